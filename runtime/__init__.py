@@ -1,0 +1,45 @@
+"""phiops runtime: common types, tensors, InferMeta functions, kernels and dispatch.
+
+Hand-written; the generated API (``generated/``) is built on it. It never imports ``codegen``.
+"""
+
+from runtime.common import (
+    Backend,
+    CPUPlace,
+    DataLayout,
+    DataType,
+    GPUPlace,
+    IntArray,
+    Place,
+    Scalar,
+)
+from runtime.core import MetaConfig, MetaTensor, Tensor, to_tensor
+from runtime.errors import (
+    AlreadyExistsError,
+    InvalidArgumentError,
+    NotFoundError,
+    PhiError,
+    PreconditionNotMetError,
+    UnimplementedError,
+)
+
+__all__ = [
+    "Backend",
+    "CPUPlace",
+    "DataLayout",
+    "DataType",
+    "GPUPlace",
+    "IntArray",
+    "Place",
+    "Scalar",
+    "MetaConfig",
+    "MetaTensor",
+    "Tensor",
+    "to_tensor",
+    "AlreadyExistsError",
+    "InvalidArgumentError",
+    "NotFoundError",
+    "PhiError",
+    "PreconditionNotMetError",
+    "UnimplementedError",
+]

@@ -1,0 +1,17 @@
+"""Tensors: DenseTensor (array + meta), Tensor (user handle), MetaTensor (meta only)."""
+
+from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta, TensorBase
+from runtime.core.meta_tensor import MetaConfig, MetaTensor
+from runtime.core.tensor import Tensor, install_operators, to_tensor, wrap_array
+
+__all__ = [
+    "DenseTensor",
+    "DenseTensorMeta",
+    "TensorBase",
+    "MetaConfig",
+    "MetaTensor",
+    "Tensor",
+    "install_operators",
+    "to_tensor",
+    "wrap_array",
+]

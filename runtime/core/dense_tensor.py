@@ -1,0 +1,97 @@
+"""DenseTensorMeta and DenseTensor: an array with its meta."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from runtime.common import DataLayout, DataType, Place
+from runtime.common.data_type import from_numpy_dtype
+
+__all__ = ["DenseTensorMeta", "DenseTensor", "TensorBase"]
+
+
+class DenseTensorMeta:
+    """dtype, dims, layout and place of a dense tensor.
+
+    Metas are interned: equal metas are the same object, so the dispatch caches can key on
+    them by identity (fast C-level hashing) while comparing by value. Place is part of the
+    meta here because an array's device is part of what selects a kernel.
+    """
+
+    __slots__ = ("dtype", "dims", "layout", "place", "__weakref__")
+
+    _interned: dict[tuple, DenseTensorMeta] = {}
+
+    dtype: DataType
+    dims: tuple[int, ...]
+    layout: DataLayout
+    place: Place
+
+    @classmethod
+    def get(
+        cls,
+        dtype: DataType,
+        dims: tuple[int, ...],
+        layout: DataLayout = DataLayout.NCHW,
+        place: Place | None = None,
+    ) -> DenseTensorMeta:
+        """The interned meta for these values."""
+        from runtime.common import CPUPlace
+
+        if place is None:
+            place = CPUPlace()
+        key = (dtype, dims, layout, place)
+        meta = cls._interned.get(key)
+        if meta is None:
+            meta = object.__new__(cls)
+            meta.dtype, meta.dims, meta.layout, meta.place = key
+            cls._interned[key] = meta
+        return meta
+
+    @property
+    def numel(self) -> int:
+        count = 1
+        for extent in self.dims:
+            count *= extent
+        return count
+
+    def __repr__(self) -> str:
+        return f"DenseTensorMeta({self.dtype!r}, {list(self.dims)}, {self.layout!r}, {self.place!r})"
+
+
+class TensorBase:
+    """What every tensor implementation offers: its meta and its data."""
+
+    __slots__ = ()
+
+    meta: DenseTensorMeta
+
+    def to_numpy(self) -> np.ndarray:
+        raise NotImplementedError
+
+
+class DenseTensor(TensorBase):
+    """A backend array (numpy or CuPy) and its interned meta."""
+
+    __slots__ = ("array", "meta")
+
+    def __init__(self, array: Any, meta: DenseTensorMeta | None = None) -> None:
+        from runtime.device import place_of_array
+
+        self.array = array
+        if meta is None:
+            meta = DenseTensorMeta.get(
+                from_numpy_dtype(array.dtype), tuple(array.shape), DataLayout.NCHW, place_of_array(array)
+            )
+        self.meta = meta
+
+    def to_numpy(self) -> np.ndarray:
+        array = self.array
+        if isinstance(array, np.ndarray):
+            return array
+        from runtime.device import to_backend
+        from runtime.common import CPUPlace
+
+        return to_backend(array, CPUPlace())

@@ -1,0 +1,279 @@
+"""Tensor: the user-facing handle around a DenseTensor, with autograd state."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+
+from runtime.common import DataType, Place, to_data_type, to_place
+from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
+from runtime.errors import InvalidArgumentError, UnimplementedError
+
+__all__ = ["Tensor", "to_tensor", "wrap_array", "install_operators"]
+
+
+class Tensor:
+    """A dense tensor: data on a Place, a meta, and autograd state (``stop_gradient``, ``grad``)."""
+
+    __slots__ = ("_impl", "stop_gradient", "_grad", "_grad_node", "name", "__weakref__")
+
+    _impl: DenseTensor
+    stop_gradient: bool
+
+    def __init__(self, data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> None:
+        impl = to_tensor(data, dtype=dtype, place=place)._impl
+        self._impl = impl
+        self.stop_gradient = stop_gradient
+        self._grad = None
+        self._grad_node = None
+        self.name = None
+
+    # -- meta -------------------------------------------------------------------------------
+    @property
+    def shape(self) -> list[int]:
+        """The dims as a list, as PaddlePaddle returns them."""
+        return list(self._impl.meta.dims)
+
+    @property
+    def ndim(self) -> int:
+        return len(self._impl.meta.dims)
+
+    dim = ndim
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        return self._impl.meta.numel
+
+    @property
+    def dtype(self) -> DataType:
+        return self._impl.meta.dtype
+
+    @property
+    def place(self) -> Place:
+        return self._impl.meta.place
+
+    def numel(self) -> int:
+        return self._impl.meta.numel
+
+    # -- data -------------------------------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """The data as a numpy array (a copy for GPU tensors, the array itself on CPU)."""
+        return self._impl.to_numpy()
+
+    def item(self) -> Any:
+        """The single element as a Python number."""
+        if self._impl.meta.numel != 1:
+            raise InvalidArgumentError(
+                f"item() needs a tensor with exactly 1 element, this one has shape {self.shape}"
+            )
+        return self.numpy().reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self.numpy().tolist()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def __len__(self) -> int:
+        if not self._impl.meta.dims:
+            raise TypeError("len() of a 0-D tensor")
+        return self._impl.meta.dims[0]
+
+    def __bool__(self) -> bool:
+        if self._impl.meta.numel != 1:
+            raise InvalidArgumentError(
+                f"the truth value of a tensor with shape {self.shape} is ambiguous; use all()/any()"
+            )
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if not self._impl.meta.dtype.is_integer:
+            raise TypeError(f"only integer tensors can be used as an index, this one is {self.dtype}")
+        return int(self.item())
+
+    # -- autograd ---------------------------------------------------------------------------
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient (None until a backward pass computed one)."""
+        return self._grad
+
+    def backward(self, grad_tensor: Tensor | None = None, retain_graph: bool = False) -> None:
+        raise UnimplementedError(
+            "Tensor.backward: autograd is not implemented yet (issue 3, backward.yaml)"
+        )
+
+    def detach(self) -> Tensor:
+        """A new tensor sharing this one's data, outside any autograd graph."""
+        return wrap_array(self._impl.array, self._impl.meta)
+
+    # -- display ----------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        body = np.array2string(self.numpy(), separator=", ", prefix="       ")
+        return (
+            f"Tensor(shape={self.shape}, dtype={self.dtype.name.lower()}, place={self.place!r}, "
+            f"stop_gradient={self.stop_gradient},\n       {body})"
+        )
+
+    __hash__ = object.__hash__
+
+
+_new_tensor = object.__new__
+_new_dense = object.__new__
+
+
+def wrap_array(array: Any, meta: DenseTensorMeta) -> Tensor:
+    """A new Tensor around ``array`` whose meta is already known (the dispatch hot path)."""
+    impl = _new_dense(DenseTensor)
+    impl.array = array
+    impl.meta = meta
+    tensor = _new_tensor(Tensor)
+    tensor._impl = impl
+    tensor.stop_gradient = True
+    tensor._grad = None
+    tensor._grad_node = None
+    tensor.name = None
+    return tensor
+
+
+def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Tensor:
+    """A tensor from a Python number, nested list, numpy array or another Tensor.
+
+    Python floats default to float32 and Python ints to int64, as in PaddlePaddle; a numpy
+    array keeps its dtype unless ``dtype`` is given. The data is copied.
+    """
+    from runtime.device import to_backend
+
+    if isinstance(data, Tensor):
+        array = np.array(data.numpy(), copy=True)
+    else:
+        try:
+            array = np.array(data, copy=True)
+        except (ValueError, TypeError) as error:
+            raise InvalidArgumentError(f"to_tensor: cannot convert {type(data).__name__}: {error}") from None
+        if dtype is None and not isinstance(data, (np.ndarray, np.generic)):
+            if array.dtype == np.float64:
+                array = array.astype(np.float32)
+            elif array.dtype.kind in "U S O".split():
+                raise InvalidArgumentError(
+                    f"to_tensor: data of numpy dtype {array.dtype} is not numeric"
+                )
+    if dtype is not None:
+        array = array.astype(to_data_type(dtype, "to_tensor(dtype)").numpy_dtype)
+    target = to_place(place, "to_tensor(place)")
+    if target.is_defined:
+        array = to_backend(array, target)
+    tensor = wrap_array(array, DenseTensor(array).meta)
+    tensor.stop_gradient = stop_gradient
+    return tensor
+
+
+_BINARY = {
+    "__add__": "add",
+    "__sub__": "subtract",
+    "__mul__": "multiply",
+    "__truediv__": "divide",
+    "__floordiv__": "floor_divide",
+    "__mod__": "remainder",
+    "__pow__": "elementwise_pow",
+    "__matmul__": "matmul",
+    "__eq__": "equal",
+    "__ne__": "not_equal",
+    "__lt__": "less_than",
+    "__le__": "less_equal",
+    "__gt__": "greater_than",
+    "__ge__": "greater_equal",
+    "__and__": "logical_and",
+    "__or__": "logical_or",
+}
+_REFLECTED = {
+    "__radd__": "add",
+    "__rsub__": "subtract",
+    "__rmul__": "multiply",
+    "__rtruediv__": "divide",
+    "__rfloordiv__": "floor_divide",
+    "__rmod__": "remainder",
+    "__rpow__": "elementwise_pow",
+    "__rmatmul__": "matmul",
+}
+
+
+_METHODS = (
+    "sum", "mean", "max", "min", "prod", "exp", "log", "sqrt", "abs", "tanh", "sigmoid", "relu",
+    "reshape", "transpose", "matmul", "cast", "argmax", "argmin", "squeeze", "unsqueeze",
+    "flatten", "clip", "pow", "scale", "expand", "split", "sign", "floor", "ceil", "square", "rsqrt",
+)
+
+
+def _operand(like: Tensor, value: Any) -> Tensor:
+    """``value`` as a tensor for a binary operator with ``like``: numbers take ``like``'s dtype
+    unless a float meets an integer tensor (then float32, PaddlePaddle's default)."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float)):
+        dtype = like.dtype
+        if isinstance(value, float) and not (dtype.is_floating_point or dtype.is_complex):
+            dtype = DataType.FLOAT32
+        array = np.asarray(value, dtype=dtype.numpy_dtype)
+        if like.place.is_defined and like.place != _cpu_place():
+            from runtime.device import to_backend
+
+            array = to_backend(array, like.place)
+        return wrap_array(array, DenseTensor(array).meta)
+    if isinstance(value, (np.ndarray, list, tuple)):
+        return to_tensor(value, dtype=None if isinstance(value, np.ndarray) else like.dtype, place=like.place)
+    raise TypeError(f"unsupported operand type for a Tensor operator: {type(value).__name__}")
+
+
+def _cpu_place() -> Place:
+    from runtime.common import CPUPlace
+
+    return CPUPlace()
+
+
+def install_operators(api: ModuleType) -> None:
+    """Give Tensor its Python operators and methods, implemented by the generated API in ``api``
+    (those whose op ``api`` defines)."""
+
+    def binary(fn: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+        def method(self: Tensor, other: Any) -> Tensor:
+            return fn(self, _operand(self, other))
+
+        method.__doc__ = f"Calls ``{fn.__name__}``."
+        return method
+
+    def reflected(fn: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+        def method(self: Tensor, other: Any) -> Tensor:
+            return fn(_operand(self, other), self)
+
+        method.__doc__ = f"Calls ``{fn.__name__}`` with the operands swapped."
+        return method
+
+    available = set(getattr(api, "__all__", ()))
+    for dunder, op in _BINARY.items():
+        if op in available:
+            setattr(Tensor, dunder, binary(getattr(api, op)))
+    for dunder, op in _REFLECTED.items():
+        if op in available:
+            setattr(Tensor, dunder, reflected(getattr(api, op)))
+    if "scale" in available:
+        Tensor.__neg__ = lambda self: api.scale(self, -1.0, 0.0, True)
+    if "abs" in available:
+        Tensor.__abs__ = lambda self: api.abs(self)
+    if "logical_not" in available:
+        Tensor.__invert__ = lambda self: api.logical_not(self)
+    if "cast" in available:
+        Tensor.astype = lambda self, dtype: api.cast(self, dtype)
+    Tensor.__hash__ = object.__hash__
+    for method in _METHODS:
+        if method in available:
+            setattr(Tensor, method, getattr(api, method))

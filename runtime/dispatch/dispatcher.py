@@ -1,0 +1,402 @@
+"""OpDispatcher: the slow path of a generated API function, run once per cache key.
+
+The generated function for an op looks its cache key (input metas plus the attributes that can
+change the plan) up in ``dispatcher.cache`` and, on a hit, calls the cached ``run`` on the raw
+arrays and wraps the result with the cached output metas. On a miss it calls
+``dispatcher.call``, which does everything DESIGN.md §2 lists: check the inputs, build the kernel
+key, select the kernel, run InferMeta on MetaTensors, plan the data transforms, run the kernel
+once while checking its outputs against the inferred metas, then cache ``(run, out_metas)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any, Callable
+
+import numpy as np
+
+from runtime import runtime_flags
+from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
+from runtime.common.data_type import from_numpy_dtype
+from runtime.core.dense_tensor import DenseTensorMeta
+from runtime.core.meta_tensor import MetaConfig, MetaTensor
+from runtime.core.tensor import Tensor, wrap_array
+from runtime.device import array_module, cupy, to_backend
+from runtime.dispatch.op_info import OpInfo
+from runtime.errors import InvalidArgumentError, PreconditionNotMetError
+from runtime.kernels import KERNEL_FACTORY, Kernel, KernelContext, KernelKey
+
+__all__ = ["OpDispatcher", "clear_dispatch_caches", "DISPATCHERS"]
+
+log = logging.getLogger("phiops.dispatch")
+
+_CONFIG = MetaConfig(is_runtime=True)
+_CONTEXTS: dict[Place, KernelContext] = {}
+DISPATCHERS: list[OpDispatcher] = []
+_CACHE_LIMIT = 4096
+
+
+def clear_dispatch_caches() -> None:
+    """Forget every cached plan (after a flag that changes dispatch was set)."""
+    for dispatcher in DISPATCHERS:
+        dispatcher.cache.clear()
+
+
+runtime_flags.on_dispatch_flag_change(clear_dispatch_caches)
+
+
+def _context(place: Place) -> KernelContext:
+    context = _CONTEXTS.get(place)
+    if context is None:
+        context = _CONTEXTS[place] = KernelContext(array_module(place.backend), place)
+    return context
+
+
+class OpDispatcher:
+    """Plans and caches how one op runs for each distinct cache key."""
+
+    __slots__ = ("info", "infer_meta", "cache", "_kernel_slots", "_key_attr_index")
+
+    def __init__(self, info: OpInfo, infer_meta: Callable[..., tuple[Any, ...]]) -> None:
+        self.info = info
+        self.infer_meta = infer_meta
+        self.cache: dict[tuple, tuple[Callable[..., Any], Any]] = {}
+        input_index = {spec.name: i for i, spec in enumerate(info.inputs)}
+        attr_index = {spec.name: i for i, spec in enumerate(info.attrs)}
+        # (is_input, index) for each kernel parameter, in kernel order.
+        self._kernel_slots = tuple(
+            (True, input_index[name]) if name in input_index else (False, attr_index[name])
+            for name in info.kernel_params
+        )
+        self._key_attr_index = tuple(attr_index[name] for name in info.key_attrs)
+        DISPATCHERS.append(self)
+
+    # -- the slow path -----------------------------------------------------------------------
+    def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> Any:
+        """Check, plan, run and cache; returns what the generated function returns."""
+        metas = tuple(self._input_meta(value, spec) for value, spec in zip(inputs, self.info.inputs))
+        key = metas + tuple(attrs[i] for i in self._key_attr_index)
+        arrays = tuple(_arrays_of(value) for value in inputs)
+        kernel_args = [arrays[i] if is_input else attrs[i] for is_input, i in self._kernel_slots]
+        cached = self.cache.get(key)
+        if cached is not None:
+            run, out_metas = cached
+            return self._wrap(run(*kernel_args), out_metas)
+        run, out_metas, kernel = self._plan(metas, attrs)
+        result = run(*kernel_args)
+        result, fix = self._check_outputs(result, out_metas, kernel)
+        if fix is not None:
+            run = _compose(run, fix)
+        run = self._instrument(run, kernel)
+        if len(self.cache) >= _CACHE_LIMIT:
+            self.cache.clear()
+        self.cache[key] = (run, out_metas)
+        # The instrumented run checks and logs later calls; this first one is checked here.
+        if runtime_flags.SWITCHES.log_dispatch:
+            _log_dispatch(self.info.name, kernel, kernel_args)
+        if runtime_flags.SWITCHES.check_nan_inf:
+            _check_nan_inf(self.info.name, self.info.outputs, result)
+        return self._wrap(result, out_metas)
+
+    def _input_meta(self, value: Any, spec: Any) -> Any:
+        op = self.info.name
+        if value is None:
+            if spec.optional:
+                return None
+            raise InvalidArgumentError(f"{op}(): argument '{spec.name}' is required, got None")
+        if spec.is_list:
+            if not isinstance(value, (list, tuple)):
+                raise InvalidArgumentError(
+                    f"{op}(): argument '{spec.name}' expects a list of Tensors, got {type(value).__name__}"
+                )
+            for position, item in enumerate(value):
+                if not isinstance(item, Tensor):
+                    raise InvalidArgumentError(
+                        f"{op}(): argument '{spec.name}[{position}]' expects a Tensor, "
+                        f"got {type(item).__name__} {item!r}"
+                    )
+            return tuple(item._impl.meta for item in value)
+        if not isinstance(value, Tensor):
+            raise InvalidArgumentError(
+                f"{op}(): argument '{spec.name}' expects a Tensor, got {type(value).__name__} {value!r}"
+            )
+        return value._impl.meta
+
+    def _plan(self, metas: tuple, attrs: tuple) -> tuple[Callable[..., Any], Any, Kernel]:
+        info = self.info
+        values = dict(zip(info.input_names, metas))
+        values.update(zip(info.attr_names, attrs))
+        dtype = self._key_dtype(values, metas)
+        place = self._key_place(values, metas)
+        key = KernelKey(place.backend, DataLayout.ALL_LAYOUT if not metas else _layout_of(metas), dtype)
+        kernel = KERNEL_FACTORY.select(
+            info.kernel, key, cpu_fallback=runtime_flags.SWITCHES.enable_api_kernel_fallback
+        )
+        if kernel.key.backend is Backend.CPU and place.backend is not Backend.CPU:
+            place = CPUPlace()
+        meta_inputs = [_meta_tensors(meta, name) for meta, name in zip(metas, info.input_names)]
+        outputs = self.infer_meta(*meta_inputs, *attrs, _CONFIG)
+        out_metas = tuple(
+            self._interned(out, spec.name, place) for out, spec in zip(outputs, info.outputs)
+        )
+        run = self._runner(kernel, metas, place)
+        return run, (out_metas[0] if len(out_metas) == 1 else out_metas), kernel
+
+    def _key_dtype(self, values: dict[str, Any], metas: tuple) -> DataType:
+        info = self.info
+        for candidate in info.data_type:
+            found = _candidate_dtype(candidate, values)
+            if found is not None and found is not DataType.UNDEFINED:
+                return found
+        dtypes = [meta.dtype for meta in _flat(metas)]
+        if not dtypes:
+            raise PreconditionNotMetError(
+                f"{info.name}(): cannot choose a kernel data type: the op has no tensor input and "
+                f"no kernel.data_type ({info.location})"
+            )
+        return max(dtypes)
+
+    def _key_place(self, values: dict[str, Any], metas: tuple) -> Place:
+        for candidate in self.info.backend:
+            value = values.get(candidate)
+            if isinstance(value, Place) and value.is_defined:
+                return value
+            flat = list(_flat((value,))) if value is not None and not isinstance(value, Place) else []
+            if flat:
+                return flat[0].place
+        places = [meta.place for meta in _flat(metas)]
+        if not places:
+            return CPUPlace()
+        return max(places, key=lambda p: p.backend)
+
+    def _interned(self, out: Any, name: str, place: Place) -> Any:
+        if isinstance(out, list):
+            return tuple(self._interned(item, f"{name}[{i}]", place) for i, item in enumerate(out))
+        if out._dims is None or out.dtype is DataType.UNDEFINED:
+            raise PreconditionNotMetError(
+                f"{self.info.name}(): InferMeta {self.info.infer_meta} left output '{name}' without "
+                f"{'dims' if out._dims is None else 'dtype'} ({self.info.location})"
+            )
+        return DenseTensorMeta.get(out.dtype, out.dims, out.layout, place)
+
+    def _runner(self, kernel: Kernel, metas: tuple, place: Place) -> Callable[..., Any]:
+        info = self.info
+        base = partial(kernel.fn, _context(place))
+        transforms: list[tuple[int, Callable[[Any], Any]]] = []
+        input_defs = {d.name: d for d in kernel.args_def.inputs}
+        for position, (is_input, index) in enumerate(self._kernel_slots):
+            if not is_input:
+                continue
+            name = info.inputs[index].name
+            if name in info.skip_transform:
+                continue
+            arg_def = input_defs[name]
+            converter = _transform(metas[index], arg_def.dtype, arg_def.backend, place)
+            if converter is not None:
+                transforms.append((position, converter))
+        if not transforms:
+            return base
+
+        def run_with_transforms(*args: Any) -> Any:
+            args_list = list(args)
+            for position, converter in transforms:
+                args_list[position] = converter(args_list[position])
+            return base(*args_list)
+
+        return run_with_transforms
+
+    def _check_outputs(self, result: Any, out_metas: Any, kernel: Kernel) -> tuple[Any, Callable[[Any], Any] | None]:
+        """Compare the first run's outputs with the inferred metas; return a fixer for numpy
+        scalars (ufuncs return them for 0-D inputs) when one is needed."""
+        many = len(self.info.outputs) > 1
+        results = result if many else (result,)
+        metas = out_metas if many else (out_metas,)
+        if many and (not isinstance(result, tuple) or len(result) != len(metas)):
+            raise PreconditionNotMetError(
+                f"{self.info.name}(): kernel {kernel!r} must return a tuple of {len(metas)} arrays"
+            )
+        needs_fix = False
+        for value, meta, spec in zip(results, metas, self.info.outputs):
+            items, item_metas = (value, meta) if spec.is_list else ((value,), (meta,))
+            if spec.is_list and len(items) != len(item_metas):
+                raise PreconditionNotMetError(
+                    f"{self.info.name}(): kernel {kernel!r} returned {len(items)} arrays for "
+                    f"output '{spec.name}', InferMeta expected {len(item_metas)}"
+                )
+            for item, item_meta in zip(items, item_metas):
+                if not _is_array(item):
+                    needs_fix = True
+                    item = np.asarray(item)
+                got = (from_numpy_dtype(item.dtype), tuple(item.shape))
+                want = (item_meta.dtype, item_meta.dims)
+                if got != want:
+                    raise PreconditionNotMetError(
+                        f"{self.info.name}(): kernel {kernel!r} returned {got[0].name.lower()} "
+                        f"{list(got[1])} for output '{spec.name}', but InferMeta "
+                        f"{self.info.infer_meta} computed {want[0].name.lower()} {list(want[1])}"
+                    )
+        if not needs_fix:
+            return result, None
+        xp = np if cupy is None else None
+
+        def fix(value: Any) -> Any:
+            if many:
+                return tuple(_as_arrays(item, xp) for item in value)
+            return _as_arrays(value, xp)
+
+        return fix(result), fix
+
+    def _instrument(self, run: Callable[..., Any], kernel: Kernel) -> Callable[..., Any]:
+        switches = runtime_flags.SWITCHES
+        name, outputs = self.info.name, self.info.outputs
+        if switches.check_nan_inf:
+            inner_check = run
+
+            def run_checked(*args: Any) -> Any:
+                result = inner_check(*args)
+                _check_nan_inf(name, outputs, result)
+                return result
+
+            run = run_checked
+        if switches.log_dispatch:
+            inner_log = run
+
+            def run_logged(*args: Any) -> Any:
+                _log_dispatch(name, kernel, args)
+                return inner_log(*args)
+
+            run = run_logged
+        return run
+
+    def _wrap(self, result: Any, out_metas: Any) -> Any:
+        outputs = self.info.outputs
+        if len(outputs) == 1:
+            if outputs[0].is_list:
+                return [wrap_array(a, m) for a, m in zip(result, out_metas)]
+            return wrap_array(result, out_metas)
+        wrapped = []
+        for value, meta, spec in zip(result, out_metas, outputs):
+            if spec.intermediate:
+                continue
+            if spec.is_list:
+                wrapped.append([wrap_array(a, m) for a, m in zip(value, meta)])
+            else:
+                wrapped.append(wrap_array(value, meta))
+        return wrapped[0] if len(wrapped) == 1 else tuple(wrapped)
+
+
+def _candidate_dtype(candidate: str, values: dict[str, Any]) -> DataType | None:
+    if candidate.startswith("DataType::"):
+        return DataType[candidate[len("DataType::"):]]
+    as_complex = candidate.startswith("complex:")
+    value = values.get(candidate[len("complex:"):] if as_complex else candidate)
+    if isinstance(value, DataType):
+        found = value
+    else:
+        dtypes = [meta.dtype for meta in _flat((value,))] if value is not None else []
+        if not dtypes:
+            return None
+        found = max(dtypes)
+    return found.to_complex if as_complex and found is not DataType.UNDEFINED else found
+
+
+def _flat(metas: tuple) -> Any:
+    for meta in metas:
+        if meta is None:
+            continue
+        if isinstance(meta, tuple):
+            yield from meta
+        elif isinstance(meta, DenseTensorMeta):
+            yield meta
+
+
+def _layout_of(metas: tuple) -> DataLayout:
+    for meta in _flat(metas):
+        return meta.layout
+    return DataLayout.ALL_LAYOUT
+
+
+def _meta_tensors(meta: Any, name: str) -> Any:
+    if meta is None:
+        return None
+    if isinstance(meta, tuple):
+        return [MetaTensor(item, f"{name}[{i}]") for i, item in enumerate(meta)]
+    return MetaTensor(meta, name)
+
+
+def _arrays_of(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return [item._impl.array for item in value]
+    return value._impl.array
+
+
+def _transform(meta: Any, dtype: DataType, backend: Backend, place: Place) -> Callable[[Any], Any] | None:
+    """A converter for one kernel argument, or None when it can be passed as it is."""
+    items = list(_flat((meta,)))
+    cast = dtype is not DataType.ALL_DTYPE and any(m.dtype is not dtype for m in items)
+    move = backend is not Backend.ALL_BACKEND and any(m.place != place for m in items)
+    if not cast and not move:
+        return None
+    np_dtype = dtype.numpy_dtype if cast else None
+
+    def convert_one(array: Any) -> Any:
+        if move:
+            array = to_backend(array, place)
+        if np_dtype is not None and array.dtype != np_dtype:
+            array = array.astype(np_dtype)
+        return array
+
+    if isinstance(meta, tuple):
+        return lambda arrays: [convert_one(a) for a in arrays]
+    return convert_one
+
+
+def _is_array(value: Any) -> bool:
+    return isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray))
+
+
+def _as_arrays(value: Any, xp: Any) -> Any:
+    if isinstance(value, list):
+        return [_as_arrays(item, xp) for item in value]
+    if _is_array(value):
+        return value
+    module = xp if xp is not None else (cupy if cupy is not None and isinstance(value, cupy.ndarray) else np)
+    return module.asarray(value)
+
+
+def _compose(run: Callable[..., Any], fix: Callable[[Any], Any]) -> Callable[..., Any]:
+    def run_fixed(*args: Any) -> Any:
+        return fix(run(*args))
+
+    return run_fixed
+
+
+def _check_nan_inf(op: str, outputs: tuple, result: Any) -> None:
+    results = result if len(outputs) > 1 else (result,)
+    for value, spec in zip(results, outputs):
+        items = value if spec.is_list else (value,)
+        for position, array in enumerate(items):
+            if array.dtype.kind not in "fc" or array.size == 0:
+                continue
+            xp = cupy if cupy is not None and isinstance(array, cupy.ndarray) else np
+            bad_nan = bool(xp.isnan(array).any())
+            bad_inf = not bad_nan and bool(xp.isinf(array).any())
+            if bad_nan or bad_inf:
+                where = f"{spec.name}[{position}]" if spec.is_list else spec.name
+                raise InvalidArgumentError(
+                    f"{op}(): output '{where}' contains {'NaN' if bad_nan else 'Inf'} "
+                    f"(FLAGS_check_nan_inf is on)"
+                )
+
+
+def _log_dispatch(op: str, kernel: Kernel, args: Any) -> None:
+    shapes = [
+        [list(a.shape) for a in arg] if isinstance(arg, list) else list(arg.shape)
+        for arg in args
+        if _is_array(arg) or (isinstance(arg, list) and arg and _is_array(arg[0]))
+    ]
+    log.info("dispatch op=%s kernel=%s key=%s input_shapes=%s", op, kernel.name, kernel.key, shapes)
+

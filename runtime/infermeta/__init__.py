@@ -1,0 +1,43 @@
+"""InferMeta functions by number of tensor inputs, and the lookup by PHI name.
+
+PHI names them in CamelCase (``MatmulInferMeta``); here they are snake_case
+(``matmul_infer_meta``). ``infer_meta_python_name`` owns that rule.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from runtime.errors import NotFoundError
+from runtime.infermeta import backward, binary, multiary, nullary, ternary, unary
+
+__all__ = ["infer_meta_python_name", "get_infer_meta", "INFER_META_FUNCTIONS"]
+
+_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def infer_meta_python_name(phi_name: str) -> str:
+    """``MatmulInferMeta`` -> ``matmul_infer_meta``; ``UnchangedInferMetaCheckAxis`` ->
+    ``unchanged_infer_meta_check_axis``."""
+    return _BOUNDARY.sub("_", phi_name).lower()
+
+
+INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
+    name: value
+    for module in (nullary, unary, binary, ternary, multiary, backward)
+    for name, value in vars(module).items()
+    if "infer_meta" in name and callable(value) and not name.startswith("_")
+}
+
+
+def get_infer_meta(phi_name: str) -> Callable[..., None]:
+    """The runtime function for a YAML ``infer_meta.func`` name; NotFoundError if missing."""
+    python_name = infer_meta_python_name(phi_name)
+    try:
+        return INFER_META_FUNCTIONS[python_name]
+    except KeyError:
+        raise NotFoundError(
+            f"InferMeta function {phi_name!r} (Python name {python_name!r}) does not exist in "
+            "runtime/infermeta/"
+        ) from None

@@ -1,0 +1,1 @@
+"""xp-generic kernels: one implementation registered for CPU (numpy) and GPU (CuPy)."""

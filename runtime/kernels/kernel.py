@@ -1,0 +1,172 @@
+"""Kernel: a registered function with its key and argument definition."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable
+
+from runtime.common import Backend, DataLayout, DataType, Place
+from runtime.errors import InvalidArgumentError
+from runtime.kernels.kernel_key import KernelKey
+
+__all__ = [
+    "Array",
+    "KernelContext",
+    "TensorArgDef",
+    "AttributeArgDef",
+    "KernelArgsDef",
+    "Kernel",
+    "args_def_from_signature",
+]
+
+class Array:
+    """Annotation marker for a tensor argument or result of a kernel: a numpy or CuPy array."""
+
+
+class KernelContext:
+    """What a kernel may use besides its arguments: the array module and the place."""
+
+    __slots__ = ("xp", "place", "backend")
+
+    def __init__(self, xp: ModuleType, place: Place) -> None:
+        self.xp = xp
+        self.place = place
+        self.backend = place.backend
+
+    def __repr__(self) -> str:
+        return f"KernelContext({self.xp.__name__}, {self.place!r})"
+
+
+@dataclass
+class TensorArgDef:
+    """One tensor input or output of a kernel; registrations may override its key parts."""
+
+    name: str
+    backend: Backend
+    layout: DataLayout
+    dtype: DataType
+    is_list: bool = False
+    is_optional: bool = False
+
+    def set_dtype(self, dtype: DataType) -> TensorArgDef:
+        self.dtype = dtype
+        return self
+
+    def set_backend(self, backend: Backend) -> TensorArgDef:
+        self.backend = backend
+        return self
+
+    def set_layout(self, layout: DataLayout) -> TensorArgDef:
+        self.layout = layout
+        return self
+
+    @property
+    def kind(self) -> str:
+        text = "Tensor[]" if self.is_list else "Tensor"
+        return f"optional {text}" if self.is_optional else text
+
+
+@dataclass(frozen=True)
+class AttributeArgDef:
+    name: str
+    type_name: str
+
+
+@dataclass
+class KernelArgsDef:
+    inputs: list[TensorArgDef] = field(default_factory=list)
+    attributes: list[AttributeArgDef] = field(default_factory=list)
+    outputs: list[TensorArgDef] = field(default_factory=list)
+    outputs_are_list: bool = False
+
+
+_TENSOR_ANNOTATIONS = {
+    "Array": (False, False),
+    "Array | None": (False, True),
+    "list[Array]": (True, False),
+    "list[Array] | None": (True, True),
+}
+
+
+def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArgsDef:
+    """Read a kernel's arguments from ``fn(ctx, inputs..., attrs...) -> Array | tuple | list``.
+
+    Parameters annotated ``Array`` (or ``Array | None``, ``list[Array]``, ``list[Array] | None``)
+    are tensor inputs, every other parameter after ``ctx`` is an attribute. The return
+    annotation gives the outputs: ``Array`` (one), ``tuple[Array, ...]`` (several, one per
+    item) or ``list[Array]`` (a Tensor[] output).
+    """
+    where = f"kernel function {fn.__module__}.{fn.__qualname__}"
+    parameters = list(inspect.signature(fn).parameters.values())
+    if not parameters or parameters[0].name != "ctx":
+        raise InvalidArgumentError(f"{where}: the first parameter must be 'ctx'")
+    args_def = KernelArgsDef()
+    for parameter in parameters[1:]:
+        annotation = parameter.annotation
+        if annotation is inspect.Parameter.empty:
+            raise InvalidArgumentError(f"{where}: parameter {parameter.name!r} has no annotation")
+        text = _annotation_text(annotation)
+        shape = _TENSOR_ANNOTATIONS.get(text)
+        if shape is not None:
+            if args_def.attributes:
+                raise InvalidArgumentError(
+                    f"{where}: tensor parameter {parameter.name!r} comes after an attribute"
+                )
+            is_list, is_optional = shape
+            args_def.inputs.append(
+                TensorArgDef(parameter.name, key.backend, key.layout, key.dtype, is_list, is_optional)
+            )
+        else:
+            args_def.attributes.append(AttributeArgDef(parameter.name, text))
+    returns = _annotation_text(inspect.signature(fn).return_annotation)
+    if returns == "Array":
+        count = 1
+    elif returns == "list[Array]":
+        count = 1
+        args_def.outputs_are_list = True
+    elif returns.startswith("tuple[") and returns.endswith("]"):
+        items = [item.strip() for item in returns[len("tuple["):-1].split(",")]
+        if any(item != "Array" for item in items):
+            raise InvalidArgumentError(f"{where}: return annotation {returns!r} must be tuple[Array, ...]")
+        count = len(items)
+    else:
+        raise InvalidArgumentError(
+            f"{where}: return annotation must be Array, list[Array] or tuple[Array, ...], got {returns!r}"
+        )
+    args_def.outputs = [
+        TensorArgDef(f"out{i}", key.backend, key.layout, key.dtype, args_def.outputs_are_list)
+        for i in range(count)
+    ]
+    return args_def
+
+
+def _annotation_text(annotation: Any) -> str:
+    """An annotation as source text, whether or not the module postponed annotations."""
+    if isinstance(annotation, str):
+        return annotation
+    if isinstance(annotation, type) and not getattr(annotation, "__args__", None):
+        return annotation.__name__
+    return str(annotation).replace(f"{__name__}.", "").replace("NoneType", "None")
+
+
+class Kernel:
+    """A kernel function registered under one KernelKey."""
+
+    __slots__ = ("name", "fn", "key", "args_def")
+
+    def __init__(self, name: str, fn: Callable[..., Any], key: KernelKey, args_def: KernelArgsDef) -> None:
+        self.name = name
+        self.fn = fn
+        self.key = key
+        self.args_def = args_def
+
+    def input_at(self, index: int) -> TensorArgDef:
+        return self.args_def.inputs[index]
+
+    def output_at(self, index: int) -> TensorArgDef:
+        return self.args_def.outputs[index]
+
+    def __repr__(self) -> str:
+        return f"Kernel({self.name!r}, {self.key}, {self.fn.__module__}.{self.fn.__qualname__})"

@@ -1,0 +1,57 @@
+"""The runtime's own flags, and the switches dispatch reads from them.
+
+Dispatch reads ``SWITCHES`` only when it plans a call (once per cache key); a change of one of
+these flags updates ``SWITCHES`` and clears every dispatch cache, so the hot path never looks a
+flag up.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from runtime import flags
+
+__all__ = ["SWITCHES", "on_dispatch_flag_change"]
+
+flags.define_bool(
+    "check_nan_inf",
+    False,
+    "After each kernel, raise an error naming the op and output when a floating output holds NaN or Inf.",
+)
+flags.define_bool(
+    "enable_api_kernel_fallback",
+    True,
+    "When no kernel is registered for the requested backend, fall back to the CPU kernel.",
+)
+flags.define_bool(
+    "log_dispatch",
+    False,
+    "Log every dispatch (op, kernel key, input shapes) to the 'phiops.dispatch' logger at INFO level.",
+)
+
+
+class _Switches:
+    __slots__ = ("check_nan_inf", "enable_api_kernel_fallback", "log_dispatch")
+
+    def __init__(self) -> None:
+        for name in self.__slots__:
+            setattr(self, name, flags.flag_value(name))
+
+
+SWITCHES = _Switches()
+_CACHE_CLEARERS: list[Callable[[], None]] = []
+
+
+def on_dispatch_flag_change(clear: Callable[[], None]) -> None:
+    """Call ``clear`` whenever one of the dispatch switches changes."""
+    _CACHE_CLEARERS.append(clear)
+
+
+def _flag_changed(name: str, old: object, new: object) -> None:
+    if name in _Switches.__slots__:
+        setattr(SWITCHES, name, new)
+        for clear in _CACHE_CLEARERS:
+            clear()
+
+
+flags.add_listener(_flag_changed)
