@@ -1,0 +1,32 @@
+"""``python -m runtime.flags [--json]``: list every flag that importing the runtime defines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+# The runtime defines its own flags when its package is imported; an import error must surface.
+import runtime  # noqa: F401
+from runtime.flags import all_flags
+from runtime.flags.listing import format_json, format_table
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the flags as an aligned table, or as a JSON list of objects with --json."""
+    parser = argparse.ArgumentParser(
+        prog="python -m runtime.flags",
+        description="List every flag defined by importing the phiops runtime: name, type, "
+        "default, current value, where it is defined, and help.",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON list of objects instead of a table"
+    )
+    arguments = parser.parse_args(argv)
+    flags = all_flags()
+    sys.stdout.write(format_json(flags) if arguments.json else format_table(flags))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
