@@ -136,7 +136,10 @@ class OpDispatcher:
         if kernel.key.backend is Backend.CPU and place.backend is not Backend.CPU:
             place = CPUPlace()
         meta_inputs = [_meta_tensors(meta, name) for meta, name in zip(metas, info.input_names)]
-        outputs = self.infer_meta(*meta_inputs, *attrs, _CONFIG)
+        try:
+            outputs = self.infer_meta(*meta_inputs, *attrs, _CONFIG)
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(f"{info.name}(): {error}") from None
         out_metas = tuple(
             self._interned(out, spec.name, place) for out, spec in zip(outputs, info.outputs)
         )

@@ -1,0 +1,105 @@
+"""phiops' generator: op-spec YAML -> model -> generated Python.
+
+`load(paths)` reads spec files into a validated `SpecSet` or raises `SpecError`;
+`check(paths)` returns the set (or None) and every diagnostic without raising.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Union
+
+from .errors import ERROR, INCONSISTENCY, Diagnostic, SpecError, sort_diagnostics
+from .loader import read_entries
+from .model import (
+    Arg, ArgList, Call, CallArg, Candidate, Candidates, DataTransform, DataTypeConst, Default,
+    ForwardSig, InferMetaSpec, KernelFunc, KernelSpec, Location, OpSpec, Output, OutputList,
+    Pair, SizeExpr, SpecSet, Type,
+)
+from .parse import parse_entry
+from .validate import validate_op, validate_set
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+__all__ = [
+    "load", "check", "collect", "SpecError", "Diagnostic", "ERROR", "INCONSISTENCY", "Location", "Type",
+    "Default", "Arg", "ArgList", "Output", "OutputList", "SizeExpr", "Pair", "Candidate",
+    "DataTypeConst", "Candidates", "KernelFunc", "KernelSpec", "InferMetaSpec", "CallArg", "Call",
+    "ForwardSig", "DataTransform", "OpSpec", "SpecSet",
+]
+
+
+def _display_name(path: Path, base: PathLike | None) -> str:
+    if base is not None:
+        try:
+            return path.resolve().relative_to(Path(base).resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def collect(paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+            ) -> tuple[list[OpSpec], list[str], list[Diagnostic]]:
+    """Every op that parsed (even with errors elsewhere), the file names, all diagnostics."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    diagnostics: list[Diagnostic] = []
+    specs: list[OpSpec] = []
+    broken: set[int] = set()
+    files: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        display = _display_name(path, base)
+        files.append(display)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            diagnostics.append(Diagnostic(Location(display, 1, 1), None,
+                                          f"cannot read the file: {reason}"))
+            continue
+        entries, found = read_entries(text, display)
+        diagnostics.extend(found)
+        for entry in entries:
+            spec, failed = parse_entry(entry, diagnostics)
+            if spec is None:
+                continue
+            specs.append(spec)
+            if failed:
+                broken.add(id(spec))
+            else:
+                diagnostics.extend(validate_op(spec))
+    diagnostics.extend(validate_set(specs, broken))
+    return specs, files, sort_diagnostics(diagnostics)
+
+
+def check(paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+          ) -> tuple[SpecSet | None, list[Diagnostic]]:
+    """Load `paths` as one set; return it (None if there are schema errors) and all diagnostics.
+
+    Locations name each file relative to `base` when it is given and contains the file, else
+    as the path was given.  Never raises for bad input.
+    """
+    specs, files, diagnostics = collect(paths, base=base)
+    if any(d.severity == ERROR for d in diagnostics):
+        return None, diagnostics
+    spec_set = SpecSet(
+        ops=tuple(s for s in specs if not s.is_backward),
+        backward_ops=tuple(s for s in specs if s.is_backward),
+        files=tuple(files),
+    )
+    return spec_set, diagnostics
+
+
+def load(paths: PathLike | Iterable[PathLike], *, strict: bool = True,
+         base: PathLike | None = None) -> SpecSet:
+    """Load and validate `paths` as one set of op specs.
+
+    Raises SpecError listing every diagnostic when there is a schema error, or (with
+    strict=True) an inconsistency between entries.
+    """
+    spec_set, diagnostics = check(paths, base=base)
+    if spec_set is None or (strict and diagnostics):
+        raise SpecError(diagnostics)
+    return spec_set

@@ -1,0 +1,68 @@
+"""Command line: ``python -m codegen [--check | --list] [--root DIR]`` and ``python -m codegen lint FILE...``.
+
+- no option: write ``generated/`` (only files whose content changed; stale ones removed);
+- ``--check``: exit 1 with a unified diff when ``generated/`` is stale or was edited by hand;
+- ``--list``: print the files a run would write;
+- ``lint FILE...``: parse and validate spec files without generating anything.
+
+Spec errors print as ``file:line:col: op 'name': message`` with exit code 1 and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from codegen.errors import SpecError
+from codegen.generate import TEMPLATES, Project, build_files, up_to_date
+
+_DEFAULT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["lint"]:
+        from codegen.lint import main as lint_main
+
+        return lint_main(argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m codegen", description="Generate generated/ from ops/*.yaml.")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="exit 1 with a diff if generated/ is stale or hand-edited")
+    mode.add_argument("--list", action="store_true", help="print the files that would be written")
+    parser.add_argument("--root", type=Path, default=_DEFAULT_ROOT, help="project root holding ops/ and templates/")
+    options = parser.parse_args(argv)
+    project = Project(options.root)
+
+    if options.list:
+        for name in TEMPLATES:
+            print((project.out_dir / name).relative_to(project.root).as_posix())
+        return 0
+    if up_to_date(project):
+        if not options.check:
+            print("generated/ is up to date")
+        return 0
+    try:
+        manager = build_files(project)
+    except SpecError as error:
+        print(error, file=sys.stderr)
+        count = len(error.diagnostics)
+        print(f"{count} error{'s' if count != 1 else ''}; nothing was written", file=sys.stderr)
+        return 1
+    if options.check:
+        diff = manager.diff()
+        if diff:
+            sys.stdout.write(diff)
+            print("generated/ is stale or was edited by hand; run `python -m codegen`", file=sys.stderr)
+            return 1
+        return 0
+    changed = manager.write()
+    for name in changed:
+        print(f"wrote generated/{name}")
+    if not changed:
+        print("generated/ is up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""`python -m codegen lint FILE...`: check op-spec files without generating anything.
+
+The files are loaded as one set (so that backward ops find their forward ops).  Every schema
+error and inconsistency is printed, then a summary line; the exit code is 1 when there is a
+schema error (or, with --strict, an inconsistency), 2 for a bad command line, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import collect
+from .errors import ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m codegen lint",
+        description="Check op-spec YAML files: schema errors and cross-entry inconsistencies.")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="op-spec YAML files, one set")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 on inconsistencies too, not only on schema errors")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run the linter on `argv` (without the program name); return the exit code."""
+    try:
+        options = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse has printed the usage error
+        return 0 if exc.code == 0 else 2
+    specs, _, diagnostics = collect(options.files)
+    for diagnostic in diagnostics:
+        print(diagnostic)
+    errors = sum(1 for d in diagnostics if d.severity == ERROR)
+    inconsistencies = len(diagnostics) - errors
+    n_backward = sum(1 for s in specs if s.is_backward)
+    counts = f"{len(specs) - n_backward} ops, {n_backward} backward ops"
+    print(f"{counts}: {_plural(errors, 'error')}, {_plural(inconsistencies, 'inconsistency')}")
+    if errors or (options.strict and inconsistencies):
+        return 1
+    return 0
+
+
+def _plural(count: int, word: str) -> str:
+    if count == 1:
+        return f"1 {word}"
+    return f"{count} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,46 @@
+"""cast and assign: element-type conversion and copy."""
+
+from __future__ import annotations
+
+from runtime.common import Backend, DataType
+from runtime.kernels.impl.elementwise_kernel import floating_point_errors_ignored
+from runtime.kernels.kernel import Array, Kernel, KernelContext
+from runtime.kernels.registration import register_kernel
+
+D = DataType
+
+# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/cast_kernel.cc) without bfloat16 and
+# float8: the dtypes ``x`` may have; the target may be any dtype numpy has.
+CAST_DTYPES = (D.BOOL, D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32,
+               D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+
+
+def _output_dtype_from_attribute(kernel: Kernel) -> None:
+    """PHI: OutputAt(0).SetDataType(UNDEFINED), the output dtype is the ``dtype`` attribute."""
+    kernel.output_at(0).set_dtype(DataType.UNDEFINED)
+
+
+def _any_backend_input(kernel: Kernel) -> None:
+    """PHI registers assign for every dtype, with InputAt(0).SetBackend(ALL_BACKEND)."""
+    kernel.input_at(0).set_backend(Backend.ALL_BACKEND)
+
+
+@register_kernel("cast", dtypes=CAST_DTYPES, configure=_output_dtype_from_attribute)
+def cast_kernel(ctx: KernelContext, x: Array, dtype: DataType) -> Array:
+    """x converted to ``dtype`` as C++'s static_cast converts each element: floats to integers
+    truncate toward zero (out-of-range values and nan give unspecified integers), anything to
+    bool is ``!= 0`` (nan is true), complex to a real type keeps the real part. Always a copy,
+    also when the dtype does not change."""
+    target = dtype.numpy_dtype
+    if x.dtype.kind == "c" and target.kind != "c":
+        if target.kind == "b":
+            return ctx.xp.not_equal(x, 0)
+        x = x.real
+    with floating_point_errors_ignored(ctx.xp):
+        return x.astype(target, copy=True)
+
+
+@register_kernel("assign", dtypes=(DataType.ALL_DTYPE,), configure=_any_backend_input)
+def assign_kernel(ctx: KernelContext, x: Array) -> Array:
+    """A copy of x (never a view of it)."""
+    return x.copy()

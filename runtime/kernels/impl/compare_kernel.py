@@ -1,0 +1,75 @@
+"""Comparison kernels: equal, not_equal, greater_than, greater_equal, less_than, less_equal.
+
+The output is bool whatever the input dtype. Semantics are PHI's compare functors
+(paddle/phi/kernels/funcs/compare_functors.h):
+- float32/float64 ``equal`` is approximate: |x - y| < 1e-8 (the difference taken in the input
+  dtype, compared in double); infinities compare exactly and nan equals nothing. float16,
+  integers, bool and complex compare exactly.
+- complex numbers are ordered by their real parts only (phi::complex's operator<).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from runtime.common import DataType
+from runtime.kernels.impl.elementwise_kernel import floating_point_errors_ignored
+from runtime.kernels.kernel import Array, Kernel, KernelContext
+from runtime.kernels.registration import register_kernel
+
+D = DataType
+
+# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/compare_kernel.cc) without bfloat16.
+COMPARE_DTYPES = (D.BOOL, D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32,
+                  D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+
+# PHI's EqualFunctor tolerance for std::is_floating_point types (float, double).
+EQUAL_TOLERANCE = 1e-8
+
+
+def _bool_output(kernel: Kernel) -> None:
+    kernel.output_at(0).set_dtype(DataType.BOOL)
+
+
+def _equal(xp: ModuleType, x: Array, y: Array) -> Array:
+    if x.dtype.kind != "f" or x.dtype.itemsize < 4:
+        return xp.equal(x, y)
+    with floating_point_errors_ignored(xp):
+        close = xp.abs(x - y).astype(xp.float64, copy=False) < EQUAL_TOLERANCE
+    infinite = xp.isinf(x) | xp.isinf(y)
+    return xp.where(infinite, xp.equal(x, y), close)
+
+
+def _ordered(array: Array) -> Array:
+    """What PHI orders by: the real part of a complex number, the value otherwise."""
+    return array.real if array.dtype.kind == "c" else array
+
+
+@register_kernel("equal", dtypes=COMPARE_DTYPES, configure=_bool_output)
+def equal_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return _equal(ctx.xp, x, y)
+
+
+@register_kernel("not_equal", dtypes=COMPARE_DTYPES, configure=_bool_output)
+def not_equal_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.logical_not(_equal(ctx.xp, x, y))
+
+
+@register_kernel("greater_than", dtypes=COMPARE_DTYPES, configure=_bool_output)
+def greater_than_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.greater(_ordered(x), _ordered(y))
+
+
+@register_kernel("greater_equal", dtypes=COMPARE_DTYPES, configure=_bool_output)
+def greater_equal_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.greater_equal(_ordered(x), _ordered(y))
+
+
+@register_kernel("less_than", dtypes=COMPARE_DTYPES, configure=_bool_output)
+def less_than_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.less(_ordered(x), _ordered(y))
+
+
+@register_kernel("less_equal", dtypes=COMPARE_DTYPES, configure=_bool_output)
+def less_equal_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.less_equal(_ordered(x), _ordered(y))

@@ -1,0 +1,35 @@
+"""Logical kernels: logical_and, logical_or, logical_not.
+
+Inputs of any registered dtype count as true where nonzero; the output is bool. The ops'
+``kernel.data_type: x`` makes x's dtype the kernel dtype, so ``y`` arrives cast to it.
+"""
+
+from __future__ import annotations
+
+from runtime.common import DataType
+from runtime.kernels.kernel import Array, Kernel, KernelContext
+from runtime.kernels.registration import register_kernel
+
+D = DataType
+
+# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/logical_kernel.cc) without bfloat16.
+LOGICAL_DTYPES = (D.BOOL, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32, D.FLOAT64)
+
+
+def _bool_output(kernel: Kernel) -> None:
+    kernel.output_at(0).set_dtype(DataType.BOOL)
+
+
+@register_kernel("logical_and", dtypes=LOGICAL_DTYPES, configure=_bool_output)
+def logical_and_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.logical_and(x, y)
+
+
+@register_kernel("logical_or", dtypes=LOGICAL_DTYPES, configure=_bool_output)
+def logical_or_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.logical_or(x, y)
+
+
+@register_kernel("logical_not", dtypes=LOGICAL_DTYPES, configure=_bool_output)
+def logical_not_kernel(ctx: KernelContext, x: Array) -> Array:
+    return ctx.xp.logical_not(x)

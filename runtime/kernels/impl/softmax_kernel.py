@@ -1,0 +1,40 @@
+"""softmax and log_softmax along one axis, numerically stable.
+
+Both subtract the maximum along ``axis`` before exponentiating, so large inputs do not
+overflow. A 0-D input gives 1 (softmax) and 0 (log_softmax), as PHI's kernels do; an empty
+input gives an empty output.
+"""
+
+from __future__ import annotations
+
+from runtime.common import DataType
+from runtime.kernels.impl.elementwise_kernel import floating_point_errors_ignored
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import register_kernel
+
+# PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/softmax_kernel.cc, log_softmax_kernel.cc).
+SOFTMAX_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
+
+
+@register_kernel("softmax", dtypes=SOFTMAX_DTYPES)
+def softmax_kernel(ctx: KernelContext, x: Array, axis: int) -> Array:
+    xp = ctx.xp
+    if x.ndim == 0:
+        return xp.ones_like(x)
+    if x.size == 0:
+        return xp.empty_like(x)
+    with floating_point_errors_ignored(xp):
+        exp = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+        return exp / xp.sum(exp, axis=axis, keepdims=True)
+
+
+@register_kernel("log_softmax", dtypes=SOFTMAX_DTYPES)
+def log_softmax_kernel(ctx: KernelContext, x: Array, axis: int) -> Array:
+    xp = ctx.xp
+    if x.ndim == 0:
+        return xp.zeros_like(x)
+    if x.size == 0:
+        return xp.empty_like(x)
+    with floating_point_errors_ignored(xp):
+        shifted = x - xp.max(x, axis=axis, keepdims=True)
+        return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
