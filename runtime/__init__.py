@@ -3,6 +3,7 @@
 Hand-written; the generated API (``generated/``) is built on it. It never imports ``codegen``.
 """
 
+from runtime import runtime_flags as _runtime_flags  # defines the runtime's own flags
 from runtime.common import (
     Backend,
     CPUPlace,

@@ -99,9 +99,18 @@ def api_view(op: OpSpec, file: str, generated_ops: set[str]) -> ApiView:
     normalise = tuple(line for a in args for line in a.normalise)
     if op.invoke is not None:
         return ApiView(op.name, params, returns_annotation(op), doc, (), invoke_call(op, op.invoke, generated_ops), (), "", "", "", "", ())
-    if op.kernel is None or op.kernel.dense_func is None or op.infer_meta is None:
+    if op.kernel is None or op.infer_meta is None:
         raise GenerationError(
-            Diagnostic(op.loc, op.name, "op has neither a dense kernel with infer_meta nor an invoke; it cannot be generated")
+            Diagnostic(op.loc, op.name, "op needs both infer_meta and kernel, or invoke, to be generated")
+        )
+    if op.kernel.dense_func is None:
+        kernels = ", ".join(str(f) for f in op.kernel.funcs)
+        raise GenerationError(
+            Diagnostic(
+                op.loc_of("kernel.func"),
+                op.name,
+                f"kernel.func has no dense kernel ({kernels}); only dense kernels are generated",
+            )
         )
     inputs = [a for a in args if a.is_input]
     by_name = {a.name: a for a in args}

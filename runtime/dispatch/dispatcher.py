@@ -154,6 +154,12 @@ class OpDispatcher:
                 return found
         dtypes = [meta.dtype for meta in _flat(metas)]
         if not dtypes:
+            for spec, meta in zip(info.inputs, metas):
+                if spec.is_list and meta == ():
+                    raise InvalidArgumentError(
+                        f"{info.name}(): argument '{spec.name}' must hold at least one tensor, "
+                        "got an empty list"
+                    )
             raise PreconditionNotMetError(
                 f"{info.name}(): cannot choose a kernel data type: the op has no tensor input and "
                 f"no kernel.data_type ({info.location})"

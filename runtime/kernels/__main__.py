@@ -1,0 +1,51 @@
+"""``python -m runtime.kernels``: the registered kernels as a table (kernel, backend, layout,
+dtypes), or as JSON with ``--json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+
+from runtime.kernels import KERNEL_FACTORY, KernelFactory
+
+
+def rows(factory: KernelFactory) -> list[dict[str, object]]:
+    """One row per (kernel, backend, layout) with its dtypes, sorted."""
+    grouped: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for name, per_key in factory.kernels.items():
+        for key in per_key:
+            dtype = "any" if key.dtype == 0 else key.dtype.name.lower()
+            layout = "any" if key.layout == 0 else key.layout.name
+            grouped[(name, key.backend.name, layout)].append(dtype)
+    order = {name: i for i, name in enumerate(
+        ["bool", "uint8", "int8", "uint16", "int16", "int32", "uint32", "int64", "uint64",
+         "bfloat16", "float16", "float32", "float64", "complex64", "complex128", "any"])}
+    return [
+        {"kernel": name, "backend": backend, "layout": layout, "dtypes": sorted(dtypes, key=order.__getitem__)}
+        for (name, backend, layout), dtypes in sorted(grouped.items())
+    ]
+
+
+def format_table(table: list[dict[str, object]]) -> str:
+    header = ("KERNEL", "BACKEND", "LAYOUT", "DTYPES")
+    lines = [(str(r["kernel"]), str(r["backend"]), str(r["layout"]), ", ".join(r["dtypes"])) for r in table]  # type: ignore[arg-type]
+    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(3)]
+    out = []
+    for row in [header, *lines]:
+        out.append("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths)) + "  " + row[3])
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m runtime.kernels", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    options = parser.parse_args(argv)
+    table = rows(KERNEL_FACTORY)
+    print(json.dumps(table, indent=2) if options.json else format_table(table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
