@@ -392,7 +392,9 @@ def split_sections(sections: tuple[int, ...], axis: int, dims: tuple[int, ...]) 
 def split_axis(axis: int, dims: tuple[int, ...]) -> int:
     """``axis`` normalised for splitting a tensor with ``dims``; a 0-D tensor cannot be split."""
     if not dims:
-        raise InvalidArgumentError("argument 'x' must have at least 1 dimension to be split, got a 0-D tensor")
+        raise InvalidArgumentError(
+            "argument 'x' must have at least 1 dimension to be split, got a 0-D tensor"
+        )
     return check_axis(axis, len(dims), "axis")
 
 

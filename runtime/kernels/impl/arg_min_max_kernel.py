@@ -26,11 +26,19 @@ def _output_dtype_by_attribute(kernel: Kernel) -> None:
 
 
 def _arg_extreme(
-    ctx: KernelContext, name: str, x: Array, axis: int, keepdims: bool, flatten: bool, dtype: DataType
+    ctx: KernelContext,
+    name: str,
+    x: Array,
+    axis: int,
+    keepdims: bool,
+    flatten: bool,
+    dtype: DataType,
 ) -> Array:
     xp = ctx.xp
     search = xp.argmax if name == "argmax" else xp.argmin
-    out_dtype = DataType.INT32.numpy_dtype if dtype is DataType.INT32 else DataType.INT64.numpy_dtype
+    out_dtype = (
+        DataType.INT32.numpy_dtype if dtype is DataType.INT32 else DataType.INT64.numpy_dtype
+    )
     if x.ndim == 0:
         return xp.zeros((1,) if keepdims and not flatten else (), dtype=out_dtype)
     extent = x.size if flatten else x.shape[axis]

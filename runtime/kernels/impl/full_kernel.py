@@ -51,7 +51,9 @@ def _checked_real(value: bool | int | float | complex, dtype: np.dtype) -> bool 
     if isinstance(value, float) and not math.isfinite(value):
         if dtype.kind == "f":
             return value
-        raise InvalidArgumentError(f"full_like: value {value!r} cannot fill a tensor of dtype {dtype}")
+        raise InvalidArgumentError(
+            f"full_like: value {value!r} cannot fill a tensor of dtype {dtype}"
+        )
     info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype) if dtype.kind in "iu" else None
     low, high = (info.min, info.max) if info is not None else (0, 1)
     if not low <= value <= high:

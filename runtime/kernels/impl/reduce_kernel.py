@@ -51,11 +51,15 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 
 def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:
-    return tuple(1 if i in axes else extent for i, extent in enumerate(shape) if keepdim or i not in axes)
+    return tuple(
+        1 if i in axes else extent for i, extent in enumerate(shape) if keepdim or i not in axes
+    )
 
 
 @register_kernel("sum", dtypes=SUM_DTYPES, configure=_output_dtype_by_attribute)
-def sum_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], dtype: DataType, keepdim: bool) -> Array:
+def sum_kernel(
+    ctx: KernelContext, x: Array, axis: tuple[int, ...], dtype: DataType, keepdim: bool
+) -> Array:
     if dtype is not DataType.UNDEFINED:
         out_dtype = dtype.numpy_dtype
     elif x.dtype in _WIDENED_BY_SUM:
@@ -84,7 +88,9 @@ def mean_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bo
     return xp.mean(x, axis=axes, keepdims=keepdim)
 
 
-def _extreme(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool, name: str) -> Array:
+def _extreme(
+    ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool, name: str
+) -> Array:
     axes = _axes(axis, x.ndim)
     if _count(x.shape, axes) == 0:
         raise InvalidArgumentError(
@@ -106,5 +112,7 @@ def min_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: boo
 
 
 @register_kernel("prod", dtypes=PROD_DTYPES)
-def prod_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool, reduce_all: bool) -> Array:
+def prod_kernel(
+    ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool, reduce_all: bool
+) -> Array:
     return ctx.xp.prod(x, axis=_axes(axis, x.ndim, reduce_all), dtype=x.dtype, keepdims=keepdim)
