@@ -14,8 +14,8 @@ from __future__ import annotations
 from types import ModuleType
 
 from runtime.common import DataType
-from runtime.kernels.impl.elementwise_kernel import floating_point_errors_ignored
 from runtime.kernels.kernel import Array, Kernel, KernelContext
+from runtime.kernels.floating_point import ieee_results
 from runtime.kernels.registration import register_kernel
 
 D = DataType
@@ -36,36 +36,36 @@ def _real_output(kernel: Kernel) -> None:
 
 
 @register_kernel("exp", dtypes=EXP_LOG_DTYPES)
+@ieee_results
 def exp_kernel(ctx: KernelContext, x: Array) -> Array:
-    with floating_point_errors_ignored(ctx.xp):
-        return ctx.xp.exp(x)
+    return ctx.xp.exp(x)
 
 
 @register_kernel("log", dtypes=EXP_LOG_DTYPES)
+@ieee_results
 def log_kernel(ctx: KernelContext, x: Array) -> Array:
     """Natural log: log(0) is -inf and log of a negative number nan, silently, as in PHI."""
-    with floating_point_errors_ignored(ctx.xp):
-        return ctx.xp.log(x)
+    return ctx.xp.log(x)
 
 
 @register_kernel("sqrt", dtypes=REAL)
+@ieee_results
 def sqrt_kernel(ctx: KernelContext, x: Array) -> Array:
-    with floating_point_errors_ignored(ctx.xp):
-        return ctx.xp.sqrt(x)
+    return ctx.xp.sqrt(x)
 
 
 @register_kernel("rsqrt", dtypes=REAL)
+@ieee_results
 def rsqrt_kernel(ctx: KernelContext, x: Array) -> Array:
     """1 / sqrt(x): inf at 0, nan below."""
-    with floating_point_errors_ignored(ctx.xp):
-        return 1 / ctx.xp.sqrt(x)
+    return 1 / ctx.xp.sqrt(x)
 
 
 @register_kernel("square", dtypes=SQUARE_DTYPES)
+@ieee_results
 def square_kernel(ctx: KernelContext, x: Array) -> Array:
     """x * x; integers wrap around on overflow like C++."""
-    with floating_point_errors_ignored(ctx.xp):
-        return ctx.xp.multiply(x, x)
+    return ctx.xp.multiply(x, x)
 
 
 @register_kernel("abs", dtypes=ABS_DTYPES, configure=_real_output)
@@ -92,35 +92,35 @@ def ceil_kernel(ctx: KernelContext, x: Array) -> Array:
 
 
 @register_kernel("sin", dtypes=REAL_AND_COMPLEX)
+@ieee_results
 def sin_kernel(ctx: KernelContext, x: Array) -> Array:
-    with floating_point_errors_ignored(ctx.xp):
-        return ctx.xp.sin(x)
+    return ctx.xp.sin(x)
 
 
 @register_kernel("cos", dtypes=REAL_AND_COMPLEX)
+@ieee_results
 def cos_kernel(ctx: KernelContext, x: Array) -> Array:
-    with floating_point_errors_ignored(ctx.xp):
-        return ctx.xp.cos(x)
+    return ctx.xp.cos(x)
 
 
 @register_kernel("tanh", dtypes=REAL_AND_COMPLEX)
+@ieee_results
 def tanh_kernel(ctx: KernelContext, x: Array) -> Array:
-    with floating_point_errors_ignored(ctx.xp):
-        return ctx.xp.tanh(x)
+    return ctx.xp.tanh(x)
 
 
 @register_kernel("sigmoid", dtypes=REAL)
+@ieee_results
 def sigmoid_kernel(ctx: KernelContext, x: Array) -> Array:
     """1 / (1 + exp(-x)), PHI's SigmoidFunctor (exp overflows to inf, giving 0, for x << 0)."""
-    with floating_point_errors_ignored(ctx.xp):
-        return 1 / (1 + ctx.xp.exp(-x))
+    return 1 / (1 + ctx.xp.exp(-x))
 
 
 @register_kernel("silu", dtypes=REAL_AND_COMPLEX)
+@ieee_results
 def silu_kernel(ctx: KernelContext, x: Array) -> Array:
     """x / (1 + exp(-x)), PHI's SiluFunctor."""
-    with floating_point_errors_ignored(ctx.xp):
-        return x / (1 + ctx.xp.exp(-x))
+    return x / (1 + ctx.xp.exp(-x))
 
 
 @register_kernel("relu", dtypes=REAL)
@@ -146,73 +146,108 @@ _GELU_CONSTANT = 0.044715
 # W. J. Cody, "Rational Chebyshev approximations for the error function", Math. Comp. 23
 # (1969), as in his CALERF routine. In float64 the result is within 2.3e-16 of the true erf
 # (absolute; 5e-16 relative) over the whole real line; in float32 within a few ulp.
-_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
-          3.20937758913846947e03, 1.85777706184603153e-1)
-_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
-          2.84423683343917062e03)
-_ERFC_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
-           2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
-           2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
-_ERFC_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
-           1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
-           3.43936767414372164e03, 1.23033935480374942e03)
-_ERFC_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
-           1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
-_ERFC_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1,
-           6.05183413124413191e-2, 2.33520497626869185e-3)
+_ERF_A = (
+    3.16112374387056560e00,
+    1.13864154151050156e02,
+    3.77485237685302021e02,
+    3.20937758913846947e03,
+    1.85777706184603153e-1,
+)
+_ERF_B = (
+    2.36012909523441209e01,
+    2.44024637934444173e02,
+    1.28261652607737228e03,
+    2.84423683343917062e03,
+)
+_ERFC_C = (
+    5.64188496988670089e-1,
+    8.88314979438837594e00,
+    6.61191906371416295e01,
+    2.98635138197400131e02,
+    8.81952221241769090e02,
+    1.71204761263407058e03,
+    2.05107837782607147e03,
+    1.23033935479799725e03,
+    2.15311535474403846e-8,
+)
+_ERFC_D = (
+    1.57449261107098347e01,
+    1.17693950891312499e02,
+    5.37181101862009858e02,
+    1.62138957456669019e03,
+    3.29079923573345963e03,
+    4.36261909014324716e03,
+    3.43936767414372164e03,
+    1.23033935480374942e03,
+)
+_ERFC_P = (
+    3.05326634961232344e-1,
+    3.60344899949804439e-1,
+    1.25781726111229246e-1,
+    1.60837851487422766e-2,
+    6.58749161529837803e-4,
+    1.63153871373020978e-2,
+)
+_ERFC_Q = (
+    2.56852019228982242e00,
+    1.87295284992346725e00,
+    5.27905102951428412e-1,
+    6.05183413124413191e-2,
+    2.33520497626869185e-3,
+)
 _ONE_OVER_SQRT_PI = 5.6418958354775628695e-1
 # erfc underflows to 0 beyond ~26.6; clamping keeps inf inputs away from inf/inf.
 _ERFC_ARGUMENT_LIMIT = 32.0
 
 
+@ieee_results
 def erf(xp: ModuleType, x: Array) -> Array:
     """The error function of a float array, in its own dtype, with xp operations only (numpy
     has no erf, and one implementation must serve CuPy as well). Cody's three rational
     approximations: erf on |x| <= 0.46875, erfc on (0.46875, 4] and beyond 4."""
     a, b, c, d, p, q = _ERF_A, _ERF_B, _ERFC_C, _ERFC_D, _ERFC_P, _ERFC_Q
-    with floating_point_errors_ignored(xp):
-        y = xp.abs(x)
-        square = y * y
-        numerator, denominator = a[4] * square, square
-        for i in range(3):
-            numerator = (numerator + a[i]) * square
-            denominator = (denominator + b[i]) * square
-        small = x * (numerator + a[3]) / (denominator + b[3])
+    y = xp.abs(x)
+    square = y * y
+    numerator, denominator = a[4] * square, square
+    for i in range(3):
+        numerator = (numerator + a[i]) * square
+        denominator = (denominator + b[i]) * square
+    small = x * (numerator + a[3]) / (denominator + b[3])
 
-        y = xp.minimum(y, _ERFC_ARGUMENT_LIMIT)
-        numerator, denominator = c[8] * y, y
-        for i in range(7):
-            numerator = (numerator + c[i]) * y
-            denominator = (denominator + d[i]) * y
-        middle = (numerator + c[7]) / (denominator + d[7])
+    y = xp.minimum(y, _ERFC_ARGUMENT_LIMIT)
+    numerator, denominator = c[8] * y, y
+    for i in range(7):
+        numerator = (numerator + c[i]) * y
+        denominator = (denominator + d[i]) * y
+    middle = (numerator + c[7]) / (denominator + d[7])
 
-        inverse_square = 1 / (y * y)
-        numerator, denominator = p[5] * inverse_square, inverse_square
-        for i in range(4):
-            numerator = (numerator + p[i]) * inverse_square
-            denominator = (denominator + q[i]) * inverse_square
-        large = inverse_square * (numerator + p[4]) / (denominator + q[4])
-        large = (_ONE_OVER_SQRT_PI - large) / y
+    inverse_square = 1 / (y * y)
+    numerator, denominator = p[5] * inverse_square, inverse_square
+    for i in range(4):
+        numerator = (numerator + p[i]) * inverse_square
+        denominator = (denominator + q[i]) * inverse_square
+    large = inverse_square * (numerator + p[4]) / (denominator + q[4])
+    large = (_ONE_OVER_SQRT_PI - large) / y
 
-        # exp(-y*y) split as exp(-t*t) * exp(-(y-t)(y+t)) with t = y rounded down to 1/16,
-        # which keeps the rounding error of y*y out of the exponent.
-        truncated = xp.trunc(y * 16) / 16
-        erfc = (
-            xp.exp(-truncated * truncated)
-            * xp.exp(-(y - truncated) * (y + truncated))
-            * xp.where(y <= 4, middle, large)
-        )
-        outer = (0.5 - erfc) + 0.5
-        return xp.where(xp.abs(x) <= 0.46875, small, xp.where(x < 0, -outer, outer))
+    # exp(-y*y) split as exp(-t*t) * exp(-(y-t)(y+t)) with t = y rounded down to 1/16,
+    # which keeps the rounding error of y*y out of the exponent.
+    truncated = xp.trunc(y * 16) / 16
+    erfc = (
+        xp.exp(-truncated * truncated)
+        * xp.exp(-(y - truncated) * (y + truncated))
+        * xp.where(y <= 4, middle, large)
+    )
+    outer = (0.5 - erfc) + 0.5
+    return xp.where(xp.abs(x) <= 0.46875, small, xp.where(x < 0, -outer, outer))
 
 
 @register_kernel("gelu", dtypes=REAL)
+@ieee_results
 def gelu_kernel(ctx: KernelContext, x: Array, approximate: bool) -> Array:
     """GELU, PHI's GeluFunctor: 0.5 * x * (1 + erf(x / sqrt(2))), or with ``approximate``
     0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))."""
     xp = ctx.xp
-    with floating_point_errors_ignored(xp):
-        if approximate:
-            inner = _SQRT_2_OVER_PI * (x + _GELU_CONSTANT * (x * x * x))
-            return x * 0.5 * (1 + xp.tanh(inner))
-        return x * 0.5 * (1 + erf(xp, x * _SQRT_HALF))
+    if approximate:
+        inner = _SQRT_2_OVER_PI * (x + _GELU_CONSTANT * (x * x * x))
+        return x * 0.5 * (1 + xp.tanh(inner))
+    return x * 0.5 * (1 + erf(xp, x * _SQRT_HALF))

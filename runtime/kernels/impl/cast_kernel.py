@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from runtime.common import Backend, DataType
-from runtime.kernels.impl.elementwise_kernel import floating_point_errors_ignored
 from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
-
-D = DataType
+from runtime.kernels.floating_point import ieee_results
+from runtime.kernels.registration import ALL_TYPES, register_kernel
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/cast_kernel.cc) without bfloat16 and
 # float8: the dtypes ``x`` may have; the target may be any dtype numpy has.
-CAST_DTYPES = (D.BOOL, D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32,
-               D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+CAST_DTYPES = ALL_TYPES
 
 
 def _output_dtype_from_attribute(kernel: Kernel) -> None:
@@ -26,6 +23,7 @@ def _any_backend_input(kernel: Kernel) -> None:
 
 
 @register_kernel("cast", dtypes=CAST_DTYPES, configure=_output_dtype_from_attribute)
+@ieee_results
 def cast_kernel(ctx: KernelContext, x: Array, dtype: DataType) -> Array:
     """x converted to ``dtype`` as C++'s static_cast converts each element: floats to integers
     truncate toward zero (out-of-range values and nan give unspecified integers), anything to
@@ -36,8 +34,7 @@ def cast_kernel(ctx: KernelContext, x: Array, dtype: DataType) -> Array:
         if target.kind == "b":
             return ctx.xp.not_equal(x, 0)
         x = x.real
-    with floating_point_errors_ignored(ctx.xp):
-        return x.astype(target, copy=True)
+    return x.astype(target, copy=True)
 
 
 @register_kernel("assign", dtypes=(DataType.ALL_DTYPE,), configure=_any_backend_input)

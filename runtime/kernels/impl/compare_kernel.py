@@ -13,15 +13,12 @@ from __future__ import annotations
 from types import ModuleType
 
 from runtime.common import DataType
-from runtime.kernels.impl.elementwise_kernel import floating_point_errors_ignored
 from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
-
-D = DataType
+from runtime.kernels.floating_point import ieee_results
+from runtime.kernels.registration import ALL_TYPES, register_kernel
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/compare_kernel.cc) without bfloat16.
-COMPARE_DTYPES = (D.BOOL, D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32,
-                  D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+COMPARE_DTYPES = ALL_TYPES
 
 # PHI's EqualFunctor tolerance for std::is_floating_point types (float, double).
 EQUAL_TOLERANCE = 1e-8
@@ -34,8 +31,7 @@ def _bool_output(kernel: Kernel) -> None:
 def _equal(xp: ModuleType, x: Array, y: Array) -> Array:
     if x.dtype.kind != "f" or x.dtype.itemsize < 4:
         return xp.equal(x, y)
-    with floating_point_errors_ignored(xp):
-        close = xp.abs(x - y).astype(xp.float64, copy=False) < EQUAL_TOLERANCE
+    close = xp.abs(x - y).astype(xp.float64, copy=False) < EQUAL_TOLERANCE
     infinite = xp.isinf(x) | xp.isinf(y)
     return xp.where(infinite, xp.equal(x, y), close)
 
@@ -46,11 +42,13 @@ def _ordered(array: Array) -> Array:
 
 
 @register_kernel("equal", dtypes=COMPARE_DTYPES, configure=_bool_output)
+@ieee_results
 def equal_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     return _equal(ctx.xp, x, y)
 
 
 @register_kernel("not_equal", dtypes=COMPARE_DTYPES, configure=_bool_output)
+@ieee_results
 def not_equal_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     return ctx.xp.logical_not(_equal(ctx.xp, x, y))
 

@@ -9,41 +9,30 @@ without bfloat16, which numpy lacks.
 
 from __future__ import annotations
 
-import contextlib
 from types import ModuleType
-from typing import ContextManager
 
 from runtime.common import DataType
 from runtime.errors import InvalidArgumentError
 from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from runtime.kernels.floating_point import ieee_results
+from runtime.kernels.registration import ARITHMETIC, INTEGRAL, register_kernel
 
-__all__ = ["floating_point_errors_ignored"]
 
 D = DataType
 
-ADD_DTYPES = (D.BOOL, D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64,
-              D.COMPLEX64, D.COMPLEX128)
+ADD_DTYPES = (D.BOOL,) + INTEGRAL + (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 SUBTRACT_DTYPES = (D.INT16, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 MULTIPLY_DTYPES = (D.BOOL, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 DIVIDE_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 MIN_MAX_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 REMAINDER_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
-FLOOR_DIVIDE_DTYPES = (D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32,
-                       D.FLOAT64)
+FLOOR_DIVIDE_DTYPES = ARITHMETIC
 ELEMENTWISE_POW_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 # PHI's DIV_ERROR_INFO, raised by its integer divide/floor_divide/remainder functors.
 INTEGER_DIVISION_BY_ZERO = (
     "Integer division by zero encountered in (floor) divide. Please check the input value."
 )
-
-
-def floating_point_errors_ignored(xp: ModuleType) -> ContextManager[object]:
-    """A context in which numpy does not warn about overflow, 0/0, x/0 or invalid casts: PHI's
-    kernels return IEEE results (inf, nan) silently, and so do ours. CuPy never warns."""
-    errstate = getattr(xp, "errstate", None)
-    return contextlib.nullcontext() if errstate is None else errstate(all="ignore")
 
 
 def _is_integer(array: Array) -> bool:
@@ -77,19 +66,18 @@ def multiply_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
 
 
 @register_kernel("divide", dtypes=DIVIDE_DTYPES)
+@ieee_results
 def divide_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x / y. Integers divide as C++ does, truncating toward zero (-7 / 2 == -3), and a zero
     divisor raises InvalidArgumentError; floats follow IEEE (x / 0 is inf or nan)."""
     xp = ctx.xp
     if not _is_integer(x):
-        with floating_point_errors_ignored(xp):
-            return xp.true_divide(x, y)
+        return xp.true_divide(x, y)
     _check_integer_divisor(xp, x, y)
-    with floating_point_errors_ignored(xp):
-        floored = xp.floor_divide(x, y)
-        # Floor and truncation differ by one where the division is inexact and the signs differ.
-        inexact = xp.not_equal(floored * y, x)
-        return floored + (inexact & xp.not_equal(x < 0, y < 0)).astype(x.dtype)
+    floored = xp.floor_divide(x, y)
+    # Floor and truncation differ by one where the division is inexact and the signs differ.
+    inexact = xp.not_equal(floored * y, x)
+    return floored + (inexact & xp.not_equal(x < 0, y < 0)).astype(x.dtype)
 
 
 @register_kernel("maximum", dtypes=MIN_MAX_DTYPES)
@@ -107,29 +95,30 @@ def minimum_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
 
 
 @register_kernel("elementwise_pow", dtypes=ELEMENTWISE_POW_DTYPES)
+@ieee_results
 def elementwise_pow_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x ** y. Integers are raised as PHI's CPU kernel does, by ``std::pow`` on doubles cast
     back to the integer type (truncating: 2 ** -1 == 0, (-2) ** -1 == 0, 1 ** -3 == 1)."""
     xp = ctx.xp
-    with floating_point_errors_ignored(xp):
-        if _is_integer(x):
-            powered = xp.power(x.astype(xp.float64), y.astype(xp.float64))
-            return powered.astype(x.dtype)
-        return xp.power(x, y)
+    if _is_integer(x):
+        powered = xp.power(x.astype(xp.float64), y.astype(xp.float64))
+        return powered.astype(x.dtype)
+    return xp.power(x, y)
 
 
 @register_kernel("floor_divide", dtypes=FLOOR_DIVIDE_DTYPES)
+@ieee_results
 def floor_divide_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """floor(x / y), Python's ``//``: -7 // 2 == -4. A zero integer divisor raises
     InvalidArgumentError; a zero float divisor gives x / 0 (inf or nan), as in PHI."""
     xp = ctx.xp
     if _is_integer(x):
         _check_integer_divisor(xp, x, y)
-    with floating_point_errors_ignored(xp):
-        return xp.floor_divide(x, y)
+    return xp.floor_divide(x, y)
 
 
 @register_kernel("remainder", dtypes=REMAINDER_DTYPES)
+@ieee_results
 def remainder_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x mod y with the sign of the divisor, Python's ``%``: -7 % 2 == 1, 7 % -2 == -1.
 
@@ -139,7 +128,6 @@ def remainder_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     if _is_integer(x):
         _check_integer_divisor(xp, x, y)
         return xp.remainder(x, y)
-    with floating_point_errors_ignored(xp):
-        result = xp.fmod(x, y)
-        wrong_sign = xp.not_equal(result, 0) & xp.not_equal(result < 0, y < 0)
-        return xp.where(wrong_sign, result + y, result)
+    result = xp.fmod(x, y)
+    wrong_sign = xp.not_equal(result, 0) & xp.not_equal(result < 0, y < 0)
+    return xp.where(wrong_sign, result + y, result)

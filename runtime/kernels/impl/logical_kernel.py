@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from runtime.kernels.registration import FLOATING, SIGNED_INTEGRAL, register_kernel
 
 D = DataType
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/logical_kernel.cc) without bfloat16.
-LOGICAL_DTYPES = (D.BOOL, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32, D.FLOAT64)
+LOGICAL_DTYPES = (D.BOOL,) + SIGNED_INTEGRAL + FLOATING
 
 
 def _bool_output(kernel: Kernel) -> None:

@@ -13,7 +13,9 @@ MATMUL_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX1
 
 
 @register_kernel("matmul", dtypes=MATMUL_DTYPES)
-def matmul_kernel(ctx: KernelContext, x: Array, y: Array, transpose_x: bool, transpose_y: bool) -> Array:
+def matmul_kernel(
+    ctx: KernelContext, x: Array, y: Array, transpose_x: bool, transpose_y: bool
+) -> Array:
     """x @ y, each first transposed in its last two dims when asked. A 1-D operand is a vector
     (its transpose flag is ignored, as in PHI's MatMulFunction): 1-D @ 1-D is a 0-D dot
     product, 1-D @ N-D and N-D @ 1-D drop the vector's dimension. Integer products wrap

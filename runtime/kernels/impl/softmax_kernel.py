@@ -8,8 +8,8 @@ input gives an empty output.
 from __future__ import annotations
 
 from runtime.common import DataType
-from runtime.kernels.impl.elementwise_kernel import floating_point_errors_ignored
 from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.floating_point import ieee_results
 from runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/softmax_kernel.cc, log_softmax_kernel.cc).
@@ -17,24 +17,24 @@ SOFTMAX_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
 
 
 @register_kernel("softmax", dtypes=SOFTMAX_DTYPES)
+@ieee_results
 def softmax_kernel(ctx: KernelContext, x: Array, axis: int) -> Array:
     xp = ctx.xp
     if x.ndim == 0:
         return xp.ones_like(x)
     if x.size == 0:
         return xp.empty_like(x)
-    with floating_point_errors_ignored(xp):
-        exp = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
-        return exp / xp.sum(exp, axis=axis, keepdims=True)
+    exp = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return exp / xp.sum(exp, axis=axis, keepdims=True)
 
 
 @register_kernel("log_softmax", dtypes=SOFTMAX_DTYPES)
+@ieee_results
 def log_softmax_kernel(ctx: KernelContext, x: Array, axis: int) -> Array:
     xp = ctx.xp
     if x.ndim == 0:
         return xp.zeros_like(x)
     if x.size == 0:
         return xp.empty_like(x)
-    with floating_point_errors_ignored(xp):
-        shifted = x - xp.max(x, axis=axis, keepdims=True)
-        return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
