@@ -97,7 +97,7 @@ def load(paths: PathLike | Iterable[PathLike], *, strict: bool = True,
     """Load and validate `paths` as one set of op specs.
 
     Raises SpecError listing every diagnostic when there is a schema error, or (with
-    strict=True) an inconsistency between entries.
+    strict=True) an inconsistency: entries or keys that disagree (see `codegen.errors`).
     """
     spec_set, diagnostics = check(paths, base=base)
     if spec_set is None or (strict and diagnostics):

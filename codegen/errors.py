@@ -1,10 +1,21 @@
 """Diagnostics and the one exception type of the spec loader.
 
 A diagnostic prints as `ops/api.yaml:12:5: op 'matmul': <message>` (without `op '...': ` when it
-concerns no op), then `  hint: <hint>` on its own line when there is one.  Severities:
-`error` (the file is malformed) and `inconsistency` (entries disagree with each other, e.g. a
-backward op's `forward:` and its forward op); inconsistencies print with an `inconsistency: `
-prefix before the message.
+concerns no op), then `  hint: <hint>` on its own line when there is one.  Inconsistencies
+print with an `inconsistency: ` prefix before the message.  Two severities:
+
+- `error`: the file is malformed, so what it means is unknown: YAML syntax, duplicate or unknown
+  keys, missing required keys, values of the wrong YAML type, mini-language strings that do not
+  parse (bad type names, defaults that do not fit their type, names that are not identifiers,
+  injection attempts), a DataType constant outside `kernel.data_type`, a Tensor argument after
+  an attribute, an attribute without default after one with a default, the same argument,
+  output or op name twice.
+- `inconsistency`: every entry is well formed, but entries or keys disagree: a name in one key
+  that does not resolve to an argument, output or op (`param`, kernel candidates, size
+  expressions, `optional`, `inplace`, `invoke` arguments, `backward:` targets, ...), an empty
+  kernel candidate (`place>`, dropped), a backward op that does not match its forward op.
+
+`codegen.load(strict=True)` rejects both; `python -m codegen lint` fails only on errors.
 """
 
 from __future__ import annotations

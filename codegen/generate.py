@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from codegen.errors import Diagnostic, SpecError
 from codegen.files import FileManager, body_is_intact, fingerprint_inputs, header
-from codegen.model import OpSpec, SpecSet
+from codegen.model import OpSpec
 
 __all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
 
@@ -64,74 +64,79 @@ def up_to_date(project: Project) -> bool:
     return not manager.stale()
 
 
+@dataclass(frozen=True)
+class _OpViews:
+    """Everything the templates place for one op."""
+
+    api: Any
+    infer_meta: Any | None
+    signature: Any | None
+    registration: str
+
+
+def _views(op: OpSpec, generated_names: set[str]) -> tuple[_OpViews | None, list[Diagnostic]]:
+    """The views of ``op``, or the diagnostics that stop it from being generated."""
+    from codegen.api.python import GenerationError
+    from codegen.api.registry import kernel_name, op_info, op_info_source
+    from codegen.api.views import api_view, infer_meta_view, signature_view
+    from runtime.dispatch.checks import check_op
+
+    try:
+        api = api_view(op, op.loc.file, generated_names)
+        infer_meta = signature = None
+        if op.invoke is None:
+            infer_meta = infer_meta_view(op)
+            signature = signature_view(op, kernel_name(op) or op.name)
+        info = op_info(op)
+    except GenerationError as error:
+        return None, [error.diagnostic]
+    problems = [Diagnostic(op.loc_of(key), op.name, message) for key, message in check_op(info)]
+    return _OpViews(api, infer_meta, signature, op_info_source(info)), problems
+
+
 def build_files(project: Project) -> FileManager:
     """Load, check and render everything; SpecError (nothing written) on any problem."""
     import codegen
-    from codegen.api.python import GenerationError
-    from codegen.api.views import api_view, infer_meta_function_variable, infer_meta_view, signature_view
-    from codegen.api.registry import kernel_name, op_info, op_info_source
+    from codegen.api.views import infer_meta_function_variable
     from codegen.render import format_source, make_environment, render_template
 
     paths = project.spec_paths()
     if not paths:
         raise SpecError([Diagnostic(None, None, f"no spec files: expected {SPEC_FILES[0]} under {project.root}")])
-    specs: SpecSet = codegen.load(paths, base=project.root)
-    ops = list(specs.ops)
+    ops = list(codegen.load(paths, base=project.root).ops)
     generated_names = {op.name for op in ops}
+    views: dict[str, _OpViews] = {}
     diagnostics: list[Diagnostic] = []
-    views: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-
-    from runtime.dispatch.checks import check_op
-
     for op in ops:
-        try:
-            views[op.name] = api_view(op, op.loc.file, generated_names)
-            if op.invoke is None:
-                views[op.name + ":infer_meta"] = infer_meta_view(op)
-                views[op.name + ":signature"] = signature_view(op, kernel_name(op) or op.name)
-            info = op_info(op)
-            sources[op.name] = op_info_source(info)
-            for key, message in check_op(info):
-                diagnostics.append(Diagnostic(op.loc_of(key), op.name, message))
-        except GenerationError as error:
-            diagnostics.append(error.diagnostic)
+        op_views, problems = _views(op, generated_names)
+        diagnostics.extend(problems)
+        if op_views is not None:
+            views[op.name] = op_views
     if diagnostics:
         raise SpecError(diagnostics)
 
+    spec_text = ", ".join(p.relative_to(project.root).as_posix() for p in paths)
+
     def context_for(selected: Sequence[OpSpec]) -> dict[str, Any]:
         kernel_ops = [op for op in selected if op.invoke is None]
-        functions = sorted(
-            {(infer_meta_function_variable(op.infer_meta.func), op.infer_meta.func) for op in kernel_ops}
-        )
         return {
             "spec_files": spec_text,
-            "ops": [views[op.name] for op in selected],
+            "ops": [views[op.name].api for op in selected],
+            "infer_ops": [views[op.name].infer_meta for op in kernel_ops],
+            "signatures": [views[op.name].signature for op in kernel_ops],
+            "registrations": [(op.name, views[op.name].registration) for op in selected],
             "api_names": [op.name for op in selected],
-            "functions": functions,
-            "registrations": [(op.name, sources[op.name]) for op in selected],
-            "signatures": [views[op.name + ":signature"] for op in kernel_ops],
+            "functions": sorted(
+                {(infer_meta_function_variable(op.infer_meta.func), op.infer_meta.func) for op in kernel_ops}
+            ),
         }
 
-    spec_text = ", ".join(p.relative_to(project.root).as_posix() for p in paths)
-    infer_ops = [op for op in ops if op.invoke is None]
     env = make_environment(project.templates)
     fingerprint = project.fingerprint()
     manager = FileManager(project.out_dir)
+    context = context_for(ops)
     for name, template in TEMPLATES.items():
-        context = context_for(ops)
-        if name == "infer_meta.py":
-            context["ops"] = [views[op.name + ":infer_meta"] for op in infer_ops]
-
-            def infer_context(selected: Sequence[OpSpec]) -> dict[str, Any]:
-                ctx = context_for(selected)
-                ctx["ops"] = [views[op.name + ":infer_meta"] for op in selected if op.invoke is None]
-                return ctx
-
-            rendered = render_template(env, template, context, ops, infer_context)
-        else:
-            rendered = render_template(env, template, context, ops, context_for)
+        rendered = render_template(env, template, context, ops, context_for)
         body = format_source(rendered, f"generated/{name}")
         manager.add(name, header(spec_text, f"templates/{template}", fingerprint, body) + body)
     return manager
-

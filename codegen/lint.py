@@ -1,8 +1,9 @@
 """`python -m codegen lint FILE...`: check op-spec files without generating anything.
 
 The files are loaded as one set (so that backward ops find their forward ops).  Every schema
-error and inconsistency is printed, then a summary line; the exit code is 1 when there is a
-schema error (or, with --strict, an inconsistency), 2 for a bad command line, else 0.
+error and inconsistency (see `codegen.errors` for which is which) is printed, then a summary
+line; the exit code is 1 when there is a schema error (or, with --strict, an inconsistency), 2
+for a bad command line, else 0.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from .errors import ERROR
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m codegen lint",
-        description="Check op-spec YAML files: schema errors and cross-entry inconsistencies.")
+        description="Check op-spec YAML files: schema errors, and inconsistencies between "
+                    "entries or keys.")
     parser.add_argument("files", nargs="+", metavar="FILE", help="op-spec YAML files, one set")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 on inconsistencies too, not only on schema errors")

@@ -212,6 +212,9 @@ class SizeExpr:
 
 @dataclass(frozen=True)
 class Output:
+    """One output.  An unnamed one is called `out`, or `out_<i>` (its position) when the op
+    has several outputs; `name_given` says which, so that it prints back as written."""
+
     type: Type  # Tensor or Tensor[]
     name: str
     name_given: bool
@@ -322,6 +325,8 @@ class KernelFunc:
 
 @dataclass(frozen=True)
 class KernelSpec:
+    """`kernel:`; the 2022 misspelling `kernel.dtype` is read into `data_type`."""
+
     funcs: tuple[KernelFunc, ...]
     param: tuple[str, ...] | None
     data_type: Candidates | None

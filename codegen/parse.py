@@ -2,8 +2,10 @@
 
 Every parser here works on the token stream of `codegen.lexer` (never on `str.split`) and ends
 by checking that the object it built prints back to the same token texts
-(`lexer.normalise(str(obj)) == lexer.normalise(source)`).  Errors raise `ParseError` with the
-character offset inside the value; `parse_entry` (at the end) turns that into file:line:col.
+(`lexer.normalise(str(obj)) == lexer.normalise(source)`; for candidates, less the separators of
+dropped empty items).  Errors raise `ParseError` with the character offset inside the value;
+`parse_entry` (at the end) turns that into file:line:col.  An empty kernel candidate (`place>`)
+is not an error: it is dropped and reported as an inconsistency.
 
 Grammars (after tokenizing):
 
@@ -18,7 +20,7 @@ Grammars (after tokenizing):
     call_arg := NAME | NAME "." NAME "(" ")" | "!" NAME | literal | NAME "=" literal
     names    := NAME ("," NAME)*
     qualified:= NAME ("::" NAME)*
-    candidates := candidate (">" candidate)* | candidate ("," candidate)*
+    candidates := [candidate] (">" [candidate])* | [candidate] ("," [candidate])*
     candidate:= NAME | "complex" "(" NAME ")" | "DataType" "::" NAME
     kernels  := kernel ([","] kernel)*
     kernel   := NAME ["{" kinds "->" kinds "}"]
@@ -37,7 +39,7 @@ import re
 from typing import Callable
 
 from . import lexer
-from .errors import Diagnostic
+from .errors import INCONSISTENCY, Diagnostic
 from .lexer import EOF, NAME, NUMBER, PUNCT, STRING, Token
 from .loader import YMap, YNode, YScalar, YSeq
 from .model import (
@@ -153,9 +155,10 @@ class Tokens:
             self.i += 1
 
 
-def _check_round_trip(obj: object, tokens: Tokens) -> None:
-    """Printing `obj` must give back the token texts it was parsed from."""
-    want = [t.text for t in tokens.tokens if t.kind != EOF]
+def _check_round_trip(obj: object, tokens: Tokens, want: list[str] | None = None) -> None:
+    """Printing `obj` must give back the token texts it was parsed from (or `want`)."""
+    if want is None:
+        want = [t.text for t in tokens.tokens if t.kind != EOF]
     got = [t.text for t in lexer.tokenize(str(obj)) if t.kind != EOF]
     if want != got:
         raise ParseError(f"internal error: {tokens.text!r} prints back as {str(obj)!r}")
@@ -305,7 +308,10 @@ def _literal(tokens: list[Token]) -> tuple[str, object]:
     if len(tokens) == 1 and tokens[0].kind == STRING:
         if not tokens[0].text.startswith('"'):
             raise _NotConst("string literals use double quotes")
-        return "str", ast.literal_eval(tokens[0].text)
+        try:
+            return "str", ast.literal_eval(tokens[0].text)
+        except (SyntaxError, ValueError):  # a bad escape, or a NUL that no source may hold
+            raise _NotConst("malformed string literal") from None
     if len(tokens) == 1 and tokens[0].kind == NAME and tokens[0].text in ("true", "false"):
         return "bool", tokens[0].text == "true"
     value = _ConstEval(tokens).run()
@@ -688,17 +694,38 @@ def parse_call(text: str, locate: Locate) -> Call:
 # -------------------------------------------------------------------- kernel selectors
 
 
-def parse_candidates(text: str, locate: Locate) -> Candidates:
+def parse_candidates(text: str, locate: Locate) -> tuple[Candidates, tuple[str, ...]]:
+    """The candidates, and a note for each empty one (`place>`), which is dropped.
+
+    As in PaddlePaddle's generator, the list is ordered when it has a `>` anywhere, and it is
+    split on that separator; the caller reports each note as an inconsistency.
+    """
     toks = Tokens(text)
-    items = [_candidate(toks)]
-    ordered = toks.at(">")
+    ordered = any(t.is_punct(">") for t in toks.tokens)
     separator = ">" if ordered else ","
-    while toks.accept(separator):
-        items.append(_candidate(toks))
+    items: list[Candidate | DataTypeConst] = []
+    kept: list[list[str]] = []  # the token texts of each non-empty item, for the round trip
+    notes: list[str] = []
+    while True:
+        if toks.at(separator) or toks.peek().kind == EOF:
+            side = "after" if kept or notes else "before"
+            notes.append(f"empty candidate {side} '{separator}' in '{text}'")
+        else:
+            start = toks.i
+            items.append(_candidate(toks))
+            kept.append([t.text for t in toks.tokens[start:toks.i]])
+        if not toks.accept(separator):
+            break
     toks.end(f"'{separator}' or the end of the candidates")
+    if not items:
+        first = toks.tokens[0]
+        raise ParseError(f"expected an argument name, found {_describe(first)}", first.pos)
     result = Candidates(tuple(items), ordered, locate(0))
-    _check_round_trip(result, toks)
-    return result
+    want: list[str] = []
+    for item_texts in kept:
+        want += ([separator] if want else []) + item_texts
+    _check_round_trip(result, toks, want)
+    return result, tuple(notes)
 
 
 def _candidate(toks: Tokens) -> Candidate | DataTypeConst:
@@ -799,6 +826,9 @@ class _EntryParser:
     def error(self, loc: Location, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(loc, self.op, message, hint))
 
+    def inconsistency(self, loc: Location, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(loc, self.op, message, hint, INCONSISTENCY))
+
     # -- key consumption
 
     def consume(self, mapping: YMap, allowed: tuple[str, ...], prefix: str = "") -> dict:
@@ -879,6 +909,15 @@ class _EntryParser:
         has_literal = any(lit is not None for lit in literals)
         return tuple(items), (tuple(literals) if has_literal else None)
 
+    def candidates(self, key: str, node: YNode | None) -> Candidates | None:
+        parsed = self.parse(key, node, parse_candidates)
+        if parsed is None:
+            return None
+        candidates, notes = parsed
+        for note in notes:
+            self.inconsistency(candidates.loc, f"{key}: {note}", "remove the stray separator")
+        return candidates
+
     def mapping(self, key: str, node: YNode | None) -> YMap | None:
         if node is None:
             return None
@@ -941,8 +980,8 @@ class _EntryParser:
                 forward = self.parse("forward", values["forward"], parse_forward)
                 self.broken |= forward is None
         elif "forward" in values:
-            self.error(values["forward"].loc, f"'forward' is only allowed on backward ops "
-                                              f"('backward_op' entries)")
+            self.error(values["forward"].loc,
+                       "'forward' is only allowed on backward ops ('backward_op' entries)")
 
         infer_meta = self.infer_meta(values.get("infer_meta"))
         kernel = self.kernel(values.get("kernel"))
@@ -1026,11 +1065,11 @@ class _EntryParser:
             return None
         funcs = self.parse("kernel.func", sub["func"], parse_kernel_funcs, with_locate=False)
         param, literals = self.name_list("kernel.param", sub.get("param"))
-        data_type = self.parse("kernel.data_type", sub.get("data_type"), parse_candidates)
+        data_type = self.candidates("kernel.data_type", sub.get("data_type"))
         if data_type is None and "dtype" in sub:  # 2022 misspelling of data_type, kept as it
-            data_type = self.parse("kernel.dtype", sub.get("dtype"), parse_candidates)
-        backend = self.parse("kernel.backend", sub.get("backend"), parse_candidates)
-        layout = self.parse("kernel.layout", sub.get("layout"), parse_candidates)
+            data_type = self.candidates("kernel.dtype", sub.get("dtype"))
+        backend = self.candidates("kernel.backend", sub.get("backend"))
+        layout = self.candidates("kernel.layout", sub.get("layout"))
         force_backend = self.parse("kernel.force_backend", sub.get("force_backend"),
                                    parse_name, with_locate=False)
         use_gpudnn = None

@@ -1,12 +1,15 @@
-"""Checks on parsed op specs: per op (schema errors), then across ops (inconsistencies).
+"""Checks on parsed op specs: per op, then across ops.
 
 Every check appends to a list instead of raising, so that one run reports everything.
 Per-field checks (syntax, types, defaults) happen while parsing (`codegen.parse`); here:
 
-- per op: Tensor args before attributes, no attribute without default after one with a
-  default, duplicate arg/output names, and that every name-valued field (`param`, `optional`,
-  `intermediate`, `no_need_buffer`, `data_transform`, `inplace`, `view`, kernel candidates,
-  size expressions, `invoke`/`composite` arguments, ...) names a real argument or output;
+- per op (`error`): Tensor args before attributes, no attribute without default after one
+  with a default, duplicate arg/output names, DataType constants only in `kernel.data_type`;
+- per op (`inconsistency`): every name that must resolve within the entry does (`param`,
+  `optional`, `intermediate`, `no_need_buffer`, `data_transform`, `support_tensor`,
+  `inplace`, `view`, kernel candidates, `force_backend`/`use_gpudnn`, size expressions,
+  `local_shape`/`global_shape`, `invoke`/`composite` arguments): a name that does not is one
+  key disagreeing with the args or outputs, not a malformed file;
 - across ops (`error`): the same op name defined twice;
 - across ops (`inconsistency`): `backward:` targets exist, a backward op's `forward:` names an
   existing op that names it back and agrees with it (types position by position, a bare
@@ -19,12 +22,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .errors import INCONSISTENCY, Diagnostic
+from .errors import ERROR, INCONSISTENCY, Diagnostic
 from .model import Arg, OpSpec, Type
 
 
 class _Collector:
-    def __init__(self, op: OpSpec, out: list[Diagnostic], severity: str = "error") -> None:
+    def __init__(self, op: OpSpec, out: list[Diagnostic], severity: str = ERROR) -> None:
         self.op = op
         self.out = out
         self.severity = severity
@@ -34,11 +37,12 @@ class _Collector:
 
 
 def validate_op(op: OpSpec) -> list[Diagnostic]:
-    """Schema errors within one op."""
+    """Schema errors, and names that do not resolve (inconsistencies), within one op."""
     found: list[Diagnostic] = []
     err = _Collector(op, found)
+    inc = _Collector(op, found, INCONSISTENCY)
     _check_args(op, err)
-    _check_outputs(op, err)
+    _check_outputs(op, err, inc)
     arg_names = set(op.args.names)
     input_names = {a.name for a in op.inputs}
     attr_names = {a.name for a in op.attrs}
@@ -47,7 +51,7 @@ def validate_op(op: OpSpec) -> list[Diagnostic]:
     def names_in(key: str, names: Iterable[str], allowed: set[str], what: str) -> None:
         for index, name in enumerate(names):
             if name not in allowed:
-                err(op.loc_of(f"{key}.{index}"), f"{key}: '{name}' is not {what} of the op",
+                inc(op.loc_of(f"{key}.{index}"), f"{key}: '{name}' is not {what} of the op",
                     _choices(allowed))
 
     names_in("optional", op.optional, arg_names | output_names, "an argument or output")
@@ -62,28 +66,25 @@ def validate_op(op: OpSpec) -> list[Diagnostic]:
     for key, pairs in (("inplace", op.inplace), ("view", op.view)):
         for pair in pairs:
             if pair.input not in input_names:
-                err(pair.loc, f"{key}: '{pair.input}' in {pair} is not a Tensor argument of "
+                inc(pair.loc, f"{key}: '{pair.input}' in {pair} is not a Tensor argument of "
                               f"the op", _choices(input_names))
             if pair.output not in output_names:
-                err(pair.loc, f"{key}: '{pair.output}' in {pair} is not an output of the op",
+                inc(pair.loc, f"{key}: '{pair.output}' in {pair} is not an output of the op",
                     _choices(output_names))
     if op.infer_meta is not None:
         _check_params(op, "infer_meta.param", op.infer_meta.param,
-                      op.infer_meta.param_literals, arg_names, err)
+                      op.infer_meta.param_literals, arg_names, inc)
         for key in ("local_shape", "global_shape"):
             value = getattr(op.infer_meta, key)
             if value is not None and value not in output_names:
-                err(op.loc_of(f"infer_meta.{key}"),
+                inc(op.loc_of(f"infer_meta.{key}"),
                     f"infer_meta.{key}: '{value}' is not an output of the op")
     if op.kernel is not None:
-        _check_kernel(op, arg_names, attr_names, err)
+        _check_kernel(op, arg_names, attr_names, err, inc)
     if op.invoke is not None:
-        _check_call_names(op, "invoke", op.invoke, arg_names | output_names, err)
+        _check_call_names(op, "invoke", op.invoke, arg_names | output_names, inc)
     if op.composite is not None:
-        # The composite rule is C++ that phiops never generates: a stale name there is a
-        # disagreement within the entry, not a malformed file.
-        _check_call_names(op, "composite", op.composite, arg_names | output_names,
-                          _Collector(op, found, INCONSISTENCY))
+        _check_call_names(op, "composite", op.composite, arg_names | output_names, inc)
     return found
 
 
@@ -114,7 +115,7 @@ def _check_args(op: OpSpec, err: _Collector) -> None:
                 "give it a default or move it before the attributes with defaults")
 
 
-def _check_outputs(op: OpSpec, err: _Collector) -> None:
+def _check_outputs(op: OpSpec, err: _Collector, inc: _Collector) -> None:
     seen: set[str] = set()
     arg_names = set(op.args.names)
     for out in op.outputs:
@@ -125,25 +126,25 @@ def _check_outputs(op: OpSpec, err: _Collector) -> None:
         if out.size_expr is not None:
             for name in out.size_expr.names():
                 if name not in arg_names:
-                    err(out.loc, f"size expression {{{out.size_expr}}} of output '{out.name}' "
+                    inc(out.loc, f"size expression {{{out.size_expr}}} of output '{out.name}' "
                                  f"uses '{name}', which is not an argument of the op",
                         _choices(arg_names))
 
 
-def _check_params(op, key, params, literals, arg_names, err) -> None:
+def _check_params(op, key, params, literals, arg_names, inc) -> None:
     if params is None:
         return
     for index, name in enumerate(params):
         if literals is not None and literals[index] is not None:
             continue
         if name not in arg_names:
-            err(op.loc_of(f"{key}.{index}"), f"{key}: '{name}' is not an argument of the op",
+            inc(op.loc_of(f"{key}.{index}"), f"{key}: '{name}' is not an argument of the op",
                 _choices(arg_names))
 
 
-def _check_kernel(op: OpSpec, arg_names: set[str], attr_names: set[str], err) -> None:
+def _check_kernel(op: OpSpec, arg_names: set[str], attr_names: set[str], err, inc) -> None:
     kernel = op.kernel
-    _check_params(op, "kernel.param", kernel.param, kernel.param_literals, arg_names, err)
+    _check_params(op, "kernel.param", kernel.param, kernel.param_literals, arg_names, inc)
     for key in ("data_type", "backend", "layout"):
         candidates = getattr(kernel, key)
         if candidates is None:
@@ -155,20 +156,20 @@ def _check_kernel(op: OpSpec, arg_names: set[str], attr_names: set[str], err) ->
                                         f"select the data type")
                 continue
             if item.name not in arg_names:
-                err(candidates.loc, f"kernel.{key}: candidate '{item.name}' is not an argument "
+                inc(candidates.loc, f"kernel.{key}: candidate '{item.name}' is not an argument "
                                     f"of the op", _choices(arg_names))
     if kernel.force_backend is not None and kernel.force_backend not in attr_names:
-        err(op.loc_of("kernel.force_backend"),
+        inc(op.loc_of("kernel.force_backend"),
             f"kernel.force_backend: '{kernel.force_backend}' is not an attribute of the op")
     if kernel.use_gpudnn not in (None, "true", "false") and kernel.use_gpudnn not in attr_names:
-        err(op.loc_of("kernel.use_gpudnn"),
+        inc(op.loc_of("kernel.use_gpudnn"),
             f"kernel.use_gpudnn: '{kernel.use_gpudnn}' is neither true/false nor an attribute")
 
 
-def _check_call_names(op: OpSpec, key: str, call, allowed: set[str], err) -> None:
+def _check_call_names(op: OpSpec, key: str, call, allowed: set[str], inc) -> None:
     for arg in call.args:
         if arg.kind in ("name", "method", "not") and arg.name not in allowed:
-            err(call.loc, f"{key}: argument '{arg.text}' of {call.name}(...) uses '{arg.name}', "
+            inc(call.loc, f"{key}: argument '{arg.text}' of {call.name}(...) uses '{arg.name}', "
                           f"which is not an argument or output of the op", _choices(allowed))
 
 

@@ -174,3 +174,21 @@ def test_string_defaults_stay_data_in_code_and_docstring(
     assert f"mode (str): attribute, default {value!r}." in ast.get_docstring(function)
     calls = [n for n in ast.walk(module) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "__import__"]
     assert calls == []
+
+
+def test_a_template_failure_names_the_op_its_line_and_the_template(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "proj")
+    template = root / "templates" / "api.py.j2"
+    template.write_text(
+        template.read_text().replace(
+            "def {{ op.name }}(", '{% if op.name == "ones" %}{{ op.no_such_field }}{% endif %}\ndef {{ op.name }}(', 1
+        )
+    )
+    result = run_codegen(root)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "ops/api.yaml:21:8: op 'ones': rendering templates/api.py.j2 failed: UndefinedError: "
+        "'codegen.api.views.ApiView object' has no attribute 'no_such_field'\n"
+    )
+    assert "Traceback" not in result.stderr
+    assert snapshot(root / "generated") == {}
