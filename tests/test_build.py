@@ -61,3 +61,22 @@ def test_build_stops_on_a_spec_error(tmp_path: Path) -> None:
     assert build.returncode != 0
     assert "InferMeta function 'ElementwiseInferMetaa'" in build.stderr
     assert not (checkout / "generated").exists()
+
+
+def test_wheel_of_a_checkout_without_generated_contains_it(tmp_path: Path) -> None:
+    import zipfile
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    _copy_sources(checkout)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path / "dist"), "."],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    (wheel,) = (tmp_path / "dist").glob("phiops-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"generated/__init__.py", "generated/api.py", "runtime/kernels/impl/elementwise_kernel.py", "codegen/__main__.py"} <= names
