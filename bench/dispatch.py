@@ -27,42 +27,39 @@ def optional_module(name: str) -> Any:
         return None
 
 
+def case(op: str, arrays: tuple[np.ndarray, ...], torch: Any, paddle: Any) -> dict[str, Callable[[], Any]]:
+    """``op`` on ``arrays`` in each library: phiops, numpy, and torch/paddle when installed."""
+    # Every callable has the same shape, `function(*arguments)`, so the harness costs the same.
+    numpy_op = {"add": np.add, "matmul": np.matmul, "sum": np.sum}[op]
+    phi_op = getattr(phi, op)
+    tensors = [phi.to_tensor(a) for a in arrays]
+    fns: dict[str, Callable[[], Any]] = {
+        "phiops": lambda: phi_op(*tensors),
+        "numpy": lambda: numpy_op(*arrays),
+    }
+    if torch is not None:
+        torch_op, torch_tensors = getattr(torch, op), [torch.from_numpy(a) for a in arrays]
+        fns["torch"] = lambda: torch_op(*torch_tensors)
+    if paddle is not None:
+        paddle_op, paddle_tensors = getattr(paddle, op), [paddle.to_tensor(a) for a in arrays]
+        fns["paddle"] = lambda: paddle_op(*paddle_tensors)
+    return fns
+
+
 def cases(torch: Any, paddle: Any) -> list[tuple[str, int, dict[str, Callable[[], Any]]]]:
-    rows = []
-    for label, shape, number in (("1 element", (1,), 100_000), ("4x4", (4, 4), 100_000), ("1M elements", (1000, 1000), 200)):
-        a = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
-        b = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
-        ta, tb = phi.to_tensor(a), phi.to_tensor(b)
-        add = {"phiops": lambda ta=ta, tb=tb: phi.add(ta, tb), "numpy": lambda a=a, b=b: np.add(a, b)}
-        if torch is not None:
-            xa, xb = torch.from_numpy(a), torch.from_numpy(b)
-            add["torch"] = lambda xa=xa, xb=xb: torch.add(xa, xb)
-        if paddle is not None:
-            pa, pb = paddle.to_tensor(a), paddle.to_tensor(b)
-            add["paddle"] = lambda pa=pa, pb=pb: paddle.add(pa, pb)
-        rows.append((f"add {label}", number, add))
-        if len(shape) == 2 and shape[0] <= 4 or shape == (1,):
-            m_shape = (1, 1) if shape == (1,) else shape
-            ma, mb = a.reshape(m_shape), b.reshape(m_shape)
-            tma, tmb = phi.to_tensor(ma), phi.to_tensor(mb)
-            matmul = {"phiops": lambda x=tma, y=tmb: phi.matmul(x, y), "numpy": lambda x=ma, y=mb: np.matmul(x, y)}
-            if torch is not None:
-                xa, xb = torch.from_numpy(ma), torch.from_numpy(mb)
-                matmul["torch"] = lambda xa=xa, xb=xb: torch.matmul(xa, xb)
-            if paddle is not None:
-                pa, pb = paddle.to_tensor(ma), paddle.to_tensor(mb)
-                matmul["paddle"] = lambda pa=pa, pb=pb: paddle.matmul(pa, pb)
-            rows.append((f"matmul {label if shape != (1,) else '1x1'}", number, matmul))
-        if shape == (4, 4):
-            total = {"phiops": lambda ta=ta: phi.sum(ta), "numpy": lambda a=a: np.sum(a)}
-            if torch is not None:
-                xa = torch.from_numpy(a)
-                total["torch"] = lambda xa=xa: torch.sum(xa)
-            if paddle is not None:
-                pa = paddle.to_tensor(a)
-                total["paddle"] = lambda pa=pa: paddle.sum(pa)
-            rows.append(("sum 4x4", number, total))
-    return rows
+    rng = np.random.default_rng(0)
+
+    def sample(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape).astype(np.float32)
+
+    return [
+        ("add 1 element", 100_000, case("add", (sample(1), sample(1)), torch, paddle)),
+        ("add 4x4", 100_000, case("add", (sample(4, 4), sample(4, 4)), torch, paddle)),
+        ("matmul 1x1", 100_000, case("matmul", (sample(1, 1), sample(1, 1)), torch, paddle)),
+        ("matmul 4x4", 100_000, case("matmul", (sample(4, 4), sample(4, 4)), torch, paddle)),
+        ("sum 4x4", 100_000, case("sum", (sample(4, 4),), torch, paddle)),
+        ("add 1M elements", 200, case("add", (sample(1000, 1000), sample(1000, 1000)), torch, paddle)),
+    ]
 
 
 def main() -> None:

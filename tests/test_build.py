@@ -20,18 +20,22 @@ def _copy_sources(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
-def test_build_regenerates_a_deleted_generated_package(tmp_path: Path) -> None:
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    _copy_sources(checkout)
-    assert not (checkout / "generated").exists()
-    build = subprocess.run(
-        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
+def _build_py(checkout: Path, lib: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(lib)],
         cwd=checkout,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_build_regenerates_a_deleted_generated_package(tmp_path: Path) -> None:
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    _copy_sources(checkout)
+    assert not (checkout / "generated").exists()
+    build = _build_py(checkout, tmp_path / "lib")
     assert build.returncode == 0, build.stdout + build.stderr
     assert (tmp_path / "lib" / "generated" / "api.py").exists()
     use = subprocess.run(
@@ -51,13 +55,7 @@ def test_build_stops_on_a_spec_error(tmp_path: Path) -> None:
     _copy_sources(checkout)
     spec = checkout / "ops" / "api.yaml"
     spec.write_text(spec.read_text().replace("func : ElementwiseInferMeta", "func : ElementwiseInferMetaa", 1))
-    build = subprocess.run(
-        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
-        cwd=checkout,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    build = _build_py(checkout, tmp_path / "lib")
     assert build.returncode != 0
     assert "InferMeta function 'ElementwiseInferMetaa'" in build.stderr
     assert not (checkout / "generated").exists()

@@ -48,20 +48,18 @@ def _impl_line(arg: PyArg) -> str:
     return f"_{arg.name} = {arg.name}._impl"
 
 
+def _field_expr(arg: PyArg, field: str) -> str:
+    """``field`` (meta or array) of the DenseTensor(s) behind argument ``arg``."""
+    if arg.is_list:
+        return f"[_t.{field} for _t in _{arg.name}]"
+    if arg.optional:
+        return f"None if _{arg.name} is None else _{arg.name}.{field}"
+    return f"_{arg.name}.{field}"
+
+
 def _meta_expr(arg: PyArg) -> str:
-    if arg.is_list:
-        return f"tuple([_t.meta for _t in _{arg.name}])"
-    if arg.optional:
-        return f"None if _{arg.name} is None else _{arg.name}.meta"
-    return f"_{arg.name}.meta"
-
-
-def _array_expr(arg: PyArg) -> str:
-    if arg.is_list:
-        return f"[_t.array for _t in _{arg.name}]"
-    if arg.optional:
-        return f"None if _{arg.name} is None else _{arg.name}.array"
-    return f"_{arg.name}.array"
+    expr = _field_expr(arg, "meta")
+    return f"tuple({expr})" if arg.is_list else expr
 
 
 def _tuple(items: list[str]) -> str:
@@ -117,7 +115,7 @@ def api_view(op: OpSpec, file: str, generated_ops: set[str]) -> ApiView:
     impl_lines = tuple(_impl_line(a) for a in inputs)
     key_items = [_meta_expr(a) for a in inputs] + list(key_attrs(op))
     kernel_args = [
-        _array_expr(by_name[name]) if by_name[name].is_input else name for name in op.kernel_params()
+        _field_expr(by_name[name], "array") if by_name[name].is_input else name for name in op.kernel_params()
     ]
     call = f"_run({', '.join(kernel_args)})"
     miss = "(AttributeError, KeyError, TypeError)" if any(a.is_list for a in inputs) else "(AttributeError, KeyError)"
