@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from codegen.errors import Diagnostic, SpecError
 from codegen.files import FileManager, body_is_intact, fingerprint_inputs, header
-from codegen.model import OpSpec
+from codegen.model import OpSpec, SpecSet
 
 __all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
 
@@ -16,6 +16,7 @@ __all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
 TEMPLATES = {
     "__init__.py": "__init__.py.j2",
     "api.py": "api.py.j2",
+    "backward.py": "backward.py.j2",
     "infer_meta.py": "infer_meta.py.j2",
     "registry.py": "registry.py.j2",
     "signatures.py": "signatures.py.j2",
@@ -74,7 +75,7 @@ class _OpViews:
     registration: str
 
 
-def _views(op: OpSpec, generated_names: set[str]) -> tuple[_OpViews | None, list[Diagnostic]]:
+def _views(op: OpSpec, generated_names: set[str], specs: SpecSet) -> tuple[_OpViews | None, list[Diagnostic]]:
     """The views of ``op``, or the diagnostics that stop it from being generated."""
     from codegen.api.python import GenerationError
     from codegen.api.registry import kernel_name, op_info, op_info_source
@@ -82,7 +83,8 @@ def _views(op: OpSpec, generated_names: set[str]) -> tuple[_OpViews | None, list
     from runtime.dispatch.checks import check_op
 
     try:
-        api = api_view(op, op.loc.file, generated_names)
+        backward = specs.find(op.backward) if op.backward is not None else None
+        api = api_view(op, op.loc.file, generated_names, backward)
         infer_meta = signature = None
         if op.invoke is None:
             infer_meta = infer_meta_view(op)
@@ -103,12 +105,13 @@ def build_files(project: Project) -> FileManager:
     paths = project.spec_paths()
     if not paths:
         raise SpecError([Diagnostic(None, None, f"no spec files: expected {SPEC_FILES[0]} under {project.root}")])
-    ops = list(codegen.load(paths, base=project.root).ops)
+    specs = codegen.load(paths, base=project.root)
+    ops = list(specs.ops) + list(specs.backward_ops)
     generated_names = {op.name for op in ops}
     views: dict[str, _OpViews] = {}
     diagnostics: list[Diagnostic] = []
     for op in ops:
-        op_views, problems = _views(op, generated_names)
+        op_views, problems = _views(op, generated_names, specs)
         diagnostics.extend(problems)
         if op_views is not None:
             views[op.name] = op_views
@@ -119,13 +122,22 @@ def build_files(project: Project) -> FileManager:
 
     def context_for(selected: Sequence[OpSpec]) -> dict[str, Any]:
         kernel_ops = [op for op in selected if op.invoke is None]
+        forward = [op for op in selected if not op.is_backward]
+        backward = [op for op in selected if op.is_backward]
         return {
             "spec_files": spec_text,
-            "ops": [views[op.name].api for op in selected],
+            "ops": [views[op.name].api for op in forward],
+            "backward_ops": [views[op.name].api for op in backward],
+            "invoked": sorted(
+                {op.invoke.name for op in backward if op.invoke is not None} & {op.name for op in specs.ops}
+            ),
             "infer_ops": [views[op.name].infer_meta for op in kernel_ops],
             "signatures": [views[op.name].signature for op in kernel_ops],
             "registrations": [(op.name, views[op.name].registration) for op in selected],
-            "api_names": [op.name for op in selected],
+            "api_names": [op.name for op in forward],
+            "backward_names": [op.name for op in backward],
+            # forward ops the autograd engine uses: accumulating and seeding gradients
+            "engine_functions": [name for name in ("add", "ones_like") if name in {op.name for op in forward}],
             "functions": sorted(
                 {(infer_meta_function_variable(op.infer_meta.func), op.infer_meta.func) for op in kernel_ops}
             ),

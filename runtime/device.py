@@ -10,7 +10,7 @@ import numpy as np
 from runtime.common import Backend, CPUPlace, GPUPlace, Place
 from runtime.errors import UnimplementedError
 
-__all__ = ["cupy", "gpu_available", "array_module", "place_of_array", "to_backend"]
+__all__ = ["cupy", "gpu_available", "array_module", "module_of", "place_of_array", "to_backend"]
 
 try:  # CuPy is an optional extra; without it GPU kernels are simply not registered.
     import cupy  # type: ignore[import-not-found]
@@ -33,6 +33,13 @@ def array_module(backend: Backend) -> ModuleType:
     if backend is Backend.GPU:
         if cupy is None:
             raise UnimplementedError("GPU backend needs CuPy; install phiops[gpu]")
+        return cupy
+    return np
+
+
+def module_of(array: Any) -> ModuleType:
+    """numpy or cupy, whichever ``array`` belongs to."""
+    if cupy is not None and isinstance(array, cupy.ndarray):
         return cupy
     return np
 

@@ -13,6 +13,7 @@ from codegen.api.python import (
     python_args,
     returns_annotation,
 )
+from codegen.api.autograd import grad_spec_source
 from codegen.errors import Diagnostic
 from codegen.model import OpSpec
 
@@ -26,18 +27,21 @@ def _doc_escape(text: str) -> str:
 
 @dataclass(frozen=True)
 class ApiView:
+    """One API function: signature, docstring and the statements of its body, in groups the
+    template places inside ``try`` / ``except`` / ``else`` and after them."""
+
     name: str
     params: str
     returns: str
     doc: tuple[str, ...]
     normalise: tuple[str, ...]
     invoke: str | None
-    impl_lines: tuple[str, ...]
-    key_expr: str
-    miss_exceptions: str
-    input_tuple: str
-    attr_tuple: str
-    result_lines: tuple[str, ...]
+    try_lines: tuple[str, ...] = ()
+    miss_exceptions: str = ""
+    except_lines: tuple[str, ...] = ()
+    else_lines: tuple[str, ...] = ()
+    after_lines: tuple[str, ...] = ()
+    grad_spec: str | None = None
 
 
 def _impl_line(arg: PyArg) -> str:
@@ -90,13 +94,13 @@ def _doc(op: OpSpec, args: tuple[PyArg, ...], file: str) -> tuple[str, ...]:
     return tuple(_doc_escape(line) for line in lines)
 
 
-def api_view(op: OpSpec, file: str, generated_ops: set[str]) -> ApiView:
+def api_view(op: OpSpec, file: str, generated_ops: set[str], backward_op: OpSpec | None = None) -> ApiView:
     args = python_args(op)
     params = ", ".join([a.signature for a in args] + ["name: str | None = None"])
     doc = _doc(op, args, file)
     normalise = tuple(line for a in args for line in a.normalise)
     if op.invoke is not None:
-        return ApiView(op.name, params, returns_annotation(op), doc, (), invoke_call(op, op.invoke, generated_ops), (), "", "", "", "", ())
+        return ApiView(op.name, params, returns_annotation(op), doc, (), invoke_call(op, op.invoke, generated_ops))
     if op.kernel is None or op.infer_meta is None:
         raise GenerationError(
             Diagnostic(op.loc, op.name, "op needs both infer_meta and kernel, or invoke, to be generated")
@@ -111,44 +115,84 @@ def api_view(op: OpSpec, file: str, generated_ops: set[str]) -> ApiView:
             )
         )
     inputs = [a for a in args if a.is_input]
+    attrs = [a for a in args if not a.is_input]
     by_name = {a.name: a for a in args}
-    impl_lines = tuple(_impl_line(a) for a in inputs)
     key_items = [_meta_expr(a) for a in inputs] + list(key_attrs(op))
     kernel_args = [
         _field_expr(by_name[name], "array") if by_name[name].is_input else name for name in op.kernel_params()
     ]
     call = f"_run({', '.join(kernel_args)})"
+    slow_call = f"_OP_{op.name}.call({_tuple([a.name for a in inputs]) if inputs else '()'}, {_tuple([a.name for a in attrs]) if attrs else '()'})"
+    try_lines = tuple(_impl_line(a) for a in inputs) + (
+        f"_run, _out_meta = _CACHE_{op.name}[{', '.join(key_items)}{',' if len(key_items) == 1 else ''}]",
+    )
     miss = "(AttributeError, KeyError, TypeError)" if any(a.is_list for a in inputs) else "(AttributeError, KeyError)"
     outputs = list(op.outputs)
+    inplace = _inplace_pairs(op)
+    grad_spec = grad_spec_source(op, backward_op) if backward_op is not None else None
+    record = _record_lines(op, inputs, attrs, grad_spec is not None)
+    common = dict(name=op.name, params=params, returns=returns_annotation(op), doc=doc, normalise=normalise,
+                  invoke=None, try_lines=try_lines, miss_exceptions=miss, grad_spec=grad_spec)
+    if len(outputs) == 1 and not inplace and not record:
+        return ApiView(**common, except_lines=(f"return {slow_call}[0]",), after_lines=(f"return {_wrap_expr(op, 0, call, '_out_meta')}",))
     if len(outputs) == 1:
-        if outputs[0].type.is_list:
-            result_lines = (f"return [_wrap(_a, _m) for _a, _m in zip({call}, _out_meta)]",)
-        else:
-            result_lines = (f"return _wrap({call}, _out_meta)",)
+        except_lines = (f"(_out,) = {slow_call}",)
+        else_lines = (f"_out = {_wrap_expr(op, 0, call, '_out_meta')}",)
+        outs = "(_out,)"
     else:
-        parts = []
-        for index, output in enumerate(outputs):
-            if output.name in op.intermediate:
-                continue
-            if output.type.is_list:
-                parts.append(f"[_wrap(_a, _m) for _a, _m in zip(_result[{index}], _out_meta[{index}])]")
-            else:
-                parts.append(f"_wrap(_result[{index}], _out_meta[{index}])")
-        returned = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
-        result_lines = (f"_result = {call}", f"return {returned}")
-    return ApiView(
-        name=op.name,
-        params=params,
-        returns=returns_annotation(op),
-        doc=doc,
-        normalise=normalise,
-        invoke=None,
-        impl_lines=impl_lines,
-        key_expr=", ".join(key_items) + ("," if len(key_items) == 1 else ""),
-        miss_exceptions=miss,
-        input_tuple=_tuple([a.name for a in inputs]) if inputs else "()",
-        attr_tuple=_tuple([a.name for a in args if not a.is_input]) if len(args) > len(inputs) else "()",
-        result_lines=result_lines,
+        except_lines = (f"_outs = {slow_call}",)
+        wrapped = [_wrap_expr(op, i, f"_result[{i}]", f"_out_meta[{i}]") for i in range(len(outputs))]
+        else_lines = (f"_result = {call}", f"_outs = ({', '.join(wrapped)},)")
+        outs = "_outs"
+    after: list[str] = []
+    if inplace:
+        after.append(f"{outs if outs == '_outs' else '(_out,)'} = _assign_inplace({outs}, {inplace})")
+    if record:
+        after.extend(line.replace("{outs}", outs) for line in record)
+    visible = [i for i, o in enumerate(outputs) if o.name not in op.intermediate]
+    if outs == "(_out,)":
+        after.append("return _out")
+    else:
+        returned = [f"_outs[{i}]" for i in visible]
+        after.append(f"return {returned[0] if len(returned) == 1 else '(' + ', '.join(returned) + ')'}")
+    return ApiView(**common, except_lines=except_lines, else_lines=else_lines, after_lines=tuple(after))
+
+
+def _wrap_expr(op: OpSpec, index: int, value: str, meta: str) -> str:
+    """Wrapping output ``index`` (array ``value`` with meta ``meta``) into Tensor(s)."""
+    output = op.outputs.outputs[index]
+    if output.type.is_list:
+        return f"[_wrap(_a, _m) for _a, _m in zip({value}, {meta})]"
+    if output.name in op.optional:
+        return f"None if {value} is None else _wrap({value}, {meta})"
+    return f"_wrap({value}, {meta})"
+
+
+def _inplace_pairs(op: OpSpec) -> str | None:
+    """``((input, output index), ...)`` of an in-place-only op (name ending in ``_``)."""
+    if not op.name.endswith("_") or not op.inplace:
+        return None
+    index = {o.name: i for i, o in enumerate(op.outputs)}
+    pairs = [f"({p.input}, {index[p.output]})" for p in op.inplace]
+    return "(" + ", ".join(pairs) + ("," if len(pairs) == 1 else "") + ")"
+
+
+def _record_lines(op: OpSpec, inputs: list[PyArg], attrs: list[PyArg], has_backward: bool) -> tuple[str, ...]:
+    """The statements that record a grad node when an input needs a gradient."""
+    if not has_backward or not inputs:
+        return ()
+    tests = []
+    for arg in inputs:
+        if arg.is_list:
+            tests.append(f"not all([_t.stop_gradient for _t in {arg.name}])")
+        elif arg.optional:
+            tests.append(f"({arg.name} is not None and not {arg.name}.stop_gradient)")
+        else:
+            tests.append(f"not {arg.name}.stop_gradient")
+    condition = tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"
+    return (
+        f"if {condition} and _GRAD_MODE.enabled:",
+        f"    _record(_GRAD_{op.name}, {_tuple([a.name for a in inputs])}, {_tuple([a.name for a in attrs]) if attrs else '()'}, {{outs}})",
     )
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from runtime.common import DataType, Place, to_data_type, to_place
 from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
-from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.errors import InvalidArgumentError
 
 __all__ = ["Tensor", "to_tensor", "wrap_array", "install_operators"]
 
@@ -107,10 +107,51 @@ class Tensor:
         """The accumulated gradient (None until a backward pass computed one)."""
         return self._grad
 
+    @property
+    def is_leaf(self) -> bool:
+        """True unless an op that records gradients produced this tensor."""
+        from runtime.autograd.grad_node import AccumulationNode
+
+        return self._grad_node is None or isinstance(self._grad_node[0], AccumulationNode)
+
     def backward(self, grad_tensor: Tensor | None = None, retain_graph: bool = False) -> None:
-        raise UnimplementedError(
-            "Tensor.backward: autograd is not implemented yet (issue 3, backward.yaml)"
-        )
+        """Accumulate the gradient of this tensor into ``.grad`` of every leaf it depends on.
+
+        ``grad_tensor`` is the gradient of this tensor (ones when None); after the pass the
+        graph's saved tensors are freed unless ``retain_graph``.
+        """
+        from runtime.autograd.engine import run_backward
+
+        run_backward([self], [grad_tensor], retain_graph)
+
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Reset ``.grad``: to zeros (PaddlePaddle's default) or, with ``set_to_zero=False``, to None."""
+        if self._grad is not None and set_to_zero:
+            from runtime.device import module_of
+
+            grad = self._grad._impl
+            self._grad = wrap_array(module_of(grad.array).zeros_like(grad.array), grad.meta)
+        else:
+            self._grad = None
+
+    clear_gradient = clear_grad
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _HookHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a Tensor it returns replaces
+        the gradient. Returns a handle whose ``remove()`` unregisters the hook."""
+        from runtime.autograd.record import edge_of
+
+        if self.stop_gradient:
+            raise InvalidArgumentError("register_hook: the tensor has stop_gradient=True, so it gets no gradient")
+        edge = edge_of(self)
+        if edge is None:
+            raise InvalidArgumentError(
+                f"register_hook: a {self.dtype.name.lower()} tensor never gets a gradient"
+            )
+        node, slot = edge
+        hooks = node.hooks.setdefault(slot, [])
+        hooks.append(hook)
+        return _HookHandle(hooks, hook)
 
     def detach(self) -> Tensor:
         """A new tensor sharing this one's data, outside any autograd graph."""
@@ -125,6 +166,23 @@ class Tensor:
         )
 
     __hash__ = object.__hash__
+
+
+class _HookHandle:
+    """Returned by ``Tensor.register_hook``; ``remove()`` unregisters the hook."""
+
+    __slots__ = ("hooks", "hook")
+
+    def __init__(self, hooks: list[Callable[[Tensor], Tensor | None]], hook: Callable[[Tensor], Tensor | None]) -> None:
+        self.hooks = hooks
+        self.hook = hook
+
+    def remove(self) -> bool:
+        """True if the hook was still registered."""
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
+            return True
+        return False
 
 
 _new_tensor = object.__new__

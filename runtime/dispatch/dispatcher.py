@@ -73,8 +73,9 @@ class OpDispatcher:
         DISPATCHERS.append(self)
 
     # -- the slow path -----------------------------------------------------------------------
-    def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> Any:
-        """Check, plan, run and cache; returns what the generated function returns."""
+    def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Check, plan, run and cache; returns every output (intermediate ones included) as a
+        tuple: a Tensor, a list of Tensors for a Tensor[] output, None for an absent optional one."""
         metas = tuple(self._input_meta(value, spec) for value, spec in zip(inputs, self.info.inputs))
         key = metas + tuple(attrs[i] for i in self._key_attr_index)
         arrays = tuple(_arrays_of(value) for value in inputs)
@@ -83,9 +84,9 @@ class OpDispatcher:
         if cached is not None:
             run, out_metas = cached
             return self._wrap(run(*kernel_args), out_metas)
-        run, out_metas, kernel = self._plan(metas, attrs)
+        run, out_metas, kernel, inputs_cast = self._plan(metas, attrs)
         result = run(*kernel_args)
-        result, fix = self._check_outputs(result, out_metas, kernel)
+        result, fix = self._check_outputs(result, out_metas, kernel, inputs_cast)
         if fix is not None:
             run = _compose(run, fix)
         run = self._instrument(run, kernel)
@@ -123,7 +124,7 @@ class OpDispatcher:
             )
         return value._impl.meta
 
-    def _plan(self, metas: tuple, attrs: tuple) -> tuple[Callable[..., Any], Any, Kernel]:
+    def _plan(self, metas: tuple, attrs: tuple) -> tuple[Callable[..., Any], Any, Kernel, bool]:
         info = self.info
         values = dict(zip(info.input_names, metas))
         values.update(zip(info.attr_names, attrs))
@@ -141,10 +142,10 @@ class OpDispatcher:
         except InvalidArgumentError as error:
             raise InvalidArgumentError(f"{info.name}(): {error}") from None
         out_metas = tuple(
-            self._interned(out, spec.name, place) for out, spec in zip(outputs, info.outputs)
+            self._interned(out, spec, place) for out, spec in zip(outputs, info.outputs)
         )
-        run = self._runner(kernel, metas, place)
-        return run, (out_metas[0] if len(out_metas) == 1 else out_metas), kernel
+        run, inputs_cast = self._runner(kernel, metas, place)
+        return run, (out_metas[0] if len(out_metas) == 1 else out_metas), kernel, inputs_cast
 
     def _key_dtype(self, values: dict[str, Any], metas: tuple) -> DataType:
         info = self.info
@@ -179,9 +180,12 @@ class OpDispatcher:
             return CPUPlace()
         return max(places, key=lambda p: p.backend)
 
-    def _interned(self, out: Any, name: str, place: Place) -> Any:
+    def _interned(self, out: Any, spec: Any, place: Place) -> Any:
         if isinstance(out, list):
-            return tuple(self._interned(item, f"{name}[{i}]", place) for i, item in enumerate(out))
+            return tuple(self._interned(item, spec, place) for item in out)
+        if spec.optional and out._dims is None and out.dtype is DataType.UNDEFINED:
+            return None  # an optional output whose input is absent
+        name = out.name or spec.name
         if out._dims is None or out.dtype is DataType.UNDEFINED:
             raise PreconditionNotMetError(
                 f"{self.info.name}(): InferMeta {self.info.infer_meta} left output '{name}' without "
@@ -189,7 +193,9 @@ class OpDispatcher:
             )
         return DenseTensorMeta.get(out.dtype, out.dims, out.layout, place)
 
-    def _runner(self, kernel: Kernel, metas: tuple, place: Place) -> Callable[..., Any]:
+    def _runner(self, kernel: Kernel, metas: tuple, place: Place) -> tuple[Callable[..., Any], bool]:
+        """The kernel bound to its context, behind the input transforms it needs; and whether
+        any input is transformed."""
         info = self.info
         base = partial(kernel.fn, _context(place))
         transforms: list[tuple[int, Callable[[Any], Any]]] = []
@@ -205,7 +211,7 @@ class OpDispatcher:
             if converter is not None:
                 transforms.append((position, converter))
         if not transforms:
-            return base
+            return base, False
 
         def run_with_transforms(*args: Any) -> Any:
             args_list = list(args)
@@ -213,11 +219,15 @@ class OpDispatcher:
                 args_list[position] = converter(args_list[position])
             return base(*args_list)
 
-        return run_with_transforms
+        return run_with_transforms, True
 
-    def _check_outputs(self, result: Any, out_metas: Any, kernel: Kernel) -> tuple[Any, Callable[[Any], Any] | None]:
-        """Compare the first run's outputs with the inferred metas; return a fixer for numpy
-        scalars (ufuncs return them for 0-D inputs) when one is needed."""
+    def _check_outputs(
+        self, result: Any, out_metas: Any, kernel: Kernel, inputs_cast: bool
+    ) -> tuple[Any, Callable[[Any], Any] | None]:
+        """Compare the first run's outputs with the inferred metas and return a fixer when an
+        output needs one: numpy scalars (ufuncs return them for 0-D inputs) become arrays, and,
+        when inputs were cast to the kernel's dtype, an output the kernel computed in that dtype
+        is cast to the dtype InferMeta gave it (a grad of a float32 input of a float64 op)."""
         many = len(self.info.outputs) > 1
         results = result if many else (result,)
         metas = out_metas if many else (out_metas,)
@@ -234,25 +244,50 @@ class OpDispatcher:
                     f"output '{spec.name}', InferMeta expected {len(item_metas)}"
                 )
             for item, item_meta in zip(items, item_metas):
+                if item_meta is None or item is None:
+                    if item_meta is not item:
+                        raise PreconditionNotMetError(
+                            f"{self.info.name}(): kernel {kernel!r} returned "
+                            f"{'None' if item is None else 'an array'} for optional output '{spec.name}', "
+                            f"but InferMeta {self.info.infer_meta} "
+                            f"{'set' if item_meta is not None else 'did not set'} its meta"
+                        )
+                    continue
                 if not _is_array(item):
                     needs_fix = True
                     item = np.asarray(item)
                 got = (from_numpy_dtype(item.dtype), tuple(item.shape))
                 want = (item_meta.dtype, item_meta.dims)
-                if got != want:
-                    raise PreconditionNotMetError(
-                        f"{self.info.name}(): kernel {kernel!r} returned {got[0].name.lower()} "
-                        f"{list(got[1])} for output '{spec.name}', but InferMeta "
-                        f"{self.info.infer_meta} computed {want[0].name.lower()} {list(want[1])}"
-                    )
+                if got == want:
+                    continue
+                if inputs_cast and got[1] == want[1] and got[0] is kernel.key.dtype:
+                    needs_fix = True
+                    continue
+                raise PreconditionNotMetError(
+                    f"{self.info.name}(): kernel {kernel!r} returned {got[0].name.lower()} "
+                    f"{list(got[1])} for output '{spec.name}', but InferMeta "
+                    f"{self.info.infer_meta} computed {want[0].name.lower()} {list(want[1])}"
+                )
         if not needs_fix:
             return result, None
-        xp = np if cupy is None else None
+
+        def conform(value: Any, meta: Any) -> Any:
+            if value is None:
+                return None
+            if not _is_array(value):
+                value = module_of_result(value).asarray(value)
+            np_dtype = meta.dtype.numpy_dtype
+            return value if value.dtype == np_dtype else value.astype(np_dtype)
+
+        outputs = self.info.outputs
 
         def fix(value: Any) -> Any:
-            if many:
-                return tuple(_as_arrays(item, xp) for item in value)
-            return _as_arrays(value, xp)
+            values = value if many else (value,)
+            fixed = tuple(
+                [conform(a, m) for a, m in zip(v, meta)] if spec.is_list else conform(v, meta)
+                for v, meta, spec in zip(values, metas, outputs)
+            )
+            return fixed if many else fixed[0]
 
         return fix(result), fix
 
@@ -278,21 +313,17 @@ class OpDispatcher:
             run = run_logged
         return run
 
-    def _wrap(self, result: Any, out_metas: Any) -> Any:
+    def _wrap(self, result: Any, out_metas: Any) -> tuple[Any, ...]:
         outputs = self.info.outputs
         if len(outputs) == 1:
-            if outputs[0].is_list:
-                return [wrap_array(a, m) for a, m in zip(result, out_metas)]
-            return wrap_array(result, out_metas)
+            result, out_metas = (result,), (out_metas,)
         wrapped = []
         for value, meta, spec in zip(result, out_metas, outputs):
-            if spec.intermediate:
-                continue
             if spec.is_list:
                 wrapped.append([wrap_array(a, m) for a, m in zip(value, meta)])
             else:
-                wrapped.append(wrap_array(value, meta))
-        return wrapped[0] if len(wrapped) == 1 else tuple(wrapped)
+                wrapped.append(None if meta is None else wrap_array(value, meta))
+        return tuple(wrapped)
 
 
 def _candidate_dtype(candidate: str, values: dict[str, Any]) -> DataType | None:
@@ -367,13 +398,9 @@ def _is_array(value: Any) -> bool:
     return isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray))
 
 
-def _as_arrays(value: Any, xp: Any) -> Any:
-    if isinstance(value, list):
-        return [_as_arrays(item, xp) for item in value]
-    if _is_array(value):
-        return value
-    module = xp if xp is not None else (cupy if cupy is not None and isinstance(value, cupy.ndarray) else np)
-    return module.asarray(value)
+def module_of_result(value: Any) -> Any:
+    """numpy for numpy scalars; cupy for the 0-D results CuPy gives."""
+    return cupy if cupy is not None and type(value).__module__.startswith("cupy") else np
 
 
 def _compose(run: Callable[..., Any], fix: Callable[[Any], Any]) -> Callable[..., Any]:

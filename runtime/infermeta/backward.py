@@ -1,3 +1,126 @@
-"""InferMeta functions of ops with grad ops."""
+"""InferMeta functions of grad ops: a gradient has the meta of the tensor it is the gradient of."""
 
 from __future__ import annotations
+
+from runtime.core.meta_tensor import MetaConfig, MetaTensor
+from runtime.errors import InvalidArgumentError
+
+_RUNTIME = MetaConfig()
+
+
+def _like(out: MetaTensor | None, source: MetaTensor | None) -> None:
+    if out is not None and source is not None:
+        out.share_meta(source)
+
+
+def general_unary_grad_infer_meta(x: MetaTensor, dx: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``dx`` like ``x``."""
+    _like(dx, x)
+
+
+def general_binary_grad_infer_meta(
+    x: MetaTensor, y: MetaTensor, dx: MetaTensor, dy: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``dx`` like ``x`` and ``dy`` like ``y`` (broadcast grads are reduced to these shapes)."""
+    _like(dx, x)
+    _like(dy, y)
+
+
+def general_ternary_grad_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor,
+    z: MetaTensor,
+    dx: MetaTensor,
+    dy: MetaTensor,
+    dz: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``dx``, ``dy``, ``dz`` like ``x``, ``y``, ``z``."""
+    _like(dx, x)
+    _like(dy, y)
+    _like(dz, z)
+
+
+def grad_same_with_x_infer_meta(
+    x: MetaTensor, out_grad: MetaTensor, x_grad: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x_grad`` has ``x``'s dims and ``out_grad``'s dtype (shape ops: reshape, squeeze, ...)."""
+    x_grad.set_dims(x.dims)
+    x_grad.set_dtype(out_grad.dtype)
+    x_grad.set_layout(out_grad.layout)
+
+
+def transpose_grad_infer_meta(
+    out_grad: MetaTensor, perm: tuple[int, ...], x_grad: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x_grad`` has ``out_grad``'s dims permuted back by the inverse of ``perm``."""
+    rank = len(out_grad.dims)
+    axes = [axis + rank if axis < 0 else axis for axis in perm]
+    if sorted(axes) != list(range(rank)):
+        raise InvalidArgumentError(
+            f"argument 'perm' must be a permutation of the {rank} axes of 'out_grad', got {list(perm)}"
+        )
+    dims = [0] * rank
+    for position, axis in enumerate(axes):
+        dims[axis] = out_grad.dims[position]
+    x_grad.set_dims(dims)
+    x_grad.set_dtype(out_grad.dtype)
+    x_grad.set_layout(out_grad.layout)
+
+
+def unchanged_multi_infer_meta(
+    x: list[MetaTensor], out: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """Each ``out[i]`` like ``x[i]``."""
+    if len(x) != len(out):
+        raise InvalidArgumentError(f"expected {len(x)} outputs for {len(x)} inputs, got {len(out)}")
+    for source, target in zip(x, out):
+        _like(target, source)
+
+
+def stack_grad_infer_meta(
+    out_grad: MetaTensor, axis: int, x_grad: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """Unstack ``out_grad`` along ``axis``: each ``x_grad[i]`` has its dims without that axis."""
+    rank = len(out_grad.dims)
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(
+            f"argument 'axis' must be in [{-rank}, {rank}) for 'out_grad' of rank {rank}, got {axis}"
+        )
+    axis = axis + rank if axis < 0 else axis
+    if len(x_grad) != out_grad.dims[axis]:
+        raise InvalidArgumentError(
+            f"'out_grad' has {out_grad.dims[axis]} entries along axis {axis}, "
+            f"but {len(x_grad)} gradients were asked for"
+        )
+    dims = out_grad.dims[:axis] + out_grad.dims[axis + 1:]
+    for grad in x_grad:
+        grad.set_dims(dims)
+        grad.set_dtype(out_grad.dtype)
+        grad.set_layout(out_grad.layout)
+
+
+def cross_entropy_with_softmax_grad_infer_meta(
+    label: MetaTensor,
+    softmax: MetaTensor,
+    loss_grad: MetaTensor,
+    soft_label: bool,
+    use_softmax: bool,
+    numeric_stable_mode: bool,
+    ignore_index: int,
+    axis: int,
+    input_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``input_grad`` like ``softmax``; ``loss_grad`` must have softmax's dims with 1 on ``axis``."""
+    rank = len(softmax.dims)
+    if not -rank <= axis < max(rank, 1):
+        raise InvalidArgumentError(f"argument 'axis' must be in [{-rank}, {rank}), got {axis}")
+    axis = axis + rank if axis < 0 else axis
+    expected = softmax.dims[:axis] + (1,) + softmax.dims[axis + 1:]
+    if loss_grad.dims != expected:
+        raise InvalidArgumentError(
+            f"argument 'loss_grad' must have dims {list(expected)} (softmax's with 1 on axis {axis}), "
+            f"got {list(loss_grad.dims)}"
+        )
+    input_grad.share_meta(softmax)

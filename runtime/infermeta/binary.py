@@ -142,3 +142,80 @@ def matmul_infer_meta(
     out.set_dims(tuple(dims))
     out.set_dtype(promote_types([x.dtype, y.dtype]))
     out.set_layout(x.layout)
+
+
+def cross_entropy_with_softmax_infer_meta(
+    input: MetaTensor,  # noqa: A002 - the YAML argument's name
+    label: MetaTensor,
+    soft_label: bool,
+    use_softmax: bool,
+    numeric_stable_mode: bool,
+    ignore_index: int,
+    axis: int,
+    softmax: MetaTensor,
+    loss: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``softmax`` like ``input``; ``loss`` like ``input`` with the class dimension ``axis`` of
+    size 1 (PaddlePaddle's CrossEntropyWithSoftmaxInferMeta). ``label`` has ``input``'s rank and
+    dims outside ``axis``; along ``axis`` it has ``input``'s size for soft labels (then also
+    ``input``'s dtype) and size 1 for hard labels (then an integer dtype)."""
+    dims = input.dims
+    rank = len(dims)
+    if rank == 0:
+        raise InvalidArgumentError(
+            "argument 'input' must have at least one dimension (the class axis), got a 0-D tensor"
+        )
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(
+            f"argument 'axis' must be in [{-rank}, {rank}) for argument 'input' of rank {rank}, "
+            f"got {axis}"
+        )
+    index = axis + rank if axis < 0 else axis
+    label_dims = label.dims
+    if len(label_dims) != rank:
+        raise InvalidArgumentError(
+            f"argument 'label' with dims {list(label_dims)} must have the rank of argument 'input' "
+            f"with dims {list(dims)}"
+        )
+    for i, (extent, label_extent) in enumerate(zip(dims, label_dims)):
+        if i != index and extent != label_extent:
+            raise InvalidArgumentError(
+                f"argument 'label' with dims {list(label_dims)} must match argument 'input' with "
+                f"dims {list(dims)} outside axis {index}: dimension {i} differs "
+                f"({label_extent} vs {extent})"
+            )
+    if index != rank - 1 and not numeric_stable_mode:
+        raise InvalidArgumentError(
+            f"argument 'axis' must be the last dimension ({rank - 1} or -1) when "
+            f"numeric_stable_mode is false, got {axis}"
+        )
+    if soft_label:
+        if label_dims[index] != dims[index]:
+            raise InvalidArgumentError(
+                f"argument 'label' with dims {list(label_dims)} must have {dims[index]} entries "
+                f"along axis {index} with soft_label=True (one probability per class of 'input' "
+                f"with dims {list(dims)}), got {label_dims[index]}"
+            )
+        if label.dtype is not input.dtype:
+            raise InvalidArgumentError(
+                f"argument 'label' must have the dtype of argument 'input' "
+                f"({input.dtype.name.lower()}) with soft_label=True, got {label.dtype.name.lower()}"
+            )
+    else:
+        if label_dims[index] != 1:
+            raise InvalidArgumentError(
+                f"argument 'label' with dims {list(label_dims)} must have size 1 along axis "
+                f"{index} with soft_label=False (one class index per row), got {label_dims[index]}"
+            )
+        if not label.dtype.is_integer:
+            raise InvalidArgumentError(
+                f"argument 'label' must have an integer dtype with soft_label=False (class "
+                f"indices), got {label.dtype.name.lower()}"
+            )
+    softmax.set_dims(dims)
+    softmax.set_dtype(input.dtype)
+    softmax.set_layout(input.layout)
+    loss.set_dims(dims[:index] + (1,) + dims[index + 1:])
+    loss.set_dtype(input.dtype)
+    loss.set_layout(input.layout)

@@ -28,10 +28,11 @@ def test_repository_generated_matches_its_specs() -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
-def test_writes_the_five_generated_files(project: Path) -> None:
+def test_writes_the_six_generated_files(project: Path) -> None:
     assert sorted(snapshot(project / "generated")) == [
         "__init__.py",
         "api.py",
+        "backward.py",
         "infer_meta.py",
         "registry.py",
         "signatures.py",
@@ -122,6 +123,7 @@ def test_list_names_the_files_without_writing(tmp_path: Path) -> None:
     assert result.stdout.split() == [
         "generated/__init__.py",
         "generated/api.py",
+        "generated/backward.py",
         "generated/infer_meta.py",
         "generated/registry.py",
         "generated/signatures.py",

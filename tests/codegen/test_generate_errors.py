@@ -178,7 +178,7 @@ def test_string_defaults_stay_data_in_code_and_docstring(
 
 def test_a_template_failure_names_the_op_its_line_and_the_template(tmp_path: Path) -> None:
     root = make_project(tmp_path / "proj")
-    template = root / "templates" / "api.py.j2"
+    template = root / "templates" / "_op_function.j2"
     template.write_text(
         template.read_text().replace(
             "def {{ op.name }}(", '{% if op.name == "ones" %}{{ op.no_such_field }}{% endif %}\ndef {{ op.name }}(', 1

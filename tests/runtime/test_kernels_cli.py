@@ -26,6 +26,6 @@ def test_json_lists_the_kernel_of_every_generated_op() -> None:
     from generated.registry import OPS
 
     table = json.loads(run("--json"))
-    assert {row["kernel"] for row in table} == {info.kernel for info in OPS.values() if info.kernel}
+    assert {info.kernel for info in OPS.values() if info.kernel} <= {row["kernel"] for row in table}
     equal = next(row for row in table if row["kernel"] == "equal" and row["backend"] == "CPU")
     assert "bool" in equal["dtypes"] and "float32" in equal["dtypes"]

@@ -7,7 +7,7 @@ import pytest
 
 from runtime.common import CPUPlace, DataLayout, DataType
 from runtime.core import DenseTensorMeta, MetaTensor, Tensor, to_tensor
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
+from runtime.errors import InvalidArgumentError, PreconditionNotMetError
 
 
 def test_python_floats_become_float32_and_ints_int64() -> None:
@@ -70,11 +70,6 @@ def test_repr_shows_shape_dtype_place_and_data() -> None:
     assert repr(to_tensor([[1.0, 2.0]])) == (
         "Tensor(shape=[1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,\n       [[1., 2.]])"
     )
-
-
-def test_backward_is_unimplemented_until_autograd_exists() -> None:
-    with pytest.raises(UnimplementedError, match="autograd is not implemented yet"):
-        to_tensor([1.0]).backward()
 
 
 def test_detach_shares_data() -> None:

@@ -1,0 +1,237 @@
+"""The backward engine: walks grad nodes in dependency order, as PaddlePaddle's eager engine does."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Sequence
+
+from runtime.autograd.grad_mode import GRAD_MODE
+from runtime.autograd.grad_node import FUNCTIONS, AccumulationNode, GradNode
+from runtime.autograd.record import edge_of, is_differentiable
+from runtime.core.tensor import Tensor
+from runtime.core.tensor import wrap_array
+from runtime.device import array_module
+from runtime.errors import InvalidArgumentError
+
+__all__ = ["run_backward", "grad"]
+
+
+def _slot_count(node: Any) -> int:
+    return 1 if isinstance(node, AccumulationNode) else node.output_count
+
+
+def _add(total: Any, grad: Tensor) -> Any:
+    return grad if total is None else FUNCTIONS["add"](total, grad)
+
+
+def _accumulate(buffers: dict[Any, list[Any]], edge: Any, grad: Tensor) -> None:
+    node, slot = edge
+    slots = buffers.setdefault(node, [None] * _slot_count(node))
+    if isinstance(slot, tuple):
+        index, position = slot
+        items = slots[index]
+        if items is None:
+            items = slots[index] = {}
+        items[position] = _add(items.get(position), grad)
+    else:
+        slots[slot] = _add(slots[slot], grad)
+
+
+def _apply_hooks(node: Any, slot: Any, grad: Tensor) -> Tensor:
+    for hook in list(node.hooks.get(slot, ())):
+        replaced = hook(grad)
+        if replaced is not None:
+            if not isinstance(replaced, Tensor) or replaced.shape != grad.shape:
+                raise InvalidArgumentError(
+                    f"a gradient hook must return None or a Tensor of shape {grad.shape}, got {replaced!r}"
+                )
+            grad = replaced
+    return grad
+
+
+def _dependencies(roots: list[Any]) -> dict[Any, int]:
+    """How many edges lead into each node reachable from ``roots``."""
+    counts: dict[Any, int] = {}
+    seen = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        counts.setdefault(node, 0)
+        for target in node.next_nodes():
+            counts[target] = counts.get(target, 0) + 1
+            stack.append(target)
+    return counts
+
+
+def _reaching(roots: list[Any], targets: set[int]) -> set[int]:
+    """ids of the nodes from which a target node can be reached."""
+    memo: dict[int, bool] = {}
+
+    def reaches(node: Any) -> bool:
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        memo[key] = key in targets
+        for target in node.next_nodes():
+            if reaches(target):
+                memo[key] = True
+        return memo[key]
+
+    for root in roots:
+        reaches(root)
+    return {key for key, value in memo.items() if value}
+
+
+def _zeros(meta: Any) -> Tensor:
+    xp = array_module(meta.place.backend)
+    return wrap_array(xp.zeros(meta.dims, meta.dtype.numpy_dtype), meta)
+
+
+def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
+    """Upstream gradients for every output of ``node``, zeros where none arrived (PHI's backward
+    kernels expect every output gradient), lists for Tensor[] outputs."""
+    filled = []
+    for value, meta in zip(slots, node.output_metas):
+        if isinstance(meta, tuple):
+            value = value or {}
+            filled.append([value.get(p) or _zeros(m) for p, m in enumerate(meta)])
+        elif meta is None:
+            filled.append(None)
+        else:
+            filled.append(_zeros(meta) if value is None else value)
+    return filled
+
+
+def _execute(
+    roots: Sequence[Tensor],
+    root_grads: Sequence[Tensor | None],
+    retain_graph: bool,
+    create_graph: bool,
+    capture: dict[Any, Any] | None,
+) -> None:
+    buffers: dict[Any, list[Any]] = {}
+    root_nodes = []
+    for tensor, seed in zip(roots, root_grads):
+        if tensor.stop_gradient or tensor._grad_node is None:
+            raise InvalidArgumentError(
+                "backward: the tensor does not require a gradient (stop_gradient is True, or no op "
+                "that needs a gradient produced it)"
+            )
+        if seed is None:
+            seed = FUNCTIONS["ones_like"](tensor)
+        elif list(seed.shape) != tensor.shape:
+            raise InvalidArgumentError(
+                f"backward: grad_tensor has shape {seed.shape}, but the tensor has shape {tensor.shape}"
+            )
+        _accumulate(buffers, tensor._grad_node, seed)
+        root_nodes.append(tensor._grad_node[0])
+    counts = _dependencies(root_nodes)
+    wanted = None if capture is None else _reaching(root_nodes, {id(node) for node, _ in capture})
+    ready = deque(node for node in dict.fromkeys(root_nodes) if counts[node] == 0)
+    previous_mode = GRAD_MODE.enabled
+    GRAD_MODE.enabled = create_graph
+    try:
+        while ready:
+            node = ready.popleft()
+            slots = buffers.pop(node, None) or [None] * _slot_count(node)
+            if isinstance(node, AccumulationNode):
+                _finish_leaf(node, slots[0], create_graph, capture)
+                continue
+            for slot, value in enumerate(slots):
+                if value is not None and not isinstance(value, dict):
+                    slots[slot] = _apply_hooks(node, slot, value)
+                    if capture is not None and (node, slot) in capture:
+                        capture[(node, slot)] = slots[slot]
+            if wanted is None or id(node) in wanted:
+                if any(value is not None for value in slots):
+                    input_grads = node.apply(_filled(node, slots), create_graph)
+                    for edge, grad_value in zip(node.edges, input_grads):
+                        if edge is None or grad_value is None:
+                            continue
+                        if isinstance(edge, list):
+                            for item_edge, item_grad in zip(edge, grad_value):
+                                if item_edge is not None and item_grad is not None:
+                                    _accumulate(buffers, item_edge, item_grad)
+                        else:
+                            _accumulate(buffers, edge, grad_value)
+                if not retain_graph:
+                    node.release()
+            for target in node.next_nodes():
+                counts[target] -= 1
+                if counts[target] == 0:
+                    ready.append(target)
+    finally:
+        GRAD_MODE.enabled = previous_mode
+
+
+def _finish_leaf(node: AccumulationNode, grad: Tensor | None, create_graph: bool, capture: dict | None) -> None:
+    if grad is None:
+        return
+    grad = _apply_hooks(node, 0, grad)
+    if capture is not None:
+        if (node, 0) in capture:
+            capture[(node, 0)] = grad
+        return
+    tensor = node.tensor()
+    if tensor is None:
+        return
+    if not create_graph:
+        grad = grad.detach()
+    tensor._grad = grad if tensor._grad is None else FUNCTIONS["add"](tensor._grad, grad)
+
+
+def run_backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None], retain_graph: bool = False) -> None:
+    """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad``."""
+    _execute(tensors, grad_tensors, retain_graph, False, None)
+
+
+def grad(
+    outputs: Tensor | Sequence[Tensor],
+    inputs: Tensor | Sequence[Tensor],
+    grad_outputs: Tensor | Sequence[Tensor | None] | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool = False,
+) -> list[Tensor | None]:
+    """Gradients of ``outputs`` with respect to ``inputs``, as ``paddle.grad``: ``.grad`` is not
+    touched; with ``create_graph`` the results are differentiable again."""
+    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif isinstance(grad_outputs, Tensor):
+        grad_outputs = [grad_outputs]
+    if len(grad_outputs) != len(outputs):
+        raise InvalidArgumentError(
+            f"grad: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs"
+        )
+    capture: dict[Any, Any] = {}
+    keys = []
+    for position, tensor in enumerate(inputs):
+        if not isinstance(tensor, Tensor):
+            raise InvalidArgumentError(f"grad: inputs[{position}] must be a Tensor, got {type(tensor).__name__}")
+        if tensor.stop_gradient or not is_differentiable(tensor):
+            raise InvalidArgumentError(
+                f"grad: inputs[{position}] does not require a gradient (stop_gradient is True or its dtype "
+                f"is {tensor.dtype.name.lower()})"
+            )
+        key = edge_of(tensor)
+        keys.append(key)
+        capture[key] = None
+    _execute(outputs, grad_outputs, create_graph if retain_graph is None else retain_graph, create_graph, capture)
+    results = []
+    for position, key in enumerate(keys):
+        value = capture[key]
+        if value is None and not allow_unused:
+            raise InvalidArgumentError(
+                f"grad: inputs[{position}] is not used to compute the outputs; pass allow_unused=True "
+                "to get None for it"
+            )
+        if value is not None and not create_graph:
+            value = value.detach()
+        results.append(value)
+    return results
+

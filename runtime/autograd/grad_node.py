@@ -1,0 +1,180 @@
+"""Gradient nodes: what a recorded op keeps for its backward, and how it runs it.
+
+A GradNode is created when an op with a ``backward:`` runs on an input that needs a gradient. It
+keeps only what its backward op reads (``GradSpec.args``): saved inputs (by meta alone for
+``no_need_buffer`` ones), saved outputs, attributes; and one edge per forward input to the node
+that produced it (or to the AccumulationNode of a leaf). ``release()`` drops the saved tensors
+after a backward pass that does not retain the graph.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from runtime.core.dense_tensor import DenseTensor
+from runtime.core.tensor import Tensor, wrap_array
+from runtime.device import module_of
+from runtime.errors import PreconditionNotMetError, UnimplementedError
+
+__all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "FUNCTIONS", "Edge"]
+
+class _Functions(dict):
+    """Filled by the generated package at import: backward API functions by backward-op name,
+    and the forward ops the engine itself needs ("add" to accumulate, "ones_like" to seed)."""
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        raise UnimplementedError(
+            f"autograd needs the op '{name}', which the generated API does not have; add it to the op specs"
+        )
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = _Functions()
+
+Edge = tuple[Any, Any]  # (node, slot): slot is an output index, or (index, position) in a list output
+
+
+@dataclass(frozen=True)
+class GradSpec:
+    """How an op's backward op is called, decided by codegen from the two specs.
+
+    ``args`` has one entry per backward argument: ``("input", i)``, ``("output", i)``,
+    ``("grad", i)`` (the gradient of forward output i), ``("attr", i)`` or ``("value", v)`` (the
+    default of a backward attribute the forward op does not have). ``input_grads`` maps each
+    backward output to the forward input it is the gradient of (None when it is not one).
+    ``meta_only`` lists the forward inputs saved without their data (``no_need_buffer``).
+    """
+
+    op: str
+    backward: str
+    args: tuple[tuple[str, Any], ...]
+    input_grads: tuple[int | None, ...]
+    meta_only: frozenset[int] = frozenset()
+
+
+class TensorWrapper:
+    """A saved tensor: its DenseTensor, the version it had, and (weakly, for outputs) its node."""
+
+    __slots__ = ("impl", "version", "stop_gradient", "grad_node", "weak_node", "op", "name")
+
+    def __init__(self, tensor: Tensor, op: str, name: str, meta_only: bool, is_output: bool) -> None:
+        impl = tensor._impl
+        self.version = getattr(impl, "_version", 0)
+        if meta_only:
+            # A zero-stride view has the shape and dtype and holds one element of memory.
+            xp = module_of(impl.array)
+            impl = DenseTensor(xp.broadcast_to(xp.zeros((), impl.array.dtype), impl.meta.dims), impl.meta)
+            self.version = -1
+        self.impl = impl
+        self.stop_gradient = tensor.stop_gradient
+        self.op = op
+        self.name = name
+        node = tensor._grad_node
+        self.weak_node = is_output and node is not None
+        if self.weak_node:
+            self.grad_node = (weakref.ref(node[0]), node[1])
+        else:
+            self.grad_node = node
+
+    def unwrap(self, keep_graph: bool) -> Tensor:
+        """The saved tensor; with ``keep_graph`` it still leads to its grad node (double grad)."""
+        impl = self.impl
+        if self.version >= 0 and getattr(impl, "_version", 0) != self.version:
+            raise PreconditionNotMetError(
+                f"backward of '{self.op}': its saved tensor '{self.name}' was modified in place after "
+                f"the forward pass (version {getattr(impl, '_version', 0)}, saved at version "
+                f"{self.version}); compute it again or copy it before changing it"
+            )
+        tensor = wrap_array(impl.array, impl.meta)
+        if keep_graph:
+            tensor.stop_gradient = self.stop_gradient
+            node = self.grad_node
+            if self.weak_node and node is not None:
+                target = node[0]()
+                node = None if target is None else (target, node[1])
+            tensor._grad_node = node
+        return tensor
+
+
+class GradNode:
+    """One recorded op: runs its backward op on the gradients of its outputs."""
+
+    __slots__ = ("spec", "edges", "saved", "output_metas", "hooks", "released", "__weakref__")
+
+    def __init__(self, spec: GradSpec, edges: list[Any], saved: list[Any], output_metas: list[Any]) -> None:
+        self.spec = spec
+        self.edges = edges
+        self.saved = saved
+        self.output_metas = output_metas
+        self.hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] = {}
+        self.released = False
+
+    @property
+    def name(self) -> str:
+        return self.spec.backward
+
+    @property
+    def output_count(self) -> int:
+        return len(self.output_metas)
+
+    def next_nodes(self) -> list[Any]:
+        found = []
+        for edge in self.edges:
+            if edge is None:
+                continue
+            if isinstance(edge, list):
+                found.extend(e[0] for e in edge if e is not None)
+            else:
+                found.append(edge[0])
+        return found
+
+    def release(self) -> None:
+        self.saved = []
+        self.released = True
+
+    def apply(self, grads: list[Any], keep_graph: bool) -> list[Any]:
+        """Gradients of the forward inputs (lists for Tensor[] inputs, None where none flows),
+        from ``grads``, the gradients of the forward outputs (None where none arrived)."""
+        if self.released:
+            raise PreconditionNotMetError(
+                f"backward of '{self.spec.op}' runs a second time, but its saved tensors were freed "
+                "after the first backward pass; pass retain_graph=True to the first backward() or grad()"
+            )
+        args = []
+        for (kind, value), saved in zip(self.spec.args, self.saved):
+            if kind == "grad":
+                args.append(grads[value])
+            elif kind in ("input", "output"):
+                args.append(
+                    None if saved is None
+                    else [w.unwrap(keep_graph) for w in saved] if isinstance(saved, list)
+                    else saved.unwrap(keep_graph)
+                )
+            else:
+                args.append(saved)
+        results = FUNCTIONS[self.spec.backward](*args)
+        if not isinstance(results, tuple):
+            results = (results,)
+        input_grads: list[Any] = [None] * len(self.edges)
+        for index, result in zip(self.spec.input_grads, results):
+            if index is not None:
+                input_grads[index] = result
+        return input_grads
+
+
+class AccumulationNode:
+    """The end of the graph for a leaf tensor: adds arriving gradients to ``tensor.grad``."""
+
+    __slots__ = ("tensor", "hooks", "__weakref__")
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = weakref.ref(tensor)
+        self.hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] = {}
+
+    @property
+    def name(self) -> str:
+        return "accumulate_grad"
+
+    def next_nodes(self) -> list[Any]:
+        return []

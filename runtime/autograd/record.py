@@ -1,0 +1,83 @@
+"""Recording: called by a generated op with a backward when an input needs a gradient."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec, TensorWrapper
+from runtime.core.tensor import Tensor
+
+__all__ = ["record", "edge_of", "is_differentiable"]
+
+_DIFFERENTIABLE_KINDS = frozenset("fc")
+
+
+def is_differentiable(tensor: Tensor) -> bool:
+    """Floating and complex tensors can carry gradients; integer and bool ones never do."""
+    return tensor._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS
+
+
+def edge_of(tensor: Tensor) -> Any:
+    """Where a gradient for ``tensor`` goes: its producer's (node, slot), a leaf's accumulation
+    node (created on first use), or None when it needs no gradient."""
+    if tensor.stop_gradient or not is_differentiable(tensor):
+        return None
+    edge = tensor._grad_node
+    if edge is None:
+        edge = tensor._grad_node = (AccumulationNode(tensor), 0)
+    return edge
+
+
+def record(spec: GradSpec, inputs: tuple[Any, ...], attrs: tuple[Any, ...], outputs: tuple[Any, ...]) -> None:
+    """Attach a GradNode for this call to ``outputs`` if any input needs a gradient."""
+    edges: list[Any] = []
+    needed = False
+    for value in inputs:
+        if value is None:
+            edges.append(None)
+        elif isinstance(value, (list, tuple)):
+            items = [edge_of(t) for t in value]
+            needed = needed or any(e is not None for e in items)
+            edges.append(items)
+        else:
+            edge = edge_of(value)
+            needed = needed or edge is not None
+            edges.append(edge)
+    if not needed:
+        return
+    metas = [
+        None if out is None else tuple(t._impl.meta for t in out) if isinstance(out, list) else out._impl.meta
+        for out in outputs
+    ]
+    node = GradNode(spec, edges, [], metas)
+    for slot, output in enumerate(outputs):
+        if output is None:
+            continue
+        if isinstance(output, list):
+            for position, item in enumerate(output):
+                if is_differentiable(item):
+                    item.stop_gradient = False
+                    item._grad_node = (node, (slot, position))
+        elif is_differentiable(output):
+            output.stop_gradient = False
+            output._grad_node = (node, slot)
+    # Saved after the outputs got their node, so a saved output still leads back to it.
+    for kind, index in spec.args:
+        if kind == "input":
+            node.saved.append(_wrap(inputs[index], spec.op, f"input {index}", index in spec.meta_only, False))
+        elif kind == "output":
+            node.saved.append(_wrap(outputs[index], spec.op, f"output {index}", False, True))
+        elif kind == "attr":
+            node.saved.append(attrs[index])
+        elif kind == "value":
+            node.saved.append(index)
+        else:
+            node.saved.append(None)
+
+
+def _wrap(value: Any, op: str, name: str, meta_only: bool, is_output: bool) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return [TensorWrapper(t, op, f"{name}[{i}]", meta_only, is_output) for i, t in enumerate(value)]
+    return TensorWrapper(value, op, name, meta_only, is_output)

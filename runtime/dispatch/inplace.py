@@ -1,0 +1,27 @@
+"""In-place ops (names ending in ``_``): results are written into the storage of their inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.core.tensor import Tensor
+from runtime.device import module_of
+
+__all__ = ["assign_inplace"]
+
+
+def assign_inplace(outputs: tuple[Any, ...], pairs: tuple[tuple[Tensor | None, int], ...]) -> tuple[Any, ...]:
+    """Copy output ``index`` into the array of ``tensor`` for each ``(tensor, index)`` pair, bump
+    the tensor's version (so a backward that saved it notices), and return ``outputs`` with those
+    outputs replaced by the input tensors themselves."""
+    result = list(outputs)
+    for tensor, index in pairs:
+        if tensor is None:
+            continue
+        impl = tensor._impl
+        computed = outputs[index]._impl.array
+        if computed is not impl.array:
+            module_of(impl.array).copyto(impl.array, computed, casting="unsafe")
+        impl._version = getattr(impl, "_version", 0) + 1
+        result[index] = tensor
+    return tuple(result)

@@ -1,0 +1,186 @@
+"""Grad kernels of the binary arithmetic ops: add, subtract, multiply, divide, maximum, minimum,
+elementwise_pow, and multiply's double grad; plus ``reduce_to_shape``, which sums a gradient
+of the broadcast shape back to one input's shape.
+
+The formulas are PaddlePaddle's (paddle/phi/kernels/impl/elementwise_grad_kernel_impl.h and
+funcs/elementwise_functor.h): complex gradients use the conjugate of the partial derivative
+(MulGradDX<complex>: dout * conj(y)). Integer and bool tensors get no gradients, so every
+kernel is registered for the floating (and, where the forward op has them, complex) dtypes
+only. Outputs never alias inputs: a gradient that equals ``out_grad`` is returned as a copy.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from runtime.common import DataType
+from runtime.errors import InvalidArgumentError
+from runtime.kernels.floating_point import ieee_results
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import register_kernel
+
+D = DataType
+
+REAL = (D.FLOAT32, D.FLOAT64)
+REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+
+__all__ = ["reduce_to_shape", "conj_if_complex"]
+
+
+def reduce_to_shape(xp: ModuleType, grad: Array, shape: tuple[int, ...]) -> Array:
+    """``grad`` (of a broadcast result's shape) summed back to an input of ``shape``.
+
+    Sums over the leading axes ``shape`` lacks and over the axes where ``shape`` has 1 and
+    ``grad`` does not, keeping ``grad``'s dtype. Returns ``grad`` itself when the shapes are
+    already equal, so a caller that needs a fresh array must copy. InvalidArgumentError when
+    ``shape`` does not broadcast to ``grad.shape``."""
+    shape = tuple(shape)
+    if grad.shape == shape:
+        return grad
+    leading = grad.ndim - len(shape)
+    if leading < 0 or any(
+        n != 1 and n != grad.shape[leading + i] for i, n in enumerate(shape)
+    ):
+        raise InvalidArgumentError(
+            f"reduce_to_shape: a gradient with dims {list(grad.shape)} cannot be reduced to "
+            f"dims {list(shape)}, which do not broadcast to it"
+        )
+    axes = tuple(range(leading)) + tuple(
+        leading + i for i, n in enumerate(shape) if n == 1 and grad.shape[leading + i] != 1
+    )
+    return xp.sum(grad, axis=axes, dtype=grad.dtype).reshape(shape)
+
+
+def conj_if_complex(xp: ModuleType, array: Array) -> Array:
+    """conj(array) for complex data; a real array unchanged (conj would copy it)."""
+    return xp.conj(array) if array.dtype.kind == "c" else array
+
+
+def _fresh(xp: ModuleType, grad: Array, source: Array) -> Array:
+    """``grad``, copied when it is the input array ``source`` itself."""
+    return xp.array(grad, copy=True) if grad is source else grad
+
+
+@register_kernel("add_grad", dtypes=REAL_AND_COMPLEX)
+def add_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array, axis: int
+) -> tuple[Array, Array]:
+    """x_grad = y_grad = out_grad, each summed to its input's shape. Only the shapes of x and
+    y are read (no_need_buffer); ``axis`` is the legacy broadcast axis, always -1."""
+    xp = ctx.xp
+    x_grad = _fresh(xp, reduce_to_shape(xp, out_grad, x.shape), out_grad)
+    y_grad = _fresh(xp, reduce_to_shape(xp, out_grad, y.shape), out_grad)
+    return x_grad, y_grad
+
+
+@register_kernel("subtract_grad", dtypes=REAL_AND_COMPLEX)
+def subtract_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array, axis: int
+) -> tuple[Array, Array]:
+    """x_grad = out_grad, y_grad = -out_grad, each summed to its input's shape."""
+    xp = ctx.xp
+    x_grad = _fresh(xp, reduce_to_shape(xp, out_grad, x.shape), out_grad)
+    y_grad = xp.negative(reduce_to_shape(xp, out_grad, y.shape))
+    return x_grad, y_grad
+
+
+@register_kernel("multiply_grad", dtypes=REAL_AND_COMPLEX)
+@ieee_results
+def multiply_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array, axis: int
+) -> tuple[Array, Array]:
+    """x_grad = out_grad * conj(y), y_grad = out_grad * conj(x), summed to the inputs' shapes."""
+    xp = ctx.xp
+    x_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, y), x.shape)
+    y_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, x), y.shape)
+    return x_grad, y_grad
+
+
+@register_kernel("divide_grad", dtypes=REAL_AND_COMPLEX)
+@ieee_results
+def divide_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out: Array, out_grad: Array, axis: int
+) -> tuple[Array, Array]:
+    """x_grad = out_grad / conj(y), y_grad = -out_grad * conj(out / y) (PHI's DivGradXYFunctor),
+    summed to the inputs' shapes. A zero y gives inf/nan, as the forward op does."""
+    xp = ctx.xp
+    x_grad = reduce_to_shape(xp, out_grad / conj_if_complex(xp, y), x.shape)
+    y_grad = reduce_to_shape(xp, -out_grad * conj_if_complex(xp, out / y), y.shape)
+    return x_grad, y_grad
+
+
+@register_kernel("maximum_grad", dtypes=REAL)
+@ieee_results
+def maximum_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array
+) -> tuple[Array, Array]:
+    """PHI's MaxGradDx/MaxGradDy: x_grad = out_grad * (x > y), y_grad = out_grad * (x <= y).
+    Ties send the whole gradient to y; where x or y is nan neither gets it."""
+    xp = ctx.xp
+    x_wins = xp.greater(x, y)
+    y_wins = xp.less_equal(x, y)
+    x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
+    y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
+    return x_grad, y_grad
+
+
+@register_kernel("minimum_grad", dtypes=REAL)
+@ieee_results
+def minimum_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array
+) -> tuple[Array, Array]:
+    """PHI's MinGradDx/MinGradDy: x_grad = out_grad * (x < y), y_grad = out_grad * (x >= y).
+    Ties send the whole gradient to y; where x or y is nan neither gets it."""
+    xp = ctx.xp
+    x_wins = xp.less(x, y)
+    y_wins = xp.greater_equal(x, y)
+    x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
+    y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
+    return x_grad, y_grad
+
+
+@register_kernel("elementwise_pow_grad", dtypes=REAL_AND_COMPLEX)
+@ieee_results
+def elementwise_pow_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array
+) -> tuple[Array, Array]:
+    """PHI's PowGradDX/PowGradDY: x_grad = out_grad * y * x**(y - 1), y_grad = out_grad *
+    log(x) * x**y (conjugated for complex), summed to the inputs' shapes. As in PHI,
+    y_grad is nan where a real x is negative and at x == 0 (log(0) * 0)."""
+    xp = ctx.xp
+    x_partial = y * xp.power(x, y - 1)
+    y_partial = xp.log(x) * xp.power(x, y)
+    x_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, x_partial), x.shape)
+    y_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, y_partial), y.shape)
+    return x_grad, y_grad
+
+
+@register_kernel("multiply_double_grad", dtypes=REAL_AND_COMPLEX)
+@ieee_results
+def multiply_double_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    y: Array,
+    grad_out: Array,
+    grad_x_grad: Array | None,
+    grad_y_grad: Array | None,
+    axis: int,
+) -> tuple[Array, Array, Array]:
+    """Backward of multiply_grad (grad_x = grad_out * conj(y), grad_y = grad_out * conj(x)),
+    PHI's MultiplyDoubleGradKernel: x_grad = grad_out * conj(grad_y_grad), y_grad = grad_out *
+    conj(grad_x_grad), grad_out_grad = grad_x_grad * y + x * grad_y_grad. A missing
+    grad_x_grad or grad_y_grad counts as zeros."""
+    xp = ctx.xp
+    # grad_x_grad * y and x * grad_y_grad both have the broadcast shape, grad_out's.
+    grad_out_grad = xp.zeros(grad_out.shape, dtype=grad_out.dtype)
+    if grad_y_grad is None:
+        x_grad = xp.zeros(x.shape, dtype=x.dtype)
+    else:
+        x_grad = reduce_to_shape(xp, grad_out * conj_if_complex(xp, grad_y_grad), x.shape)
+        grad_out_grad = grad_out_grad + x * grad_y_grad
+    if grad_x_grad is None:
+        y_grad = xp.zeros(y.shape, dtype=y.dtype)
+    else:
+        y_grad = reduce_to_shape(xp, grad_out * conj_if_complex(xp, grad_x_grad), y.shape)
+        grad_out_grad = grad_out_grad + grad_x_grad * y
+    return x_grad, y_grad, grad_out_grad

@@ -1,0 +1,144 @@
+"""Grad kernels of the reductions: sum, mean, max, min, prod.
+
+Each broadcasts ``out_grad`` back to ``x``'s shape, re-inserting the reduced axes as size 1 when
+the forward op ran with ``keepdim=False``; an empty ``axis`` or ``reduce_all`` means every axis,
+as in the forward kernels. Semantics are PHI's reduce grad functors
+(paddle/phi/kernels/funcs/reduce_functor.h):
+- sum_grad: ``out_grad`` broadcast; mean_grad: the same divided by the number of reduced
+  elements (an empty reduction gives an empty or zero gradient, never a division by zero);
+- max_grad / min_grad: ``out_grad`` goes to every element equal to the result, so all ties get
+  the full gradient (MaxOrMinGradFunctor); a nan element never equals the result and gets 0;
+- prod_grad: ``out_grad * out / x`` (ProdGradFunctor), with no special case for zeros: an element
+  that is 0 gets nan (0 / 0), the other elements of its reduction get 0 (their ``out`` is 0),
+  exactly as PaddlePaddle computes it; for complex inputs no conjugate is taken, as there.
+"""
+
+from __future__ import annotations
+
+from runtime.common import DataType
+from runtime.kernels.floating_point import ieee_results
+from runtime.kernels.kernel import Array, Kernel, KernelContext
+from runtime.kernels.registration import register_kernel
+
+D = DataType
+
+# PaddlePaddle's CPU grad registrations, restricted to the floating and complex dtypes that
+# can carry gradients and that the forward kernels here have.
+SUM_GRAD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+MEAN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+MAX_MIN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64)
+PROD_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+
+
+def _shape_only_x(kernel: Kernel) -> None:
+    # ``x`` is ``no_need_buffer``: only its shape and dtype are read, so it is never cast.
+    kernel.input_at(0).set_dtype(DataType.ALL_DTYPE)
+
+
+def _axes(axis: tuple[int, ...], ndim: int, reduce_all: bool) -> tuple[int, ...]:
+    if reduce_all or not axis or ndim == 0:
+        return tuple(range(ndim))
+    return tuple(sorted({entry + ndim if entry < 0 else entry for entry in axis}))
+
+
+def _kept_dims(x_shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    """The forward output's shape with ``keepdim=True``: reduced axes of ``x`` become 1."""
+    return tuple(1 if i in axes else extent for i, extent in enumerate(x_shape))
+
+
+def _broadcast_back(
+    ctx: KernelContext, x_shape: tuple[int, ...], grad: Array, axes: tuple[int, ...]
+) -> Array:
+    """``grad`` (the forward output's shape, with or without kept dims) as a view of ``x_shape``."""
+    return ctx.xp.broadcast_to(grad.reshape(_kept_dims(x_shape, axes)), x_shape)
+
+
+@register_kernel("sum_grad", dtypes=SUM_GRAD_DTYPES, configure=_shape_only_x)
+def sum_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    axes = _axes(axis, x.ndim, reduce_all)
+    # A contiguous copy in x's dtype (sum may have produced another dtype): the engine may
+    # accumulate into the gradient, which a broadcast view does not allow.
+    return _broadcast_back(ctx, x.shape, out_grad, axes).astype(x.dtype)
+
+
+@register_kernel("mean_grad", dtypes=MEAN_GRAD_DTYPES, configure=_shape_only_x)
+def mean_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    xp = ctx.xp
+    axes = _axes(axis, x.ndim, reduce_all)
+    count = 1
+    for index in axes:
+        count *= x.shape[index]
+    if count == 0:
+        return xp.zeros(x.shape, dtype=x.dtype)
+    scaled = out_grad / xp.asarray(count, dtype=out_grad.dtype)
+    return _broadcast_back(ctx, x.shape, scaled, axes).astype(x.dtype)
+
+
+def _extreme_grad(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    reduce_all: bool,
+) -> Array:
+    axes = _axes(axis, x.ndim, reduce_all)
+    hits = x == _broadcast_back(ctx, x.shape, out, axes)
+    grad = _broadcast_back(ctx, x.shape, out_grad, axes)
+    return ctx.xp.where(hits, grad, ctx.xp.zeros((), dtype=grad.dtype)).astype(x.dtype, copy=False)
+
+
+@register_kernel("max_grad", dtypes=MAX_MIN_GRAD_DTYPES)
+def max_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    return _extreme_grad(ctx, x, out, out_grad, axis, reduce_all)
+
+
+@register_kernel("min_grad", dtypes=MAX_MIN_GRAD_DTYPES)
+def min_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    return _extreme_grad(ctx, x, out, out_grad, axis, reduce_all)
+
+
+@register_kernel("prod_grad", dtypes=PROD_GRAD_DTYPES)
+@ieee_results
+def prod_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    axes = _axes(axis, x.ndim, reduce_all)
+    product = _broadcast_back(ctx, x.shape, out_grad * out, axes)
+    return (product / x).astype(x.dtype, copy=False)

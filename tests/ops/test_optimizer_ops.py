@@ -1,0 +1,309 @@
+"""sgd and adam kernels (the ops sgd_ and adam_) and their InferMeta functions: the kernels are
+called directly and compared with a hand-written numpy version of PaddlePaddle's formulas over
+several steps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from runtime.common import DataType
+from runtime.core.dense_tensor import DenseTensorMeta
+from runtime.core.meta_tensor import MetaTensor
+from runtime.errors import InvalidArgumentError
+from runtime.infermeta.multiary import adam_infer_meta, sgd_infer_meta
+from tests.ops.op_testing import cpu_dtypes, sample, tolerance
+from tests.ops.test_elementwise_grad import grad_kernel
+
+D = DataType
+F32, F64 = D.FLOAT32, D.FLOAT64
+
+
+def assert_close(actual, expected, dtype):
+    assert actual.dtype == dtype.numpy_dtype
+    assert np.shape(actual) == np.shape(expected)
+    np.testing.assert_allclose(actual, expected, **tolerance(dtype))
+
+
+# -- sgd -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", cpu_dtypes("sgd"))
+@pytest.mark.parametrize("shape", [(3, 4), (), (0, 2)])
+def test_sgd_steps_against_the_gradient(dtype, shape):
+    param = sample(shape, dtype)
+    grad = sample(shape, dtype, seed=1)
+    param_out, master_out = grad_kernel("sgd", dtype)(param, np.array([0.1]), grad, None, False)
+    assert_close(param_out, param.astype(np.float64) - 0.1 * grad, dtype)
+    assert master_out is None
+
+
+def test_sgd_does_not_modify_its_inputs():
+    param, grad = np.ones(3), np.ones(3)
+    grad_kernel("sgd", F64)(param, np.array([0.5]), grad, None, False)
+    assert param.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_sgd_with_multi_precision_steps_the_master_copy():
+    param = np.array([1.0, 2.0], np.float32)
+    master = np.array([1.5, 2.5], np.float32)
+    param_out, master_out = grad_kernel("sgd", F32)(
+        param, np.array([0.5]), np.array([1.0, -1.0], np.float32), master, True
+    )
+    assert master_out.tolist() == [1.0, 3.0]
+    assert param_out.tolist() == [1.0, 3.0] and not np.shares_memory(param_out, master_out)
+    # Without multi_precision the master copy is ignored, as on PaddlePaddle's CPU.
+    param_out, master_out = grad_kernel("sgd", F32)(
+        param, np.array([0.5]), np.array([1.0, -1.0], np.float32), master, False
+    )
+    assert param_out.tolist() == [0.5, 2.5] and master_out is None
+
+
+# -- adam ----------------------------------------------------------------------------------------
+
+
+def reference_adam(param, grad, lr, m1, m2, b1_pow, b2_pow, beta1, beta2, epsilon):
+    """One step of paddle/phi/kernels/funcs/adam_functors.h, in float64."""
+    m1 = beta1 * m1 + (1 - beta1) * grad
+    m2 = beta2 * m2 + (1 - beta2) * grad * grad
+    b1, b2 = b1_pow.reshape(-1)[0], b2_pow.reshape(-1)[0]
+    lr_t = lr * np.sqrt(1 - b2) / (1 - b1)
+    param = param - lr_t * (m1 / (np.sqrt(m2) + epsilon * np.sqrt(1 - b2)))
+    return param, m1, m2, b1_pow * beta1, b2_pow * beta2
+
+
+def adam(
+    dtype,
+    param,
+    grad,
+    lr,
+    m1,
+    m2,
+    b1_pow,
+    b2_pow,
+    master=None,
+    skip=None,
+    *,
+    beta1=0.9,
+    beta2=0.999,
+    epsilon=1e-8,
+    multi_precision=False,
+    use_global_beta_pow=False,
+):
+    kernel = grad_kernel("adam", dtype)
+    return kernel(
+        param,
+        grad,
+        lr,
+        m1,
+        m2,
+        b1_pow,
+        b2_pow,
+        master,
+        skip,
+        beta1,
+        beta2,
+        epsilon,
+        False,
+        1000,
+        multi_precision,
+        use_global_beta_pow,
+    )
+
+
+@pytest.mark.parametrize("dtype", cpu_dtypes("adam"))
+@pytest.mark.parametrize("shape", [(3, 4), ()])
+def test_adam_follows_paddle_formula_over_several_steps(dtype, shape):
+    nd = dtype.numpy_dtype
+    beta1, beta2, epsilon, lr = 0.8, 0.95, 1e-3, 0.05
+    state = [
+        sample(shape, dtype),
+        np.zeros(shape, nd),
+        np.zeros(shape, nd),
+        np.array([beta1], nd),
+        np.array([beta2], nd),
+    ]
+    expected = [a.astype(np.float64) for a in state]
+    for step in range(4):
+        grad = sample(shape, dtype, seed=step + 1)
+        param, m1, m2, b1_pow, b2_pow = state
+        *state, master_out = adam(
+            dtype,
+            param,
+            grad,
+            np.array([lr], nd),
+            m1,
+            m2,
+            b1_pow,
+            b2_pow,
+            beta1=beta1,
+            beta2=beta2,
+            epsilon=epsilon,
+        )
+        assert master_out is None
+        expected = list(reference_adam(expected[0], grad, lr, *expected[1:], beta1, beta2, epsilon))
+        for actual, want in zip(state, expected):
+            assert_close(np.asarray(actual), want, dtype)
+    assert state[3][0] == pytest.approx(beta1**5) and state[4][0] == pytest.approx(beta2**5)
+
+
+def adam_inputs(dtype=F64, shape=(2, 3)):
+    nd = dtype.numpy_dtype
+    return [
+        sample(shape, dtype),
+        sample(shape, dtype, seed=1),
+        np.array([0.01], nd),
+        sample(shape, dtype, seed=2),
+        sample(shape, dtype, seed=3, low=0.1, high=1.0),
+        np.array([0.9**3], nd),
+        np.array([0.999**3], nd),
+    ]
+
+
+def test_adam_with_global_beta_pow_leaves_the_powers_unchanged():
+    inputs = adam_inputs()
+    outputs = adam(F64, *inputs, use_global_beta_pow=True)
+    assert outputs[3].tolist() == inputs[5].tolist() and outputs[4].tolist() == inputs[6].tolist()
+    expected = reference_adam(inputs[0], inputs[1], 0.01, *inputs[3:], 0.9, 0.999, 1e-8)
+    np.testing.assert_allclose(outputs[0], expected[0], rtol=1e-12)
+
+
+def test_adam_skip_update_returns_every_input_unchanged():
+    inputs = adam_inputs()
+    outputs = adam(F64, *inputs, skip=np.array([True]))
+    for output, original in zip(outputs[:5], [inputs[0]] + inputs[3:]):
+        np.testing.assert_array_equal(output, original)
+        assert not np.shares_memory(output, original)
+    assert outputs[5] is None
+    stepped = adam(F64, *inputs, skip=np.array([False]))
+    assert not np.array_equal(stepped[0], inputs[0])
+
+
+def test_adam_with_multi_precision_steps_the_master_copy():
+    inputs = adam_inputs(F32)
+    master = inputs[0] + np.float32(0.25)
+    outputs = adam(F32, *inputs, master, multi_precision=True)
+    expected = reference_adam(
+        master.astype(np.float64), inputs[1], 0.01, *inputs[3:], 0.9, 0.999, 1e-8
+    )
+    assert_close(outputs[5], expected[0], F32)
+    assert_close(outputs[0], expected[0], F32)
+    assert adam(F32, *inputs, master, multi_precision=False)[5] is None
+
+
+def test_adam_outputs_keep_their_inputs_dtypes():
+    inputs = adam_inputs(F64)
+    for index in (3, 4, 5, 6):
+        inputs[index] = inputs[index].astype(np.float32)
+    outputs = adam(F64, *inputs)
+    assert [o.dtype for o in outputs[:5]] == [np.float64] + [np.float32] * 4
+
+
+def test_adam_of_an_empty_parameter_only_advances_the_powers():
+    empty = np.zeros((0, 3))
+    outputs = adam(
+        F64, empty, empty, np.array([0.1]), empty, empty, np.array([0.9]), np.array([0.999])
+    )
+    assert [o.shape for o in outputs[:3]] == [(0, 3)] * 3
+    assert outputs[3].tolist() == [pytest.approx(0.81)]
+
+
+# -- InferMeta -----------------------------------------------------------------------------------
+
+
+def meta(dims, dtype=F32):
+    return MetaTensor(DenseTensorMeta.get(dtype, tuple(dims)), "t")
+
+
+def infer_sgd(lr_dims=(1,), grad_dims=(2, 3), master=None, multi_precision=False):
+    param_out, master_out = MetaTensor(), MetaTensor()
+    sgd_infer_meta(
+        meta((2, 3)),
+        meta(lr_dims, F64),
+        meta(grad_dims),
+        master,
+        multi_precision,
+        param_out,
+        master_out,
+    )
+    return param_out, master_out
+
+
+def test_sgd_infer_meta_gives_param_out_like_param_and_no_master_without_one():
+    param_out, master_out = infer_sgd()
+    assert (param_out.dims, param_out.dtype) == ((2, 3), F32)
+    assert not master_out.is_initialized
+    _, master_out = infer_sgd(master=meta((2, 3)), multi_precision=True)
+    assert (master_out.dims, master_out.dtype) == ((2, 3), F32)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (
+            {"lr_dims": (2,)},
+            r"argument 'learning_rate' must hold exactly one element, got dims \[2\] \(2 elements\)",
+        ),
+        ({"lr_dims": (0,)}, r"argument 'learning_rate' must hold exactly one element"),
+        (
+            {"grad_dims": (3, 2)},
+            r"argument 'grad' with dims \[3, 2\] must have the dims of argument 'param' \[2, 3\]",
+        ),
+        ({"master": meta((6,))}, r"argument 'master_param' with dims \[6\]"),
+    ],
+)
+def test_sgd_infer_meta_rejects_bad_inputs(options, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        infer_sgd(**options)
+
+
+def infer_adam(*, beta1_pow=(1,), moment2=(2, 3), master=None, skip=None, multi_precision=False):
+    outs = [MetaTensor() for _ in range(6)]
+    adam_infer_meta(
+        meta((2, 3)),
+        meta((2, 3)),
+        meta((1,)),
+        meta((2, 3), F64),
+        meta(moment2),
+        meta(beta1_pow),
+        meta((1,)),
+        master,
+        skip,
+        0.9,
+        0.999,
+        1e-8,
+        False,
+        1000,
+        multi_precision,
+        False,
+        *outs,
+    )
+    return outs
+
+
+def test_adam_infer_meta_gives_every_output_its_inputs_meta():
+    outs = infer_adam()
+    assert [o.dims for o in outs[:5]] == [(2, 3), (2, 3), (2, 3), (1,), (1,)]
+    assert outs[1].dtype is F64 and outs[0].dtype is F32
+    assert not outs[5].is_initialized
+    assert infer_adam(master=meta((2, 3)), multi_precision=True)[5].dims == (2, 3)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (
+            {"beta1_pow": (2,)},
+            r"argument 'beta1_pow' must hold exactly one element, got dims \[2\]",
+        ),
+        (
+            {"moment2": (2, 4)},
+            r"argument 'moment2' with dims \[2, 4\] must have the dims of argument 'param'",
+        ),
+        ({"skip": meta((2,), D.BOOL)}, r"argument 'skip_update' must hold exactly one element"),
+        ({"master": meta((3, 2))}, r"argument 'master_param' with dims \[3, 2\]"),
+    ],
+)
+def test_adam_infer_meta_rejects_bad_inputs(options, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        infer_adam(**options)
