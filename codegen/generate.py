@@ -128,6 +128,7 @@ def build_files(project: Project) -> FileManager:
             "spec_files": spec_text,
             "ops": [views[op.name].api for op in forward],
             "backward_ops": [views[op.name].api for op in backward],
+            "forward_invoked": sorted({op.invoke.name for op in forward if op.invoke is not None}),
             "invoked": sorted(
                 {op.invoke.name for op in backward if op.invoke is not None} & {op.name for op in specs.ops}
             ),

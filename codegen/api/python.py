@@ -309,7 +309,8 @@ def invoke_call(op: OpSpec, call: Call, generated_ops: set[str]) -> str:
     if call.name not in generated_ops:
         helper = " (a C++ helper of PaddlePaddle)" if call.is_cpp_helper else ""
         raise _error(op, "invoke", f"invoke target '{call.name}'{helper} is not an op generated from these specs")
-    return f"{call.name}(" + ", ".join(_call_arg(op, a) for a in call.args) + ")"
+    # Through an alias: an argument of this op may have the invoked op's name (scale_grad's `scale`).
+    return f"_op_{call.name}(" + ", ".join(_call_arg(op, a) for a in call.args) + ")"
 
 
 def output_size(op: OpSpec, output: Output) -> str:

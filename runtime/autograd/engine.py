@@ -97,7 +97,7 @@ def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
     for value, meta in zip(slots, node.output_metas):
         if isinstance(meta, tuple):
             value = value or {}
-            filled.append([value.get(p) or _zeros(m) for p, m in enumerate(meta)])
+            filled.append([_zeros(m) if value.get(p) is None else value[p] for p, m in enumerate(meta)])
         elif meta is None:
             filled.append(None)
         else:

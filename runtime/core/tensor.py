@@ -71,6 +71,23 @@ class Tensor:
             )
         return self.numpy().reshape(()).item()
 
+    def set_value(self, value: Any) -> None:
+        """Overwrite this tensor's data in place with ``value`` (same shape; cast to this dtype).
+
+        The storage is shared with views and with grad nodes that saved this tensor: its version
+        goes up, so a backward pass that needs the old values raises instead of using new ones.
+        """
+        from runtime.device import module_of
+
+        array = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+        if tuple(array.shape) != self._impl.meta.dims:
+            raise InvalidArgumentError(
+                f"set_value: value has shape {list(array.shape)}, the tensor has shape {self.shape}"
+            )
+        impl = self._impl
+        module_of(impl.array).copyto(impl.array, module_of(impl.array).asarray(array), casting="unsafe")
+        impl._version = getattr(impl, "_version", 0) + 1
+
     def tolist(self) -> Any:
         return self.numpy().tolist()
 
