@@ -9,12 +9,13 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip "setuptools>=77"
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,examples]'
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(PY) -m codegen
 	$(PY) examples/quickstart.py
+	$(PY) examples/train_mlp.py
 
 test: $(STAMP)
 	$(PY) -m codegen --check
@@ -25,6 +26,7 @@ generate: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/dispatch.py
+	$(PY) bench/train_step.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -137,8 +137,10 @@ def build_files(project: Project) -> FileManager:
             "registrations": [(op.name, views[op.name].registration) for op in selected],
             "api_names": [op.name for op in forward],
             "backward_names": [op.name for op in backward],
-            # forward ops the autograd engine uses: accumulating and seeding gradients
-            "engine_functions": [name for name in ("add", "ones_like") if name in {op.name for op in forward}],
+            # forward ops the runtime calls back into (runtime/api_functions.py)
+            "runtime_functions": [
+                name for name in ("add", "ones_like", "sgd_", "adam_") if name in {op.name for op in forward}
+            ],
             "functions": sorted(
                 {(infer_meta_function_variable(op.infer_meta.func), op.infer_meta.func) for op in kernel_ops}
             ),

@@ -2,7 +2,7 @@
 
 from runtime.autograd.engine import grad, run_backward
 from runtime.autograd.grad_mode import GRAD_MODE, enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from runtime.autograd.grad_node import FUNCTIONS, AccumulationNode, GradNode, GradSpec
+from runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec
 from runtime.autograd.record import record
 
 __all__ = [
@@ -13,7 +13,6 @@ __all__ = [
     "is_grad_enabled",
     "no_grad",
     "set_grad_enabled",
-    "FUNCTIONS",
     "AccumulationNode",
     "GradNode",
     "GradSpec",

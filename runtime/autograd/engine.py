@@ -6,7 +6,8 @@ from collections import deque
 from typing import Any, Sequence
 
 from runtime.autograd.grad_mode import GRAD_MODE
-from runtime.autograd.grad_node import FUNCTIONS, AccumulationNode, GradNode
+from runtime.api_functions import API_FUNCTIONS
+from runtime.autograd.grad_node import AccumulationNode, GradNode
 from runtime.autograd.record import edge_of, is_differentiable
 from runtime.core.tensor import Tensor
 from runtime.core.tensor import wrap_array
@@ -21,7 +22,7 @@ def _slot_count(node: Any) -> int:
 
 
 def _add(total: Any, grad: Tensor) -> Any:
-    return grad if total is None else FUNCTIONS["add"](total, grad)
+    return grad if total is None else API_FUNCTIONS["add"](total, grad)
 
 
 def _accumulate(buffers: dict[Any, list[Any]], edge: Any, grad: Tensor) -> None:
@@ -121,7 +122,7 @@ def _execute(
                 "that needs a gradient produced it)"
             )
         if seed is None:
-            seed = FUNCTIONS["ones_like"](tensor)
+            seed = API_FUNCTIONS["ones_like"](tensor)
         elif list(seed.shape) != tensor.shape:
             raise InvalidArgumentError(
                 f"backward: grad_tensor has shape {seed.shape}, but the tensor has shape {tensor.shape}"
@@ -180,7 +181,7 @@ def _finish_leaf(node: AccumulationNode, grad: Tensor | None, create_graph: bool
         return
     if not create_graph:
         grad = grad.detach()
-    tensor._grad = grad if tensor._grad is None else FUNCTIONS["add"](tensor._grad, grad)
+    tensor._grad = grad if tensor._grad is None else API_FUNCTIONS["add"](tensor._grad, grad)
 
 
 def run_backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None], retain_graph: bool = False) -> None:

@@ -16,21 +16,11 @@ from typing import Any, Callable
 from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor, wrap_array
 from runtime.device import module_of
-from runtime.errors import PreconditionNotMetError, UnimplementedError
+from runtime.api_functions import API_FUNCTIONS
+from runtime.errors import PreconditionNotMetError
 
-__all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "FUNCTIONS", "Edge"]
+__all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
 
-class _Functions(dict):
-    """Filled by the generated package at import: backward API functions by backward-op name,
-    and the forward ops the engine itself needs ("add" to accumulate, "ones_like" to seed)."""
-
-    def __missing__(self, name: str) -> Callable[..., Any]:
-        raise UnimplementedError(
-            f"autograd needs the op '{name}', which the generated API does not have; add it to the op specs"
-        )
-
-
-FUNCTIONS: dict[str, Callable[..., Any]] = _Functions()
 
 Edge = tuple[Any, Any]  # (node, slot): slot is an output index, or (index, position) in a list output
 
@@ -153,7 +143,7 @@ class GradNode:
                 )
             else:
                 args.append(saved)
-        results = FUNCTIONS[self.spec.backward](*args)
+        results = API_FUNCTIONS[self.spec.backward](*args)
         if not isinstance(results, tuple):
             results = (results,)
         input_grads: list[Any] = [None] * len(self.edges)

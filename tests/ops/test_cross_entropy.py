@@ -7,12 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import generated as phi
+from generated import backward
 from runtime.common import DataType
 from runtime.core.dense_tensor import DenseTensorMeta
 from runtime.core.meta_tensor import MetaTensor
 from runtime.errors import InvalidArgumentError
 from runtime.infermeta.binary import cross_entropy_with_softmax_infer_meta
-from tests.ops.op_testing import cpu_dtypes, sample, tolerance
+from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 from tests.ops.test_elementwise_grad import FD_TOLERANCE, grad_kernel, numeric_grad
 
 D = DataType
@@ -343,3 +345,54 @@ def test_infer_meta_gives_softmax_like_input_and_loss_with_a_size_1_class_axis()
 def test_infer_meta_rejects_bad_inputs(input_dims, label_dims, options, message):
     with pytest.raises(InvalidArgumentError, match=message):
         infer(input_dims, label_dims, **options)
+
+
+def test_hard_labels_of_any_integer_dtype_give_the_same_loss():
+    x = sample((4, 3), F64)
+    label = hard_labels((4, 3), -1, 3)
+    _, expected = run(F64, x, label)
+    for dtype in (np.int32, np.uint8, np.int16):
+        np.testing.assert_array_equal(run(F64, x, label.astype(dtype))[1], expected)
+
+
+# -- through the generated API and the autograd engine -------------------------------------------
+
+
+@op_test("cross_entropy_with_softmax", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("cross_entropy_with_softmax"))
+def test_the_op_matches_the_reference(dtype):
+    x = sample((2, 3, 4), dtype)
+    label = hard_labels((2, 3, 4), 1, 3, ignore_at=(1, 0, 2))
+    softmax, loss = phi.cross_entropy_with_softmax(phi.to_tensor(x), phi.to_tensor(label), axis=1)
+    expected_softmax, expected_loss = reference(x, label, axis=1)
+    assert (softmax.dtype, loss.dtype, loss.shape) == (dtype, dtype, [2, 1, 4])
+    assert_close(softmax.numpy(), expected_softmax, dtype)
+    assert_close(loss.numpy(), expected_loss, dtype)
+
+
+@op_test("cross_entropy_with_softmax", kind="edge")
+def test_the_op_rejects_bad_labels_and_handles_soft_and_empty_inputs():
+    x = phi.to_tensor(sample((3, 4), F64))
+    with pytest.raises(
+        InvalidArgumentError, match=r"cross_entropy_with_softmax\(\): argument 'label'"
+    ):
+        phi.cross_entropy_with_softmax(x, phi.to_tensor(np.zeros((3, 2), np.int64)))
+    soft = soft_labels((3, 4), -1)
+    _, loss = phi.cross_entropy_with_softmax(x, phi.to_tensor(soft), soft_label=True)
+    np.testing.assert_allclose(loss.numpy(), reference(x.numpy(), soft, soft_label=True)[1])
+    empty = phi.to_tensor(np.zeros((0, 4), np.float32))
+    softmax, loss = phi.cross_entropy_with_softmax(empty, phi.to_tensor(np.zeros((0, 1), np.int64)))
+    assert (softmax.shape, loss.shape) == ([0, 4], [0, 1])
+
+
+def test_backward_of_the_loss_is_softmax_minus_onehot():
+    x = phi.to_tensor(sample((3, 4), F64), stop_gradient=False)
+    label = np.array([[0], [IGNORE], [3]])
+    softmax, loss = phi.cross_entropy_with_softmax(x, phi.to_tensor(label))
+    loss.backward()
+    expected = (softmax.numpy() - np.eye(4)[[0, 0, 3]]) * np.array([[1.0], [0.0], [1.0]])
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-12)
+    direct = backward.cross_entropy_with_softmax_grad(
+        phi.to_tensor(label), softmax, phi.ones_like(loss), False, True, True, IGNORE, -1
+    )
+    np.testing.assert_allclose(direct.numpy(), expected, rtol=1e-12)

@@ -7,12 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import generated as phi
 from runtime.common import DataType
 from runtime.core.dense_tensor import DenseTensorMeta
 from runtime.core.meta_tensor import MetaTensor
 from runtime.errors import InvalidArgumentError
 from runtime.infermeta.multiary import adam_infer_meta, sgd_infer_meta
-from tests.ops.op_testing import cpu_dtypes, sample, tolerance
+from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 from tests.ops.test_elementwise_grad import grad_kernel
 
 D = DataType
@@ -307,3 +308,64 @@ def test_adam_infer_meta_gives_every_output_its_inputs_meta():
 def test_adam_infer_meta_rejects_bad_inputs(options, message):
     with pytest.raises(InvalidArgumentError, match=message):
         infer_adam(**options)
+
+
+# -- through the generated API (in place) --------------------------------------------------------
+
+
+@op_test("sgd_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("sgd"))
+def test_sgd_op_updates_param_in_place(dtype):
+    param = sample((2, 3), dtype)
+    grad = sample((2, 3), dtype, seed=1)
+    tensor = phi.to_tensor(param)
+    lr = phi.to_tensor(np.array([0.25], np.float32))
+    param_out, master_out = phi.sgd_(tensor, lr, phi.to_tensor(grad), None)
+    assert param_out is tensor and master_out is None
+    assert_close(tensor.numpy(), param.astype(np.float64) - 0.25 * grad, dtype)
+
+
+@op_test("sgd_", kind="edge")
+def test_sgd_op_on_0d_and_empty_params_and_a_bad_learning_rate():
+    scalar = phi.to_tensor(np.array(1.0))
+    phi.sgd_(scalar, phi.to_tensor(np.array(0.5)), phi.to_tensor(np.array(4.0)), None)
+    assert scalar.numpy().tolist() == -1.0
+    empty = phi.to_tensor(np.zeros((0, 2)))
+    assert phi.sgd_(empty, phi.to_tensor(np.array([0.5])), empty, None)[0].shape == [0, 2]
+    with pytest.raises(InvalidArgumentError, match=r"sgd_\(\): argument 'learning_rate'"):
+        phi.sgd_(scalar, phi.to_tensor(np.ones(2)), phi.to_tensor(np.array(4.0)), None)
+
+
+@op_test("adam_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("adam"))
+def test_adam_op_updates_every_state_in_place_over_several_steps(dtype):
+    nd = dtype.numpy_dtype
+    start = [
+        sample((3,), dtype),
+        np.zeros(3, nd),
+        np.zeros(3, nd),
+        np.array([0.9], nd),
+        np.array([0.999], nd),
+    ]
+    param, m1, m2, b1_pow, b2_pow = (phi.to_tensor(a) for a in start)
+    lr = phi.to_tensor(np.array([0.01], nd))
+    expected = [a.astype(np.float64) for a in start]
+    for step in range(3):
+        grad = sample((3,), dtype, seed=step + 1)
+        outputs = phi.adam_(param, phi.to_tensor(grad), lr, m1, m2, b1_pow, b2_pow, None, None)
+        assert outputs[0] is param and outputs[5] is None
+        expected = list(reference_adam(expected[0], grad, 0.01, *expected[1:], 0.9, 0.999, 1e-8))
+        for tensor, want in zip((param, m1, m2, b1_pow, b2_pow), expected):
+            assert_close(tensor.numpy(), want, dtype)
+
+
+@op_test("adam_", kind="edge")
+def test_adam_op_skips_on_request_and_rejects_bad_beta_powers():
+    inputs = [phi.to_tensor(a) for a in adam_inputs()]
+    before = [t.numpy().copy() for t in inputs]
+    phi.adam_(*inputs, None, phi.to_tensor(np.array([True])))
+    for tensor, original in zip(inputs, before):
+        np.testing.assert_array_equal(tensor.numpy(), original)
+    inputs[5] = phi.to_tensor(np.array([0.9, 0.9]))
+    with pytest.raises(InvalidArgumentError, match=r"adam_\(\): argument 'beta1_pow'"):
+        phi.adam_(*inputs, None, None)

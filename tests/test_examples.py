@@ -1,0 +1,41 @@
+"""The examples run and do what they say."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_example(name: str, *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "examples" / name), *args],
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_quickstart_shows_results_and_a_clear_error() -> None:
+    output = run_example("quickstart.py")
+    assert "--- sum of int32 gives int64, as in PaddlePaddle\nphi.int64" in output
+    assert "add(): argument 'y' with dims [4, 3] cannot be broadcast with argument 'x' with dims [2, 3]" in output
+
+
+def test_train_mlp_reaches_95_percent_on_digits() -> None:
+    pytest.importorskip("sklearn", reason="the examples extra (scikit-learn) is not installed")
+    output = run_example("train_mlp.py")
+    lines = output.strip().splitlines()
+    losses = [float(line.split()[-1]) for line in lines if line.startswith("epoch")]
+    assert len(losses) == 40 and losses[-1] < losses[0] / 5
+    accuracy = float(lines[-1].split()[2])
+    assert accuracy >= 0.95, output
