@@ -271,23 +271,14 @@ class OpDispatcher:
         if not needs_fix:
             return result, None
 
-        def conform(value: Any, meta: Any) -> Any:
-            if value is None:
-                return None
-            if not _is_array(value):
-                value = module_of_result(value).asarray(value)
-            np_dtype = meta.dtype.numpy_dtype
-            return value if value.dtype == np_dtype else value.astype(np_dtype)
-
         outputs = self.info.outputs
+        conformers = [_conformer(meta, spec.is_list) for meta, spec in zip(metas, outputs)]
+        if not many:
+            fix = conformers[0]
+        else:
 
-        def fix(value: Any) -> Any:
-            values = value if many else (value,)
-            fixed = tuple(
-                [conform(a, m) for a, m in zip(v, meta)] if spec.is_list else conform(v, meta)
-                for v, meta, spec in zip(values, metas, outputs)
-            )
-            return fixed if many else fixed[0]
+            def fix(value: Any) -> Any:
+                return tuple(conform(v) for conform, v in zip(conformers, value))
 
         return fix(result), fix
 
@@ -398,9 +389,24 @@ def _is_array(value: Any) -> bool:
     return isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray))
 
 
-def module_of_result(value: Any) -> Any:
-    """numpy for numpy scalars; cupy for the 0-D results CuPy gives."""
-    return cupy if cupy is not None and type(value).__module__.startswith("cupy") else np
+def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
+    """The cheapest function that turns a kernel's output into an array of ``meta``'s dtype:
+    numpy scalars (what ufuncs give for 0-D inputs) become 0-D arrays, other dtypes are cast.
+    CuPy always returns arrays, so only numpy needs the conversion."""
+    if is_list:
+        item_conformers = [_conformer(m, False) for m in meta]
+        return lambda values: [conform(v) for conform, v in zip(item_conformers, values)]
+    if meta is None:
+        return lambda value: value
+    np_dtype = meta.dtype.numpy_dtype
+    asarray = np.asarray
+
+    def conform(value: Any) -> Any:
+        if type(value) is not np.ndarray and not _is_array(value):
+            value = asarray(value)
+        return value if value.dtype == np_dtype else value.astype(np_dtype)
+
+    return conform
 
 
 def _compose(run: Callable[..., Any], fix: Callable[[Any], Any]) -> Callable[..., Any]:
