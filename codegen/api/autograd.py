@@ -62,7 +62,8 @@ def grad_spec_source(op: OpSpec, backward: OpSpec) -> str:
     return (
         f"GradSpec(op={op.name!r}, backward={backward.name!r}, args=({', '.join(args)}{',' if len(args) == 1 else ''}), "
         f"input_grads=({', '.join(input_grads)}{',' if len(input_grads) == 1 else ''}), "
-        f"meta_only=frozenset({literal(tuple(meta_only)) if meta_only else '()'}))"
+        f"meta_only=frozenset({literal(tuple(meta_only)) if meta_only else '()'}), "
+        f"double_grad={backward.backward is not None})"
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from runtime.autograd.grad_mode import GRAD_MODE
 from runtime.api_functions import API_FUNCTIONS
-from runtime.autograd.grad_node import AccumulationNode, GradNode
+from runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
 from runtime.autograd.record import edge_of, is_differentiable
 from runtime.core.tensor import Tensor
 from runtime.core.tensor import wrap_array
@@ -75,7 +75,8 @@ def _reaching(roots: list[Any], targets: set[int]) -> set[int]:
         key = id(node)
         if key in memo:
             return memo[key]
-        memo[key] = key in targets
+        # A MissingGradNode's inputs are unknown: it may lead anywhere, so it must run (and fail).
+        memo[key] = key in targets or isinstance(node, MissingGradNode)
         for target in node.next_nodes():
             if reaches(target):
                 memo[key] = True
@@ -148,6 +149,7 @@ def _execute(
                         capture[(node, slot)] = slots[slot]
             if wanted is None or id(node) in wanted:
                 if any(value is not None for value in slots):
+                    node.check_arrivals(slots)
                     input_grads = node.apply(_filled(node, slots), create_graph)
                     for edge, grad_value in zip(node.edges, input_grads):
                         if edge is None or grad_value is None:

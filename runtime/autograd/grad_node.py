@@ -17,7 +17,7 @@ from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor, wrap_array
 from runtime.device import module_of
 from runtime.api_functions import API_FUNCTIONS
-from runtime.errors import PreconditionNotMetError
+from runtime.errors import PreconditionNotMetError, UnimplementedError
 
 __all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
 
@@ -41,6 +41,7 @@ class GradSpec:
     args: tuple[tuple[str, Any], ...]
     input_grads: tuple[int | None, ...]
     meta_only: frozenset[int] = frozenset()
+    double_grad: bool = False  # whether the backward op has a backward op of its own
 
 
 class TensorWrapper:
@@ -123,6 +124,18 @@ class GradNode:
         self.saved = []
         self.released = True
 
+    def check_arrivals(self, slots: list[Any]) -> None:
+        """UnimplementedError when a gradient arrived for an output the backward op takes no
+        gradient for (cross_entropy_with_softmax's softmax, as in PaddlePaddle)."""
+        consumed = {value for kind, value in self.spec.args if kind == "grad"}
+        for slot, value in enumerate(slots):
+            if value is not None and slot not in consumed:
+                raise UnimplementedError(
+                    f"a gradient reached output {slot} of '{self.spec.op}', but its backward op "
+                    f"'{self.spec.backward}' takes no gradient for that output (as in PaddlePaddle); "
+                    "compute the loss from its other outputs"
+                )
+
     def apply(self, grads: list[Any], keep_graph: bool) -> list[Any]:
         """Gradients of the forward inputs (lists for Tensor[] inputs, None where none flows),
         from ``grads``, the gradients of the forward outputs (None where none arrived)."""
@@ -132,25 +145,73 @@ class GradNode:
                 "after the first backward pass; pass retain_graph=True to the first backward() or grad()"
             )
         args = []
+        differentiable_args = []  # tensors whose values the backward op reads
         for (kind, value), saved in zip(self.spec.args, self.saved):
             if kind == "grad":
-                args.append(grads[value])
+                arg = grads[value]
             elif kind in ("input", "output"):
-                args.append(
+                arg = (
                     None if saved is None
                     else [w.unwrap(keep_graph) for w in saved] if isinstance(saved, list)
                     else saved.unwrap(keep_graph)
                 )
+                if kind == "input" and value in self.spec.meta_only:
+                    args.append(arg)
+                    continue
             else:
                 args.append(saved)
+                continue
+            args.append(arg)
+            differentiable_args.extend(arg if isinstance(arg, list) else [arg])
         results = API_FUNCTIONS[self.spec.backward](*args)
         if not isinstance(results, tuple):
             results = (results,)
+        needs_graph = any(t is not None and not t.stop_gradient for t in differentiable_args)
+        if keep_graph and needs_graph and not self.spec.double_grad:
+            for result in results:
+                if result is not None and not isinstance(result, list) and result._grad_node is None:
+                    result.stop_gradient = False
+                    result._grad_node = (MissingGradNode(self.spec), 0)
         input_grads: list[Any] = [None] * len(self.edges)
         for index, result in zip(self.spec.input_grads, results):
             if index is not None:
                 input_grads[index] = result
         return input_grads
+
+
+class MissingGradNode:
+    """Stands for the backward of a backward op that has none (``create_graph=True`` through an op
+    without a double grad): reaching it in a later backward pass is an error, not a silent zero."""
+
+    __slots__ = ("spec", "hooks", "output_metas", "__weakref__")
+
+    def __init__(self, spec: GradSpec) -> None:
+        self.spec = spec
+        self.hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] = {}
+        self.output_metas = [None]
+
+    @property
+    def name(self) -> str:
+        return f"{self.spec.backward} (no backward)"
+
+    @property
+    def output_count(self) -> int:
+        return 1
+
+    def next_nodes(self) -> list[Any]:
+        return []
+
+    def release(self) -> None:
+        return None
+
+    def check_arrivals(self, slots: list[Any]) -> None:
+        return None
+
+    def apply(self, grads: list[Any], keep_graph: bool) -> list[Any]:
+        raise UnimplementedError(
+            f"higher-order gradient through '{self.spec.op}': its backward op '{self.spec.backward}' "
+            "has no backward op in ops/backward.yaml"
+        )
 
 
 class AccumulationNode:

@@ -252,3 +252,22 @@ def test_no_need_buffer_inputs_are_saved_by_shape_only() -> None:
     array = wrapper.impl.array
     assert array.shape == (100, 100) and array.strides == (0, 0)
     assert array.base is None or array.base.size == 1
+
+
+def test_higher_order_gradient_through_an_op_without_double_grad_is_an_error() -> None:
+    from runtime.errors import UnimplementedError
+
+    x = leaf([0.5, 1.0])
+    (dx,) = phi.grad(phi.sum(phi.sin(x)), x, create_graph=True)  # sin_grad has no backward op
+    assert not dx.stop_gradient
+    with pytest.raises(UnimplementedError, match="higher-order gradient through 'sin': its backward op 'sin_grad' has no backward op"):
+        phi.grad(phi.sum(dx), x)
+
+
+def test_a_gradient_into_an_output_the_backward_op_ignores_is_an_error() -> None:
+    from runtime.errors import UnimplementedError
+
+    logits = leaf(np.zeros((2, 3)))
+    softmax, loss = phi.cross_entropy_with_softmax(logits, phi.to_tensor(np.array([[0], [1]])))
+    with pytest.raises(UnimplementedError, match="a gradient reached output 0 of 'cross_entropy_with_softmax'"):
+        phi.add(phi.sum(softmax), phi.sum(loss)).backward()

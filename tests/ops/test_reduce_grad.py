@@ -205,13 +205,18 @@ def test_prod_grad_matches_finite_differences_of_prod(axis, keepdim, reduce_all,
     np.testing.assert_allclose(x_grad, expected, **FD_TOLERANCE)
 
 
-def test_prod_grad_with_a_zero_gives_nan_there_and_zero_beside_it_as_paddle():
+def test_prod_grad_at_a_single_zero_is_the_product_of_the_others():
     x = np.array([[2.0, 0.0, 3.0], [1.0, 2.0, 4.0]])
     out = np.prod(x, axis=1)
     x_grad = grad_kernel("prod_grad", D.FLOAT64)(x, out, np.ones(2), (1,), False, False)
-    assert np.isnan(x_grad[0, 1])
-    assert x_grad[0, [0, 2]].tolist() == [0.0, 0.0]
+    assert x_grad[0].tolist() == [0.0, 6.0, 0.0]
     assert x_grad[1].tolist() == [8.0, 4.0, 2.0]
+
+
+def test_prod_grad_of_a_slice_with_two_zeros_is_zero():
+    x = np.array([[0.0, 0.0, 3.0]])
+    x_grad = grad_kernel("prod_grad", D.FLOAT64)(x, np.prod(x, axis=1), np.ones(1), (1,), False, False)
+    assert x_grad.tolist() == [[0.0, 0.0, 0.0]]
 
 
 def test_reduce_grads_have_no_integer_kernels():

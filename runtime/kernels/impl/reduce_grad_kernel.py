@@ -139,6 +139,19 @@ def prod_grad_kernel(
     keepdim: bool,
     reduce_all: bool,
 ) -> Array:
+    """d prod / d x_i is the product of the other elements of x_i's slice. PaddlePaddle's CPU
+    functor computes it as out / x_i, which is 0/0 = nan at a zero; here it is exact: with no
+    zero in the slice it is out / x_i, at a slice's only zero the product of the rest, and 0
+    everywhere else (every other element's product then contains that zero, or two zeros)."""
+    xp = ctx.xp
     axes = _axes(axis, x.ndim, reduce_all)
-    product = _broadcast_back(ctx, x.shape, out_grad * out, axes)
-    return (product / x).astype(x.dtype, copy=False)
+    is_zero = x == 0
+    zeros = xp.sum(is_zero, axis=axes, keepdims=True)
+    product_of_rest = xp.prod(xp.where(is_zero, 1, x), axis=axes, keepdims=True)
+    upstream = _broadcast_back(ctx, x.shape, out_grad, axes)
+    grad = xp.where(
+        is_zero,
+        xp.where(zeros == 1, product_of_rest, 0),
+        xp.where(zeros == 0, product_of_rest / xp.where(is_zero, 1, x), 0),
+    )
+    return (upstream * grad).astype(x.dtype, copy=False)
