@@ -271,3 +271,13 @@ def test_a_gradient_into_an_output_the_backward_op_ignores_is_an_error() -> None
     softmax, loss = phi.cross_entropy_with_softmax(logits, phi.to_tensor(np.array([[0], [1]])))
     with pytest.raises(UnimplementedError, match="a gradient reached output 0 of 'cross_entropy_with_softmax'"):
         phi.add(phi.sum(softmax), phi.sum(loss)).backward()
+
+
+def test_an_inplace_op_bumps_the_version_and_breaks_a_backward_that_saved_its_input() -> None:
+    w = phi.to_tensor(np.array([1.0, 2.0], np.float32), stop_gradient=False)
+    loss = phi.sum(phi.multiply(w, w))  # multiply_grad saves w
+    with phi.no_grad():
+        phi.sgd_(w, phi.to_tensor(np.array([0.1], np.float32)), phi.to_tensor(np.ones(2, np.float32)), None)
+    assert w._impl._version == 1
+    with pytest.raises(PreconditionNotMetError, match="backward of 'multiply': its saved tensor 'input 0' was modified in place"):
+        loss.backward()
