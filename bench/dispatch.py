@@ -27,7 +27,9 @@ def optional_module(name: str) -> Any:
         return None
 
 
-def case(op: str, arrays: tuple[np.ndarray, ...], torch: Any, paddle: Any) -> dict[str, Callable[[], Any]]:
+def case(
+    op: str, arrays: tuple[np.ndarray, ...], torch: Any, paddle: Any
+) -> dict[str, Callable[[], Any]]:
     """``op`` on ``arrays`` in each library: phiops, numpy, and torch/paddle when installed."""
     # Every callable has the same shape, `function(*arguments)`, so the harness costs the same.
     numpy_op = {"add": np.add, "matmul": np.matmul, "sum": np.sum}[op]
@@ -58,7 +60,11 @@ def cases(torch: Any, paddle: Any) -> list[tuple[str, int, dict[str, Callable[[]
         ("matmul 1x1", 100_000, case("matmul", (sample(1, 1), sample(1, 1)), torch, paddle)),
         ("matmul 4x4", 100_000, case("matmul", (sample(4, 4), sample(4, 4)), torch, paddle)),
         ("sum 4x4", 100_000, case("sum", (sample(4, 4),), torch, paddle)),
-        ("add 1M elements", 200, case("add", (sample(1000, 1000), sample(1000, 1000)), torch, paddle)),
+        (
+            "add 1M elements",
+            200,
+            case("add", (sample(1000, 1000), sample(1000, 1000)), torch, paddle),
+        ),
     ]
 
 

@@ -13,9 +13,27 @@ from typing import Iterable, Union
 from .errors import ERROR, INCONSISTENCY, Diagnostic, SpecError, sort_diagnostics
 from .loader import read_entries
 from .model import (
-    Arg, ArgList, Call, CallArg, Candidate, Candidates, DataTransform, DataTypeConst, Default,
-    ForwardSig, InferMetaSpec, KernelFunc, KernelSpec, Location, OpSpec, Output, OutputList,
-    Pair, SizeExpr, SpecSet, Type,
+    Arg,
+    ArgList,
+    Call,
+    CallArg,
+    Candidate,
+    Candidates,
+    DataTransform,
+    DataTypeConst,
+    Default,
+    ForwardSig,
+    InferMetaSpec,
+    KernelFunc,
+    KernelSpec,
+    Location,
+    OpSpec,
+    Output,
+    OutputList,
+    Pair,
+    SizeExpr,
+    SpecSet,
+    Type,
 )
 from .parse import parse_entry
 from .validate import validate_op, validate_set
@@ -23,10 +41,34 @@ from .validate import validate_op, validate_set
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = [
-    "load", "check", "collect", "SpecError", "Diagnostic", "ERROR", "INCONSISTENCY", "Location", "Type",
-    "Default", "Arg", "ArgList", "Output", "OutputList", "SizeExpr", "Pair", "Candidate",
-    "DataTypeConst", "Candidates", "KernelFunc", "KernelSpec", "InferMetaSpec", "CallArg", "Call",
-    "ForwardSig", "DataTransform", "OpSpec", "SpecSet",
+    "load",
+    "check",
+    "collect",
+    "SpecError",
+    "Diagnostic",
+    "ERROR",
+    "INCONSISTENCY",
+    "Location",
+    "Type",
+    "Default",
+    "Arg",
+    "ArgList",
+    "Output",
+    "OutputList",
+    "SizeExpr",
+    "Pair",
+    "Candidate",
+    "DataTypeConst",
+    "Candidates",
+    "KernelFunc",
+    "KernelSpec",
+    "InferMetaSpec",
+    "CallArg",
+    "Call",
+    "ForwardSig",
+    "DataTransform",
+    "OpSpec",
+    "SpecSet",
 ]
 
 
@@ -39,8 +81,9 @@ def _display_name(path: Path, base: PathLike | None) -> str:
     return path.as_posix()
 
 
-def collect(paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
-            ) -> tuple[list[OpSpec], list[str], list[Diagnostic]]:
+def collect(
+    paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+) -> tuple[list[OpSpec], list[str], list[Diagnostic]]:
     """Every op that parsed (even with errors elsewhere), the file names, all diagnostics."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -56,8 +99,9 @@ def collect(paths: PathLike | Iterable[PathLike], *, base: PathLike | None = Non
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            diagnostics.append(Diagnostic(Location(display, 1, 1), None,
-                                          f"cannot read the file: {reason}"))
+            diagnostics.append(
+                Diagnostic(Location(display, 1, 1), None, f"cannot read the file: {reason}")
+            )
             continue
         entries, found = read_entries(text, display)
         diagnostics.extend(found)
@@ -74,8 +118,9 @@ def collect(paths: PathLike | Iterable[PathLike], *, base: PathLike | None = Non
     return specs, files, sort_diagnostics(diagnostics)
 
 
-def check(paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
-          ) -> tuple[SpecSet | None, list[Diagnostic]]:
+def check(
+    paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+) -> tuple[SpecSet | None, list[Diagnostic]]:
     """Load `paths` as one set; return it (None if there are schema errors) and all diagnostics.
 
     Locations name each file relative to `base` when it is given and contains the file, else
@@ -92,8 +137,9 @@ def check(paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
     return spec_set, diagnostics
 
 
-def load(paths: PathLike | Iterable[PathLike], *, strict: bool = True,
-         base: PathLike | None = None) -> SpecSet:
+def load(
+    paths: PathLike | Iterable[PathLike], *, strict: bool = True, base: PathLike | None = None
+) -> SpecSet:
     """Load and validate `paths` as one set of op specs.
 
     Raises SpecError listing every diagnostic when there is a schema error, or (with

@@ -26,11 +26,19 @@ def main(argv: list[str] | None = None) -> int:
         from codegen.lint import main as lint_main
 
         return lint_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m codegen", description="Generate generated/ from ops/*.yaml.")
+    parser = argparse.ArgumentParser(
+        prog="python -m codegen", description="Generate generated/ from ops/*.yaml."
+    )
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="exit 1 with a diff if generated/ is stale or hand-edited")
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 with a diff if generated/ is stale or hand-edited",
+    )
     mode.add_argument("--list", action="store_true", help="print the files that would be written")
-    parser.add_argument("--root", type=Path, default=_DEFAULT_ROOT, help="project root holding ops/ and templates/")
+    parser.add_argument(
+        "--root", type=Path, default=_DEFAULT_ROOT, help="project root holding ops/ and templates/"
+    )
     options = parser.parse_args(argv)
     project = Project(options.root)
 
@@ -53,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         diff = manager.diff()
         if diff:
             sys.stdout.write(diff)
-            print("generated/ is stale or was edited by hand; run `python -m codegen`", file=sys.stderr)
+            print(
+                "generated/ is stale or was edited by hand; run `python -m codegen`",
+                file=sys.stderr,
+            )
             return 1
         return 0
     changed = manager.write()

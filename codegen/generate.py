@@ -46,7 +46,8 @@ class Project:
         files = [(p.relative_to(self.root).as_posix(), p) for p in self.spec_paths()]
         files += [(f"templates/{p.name}", p) for p in self.templates.glob("*.j2")]
         files += [
-            (f"codegen/{p.relative_to(codegen_dir).as_posix()}", p) for p in codegen_dir.rglob("*.py")
+            (f"codegen/{p.relative_to(codegen_dir).as_posix()}", p)
+            for p in codegen_dir.rglob("*.py")
         ]
         return fingerprint_inputs(files)
 
@@ -75,7 +76,9 @@ class _OpViews:
     registration: str
 
 
-def _views(op: OpSpec, generated_names: set[str], specs: SpecSet) -> tuple[_OpViews | None, list[Diagnostic]]:
+def _views(
+    op: OpSpec, generated_names: set[str], specs: SpecSet
+) -> tuple[_OpViews | None, list[Diagnostic]]:
     """The views of ``op``, or the diagnostics that stop it from being generated."""
     from codegen.api.python import GenerationError
     from codegen.api.registry import kernel_name, op_info, op_info_source
@@ -104,7 +107,13 @@ def build_files(project: Project) -> FileManager:
 
     paths = project.spec_paths()
     if not paths:
-        raise SpecError([Diagnostic(None, None, f"no spec files: expected {SPEC_FILES[0]} under {project.root}")])
+        raise SpecError(
+            [
+                Diagnostic(
+                    None, None, f"no spec files: expected {SPEC_FILES[0]} under {project.root}"
+                )
+            ]
+        )
     specs = codegen.load(paths, base=project.root)
     ops = list(specs.ops) + list(specs.backward_ops)
     generated_names = {op.name for op in ops}
@@ -130,7 +139,8 @@ def build_files(project: Project) -> FileManager:
             "backward_ops": [views[op.name].api for op in backward],
             "forward_invoked": sorted({op.invoke.name for op in forward if op.invoke is not None}),
             "invoked": sorted(
-                {op.invoke.name for op in backward if op.invoke is not None} & {op.name for op in specs.ops}
+                {op.invoke.name for op in backward if op.invoke is not None}
+                & {op.name for op in specs.ops}
             ),
             "infer_ops": [views[op.name].infer_meta for op in kernel_ops],
             "signatures": [views[op.name].signature for op in kernel_ops],
@@ -139,10 +149,15 @@ def build_files(project: Project) -> FileManager:
             "backward_names": [op.name for op in backward],
             # forward ops the runtime calls back into (runtime/api_functions.py)
             "runtime_functions": [
-                name for name in ("add", "ones_like", "sgd_", "adam_") if name in {op.name for op in forward}
+                name
+                for name in ("add", "ones_like", "sgd_", "adam_")
+                if name in {op.name for op in forward}
             ],
             "functions": sorted(
-                {(infer_meta_function_variable(op.infer_meta.func), op.infer_meta.func) for op in kernel_ops}
+                {
+                    (infer_meta_function_variable(op.infer_meta.func), op.infer_meta.func)
+                    for op in kernel_ops
+                }
             ),
         }
 

@@ -19,10 +19,14 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m codegen lint",
         description="Check op-spec YAML files: schema errors, and inconsistencies between "
-                    "entries or keys.")
+        "entries or keys.",
+    )
     parser.add_argument("files", nargs="+", metavar="FILE", help="op-spec YAML files, one set")
-    parser.add_argument("--strict", action="store_true",
-                        help="exit 1 on inconsistencies too, not only on schema errors")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 on inconsistencies too, not only on schema errors",
+    )
     return parser
 
 

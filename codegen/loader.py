@@ -43,8 +43,11 @@ class SpecLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         loc = self.location(node.start_mark)
         if not isinstance(node, yaml.ScalarNode) and node.tag not in _PLAIN_TAGS:
             raise yaml.constructor.ConstructorError(
-                None, None, f"could not determine a constructor for the tag {node.tag!r}",
-                node.start_mark)
+                None,
+                None,
+                f"could not determine a constructor for the tag {node.tag!r}",
+                node.start_mark,
+            )
         if isinstance(node, yaml.MappingNode):
             result = YMap(loc)
             for key_node, value_node in node.value:
@@ -134,22 +137,33 @@ def read_entries(text: str, file: str) -> tuple[list[YMap], list[Diagnostic]]:
     except yaml.YAMLError as exc:
         return [], [Diagnostic(Location(file, 1, 1), None, f"invalid YAML: {exc}")]
     if root is None:
-        return [], [Diagnostic(Location(file, 1, 1), None,
-                               "the file is empty; expected a list of op entries")]
+        return [], [
+            Diagnostic(
+                Location(file, 1, 1), None, "the file is empty; expected a list of op entries"
+            )
+        ]
     if not isinstance(root, YSeq):
-        return [], [Diagnostic(root.loc, None,
-                               f"expected a list of op entries at the top level, "
-                               f"got a {node_kind(root)}",
-                               hint="start each entry with '- op : name'")]
+        return [], [
+            Diagnostic(
+                root.loc,
+                None,
+                f"expected a list of op entries at the top level, " f"got a {node_kind(root)}",
+                hint="start each entry with '- op : name'",
+            )
+        ]
     entries: list[YMap] = []
     diagnostics: list[Diagnostic] = []
     for index, item in enumerate(root.items, 1):
         if isinstance(item, YMap):
             entries.append(item)
         else:
-            diagnostics.append(Diagnostic(
-                item.loc, None,
-                f"entry {index} is a {node_kind(item)}, expected a mapping with an 'op' key"))
+            diagnostics.append(
+                Diagnostic(
+                    item.loc,
+                    None,
+                    f"entry {index} is a {node_kind(item)}, expected a mapping with an 'op' key",
+                )
+            )
     return entries, diagnostics
 
 

@@ -29,13 +29,40 @@ LIST_BASES = (TENSOR, SCALAR) + BASIC_TYPES
 KERNEL_KINDS = ("dense", "selected_rows", "sparse_coo", "sparse_csr")
 
 DATA_TYPES = (
-    "UNDEFINED", "BOOL", "UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "UINT64", "INT64",
-    "FLOAT8_E4M3FN", "FLOAT8_E5M2", "BFLOAT16", "FLOAT16", "FLOAT32", "FLOAT64", "COMPLEX64",
-    "COMPLEX128", "PSTRING", "ALL_DTYPE",
+    "UNDEFINED",
+    "BOOL",
+    "UINT8",
+    "INT8",
+    "UINT16",
+    "INT16",
+    "UINT32",
+    "INT32",
+    "UINT64",
+    "INT64",
+    "FLOAT8_E4M3FN",
+    "FLOAT8_E5M2",
+    "BFLOAT16",
+    "FLOAT16",
+    "FLOAT32",
+    "FLOAT64",
+    "COMPLEX64",
+    "COMPLEX128",
+    "PSTRING",
+    "ALL_DTYPE",
 )
 DATA_LAYOUTS = (
-    "UNDEFINED", "ANY", "NHWC", "NCHW", "NCDHW", "NDHWC", "ONEDNN", "SPARSE_COO", "SPARSE_CSR",
-    "STRIDED", "PSTRING_UNION", "ALL_LAYOUT",
+    "UNDEFINED",
+    "ANY",
+    "NHWC",
+    "NCHW",
+    "NCDHW",
+    "NDHWC",
+    "ONEDNN",
+    "SPARSE_COO",
+    "SPARSE_CSR",
+    "STRIDED",
+    "PSTRING_UNION",
+    "ALL_LAYOUT",
 )
 
 
@@ -185,7 +212,7 @@ class SizeExpr:
                     parts.append(str(int(tok.text)))
                     i += 1
                 elif tok.kind == "name" and tok.text in allowed:
-                    rest = [t.text for t in toks[i + 1:i + 5]]
+                    rest = [t.text for t in toks[i + 1 : i + 5]]
                     if rest == [".", "size", "(", ")"]:
                         parts.append(f"len({tok.text})")
                         i += 5
@@ -319,8 +346,10 @@ class KernelFunc:
     def __str__(self) -> str:
         if self.input_kinds is None:
             return self.name
-        return (f"{self.name} {{{', '.join(self.input_kinds)} -> "
-                f"{', '.join(self.output_kinds or ())}}}")
+        return (
+            f"{self.name} {{{', '.join(self.input_kinds)} -> "
+            f"{', '.join(self.output_kinds or ())}}}"
+        )
 
 
 @dataclass(frozen=True)

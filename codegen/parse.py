@@ -43,10 +43,34 @@ from .errors import INCONSISTENCY, Diagnostic
 from .lexer import EOF, NAME, NUMBER, PUNCT, STRING, Token
 from .loader import YMap, YNode, YScalar, YSeq
 from .model import (
-    DATA_LAYOUTS, DATA_TYPES, KERNEL_KINDS, LIST_BASES, SCALAR, SCALAR_TYPES, TENSOR,
-    TYPE_BASES, Arg, ArgList, Call, CallArg, Candidate, Candidates, DataTransform,
-    DataTypeConst, Default, ForwardSig, InferMetaSpec, KernelFunc, KernelSpec, Location, OpSpec,
-    Output, OutputList, Pair, SizeExpr, Type,
+    DATA_LAYOUTS,
+    DATA_TYPES,
+    KERNEL_KINDS,
+    LIST_BASES,
+    SCALAR,
+    SCALAR_TYPES,
+    TENSOR,
+    TYPE_BASES,
+    Arg,
+    ArgList,
+    Call,
+    CallArg,
+    Candidate,
+    Candidates,
+    DataTransform,
+    DataTypeConst,
+    Default,
+    ForwardSig,
+    InferMetaSpec,
+    KernelFunc,
+    KernelSpec,
+    Location,
+    OpSpec,
+    Output,
+    OutputList,
+    Pair,
+    SizeExpr,
+    Type,
 )
 
 Locate = Callable[[int], Location]
@@ -177,8 +201,11 @@ def parse_type_at(toks: Tokens, *, for_output: bool = False) -> Type:
     tok = toks.name("a type")
     base = tok.text
     if base not in TYPE_BASES:
-        raise ParseError(f"unknown type '{base}'", tok.pos,
-                         suggest(base, TYPE_BASES) or f"types are: {', '.join(TYPE_BASES)}")
+        raise ParseError(
+            f"unknown type '{base}'",
+            tok.pos,
+            suggest(base, TYPE_BASES) or f"types are: {', '.join(TYPE_BASES)}",
+        )
     if for_output and base != TENSOR:
         raise ParseError(f"output type must be Tensor or Tensor[], not '{base}'", tok.pos)
     scalar_type = None
@@ -187,8 +214,11 @@ def parse_type_at(toks: Tokens, *, for_output: bool = False) -> Type:
         inner = toks.next()
         toks.next()
         if inner.text not in SCALAR_TYPES:
-            raise ParseError(f"unknown Scalar type 'Scalar({inner.text})'", inner.pos,
-                             f"use one of {', '.join(f'Scalar({t})' for t in SCALAR_TYPES)}")
+            raise ParseError(
+                f"unknown Scalar type 'Scalar({inner.text})'",
+                inner.pos,
+                f"use one of {', '.join(f'Scalar({t})' for t in SCALAR_TYPES)}",
+            )
         scalar_type = inner.text
     is_list = False
     if toks.at("["):
@@ -345,8 +375,11 @@ def parse_default_tokens(tokens: list[Token], type_: Type, arg: str) -> Default:
         return ParseError(f"{where} does not fit type {type_}", pos)
 
     if type_.base == TENSOR:
-        raise ParseError(f"Tensor argument '{arg}' cannot have a default", pos,
-                         "list it in 'optional' to make it optional")
+        raise ParseError(
+            f"Tensor argument '{arg}' cannot have a default",
+            pos,
+            "list it in 'optional' to make it optional",
+        )
     first = tokens[0]
     # `{...}`: a list, or the undefined Place/DataType/DataLayout.
     if first.is_punct("{"):
@@ -371,29 +404,46 @@ def parse_default_tokens(tokens: list[Token], type_: Type, arg: str) -> Default:
     if type_.is_list or type_.base == "IntArray":
         raise misfit()
     if type_.base in ("DataType", "DataLayout"):
-        if (len(tokens) == 3 and first.kind == NAME and tokens[1].is_punct("::")
-                and tokens[2].kind == NAME):
+        if (
+            len(tokens) == 3
+            and first.kind == NAME
+            and tokens[1].is_punct("::")
+            and tokens[2].kind == NAME
+        ):
             if first.text != type_.base:
                 raise misfit()
             members = DATA_TYPES if type_.base == "DataType" else DATA_LAYOUTS
             if tokens[2].text not in members:
-                raise ParseError(f"unknown {type_.base} '{tokens[2].text}' in {where}",
-                                 tokens[2].pos, suggest(tokens[2].text, members))
+                raise ParseError(
+                    f"unknown {type_.base} '{tokens[2].text}' in {where}",
+                    tokens[2].pos,
+                    suggest(tokens[2].text, members),
+                )
             kind = "datatype" if type_.base == "DataType" else "layout"
             return Default(kind, tokens[2].text, text)
         raise misfit() if _is_literal(tokens) else _not_literal(where, pos)
     if type_.base == "Place":
-        if first.kind == NAME and first.text in PLACE_CONSTRUCTORS and len(tokens) >= 3 \
-                and tokens[1].is_punct("(") and tokens[-1].is_punct(")"):
+        if (
+            first.kind == NAME
+            and first.text in PLACE_CONSTRUCTORS
+            and len(tokens) >= 3
+            and tokens[1].is_punct("(")
+            and tokens[-1].is_punct(")")
+        ):
             inner = tokens[2:-1]
             device = PLACE_CONSTRUCTORS[first.text]
             if not inner:
                 return Default("place", (device, 0 if device == "gpu" else None), text)
-            if device == "gpu" and len(inner) == 1 and inner[0].kind == NUMBER \
-                    and inner[0].text.isdigit():
+            if (
+                device == "gpu"
+                and len(inner) == 1
+                and inner[0].kind == NUMBER
+                and inner[0].text.isdigit()
+            ):
                 return Default("place", ("gpu", int(inner[0].text)), text)
-            raise ParseError(f"{where} is not a valid place", pos,
-                             "use CPUPlace(), GPUPlace(id) or {}")
+            raise ParseError(
+                f"{where} is not a valid place", pos, "use CPUPlace(), GPUPlace(id) or {}"
+            )
         raise misfit() if _is_literal(tokens) else _not_literal(where, pos)
     return _coerce_scalar(tokens, type_, where, misfit)
 
@@ -420,9 +470,12 @@ def _is_literal(tokens: list[Token]) -> bool:
 
 
 def _not_literal(where: str, pos: int | None) -> ParseError:
-    return ParseError(f"{where} is not a literal or constant expression", pos,
-                      "defaults are literals: numbers, true/false, \"strings\", {lists}, "
-                      "DataType::X, CPUPlace()")
+    return ParseError(
+        f"{where} is not a literal or constant expression",
+        pos,
+        'defaults are literals: numbers, true/false, "strings", {lists}, '
+        "DataType::X, CPUPlace()",
+    )
 
 
 def _coerce_scalar(tokens: list[Token], type_: Type, where: str, misfit) -> Default:
@@ -522,8 +575,11 @@ def _parse_output(toks: Tokens, locate: Locate) -> Output:
         body = toks.balanced_until({"}"})
         toks.expect("}", "'}' to close the size expression")
         if not type_.is_list:
-            raise ParseError(f"a size expression {{{lexer.canonical(body)}}} is only allowed on "
-                             f"a Tensor[] output", brace.pos)
+            raise ParseError(
+                f"a size expression {{{lexer.canonical(body)}}} is only allowed on "
+                f"a Tensor[] output",
+                brace.pos,
+            )
         if not body:
             raise ParseError("empty size expression '{}'", brace.pos)
         size_expr = SizeExpr(lexer.canonical(body), tuple(body))
@@ -535,8 +591,10 @@ def _parse_outputs_at(toks: Tokens, locate: Locate) -> OutputList:
     while toks.accept(","):
         outputs.append(_parse_output(toks, locate))
     if len(outputs) > 1:  # several unnamed outputs: out_0, out_1, ... by position
-        outputs = [o if o.name_given else dataclasses.replace(o, name=f"out_{i}")
-                   for i, o in enumerate(outputs)]
+        outputs = [
+            o if o.name_given else dataclasses.replace(o, name=f"out_{i}")
+            for i, o in enumerate(outputs)
+        ]
     return OutputList(tuple(outputs))
 
 
@@ -665,8 +723,11 @@ def _call_literal(run: list[Token], text: str) -> Default:
     try:
         kind, value = _literal(run)
     except _NotConst:
-        raise ParseError(f"call argument '{text}' is not a name, literal, method call "
-                         f"(x.dtype()) or negation (!x)", run[0].pos) from None
+        raise ParseError(
+            f"call argument '{text}' is not a name, literal, method call "
+            f"(x.dtype()) or negation (!x)",
+            run[0].pos,
+        ) from None
     return Default(kind, value, lexer.canonical(run))
 
 
@@ -713,7 +774,7 @@ def parse_candidates(text: str, locate: Locate) -> tuple[Candidates, tuple[str, 
         else:
             start = toks.i
             items.append(_candidate(toks))
-            kept.append([t.text for t in toks.tokens[start:toks.i]])
+            kept.append([t.text for t in toks.tokens[start : toks.i]])
         if not toks.accept(separator):
             break
     toks.end(f"'{separator}' or the end of the candidates")
@@ -733,8 +794,9 @@ def _candidate(toks: Tokens) -> Candidate | DataTypeConst:
     if tok.text == "DataType" and toks.accept("::"):
         member = toks.name("a DataType member after '::'")
         if member.text not in DATA_TYPES:
-            raise ParseError(f"unknown DataType '{member.text}'", member.pos,
-                             suggest(member.text, DATA_TYPES))
+            raise ParseError(
+                f"unknown DataType '{member.text}'", member.pos, suggest(member.text, DATA_TYPES)
+            )
         return DataTypeConst(member.text)
     if tok.text == "complex" and toks.accept("("):
         inner = toks.name("an argument name in complex(...)")
@@ -769,9 +831,11 @@ def _kinds(toks: Tokens) -> tuple[str, ...]:
     while True:
         tok = toks.name("a tensor kind")
         if tok.text not in KERNEL_KINDS:
-            raise ParseError(f"unknown tensor kind '{tok.text}'", tok.pos,
-                             suggest(tok.text, KERNEL_KINDS)
-                             or f"kinds are: {', '.join(KERNEL_KINDS)}")
+            raise ParseError(
+                f"unknown tensor kind '{tok.text}'",
+                tok.pos,
+                suggest(tok.text, KERNEL_KINDS) or f"kinds are: {', '.join(KERNEL_KINDS)}",
+            )
         kinds.append(tok.text)
         if not toks.accept(","):
             return tuple(kinds)
@@ -783,26 +847,48 @@ def parse_param_item(value: object) -> tuple[str, Default | None]:
         text = "true" if value else "false"
         return text, Default("bool", value, text)
     if isinstance(value, (int, float)):
-        return str(value), Default("float" if isinstance(value, float) else "int", value,
-                                   str(value))
+        return str(value), Default(
+            "float" if isinstance(value, float) else "int", value, str(value)
+        )
     if isinstance(value, str):
         return parse_name(value), None
     raise ParseError(f"param items are argument names, got {value!r}")
-
-
 
 
 # ------------------------------------------------------------------------------- entries
 
 NAME_KEYS = {"op": False, "api": False, "backward_op": True, "backward_api": True}
 ENTRY_KEYS = tuple(NAME_KEYS) + (
-    "forward", "args", "output", "infer_meta", "kernel", "backward", "invoke", "composite",
-    "inplace", "view", "optional", "intermediate", "no_need_buffer", "data_transform", "traits",
-    "interfaces", "support_dygraph_mode", "support_tensor",
+    "forward",
+    "args",
+    "output",
+    "infer_meta",
+    "kernel",
+    "backward",
+    "invoke",
+    "composite",
+    "inplace",
+    "view",
+    "optional",
+    "intermediate",
+    "no_need_buffer",
+    "data_transform",
+    "traits",
+    "interfaces",
+    "support_dygraph_mode",
+    "support_tensor",
 )
 INFER_META_KEYS = ("func", "param", "spmd_rule", "local_shape", "global_shape", "dtype")
-KERNEL_KEYS = ("func", "param", "data_type", "backend", "layout", "force_backend", "use_gpudnn",
-               "dtype")
+KERNEL_KEYS = (
+    "func",
+    "param",
+    "data_type",
+    "backend",
+    "layout",
+    "force_backend",
+    "use_gpudnn",
+    "dtype",
+)
 DATA_TRANSFORM_KEYS = ("skip_transform", "support_trans_dtype")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -834,15 +920,21 @@ class _EntryParser:
     def consume(self, mapping: YMap, allowed: tuple[str, ...], prefix: str = "") -> dict:
         """Every key of `mapping` by name, or an error for each unknown or duplicate one."""
         for key, loc, first in mapping.duplicates:
-            self.error(loc, f"duplicate key '{prefix}{key}' (first given at line {first.line})",
-                       "YAML would silently keep only one of them; merge or remove one")
+            self.error(
+                loc,
+                f"duplicate key '{prefix}{key}' (first given at line {first.line})",
+                "YAML would silently keep only one of them; merge or remove one",
+            )
         for key_node in mapping.bad_keys:
             self.error(key_node.loc, f"keys must be strings, got {_kind_phrase(key_node)}")
         values = {}
         for key, (key_node, value) in mapping.items.items():
             if key not in allowed:
-                self.error(key_node.loc, f"unknown key '{prefix}{key}'",
-                           suggest(key, allowed) or f"known keys: {', '.join(allowed)}")
+                self.error(
+                    key_node.loc,
+                    f"unknown key '{prefix}{key}'",
+                    suggest(key, allowed) or f"known keys: {', '.join(allowed)}",
+                )
                 continue
             values[key] = value
             self.key_locs.append((prefix + key, value.loc))
@@ -858,8 +950,15 @@ class _EntryParser:
         self.error(node.loc, f"'{key}' must be a string, not {_kind_phrase(node)}")
         return None
 
-    def parse(self, key: str, node: YNode | None, parser, *, allow_null: bool = False,
-              with_locate: bool = True):
+    def parse(
+        self,
+        key: str,
+        node: YNode | None,
+        parser,
+        *,
+        allow_null: bool = False,
+        with_locate: bool = True,
+    ):
         scalar = self.string(key, node, allow_null=allow_null)
         if scalar is None:
             return None
@@ -932,8 +1031,11 @@ class _EntryParser:
         entry = self.entry
         name_keys = [k for k in entry.items if k in NAME_KEYS]
         if not name_keys:
-            self.error(entry.loc, "entry has no 'op' key",
-                       "start the entry with '- op : name' (or 'backward_op' in a backward file)")
+            self.error(
+                entry.loc,
+                "entry has no 'op' key",
+                "start the entry with '- op : name' (or 'backward_op' in a backward file)",
+            )
             self.consume(entry, ENTRY_KEYS)
             return None
         key = name_keys[0]
@@ -943,15 +1045,22 @@ class _EntryParser:
             if _IDENTIFIER.match(name_node.value):
                 name = name_node.value
             else:
-                self.error(name_node.loc, f"op name '{name_node.value}' is not an identifier "
-                                          f"[A-Za-z_][A-Za-z0-9_]*")
+                self.error(
+                    name_node.loc,
+                    f"op name '{name_node.value}' is not an identifier " f"[A-Za-z_][A-Za-z0-9_]*",
+                )
         else:
             self.error(name_node.loc, f"'{key}' must be a string, not {_kind_phrase(name_node)}")
-        self.op = name if name is not None else (
-            name_node.value if isinstance(name_node.value, str) else None)
+        self.op = (
+            name
+            if name is not None
+            else (name_node.value if isinstance(name_node.value, str) else None)
+        )
         for other in name_keys[1:]:
-            self.error(entry.items[other][0].loc,
-                       f"entry has both '{key}' and '{other}'; an entry defines one op")
+            self.error(
+                entry.items[other][0].loc,
+                f"entry has both '{key}' and '{other}'; an entry defines one op",
+            )
         is_backward = NAME_KEYS[key]
         values = self.consume(entry, ENTRY_KEYS)
 
@@ -974,14 +1083,19 @@ class _EntryParser:
         forward = None
         if is_backward:
             if "forward" not in values:
-                self.error(entry.loc, "missing required key 'forward' of a backward op",
-                           "e.g. 'forward : abs (Tensor x) -> Tensor(out)'")
+                self.error(
+                    entry.loc,
+                    "missing required key 'forward' of a backward op",
+                    "e.g. 'forward : abs (Tensor x) -> Tensor(out)'",
+                )
             else:
                 forward = self.parse("forward", values["forward"], parse_forward)
                 self.broken |= forward is None
         elif "forward" in values:
-            self.error(values["forward"].loc,
-                       "'forward' is only allowed on backward ops ('backward_op' entries)")
+            self.error(
+                values["forward"].loc,
+                "'forward' is only allowed on backward ops ('backward_op' entries)",
+            )
 
         infer_meta = self.infer_meta(values.get("infer_meta"))
         kernel = self.kernel(values.get("kernel"))
@@ -990,10 +1104,12 @@ class _EntryParser:
         if "composite" in values and not is_backward:
             self.error(values["composite"].loc, "'composite' is only allowed on backward ops")
         if "invoke" in values and "kernel" in values:
-            self.error(values["invoke"].loc, "an op has either 'invoke' or 'kernel', not both",
-                       "'invoke' implements the op by calling another op")
-        backward = self.parse("backward", values.get("backward"), parse_name,
-                              with_locate=False)
+            self.error(
+                values["invoke"].loc,
+                "an op has either 'invoke' or 'kernel', not both",
+                "'invoke' implements the op by calling another op",
+            )
+        backward = self.parse("backward", values.get("backward"), parse_name, with_locate=False)
         inplace = self.parse("inplace", values.get("inplace"), parse_pairs) or ()
         view = self.parse("view", values.get("view"), parse_pairs) or ()
         data_transform = None
@@ -1002,35 +1118,57 @@ class _EntryParser:
             sub = self.consume(transform_map, DATA_TRANSFORM_KEYS, "data_transform.")
             data_transform = DataTransform(
                 self.names("data_transform.skip_transform", sub.get("skip_transform")),
-                self.names("data_transform.support_trans_dtype",
-                           sub.get("support_trans_dtype")))
-        traits = self.parse("traits", values.get("traits"), parse_qualified_names,
-                            with_locate=False) or ()
-        interfaces = self.parse("interfaces", values.get("interfaces"), parse_qualified_names,
-                                with_locate=False) or ()
+                self.names("data_transform.support_trans_dtype", sub.get("support_trans_dtype")),
+            )
+        traits = (
+            self.parse("traits", values.get("traits"), parse_qualified_names, with_locate=False)
+            or ()
+        )
+        interfaces = (
+            self.parse(
+                "interfaces", values.get("interfaces"), parse_qualified_names, with_locate=False
+            )
+            or ()
+        )
         support_dygraph_mode = False
         node = values.get("support_dygraph_mode")
         if node is not None:
             if isinstance(node, YScalar) and isinstance(node.value, bool):
                 support_dygraph_mode = node.value
             else:
-                self.error(node.loc, f"'support_dygraph_mode' must be true or false, not "
-                                     f"{_kind_phrase(node)}")
+                self.error(
+                    node.loc,
+                    f"'support_dygraph_mode' must be true or false, not " f"{_kind_phrase(node)}",
+                )
         support_tensor, literals = self.name_list("support_tensor", values.get("support_tensor"))
         if literals is not None:
             self.error(values["support_tensor"].loc, "support_tensor: items must be names")
         if name is None:
             return None
         return OpSpec(
-            name=name, is_backward=is_backward, key=key, args=args, outputs=outputs,
-            infer_meta=infer_meta, kernel=kernel, invoke=invoke, composite=composite,
-            forward=forward, backward=backward, inplace=inplace, view=view,
+            name=name,
+            is_backward=is_backward,
+            key=key,
+            args=args,
+            outputs=outputs,
+            infer_meta=infer_meta,
+            kernel=kernel,
+            invoke=invoke,
+            composite=composite,
+            forward=forward,
+            backward=backward,
+            inplace=inplace,
+            view=view,
             optional=self.names("optional", values.get("optional")),
             intermediate=self.names("intermediate", values.get("intermediate")),
             no_need_buffer=self.names("no_need_buffer", values.get("no_need_buffer")),
-            data_transform=data_transform, traits=traits, interfaces=interfaces,
-            support_dygraph_mode=support_dygraph_mode, support_tensor=support_tensor or (),
-            loc=name_node.loc, key_locs=tuple(self.key_locs),
+            data_transform=data_transform,
+            traits=traits,
+            interfaces=interfaces,
+            support_dygraph_mode=support_dygraph_mode,
+            support_tensor=support_tensor or (),
+            loc=name_node.loc,
+            key_locs=tuple(self.key_locs),
         )
 
     def infer_meta(self, node: YNode | None) -> InferMetaSpec | None:
@@ -1039,20 +1177,33 @@ class _EntryParser:
             return None
         sub = self.consume(mapping, INFER_META_KEYS, "infer_meta.")
         if "func" not in sub:
-            self.error(mapping.loc, "missing required key 'infer_meta.func'",
-                       "name the InferMeta function, e.g. 'func : UnchangedInferMeta'")
+            self.error(
+                mapping.loc,
+                "missing required key 'infer_meta.func'",
+                "name the InferMeta function, e.g. 'func : UnchangedInferMeta'",
+            )
             return None
-        func = self.parse("infer_meta.func", sub["func"], parse_qualified_name,
-                          with_locate=False)
+        func = self.parse("infer_meta.func", sub["func"], parse_qualified_name, with_locate=False)
         param, literals = self.name_list("infer_meta.param", sub.get("param"))
-        opt = {k: self.parse(f"infer_meta.{k}", sub.get(k), parse_name, with_locate=False)
-               for k in ("local_shape", "global_shape", "dtype")}
-        spmd_rule = self.parse("infer_meta.spmd_rule", sub.get("spmd_rule"),
-                               parse_qualified_name, with_locate=False)
+        opt = {
+            k: self.parse(f"infer_meta.{k}", sub.get(k), parse_name, with_locate=False)
+            for k in ("local_shape", "global_shape", "dtype")
+        }
+        spmd_rule = self.parse(
+            "infer_meta.spmd_rule", sub.get("spmd_rule"), parse_qualified_name, with_locate=False
+        )
         if func is None:
             return None
-        return InferMetaSpec(func, param, spmd_rule, opt["local_shape"], opt["global_shape"],
-                             mapping.loc, literals, opt["dtype"])
+        return InferMetaSpec(
+            func,
+            param,
+            spmd_rule,
+            opt["local_shape"],
+            opt["global_shape"],
+            mapping.loc,
+            literals,
+            opt["dtype"],
+        )
 
     def kernel(self, node: YNode | None) -> KernelSpec | None:
         mapping = self.mapping("kernel", node)
@@ -1060,8 +1211,11 @@ class _EntryParser:
             return None
         sub = self.consume(mapping, KERNEL_KEYS, "kernel.")
         if "func" not in sub:
-            self.error(mapping.loc, "missing required key 'kernel.func'",
-                       "name the kernel, e.g. 'func : abs'")
+            self.error(
+                mapping.loc,
+                "missing required key 'kernel.func'",
+                "name the kernel, e.g. 'func : abs'",
+            )
             return None
         funcs = self.parse("kernel.func", sub["func"], parse_kernel_funcs, with_locate=False)
         param, literals = self.name_list("kernel.param", sub.get("param"))
@@ -1070,8 +1224,9 @@ class _EntryParser:
             data_type = self.candidates("kernel.dtype", sub.get("dtype"))
         backend = self.candidates("kernel.backend", sub.get("backend"))
         layout = self.candidates("kernel.layout", sub.get("layout"))
-        force_backend = self.parse("kernel.force_backend", sub.get("force_backend"),
-                                   parse_name, with_locate=False)
+        force_backend = self.parse(
+            "kernel.force_backend", sub.get("force_backend"), parse_name, with_locate=False
+        )
         use_gpudnn = None
         node = sub.get("use_gpudnn")
         if isinstance(node, YScalar) and isinstance(node.value, bool):
@@ -1080,8 +1235,17 @@ class _EntryParser:
             use_gpudnn = self.parse("kernel.use_gpudnn", node, parse_name, with_locate=False)
         if funcs is None:
             return None
-        return KernelSpec(funcs, param, data_type, backend, layout, force_backend, use_gpudnn,
-                          mapping.loc, literals)
+        return KernelSpec(
+            funcs,
+            param,
+            data_type,
+            backend,
+            layout,
+            force_backend,
+            use_gpudnn,
+            mapping.loc,
+            literals,
+        )
 
 
 def parse_entry(entry: YMap, diagnostics: list[Diagnostic]) -> tuple[OpSpec | None, bool]:

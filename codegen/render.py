@@ -65,9 +65,23 @@ def format_source(source: str, path: str) -> str:
             source, mode=black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
         )
     except black.InvalidInput as error:
-        raise SpecError([Diagnostic(None, None, f"generated {path} is not valid Python ({error}); this is a codegen bug")]) from None
+        raise SpecError(
+            [
+                Diagnostic(
+                    None,
+                    None,
+                    f"generated {path} is not valid Python ({error}); this is a codegen bug",
+                )
+            ]
+        ) from None
     try:
         compile(formatted, path, "exec")
     except SyntaxError as error:
-        raise SpecError([Diagnostic(None, None, f"generated {path} does not compile: {error}; this is a codegen bug")]) from None
+        raise SpecError(
+            [
+                Diagnostic(
+                    None, None, f"generated {path} does not compile: {error}; this is a codegen bug"
+                )
+            ]
+        ) from None
     return formatted

@@ -51,34 +51,59 @@ def validate_op(op: OpSpec) -> list[Diagnostic]:
     def names_in(key: str, names: Iterable[str], allowed: set[str], what: str) -> None:
         for index, name in enumerate(names):
             if name not in allowed:
-                inc(op.loc_of(f"{key}.{index}"), f"{key}: '{name}' is not {what} of the op",
-                    _choices(allowed))
+                inc(
+                    op.loc_of(f"{key}.{index}"),
+                    f"{key}: '{name}' is not {what} of the op",
+                    _choices(allowed),
+                )
 
     names_in("optional", op.optional, arg_names | output_names, "an argument or output")
     names_in("intermediate", op.intermediate, output_names, "an output")
     names_in("no_need_buffer", op.no_need_buffer, input_names, "a Tensor argument")
     if op.data_transform is not None:
-        names_in("data_transform.skip_transform", op.data_transform.skip_transform,
-                 input_names, "a Tensor argument")
-        names_in("data_transform.support_trans_dtype", op.data_transform.support_trans_dtype,
-                 input_names, "a Tensor argument")
+        names_in(
+            "data_transform.skip_transform",
+            op.data_transform.skip_transform,
+            input_names,
+            "a Tensor argument",
+        )
+        names_in(
+            "data_transform.support_trans_dtype",
+            op.data_transform.support_trans_dtype,
+            input_names,
+            "a Tensor argument",
+        )
     names_in("support_tensor", op.support_tensor, attr_names, "an attribute")
     for key, pairs in (("inplace", op.inplace), ("view", op.view)):
         for pair in pairs:
             if pair.input not in input_names:
-                inc(pair.loc, f"{key}: '{pair.input}' in {pair} is not a Tensor argument of "
-                              f"the op", _choices(input_names))
+                inc(
+                    pair.loc,
+                    f"{key}: '{pair.input}' in {pair} is not a Tensor argument of " f"the op",
+                    _choices(input_names),
+                )
             if pair.output not in output_names:
-                inc(pair.loc, f"{key}: '{pair.output}' in {pair} is not an output of the op",
-                    _choices(output_names))
+                inc(
+                    pair.loc,
+                    f"{key}: '{pair.output}' in {pair} is not an output of the op",
+                    _choices(output_names),
+                )
     if op.infer_meta is not None:
-        _check_params(op, "infer_meta.param", op.infer_meta.param,
-                      op.infer_meta.param_literals, arg_names, inc)
+        _check_params(
+            op,
+            "infer_meta.param",
+            op.infer_meta.param,
+            op.infer_meta.param_literals,
+            arg_names,
+            inc,
+        )
         for key in ("local_shape", "global_shape"):
             value = getattr(op.infer_meta, key)
             if value is not None and value not in output_names:
-                inc(op.loc_of(f"infer_meta.{key}"),
-                    f"infer_meta.{key}: '{value}' is not an output of the op")
+                inc(
+                    op.loc_of(f"infer_meta.{key}"),
+                    f"infer_meta.{key}: '{value}' is not an output of the op",
+                )
     if op.kernel is not None:
         _check_kernel(op, arg_names, attr_names, err, inc)
     if op.invoke is not None:
@@ -103,16 +128,22 @@ def _check_args(op: OpSpec, err: _Collector) -> None:
         seen.add(arg.name)
         if arg.type.is_tensor_like:
             if first_attr is not None:
-                err(arg.loc, f"Tensor argument '{arg.name}' comes after attribute "
-                             f"'{first_attr.name}'", "list all Tensor arguments first")
+                err(
+                    arg.loc,
+                    f"Tensor argument '{arg.name}' comes after attribute " f"'{first_attr.name}'",
+                    "list all Tensor arguments first",
+                )
             continue
         first_attr = first_attr or arg
         if arg.default is not None:
             first_default = first_default or arg
         elif first_default is not None:
-            err(arg.loc, f"attribute '{arg.name}' has no default but follows "
-                         f"'{first_default.name}', which has one",
-                "give it a default or move it before the attributes with defaults")
+            err(
+                arg.loc,
+                f"attribute '{arg.name}' has no default but follows "
+                f"'{first_default.name}', which has one",
+                "give it a default or move it before the attributes with defaults",
+            )
 
 
 def _check_outputs(op: OpSpec, err: _Collector, inc: _Collector) -> None:
@@ -120,15 +151,21 @@ def _check_outputs(op: OpSpec, err: _Collector, inc: _Collector) -> None:
     arg_names = set(op.args.names)
     for out in op.outputs:
         if out.name in seen:
-            err(out.loc, f"duplicate output name '{out.name}'",
-                "name each output: Tensor(name)" if not out.name_given else None)
+            err(
+                out.loc,
+                f"duplicate output name '{out.name}'",
+                "name each output: Tensor(name)" if not out.name_given else None,
+            )
         seen.add(out.name)
         if out.size_expr is not None:
             for name in out.size_expr.names():
                 if name not in arg_names:
-                    inc(out.loc, f"size expression {{{out.size_expr}}} of output '{out.name}' "
-                                 f"uses '{name}', which is not an argument of the op",
-                        _choices(arg_names))
+                    inc(
+                        out.loc,
+                        f"size expression {{{out.size_expr}}} of output '{out.name}' "
+                        f"uses '{name}', which is not an argument of the op",
+                        _choices(arg_names),
+                    )
 
 
 def _check_params(op, key, params, literals, arg_names, inc) -> None:
@@ -138,8 +175,11 @@ def _check_params(op, key, params, literals, arg_names, inc) -> None:
         if literals is not None and literals[index] is not None:
             continue
         if name not in arg_names:
-            inc(op.loc_of(f"{key}.{index}"), f"{key}: '{name}' is not an argument of the op",
-                _choices(arg_names))
+            inc(
+                op.loc_of(f"{key}.{index}"),
+                f"{key}: '{name}' is not an argument of the op",
+                _choices(arg_names),
+            )
 
 
 def _check_kernel(op: OpSpec, arg_names: set[str], attr_names: set[str], err, inc) -> None:
@@ -152,25 +192,39 @@ def _check_kernel(op: OpSpec, arg_names: set[str], attr_names: set[str], err, in
         for item in candidates.items:
             if not hasattr(item, "complex_of"):
                 if key != "data_type":
-                    err(candidates.loc, f"kernel.{key}: a DataType constant ({item}) can only "
-                                        f"select the data type")
+                    err(
+                        candidates.loc,
+                        f"kernel.{key}: a DataType constant ({item}) can only "
+                        f"select the data type",
+                    )
                 continue
             if item.name not in arg_names:
-                inc(candidates.loc, f"kernel.{key}: candidate '{item.name}' is not an argument "
-                                    f"of the op", _choices(arg_names))
+                inc(
+                    candidates.loc,
+                    f"kernel.{key}: candidate '{item.name}' is not an argument " f"of the op",
+                    _choices(arg_names),
+                )
     if kernel.force_backend is not None and kernel.force_backend not in attr_names:
-        inc(op.loc_of("kernel.force_backend"),
-            f"kernel.force_backend: '{kernel.force_backend}' is not an attribute of the op")
+        inc(
+            op.loc_of("kernel.force_backend"),
+            f"kernel.force_backend: '{kernel.force_backend}' is not an attribute of the op",
+        )
     if kernel.use_gpudnn not in (None, "true", "false") and kernel.use_gpudnn not in attr_names:
-        inc(op.loc_of("kernel.use_gpudnn"),
-            f"kernel.use_gpudnn: '{kernel.use_gpudnn}' is neither true/false nor an attribute")
+        inc(
+            op.loc_of("kernel.use_gpudnn"),
+            f"kernel.use_gpudnn: '{kernel.use_gpudnn}' is neither true/false nor an attribute",
+        )
 
 
 def _check_call_names(op: OpSpec, key: str, call, allowed: set[str], inc) -> None:
     for arg in call.args:
         if arg.kind in ("name", "method", "not") and arg.name not in allowed:
-            inc(call.loc, f"{key}: argument '{arg.text}' of {call.name}(...) uses '{arg.name}', "
-                          f"which is not an argument or output of the op", _choices(allowed))
+            inc(
+                call.loc,
+                f"{key}: argument '{arg.text}' of {call.name}(...) uses '{arg.name}', "
+                f"which is not an argument or output of the op",
+                _choices(allowed),
+            )
 
 
 # ------------------------------------------------------------------------- across ops
@@ -187,8 +241,11 @@ def validate_set(ops: list[OpSpec], broken: set[int]) -> list[Diagnostic]:
     for op in ops:
         first = by_name.get(op.name)
         if first is not None:
-            found.append(Diagnostic(op.loc, op.name, f"op defined twice; first definition at "
-                                                     f"{first.loc}"))
+            found.append(
+                Diagnostic(
+                    op.loc, op.name, f"op defined twice; first definition at " f"{first.loc}"
+                )
+            )
             continue
         by_name[op.name] = op
     for op in ops:
@@ -198,16 +255,22 @@ def validate_set(ops: list[OpSpec], broken: set[int]) -> list[Diagnostic]:
         if op.backward is not None:
             target = by_name.get(op.backward)
             if target is None:
-                inc(op.loc_of("backward"), f"backward op '{op.backward}' is not defined in the "
-                                           f"loaded files")
+                inc(
+                    op.loc_of("backward"),
+                    f"backward op '{op.backward}' is not defined in the " f"loaded files",
+                )
             elif not target.is_backward:
-                inc(op.loc_of("backward"), f"backward: '{op.backward}' is a forward op, not a "
-                                           f"backward op")
+                inc(
+                    op.loc_of("backward"),
+                    f"backward: '{op.backward}' is a forward op, not a " f"backward op",
+                )
         if op.invoke is not None and not op.invoke.is_cpp_helper:
             target = by_name.get(op.invoke.name)
             if target is None:
-                inc(op.invoke.loc, f"invoke target '{op.invoke.name}' is not defined in the "
-                                   f"loaded files")
+                inc(
+                    op.invoke.loc,
+                    f"invoke target '{op.invoke.name}' is not defined in the " f"loaded files",
+                )
             elif id(target) not in broken and id(op) not in broken:
                 _check_invoke_arity(op, target, inc)
         if op.forward is not None:
@@ -221,11 +284,17 @@ def _check_invoke_arity(op: OpSpec, target: OpSpec, inc) -> None:
     # A backward op may be invoked with its grad outputs appended (2022 style).
     most = len(target.args) + (len(target.outputs) if target.is_backward else 0)
     if given > most:
-        inc(op.invoke.loc, f"invoke: {op.invoke.name}(...) is given {given} arguments but "
-                           f"takes {most} (defined at {target.loc})")
+        inc(
+            op.invoke.loc,
+            f"invoke: {op.invoke.name}(...) is given {given} arguments but "
+            f"takes {most} (defined at {target.loc})",
+        )
     elif needed:
-        inc(op.invoke.loc, f"invoke: {op.invoke.name}(...) is given {given} arguments; "
-                           f"'{needed[0].name}' has no default (defined at {target.loc})")
+        inc(
+            op.invoke.loc,
+            f"invoke: {op.invoke.name}(...) is given {given} arguments; "
+            f"'{needed[0].name}' has no default (defined at {target.loc})",
+        )
 
 
 def _check_forward(op: OpSpec, by_name: dict[str, OpSpec], broken: set[int], inc) -> None:
@@ -237,8 +306,11 @@ def _check_forward(op: OpSpec, by_name: dict[str, OpSpec], broken: set[int], inc
         return
     if fwd.backward != op.name:
         names = f"names '{fwd.backward}'" if fwd.backward else "has no 'backward' key"
-        inc(loc, f"forward op '{sig.name}' does not name '{op.name}' as its backward "
-                 f"(it {names}; defined at {fwd.loc})")
+        inc(
+            loc,
+            f"forward op '{sig.name}' does not name '{op.name}' as its backward "
+            f"(it {names}; defined at {fwd.loc})",
+        )
     if id(fwd) in broken or id(op) in broken:
         return
     _compare_signature(op, fwd, inc)
@@ -250,21 +322,31 @@ def _compare_signature(op: OpSpec, fwd: OpSpec, inc) -> None:
     loc = op.loc_of("forward")
     where = f"'{fwd.name}' at {fwd.loc}"
     if len(sig.args) != len(fwd.args):
-        inc(loc, f"forward: {sig.name} has {len(sig.args)} arguments here but "
-                 f"{len(fwd.args)} in {where}: {fwd.args}")
+        inc(
+            loc,
+            f"forward: {sig.name} has {len(sig.args)} arguments here but "
+            f"{len(fwd.args)} in {where}: {fwd.args}",
+        )
     else:
         for index, (mine, theirs) in enumerate(zip(sig.args, fwd.args), 1):
             if not mine.type.matches(theirs.type):
-                inc(mine.loc, f"forward: argument {index} is '{mine}' here but '{theirs}' in "
-                              f"{where}")
+                inc(
+                    mine.loc,
+                    f"forward: argument {index} is '{mine}' here but '{theirs}' in " f"{where}",
+                )
     if len(sig.outputs) != len(fwd.outputs):
-        inc(loc, f"forward: {sig.name} has {len(sig.outputs)} outputs here but "
-                 f"{len(fwd.outputs)} in {where}: {fwd.outputs}")
+        inc(
+            loc,
+            f"forward: {sig.name} has {len(sig.outputs)} outputs here but "
+            f"{len(fwd.outputs)} in {where}: {fwd.outputs}",
+        )
     else:
         for index, (mine, theirs) in enumerate(zip(sig.outputs, fwd.outputs), 1):
             if mine.type != theirs.type:
-                inc(mine.loc, f"forward: output {index} is '{mine}' here but '{theirs}' in "
-                              f"{where}")
+                inc(
+                    mine.loc,
+                    f"forward: output {index} is '{mine}' here but '{theirs}' in " f"{where}",
+                )
 
 
 def _check_grad_args(op: OpSpec, fwd: OpSpec, inc) -> None:
@@ -282,17 +364,23 @@ def _check_grad_args(op: OpSpec, fwd: OpSpec, inc) -> None:
         if arg.type.is_tensor_like:
             expected = tensors.get(arg.name)
             if expected is None:
-                inc(arg.loc, f"argument '{arg.name}' is not an input, output or output "
-                             f"gradient ('<out>_grad') of forward op '{sig.name}'",
-                    _choices(tensors))
+                inc(
+                    arg.loc,
+                    f"argument '{arg.name}' is not an input, output or output "
+                    f"gradient ('<out>_grad') of forward op '{sig.name}'",
+                    _choices(tensors),
+                )
             elif expected != arg.type:
                 inc(arg.loc, f"argument '{arg}' is {expected} in forward op '{sig.name}'")
         else:
             expected = attrs.get(arg.name)
             if expected is None:
                 if arg.default is None:
-                    inc(arg.loc, f"attribute '{arg.name}' is not an attribute of forward op "
-                                 f"'{sig.name}' and has no default",
-                        "extra attributes of a backward op need a default")
+                    inc(
+                        arg.loc,
+                        f"attribute '{arg.name}' is not an attribute of forward op "
+                        f"'{sig.name}' and has no default",
+                        "extra attributes of a backward op need a default",
+                    )
             elif not arg.type.matches(expected):
                 inc(arg.loc, f"attribute '{arg}' is {expected} in forward op '{sig.name}'")

@@ -27,7 +27,10 @@ def main() -> None:
     show("softmax(x, axis=-1)", phi.softmax(x, -1))
     show("sum(x): every axis, a 0-D tensor", phi.sum(x))
     show("mean(x, axis=[1], keepdim=True)", phi.mean(x, [1], True))
-    show("sum of int32 gives int64, as in PaddlePaddle", phi.sum(phi.to_tensor(np.arange(4, dtype=np.int32))).dtype)
+    show(
+        "sum of int32 gives int64, as in PaddlePaddle",
+        phi.sum(phi.to_tensor(np.arange(4, dtype=np.int32))).dtype,
+    )
     show("argmax(x, axis=1)", phi.argmax(x, 1))
     show("greater_than(x, 0): comparisons give bool", phi.greater_than(x, phi.zeros([], "float32")))
     show("reshape(x, [3, -1])", phi.reshape(x, [3, -1]))

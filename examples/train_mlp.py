@@ -31,7 +31,10 @@ class MLP:
     def create(cls, inputs: int, hidden: int, classes: int, rng: np.random.Generator) -> MLP:
         def glorot(fan_in: int, fan_out: int) -> phi.Tensor:
             limit = np.sqrt(6.0 / (fan_in + fan_out))
-            return phi.to_tensor(rng.uniform(-limit, limit, (fan_in, fan_out)).astype(np.float32), stop_gradient=False)
+            return phi.to_tensor(
+                rng.uniform(-limit, limit, (fan_in, fan_out)).astype(np.float32),
+                stop_gradient=False,
+            )
 
         def zeros(size: int) -> phi.Tensor:
             return phi.to_tensor(np.zeros(size, np.float32), stop_gradient=False)
@@ -98,7 +101,9 @@ def main(argv: list[str] | None = None) -> float:
             losses.append(train_step(model, optimizer, x, y))
         print(f"epoch {epoch:3d}  loss {np.mean(losses):.4f}")
     result = accuracy(model, test_x, test_y)
-    print(f"test accuracy {result:.4f} ({len(test_y)} samples, {time.perf_counter() - started:.1f} s training)")
+    print(
+        f"test accuracy {result:.4f} ({len(test_y)} samples, {time.perf_counter() - started:.1f} s training)"
+    )
     return result
 
 

@@ -44,7 +44,9 @@ class Optimizer:
     def set_lr(self, value: float) -> None:
         """Change the learning rate used by the next ``step()``."""
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-            raise InvalidArgumentError(f"learning_rate must be a non-negative number, got {value!r}")
+            raise InvalidArgumentError(
+                f"learning_rate must be a non-negative number, got {value!r}"
+            )
         self._learning_rate = float(value)
         self._learning_rates.clear()
 
@@ -119,6 +121,16 @@ class Adam(Optimizer):
     def _update(self, parameter: Tensor, grad: Tensor) -> None:
         moment1, moment2, beta1_pow, beta2_pow = self._moments(parameter)
         API_FUNCTIONS["adam_"](
-            parameter, grad, self._lr_tensor(parameter), moment1, moment2, beta1_pow, beta2_pow,
-            None, None, self.beta1, self.beta2, self.epsilon,
+            parameter,
+            grad,
+            self._lr_tensor(parameter),
+            moment1,
+            moment2,
+            beta1_pow,
+            beta2_pow,
+            None,
+            None,
+            self.beta1,
+            self.beta2,
+            self.epsilon,
         )

@@ -12,7 +12,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _copy_sources(target: Path) -> None:
-    for name in ("codegen", "runtime", "templates", "ops", "setup.py", "pyproject.toml", "README.md"):
+    for name in (
+        "codegen",
+        "runtime",
+        "templates",
+        "ops",
+        "setup.py",
+        "pyproject.toml",
+        "README.md",
+    ):
         source = REPO / name
         if source.is_dir():
             shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
@@ -39,7 +47,11 @@ def test_build_regenerates_a_deleted_generated_package(tmp_path: Path) -> None:
     assert build.returncode == 0, build.stdout + build.stderr
     assert (tmp_path / "lib" / "generated" / "api.py").exists()
     use = subprocess.run(
-        [sys.executable, "-c", "import generated as phi; print(phi.add(phi.ones([2]), phi.ones([2])).numpy().tolist())"],
+        [
+            sys.executable,
+            "-c",
+            "import generated as phi; print(phi.add(phi.ones([2]), phi.ones([2])).numpy().tolist())",
+        ],
         cwd=tmp_path,
         env=dict(os.environ, PYTHONPATH=str(tmp_path / "lib")),
         capture_output=True,
@@ -54,7 +66,9 @@ def test_build_stops_on_a_spec_error(tmp_path: Path) -> None:
     checkout.mkdir()
     _copy_sources(checkout)
     spec = checkout / "ops" / "api.yaml"
-    spec.write_text(spec.read_text().replace("func : ElementwiseInferMeta", "func : ElementwiseInferMetaa", 1))
+    spec.write_text(
+        spec.read_text().replace("func : ElementwiseInferMeta", "func : ElementwiseInferMetaa", 1)
+    )
     build = _build_py(checkout, tmp_path / "lib")
     assert build.returncode != 0
     assert "InferMeta function 'ElementwiseInferMetaa'" in build.stderr
@@ -68,7 +82,18 @@ def test_wheel_of_a_checkout_without_generated_contains_it(tmp_path: Path) -> No
     checkout.mkdir()
     _copy_sources(checkout)
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path / "dist"), "."],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            ".",
+        ],
         cwd=checkout,
         capture_output=True,
         text=True,
@@ -77,4 +102,9 @@ def test_wheel_of_a_checkout_without_generated_contains_it(tmp_path: Path) -> No
     assert build.returncode == 0, build.stdout + build.stderr
     (wheel,) = (tmp_path / "dist").glob("phiops-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"generated/__init__.py", "generated/api.py", "runtime/kernels/impl/elementwise_kernel.py", "codegen/__main__.py"} <= names
+    assert {
+        "generated/__init__.py",
+        "generated/api.py",
+        "runtime/kernels/impl/elementwise_kernel.py",
+        "codegen/__main__.py",
+    } <= names

@@ -28,7 +28,10 @@ def run_example(name: str, *args: str) -> str:
 def test_quickstart_shows_results_and_a_clear_error() -> None:
     output = run_example("quickstart.py")
     assert "--- sum of int32 gives int64, as in PaddlePaddle\nphi.int64" in output
-    assert "add(): argument 'y' with dims [4, 3] cannot be broadcast with argument 'x' with dims [2, 3]" in output
+    assert (
+        "add(): argument 'y' with dims [4, 3] cannot be broadcast with argument 'x' with dims [2, 3]"
+        in output
+    )
 
 
 def test_train_mlp_reaches_95_percent_on_digits() -> None:

@@ -19,11 +19,17 @@ def grad_spec_source(op: OpSpec, backward: OpSpec) -> str:
     """
     signature = backward.forward
     if signature is None:
-        raise _error(backward, "forward", f"backward op '{backward.name}' has no forward: signature")
+        raise _error(
+            backward, "forward", f"backward op '{backward.name}' has no forward: signature"
+        )
     sig_inputs = [a.name for a in signature.args if a.type.is_tensor_like]
     sig_attrs = [a.name for a in signature.args if not a.type.is_tensor_like]
     sig_outputs = list(signature.outputs.names)
-    if len(sig_inputs) != len(op.inputs) or len(sig_attrs) != len(op.attrs) or len(sig_outputs) != len(op.outputs):
+    if (
+        len(sig_inputs) != len(op.inputs)
+        or len(sig_attrs) != len(op.attrs)
+        or len(sig_outputs) != len(op.outputs)
+    ):
         raise _error(
             backward,
             "forward",

@@ -46,7 +46,12 @@ def _error(op: OpSpec, key: str, message: str, hint: str | None = None) -> Gener
 
 def identifier(op: OpSpec, name: str, what: str, key: str = "args") -> str:
     """``name`` if it can be a Python parameter name, else a GenerationError."""
-    if not _IDENTIFIER.match(name) or keyword.iskeyword(name) or name.startswith("_") or name == "name":
+    if (
+        not _IDENTIFIER.match(name)
+        or keyword.iskeyword(name)
+        or name.startswith("_")
+        or name == "name"
+    ):
         raise _error(
             op,
             key,
@@ -90,7 +95,9 @@ def annotation(op: OpSpec, arg: Arg) -> str:
     try:
         return table[t.base]
     except KeyError:
-        raise _error(op, "args", f"argument '{arg.name}' of type {t} is not supported by the Python API") from None
+        raise _error(
+            op, "args", f"argument '{arg.name}' of type {t} is not supported by the Python API"
+        ) from None
 
 
 def literal(value: object) -> str:
@@ -142,7 +149,9 @@ def default_literal(op: OpSpec, arg: Arg) -> str:
             return literal((int(value),))  # type: ignore[arg-type]
     elif kind in ("int", "float", "bool", "str"):
         return literal(_coerce(op, arg, value, t.scalar_type or t.base))
-    raise _error(op, "args", f"default {default.text} of argument '{arg.name}' does not fit type {t}")
+    raise _error(
+        op, "args", f"default {default.text} of argument '{arg.name}' does not fit type {t}"
+    )
 
 
 def _coerce(op: OpSpec, arg: Arg, value: object, base: str) -> object:
@@ -163,7 +172,9 @@ def _coerce(op: OpSpec, arg: Arg, value: object, base: str) -> object:
     elif base == "Scalar":
         if isinstance(value, (bool, int, float)):
             return value
-    raise _error(op, "args", f"default {value!r} of argument '{arg.name}' does not fit type {arg.type}")
+    raise _error(
+        op, "args", f"default {value!r} of argument '{arg.name}' does not fit type {arg.type}"
+    )
 
 
 # (exact type test, normaliser) per attribute type; None test means "always normalise".
@@ -198,7 +209,11 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     try:
         exact, function = _NORMALISERS[str(arg.type)]
     except KeyError:
-        raise _error(op, "args", f"argument '{arg.name}' of type {arg.type} is not supported by the Python API") from None
+        raise _error(
+            op,
+            "args",
+            f"argument '{arg.name}' of type {arg.type} is not supported by the Python API",
+        ) from None
     name = arg.name
     call = f"{name} = _attr.{function}({name}, {op.name!r}, {name!r})"
     if str(arg.type) == "Scalar":
@@ -273,7 +288,9 @@ def python_args(op: OpSpec) -> tuple[PyArg, ...]:
         optional = is_input and arg.name in op.optional
         if arg.default is not None:
             default = default_literal(op, arg)
-        elif optional and all(later.default is not None or later.name in op.optional for later in args[position + 1:]):
+        elif optional and all(
+            later.default is not None or later.name in op.optional for later in args[position + 1 :]
+        ):
             default = "None"
         else:
             default = None
@@ -295,20 +312,33 @@ def _call_arg(op: OpSpec, arg: CallArg) -> str:
     names = set(op.args.names)
     if arg.kind == "name" and arg.name in names:
         return arg.name
-    if arg.kind == "literal" and arg.literal is not None and arg.literal.kind in ("int", "float", "bool", "str"):
+    if (
+        arg.kind == "literal"
+        and arg.literal is not None
+        and arg.literal.kind in ("int", "float", "bool", "str")
+    ):
         return literal(arg.literal.value)
     if arg.kind == "method" and arg.name in names and arg.method == "dtype":
         return f"{arg.name}.dtype"
     if arg.kind == "not" and arg.name in names:
         return f"not {arg.name}"
-    raise _error(op, "invoke", f"invoke argument '{arg.text}' cannot be generated", "use an argument name, a literal, x.dtype() or !flag")
+    raise _error(
+        op,
+        "invoke",
+        f"invoke argument '{arg.text}' cannot be generated",
+        "use an argument name, a literal, x.dtype() or !flag",
+    )
 
 
 def invoke_call(op: OpSpec, call: Call, generated_ops: set[str]) -> str:
     """Python source of an ``invoke`` call, e.g. ``full(shape, 1, dtype, place)``."""
     if call.name not in generated_ops:
         helper = " (a C++ helper of PaddlePaddle)" if call.is_cpp_helper else ""
-        raise _error(op, "invoke", f"invoke target '{call.name}'{helper} is not an op generated from these specs")
+        raise _error(
+            op,
+            "invoke",
+            f"invoke target '{call.name}'{helper} is not an op generated from these specs",
+        )
     # Through an alias: an argument of this op may have the invoked op's name (scale_grad's `scale`).
     return f"_op_{call.name}(" + ", ".join(_call_arg(op, a) for a in call.args) + ")"
 
@@ -316,9 +346,17 @@ def invoke_call(op: OpSpec, call: Call, generated_ops: set[str]) -> str:
 def output_size(op: OpSpec, output: Output) -> str:
     """Python expression for the number of tensors of a ``Tensor[]`` output."""
     if output.size_expr is None:
-        raise _error(op, "output", f"output '{output.name}' is a Tensor[] without a {{size}} expression; its size cannot be known before the kernel runs")
+        raise _error(
+            op,
+            "output",
+            f"output '{output.name}' is a Tensor[] without a {{size}} expression; its size cannot be known before the kernel runs",
+        )
     python = output.size_expr.python(op.args.names)
     if python is None:
-        raise _error(op, "output", f"size expression {{{output.size_expr}}} of output '{output.name}' is not supported", "use name.size(), an int argument, or those with + and - integers")
+        raise _error(
+            op,
+            "output",
+            f"size expression {{{output.size_expr}}} of output '{output.name}' is not supported",
+            "use name.size(), an int argument, or those with + and - integers",
+        )
     return python
-

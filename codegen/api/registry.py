@@ -24,9 +24,7 @@ def op_info(op: OpSpec) -> OpInfo:
     return OpInfo(
         name=op.name,
         location=f"{op.loc.file}:{op.loc.line}",
-        inputs=tuple(
-            InputInfo(a.name, a.type.is_list, a.name in op.optional) for a in op.inputs
-        ),
+        inputs=tuple(InputInfo(a.name, a.type.is_list, a.name in op.optional) for a in op.inputs),
         attrs=tuple(AttrInfo(a.name, str(a.type), a.default is not None) for a in op.attrs),
         outputs=tuple(
             OutputInfo(o.name, o.type.is_list, o.name in op.intermediate, o.name in op.optional)
@@ -59,7 +57,9 @@ def op_info_source(info: OpInfo) -> str:
     inputs = ", ".join(
         f"InputInfo({i.name!r}, is_list={i.is_list}, optional={i.optional})" for i in info.inputs
     )
-    attrs = ", ".join(f"AttrInfo({a.name!r}, {a.type!r}, has_default={a.has_default})" for a in info.attrs)
+    attrs = ", ".join(
+        f"AttrInfo({a.name!r}, {a.type!r}, has_default={a.has_default})" for a in info.attrs
+    )
     outputs = ", ".join(
         f"OutputInfo({o.name!r}, is_list={o.is_list}, intermediate={o.intermediate}, optional={o.optional})"
         for o in info.outputs

@@ -17,7 +17,14 @@ from codegen.api.autograd import grad_spec_source
 from codegen.errors import Diagnostic
 from codegen.model import OpSpec
 
-__all__ = ["ApiView", "InferMetaView", "SignatureView", "api_view", "infer_meta_view", "signature_view"]
+__all__ = [
+    "ApiView",
+    "InferMetaView",
+    "SignatureView",
+    "api_view",
+    "infer_meta_view",
+    "signature_view",
+]
 
 
 def _doc_escape(text: str) -> str:
@@ -94,16 +101,27 @@ def _doc(op: OpSpec, args: tuple[PyArg, ...], file: str) -> tuple[str, ...]:
     return tuple(_doc_escape(line) for line in lines)
 
 
-def api_view(op: OpSpec, file: str, generated_ops: set[str], backward_op: OpSpec | None = None) -> ApiView:
+def api_view(
+    op: OpSpec, file: str, generated_ops: set[str], backward_op: OpSpec | None = None
+) -> ApiView:
     args = python_args(op)
     params = ", ".join([a.signature for a in args] + ["name: str | None = None"])
     doc = _doc(op, args, file)
     normalise = tuple(line for a in args for line in a.normalise)
     if op.invoke is not None:
-        return ApiView(op.name, params, returns_annotation(op), doc, (), invoke_call(op, op.invoke, generated_ops))
+        return ApiView(
+            op.name,
+            params,
+            returns_annotation(op),
+            doc,
+            (),
+            invoke_call(op, op.invoke, generated_ops),
+        )
     if op.kernel is None or op.infer_meta is None:
         raise GenerationError(
-            Diagnostic(op.loc, op.name, "op needs both infer_meta and kernel, or invoke, to be generated")
+            Diagnostic(
+                op.loc, op.name, "op needs both infer_meta and kernel, or invoke, to be generated"
+            )
         )
     if op.kernel.dense_func is None:
         kernels = ", ".join(str(f) for f in op.kernel.funcs)
@@ -119,34 +137,56 @@ def api_view(op: OpSpec, file: str, generated_ops: set[str], backward_op: OpSpec
     by_name = {a.name: a for a in args}
     key_items = [_meta_expr(a) for a in inputs] + list(key_attrs(op))
     kernel_args = [
-        _field_expr(by_name[name], "array") if by_name[name].is_input else name for name in op.kernel_params()
+        _field_expr(by_name[name], "array") if by_name[name].is_input else name
+        for name in op.kernel_params()
     ]
     call = f"_run({', '.join(kernel_args)})"
     slow_call = f"_OP_{op.name}.call({_tuple([a.name for a in inputs]) if inputs else '()'}, {_tuple([a.name for a in attrs]) if attrs else '()'})"
     try_lines = tuple(_impl_line(a) for a in inputs) + (
         f"_run, _out_meta = _CACHE_{op.name}[{', '.join(key_items)}{',' if len(key_items) == 1 else ''}]",
     )
-    miss = "(AttributeError, KeyError, TypeError)" if any(a.is_list for a in inputs) else "(AttributeError, KeyError)"
+    miss = (
+        "(AttributeError, KeyError, TypeError)"
+        if any(a.is_list for a in inputs)
+        else "(AttributeError, KeyError)"
+    )
     outputs = list(op.outputs)
     inplace = _inplace_pairs(op)
     grad_spec = grad_spec_source(op, backward_op) if backward_op is not None else None
     record = _record_lines(op, inputs, attrs, grad_spec is not None)
-    common = dict(name=op.name, params=params, returns=returns_annotation(op), doc=doc, normalise=normalise,
-                  invoke=None, try_lines=try_lines, miss_exceptions=miss, grad_spec=grad_spec)
+    common = dict(
+        name=op.name,
+        params=params,
+        returns=returns_annotation(op),
+        doc=doc,
+        normalise=normalise,
+        invoke=None,
+        try_lines=try_lines,
+        miss_exceptions=miss,
+        grad_spec=grad_spec,
+    )
     if len(outputs) == 1 and not inplace and not record:
-        return ApiView(**common, except_lines=(f"return {slow_call}[0]",), after_lines=(f"return {_wrap_expr(op, 0, call, '_out_meta')}",))
+        return ApiView(
+            **common,
+            except_lines=(f"return {slow_call}[0]",),
+            after_lines=(f"return {_wrap_expr(op, 0, call, '_out_meta')}",),
+        )
     if len(outputs) == 1:
         except_lines = (f"(_out,) = {slow_call}",)
         else_lines = (f"_out = {_wrap_expr(op, 0, call, '_out_meta')}",)
         outs = "(_out,)"
     else:
         except_lines = (f"_outs = {slow_call}",)
-        wrapped = [_wrap_expr(op, i, f"_result[{i}]", f"_out_meta[{i}]") for i in range(len(outputs))]
+        wrapped = [
+            _wrap_expr(op, i, f"_result[{i}]", f"_out_meta[{i}]") for i in range(len(outputs))
+        ]
         else_lines = (f"_result = {call}", f"_outs = ({', '.join(wrapped)},)")
         outs = "_outs"
     after: list[str] = []
     if inplace:
-        after.append(f"{outs if outs == '_outs' else '(_out,)'} = _assign_inplace({outs}, {inplace})")
+        after.append(
+            f"{outs if outs == '_outs' else '(_out,)'} = _assign_inplace({outs}, {inplace})"
+        )
     if record:
         after.extend(line.replace("{outs}", outs) for line in record)
     visible = [i for i, o in enumerate(outputs) if o.name not in op.intermediate]
@@ -154,8 +194,12 @@ def api_view(op: OpSpec, file: str, generated_ops: set[str], backward_op: OpSpec
         after.append("return _out")
     else:
         returned = [f"_outs[{i}]" for i in visible]
-        after.append(f"return {returned[0] if len(returned) == 1 else '(' + ', '.join(returned) + ')'}")
-    return ApiView(**common, except_lines=except_lines, else_lines=else_lines, after_lines=tuple(after))
+        after.append(
+            f"return {returned[0] if len(returned) == 1 else '(' + ', '.join(returned) + ')'}"
+        )
+    return ApiView(
+        **common, except_lines=except_lines, else_lines=else_lines, after_lines=tuple(after)
+    )
 
 
 def _wrap_expr(op: OpSpec, index: int, value: str, meta: str) -> str:
@@ -177,7 +221,9 @@ def _inplace_pairs(op: OpSpec) -> str | None:
     return "(" + ", ".join(pairs) + ("," if len(pairs) == 1 else "") + ")"
 
 
-def _record_lines(op: OpSpec, inputs: list[PyArg], attrs: list[PyArg], has_backward: bool) -> tuple[str, ...]:
+def _record_lines(
+    op: OpSpec, inputs: list[PyArg], attrs: list[PyArg], has_backward: bool
+) -> tuple[str, ...]:
     """The statements that record a grad node when an input needs a gradient."""
     if not has_backward or not inputs:
         return ()
@@ -228,7 +274,7 @@ def infer_meta_view(op: OpSpec) -> InferMetaView:
         variable = f"_out_{output.name}"
         if output.type.is_list:
             size = output_size(op, output)
-            construction = f"[MetaTensor(name=f\"{output.name}[{{_i}}]\") for _i in range({size})]"
+            construction = f'[MetaTensor(name=f"{output.name}[{{_i}}]") for _i in range({size})]'
         else:
             construction = f"MetaTensor(name={output.name!r})"
         outputs.append((variable, construction))
@@ -236,7 +282,11 @@ def infer_meta_view(op: OpSpec) -> InferMetaView:
     for param in op.infer_meta_params():
         if param not in names:
             raise GenerationError(
-                Diagnostic(op.loc_of("infer_meta.param"), op.name, f"infer_meta param '{param}' is not an argument")
+                Diagnostic(
+                    op.loc_of("infer_meta.param"),
+                    op.name,
+                    f"infer_meta param '{param}' is not an argument",
+                )
             )
     call_args = ", ".join(list(op.infer_meta_params()) + [v for v, _ in outputs] + ["config"])
     returned = "(" + ", ".join(v for v, _ in outputs) + ("," if len(outputs) == 1 else "") + ")"
@@ -274,4 +324,3 @@ def signature_view(op: OpSpec, kernel: str) -> SignatureView:
         attrs=names([p for p in params if p not in inputs]),
         outputs=names([o.name for o in op.outputs]),
     )
-

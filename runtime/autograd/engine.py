@@ -99,7 +99,9 @@ def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
     for value, meta in zip(slots, node.output_metas):
         if isinstance(meta, tuple):
             value = value or {}
-            filled.append([_zeros(m) if value.get(p) is None else value[p] for p, m in enumerate(meta)])
+            filled.append(
+                [_zeros(m) if value.get(p) is None else value[p] for p, m in enumerate(meta)]
+            )
         elif meta is None:
             filled.append(None)
         else:
@@ -170,7 +172,9 @@ def _execute(
         GRAD_MODE.enabled = previous_mode
 
 
-def _finish_leaf(node: AccumulationNode, grad: Tensor | None, create_graph: bool, capture: dict | None) -> None:
+def _finish_leaf(
+    node: AccumulationNode, grad: Tensor | None, create_graph: bool, capture: dict | None
+) -> None:
     if grad is None:
         return
     grad = _apply_hooks(node, 0, grad)
@@ -186,7 +190,9 @@ def _finish_leaf(node: AccumulationNode, grad: Tensor | None, create_graph: bool
     tensor._grad = grad if tensor._grad is None else API_FUNCTIONS["add"](tensor._grad, grad)
 
 
-def run_backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None], retain_graph: bool = False) -> None:
+def run_backward(
+    tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None], retain_graph: bool = False
+) -> None:
     """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad``."""
     _execute(tensors, grad_tensors, retain_graph, False, None)
 
@@ -215,7 +221,9 @@ def grad(
     keys = []
     for position, tensor in enumerate(inputs):
         if not isinstance(tensor, Tensor):
-            raise InvalidArgumentError(f"grad: inputs[{position}] must be a Tensor, got {type(tensor).__name__}")
+            raise InvalidArgumentError(
+                f"grad: inputs[{position}] must be a Tensor, got {type(tensor).__name__}"
+            )
         if tensor.stop_gradient or not is_differentiable(tensor):
             raise InvalidArgumentError(
                 f"grad: inputs[{position}] does not require a gradient (stop_gradient is True or its dtype "
@@ -224,7 +232,13 @@ def grad(
         key = edge_of(tensor)
         keys.append(key)
         capture[key] = None
-    _execute(outputs, grad_outputs, create_graph if retain_graph is None else retain_graph, create_graph, capture)
+    _execute(
+        outputs,
+        grad_outputs,
+        create_graph if retain_graph is None else retain_graph,
+        create_graph,
+        capture,
+    )
     results = []
     for position, key in enumerate(keys):
         value = capture[key]
@@ -237,4 +251,3 @@ def grad(
             value = value.detach()
         results.append(value)
     return results
-

@@ -22,7 +22,9 @@ from runtime.errors import PreconditionNotMetError, UnimplementedError
 __all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
 
 
-Edge = tuple[Any, Any]  # (node, slot): slot is an output index, or (index, position) in a list output
+Edge = tuple[
+    Any, Any
+]  # (node, slot): slot is an output index, or (index, position) in a list output
 
 
 @dataclass(frozen=True)
@@ -49,13 +51,17 @@ class TensorWrapper:
 
     __slots__ = ("impl", "version", "stop_gradient", "grad_node", "weak_node", "op", "name")
 
-    def __init__(self, tensor: Tensor, op: str, name: str, meta_only: bool, is_output: bool) -> None:
+    def __init__(
+        self, tensor: Tensor, op: str, name: str, meta_only: bool, is_output: bool
+    ) -> None:
         impl = tensor._impl
         self.version = getattr(impl, "_version", 0)
         if meta_only:
             # A zero-stride view has the shape and dtype and holds one element of memory.
             xp = module_of(impl.array)
-            impl = DenseTensor(xp.broadcast_to(xp.zeros((), impl.array.dtype), impl.meta.dims), impl.meta)
+            impl = DenseTensor(
+                xp.broadcast_to(xp.zeros((), impl.array.dtype), impl.meta.dims), impl.meta
+            )
             self.version = -1
         self.impl = impl
         self.stop_gradient = tensor.stop_gradient
@@ -93,7 +99,9 @@ class GradNode:
 
     __slots__ = ("spec", "edges", "saved", "output_metas", "hooks", "released", "__weakref__")
 
-    def __init__(self, spec: GradSpec, edges: list[Any], saved: list[Any], output_metas: list[Any]) -> None:
+    def __init__(
+        self, spec: GradSpec, edges: list[Any], saved: list[Any], output_metas: list[Any]
+    ) -> None:
         self.spec = spec
         self.edges = edges
         self.saved = saved
@@ -124,6 +132,18 @@ class GradNode:
         self.saved = []
         self.released = True
 
+    @staticmethod
+    def _argument(kind: str, value: Any, saved: Any, grads: list[Any], keep_graph: bool) -> Any:
+        if kind == "grad":
+            return grads[value]
+        if kind in ("input", "output"):
+            if saved is None:
+                return None
+            if isinstance(saved, list):
+                return [wrapper.unwrap(keep_graph) for wrapper in saved]
+            return saved.unwrap(keep_graph)
+        return saved
+
     def check_arrivals(self, slots: list[Any]) -> None:
         """UnimplementedError when a gradient arrived for an output the backward op takes no
         gradient for (cross_entropy_with_softmax's softmax, as in PaddlePaddle)."""
@@ -144,32 +164,32 @@ class GradNode:
                 f"backward of '{self.spec.op}' runs a second time, but its saved tensors were freed "
                 "after the first backward pass; pass retain_graph=True to the first backward() or grad()"
             )
-        args = []
-        differentiable_args = []  # tensors whose values the backward op reads
-        for (kind, value), saved in zip(self.spec.args, self.saved):
-            if kind == "grad":
-                arg = grads[value]
-            elif kind in ("input", "output"):
-                arg = (
-                    None if saved is None
-                    else [w.unwrap(keep_graph) for w in saved] if isinstance(saved, list)
-                    else saved.unwrap(keep_graph)
-                )
-                if kind == "input" and value in self.spec.meta_only:
-                    args.append(arg)
-                    continue
-            else:
-                args.append(saved)
-                continue
-            args.append(arg)
-            differentiable_args.extend(arg if isinstance(arg, list) else [arg])
+        args = [
+            self._argument(kind, value, saved, grads, keep_graph)
+            for (kind, value), saved in zip(self.spec.args, self.saved)
+        ]
+        # The tensors whose values the backward op reads: a later backward pass differentiates
+        # through them (shape-only inputs do not count).
+        read = [
+            arg
+            for (kind, value), arg in zip(self.spec.args, args)
+            if kind in ("grad", "output") or (kind == "input" and value not in self.spec.meta_only)
+        ]
         results = API_FUNCTIONS[self.spec.backward](*args)
         if not isinstance(results, tuple):
             results = (results,)
-        needs_graph = any(t is not None and not t.stop_gradient for t in differentiable_args)
+        needs_graph = any(
+            t is not None and not t.stop_gradient
+            for arg in read
+            for t in (arg if isinstance(arg, list) else [arg])
+        )
         if keep_graph and needs_graph and not self.spec.double_grad:
             for result in results:
-                if result is not None and not isinstance(result, list) and result._grad_node is None:
+                if (
+                    result is not None
+                    and not isinstance(result, list)
+                    and result._grad_node is None
+                ):
                     result.stop_gradient = False
                     result._grad_node = (MissingGradNode(self.spec), 0)
         input_grads: list[Any] = [None] * len(self.edges)

@@ -28,7 +28,9 @@ def edge_of(tensor: Tensor) -> Any:
     return edge
 
 
-def record(spec: GradSpec, inputs: tuple[Any, ...], attrs: tuple[Any, ...], outputs: tuple[Any, ...]) -> None:
+def record(
+    spec: GradSpec, inputs: tuple[Any, ...], attrs: tuple[Any, ...], outputs: tuple[Any, ...]
+) -> None:
     """Attach a GradNode for this call to ``outputs`` if any input needs a gradient."""
     edges: list[Any] = []
     needed = False
@@ -46,7 +48,11 @@ def record(spec: GradSpec, inputs: tuple[Any, ...], attrs: tuple[Any, ...], outp
     if not needed:
         return
     metas = [
-        None if out is None else tuple(t._impl.meta for t in out) if isinstance(out, list) else out._impl.meta
+        (
+            None
+            if out is None
+            else tuple(t._impl.meta for t in out) if isinstance(out, list) else out._impl.meta
+        )
         for out in outputs
     ]
     node = GradNode(spec, edges, [], metas)
@@ -64,7 +70,9 @@ def record(spec: GradSpec, inputs: tuple[Any, ...], attrs: tuple[Any, ...], outp
     # Saved after the outputs got their node, so a saved output still leads back to it.
     for kind, index in spec.args:
         if kind == "input":
-            node.saved.append(_wrap(inputs[index], spec.op, f"input {index}", index in spec.meta_only, False))
+            node.saved.append(
+                _wrap(inputs[index], spec.op, f"input {index}", index in spec.meta_only, False)
+            )
         elif kind == "output":
             node.saved.append(_wrap(outputs[index], spec.op, f"output {index}", False, True))
         elif kind == "attr":
@@ -79,5 +87,7 @@ def _wrap(value: Any, op: str, name: str, meta_only: bool, is_output: bool) -> A
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
-        return [TensorWrapper(t, op, f"{name}[{i}]", meta_only, is_output) for i, t in enumerate(value)]
+        return [
+            TensorWrapper(t, op, f"{name}[{i}]", meta_only, is_output) for i, t in enumerate(value)
+        ]
     return TensorWrapper(value, op, name, meta_only, is_output)

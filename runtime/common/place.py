@@ -68,8 +68,8 @@ def to_place(value: Any, where: str = "place") -> Place:
         if text in ("gpu", "cuda"):
             return GPUPlace(0)
         for prefix in ("gpu:", "cuda:"):
-            if text.startswith(prefix) and text[len(prefix):].isdigit():
-                return GPUPlace(int(text[len(prefix):]))
+            if text.startswith(prefix) and text[len(prefix) :].isdigit():
+                return GPUPlace(int(text[len(prefix) :]))
     raise InvalidArgumentError(
         f"{where}: expected a Place, 'cpu', 'gpu' or 'gpu:N', got {type(value).__name__} {value!r}"
     )

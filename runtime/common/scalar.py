@@ -11,7 +11,12 @@ from runtime.errors import InvalidArgumentError
 
 __all__ = ["Scalar", "IntArray"]
 
-_PY_TYPES = {bool: DataType.BOOL, int: DataType.INT64, float: DataType.FLOAT64, complex: DataType.COMPLEX128}
+_PY_TYPES = {
+    bool: DataType.BOOL,
+    int: DataType.INT64,
+    float: DataType.FLOAT64,
+    complex: DataType.COMPLEX128,
+}
 
 
 class Scalar:

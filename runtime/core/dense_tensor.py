@@ -58,7 +58,9 @@ class DenseTensorMeta:
         return count
 
     def __repr__(self) -> str:
-        return f"DenseTensorMeta({self.dtype!r}, {list(self.dims)}, {self.layout!r}, {self.place!r})"
+        return (
+            f"DenseTensorMeta({self.dtype!r}, {list(self.dims)}, {self.layout!r}, {self.place!r})"
+        )
 
 
 class TensorBase:
@@ -87,7 +89,10 @@ class DenseTensor(TensorBase):
         self.array = array
         if meta is None:
             meta = DenseTensorMeta.get(
-                from_numpy_dtype(array.dtype), tuple(array.shape), DataLayout.NCHW, place_of_array(array)
+                from_numpy_dtype(array.dtype),
+                tuple(array.shape),
+                DataLayout.NCHW,
+                place_of_array(array),
             )
         self.meta = meta
 

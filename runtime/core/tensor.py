@@ -22,7 +22,9 @@ class Tensor:
     _impl: DenseTensor
     stop_gradient: bool
 
-    def __init__(self, data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> None:
+    def __init__(
+        self, data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True
+    ) -> None:
         impl = to_tensor(data, dtype=dtype, place=place)._impl
         self._impl = impl
         self.stop_gradient = stop_gradient
@@ -85,7 +87,9 @@ class Tensor:
                 f"set_value: value has shape {list(array.shape)}, the tensor has shape {self.shape}"
             )
         impl = self._impl
-        module_of(impl.array).copyto(impl.array, module_of(impl.array).asarray(array), casting="unsafe")
+        module_of(impl.array).copyto(
+            impl.array, module_of(impl.array).asarray(array), casting="unsafe"
+        )
         impl._version = getattr(impl, "_version", 0) + 1
 
     def tolist(self) -> Any:
@@ -115,7 +119,9 @@ class Tensor:
 
     def __index__(self) -> int:
         if not self._impl.meta.dtype.is_integer:
-            raise TypeError(f"only integer tensors can be used as an index, this one is {self.dtype}")
+            raise TypeError(
+                f"only integer tensors can be used as an index, this one is {self.dtype}"
+            )
         return int(self.item())
 
     # -- autograd ---------------------------------------------------------------------------
@@ -159,7 +165,9 @@ class Tensor:
         from runtime.autograd.record import edge_of
 
         if self.stop_gradient:
-            raise InvalidArgumentError("register_hook: the tensor has stop_gradient=True, so it gets no gradient")
+            raise InvalidArgumentError(
+                "register_hook: the tensor has stop_gradient=True, so it gets no gradient"
+            )
         edge = edge_of(self)
         if edge is None:
             raise InvalidArgumentError(
@@ -190,7 +198,11 @@ class _HookHandle:
 
     __slots__ = ("hooks", "hook")
 
-    def __init__(self, hooks: list[Callable[[Tensor], Tensor | None]], hook: Callable[[Tensor], Tensor | None]) -> None:
+    def __init__(
+        self,
+        hooks: list[Callable[[Tensor], Tensor | None]],
+        hook: Callable[[Tensor], Tensor | None],
+    ) -> None:
         self.hooks = hooks
         self.hook = hook
 
@@ -220,7 +232,9 @@ def wrap_array(array: Any, meta: DenseTensorMeta) -> Tensor:
     return tensor
 
 
-def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Tensor:
+def to_tensor(
+    data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True
+) -> Tensor:
     """A tensor from a Python number, nested list, numpy array or another Tensor.
 
     Python floats default to float32 and Python ints to int64, as in PaddlePaddle; a numpy
@@ -234,7 +248,9 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
         try:
             array = np.array(data, copy=True)
         except (ValueError, TypeError) as error:
-            raise InvalidArgumentError(f"to_tensor: cannot convert {type(data).__name__}: {error}") from None
+            raise InvalidArgumentError(
+                f"to_tensor: cannot convert {type(data).__name__}: {error}"
+            ) from None
         if dtype is None and not isinstance(data, (np.ndarray, np.generic)):
             if array.dtype == np.float64:
                 array = array.astype(np.float32)
@@ -283,9 +299,37 @@ _REFLECTED = {
 
 
 _METHODS = (
-    "sum", "mean", "max", "min", "prod", "exp", "log", "sqrt", "abs", "tanh", "sigmoid", "relu",
-    "reshape", "transpose", "matmul", "cast", "argmax", "argmin", "squeeze", "unsqueeze",
-    "flatten", "clip", "pow", "scale", "expand", "split", "sign", "floor", "ceil", "square", "rsqrt",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "prod",
+    "exp",
+    "log",
+    "sqrt",
+    "abs",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "reshape",
+    "transpose",
+    "matmul",
+    "cast",
+    "argmax",
+    "argmin",
+    "squeeze",
+    "unsqueeze",
+    "flatten",
+    "clip",
+    "pow",
+    "scale",
+    "expand",
+    "split",
+    "sign",
+    "floor",
+    "ceil",
+    "square",
+    "rsqrt",
 )
 
 
@@ -305,7 +349,9 @@ def _operand(like: Tensor, value: Any) -> Tensor:
             array = to_backend(array, like.place)
         return wrap_array(array, DenseTensor(array).meta)
     if isinstance(value, (np.ndarray, list, tuple)):
-        return to_tensor(value, dtype=None if isinstance(value, np.ndarray) else like.dtype, place=like.place)
+        return to_tensor(
+            value, dtype=None if isinstance(value, np.ndarray) else like.dtype, place=like.place
+        )
     raise TypeError(f"unsupported operand type for a Tensor operator: {type(value).__name__}")
 
 

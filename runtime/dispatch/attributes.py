@@ -53,7 +53,9 @@ def to_int(value: Any, op: str, arg: str) -> int:
 
 
 def to_float(value: Any, op: str, arg: str) -> float:
-    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    ):
         return float(value)
     raise _fail(op, arg, "a float", value)
 

@@ -48,9 +48,7 @@ def _check_infer_meta(info: OpInfo) -> list[str]:
     except NotFoundError as error:
         return [str(error)]
     expected = list(info.infer_meta_params) + [o.name for o in info.outputs]
-    parameters = [
-        p for p in inspect.signature(function).parameters.values() if p.name != "config"
-    ]
+    parameters = [p for p in inspect.signature(function).parameters.values() if p.name != "config"]
     if len(parameters) != len(expected):
         return [
             f"InferMeta {info.infer_meta} ({function.__module__}.{function.__name__}) takes "
@@ -86,11 +84,17 @@ def _check_kernel(info: OpInfo) -> list[str]:
             problems.append(f"{where} {_difference(actual, expected)}")
         outputs = kernel.args_def.outputs
         want_list = len(info.outputs) == 1 and info.outputs[0].is_list
-        if want_list != kernel.args_def.outputs_are_list or (not want_list and len(outputs) != len(info.outputs)):
-            shape = "list[Array]" if want_list else (
-                "Array" if len(info.outputs) == 1 else f"tuple of {len(info.outputs)} Arrays"
+        if want_list != kernel.args_def.outputs_are_list or (
+            not want_list and len(outputs) != len(info.outputs)
+        ):
+            shape = (
+                "list[Array]"
+                if want_list
+                else ("Array" if len(info.outputs) == 1 else f"tuple of {len(info.outputs)} Arrays")
             )
-            problems.append(f"{where} must return {shape} for outputs ({', '.join(o.name for o in info.outputs)})")
+            problems.append(
+                f"{where} must return {shape} for outputs ({', '.join(o.name for o in info.outputs)})"
+            )
     return problems
 
 

@@ -75,8 +75,11 @@ class OpDispatcher:
     # -- the slow path -----------------------------------------------------------------------
     def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Check, plan, run and cache; returns every output (intermediate ones included) as a
-        tuple: a Tensor, a list of Tensors for a Tensor[] output, None for an absent optional one."""
-        metas = tuple(self._input_meta(value, spec) for value, spec in zip(inputs, self.info.inputs))
+        tuple: a Tensor, a list of Tensors for a Tensor[] output, None for an absent optional one.
+        """
+        metas = tuple(
+            self._input_meta(value, spec) for value, spec in zip(inputs, self.info.inputs)
+        )
         key = metas + tuple(attrs[i] for i in self._key_attr_index)
         arrays = tuple(_arrays_of(value) for value in inputs)
         kernel_args = [arrays[i] if is_input else attrs[i] for is_input, i in self._kernel_slots]
@@ -130,7 +133,9 @@ class OpDispatcher:
         values.update(zip(info.attr_names, attrs))
         dtype = self._key_dtype(values, metas)
         place = self._key_place(values, metas)
-        key = KernelKey(place.backend, DataLayout.ALL_LAYOUT if not metas else _layout_of(metas), dtype)
+        key = KernelKey(
+            place.backend, DataLayout.ALL_LAYOUT if not metas else _layout_of(metas), dtype
+        )
         kernel = KERNEL_FACTORY.select(
             info.kernel, key, cpu_fallback=runtime_flags.SWITCHES.enable_api_kernel_fallback
         )
@@ -172,7 +177,9 @@ class OpDispatcher:
             value = values.get(candidate)
             if isinstance(value, Place) and value.is_defined:
                 return value
-            flat = list(_flat((value,))) if value is not None and not isinstance(value, Place) else []
+            flat = (
+                list(_flat((value,))) if value is not None and not isinstance(value, Place) else []
+            )
             if flat:
                 return flat[0].place
         places = [meta.place for meta in _flat(metas)]
@@ -193,7 +200,9 @@ class OpDispatcher:
             )
         return DenseTensorMeta.get(out.dtype, out.dims, out.layout, place)
 
-    def _runner(self, kernel: Kernel, metas: tuple, place: Place) -> tuple[Callable[..., Any], bool]:
+    def _runner(
+        self, kernel: Kernel, metas: tuple, place: Place
+    ) -> tuple[Callable[..., Any], bool]:
         """The kernel bound to its context, behind the input transforms it needs; and whether
         any input is transformed."""
         info = self.info
@@ -319,9 +328,9 @@ class OpDispatcher:
 
 def _candidate_dtype(candidate: str, values: dict[str, Any]) -> DataType | None:
     if candidate.startswith("DataType::"):
-        return DataType[candidate[len("DataType::"):]]
+        return DataType[candidate[len("DataType::") :]]
     as_complex = candidate.startswith("complex:")
-    value = values.get(candidate[len("complex:"):] if as_complex else candidate)
+    value = values.get(candidate[len("complex:") :] if as_complex else candidate)
     if isinstance(value, DataType):
         found = value
     else:
@@ -364,7 +373,9 @@ def _arrays_of(value: Any) -> Any:
     return value._impl.array
 
 
-def _transform(meta: Any, dtype: DataType, backend: Backend, place: Place) -> Callable[[Any], Any] | None:
+def _transform(
+    meta: Any, dtype: DataType, backend: Backend, place: Place
+) -> Callable[[Any], Any] | None:
     """A converter for one kernel argument, or None when it can be passed as it is."""
     items = list(_flat((meta,)))
     cast = dtype is not DataType.ALL_DTYPE and any(m.dtype is not dtype for m in items)
@@ -441,4 +452,3 @@ def _log_dispatch(op: str, kernel: Kernel, args: Any) -> None:
         if _is_array(arg) or (isinstance(arg, list) and arg and _is_array(arg[0]))
     ]
     log.info("dispatch op=%s kernel=%s key=%s input_shapes=%s", op, kernel.name, kernel.key, shapes)
-

@@ -10,7 +10,9 @@ from runtime.device import module_of
 __all__ = ["assign_inplace"]
 
 
-def assign_inplace(outputs: tuple[Any, ...], pairs: tuple[tuple[Tensor | None, int], ...]) -> tuple[Any, ...]:
+def assign_inplace(
+    outputs: tuple[Any, ...], pairs: tuple[tuple[Tensor | None, int], ...]
+) -> tuple[Any, ...]:
     """Copy output ``index`` into the array of ``tensor`` for each ``(tensor, index)`` pair, bump
     the tensor's version (so a backward that saved it notices), and return ``outputs`` with those
     outputs replaced by the input tensors themselves."""

@@ -6,7 +6,15 @@ from dataclasses import dataclass, field
 
 from runtime.errors import AlreadyExistsError, NotFoundError
 
-__all__ = ["InputInfo", "AttrInfo", "OutputInfo", "OpInfo", "OP_REGISTRY", "register_op", "get_op_info"]
+__all__ = [
+    "InputInfo",
+    "AttrInfo",
+    "OutputInfo",
+    "OpInfo",
+    "OP_REGISTRY",
+    "register_op",
+    "get_op_info",
+]
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,9 @@ def register_op(info: OpInfo) -> OpInfo:
     """Add ``info`` to the registry; AlreadyExistsError if the name is taken."""
     previous = OP_REGISTRY.get(info.name)
     if previous is not None and previous != info:
-        raise AlreadyExistsError(f"op {info.name!r} is registered twice ({previous.location}, {info.location})")
+        raise AlreadyExistsError(
+            f"op {info.name!r} is registered twice ({previous.location}, {info.location})"
+        )
     OP_REGISTRY[info.name] = info
     return info
 

@@ -13,7 +13,9 @@ def _like(out: MetaTensor | None, source: MetaTensor | None) -> None:
         out.share_meta(source)
 
 
-def general_unary_grad_infer_meta(x: MetaTensor, dx: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+def general_unary_grad_infer_meta(
+    x: MetaTensor, dx: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
     """``dx`` like ``x``."""
     _like(dx, x)
 
@@ -93,7 +95,7 @@ def stack_grad_infer_meta(
             f"'out_grad' has {out_grad.dims[axis]} entries along axis {axis}, "
             f"but {len(x_grad)} gradients were asked for"
         )
-    dims = out_grad.dims[:axis] + out_grad.dims[axis + 1:]
+    dims = out_grad.dims[:axis] + out_grad.dims[axis + 1 :]
     for grad in x_grad:
         grad.set_dims(dims)
         grad.set_dtype(out_grad.dtype)
@@ -117,7 +119,7 @@ def cross_entropy_with_softmax_grad_infer_meta(
     if not -rank <= axis < max(rank, 1):
         raise InvalidArgumentError(f"argument 'axis' must be in [{-rank}, {rank}), got {axis}")
     axis = axis + rank if axis < 0 else axis
-    expected = softmax.dims[:axis] + (1,) + softmax.dims[axis + 1:]
+    expected = softmax.dims[:axis] + (1,) + softmax.dims[axis + 1 :]
     if loss_grad.dims != expected:
         raise InvalidArgumentError(
             f"argument 'loss_grad' must have dims {list(expected)} (softmax's with 1 on axis {axis}), "

@@ -216,6 +216,6 @@ def cross_entropy_with_softmax_infer_meta(
     softmax.set_dims(dims)
     softmax.set_dtype(input.dtype)
     softmax.set_layout(input.layout)
-    loss.set_dims(dims[:index] + (1,) + dims[index + 1:])
+    loss.set_dims(dims[:index] + (1,) + dims[index + 1 :])
     loss.set_dtype(input.dtype)
     loss.set_layout(input.layout)

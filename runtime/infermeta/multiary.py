@@ -50,12 +50,14 @@ def concat_infer_meta(
                     f"({extent} vs {expected})"
                 )
         total += dims[index]
-    out.set_dims(first[:index] + (total,) + first[index + 1:])
+    out.set_dims(first[:index] + (total,) + first[index + 1 :])
     out.set_dtype(promote_types([item.dtype for item in x]))
     out.set_layout(x[0].layout)
 
 
-def stack_infer_meta(x: list[MetaTensor], axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+def stack_infer_meta(
+    x: list[MetaTensor], axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
     """Stack ``x``, tensors of equal dims, along a new dimension ``axis`` in
     [-(rank + 1), rank + 1); the dtype is the highest of the inputs'."""
     _require_tensors(x)

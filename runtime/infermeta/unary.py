@@ -31,10 +31,14 @@ def real_and_imag_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig 
         out.set_dtype(DataType.FLOAT64)
 
 
-def cast_infer_meta(x: MetaTensor, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+def cast_infer_meta(
+    x: MetaTensor, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
     """``out`` has ``x``'s dims and the requested ``dtype``."""
     if dtype is DataType.UNDEFINED:
-        raise InvalidArgumentError("cast: argument 'dtype' must be a defined data type, got UNDEFINED")
+        raise InvalidArgumentError(
+            "cast: argument 'dtype' must be a defined data type, got UNDEFINED"
+        )
     out.share_meta(x)
     out.set_dtype(dtype)
 
@@ -112,7 +116,11 @@ def reduce_int_array_axis_infer_meta_base(
 
 
 def reduce_int_array_axis_infer_meta(
-    x: MetaTensor, axis: tuple[int, ...], keepdim: bool, out: MetaTensor, config: MetaConfig = _RUNTIME
+    x: MetaTensor,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
 ) -> None:
     """``reduce_int_array_axis_infer_meta_base`` where an empty ``axis`` reduces every axis."""
     reduce_int_array_axis_infer_meta_base(x, axis, keepdim, not axis, out, config)
@@ -150,7 +158,9 @@ def arg_min_max_infer_meta(
     """Index of the extreme value along ``axis`` (of the flattened ``x`` when ``flatten``), as
     int32 or int64 (int64 when ``dtype`` is UNDEFINED, as PaddlePaddle's kernel does)."""
     if dtype not in (DataType.UNDEFINED, DataType.INT32, DataType.INT64):
-        raise InvalidArgumentError(f"argument 'dtype' must be int32 or int64, got {dtype.name.lower()}")
+        raise InvalidArgumentError(
+            f"argument 'dtype' must be int32 or int64, got {dtype.name.lower()}"
+        )
     dims = x.dims
     rank = len(dims)
     index = check_axis(axis, rank, "axis")
@@ -167,7 +177,7 @@ def arg_min_max_infer_meta(
         # PaddlePaddle's ArgMinMaxInferMeta gives [1] for a 0-D input with keepdims.
         out_dims = (1,) if keepdims else ()
     else:
-        out_dims = dims[:index] + ((1,) if keepdims else ()) + dims[index + 1:]
+        out_dims = dims[:index] + ((1,) if keepdims else ()) + dims[index + 1 :]
     out.set_dims(out_dims)
     out.set_dtype(DataType.INT32 if dtype is DataType.INT32 else DataType.INT64)
     out.set_layout(x.layout)
@@ -207,9 +217,13 @@ def reshape_out_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int
                 f"'x' with dims {_dims_text(dims)} holds {size}"
             )
         return tuple(resolved)
-    known = _numel(resolved[:unknown] + resolved[unknown + 1:])
+    known = _numel(resolved[:unknown] + resolved[unknown + 1 :])
     if known == 0 or size % known:
-        reason = "the -1 is ambiguous next to a 0" if known == 0 else f"{size} is not divisible by {known}"
+        reason = (
+            "the -1 is ambiguous next to a 0"
+            if known == 0
+            else f"{size} is not divisible by {known}"
+        )
         raise InvalidArgumentError(
             f"argument 'shape' {_dims_text(shape)} cannot hold argument 'x' with dims "
             f"{_dims_text(dims)}: {reason}"
@@ -307,7 +321,7 @@ def flatten_out_dims(start_axis: int, stop_axis: int, dims: tuple[int, ...]) -> 
             f"argument 'stop_axis' ({stop_axis}) must not come before argument 'start_axis' "
             f"({start_axis}) for a tensor of rank {rank}"
         )
-    return dims[:start] + (_numel(dims[start:stop + 1]),) + dims[stop + 1:]
+    return dims[:start] + (_numel(dims[start : stop + 1]),) + dims[stop + 1 :]
 
 
 def flatten_infer_meta(
@@ -410,12 +424,14 @@ def split_infer_meta(
     dims = x.dims
     index = split_axis(axis, dims)
     for piece, section in zip(out, split_sections(sections, index, dims)):
-        piece.set_dims(dims[:index] + (section,) + dims[index + 1:])
+        piece.set_dims(dims[:index] + (section,) + dims[index + 1 :])
         piece.set_dtype(x.dtype)
         piece.set_layout(x.layout)
 
 
-def softmax_infer_meta(x: MetaTensor, axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+def softmax_infer_meta(
+    x: MetaTensor, axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
     """``out`` has ``x``'s meta; ``axis`` must be in [-rank, rank) (-1 or 0 for a 0-D ``x``)."""
     check_axis(axis, len(x.dims), "axis")
     out.share_meta(x)

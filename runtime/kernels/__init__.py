@@ -14,7 +14,15 @@ from runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
 from runtime.kernels.kernel_key import KernelKey
 from runtime.kernels.registration import register_kernel
 
-__all__ = ["Array", "Kernel", "KernelContext", "KERNEL_FACTORY", "KernelFactory", "KernelKey", "register_kernel"]
+__all__ = [
+    "Array",
+    "Kernel",
+    "KernelContext",
+    "KERNEL_FACTORY",
+    "KernelFactory",
+    "KernelKey",
+    "register_kernel",
+]
 
 
 def _import_kernel_modules() -> None:

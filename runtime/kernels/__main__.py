@@ -19,11 +19,36 @@ def rows(factory: KernelFactory) -> list[dict[str, object]]:
             dtype = "any" if key.dtype == 0 else key.dtype.name.lower()
             layout = "any" if key.layout == 0 else key.layout.name
             grouped[(name, key.backend.name, layout)].append(dtype)
-    order = {name: i for i, name in enumerate(
-        ["bool", "uint8", "int8", "uint16", "int16", "int32", "uint32", "int64", "uint64",
-         "bfloat16", "float16", "float32", "float64", "complex64", "complex128", "any"])}
+    order = {
+        name: i
+        for i, name in enumerate(
+            [
+                "bool",
+                "uint8",
+                "int8",
+                "uint16",
+                "int16",
+                "int32",
+                "uint32",
+                "int64",
+                "uint64",
+                "bfloat16",
+                "float16",
+                "float32",
+                "float64",
+                "complex64",
+                "complex128",
+                "any",
+            ]
+        )
+    }
     return [
-        {"kernel": name, "backend": backend, "layout": layout, "dtypes": sorted(dtypes, key=order.__getitem__)}
+        {
+            "kernel": name,
+            "backend": backend,
+            "layout": layout,
+            "dtypes": sorted(dtypes, key=order.__getitem__),
+        }
         for (name, backend, layout), dtypes in sorted(grouped.items())
     ]
 
@@ -34,7 +59,9 @@ def format_table(table: list[dict[str, object]]) -> str:
     widths = [max(len(row[i]) for row in [header, *lines]) for i in range(3)]
     out = []
     for row in [header, *lines]:
-        out.append("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths)) + "  " + row[3])
+        out.append(
+            "  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths)) + "  " + row[3]
+        )
     return "\n".join(out)
 
 

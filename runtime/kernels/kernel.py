@@ -21,6 +21,7 @@ __all__ = [
     "args_def_from_signature",
 ]
 
+
 class Array:
     """Annotation marker for a tensor argument or result of a kernel: a numpy or CuPy array."""
 
@@ -116,7 +117,9 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
                 )
             is_list, is_optional = shape
             args_def.inputs.append(
-                TensorArgDef(parameter.name, key.backend, key.layout, key.dtype, is_list, is_optional)
+                TensorArgDef(
+                    parameter.name, key.backend, key.layout, key.dtype, is_list, is_optional
+                )
             )
         else:
             args_def.attributes.append(AttributeArgDef(parameter.name, text))
@@ -127,9 +130,11 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
         count = 1
         args_def.outputs_are_list = True
     elif returns.startswith("tuple[") and returns.endswith("]"):
-        items = [item.strip() for item in returns[len("tuple["):-1].split(",")]
+        items = [item.strip() for item in returns[len("tuple[") : -1].split(",")]
         if any(item != "Array" for item in items):
-            raise InvalidArgumentError(f"{where}: return annotation {returns!r} must be tuple[Array, ...]")
+            raise InvalidArgumentError(
+                f"{where}: return annotation {returns!r} must be tuple[Array, ...]"
+            )
         count = len(items)
     else:
         raise InvalidArgumentError(
@@ -156,7 +161,9 @@ class Kernel:
 
     __slots__ = ("name", "fn", "key", "args_def")
 
-    def __init__(self, name: str, fn: Callable[..., Any], key: KernelKey, args_def: KernelArgsDef) -> None:
+    def __init__(
+        self, name: str, fn: Callable[..., Any], key: KernelKey, args_def: KernelArgsDef
+    ) -> None:
         self.name = name
         self.fn = fn
         self.key = key

@@ -51,7 +51,9 @@ class KernelFactory:
                 if kernel is not None:
                     return kernel
         registered = ", ".join(sorted(str(k) for k in per_key))
-        fallback = "" if cpu_fallback or key.backend is Backend.CPU else " (CPU fallback is disabled)"
+        fallback = (
+            "" if cpu_fallback or key.backend is Backend.CPU else " (CPU fallback is disabled)"
+        )
         raise NotFoundError(
             f"kernel {name!r} has no registration for {key}{fallback}; registered: {registered}"
         )

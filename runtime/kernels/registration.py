@@ -51,7 +51,9 @@ def register_kernel(
         backend_list = [Backend[b] for b in backends]
         layout_value = DataLayout[layout]
     except KeyError as error:
-        raise InvalidArgumentError(f"register_kernel({name!r}): unknown backend or layout {error}") from None
+        raise InvalidArgumentError(
+            f"register_kernel({name!r}): unknown backend or layout {error}"
+        ) from None
     dtype_list = list(dtypes)
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:

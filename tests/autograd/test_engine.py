@@ -102,7 +102,9 @@ def test_integer_tensors_never_get_gradients() -> None:
 def test_grad_of_an_integer_input_is_an_error() -> None:
     count = phi.to_tensor(np.array([2, 3]), stop_gradient=False)
     out = phi.sum(phi.multiply(leaf([1.0, 1.0]), count))
-    with pytest.raises(InvalidArgumentError, match=r"grad: inputs\[0\] does not require a gradient .*int64"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"grad: inputs\[0\] does not require a gradient .*int64"
+    ):
         phi.grad(out, count)
 
 
@@ -117,7 +119,9 @@ def test_backward_of_a_stop_gradient_tensor_is_an_error() -> None:
 
 def test_backward_with_a_grad_tensor_of_the_wrong_shape_is_an_error() -> None:
     y = phi.exp(leaf([1.0, 2.0]))
-    with pytest.raises(InvalidArgumentError, match=r"grad_tensor has shape \[3\], but the tensor has shape \[2\]"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"grad_tensor has shape \[3\], but the tensor has shape \[2\]"
+    ):
         y.backward(phi.to_tensor([1.0, 1.0, 1.0], dtype="float64"))
 
 
@@ -131,7 +135,10 @@ def test_second_backward_through_a_freed_graph_is_an_error() -> None:
     x = leaf([1.0])
     y = phi.sum(phi.exp(x))
     y.backward()
-    with pytest.raises(PreconditionNotMetError, match="backward of 'sum' runs a second time, but its saved tensors were freed"):
+    with pytest.raises(
+        PreconditionNotMetError,
+        match="backward of 'sum' runs a second time, but its saved tensors were freed",
+    ):
         y.backward()
 
 
@@ -148,7 +155,10 @@ def test_modifying_a_saved_tensor_in_place_breaks_backward_clearly() -> None:
     y = phi.exp(x)
     loss = phi.sum(y)
     y.set_value(np.zeros(2))
-    with pytest.raises(PreconditionNotMetError, match=r"backward of 'exp': its saved tensor 'output 0' was modified in place .*version 1, saved at version 0"):
+    with pytest.raises(
+        PreconditionNotMetError,
+        match=r"backward of 'exp': its saved tensor 'output 0' was modified in place .*version 1, saved at version 0",
+    ):
         loss.backward()
 
 
@@ -187,7 +197,9 @@ def test_removed_hook_is_not_called() -> None:
 
 
 def test_hook_on_a_stop_gradient_tensor_is_an_error() -> None:
-    with pytest.raises(InvalidArgumentError, match="register_hook: the tensor has stop_gradient=True"):
+    with pytest.raises(
+        InvalidArgumentError, match="register_hook: the tensor has stop_gradient=True"
+    ):
         phi.to_tensor([1.0]).register_hook(lambda g: g)
 
 
@@ -205,7 +217,9 @@ def test_grad_with_grad_outputs() -> None:
 
 def test_grad_of_an_unused_input_is_an_error_unless_allowed() -> None:
     x, unused = leaf([1.0]), leaf([1.0])
-    with pytest.raises(InvalidArgumentError, match=r"grad: inputs\[1\] is not used to compute the outputs"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"grad: inputs\[1\] is not used to compute the outputs"
+    ):
         phi.grad(phi.exp(x), [x, unused])
     dx, none = phi.grad(phi.exp(x), [x, unused], allow_unused=True)
     assert none is None and dx.numpy().tolist() == pytest.approx([np.e])
@@ -248,7 +262,9 @@ def test_saved_tensors_are_released_after_backward() -> None:
 def test_no_need_buffer_inputs_are_saved_by_shape_only() -> None:
     x = leaf(np.ones((100, 100)))
     loss = phi.sum(x)  # sum_grad: no_need_buffer x
-    (wrapper,) = [w for w in loss._grad_node[0].saved if w is not None and not isinstance(w, (bool, tuple))]
+    (wrapper,) = [
+        w for w in loss._grad_node[0].saved if w is not None and not isinstance(w, (bool, tuple))
+    ]
     array = wrapper.impl.array
     assert array.shape == (100, 100) and array.strides == (0, 0)
     assert array.base is None or array.base.size == 1
@@ -260,7 +276,10 @@ def test_higher_order_gradient_through_an_op_without_double_grad_is_an_error() -
     x = leaf([0.5, 1.0])
     (dx,) = phi.grad(phi.sum(phi.sin(x)), x, create_graph=True)  # sin_grad has no backward op
     assert not dx.stop_gradient
-    with pytest.raises(UnimplementedError, match="higher-order gradient through 'sin': its backward op 'sin_grad' has no backward op"):
+    with pytest.raises(
+        UnimplementedError,
+        match="higher-order gradient through 'sin': its backward op 'sin_grad' has no backward op",
+    ):
         phi.grad(phi.sum(dx), x)
 
 
@@ -269,7 +288,9 @@ def test_a_gradient_into_an_output_the_backward_op_ignores_is_an_error() -> None
 
     logits = leaf(np.zeros((2, 3)))
     softmax, loss = phi.cross_entropy_with_softmax(logits, phi.to_tensor(np.array([[0], [1]])))
-    with pytest.raises(UnimplementedError, match="a gradient reached output 0 of 'cross_entropy_with_softmax'"):
+    with pytest.raises(
+        UnimplementedError, match="a gradient reached output 0 of 'cross_entropy_with_softmax'"
+    ):
         phi.add(phi.sum(softmax), phi.sum(loss)).backward()
 
 
@@ -277,7 +298,15 @@ def test_an_inplace_op_bumps_the_version_and_breaks_a_backward_that_saved_its_in
     w = phi.to_tensor(np.array([1.0, 2.0], np.float32), stop_gradient=False)
     loss = phi.sum(phi.multiply(w, w))  # multiply_grad saves w
     with phi.no_grad():
-        phi.sgd_(w, phi.to_tensor(np.array([0.1], np.float32)), phi.to_tensor(np.ones(2, np.float32)), None)
+        phi.sgd_(
+            w,
+            phi.to_tensor(np.array([0.1], np.float32)),
+            phi.to_tensor(np.ones(2, np.float32)),
+            None,
+        )
     assert w._impl._version == 1
-    with pytest.raises(PreconditionNotMetError, match="backward of 'multiply': its saved tensor 'input 0' was modified in place"):
+    with pytest.raises(
+        PreconditionNotMetError,
+        match="backward of 'multiply': its saved tensor 'input 0' was modified in place",
+    ):
         loss.backward()

@@ -47,12 +47,14 @@ CASES = [
     ),
     Case(
         "kernel not registered",
-        ADD_HEAD + "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : no_such_kernel\n",
+        ADD_HEAD
+        + "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : no_such_kernel\n",
         "ops/api.yaml:7:5: op 'add': kernel 'no_such_kernel' is not registered for any backend or dtype",
     ),
     Case(
         "InferMeta takes other parameters than infer_meta.param gives",
-        ADD_HEAD + "  infer_meta :\n    func : ElementwiseInferMeta\n    param : [x]\n  kernel :\n    func : add\n",
+        ADD_HEAD
+        + "  infer_meta :\n    func : ElementwiseInferMeta\n    param : [x]\n  kernel :\n    func : add\n",
         "ops/api.yaml:5:5: op 'add': InferMeta ElementwiseInferMeta (runtime.infermeta.binary.elementwise_infer_meta) takes 3 arguments (x, y, out) besides config; the spec passes 2 (x, out)",
     ),
     Case(
@@ -96,14 +98,17 @@ CASES = [
     ),
     Case(
         "only a selected-rows kernel",
-        ADD_HEAD + "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add_sr {selected_rows, dense -> selected_rows}\n",
+        ADD_HEAD
+        + "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add_sr {selected_rows, dense -> selected_rows}\n",
         "ops/api.yaml:7:12: op 'add': kernel.func has no dense kernel (add_sr {selected_rows, dense -> selected_rows}); only dense kernels are generated",
     ),
 ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_generation_error_is_reported_exactly_and_nothing_is_written(tmp_path: Path, case: Case) -> None:
+def test_generation_error_is_reported_exactly_and_nothing_is_written(
+    tmp_path: Path, case: Case
+) -> None:
     root = make_project(tmp_path / "proj", case.spec)
     result = run_codegen(root)
     count = case.expected.count("ops/api.yaml:")
@@ -133,19 +138,26 @@ def string_attribute_op(monkeypatch: pytest.MonkeyPatch) -> str:
     from runtime.kernels import KERNEL_FACTORY
 
     if not KERNEL_FACTORY.has_kernel(name):
-        register_kernel(name, dtypes=(__import__("runtime").DataType.FLOAT32,), backends=("CPU",))(kernel)
+        register_kernel(name, dtypes=(__import__("runtime").DataType.FLOAT32,), backends=("CPU",))(
+            kernel
+        )
 
     def string_attribute_test_infer_meta(x: object, out: object, config: object = None) -> None:
         unchanged_infer_meta(x, out)
 
-    monkeypatch.setitem(INFER_META_FUNCTIONS, "string_attribute_test_infer_meta", string_attribute_test_infer_meta)
+    monkeypatch.setitem(
+        INFER_META_FUNCTIONS, "string_attribute_test_infer_meta", string_attribute_test_infer_meta
+    )
     return name
 
 
 @pytest.mark.parametrize(
     "text, value",
     [
-        ('"\\"\\"\\" + __import__(\'os\').system(\'echo pwned\') + \\"\\"\\""', "\"\"\" + __import__('os').system('echo pwned') + \"\"\""),
+        (
+            '"\\"\\"\\" + __import__(\'os\').system(\'echo pwned\') + \\"\\"\\""',
+            '""" + __import__(\'os\').system(\'echo pwned\') + """',
+        ),
         ('"\\\\"', "\\"),
         ('"end\\"\\"\\""', 'end"""'),
     ],
@@ -169,10 +181,16 @@ def test_string_defaults_stay_data_in_code_and_docstring(
     except SpecError as error:
         pytest.fail(f"a string default must be accepted as data: {error}")
     module = ast.parse(manager.files["api.py"])
-    function = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == string_attribute_op)
+    function = next(
+        n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == string_attribute_op
+    )
     assert ast.literal_eval(function.args.defaults[0]) == value
     assert f"mode (str): attribute, default {value!r}." in ast.get_docstring(function)
-    calls = [n for n in ast.walk(module) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "__import__"]
+    calls = [
+        n
+        for n in ast.walk(module)
+        if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "__import__"
+    ]
     assert calls == []
 
 
@@ -181,7 +199,9 @@ def test_a_template_failure_names_the_op_its_line_and_the_template(tmp_path: Pat
     template = root / "templates" / "_op_function.j2"
     template.write_text(
         template.read_text().replace(
-            "def {{ op.name }}(", '{% if op.name == "ones" %}{{ op.no_such_field }}{% endif %}\ndef {{ op.name }}(', 1
+            "def {{ op.name }}(",
+            '{% if op.name == "ones" %}{{ op.no_such_field }}{% endif %}\ndef {{ op.name }}(',
+            1,
         )
     )
     result = run_codegen(root)

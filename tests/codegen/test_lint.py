@@ -32,7 +32,8 @@ def test_schema_error_exits_1_with_message(tmp_path, capsys) -> None:
     assert capsys.readouterr().out == (
         f"{path.as_posix()}:2:11: op 'abs': args: unknown type 'Tensr'\n"
         "  hint: did you mean 'Tensor'?\n"
-        "1 ops, 0 backward ops: 1 error, 0 inconsistencies\n")
+        "1 ops, 0 backward ops: 1 error, 0 inconsistencies\n"
+    )
 
 
 def test_inconsistencies_are_listed_but_pass(tmp_path, capsys) -> None:
@@ -41,7 +42,8 @@ def test_inconsistencies_are_listed_but_pass(tmp_path, capsys) -> None:
     assert capsys.readouterr().out == (
         f"{path.as_posix()}:8:14: op 'abs': inconsistency: backward op 'abs_grad' is not "
         "defined in the loaded files\n"
-        "1 ops, 0 backward ops: 0 errors, 1 inconsistency\n")
+        "1 ops, 0 backward ops: 0 errors, 1 inconsistency\n"
+    )
 
 
 def test_strict_fails_on_inconsistencies(tmp_path, capsys) -> None:

@@ -18,13 +18,19 @@ def test_nodes_carry_one_based_locations() -> None:
     assert isinstance(entry, YMap) and str(entry.loc) == "a.yaml:1:3"
     key, value = entry.items["args"]
     assert isinstance(value, YScalar)
-    assert (str(key.loc), str(value.loc), value.value) == ("a.yaml:2:3", "a.yaml:2:10",
-                                                           "(Tensor x)")
+    assert (str(key.loc), str(value.loc), value.value) == (
+        "a.yaml:2:3",
+        "a.yaml:2:10",
+        "(Tensor x)",
+    )
 
 
 def test_yaml_never_constructs_python_objects() -> None:
-    for text in ("- op : !!python/object/apply:os.system ['ls']\n",
-                 "- op : !!python/name:os.system\n", "- !!python/object:os.X {a: 1}\n"):
+    for text in (
+        "- op : !!python/object/apply:os.system ['ls']\n",
+        "- op : !!python/name:os.system\n",
+        "- !!python/object:os.X {a: 1}\n",
+    ):
         _, diagnostics = read_entries(text, "a.yaml")
         assert [d.message.split(":")[0] for d in diagnostics] == ["invalid YAML"], text
 
@@ -32,7 +38,9 @@ def test_yaml_never_constructs_python_objects() -> None:
 def test_duplicate_keys_are_all_reported_and_first_value_kept() -> None:
     entries, _ = read_entries("- op : a\n  op : b\n  args : ()\n  args : (x)\n", "a.yaml")
     assert [(k, loc.line, first.line) for k, loc, first in entries[0].duplicates] == [
-        ("op", 2, 1), ("args", 4, 3)]
+        ("op", 2, 1),
+        ("args", 4, 3),
+    ]
     assert entries[0].items["op"][1].value == "a"
 
 
@@ -64,7 +72,8 @@ def test_folded_multi_line_error_points_at_value_start(tmp_path) -> None:
         """}
     assert load_case(tmp_path, files) == [
         "ops/api.yaml:2:10: op 'foo': args: default \"a\" of argument 'axis' does not fit "
-        "type int"]
+        "type int"
+    ]
 
 
 def test_old_spellings_api_and_backward_api(tmp_path) -> None:
@@ -131,8 +140,7 @@ def test_cpp_only_keys_are_kept(tmp_path) -> None:
     assert (op.infer_meta.spmd_rule, op.infer_meta.local_shape) == ("ArangeInferSpmd", "out")
     assert op.kernel.force_backend == "force_cpu" and str(op.kernel.layout) == "x"
     assert op.traits == ("pir::SideEffectTrait",)
-    assert op.interfaces == ("paddle::dialect::InferSymbolicShapeInterface",
-                             "paddle::dialect::X")
+    assert op.interfaces == ("paddle::dialect::InferSymbolicShapeInterface", "paddle::dialect::X")
     assert op.support_dygraph_mode and op.support_tensor == ("start", "end")
     assert op.data_transform == codegen.DataTransform(("x",), ("x",))
     assert [str(p) for p in op.view] == ["(x -> out)"] and op.no_need_buffer == ("x",)
@@ -178,7 +186,8 @@ def test_unreadable_file_is_a_diagnostic(tmp_path) -> None:
     spec_set, diagnostics = codegen.check([tmp_path / "missing.yaml"], base=tmp_path)
     assert spec_set is None
     assert [str(d) for d in diagnostics] == [
-        "missing.yaml:1:1: cannot read the file: No such file or directory"]
+        "missing.yaml:1:1: cannot read the file: No such file or directory"
+    ]
 
 
 def test_single_path_and_no_base(tmp_path, monkeypatch) -> None:
@@ -194,7 +203,9 @@ def _many_ops(count: int) -> str:
         f"- op : op{i}\n  args : (Tensor x, Tensor y, int axis = -1, bool keepdim = false)\n"
         f"  output : Tensor(out)\n  infer_meta :\n    func : ElementwiseInferMeta\n"
         f"    param : [x, y]\n  kernel :\n    func : op{i}\n    data_type : x\n"
-        f"  inplace : (x -> out)\n  backward : op{i}_grad\n\n" for i in range(count))
+        f"  inplace : (x -> out)\n  backward : op{i}_grad\n\n"
+        for i in range(count)
+    )
 
 
 def test_loading_seventy_ops_is_fast(tmp_path) -> None:

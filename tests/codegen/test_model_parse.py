@@ -7,8 +7,15 @@ import pytest
 from codegen.lexer import canonical, normalise, tokenize
 from codegen.model import Candidate, DataTypeConst, KernelFunc, Location, Type
 from codegen.parse import (
-    ParseError, parse_args, parse_call, parse_candidates, parse_forward, parse_kernel_funcs,
-    parse_outputs, parse_pairs, parse_type,
+    ParseError,
+    parse_args,
+    parse_call,
+    parse_candidates,
+    parse_forward,
+    parse_kernel_funcs,
+    parse_outputs,
+    parse_pairs,
+    parse_type,
 )
 
 
@@ -16,18 +23,21 @@ def locate(offset: int) -> Location:
     return Location("f.yaml", 3, 10 + offset)
 
 
-@pytest.mark.parametrize("text, base, is_list, scalar_type", [
-    ("Tensor", "Tensor", False, None),
-    ("Tensor[]", "Tensor", True, None),
-    ("Scalar", "Scalar", False, None),
-    ("Scalar(int64_t)", "Scalar", False, "int64_t"),
-    ("Scalar[]", "Scalar", True, None),
-    ("IntArray", "IntArray", False, None),
-    ("int64_t[]", "int64_t", True, None),
-    ("str[]", "str", True, None),
-    ("DataType", "DataType", False, None),
-    ("Place", "Place", False, None),
-])
+@pytest.mark.parametrize(
+    "text, base, is_list, scalar_type",
+    [
+        ("Tensor", "Tensor", False, None),
+        ("Tensor[]", "Tensor", True, None),
+        ("Scalar", "Scalar", False, None),
+        ("Scalar(int64_t)", "Scalar", False, "int64_t"),
+        ("Scalar[]", "Scalar", True, None),
+        ("IntArray", "IntArray", False, None),
+        ("int64_t[]", "int64_t", True, None),
+        ("str[]", "str", True, None),
+        ("DataType", "DataType", False, None),
+        ("Place", "Place", False, None),
+    ],
+)
 def test_type_parses_and_prints(text, base, is_list, scalar_type) -> None:
     type_ = parse_type(text)
     assert (type_.base, type_.is_list, type_.scalar_type) == (base, is_list, scalar_type)
@@ -47,35 +57,38 @@ def test_bare_scalar_matches_any_scalar_type() -> None:
     assert not Type("Scalar").matches(Type("Scalar", True))
 
 
-@pytest.mark.parametrize("decl, kind, value", [
-    ("int axis = -1", "int", -1),
-    ("int num_thresholds = (2 << 12) - 1", "int", 8191),
-    ("int64_t max_average_window = INT64_MAX", "int", 2**63 - 1),
-    ("int64_t min_average_window = 10000L", "int", 10000),
-    ("int dropout_seed = true", "int", 1),
-    ("int q = -7/2", "int", -3),
-    ("float lower = 1.0f/8", "float", 0.125),
-    ("float rho = 0.95f", "float", 0.95),
-    ("float average_window = 0", "float", 0.0),
-    ("double rtol = 1e-5", "float", 1e-5),
-    ("float epsilon = 1.0e-6f", "float", 1e-6),
-    ("Scalar min = 0.", "float", 0.0),
-    ("Scalar stop_update = false", "bool", False),
-    ("Scalar(int) minlength = 0", "int", 0),
-    ("Scalar(double) value = 1", "float", 1.0),
-    ("bool keepdim = false", "bool", False),
-    ('str data_layout = "AnyLayout"', "str", "AnyLayout"),
-    ('str doc = "say \\"\\"\\"hi\\"\\"\\""', "str", 'say """hi"""'),
-    ("int[] strides = {1, 1}", "list", (1, 1)),
-    ("IntArray axis = {}", "list", ()),
-    ("float[] scale = {1.0f, 2}", "list", (1.0, 2.0)),
-    ('str[] names = {"a", "b"}', "list", ("a", "b")),
-    ("DataType dtype = DataType::FLOAT32", "datatype", "FLOAT32"),
-    ("DataType dtype = {}", "undefined", "UNDEFINED"),
-    ("Place place = CPUPlace()", "place", ("cpu", None)),
-    ("Place place = GPUPlace(1)", "place", ("gpu", 1)),
-    ("Place place = {}", "undefined", ("undefined", None)),
-])
+@pytest.mark.parametrize(
+    "decl, kind, value",
+    [
+        ("int axis = -1", "int", -1),
+        ("int num_thresholds = (2 << 12) - 1", "int", 8191),
+        ("int64_t max_average_window = INT64_MAX", "int", 2**63 - 1),
+        ("int64_t min_average_window = 10000L", "int", 10000),
+        ("int dropout_seed = true", "int", 1),
+        ("int q = -7/2", "int", -3),
+        ("float lower = 1.0f/8", "float", 0.125),
+        ("float rho = 0.95f", "float", 0.95),
+        ("float average_window = 0", "float", 0.0),
+        ("double rtol = 1e-5", "float", 1e-5),
+        ("float epsilon = 1.0e-6f", "float", 1e-6),
+        ("Scalar min = 0.", "float", 0.0),
+        ("Scalar stop_update = false", "bool", False),
+        ("Scalar(int) minlength = 0", "int", 0),
+        ("Scalar(double) value = 1", "float", 1.0),
+        ("bool keepdim = false", "bool", False),
+        ('str data_layout = "AnyLayout"', "str", "AnyLayout"),
+        ('str doc = "say \\"\\"\\"hi\\"\\"\\""', "str", 'say """hi"""'),
+        ("int[] strides = {1, 1}", "list", (1, 1)),
+        ("IntArray axis = {}", "list", ()),
+        ("float[] scale = {1.0f, 2}", "list", (1.0, 2.0)),
+        ('str[] names = {"a", "b"}', "list", ("a", "b")),
+        ("DataType dtype = DataType::FLOAT32", "datatype", "FLOAT32"),
+        ("DataType dtype = {}", "undefined", "UNDEFINED"),
+        ("Place place = CPUPlace()", "place", ("cpu", None)),
+        ("Place place = GPUPlace(1)", "place", ("gpu", 1)),
+        ("Place place = {}", "undefined", ("undefined", None)),
+    ],
+)
 def test_default_is_folded_and_coerced(decl, kind, value) -> None:
     (arg,) = parse_args(f"({decl})", locate).args
     assert (arg.default.kind, arg.default.value) == (kind, value)
@@ -89,10 +102,14 @@ def test_default_text_keeps_cpp_suffixes() -> None:
 
 
 def test_args_print_canonically() -> None:
-    text = "(Tensor x,  Tensor[] ys, Scalar(int64_t) axis, int[] p={0,0}, DataType d=DataType::INT64)"
+    text = (
+        "(Tensor x,  Tensor[] ys, Scalar(int64_t) axis, int[] p={0,0}, DataType d=DataType::INT64)"
+    )
     args = parse_args(text, locate)
-    assert str(args) == ("(Tensor x, Tensor[] ys, Scalar(int64_t) axis, int[] p = {0, 0}, "
-                         "DataType d = DataType::INT64)")
+    assert str(args) == (
+        "(Tensor x, Tensor[] ys, Scalar(int64_t) axis, int[] p = {0, 0}, "
+        "DataType d = DataType::INT64)"
+    )
     assert args.names == ("x", "ys", "axis", "p", "d")
 
 
@@ -105,15 +122,18 @@ def test_empty_args() -> None:
     assert str(parse_args("()", locate)) == "()"
 
 
-@pytest.mark.parametrize("text, printed, names", [
-    ("Tensor", "Tensor", ["out"]),
-    ("Tensor (out)", "Tensor(out)", ["out"]),
-    ("Tensor(q), Tensor(r)", "Tensor(q), Tensor(r)", ["q", "r"]),
-    ("Tensor[](x_grad) {x.size()}", "Tensor[](x_grad){x.size()}", ["x_grad"]),
-    ("Tensor[]{sections.size()}", "Tensor[]{sections.size()}", ["out"]),
-    ("Tensor(out@StringTensor)", "Tensor(out@StringTensor)", ["out"]),
-    ("Tensor, Tensor[]{x.size()}", "Tensor, Tensor[]{x.size()}", ["out_0", "out_1"]),
-])
+@pytest.mark.parametrize(
+    "text, printed, names",
+    [
+        ("Tensor", "Tensor", ["out"]),
+        ("Tensor (out)", "Tensor(out)", ["out"]),
+        ("Tensor(q), Tensor(r)", "Tensor(q), Tensor(r)", ["q", "r"]),
+        ("Tensor[](x_grad) {x.size()}", "Tensor[](x_grad){x.size()}", ["x_grad"]),
+        ("Tensor[]{sections.size()}", "Tensor[]{sections.size()}", ["out"]),
+        ("Tensor(out@StringTensor)", "Tensor(out@StringTensor)", ["out"]),
+        ("Tensor, Tensor[]{x.size()}", "Tensor, Tensor[]{x.size()}", ["out_0", "out_1"]),
+    ],
+)
 def test_outputs_parse_and_print(text, printed, names) -> None:
     outputs = parse_outputs(text, locate)
     assert str(outputs) == printed
@@ -130,15 +150,18 @@ def test_string_tensor_kind() -> None:
     assert (out.name, out.tensor_kind) == ("out", "StringTensor")
 
 
-@pytest.mark.parametrize("expr, python", [
-    ("x.size()", "len(x)"),
-    ("num", "num"),
-    ("w.size()-1", "len(w) - 1"),
-    ("max_level - min_level + 1", "max_level - min_level + 1"),
-    ("axis<0 ? input.dims()[input.dims().size()+axis]:input.dims()[axis]", None),
-    ("unknown.size()", None),
-    ("x.size() * 2", None),
-])
+@pytest.mark.parametrize(
+    "expr, python",
+    [
+        ("x.size()", "len(x)"),
+        ("num", "num"),
+        ("w.size()-1", "len(w) - 1"),
+        ("max_level - min_level + 1", "max_level - min_level + 1"),
+        ("axis<0 ? input.dims()[input.dims().size()+axis]:input.dims()[axis]", None),
+        ("unknown.size()", None),
+        ("x.size() * 2", None),
+    ],
+)
 def test_size_expression_to_python(expr, python) -> None:
     (out,) = parse_outputs(f"Tensor[](out){{{expr}}}", locate).outputs
     names = ["x", "num", "w", "max_level", "min_level", "axis", "input"]
@@ -152,22 +175,27 @@ def test_forward_signature() -> None:
 
 
 def test_pairs_in_both_spellings() -> None:
-    assert [str(p) for p in parse_pairs("(mean -> mean_out), (variance -> variance_out)",
-                                        locate)] == ["(mean -> mean_out)",
-                                                     "(variance -> variance_out)"]
+    assert [
+        str(p) for p in parse_pairs("(mean -> mean_out), (variance -> variance_out)", locate)
+    ] == ["(mean -> mean_out)", "(variance -> variance_out)"]
     grouped = parse_pairs("(scale -> out_scale, in_accum -> out_accum)", locate)
-    assert [(p.input, p.output) for p in grouped] == [("scale", "out_scale"),
-                                                      ("in_accum", "out_accum")]
+    assert [(p.input, p.output) for p in grouped] == [
+        ("scale", "out_scale"),
+        ("in_accum", "out_accum"),
+    ]
 
 
-@pytest.mark.parametrize("text, kinds", [
-    ("full(shape, 1, dtype, place)", ["name", "literal", "name", "name"]),
-    ("cast (out_grad, x.dtype())", ["name", "method"]),
-    ("cumsum(out_grad, axis, !reverse)", ["name", "name", "not"]),
-    ("scale(out_grad, 0.0f, -1, true)", ["name", "literal", "literal", "literal"]),
-    ("matmul_double_grad(x, transpose_x=false)", ["name", "keyword"]),
-    ("zeros_like()", []),
-])
+@pytest.mark.parametrize(
+    "text, kinds",
+    [
+        ("full(shape, 1, dtype, place)", ["name", "literal", "name", "name"]),
+        ("cast (out_grad, x.dtype())", ["name", "method"]),
+        ("cumsum(out_grad, axis, !reverse)", ["name", "name", "not"]),
+        ("scale(out_grad, 0.0f, -1, true)", ["name", "literal", "literal", "literal"]),
+        ("matmul_double_grad(x, transpose_x=false)", ["name", "keyword"]),
+        ("zeros_like()", []),
+    ],
+)
 def test_call_argument_kinds(text, kinds) -> None:
     call = parse_call(text, locate)
     assert [a.kind for a in call.args] == kinds
@@ -184,26 +212,32 @@ def test_call_argument_details() -> None:
     assert not call.is_cpp_helper and parse_call("copy_to_impl(x)", locate).is_cpp_helper
 
 
-@pytest.mark.parametrize("text, items, ordered", [
-    ("x", [Candidate("x")], False),
-    ("dtype > x", [Candidate("dtype"), Candidate("x")], True),
-    ("a, b", [Candidate("a"), Candidate("b")], False),
-    ("complex(out_grad)", [Candidate("out_grad", complex_of=True)], False),
-    ("DataType::FLOAT32", [DataTypeConst("FLOAT32")], False),
-])
+@pytest.mark.parametrize(
+    "text, items, ordered",
+    [
+        ("x", [Candidate("x")], False),
+        ("dtype > x", [Candidate("dtype"), Candidate("x")], True),
+        ("a, b", [Candidate("a"), Candidate("b")], False),
+        ("complex(out_grad)", [Candidate("out_grad", complex_of=True)], False),
+        ("DataType::FLOAT32", [DataTypeConst("FLOAT32")], False),
+    ],
+)
 def test_candidates(text, items, ordered) -> None:
     candidates, notes = parse_candidates(text, locate)
     assert list(candidates.items) == items and candidates.ordered == ordered
     assert str(candidates) == text and notes == ()
 
 
-@pytest.mark.parametrize("text, printed, ordered, notes", [
-    ("place>", "place", True, ["empty candidate after '>' in 'place>'"]),
-    ("x, y,", "x, y", False, ["empty candidate after ',' in 'x, y,'"]),
-    ("> x > y", "x > y", True, ["empty candidate before '>' in '> x > y'"]),
-    ("x > > y", "x > y", True, ["empty candidate after '>' in 'x > > y'"]),
-    ("complex(x) >", "complex(x)", True, ["empty candidate after '>' in 'complex(x) >'"]),
-])
+@pytest.mark.parametrize(
+    "text, printed, ordered, notes",
+    [
+        ("place>", "place", True, ["empty candidate after '>' in 'place>'"]),
+        ("x, y,", "x, y", False, ["empty candidate after ',' in 'x, y,'"]),
+        ("> x > y", "x > y", True, ["empty candidate before '>' in '> x > y'"]),
+        ("x > > y", "x > y", True, ["empty candidate after '>' in 'x > > y'"]),
+        ("complex(x) >", "complex(x)", True, ["empty candidate after '>' in 'complex(x) >'"]),
+    ],
+)
 def test_empty_candidates_are_dropped_with_a_note(text, printed, ordered, notes) -> None:
     candidates, found = parse_candidates(text, locate)
     assert (str(candidates), candidates.ordered, list(found)) == (printed, ordered, notes)
@@ -217,17 +251,29 @@ def test_candidates_without_a_name_or_mixing_separators_raise(text) -> None:
 
 
 def test_kernel_funcs_with_dispatch_kinds() -> None:
-    funcs = parse_kernel_funcs("adagrad {dense, dense -> dense} "
-                               "adagrad_sr {dense, selected_rows -> dense}, other")
-    assert funcs == (KernelFunc("adagrad", ("dense", "dense"), ("dense",)),
-                     KernelFunc("adagrad_sr", ("dense", "selected_rows"), ("dense",)),
-                     KernelFunc("other"))
+    funcs = parse_kernel_funcs(
+        "adagrad {dense, dense -> dense} " "adagrad_sr {dense, selected_rows -> dense}, other"
+    )
+    assert funcs == (
+        KernelFunc("adagrad", ("dense", "dense"), ("dense",)),
+        KernelFunc("adagrad_sr", ("dense", "selected_rows"), ("dense",)),
+        KernelFunc("other"),
+    )
 
 
-@pytest.mark.parametrize("text", [
-    "(Tensor x, int n = 1 + )", "(Tensor x int n)", "(Tensor x,)", "(int n = {1, {2}})",
-    "(int n = 1abc)", "(Tensor 1x)", "(int n = INT128_MAX)", '(str s = "unterminated)',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(Tensor x, int n = 1 + )",
+        "(Tensor x int n)",
+        "(Tensor x,)",
+        "(int n = {1, {2}})",
+        "(int n = 1abc)",
+        "(Tensor 1x)",
+        "(int n = INT128_MAX)",
+        '(str s = "unterminated)',
+    ],
+)
 def test_malformed_args_raise_parse_error(text) -> None:
     with pytest.raises(ParseError):
         parse_args(text, locate)

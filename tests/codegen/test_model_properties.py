@@ -14,31 +14,52 @@ from codegen.lexer import tokenize
 
 LOC = Location("f", 1, 1)
 NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(
-    lambda n: n not in ("true", "false") and not keyword.iskeyword(n))
+    lambda n: n not in ("true", "false") and not keyword.iskeyword(n)
+)
 
-ATTR_TYPES = st.sampled_from([
-    Type("int"), Type("int64_t"), Type("float"), Type("double"), Type("bool"), Type("str"),
-    Type("int", True), Type("int64_t", True), Type("float", True), Type("str", True),
-    Type("IntArray"), Type("Scalar"), Type("Scalar", False, "int"),
-    Type("Scalar", False, "float"), Type("DataType"), Type("Place"),
-])
+ATTR_TYPES = st.sampled_from(
+    [
+        Type("int"),
+        Type("int64_t"),
+        Type("float"),
+        Type("double"),
+        Type("bool"),
+        Type("str"),
+        Type("int", True),
+        Type("int64_t", True),
+        Type("float", True),
+        Type("str", True),
+        Type("IntArray"),
+        Type("Scalar"),
+        Type("Scalar", False, "int"),
+        Type("Scalar", False, "float"),
+        Type("DataType"),
+        Type("Place"),
+    ]
+)
 
-INTS = st.integers(-2**31, 2**31 - 1).map(str)
+INTS = st.integers(-(2**31), 2**31 - 1).map(str)
 FLOATS = st.sampled_from(["0.5", "1.0f", "1e-5", "0.", "2"])
 # No NUL: a string literal holding one is rejected (see test_errors.py, nul_in_string_default).
-STRINGS = st.text(st.characters(codec="ascii", exclude_characters='\\"\n\r\x00'),
-                  max_size=6).map(lambda s: f'"{s}"')
+STRINGS = st.text(st.characters(codec="ascii", exclude_characters='\\"\n\r\x00'), max_size=6).map(
+    lambda s: f'"{s}"'
+)
 
 
 def default_texts(type_: Type) -> st.SearchStrategy[str]:
     base = type_.scalar_type if type_.base == "Scalar" and type_.scalar_type else type_.base
     if type_.is_list or type_.base == "IntArray":
-        item = {"int": INTS, "int64_t": INTS, "IntArray": INTS, "float": FLOATS,
-                "str": STRINGS}[base]
+        item = {"int": INTS, "int64_t": INTS, "IntArray": INTS, "float": FLOATS, "str": STRINGS}[
+            base
+        ]
         return st.lists(item, max_size=3).map(lambda xs: "{" + ", ".join(xs) + "}")
     return {
-        "int": INTS, "int64_t": INTS, "float": FLOATS | INTS, "double": FLOATS,
-        "bool": st.sampled_from(["true", "false"]), "str": STRINGS,
+        "int": INTS,
+        "int64_t": INTS,
+        "float": FLOATS | INTS,
+        "double": FLOATS,
+        "bool": st.sampled_from(["true", "false"]),
+        "str": STRINGS,
         "Scalar": FLOATS | INTS | st.just("false"),
         "DataType": st.sampled_from(["DataType::FLOAT32", "DataType::UNDEFINED", "{}"]),
         "Place": st.sampled_from(["CPUPlace()", "GPUPlace(0)", "{}"]),
@@ -53,8 +74,9 @@ def arg_lists(draw) -> ArgList:
     with_defaults = False
     for index, name in enumerate(names):
         if index < n_tensors:
-            args.append(Arg(draw(st.sampled_from([Type("Tensor"), Type("Tensor", True)])),
-                            name, None, LOC))
+            args.append(
+                Arg(draw(st.sampled_from([Type("Tensor"), Type("Tensor", True)])), name, None, LOC)
+            )
             continue
         type_ = draw(ATTR_TYPES)
         with_defaults = with_defaults or draw(st.booleans())

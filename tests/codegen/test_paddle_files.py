@@ -22,7 +22,8 @@ from codegen.parse import parse_args, parse_forward, parse_outputs
 DATA = Path(__file__).resolve().parent.parent / "data" / "paddle_yaml"
 NOT_OP_SPECS = {"op_compat.yaml", "extra/op_version.yaml"}
 SPEC_FILES = sorted(
-    p.relative_to(DATA).as_posix() for p in DATA.rglob("*.yaml")
+    p.relative_to(DATA).as_posix()
+    for p in DATA.rglob("*.yaml")
     if p.relative_to(DATA).as_posix() not in NOT_OP_SPECS
 )
 
@@ -31,8 +32,13 @@ SPEC_FILES = sorted(
 # and the static/PIR set (with the inconsistent/static_* and update files).
 GROUPS = {
     "dygraph": ["ops.yaml", "dygraph_ops.yaml", "backward.yaml", "dygraph_backward.yaml"],
-    "static": ["ops.yaml", "backward.yaml", "extra/inconsistent_static_ops.yaml",
-               "extra/inconsistent_static_backward.yaml", "extra/inconsistent_update_ops.yaml"],
+    "static": [
+        "ops.yaml",
+        "backward.yaml",
+        "extra/inconsistent_static_ops.yaml",
+        "extra/inconsistent_static_backward.yaml",
+        "extra/inconsistent_update_ops.yaml",
+    ],
     "legacy_static": ["static_ops.yaml", "extra/legacy_static_backward.yaml"],
     "old_2022": ["old_api.yaml", "old_backward.yaml"],
     "fused": ["extra/fused_ops.yaml", "extra/fused_backward.yaml"],
@@ -42,12 +48,22 @@ GROUPS = {
 
 # Entries per file, as counted in SCHEMA.md section 1.
 ENTRY_COUNTS = {
-    "ops.yaml": 466, "dygraph_ops.yaml": 33, "static_ops.yaml": 92, "backward.yaml": 336,
-    "dygraph_backward.yaml": 32, "old_api.yaml": 246, "old_backward.yaml": 218,
-    "extra/fused_ops.yaml": 78, "extra/fused_backward.yaml": 9, "extra/sparse_ops.yaml": 51,
-    "extra/sparse_backward.yaml": 45, "extra/strings_ops.yaml": 4,
-    "extra/legacy_static_backward.yaml": 51, "extra/inconsistent_static_ops.yaml": 90,
-    "extra/inconsistent_static_backward.yaml": 42, "extra/inconsistent_update_ops.yaml": 1,
+    "ops.yaml": 466,
+    "dygraph_ops.yaml": 33,
+    "static_ops.yaml": 92,
+    "backward.yaml": 336,
+    "dygraph_backward.yaml": 32,
+    "old_api.yaml": 246,
+    "old_backward.yaml": 218,
+    "extra/fused_ops.yaml": 78,
+    "extra/fused_backward.yaml": 9,
+    "extra/sparse_ops.yaml": 51,
+    "extra/sparse_backward.yaml": 45,
+    "extra/strings_ops.yaml": 4,
+    "extra/legacy_static_backward.yaml": 51,
+    "extra/inconsistent_static_ops.yaml": 90,
+    "extra/inconsistent_static_backward.yaml": 42,
+    "extra/inconsistent_update_ops.yaml": 1,
 }
 
 # The one schema error in the files: `interfaces` given twice for `unique` (SCHEMA.md
@@ -55,7 +71,8 @@ ENTRY_COUNTS = {
 SCHEMA_ERROR = (
     "extra/inconsistent_static_ops.yaml:926:3: op 'unique': duplicate key 'interfaces' "
     "(first given at line 925)\n"
-    "  hint: YAML would silently keep only one of them; merge or remove one")
+    "  hint: YAML would silently keep only one of them; merge or remove one"
+)
 
 # Real defects that are disagreements, not malformed files (first line of each diagnostic).
 INCONSISTENCIES = {
@@ -112,15 +129,15 @@ INCONSISTENCIES = {
         "extra/legacy_static_backward.yaml:350:13: op 'pool2d_grad': inconsistency: forward: "
         "pool2d has 11 arguments here but 12 in 'pool2d' at static_ops.yaml:670:8: (Tensor x, "
         "IntArray kernel_size, int[] strides = {1, 1}, int[] paddings = {0, 0}, "
-        "bool ceil_mode = false, bool exclusive = true, str data_format = \"NCHW\", "
-        "str pooling_type = \"\", bool global_pooling = false, bool adaptive = false, "
-        "str padding_algorithm = \"EXPLICIT\", bool use_cudnn = false)",
+        'bool ceil_mode = false, bool exclusive = true, str data_format = "NCHW", '
+        'str pooling_type = "", bool global_pooling = false, bool adaptive = false, '
+        'str padding_algorithm = "EXPLICIT", bool use_cudnn = false)',
         "extra/legacy_static_backward.yaml:362:13: op 'pool3d_grad': inconsistency: forward: "
         "pool3d has 11 arguments here but 12 in 'pool3d' at static_ops.yaml:681:8: (Tensor x, "
         "int[] kernel_size, int[] strides = {1, 1, 1}, int[] paddings = {0, 0, 0}, "
-        "bool ceil_mode = false, bool exclusive = true, str data_format = \"NCDHW\", "
-        "str pooling_type = \"\", bool global_pooling = false, bool adaptive = false, "
-        "str padding_algorithm = \"EXPLICIT\", bool use_cudnn = false)",
+        'bool ceil_mode = false, bool exclusive = true, str data_format = "NCDHW", '
+        'str pooling_type = "", bool global_pooling = false, bool adaptive = false, '
+        'str padding_algorithm = "EXPLICIT", bool use_cudnn = false)',
         "extra/legacy_static_backward.yaml:363:50: op 'pool3d_grad': inconsistency: attribute "
         "'ksize' is not an attribute of forward op 'pool3d' and has no default",
         # kernel.param says `kernel_size`, the args call it `ksize`.
@@ -148,8 +165,10 @@ def _first_lines(diagnostics) -> list[str]:
 
 @pytest.fixture(scope="module")
 def group_results() -> dict[str, list[codegen.Diagnostic]]:
-    return {name: codegen.check([DATA / f for f in files], base=DATA)[1]
-            for name, files in GROUPS.items()}
+    return {
+        name: codegen.check([DATA / f for f in files], base=DATA)[1]
+        for name, files in GROUPS.items()
+    }
 
 
 def test_every_op_spec_file_is_in_a_group() -> None:
@@ -158,15 +177,20 @@ def test_every_op_spec_file_is_in_a_group() -> None:
 
 
 def test_the_only_schema_error_is_the_duplicate_interfaces_key(group_results) -> None:
-    found = {group: [str(d) for d in diagnostics if d.is_error]
-             for group, diagnostics in group_results.items()}
+    found = {
+        group: [str(d) for d in diagnostics if d.is_error]
+        for group, diagnostics in group_results.items()
+    }
     assert found == {group: [SCHEMA_ERROR] if group == "static" else [] for group in GROUPS}
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_inconsistencies_are_exactly_the_real_ones(group_results, group: str) -> None:
-    found = [line for line, d in zip(_first_lines(group_results[group]), group_results[group])
-             if not d.is_error]
+    found = [
+        line
+        for line, d in zip(_first_lines(group_results[group]), group_results[group])
+        if not d.is_error
+    ]
     assert found == INCONSISTENCIES[group], "\n".join(found)
 
 
@@ -184,7 +208,8 @@ LINT_SUMMARIES = {
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_lint_lists_the_inconsistencies_and_fails_only_on_the_schema_error(
-        group: str, capsys, monkeypatch) -> None:
+    group: str, capsys, monkeypatch
+) -> None:
     monkeypatch.chdir(DATA)  # so that lint names the files as the expectations above do
     exit_code = lint_main(GROUPS[group])
     lines = capsys.readouterr().out.splitlines()
@@ -207,16 +232,20 @@ _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 @pytest.fixture(scope="module")
 def raw_entries() -> list[tuple[str, dict]]:
     """Every entry of every spec file as plain `yaml.safe_load` data (not our loader)."""
-    return [(name, entry) for name in SPEC_FILES
-            for entry in yaml.load((DATA / name).read_text(), Loader=_SAFE_LOADER)]
+    return [
+        (name, entry)
+        for name in SPEC_FILES
+        for entry in yaml.load((DATA / name).read_text(), Loader=_SAFE_LOADER)
+    ]
 
 
 def _locate(offset: int) -> Location:
     return Location("f", 1, 1 + offset)
 
 
-@pytest.mark.parametrize("key, parser", [
-    ("args", parse_args), ("output", parse_outputs), ("forward", parse_forward)])
+@pytest.mark.parametrize(
+    "key, parser", [("args", parse_args), ("output", parse_outputs), ("forward", parse_forward)]
+)
 def test_every_string_round_trips_through_the_printer(raw_entries, key: str, parser) -> None:
     failures = []
     count = 0

@@ -24,10 +24,19 @@ def test_to_tensor_places_data_on_the_gpu() -> None:
 @pytest.mark.parametrize("op", ["add", "subtract", "multiply", "divide", "maximum", "minimum"])
 def test_binary_ops_match_numpy(op: str) -> None:
     rng = np.random.default_rng(0)
-    x, y = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((4,)).astype(np.float32) + 3
+    x, y = (
+        rng.standard_normal((3, 4)).astype(np.float32),
+        rng.standard_normal((4,)).astype(np.float32) + 3,
+    )
     out = getattr(phi, op)(gpu(x), gpu(y))
-    reference = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
-                 "maximum": np.maximum, "minimum": np.minimum}[op](x, y)
+    reference = {
+        "add": np.add,
+        "subtract": np.subtract,
+        "multiply": np.multiply,
+        "divide": np.divide,
+        "maximum": np.maximum,
+        "minimum": np.minimum,
+    }[op](x, y)
     assert out.place.backend is Backend.GPU
     np.testing.assert_allclose(out.numpy(), reference, rtol=1e-6)
 
@@ -35,10 +44,14 @@ def test_binary_ops_match_numpy(op: str) -> None:
 def test_matmul_sum_softmax_match_numpy() -> None:
     rng = np.random.default_rng(1)
     x = rng.standard_normal((5, 6)).astype(np.float64)
-    np.testing.assert_allclose(phi.matmul(gpu(x), gpu(x), transpose_y=True).numpy(), x @ x.T, rtol=1e-10)
+    np.testing.assert_allclose(
+        phi.matmul(gpu(x), gpu(x), transpose_y=True).numpy(), x @ x.T, rtol=1e-10
+    )
     np.testing.assert_allclose(phi.sum(gpu(x), [1]).numpy(), x.sum(1), rtol=1e-10)
     e = np.exp(x - x.max(-1, keepdims=True))
-    np.testing.assert_allclose(phi.softmax(gpu(x), -1).numpy(), e / e.sum(-1, keepdims=True), rtol=1e-10)
+    np.testing.assert_allclose(
+        phi.softmax(gpu(x), -1).numpy(), e / e.sum(-1, keepdims=True), rtol=1e-10
+    )
 
 
 def test_creation_on_the_gpu() -> None:

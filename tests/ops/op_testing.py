@@ -38,8 +38,15 @@ def cpu_dtypes(kernel_name: str) -> list[DataType]:
     )
 
 
-def sample(shape: tuple[int, ...], dtype: DataType, *, seed: int = 0, low: float = -3, high: float = 3,
-           nonzero: bool = False) -> np.ndarray:
+def sample(
+    shape: tuple[int, ...],
+    dtype: DataType,
+    *,
+    seed: int = 0,
+    low: float = -3,
+    high: float = 3,
+    nonzero: bool = False,
+) -> np.ndarray:
     """Deterministic sample data of ``dtype``: integers in [low, high], floats uniform, bools random."""
     rng = np.random.default_rng(seed)
     np_dtype = dtype.numpy_dtype

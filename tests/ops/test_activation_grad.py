@@ -67,8 +67,12 @@ UNARY_GRADS = {
     "ceil_grad": UnaryGrad("ceil", ("out_grad",), np.zeros_like),
     "sin_grad": UnaryGrad("sin", ("x", "out_grad"), np.cos, complex_ok=True),
     "cos_grad": UnaryGrad("cos", ("x", "out_grad"), lambda x: -np.sin(x), complex_ok=True),
-    "tanh_grad": UnaryGrad("tanh", ("out", "out_grad"), lambda x: 1 - np.tanh(x) ** 2, complex_ok=True),
-    "sigmoid_grad": UnaryGrad("sigmoid", ("out", "out_grad"), lambda x: _sigmoid(x) * (1 - _sigmoid(x))),
+    "tanh_grad": UnaryGrad(
+        "tanh", ("out", "out_grad"), lambda x: 1 - np.tanh(x) ** 2, complex_ok=True
+    ),
+    "sigmoid_grad": UnaryGrad(
+        "sigmoid", ("out", "out_grad"), lambda x: _sigmoid(x) * (1 - _sigmoid(x))
+    ),
     "relu_grad": UnaryGrad("relu", ("out", "out_grad"), lambda x: (x > 0).astype(np.float64)),
     "gelu_grad": UnaryGrad(
         "gelu",
@@ -76,7 +80,9 @@ UNARY_GRADS = {
         lambda x: 0.5 * (1 + _erf(x / np.sqrt(2))) + x * np.exp(-x * x / 2) / np.sqrt(2 * np.pi),
         {"approximate": False},
     ),
-    "gelu_grad[tanh]": UnaryGrad("gelu", ("x", "out_grad"), _gelu_tanh_derivative, {"approximate": True}),
+    "gelu_grad[tanh]": UnaryGrad(
+        "gelu", ("x", "out_grad"), _gelu_tanh_derivative, {"approximate": True}
+    ),
     "silu_grad": UnaryGrad(
         "silu",
         ("x", "out", "out_grad"),
@@ -84,11 +90,16 @@ UNARY_GRADS = {
         complex_ok=True,
     ),
     "leaky_relu_grad": UnaryGrad(
-        "leaky_relu", ("x", "out_grad"), lambda x: np.where(x < 0, 0.1, 1.0), {"negative_slope": 0.1}
+        "leaky_relu",
+        ("x", "out_grad"),
+        lambda x: np.where(x < 0, 0.1, 1.0),
+        {"negative_slope": 0.1},
     ),
     "pow_grad": UnaryGrad("pow", ("x", "out_grad"), lambda x: 2.5 * x**1.5, {"y": 2.5}, low=0.5),
     "clip_grad": UnaryGrad(
-        "clip", ("x", "out_grad"), lambda x: ((x > -1) & (x < 1.5)).astype(np.float64),
+        "clip",
+        ("x", "out_grad"),
+        lambda x: ((x > -1) & (x < 1.5)).astype(np.float64),
         {"min": -1.0, "max": 1.5},
     ),
 }
@@ -101,7 +112,11 @@ def kernel_name(case: str) -> str:
 def call_unary_grad(case: str, dtype: DataType, x: np.ndarray, out_grad: np.ndarray):
     """Run the grad kernel of ``case`` on x (computing out with the forward op)."""
     spec = UNARY_GRADS[case]
-    out = forward(spec.forward_op, **spec.attributes)(x).astype(x.dtype) if "out" in spec.takes else None
+    out = (
+        forward(spec.forward_op, **spec.attributes)(x).astype(x.dtype)
+        if "out" in spec.takes
+        else None
+    )
     values = {"x": x, "out": out, "out_grad": out_grad}
     args = [values[name] for name in spec.takes] + list(spec.attributes.values())
     return grad_kernel(kernel_name(case), dtype)(*args)
@@ -175,12 +190,16 @@ def test_unary_grad_through_the_backward_api_matches_the_kernel(case):
 
 def test_relu_grad_is_zero_at_zero():
     x = np.array([-1.0, 0.0, 2.0])
-    np.testing.assert_array_equal(call_unary_grad("relu_grad", D.FLOAT64, x, np.full(3, 5.0)), [0, 0, 5])
+    np.testing.assert_array_equal(
+        call_unary_grad("relu_grad", D.FLOAT64, x, np.full(3, 5.0)), [0, 0, 5]
+    )
 
 
 def test_leaky_relu_grad_has_slope_one_at_zero():
     x = np.array([-1.0, 0.0, 2.0])
-    np.testing.assert_allclose(call_unary_grad("leaky_relu_grad", D.FLOAT64, x, np.ones(3)), [0.1, 1, 1])
+    np.testing.assert_allclose(
+        call_unary_grad("leaky_relu_grad", D.FLOAT64, x, np.ones(3)), [0.1, 1, 1]
+    )
 
 
 def test_abs_grad_is_zero_at_zero_for_real_and_complex():
@@ -193,7 +212,9 @@ def test_abs_grad_is_zero_at_zero_for_real_and_complex():
 
 def test_clip_grad_is_zero_at_the_bounds():
     x = np.array([-1.0, -0.5, 1.5, 2.0])
-    np.testing.assert_array_equal(call_unary_grad("clip_grad", D.FLOAT64, x, np.ones(4)), [0, 1, 0, 0])
+    np.testing.assert_array_equal(
+        call_unary_grad("clip_grad", D.FLOAT64, x, np.ones(4)), [0, 1, 0, 0]
+    )
 
 
 def test_pow_grad_rounds_the_exponent_to_float32_as_the_forward_does():
@@ -253,13 +274,17 @@ def test_tanh_double_grad_matches_its_formula():
 def test_relu_double_grad_passes_grad_x_grad_where_out_is_positive():
     out = np.array([0.0, 0.0, 1.5, 3.0])
     grad_x_grad = np.array([1.0, 2.0, 3.0, 4.0])
-    grad_out_grad = grad_kernel("relu_double_grad", D.FLOAT32)(out.astype(np.float32), grad_x_grad.astype(np.float32))
+    grad_out_grad = grad_kernel("relu_double_grad", D.FLOAT32)(
+        out.astype(np.float32), grad_x_grad.astype(np.float32)
+    )
     assert grad_out_grad.dtype == np.float32
     np.testing.assert_array_equal(grad_out_grad, [0, 0, 3, 4])
     first = grad_kernel("relu_grad", D.FLOAT64)
     x = np.array([-1.0, 0.5, 2.0])
     expected = numeric_grad(first, [np.maximum(x, 0), np.ones(3)], 1, grad_x_grad[:3])
-    np.testing.assert_allclose(grad_kernel("relu_double_grad", D.FLOAT64)(np.maximum(x, 0), grad_x_grad[:3]), expected)
+    np.testing.assert_allclose(
+        grad_kernel("relu_double_grad", D.FLOAT64)(np.maximum(x, 0), grad_x_grad[:3]), expected
+    )
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,12 @@ def _import_op_tests() -> None:
 
 def test_every_op_has_dtype_and_edge_case_tests() -> None:
     _import_op_tests()
-    ops = [op.name for op in codegen.load([REPO / "ops" / "api.yaml", REPO / "ops" / "backward.yaml"], base=REPO).ops]
+    ops = [
+        op.name
+        for op in codegen.load(
+            [REPO / "ops" / "api.yaml", REPO / "ops" / "backward.yaml"], base=REPO
+        ).ops
+    ]
     missing = {
         op: sorted({"dtypes", "edge"} - OP_TESTS.get(op, set()))
         for op in ops
@@ -32,5 +37,10 @@ def test_every_op_has_dtype_and_edge_case_tests() -> None:
 
 def test_coverage_declarations_name_real_ops() -> None:
     _import_op_tests()
-    ops = {op.name for op in codegen.load([REPO / "ops" / "api.yaml", REPO / "ops" / "backward.yaml"], base=REPO).ops}
+    ops = {
+        op.name
+        for op in codegen.load(
+            [REPO / "ops" / "api.yaml", REPO / "ops" / "backward.yaml"], base=REPO
+        ).ops
+    }
     assert sorted(set(OP_TESTS) - ops) == []

@@ -75,7 +75,9 @@ def numeric_grad(
     return grad
 
 
-def assert_grad_close(actual: Any, expected: np.ndarray, dtype: DataType, shape: tuple[int, ...]) -> None:
+def assert_grad_close(
+    actual: Any, expected: np.ndarray, dtype: DataType, shape: tuple[int, ...]
+) -> None:
     """``actual`` has ``dtype`` and ``shape`` and matches ``expected`` within the dtype's tolerance."""
     actual = np.asarray(actual)
     assert actual.dtype == dtype.numpy_dtype
@@ -95,6 +97,7 @@ def backward_api(name: str) -> Callable[..., Any]:
     if function is None:
         pytest.skip(f"generated/backward.py has no {name} yet")
     return function
+
 
 # -- reduce_to_shape -----------------------------------------------------------------------------
 
@@ -117,7 +120,9 @@ def test_reduce_to_shape_sums_over_the_broadcast_axes(grad_shape, shape, axes):
 
 
 def test_reduce_to_shape_rejects_a_shape_that_does_not_broadcast():
-    with pytest.raises(InvalidArgumentError, match=r"dims \[3, 4\] cannot be reduced to dims \[2, 4\]"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"dims \[3, 4\] cannot be reduced to dims \[2, 4\]"
+    ):
         reduce_to_shape(np, np.zeros((3, 4)), (2, 4))
 
 
@@ -172,7 +177,9 @@ def test_binary_grad_matches_its_formula_reduced_to_each_input(name, dtype, x_sh
     assert_grad_close(y_grad, expected_y, dtype, y_shape)
 
 
-@pytest.mark.parametrize("name", ["add_grad", "subtract_grad", "multiply_grad", "divide_grad", "elementwise_pow_grad"])
+@pytest.mark.parametrize(
+    "name", ["add_grad", "subtract_grad", "multiply_grad", "divide_grad", "elementwise_pow_grad"]
+)
 def test_binary_grad_conjugates_for_complex(name):
     x, y, out_grad = binary_inputs(name, (3, 1), (1, 4), D.COMPLEX128)
     if name == "elementwise_pow_grad":
@@ -256,7 +263,9 @@ def test_multiply_double_grad_matches_finite_differences_of_multiply_grad(dtype,
     x, y, grad_out = binary_inputs("multiply_grad", x_shape, y_shape, dtype)
     grad_x_grad = sample(x_shape, dtype, seed=4)
     grad_y_grad = sample(y_shape, dtype, seed=5)
-    outputs = grad_kernel("multiply_double_grad", dtype)(x, y, grad_out, grad_x_grad, grad_y_grad, -1)
+    outputs = grad_kernel("multiply_double_grad", dtype)(
+        x, y, grad_out, grad_x_grad, grad_y_grad, -1
+    )
     inputs, weights = [x, y, grad_out], (grad_x_grad, grad_y_grad)
     for index, actual in enumerate(outputs):
         expected = numeric_grad(multiply_grad_fn(dtype), inputs, index, weights)
@@ -270,7 +279,9 @@ def test_multiply_double_grad_treats_missing_grads_as_zeros():
     kernel = grad_kernel("multiply_double_grad", D.FLOAT64)
     x_grad, y_grad, grad_out_grad = kernel(x, y, grad_out, grad_x_grad, None, -1)
     assert_grad_close(x_grad, np.zeros((3, 1)), D.FLOAT64, (3, 1))
-    assert_grad_close(y_grad, (grad_out * grad_x_grad).sum(axis=0, keepdims=True), D.FLOAT64, (1, 4))
+    assert_grad_close(
+        y_grad, (grad_out * grad_x_grad).sum(axis=0, keepdims=True), D.FLOAT64, (1, 4)
+    )
     assert_grad_close(grad_out_grad, grad_x_grad * y, D.FLOAT64, (3, 4))
     x_grad, y_grad, grad_out_grad = kernel(x, y, grad_out, None, None, -1)
     assert not (x_grad.any() or y_grad.any() or grad_out_grad.any())

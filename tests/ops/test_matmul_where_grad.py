@@ -53,7 +53,9 @@ def matmul_inputs(x_shape, y_shape, transpose_x, transpose_y, dtype):
 
 @pytest.mark.parametrize("dtype", [D.FLOAT64, D.COMPLEX128])
 @pytest.mark.parametrize("x_shape, y_shape, transpose_x, transpose_y", MATMUL_CASES)
-def test_matmul_grad_matches_finite_differences_of_matmul(x_shape, y_shape, transpose_x, transpose_y, dtype):
+def test_matmul_grad_matches_finite_differences_of_matmul(
+    x_shape, y_shape, transpose_x, transpose_y, dtype
+):
     x, y, out_grad = matmul_inputs(x_shape, y_shape, transpose_x, transpose_y, dtype)
     x_grad, y_grad = grad_kernel("matmul_grad", dtype)(x, y, out_grad, transpose_x, transpose_y)
     fn = matmul_fn(transpose_x, transpose_y)
@@ -99,7 +101,10 @@ def test_matmul_double_grad_matches_finite_differences_of_matmul_grad(
     inputs = [x, y, grad_out]
     for index, actual in enumerate(outputs):
         expected = numeric_grad(
-            matmul_grad_fn(dtype, transpose_x, transpose_y), inputs, index, (grad_x_grad, grad_y_grad)
+            matmul_grad_fn(dtype, transpose_x, transpose_y),
+            inputs,
+            index,
+            (grad_x_grad, grad_y_grad),
         )
         assert np.asarray(actual).shape == inputs[index].shape
         np.testing.assert_allclose(actual, expected, **FD_TOLERANCE)
@@ -114,7 +119,9 @@ def test_matmul_double_grad_treats_missing_grads_as_zeros():
     assert_grad_close(y_grad, np.zeros((3, 4)), D.FLOAT64, (3, 4))
     np.testing.assert_allclose(grad_out_grad, x @ grad_y_grad)
     x_grad, y_grad, grad_out_grad = kernel(x, y, grad_out, None, None, False, False)
-    assert grad_out_grad.shape == (2, 4) and not (x_grad.any() or y_grad.any() or grad_out_grad.any())
+    assert grad_out_grad.shape == (2, 4) and not (
+        x_grad.any() or y_grad.any() or grad_out_grad.any()
+    )
 
 
 # -- where_grad ----------------------------------------------------------------------------------
@@ -139,8 +146,16 @@ def test_where_grad_splits_out_grad_by_the_condition(cond_shape, x_shape, y_shap
     wide = out_grad.astype(np.float64)
     to_x = np.where(condition, wide, 0)
     to_y = np.where(condition, 0, wide)
-    x_axes = tuple(i for i in range(len(out_shape)) if i < len(out_shape) - len(x_shape) or x_shape[i - len(out_shape) + len(x_shape)] == 1)
-    y_axes = tuple(i for i in range(len(out_shape)) if i < len(out_shape) - len(y_shape) or y_shape[i - len(out_shape) + len(y_shape)] == 1)
+    x_axes = tuple(
+        i
+        for i in range(len(out_shape))
+        if i < len(out_shape) - len(x_shape) or x_shape[i - len(out_shape) + len(x_shape)] == 1
+    )
+    y_axes = tuple(
+        i
+        for i in range(len(out_shape))
+        if i < len(out_shape) - len(y_shape) or y_shape[i - len(out_shape) + len(y_shape)] == 1
+    )
     assert_grad_close(x_grad, to_x.sum(axis=x_axes, keepdims=True).reshape(x_shape), dtype, x_shape)
     assert_grad_close(y_grad, to_y.sum(axis=y_axes, keepdims=True).reshape(y_shape), dtype, y_shape)
 
@@ -160,7 +175,9 @@ def test_where_grad_keeps_a_bool_condition_uncast():
     from runtime.common import Backend, DataLayout
     from runtime.kernels import KERNEL_FACTORY, KernelKey
 
-    kernel = KERNEL_FACTORY.select("where_grad", KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, D.FLOAT32))
+    kernel = KERNEL_FACTORY.select(
+        "where_grad", KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, D.FLOAT32)
+    )
     assert kernel.input_at(0).dtype is D.ALL_DTYPE
     assert kernel.input_at(1).dtype is D.FLOAT32
 
@@ -181,7 +198,11 @@ def test_matmul_grad_through_the_backward_api_matches_the_kernel():
 def test_where_grad_through_the_backward_api_matches_the_kernel():
     api = backward_api("where_grad")
     condition = sample((3, 4), D.BOOL, seed=7)
-    x, y, out_grad = sample((3, 1), D.FLOAT32, seed=1), sample((), D.FLOAT32, seed=2), sample((3, 4), D.FLOAT32, seed=3)
+    x, y, out_grad = (
+        sample((3, 1), D.FLOAT32, seed=1),
+        sample((), D.FLOAT32, seed=2),
+        sample((3, 4), D.FLOAT32, seed=3),
+    )
     x_grad, y_grad = api(*(phi.to_tensor(a) for a in (condition, x, y, out_grad)))
     expected_x, expected_y = grad_kernel("where_grad", D.FLOAT32)(condition, x, y, out_grad)
     assert x_grad.dtype == D.FLOAT32 and x_grad.shape == [3, 1] and y_grad.shape == []

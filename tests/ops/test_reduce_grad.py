@@ -215,7 +215,9 @@ def test_prod_grad_at_a_single_zero_is_the_product_of_the_others():
 
 def test_prod_grad_of_a_slice_with_two_zeros_is_zero():
     x = np.array([[0.0, 0.0, 3.0]])
-    x_grad = grad_kernel("prod_grad", D.FLOAT64)(x, np.prod(x, axis=1), np.ones(1), (1,), False, False)
+    x_grad = grad_kernel("prod_grad", D.FLOAT64)(
+        x, np.prod(x, axis=1), np.ones(1), (1,), False, False
+    )
     assert x_grad.tolist() == [[0.0, 0.0, 0.0]]
 
 

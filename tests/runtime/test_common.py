@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.common import CPUPlace, DataType, GPUPlace, IntArray, Place, Scalar, to_data_type, to_place
+from runtime.common import (
+    CPUPlace,
+    DataType,
+    GPUPlace,
+    IntArray,
+    Place,
+    Scalar,
+    to_data_type,
+    to_place,
+)
 from runtime.common.backend import Backend
 from runtime.core import to_tensor
 from runtime.errors import InvalidArgumentError
@@ -29,12 +38,18 @@ def test_to_data_type_accepts_datatype_numpy_and_names(value: object, expected: 
 
 
 def test_to_data_type_rejects_an_unknown_name() -> None:
-    with pytest.raises(InvalidArgumentError, match="dtype: unknown data type 'float31'; expected one of bfloat16, bool"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match="dtype: unknown data type 'float31'; expected one of bfloat16, bool",
+    ):
         to_data_type("float31")
 
 
 def test_to_data_type_rejects_a_non_dtype() -> None:
-    with pytest.raises(InvalidArgumentError, match="expected a DataType, numpy dtype or name such as 'float32', got list"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match="expected a DataType, numpy dtype or name such as 'float32', got list",
+    ):
         to_data_type([1])
 
 
@@ -51,14 +66,22 @@ def test_bfloat16_has_no_numpy_dtype() -> None:
 
 @pytest.mark.parametrize(
     "value, expected",
-    [("cpu", CPUPlace()), ("GPU", GPUPlace(0)), ("gpu:1", GPUPlace(1)), (None, Place()), (CPUPlace(), CPUPlace())],
+    [
+        ("cpu", CPUPlace()),
+        ("GPU", GPUPlace(0)),
+        ("gpu:1", GPUPlace(1)),
+        (None, Place()),
+        (CPUPlace(), CPUPlace()),
+    ],
 )
 def test_to_place_accepts_places_and_names(value: object, expected: Place) -> None:
     assert to_place(value) == expected
 
 
 def test_to_place_rejects_unknown_devices() -> None:
-    with pytest.raises(InvalidArgumentError, match="expected a Place, 'cpu', 'gpu' or 'gpu:N', got str 'tpu'"):
+    with pytest.raises(
+        InvalidArgumentError, match="expected a Place, 'cpu', 'gpu' or 'gpu:N', got str 'tpu'"
+    ):
         to_place("tpu")
 
 
@@ -79,12 +102,16 @@ def test_scalar_from_a_one_element_tensor() -> None:
 
 
 def test_scalar_from_a_larger_tensor_is_an_error() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"a Scalar tensor must hold exactly 1 element, got shape \[2\]"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"a Scalar tensor must hold exactly 1 element, got shape \[2\]"
+    ):
         Scalar(to_tensor([1.0, 2.0]))
 
 
 def test_scalar_from_a_string_is_an_error() -> None:
-    with pytest.raises(InvalidArgumentError, match="expected a number or a 1-element tensor, got str '1'"):
+    with pytest.raises(
+        InvalidArgumentError, match="expected a number or a 1-element tensor, got str '1'"
+    ):
         Scalar("1")
 
 
@@ -98,12 +125,18 @@ def test_int_array_from_an_int_list_and_tensors() -> None:
 
 
 def test_int_array_rejects_floats() -> None:
-    with pytest.raises(InvalidArgumentError, match="element 1 must be an int or a 1-element int tensor, got float 2.5"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match="element 1 must be an int or a 1-element int tensor, got float 2.5",
+    ):
         IntArray([1, 2.5])
 
 
 def test_int_array_rejects_a_float_tensor() -> None:
-    with pytest.raises(InvalidArgumentError, match="an IntArray tensor must be a 0-D or 1-D integer tensor, got float32"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match="an IntArray tensor must be a 0-D or 1-D integer tensor, got float32",
+    ):
         IntArray(to_tensor([1.0]))
 
 

@@ -67,33 +67,47 @@ def test_kernel_data_type_falls_back_to_the_tensor_when_the_attribute_is_undefin
 
 
 def test_a_non_tensor_input_is_named_in_the_error() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"add\(\): argument 'y' expects a Tensor, got float 1.0"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"add\(\): argument 'y' expects a Tensor, got float 1.0"
+    ):
         phi.add(phi.to_tensor([1.0]), 1.0)
 
 
 def test_a_non_list_for_a_tensor_list_is_named_in_the_error() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"concat\(\): argument 'x' expects a list of Tensors, got Tensor"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"concat\(\): argument 'x' expects a list of Tensors, got Tensor",
+    ):
         phi.concat(phi.to_tensor([1.0]))
 
 
 def test_a_bad_element_of_a_tensor_list_is_named_in_the_error() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"concat\(\): argument 'x\[1\]' expects a Tensor, got list"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"concat\(\): argument 'x\[1\]' expects a Tensor, got list"
+    ):
         phi.concat([phi.to_tensor([1.0]), [2.0]])
 
 
 def test_a_bad_attribute_is_named_in_the_error() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"sum\(\): argument 'keepdim' expects a bool, got str 'yes'"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"sum\(\): argument 'keepdim' expects a bool, got str 'yes'"
+    ):
         phi.sum(phi.to_tensor([1.0]), keepdim="yes")
 
 
 def test_an_infer_meta_error_names_the_op() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"^add\(\): argument 'y' with dims \[3\] cannot be broadcast"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"^add\(\): argument 'y' with dims \[3\] cannot be broadcast"
+    ):
         phi.add(phi.to_tensor([1.0, 2.0]), phi.to_tensor([1.0, 2.0, 3.0]))
 
 
 def test_an_unregistered_dtype_is_a_not_found_error_listing_registrations() -> None:
     x = phi.to_tensor(np.array([1, 2], np.int64))
-    with pytest.raises(NotFoundError, match=r"kernel 'softmax' has no registration for \(CPU, NCHW, INT64\); registered: "):
+    with pytest.raises(
+        NotFoundError,
+        match=r"kernel 'softmax' has no registration for \(CPU, NCHW, INT64\); registered: ",
+    ):
         phi.softmax(x, -1)
 
 
@@ -114,14 +128,20 @@ def test_outputs_equal_infer_meta_or_the_first_call_says_which_kernel_is_wrong()
         return (out,)
 
     dispatcher = OpDispatcher(info, lying_infer_meta)
-    with pytest.raises(PreconditionNotMetError, match=r"exp\(\): kernel .* returned float32 \[2\] for output 'out', but InferMeta UnchangedInferMeta computed float64 \[2\]"):
+    with pytest.raises(
+        PreconditionNotMetError,
+        match=r"exp\(\): kernel .* returned float32 \[2\] for output 'out', but InferMeta UnchangedInferMeta computed float64 \[2\]",
+    ):
         dispatcher.call((phi.to_tensor([1.0, 2.0]),), ())
 
 
 def test_infer_meta_must_set_every_output() -> None:
     info = get_op_info("exp")
     dispatcher = OpDispatcher(info, lambda x, config: (MetaTensor(name="out"),))
-    with pytest.raises(PreconditionNotMetError, match=r"exp\(\): InferMeta UnchangedInferMeta left output 'out' without dims"):
+    with pytest.raises(
+        PreconditionNotMetError,
+        match=r"exp\(\): InferMeta UnchangedInferMeta left output 'out' without dims",
+    ):
         dispatcher.call((phi.to_tensor([1.0]),), ())
 
 
@@ -151,5 +171,8 @@ def test_interned_meta_lookup_is_by_value() -> None:
 
 @pytest.mark.parametrize("op", ["concat", "stack"])
 def test_an_empty_tensor_list_is_named_in_the_error(op: str) -> None:
-    with pytest.raises(InvalidArgumentError, match=rf"{op}\(\): argument 'x' must hold at least one tensor, got an empty list"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=rf"{op}\(\): argument 'x' must hold at least one tensor, got an empty list",
+    ):
         getattr(phi, op)([])

@@ -49,13 +49,17 @@ def test_select_falls_back_to_all_layout(factory: KernelFactory) -> None:
 
 def test_select_falls_back_to_all_dtype() -> None:
     factory = KernelFactory()
-    register_kernel("any", dtypes=(DataType.ALL_DTYPE,), backends=("CPU",), factory=factory)(kernel_fn)
+    register_kernel("any", dtypes=(DataType.ALL_DTYPE,), backends=("CPU",), factory=factory)(
+        kernel_fn
+    )
     assert factory.select("any", key(CPU, I64)).key == key(CPU, DataType.ALL_DTYPE)
 
 
 def test_select_prefers_the_exact_dtype_over_all_dtype() -> None:
     factory = KernelFactory()
-    register_kernel("mixed", dtypes=(DataType.ALL_DTYPE,), backends=("CPU",), factory=factory)(kernel_fn)
+    register_kernel("mixed", dtypes=(DataType.ALL_DTYPE,), backends=("CPU",), factory=factory)(
+        kernel_fn
+    )
     register_kernel("mixed", dtypes=(F32,), backends=("CPU",), factory=factory)(other_fn)
     assert factory.select("mixed", key(CPU, F32)).fn is other_fn
     assert factory.select("mixed", key(CPU, F64)).fn is kernel_fn
@@ -75,7 +79,10 @@ def test_select_without_cpu_fallback_lists_registered_keys(factory: KernelFactor
 
 
 def test_select_of_an_unregistered_dtype_lists_registered_keys(factory: KernelFactory) -> None:
-    with pytest.raises(NotFoundError, match=r"kernel 'k' has no registration for \(CPU, UNDEFINED, INT64\); registered: "):
+    with pytest.raises(
+        NotFoundError,
+        match=r"kernel 'k' has no registration for \(CPU, UNDEFINED, INT64\); registered: ",
+    ):
         factory.select("k", key(CPU, I64))
 
 
@@ -85,7 +92,10 @@ def test_select_of_an_unknown_kernel_names_it(factory: KernelFactory) -> None:
 
 
 def test_registering_the_same_key_twice_is_an_error(factory: KernelFactory) -> None:
-    with pytest.raises(AlreadyExistsError, match=r"kernel 'k' is already registered for \(CPU, UNDEFINED, FLOAT32\)"):
+    with pytest.raises(
+        AlreadyExistsError,
+        match=r"kernel 'k' is already registered for \(CPU, UNDEFINED, FLOAT32\)",
+    ):
         register_kernel("k", dtypes=(F32,), backends=("CPU",), factory=factory)(other_fn)
 
 
@@ -100,11 +110,16 @@ def test_args_def_reads_inputs_attributes_and_outputs() -> None:
 
 
 def test_args_def_reads_lists_optionals_and_tuples() -> None:
-    def fn(ctx: KernelContext, xs: list[Array], bias: Array | None, flag: bool) -> tuple[Array, Array]:
+    def fn(
+        ctx: KernelContext, xs: list[Array], bias: Array | None, flag: bool
+    ) -> tuple[Array, Array]:
         return xs[0], xs[0]
 
     args = args_def_from_signature(fn, key(CPU, F32))
-    assert [(d.name, d.kind) for d in args.inputs] == [("xs", "Tensor[]"), ("bias", "optional Tensor")]
+    assert [(d.name, d.kind) for d in args.inputs] == [
+        ("xs", "Tensor[]"),
+        ("bias", "optional Tensor"),
+    ]
     assert len(args.outputs) == 2
 
 
@@ -128,7 +143,9 @@ def test_args_def_rejects_an_unknown_return_annotation() -> None:
     def fn(ctx: KernelContext, x: Array) -> int:
         return 0
 
-    with pytest.raises(InvalidArgumentError, match="return annotation must be Array, list\\[Array\\] or tuple"):
+    with pytest.raises(
+        InvalidArgumentError, match="return annotation must be Array, list\\[Array\\] or tuple"
+    ):
         args_def_from_signature(fn, key(CPU, F32))
 
 
@@ -139,7 +156,10 @@ def test_configure_overrides_single_argument_definitions() -> None:
         dtypes=(F32,),
         backends=("CPU",),
         factory=factory,
-        configure=lambda k: (k.output_at(0).set_dtype(DataType.BOOL), k.input_at(1).set_backend(Backend.ALL_BACKEND)),
+        configure=lambda k: (
+            k.output_at(0).set_dtype(DataType.BOOL),
+            k.input_at(1).set_backend(Backend.ALL_BACKEND),
+        ),
     )(kernel_fn)
     kernel = factory.select("cmp", key(CPU, F32))
     assert kernel.output_at(0).dtype is DataType.BOOL

@@ -7,9 +7,10 @@ import subprocess
 import sys
 
 
-
 def run(*args: str) -> str:
-    result = subprocess.run([sys.executable, "-m", "runtime.kernels", *args], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "runtime.kernels", *args], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout
 

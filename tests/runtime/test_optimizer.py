@@ -79,11 +79,23 @@ def test_clear_grad_resets_every_parameter() -> None:
     "make, message",
     [
         (lambda: SGD(parameters=[]), "SGD: 'parameters' is empty"),
-        (lambda: SGD(parameters=[phi.to_tensor([1.0])]), r"SGD: parameters\[0\] has stop_gradient=True"),
+        (
+            lambda: SGD(parameters=[phi.to_tensor([1.0])]),
+            r"SGD: parameters\[0\] has stop_gradient=True",
+        ),
         (lambda: SGD(parameters=[np.ones(1)]), r"SGD: parameters\[0\] is a ndarray, not a Tensor"),
-        (lambda: SGD(learning_rate=-1.0, parameters=[param([1.0])]), "learning_rate must be a non-negative number, got -1.0"),
-        (lambda: Adam(beta1=1.0, parameters=[param([1.0])]), r"Adam: beta1 must be in \[0, 1\), got 1.0"),
-        (lambda: Adam(epsilon=0.0, parameters=[param([1.0])]), "Adam: epsilon must be positive, got 0.0"),
+        (
+            lambda: SGD(learning_rate=-1.0, parameters=[param([1.0])]),
+            "learning_rate must be a non-negative number, got -1.0",
+        ),
+        (
+            lambda: Adam(beta1=1.0, parameters=[param([1.0])]),
+            r"Adam: beta1 must be in \[0, 1\), got 1.0",
+        ),
+        (
+            lambda: Adam(epsilon=0.0, parameters=[param([1.0])]),
+            "Adam: epsilon must be positive, got 0.0",
+        ),
     ],
 )
 def test_bad_arguments_are_named(make: object, message: str) -> None:

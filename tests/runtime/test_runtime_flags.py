@@ -34,7 +34,10 @@ def test_check_nan_inf_names_the_op_and_output() -> None:
     x = phi.to_tensor([-1.0, 1.0])
     phi.log(x)  # cached before the flag is set: the cache must not bypass the check
     with flags.flags_guard({"check_nan_inf": True}):
-        with pytest.raises(InvalidArgumentError, match=r"log\(\): output 'out' contains NaN \(FLAGS_check_nan_inf is on\)"):
+        with pytest.raises(
+            InvalidArgumentError,
+            match=r"log\(\): output 'out' contains NaN \(FLAGS_check_nan_inf is on\)",
+        ):
             phi.log(x)
         with pytest.raises(InvalidArgumentError, match=r"divide\(\): output 'out' contains Inf"):
             phi.divide(phi.to_tensor([1.0]), phi.to_tensor([0.0]))
@@ -56,13 +59,20 @@ def test_check_nan_inf_ignores_integer_outputs() -> None:
 
 def test_log_dispatch_logs_op_kernel_key_and_shapes(caplog: pytest.LogCaptureFixture) -> None:
     x = phi.to_tensor(np.ones((2, 3), np.float32))
-    with flags.flags_guard({"log_dispatch": True}), caplog.at_level(logging.INFO, logger="phiops.dispatch"):
+    with (
+        flags.flags_guard({"log_dispatch": True}),
+        caplog.at_level(logging.INFO, logger="phiops.dispatch"),
+    ):
         phi.add(x, x)
         phi.add(x, x)
     messages = [r.getMessage() for r in caplog.records if r.name == "phiops.dispatch"]
-    assert messages == [
-        "dispatch op=add kernel=add key=(CPU, UNDEFINED, FLOAT32) input_shapes=[[2, 3], [2, 3]]"
-    ] * 2
+    assert (
+        messages
+        == [
+            "dispatch op=add kernel=add key=(CPU, UNDEFINED, FLOAT32) input_shapes=[[2, 3], [2, 3]]"
+        ]
+        * 2
+    )
 
 
 def test_no_dispatch_logging_without_the_flag(caplog: pytest.LogCaptureFixture) -> None:
@@ -75,7 +85,9 @@ def _fake_gpu_tensor() -> phi.Tensor:
     """A tensor whose meta says GPU though its data is a numpy array: enough to exercise kernel
     selection on a machine without a GPU (the CPU kernel runs on the numpy data)."""
     array = np.ones(2, np.float32)
-    return wrap_array(array, DenseTensorMeta.get(DataType.FLOAT32, (2,), DataLayout.NCHW, GPUPlace(0)))
+    return wrap_array(
+        array, DenseTensorMeta.get(DataType.FLOAT32, (2,), DataLayout.NCHW, GPUPlace(0))
+    )
 
 
 def test_kernel_fallback_runs_the_cpu_kernel_when_no_gpu_kernel_exists() -> None:
@@ -94,7 +106,10 @@ def test_kernel_fallback_disabled_raises_not_found() -> None:
         pytest.skip("a GPU exp kernel is registered here, so there is nothing to fall back from")
     x = _fake_gpu_tensor()
     with flags.flags_guard({"enable_api_kernel_fallback": False}):
-        with pytest.raises(NotFoundError, match=r"kernel 'exp' has no registration for \(GPU, NCHW, FLOAT32\) \(CPU fallback is disabled\)"):
+        with pytest.raises(
+            NotFoundError,
+            match=r"kernel 'exp' has no registration for \(GPU, NCHW, FLOAT32\) \(CPU fallback is disabled\)",
+        ):
             phi.exp(x)
     assert phi.exp(x).place == phi.CPUPlace()
 

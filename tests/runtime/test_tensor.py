@@ -32,7 +32,9 @@ def test_to_tensor_with_dtype_casts() -> None:
 
 
 def test_to_tensor_rejects_strings() -> None:
-    with pytest.raises(InvalidArgumentError, match="to_tensor: data of numpy dtype <U1 is not numeric"):
+    with pytest.raises(
+        InvalidArgumentError, match="to_tensor: data of numpy dtype <U1 is not numeric"
+    ):
         to_tensor(["a"])
 
 
@@ -57,7 +59,10 @@ def test_zero_dim_tensor() -> None:
 
 
 def test_item_needs_one_element() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"item\(\) needs a tensor with exactly 1 element, this one has shape \[2\]"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"item\(\) needs a tensor with exactly 1 element, this one has shape \[2\]",
+    ):
         to_tensor([1.0, 2.0]).item()
 
 

@@ -38,9 +38,7 @@ def reduce_to_shape(xp: ModuleType, grad: Array, shape: tuple[int, ...]) -> Arra
     if grad.shape == shape:
         return grad
     leading = grad.ndim - len(shape)
-    if leading < 0 or any(
-        n != 1 and n != grad.shape[leading + i] for i, n in enumerate(shape)
-    ):
+    if leading < 0 or any(n != 1 and n != grad.shape[leading + i] for i, n in enumerate(shape)):
         raise InvalidArgumentError(
             f"reduce_to_shape: a gradient with dims {list(grad.shape)} cannot be reduced to "
             f"dims {list(shape)}, which do not broadcast to it"

@@ -17,7 +17,6 @@ from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.floating_point import ieee_results
 from runtime.kernels.registration import ARITHMETIC, INTEGRAL, register_kernel
 
-
 D = DataType
 
 ADD_DTYPES = (D.BOOL,) + INTEGRAL + (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
