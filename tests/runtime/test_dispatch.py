@@ -176,3 +176,50 @@ def test_an_empty_tensor_list_is_named_in_the_error(op: str) -> None:
         match=rf"{op}\(\): argument 'x' must hold at least one tensor, got an empty list",
     ):
         getattr(phi, op)([])
+
+
+def test_registry_check_names_the_op_kernel_and_differing_argument() -> None:
+    import dataclasses
+
+    from runtime.dispatch.checks import check_registry
+
+    info = get_op_info("matmul")
+    renamed = dataclasses.replace(info, kernel_params=("x", "y", "trans_x", "transpose_y"))
+    with pytest.raises(PreconditionNotMetError) as raised:
+        check_registry([renamed])
+    assert str(raised.value).splitlines()[1] == (
+        "ops/api.yaml:{}: op 'matmul': kernel 'matmul' (runtime.kernels.impl.matmul_kernel.matmul_kernel) "
+        "takes attribute 'transpose_x' as argument 3, the spec passes attribute 'trans_x'".format(
+            info.location.split(":")[1]
+        )
+    )
+
+
+def test_int_array_arguments_accept_lists_tuples_ints_and_tensors() -> None:
+    x = phi.to_tensor(np.arange(6, dtype=np.float32))
+    shape_tensor = phi.to_tensor(np.array([2, 3], np.int64))
+    shapes = [[2, 3], (2, 3), shape_tensor, [phi.to_tensor(np.array(2, np.int32)), 3]]
+    assert [phi.reshape(x, s).shape for s in shapes] == [[2, 3]] * 4
+    assert phi.sum(phi.reshape(x, [2, 3]), 1).shape == [2]
+
+
+def test_scalar_arguments_accept_numbers_and_one_element_tensors() -> None:
+    x = phi.to_tensor([1.0, 2.0])
+    assert phi.scale(x, phi.to_tensor(3.0)).numpy().tolist() == [3.0, 6.0]
+    assert phi.scale(x, np.float64(2.0)).numpy().tolist() == [2.0, 4.0]
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"scale\(\): argument 'scale': a Scalar tensor must hold exactly 1 element",
+    ):
+        phi.scale(x, x)
+
+
+def test_data_type_and_place_arguments_accept_names() -> None:
+    out = phi.full([2], 1.0, "int32", "cpu")
+    assert out.dtype is DataType.INT32 and out.place == phi.CPUPlace()
+    assert phi.full([2], 1.0, np.float64).dtype is DataType.FLOAT64
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"full\(\): argument 'place': expected a Place, 'cpu', 'gpu' or 'gpu:N', got str 'tpu'",
+    ):
+        phi.full([2], 1.0, "float32", "tpu")
