@@ -13,6 +13,7 @@ import os
 # cost more to wake than they save (milliseconds on a 2-core machine), which would swamp the
 # comparison. Set before numpy is imported, which is when OpenBLAS reads it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # PaddlePaddle's CPU kernels
 
 import importlib  # noqa: E402
 import timeit  # noqa: E402
