@@ -90,6 +90,21 @@ def body_is_intact(text: str, inputs: str) -> bool:
     )
 
 
+def stale_files(out_dir: Path, produced: Iterable[str]) -> list[Path]:
+    """Files under ``out_dir`` with the @generated header whose names are not in ``produced``."""
+    if not out_dir.is_dir():
+        return []
+    produced = set(produced)
+    found = []
+    for path in sorted(out_dir.rglob("*.py")):
+        if path.relative_to(out_dir).as_posix() in produced:
+            continue
+        with path.open(encoding="utf-8") as handle:
+            if handle.readline().startswith(GENERATED_MARK):
+                found.append(path)
+    return found
+
+
 class FileManager:
     """Writes a set of files under ``out_dir``: only changed ones, atomically, removing stale
     generated files; or compares them (``check``) without writing."""
@@ -105,17 +120,7 @@ class FileManager:
 
     def stale(self) -> list[Path]:
         """Generated files in ``out_dir`` that this run no longer produces."""
-        if not self.out_dir.is_dir():
-            return []
-        found = []
-        for path in sorted(self.out_dir.rglob("*.py")):
-            name = path.relative_to(self.out_dir).as_posix()
-            if name in self.files:
-                continue
-            with path.open(encoding="utf-8") as handle:
-                if handle.readline().startswith(GENERATED_MARK):
-                    found.append(path)
-        return found
+        return stale_files(self.out_dir, self.files)
 
     def write(self) -> list[str]:
         """Write what changed (each file via a temp file and rename); returns what changed."""

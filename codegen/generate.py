@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from codegen.errors import Diagnostic, SpecError
-from codegen.files import FileManager, body_is_intact, fingerprint_inputs, header
+from codegen.files import FileManager, body_is_intact, fingerprint_inputs, header, stale_files
 from codegen.model import OpSpec, SpecSet
 
 __all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
@@ -60,10 +60,7 @@ def up_to_date(project: Project) -> bool:
         path = project.out_dir / name
         if not path.exists() or not body_is_intact(path.read_text(encoding="utf-8"), fingerprint):
             return False
-    manager = FileManager(project.out_dir)
-    for name in TEMPLATES:
-        manager.files[name] = ""
-    return not manager.stale()
+    return not stale_files(project.out_dir, TEMPLATES)
 
 
 @dataclass(frozen=True)

@@ -342,23 +342,15 @@ def _operand(like: Tensor, value: Any) -> Tensor:
         dtype = like.dtype
         if isinstance(value, float) and not (dtype.is_floating_point or dtype.is_complex):
             dtype = DataType.FLOAT32
-        array = np.asarray(value, dtype=dtype.numpy_dtype)
-        if like.place.is_defined and like.place != _cpu_place():
-            from runtime.device import to_backend
+        from runtime.device import to_backend
 
-            array = to_backend(array, like.place)
+        array = to_backend(np.asarray(value, dtype=dtype.numpy_dtype), like.place)
         return wrap_array(array, DenseTensor(array).meta)
     if isinstance(value, (np.ndarray, list, tuple)):
         return to_tensor(
             value, dtype=None if isinstance(value, np.ndarray) else like.dtype, place=like.place
         )
     raise TypeError(f"unsupported operand type for a Tensor operator: {type(value).__name__}")
-
-
-def _cpu_place() -> Place:
-    from runtime.common import CPUPlace
-
-    return CPUPlace()
 
 
 def install_operators(api: ModuleType) -> None:

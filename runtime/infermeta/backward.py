@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
+from runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
 
@@ -84,12 +85,7 @@ def stack_grad_infer_meta(
     out_grad: MetaTensor, axis: int, x_grad: list[MetaTensor], config: MetaConfig = _RUNTIME
 ) -> None:
     """Unstack ``out_grad`` along ``axis``: each ``x_grad[i]`` has its dims without that axis."""
-    rank = len(out_grad.dims)
-    if not -rank <= axis < rank:
-        raise InvalidArgumentError(
-            f"argument 'axis' must be in [{-rank}, {rank}) for 'out_grad' of rank {rank}, got {axis}"
-        )
-    axis = axis + rank if axis < 0 else axis
+    axis = check_axis(axis, len(out_grad.dims), "axis")
     if len(x_grad) != out_grad.dims[axis]:
         raise InvalidArgumentError(
             f"'out_grad' has {out_grad.dims[axis]} entries along axis {axis}, "

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from runtime.common import DataType
 from runtime.kernels.floating_point import ieee_results
+from runtime.kernels.impl.reduce_kernel import reduction_axes
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.registration import register_kernel
 
@@ -33,12 +34,6 @@ PROD_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 def _shape_only_x(kernel: Kernel) -> None:
     # ``x`` is ``no_need_buffer``: only its shape and dtype are read, so it is never cast.
     kernel.input_at(0).set_dtype(DataType.ALL_DTYPE)
-
-
-def _axes(axis: tuple[int, ...], ndim: int, reduce_all: bool) -> tuple[int, ...]:
-    if reduce_all or not axis or ndim == 0:
-        return tuple(range(ndim))
-    return tuple(sorted({entry + ndim if entry < 0 else entry for entry in axis}))
 
 
 def _kept_dims(x_shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
@@ -62,7 +57,7 @@ def sum_grad_kernel(
     keepdim: bool,
     reduce_all: bool,
 ) -> Array:
-    axes = _axes(axis, x.ndim, reduce_all)
+    axes = reduction_axes(axis, x.ndim, reduce_all)
     # A contiguous copy in x's dtype (sum may have produced another dtype): the engine may
     # accumulate into the gradient, which a broadcast view does not allow.
     return _broadcast_back(ctx, x.shape, out_grad, axes).astype(x.dtype)
@@ -78,7 +73,7 @@ def mean_grad_kernel(
     reduce_all: bool,
 ) -> Array:
     xp = ctx.xp
-    axes = _axes(axis, x.ndim, reduce_all)
+    axes = reduction_axes(axis, x.ndim, reduce_all)
     count = 1
     for index in axes:
         count *= x.shape[index]
@@ -96,7 +91,7 @@ def _extreme_grad(
     axis: tuple[int, ...],
     reduce_all: bool,
 ) -> Array:
-    axes = _axes(axis, x.ndim, reduce_all)
+    axes = reduction_axes(axis, x.ndim, reduce_all)
     hits = x == _broadcast_back(ctx, x.shape, out, axes)
     grad = _broadcast_back(ctx, x.shape, out_grad, axes)
     return ctx.xp.where(hits, grad, ctx.xp.zeros((), dtype=grad.dtype)).astype(x.dtype, copy=False)
@@ -144,7 +139,7 @@ def prod_grad_kernel(
     zero in the slice it is out / x_i, at a slice's only zero the product of the rest, and 0
     everywhere else (every other element's product then contains that zero, or two zeros)."""
     xp = ctx.xp
-    axes = _axes(axis, x.ndim, reduce_all)
+    axes = reduction_axes(axis, x.ndim, reduce_all)
     is_zero = x == 0
     zeros = xp.sum(is_zero, axis=axes, keepdims=True)
     product_of_rest = xp.prod(xp.where(is_zero, 1, x), axis=axes, keepdims=True)

@@ -37,10 +37,12 @@ def _output_dtype_by_attribute(kernel: Kernel) -> None:
     kernel.output_at(0).set_dtype(DataType.UNDEFINED)
 
 
-def _axes(axis: tuple[int, ...], ndim: int, reduce_all: bool = False) -> tuple[int, ...]:
+def reduction_axes(axis: tuple[int, ...], ndim: int, reduce_all: bool = False) -> tuple[int, ...]:
+    """The axes a reduction (or its grad) runs over, non-negative and sorted: every axis when
+    ``axis`` is empty or ``reduce_all``; none for a 0-D tensor."""
     if reduce_all or not axis:
         return tuple(range(ndim))
-    return tuple(entry + ndim if entry < 0 else entry for entry in axis) if ndim else ()
+    return tuple(sorted({entry + ndim if entry < 0 else entry for entry in axis})) if ndim else ()
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
@@ -76,7 +78,7 @@ def sum_kernel(
 @register_kernel("mean", dtypes=MEAN_DTYPES)
 def mean_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool) -> Array:
     xp = ctx.xp
-    axes = _axes(axis, x.ndim)
+    axes = reduction_axes(axis, x.ndim)
     exact = x.dtype.kind in "biu"
     if _count(x.shape, axes) == 0:
         if exact:
@@ -93,7 +95,7 @@ def mean_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bo
 def _extreme(
     ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool, name: str
 ) -> Array:
-    axes = _axes(axis, x.ndim)
+    axes = reduction_axes(axis, x.ndim)
     if _count(x.shape, axes) == 0:
         raise InvalidArgumentError(
             f"{name}: zero-size tensor with shape {list(x.shape)} cannot be reduced along axes "
@@ -117,4 +119,6 @@ def min_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: boo
 def prod_kernel(
     ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool, reduce_all: bool
 ) -> Array:
-    return ctx.xp.prod(x, axis=_axes(axis, x.ndim, reduce_all), dtype=x.dtype, keepdims=keepdim)
+    return ctx.xp.prod(
+        x, axis=reduction_axes(axis, x.ndim, reduce_all), dtype=x.dtype, keepdims=keepdim
+    )
