@@ -122,3 +122,19 @@ def cross_entropy_with_softmax_grad_infer_meta(
             f"got {list(loss_grad.dims)}"
         )
     input_grad.share_meta(softmax)
+
+
+def layer_norm_grad_infer_meta(
+    x: MetaTensor,
+    scale: MetaTensor | None,
+    bias: MetaTensor | None,
+    x_grad: MetaTensor,
+    scale_grad: MetaTensor,
+    bias_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's LayerNormGradInferMeta: each gradient like its input; a gradient of an absent
+    ``scale`` or ``bias`` is absent."""
+    _like(x_grad, x)
+    _like(scale_grad, scale)
+    _like(bias_grad, bias)

@@ -5,6 +5,12 @@ from __future__ import annotations
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
+from runtime.infermeta.spatial import (
+    check_data_format,
+    check_positive,
+    conv_out_size,
+    resolve_paddings,
+)
 
 __all__ = [
     "broadcast_dims",
@@ -219,3 +225,112 @@ def cross_entropy_with_softmax_infer_meta(
     loss.set_dims(dims[:index] + (1,) + dims[index + 1 :])
     loss.set_dtype(input.dtype)
     loss.set_layout(input.layout)
+
+
+# Convolution (issue 8) ------------------------------------------------------------------------
+# PHI's ConvInferMeta (paddle/phi/infermeta/binary.cc); depthwise_conv2d and conv3d only order
+# their attributes differently.
+
+
+def conv_infer_meta(
+    input: MetaTensor,
+    filter: MetaTensor,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    padding_algorithm: str,
+    dilations: tuple[int, ...],
+    groups: int,
+    data_format: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` is [N, C_out, *spatial_out] (channels last for NHWC/NDHWC).
+
+    Checks PHI's conditions: a 4-D or 5-D input, a filter of the same rank, one stride and
+    dilation per spatial dim, input channels = filter channels * groups, output channels
+    divisible by groups, and a padded input at least as large as the dilated kernel.
+    """
+    in_dims, f_dims = tuple(input.dims), tuple(filter.dims)
+    if len(in_dims) not in (4, 5):
+        raise InvalidArgumentError(
+            f"argument 'input' must be a 4-D or 5-D tensor, got dims {list(in_dims)}"
+        )
+    if len(f_dims) != len(in_dims):
+        raise InvalidArgumentError(
+            f"argument 'filter' must have the rank of argument 'input' ({len(in_dims)}), "
+            f"got dims {list(f_dims)}"
+        )
+    spatial_rank = len(in_dims) - 2
+    for name, values in (("strides", strides), ("dilations", dilations)):
+        if len(values) != spatial_rank:
+            raise InvalidArgumentError(
+                f"argument '{name}' must hold {spatial_rank} values for a {len(in_dims)}-D "
+                f"input, got {list(values)}"
+            )
+        check_positive(values, name)
+    if groups <= 0:
+        raise InvalidArgumentError(f"argument 'groups' must be positive, got {groups}")
+    channel_last = check_data_format(data_format, len(in_dims))
+    channels = in_dims[-1] if channel_last else in_dims[1]
+    spatial = in_dims[1:-1] if channel_last else in_dims[2:]
+    if channels != -1 and f_dims[1] != -1 and channels != f_dims[1] * groups:
+        raise InvalidArgumentError(
+            f"the input channels ({channels}, argument 'input' with dims {list(in_dims)}, "
+            f"data_format {data_format}) must equal the filter channels ({f_dims[1]}, argument "
+            f"'filter' with dims {list(f_dims)}) times groups ({groups})"
+        )
+    if f_dims[0] != -1 and f_dims[0] % groups != 0:
+        raise InvalidArgumentError(
+            f"the output channels ({f_dims[0]}, dim 0 of argument 'filter' with dims "
+            f"{list(f_dims)}) must be divisible by groups ({groups})"
+        )
+    kernel = f_dims[2:]
+    pads, dilated = resolve_paddings(
+        paddings, padding_algorithm, spatial, kernel, strides, dilations
+    )
+    spatial_out = tuple(
+        conv_out_size(size, k, d, p, s, axis)
+        for axis, (size, k, d, p, s) in enumerate(zip(spatial, kernel, dilated, pads, strides))
+    )
+    if channel_last:
+        out.set_dims((in_dims[0],) + spatial_out + (f_dims[0],))
+    else:
+        out.set_dims((in_dims[0], f_dims[0]) + spatial_out)
+    out.set_dtype(input.dtype)
+    out.set_layout(input.layout)
+
+
+def depthwise_conv_infer_meta(
+    input: MetaTensor,
+    filter: MetaTensor,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``conv_infer_meta`` with depthwise_conv2d's attribute order."""
+    conv_infer_meta(
+        input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
+    )
+
+
+def conv3_d_infer_meta(
+    input: MetaTensor,
+    filter: MetaTensor,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's Conv3DInferMeta: ``conv_infer_meta`` with conv3d's attribute order."""
+    conv_infer_meta(
+        input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
+    )

@@ -184,3 +184,61 @@ def adam_infer_meta(
     beta1_pow_out.share_meta(beta1_pow)
     beta2_pow_out.share_meta(beta2_pow)
     _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+# Batch normalization (issue 8) ----------------------------------------------------------------
+
+
+def batch_norm_infer_meta(
+    x: MetaTensor,
+    mean: MetaTensor,
+    variance: MetaTensor,
+    scale: MetaTensor | None,
+    bias: MetaTensor | None,
+    is_test: bool,
+    momentum: float,
+    epsilon: float,
+    data_format: str,
+    use_global_stats: bool,
+    trainable_statistics: bool,
+    out: MetaTensor,
+    mean_out: MetaTensor,
+    variance_out: MetaTensor,
+    saved_mean: MetaTensor,
+    saved_variance: MetaTensor,
+    reserve_space: MetaTensor | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's BatchNormInferMeta: a 2-D to 5-D ``x`` with C channels (dim 1, or the last for
+    NHWC/NDHWC/NLC); ``mean``, ``variance``, ``scale`` and ``bias`` 1-D of C; ``out`` like
+    ``x``, the statistics [C]. ``reserve_space`` is cuDNN's and stays absent here."""
+    dims = tuple(x.dims)
+    if not 2 <= len(dims) <= 5:
+        raise InvalidArgumentError(f"argument 'x' must have 2 to 5 dims, got dims {list(dims)}")
+    if data_format not in ("NCHW", "NHWC", "NCDHW", "NDHWC", "NCL", "NLC", "NC", "AnyLayout"):
+        raise InvalidArgumentError(
+            f"argument 'data_format' must be a channels-first or channels-last layout "
+            f"(NCHW, NHWC, ...), got {data_format!r}"
+        )
+    channels = dims[-1] if data_format in ("NHWC", "NDHWC", "NLC") else dims[1]
+    for name, param in (("mean", mean), ("variance", variance), ("scale", scale), ("bias", bias)):
+        if param is None:
+            continue
+        if len(param.dims) != 1 or (
+            config.is_runtime and channels != -1 and param.dims[0] != channels
+        ):
+            raise InvalidArgumentError(
+                f"argument '{name}' must be 1-D with {channels} elements (the channels of "
+                f"argument 'x' with dims {list(dims)}, data_format {data_format}), got dims "
+                f"{list(param.dims)}"
+            )
+    out.share_meta(x)
+    for stat, source in (
+        (mean_out, mean),
+        (variance_out, variance),
+        (saved_mean, mean),
+        (saved_variance, variance),
+    ):
+        stat.set_dims((channels,))
+        stat.set_dtype(source.dtype)
+        stat.set_layout(x.layout)

@@ -36,3 +36,51 @@ def where_infer_meta(
     out.set_dims(broadcast_dims(values, condition.dims, "x", "condition"))
     out.set_dtype(promote_types([x.dtype, y.dtype]))
     out.set_layout(x.layout)
+
+
+# Layer normalization (issue 8) ----------------------------------------------------------------
+
+
+def layer_norm_infer_meta(
+    x: MetaTensor,
+    scale: MetaTensor | None,
+    bias: MetaTensor | None,
+    epsilon: float,
+    begin_norm_axis: int,
+    out: MetaTensor,
+    mean: MetaTensor,
+    variance: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's LayerNormInferMeta: ``out`` like ``x``; ``mean`` and ``variance`` hold one value
+    per row of ``x`` flattened to [prod(dims[:begin_norm_axis]), prod(dims[begin_norm_axis:])];
+    ``scale`` and ``bias``, when given, have the row length as their element count."""
+    dims = tuple(x.dims)
+    if not 0 < begin_norm_axis < len(dims):
+        raise InvalidArgumentError(
+            f"argument 'begin_norm_axis' must be in [1, {len(dims)}) for argument 'x' with dims "
+            f"{list(dims)}, got {begin_norm_axis}"
+        )
+    left, right = 1, 1
+    for extent in dims[:begin_norm_axis]:
+        left *= extent
+    for extent in dims[begin_norm_axis:]:
+        right *= extent
+    for name, param in (("scale", scale), ("bias", bias)):
+        if param is None:
+            continue
+        count = 1
+        for extent in param.dims:
+            count *= extent
+        if config.is_runtime and count != right:
+            raise InvalidArgumentError(
+                f"argument '{name}' with dims {list(param.dims)} must have {right} elements "
+                f"(the product of dims {list(dims[begin_norm_axis:])} of argument 'x' from "
+                f"begin_norm_axis {begin_norm_axis}), got {count}"
+            )
+    out.share_meta(x)
+    stats_dtype = DataType.FLOAT32 if x.dtype in (DataType.FLOAT16, DataType.BFLOAT16) else x.dtype
+    for stat in (mean, variance):
+        stat.set_dims((left,))
+        stat.set_dtype(stats_dtype)
+        stat.set_layout(x.layout)

@@ -5,6 +5,12 @@ from __future__ import annotations
 from runtime.common import DataType
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
+from runtime.infermeta.spatial import (
+    check_data_format,
+    check_positive,
+    pool_out_size,
+    resolve_paddings,
+)
 
 _RUNTIME = MetaConfig()
 
@@ -443,4 +449,119 @@ def create_like_infer_meta(
     """``out`` has ``x``'s dims and layout, and ``dtype`` (``x``'s dtype when UNDEFINED)."""
     out.set_dims(x.dims)
     out.set_dtype(x.dtype if dtype is DataType.UNDEFINED else dtype)
+    out.set_layout(x.layout)
+
+
+# Pooling (issue 8) ----------------------------------------------------------------------------
+
+
+def pool_geometry(
+    spatial: tuple[int, ...],
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    global_pooling: bool,
+    adaptive: bool,
+    padding_algorithm: str,
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """(kernel sizes, (before, after) paddings) a pooling really uses, as PHI's pool kernels:
+    global pooling takes the whole spatial extent with no padding; adaptive pooling pads
+    nothing (``kernel_size`` is then the output size)."""
+    n = len(spatial)
+    if len(kernel_size) != n:
+        raise InvalidArgumentError(
+            f"argument 'kernel_size' must hold {n} values for {n} spatial dims, "
+            f"got {list(kernel_size)}"
+        )
+    if len(strides) != n:
+        raise InvalidArgumentError(
+            f"argument 'strides' must hold {n} values for {n} spatial dims, got {list(strides)}"
+        )
+    check_positive(strides, "strides")
+    if global_pooling:
+        return tuple(spatial), ((0, 0),) * n
+    check_positive(kernel_size, "kernel_size")
+    pads, _ = resolve_paddings(paddings, padding_algorithm, spatial, kernel_size, strides)
+    if adaptive:
+        return tuple(kernel_size), ((0, 0),) * n
+    return tuple(kernel_size), pads
+
+
+def pool_out_dims(
+    dims: tuple[int, ...],
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    ceil_mode: bool,
+    data_format: str,
+    pooling_type: str,
+    global_pooling: bool,
+    adaptive: bool,
+    padding_algorithm: str,
+) -> tuple[int, ...]:
+    """Output dims of pool2d/pool3d (PHI's PoolInferMeta)."""
+    if len(dims) not in (4, 5):
+        raise InvalidArgumentError(
+            f"argument 'x' must be a 4-D or 5-D tensor, got dims {_dims_text(dims)}"
+        )
+    if pooling_type not in ("max", "avg"):
+        raise InvalidArgumentError(
+            f"argument 'pooling_type' must be 'max' or 'avg', got {pooling_type!r}"
+        )
+    channel_last = check_data_format(data_format, len(dims))
+    spatial = dims[1:-1] if channel_last else dims[2:]
+    kernel, pads = pool_geometry(
+        spatial, kernel_size, strides, paddings, global_pooling, adaptive, padding_algorithm
+    )
+    if global_pooling:
+        spatial_out = (1,) * len(spatial)
+    elif adaptive:
+        spatial_out = kernel
+    else:
+        spatial_out = tuple(
+            pool_out_size(size, k, p, s, ceil_mode, axis)
+            for axis, (size, k, p, s) in enumerate(zip(spatial, kernel, pads, strides))
+        )
+    if channel_last:
+        return (dims[0],) + spatial_out + (dims[-1],)
+    return (dims[0], dims[1]) + spatial_out
+
+
+def pool2_d_infer_meta(
+    x: MetaTensor,
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    ceil_mode: bool,
+    exclusive: bool,
+    data_format: str,
+    pooling_type: str,
+    global_pooling: bool,
+    adaptive: bool,
+    padding_algorithm: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's Pool2DInferMeta: a 4-D input, the output size of each spatial dim from the
+    kernel, strides, paddings and ``ceil_mode``; global pooling gives 1, adaptive pooling
+    ``kernel_size``."""
+    if len(x.dims) != 4:
+        raise InvalidArgumentError(
+            f"argument 'x' of pool2d must be a 4-D tensor, got dims {_dims_text(x.dims)}"
+        )
+    out.set_dims(
+        pool_out_dims(
+            tuple(x.dims),
+            tuple(kernel_size),
+            tuple(strides),
+            tuple(paddings),
+            ceil_mode,
+            data_format,
+            pooling_type,
+            global_pooling,
+            adaptive,
+            padding_algorithm,
+        )
+    )
+    out.set_dtype(x.dtype)
     out.set_layout(x.layout)

@@ -571,6 +571,10 @@ CASES: list[Case] = (
     + composition_cases()
 )
 
+from tests.autograd.cases_conv_norm import CONV_NORM_CASES  # noqa: E402
+
+CASES = CASES + CONV_NORM_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

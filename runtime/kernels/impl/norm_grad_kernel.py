@@ -1,0 +1,93 @@
+"""batch_norm_grad and layer_norm_grad.
+
+With x_hat = (x - mean) * inv_std over the N elements normalised together and g = out_grad *
+scale: ``scale_grad = sum(out_grad * x_hat)``, ``bias_grad = sum(out_grad)`` and
+``x_grad = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))`` when the statistics came from
+the batch; ``x_grad = g * inv_std`` when batch_norm used its running statistics (they are
+constants then). A gradient of an absent scale or bias is absent.
+"""
+
+from __future__ import annotations
+
+from runtime.kernels.impl.norm_kernel import (
+    NORM_DTYPES,
+    channel_view,
+    rows_of,
+    uses_global_stats,
+)
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import register_kernel
+
+
+@register_kernel("batch_norm_grad", dtypes=NORM_DTYPES)
+def batch_norm_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    scale: Array | None,
+    bias: Array | None,
+    mean_out: Array | None,
+    variance_out: Array | None,
+    saved_mean: Array,
+    saved_variance: Array,
+    reserve_space: Array | None,
+    out_grad: Array,
+    momentum: float,
+    epsilon: float,
+    data_format: str,
+    is_test: bool,
+    use_global_stats: bool,
+    trainable_statistics: bool,
+) -> tuple[Array, Array, Array]:
+    xp = ctx.xp
+    axes, shape = channel_view(x, data_format)
+    global_stats = uses_global_stats(is_test, use_global_stats, trainable_statistics)
+    if global_stats:
+        center = mean_out.astype(x.dtype)
+        inv_std = 1 / xp.sqrt(variance_out.astype(x.dtype) + x.dtype.type(epsilon))
+    else:
+        center, inv_std = saved_mean.astype(x.dtype), saved_variance.astype(x.dtype)
+    x_hat = (x - center.reshape(shape)) * inv_std.reshape(shape)
+    bias_grad = out_grad.sum(axis=axes)
+    scale_grad = (out_grad * x_hat).sum(axis=axes)
+    factor = inv_std if scale is None else inv_std * scale
+    if global_stats:
+        x_grad = out_grad * factor.reshape(shape)
+    else:
+        count = x.size // center.size
+        x_grad = factor.reshape(shape) * (
+            out_grad
+            - (bias_grad / count).reshape(shape)
+            - x_hat * (scale_grad / count).reshape(shape)
+        )
+    return (
+        x_grad.astype(x.dtype, copy=False),
+        None if scale is None else scale_grad.astype(scale.dtype, copy=False),
+        None if bias is None else bias_grad.astype(bias.dtype, copy=False),
+    )
+
+
+@register_kernel("layer_norm_grad", dtypes=NORM_DTYPES)
+def layer_norm_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    scale: Array | None,
+    bias: Array | None,
+    mean: Array,
+    variance: Array,
+    out_grad: Array,
+    epsilon: float,
+    begin_norm_axis: int,
+) -> tuple[Array, Array, Array]:
+    xp = ctx.xp
+    left, right = rows_of(x.shape, begin_norm_axis)
+    rows = x.reshape(left, right)
+    dy = out_grad.reshape(left, right)
+    inv_std = (1 / xp.sqrt(variance.astype(x.dtype) + x.dtype.type(epsilon)))[:, None]
+    x_hat = (rows - mean.astype(x.dtype)[:, None]) * inv_std
+    g = dy if scale is None else dy * scale.reshape(-1)
+    x_grad = inv_std * (
+        g - g.mean(axis=1, keepdims=True) - x_hat * (g * x_hat).mean(axis=1, keepdims=True)
+    )
+    scale_grad = None if scale is None else (dy * x_hat).sum(axis=0).reshape(scale.shape)
+    bias_grad = None if bias is None else dy.sum(axis=0).reshape(bias.shape)
+    return x_grad.reshape(x.shape).astype(x.dtype, copy=False), scale_grad, bias_grad

@@ -1,0 +1,175 @@
+"""pool2d_grad, as PHI's CPU grad functors (paddle/phi/kernels/funcs/pooling.cc).
+
+Max pooling passes each output's gradient to the first input of its window (in row-major
+order) that equals the output, so ties get it once; the positions are found for all windows at
+once and the gradients summed with one ``bincount``. Average pooling spreads each gradient
+evenly over its window: one strided add per kernel tap, or the transposed separable product
+for adaptive windows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.kernels.impl.conv_kernel import channels_first, pad_spatial, windows
+from runtime.kernels.impl.pool_kernel import (
+    POOL_DTYPES,
+    PoolGeometry,
+    adaptive_einsum,
+    adaptive_indices,
+    adaptive_matrices,
+    gather_windows,
+)
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import register_kernel
+
+
+def _scatter_first_max(
+    xp: Any,
+    candidates: Array,
+    out: Array,
+    dout: Array,
+    coordinates: list[Array],
+    padded_shape: tuple[int, ...],
+) -> Array:
+    """Add ``dout`` at the first candidate equal to ``out``.
+
+    ``candidates`` is [N, C, *out, K] (K window elements in row-major order) and
+    ``coordinates[d]`` [*out, K] the spatial index of each candidate along dim d in an array of
+    ``padded_shape``."""
+    n, c = out.shape[:2]
+    first = xp.argmax(candidates == out[..., None], axis=-1)  # [N, C, *out]
+    flat = xp.zeros(first.shape, "int64")
+    for d, coordinate in enumerate(coordinates):
+        chosen = xp.take_along_axis(
+            xp.broadcast_to(coordinate, first.shape + coordinate.shape[-1:]),
+            first[..., None],
+            axis=-1,
+        )[..., 0]
+        flat = flat * padded_shape[2 + d] + chosen
+    plane = 1
+    for extent in padded_shape[2:]:
+        plane *= extent
+    flat = flat + (xp.arange(n * c, dtype="int64") * plane).reshape(
+        (n, c) + (1,) * (first.ndim - 2)
+    )
+    summed = xp.bincount(flat.ravel(), weights=dout.ravel(), minlength=n * c * plane)
+    return summed.reshape(padded_shape).astype(dout.dtype, copy=False)
+
+
+def pool_grad(
+    xp: Any,
+    x: Array,
+    out: Array,
+    dout: Array,
+    geometry: PoolGeometry,
+    pooling_type: str,
+    exclusive: bool,
+) -> Array:
+    """The gradient of ``pool`` for ``x`` [N, C, *spatial] (channels first)."""
+    rank = len(geometry.spatial)
+    if geometry.adaptive:
+        if pooling_type == "avg":
+            matrices = adaptive_matrices(xp, geometry, dout.dtype)
+            counts = matrices[0].sum(axis=1)
+            for matrix in matrices[1:]:
+                counts = xp.multiply.outer(counts, matrix.sum(axis=1))
+            spread = xp.einsum(adaptive_einsum(rank, True), dout / counts, *matrices)
+            return spread.astype(dout.dtype, copy=False)
+        indices = adaptive_indices(xp, geometry)
+        gathered = gather_windows(xp, x, indices)  # [N, C, o1, k1, o2, k2, ...]
+        order = (
+            tuple(range(2)) + tuple(range(2, 2 + 2 * rank, 2)) + tuple(range(3, 3 + 2 * rank, 2))
+        )
+        candidates = xp.transpose(gathered, order).reshape(out.shape + (-1,))
+        coordinates = _window_coordinates(xp, indices)
+        return _scatter_first_max(xp, candidates, out, dout, coordinates, x.shape)
+    extent = geometry.padded_extent()
+    if pooling_type == "max":
+        padded = xp.ascontiguousarray(pad_spatial(xp, x, extent, float(xp.finfo(x.dtype).min)))
+        view = windows(xp, padded, geometry.out, geometry.kernel, geometry.strides, (1,) * rank)
+        candidates = view.reshape(out.shape + (-1,))
+        indices = [
+            (xp.arange(o, dtype="int64") * s)[:, None] + xp.arange(k, dtype="int64")[None, :]
+            for o, s, k in zip(geometry.out, geometry.strides, geometry.kernel)
+        ]
+        coordinates = _window_coordinates(xp, indices)
+        grad = _scatter_first_max(xp, candidates, out, dout, coordinates, padded.shape)
+    else:
+        padded_shape = x.shape[:2] + tuple(
+            size + p0 + p1 for size, (p0, p1) in zip(geometry.spatial, extent)
+        )
+        grad = xp.zeros(padded_shape, dout.dtype)
+        if exclusive:
+            share = dout / geometry.window_counts(xp, dout.dtype)
+        else:
+            size = 1
+            for k in geometry.kernel:
+                size *= k
+            share = dout / dout.dtype.type(size)
+        share = share.astype(dout.dtype, copy=False)
+        for tap in geometry.taps():
+            grad[geometry.tap_slices(tap)] += share
+    crop = (slice(None), slice(None)) + tuple(
+        slice(p0, p0 + size) for size, (p0, _) in zip(geometry.spatial, extent)
+    )
+    return grad[crop]
+
+
+def _window_coordinates(xp: Any, indices: list[Array]) -> list[Array]:
+    """From per-dim [out_d, k_d] index tables, per-dim [*out, K] coordinates of each window
+    element, K in row-major order over (k_1, k_2, ...)."""
+    rank = len(indices)
+    outs = tuple(idx.shape[0] for idx in indices)
+    ks = tuple(idx.shape[1] for idx in indices)
+    result = []
+    for d, idx in enumerate(indices):
+        shape = [1] * (2 * rank)
+        shape[d], shape[rank + d] = idx.shape
+        full = xp.broadcast_to(idx.reshape(shape), outs + ks)
+        result.append(full.reshape(outs + (-1,)))
+    return result
+
+
+@register_kernel("pool2d_grad", dtypes=POOL_DTYPES)
+def pool2d_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    ceil_mode: bool,
+    exclusive: bool,
+    data_format: str,
+    pooling_type: str,
+    global_pooling: bool,
+    adaptive: bool,
+    padding_algorithm: str,
+) -> Array:
+    xp = ctx.xp
+    geometry = PoolGeometry(
+        x.shape,
+        kernel_size,
+        strides,
+        paddings,
+        ceil_mode,
+        data_format,
+        global_pooling,
+        adaptive,
+        padding_algorithm,
+    )
+    last = geometry.channel_last
+    grad = pool_grad(
+        xp,
+        channels_first(xp, x, last),
+        channels_first(xp, out, last),
+        channels_first(xp, out_grad, last),
+        geometry,
+        pooling_type,
+        exclusive,
+    )
+    if last:
+        grad = xp.moveaxis(grad, 1, -1)
+    return xp.ascontiguousarray(grad)

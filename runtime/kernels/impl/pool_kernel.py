@@ -1,0 +1,217 @@
+"""pool2d: max and average pooling, regular, global or adaptive, channels first or last.
+
+Regular pooling views the padded input as strided slices, one per kernel tap, and combines
+them with ``maximum``/``add`` (prod(kernel) vectorised steps, never a loop over pixels). As PHI's
+CPU kernels (paddle/phi/kernels/funcs/pooling.cc): a window is clipped to the input, so padding
+never wins a max; the average divides by the clipped window's size when ``exclusive`` and by
+prod(kernel) otherwise. Adaptive pooling uses the windows [floor(i*in/out), ceil((i+1)*in/out)):
+averages as one separable matrix product per spatial dim, maxima over gathered windows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from runtime.common import DataType
+from runtime.infermeta.spatial import CHANNEL_LAST, pool_out_size
+from runtime.infermeta.unary import pool_geometry
+from runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import register_kernel
+
+# PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/pool_kernel.cc).
+POOL_DTYPES = (DataType.FLOAT16, DataType.FLOAT32, DataType.FLOAT64)
+
+_EINSUM_DIMS = "defgh"
+
+
+class PoolGeometry:
+    """The windows of one pooling call: kernel, strides, (before, after) paddings, output."""
+
+    __slots__ = ("kernel", "strides", "pads", "out", "spatial", "adaptive", "channel_last")
+
+    def __init__(
+        self,
+        shape: tuple[int, ...],
+        kernel_size: tuple[int, ...],
+        strides: tuple[int, ...],
+        paddings: tuple[int, ...],
+        ceil_mode: bool,
+        data_format: str,
+        global_pooling: bool,
+        adaptive: bool,
+        padding_algorithm: str,
+    ) -> None:
+        self.channel_last = data_format in CHANNEL_LAST
+        self.spatial = tuple(shape[1:-1] if self.channel_last else shape[2:])
+        self.kernel, self.pads = pool_geometry(
+            self.spatial,
+            tuple(kernel_size),
+            tuple(strides),
+            tuple(paddings),
+            global_pooling,
+            adaptive,
+            padding_algorithm,
+        )
+        self.strides = tuple(strides)
+        self.adaptive = adaptive and not global_pooling
+        if global_pooling:
+            self.out = (1,) * len(self.spatial)
+            self.strides = (1,) * len(self.spatial)
+        elif self.adaptive:
+            self.out = self.kernel
+        else:
+            self.out = tuple(
+                pool_out_size(size, k, p, s, ceil_mode, axis)
+                for axis, (size, k, p, s) in enumerate(
+                    zip(self.spatial, self.kernel, self.pads, self.strides)
+                )
+            )
+
+    def padded_extent(self) -> tuple[tuple[int, int], ...]:
+        """(before, after) padding that makes every window fit inside the padded input."""
+        return tuple(
+            (p0, max((o - 1) * s + k - p0 - size, 0))
+            for size, k, s, o, (p0, _) in zip(
+                self.spatial, self.kernel, self.strides, self.out, self.pads
+            )
+        )
+
+    def tap_slices(self, tap: tuple[int, ...]) -> tuple[slice, ...]:
+        """The padded-input slice a kernel tap reads for every output position."""
+        return (slice(None), slice(None)) + tuple(
+            slice(t, t + s * (o - 1) + 1, s) for t, s, o in zip(tap, self.strides, self.out)
+        )
+
+    def taps(self) -> Any:
+        return itertools.product(*(range(k) for k in self.kernel))
+
+    def window_counts(self, xp: Any, dtype: Any) -> Array:
+        """How many input elements (padding excluded) each regular window covers, [*out]."""
+        ones = xp.ones((1, 1) + self.spatial, dtype)
+        padded = pad_spatial(xp, ones, self.padded_extent())
+        counts = xp.zeros((1, 1) + self.out, dtype)
+        for tap in self.taps():
+            counts += padded[self.tap_slices(tap)]
+        return counts[0, 0]
+
+
+def adaptive_bounds(size: int, out: int) -> list[tuple[int, int]]:
+    """[start, end) of each adaptive window: floor(i*size/out), ceil((i+1)*size/out)."""
+    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+
+
+def adaptive_matrices(xp: Any, geometry: PoolGeometry, dtype: Any) -> list[Array]:
+    """Per spatial dim, the [out, in] 0/1 matrix of the adaptive windows."""
+    matrices = []
+    for size, out in zip(geometry.spatial, geometry.out):
+        matrix = xp.zeros((out, size), dtype)
+        for i, (start, end) in enumerate(adaptive_bounds(size, out)):
+            matrix[i, start:end] = 1
+        matrices.append(matrix)
+    return matrices
+
+
+def adaptive_indices(xp: Any, geometry: PoolGeometry) -> list[Array]:
+    """Per spatial dim, [out, widest window] input indices; short windows repeat their last
+    index, which changes no maximum and comes after the first match."""
+    indices = []
+    for size, out in zip(geometry.spatial, geometry.out):
+        bounds = adaptive_bounds(size, out)
+        widest = max(end - start for start, end in bounds)
+        rows = [[min(start + k, end - 1) for k in range(widest)] for start, end in bounds]
+        indices.append(xp.asarray(rows, dtype="int64"))
+    return indices
+
+
+def adaptive_einsum(rank: int, transpose: bool) -> str:
+    """'nc<in>,<o><i>,...->nc<out>' for a separable product over ``rank`` spatial dims."""
+    ins = _EINSUM_DIMS[:rank].upper()
+    outs = _EINSUM_DIMS[:rank]
+    mats = ",".join(o + i for o, i in zip(outs, ins))
+    if transpose:
+        return f"nc{outs},{mats}->nc{ins}"
+    return f"nc{ins},{mats}->nc{outs}"
+
+
+def gather_windows(xp: Any, x: Array, indices: list[Array]) -> Array:
+    """[N, C, o1, k1, o2, k2, ...] gathered from ``x`` [N, C, *spatial]."""
+    rank = len(indices)
+    index: list[Any] = [slice(None), slice(None)]
+    for d, idx in enumerate(indices):
+        shape = [1] * (2 * rank)
+        shape[2 * d], shape[2 * d + 1] = idx.shape
+        index.append(idx.reshape(shape))
+    return x[tuple(index)]
+
+
+def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive: bool) -> Array:
+    """Pool ``x`` [N, C, *spatial] (channels first)."""
+    rank = len(geometry.spatial)
+    if geometry.adaptive:
+        if pooling_type == "avg":
+            matrices = adaptive_matrices(xp, geometry, x.dtype)
+            summed = xp.einsum(adaptive_einsum(rank, False), x, *matrices)
+            counts = matrices[0].sum(axis=1)
+            for matrix in matrices[1:]:
+                counts = xp.multiply.outer(counts, matrix.sum(axis=1))
+            return (summed / counts).astype(x.dtype, copy=False)
+        gathered = gather_windows(xp, x, adaptive_indices(xp, geometry))
+        return gathered.max(axis=tuple(range(3, 3 + 2 * rank, 2)))
+    is_max = pooling_type == "max"
+    # PHI starts a max at the lowest finite value: an all-padding window gives that, not -inf.
+    low = float(xp.finfo(x.dtype).min) if is_max else 0
+    padded = pad_spatial(xp, x, geometry.padded_extent(), low)
+    result = None
+    for tap in geometry.taps():
+        part = padded[geometry.tap_slices(tap)]
+        if result is None:
+            result = part.copy()
+        elif is_max:
+            xp.maximum(result, part, out=result)
+        else:
+            result += part
+    if is_max:
+        return result
+    if exclusive:
+        return (result / geometry.window_counts(xp, x.dtype)).astype(x.dtype, copy=False)
+    size = 1
+    for k in geometry.kernel:
+        size *= k
+    return (result / x.dtype.type(size)).astype(x.dtype, copy=False)
+
+
+@register_kernel("pool2d", dtypes=POOL_DTYPES)
+def pool2d_kernel(
+    ctx: KernelContext,
+    x: Array,
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    ceil_mode: bool,
+    exclusive: bool,
+    data_format: str,
+    pooling_type: str,
+    global_pooling: bool,
+    adaptive: bool,
+    padding_algorithm: str,
+) -> Array:
+    xp = ctx.xp
+    geometry = PoolGeometry(
+        x.shape,
+        kernel_size,
+        strides,
+        paddings,
+        ceil_mode,
+        data_format,
+        global_pooling,
+        adaptive,
+        padding_algorithm,
+    )
+    result = pool(
+        xp, channels_first(xp, x, geometry.channel_last), geometry, pooling_type, exclusive
+    )
+    if geometry.channel_last:
+        result = xp.moveaxis(result, 1, -1)
+    return xp.ascontiguousarray(result)

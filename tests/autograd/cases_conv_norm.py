@@ -1,0 +1,163 @@
+"""Gradient-check cases of convolution, pooling and normalization (issue 8), for CASES in
+test_gradcheck_ops.py. Pooling inputs are distinct values, so no max is tied."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import generated as phi
+from tests.autograd.test_gradcheck_ops import Case, case, distinct, positive, uniform
+
+
+def _batch_norm(data_format: str, **flags: bool):
+    def run(x, scale, bias):
+        channels = x.shape[1] if data_format == "NCHW" else x.shape[-1]
+        mean = phi.to_tensor(np.linspace(-0.5, 0.5, channels))
+        variance = phi.to_tensor(np.linspace(0.5, 1.5, channels))
+        outs = phi.batch_norm(
+            x,
+            mean,
+            variance,
+            scale,
+            bias,
+            flags.get("is_test", False),
+            0.9,
+            1e-5,
+            data_format,
+            flags.get("use_global_stats", False),
+            False,
+        )
+        return outs[0]
+
+    return run
+
+
+def _batch_norm_inplace(x, scale, bias):
+    mean, variance = phi.to_tensor(np.zeros(3)), phi.to_tensor(np.ones(3))
+    return phi.batch_norm_(x, mean, variance, scale, bias, False, 0.9, 1e-5, "NCHW", False, False)[
+        0
+    ]
+
+
+def conv_norm_cases() -> list[Case]:
+    return [
+        case(
+            "conv2d",
+            "groups-stride-asymmetric",
+            lambda x, w: phi.conv2d(x, w, [2, 1], [1, 0, 2, 1], "EXPLICIT", [1, 2], 2),
+            uniform((2, 4, 5, 6), 900),
+            uniform((4, 2, 3, 2), 901),
+        ),
+        case(
+            "conv2d",
+            "nhwc-same",
+            lambda x, w: phi.conv2d(x, w, [2, 2], [0, 0], "SAME", [1, 1], 1, "NHWC"),
+            uniform((1, 5, 4, 2), 902),
+            uniform((3, 2, 3, 3), 903),
+        ),
+        case(
+            "depthwise_conv2d",
+            "multiplier-2",
+            lambda x, w: phi.depthwise_conv2d(x, w, [1, 1], [1, 1], "EXPLICIT", 3),
+            uniform((2, 3, 4, 4), 904),
+            uniform((6, 1, 3, 3), 905),
+        ),
+        case(
+            "conv3d",
+            "dilated",
+            lambda x, w: phi.conv3d(x, w, [1, 1, 2], [1, 0, 1], "EXPLICIT", 1, [2, 1, 1]),
+            uniform((1, 2, 4, 3, 4), 906),
+            uniform((2, 2, 2, 2, 2), 907),
+        ),
+        *[
+            case(
+                "pool2d",
+                f"{kind}-ceil-exclusive={exclusive}",
+                lambda x, kind=kind, exclusive=exclusive: phi.pool2d(
+                    x,
+                    [3, 2],
+                    [2, 2],
+                    [1, 0, 1, 1],
+                    True,
+                    exclusive,
+                    "NCHW",
+                    kind,
+                    False,
+                    False,
+                    "EXPLICIT",
+                ),
+                distinct((2, 2, 6, 6), 908),
+            )
+            for kind in ("max", "avg")
+            for exclusive in (True, False)
+        ],
+        *[
+            case(
+                "pool2d",
+                f"{kind}-adaptive",
+                lambda x, kind=kind: phi.pool2d(
+                    x, [3, 2], [1, 1], [0, 0], False, True, "NCHW", kind, False, True, "EXPLICIT"
+                ),
+                distinct((1, 2, 7, 5), 909),
+            )
+            for kind in ("max", "avg")
+        ],
+        case(
+            "pool2d",
+            "avg-global-nhwc",
+            lambda x: phi.pool2d(
+                x, [1, 1], [1, 1], [0, 0], False, True, "NHWC", "avg", True, False, "EXPLICIT"
+            ),
+            uniform((2, 3, 4, 2), 910),
+        ),
+        case(
+            "batch_norm",
+            "training-nchw",
+            _batch_norm("NCHW"),
+            uniform((4, 3, 2, 2), 911),
+            positive((3,), 912),
+            uniform((3,), 913),
+        ),
+        case(
+            "batch_norm",
+            "training-nhwc",
+            _batch_norm("NHWC"),
+            uniform((2, 2, 3, 3), 914),
+            positive((3,), 915),
+            uniform((3,), 916),
+        ),
+        case(
+            "batch_norm",
+            "global-stats",
+            _batch_norm("NCHW", use_global_stats=True),
+            uniform((4, 3, 2), 917),
+            positive((3,), 918),
+            uniform((3,), 919),
+        ),
+        case(
+            "batch_norm_",
+            "training",
+            _batch_norm_inplace,
+            uniform((5, 3), 920),
+            positive((3,), 921),
+            uniform((3,), 922),
+        ),
+        case(
+            "layer_norm",
+            "axis-1",
+            lambda x, s, b: phi.layer_norm(x, s, b, 1e-5, 1),
+            uniform((3, 2, 4), 923),
+            positive((8,), 924),
+            uniform((8,), 925),
+        ),
+        case(
+            "layer_norm",
+            "axis-2-no-scale",
+            lambda x, b: phi.layer_norm(x, None, b, 1e-5, 2),
+            uniform((2, 3, 4), 926),
+            uniform((4,), 927),
+        ),
+    ]
+
+
+CONV_NORM_CASES: list[Case] = conv_norm_cases()

@@ -1,0 +1,166 @@
+"""pool2d against a float64 numpy reference that walks the windows as PHI's CPU functor does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import generated as phi
+from runtime.common import DataType
+from runtime.errors import InvalidArgumentError
+from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
+
+D = DataType
+
+
+def reference_pool(x, ksize, strides, pads, ceil_mode, exclusive, kind, adaptive=False):
+    """x [N, C, H, W]; ``pads`` (top, bottom, left, right); windows clipped to the input."""
+    x = x.astype(np.float64)
+    h, w = x.shape[2:]
+    if adaptive:
+        oh, ow = ksize
+    else:
+        extra = [s - 1 if ceil_mode else 0 for s in strides]
+        oh = (h - ksize[0] + pads[0] + pads[1] + extra[0]) // strides[0] + 1
+        ow = (w - ksize[1] + pads[2] + pads[3] + extra[1]) // strides[1] + 1
+    out = np.zeros(x.shape[:2] + (oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            if adaptive:
+                h0, h1 = i * h // oh, -(-(i + 1) * h // oh)
+                w0, w1 = j * w // ow, -(-(j + 1) * w // ow)
+            else:
+                h0, w0 = i * strides[0] - pads[0], j * strides[1] - pads[2]
+                h1, w1 = min(h0 + ksize[0], h), min(w0 + ksize[1], w)
+                h0, w0 = max(h0, 0), max(w0, 0)
+            window = x[:, :, h0:h1, w0:w1]
+            if kind == "max":
+                out[:, :, i, j] = window.max(axis=(2, 3))
+            else:
+                size = (h1 - h0) * (w1 - w0) if exclusive or adaptive else ksize[0] * ksize[1]
+                out[:, :, i, j] = window.sum(axis=(2, 3)) / size
+    return out
+
+
+def pool2d(
+    x,
+    ksize,
+    strides=(1, 1),
+    paddings=(0, 0),
+    ceil_mode=False,
+    exclusive=True,
+    data_format="NCHW",
+    kind="max",
+    global_pooling=False,
+    adaptive=False,
+    algorithm="EXPLICIT",
+):
+    return phi.pool2d(
+        phi.to_tensor(x),
+        list(ksize),
+        list(strides),
+        list(paddings),
+        ceil_mode,
+        exclusive,
+        data_format,
+        kind,
+        global_pooling,
+        adaptive,
+        algorithm,
+    )
+
+
+def assert_close(out, expected, dtype):
+    assert out.dtype == dtype
+    assert out.shape == list(expected.shape)
+    np.testing.assert_allclose(out.numpy(), expected, **tolerance(dtype))
+
+
+@op_test("pool2d", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("pool2d"))
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_pool2d_matches_the_reference(dtype, kind):
+    x = sample((2, 3, 7, 6), dtype)
+    out = pool2d(x, (3, 2), (2, 2), (1, 1), kind=kind)
+    assert_close(out, reference_pool(x, (3, 2), (2, 2), (1, 1, 1, 1), False, True, kind), dtype)
+
+
+@op_test("pool2d", kind="edge")
+@pytest.mark.parametrize("kind", ["max", "avg"])
+@pytest.mark.parametrize("exclusive", [True, False])
+def test_pool2d_ceil_mode_with_asymmetric_paddings(kind, exclusive):
+    x = sample((1, 2, 7, 6), D.FLOAT64)
+    out = pool2d(x, (3, 3), (2, 2), (1, 0, 2, 1), True, exclusive, kind=kind)
+    expected = reference_pool(x, (3, 3), (2, 2), (1, 0, 2, 1), True, exclusive, kind)
+    assert_close(out, expected, D.FLOAT64)
+
+
+@op_test("pool2d", kind="edge")
+def test_pool2d_nhwc_equals_nchw_transposed():
+    x = sample((2, 5, 4, 3), D.FLOAT64)
+    out = pool2d(x, (2, 2), (2, 2), (1, 1), data_format="NHWC", kind="avg", exclusive=False)
+    expected = reference_pool(
+        x.transpose(0, 3, 1, 2), (2, 2), (2, 2), (1, 1, 1, 1), False, False, "avg"
+    )
+    assert_close(out, expected.transpose(0, 2, 3, 1), D.FLOAT64)
+
+
+@op_test("pool2d", kind="edge")
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_pool2d_global_pooling_ignores_kernel_and_paddings(kind):
+    x = sample((2, 3, 5, 4), D.FLOAT64)
+    out = pool2d(x, (2, 2), (1, 1), (1, 1), kind=kind, global_pooling=True)
+    reduce = np.max if kind == "max" else np.mean
+    assert_close(out, reduce(x, axis=(2, 3), keepdims=True), D.FLOAT64)
+
+
+@op_test("pool2d", kind="edge")
+def test_pool2d_adaptive_average_uses_floor_and_ceil_windows():
+    x = sample((1, 2, 7, 5), D.FLOAT64)
+    out = pool2d(x, (3, 2), kind="avg", adaptive=True)
+    assert_close(out, reference_pool(x, (3, 2), None, None, False, True, "avg", True), D.FLOAT64)
+
+
+@op_test("pool2d", kind="edge")
+def test_pool2d_adaptive_max_takes_the_adaptive_windows():
+    x = sample((1, 2, 7, 5), D.FLOAT64)
+    out = pool2d(x, (3, 2), kind="max", adaptive=True)
+    assert_close(out, reference_pool(x, (3, 2), None, None, False, True, "max", True), D.FLOAT64)
+
+
+@op_test("pool2d", kind="edge")
+def test_pool2d_same_padding():
+    x = sample((1, 1, 7, 6), D.FLOAT64)
+    out = pool2d(x, (3, 2), (2, 2), (0, 0), kind="avg", algorithm="SAME")
+    # out 4x3; pad totals (4-1)*2+3-7 = 2 -> (1, 1) and (3-1)*2+2-6 = 0
+    assert_close(
+        out, reference_pool(x, (3, 2), (2, 2), (1, 1, 0, 0), False, True, "avg"), D.FLOAT64
+    )
+
+
+@op_test("pool2d", kind="edge")
+def test_pool2d_window_entirely_in_padding_gives_the_lowest_float_as_paddle():
+    x = sample((1, 1, 5, 5), D.FLOAT32)
+    out = pool2d(x, (2, 2), (2, 2), (1, 1), ceil_mode=True).numpy()
+    assert out.shape == (1, 1, 4, 4)
+    assert (out[0, 0, 3] == np.finfo(np.float32).min).all()
+
+
+@op_test("pool2d", kind="edge")
+def test_pool2d_rejects_an_unknown_pooling_type_and_a_3d_input():
+    with pytest.raises(
+        InvalidArgumentError, match=r"argument 'pooling_type' must be 'max' or 'avg', got 'sum'"
+    ):
+        pool2d(np.ones((1, 1, 4, 4)), (2, 2), kind="sum")
+    with pytest.raises(
+        InvalidArgumentError, match=r"pool2d\(\): argument 'x' of pool2d must be a 4-D tensor"
+    ):
+        pool2d(np.ones((1, 4, 4)), (2, 2))
+
+
+@op_test("pool2d", kind="edge")
+def test_pool2d_rejects_a_kernel_larger_than_the_padded_input():
+    with pytest.raises(
+        InvalidArgumentError, match=r"the output size along spatial dim 1 must be positive"
+    ):
+        pool2d(np.ones((1, 1, 4, 2)), (2, 4))
