@@ -122,3 +122,18 @@ def cross_entropy_with_softmax_grad_infer_meta(
             f"got {list(loss_grad.dims)}"
         )
     input_grad.share_meta(softmax)
+
+
+# Issue 8 -------------------------------------------------------------------------------------
+
+
+def prelu_grad_infer_meta(
+    x: MetaTensor,
+    alpha: MetaTensor,
+    x_grad: MetaTensor,
+    alpha_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad`` like ``x``, ``alpha_grad`` like ``alpha``."""
+    _like(x_grad, x)
+    _like(alpha_grad, alpha)
