@@ -138,3 +138,18 @@ def layer_norm_grad_infer_meta(
     _like(x_grad, x)
     _like(scale_grad, scale)
     _like(bias_grad, bias)
+
+
+# Issue 8 -------------------------------------------------------------------------------------
+
+
+def prelu_grad_infer_meta(
+    x: MetaTensor,
+    alpha: MetaTensor,
+    x_grad: MetaTensor,
+    alpha_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad`` like ``x``, ``alpha_grad`` like ``alpha``."""
+    _like(x_grad, x)
+    _like(alpha_grad, alpha)

@@ -334,3 +334,64 @@ def conv3_d_infer_meta(
     conv_infer_meta(
         input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
     )
+
+
+# Issue 8: activations, logic and bits --------------------------------------------------------
+
+
+def p_relu_infer_meta(
+    x: MetaTensor,
+    alpha: MetaTensor,
+    data_format: str,
+    mode: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` like ``x``; ``alpha`` holds one slope (mode 'all'), one per channel ('channel',
+    the channel axis given by ``data_format``) or one per element of a sample ('element'),
+    PaddlePaddle's PReluInferMeta."""
+    dims = x.dims
+    alpha_size = 1
+    for extent in alpha.dims:
+        alpha_size *= extent
+    if mode == "all":
+        if alpha_size != 1:
+            raise InvalidArgumentError(
+                f"argument 'alpha' must hold one value for mode 'all', got {alpha_size}"
+            )
+    elif mode == "channel":
+        if len(dims) < 2:
+            raise InvalidArgumentError(
+                f"argument 'x' must have at least 2 dimensions for mode 'channel', got dims "
+                f"{list(dims)}"
+            )
+        if data_format not in ("NCHW", "NHWC"):
+            raise InvalidArgumentError(
+                f"argument 'data_format' must be 'NCHW' or 'NHWC' for mode 'channel', got "
+                f"{data_format!r}"
+            )
+        channels = dims[1] if data_format == "NCHW" else dims[-1]
+        if alpha_size != channels:
+            raise InvalidArgumentError(
+                f"argument 'alpha' must hold one value per channel of argument 'x' (dims "
+                f"{list(dims)}, {data_format}: {channels} channels) for mode 'channel', got "
+                f"{alpha_size}"
+            )
+    elif mode == "element":
+        if len(dims) < 1:
+            raise InvalidArgumentError(
+                "argument 'x' must have at least 1 dimension for mode 'element', got a 0-D tensor"
+            )
+        per_sample = 1
+        for extent in dims[1:]:
+            per_sample *= extent
+        if alpha_size != per_sample:
+            raise InvalidArgumentError(
+                f"argument 'alpha' must hold one value per element of a sample of argument 'x' "
+                f"(dims {list(dims)}: {per_sample}) for mode 'element', got {alpha_size}"
+            )
+    else:
+        raise InvalidArgumentError(
+            f"argument 'mode' must be one of 'all', 'channel' or 'element', got {mode!r}"
+        )
+    out.share_meta(x)

@@ -565,3 +565,25 @@ def pool2_d_infer_meta(
     )
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+
+
+# Issue 8: activations, shape and creation, random, logic and bits ----------------------------
+
+
+def logsumexp_infer_meta(
+    x: MetaTensor,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """log(sum(exp(x))) over ``axis`` (every axis when it is empty or ``reduce_all``); ``x``
+    may have at most 4 dimensions, as in PaddlePaddle's LogsumexpInferMeta."""
+    rank = len(x.dims)
+    if rank > 4:
+        raise InvalidArgumentError(
+            f"argument 'x' must have at most 4 dimensions for logsumexp, got {rank} "
+            f"(dims {_dims_text(x.dims)})"
+        )
+    reduce_int_array_axis_infer_meta_base(x, axis, keepdim, reduce_all or not axis, out, config)

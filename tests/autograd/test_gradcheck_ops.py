@@ -24,6 +24,7 @@ import pytest
 import codegen
 import generated as phi
 from codegen.model import SpecSet
+from tests.autograd import cases_activation_shape
 from tests.autograd.gradcheck import check_double_gradients, check_gradients
 
 REPO = Path(__file__).resolve().parents[2]
@@ -569,6 +570,7 @@ CASES: list[Case] = (
     + cross_entropy_cases()
     + edge_cases()
     + composition_cases()
+    + cases_activation_shape.cases()
 )
 
 from tests.autograd.cases_conv_norm import CONV_NORM_CASES  # noqa: E402

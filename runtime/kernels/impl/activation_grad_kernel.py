@@ -127,7 +127,7 @@ def sigmoid_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Arra
 def relu_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
     """x_grad = out_grad * (out > 0), PHI's ReluGradFunctor (0 at x == 0; an inf out_grad
     where out <= 0 gives nan, as inf * 0 does in PHI)."""
-    return out_grad * ctx.xp.greater(out, 0).astype(out_grad.dtype)
+    return ctx.xp.multiply(out_grad, ctx.xp.greater(out, 0))
 
 
 @register_kernel("gelu_grad", dtypes=REAL)
@@ -214,7 +214,7 @@ def exp_double_grad_kernel(
 def relu_double_grad_kernel(ctx: KernelContext, out: Array, grad_x_grad: Array) -> Array:
     """Backward of relu_grad w.r.t. its grad_out: grad_out_grad = grad_x_grad * (out > 0)
     (relu_grad is piecewise constant in out, which gets no gradient)."""
-    return grad_x_grad * ctx.xp.greater(out, 0).astype(grad_x_grad.dtype)
+    return ctx.xp.multiply(grad_x_grad, ctx.xp.greater(out, 0))
 
 
 @register_kernel("square_double_grad", dtypes=REAL)

@@ -125,9 +125,15 @@ def silu_kernel(ctx: KernelContext, x: Array) -> Array:
 
 @register_kernel("relu", dtypes=REAL)
 def relu_kernel(ctx: KernelContext, x: Array) -> Array:
-    """PHI's ReluCPUFunctor ``x > 0 ? x : 0``: nan and -0.0 become 0."""
+    """PHI's ReluCPUFunctor ``x > 0 ? x : 0``: nan and -0.0 become +0.0.
+
+    Branch-free, several times faster than a ``where``: ``fmax`` ignores nan (fmax(nan, 0) is
+    0), and adding +0.0 turns the -0.0 that fmax(-0.0, 0) may return into +0.0."""
     xp = ctx.xp
-    return xp.where(xp.greater(x, 0), x, xp.zeros((), dtype=x.dtype))
+    zero = x.dtype.type(0)
+    out = xp.fmax(x, zero)
+    out += zero  # in place for arrays; a 0-D input gives a numpy scalar, replaced
+    return out
 
 
 @register_kernel("leaky_relu", dtypes=REAL)

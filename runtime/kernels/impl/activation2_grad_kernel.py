@@ -1,0 +1,184 @@
+"""Grad kernels of the issue 8 activations (activation2_kernel.py), PaddlePaddle's grad
+functors (paddle/phi/kernels/funcs/activation_functor.h), float32 and float64."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from runtime.common import DataType
+from runtime.kernels.floating_point import ieee_results
+from runtime.kernels.impl.activation2_kernel import float_attr, mish_softplus, prelu_slopes
+from runtime.kernels.impl.reduce_kernel import reduction_axes
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import register_kernel
+
+D = DataType
+
+REAL = (D.FLOAT32, D.FLOAT64)
+ERF_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+@register_kernel("relu6_grad", dtypes=REAL)
+def relu6_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
+    """out_grad where 0 < out < 6, else 0."""
+    xp = ctx.xp
+    return xp.multiply(out_grad, (out > 0) & (out < out.dtype.type(6)))
+
+
+@register_kernel("hardswish_grad", dtypes=REAL)
+@ieee_results
+def hardswish_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """out_grad * (2x + 3) / 6 on -3 < x < 3, out_grad above, 0 below (PHI's
+    HardSwishGradFunctor)."""
+    t = x.dtype.type
+    shifted = x + t(3)
+    inside = shifted < t(6)
+    slope = (t(2) * x + t(3)) / t(6) * inside + (~inside)
+    return out_grad * (shifted > 0) * slope
+
+
+@register_kernel("hardsigmoid_grad", dtypes=REAL)
+def hardsigmoid_grad_kernel(
+    ctx: KernelContext, out: Array, out_grad: Array, slope: float, offset: float
+) -> Array:
+    """out_grad * slope where 0 < out < 1, else 0."""
+    return out_grad * ((out > 0) & (out < 1)) * float_attr(out.dtype.type, slope)
+
+
+@register_kernel("swish_grad", dtypes=REAL)
+@ieee_results
+def swish_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """out_grad * (out + s * (1 - out)) with s = sigmoid(x) and out = x * s."""
+    s = 1 / (1 + ctx.xp.exp(-x))
+    out = x * s
+    return out_grad * (out + s * (1 - out))
+
+
+@register_kernel("elu_grad", dtypes=REAL)
+@ieee_results
+def elu_grad_kernel(
+    ctx: KernelContext, x: Array, out: Array, out_grad: Array, alpha: float
+) -> Array:
+    """out_grad where x > 0, out_grad * (out + alpha) elsewhere (PHI's ELUGradFunctor); for a
+    negative alpha, out_grad * alpha * exp(x) (ELUGradNegativeAlphaFunctor)."""
+    xp = ctx.xp
+    t = x.dtype.type
+    below = out_grad * (
+        xp.exp(x) * float_attr(t, alpha) if alpha < 0 else out + float_attr(t, alpha)
+    )
+    return xp.where(x > 0, out_grad, below)
+
+
+@register_kernel("selu_grad", dtypes=REAL)
+@ieee_results
+def selu_grad_kernel(
+    ctx: KernelContext, out: Array, out_grad: Array, scale: float, alpha: float
+) -> Array:
+    """out_grad * scale where out > 0, out_grad * (out + scale * alpha) elsewhere, with
+    scale * alpha multiplied in float32 as PHI's SeluGradFunctor does."""
+    t = out.dtype.type
+    return ctx.xp.where(
+        out > 0,
+        out_grad * float_attr(t, scale),
+        out_grad * (out + t(np.float32(scale) * np.float32(alpha))),
+    )
+
+
+@register_kernel("softplus_grad", dtypes=REAL)
+@ieee_results
+def softplus_grad_kernel(
+    ctx: KernelContext, x: Array, out_grad: Array, beta: float, threshold: float
+) -> Array:
+    """out_grad where beta * x > threshold, out_grad * sigmoid(beta * x) elsewhere."""
+    xp = ctx.xp
+    t = x.dtype.type
+    scaled = x * float_attr(t, beta)
+    e = xp.exp(scaled)
+    return xp.where(scaled > float_attr(t, threshold), out_grad, out_grad * e / (1 + e))
+
+
+@register_kernel("softsign_grad", dtypes=REAL)
+def softsign_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """out_grad / (1 + |x|)**2."""
+    denominator = 1 + ctx.xp.abs(x)
+    return out_grad / (denominator * denominator)
+
+
+@register_kernel("mish_grad", dtypes=REAL)
+@ieee_results
+def mish_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array, threshold: float) -> Array:
+    """out_grad * (tanh(sp) + x * (1 - tanh(sp)**2) * (1 - exp(-sp))) with sp = softplus(x),
+    PHI's MishGradFunctor."""
+    xp = ctx.xp
+    sp = mish_softplus(xp, x, threshold)
+    tsp = xp.tanh(sp)
+    return out_grad * (tsp + x * (1 - tsp * tsp) * (1 - xp.exp(-sp)))
+
+
+@register_kernel("hardtanh_grad", dtypes=REAL)
+def hardtanh_grad_kernel(
+    ctx: KernelContext, x: Array, out_grad: Array, t_min: float, t_max: float
+) -> Array:
+    """out_grad where t_min < x < t_max, else 0."""
+    t = x.dtype.type
+    return out_grad * ((x > float_attr(t, t_min)) & (x < float_attr(t, t_max)))
+
+
+@register_kernel("logsigmoid_grad", dtypes=REAL)
+@ieee_results
+def logsigmoid_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """out_grad * exp(-x - m) / (exp(-m) + exp(-x - m)) with m = max(-x, 0), which is
+    out_grad * sigmoid(-x) without overflow."""
+    xp = ctx.xp
+    m = xp.maximum(-x, x.dtype.type(0))
+    e = xp.exp(-x - m)
+    return out_grad * e / (xp.exp(-m) + e)
+
+
+@register_kernel("prelu_grad", dtypes=REAL)
+def prelu_grad_kernel(
+    ctx: KernelContext, x: Array, alpha: Array, out_grad: Array, data_format: str, mode: str
+) -> tuple[Array, Array]:
+    """x_grad = out_grad where x > 0, alpha * out_grad elsewhere; alpha_grad sums
+    out_grad * x over the elements at or below 0 that share each alpha."""
+    xp = ctx.xp
+    slopes = prelu_slopes(xp, x, alpha, data_format, mode)
+    positive = x > 0
+    x_grad = xp.where(positive, out_grad, slopes * out_grad)
+    contribution = xp.where(positive, x.dtype.type(0), out_grad * x)
+    if slopes.ndim == 0:
+        alpha_grad = xp.sum(contribution)
+    else:
+        axes = tuple(i for i, n in enumerate(slopes.shape) if n == 1 and x.shape[i] != 1)
+        alpha_grad = xp.sum(contribution, axis=axes, keepdims=True)
+    return x_grad, alpha_grad.reshape(alpha.shape).astype(alpha.dtype, copy=False)
+
+
+@register_kernel("erf_grad", dtypes=ERF_DTYPES)
+@ieee_results
+def erf_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """out_grad * 2 / sqrt(pi) * exp(-x**2)."""
+    xp = ctx.xp
+    wide = x.astype(xp.float32) if x.dtype == xp.float16 else x
+    return (out_grad * (_TWO_OVER_SQRT_PI * xp.exp(-wide * wide))).astype(x.dtype, copy=False)
+
+
+@register_kernel("logsumexp_grad", dtypes=REAL)
+@ieee_results
+def logsumexp_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    """out_grad * exp(x - out), with out and out_grad broadcast back over the reduced axes."""
+    xp = ctx.xp
+    axes = reduction_axes(axis, x.ndim, reduce_all)
+    kept = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+    return out_grad.reshape(kept) * xp.exp(x - out.reshape(kept))

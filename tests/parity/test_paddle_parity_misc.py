@@ -1,0 +1,157 @@
+"""Issue 8 ops (activations, shape and creation, logic and bits) against PaddlePaddle's
+generated ops (``paddle._C_ops.<op>``) with the same arguments, forward and, for
+differentiable ops, the gradient of every float input. Runs only where PaddlePaddle is
+installed. Random ops are checked by statistics in tests/ops/test_random.py, not here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
+
+import generated as phi  # noqa: E402
+
+RNG = np.random.default_rng(8)
+
+
+def floats(*shape: int, dtype: str = "float64", low: float = -3, high: float = 3) -> np.ndarray:
+    return RNG.uniform(low, high, shape).astype(dtype)
+
+
+def ints(*shape: int, dtype: str = "int64", low: int = -9, high: int = 9) -> np.ndarray:
+    return RNG.integers(low, high + 1, shape).astype(dtype)
+
+
+SPECIAL = np.array([np.nan, -0.0, 0.0, -1.5, 2.5, 7.0, -7.0, np.inf, -np.inf, 30.0, -30.0])
+
+# (case id, op, tensor inputs (a list for Tensor[]), attributes, differentiable)
+Case = tuple[str, str, list[Any], list[Any], bool]
+
+ACTIVATION_CASES: list[Case] = [
+    *[
+        (f"{op}-{dtype}", op, [floats(3, 4, dtype=dtype, low=-8, high=8)], attrs, True)
+        for op, attrs in (
+            ("relu", []),
+            ("relu6", []),
+            ("hardswish", []),
+            ("hardsigmoid", [0.2, 0.5]),
+            ("swish", []),
+            ("elu", [1.0]),
+            ("elu", [0.3]),
+            ("selu", [1.0507009873554805, 1.6732632423543772]),
+            ("softplus", [1.0, 20.0]),
+            ("softplus", [2.0, 3.0]),
+            ("softsign", []),
+            ("mish", [20.0]),
+            ("mish", [1.0]),
+            ("hardtanh", [-1.0, 2.0]),
+            ("logsigmoid", []),
+            ("erf", []),
+        )
+        for dtype in ("float32", "float64")
+    ],
+    *[
+        (f"{op}-special", op, [SPECIAL.astype("float32")], attrs, False)
+        for op, attrs in (
+            ("relu", []),
+            ("relu6", []),
+            ("hardsigmoid", [0.2, 0.5]),
+            ("hardtanh", [0.0, 24.0]),
+            ("elu", [1.0]),
+            ("softsign", []),
+            ("logsigmoid", []),
+            ("erf", []),
+        )
+    ],
+    ("prelu-all", "prelu", [floats(2, 3, 4), floats(1)], ["NCHW", "all"], True),
+    ("prelu-channel-NCHW", "prelu", [floats(2, 3, 4), floats(3)], ["NCHW", "channel"], True),
+    ("prelu-channel-NHWC", "prelu", [floats(2, 3, 4), floats(4)], ["NHWC", "channel"], True),
+    ("prelu-element", "prelu", [floats(2, 3, 4), floats(1, 3, 4)], ["NCHW", "element"], True),
+    ("logsumexp-axis0", "logsumexp", [floats(3, 4)], [[0], False, False], True),
+    ("logsumexp-keepdim", "logsumexp", [floats(2, 3, 4)], [[-1, 0], True, False], True),
+    ("logsumexp-all", "logsumexp", [floats(2, 3)], [[], False, True], True),
+    ("logsumexp-0d", "logsumexp", [floats()], [[0], False, False], True),
+]
+
+CASES: list[Case] = ACTIVATION_CASES
+
+
+def to_paddle(value: Any, grad: bool) -> Any:
+    if isinstance(value, list):
+        return [to_paddle(v, grad) for v in value]
+    tensor = paddle.to_tensor(value)
+    tensor.stop_gradient = not (grad and value.dtype.kind == "f")
+    return tensor
+
+
+def to_phi(value: Any, grad: bool) -> Any:
+    if isinstance(value, list):
+        return [to_phi(v, grad) for v in value]
+    return phi.to_tensor(value, stop_gradient=not (grad and value.dtype.kind == "f"))
+
+
+def as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def leaves(values: list[Any]) -> list[Any]:
+    flat = []
+    for value in values:
+        flat.extend(value if isinstance(value, list) else [value])
+    return [t for t in flat if not t.stop_gradient]
+
+
+def run(module: Any, op: str, inputs: list[Any], attrs: list[Any]) -> list[Any]:
+    return as_list(getattr(module, op)(*inputs, *attrs))
+
+
+def assert_same(mine: Any, theirs: Any, dtype: Any) -> None:
+    theirs = np.asarray(theirs)
+    assert list(mine.shape) == list(theirs.shape), f"shape {mine.shape} vs {list(theirs.shape)}"
+    got = mine.numpy()
+    assert got.dtype == theirs.dtype, f"dtype {got.dtype} vs paddle {theirs.dtype}"
+    tight = dtype in (np.float64, np.complex128)
+    np.testing.assert_allclose(
+        got, theirs, rtol=1e-10 if tight else 1e-5, atol=1e-12 if tight else 1e-6
+    )
+
+
+@pytest.mark.parametrize(
+    "case_id, op, inputs, attrs, differentiable", CASES, ids=[c[0] for c in CASES]
+)
+def test_forward_equals_paddle(
+    case_id: str, op: str, inputs: list[Any], attrs: list[Any], differentiable: bool
+) -> None:
+    expected = run(paddle._C_ops, op, [to_paddle(v, False) for v in inputs], attrs)
+    got = run(phi, op, [to_phi(v, False) for v in inputs], attrs)
+    assert len(got) == len(expected)
+    for mine, theirs in zip(got, expected):
+        assert_same(mine, theirs.numpy(), theirs.numpy().dtype)
+
+
+GRAD_CASES = [c for c in CASES if c[4]]
+
+
+@pytest.mark.parametrize(
+    "case_id, op, inputs, attrs, differentiable", GRAD_CASES, ids=[c[0] for c in GRAD_CASES]
+)
+def test_gradient_equals_paddle(
+    case_id: str, op: str, inputs: list[Any], attrs: list[Any], differentiable: bool
+) -> None:
+    paddle_inputs = [to_paddle(v, True) for v in inputs]
+    phi_inputs = [to_phi(v, True) for v in inputs]
+    paddle_outs = run(paddle._C_ops, op, paddle_inputs, attrs)
+    phi_outs = run(phi, op, phi_inputs, attrs)
+    weights = [RNG.uniform(0.5, 1.5, o.numpy().shape).astype(o.numpy().dtype) for o in phi_outs]
+    paddle_loss = sum((o * paddle.to_tensor(w)).sum() for o, w in zip(paddle_outs, weights))
+    phi_loss = phi.sum(
+        phi.stack([phi.sum(phi.multiply(o, phi.to_tensor(w))) for o, w in zip(phi_outs, weights)])
+    )
+    expected = paddle.grad(paddle_loss, leaves(paddle_inputs))
+    got = phi.grad(phi_loss, leaves(phi_inputs))
+    for mine, theirs in zip(got, expected):
+        assert_same(mine, theirs.numpy(), theirs.numpy().dtype)
