@@ -41,6 +41,7 @@ def clear_dispatch_caches() -> None:
     """Forget every cached plan (after a flag that changes dispatch was set)."""
     for dispatcher in DISPATCHERS:
         dispatcher.cache.clear()
+        dispatcher.dynamic_cache.clear()
 
 
 runtime_flags.on_dispatch_flag_change(clear_dispatch_caches)
@@ -56,12 +57,20 @@ def _context(place: Place) -> KernelContext:
 class OpDispatcher:
     """Plans and caches how one op runs for each distinct cache key."""
 
-    __slots__ = ("info", "infer_meta", "cache", "_kernel_slots", "_key_attr_index")
+    __slots__ = (
+        "info",
+        "infer_meta",
+        "cache",
+        "dynamic_cache",
+        "_kernel_slots",
+        "_key_attr_index",
+    )
 
     def __init__(self, info: OpInfo, infer_meta: Callable[..., tuple[Any, ...]]) -> None:
         self.info = info
         self.infer_meta = infer_meta
         self.cache: dict[tuple, tuple[Callable[..., Any], Any]] = {}
+        self.dynamic_cache: dict[tuple, tuple[Callable[..., Any], Any]] = {}
         input_index = {spec.name: i for i, spec in enumerate(info.inputs)}
         attr_index = {spec.name: i for i, spec in enumerate(info.attrs)}
         # (is_input, index) for each kernel parameter, in kernel order.
@@ -87,21 +96,30 @@ class OpDispatcher:
         if cached is not None:
             run, out_metas = cached
             return self._wrap(run(*kernel_args), out_metas)
+        cached = self.dynamic_cache.get(key)
+        if cached is not None:
+            run, out_metas = cached
+            return self._wrap_dynamic(run(*kernel_args), out_metas)
         run, out_metas, kernel, inputs_cast = self._plan(metas, attrs)
         result = run(*kernel_args)
         result, fix = self._check_outputs(result, out_metas, kernel, inputs_cast)
         if fix is not None:
             run = _compose(run, fix)
         run = self._instrument(run, kernel)
-        if len(self.cache) >= _CACHE_LIMIT:
-            self.cache.clear()
-        self.cache[key] = (run, out_metas)
+        # Outputs whose dims depend on the data (-1 from InferMeta: nonzero, masked_select,
+        # unique) are planned once but wrapped with the dims of each result, so they stay out
+        # of ``cache``, which the generated API's fast path wraps with the planned metas.
+        dynamic = _has_dynamic_dims(out_metas)
+        cache = self.dynamic_cache if dynamic else self.cache
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = (run, out_metas)
         # The instrumented run checks and logs later calls; this first one is checked here.
         if runtime_flags.SWITCHES.log_dispatch:
             _log_dispatch(self.info.name, kernel, kernel_args)
         if runtime_flags.SWITCHES.check_nan_inf:
             _check_nan_inf(self.info.name, self.info.outputs, result)
-        return self._wrap(result, out_metas)
+        return self._wrap_dynamic(result, out_metas) if dynamic else self._wrap(result, out_metas)
 
     def _input_meta(self, value: Any, spec: Any) -> Any:
         op = self.info.name
@@ -267,7 +285,7 @@ class OpDispatcher:
                     item = np.asarray(item)
                 got = (from_numpy_dtype(item.dtype), tuple(item.shape))
                 want = (item_meta.dtype, item_meta.dims)
-                if got == want:
+                if got == want or (got[0] is want[0] and _fits_dynamic(got[1], want[1])):
                     continue
                 if inputs_cast and got[1] == want[1] and got[0] is kernel.key.dtype:
                     needs_fix = True
@@ -313,6 +331,20 @@ class OpDispatcher:
             run = run_logged
         return run
 
+    def _wrap_dynamic(self, result: Any, out_metas: Any) -> tuple[Any, ...]:
+        """As _wrap, with each -1 dim of a planned meta taken from the kernel's result."""
+        many = len(self.info.outputs) > 1
+        results, metas = (result, out_metas) if many else ((result,), (out_metas,))
+        actual = tuple(
+            (
+                meta
+                if meta is None or value is None or -1 not in meta.dims
+                else DenseTensorMeta.get(meta.dtype, tuple(value.shape), meta.layout, meta.place)
+            )
+            for value, meta in zip(results, metas)
+        )
+        return self._wrap(result, actual if many else actual[0])
+
     def _wrap(self, result: Any, out_metas: Any) -> tuple[Any, ...]:
         outputs = self.info.outputs
         if len(outputs) == 1:
@@ -324,6 +356,16 @@ class OpDispatcher:
             else:
                 wrapped.append(None if meta is None else wrap_array(value, meta))
         return tuple(wrapped)
+
+
+def _has_dynamic_dims(out_metas: Any) -> bool:
+    metas = out_metas if isinstance(out_metas, tuple) else (out_metas,)
+    return any(isinstance(m, DenseTensorMeta) and -1 in m.dims for m in metas)
+
+
+def _fits_dynamic(got: tuple[int, ...], want: tuple[int, ...]) -> bool:
+    """Whether a result's dims match planned dims in which -1 stands for any extent."""
+    return len(got) == len(want) and all(w == -1 or g == w for g, w in zip(got, want))
 
 
 def _candidate_dtype(candidate: str, values: dict[str, Any]) -> DataType | None:

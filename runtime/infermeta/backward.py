@@ -153,3 +153,78 @@ def prelu_grad_infer_meta(
     """``x_grad`` like ``x``, ``alpha_grad`` like ``alpha``."""
     _like(x_grad, x)
     _like(alpha_grad, alpha)
+
+
+# Issue 8: grads of gather_nd, scatter, scatter_nd_add, set_value_with_tensor, index_put ------
+
+
+def _grad_like(grad: MetaTensor | None, dims_of: MetaTensor, dtype_of: MetaTensor) -> None:
+    if grad is not None:
+        grad.set_dims(dims_of.dims)
+        grad.set_dtype(dtype_of.dtype)
+        grad.set_layout(dims_of.layout)
+
+
+def gather_nd_grad_infer_meta(
+    x: MetaTensor,
+    index: MetaTensor,
+    out_grad: MetaTensor,
+    x_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad``: x's dims, out_grad's dtype."""
+    _grad_like(x_grad, x, out_grad)
+
+
+def scatter_grad_infer_meta(
+    index: MetaTensor,
+    updates: MetaTensor,
+    out_grad: MetaTensor,
+    overwrite: bool,
+    x_grad: MetaTensor,
+    updates_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad`` like ``out_grad``; ``updates_grad``: updates' dims, out_grad's dtype."""
+    _grad_like(x_grad, out_grad, out_grad)
+    _grad_like(updates_grad, updates, out_grad)
+
+
+def scatter_nd_add_grad_infer_meta(
+    index: MetaTensor,
+    updates: MetaTensor,
+    out_grad: MetaTensor,
+    x_grad: MetaTensor,
+    updates_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad`` like ``out_grad``; ``updates_grad``: updates' dims, out_grad's dtype."""
+    _grad_like(x_grad, out_grad, out_grad)
+    _grad_like(updates_grad, updates, out_grad)
+
+
+def set_value_grad_infer_meta(
+    out_grad: MetaTensor,
+    values: MetaTensor,
+    x_grad: MetaTensor,
+    values_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad`` like ``out_grad``; ``values_grad``: values' dims, out_grad's dtype."""
+    _grad_like(x_grad, out_grad, out_grad)
+    _grad_like(values_grad, values, out_grad)
+
+
+def index_put_grad_infer_meta(
+    x: MetaTensor,
+    indices: list[MetaTensor],
+    value: MetaTensor,
+    out_grad: MetaTensor,
+    accumulate: bool,
+    x_grad: MetaTensor,
+    value_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad``: x's dims; ``value_grad``: value's dims; both out_grad's dtype."""
+    _grad_like(x_grad, x, out_grad)
+    _grad_like(value_grad, value, out_grad)

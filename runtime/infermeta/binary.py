@@ -395,3 +395,145 @@ def p_relu_infer_meta(
             f"argument 'mode' must be one of 'all', 'channel' or 'element', got {mode!r}"
         )
     out.share_meta(x)
+
+
+# Issue 8: lookup and indexing -----------------------------------------------------------------
+# Shape rules and checks of paddle/phi/infermeta/binary.cc: EmbeddingInferMeta, GatherInferMeta,
+# GatherNdInferMeta, IndexSelectInferMeta, MaskedSelectInferMeta, TakeAlongAxisInferMeta.
+
+_INDEX_DTYPES = (DataType.INT32, DataType.INT64)
+
+
+def require_index_dtype(index: MetaTensor, name: str) -> None:
+    """InvalidArgumentError unless ``index`` is int32 or int64."""
+    if index.dtype not in _INDEX_DTYPES:
+        raise InvalidArgumentError(
+            f"argument '{name}' must be int32 or int64, got {index.dtype.name.lower()}"
+        )
+
+
+def _normalised_axis(axis: int, rank: int, name: str) -> int:
+    bound = max(rank, 1)
+    if not -bound <= axis < bound:
+        raise InvalidArgumentError(
+            f"argument '{name}' must be in [{-bound}, {bound}) for a tensor of rank {rank}, got {axis}"
+        )
+    return axis + bound if axis < 0 else axis
+
+
+def embedding_infer_meta(
+    x: MetaTensor,
+    weight: MetaTensor,
+    padding_idx: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Rows of the 2-D ``weight`` picked by the integer ids ``x``: x.dims + [weight.dims[1]]."""
+    require_index_dtype(x, "x")
+    table = weight.dims
+    if len(table) != 2:
+        raise InvalidArgumentError(
+            f"argument 'weight' must be a 2-D table [num_embeddings, embedding_dim], got dims "
+            f"{list(table)}"
+        )
+    if not -table[0] <= padding_idx < table[0]:
+        raise InvalidArgumentError(
+            f"argument 'padding_idx' must be in [{-table[0]}, {table[0]}) for a weight with "
+            f"{table[0]} rows, got {padding_idx}"
+        )
+    out.set_dims(tuple(x.dims) + (table[1],))
+    out.set_dtype(weight.dtype)
+    out.set_layout(weight.layout)
+
+
+def gather_infer_meta(
+    x: MetaTensor, index: MetaTensor, axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x`` with axis ``axis`` replaced by the entries of the 1-D (or 0-D: axis removed)
+    ``index``."""
+    require_index_dtype(index, "index")
+    index_dims = index.dims
+    if len(index_dims) == 2 and index_dims[1] == 1:
+        index_dims = index_dims[:1]
+    if len(index_dims) > 1:
+        raise InvalidArgumentError(
+            f"argument 'index' must be 0-D or 1-D (or [N, 1]), got dims {list(index.dims)}"
+        )
+    dims = x.dims
+    a = _normalised_axis(axis, len(dims), "axis")
+    if not dims:
+        raise InvalidArgumentError("argument 'x' must have rank at least 1, got a 0-D tensor")
+    out.set_dims(dims[:a] + tuple(index_dims) + dims[a + 1 :])
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def gather_nd_infer_meta(
+    x: MetaTensor, index: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """index.dims[:-1] + x.dims[index.dims[-1]:]: each row of ``index`` addresses a slice."""
+    require_index_dtype(index, "index")
+    dims, index_dims = x.dims, index.dims
+    if not index_dims:
+        raise InvalidArgumentError("argument 'index' must have rank at least 1, got a 0-D tensor")
+    depth = index_dims[-1]
+    if depth > len(dims):
+        raise InvalidArgumentError(
+            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
+            f"{len(dims)}"
+        )
+    out.set_dims(tuple(index_dims[:-1]) + tuple(dims[depth:]))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def index_select_infer_meta(
+    x: MetaTensor, index: MetaTensor, axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x`` with axis ``axis`` replaced by the 1-D ``index``'s length."""
+    require_index_dtype(index, "index")
+    index_dims = index.dims
+    if not (len(index_dims) == 1 or (len(index_dims) == 2 and index_dims[1] == 1)):
+        raise InvalidArgumentError(
+            f"argument 'index' must be 1-D (or [N, 1]), got dims {list(index_dims)}"
+        )
+    dims = x.dims
+    a = _normalised_axis(axis, len(dims), "axis")
+    if not dims:
+        raise InvalidArgumentError("argument 'x' must have rank at least 1, got a 0-D tensor")
+    out.set_dims(dims[:a] + (index_dims[0],) + dims[a + 1 :])
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def masked_select_infer_meta(
+    x: MetaTensor, mask: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """The 1-D list of ``x``'s elements where the bool ``mask`` (broadcast with ``x``) holds;
+    its length comes from the data (-1)."""
+    if mask.dtype is not DataType.BOOL:
+        raise InvalidArgumentError(f"argument 'mask' must be bool, got {mask.dtype.name.lower()}")
+    broadcast_dims(x.dims, mask.dims, "x", "mask")
+    out.set_dims((-1,))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def take_along_axis_infer_meta(
+    arr: MetaTensor,
+    indices: MetaTensor,
+    axis: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``indices``' dims: the elements of ``arr`` at ``indices`` along ``axis``."""
+    require_index_dtype(indices, "indices")
+    if len(indices.dims) != len(arr.dims):
+        raise InvalidArgumentError(
+            f"argument 'indices' must have the rank of 'arr' ({len(arr.dims)}), got "
+            f"{len(indices.dims)}"
+        )
+    _normalised_axis(axis, len(arr.dims), "axis")
+    out.set_dims(indices.dims)
+    out.set_dtype(arr.dtype)
+    out.set_layout(arr.layout)

@@ -242,3 +242,34 @@ def batch_norm_infer_meta(
         stat.set_dims((channels,))
         stat.set_dtype(source.dtype)
         stat.set_layout(x.layout)
+
+
+# Issue 8: index_put (paddle/phi/infermeta/multiary.cc IndexPutInferMeta) ------------------------
+
+
+def index_put_infer_meta(
+    x: MetaTensor,
+    indices: list[MetaTensor],
+    value: MetaTensor,
+    accumulate: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` like ``x``; ``indices`` are integer or bool tensors, at most one per axis."""
+    if len(indices) > len(x.dims):
+        raise InvalidArgumentError(
+            f"argument 'indices' holds {len(indices)} index tensors, more than the rank of 'x' "
+            f"({len(x.dims)})"
+        )
+    for position, index in enumerate(indices):
+        if index.dtype not in (DataType.INT32, DataType.INT64, DataType.BOOL):
+            raise InvalidArgumentError(
+                f"argument 'indices[{position}]' must be int32, int64 or bool, got "
+                f"{index.dtype.name.lower()}"
+            )
+    if value.dtype is not x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'value' must have the dtype of 'x' ({x.dtype.name.lower()}), got "
+            f"{value.dtype.name.lower()}"
+        )
+    out.share_meta(x)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
-from runtime.infermeta.binary import broadcast_dims
+from runtime.infermeta.binary import broadcast_dims, require_index_dtype
 
 __all__ = ["where_infer_meta"]
 
@@ -84,3 +84,72 @@ def layer_norm_infer_meta(
         stat.set_dims((left,))
         stat.set_dtype(stats_dtype)
         stat.set_layout(x.layout)
+
+
+# Issue 8: scatter and scatter_nd_add (paddle/phi/infermeta/ternary.cc) ------------------------
+
+
+def scatter_infer_meta(
+    x: MetaTensor,
+    index: MetaTensor,
+    updates: MetaTensor,
+    overwrite: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` like ``x``; ``updates`` holds one row of ``x`` per entry of the 1-D ``index``."""
+    require_index_dtype(index, "index")
+    index_dims, dims, update_dims = index.dims, x.dims, updates.dims
+    if len(index_dims) == 2 and index_dims[1] == 1:
+        index_dims = index_dims[:1]
+    if len(index_dims) > 1:
+        raise InvalidArgumentError(
+            f"argument 'index' must be 0-D or 1-D (or [N, 1]), got dims {list(index.dims)}"
+        )
+    if not dims:
+        raise InvalidArgumentError("argument 'x' must have rank at least 1, got a 0-D tensor")
+    rows = index_dims[0] if index_dims else 1
+    expected = (rows,) + tuple(dims[1:])
+    if tuple(update_dims) != expected and not (not index_dims and tuple(update_dims) == dims[1:]):
+        raise InvalidArgumentError(
+            f"argument 'updates' must have dims {list(expected)} (one row of 'x' per index), "
+            f"got {list(update_dims)}"
+        )
+    if updates.dtype is not x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'updates' must have the dtype of 'x' ({x.dtype.name.lower()}), got "
+            f"{updates.dtype.name.lower()}"
+        )
+    out.share_meta(x)
+
+
+def scatter_nd_add_infer_meta(
+    x: MetaTensor,
+    index: MetaTensor,
+    updates: MetaTensor,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` like ``x``; updates.dims must be index.dims[:-1] + x.dims[index.dims[-1]:]."""
+    require_index_dtype(index, "index")
+    dims, index_dims = x.dims, index.dims
+    if not index_dims:
+        raise InvalidArgumentError("argument 'index' must have rank at least 1, got a 0-D tensor")
+    depth = index_dims[-1]
+    if depth > len(dims):
+        raise InvalidArgumentError(
+            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
+            f"{len(dims)}"
+        )
+    expected = tuple(index_dims[:-1]) + tuple(dims[depth:])
+    if tuple(updates.dims) != expected:
+        raise InvalidArgumentError(
+            f"argument 'updates' must have dims {list(expected)} (index.dims[:-1] + "
+            f"x.dims[index.dims[-1]:]), got {list(updates.dims)}"
+        )
+    if updates.dtype is not x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'updates' must have the dtype of 'x' ({x.dtype.name.lower()}), got "
+            f"{updates.dtype.name.lower()}"
+        )
+    out.share_meta(x)

@@ -563,6 +563,117 @@ def pool2_d_infer_meta(
             padding_algorithm,
         )
     )
+
+
+# Issue 8: slicing, set_value, one_hot, topk, argsort, nonzero, unique --------------------------
+# Shape rules follow paddle/phi/infermeta/unary.cc (SliceRawInferMeta, StridedSliceInferMeta,
+# SetValueInferMeta, OneHotInferMeta, TopKInferMeta, ArgsortInferMeta, NonZeroInferMeta,
+# UniqueInferMeta). The pure ``*_ranges`` helpers also serve the kernels. Dims that depend on the
+# data (nonzero, unique) are -1: the kernel's result gives them.
+
+
+def _slice_axis(axis: int, rank: int, op_arg: str) -> int:
+    if not 0 <= axis < rank:
+        raise InvalidArgumentError(
+            f"argument '{op_arg}' holds axis {axis}, which is out of range for a tensor of rank "
+            f"{rank}: expected [0, {rank})"
+        )
+    return axis
+
+
+def _same_length(name: str, values: tuple[int, ...], axes: tuple[int, ...]) -> None:
+    if len(values) != len(axes):
+        raise InvalidArgumentError(
+            f"argument '{name}' must have one entry per axis ({len(axes)}), got {len(values)}"
+        )
+
+
+def slice_ranges(
+    dims: tuple[int, ...],
+    axes: tuple[int, ...],
+    starts: tuple[int, ...],
+    ends: tuple[int, ...],
+) -> list[tuple[int, int]]:
+    """(start, end) per entry of ``axes``, as PHI's CheckAndUpdateSliceAttrs clamps them: a
+    negative bound counts from the end; both are clamped to [0, dim]; end < start is empty."""
+    _same_length("starts", starts, axes)
+    _same_length("ends", ends, axes)
+    ranges = []
+    for axis, start, end in zip(axes, starts, ends):
+        dim = dims[_slice_axis(axis, len(dims), "axes")]
+        start = min(max(start + dim if start < 0 else start, 0), dim)
+        end = min(max(end + dim if end < 0 else end, 0), dim)
+        ranges.append((start, max(end, start)))
+    return ranges
+
+
+def _decreased(dims: list[int], decrease_axis: tuple[int, ...], name: str) -> tuple[int, ...]:
+    for axis in decrease_axis:
+        _slice_axis(axis, len(dims), name)
+        if dims[axis] != 1:
+            raise InvalidArgumentError(
+                f"argument '{name}' removes axis {axis}, whose size after slicing is "
+                f"{dims[axis]}, not 1"
+            )
+    return tuple(d for i, d in enumerate(dims) if i not in decrease_axis)
+
+
+def slice_raw_infer_meta(
+    input: MetaTensor,
+    axes: tuple[int, ...],
+    starts: tuple[int, ...],
+    ends: tuple[int, ...],
+    infer_flags: tuple[int, ...],
+    decrease_axis: tuple[int, ...],
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``input`` cut to [start, end) on each of ``axes``; ``decrease_axis`` then drops axes of
+    size 1 (all of them gives a 0-D tensor)."""
+    dims = list(input.dims)
+    for axis, (start, end) in zip(axes, slice_ranges(input.dims, axes, starts, ends)):
+        dims[axis] = end - start
+    out.set_dims(_decreased(dims, decrease_axis, "decrease_axis"))
+    out.set_dtype(input.dtype)
+    out.set_layout(input.layout)
+
+
+def strided_slice_ranges(
+    dims: tuple[int, ...],
+    axes: tuple[int, ...],
+    starts: tuple[int, ...],
+    ends: tuple[int, ...],
+    strides: tuple[int, ...],
+) -> list[slice]:
+    """A Python ``slice`` per entry of ``axes``: PHI's StridedSlice bounds are Python's (a
+    negative bound counts from the end, out-of-range bounds are clamped), as PaddlePaddle 3.3.1
+    computes them."""
+    _same_length("starts", starts, axes)
+    _same_length("ends", ends, axes)
+    _same_length("strides", strides, axes)
+    slices = []
+    for axis, start, end, stride in zip(axes, starts, ends, strides):
+        _slice_axis(axis, len(dims), "axes")
+        if stride == 0:
+            raise InvalidArgumentError(f"argument 'strides' must not hold 0 (axis {axis})")
+        slices.append(slice(start, end, stride))
+    return slices
+
+
+def strided_slice_infer_meta(
+    x: MetaTensor,
+    axes: tuple[int, ...],
+    starts: tuple[int, ...],
+    ends: tuple[int, ...],
+    strides: tuple[int, ...],
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x`` sliced with a stride (negative: backwards) on each of ``axes``."""
+    dims = list(x.dims)
+    for axis, s in zip(axes, strided_slice_ranges(x.dims, axes, starts, ends, strides)):
+        dims[axis] = len(range(*s.indices(dims[axis])))
+    out.set_dims(tuple(dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
@@ -587,3 +698,116 @@ def logsumexp_infer_meta(
             f"(dims {_dims_text(x.dims)})"
         )
     reduce_int_array_axis_infer_meta_base(x, axis, keepdim, reduce_all or not axis, out, config)
+
+
+def set_value_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``out`` like ``x`` (rank at most 9, as PHI's SetValueInferMeta says)."""
+    if len(x.dims) > 9:
+        raise InvalidArgumentError(
+            f"argument 'x' must have rank at most 9 to set values into it, got {len(x.dims)}"
+        )
+    out.share_meta(x)
+
+
+def one_hot_infer_meta(
+    x: MetaTensor, num_classes: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x``'s dims plus a trailing ``num_classes``, float32."""
+    if num_classes <= 0 and config.is_runtime:
+        raise InvalidArgumentError(f"argument 'num_classes' must be positive, got {num_classes}")
+    out.set_dims(tuple(x.dims) + (num_classes,))
+    out.set_dtype(DataType.FLOAT32)
+    out.set_layout(x.layout)
+
+
+def top_k_infer_meta(
+    x: MetaTensor,
+    k: int,
+    axis: int,
+    largest: bool,
+    sorted: bool,
+    out: MetaTensor,
+    indices: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``k`` values (and their int64 indices) along ``axis``."""
+    dims = x.dims
+    index = check_axis(axis, len(dims), "axis")
+    extent = dims[index] if dims else 1
+    if k < 0 or (config.is_runtime and k > extent):
+        raise InvalidArgumentError(
+            f"argument 'k' must be in [0, {extent}] (the size of axis {axis}), got {k}"
+        )
+    out_dims = dims[:index] + (k,) + dims[index + 1 :] if dims else ()
+    for meta, dtype in ((out, x.dtype), (indices, DataType.INT64)):
+        meta.set_dims(out_dims)
+        meta.set_dtype(dtype)
+        meta.set_layout(x.layout)
+
+
+def argsort_infer_meta(
+    x: MetaTensor,
+    axis: int,
+    descending: bool,
+    stable: bool,
+    output: MetaTensor,
+    indices: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Sorted values and their int64 indices, both with ``x``'s dims."""
+    check_axis(axis, len(x.dims), "axis")
+    output.share_meta(x)
+    indices.set_dims(x.dims)
+    indices.set_dtype(DataType.INT64)
+    indices.set_layout(x.layout)
+
+
+def non_zero_infer_meta(
+    condition: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """int64 coordinates of the nonzero elements: [-1, rank] (the count comes from the data)."""
+    out.set_dims((-1, len(condition.dims)))
+    out.set_dtype(DataType.INT64)
+    out.set_layout(condition.layout)
+
+
+def unique_infer_meta(
+    x: MetaTensor,
+    return_index: bool,
+    return_inverse: bool,
+    return_counts: bool,
+    axis: tuple[int, ...],
+    dtype: DataType,
+    out: MetaTensor,
+    indices: MetaTensor,
+    inverse: MetaTensor,
+    counts: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Unique values (flattened without ``axis``; along one axis with it); first-occurrence
+    indices, inverse and counts as asked, in ``dtype``. Sizes come from the data (-1)."""
+    if dtype not in (DataType.INT32, DataType.INT64):
+        raise InvalidArgumentError(
+            f"argument 'dtype' must be int32 or int64, got {dtype.name.lower()}"
+        )
+    dims = x.dims
+    if len(axis) > 1:
+        raise InvalidArgumentError(f"argument 'axis' must hold at most one axis, got {list(axis)}")
+    if axis:
+        a = check_axis(axis[0], len(dims), "axis")
+        out.set_dims(dims[:a] + (-1,) + dims[a + 1 :])
+        inverse_dims: tuple[int, ...] = (dims[a],)
+    else:
+        out.set_dims((-1,))
+        inverse_dims = (_numel(dims),)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+    for wanted, meta, out_dims in (
+        (return_index, indices, (-1,)),
+        (return_inverse, inverse, inverse_dims),
+        (return_counts, counts, (-1,)),
+    ):
+        if wanted:
+            meta.set_dims(out_dims)
+            meta.set_dtype(dtype)
+            meta.set_layout(x.layout)
