@@ -22,6 +22,8 @@ def bn_inputs(shape, dtype, channel_axis=1):
 
 
 def reference_bn_train(x, mean, variance, scale, bias, momentum, eps, channel_axis=1):
+    # float attributes are float32 in PHI, also in a float64 kernel
+    momentum, eps = float(np.float32(momentum)), float(np.float32(eps))
     x64 = x.astype(np.float64)
     axes = tuple(a for a in range(x.ndim) if a != channel_axis)
     shape = [1] * x.ndim
