@@ -138,3 +138,20 @@ def layer_norm_grad_infer_meta(
     _like(x_grad, x)
     _like(scale_grad, scale)
     _like(bias_grad, bias)
+
+
+def max_pool_with_index_grad_infer_meta(
+    x: MetaTensor,
+    mask: MetaTensor,
+    dout: MetaTensor,
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    global_pooling: bool,
+    adaptive: bool,
+    ceil_mode: bool,
+    dx: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MaxPoolWithIndexGradInferMeta: ``dx`` like ``x``."""
+    _like(dx, x)

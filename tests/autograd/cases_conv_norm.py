@@ -161,3 +161,59 @@ def conv_norm_cases() -> list[Case]:
 
 
 CONV_NORM_CASES: list[Case] = conv_norm_cases()
+
+
+def pool_extra_cases() -> list[Case]:
+    return [
+        case(
+            "pool3d",
+            "max-ndhwc",
+            lambda x: phi.pool3d(
+                x,
+                [2, 2, 2],
+                [1, 2, 1],
+                [0, 1, 0],
+                False,
+                True,
+                "NDHWC",
+                "max",
+                False,
+                False,
+                "EXPLICIT",
+            ),
+            distinct((1, 4, 4, 3, 2), 930),
+        ),
+        case(
+            "pool3d",
+            "avg-ceil",
+            lambda x: phi.pool3d(
+                x,
+                [2, 2, 2],
+                [2, 2, 2],
+                [0, 0, 0],
+                True,
+                False,
+                "NCDHW",
+                "avg",
+                False,
+                False,
+                "EXPLICIT",
+            ),
+            uniform((1, 2, 4, 5, 4), 931),
+        ),
+        case(
+            "max_pool2d_with_index",
+            "padded-overlapping",
+            lambda x: phi.max_pool2d_with_index(x, [3, 3], [2, 2], [1, 1])[0],
+            distinct((2, 2, 6, 5), 932),
+        ),
+        case(
+            "max_pool2d_with_index",
+            "adaptive",
+            lambda x: phi.max_pool2d_with_index(x, [3, 2], adaptive=True)[0],
+            distinct((1, 2, 7, 5), 933),
+        ),
+    ]
+
+
+CONV_NORM_CASES += pool_extra_cases()

@@ -155,6 +155,70 @@ add(
     (),
 )
 
+p3 = distinct(2, 2, 5, 6, 4)
+for kind in ("max", "avg"):
+    add(
+        f"pool3d-{kind}",
+        "pool3d",
+        [p3],
+        [[2, 3, 2], [2, 2, 1], [1, 0, 1], False, True, "NCDHW", kind, False, False, "EXPLICIT"],
+        (0,),
+    )
+    add(
+        f"pool3d-{kind}-ndhwc-incl",
+        "pool3d",
+        [distinct(1, 4, 5, 3, 2)],
+        [[2, 2, 2], [1, 1, 1], [0, 0, 0], False, False, "NDHWC", kind, False, False, "EXPLICIT"],
+        (0,),
+    )
+add(
+    "pool3d-avg-adaptive",
+    "pool3d",
+    [p3],
+    [[2, 3, 2], [1, 1, 1], [0, 0, 0], False, True, "NCDHW", "avg", False, True, "EXPLICIT"],
+    (0,),
+)
+add(
+    "max_pool2d_with_index",
+    "max_pool2d_with_index",
+    [p],
+    [[3, 2], [2, 2], [1, 1], False, False, False],
+    (0,),
+    (0, 1),
+)
+add(
+    "max_pool2d_with_index-ceil",
+    "max_pool2d_with_index",
+    [p],
+    [[3, 3], [2, 2], [1, 1], False, False, True],
+    (0,),
+    (0, 1),
+)
+add(
+    "max_pool2d_with_index-adaptive",
+    "max_pool2d_with_index",
+    [p],
+    [[3, 4], [1, 1], [0, 0], False, True, False],
+    (0,),
+    (0, 1),
+)
+add(
+    "max_pool2d_with_index-global",
+    "max_pool2d_with_index",
+    [p],
+    [[3, 4], [1, 1], [0, 0], True, False, False],
+    (0,),
+    (0, 1),
+)
+add(
+    "max_pool2d_with_index-ties",
+    "max_pool2d_with_index",
+    [RNG.integers(0, 3, (2, 2, 6, 6)).astype("float32")],
+    [[3, 3], [1, 1], [1, 1], False, False, False],
+    (0,),
+    (0, 1),
+)
+
 for fmt, shape in (("NCHW", (4, 3, 5, 2)), ("NHWC", (2, 4, 3, 3)), ("NCHW", (6, 3))):
     add(
         f"batch_norm-train-{fmt}-{len(shape)}d",

@@ -1,4 +1,4 @@
-"""pool2d_grad, as PHI's CPU grad functors (paddle/phi/kernels/funcs/pooling.cc).
+"""pool2d_grad and pool3d_grad, as PHI's CPU grad functors (paddle/phi/kernels/funcs/pooling.cc).
 
 Max pooling passes each output's gradient to the first input of its window (in row-major
 order) that equals the output, so ties get it once: kernel taps are visited in that order, each
@@ -20,6 +20,7 @@ from runtime.kernels.impl.pool_kernel import (
     adaptive_indices,
     adaptive_matrices,
     gather_windows,
+    window_coordinates,
 )
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
@@ -83,7 +84,7 @@ def pool_grad(
             tuple(range(2)) + tuple(range(2, 2 + 2 * rank, 2)) + tuple(range(3, 3 + 2 * rank, 2))
         )
         candidates = xp.transpose(gathered, order).reshape(out.shape + (-1,))
-        coordinates = _window_coordinates(xp, indices)
+        coordinates = window_coordinates(xp, indices)
         return _scatter_first_max(xp, candidates, out, dout, coordinates, x.shape)
     extent = geometry.padded_extent()
     if pooling_type == "max":
@@ -118,22 +119,8 @@ def pool_grad(
     return grad[crop]
 
 
-def _window_coordinates(xp: Any, indices: list[Array]) -> list[Array]:
-    """From per-dim [out_d, k_d] index tables, per-dim [*out, K] coordinates of each window
-    element, K in row-major order over (k_1, k_2, ...)."""
-    rank = len(indices)
-    outs = tuple(idx.shape[0] for idx in indices)
-    ks = tuple(idx.shape[1] for idx in indices)
-    result = []
-    for d, idx in enumerate(indices):
-        shape = [1] * (2 * rank)
-        shape[d], shape[rank + d] = idx.shape
-        full = xp.broadcast_to(idx.reshape(shape), outs + ks)
-        result.append(full.reshape(outs + (-1,)))
-    return result
-
-
 @register_kernel("pool2d_grad", dtypes=POOL_DTYPES)
+@register_kernel("pool3d_grad", dtypes=POOL_DTYPES)
 def pool2d_grad_kernel(
     ctx: KernelContext,
     x: Array,
