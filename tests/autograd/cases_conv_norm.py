@@ -217,3 +217,39 @@ def pool_extra_cases() -> list[Case]:
 
 
 CONV_NORM_CASES += pool_extra_cases()
+
+
+def group_instance_norm_cases() -> list[Case]:
+    return [
+        case(
+            "group_norm",
+            "nchw-3-groups",
+            lambda x, s, b: phi.group_norm(x, s, b, 1e-5, 3, "NCHW"),
+            uniform((2, 6, 3, 2), 940),
+            positive((6,), 941),
+            uniform((6,), 942),
+        ),
+        case(
+            "group_norm",
+            "nhwc-no-affine",
+            lambda x: phi.group_norm(x, None, None, 1e-5, 2, "NHWC"),
+            uniform((2, 3, 2, 4), 943),
+        ),
+        case(
+            "instance_norm",
+            "nchw",
+            lambda x, s, b: phi.instance_norm(x, s, b, 1e-5),
+            uniform((2, 3, 4, 2), 944),
+            positive((3,), 945),
+            uniform((3,), 946),
+        ),
+        case(
+            "instance_norm",
+            "no-affine-3d",
+            lambda x: phi.instance_norm(x, None, None, 1e-5),
+            uniform((2, 3, 5), 947),
+        ),
+    ]
+
+
+CONV_NORM_CASES += group_instance_norm_cases()

@@ -7,6 +7,8 @@ Known differences, not compared here:
   ignores ``adaptive`` for max and slides a window of ``kernel_size`` with stride 1 (paddle's
   Python API never reaches it: ``adaptive_max_pool2d`` uses max_pool2d_with_index); phiops
   takes the adaptive windows, as its adaptive average does and as PaddlePaddle's does.
+- group_norm without scale: PaddlePaddle 3.3.1's x gradient differs from finite differences
+  (phiops' passes the float64 gradient check), so only its forward is compared.
 - batch_norm in inference (``is_test`` or ``use_global_stats``): PaddlePaddle leaves
   ``saved_mean``/``saved_variance`` uninitialised; phiops returns zeros.
 """
@@ -280,6 +282,25 @@ add(
     "layer_norm",
     [floats(4, 6, dtype="float64"), None, None],
     [1e-3, 1],
+    (0,),
+)
+
+x4, c6 = floats(2, 6, 4, 3), floats(6)
+add("group_norm", "group_norm", [x4, c6, floats(6)], [1e-5, 3, "NCHW"], (0, 1, 2))
+add(
+    "group_norm-nhwc",
+    "group_norm",
+    [floats(2, 4, 3, 6), c6, floats(6)],
+    [1e-5, 2, "NHWC"],
+    (0, 1, 2),
+)
+add("group_norm-no-affine-forward", "group_norm", [x4, None, None], [1e-5, 6, "NCHW"], ())
+add("instance_norm", "instance_norm", [x4, c6, floats(6)], [1e-5], (0, 1, 2))
+add(
+    "instance_norm-float64-no-affine",
+    "instance_norm",
+    [floats(2, 3, 5, dtype="float64"), None, None],
+    [1e-3],
     (0,),
 )
 
