@@ -253,3 +253,42 @@ def group_instance_norm_cases() -> list[Case]:
 
 
 CONV_NORM_CASES += group_instance_norm_cases()
+
+
+def _interp(op: str, out_hw: tuple[int, int], align_corners: bool, align_mode: int, fmt: str):
+    method = "nearest" if op == "nearest_interp" else "bilinear"
+    return lambda x: getattr(phi, op)(
+        x, None, None, None, fmt, 0, out_hw[0], out_hw[1], [], method, align_corners, align_mode
+    )
+
+
+def interp_cases() -> list[Case]:
+    return [
+        case(
+            "nearest_interp",
+            "up",
+            _interp("nearest_interp", (5, 7), False, 1, "NCHW"),
+            uniform((1, 2, 3, 4), 950),
+        ),
+        case(
+            "nearest_interp",
+            "down-align-corners-nhwc",
+            _interp("nearest_interp", (2, 3), True, 1, "NHWC"),
+            uniform((1, 5, 4, 2), 951),
+        ),
+        case(
+            "bilinear_interp",
+            "align-corners",
+            _interp("bilinear_interp", (5, 7), True, 1, "NCHW"),
+            uniform((2, 1, 3, 4), 952),
+        ),
+        case(
+            "bilinear_interp",
+            "half-pixel-nhwc",
+            _interp("bilinear_interp", (6, 3), False, 0, "NHWC"),
+            uniform((1, 4, 5, 2), 953),
+        ),
+    ]
+
+
+CONV_NORM_CASES += interp_cases()
