@@ -106,7 +106,9 @@ def layer_norm_kernel(
     xp = ctx.xp
     rows = x.reshape(rows_of(x.shape, begin_norm_axis))
     right = x.dtype.type(rows.shape[1])
-    mean = rows.sum(axis=1) / right
+    # row sums as a matrix-vector product: BLAS is about 3x faster than a sum along the rows
+    ones = xp.ones(rows.shape[1], x.dtype)
+    mean = (rows @ ones) / right
     out = rows - mean[:, None]
     variance = xp.einsum("ij,ij->i", out, out) / right
     out *= (1 / xp.sqrt(variance + x.dtype.type(float32_attribute(epsilon))))[:, None]
