@@ -16,6 +16,7 @@ demo: $(STAMP)
 	$(PY) -m codegen
 	$(PY) examples/quickstart.py
 	$(PY) examples/train_mlp.py
+	$(PY) examples/train_cnn.py
 
 test: $(STAMP)
 	$(PY) -m codegen --check
@@ -27,6 +28,7 @@ generate: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/dispatch.py
 	$(PY) bench/train_step.py
+	$(PY) bench/ops.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -229,7 +229,11 @@ def _record_lines(
         return ()
     tests = []
     for arg in inputs:
-        if arg.is_list:
+        if arg.is_list and arg.optional:
+            tests.append(
+                f"({arg.name} is not None and not all([_t.stop_gradient for _t in {arg.name}]))"
+            )
+        elif arg.is_list:
             tests.append(f"not all([_t.stop_gradient for _t in {arg.name}])")
         elif arg.optional:
             tests.append(f"({arg.name} is not None and not {arg.name}.stop_gradient)")

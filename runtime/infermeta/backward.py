@@ -228,3 +228,43 @@ def index_put_grad_infer_meta(
     """``x_grad``: x's dims; ``value_grad``: value's dims; both out_grad's dtype."""
     _grad_like(x_grad, x, out_grad)
     _grad_like(value_grad, value, out_grad)
+
+
+def max_pool_with_index_grad_infer_meta(
+    x: MetaTensor,
+    mask: MetaTensor,
+    dout: MetaTensor,
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    global_pooling: bool,
+    adaptive: bool,
+    ceil_mode: bool,
+    dx: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MaxPoolWithIndexGradInferMeta: ``dx`` like ``x``."""
+    _like(dx, x)
+
+
+def instance_norm_grad_infer_meta(
+    x: MetaTensor,
+    scale: MetaTensor | None,
+    saved_mean: MetaTensor,
+    saved_variance: MetaTensor,
+    y_grad: MetaTensor,
+    epsilon: float,
+    x_grad: MetaTensor,
+    scale_grad: MetaTensor,
+    bias_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's InstanceNormGradInferMeta: ``x_grad`` like ``x``; ``scale_grad`` (when ``scale``
+    is given) and ``bias_grad`` [C]."""
+    _like(x_grad, x)
+    channels = x.dims[1]
+    for grad, present in ((scale_grad, scale is not None), (bias_grad, True)):
+        if grad is not None and present:
+            grad.set_dims((channels,))
+            grad.set_dtype(x.dtype)
+            grad.set_layout(x.layout)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, UnimplementedError
 from runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
@@ -273,3 +273,91 @@ def index_put_infer_meta(
             f"{value.dtype.name.lower()}"
         )
     out.share_meta(x)
+
+
+# Interpolation (issue 8) ----------------------------------------------------------------------
+
+
+def interpolate_out_sizes(
+    spatial: tuple[int, ...],
+    out_d: int,
+    out_h: int,
+    out_w: int,
+    scale: tuple[float, ...] | list[float],
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """(output spatial sizes, scale per spatial dim or 0) as PHI's interpolate kernels:
+    ``scale`` (one positive value per spatial dim) gives int(in * scale), otherwise the
+    out_d/out_h/out_w attributes."""
+    rank = len(spatial)
+    if len(scale) == 0:
+        scales: tuple[float, ...] = (0.0,) * rank
+    elif len(scale) == rank and all(s > 0 for s in scale):
+        scales = tuple(float(s) for s in scale)
+    else:
+        raise InvalidArgumentError(
+            f"argument 'scale' must be empty or hold {rank} positive values, got {list(scale)}"
+        )
+    attrs = (out_d, out_h, out_w)[3 - rank :]
+    sizes = []
+    for axis, (size, factor, attr) in enumerate(zip(spatial, scales, attrs)):
+        if factor > 0:
+            sizes.append(int(size * factor) if size >= 0 else -1)
+        else:
+            sizes.append(attr)
+        if sizes[-1] == 0 or sizes[-1] < -1:
+            raise InvalidArgumentError(
+                f"the output size along spatial dim {axis} must be positive, got {sizes[-1]} "
+                f"(out_d/out_h/out_w {list(attrs)}, scale {list(scale)})"
+            )
+    return tuple(sizes), scales
+
+
+def interpolate_infer_meta(
+    x: MetaTensor,
+    out_size: MetaTensor | None,
+    size_tensor: list[MetaTensor] | None,
+    scale_tensor: MetaTensor | None,
+    data_format: str,
+    out_d: int,
+    out_h: int,
+    out_w: int,
+    scale: tuple[float, ...],
+    interp_method: str,
+    align_corners: bool,
+    align_mode: int,
+    output: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's InterpolateInferMeta for 4-D (bilinear, nearest) inputs, output size from
+    ``scale`` or ``out_h``/``out_w``."""
+    if out_size is not None or size_tensor or scale_tensor is not None:
+        raise UnimplementedError(
+            "out_size, size_tensor and scale_tensor give the output size as tensor values, "
+            "which phiops' shape inference does not read (issue 8); pass out_h/out_w or scale"
+        )
+    dims = tuple(x.dims)
+    if len(dims) != 4:
+        raise UnimplementedError(
+            f"interpolation of a {len(dims)}-D input: only 4-D (NCHW/NHWC) inputs are "
+            "implemented (issue 8)"
+        )
+    if interp_method not in ("nearest", "bilinear"):
+        raise UnimplementedError(
+            f"argument 'interp_method' {interp_method!r}: only 'nearest' and 'bilinear' are "
+            "implemented (issue 8)"
+        )
+    if data_format not in ("NCHW", "NHWC"):
+        raise InvalidArgumentError(
+            f"argument 'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}"
+        )
+    if align_mode not in (0, 1):
+        raise InvalidArgumentError(f"argument 'align_mode' must be 0 or 1, got {align_mode}")
+    channel_last = data_format == "NHWC"
+    spatial = dims[1:3] if channel_last else dims[2:]
+    sizes, _ = interpolate_out_sizes(spatial, out_d, out_h, out_w, scale)
+    if channel_last:
+        output.set_dims((dims[0],) + sizes + (dims[3],))
+    else:
+        output.set_dims(dims[:2] + sizes)
+    output.set_dtype(x.dtype)
+    output.set_layout(x.layout)

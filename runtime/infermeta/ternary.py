@@ -153,3 +153,74 @@ def scatter_nd_add_infer_meta(
             f"{updates.dtype.name.lower()}"
         )
     out.share_meta(x)
+
+
+def _check_channel_vector(
+    param: MetaTensor | None, name: str, channels: int, x_dims: tuple
+) -> None:
+    if param is None:
+        return
+    if len(param.dims) != 1 or (channels != -1 and param.dims[0] not in (channels, -1)):
+        raise InvalidArgumentError(
+            f"argument '{name}' must be 1-D with {channels} elements (the channels of argument "
+            f"'x' with dims {list(x_dims)}), got dims {list(param.dims)}"
+        )
+
+
+def group_norm_infer_meta(
+    x: MetaTensor,
+    scale: MetaTensor | None,
+    bias: MetaTensor | None,
+    epsilon: float,
+    groups: int,
+    data_format: str,
+    y: MetaTensor,
+    mean: MetaTensor,
+    variance: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's GroupNormInferMeta: ``y`` like ``x``; ``mean`` and ``variance`` [N, groups];
+    the channels (dim 1, or the last for NHWC/NDHWC/NLC) must divide into ``groups`` >= 1."""
+    dims = tuple(x.dims)
+    if len(dims) < 2:
+        raise InvalidArgumentError(f"argument 'x' must have at least 2 dims, got {list(dims)}")
+    channels = dims[-1] if data_format in ("NHWC", "NDHWC", "NLC") else dims[1]
+    if groups < 1:
+        raise InvalidArgumentError(f"argument 'groups' must be at least 1, got {groups}")
+    if channels != -1 and channels % groups != 0:
+        raise InvalidArgumentError(
+            f"the channels of argument 'x' ({channels}, dims {list(dims)}, data_format "
+            f"{data_format}) must be divisible by argument 'groups' ({groups})"
+        )
+    _check_channel_vector(scale, "scale", channels, dims)
+    _check_channel_vector(bias, "bias", channels, dims)
+    y.share_meta(x)
+    for stat in (mean, variance):
+        stat.set_dims((dims[0], groups))
+        stat.set_dtype(x.dtype)
+        stat.set_layout(x.layout)
+
+
+def instance_norm_infer_meta(
+    x: MetaTensor,
+    scale: MetaTensor | None,
+    bias: MetaTensor | None,
+    epsilon: float,
+    y: MetaTensor,
+    saved_mean: MetaTensor,
+    saved_variance: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's InstanceNormInferMeta: a 2-D to 5-D NC... ``x``; ``y`` like ``x``; the saved
+    mean and inverse standard deviation [N * C]."""
+    dims = tuple(x.dims)
+    if not 2 <= len(dims) <= 5:
+        raise InvalidArgumentError(f"argument 'x' must have 2 to 5 dims, got dims {list(dims)}")
+    _check_channel_vector(scale, "scale", dims[1], dims)
+    _check_channel_vector(bias, "bias", dims[1], dims)
+    y.share_meta(x)
+    count = -1 if -1 in dims[:2] else dims[0] * dims[1]
+    for stat in (saved_mean, saved_variance):
+        stat.set_dims((count,))
+        stat.set_dtype(x.dtype)
+        stat.set_layout(x.layout)

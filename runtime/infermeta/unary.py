@@ -811,3 +811,81 @@ def unique_infer_meta(
             meta.set_dims(out_dims)
             meta.set_dtype(dtype)
             meta.set_layout(x.layout)
+
+
+def pool_infer_meta(
+    x: MetaTensor,
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    ceil_mode: bool,
+    exclusive: bool,
+    data_format: str,
+    pooling_type: str,
+    global_pooling: bool,
+    adaptive: bool,
+    padding_algorithm: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's PoolInferMeta (pool3d): ``pool2_d_infer_meta``'s rule for a 4-D or 5-D input."""
+    out.set_dims(
+        pool_out_dims(
+            tuple(x.dims),
+            tuple(kernel_size),
+            tuple(strides),
+            tuple(paddings),
+            ceil_mode,
+            data_format,
+            pooling_type,
+            global_pooling,
+            adaptive,
+            padding_algorithm,
+        )
+    )
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def max_pool_with_index_infer_meta(
+    x: MetaTensor,
+    kernel_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    global_pooling: bool,
+    adaptive: bool,
+    ceil_mode: bool,
+    out: MetaTensor,
+    mask: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MaxPoolWithIndexInferMeta: an NCHW (or NCDHW) ``x``; ``out`` and the int32
+    ``mask`` (flat index of each maximum in its input plane) have the pooled dims."""
+    dims = tuple(x.dims)
+    if len(dims) not in (4, 5):
+        raise InvalidArgumentError(
+            f"argument 'x' must be a 4-D or 5-D tensor, got dims {_dims_text(dims)}"
+        )
+    spatial_rank = len(dims) - 2
+    if len(paddings) != spatial_rank:
+        raise InvalidArgumentError(
+            f"argument 'paddings' must hold {spatial_rank} values, got {list(paddings)}"
+        )
+    out_dims = pool_out_dims(
+        dims,
+        tuple(kernel_size),
+        tuple(strides),
+        tuple(paddings),
+        ceil_mode,
+        "NCHW" if spatial_rank == 2 else "NCDHW",
+        "max",
+        global_pooling,
+        adaptive,
+        "EXPLICIT",
+    )
+    out.set_dims(out_dims)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+    mask.set_dims(out_dims)
+    mask.set_dtype(DataType.INT32)
+    mask.set_layout(x.layout)

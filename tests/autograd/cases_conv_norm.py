@@ -161,3 +161,134 @@ def conv_norm_cases() -> list[Case]:
 
 
 CONV_NORM_CASES: list[Case] = conv_norm_cases()
+
+
+def pool_extra_cases() -> list[Case]:
+    return [
+        case(
+            "pool3d",
+            "max-ndhwc",
+            lambda x: phi.pool3d(
+                x,
+                [2, 2, 2],
+                [1, 2, 1],
+                [0, 1, 0],
+                False,
+                True,
+                "NDHWC",
+                "max",
+                False,
+                False,
+                "EXPLICIT",
+            ),
+            distinct((1, 4, 4, 3, 2), 930),
+        ),
+        case(
+            "pool3d",
+            "avg-ceil",
+            lambda x: phi.pool3d(
+                x,
+                [2, 2, 2],
+                [2, 2, 2],
+                [0, 0, 0],
+                True,
+                False,
+                "NCDHW",
+                "avg",
+                False,
+                False,
+                "EXPLICIT",
+            ),
+            uniform((1, 2, 4, 5, 4), 931),
+        ),
+        case(
+            "max_pool2d_with_index",
+            "padded-overlapping",
+            lambda x: phi.max_pool2d_with_index(x, [3, 3], [2, 2], [1, 1])[0],
+            distinct((2, 2, 6, 5), 932),
+        ),
+        case(
+            "max_pool2d_with_index",
+            "adaptive",
+            lambda x: phi.max_pool2d_with_index(x, [3, 2], adaptive=True)[0],
+            distinct((1, 2, 7, 5), 933),
+        ),
+    ]
+
+
+CONV_NORM_CASES += pool_extra_cases()
+
+
+def group_instance_norm_cases() -> list[Case]:
+    return [
+        case(
+            "group_norm",
+            "nchw-3-groups",
+            lambda x, s, b: phi.group_norm(x, s, b, 1e-5, 3, "NCHW"),
+            uniform((2, 6, 3, 2), 940),
+            positive((6,), 941),
+            uniform((6,), 942),
+        ),
+        case(
+            "group_norm",
+            "nhwc-no-affine",
+            lambda x: phi.group_norm(x, None, None, 1e-5, 2, "NHWC"),
+            uniform((2, 3, 2, 4), 943),
+        ),
+        case(
+            "instance_norm",
+            "nchw",
+            lambda x, s, b: phi.instance_norm(x, s, b, 1e-5),
+            uniform((2, 3, 4, 2), 944),
+            positive((3,), 945),
+            uniform((3,), 946),
+        ),
+        case(
+            "instance_norm",
+            "no-affine-3d",
+            lambda x: phi.instance_norm(x, None, None, 1e-5),
+            uniform((2, 3, 5), 947),
+        ),
+    ]
+
+
+CONV_NORM_CASES += group_instance_norm_cases()
+
+
+def _interp(op: str, out_hw: tuple[int, int], align_corners: bool, align_mode: int, fmt: str):
+    method = "nearest" if op == "nearest_interp" else "bilinear"
+    return lambda x: getattr(phi, op)(
+        x, None, None, None, fmt, 0, out_hw[0], out_hw[1], [], method, align_corners, align_mode
+    )
+
+
+def interp_cases() -> list[Case]:
+    return [
+        case(
+            "nearest_interp",
+            "up",
+            _interp("nearest_interp", (5, 7), False, 1, "NCHW"),
+            uniform((1, 2, 3, 4), 950),
+        ),
+        case(
+            "nearest_interp",
+            "down-align-corners-nhwc",
+            _interp("nearest_interp", (2, 3), True, 1, "NHWC"),
+            uniform((1, 5, 4, 2), 951),
+        ),
+        case(
+            "bilinear_interp",
+            "align-corners",
+            _interp("bilinear_interp", (5, 7), True, 1, "NCHW"),
+            uniform((2, 1, 3, 4), 952),
+        ),
+        case(
+            "bilinear_interp",
+            "half-pixel-nhwc",
+            _interp("bilinear_interp", (6, 3), False, 0, "NHWC"),
+            uniform((1, 4, 5, 2), 953),
+        ),
+    ]
+
+
+CONV_NORM_CASES += interp_cases()

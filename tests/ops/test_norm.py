@@ -22,6 +22,8 @@ def bn_inputs(shape, dtype, channel_axis=1):
 
 
 def reference_bn_train(x, mean, variance, scale, bias, momentum, eps, channel_axis=1):
+    # float attributes are float32 in PHI, also in a float64 kernel
+    momentum, eps = float(np.float32(momentum)), float(np.float32(eps))
     x64 = x.astype(np.float64)
     axes = tuple(a for a in range(x.ndim) if a != channel_axis)
     shape = [1] * x.ndim
@@ -179,3 +181,72 @@ def test_layer_norm_rejects_a_scale_of_the_wrong_size_and_a_bad_axis():
         InvalidArgumentError, match=r"argument 'begin_norm_axis' must be in \[1, 2\)"
     ):
         phi.layer_norm(x, None, None, 1e-5, 2)
+
+
+def reference_group_norm(x, scale, bias, groups, eps=1e-5):
+    n, c = x.shape[:2]
+    rows = x.astype(np.float64).reshape(n * groups, -1)
+    mean, var = rows.mean(1), rows.var(1)
+    eps = float(np.float32(eps))
+    y = ((rows - mean[:, None]) / np.sqrt(var[:, None] + eps)).reshape(x.shape)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    if scale is not None:
+        y = y * scale.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y, mean.reshape(n, groups), var.reshape(n, groups)
+
+
+@op_test("group_norm", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("group_norm"))
+def test_group_norm_matches_the_reference(dtype):
+    x, scale, bias = (
+        sample((2, 6, 3, 2), dtype),
+        sample((6,), dtype, seed=1),
+        sample((6,), dtype, seed=2),
+    )
+    y = phi.group_norm(phi.to_tensor(x), phi.to_tensor(scale), phi.to_tensor(bias), 1e-5, 3)
+    np.testing.assert_allclose(
+        y.numpy(), reference_group_norm(x, scale, bias, 3)[0], **tolerance(dtype)
+    )
+
+
+@op_test("group_norm", kind="edge")
+def test_group_norm_nhwc_without_affine():
+    x = sample((2, 3, 2, 4), D.FLOAT64)
+    y = phi.group_norm(phi.to_tensor(x), None, None, 1e-5, 2, "NHWC")
+    expected = reference_group_norm(x.transpose(0, 3, 1, 2), None, None, 2)[0]
+    np.testing.assert_allclose(y.numpy(), expected.transpose(0, 2, 3, 1), rtol=1e-10)
+
+
+@op_test("group_norm", kind="edge")
+def test_group_norm_rejects_channels_not_divisible_by_groups():
+    with pytest.raises(InvalidArgumentError, match=r"must be divisible by argument 'groups' \(4\)"):
+        phi.group_norm(phi.to_tensor(np.ones((1, 6, 2))), None, None, 1e-5, 4)
+
+
+@op_test("instance_norm", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("instance_norm"))
+def test_instance_norm_matches_the_reference(dtype):
+    x, scale, bias = (
+        sample((2, 3, 4, 2), dtype),
+        sample((3,), dtype, seed=1),
+        sample((3,), dtype, seed=2),
+    )
+    y = phi.instance_norm(phi.to_tensor(x), phi.to_tensor(scale), phi.to_tensor(bias), 1e-5)
+    np.testing.assert_allclose(
+        y.numpy(), reference_group_norm(x, scale, bias, 3)[0], **tolerance(dtype)
+    )
+
+
+@op_test("instance_norm", kind="edge")
+def test_instance_norm_of_a_3d_input_without_affine():
+    x = sample((2, 3, 5), D.FLOAT64)
+    y = phi.instance_norm(phi.to_tensor(x), None, None, 1e-5)
+    np.testing.assert_allclose(y.numpy(), reference_group_norm(x, None, None, 3)[0], rtol=1e-10)
+
+
+@op_test("instance_norm", kind="edge")
+def test_instance_norm_rejects_a_scale_of_the_wrong_size():
+    with pytest.raises(InvalidArgumentError, match=r"argument 'scale' must be 1-D with 3 elements"):
+        phi.instance_norm(phi.to_tensor(np.ones((2, 3, 4))), phi.to_tensor(np.ones(4)), None, 1e-5)

@@ -164,3 +164,101 @@ def test_pool2d_rejects_a_kernel_larger_than_the_padded_input():
         InvalidArgumentError, match=r"the output size along spatial dim 1 must be positive"
     ):
         pool2d(np.ones((1, 1, 4, 2)), (2, 4))
+
+
+def reference_pool3d_max(x, ksize, strides):
+    """Unpadded 3-D max pooling, one window at a time."""
+    out_sp = [(s - k) // st + 1 for s, k, st in zip(x.shape[2:], ksize, strides)]
+    out = np.zeros(x.shape[:2] + tuple(out_sp))
+    for index in np.ndindex(*out_sp):
+        window = tuple(slice(i * st, i * st + k) for i, st, k in zip(index, strides, ksize))
+        out[(slice(None), slice(None)) + index] = x[(slice(None), slice(None)) + window].max(
+            axis=(2, 3, 4)
+        )
+    return out
+
+
+@op_test("pool3d", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("pool3d"))
+def test_pool3d_max_matches_the_reference(dtype):
+    x = sample((2, 2, 5, 4, 6), dtype)
+    out = phi.pool3d(
+        phi.to_tensor(x),
+        [2, 2, 3],
+        [1, 2, 3],
+        [0, 0, 0],
+        False,
+        True,
+        "NCDHW",
+        "max",
+        False,
+        False,
+        "EXPLICIT",
+    )
+    assert_close(out, reference_pool3d_max(x, (2, 2, 3), (1, 2, 3)), dtype)
+
+
+@op_test("pool3d", kind="edge")
+def test_pool3d_global_average_ndhwc():
+    x = sample((2, 3, 4, 2, 5), D.FLOAT64)
+    out = phi.pool3d(
+        phi.to_tensor(x),
+        [1, 1, 1],
+        [1, 1, 1],
+        [0, 0, 0],
+        False,
+        True,
+        "NDHWC",
+        "avg",
+        True,
+        False,
+        "EXPLICIT",
+    )
+    assert_close(out, x.mean(axis=(1, 2, 3), keepdims=True), D.FLOAT64)
+
+
+@op_test("pool3d", kind="edge")
+def test_pool3d_rejects_a_2d_kernel():
+    with pytest.raises(InvalidArgumentError, match=r"argument 'kernel_size' must hold 3 values"):
+        phi.pool3d(
+            phi.to_tensor(np.ones((1, 1, 3, 3, 3))),
+            [2, 2],
+            [1, 1, 1],
+            [0, 0, 0],
+            False,
+            True,
+            "NCDHW",
+            "max",
+            False,
+            False,
+            "EXPLICIT",
+        )
+
+
+@op_test("max_pool2d_with_index", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("max_pool2d_with_index"))
+def test_max_pool2d_with_index_returns_the_maxima_and_their_flat_positions(dtype):
+    x = sample((2, 3, 7, 6), dtype)
+    out, mask = phi.max_pool2d_with_index(phi.to_tensor(x), [3, 2], [2, 2], [1, 1])
+    assert_close(out, reference_pool(x, (3, 2), (2, 2), (1, 1, 1, 1), False, True, "max"), dtype)
+    assert mask.dtype == D.INT32
+    planes = x.reshape(2, 3, -1)
+    picked = np.take_along_axis(planes, mask.numpy().reshape(2, 3, -1), axis=2)
+    np.testing.assert_array_equal(picked.reshape(out.shape), out.numpy())
+
+
+@op_test("max_pool2d_with_index", kind="edge")
+def test_max_pool2d_with_index_names_the_first_of_tied_maxima():
+    x = np.zeros((1, 1, 2, 2), np.float32)
+    out, mask = phi.max_pool2d_with_index(phi.to_tensor(x), [2, 2], [2, 2])
+    assert mask.numpy().tolist() == [[[[0]]]]
+
+
+@op_test("max_pool2d_with_index", kind="edge")
+def test_max_pool2d_with_index_adaptive():
+    x = sample((1, 2, 7, 5), D.FLOAT64)
+    out, mask = phi.max_pool2d_with_index(phi.to_tensor(x), [3, 2], adaptive=True)
+    expected = reference_pool(x, (3, 2), None, None, False, True, "max", True)
+    assert_close(out, expected, D.FLOAT64)
+    picked = np.take_along_axis(x.reshape(1, 2, -1), mask.numpy().reshape(1, 2, -1), axis=2)
+    np.testing.assert_array_equal(picked.reshape(expected.shape), expected)

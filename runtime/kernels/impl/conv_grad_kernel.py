@@ -1,6 +1,6 @@
 """Grad kernels of conv2d, depthwise_conv2d and conv3d.
 
-With the forward's column matrix ``cols`` [G, N*P, Cg*K] and the output gradient as
+With the forward's column matrix ``cols`` [G, N*P, K*Cg] and the output gradient as
 ``dout`` [G, N*P, Mg]: ``filter_grad = cols^T @ dout`` and ``dcols = dout @ filter^T``, two
 batched matmuls; col2im then adds ``dcols`` back onto the padded input, one strided slice per
 kernel tap (prod(kernel) vectorised adds, never a loop over pixels or channels).
@@ -14,7 +14,7 @@ from typing import Any
 from runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
-    channels_first,
+    channels_last,
     filter_matrix,
     im2col,
 )
@@ -23,22 +23,27 @@ from runtime.kernels.registration import register_kernel
 
 
 def col2im(xp: Any, dcols: Array, x_shape: tuple[int, ...], geometry: ConvGeometry) -> Array:
-    """Sum ``dcols`` [N, C, *out, *kernel] back onto an input of ``x_shape`` (channels first)."""
-    padded_shape = x_shape[:2] + tuple(
-        size + p0 + p1 for size, (p0, p1) in zip(x_shape[2:], geometry.pads)
+    """Sum ``dcols`` [N, *out, *kernel, G, Cg] back onto a channels-last input of ``x_shape``
+    ([N, *spatial, C]): one strided add per kernel tap."""
+    rank = len(geometry.out)
+    n, c, g = x_shape[0], x_shape[-1], geometry.groups
+    padded_shape = (
+        (n,)
+        + tuple(size + p0 + p1 for size, (p0, p1) in zip(x_shape[1:-1], geometry.pads))
+        + (g, c // g)
     )
     padded = xp.zeros(padded_shape, dcols.dtype)
-    rank = len(geometry.out)
+    lead = (slice(None),) * (1 + rank)
     for tap in itertools.product(*(range(k) for k in geometry.kernel)):
-        target = (slice(None), slice(None)) + tuple(
+        target = (slice(None),) + tuple(
             slice(t * d, t * d + s * (o - 1) + 1, s)
             for t, d, s, o in zip(tap, geometry.dilations, geometry.strides, geometry.out)
         )
-        padded[target] += dcols[(Ellipsis,) + tap] if rank else dcols
-    crop = (slice(None), slice(None)) + tuple(
-        slice(p0, p0 + size) for size, (p0, _) in zip(x_shape[2:], geometry.pads)
+        padded[target] += dcols[lead + tap]
+    crop = (slice(None),) + tuple(
+        slice(p0, p0 + size) for size, (p0, _) in zip(x_shape[1:-1], geometry.pads)
     )
-    return padded[crop]
+    return padded[crop].reshape(x_shape)
 
 
 def convolve_grad(
@@ -66,26 +71,27 @@ def convolve_grad(
     )
     if input.size == 0 or out_grad.size == 0:
         return xp.zeros_like(input), xp.zeros_like(filter)
-    x = channels_first(xp, input, geometry.channel_last)
-    dout = channels_first(xp, out_grad, geometry.channel_last)
-    n, c = x.shape[:2]
-    m = filter.shape[0]
+    last = geometry.channel_last
+    x_last = channels_last(xp, input, last)
+    n, c, m = x_last.shape[0], x_last.shape[-1], filter.shape[0]
     rank = len(geometry.out)
-    # [N, M, *out] -> [G, N, *out, Mg] -> [G, N*P, Mg]
-    dout = dout.reshape((n, groups, m // groups) + geometry.out)
-    order = (1, 0) + tuple(range(3, 3 + rank)) + (2,)
-    dmat = xp.ascontiguousarray(xp.transpose(dout, order)).reshape(groups, -1, m // groups)
-    cols = im2col(xp, x, geometry)
-    filter_grad = xp.matmul(cols.transpose(0, 2, 1), dmat)  # [G, Cg*K, Mg]
-    filter_grad = filter_grad.transpose(0, 2, 1).reshape(filter.shape)
-    dcols = xp.matmul(dmat, filter_matrix(filter, groups).transpose(0, 2, 1))  # [G, N*P, Cg*K]
-    dcols = dcols.reshape((groups, n) + geometry.out + (c // groups,) + geometry.kernel)
-    # [G, N, *out, Cg, *k] -> [N, G, Cg, *out, *k] -> [N, C, *out, *k]
-    order = (1, 0, 2 + rank) + tuple(range(2, 2 + rank)) + tuple(range(3 + rank, 3 + 2 * rank))
-    dcols = xp.transpose(dcols, order).reshape((n, c) + geometry.out + geometry.kernel)
-    input_grad = col2im(xp, dcols, x.shape, geometry)
-    if geometry.channel_last:
-        input_grad = xp.moveaxis(input_grad, 1, -1)
+    # [N, *out, M] -> [G, N*P, Mg]
+    dout = channels_last(xp, out_grad, last).reshape(-1, groups, m // groups)
+    dmat = xp.ascontiguousarray(dout.transpose(1, 0, 2))
+    cols = im2col(xp, x_last, geometry)
+    filter_grad = xp.matmul(cols.transpose(0, 2, 1), dmat)  # [G, K*Cg, Mg]
+    # [G, *k, Cg, Mg] -> [G, Mg, Cg, *k]
+    filter_grad = filter_grad.reshape((groups,) + geometry.kernel + (c // groups, m // groups))
+    order = (0, 2 + rank, 1 + rank) + tuple(range(1, 1 + rank))
+    filter_grad = xp.transpose(filter_grad, order).reshape(filter.shape)
+    dcols = xp.matmul(dmat, filter_matrix(xp, filter, groups).transpose(0, 2, 1))
+    dcols = dcols.reshape((groups, n) + geometry.out + geometry.kernel + (c // groups,))
+    # [G, N, *out, *k, Cg] -> [N, *out, *k, G, Cg]
+    order = tuple(range(1, 2 + 2 * rank)) + (0, 2 + 2 * rank)
+    dcols = xp.transpose(dcols, order)
+    input_grad = col2im(xp, dcols, x_last.shape, geometry)
+    if not last:
+        input_grad = xp.moveaxis(input_grad, -1, 1)
     return xp.ascontiguousarray(input_grad), xp.ascontiguousarray(filter_grad)
 
 

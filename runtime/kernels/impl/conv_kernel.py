@@ -1,10 +1,10 @@
 """conv2d, depthwise_conv2d and conv3d: im2col through strided windows, then one batched matmul.
 
-The padded input is viewed (no copy) as windows [N, C, *out, *kernel] with ``as_strided``; the
-windows of each group are copied once into a column matrix [groups, N * prod(out), C/groups *
-prod(kernel)] (im2col), and one ``matmul`` with the filter [groups, C/groups * prod(kernel),
-M/groups] gives every output channel of every group. Channels-last inputs are moved to channels
-first for the windows and the output is produced directly in the requested layout. Geometry
+The input is moved to channels last and padded; ``as_strided`` views it (no copy) as windows
+[N, *out, *kernel, groups, C/groups]; the windows are copied once into a column matrix [groups,
+N * prod(out), prod(kernel) * C/groups] (im2col, contiguous runs of channels), and one
+``matmul`` with the filter [groups, prod(kernel) * C/groups, M/groups] gives every output
+channel of every group. The output is produced directly in the requested layout. Geometry
 (paddings, "SAME"/"VALID", dilations) is PHI's, from ``runtime.infermeta.spatial``.
 """
 
@@ -60,6 +60,11 @@ def channels_first(xp: Any, x: Array, channel_last: bool) -> Array:
     return xp.moveaxis(x, -1, 1)
 
 
+def channels_last(xp: Any, x: Array, channel_last: bool) -> Array:
+    """``x`` as a contiguous [N, *spatial, C]."""
+    return xp.ascontiguousarray(x if channel_last else xp.moveaxis(x, 1, -1))
+
+
 def pad_spatial(xp: Any, x: Array, pads: tuple[tuple[int, int], ...], value: float = 0) -> Array:
     """``x`` [N, C, *spatial] padded with ``value`` on the spatial dims."""
     if not any(p for pair in pads for p in pair):
@@ -86,26 +91,39 @@ def windows(
     return xp.lib.stride_tricks.as_strided(padded, shape, view_strides)
 
 
-def im2col(xp: Any, x: Array, geometry: ConvGeometry) -> Array:
-    """The column matrix [groups, N * prod(out), C/groups * prod(kernel)] of ``x``
-    ([N, C, *spatial], channels first)."""
-    n, c = x.shape[:2]
-    g = geometry.groups
-    padded = xp.ascontiguousarray(pad_spatial(xp, x, geometry.pads))
-    view = windows(xp, padded, geometry.out, geometry.kernel, geometry.strides, geometry.dilations)
-    rank = len(geometry.out)
-    view = view.reshape((n, g, c // g) + view.shape[2:])
-    # [N, G, Cg, *out, *k] -> [G, N, *out, Cg, *k]
-    order = (1, 0) + tuple(range(3, 3 + rank)) + (2,) + tuple(range(3 + rank, 3 + 2 * rank))
-    cols = xp.transpose(view, order)
-    rows = n * _prod(geometry.out)
-    return xp.ascontiguousarray(cols).reshape(g, rows, (c // g) * _prod(geometry.kernel))
+def im2col(xp: Any, x_last: Array, geometry: ConvGeometry) -> Array:
+    """The column matrix [groups, N * prod(out), prod(kernel) * C/groups] of ``x_last``
+    ([N, *spatial, C], contiguous): channels last, each row copies runs of C/groups
+    contiguous values, which is what makes the copy fast."""
+    n, c = x_last.shape[0], x_last.shape[-1]
+    g, rank = geometry.groups, len(geometry.out)
+    pads = ((0, 0),) + tuple(geometry.pads) + ((0, 0),)
+    padded = xp.pad(x_last, pads) if any(p for pair in geometry.pads for p in pair) else x_last
+    step = padded.strides[1:-1]
+    shape = (n,) + geometry.out + geometry.kernel + (g, c // g)
+    view_strides = (
+        (padded.strides[0],)
+        + tuple(b * s for b, s in zip(step, geometry.strides))
+        + tuple(b * d for b, d in zip(step, geometry.dilations))
+        + (padded.strides[-1] * (c // g), padded.strides[-1])
+    )
+    view = xp.lib.stride_tricks.as_strided(padded, shape, view_strides)
+    rows, width = n * _prod(geometry.out), _prod(geometry.kernel) * (c // g)
+    if g == 1:
+        return xp.ascontiguousarray(view).reshape(1, rows, width)
+    # [N, *out, *k, G, Cg] -> [G, N, *out, *k, Cg]
+    order = (1 + 2 * rank,) + tuple(range(1 + 2 * rank)) + (2 + 2 * rank,)
+    return xp.ascontiguousarray(xp.transpose(view, order)).reshape(g, rows, width)
 
 
-def filter_matrix(filter: Array, groups: int) -> Array:
-    """``filter`` [M, C/groups, *kernel] as [groups, C/groups * prod(kernel), M/groups]."""
-    m = filter.shape[0]
-    return filter.reshape(groups, m // groups, -1).transpose(0, 2, 1)
+def filter_matrix(xp: Any, filter: Array, groups: int) -> Array:
+    """``filter`` [M, C/groups, *kernel] as [groups, prod(kernel) * C/groups, M/groups]."""
+    m, cg = filter.shape[:2]
+    rank = filter.ndim - 2
+    grouped = filter.reshape((groups, m // groups, cg) + filter.shape[2:])
+    # [G, Mg, Cg, *k] -> [G, *k, Cg, Mg]
+    order = (0,) + tuple(range(3, 3 + rank)) + (2, 1)
+    return xp.ascontiguousarray(xp.transpose(grouped, order)).reshape(groups, -1, m // groups)
 
 
 def output_from_matrix(
@@ -154,8 +172,7 @@ def convolve(
         groups,
         data_format,
     )
-    x = channels_first(xp, input, geometry.channel_last)
-    n = x.shape[0]
+    n = input.shape[0]
     if input.size == 0 or _prod(geometry.out) == 0:
         shape = (
             (n,) + geometry.out + (filter.shape[0],)
@@ -163,7 +180,8 @@ def convolve(
             else (n, filter.shape[0]) + geometry.out
         )
         return xp.zeros(shape, input.dtype)
-    result = xp.matmul(im2col(xp, x, geometry), filter_matrix(filter, groups))
+    x_last = channels_last(xp, input, geometry.channel_last)
+    result = xp.matmul(im2col(xp, x_last, geometry), filter_matrix(xp, filter, groups))
     return output_from_matrix(xp, result, n, geometry, geometry.channel_last)
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from runtime.kernels.impl.norm_kernel import (
     NORM_DTYPES,
+    channel_sums,
     channel_view,
+    float32_attribute,
     rows_of,
     uses_global_stats,
 )
@@ -39,28 +41,30 @@ def batch_norm_grad_kernel(
     trainable_statistics: bool,
 ) -> tuple[Array, Array, Array]:
     xp = ctx.xp
-    axes, shape = channel_view(x, data_format)
+    _, shape = channel_view(x, data_format)
     global_stats = uses_global_stats(is_test, use_global_stats, trainable_statistics)
     if global_stats:
         center = mean_out.astype(x.dtype)
-        inv_std = 1 / xp.sqrt(variance_out.astype(x.dtype) + x.dtype.type(epsilon))
+        inv_std = 1 / xp.sqrt(
+            variance_out.astype(x.dtype) + x.dtype.type(float32_attribute(epsilon))
+        )
     else:
         center, inv_std = saved_mean.astype(x.dtype), saved_variance.astype(x.dtype)
-    x_hat = (x - center.reshape(shape)) * inv_std.reshape(shape)
-    bias_grad = out_grad.sum(axis=axes)
-    scale_grad = (out_grad * x_hat).sum(axis=axes)
-    factor = inv_std if scale is None else inv_std * scale
+    x_hat = x - center.reshape(shape)
+    x_hat *= inv_std.reshape(shape)
+    bias_grad = channel_sums(out_grad, data_format)
+    scale_grad = channel_sums(out_grad * x_hat, data_format)
+    factor = (inv_std if scale is None else inv_std * scale).reshape(shape)
     if global_stats:
-        x_grad = out_grad * factor.reshape(shape)
+        x_grad = out_grad * factor
     else:
-        count = x.size // center.size
-        x_grad = factor.reshape(shape) * (
-            out_grad
-            - (bias_grad / count).reshape(shape)
-            - x_hat * (scale_grad / count).reshape(shape)
-        )
+        count = x.dtype.type(x.size // center.size)
+        x_hat *= (scale_grad / count).reshape(shape)
+        x_grad = out_grad - x_hat
+        x_grad -= (bias_grad / count).reshape(shape)
+        x_grad *= factor
     return (
-        x_grad.astype(x.dtype, copy=False),
+        x_grad,
         None if scale is None else scale_grad.astype(scale.dtype, copy=False),
         None if bias is None else bias_grad.astype(bias.dtype, copy=False),
     )
@@ -80,14 +84,21 @@ def layer_norm_grad_kernel(
 ) -> tuple[Array, Array, Array]:
     xp = ctx.xp
     left, right = rows_of(x.shape, begin_norm_axis)
-    rows = x.reshape(left, right)
     dy = out_grad.reshape(left, right)
-    inv_std = (1 / xp.sqrt(variance.astype(x.dtype) + x.dtype.type(epsilon)))[:, None]
-    x_hat = (rows - mean.astype(x.dtype)[:, None]) * inv_std
+    inv_std = 1 / xp.sqrt(variance.astype(x.dtype) + x.dtype.type(float32_attribute(epsilon)))
+    x_hat = x.reshape(left, right) - mean.astype(x.dtype)[:, None]
+    x_hat *= inv_std[:, None]
     g = dy if scale is None else dy * scale.reshape(-1)
-    x_grad = inv_std * (
-        g - g.mean(axis=1, keepdims=True) - x_hat * (g * x_hat).mean(axis=1, keepdims=True)
-    )
-    scale_grad = None if scale is None else (dy * x_hat).sum(axis=0).reshape(scale.shape)
-    bias_grad = None if bias is None else dy.sum(axis=0).reshape(bias.shape)
-    return x_grad.reshape(x.shape).astype(x.dtype, copy=False), scale_grad, bias_grad
+    width = x.dtype.type(right)
+    # x_grad = inv_std * (g - mean(g) - x_hat * mean(g * x_hat)), row by row
+    # row and column sums as matrix-vector products (BLAS), much faster than numpy's sums
+    row_ones, column_ones = xp.ones(right, x.dtype), xp.ones(left, x.dtype)
+    g_mean = (g @ row_ones) / width
+    gx_mean = xp.einsum("ij,ij->i", g, x_hat) / width
+    scale_grad = None if scale is None else (column_ones @ (dy * x_hat)).reshape(scale.shape)
+    bias_grad = None if bias is None else (column_ones @ dy).reshape(bias.shape)
+    x_hat *= gx_mean[:, None]
+    x_grad = g - x_hat
+    x_grad -= g_mean[:, None]
+    x_grad *= inv_std[:, None]
+    return x_grad.reshape(x.shape), scale_grad, bias_grad

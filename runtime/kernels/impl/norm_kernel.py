@@ -13,6 +13,8 @@ rows' mean and biased variance.
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
@@ -24,12 +26,26 @@ NORM_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
 CHANNEL_LAST_FORMATS = ("NHWC", "NDHWC", "NLC")
 
 
+def float32_attribute(value: float) -> float:
+    """A ``float`` attribute as PHI holds it: rounded to float32 (epsilon=1e-3 is
+    0.0010000000474974513 in a float64 kernel, as in PaddlePaddle)."""
+    return float(np.float32(value))
+
+
 def channel_view(x: Array, data_format: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(reduction axes, broadcast shape of a per-channel vector) for ``x`` in ``data_format``."""
     channel = x.ndim - 1 if data_format in CHANNEL_LAST_FORMATS else 1
     axes = tuple(a for a in range(x.ndim) if a != channel)
     shape = tuple(x.shape[channel] if a == channel else 1 for a in range(x.ndim))
     return axes, shape
+
+
+def channel_sums(a: Array, data_format: str) -> Array:
+    """Per-channel sums of ``a``, reducing its contiguous runs first (much faster than one
+    reduction over non-adjacent axes)."""
+    if data_format in CHANNEL_LAST_FORMATS:
+        return a.reshape(-1, a.shape[-1]).sum(axis=0)
+    return a.reshape(a.shape[0], a.shape[1], -1).sum(axis=2).sum(axis=0)
 
 
 def uses_global_stats(is_test: bool, use_global_stats: bool, trainable_statistics: bool) -> bool:
@@ -53,24 +69,29 @@ def batch_norm_kernel(
     trainable_statistics: bool,
 ) -> tuple[Array, Array, Array, Array, Array, Array]:
     xp = ctx.xp
-    axes, shape = channel_view(x, data_format)
+    _, shape = channel_view(x, data_format)
     dtype = x.dtype.type
-    eps = dtype(epsilon)
+    eps = dtype(float32_attribute(epsilon))
     if uses_global_stats(is_test, use_global_stats, trainable_statistics):
-        center, inv_std = mean.astype(x.dtype), 1 / xp.sqrt(variance.astype(x.dtype) + eps)
+        center = mean.astype(x.dtype)
+        inv_std = 1 / xp.sqrt(variance.astype(x.dtype) + eps)
+        centered = x - center.reshape(shape)
         saved_mean, saved_variance = xp.zeros_like(mean), xp.zeros_like(variance)
     else:
-        center = x.mean(axis=axes)
-        batch_variance = xp.square(x - center.reshape(shape)).mean(axis=axes)
+        count = dtype(x.size // mean.size)
+        center = channel_sums(x, data_format) / count
+        centered = x - center.reshape(shape)
+        batch_variance = channel_sums(xp.square(centered), data_format) / count
         inv_std = 1 / xp.sqrt(batch_variance + eps)
-        keep = dtype(momentum)
+        keep = dtype(float32_attribute(momentum))
         mean[...] = mean * keep + center * (1 - keep)
         variance[...] = variance * keep + batch_variance * (1 - keep)
         saved_mean, saved_variance = center, inv_std
-    factor = inv_std if scale is None else inv_std * scale
-    shift = -center * factor if bias is None else bias - center * factor
-    out = x * factor.reshape(shape) + shift.reshape(shape)
-    return out.astype(x.dtype, copy=False), mean, variance, saved_mean, saved_variance, None
+    out = centered
+    out *= (inv_std if scale is None else inv_std * scale).reshape(shape)
+    if bias is not None:
+        out += bias.reshape(shape)
+    return out, mean, variance, saved_mean, saved_variance, None
 
 
 @register_kernel("layer_norm", dtypes=NORM_DTYPES)
@@ -84,14 +105,17 @@ def layer_norm_kernel(
 ) -> tuple[Array, Array, Array]:
     xp = ctx.xp
     rows = x.reshape(rows_of(x.shape, begin_norm_axis))
-    mean = rows.mean(axis=1)
-    centered = rows - mean[:, None]
-    variance = xp.square(centered).mean(axis=1)
-    out = centered * (1 / xp.sqrt(variance + x.dtype.type(epsilon)))[:, None]
+    right = x.dtype.type(rows.shape[1])
+    # row sums as a matrix-vector product: BLAS is about 3x faster than a sum along the rows
+    ones = xp.ones(rows.shape[1], x.dtype)
+    mean = (rows @ ones) / right
+    out = rows - mean[:, None]
+    variance = xp.einsum("ij,ij->i", out, out) / right
+    out *= (1 / xp.sqrt(variance + x.dtype.type(float32_attribute(epsilon))))[:, None]
     if scale is not None:
-        out = out * scale.reshape(-1)
+        out *= scale.reshape(-1)
     if bias is not None:
-        out = out + bias.reshape(-1)
+        out += bias.reshape(-1)
     return out.reshape(x.shape), mean, variance
 
 

@@ -1,8 +1,9 @@
-"""pool2d_grad, as PHI's CPU grad functors (paddle/phi/kernels/funcs/pooling.cc).
+"""pool2d_grad and pool3d_grad, as PHI's CPU grad functors (paddle/phi/kernels/funcs/pooling.cc).
 
 Max pooling passes each output's gradient to the first input of its window (in row-major
-order) that equals the output, so ties get it once; the positions are found for all windows at
-once and the gradients summed with one ``bincount``. Average pooling spreads each gradient
+order) that equals the output, so ties get it once: kernel taps are visited in that order, each
+a strided slice of every window at once; adaptive windows, which may overlap unevenly, find
+the positions at once and sum the gradients with one ``bincount``. Average pooling spreads each gradient
 evenly over its window: one strided add per kernel tap, or the transposed separable product
 for adaptive windows.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.kernels.impl.conv_kernel import channels_first, pad_spatial, windows
+from runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
 from runtime.kernels.impl.pool_kernel import (
     POOL_DTYPES,
     PoolGeometry,
@@ -19,6 +20,7 @@ from runtime.kernels.impl.pool_kernel import (
     adaptive_indices,
     adaptive_matrices,
     gather_windows,
+    window_coordinates,
 )
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
@@ -82,19 +84,20 @@ def pool_grad(
             tuple(range(2)) + tuple(range(2, 2 + 2 * rank, 2)) + tuple(range(3, 3 + 2 * rank, 2))
         )
         candidates = xp.transpose(gathered, order).reshape(out.shape + (-1,))
-        coordinates = _window_coordinates(xp, indices)
+        coordinates = window_coordinates(xp, indices)
         return _scatter_first_max(xp, candidates, out, dout, coordinates, x.shape)
     extent = geometry.padded_extent()
     if pooling_type == "max":
-        padded = xp.ascontiguousarray(pad_spatial(xp, x, extent, float(xp.finfo(x.dtype).min)))
-        view = windows(xp, padded, geometry.out, geometry.kernel, geometry.strides, (1,) * rank)
-        candidates = view.reshape(out.shape + (-1,))
-        indices = [
-            (xp.arange(o, dtype="int64") * s)[:, None] + xp.arange(k, dtype="int64")[None, :]
-            for o, s, k in zip(geometry.out, geometry.strides, geometry.kernel)
-        ]
-        coordinates = _window_coordinates(xp, indices)
-        grad = _scatter_first_max(xp, candidates, out, dout, coordinates, padded.shape)
+        padded = pad_spatial(xp, x, extent, float(xp.finfo(x.dtype).min))
+        grad = xp.zeros(padded.shape, dout.dtype)
+        taken = xp.zeros(out.shape, bool)
+        zero = xp.zeros((), dout.dtype)
+        for tap in geometry.taps():
+            where = geometry.tap_slices(tap)
+            hit = padded[where] == out
+            hit &= ~taken
+            grad[where] += xp.where(hit, dout, zero)
+            taken |= hit
     else:
         padded_shape = x.shape[:2] + tuple(
             size + p0 + p1 for size, (p0, p1) in zip(geometry.spatial, extent)
@@ -116,22 +119,8 @@ def pool_grad(
     return grad[crop]
 
 
-def _window_coordinates(xp: Any, indices: list[Array]) -> list[Array]:
-    """From per-dim [out_d, k_d] index tables, per-dim [*out, K] coordinates of each window
-    element, K in row-major order over (k_1, k_2, ...)."""
-    rank = len(indices)
-    outs = tuple(idx.shape[0] for idx in indices)
-    ks = tuple(idx.shape[1] for idx in indices)
-    result = []
-    for d, idx in enumerate(indices):
-        shape = [1] * (2 * rank)
-        shape[d], shape[rank + d] = idx.shape
-        full = xp.broadcast_to(idx.reshape(shape), outs + ks)
-        result.append(full.reshape(outs + (-1,)))
-    return result
-
-
 @register_kernel("pool2d_grad", dtypes=POOL_DTYPES)
+@register_kernel("pool3d_grad", dtypes=POOL_DTYPES)
 def pool2d_grad_kernel(
     ctx: KernelContext,
     x: Array,

@@ -1,4 +1,4 @@
-"""pool2d: max and average pooling, regular, global or adaptive, channels first or last.
+"""pool2d and pool3d (one kernel): max and average pooling, regular, global or adaptive, channels first or last.
 
 Regular pooling views the padded input as strided slices, one per kernel tap, and combines
 them with ``maximum``/``add`` (prod(kernel) vectorised steps, never a loop over pixels). As PHI's
@@ -146,6 +146,21 @@ def gather_windows(xp: Any, x: Array, indices: list[Array]) -> Array:
     return x[tuple(index)]
 
 
+def window_coordinates(xp: Any, indices: list[Array]) -> list[Array]:
+    """From per-dim [out_d, k_d] index tables, per-dim [*out, K] coordinates of each window
+    element, K in row-major order over (k_1, k_2, ...)."""
+    rank = len(indices)
+    outs = tuple(idx.shape[0] for idx in indices)
+    ks = tuple(idx.shape[1] for idx in indices)
+    result = []
+    for d, idx in enumerate(indices):
+        shape = [1] * (2 * rank)
+        shape[d], shape[rank + d] = idx.shape
+        full = xp.broadcast_to(idx.reshape(shape), outs + ks)
+        result.append(full.reshape(outs + (-1,)))
+    return result
+
+
 def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive: bool) -> Array:
     """Pool ``x`` [N, C, *spatial] (channels first)."""
     rank = len(geometry.spatial)
@@ -183,6 +198,7 @@ def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive
 
 
 @register_kernel("pool2d", dtypes=POOL_DTYPES)
+@register_kernel("pool3d", dtypes=POOL_DTYPES)
 def pool2d_kernel(
     ctx: KernelContext,
     x: Array,

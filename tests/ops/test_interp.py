@@ -1,0 +1,152 @@
+"""nearest_interp and bilinear_interp against numpy references of PaddlePaddle's formulas."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import generated as phi
+from runtime.common import DataType
+from runtime.errors import InvalidArgumentError, UnimplementedError
+from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
+
+D = DataType
+
+
+def interp(
+    op,
+    x,
+    out_hw=(0, 0),
+    scale=(),
+    method=None,
+    align_corners=True,
+    align_mode=1,
+    data_format="NCHW",
+):
+    method = method or ("nearest" if op == "nearest_interp" else "bilinear")
+    return getattr(phi, op)(
+        phi.to_tensor(x),
+        None,
+        None,
+        None,
+        data_format,
+        0,
+        out_hw[0],
+        out_hw[1],
+        list(scale),
+        method,
+        align_corners,
+        align_mode,
+    )
+
+
+def reference_bilinear(x, out_h, out_w, align_corners):
+    """Bilinear sampling at (k * (in-1)/(out-1)) with align_corners, k * in/out otherwise
+    (align_mode 1)."""
+    x = x.astype(np.float64)
+    h, w = x.shape[2:]
+
+    def axis(size, out):
+        ratio = (size - 1) / (out - 1) if align_corners else size / out
+        pos = np.arange(out) * ratio
+        low = np.floor(pos).astype(int)
+        return low, np.minimum(low + 1, size - 1), pos - low
+
+    (t, b, fy), (l, r, fx) = axis(h, out_h), axis(w, out_w)
+    fy, fx = fy[:, None], fx[None, :]
+    return (
+        x[:, :, t[:, None], l] * (1 - fy) * (1 - fx)
+        + x[:, :, b[:, None], l] * fy * (1 - fx)
+        + x[:, :, t[:, None], r] * (1 - fy) * fx
+        + x[:, :, b[:, None], r] * fy * fx
+    )
+
+
+@op_test("nearest_interp", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("nearest_interp"))
+def test_nearest_interp_repeats_the_nearest_source(dtype):
+    x = sample((2, 3, 2, 3), dtype)
+    out = interp("nearest_interp", x, (4, 6), align_corners=False)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out.numpy(), x.repeat(2, axis=2).repeat(2, axis=3))
+
+
+@op_test("bilinear_interp", kind="dtypes")
+@pytest.mark.parametrize("dtype", [d for d in cpu_dtypes("bilinear_interp") if d.is_floating_point])
+def test_bilinear_interp_matches_the_reference(dtype):
+    x = sample((2, 3, 4, 5), dtype)
+    out = interp("bilinear_interp", x, (7, 3))
+    expected = reference_bilinear(x, 7, 3, True)
+    np.testing.assert_allclose(out.numpy(), expected, **tolerance(dtype))
+
+
+@op_test("bilinear_interp", kind="dtypes")
+@pytest.mark.parametrize("dtype", [d for d in cpu_dtypes("bilinear_interp") if d.is_integer])
+def test_bilinear_interp_of_integers_truncates(dtype):
+    x = sample((1, 2, 3, 3), dtype, low=0, high=100)
+    out = interp("bilinear_interp", x, (5, 5))
+    assert out.dtype == dtype
+    expected = reference_bilinear(x, 5, 5, True)
+    assert np.abs(out.numpy() - np.trunc(expected)).max() <= 1
+
+
+@op_test("bilinear_interp", kind="edge")
+def test_bilinear_interp_without_align_corners_nhwc_from_scale():
+    x = sample((1, 4, 6, 2), D.FLOAT64)
+    out = interp("bilinear_interp", x, scale=(0.5, 1.5), align_corners=False, data_format="NHWC")
+    assert out.shape == [1, 2, 9, 2]
+    expected = reference_bilinear(x.transpose(0, 3, 1, 2), 2, 9, False)
+    # align_mode 1 samples at k * in / out: the scale gives in/out = 1/scale, a float32 in PHI
+    np.testing.assert_allclose(out.numpy(), expected.transpose(0, 2, 3, 1), atol=1e-5)
+
+
+@op_test("bilinear_interp", kind="edge")
+def test_bilinear_interp_half_pixel_centres_keep_the_mean_of_a_2x_upsampling():
+    x = sample((1, 1, 3, 3), D.FLOAT64)
+    out = interp("bilinear_interp", x, (6, 6), align_corners=False, align_mode=0).numpy()
+    # half-pixel 2x upsampling of the interior keeps averages of neighbouring pairs
+    np.testing.assert_allclose(
+        out[0, 0, 1, 1],
+        0.75**2 * x[0, 0, 0, 0]
+        + 0.75 * 0.25 * (x[0, 0, 0, 1] + x[0, 0, 1, 0])
+        + 0.25**2 * x[0, 0, 1, 1],
+        rtol=1e-6,
+    )
+
+
+@op_test("nearest_interp", kind="edge")
+def test_nearest_interp_with_align_corners_rounds_the_source_position():
+    x = np.arange(4.0).reshape(1, 1, 1, 4)
+    out = interp("nearest_interp", x, (1, 7), align_corners=True)
+    # ratio 3/6: positions 0, .5, 1, 1.5, 2, 2.5, 3 rounded half up
+    assert out.numpy().ravel().tolist() == [0, 1, 1, 2, 2, 3, 3]
+
+
+@op_test("nearest_interp", kind="edge")
+def test_interp_method_decides_the_method_as_in_paddle():
+    x = sample((1, 1, 2, 2), D.FLOAT64)
+    np.testing.assert_allclose(
+        interp("nearest_interp", x, (3, 3), method="bilinear").numpy(),
+        interp("bilinear_interp", x, (3, 3)).numpy(),
+    )
+
+
+@op_test("nearest_interp", kind="edge")
+def test_interp_rejects_bad_sizes_and_scales_and_names_what_is_unimplemented():
+    x = np.ones((1, 1, 2, 2))
+    with pytest.raises(
+        InvalidArgumentError, match="output size along spatial dim 0 must be positive"
+    ):
+        interp("nearest_interp", x, (0, 3))
+    with pytest.raises(
+        InvalidArgumentError, match=r"argument 'scale' must be empty or hold 2 positive"
+    ):
+        interp("nearest_interp", x, scale=(2.0,))
+    with pytest.raises(UnimplementedError, match="out_size, size_tensor and scale_tensor"):
+        phi.nearest_interp(phi.to_tensor(x), phi.to_tensor(np.array([3, 3], np.int32)), None, None)
+
+
+@op_test("bilinear_interp", kind="edge")
+def test_bilinear_interp_of_a_5d_input_is_unimplemented():
+    with pytest.raises(UnimplementedError, match="only 4-D"):
+        interp("bilinear_interp", np.ones((1, 1, 2, 2, 2)), (3, 3))
