@@ -280,3 +280,31 @@ def p_relu_infer_meta(
             f"argument 'mode' must be one of 'all', 'channel' or 'element', got {mode!r}"
         )
     out.share_meta(x)
+
+
+def _same_dims(x: MetaTensor, y: MetaTensor) -> None:
+    """PaddlePaddle's BinarySameInputDimsCheck: ``x`` and ``y`` have equal dims (no
+    broadcasting)."""
+    if x.dims != y.dims:
+        raise InvalidArgumentError(
+            f"arguments 'x' and 'y' must have the same dims, got {list(x.dims)} and {list(y.dims)}"
+        )
+
+
+def all_value_compare_infer_meta(
+    x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """One bool for the whole comparison (allclose): a 0-D ``out``; ``x`` and ``y`` equal dims."""
+    _same_dims(x, y)
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+
+
+def value_compare_infer_meta(
+    x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """An elementwise bool comparison (isclose): ``out`` has ``x``'s dims; equal dims."""
+    _same_dims(x, y)
+    out.set_dims(x.dims)
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)

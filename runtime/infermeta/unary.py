@@ -466,3 +466,24 @@ def logsumexp_infer_meta(
             f"(dims {_dims_text(x.dims)})"
         )
     reduce_int_array_axis_infer_meta_base(x, axis, keepdim, reduce_all or not axis, out, config)
+
+
+def reduce_infer_meta(
+    x: MetaTensor,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PaddlePaddle's ReduceInferMeta as ``all`` and ``any`` use it, its only users here: the
+    reduced dims (every axis when ``axis`` is empty), dtype bool. (PaddlePaddle's function keeps
+    x's dtype and the all/any kernels override it with OutputAt(0).SetDataType(BOOL); here the
+    InferMeta decides the output meta, so it says bool itself.)"""
+    reduce_int_array_axis_infer_meta_base(x, axis, keepdim, not axis, out, config)
+    out.set_dtype(DataType.BOOL)
+
+
+def isfinite_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``out`` has ``x``'s dims and dtype bool."""
+    out.share_meta(x)
+    out.set_dtype(DataType.BOOL)

@@ -77,7 +77,76 @@ ACTIVATION_CASES: list[Case] = [
     ("logsumexp-0d", "logsumexp", [floats()], [[0], False, False], True),
 ]
 
-CASES: list[Case] = ACTIVATION_CASES
+CLOSE_X = np.array([1.0, np.inf, np.nan, -np.inf, 1e-16, 2.0, np.nan])
+CLOSE_Y = np.array([1.0 + 2e-5, np.inf, np.nan, np.inf, 0.0, 2.0 + 1e-9, 1.0])
+
+LOGIC_CASES: list[Case] = [
+    ("all-float-axis", "all", [ints(3, 4, dtype="float64", low=0, high=2)], [[1], False], False),
+    ("all-bool-keepdim", "all", [ints(3, 4, dtype="bool", low=0, high=1)], [[0], True], False),
+    ("all-every-axis", "all", [ints(2, 3, dtype="int32", low=0, high=3)], [[], False], False),
+    ("all-empty", "all", [np.ones((0, 2))], [[], False], False),
+    ("any-int", "any", [ints(3, 4, dtype="int64", low=0, high=1)], [[-1], False], False),
+    ("any-0d", "any", [np.array(0.0)], [[], False], False),
+    *[
+        (f"{op}-{dtype}", op, [SPECIAL.astype(dtype)], [], False)
+        for op in ("isnan", "isinf", "isfinite")
+        for dtype in ("float32", "float64")
+    ],
+    *[(f"{op}-int32", op, [ints(5, dtype="int32")], [], False) for op in ("isnan", "isinf")],
+    *[
+        (
+            f"{op}-{dtype}",
+            op,
+            [ints(2, 5, dtype=dtype, low=lo, high=hi), ints(5, dtype=dtype, low=lo, high=hi)],
+            [],
+            False,
+        )
+        for op in ("bitwise_and", "bitwise_or", "bitwise_xor")
+        for dtype, lo, hi in (
+            ("int32", -100, 100),
+            ("uint8", 0, 255),
+            ("bool", 0, 1),
+            ("int64", -9, 9),
+        )
+    ],
+    *[
+        (f"bitwise_not-{dtype}", "bitwise_not", [ints(6, dtype=dtype, low=lo, high=hi)], [], False)
+        for dtype, lo, hi in (
+            ("int8", -100, 100),
+            ("uint8", 0, 255),
+            ("bool", 0, 1),
+            ("int64", -9, 9),
+        )
+    ],
+    ("isclose-special", "isclose", [CLOSE_X, CLOSE_Y], [1e-5, 1e-8, False], False),
+    ("isclose-equal_nan", "isclose", [CLOSE_X, CLOSE_Y], [1e-5, 1e-8, True], False),
+    (
+        "isclose-float32",
+        "isclose",
+        [floats(6, dtype="float32"), floats(6, dtype="float32")],
+        [0.5, 0.1, False],
+        False,
+    ),
+    ("allclose-special", "allclose", [CLOSE_X[:2], CLOSE_Y[:2]], [1e-4, 1e-8, False], False),
+    ("allclose-nan", "allclose", [CLOSE_X[2:3], CLOSE_Y[2:3]], [1e-5, 1e-8, True], False),
+    (
+        "allclose-int-rtol",
+        "allclose",
+        [np.array([3, 4]), np.array([3, 5])],
+        [0.3, 0.0, False],
+        False,
+    ),
+    (
+        "allclose-int-false",
+        "allclose",
+        [np.array([3, 4]), np.array([3, 5])],
+        [0.1, 0.0, False],
+        False,
+    ),
+    ("allclose-empty", "allclose", [np.ones(0), np.ones(0)], [1e-5, 1e-8, False], False),
+]
+
+CASES: list[Case] = ACTIVATION_CASES + LOGIC_CASES
 
 
 def to_paddle(value: Any, grad: bool) -> Any:
