@@ -80,6 +80,23 @@ def activation_cases() -> list[Any]:
     return cases
 
 
+def dropout_cases() -> list[Any]:
+    """A fixed seed makes the mask the same on every call, so finite differences see the
+    function the gradient is of."""
+    from tests.autograd.test_gradcheck_ops import case, uniform
+
+    return [
+        case(
+            "dropout",
+            f"{mode}-is_test{is_test}",
+            lambda x, m=mode, t=is_test: phi.dropout(x, None, 0.4, t, m, 5, True),
+            uniform((3, 4), 20),
+        )
+        for mode in ("upscale_in_train", "downscale_in_infer")
+        for is_test in (False, True)
+    ]
+
+
 def cases() -> list[Any]:
     """Every issue 8 gradient-check case."""
-    return activation_cases()
+    return activation_cases() + dropout_cases()
