@@ -137,3 +137,13 @@ def prelu_grad_infer_meta(
     """``x_grad`` like ``x``, ``alpha_grad`` like ``alpha``."""
     _like(x_grad, x)
     _like(alpha_grad, alpha)
+
+
+def meshgrid_grad_infer_meta(
+    inputs: list[MetaTensor],
+    outputs_grad: list[MetaTensor],
+    inputs_grad: list[MetaTensor],
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Each ``inputs_grad[i]`` like ``inputs[i]``."""
+    unchanged_multi_infer_meta(inputs, inputs_grad, config)

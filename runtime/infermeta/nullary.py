@@ -67,3 +67,24 @@ def randperm_infer_meta(
     if n < 0:
         raise InvalidArgumentError(f"argument 'n' must be >= 0, got {n}")
     create_infer_meta((n,), dtype, out, config)
+
+
+def eye_infer_meta(
+    num_rows: int, num_columns: int, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """A [num_rows, num_columns] identity (num_columns -1 means num_rows)."""
+    if num_columns == -1:
+        num_columns = num_rows
+    if num_rows < 0 or num_columns < 0:
+        raise InvalidArgumentError(
+            f"arguments 'num_rows' and 'num_columns' must be >= 0 (num_columns may be -1), got "
+            f"{num_rows} and {num_columns}"
+        )
+    create_infer_meta((num_rows, num_columns), dtype, out, config)
+
+
+def create_vec_shape_infer_meta(
+    value: tuple[int, ...], dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """A 1-D tensor of len(value) elements."""
+    create_infer_meta((len(value),), dtype, out, config)

@@ -146,7 +146,54 @@ LOGIC_CASES: list[Case] = [
     ("allclose-empty", "allclose", [np.ones(0), np.ones(0)], [1e-5, 1e-8, False], False),
 ]
 
-CASES: list[Case] = ACTIVATION_CASES + LOGIC_CASES
+SHAPE_CASES: list[Case] = [
+    ("split_with_num", "split_with_num", [floats(4, 6)], [3, 1], True),
+    ("split_with_num-axis0", "split_with_num", [floats(4, 6)], [2, 0], True),
+    ("add_n", "add_n", [[floats(2, 3), floats(2, 3), floats(2, 3)]], [], True),
+    ("add_n-int", "add_n", [[ints(4), ints(4)]], [], False),
+    ("tile", "tile", [floats(2, 3)], [[2, 1, 3]], True),
+    ("tile-short", "tile", [floats(2, 3)], [[2]], True),
+    ("tile-bool", "tile", [ints(3, dtype="bool", low=0, high=1)], [[2, 2]], False),
+    ("flip", "flip", [floats(2, 3, 4)], [[0, -1]], True),
+    ("roll", "roll", [floats(3, 4)], [[1, -2], [0, 1]], True),
+    ("roll-flat", "roll", [floats(3, 4)], [[5], []], True),
+    ("pad", "pad", [floats(2, 3)], [[1, 0, 2, 3], 0.5], True),
+    ("pad-int", "pad", [ints(2, 3)], [[0, 1, 1, 0], 7], False),
+    *[
+        (
+            f"pad3d-{mode}-{fmt}",
+            "pad3d",
+            [floats(1, 2, 2, 3, 4) if fmt == "NCDHW" else floats(1, 2, 3, 4, 2)],
+            [[2, 1, 1, 2, 1, 0], mode, 0.25, fmt],
+            True,
+        )
+        for mode in ("constant", "reflect", "replicate", "circular")
+        for fmt in ("NCDHW", "NDHWC")
+    ],
+    ("tril", "tril", [floats(3, 4)], [0], True),
+    ("tril-batch", "tril", [floats(2, 3, 4)], [-1], True),
+    ("triu", "triu", [floats(3, 4)], [1], True),
+    ("triu-int", "triu", [ints(4, 4)], [-2], False),
+    ("cumsum", "cumsum", [floats(3, 4)], [1, False, False, False], True),
+    ("cumsum-flat-excl-rev", "cumsum", [floats(3, 4)], [-1, True, True, True], True),
+    ("cumsum-int", "cumsum", [ints(3, 4)], [0, False, True, False], False),
+    ("cumprod", "cumprod", [floats(3, 4)], [1, False, False], True),
+    ("cumprod-excl-rev", "cumprod", [floats(3, 4)], [0, True, True], True),
+    ("cumprod-zeros", "cumprod", [np.array([[2.0, 0.0, 3.0, 0.0, 4.0]])], [1, False, False], True),
+    ("meshgrid", "meshgrid", [[floats(3), floats(4), floats(2)]], [], True),
+    ("diag-vector", "diag", [floats(3)], [1, 0.5], True),
+    ("diag-matrix", "diag", [floats(3, 4)], [-1, 0.0], True),
+    ("diag-0d", "diag", [floats()], [0, 0.0], True),
+]
+
+CREATION_CASES: list[tuple[str, str, list[Any]]] = [
+    ("eye", "eye", [3, 4, "float32"]),
+    ("eye-square", "eye", [3, -1, "int64"]),
+    ("full_int_array", "full_int_array", [[3, -1, 7], "int64"]),
+    ("full_int_array-int32", "full_int_array", [[2], "int32"]),
+]
+
+CASES: list[Case] = ACTIVATION_CASES + LOGIC_CASES + SHAPE_CASES
 
 
 def to_paddle(value: Any, grad: bool) -> Any:
@@ -224,3 +271,11 @@ def test_gradient_equals_paddle(
     got = phi.grad(phi_loss, leaves(phi_inputs))
     for mine, theirs in zip(got, expected):
         assert_same(mine, theirs.numpy(), theirs.numpy().dtype)
+
+
+@pytest.mark.parametrize("case_id, op, attrs", CREATION_CASES, ids=[c[0] for c in CREATION_CASES])
+def test_creation_equals_paddle(case_id: str, op: str, attrs: list[Any]) -> None:
+    *values, dtype = attrs
+    expected = getattr(paddle._C_ops, op)(*values, getattr(paddle, dtype), paddle.CPUPlace())
+    got = getattr(phi, op)(*values, getattr(phi, dtype))
+    assert_same(got, expected.numpy(), expected.numpy().dtype)
