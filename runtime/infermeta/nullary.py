@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from runtime.common import DataType
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
@@ -88,3 +90,36 @@ def create_vec_shape_infer_meta(
 ) -> None:
     """A 1-D tensor of len(value) elements."""
     create_infer_meta((len(value),), dtype, out, config)
+
+
+def arange_size(start: float, end: float, step: float) -> int:
+    """How many values start, start + step, ... lie before ``end`` (0 when step points away)."""
+    if step == 0:
+        raise InvalidArgumentError("argument 'step' must not be 0")
+    return max(math.ceil((end - start) / step), 0)
+
+
+def arange_infer_meta(
+    start: float,
+    end: float,
+    step: float,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """A 1-D tensor of the values start, start + step, ... before ``end``."""
+    create_infer_meta((arange_size(start, end, step),), dtype, out, config)
+
+
+def linspace_infer_meta(
+    start: float,
+    stop: float,
+    number: int,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``number`` (>= 0) evenly spaced values from ``start`` to ``stop``."""
+    if number < 0:
+        raise InvalidArgumentError(f"argument 'number' must be >= 0, got {number}")
+    create_infer_meta((number,), dtype, out, config)

@@ -193,3 +193,32 @@ def test_meshgrid_edges() -> None:
     assert [o.shape for o in phi.meshgrid([T(np.ones(0)), T(np.ones(2))])] == [[0, 2], [0, 2]]
     with pytest.raises(InvalidArgumentError, match="0-D or 1-D"):
         phi.meshgrid([T(np.ones((2, 2))), T(np.ones(3))])
+
+
+@op_test("arange", "linspace", kind="dtypes")
+def test_arange_and_linspace_for_every_dtype() -> None:
+    for dtype in cpu_dtypes("arange"):
+        out = phi.arange(1, 9, 2, dtype)
+        assert out.dtype is dtype
+        np.testing.assert_array_equal(out.numpy(), [1, 3, 5, 7])
+    for dtype in cpu_dtypes("linspace"):
+        out = phi.linspace(0, 8, 5, dtype, phi.CPUPlace())
+        assert out.dtype is dtype
+        np.testing.assert_array_equal(out.numpy(), [0, 2, 4, 6, 8])
+
+
+@op_test("arange", "linspace", kind="edge")
+def test_arange_and_linspace_edges() -> None:
+    np.testing.assert_allclose(phi.arange(0, 1, 0.25, phi.float64).numpy(), [0, 0.25, 0.5, 0.75])
+    np.testing.assert_array_equal(phi.arange(5, 0, -2, phi.int64).numpy(), [5, 3, 1])
+    assert phi.arange(5, 0, 1, phi.int64).shape == [0]
+    assert phi.arange(T(np.array([2])), T(np.array([6])), 2, phi.int64).numpy().tolist() == [2, 4]
+    with pytest.raises(InvalidArgumentError, match="'step' must not be 0"):
+        phi.arange(0, 5, 0, phi.int64)
+    place = phi.CPUPlace()
+    np.testing.assert_array_equal(phi.linspace(0, 10, 4, phi.int64, place).numpy(), [0, 3, 6, 10])
+    assert phi.linspace(2.0, 5.0, 1, phi.float32, place).numpy().tolist() == [2.0]
+    assert phi.linspace(2.0, 5.0, 0, phi.float32, place).shape == [0]
+    assert phi.linspace(0.0, 1.0, 7, phi.float64, place).numpy()[-1] == 1.0
+    with pytest.raises(InvalidArgumentError, match="'number' must be >= 0"):
+        phi.linspace(0.0, 1.0, -1, phi.float32, place)

@@ -279,3 +279,26 @@ def test_creation_equals_paddle(case_id: str, op: str, attrs: list[Any]) -> None
     expected = getattr(paddle._C_ops, op)(*values, getattr(paddle, dtype), paddle.CPUPlace())
     got = getattr(phi, op)(*values, getattr(phi, dtype))
     assert_same(got, expected.numpy(), expected.numpy().dtype)
+
+
+RANGE_CASES = [
+    ("arange-int", "arange", (0, 7, 2, "int64")),
+    ("arange-float", "arange", (0.0, 1.0, 0.3, "float32")),
+    ("arange-negative-step", "arange", (5, -3, -2, "int32")),
+    ("arange-empty", "arange", (5.0, 0.0, 1.0, "float64")),
+    ("linspace-float", "linspace", (0.0, 1.0, 7, "float32")),
+    ("linspace-int", "linspace", (0.0, 10.0, 4, "int64")),
+    ("linspace-one", "linspace", (2.0, 5.0, 1, "float64")),
+]
+
+
+@pytest.mark.parametrize("case_id, op, args", RANGE_CASES, ids=[c[0] for c in RANGE_CASES])
+def test_ranges_equal_paddle(case_id: str, op: str, args: tuple[Any, ...]) -> None:
+    """PaddlePaddle's ops take start/end/step (number) as 1-element tensors; phi's Scalars
+    take the same numbers."""
+    *values, dtype = args
+    kinds = ["float64", "float64", "int32"] if op == "linspace" else [dtype] * 3
+    tensors = [paddle.to_tensor(np.array(v, k)) for v, k in zip(values, kinds)]
+    expected = getattr(paddle._C_ops, op)(*tensors, getattr(paddle, dtype), paddle.CPUPlace())
+    got = getattr(phi, op)(*values, getattr(phi, dtype), phi.CPUPlace())
+    assert_same(got, expected.numpy(), expected.numpy().dtype)

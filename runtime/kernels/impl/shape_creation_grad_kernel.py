@@ -23,7 +23,6 @@ from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
 
-
 @register_kernel("add_n_grad", dtypes=ADD_N_DTYPES)
 def add_n_grad_kernel(ctx: KernelContext, inputs: list[Array], out_grad: Array) -> list[Array]:
     """out_grad for every input."""

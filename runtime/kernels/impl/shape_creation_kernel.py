@@ -5,6 +5,7 @@ tril, triu, cumsum, cumprod, eye, full_int_array, meshgrid, diag. Dtypes are Pad
 from __future__ import annotations
 
 from runtime.common import DataType
+from runtime.infermeta.nullary import arange_size
 from runtime.infermeta.unary import pad3d_spatial_axes
 from runtime.kernels.floating_point import ieee_results
 from runtime.kernels.kernel import Array, KernelContext
@@ -185,3 +186,35 @@ def diag_kernel(ctx: KernelContext, x: Array, offset: int, padding_value: float)
     rows = xp.arange(vector.size) + max(-offset, 0)
     out[rows, rows + offset] = vector
     return out
+
+
+@register_kernel("arange", dtypes=(D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
+def arange_kernel(
+    ctx: KernelContext, start: float, end: float, step: float, dtype: DataType
+) -> Array:
+    """start + i * step for i below the count arange_size gives, computed in ``dtype``."""
+    xp = ctx.xp
+    count = arange_size(start, end, step)
+    scalar = dtype.numpy_dtype.type
+    return xp.arange(count, dtype=dtype.numpy_dtype) * scalar(step) + scalar(start)
+
+
+@register_kernel("linspace", dtypes=(D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
+def linspace_kernel(
+    ctx: KernelContext, start: float, stop: float, number: int, dtype: DataType
+) -> Array:
+    """PHI's LinspaceKernel: the first half counted up from ``start``, the second down from
+    ``stop`` (so the last value is exactly ``stop``), in float64 for integer dtypes and then
+    truncated."""
+    xp = ctx.xp
+    work = dtype.numpy_dtype if dtype in (D.FLOAT32, D.FLOAT64) else xp.float64
+    if number <= 1:
+        return xp.full((number,), start, dtype=work).astype(dtype.numpy_dtype)
+    scalar = xp.dtype(work).type
+    step = (scalar(stop) - scalar(start)) / scalar(number - 1)
+    index = xp.arange(number, dtype=work)
+    half = number // 2
+    values = xp.where(
+        index < half, scalar(start) + step * index, scalar(stop) - step * (number - 1 - index)
+    )
+    return values.astype(dtype.numpy_dtype)
