@@ -230,11 +230,12 @@ def _record_lines(
     tests = []
     for arg in inputs:
         if arg.is_list and arg.optional:
+            # No builtin all()/any() here: generated/api.py defines ops named all and any.
             tests.append(
-                f"({arg.name} is not None and not all([_t.stop_gradient for _t in {arg.name}]))"
+                f"({arg.name} is not None and False in [_t.stop_gradient for _t in {arg.name}])"
             )
         elif arg.is_list:
-            tests.append(f"not all([_t.stop_gradient for _t in {arg.name}])")
+            tests.append(f"False in [_t.stop_gradient for _t in {arg.name}]")
         elif arg.optional:
             tests.append(f"({arg.name} is not None and not {arg.name}.stop_gradient)")
         else:

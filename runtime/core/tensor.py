@@ -384,9 +384,32 @@ def install_operators(api: ModuleType) -> None:
         Tensor.__abs__ = lambda self: api.abs(self)
     if "logical_not" in available:
         Tensor.__invert__ = lambda self: api.logical_not(self)
+    if "bitwise_and" in available:
+        _install_bitwise_operators(api)
     if "cast" in available:
         Tensor.astype = lambda self, dtype: api.cast(self, dtype)
     Tensor.__hash__ = object.__hash__
     for method in _METHODS:
         if method in available:
             setattr(Tensor, method, getattr(api, method))
+
+
+def _install_bitwise_operators(api: ModuleType) -> None:
+    """``& | ^ ~`` as PaddlePaddle has them: bitwise on integer tensors; on others ``& | ~`` stay
+    logical (the same thing on bool) and ``^`` is bitwise_xor (logical xor on bool)."""
+
+    def on_integers(bitwise: Callable[..., Tensor], logical: Callable[..., Tensor]) -> Any:
+        def method(self: Tensor, other: Any) -> Tensor:
+            other = _operand(self, other)
+            both_integer = self.dtype.is_integer and other.dtype.is_integer
+            return (bitwise if both_integer else logical)(self, other)
+
+        method.__doc__ = f"``{bitwise.__name__}`` on integer tensors, else ``{logical.__name__}``."
+        return method
+
+    Tensor.__and__ = on_integers(api.bitwise_and, api.logical_and)
+    Tensor.__or__ = on_integers(api.bitwise_or, api.logical_or)
+    Tensor.__xor__ = lambda self, other: api.bitwise_xor(self, _operand(self, other))
+    Tensor.__invert__ = lambda self: (
+        api.bitwise_not(self) if self.dtype.is_integer else api.logical_not(self)
+    )

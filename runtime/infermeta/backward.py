@@ -268,3 +268,13 @@ def instance_norm_grad_infer_meta(
             grad.set_dims((channels,))
             grad.set_dtype(x.dtype)
             grad.set_layout(x.layout)
+
+
+def meshgrid_grad_infer_meta(
+    inputs: list[MetaTensor],
+    outputs_grad: list[MetaTensor],
+    inputs_grad: list[MetaTensor],
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Each ``inputs_grad[i]`` like ``inputs[i]``."""
+    unchanged_multi_infer_meta(inputs, inputs_grad, config)

@@ -537,3 +537,62 @@ def take_along_axis_infer_meta(
     out.set_dims(indices.dims)
     out.set_dtype(arr.dtype)
     out.set_layout(arr.layout)
+
+
+def _same_dims(x: MetaTensor, y: MetaTensor) -> None:
+    """PaddlePaddle's BinarySameInputDimsCheck: ``x`` and ``y`` have equal dims (no
+    broadcasting)."""
+    if x.dims != y.dims:
+        raise InvalidArgumentError(
+            f"arguments 'x' and 'y' must have the same dims, got {list(x.dims)} and {list(y.dims)}"
+        )
+
+
+def all_value_compare_infer_meta(
+    x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """One bool for the whole comparison (allclose): a 0-D ``out``; ``x`` and ``y`` equal dims."""
+    _same_dims(x, y)
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+
+
+def value_compare_infer_meta(
+    x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """An elementwise bool comparison (isclose): ``out`` has ``x``'s dims; equal dims."""
+    _same_dims(x, y)
+    out.set_dims(x.dims)
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)
+
+
+def dropout_infer_meta(
+    x: MetaTensor,
+    seed_tensor: MetaTensor | None,
+    p: float,
+    is_test: bool,
+    mode: str,
+    seed: int,
+    fix_seed: bool,
+    out: MetaTensor,
+    mask: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` like ``x``, ``mask`` x's dims as uint8. ``p`` must be a probability and
+    ``mode`` one of PaddlePaddle's two (its Python API checks both; its op does not)."""
+    if not 0.0 <= p <= 1.0:
+        raise InvalidArgumentError(f"argument 'p' must be in [0, 1], got {p}")
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise InvalidArgumentError(
+            f"argument 'mode' must be 'upscale_in_train' or 'downscale_in_infer', got {mode!r}"
+        )
+    if seed_tensor is not None and seed_tensor.numel() != 1:
+        raise InvalidArgumentError(
+            f"argument 'seed_tensor' must hold one value, got dims {list(seed_tensor.dims)}"
+        )
+    out.share_meta(x)
+    if mask is not None:
+        mask.set_dims(x.dims)
+        mask.set_dtype(DataType.UINT8)
+        mask.set_layout(x.layout)

@@ -361,3 +361,46 @@ def interpolate_infer_meta(
         output.set_dims(dims[:2] + sizes)
     output.set_dtype(x.dtype)
     output.set_layout(x.layout)
+
+
+# Issue 8 -------------------------------------------------------------------------------------
+
+
+def add_n_infer_meta(
+    inputs: list[MetaTensor], out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """The elementwise sum of ``inputs``: all the same dims (empty ones aside), the first
+    input's dtype."""
+    _require_tensors(inputs)
+    dims = None
+    for position, item in enumerate(inputs):
+        if _numel(item.dims) == 0 and len(inputs) > 1:
+            continue
+        if dims is None:
+            dims = item.dims
+        elif item.dims != dims:
+            raise InvalidArgumentError(
+                f"argument 'inputs[{position}]' must have the dims of the inputs before it, "
+                f"{list(dims)}, got {list(item.dims)}"
+            )
+    out.set_dims(inputs[0].dims if dims is None else dims)
+    out.set_dtype(inputs[0].dtype)
+    out.set_layout(inputs[0].layout)
+
+
+def meshgrid_infer_meta(
+    inputs: list[MetaTensor], outputs: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """Grids of the 0-D or 1-D ``inputs``: each output has dims [len(inputs[0]), ...]."""
+    _require_tensors(inputs)
+    sizes = []
+    for position, item in enumerate(inputs):
+        if len(item.dims) > 1:
+            raise InvalidArgumentError(
+                f"argument 'inputs[{position}]' must be 0-D or 1-D, got dims {list(item.dims)}"
+            )
+        sizes.append(item.dims[0] if item.dims else 1)
+    for item, out in zip(inputs, outputs):
+        out.set_dims(tuple(sizes))
+        out.set_dtype(item.dtype)
+        out.set_layout(item.layout)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from runtime.common import DataType
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
@@ -19,3 +21,105 @@ def create_infer_meta(
         raise InvalidArgumentError("argument 'dtype' must be a defined data type, got UNDEFINED")
     out.set_dims(shape)
     out.set_dtype(dtype)
+
+
+# Issue 8: random and creation ops -------------------------------------------------------------
+
+
+def uniform_random_infer_meta(
+    shape: tuple[int, ...], dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` has dims ``shape`` and dtype ``dtype``."""
+    create_infer_meta(shape, dtype, out, config)
+
+
+def gaussian_infer_meta(
+    shape: tuple[int, ...],
+    mean: float,
+    std: float,
+    seed: int,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` has dims ``shape`` and dtype ``dtype``."""
+    create_infer_meta(shape, dtype, out, config)
+
+
+def randint_infer_meta(
+    low: int,
+    high: int,
+    shape: tuple[int, ...],
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Integers in [low, high): ``low`` must be below ``high``; dims ``shape``."""
+    if low >= high:
+        raise InvalidArgumentError(
+            f"argument 'low' must be less than argument 'high', got low = {low}, high = {high}"
+        )
+    create_infer_meta(shape, dtype, out, config)
+
+
+def randperm_infer_meta(
+    n: int, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """A permutation of 0..n-1: dims [n], ``n`` >= 0."""
+    if n < 0:
+        raise InvalidArgumentError(f"argument 'n' must be >= 0, got {n}")
+    create_infer_meta((n,), dtype, out, config)
+
+
+def eye_infer_meta(
+    num_rows: int, num_columns: int, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """A [num_rows, num_columns] identity (num_columns -1 means num_rows)."""
+    if num_columns == -1:
+        num_columns = num_rows
+    if num_rows < 0 or num_columns < 0:
+        raise InvalidArgumentError(
+            f"arguments 'num_rows' and 'num_columns' must be >= 0 (num_columns may be -1), got "
+            f"{num_rows} and {num_columns}"
+        )
+    create_infer_meta((num_rows, num_columns), dtype, out, config)
+
+
+def create_vec_shape_infer_meta(
+    value: tuple[int, ...], dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """A 1-D tensor of len(value) elements."""
+    create_infer_meta((len(value),), dtype, out, config)
+
+
+def arange_size(start: float, end: float, step: float) -> int:
+    """How many values start, start + step, ... lie before ``end`` (0 when step points away)."""
+    if step == 0:
+        raise InvalidArgumentError("argument 'step' must not be 0")
+    return max(math.ceil((end - start) / step), 0)
+
+
+def arange_infer_meta(
+    start: float,
+    end: float,
+    step: float,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """A 1-D tensor of the values start, start + step, ... before ``end``."""
+    create_infer_meta((arange_size(start, end, step),), dtype, out, config)
+
+
+def linspace_infer_meta(
+    start: float,
+    stop: float,
+    number: int,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``number`` (>= 0) evenly spaced values from ``start`` to ``stop``."""
+    if number < 0:
+        raise InvalidArgumentError(f"argument 'number' must be >= 0, got {number}")
+    create_infer_meta((number,), dtype, out, config)

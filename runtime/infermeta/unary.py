@@ -889,3 +889,244 @@ def max_pool_with_index_infer_meta(
     mask.set_dims(out_dims)
     mask.set_dtype(DataType.INT32)
     mask.set_layout(x.layout)
+
+
+def reduce_infer_meta(
+    x: MetaTensor,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PaddlePaddle's ReduceInferMeta as ``all`` and ``any`` use it, its only users here: the
+    reduced dims (every axis when ``axis`` is empty), dtype bool. (PaddlePaddle's function keeps
+    x's dtype and the all/any kernels override it with OutputAt(0).SetDataType(BOOL); here the
+    InferMeta decides the output meta, so it says bool itself.)"""
+    reduce_int_array_axis_infer_meta_base(x, axis, keepdim, not axis, out, config)
+    out.set_dtype(DataType.BOOL)
+
+
+def isfinite_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``out`` has ``x``'s dims and dtype bool."""
+    out.share_meta(x)
+    out.set_dtype(DataType.BOOL)
+
+
+def split_with_num_infer_meta(
+    x: MetaTensor, num: int, axis: int, out: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """``num`` equal pieces of ``x`` along ``axis``, whose size ``num`` must divide."""
+    dims = x.dims
+    index = split_axis(axis, dims)
+    if num <= 0:
+        raise InvalidArgumentError(f"argument 'num' must be > 0, got {num}")
+    if dims[index] % num:
+        raise InvalidArgumentError(
+            f"argument 'num' ({num}) must divide the size {dims[index]} of argument 'x' (dims "
+            f"{_dims_text(dims)}) along axis {axis}"
+        )
+    split_infer_meta(x, (dims[index] // num,) * num, axis, out, config)
+
+
+def tile_infer_meta(
+    x: MetaTensor, repeat_times: tuple[int, ...], out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x`` repeated ``repeat_times`` times along each axis; the shorter of dims and
+    ``repeat_times`` is padded with leading 1s."""
+    for value in repeat_times:
+        if value < 0:
+            raise InvalidArgumentError(
+                f"argument 'repeat_times' must hold integers >= 0, got {_dims_text(repeat_times)}"
+            )
+    rank = max(len(x.dims), len(repeat_times))
+    dims = (1,) * (rank - len(x.dims)) + tuple(x.dims)
+    repeats = (1,) * (rank - len(repeat_times)) + tuple(repeat_times)
+    out.set_dims(tuple(d * r for d, r in zip(dims, repeats)))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def flip_infer_meta(
+    x: MetaTensor, axis: tuple[int, ...], out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` like ``x``; ``axis`` holds distinct axes of ``x``."""
+    normalised = [check_axis(entry, len(x.dims), "axis") for entry in axis]
+    if len(set(normalised)) != len(normalised):
+        raise InvalidArgumentError(
+            f"argument 'axis' must not name an axis twice, got {_dims_text(axis)}"
+        )
+    out.share_meta(x)
+
+
+def roll_infer_meta(
+    x: MetaTensor,
+    shifts: tuple[int, ...],
+    axis: tuple[int, ...],
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` like ``x``; one shift per entry of ``axis``, or one shift of the flattened
+    tensor when ``axis`` is empty."""
+    if axis:
+        if len(shifts) != len(axis):
+            raise InvalidArgumentError(
+                f"argument 'shifts' must have one entry per entry of argument 'axis', got shifts "
+                f"{_dims_text(shifts)} and axis {_dims_text(axis)}"
+            )
+        for entry in axis:
+            check_axis(entry, len(x.dims), "axis")
+    elif len(shifts) != 1:
+        raise InvalidArgumentError(
+            f"argument 'shifts' must hold one value when argument 'axis' is empty, got "
+            f"{_dims_text(shifts)}"
+        )
+    out.share_meta(x)
+
+
+def pad_infer_meta(
+    x: MetaTensor,
+    paddings: tuple[int, ...],
+    pad_value: float,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x`` padded by ``paddings`` = (before, after) per axis, all >= 0."""
+    dims = x.dims
+    if len(paddings) != 2 * len(dims):
+        raise InvalidArgumentError(
+            f"argument 'paddings' must hold 2 values per dimension of argument 'x' (dims "
+            f"{_dims_text(dims)}: {2 * len(dims)}), got {len(paddings)}"
+        )
+    for index, value in enumerate(paddings):
+        if value < 0:
+            raise InvalidArgumentError(
+                f"argument 'paddings' must hold values >= 0, got {value} at index {index}"
+            )
+    out.set_dims(tuple(d + paddings[2 * i] + paddings[2 * i + 1] for i, d in enumerate(dims)))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+PAD3D_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def pad3d_spatial_axes(data_format: str) -> tuple[int, int, int]:
+    """The (D, H, W) axes of a 5-D tensor in ``data_format``."""
+    return (2, 3, 4) if data_format == "NCDHW" else (1, 2, 3)
+
+
+def pad3d_infer_meta(
+    x: MetaTensor,
+    paddings: tuple[int, ...],
+    mode: str,
+    pad_value: float,
+    data_format: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """A 5-D ``x`` padded along W, H and D by ``paddings`` = (left, right, top, bottom, front,
+    back); reflect needs each pad below the size of its axis, replicate a non-empty axis."""
+    dims = x.dims
+    if len(dims) != 5:
+        raise InvalidArgumentError(
+            f"argument 'x' must have 5 dimensions, got dims {_dims_text(dims)}"
+        )
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise InvalidArgumentError(
+            f"argument 'data_format' must be 'NCDHW' or 'NDHWC', got {data_format!r}"
+        )
+    if mode not in PAD3D_MODES:
+        raise InvalidArgumentError(
+            f"argument 'mode' must be one of {', '.join(map(repr, PAD3D_MODES))}, got {mode!r}"
+        )
+    if len(paddings) != 6:
+        raise InvalidArgumentError(
+            f"argument 'paddings' must hold 6 values (left, right, top, bottom, front, back), "
+            f"got {_dims_text(paddings)}"
+        )
+    if any(value < 0 for value in paddings):
+        raise InvalidArgumentError(
+            f"argument 'paddings' must hold values >= 0, got {_dims_text(paddings)}"
+        )
+    d_axis, h_axis, w_axis = pad3d_spatial_axes(data_format)
+    new_dims = list(dims)
+    for axis, (before, after), name in (
+        (w_axis, paddings[0:2], "width"),
+        (h_axis, paddings[2:4], "height"),
+        (d_axis, paddings[4:6], "depth"),
+    ):
+        size = dims[axis]
+        if mode == "reflect" and (before >= size or after >= size):
+            raise InvalidArgumentError(
+                f"argument 'paddings' {_dims_text(paddings)} must be below the {name} {size} "
+                "of argument 'x' in mode 'reflect'"
+            )
+        if mode in ("replicate", "circular") and size == 0 and (before or after):
+            raise InvalidArgumentError(
+                f"argument 'x' has an empty {name}, which mode {mode!r} cannot pad"
+            )
+        new_dims[axis] = size + before + after
+    out.set_dims(tuple(new_dims))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def tril_triu_check(x: MetaTensor, out: MetaTensor) -> None:
+    if len(x.dims) < 2:
+        raise InvalidArgumentError(
+            f"argument 'x' must have at least 2 dimensions, got dims {_dims_text(x.dims)}"
+        )
+    out.share_meta(x)
+
+
+def tril_infer_meta(
+    x: MetaTensor, diagonal: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` like ``x``, which has at least 2 dimensions."""
+    tril_triu_check(x, out)
+
+
+def triu_infer_meta(
+    x: MetaTensor, diagonal: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` like ``x``, which has at least 2 dimensions."""
+    tril_triu_check(x, out)
+
+
+def cum_scalar_axis_infer_meta(
+    x: MetaTensor,
+    axis: int,
+    flatten: bool,
+    exclusive: bool,
+    reverse: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` like ``x`` (flattened to 1-D with ``flatten``); ``axis`` must be an axis of x
+    unless ``flatten``."""
+    if not flatten:
+        check_axis(axis, len(x.dims), "axis")
+    out.share_meta(x)
+    if flatten:
+        out.set_dims((_numel(x.dims),))
+
+
+def diag_infer_meta(
+    x: MetaTensor, offset: int, padding_value: float, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """A 0-D or 1-D ``x`` becomes a square matrix with it on diagonal ``offset``; a 2-D ``x``
+    gives its diagonal ``offset`` (empty when the offset is beyond the matrix)."""
+    dims = x.dims
+    if len(dims) <= 1:
+        size = (dims[0] if dims else 1) + abs(offset)
+        out.set_dims((size, size))
+    elif len(dims) == 2:
+        rows, cols = dims
+        length = min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols)
+        out.set_dims((max(length, 0),))
+    else:
+        raise InvalidArgumentError(
+            f"argument 'x' must have 1 or 2 dimensions, got dims {_dims_text(dims)}"
+        )
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)

@@ -80,6 +80,73 @@ def activation_cases() -> list[Any]:
     return cases
 
 
+def dropout_cases() -> list[Any]:
+    """A fixed seed makes the mask the same on every call, so finite differences see the
+    function the gradient is of."""
+    from tests.autograd.test_gradcheck_ops import case, uniform
+
+    return [
+        case(
+            "dropout",
+            f"{mode}-is_test{is_test}",
+            lambda x, m=mode, t=is_test: phi.dropout(x, None, 0.4, t, m, 5, True),
+            uniform((3, 4), 20),
+        )
+        for mode in ("upscale_in_train", "downscale_in_infer")
+        for is_test in (False, True)
+    ]
+
+
+def shape_cases() -> list[Any]:
+    from tests.autograd.test_gradcheck_ops import away_from_zero, case, uniform
+
+    x = uniform((3, 4), 30)
+    cases = [
+        case("split_with_num", "axis1", lambda t: phi.split_with_num(t, 2, 1), x),
+        case("split_with_num", "axis-2", lambda t: phi.split_with_num(t, 3, -2), x),
+        case("add_n", "three", lambda a, b, c: phi.add_n([a, b, c]), x, uniform((3, 4), 31), x),
+        case("tile", "[2,1,3]", lambda t: phi.tile(t, [2, 1, 3]), x),
+        case("tile", "short", lambda t: phi.tile(t, [2]), x),
+        case("flip", "[0,-1]", lambda t: phi.flip(t, [0, -1]), x),
+        case("roll", "axes", lambda t: phi.roll(t, [1, -2], [0, 1]), x),
+        case("roll", "flat", lambda t: phi.roll(t, [5], []), x),
+        case("pad", "[1,0,2,3]", lambda t: phi.pad(t, [1, 0, 2, 3], 0.5), x),
+        case("tril", "0", lambda t: phi.tril(t, 0), x),
+        case("triu", "1", lambda t: phi.triu(t, 1), x),
+        case("cumsum", "axis1", lambda t: phi.cumsum(t, 1), x),
+        case("cumsum", "flat-exclusive-reverse", lambda t: phi.cumsum(t, -1, True, True, True), x),
+        case("cumprod", "dim1", lambda t: phi.cumprod(t, 1), away_from_zero((3, 4), 32)),
+        case(
+            "cumprod",
+            "exclusive-reverse",
+            lambda t: phi.cumprod(t, 0, True, True),
+            away_from_zero((3, 4), 33),
+        ),
+        case(
+            "cumprod",
+            "with-zero",
+            lambda t: phi.cumprod(t, 1),
+            np.array([[2.0, 0.0, 3.0, -1.5], [0.5, 1.5, 0.0, 2.0]]),
+        ),
+        case(
+            "meshgrid", "3", lambda a, b: phi.meshgrid([a, b]), uniform((3,), 34), uniform((2,), 35)
+        ),
+        case("diag", "vector", lambda t: phi.diag(t, 1, 0.5), uniform((3,), 36)),
+        case("diag", "matrix", lambda t: phi.diag(t, -1), x),
+    ]
+    for mode in ("constant", "reflect", "replicate", "circular"):
+        for fmt, shape in (("NCDHW", (1, 2, 2, 3, 4)), ("NDHWC", (1, 2, 3, 4, 2))):
+            cases.append(
+                case(
+                    "pad3d",
+                    f"{mode}-{fmt}",
+                    lambda t, m=mode, f=fmt: phi.pad3d(t, [2, 1, 1, 2, 1, 0], m, 0.25, f),
+                    uniform(shape, 37),
+                )
+            )
+    return cases
+
+
 def cases() -> list[Any]:
     """Every issue 8 gradient-check case."""
-    return activation_cases()
+    return activation_cases() + dropout_cases() + shape_cases()

@@ -77,7 +77,123 @@ ACTIVATION_CASES: list[Case] = [
     ("logsumexp-0d", "logsumexp", [floats()], [[0], False, False], True),
 ]
 
-CASES: list[Case] = ACTIVATION_CASES
+CLOSE_X = np.array([1.0, np.inf, np.nan, -np.inf, 1e-16, 2.0, np.nan])
+CLOSE_Y = np.array([1.0 + 2e-5, np.inf, np.nan, np.inf, 0.0, 2.0 + 1e-9, 1.0])
+
+LOGIC_CASES: list[Case] = [
+    ("all-float-axis", "all", [ints(3, 4, dtype="float64", low=0, high=2)], [[1], False], False),
+    ("all-bool-keepdim", "all", [ints(3, 4, dtype="bool", low=0, high=1)], [[0], True], False),
+    ("all-every-axis", "all", [ints(2, 3, dtype="int32", low=0, high=3)], [[], False], False),
+    ("all-empty", "all", [np.ones((0, 2))], [[], False], False),
+    ("any-int", "any", [ints(3, 4, dtype="int64", low=0, high=1)], [[-1], False], False),
+    ("any-0d", "any", [np.array(0.0)], [[], False], False),
+    *[
+        (f"{op}-{dtype}", op, [SPECIAL.astype(dtype)], [], False)
+        for op in ("isnan", "isinf", "isfinite")
+        for dtype in ("float32", "float64")
+    ],
+    *[(f"{op}-int32", op, [ints(5, dtype="int32")], [], False) for op in ("isnan", "isinf")],
+    *[
+        (
+            f"{op}-{dtype}",
+            op,
+            [ints(2, 5, dtype=dtype, low=lo, high=hi), ints(5, dtype=dtype, low=lo, high=hi)],
+            [],
+            False,
+        )
+        for op in ("bitwise_and", "bitwise_or", "bitwise_xor")
+        for dtype, lo, hi in (
+            ("int32", -100, 100),
+            ("uint8", 0, 255),
+            ("bool", 0, 1),
+            ("int64", -9, 9),
+        )
+    ],
+    *[
+        (f"bitwise_not-{dtype}", "bitwise_not", [ints(6, dtype=dtype, low=lo, high=hi)], [], False)
+        for dtype, lo, hi in (
+            ("int8", -100, 100),
+            ("uint8", 0, 255),
+            ("bool", 0, 1),
+            ("int64", -9, 9),
+        )
+    ],
+    ("isclose-special", "isclose", [CLOSE_X, CLOSE_Y], [1e-5, 1e-8, False], False),
+    ("isclose-equal_nan", "isclose", [CLOSE_X, CLOSE_Y], [1e-5, 1e-8, True], False),
+    (
+        "isclose-float32",
+        "isclose",
+        [floats(6, dtype="float32"), floats(6, dtype="float32")],
+        [0.5, 0.1, False],
+        False,
+    ),
+    ("allclose-special", "allclose", [CLOSE_X[:2], CLOSE_Y[:2]], [1e-4, 1e-8, False], False),
+    ("allclose-nan", "allclose", [CLOSE_X[2:3], CLOSE_Y[2:3]], [1e-5, 1e-8, True], False),
+    (
+        "allclose-int-rtol",
+        "allclose",
+        [np.array([3, 4]), np.array([3, 5])],
+        [0.3, 0.0, False],
+        False,
+    ),
+    (
+        "allclose-int-false",
+        "allclose",
+        [np.array([3, 4]), np.array([3, 5])],
+        [0.1, 0.0, False],
+        False,
+    ),
+    ("allclose-empty", "allclose", [np.ones(0), np.ones(0)], [1e-5, 1e-8, False], False),
+]
+
+SHAPE_CASES: list[Case] = [
+    ("split_with_num", "split_with_num", [floats(4, 6)], [3, 1], True),
+    ("split_with_num-axis0", "split_with_num", [floats(4, 6)], [2, 0], True),
+    ("add_n", "add_n", [[floats(2, 3), floats(2, 3), floats(2, 3)]], [], True),
+    ("add_n-int", "add_n", [[ints(4), ints(4)]], [], False),
+    ("tile", "tile", [floats(2, 3)], [[2, 1, 3]], True),
+    ("tile-short", "tile", [floats(2, 3)], [[2]], True),
+    ("tile-bool", "tile", [ints(3, dtype="bool", low=0, high=1)], [[2, 2]], False),
+    ("flip", "flip", [floats(2, 3, 4)], [[0, -1]], True),
+    ("roll", "roll", [floats(3, 4)], [[1, -2], [0, 1]], True),
+    ("roll-flat", "roll", [floats(3, 4)], [[5], []], True),
+    ("pad", "pad", [floats(2, 3)], [[1, 0, 2, 3], 0.5], True),
+    ("pad-int", "pad", [ints(2, 3)], [[0, 1, 1, 0], 7], False),
+    *[
+        (
+            f"pad3d-{mode}-{fmt}",
+            "pad3d",
+            [floats(1, 2, 2, 3, 4) if fmt == "NCDHW" else floats(1, 2, 3, 4, 2)],
+            [[2, 1, 1, 2, 1, 0], mode, 0.25, fmt],
+            True,
+        )
+        for mode in ("constant", "reflect", "replicate", "circular")
+        for fmt in ("NCDHW", "NDHWC")
+    ],
+    ("tril", "tril", [floats(3, 4)], [0], True),
+    ("tril-batch", "tril", [floats(2, 3, 4)], [-1], True),
+    ("triu", "triu", [floats(3, 4)], [1], True),
+    ("triu-int", "triu", [ints(4, 4)], [-2], False),
+    ("cumsum", "cumsum", [floats(3, 4)], [1, False, False, False], True),
+    ("cumsum-flat-excl-rev", "cumsum", [floats(3, 4)], [-1, True, True, True], True),
+    ("cumsum-int", "cumsum", [ints(3, 4)], [0, False, True, False], False),
+    ("cumprod", "cumprod", [floats(3, 4)], [1, False, False], True),
+    ("cumprod-excl-rev", "cumprod", [floats(3, 4)], [0, True, True], True),
+    ("cumprod-zeros", "cumprod", [np.array([[2.0, 0.0, 3.0, 0.0, 4.0]])], [1, False, False], True),
+    ("meshgrid", "meshgrid", [[floats(3), floats(4), floats(2)]], [], True),
+    ("diag-vector", "diag", [floats(3)], [1, 0.5], True),
+    ("diag-matrix", "diag", [floats(3, 4)], [-1, 0.0], True),
+    ("diag-0d", "diag", [floats()], [0, 0.0], True),
+]
+
+CREATION_CASES: list[tuple[str, str, list[Any]]] = [
+    ("eye", "eye", [3, 4, "float32"]),
+    ("eye-square", "eye", [3, -1, "int64"]),
+    ("full_int_array", "full_int_array", [[3, -1, 7], "int64"]),
+    ("full_int_array-int32", "full_int_array", [[2], "int32"]),
+]
+
+CASES: list[Case] = ACTIVATION_CASES + LOGIC_CASES + SHAPE_CASES
 
 
 def to_paddle(value: Any, grad: bool) -> Any:
@@ -155,3 +271,34 @@ def test_gradient_equals_paddle(
     got = phi.grad(phi_loss, leaves(phi_inputs))
     for mine, theirs in zip(got, expected):
         assert_same(mine, theirs.numpy(), theirs.numpy().dtype)
+
+
+@pytest.mark.parametrize("case_id, op, attrs", CREATION_CASES, ids=[c[0] for c in CREATION_CASES])
+def test_creation_equals_paddle(case_id: str, op: str, attrs: list[Any]) -> None:
+    *values, dtype = attrs
+    expected = getattr(paddle._C_ops, op)(*values, getattr(paddle, dtype), paddle.CPUPlace())
+    got = getattr(phi, op)(*values, getattr(phi, dtype))
+    assert_same(got, expected.numpy(), expected.numpy().dtype)
+
+
+RANGE_CASES = [
+    ("arange-int", "arange", (0, 7, 2, "int64")),
+    ("arange-float", "arange", (0.0, 1.0, 0.3, "float32")),
+    ("arange-negative-step", "arange", (5, -3, -2, "int32")),
+    ("arange-empty", "arange", (5.0, 0.0, 1.0, "float64")),
+    ("linspace-float", "linspace", (0.0, 1.0, 7, "float32")),
+    ("linspace-int", "linspace", (0.0, 10.0, 4, "int64")),
+    ("linspace-one", "linspace", (2.0, 5.0, 1, "float64")),
+]
+
+
+@pytest.mark.parametrize("case_id, op, args", RANGE_CASES, ids=[c[0] for c in RANGE_CASES])
+def test_ranges_equal_paddle(case_id: str, op: str, args: tuple[Any, ...]) -> None:
+    """PaddlePaddle's ops take start/end/step (number) as 1-element tensors; phi's Scalars
+    take the same numbers."""
+    *values, dtype = args
+    kinds = ["float64", "float64", "int32"] if op == "linspace" else [dtype] * 3
+    tensors = [paddle.to_tensor(np.array(v, k)) for v, k in zip(values, kinds)]
+    expected = getattr(paddle._C_ops, op)(*tensors, getattr(paddle, dtype), paddle.CPUPlace())
+    got = getattr(phi, op)(*values, getattr(phi, dtype), phi.CPUPlace())
+    assert_same(got, expected.numpy(), expected.numpy().dtype)

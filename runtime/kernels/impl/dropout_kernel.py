@@ -1,0 +1,49 @@
+"""dropout (PHI's DropoutRawKernel): in training, each element is kept with probability 1 - p
+(mask 1) and zeroed otherwise; ``upscale_in_train`` divides the kept ones by 1 - p, while
+``downscale_in_infer`` leaves them and scales by 1 - p at inference (``is_test``) instead."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime.common import DataType
+from runtime.kernels.kernel import Array, Kernel, KernelContext
+from runtime.kernels.registration import FLOATING, register_kernel
+from runtime.random import draw_generator
+
+
+def _uint8_mask(kernel: Kernel) -> None:
+    kernel.output_at(1).set_dtype(DataType.UINT8)
+
+
+@register_kernel("dropout", dtypes=FLOATING, configure=_uint8_mask)
+def dropout_kernel(
+    ctx: KernelContext,
+    x: Array,
+    seed_tensor: Array | None,
+    p: float,
+    is_test: bool,
+    mode: str,
+    seed: int,
+    fix_seed: bool,
+) -> tuple[Array, Array]:
+    """(out, mask). The random stream: ``seed_tensor``'s value when given, else ``seed`` when
+    ``fix_seed``, else the place's process generator. At inference the mask is all ones."""
+    xp = ctx.xp
+    upscale = mode == "upscale_in_train"
+    if is_test:
+        out = x.copy() if upscale else x * x.dtype.type(1 - p)
+        return out, xp.ones(x.shape, dtype=xp.uint8)
+    if seed_tensor is not None:
+        op_seed = int(seed_tensor.reshape(-1)[0])
+    else:
+        op_seed = seed if fix_seed else 0
+    rng = draw_generator(ctx.place, op_seed)
+    keep = xp.asarray(rng.random(x.shape, dtype=np.float32) >= np.float32(p))
+    mask = keep.astype(xp.uint8)
+    if p == 1.0:
+        return xp.zeros_like(x), mask
+    out = x * keep
+    if upscale:
+        out = out / x.dtype.type(1 - p)
+    return out.astype(x.dtype, copy=False), mask
