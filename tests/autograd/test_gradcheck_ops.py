@@ -24,6 +24,7 @@ import pytest
 import codegen
 import generated as phi
 from codegen.model import SpecSet
+from tests.autograd.cases_indexing import INDEXING_CASES
 from tests.autograd.gradcheck import check_double_gradients, check_gradients
 
 REPO = Path(__file__).resolve().parents[2]
@@ -569,6 +570,7 @@ CASES: list[Case] = (
     + cross_entropy_cases()
     + edge_cases()
     + composition_cases()
+    + [Case(ops, label, fn, inputs, options) for ops, label, fn, inputs, options in INDEXING_CASES]
 )
 
 
