@@ -9,6 +9,7 @@ __all__ = [
     "UnimplementedError",
     "AlreadyExistsError",
     "PreconditionNotMetError",
+    "OutOfRangeError",
 ]
 
 
@@ -34,3 +35,7 @@ class AlreadyExistsError(PhiError):
 
 class PreconditionNotMetError(PhiError, RuntimeError):
     """An operation was attempted in a state that does not allow it."""
+
+
+class OutOfRangeError(PhiError, IndexError):
+    """An index addresses an element outside a tensor (named with the axis and its size)."""

@@ -392,6 +392,10 @@ def install_operators(api: ModuleType) -> None:
     for method in _METHODS:
         if method in available:
             setattr(Tensor, method, getattr(api, method))
+    if {"slice", "strided_slice", "index_select", "gather_nd", "index_put"} <= available:
+        from runtime.core.indexing import install_indexing
+
+        install_indexing(api)
 
 
 def _install_bitwise_operators(api: ModuleType) -> None:

@@ -25,6 +25,7 @@ import codegen
 import generated as phi
 from codegen.model import SpecSet
 from tests.autograd import cases_activation_shape
+from tests.autograd.cases_indexing import INDEXING_CASES
 from tests.autograd.gradcheck import check_double_gradients, check_gradients
 
 REPO = Path(__file__).resolve().parents[2]
@@ -571,6 +572,7 @@ CASES: list[Case] = (
     + edge_cases()
     + composition_cases()
     + cases_activation_shape.cases()
+    + [Case(ops, label, fn, inputs, options) for ops, label, fn, inputs, options in INDEXING_CASES]
 )
 
 from tests.autograd.cases_conv_norm import CONV_NORM_CASES  # noqa: E402

@@ -90,9 +90,7 @@ def gather_nd_grad_kernel(ctx: KernelContext, x: Array, index: Array, out_grad: 
     return grad
 
 
-@register_kernel(
-    "index_select_grad", dtypes=INDEX_SELECT_DTYPES, configure=_any_dtype(0, 1)
-)
+@register_kernel("index_select_grad", dtypes=INDEX_SELECT_DTYPES, configure=_any_dtype(0, 1))
 def index_select_grad_kernel(
     ctx: KernelContext, x: Array, index: Array, out_grad: Array, axis: int
 ) -> Array:
@@ -109,12 +107,8 @@ def take_along_axis_grad_kernel(
     return grad
 
 
-@register_kernel(
-    "masked_select_grad", dtypes=MASKED_SELECT_DTYPES, configure=_any_dtype(0, 1)
-)
-def masked_select_grad_kernel(
-    ctx: KernelContext, x: Array, mask: Array, out_grad: Array
-) -> Array:
+@register_kernel("masked_select_grad", dtypes=MASKED_SELECT_DTYPES, configure=_any_dtype(0, 1))
+def masked_select_grad_kernel(ctx: KernelContext, x: Array, mask: Array, out_grad: Array) -> Array:
     xp = ctx.xp
     shape = xp.broadcast_shapes(x.shape, mask.shape)
     grad = xp.zeros(shape, dtype=out_grad.dtype)
@@ -134,9 +128,7 @@ def scatter_grad_kernel(
     return x_grad, updates_grad
 
 
-@register_kernel(
-    "scatter_nd_add_grad", dtypes=SCATTER_ND_ADD_DTYPES, configure=_any_dtype(0, 1)
-)
+@register_kernel("scatter_nd_add_grad", dtypes=SCATTER_ND_ADD_DTYPES, configure=_any_dtype(0, 1))
 def scatter_nd_add_grad_kernel(
     ctx: KernelContext, index: Array, updates: Array, out_grad: Array
 ) -> tuple[Array, Array]:
