@@ -563,6 +563,8 @@ def pool2_d_infer_meta(
             padding_algorithm,
         )
     )
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
 
 
 # Issue 8: slicing, set_value, one_hot, topk, argsort, nonzero, unique --------------------------
