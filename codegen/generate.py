@@ -141,15 +141,17 @@ def build_files(project: Project) -> FileManager:
             ),
             "infer_ops": [views[op.name].infer_meta for op in kernel_ops],
             "signatures": [views[op.name].signature for op in kernel_ops],
-            "registrations": [(op.name, views[op.name].registration) for op in selected],
+            "registrations": [
+                {
+                    "name": op.name,
+                    "info": views[op.name].registration,
+                    "signature": views[op.name].signature,
+                    "grad_spec": views[op.name].api.grad_spec,
+                }
+                for op in selected
+            ],
             "api_names": [op.name for op in forward],
             "backward_names": [op.name for op in backward],
-            # forward ops the runtime calls back into (runtime/api_functions.py)
-            "runtime_functions": [
-                name
-                for name in ("add", "ones_like", "sgd_", "adam_")
-                if name in {op.name for op in forward}
-            ],
             "functions": sorted(
                 {
                     (infer_meta_function_variable(op.infer_meta.func), op.infer_meta.func)

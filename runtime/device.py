@@ -29,12 +29,11 @@ def gpu_available() -> bool:
 
 
 def array_module(backend: Backend) -> ModuleType:
-    """numpy for CPU, cupy for GPU."""
-    if backend is Backend.GPU:
-        if cupy is None:
-            raise UnimplementedError("GPU backend needs CuPy; install phiops[gpu]")
-        return cupy
-    return np
+    """The array module of ``backend`` (numpy for CPU, cupy for GPU), as runtime/backends.py
+    registers it."""
+    from runtime.backends import get_backend  # runtime.backends imports this module
+
+    return get_backend(backend).load_module()
 
 
 def module_of(array: Any) -> ModuleType:

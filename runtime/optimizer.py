@@ -2,7 +2,7 @@
 
 ``step()`` updates every parameter that has a gradient, in place and without recording
 gradients; ``clear_grad()`` resets the gradients. The ops themselves come from the generated API
-(registered in runtime/api_functions.py when ``generated`` is imported).
+(found through the OpDef registry, runtime/dispatch/op_def.py, once ``generated`` is imported).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Iterable
 
 import numpy as np
 
-from runtime.api_functions import API_FUNCTIONS
 from runtime.autograd.grad_mode import no_grad
 from runtime.core.tensor import Tensor, to_tensor
+from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError
 
 __all__ = ["Optimizer", "SGD", "Adam"]
@@ -82,7 +82,7 @@ class SGD(Optimizer):
         super().__init__(learning_rate, parameters)
 
     def _update(self, parameter: Tensor, grad: Tensor) -> None:
-        API_FUNCTIONS["sgd_"](parameter, self._lr_tensor(parameter), grad, None, False)
+        op_api("sgd_")(parameter, self._lr_tensor(parameter), grad, None, False)
 
 
 class Adam(Optimizer):
@@ -120,7 +120,7 @@ class Adam(Optimizer):
 
     def _update(self, parameter: Tensor, grad: Tensor) -> None:
         moment1, moment2, beta1_pow, beta2_pow = self._moments(parameter)
-        API_FUNCTIONS["adam_"](
+        op_api("adam_")(
             parameter,
             grad,
             self._lr_tensor(parameter),

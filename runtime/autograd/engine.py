@@ -6,12 +6,12 @@ from collections import deque
 from typing import Any, Sequence
 
 from runtime.autograd.grad_mode import GRAD_MODE
-from runtime.api_functions import API_FUNCTIONS
 from runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
 from runtime.autograd.record import edge_of, is_differentiable
 from runtime.core.tensor import Tensor
 from runtime.core.tensor import wrap_array
 from runtime.device import array_module
+from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError
 
 __all__ = ["run_backward", "grad"]
@@ -22,7 +22,7 @@ def _slot_count(node: Any) -> int:
 
 
 def _add(total: Any, grad: Tensor) -> Any:
-    return grad if total is None else API_FUNCTIONS["add"](total, grad)
+    return grad if total is None else op_api("add")(total, grad)
 
 
 def _accumulate(buffers: dict[Any, list[Any]], edge: Any, grad: Tensor) -> None:
@@ -125,7 +125,7 @@ def _execute(
                 "that needs a gradient produced it)"
             )
         if seed is None:
-            seed = API_FUNCTIONS["ones_like"](tensor)
+            seed = op_api("ones_like")(tensor)
         elif list(seed.shape) != tensor.shape:
             raise InvalidArgumentError(
                 f"backward: grad_tensor has shape {seed.shape}, but the tensor has shape {tensor.shape}"
@@ -187,7 +187,7 @@ def _finish_leaf(
         return
     if not create_graph:
         grad = grad.detach()
-    tensor._grad = grad if tensor._grad is None else API_FUNCTIONS["add"](tensor._grad, grad)
+    tensor._grad = grad if tensor._grad is None else op_api("add")(tensor._grad, grad)
 
 
 def run_backward(

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor, wrap_array
 from runtime.device import module_of
-from runtime.api_functions import API_FUNCTIONS
+from runtime.dispatch.op_def import op_api
 from runtime.errors import PreconditionNotMetError, UnimplementedError
 
 __all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
@@ -175,7 +175,7 @@ class GradNode:
             for (kind, value), arg in zip(self.spec.args, args)
             if kind in ("grad", "output") or (kind == "input" and value not in self.spec.meta_only)
         ]
-        results = API_FUNCTIONS[self.spec.backward](*args)
+        results = op_api(self.spec.backward)(*args)
         if not isinstance(results, tuple):
             results = (results,)
         needs_graph = any(

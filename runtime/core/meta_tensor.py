@@ -13,7 +13,8 @@ __all__ = ["MetaTensor", "MetaConfig"]
 
 @dataclass(frozen=True)
 class MetaConfig:
-    """How InferMeta runs: at run time (eager, dims are concrete) or while building a graph."""
+    """How InferMeta runs: at run time (eager, dims are concrete) or while building a graph
+    (``is_runtime=False``: an extent may be -1, unknown; see runtime/infermeta/dims.py)."""
 
     is_runtime: bool = True
 
@@ -61,8 +62,11 @@ class MetaTensor:
         return len(self.dims)
 
     def numel(self) -> int:
+        """The element count; -1 when an extent is unknown (-1, while a graph is built)."""
         count = 1
         for extent in self.dims:
+            if extent < 0:
+                return -1
             count *= extent
         return count
 

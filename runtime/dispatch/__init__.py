@@ -1,6 +1,7 @@
-"""Dispatch: op registrations, attribute normalisers and the per-op dispatcher."""
+"""Dispatch: the OpDef registry, attribute normalisers and the per-op dispatcher (plan, execute)."""
 
 from runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher, clear_dispatch_caches
+from runtime.dispatch.op_def import OP_DEFS, OpDef, get_op_def, op_api, register_op_def
 from runtime.dispatch.op_info import (
     OP_REGISTRY,
     AttrInfo,
@@ -12,6 +13,11 @@ from runtime.dispatch.op_info import (
 )
 
 __all__ = [
+    "OP_DEFS",
+    "OpDef",
+    "get_op_def",
+    "op_api",
+    "register_op_def",
     "DISPATCHERS",
     "OpDispatcher",
     "clear_dispatch_caches",

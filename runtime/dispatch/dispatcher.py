@@ -1,22 +1,27 @@
-"""OpDispatcher: the slow path of a generated API function, run once per cache key.
+"""OpDispatcher: plan, then execute (DESIGN.md §5); the slow path of a generated API function.
 
-The generated function for an op looks its cache key (input metas plus the attributes that can
-change the plan) up in ``dispatcher.cache`` and, on a hit, calls the cached ``run`` on the raw
-arrays and wraps the result with the cached output metas. On a miss it calls
-``dispatcher.call``, which does everything DESIGN.md §2 lists: check the inputs, build the kernel
-key, select the kernel, run InferMeta on MetaTensors, plan the data transforms, run the kernel
-once while checking its outputs against the inferred metas, then cache ``(run, out_metas)``.
+``plan(input metas, attrs) -> KernelPlan`` decides everything about one call without running
+anything: the kernel key, the kernel, the data transforms its argument definition asks for, the
+output metas from InferMeta, and how the kernel's outputs are made to conform to them (numpy
+ufuncs return scalars for 0-D results; a kernel whose inputs were cast computes in its own dtype).
+``execute(plan, arrays, attrs)`` runs the planned kernel on raw arrays. The eager API caches
+``(plan.run, plan.out_metas)`` per cache key (input metas plus the attributes that can change the
+plan) and, on a hit, calls ``run`` directly. On a miss, ``OpDispatcher.call`` plans, executes and
+checks that first execution of the new plan against the plan's output metas (once per plan: a
+kernel that disagrees with its InferMeta is reported by name, never cached).
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
 from runtime import runtime_flags
+from runtime.backends import place_for_inputs
 from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from runtime.common.data_type import from_numpy_dtype
 from runtime.core.dense_tensor import DenseTensorMeta
@@ -27,7 +32,15 @@ from runtime.dispatch.op_info import OpInfo
 from runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from runtime.kernels import KERNEL_FACTORY, Kernel, KernelContext, KernelKey
 
-__all__ = ["OpDispatcher", "clear_dispatch_caches", "DISPATCHERS"]
+__all__ = [
+    "OpDispatcher",
+    "KernelPlan",
+    "DataTransform",
+    "execute",
+    "check_outputs",
+    "clear_dispatch_caches",
+    "DISPATCHERS",
+]
 
 log = logging.getLogger("phiops.dispatch")
 
@@ -54,8 +67,50 @@ def _context(place: Place) -> KernelContext:
     return context
 
 
+@dataclass(frozen=True)
+class DataTransform:
+    """One kernel argument converted before the kernel runs: cast to ``dtype`` and/or moved to
+    ``place`` (None where that part is not needed)."""
+
+    argument: str
+    position: int
+    dtype: DataType | None
+    place: Place | None
+    convert: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class KernelPlan:
+    """How one op runs for one set of input metas and attributes, decided without running it.
+
+    ``key`` is the kernel key the call asked for and ``kernel`` the registration selected for it
+    (its own key may be more general, or CPU after a fallback); ``place`` is where the kernel
+    runs. ``out_metas`` is one DenseTensorMeta for a single output, else a tuple (a tuple of metas
+    for a ``Tensor[]`` output, None for an absent optional one). ``arguments`` maps each kernel
+    parameter to ``(is_input, index)`` into the op's inputs or attributes. ``run`` is the kernel
+    bound to its context behind the transforms and the output conformers; it takes the kernel's
+    arguments in kernel order.
+    """
+
+    op: str
+    key: KernelKey
+    kernel: Kernel
+    place: Place
+    transforms: tuple[DataTransform, ...]
+    out_metas: Any
+    arguments: tuple[tuple[bool, int], ...]
+    run: Callable[..., Any]
+
+
+def execute(plan: KernelPlan, arrays: tuple[Any, ...], attrs: tuple[Any, ...]) -> Any:
+    """Run ``plan`` on the op's input arrays (None for an absent optional input, a list for a
+    ``Tensor[]``) and its attributes, both in op order; returns the kernel's result (one array,
+    or a tuple with one entry per output)."""
+    return plan.run(*[arrays[i] if is_input else attrs[i] for is_input, i in plan.arguments])
+
+
 class OpDispatcher:
-    """Plans and caches how one op runs for each distinct cache key."""
+    """Plans, executes and caches how one op runs for each distinct cache key."""
 
     __slots__ = (
         "info",
@@ -83,12 +138,10 @@ class OpDispatcher:
 
     # -- the slow path -----------------------------------------------------------------------
     def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Check, plan, run and cache; returns every output (intermediate ones included) as a
+        """Check, plan, execute and cache; returns every output (intermediate ones included) as a
         tuple: a Tensor, a list of Tensors for a Tensor[] output, None for an absent optional one.
         """
-        metas = tuple(
-            self._input_meta(value, spec) for value, spec in zip(inputs, self.info.inputs)
-        )
+        metas = self.input_metas(inputs)
         key = metas + tuple(attrs[i] for i in self._key_attr_index)
         arrays = tuple(_arrays_of(value) for value in inputs)
         kernel_args = [arrays[i] if is_input else attrs[i] for is_input, i in self._kernel_slots]
@@ -100,26 +153,35 @@ class OpDispatcher:
         if cached is not None:
             run, out_metas = cached
             return self._wrap_dynamic(run(*kernel_args), out_metas)
-        run, out_metas, kernel, inputs_cast = self._plan(metas, attrs)
-        result = run(*kernel_args)
-        result, fix = self._check_outputs(result, out_metas, kernel, inputs_cast)
-        if fix is not None:
-            run = _compose(run, fix)
-        run = self._instrument(run, kernel)
+        plan = self.plan(metas, attrs)
+        result = plan.run(*kernel_args)
+        check_outputs(plan, result, self.info)
         # Outputs whose dims depend on the data (-1 from InferMeta: nonzero, masked_select,
         # unique) are planned once but wrapped with the dims of each result, so they stay out
         # of ``cache``, which the generated API's fast path wraps with the planned metas.
-        dynamic = _has_dynamic_dims(out_metas)
+        dynamic = _has_dynamic_dims(plan.out_metas)
         cache = self.dynamic_cache if dynamic else self.cache
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
-        cache[key] = (run, out_metas)
+        cache[key] = (self._instrument(plan.run, plan.kernel), plan.out_metas)
         # The instrumented run checks and logs later calls; this first one is checked here.
         if runtime_flags.SWITCHES.log_dispatch:
-            _log_dispatch(self.info.name, kernel, kernel_args)
+            _log_dispatch(self.info.name, plan.kernel, kernel_args)
         if runtime_flags.SWITCHES.check_nan_inf:
             _check_nan_inf(self.info.name, self.info.outputs, result)
-        return self._wrap_dynamic(result, out_metas) if dynamic else self._wrap(result, out_metas)
+        if dynamic:
+            return self._wrap_dynamic(result, plan.out_metas)
+        return self._wrap(result, plan.out_metas)
+
+    def execute(self, plan: KernelPlan, arrays: tuple[Any, ...], attrs: tuple[Any, ...]) -> Any:
+        """``execute(plan, arrays, attrs)`` for this op's plans."""
+        return execute(plan, arrays, attrs)
+
+    def input_metas(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The metas of the op's input values, in op order: a DenseTensorMeta per Tensor, a tuple
+        of them per Tensor list, None per absent optional input; InvalidArgumentError naming the
+        argument for anything else."""
+        return tuple(self._input_meta(value, spec) for value, spec in zip(inputs, self.info.inputs))
 
     def _input_meta(self, value: Any, spec: Any) -> Any:
         op = self.info.name
@@ -145,7 +207,9 @@ class OpDispatcher:
             )
         return value._impl.meta
 
-    def _plan(self, metas: tuple, attrs: tuple) -> tuple[Callable[..., Any], Any, Kernel, bool]:
+    def plan(self, metas: tuple, attrs: tuple) -> KernelPlan:
+        """The KernelPlan for input ``metas`` (as ``input_metas`` gives them) and normalised
+        ``attrs``, both in op order; runs InferMeta, never the kernel."""
         info = self.info
         values = dict(zip(info.input_names, metas))
         values.update(zip(info.attr_names, attrs))
@@ -167,8 +231,28 @@ class OpDispatcher:
         out_metas = tuple(
             self._interned(out, spec, place) for out, spec in zip(outputs, info.outputs)
         )
-        run, inputs_cast = self._runner(kernel, metas, place)
-        return run, (out_metas[0] if len(out_metas) == 1 else out_metas), kernel, inputs_cast
+        transforms = self._transforms(kernel, metas, place)
+        run = partial(kernel.fn, _context(place))
+        if transforms:
+            run = _with_transforms(run, transforms)
+        fix = _output_fix(
+            out_metas,
+            info.outputs,
+            place,
+            any(t.dtype is not None for t in transforms),
+        )
+        if fix is not None:
+            run = _compose(run, fix)
+        return KernelPlan(
+            op=info.name,
+            key=key,
+            kernel=kernel,
+            place=place,
+            transforms=transforms,
+            out_metas=out_metas[0] if len(out_metas) == 1 else out_metas,
+            arguments=self._kernel_slots,
+            run=run,
+        )
 
     def _key_dtype(self, values: dict[str, Any], metas: tuple) -> DataType:
         info = self.info
@@ -200,10 +284,7 @@ class OpDispatcher:
             )
             if flat:
                 return flat[0].place
-        places = [meta.place for meta in _flat(metas)]
-        if not places:
-            return CPUPlace()
-        return max(places, key=lambda p: p.backend)
+        return place_for_inputs([meta.place for meta in _flat(metas)])
 
     def _interned(self, out: Any, spec: Any, place: Place) -> Any:
         if isinstance(out, list):
@@ -218,14 +299,10 @@ class OpDispatcher:
             )
         return DenseTensorMeta.get(out.dtype, out.dims, out.layout, place)
 
-    def _runner(
-        self, kernel: Kernel, metas: tuple, place: Place
-    ) -> tuple[Callable[..., Any], bool]:
-        """The kernel bound to its context, behind the input transforms it needs; and whether
-        any input is transformed."""
+    def _transforms(self, kernel: Kernel, metas: tuple, place: Place) -> tuple[DataTransform, ...]:
+        """The conversions the kernel's argument definition asks for, in kernel order."""
         info = self.info
-        base = partial(kernel.fn, _context(place))
-        transforms: list[tuple[int, Callable[[Any], Any]]] = []
+        transforms: list[DataTransform] = []
         input_defs = {d.name: d for d in kernel.args_def.inputs}
         for position, (is_input, index) in enumerate(self._kernel_slots):
             if not is_input:
@@ -234,80 +311,12 @@ class OpDispatcher:
             if name in info.skip_transform:
                 continue
             arg_def = input_defs[name]
-            converter = _transform(metas[index], arg_def.dtype, arg_def.backend, place)
-            if converter is not None:
-                transforms.append((position, converter))
-        if not transforms:
-            return base, False
-
-        def run_with_transforms(*args: Any) -> Any:
-            args_list = list(args)
-            for position, converter in transforms:
-                args_list[position] = converter(args_list[position])
-            return base(*args_list)
-
-        return run_with_transforms, True
-
-    def _check_outputs(
-        self, result: Any, out_metas: Any, kernel: Kernel, inputs_cast: bool
-    ) -> tuple[Any, Callable[[Any], Any] | None]:
-        """Compare the first run's outputs with the inferred metas and return a fixer when an
-        output needs one: numpy scalars (ufuncs return them for 0-D inputs) become arrays, and,
-        when inputs were cast to the kernel's dtype, an output the kernel computed in that dtype
-        is cast to the dtype InferMeta gave it (a grad of a float32 input of a float64 op)."""
-        many = len(self.info.outputs) > 1
-        results = result if many else (result,)
-        metas = out_metas if many else (out_metas,)
-        if many and (not isinstance(result, tuple) or len(result) != len(metas)):
-            raise PreconditionNotMetError(
-                f"{self.info.name}(): kernel {kernel!r} must return a tuple of {len(metas)} arrays"
+            transform = _transform(
+                name, position, metas[index], arg_def.dtype, arg_def.backend, place
             )
-        needs_fix = False
-        for value, meta, spec in zip(results, metas, self.info.outputs):
-            items, item_metas = (value, meta) if spec.is_list else ((value,), (meta,))
-            if spec.is_list and len(items) != len(item_metas):
-                raise PreconditionNotMetError(
-                    f"{self.info.name}(): kernel {kernel!r} returned {len(items)} arrays for "
-                    f"output '{spec.name}', InferMeta expected {len(item_metas)}"
-                )
-            for item, item_meta in zip(items, item_metas):
-                if item_meta is None or item is None:
-                    if item_meta is not item:
-                        raise PreconditionNotMetError(
-                            f"{self.info.name}(): kernel {kernel!r} returned "
-                            f"{'None' if item is None else 'an array'} for optional output '{spec.name}', "
-                            f"but InferMeta {self.info.infer_meta} "
-                            f"{'set' if item_meta is not None else 'did not set'} its meta"
-                        )
-                    continue
-                if not _is_array(item):
-                    needs_fix = True
-                    item = np.asarray(item)
-                got = (from_numpy_dtype(item.dtype), tuple(item.shape))
-                want = (item_meta.dtype, item_meta.dims)
-                if got == want or (got[0] is want[0] and _fits_dynamic(got[1], want[1])):
-                    continue
-                if inputs_cast and got[1] == want[1] and got[0] is kernel.key.dtype:
-                    needs_fix = True
-                    continue
-                raise PreconditionNotMetError(
-                    f"{self.info.name}(): kernel {kernel!r} returned {got[0].name.lower()} "
-                    f"{list(got[1])} for output '{spec.name}', but InferMeta "
-                    f"{self.info.infer_meta} computed {want[0].name.lower()} {list(want[1])}"
-                )
-        if not needs_fix:
-            return result, None
-
-        outputs = self.info.outputs
-        conformers = [_conformer(meta, spec.is_list) for meta, spec in zip(metas, outputs)]
-        if not many:
-            fix = conformers[0]
-        else:
-
-            def fix(value: Any) -> Any:
-                return tuple(conform(v) for conform, v in zip(conformers, value))
-
-        return fix(result), fix
+            if transform is not None:
+                transforms.append(transform)
+        return tuple(transforms)
 
     def _instrument(self, run: Callable[..., Any], kernel: Kernel) -> Callable[..., Any]:
         switches = runtime_flags.SWITCHES
@@ -368,6 +377,90 @@ def _fits_dynamic(got: tuple[int, ...], want: tuple[int, ...]) -> bool:
     return len(got) == len(want) and all(w == -1 or g == w for g, w in zip(got, want))
 
 
+def check_outputs(plan: KernelPlan, result: Any, info: OpInfo) -> None:
+    """PreconditionNotMetError naming the kernel unless ``result`` (what ``plan.run`` returned)
+    has exactly the plan's output metas: count, dtypes and shapes."""
+    kernel = plan.kernel
+    many = len(info.outputs) > 1
+    results = result if many else (result,)
+    metas = plan.out_metas if many else (plan.out_metas,)
+    if many and (not isinstance(result, tuple) or len(result) != len(metas)):
+        raise PreconditionNotMetError(
+            f"{info.name}(): kernel {kernel!r} must return a tuple of {len(metas)} arrays"
+        )
+    for value, meta, spec in zip(results, metas, info.outputs):
+        items, item_metas = (value, meta) if spec.is_list else ((value,), (meta,))
+        if spec.is_list and len(items) != len(item_metas):
+            raise PreconditionNotMetError(
+                f"{info.name}(): kernel {kernel!r} returned {len(items)} arrays for "
+                f"output '{spec.name}', InferMeta expected {len(item_metas)}"
+            )
+        for item, item_meta in zip(items, item_metas):
+            if item_meta is None or item is None:
+                if item_meta is not item:
+                    raise PreconditionNotMetError(
+                        f"{info.name}(): kernel {kernel!r} returned "
+                        f"{'None' if item is None else 'an array'} for optional output '{spec.name}', "
+                        f"but InferMeta {info.infer_meta} "
+                        f"{'set' if item_meta is not None else 'did not set'} its meta"
+                    )
+                continue
+            if not _is_array(item):
+                raise PreconditionNotMetError(
+                    f"{info.name}(): kernel {kernel!r} returned {type(item).__name__} for output "
+                    f"'{spec.name}', expected an array"
+                )
+            got = (from_numpy_dtype(item.dtype), tuple(item.shape))
+            want = (item_meta.dtype, item_meta.dims)
+            if got != want and not (got[0] is want[0] and _fits_dynamic(got[1], want[1])):
+                raise PreconditionNotMetError(
+                    f"{info.name}(): kernel {kernel!r} returned {got[0].name.lower()} "
+                    f"{list(got[1])} for output '{spec.name}', but InferMeta "
+                    f"{info.infer_meta} computed {want[0].name.lower()} {list(want[1])}"
+                )
+
+
+def _with_transforms(
+    base: Callable[..., Any], transforms: tuple[DataTransform, ...]
+) -> Callable[..., Any]:
+    converters = tuple((t.position, t.convert) for t in transforms)
+
+    def run_with_transforms(*args: Any) -> Any:
+        args_list = list(args)
+        for position, converter in converters:
+            args_list[position] = converter(args_list[position])
+        return base(*args_list)
+
+    return run_with_transforms
+
+
+def _output_fix(
+    out_metas: tuple, outputs: tuple, place: Place, inputs_cast: bool
+) -> Callable[[Any], Any] | None:
+    """A function making the kernel's result conform to ``out_metas``, or None when none is
+    needed: on CPU a 0-D output may come back as a numpy scalar; and when inputs were cast to the
+    dtype the kernel's argument definition asks for, the kernel computes in that dtype, so every
+    output is cast back to the dtype InferMeta gave it (a no-op where it already has it)."""
+
+    def needs(meta: Any) -> bool:
+        if meta is None:
+            return False
+        if isinstance(meta, tuple):
+            return any(needs(m) for m in meta)
+        return inputs_cast or (place.backend is Backend.CPU and meta.dims == ())
+
+    if not any(needs(meta) for meta in out_metas):
+        return None
+    conformers = [_conformer(meta, spec.is_list) for meta, spec in zip(out_metas, outputs)]
+    if len(outputs) == 1:
+        return conformers[0]
+
+    def fix(value: Any) -> Any:
+        return tuple(conform(v) for conform, v in zip(conformers, value))
+
+    return fix
+
+
 def _candidate_dtype(candidate: str, values: dict[str, Any]) -> DataType | None:
     if candidate.startswith("DataType::"):
         return DataType[candidate[len("DataType::") :]]
@@ -416,9 +509,9 @@ def _arrays_of(value: Any) -> Any:
 
 
 def _transform(
-    meta: Any, dtype: DataType, backend: Backend, place: Place
-) -> Callable[[Any], Any] | None:
-    """A converter for one kernel argument, or None when it can be passed as it is."""
+    name: str, position: int, meta: Any, dtype: DataType, backend: Backend, place: Place
+) -> DataTransform | None:
+    """The conversion of one kernel argument, or None when it can be passed as it is."""
     items = list(_flat((meta,)))
     cast = dtype is not DataType.ALL_DTYPE and any(m.dtype is not dtype for m in items)
     move = backend is not Backend.ALL_BACKEND and any(m.place != place for m in items)
@@ -434,8 +527,13 @@ def _transform(
         return array
 
     if isinstance(meta, tuple):
-        return lambda arrays: [convert_one(a) for a in arrays]
-    return convert_one
+
+        def convert(arrays: Any) -> Any:
+            return [convert_one(a) for a in arrays]
+
+    else:
+        convert = convert_one
+    return DataTransform(name, position, dtype if cast else None, place if move else None, convert)
 
 
 def _is_array(value: Any) -> bool:

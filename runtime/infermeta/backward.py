@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
+from runtime.infermeta.dims import dims_match, extents_match
 from runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
@@ -86,7 +87,7 @@ def stack_grad_infer_meta(
 ) -> None:
     """Unstack ``out_grad`` along ``axis``: each ``x_grad[i]`` has its dims without that axis."""
     axis = check_axis(axis, len(out_grad.dims), "axis")
-    if len(x_grad) != out_grad.dims[axis]:
+    if not extents_match(len(x_grad), out_grad.dims[axis], config):
         raise InvalidArgumentError(
             f"'out_grad' has {out_grad.dims[axis]} entries along axis {axis}, "
             f"but {len(x_grad)} gradients were asked for"
@@ -116,7 +117,7 @@ def cross_entropy_with_softmax_grad_infer_meta(
         raise InvalidArgumentError(f"argument 'axis' must be in [{-rank}, {rank}), got {axis}")
     axis = axis + rank if axis < 0 else axis
     expected = softmax.dims[:axis] + (1,) + softmax.dims[axis + 1 :]
-    if loss_grad.dims != expected:
+    if not dims_match(loss_grad.dims, expected, config):
         raise InvalidArgumentError(
             f"argument 'loss_grad' must have dims {list(expected)} (softmax's with 1 on axis {axis}), "
             f"got {list(loss_grad.dims)}"

@@ -12,6 +12,9 @@ from runtime.infermeta.spatial import (
     resolve_paddings,
 )
 
+
+from runtime.infermeta.dims import extents_match, merge_dims
+
 __all__ = [
     "broadcast_dims",
     "elementwise_infer_meta",
@@ -185,7 +188,7 @@ def cross_entropy_with_softmax_infer_meta(
             f"with dims {list(dims)}"
         )
     for i, (extent, label_extent) in enumerate(zip(dims, label_dims)):
-        if i != index and extent != label_extent:
+        if i != index and not extents_match(extent, label_extent, config):
             raise InvalidArgumentError(
                 f"argument 'label' with dims {list(label_dims)} must match argument 'input' with "
                 f"dims {list(dims)} outside axis {index}: dimension {i} differs "
@@ -197,7 +200,7 @@ def cross_entropy_with_softmax_infer_meta(
             f"numeric_stable_mode is false, got {axis}"
         )
     if soft_label:
-        if label_dims[index] != dims[index]:
+        if not extents_match(label_dims[index], dims[index], config):
             raise InvalidArgumentError(
                 f"argument 'label' with dims {list(label_dims)} must have {dims[index]} entries "
                 f"along axis {index} with soft_label=True (one probability per class of 'input' "
@@ -209,7 +212,7 @@ def cross_entropy_with_softmax_infer_meta(
                 f"({input.dtype.name.lower()}) with soft_label=True, got {label.dtype.name.lower()}"
             )
     else:
-        if label_dims[index] != 1:
+        if not extents_match(label_dims[index], 1, config):
             raise InvalidArgumentError(
                 f"argument 'label' with dims {list(label_dims)} must have size 1 along axis "
                 f"{index} with soft_label=False (one class index per row), got {label_dims[index]}"
@@ -219,6 +222,8 @@ def cross_entropy_with_softmax_infer_meta(
                 f"argument 'label' must have an integer dtype with soft_label=False (class "
                 f"indices), got {label.dtype.name.lower()}"
             )
+    # Outside the class axis, an extent unknown in 'input' but known in 'label' is known.
+    dims = merge_dims(dims, label_dims[:index] + (dims[index],) + label_dims[index + 1 :])
     softmax.set_dims(dims)
     softmax.set_dtype(input.dtype)
     softmax.set_layout(input.layout)

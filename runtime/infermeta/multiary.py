@@ -5,6 +5,7 @@ from __future__ import annotations
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.infermeta.dims import dims_match, extents_match, merge_dims, numel, sum_extents
 from runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
@@ -34,7 +35,7 @@ def concat_infer_meta(
             "of rank >= 1"
         )
     index = check_axis(axis, rank, "axis")
-    total = 0
+    merged = first
     for position, item in enumerate(x):
         dims = item.dims
         if len(dims) != rank:
@@ -43,14 +44,15 @@ def concat_infer_meta(
                 f"with dims {list(first)}"
             )
         for i, (extent, expected) in enumerate(zip(dims, first)):
-            if i != index and extent != expected:
+            if i != index and not extents_match(extent, expected, config):
                 raise InvalidArgumentError(
                     f"argument 'x[{position}]' with dims {list(dims)} does not match 'x[0]' with "
                     f"dims {list(first)} outside axis {index}: dimension {i} differs "
                     f"({extent} vs {expected})"
                 )
-        total += dims[index]
-    out.set_dims(first[:index] + (total,) + first[index + 1 :])
+        merged = merge_dims(merged, dims)
+    total = sum_extents(item.dims[index] for item in x)
+    out.set_dims(merged[:index] + (total,) + merged[index + 1 :])
     out.set_dtype(promote_types([item.dtype for item in x]))
     out.set_layout(x[0].layout)
 
@@ -63,11 +65,12 @@ def stack_infer_meta(
     _require_tensors(x)
     first = x[0].dims
     for position, item in enumerate(x):
-        if item.dims != first:
+        if not dims_match(item.dims, first, config):
             raise InvalidArgumentError(
                 f"argument 'x[{position}]' with dims {list(item.dims)} must have the dims of "
                 f"'x[0]' {list(first)}"
             )
+        first = merge_dims(first, item.dims)
     rank = len(first)
     if not -(rank + 1) <= axis <= rank:
         raise InvalidArgumentError(
@@ -85,23 +88,18 @@ def stack_infer_meta(
 # (master_param_out without master_param) is left without dims and dtype: the op returns None.
 
 
-def _numel(dims: tuple[int, ...]) -> int:
-    count = 1
-    for extent in dims:
-        count *= extent
-    return count
-
-
-def _require_one_element(tensor: MetaTensor, name: str) -> None:
-    if _numel(tensor.dims) != 1:
+def _require_one_element(tensor: MetaTensor, name: str, config: MetaConfig) -> None:
+    if not extents_match(numel(tensor.dims), 1, config):
         raise InvalidArgumentError(
             f"argument '{name}' must hold exactly one element, got dims {list(tensor.dims)} "
-            f"({_numel(tensor.dims)} elements)"
+            f"({numel(tensor.dims)} elements)"
         )
 
 
-def _require_param_dims(tensor: MetaTensor, name: str, param: MetaTensor) -> None:
-    if tensor.dims != param.dims:
+def _require_param_dims(
+    tensor: MetaTensor, name: str, param: MetaTensor, config: MetaConfig
+) -> None:
+    if not dims_match(tensor.dims, param.dims, config):
         raise InvalidArgumentError(
             f"argument '{name}' with dims {list(tensor.dims)} must have the dims of argument "
             f"'param' {list(param.dims)}"
@@ -133,10 +131,10 @@ def sgd_infer_meta(
 ) -> None:
     """``param_out`` like ``param``; ``learning_rate`` holds one element, ``grad`` (and
     ``master_param`` when given) have ``param``'s dims."""
-    _require_one_element(learning_rate, "learning_rate")
-    _require_param_dims(grad, "grad", param)
+    _require_one_element(learning_rate, "learning_rate", config)
+    _require_param_dims(grad, "grad", param, config)
     if master_param is not None:
-        _require_param_dims(master_param, "master_param", param)
+        _require_param_dims(master_param, "master_param", param, config)
     param_out.share_meta(param)
     _master_param_out(param, master_param, multi_precision, master_param_out)
 
@@ -169,15 +167,15 @@ def adam_infer_meta(
     """Every output like its input; ``learning_rate``, ``beta1_pow``, ``beta2_pow`` and
     ``skip_update`` hold one element; ``grad``, the moments and ``master_param`` have
     ``param``'s dims."""
-    _require_one_element(learning_rate, "learning_rate")
-    _require_one_element(beta1_pow, "beta1_pow")
-    _require_one_element(beta2_pow, "beta2_pow")
+    _require_one_element(learning_rate, "learning_rate", config)
+    _require_one_element(beta1_pow, "beta1_pow", config)
+    _require_one_element(beta2_pow, "beta2_pow", config)
     if skip_update is not None:
-        _require_one_element(skip_update, "skip_update")
+        _require_one_element(skip_update, "skip_update", config)
     for tensor, name in ((grad, "grad"), (moment1, "moment1"), (moment2, "moment2")):
-        _require_param_dims(tensor, name, param)
+        _require_param_dims(tensor, name, param, config)
     if master_param is not None:
-        _require_param_dims(master_param, "master_param", param)
+        _require_param_dims(master_param, "master_param", param, config)
     param_out.share_meta(param)
     moment1_out.share_meta(moment1)
     moment2_out.share_meta(moment2)
@@ -374,7 +372,7 @@ def add_n_infer_meta(
     _require_tensors(inputs)
     dims = None
     for position, item in enumerate(inputs):
-        if _numel(item.dims) == 0 and len(inputs) > 1:
+        if numel(item.dims) == 0 and len(inputs) > 1:
             continue
         if dims is None:
             dims = item.dims

@@ -12,6 +12,9 @@ from runtime.infermeta.spatial import (
     resolve_paddings,
 )
 
+
+from runtime.infermeta.dims import UNKNOWN, numel
+
 _RUNTIME = MetaConfig()
 
 
@@ -76,10 +79,8 @@ def _dims_text(dims: tuple[int, ...] | list[int]) -> str:
 
 
 def _numel(dims: tuple[int, ...] | list[int]) -> int:
-    count = 1
-    for extent in dims:
-        count *= extent
-    return count
+    """The element count; UNKNOWN (-1) when an extent is unknown (see runtime/infermeta/dims.py)."""
+    return numel(dims)
 
 
 def reduce_out_dims(
@@ -172,7 +173,7 @@ def arg_min_max_infer_meta(
     index = check_axis(axis, rank, "axis")
     if dtype is DataType.INT32:
         count = _numel(dims) if flatten else (dims[index] if rank else 1)
-        if count > _INT32_MAX:
+        if count > _INT32_MAX:  # an unknown count (-1) is checked at run time
             raise InvalidArgumentError(
                 f"argument 'dtype' int32 cannot index the {count} elements along the reduced axis; "
                 "use int64"
@@ -192,7 +193,8 @@ def arg_min_max_infer_meta(
 def reshape_out_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
     """``shape`` resolved against input ``dims``: a 0 copies the input dimension at the same
     position (stays 0 for a zero-size input), one -1 takes what is left; InvalidArgumentError
-    when the element counts cannot match."""
+    when the element counts cannot match. With unknown (-1) input dims (a graph being built) the
+    count is not checked and the -1 entry stays unknown, as in PHI's ValidateShape."""
     size = _numel(dims)
     resolved: list[int] = []
     unknown = -1
@@ -216,6 +218,8 @@ def reshape_out_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int
                 f"argument 'shape' must hold sizes >= 0 and at most one -1, got {_dims_text(shape)}"
             )
         resolved.append(extent)
+    if size == UNKNOWN:
+        return tuple(resolved)
     if unknown == -1:
         if _numel(resolved) != size:
             raise InvalidArgumentError(
@@ -270,21 +274,28 @@ def transpose_infer_meta(
     out.set_layout(x.layout)
 
 
-def squeeze_out_dims(axis: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
+def squeeze_out_dims(
+    axis: tuple[int, ...], dims: tuple[int, ...], is_runtime: bool = True
+) -> tuple[int, ...]:
     """``dims`` without the size-1 dimensions named by ``axis`` (every size-1 dimension when
-    ``axis`` is empty); a named dimension whose size is not 1 stays, as in PaddlePaddle."""
+    ``axis`` is empty); a named dimension whose size is not 1 stays, as in PaddlePaddle. While a
+    graph is built (``is_runtime`` false) a named unknown (-1) dimension is taken to be 1 and
+    removed, as PHI's GetOutputSqueezeShape does; an unnamed one stays."""
     rank = len(dims)
     if not axis:
         return tuple(extent for extent in dims if extent != 1)
     named = {check_axis(entry, rank, "axis") for entry in axis}
-    return tuple(extent for i, extent in enumerate(dims) if not (i in named and extent == 1))
+    squeezable = (1,) if is_runtime else (1, UNKNOWN)
+    return tuple(
+        extent for i, extent in enumerate(dims) if not (i in named and extent in squeezable)
+    )
 
 
 def squeeze_infer_meta(
     x: MetaTensor, axis: tuple[int, ...], out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
     """``x`` without the size-1 dimensions ``axis`` names (see ``squeeze_out_dims``)."""
-    out.set_dims(squeeze_out_dims(axis, x.dims))
+    out.set_dims(squeeze_out_dims(axis, x.dims, config.is_runtime))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
@@ -341,7 +352,8 @@ def flatten_infer_meta(
 
 def expand_out_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
     """``dims`` broadcast to ``shape``: new leading dimensions may be added, -1 keeps the input
-    dimension, and only size-1 dimensions change size; an empty ``shape`` keeps ``dims``."""
+    dimension, and only size-1 dimensions change size; an empty ``shape`` keeps ``dims``. An
+    unknown (-1) input dimension (a graph being built) may expand to any size."""
     if not shape:
         return dims
     lead = len(shape) - len(dims)
@@ -361,7 +373,7 @@ def expand_out_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int,
                 f"argument 'shape' {_dims_text(shape)} has {extent} at position {position}, "
                 f"{where}; sizes must be >= 0{'' if source is None else ' or -1'}"
             )
-        elif source is not None and source != 1 and source != extent:
+        elif source is not None and source not in (1, UNKNOWN) and source != extent:
             raise InvalidArgumentError(
                 f"argument 'shape' {_dims_text(shape)} cannot expand argument 'x' with dims "
                 f"{_dims_text(dims)}: dimension {position - lead} of 'x' has size {source}, which "
@@ -383,7 +395,8 @@ def expand_infer_meta(
 def split_sections(sections: tuple[int, ...], axis: int, dims: tuple[int, ...]) -> tuple[int, ...]:
     """``sections`` with its -1 resolved against the size of ``dims`` along ``axis`` (already
     normalised); InvalidArgumentError when they cannot split that size. A zero-size axis gives
-    every section 0, as PaddlePaddle's SplitInferMeta does."""
+    every section 0, as PaddlePaddle's SplitInferMeta does. An unknown (-1) size along ``axis``
+    (a graph being built) leaves the sections as given, their -1 unknown."""
     extent = dims[axis]
     if extent == 0:
         return (0,) * len(sections)
@@ -392,6 +405,8 @@ def split_sections(sections: tuple[int, ...], axis: int, dims: tuple[int, ...]) 
         raise InvalidArgumentError(
             f"argument 'sections' must hold sizes >= 0 and at most one -1, got {_dims_text(sections)}"
         )
+    if extent == UNKNOWN:
+        return tuple(sections)
     known = sum(section for section in sections if section != -1)
     if unknown:
         if known >= extent:

@@ -1,0 +1,158 @@
+"""OpDef: everything about one op, in one object, in one registry (DESIGN.md §5).
+
+``generated/registry.py`` builds one ``OpDef`` per op of ``ops/`` and registers it here: its spec
+facts (the ``OpInfo``: inputs, attributes, outputs, optional, intermediate, inplace/view pairs,
+no_need_buffer), its InferMeta binding (the generated wrapper), its ``KernelSignature``, its
+``GradSpec`` and its dispatcher (``plan``/``execute``). The generated API binds each eager function
+to its OpDef when it is defined. The autograd engine, the optimizer and, later, the IR's ``pd_op``
+dialect and the executors find ops here and nowhere else: ``get_op_def(name)``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from runtime.dispatch.dispatcher import OpDispatcher
+from runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo, register_op
+from runtime.dispatch.signature import KernelSignature
+from runtime.errors import AlreadyExistsError, NotFoundError, UnimplementedError
+
+if TYPE_CHECKING:
+    from runtime.autograd.grad_node import GradSpec
+
+__all__ = ["OpDef", "OP_DEFS", "register_op_def", "get_op_def", "op_api", "op_defs"]
+
+
+class OpDef:
+    """One op: spec facts, InferMeta binding, kernel signature, grad spec, dispatcher, eager API.
+
+    ``infer_meta``, ``signature`` and ``dispatcher`` are None for an op that invokes another op
+    instead of running a kernel of its own; ``grad`` is None for an op without ``backward:``.
+    """
+
+    __slots__ = ("info", "infer_meta", "signature", "grad", "dispatcher", "api")
+
+    def __init__(
+        self,
+        info: OpInfo,
+        infer_meta: Callable[..., tuple[Any, ...]] | None = None,
+        signature: KernelSignature | None = None,
+        grad: GradSpec | None = None,
+    ) -> None:
+        self.info = info
+        self.infer_meta = infer_meta
+        self.signature = signature
+        self.grad = grad
+        self.dispatcher = None if infer_meta is None else OpDispatcher(info, infer_meta)
+        self.api: Callable[..., Any] | None = None
+
+    def bind_api(self, function: Callable[..., Any]) -> None:
+        """Record the op's eager API function (the generated modules call this once per op)."""
+        if self.api is not None and self.api is not function:
+            raise AlreadyExistsError(f"op {self.name!r} already has an API function")
+        self.api = function
+
+    # -- spec facts, read through from the OpInfo -------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def location(self) -> str:
+        return self.info.location
+
+    @property
+    def inputs(self) -> tuple[InputInfo, ...]:
+        return self.info.inputs
+
+    @property
+    def attrs(self) -> tuple[AttrInfo, ...]:
+        return self.info.attrs
+
+    @property
+    def outputs(self) -> tuple[OutputInfo, ...]:
+        return self.info.outputs
+
+    @property
+    def optional(self) -> tuple[str, ...]:
+        """Names of the optional inputs and outputs."""
+        return tuple(i.name for i in self.info.inputs if i.optional) + tuple(
+            o.name for o in self.info.outputs if o.optional
+        )
+
+    @property
+    def intermediate(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.info.outputs if o.intermediate)
+
+    @property
+    def inplace(self) -> tuple[tuple[str, str], ...]:
+        return self.info.inplace
+
+    @property
+    def view(self) -> tuple[tuple[str, str], ...]:
+        return self.info.view
+
+    @property
+    def no_need_buffer(self) -> tuple[str, ...]:
+        return self.info.no_need_buffer
+
+    @property
+    def kernel(self) -> str | None:
+        return self.info.kernel
+
+    @property
+    def invoke(self) -> str | None:
+        return self.info.invoke
+
+    @property
+    def backward(self) -> str | None:
+        return self.info.backward
+
+    @property
+    def is_backward(self) -> bool:
+        return self.info.is_backward
+
+    def __repr__(self) -> str:
+        return f"OpDef({self.name!r}, {self.location})"
+
+
+OP_DEFS: dict[str, OpDef] = {}
+
+
+def register_op_def(op: OpDef) -> OpDef:
+    """Add ``op`` (and its OpInfo) to the registries; AlreadyExistsError if the name is taken."""
+    previous = OP_DEFS.get(op.name)
+    if previous is not None and previous.info != op.info:
+        raise AlreadyExistsError(
+            f"op {op.name!r} is registered twice ({previous.location}, {op.location})"
+        )
+    register_op(op.info)
+    OP_DEFS[op.name] = op
+    return op
+
+
+def get_op_def(name: str) -> OpDef:
+    """The OpDef of ``name``; NotFoundError naming it when no op of that name is registered."""
+    try:
+        return OP_DEFS[name]
+    except KeyError:
+        raise NotFoundError(
+            f"no op named {name!r} is registered (is `import generated` missing?)"
+        ) from None
+
+
+def op_api(name: str) -> Callable[..., Any]:
+    """The eager API function of op ``name``, for runtime code that calls ops (autograd, the
+    optimizer); UnimplementedError when the generated API does not have it."""
+    op = OP_DEFS.get(name)
+    if op is None or op.api is None:
+        raise UnimplementedError(
+            f"the runtime needs the op '{name}', which the generated API does not have (or "
+            "`import generated` has not run); add the op to the specs"
+        )
+    return op.api
+
+
+def op_defs() -> Iterator[OpDef]:
+    """Every registered OpDef, in registration order."""
+    return iter(tuple(OP_DEFS.values()))
