@@ -9,6 +9,7 @@ __all__ = [
     "UnimplementedError",
     "AlreadyExistsError",
     "PreconditionNotMetError",
+    "ResourceExhaustedError",
 ]
 
 
@@ -34,3 +35,7 @@ class AlreadyExistsError(PhiError):
 
 class PreconditionNotMetError(PhiError, RuntimeError):
     """An operation was attempted in a state that does not allow it."""
+
+
+class ResourceExhaustedError(PhiError, MemoryError):
+    """An allocation too large for the machine or for FLAGS_max_alloc_bytes."""
