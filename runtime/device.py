@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from runtime.common import Backend, CPUPlace, GPUPlace, Place
-from runtime.errors import UnimplementedError
+from runtime.errors import InvalidArgumentError, UnimplementedError
 
-__all__ = ["cupy", "gpu_available", "array_module", "module_of", "place_of_array", "to_backend"]
+__all__ = [
+    "cupy",
+    "gpu_available",
+    "gpu_count",
+    "check_place_available",
+    "array_module",
+    "module_of",
+    "place_of_array",
+    "to_backend",
+]
 
 try:  # CuPy is an optional extra; without it GPU kernels are simply not registered.
     import cupy  # type: ignore[import-not-found]
@@ -20,12 +30,38 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 def gpu_available() -> bool:
     """True when CuPy is importable and sees at least one GPU."""
+    return gpu_count() > 0
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_count() -> int:
+    """How many GPUs CuPy sees (0 without CuPy or CUDA); asked once per process."""
     if cupy is None:
-        return False
+        return 0
     try:
-        return cupy.cuda.runtime.getDeviceCount() > 0
+        return int(cupy.cuda.runtime.getDeviceCount())
     except Exception:  # noqa: BLE001 - any CUDA failure means "no usable GPU"
-        return False
+        return 0
+
+
+def check_place_available(place: Place, op: str) -> None:
+    """InvalidArgumentError naming ``place`` and the places this machine has, when a user asked
+    for a GPU that is not there (the CPU fallback flag is about kernels, not about places)."""
+    if place.backend is not Backend.GPU:
+        return
+    count = gpu_count()
+    if place.device_id < count:
+        return
+    if count:
+        available = "cpu, " + ", ".join(f"gpu:{i}" for i in range(count))
+    elif cupy is None:
+        available = "cpu only (CuPy is not installed: install phiops[gpu] for GPUs)"
+    else:
+        available = "cpu only (CuPy sees no GPU)"
+    raise InvalidArgumentError(
+        f"{op}(): place gpu:{place.device_id} is not available on this machine; available: "
+        f"{available}"
+    )
 
 
 def array_module(backend: Backend) -> ModuleType:

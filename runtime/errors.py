@@ -10,6 +10,7 @@ __all__ = [
     "AlreadyExistsError",
     "PreconditionNotMetError",
     "OutOfRangeError",
+    "ResourceExhaustedError",
 ]
 
 
@@ -39,3 +40,7 @@ class PreconditionNotMetError(PhiError, RuntimeError):
 
 class OutOfRangeError(PhiError, IndexError):
     """An index addresses an element outside a tensor (named with the axis and its size)."""
+
+
+class ResourceExhaustedError(PhiError, MemoryError):
+    """An allocation too large for the machine or for FLAGS_max_alloc_bytes."""

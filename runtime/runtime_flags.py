@@ -28,10 +28,16 @@ flags.define_bool(
     False,
     "Log every dispatch (op, kernel key, input shapes) to the 'phiops.dispatch' logger at INFO level.",
 )
+flags.define_int64(
+    "max_alloc_bytes",
+    0,
+    "Largest output, in bytes, an op may allocate; a larger one is an error before it is "
+    "allocated. 0: no limit but the machine's.",
+)
 
 
 class _Switches:
-    __slots__ = ("check_nan_inf", "enable_api_kernel_fallback", "log_dispatch")
+    __slots__ = ("check_nan_inf", "enable_api_kernel_fallback", "log_dispatch", "max_alloc_bytes")
 
     def __init__(self) -> None:
         for name in self.__slots__:

@@ -180,8 +180,8 @@ def _coerce(op: OpSpec, arg: Arg, value: object, base: str) -> object:
 # (exact type test, normaliser) per attribute type; None test means "always normalise".
 _NORMALISERS: dict[str, tuple[str | None, str]] = {
     "bool": ("bool", "to_bool"),
-    "int": ("int", "to_int"),
-    "int64_t": ("int", "to_int"),
+    "int": ("int", "to_int32"),
+    "int64_t": ("int", "to_int64"),
     "float": ("float", "to_float"),
     "double": ("float", "to_float"),
     "str": ("str", "to_str"),
@@ -203,11 +203,24 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
     "Scalar[]": (None, "to_scalar_list"),
 }
 
+# An int of the exact type still goes through the normaliser when it is out of the attribute's
+# range, so the range check costs a comparison on the fast path (runtime.dispatch.attributes).
+_INT32_RANGE = (-(2**31), 2**31 - 1)
+_INT64_RANGE = (-(2**63), 2**63 - 1)
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "int": _INT32_RANGE,
+    "int64_t": _INT64_RANGE,
+    "Scalar": _INT64_RANGE,
+    "Scalar(int)": _INT64_RANGE,
+    "Scalar(int64_t)": _INT64_RANGE,
+}
+
 
 def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     """The statements that turn the user's value of attribute ``arg`` into its runtime value."""
+    type_text = str(arg.type)
     try:
-        exact, function = _NORMALISERS[str(arg.type)]
+        exact, function = _NORMALISERS[type_text]
     except KeyError:
         raise _error(
             op,
@@ -216,10 +229,17 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
         ) from None
     name = arg.name
     call = f"{name} = _attr.{function}({name}, {op.name!r}, {name!r})"
-    if str(arg.type) == "Scalar":
-        return [f"if type({name}) not in _SCALAR_TYPES:", f"    {call}"]
+    int_range = _INT_RANGES.get(type_text)
+    out_of_range = "" if int_range is None else f"not {int_range[0]} <= {name} <= {int_range[1]}"
+    if type_text == "Scalar":
+        return [
+            f"if type({name}) not in _SCALAR_TYPES or (type({name}) is int and {out_of_range}):",
+            f"    {call}",
+        ]
     if exact is None:
         return [call]
+    if out_of_range:
+        return [f"if type({name}) is not {exact} or {out_of_range}:", f"    {call}"]
     return [f"if type({name}) is not {exact}:", f"    {call}"]
 
 

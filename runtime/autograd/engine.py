@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from typing import Any, Sequence
 
@@ -15,6 +16,10 @@ from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError
 
 __all__ = ["run_backward", "grad"]
+
+# Threads may run backward on one graph (retain_graph=True) into the same leaf: the read of
+# ``.grad``, the add and the write back happen under this lock, so no update is lost.
+_LEAF_LOCK = threading.Lock()
 
 
 def _slot_count(node: Any) -> int:
@@ -38,15 +43,33 @@ def _accumulate(buffers: dict[Any, list[Any]], edge: Any, grad: Tensor) -> None:
         slots[slot] = _add(slots[slot], grad)
 
 
+def _hooked_tensor(node: Any, slot: Any) -> str:
+    if isinstance(node, AccumulationNode):
+        return "a leaf tensor"
+    return f"output {slot} of '{node.spec.op}'"
+
+
 def _apply_hooks(node: Any, slot: Any, grad: Tensor) -> Tensor:
     for hook in list(node.hooks.get(slot, ())):
         replaced = hook(grad)
-        if replaced is not None:
-            if not isinstance(replaced, Tensor) or replaced.shape != grad.shape:
-                raise InvalidArgumentError(
-                    f"a gradient hook must return None or a Tensor of shape {grad.shape}, got {replaced!r}"
-                )
-            grad = replaced
+        if replaced is None:
+            continue
+        if (
+            not isinstance(replaced, Tensor)
+            or replaced.shape != grad.shape
+            or replaced.dtype is not grad.dtype
+        ):
+            got = (
+                f"{replaced.dtype.name.lower()} {replaced.shape}"
+                if isinstance(replaced, Tensor)
+                else f"{type(replaced).__name__} {replaced!r}"
+            )
+            raise InvalidArgumentError(
+                f"gradient hook {getattr(hook, '__qualname__', repr(hook))} registered on "
+                f"{_hooked_tensor(node, slot)} must return None or a Tensor like its gradient "
+                f"({grad.dtype.name.lower()} {grad.shape}), got {got}"
+            )
+        grad = replaced
     return grad
 
 
@@ -68,23 +91,30 @@ def _dependencies(roots: list[Any]) -> dict[Any, int]:
 
 
 def _reaching(roots: list[Any], targets: set[int]) -> set[int]:
-    """ids of the nodes from which a target node can be reached."""
-    memo: dict[int, bool] = {}
-
-    def reaches(node: Any) -> bool:
+    """ids of the nodes from which a target node can be reached (an explicit stack: graphs can
+    be far deeper than Python's recursion limit)."""
+    reached: set[int] = set()
+    done: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False) for root in roots]
+    while stack:
+        node, children_done = stack.pop()
         key = id(node)
-        if key in memo:
-            return memo[key]
-        # A MissingGradNode's inputs are unknown: it may lead anywhere, so it must run (and fail).
-        memo[key] = key in targets or isinstance(node, MissingGradNode)
-        for target in node.next_nodes():
-            if reaches(target):
-                memo[key] = True
-        return memo[key]
-
-    for root in roots:
-        reaches(root)
-    return {key for key, value in memo.items() if value}
+        if children_done:
+            # A MissingGradNode's inputs are unknown: it may lead anywhere, so it must run (and
+            # fail).
+            if (
+                key in targets
+                or isinstance(node, MissingGradNode)
+                or any(id(target) in reached for target in node.next_nodes())
+            ):
+                reached.add(key)
+            continue
+        if key in done:
+            continue
+        done.add(key)
+        stack.append((node, True))
+        stack.extend((target, False) for target in node.next_nodes() if id(target) not in done)
+    return reached
 
 
 def _zeros(meta: Any) -> Tensor:
@@ -119,6 +149,10 @@ def _execute(
     buffers: dict[Any, list[Any]] = {}
     root_nodes = []
     for tensor, seed in zip(roots, root_grads):
+        if not isinstance(tensor, Tensor):
+            raise InvalidArgumentError(
+                f"backward: outputs must be Tensors, got {type(tensor).__name__} {tensor!r}"
+            )
         if tensor.stop_gradient or tensor._grad_node is None:
             raise InvalidArgumentError(
                 "backward: the tensor does not require a gradient (stop_gradient is True, or no op "
@@ -126,9 +160,18 @@ def _execute(
             )
         if seed is None:
             seed = op_api("ones_like")(tensor)
+        elif not isinstance(seed, Tensor):
+            raise InvalidArgumentError(
+                f"backward: grad_tensor must be a Tensor or None, got {type(seed).__name__} {seed!r}"
+            )
         elif list(seed.shape) != tensor.shape:
             raise InvalidArgumentError(
                 f"backward: grad_tensor has shape {seed.shape}, but the tensor has shape {tensor.shape}"
+            )
+        elif seed.dtype is not tensor.dtype:
+            raise InvalidArgumentError(
+                f"backward: grad_tensor has dtype {seed.dtype.name.lower()}, but the tensor has "
+                f"dtype {tensor.dtype.name.lower()}"
             )
         _accumulate(buffers, tensor._grad_node, seed)
         root_nodes.append(tensor._grad_node[0])
@@ -187,7 +230,8 @@ def _finish_leaf(
         return
     if not create_graph:
         grad = grad.detach()
-    tensor._grad = grad if tensor._grad is None else op_api("add")(tensor._grad, grad)
+    with _LEAF_LOCK:
+        tensor._grad = grad if tensor._grad is None else op_api("add")(tensor._grad, grad)
 
 
 def run_backward(
@@ -207,12 +251,19 @@ def grad(
 ) -> list[Tensor | None]:
     """Gradients of ``outputs`` with respect to ``inputs``, as ``paddle.grad``: ``.grad`` is not
     touched; with ``create_graph`` the results are differentiable again."""
-    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
-    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    outputs = _tensor_list(outputs, "outputs")
+    inputs = _tensor_list(inputs, "inputs")
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     elif isinstance(grad_outputs, Tensor):
         grad_outputs = [grad_outputs]
+    elif isinstance(grad_outputs, (list, tuple)):
+        grad_outputs = list(grad_outputs)
+    else:
+        raise InvalidArgumentError(
+            f"grad: grad_outputs must be a Tensor, a list of Tensors (or None) or None, got "
+            f"{type(grad_outputs).__name__} {grad_outputs!r}"
+        )
     if len(grad_outputs) != len(outputs):
         raise InvalidArgumentError(
             f"grad: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs"
@@ -251,3 +302,21 @@ def grad(
             value = value.detach()
         results.append(value)
     return results
+
+
+def _tensor_list(value: Any, what: str) -> list[Tensor]:
+    if isinstance(value, Tensor):
+        return [value]
+    if not isinstance(value, (list, tuple)):
+        raise InvalidArgumentError(
+            f"grad: {what} must be a Tensor or a list of Tensors, got {type(value).__name__} "
+            f"{value!r}"
+        )
+    for position, item in enumerate(value):
+        if not isinstance(item, Tensor):
+            raise InvalidArgumentError(
+                f"grad: {what}[{position}] must be a Tensor, got {type(item).__name__} {item!r}"
+            )
+    if not value:
+        raise InvalidArgumentError(f"grad: {what} is empty")
+    return list(value)

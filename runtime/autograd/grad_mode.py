@@ -1,8 +1,13 @@
-"""Whether ops record gradient nodes: on by default, off inside ``no_grad()``."""
+"""Whether ops record gradient nodes: on by default, off inside ``no_grad()``.
+
+Grad mode is per thread, as in PaddlePaddle and PyTorch: ``no_grad()`` in one thread leaves the
+others recording, and every new thread starts with grad mode on.
+"""
 
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any, Callable, TypeVar
 
 __all__ = ["GRAD_MODE", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
@@ -10,10 +15,11 @@ __all__ = ["GRAD_MODE", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_e
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _GradMode:
-    """Process-wide switch read by every generated op that has a backward (one slot read)."""
+class _GradMode(threading.local):
+    """Per-thread switch read by every generated op that has a backward (one attribute read).
 
-    __slots__ = ("enabled",)
+    ``threading.local`` runs ``__init__`` again in each thread that first touches it, so every
+    thread starts with grad mode on."""
 
     def __init__(self) -> None:
         self.enabled = True
@@ -45,14 +51,16 @@ class _GradModeGuard:
 
     def __init__(self, mode: bool) -> None:
         self.mode = mode
-        self.saved: list[bool] = []
+        # One guard object may be entered by several threads at once: each keeps its own stack.
+        self._local = threading.local()
 
     def __enter__(self) -> None:
-        self.saved.append(GRAD_MODE.enabled)
+        saved = self._local.__dict__.setdefault("saved", [])
+        saved.append(GRAD_MODE.enabled)
         GRAD_MODE.enabled = self.mode
 
     def __exit__(self, *exc: object) -> None:
-        GRAD_MODE.enabled = self.saved.pop()
+        GRAD_MODE.enabled = self._local.saved.pop()
 
     def __call__(self, fn: F) -> F:
         @functools.wraps(fn)

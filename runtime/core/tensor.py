@@ -62,8 +62,15 @@ class Tensor:
 
     # -- data -------------------------------------------------------------------------------
     def numpy(self) -> np.ndarray:
-        """The data as a numpy array (a copy for GPU tensors, the array itself on CPU)."""
-        return self._impl.to_numpy()
+        """The data as a numpy array: on CPU a read-only view of the tensor's storage (no copy;
+        writing into it raises numpy's "assignment destination is read-only", since a write
+        would silently change values that grad nodes saved), a copy for GPU tensors. Use
+        ``numpy().copy()`` for an array to modify, or ``set_value`` to change the tensor."""
+        array = self._impl.to_numpy()
+        if array is self._impl.array:
+            array = array.view()
+            array.flags.writeable = False
+        return array
 
     def item(self) -> Any:
         """The single element as a Python number."""
@@ -164,6 +171,11 @@ class Tensor:
         the gradient. Returns a handle whose ``remove()`` unregisters the hook."""
         from runtime.autograd.record import edge_of
 
+        if not callable(hook):
+            raise InvalidArgumentError(
+                f"register_hook: hook must be callable (grad) -> Tensor | None, got "
+                f"{type(hook).__name__} {hook!r}"
+            )
         if self.stop_gradient:
             raise InvalidArgumentError(
                 "register_hook: the tensor has stop_gradient=True, so it gets no gradient"

@@ -2,7 +2,13 @@
 
 Each turns what a user may pass into the plain value kernels and InferMeta functions receive
 (see DESIGN.md §4) or raises InvalidArgumentError naming the op and the argument. The generated
-code calls them only when the value is not already of the exact target type.
+code calls them only when the value is not already of the exact target type and, for integers,
+within range (``INT32_MIN`` ... ``INT64_MAX``, spelled out in the generated test).
+
+Ranges are checked here, once, so no kernel meets a value its C++ counterpart could not hold:
+``int`` attributes are int32, ``int64_t`` ones and every int inside an ``IntArray`` or a
+``Scalar`` int64; a float attribute or Scalar must be a float (an int too large for one is an
+error, not an OverflowError inside a kernel).
 """
 
 from __future__ import annotations
@@ -15,8 +21,14 @@ from runtime.common import DataType, IntArray, Place, Scalar, to_data_type, to_p
 from runtime.errors import InvalidArgumentError
 
 __all__ = [
+    "INT32_MIN",
+    "INT32_MAX",
+    "INT64_MIN",
+    "INT64_MAX",
     "to_bool",
     "to_int",
+    "to_int32",
+    "to_int64",
     "to_float",
     "to_str",
     "to_int_array",
@@ -34,10 +46,32 @@ __all__ = [
 ]
 
 
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
 def _fail(op: str, arg: str, expected: str, value: Any) -> InvalidArgumentError:
     return InvalidArgumentError(
-        f"{op}(): argument '{arg}' expects {expected}, got {type(value).__name__} {value!r}"
+        f"{op}(): argument '{arg}' expects {expected}, got {type(value).__name__} {_shown(value)}"
     )
+
+
+def _shown(value: Any) -> str:
+    """``repr`` of a value for a message, shortened: an int of thousands of digits stays
+    readable (and within Python's int-to-str digit limit)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"an int of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _in_range(value: int, low: int, high: int, op: str, arg: str, kind: str) -> int:
+    if not low <= value <= high:
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' is {_shown(value)}, out of range for {kind} "
+            f"[{low}, {high}]"
+        )
+    return value
 
 
 def to_bool(value: Any, op: str, arg: str) -> bool:
@@ -47,17 +81,37 @@ def to_bool(value: Any, op: str, arg: str) -> bool:
 
 
 def to_int(value: Any, op: str, arg: str) -> int:
+    """An int of any size (callers check the range their type needs)."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return int(value)
     raise _fail(op, arg, "an int", value)
+
+
+def to_int32(value: Any, op: str, arg: str) -> int:
+    """``int``: an int in [-2**31, 2**31 - 1]."""
+    return _in_range(to_int(value, op, arg), INT32_MIN, INT32_MAX, op, arg, "int32")
+
+
+def to_int64(value: Any, op: str, arg: str) -> int:
+    """``int64_t``: an int in [-2**63, 2**63 - 1]."""
+    return _in_range(to_int(value, op, arg), INT64_MIN, INT64_MAX, op, arg, "int64")
 
 
 def to_float(value: Any, op: str, arg: str) -> float:
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
         value, (bool, np.bool_)
     ):
-        return float(value)
+        return _as_float(value, op, arg)
     raise _fail(op, arg, "a float", value)
+
+
+def _as_float(value: Any, op: str, arg: str) -> float:
+    try:
+        return float(value)
+    except OverflowError:
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' is {_shown(value)}, too large for a float"
+        ) from None
 
 
 def to_str(value: Any, op: str, arg: str) -> str:
@@ -68,20 +122,22 @@ def to_str(value: Any, op: str, arg: str) -> str:
 
 def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
     """IntArray: an int, a list/tuple of ints or 1-element int tensors, or an int tensor."""
-    if type(value) is tuple and all(type(item) is int for item in value):
-        return value
-    try:
-        return IntArray(value).data
-    except InvalidArgumentError as error:
-        raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
+    if type(value) is not tuple or not all(type(item) is int for item in value):
+        try:
+            value = IntArray(value).data
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
+    for position, item in enumerate(value):
+        _in_range(item, INT64_MIN, INT64_MAX, op, f"{arg}[{position}]", "int64")
+    return value
 
 
 def to_int_list(value: Any, op: str, arg: str) -> tuple[int, ...]:
     """int[] / int64_t[]: a list or tuple of ints (an int is a 1-element list)."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return (int(value),)
+        return (to_int64(value, op, arg),)
     if isinstance(value, (list, tuple)):
-        return tuple(to_int(item, op, f"{arg}[{i}]") for i, item in enumerate(value))
+        return tuple(to_int64(item, op, f"{arg}[{i}]") for i, item in enumerate(value))
     raise _fail(op, arg, "a list of ints", value)
 
 
@@ -104,25 +160,29 @@ def to_str_list(value: Any, op: str, arg: str) -> tuple[str, ...]:
 
 
 def to_scalar(value: Any, op: str, arg: str) -> bool | int | float | complex:
-    """Scalar: a Python/numpy number or a 1-element tensor, as a Python number."""
+    """Scalar: a Python/numpy number or a 1-element tensor, as a Python number; an int must
+    fit int64, as PHI's Scalar holds it."""
     try:
-        return Scalar(value).value
+        number = Scalar(value).value
     except InvalidArgumentError as error:
         raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
+    if type(number) is int:
+        _in_range(number, INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
+    return number
 
 
 def to_scalar_int(value: Any, op: str, arg: str) -> int:
     number = to_scalar(value, op, arg)
-    if isinstance(number, float) and not number.is_integer() or isinstance(number, complex):
+    if isinstance(number, complex) or isinstance(number, float) and not number.is_integer():
         raise _fail(op, arg, "an integer Scalar", value)
-    return int(number)
+    return _in_range(int(number), INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
 
 
 def to_scalar_float(value: Any, op: str, arg: str) -> float:
     number = to_scalar(value, op, arg)
     if isinstance(number, complex):
         raise _fail(op, arg, "a real Scalar", value)
-    return float(number)
+    return _as_float(number, op, arg)
 
 
 def to_scalar_bool(value: Any, op: str, arg: str) -> bool:

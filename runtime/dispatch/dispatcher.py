@@ -27,9 +27,16 @@ from runtime.common.data_type import from_numpy_dtype
 from runtime.core.dense_tensor import DenseTensorMeta
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.core.tensor import Tensor, wrap_array
-from runtime.device import array_module, cupy, to_backend
+from runtime.device import array_module, check_place_available, cupy, to_backend
 from runtime.dispatch.op_info import OpInfo
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError
+from runtime.errors import (
+    InvalidArgumentError,
+    NotFoundError,
+    PhiError,
+    PreconditionNotMetError,
+    ResourceExhaustedError,
+)
+from runtime.infermeta.sizes import check_output_sizes
 from runtime.kernels import KERNEL_FACTORY, Kernel, KernelContext, KernelKey
 
 __all__ = [
@@ -141,6 +148,18 @@ class OpDispatcher:
         """Check, plan, execute and cache; returns every output (intermediate ones included) as a
         tuple: a Tensor, a list of Tensors for a Tensor[] output, None for an absent optional one.
         """
+        try:
+            return self._call(inputs, attrs)
+        except PhiError as error:
+            # The generated function calls this from its cache-miss handler: the miss's KeyError
+            # is no part of the user's error ("During handling of the above exception...").
+            raise error from None
+        except MemoryError:
+            raise ResourceExhaustedError(
+                f"{self.info.name}(): out of memory running kernel '{self.info.kernel}'"
+            ) from None
+
+    def _call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
         metas = self.input_metas(inputs)
         key = metas + tuple(attrs[i] for i in self._key_attr_index)
         arrays = tuple(_arrays_of(value) for value in inputs)
@@ -218,9 +237,12 @@ class OpDispatcher:
         key = KernelKey(
             place.backend, DataLayout.ALL_LAYOUT if not metas else _layout_of(metas), dtype
         )
-        kernel = KERNEL_FACTORY.select(
-            info.kernel, key, cpu_fallback=runtime_flags.SWITCHES.enable_api_kernel_fallback
-        )
+        try:
+            kernel = KERNEL_FACTORY.select(
+                info.kernel, key, cpu_fallback=runtime_flags.SWITCHES.enable_api_kernel_fallback
+            )
+        except NotFoundError as error:
+            raise NotFoundError(f"{info.name}(): {error}") from None
         if kernel.key.backend is Backend.CPU and place.backend is not Backend.CPU:
             place = CPUPlace()
         meta_inputs = [_meta_tensors(meta, name) for meta, name in zip(metas, info.input_names)]
@@ -230,6 +252,12 @@ class OpDispatcher:
             raise InvalidArgumentError(f"{info.name}(): {error}") from None
         out_metas = tuple(
             self._interned(out, spec, place) for out, spec in zip(outputs, info.outputs)
+        )
+        check_output_sizes(
+            info.name,
+            (spec.name for spec in info.outputs),
+            out_metas,
+            runtime_flags.SWITCHES.max_alloc_bytes,
         )
         transforms = self._transforms(kernel, metas, place)
         run = partial(kernel.fn, _context(place))
@@ -278,6 +306,7 @@ class OpDispatcher:
         for candidate in self.info.backend:
             value = values.get(candidate)
             if isinstance(value, Place) and value.is_defined:
+                check_place_available(value, self.info.name)
                 return value
             flat = (
                 list(_flat((value,))) if value is not None and not isinstance(value, Place) else []

@@ -18,7 +18,9 @@ def assign_inplace(
     outputs replaced by the input tensors themselves."""
     result = list(outputs)
     for tensor, index in pairs:
-        if tensor is None:
+        if tensor is None or outputs[index] is None:
+            # An optional output the op did not produce (sgd_'s master_param_out without
+            # multi_precision): the input keeps its values and the result stays None.
             continue
         impl = tensor._impl
         computed = outputs[index]._impl.array

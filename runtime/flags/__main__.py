@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 # The runtime defines its own flags when its package is imported; an import error must surface.
 import runtime  # noqa: F401
+from runtime.cli_output import write_stdout
 from runtime.flags import all_flags
 from runtime.flags.listing import format_json, format_table
 
@@ -24,8 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     arguments = parser.parse_args(argv)
     flags = all_flags()
-    sys.stdout.write(format_json(flags) if arguments.json else format_table(flags))
-    return 0
+    return write_stdout(format_json(flags) if arguments.json else format_table(flags))
 
 
 if __name__ == "__main__":

@@ -136,6 +136,7 @@ class FlagRegistry:
     def _define(self, name: str, flag_type: FlagType, default: object, help: str) -> Flag:
         location = caller_location()
         _check_name(name, location)
+        name = str.__str__(name)  # a str subclass's __hash__/__eq__ must not run under the lock
         if not isinstance(help, str):
             raise InvalidArgumentError(
                 f"flag {name!r} defined at {location}: help must be a str, got {help!r}"
@@ -178,8 +179,11 @@ class FlagRegistry:
                 f"get_flags takes a flag name or a list of names, got {names!r} "
                 f"({type(names).__name__})"
             )
+        # Resolved before taking the lock: iterating a list subclass or hashing a str subclass
+        # runs user code, which may call back into this registry.
+        flags = [self._resolve(name) for name in list(names)]
         with self._lock:
-            return {ENV_PREFIX + flag.name: flag.value for flag in map(self._resolve, names)}
+            return {ENV_PREFIX + flag.name: flag.value for flag in flags}
 
     def all_flags(self) -> tuple[Flag, ...]:
         """Every defined flag, sorted by name."""
@@ -203,10 +207,10 @@ class FlagRegistry:
         The comparison and the change happen under the registry's lock, so concurrent
         read-modify-write loops (counters, toggles) lose no update.
         """
+        flag = self._resolve(name)
+        expected = _checked(flag, expected)
+        new = _checked(flag, new)
         with self._lock:
-            flag = self._resolve(name)
-            expected = _checked(flag, expected)
-            new = _checked(flag, new)
             if not _same_value(flag.type, flag.value, expected):
                 return False
             changes = _store(flag, new)
@@ -253,18 +257,28 @@ class FlagRegistry:
         """
         if not callable(listener):
             raise InvalidArgumentError(f"a flag listener must be callable, got {listener!r}")
-        with self._lock:
-            if listener in self._listeners:
+        while True:
+            # `in` and the message call the listener's __eq__ and __repr__: user code, run
+            # outside the lock; the swap below retries if another thread changed the tuple.
+            listeners = self._listeners
+            if listener in listeners:
                 raise AlreadyExistsError(f"flag listener {listener!r} is already added")
-            self._listeners = (*self._listeners, listener)
-        return listener
+            with self._lock:
+                if self._listeners is listeners:
+                    self._listeners = (*listeners, listener)
+                    return listener
 
     def remove_listener(self, listener: Listener) -> None:
         """Stop calling a listener that add_listener added."""
-        with self._lock:
-            if listener not in self._listeners:
+        while True:
+            listeners = self._listeners
+            if listener not in listeners:
                 raise NotFoundError(f"flag listener {listener!r} was never added or was removed")
-            self._listeners = tuple(added for added in self._listeners if added != listener)
+            remaining = tuple(added for added in listeners if added != listener)
+            with self._lock:
+                if self._listeners is listeners:
+                    self._listeners = remaining
+                    return
 
     # Internals -----------------------------------------------------------------------------
 
@@ -277,16 +291,19 @@ class FlagRegistry:
                 f"set_flags takes a mapping of flag names to values, got {mapping!r} "
                 f"({type(mapping).__name__})"
             )
+        # Everything that can run user code (the mapping's iteration, a key's methods, a value's
+        # conversions and __repr__ in messages) happens before the lock is taken: that code may
+        # call back into this registry. Only checked, plain values are stored under the lock.
+        staged: dict[str, tuple[str, Flag, FlagValue]] = {}
+        for key, value in list(mapping.items()):
+            flag = self._resolve(key)
+            if flag.name in staged:
+                raise InvalidArgumentError(
+                    f"set_flags got flag {flag.name!r} twice, as {staged[flag.name][0]!r} "
+                    f"and as {key!r}"
+                )
+            staged[flag.name] = (key, flag, _checked(flag, value))
         with self._lock:
-            staged: dict[str, tuple[str, Flag, FlagValue]] = {}
-            for key, value in mapping.items():
-                flag = self._resolve(key)
-                if flag.name in staged:
-                    raise InvalidArgumentError(
-                        f"set_flags got flag {flag.name!r} twice, as {staged[flag.name][0]!r} "
-                        f"and as {key!r}"
-                    )
-                staged[flag.name] = (key, flag, _checked(flag, value))
             previous = {name: flag.value for name, (_key, flag, _value) in staged.items()}
             changes = [
                 change for _key, flag, value in staged.values() for change in _store(flag, value)
@@ -296,6 +313,8 @@ class FlagRegistry:
     def _resolve(self, name: object) -> Flag:
         if not isinstance(name, str):
             raise InvalidArgumentError(f"flag names are str, got {name!r} ({type(name).__name__})")
+        # A plain str copy: a str subclass's methods (removeprefix, __hash__, __eq__) never run.
+        name = str.__str__(name)
         flag = self._flags.get(name.removeprefix(ENV_PREFIX))
         if flag is None:
             raise NotFoundError(self._unknown_flag_message(name))

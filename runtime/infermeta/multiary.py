@@ -172,6 +172,9 @@ def adam_infer_meta(
     _require_one_element(beta2_pow, "beta2_pow", config)
     if skip_update is not None:
         _require_one_element(skip_update, "skip_update", config)
+    for value, name in ((beta1, "beta1"), (beta2, "beta2"), (epsilon, "epsilon")):
+        if isinstance(value, complex):
+            raise InvalidArgumentError(f"argument '{name}' must be a real number, got {value!r}")
     for tensor, name in ((grad, "grad"), (moment1, "moment1"), (moment2, "moment2")):
         _require_param_dims(tensor, name, param, config)
     if master_param is not None:

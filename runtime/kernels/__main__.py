@@ -8,6 +8,7 @@ import json
 import sys
 from collections import defaultdict
 
+from runtime.cli_output import write_stdout
 from runtime.kernels import KERNEL_FACTORY, KernelFactory
 
 
@@ -70,8 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     options = parser.parse_args(argv)
     table = rows(KERNEL_FACTORY)
-    print(json.dumps(table, indent=2) if options.json else format_table(table))
-    return 0
+    return write_stdout(
+        (json.dumps(table, indent=2) if options.json else format_table(table)) + "\n"
+    )
 
 
 if __name__ == "__main__":

@@ -189,6 +189,8 @@ def unary_cases() -> list[Case]:
                 any_x,
             ),
             case("silu", label, phi.silu, any_x),
+            # Inside (eps, 1 - eps), where logit is smooth: 0.1 to 0.9.
+            case("logit", label, phi.logit, 0.1 + 0.8 * uniform(shape, seed, 0.0, 1.0)),
             case("leaky_relu", f"{label}-default_slope", phi.leaky_relu, nonzero_x),
             case("leaky_relu", f"{label}-slope_0.3", lambda x: phi.leaky_relu(x, 0.3), nonzero_x),
             case(

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
+import numpy as np
+
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.floating_point import ieee_results
@@ -139,10 +141,14 @@ def relu_kernel(ctx: KernelContext, x: Array) -> Array:
 @register_kernel("leaky_relu", dtypes=REAL)
 def leaky_relu_kernel(ctx: KernelContext, x: Array, negative_slope: float) -> Array:
     """x where x >= 0, negative_slope * x below: PHI's LeakyReluFunctor, max(x, a * x) for a
-    slope below 1 and min(x, a * x) otherwise."""
+    slope below 1 and min(x, a * x) otherwise, with C++'s std::max/std::min: a NaN in
+    ``a * x`` gives x (a NaN slope is the identity, as in PaddlePaddle), a NaN in x stays."""
     xp = ctx.xp
-    scaled = x * xp.asarray(negative_slope, dtype=x.dtype)
-    return xp.maximum(x, scaled) if negative_slope < 1 else xp.minimum(x, scaled)
+    with np.errstate(invalid="ignore"):  # inf * 0 and NaN slopes are meant (see above)
+        scaled = x * xp.asarray(negative_slope, dtype=x.dtype)
+    if negative_slope < 1:
+        return xp.where(x < scaled, scaled, x)  # std::max(x, scaled)
+    return xp.where(scaled < x, scaled, x)  # std::min(x, scaled)
 
 
 _SQRT_HALF = 0.70710678118654752440

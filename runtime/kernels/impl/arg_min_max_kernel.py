@@ -5,9 +5,16 @@ Semantics are PHI's (paddle/phi/kernels/cpu/arg_min_max_kernel.cc with ArgMinMax
 input gives index 0 (shape [1] with ``keepdims``, as PaddlePaddle's InferMeta says); the result
 is int32 or int64 as ``dtype`` asks (int64 when UNDEFINED). Searching a zero-size axis raises
 InvalidArgumentError.
+
+NaN follows PaddlePaddle 3.3.1's CPU kernel (Eigen's arg-max reducer): the search starts from
+index 0 holding the lowest finite value (highest, for argmin) and moves only to a strictly
+greater (smaller) value, so a NaN is never chosen over a number, and a slice with no value
+beyond that start (all NaN, or NaN with -inf) gives index 0.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from runtime.common import DataType
 from runtime.errors import InvalidArgumentError
@@ -35,7 +42,7 @@ def _arg_extreme(
     dtype: DataType,
 ) -> Array:
     xp = ctx.xp
-    search = xp.argmax if name == "argmax" else xp.argmin
+    ndim = x.ndim
     out_dtype = (
         DataType.INT32.numpy_dtype if dtype is DataType.INT32 else DataType.INT64.numpy_dtype
     )
@@ -47,12 +54,27 @@ def _arg_extreme(
             f"{name}: cannot search an empty axis of a tensor with shape {list(x.shape)}"
         )
     if flatten:
-        index = search(x.reshape(-1))
-        if keepdims:
-            index = index.reshape((1,) * x.ndim)
-    else:
-        index = search(x, axis=axis, keepdims=keepdims)
+        x, axis = x.reshape(-1), 0
+    index = _search(xp, name, x, axis)
+    if flatten:
+        index = index.reshape((1,) * ndim if keepdims else ())
+    elif not keepdims:
+        index = xp.squeeze(index, axis=axis)
     return index.astype(out_dtype, copy=False)
+
+
+def _search(xp: Any, name: str, x: Array, axis: int) -> Array:
+    """Indices (keeping ``axis`` as 1) of the first extreme value, NaN handled as Eigen does."""
+    search = xp.argmax if name == "argmax" else xp.argmin
+    if x.dtype.kind != "f" or not bool(xp.isnan(x).any()):
+        return search(x, axis=axis, keepdims=True)
+    maximum = name == "argmax"
+    filled = xp.where(xp.isnan(x), -xp.inf if maximum else xp.inf, x)
+    index = search(filled, axis=axis, keepdims=True)
+    best = xp.take_along_axis(filled, index, axis=axis)
+    start = xp.finfo(x.dtype).min if maximum else xp.finfo(x.dtype).max
+    moved = best > start if maximum else best < start
+    return xp.where(moved, index, 0)
 
 
 @register_kernel("argmax", dtypes=ARG_MIN_MAX_DTYPES, configure=_output_dtype_by_attribute)

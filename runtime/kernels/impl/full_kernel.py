@@ -1,7 +1,8 @@
 """Creation kernels: full and full_like (ones, zeros, ones_like, zeros_like invoke them).
 
 Semantics are PHI's (paddle/phi/kernels/cpu/full_kernel.cc): ``full`` converts its value to the
-output dtype as a C++ cast does (toward zero for integers, nonzero is True for bool);
+output dtype as a C++ cast does (toward zero for integers, nonzero is True for bool), except
+that NaN, inf or a value out of an integer dtype's range is an error (PaddlePaddle wraps it);
 ``full_like`` first checks that a real value lies in the output dtype's range (nan and inf are
 allowed for floating types).
 """
@@ -30,7 +31,12 @@ def _any_input(kernel: Kernel) -> None:
 
 @register_kernel("full", dtypes=FULL_DTYPES)
 def full_kernel(ctx: KernelContext, shape: tuple[int, ...], value: float, dtype: DataType) -> Array:
-    return ctx.xp.full(shape, value, dtype=dtype.numpy_dtype)
+    np_dtype = dtype.numpy_dtype
+    if np_dtype.kind in "iu":
+        # An integer dtype: a C++ cast of NaN, inf or an out-of-range value is undefined, and
+        # numpy wraps it silently; both are errors here.
+        value = _checked_real(value, np_dtype, "full")
+    return ctx.xp.full(shape, value, dtype=np_dtype)
 
 
 @register_kernel("full_like", dtypes=FULL_DTYPES, configure=_any_input)
@@ -39,26 +45,29 @@ def full_like_kernel(
 ) -> Array:
     out_dtype = x.dtype if dtype is DataType.UNDEFINED else dtype.numpy_dtype
     if out_dtype.kind != "c":
-        value = _checked_real(value, out_dtype)
+        value = _checked_real(value, out_dtype, "full_like")
     return ctx.xp.full(x.shape, value, dtype=out_dtype)
 
 
-def _checked_real(value: bool | int | float | complex, dtype: np.dtype) -> bool | int | float:
+def _checked_real(
+    value: bool | int | float | complex, dtype: np.dtype, op: str
+) -> bool | int | float:
     if isinstance(value, complex):
         raise InvalidArgumentError(
-            f"full_like: a complex value {value!r} cannot fill a tensor of dtype {dtype}"
+            f"{op}(): argument 'value': a complex value {value!r} cannot fill a tensor of dtype "
+            f"{dtype}"
         )
     if isinstance(value, float) and not math.isfinite(value):
         if dtype.kind == "f":
             return value
         raise InvalidArgumentError(
-            f"full_like: value {value!r} cannot fill a tensor of dtype {dtype}"
+            f"{op}(): argument 'value': value {value!r} cannot fill a tensor of dtype {dtype}"
         )
     info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype) if dtype.kind in "iu" else None
     low, high = (info.min, info.max) if info is not None else (0, 1)
     if not low <= value <= high:
         raise InvalidArgumentError(
-            f"full_like: value {value!r} is out of range for dtype {dtype}: it must lie in "
-            f"[{low}, {high}]"
+            f"{op}(): argument 'value': value {value!r} is out of range for dtype {dtype}: it must lie "
+            f"in [{low}, {high}]"
         )
     return value

@@ -68,11 +68,13 @@ def sum_kernel(
         out_dtype = _INT64
     else:
         out_dtype = x.dtype
+    # A 0-D tensor accepts axis 0 or -1 (PaddlePaddle), which numpy rejects: reduce nothing.
+    axes = (axis or None) if x.ndim else ()
     if out_dtype == _FLOAT16:
-        total = x.sum(axis=axis or None, dtype=_FLOAT32, keepdims=keepdim)
+        total = x.sum(axis=axes, dtype=_FLOAT32, keepdims=keepdim)
         return total.astype(out_dtype)
     # ndarray.sum, not xp.sum: the method skips a Python-level wrapper (a third of a small call).
-    return x.sum(axis=axis or None, dtype=out_dtype, keepdims=keepdim)
+    return x.sum(axis=axes, dtype=out_dtype, keepdims=keepdim)
 
 
 @register_kernel("mean", dtypes=MEAN_DTYPES)

@@ -1,0 +1,19 @@
+"""logit_grad: out_grad / (x (1 - x)), as PHI's LogitGradFunctor: 0 where ``eps`` > 0 clipped
+x (x < eps or x > 1 - eps), NaN outside [0, 1] when ``eps`` == 0."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import FLOATING, register_kernel
+
+
+@register_kernel("logit_grad", dtypes=FLOATING)
+def logit_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array, eps: float) -> Array:
+    xp = ctx.xp
+    with np.errstate(divide="ignore", invalid="ignore"):
+        grad = out_grad / (x * (1 - x))
+    outside = (x < eps) | (x > 1 - eps)
+    fill = xp.asarray(0 if eps else xp.nan, dtype=x.dtype)
+    return xp.where(outside, fill, grad)
