@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable, Union
 
 from .errors import ERROR, INCONSISTENCY, Diagnostic, SpecError, sort_diagnostics
-from .loader import read_entries
+from .loader import read_entries, read_spec_file
 from .model import (
     Arg,
     ArgList,
@@ -74,10 +74,15 @@ __all__ = [
 
 def _display_name(path: Path, base: PathLike | None) -> str:
     if base is not None:
-        try:
-            return path.resolve().relative_to(Path(base).resolve()).as_posix()
-        except ValueError:
-            pass
+        # abspath first: a spec file may be a symlink to somewhere else (even /dev/zero)
+        for where, root in (
+            (Path(os.path.abspath(path)), Path(os.path.abspath(base))),
+            (path.resolve(), Path(base).resolve()),
+        ):
+            try:
+                return where.relative_to(root).as_posix()
+            except ValueError:
+                pass
     return path.as_posix()
 
 
@@ -95,13 +100,9 @@ def collect(
         path = Path(raw)
         display = _display_name(path, base)
         files.append(display)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            diagnostics.append(
-                Diagnostic(Location(display, 1, 1), None, f"cannot read the file: {reason}")
-            )
+        text, unreadable = read_spec_file(path, display)
+        diagnostics.extend(unreadable)
+        if text is None:
             continue
         entries, found = read_entries(text, display)
         diagnostics.extend(found)

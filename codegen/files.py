@@ -15,11 +15,14 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Iterable
+
+from codegen.limits import MAX_SPEC_FILE_BYTES
 
 __all__ = [
     "GENERATED_MARK",
@@ -43,13 +46,26 @@ def fingerprint_inputs(files: Iterable[tuple[str, Path]]) -> str:
     hasher = hashlib.sha256()
     for label, path in sorted(set(files)):
         hasher.update(label.encode() + b"\0")
-        hasher.update(path.read_bytes() + b"\0")
+        hasher.update(_file_bytes(path) + b"\0")
     try:
         black_version = metadata.version("black")
     except metadata.PackageNotFoundError:
         black_version = "none"
     hasher.update(b"black " + black_version.encode())
     return hasher.hexdigest()[:32]
+
+
+def _file_bytes(path: Path) -> bytes:
+    """The contents of a regular file within the spec size limit; for anything else (a FIFO,
+    a device, a directory, a missing file) a marker, so that hashing never blocks or fails: the
+    loader reports such a path as a spec error."""
+    try:
+        info = path.stat()
+        if stat.S_ISREG(info.st_mode) and info.st_size <= MAX_SPEC_FILE_BYTES:
+            return path.read_bytes()
+    except OSError:
+        pass
+    return b"\0unreadable"
 
 
 def header(sources: str, template: str, fingerprint: str, body: str) -> str:
