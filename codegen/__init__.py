@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Iterable, Union
 
 from .errors import ERROR, INCONSISTENCY, Diagnostic, SpecError, sort_diagnostics
-from .loader import read_entries, read_spec_file
 from .model import (
     Arg,
     ArgList,
@@ -35,7 +34,6 @@ from .model import (
     SpecSet,
     Type,
 )
-from .parse import parse_entry
 from .validate import validate_op, validate_set
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -90,6 +88,11 @@ def collect(
     paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
 ) -> tuple[list[OpSpec], list[str], list[Diagnostic]]:
     """Every op that parsed (even with errors elsewhere), the file names, all diagnostics."""
+    # Imported here, not at the top: pyyaml is the `codegen` extra, and `python -m codegen`
+    # from a wheel installed without it must be able to say so.
+    from .loader import read_entries, read_spec_file
+    from .parse import parse_entry
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     diagnostics: list[Diagnostic] = []
