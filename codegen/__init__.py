@@ -85,9 +85,15 @@ def _display_name(path: Path, base: PathLike | None) -> str:
 
 
 def collect(
-    paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+    paths: PathLike | Iterable[PathLike],
+    *,
+    base: PathLike | None = None,
+    python_api: bool = True,
 ) -> tuple[list[OpSpec], list[str], list[Diagnostic]]:
-    """Every op that parsed (even with errors elsewhere), the file names, all diagnostics."""
+    """Every op that parsed (even with errors elsewhere), the file names, all diagnostics.
+
+    ``python_api=False`` leaves out what only phiops' Python API requires (for PaddlePaddle's
+    own files)."""
     # Imported here, not at the top: pyyaml is the `codegen` extra, and `python -m codegen`
     # from a wheel installed without it must be able to say so.
     from .loader import read_entries, read_spec_file
@@ -117,20 +123,23 @@ def collect(
             if failed:
                 broken.add(id(spec))
             else:
-                diagnostics.extend(validate_op(spec))
+                diagnostics.extend(validate_op(spec, python_api=python_api))
     diagnostics.extend(validate_set(specs, broken))
     return specs, files, sort_diagnostics(diagnostics)
 
 
 def check(
-    paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+    paths: PathLike | Iterable[PathLike],
+    *,
+    base: PathLike | None = None,
+    python_api: bool = True,
 ) -> tuple[SpecSet | None, list[Diagnostic]]:
     """Load `paths` as one set; return it (None if there are schema errors) and all diagnostics.
 
     Locations name each file relative to `base` when it is given and contains the file, else
     as the path was given.  Never raises for bad input.
     """
-    specs, files, diagnostics = collect(paths, base=base)
+    specs, files, diagnostics = collect(paths, base=base, python_api=python_api)
     if any(d.severity == ERROR for d in diagnostics):
         return None, diagnostics
     spec_set = SpecSet(
@@ -142,14 +151,18 @@ def check(
 
 
 def load(
-    paths: PathLike | Iterable[PathLike], *, strict: bool = True, base: PathLike | None = None
+    paths: PathLike | Iterable[PathLike],
+    *,
+    strict: bool = True,
+    base: PathLike | None = None,
+    python_api: bool = True,
 ) -> SpecSet:
     """Load and validate `paths` as one set of op specs.
 
     Raises SpecError listing every diagnostic when there is a schema error, or (with
     strict=True) an inconsistency: entries or keys that disagree (see `codegen.errors`).
     """
-    spec_set, diagnostics = check(paths, base=base)
+    spec_set, diagnostics = check(paths, base=base, python_api=python_api)
     if spec_set is None or (strict and diagnostics):
         raise SpecError(diagnostics)
     return spec_set

@@ -1,5 +1,6 @@
 """Hostile or broken specs end in a located error, exit code 1 and no traceback: never a hang, a
-memory blow-up, a crash or a RecursionError. Each limit of codegen.limits is named in its message."""
+memory blow-up, a crash or a RecursionError. Each limit of codegen.limits is named in its message.
+"""
 
 from __future__ import annotations
 
@@ -49,8 +50,7 @@ CASES = {
     "alias bomb in a list": (
         "- &a [x, x, x, x, x, x, x, x, x, x]\n"
         + "".join(
-            f"- &{b} [" + ", ".join([f"*{a}"] * 10) + "]\n"
-            for a, b in zip("abcdefgh", "bcdefghi")
+            f"- &{b} [" + ", ".join([f"*{a}"] * 10) + "]\n" for a, b in zip("abcdefgh", "bcdefghi")
         ),
         "ops/api.yaml:6:35: the YAML expands to more than 1,000,000 nodes "
         "(codegen.limits.MAX_YAML_NODES)",
@@ -118,9 +118,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_hostile_spec_gives_a_located_error(
-    tmp_path: Path, case: str, monkeypatch, capsys
-) -> None:
+def test_hostile_spec_gives_a_located_error(tmp_path: Path, case: str, monkeypatch, capsys) -> None:
     spec, expected = CASES[case]
     root = make_project(tmp_path)
     (root / "ops" / "api.yaml").write_text(spec, encoding="utf-8")
@@ -198,9 +196,7 @@ def test_no_spec_files_is_one_clear_error(tmp_path: Path, monkeypatch, capsys) -
     (root / "ops" / "api.yaml").unlink()
     code, stderr = _codegen(root, monkeypatch, capsys)
     assert code == 1
-    assert stderr.splitlines()[0] == (
-        f"no spec files: expected ops/api.yaml under {root}"
-    )
+    assert stderr.splitlines()[0] == (f"no spec files: expected ops/api.yaml under {root}")
 
 
 def test_paddle_files_stay_within_the_limits() -> None:
