@@ -188,3 +188,13 @@ def test_a_data_type_the_runtime_lacks_is_a_spec_error(
         build_files(Project(root))
     assert str(raised.value.diagnostics[0]).split("\n")[0] == expected
     assert not (root / "generated").exists()
+
+
+def test_a_root_that_is_not_a_project_is_named(tmp_path: Path, capsys) -> None:
+    # What an installed wheel's default root (site-packages) looks like: no ops/, no templates/.
+    (tmp_path / "generated").mkdir()
+    assert main(["--root", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"{tmp_path} is not a phiops project (no ops/api.yaml, no templates/); an installed "
+        "phiops ships the generated API, not its specs: pass --root with a phiops checkout"
+    )
