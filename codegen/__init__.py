@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Iterable, Union
 
 from .errors import ERROR, INCONSISTENCY, Diagnostic, SpecError, sort_diagnostics
-from .loader import read_entries
 from .model import (
     Arg,
     ArgList,
@@ -35,7 +34,6 @@ from .model import (
     SpecSet,
     Type,
 )
-from .parse import parse_entry
 from .validate import validate_op, validate_set
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -74,17 +72,33 @@ __all__ = [
 
 def _display_name(path: Path, base: PathLike | None) -> str:
     if base is not None:
-        try:
-            return path.resolve().relative_to(Path(base).resolve()).as_posix()
-        except ValueError:
-            pass
+        # abspath first: a spec file may be a symlink to somewhere else (even /dev/zero)
+        for where, root in (
+            (Path(os.path.abspath(path)), Path(os.path.abspath(base))),
+            (path.resolve(), Path(base).resolve()),
+        ):
+            try:
+                return where.relative_to(root).as_posix()
+            except ValueError:
+                pass
     return path.as_posix()
 
 
 def collect(
-    paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+    paths: PathLike | Iterable[PathLike],
+    *,
+    base: PathLike | None = None,
+    python_api: bool = True,
 ) -> tuple[list[OpSpec], list[str], list[Diagnostic]]:
-    """Every op that parsed (even with errors elsewhere), the file names, all diagnostics."""
+    """Every op that parsed (even with errors elsewhere), the file names, all diagnostics.
+
+    ``python_api=False`` leaves out what only phiops' Python API requires (for PaddlePaddle's
+    own files)."""
+    # Imported here, not at the top: pyyaml is the `codegen` extra, and `python -m codegen`
+    # from a wheel installed without it must be able to say so.
+    from .loader import read_entries, read_spec_file
+    from .parse import parse_entry
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     diagnostics: list[Diagnostic] = []
@@ -95,13 +109,9 @@ def collect(
         path = Path(raw)
         display = _display_name(path, base)
         files.append(display)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            diagnostics.append(
-                Diagnostic(Location(display, 1, 1), None, f"cannot read the file: {reason}")
-            )
+        text, unreadable = read_spec_file(path, display)
+        diagnostics.extend(unreadable)
+        if text is None:
             continue
         entries, found = read_entries(text, display)
         diagnostics.extend(found)
@@ -113,20 +123,23 @@ def collect(
             if failed:
                 broken.add(id(spec))
             else:
-                diagnostics.extend(validate_op(spec))
+                diagnostics.extend(validate_op(spec, python_api=python_api))
     diagnostics.extend(validate_set(specs, broken))
     return specs, files, sort_diagnostics(diagnostics)
 
 
 def check(
-    paths: PathLike | Iterable[PathLike], *, base: PathLike | None = None
+    paths: PathLike | Iterable[PathLike],
+    *,
+    base: PathLike | None = None,
+    python_api: bool = True,
 ) -> tuple[SpecSet | None, list[Diagnostic]]:
     """Load `paths` as one set; return it (None if there are schema errors) and all diagnostics.
 
     Locations name each file relative to `base` when it is given and contains the file, else
     as the path was given.  Never raises for bad input.
     """
-    specs, files, diagnostics = collect(paths, base=base)
+    specs, files, diagnostics = collect(paths, base=base, python_api=python_api)
     if any(d.severity == ERROR for d in diagnostics):
         return None, diagnostics
     spec_set = SpecSet(
@@ -138,14 +151,18 @@ def check(
 
 
 def load(
-    paths: PathLike | Iterable[PathLike], *, strict: bool = True, base: PathLike | None = None
+    paths: PathLike | Iterable[PathLike],
+    *,
+    strict: bool = True,
+    base: PathLike | None = None,
+    python_api: bool = True,
 ) -> SpecSet:
     """Load and validate `paths` as one set of op specs.
 
     Raises SpecError listing every diagnostic when there is a schema error, or (with
     strict=True) an inconsistency: entries or keys that disagree (see `codegen.errors`).
     """
-    spec_set, diagnostics = check(paths, base=base)
+    spec_set, diagnostics = check(paths, base=base, python_api=python_api)
     if spec_set is None or (strict and diagnostics):
         raise SpecError(diagnostics)
     return spec_set

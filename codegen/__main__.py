@@ -14,15 +14,35 @@ import argparse
 import sys
 from pathlib import Path
 
-from codegen.errors import SpecError
-from codegen.generate import TEMPLATES, Project, build_files, up_to_date
-
 _DEFAULT_ROOT = Path(__file__).resolve().parent.parent
+_GENERATOR_PACKAGES = {"yaml": "pyyaml", "jinja2": "jinja2", "black": "black"}
+
+
+def _missing_generator_packages() -> list[str]:
+    """The generator's own dependencies (the ``codegen`` extra) that are not installed."""
+    from importlib.util import find_spec
+
+    return [pip for module, pip in _GENERATOR_PACKAGES.items() if find_spec(module) is None]
+
+
+def _not_a_project(root: Path) -> str | None:
+    """Why ``root`` cannot be generated, or None. An installed wheel has generated/ but neither
+    ops/ nor templates/: its default root (site-packages) is not a project."""
+    if not (root / "ops" / "api.yaml").exists() and not (root / "templates").is_dir():
+        return (
+            f"{root} is not a phiops project (no ops/api.yaml, no templates/); an installed "
+            "phiops ships the generated API, not its specs: pass --root with a phiops checkout"
+        )
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["lint"]:
+        missing = _missing_generator_packages()
+        if "pyyaml" in missing:
+            print("codegen lint needs pyyaml: pip install 'phiops[codegen]'", file=sys.stderr)
+            return 1
         from codegen.lint import main as lint_main
 
         return lint_main(argv[1:])
@@ -40,13 +60,26 @@ def main(argv: list[str] | None = None) -> int:
         "--root", type=Path, default=_DEFAULT_ROOT, help="project root holding ops/ and templates/"
     )
     options = parser.parse_args(argv)
+    missing = _missing_generator_packages()
+    if missing:
+        print(f"codegen needs {', '.join(missing)}: pip install 'phiops[codegen]'", file=sys.stderr)
+        return 1
+    from codegen.errors import SpecError
+    from codegen.files import stale_temp_files
+    from codegen.generate import TEMPLATES, Project, build_files, up_to_date
+
+    reason = _not_a_project(options.root)
+    if reason is not None:
+        print(reason, file=sys.stderr)
+        return 1
     project = Project(options.root)
 
     if options.list:
         for name in TEMPLATES:
             print((project.out_dir / name).relative_to(project.root).as_posix())
         return 0
-    if up_to_date(project):
+    leftovers = [] if options.check else stale_temp_files(project.out_dir)
+    if up_to_date(project) and not leftovers:
         if not options.check:
             print("generated/ is up to date")
         return 0
@@ -67,7 +100,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 1
         return 0
-    changed = manager.write()
+    try:
+        changed = manager.write()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"cannot write {project.out_dir}: {reason}; nothing was changed", file=sys.stderr)
+        return 1
     for name in changed:
         print(f"wrote generated/{name}")
     if not changed:

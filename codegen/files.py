@@ -15,11 +15,14 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Iterable
+
+from codegen.limits import MAX_SPEC_FILE_BYTES
 
 __all__ = [
     "GENERATED_MARK",
@@ -38,18 +41,32 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-def fingerprint_inputs(files: Iterable[tuple[str, Path]]) -> str:
-    """Hash of the given ``(label, path)`` files' labels and contents, plus black's version."""
-    hasher = hashlib.sha256()
+def fingerprint_inputs(files: Iterable[tuple[str, Path]], extra: bytes = b"") -> str:
+    """Hash of the given ``(label, path)`` files' labels and contents, ``extra`` (what
+    generation reads from the runtime) and black's version."""
+    hasher = hashlib.sha256(extra + b"\0")
     for label, path in sorted(set(files)):
         hasher.update(label.encode() + b"\0")
-        hasher.update(path.read_bytes() + b"\0")
+        hasher.update(_file_bytes(path) + b"\0")
     try:
         black_version = metadata.version("black")
     except metadata.PackageNotFoundError:
         black_version = "none"
     hasher.update(b"black " + black_version.encode())
     return hasher.hexdigest()[:32]
+
+
+def _file_bytes(path: Path) -> bytes:
+    """The contents of a regular file within the spec size limit; for anything else (a FIFO,
+    a device, a directory, a missing file) a marker, so that hashing never blocks or fails: the
+    loader reports such a path as a spec error."""
+    try:
+        info = path.stat()
+        if stat.S_ISREG(info.st_mode) and info.st_size <= MAX_SPEC_FILE_BYTES:
+            return path.read_bytes()
+    except OSError:
+        pass
+    return b"\0unreadable"
 
 
 def header(sources: str, template: str, fingerprint: str, body: str) -> str:
@@ -105,6 +122,19 @@ def stale_files(out_dir: Path, produced: Iterable[str]) -> list[Path]:
     return found
 
 
+def stale_temp_files(out_dir: Path) -> list[Path]:
+    """Temp files a FileManager run left in ``out_dir`` when it was killed mid-write."""
+    if not out_dir.is_dir():
+        return []
+    return sorted(p for p in out_dir.rglob(".*.tmp") if p.is_file())
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
 class FileManager:
     """Writes a set of files under ``out_dir``: only changed ones, atomically, removing stale
     generated files; or compares them (``check``) without writing."""
@@ -123,10 +153,18 @@ class FileManager:
         return stale_files(self.out_dir, self.files)
 
     def write(self) -> list[str]:
-        """Write what changed (each file via a temp file and rename); returns what changed."""
+        """Write what changed (each file via a temp file and rename); returns what changed.
+
+        Files get the mode the umask gives new files (not mkstemp's 0600). Temp files left by
+        a run that was killed are removed first. OSError when ``out_dir`` cannot be written."""
         changed = []
         staged: list[tuple[Path, Path]] = []
+        if self.out_dir.exists() and not self.out_dir.is_dir():
+            raise NotADirectoryError(f"{self.out_dir} exists and is not a directory")
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        for temp in stale_temp_files(self.out_dir):
+            temp.unlink(missing_ok=True)
+        mode = 0o666 & ~_umask()
         try:
             for name, content in sorted(self.files.items()):
                 target = self.out_dir / name
@@ -136,16 +174,19 @@ class FileManager:
                 handle, temp = tempfile.mkstemp(
                     prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
                 )
+                staged.append((Path(temp), target))
                 with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
                     stream.write(content)
-                staged.append((Path(temp), target))
+                os.chmod(temp, mode)
                 changed.append(name)
+            # A run stopped half-way through these renames leaves files of two runs, which
+            # generated/__init__.py refuses to import (it checks every file's fingerprint).
+            for temp, target in staged:
+                os.replace(temp, target)
         except BaseException:
             for temp, _ in staged:
                 temp.unlink(missing_ok=True)
             raise
-        for temp, target in staged:
-            os.replace(temp, target)
         for path in self.stale():
             path.unlink()
             changed.append(f"{path.relative_to(self.out_dir).as_posix()} (removed)")

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from codegen.errors import Diagnostic, SpecError
 from codegen.files import FileManager, body_is_intact, fingerprint_inputs, header, stale_files
-from codegen.model import OpSpec, SpecSet
+from codegen.model import DataTypeConst, OpSpec, SpecSet
 
 __all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
 
@@ -49,7 +49,64 @@ class Project:
             (f"codegen/{p.relative_to(codegen_dir).as_posix()}", p)
             for p in codegen_dir.rglob("*.py")
         ]
-        return fingerprint_inputs(files)
+        return fingerprint_inputs(files, runtime_facts())
+
+
+def runtime_facts() -> bytes:
+    """What generation reads from the runtime, as text: the DataType and DataLayout names, every
+    InferMeta function and every kernel with its signature. Part of the fingerprint, so that
+    swapping a kernel's parameters or renaming an InferMeta function makes generated/ stale."""
+    import inspect
+
+    from runtime.common import DataLayout, DataType
+    from runtime.infermeta import INFER_META_FUNCTIONS
+    from runtime.kernels import KERNEL_FACTORY
+
+    lines = [
+        "DataType " + " ".join(DataType.__members__),
+        "DataLayout " + " ".join(DataLayout.__members__),
+    ]
+    for name, function in sorted(INFER_META_FUNCTIONS.items()):
+        lines.append(f"infer_meta {name}{inspect.signature(function)}")
+    for name, registrations in sorted(KERNEL_FACTORY.kernels.items()):
+        functions = {f"{k.fn.__module__}.{k.fn.__qualname__}": k.fn for k in registrations.values()}
+        for where, function in sorted(functions.items()):
+            lines.append(f"kernel {name} {where}{inspect.signature(function)}")
+    return "\n".join(lines).encode()
+
+
+def _runtime_name_problems(op: OpSpec) -> list[Diagnostic]:
+    """DataType/DataLayout names the model accepts (PaddlePaddle's list) but the runtime lacks:
+    a generated ``DataType.FLOAT8_E4M3FN`` would fail only at import."""
+    from runtime.common import DataLayout, DataType
+
+    problems = []
+    members = {"datatype": ("DataType", DataType), "layout": ("DataLayout", DataLayout)}
+    for arg in op.args:
+        if arg.default is not None and arg.default.kind in members:
+            enum_name, enum = members[arg.default.kind]
+            if arg.default.value not in enum.__members__:
+                problems.append(
+                    Diagnostic(
+                        op.loc_of("args"),
+                        op.name,
+                        f"default {arg.default.text} of argument '{arg.name}': the runtime has no "
+                        f"{enum_name}.{arg.default.value}",
+                        f"runtime {enum_name}s: {', '.join(enum.__members__)}",
+                    )
+                )
+    data_type = op.kernel.data_type if op.kernel is not None else None
+    for item in data_type.items if data_type is not None else ():
+        if isinstance(item, DataTypeConst) and item.name not in DataType.__members__:
+            problems.append(
+                Diagnostic(
+                    op.loc_of("kernel.data_type"),
+                    op.name,
+                    f"kernel.data_type {item}: the runtime has no DataType.{item.name}",
+                    f"runtime DataTypes: {', '.join(DataType.__members__)}",
+                )
+            )
+    return problems
 
 
 def up_to_date(project: Project) -> bool:
@@ -93,6 +150,7 @@ def _views(
     except GenerationError as error:
         return None, [error.diagnostic]
     problems = [Diagnostic(op.loc_of(key), op.name, message) for key, message in check_op(info)]
+    problems += _runtime_name_problems(op)
     return _OpViews(api, infer_meta, signature, op_info_source(info)), problems
 
 
@@ -125,6 +183,7 @@ def build_files(project: Project) -> FileManager:
         raise SpecError(diagnostics)
 
     spec_text = ", ".join(p.relative_to(project.root).as_posix() for p in paths)
+    fingerprint = project.fingerprint()
 
     def context_for(selected: Sequence[OpSpec]) -> dict[str, Any]:
         kernel_ops = [op for op in selected if op.invoke is None]
@@ -132,6 +191,8 @@ def build_files(project: Project) -> FileManager:
         backward = [op for op in selected if op.is_backward]
         return {
             "spec_files": spec_text,
+            "run_fingerprint": fingerprint,
+            "other_files": tuple(sorted(name for name in TEMPLATES if name != "__init__.py")),
             "ops": [views[op.name].api for op in forward],
             "backward_ops": [views[op.name].api for op in backward],
             "forward_invoked": sorted({op.invoke.name for op in forward if op.invoke is not None}),
@@ -161,7 +222,6 @@ def build_files(project: Project) -> FileManager:
         }
 
     env = make_environment(project.templates)
-    fingerprint = project.fingerprint()
     manager = FileManager(project.out_dir)
     context = context_for(ops)
     for name, template in TEMPLATES.items():

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .limits import MAX_BRACKET_DEPTH, MAX_NUMBER_DIGITS
+
 NAME = "name"
 NUMBER = "number"
 STRING = "string"
@@ -53,6 +55,8 @@ _TOKEN_RE = re.compile(
     % (_NUMBER_RE, _STRING_RE, "|".join(re.escape(p) for p in _PUNCT))
 )
 _SPACE_RE = re.compile(r"\s*")
+_OPENING = ("(", "[", "{")
+_CLOSING = (")", "]", "}")
 
 
 class LexError(ValueError):
@@ -78,6 +82,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     """Split `text` into tokens, ending with an EOF token at the end of the text."""
     tokens: list[Token] = []
     pos = 0
+    depth = 0
     end = len(text)
     while True:
         pos = _SPACE_RE.match(text, pos).end()
@@ -93,7 +98,24 @@ def tokenize(text: str) -> tuple[Token, ...]:
         assert kind is not None
         if kind == NUMBER and m.end() < end and (text[m.end()].isalnum() or text[m.end()] == "_"):
             raise LexError(f"malformed number {text[m.start(kind):m.end() + 1]!r}", m.start(kind))
-        tokens.append(Token(kind, m.group(kind), m.start(kind)))
+        text_of = m.group(kind)
+        if kind == NUMBER and sum(c.isdigit() for c in text_of) > MAX_NUMBER_DIGITS:
+            raise LexError(
+                f"a number with {sum(c.isdigit() for c in text_of)} digits; at most "
+                f"{MAX_NUMBER_DIGITS} are allowed (codegen.limits.MAX_NUMBER_DIGITS)",
+                m.start(kind),
+            )
+        if kind == PUNCT and text_of in _OPENING:
+            depth += 1
+            if depth > MAX_BRACKET_DEPTH:
+                raise LexError(
+                    f"brackets nest deeper than {MAX_BRACKET_DEPTH} levels "
+                    f"(codegen.limits.MAX_BRACKET_DEPTH)",
+                    m.start(kind),
+                )
+        elif kind == PUNCT and text_of in _CLOSING:
+            depth = max(depth - 1, 0)
+        tokens.append(Token(kind, text_of, m.start(kind)))
         pos = m.end()
     tokens.append(Token(EOF, "", end))
     return tuple(tokens)

@@ -41,6 +41,7 @@ from typing import Callable
 from . import lexer
 from .errors import INCONSISTENCY, Diagnostic
 from .lexer import EOF, NAME, NUMBER, PUNCT, STRING, Token
+from .limits import MAX_CONSTANT_BITS
 from .loader import YMap, YNode, YScalar, YSeq
 from .model import (
     DATA_LAYOUTS,
@@ -249,6 +250,16 @@ def _number_value(tok: Token) -> int | float:
     return float(text) if is_float else int(text)
 
 
+def _bounded(value: int | float) -> int | float:
+    """``value`` if it is an int of at most MAX_CONSTANT_BITS bits or a float."""
+    if isinstance(value, int) and value.bit_length() > MAX_CONSTANT_BITS:
+        raise _NotConst(
+            f"an intermediate value exceeds {MAX_CONSTANT_BITS} bits "
+            f"(codegen.limits.MAX_CONSTANT_BITS)"
+        )
+    return value
+
+
 class _ConstEval:
     """Folds a C++ constant expression over tokens to a Python int or float."""
 
@@ -278,14 +289,19 @@ class _ConstEval:
             rhs = self.additive()
             if not isinstance(value, int) or not isinstance(rhs, int) or rhs < 0:
                 raise _NotConst()
-            value = value << rhs if op == "<<" else value >> rhs
+            if op == "<<" and rhs > MAX_CONSTANT_BITS:
+                raise _NotConst(
+                    f"shift by {rhs} exceeds {MAX_CONSTANT_BITS} bits "
+                    f"(codegen.limits.MAX_CONSTANT_BITS)"
+                )
+            value = _bounded(value << rhs if op == "<<" else value >> rhs)
         return value
 
     def additive(self) -> int | float:
         value = self.term()
         while (op := self.op("+", "-")) is not None:
             rhs = self.term()
-            value = value + rhs if op == "+" else value - rhs
+            value = _bounded(value + rhs if op == "+" else value - rhs)
         return value
 
     def term(self) -> int | float:
@@ -293,22 +309,25 @@ class _ConstEval:
         while (op := self.op("*", "/")) is not None:
             rhs = self.unary()
             if op == "*":
-                value = value * rhs
+                value = _bounded(value * rhs)
             elif rhs == 0:
                 raise _NotConst("division by zero")
             elif isinstance(value, int) and isinstance(rhs, int):
                 quotient = abs(value) // abs(rhs)  # C++ truncates towards zero
                 value = quotient if (value >= 0) == (rhs >= 0) else -quotient
             else:
-                value = value / rhs
+                try:
+                    value = value / rhs
+                except OverflowError:
+                    raise _NotConst("the quotient is too large for a float") from None
         return value
 
     def unary(self) -> int | float:
-        op = self.op("-", "+")
-        if op is not None:
-            value = self.unary()
-            return -value if op == "-" else value
-        return self.primary()
+        negate = False
+        while (op := self.op("-", "+")) is not None:  # a loop: `- - - 1` may be long
+            negate ^= op == "-"
+        value = self.primary()
+        return -value if negate else value
 
     def primary(self) -> int | float:
         tok = self.peek()
@@ -367,7 +386,8 @@ def parse_default_tokens(tokens: list[Token], type_: Type, arg: str) -> Default:
     """The default of argument `arg` of type `type_`, checked and coerced to the type."""
     text = lexer.canonical(tokens)
     pos = tokens[0].pos if tokens else None
-    where = f"default {text} of argument '{arg}'"
+    shown = text if len(text) <= 60 else f"{text[:40]}...{text[-12:]}"
+    where = f"default {shown} of argument '{arg}'"
     if not tokens:
         raise ParseError(f"missing default value of argument '{arg}' after '='", pos)
 
@@ -505,7 +525,10 @@ def _coerce_scalar(tokens: list[Token], type_: Type, where: str, misfit) -> Defa
     if target in ("float", "double"):
         if kind not in ("int", "float"):
             raise misfit()
-        return Default("float", float(value), text)
+        try:
+            return Default("float", float(value), text)
+        except OverflowError:
+            raise ParseError(f"{where} is too large for {type_}", pos) from None
     if target == "bool":
         if kind != "bool":
             raise misfit()
@@ -1054,7 +1077,11 @@ class _EntryParser:
         self.op = (
             name
             if name is not None
-            else (name_node.value if isinstance(name_node.value, str) else None)
+            else (
+                name_node.value
+                if isinstance(name_node, YScalar) and isinstance(name_node.value, str)
+                else None
+            )
         )
         for other in name_keys[1:]:
             self.error(

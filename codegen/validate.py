@@ -20,6 +20,7 @@ Per-field checks (syntax, types, defaults) happen while parsing (`codegen.parse`
 
 from __future__ import annotations
 
+import keyword
 from typing import Iterable
 
 from .errors import ERROR, INCONSISTENCY, Diagnostic
@@ -36,12 +37,16 @@ class _Collector:
         self.out.append(Diagnostic(loc, self.op.name, message, hint, self.severity))
 
 
-def validate_op(op: OpSpec) -> list[Diagnostic]:
-    """Schema errors, and names that do not resolve (inconsistencies), within one op."""
+def validate_op(op: OpSpec, *, python_api: bool = True) -> list[Diagnostic]:
+    """Schema errors, and names that do not resolve (inconsistencies), within one op.
+
+    ``python_api``: also what phiops' generated Python API requires of a spec (argument names
+    that can be Python parameters); PaddlePaddle's own files name arguments ``lambda`` and
+    ``name``, so they are checked without it."""
     found: list[Diagnostic] = []
     err = _Collector(op, found)
     inc = _Collector(op, found, INCONSISTENCY)
-    _check_args(op, err)
+    _check_args(op, err, python_api)
     _check_outputs(op, err, inc)
     arg_names = set(op.args.names)
     input_names = {a.name for a in op.inputs}
@@ -118,7 +123,13 @@ def _choices(names: Iterable[str]) -> str | None:
     return f"choose from: {', '.join(names)}" if names else None
 
 
-def _check_args(op: OpSpec, err: _Collector) -> None:
+def is_parameter_name(name: str) -> bool:
+    """Whether an argument can be a parameter of the generated Python function: not a keyword,
+    not private, not `name` (every API function has a `name` parameter)."""
+    return not (keyword.iskeyword(name) or name.startswith("_") or name == "name")
+
+
+def _check_args(op: OpSpec, err: _Collector, python_api: bool) -> None:
     seen: set[str] = set()
     first_attr: Arg | None = None
     first_default: Arg | None = None
@@ -126,6 +137,13 @@ def _check_args(op: OpSpec, err: _Collector) -> None:
         if arg.name in seen:
             err(arg.loc, f"duplicate argument name '{arg.name}'")
         seen.add(arg.name)
+        if python_api and not is_parameter_name(arg.name):
+            err(
+                arg.loc,
+                f"argument '{arg.name}' cannot be a Python parameter name",
+                "use an identifier that is not a Python keyword, does not start with '_' "
+                "and is not 'name'",
+            )
         if arg.type.is_tensor_like:
             if first_attr is not None:
                 err(
@@ -248,13 +266,20 @@ def validate_set(ops: list[OpSpec], broken: set[int]) -> list[Diagnostic]:
             )
             continue
         by_name[op.name] = op
+    # Linting ops/api.yaml alone: say once that the backward file is missing instead of
+    # once per op that names a backward op.
+    no_backward_file = not any(op.is_backward for op in ops)
+    missing_backward = []
     for op in ops:
         if by_name.get(op.name) is not op:
             continue
         inc = _Collector(op, found, INCONSISTENCY)
+        err = _Collector(op, found)
         if op.backward is not None:
             target = by_name.get(op.backward)
-            if target is None:
+            if target is None and no_backward_file:
+                missing_backward.append(op)
+            elif target is None:
                 inc(
                     op.loc_of("backward"),
                     f"backward op '{op.backward}' is not defined in the " f"loaded files",
@@ -273,9 +298,115 @@ def validate_set(ops: list[OpSpec], broken: set[int]) -> list[Diagnostic]:
                 )
             elif id(target) not in broken and id(op) not in broken:
                 _check_invoke_arity(op, target, inc)
+                _check_invoke_types(op, target, err)
         if op.forward is not None:
             _check_forward(op, by_name, broken, inc)
+            fwd = by_name.get(op.forward.name)
+            if fwd is not None and id(fwd) not in broken and id(op) not in broken:
+                _check_grad_outputs(op, fwd, err)
+    if len(missing_backward) == 1:
+        op = missing_backward[0]
+        _Collector(op, found, INCONSISTENCY)(
+            op.loc_of("backward"), f"backward op '{op.backward}' is not defined in the loaded files"
+        )
+    elif missing_backward:
+        first = missing_backward[0]
+        found.append(
+            Diagnostic(
+                first.loc_of("backward"),
+                None,
+                f"{len(missing_backward)} ops name backward ops ('{first.backward}', ...) but "
+                "none of the files given defines backward ops",
+                "add the backward spec file (e.g. ops/backward.yaml) to the files given",
+                INCONSISTENCY,
+            )
+        )
+    found.extend(_invoke_cycles(by_name))
     return found
+
+
+def _invoke_cycles(by_name: dict[str, OpSpec]) -> list[Diagnostic]:
+    """An op that reaches itself through `invoke` would recurse forever when called."""
+    found = []
+    reported: set[str] = set()
+    for start in sorted(by_name):
+        path = [start]
+        current = by_name[start]
+        while current.invoke is not None and current.invoke.name in by_name:
+            following = current.invoke.name
+            if following in path:
+                cycle = path[path.index(following) :]
+                if following == start and not reported.intersection(cycle):
+                    reported.update(cycle)
+                    op = by_name[start]
+                    found.append(
+                        Diagnostic(
+                            op.invoke.loc,
+                            op.name,
+                            "invoke cycle: " + " -> ".join(cycle + [start]),
+                            "an op must end in an op with a kernel",
+                        )
+                    )
+                break
+            path.append(following)
+            current = by_name[following]
+    return found
+
+
+_LITERAL_FITS = {
+    "int": ("int", "bool"),
+    "int64_t": ("int", "bool"),
+    "float": ("int", "float"),
+    "double": ("int", "float"),
+    "bool": ("bool",),
+    "str": ("str",),
+    "Scalar": ("int", "float", "bool"),
+    "IntArray": ("int",),
+}
+
+
+def _check_invoke_types(op: OpSpec, target: OpSpec, err) -> None:
+    """Each positional `invoke` argument must be of the kind the invoked op's argument takes:
+    a Tensor for a Tensor, an attribute for an attribute, a literal that fits its type."""
+    own = {a.name: a for a in op.args}
+    own_outputs = set(op.outputs.names)
+    for index, (given, wanted) in enumerate(zip(op.invoke.args, target.args), 1):
+        where = f"invoke: argument {index} '{given}' of {target.name}(...)"
+        wants_tensor = wanted.type.is_tensor_like
+        if given.kind == "literal" and given.literal is not None:
+            kind = given.literal.kind
+            if wants_tensor:
+                err(op.invoke.loc, f"{where} is a literal; '{wanted}' is a Tensor")
+            elif not wanted.type.is_list and kind not in _LITERAL_FITS.get(
+                wanted.type.base, (kind,)
+            ):
+                err(op.invoke.loc, f"{where} is a {kind} literal; '{wanted}' does not take one")
+        elif given.kind == "name" and given.name in own:
+            mine = own[given.name]
+            if mine.type.is_tensor_like != wants_tensor:
+                what = "a Tensor" if mine.type.is_tensor_like else "an attribute"
+                err(op.invoke.loc, f"{where} is {what} ('{mine}'); '{wanted}' is not")
+        elif given.kind == "name" and given.name in own_outputs and not wants_tensor:
+            err(op.invoke.loc, f"{where} is an output; '{wanted}' is an attribute")
+
+
+def _check_grad_outputs(op: OpSpec, fwd: OpSpec, err) -> None:
+    """`x_grad` is the gradient of forward input `x`: an output naming no input is an error.
+    PaddlePaddle's files also name gradients of forward outputs (intermediates) and of output
+    gradients (`out_grad_grad`); those are tensors of the forward op too."""
+    inputs = {a.name for a in op.forward.args if a.type.is_tensor_like}
+    inputs |= {a.name for a in fwd.args if a.type.is_tensor_like}
+    for outputs in (op.forward.outputs, fwd.outputs):
+        inputs |= {o.name for o in outputs} | {f"{o.name}_grad" for o in outputs}
+    for output in op.outputs:
+        stem = output.name[: -len("_grad")] if output.name.endswith("_grad") else None
+        if stem is not None and stem not in inputs:
+            err(
+                op.loc_of("output"),
+                f"output '{output.name}' is the gradient of '{stem}', which is not a Tensor "
+                f"input or output of forward op '{op.forward.name}'",
+                _choices(f"{name}_grad" for name in inputs if not name.endswith("_grad")),
+            )
 
 
 def _check_invoke_arity(op: OpSpec, target: OpSpec, inc) -> None:

@@ -81,14 +81,14 @@ CASES = [
         "argument named name",
         "- op : add\n  args : (Tensor x, Tensor name)\n  output : Tensor(out)\n"
         "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add\n",
-        "ops/api.yaml:2:10: op 'add': argument 'name' cannot be a Python parameter name\n"
+        "ops/api.yaml:2:21: op 'add': argument 'name' cannot be a Python parameter name\n"
         "  hint: use an identifier that is not a Python keyword, does not start with '_' and is not 'name'",
     ),
     Case(
         "argument named with a Python keyword",
         "- op : add\n  args : (Tensor x, Tensor lambda)\n  output : Tensor(out)\n"
         "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add\n",
-        "ops/api.yaml:2:10: op 'add': argument 'lambda' cannot be a Python parameter name\n"
+        "ops/api.yaml:2:21: op 'add': argument 'lambda' cannot be a Python parameter name\n"
         "  hint: use an identifier that is not a Python keyword, does not start with '_' and is not 'name'",
     ),
     Case(

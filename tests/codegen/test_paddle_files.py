@@ -166,7 +166,7 @@ def _first_lines(diagnostics) -> list[str]:
 @pytest.fixture(scope="module")
 def group_results() -> dict[str, list[codegen.Diagnostic]]:
     return {
-        name: codegen.check([DATA / f for f in files], base=DATA)[1]
+        name: codegen.check([DATA / f for f in files], base=DATA, python_api=False)[1]
         for name, files in GROUPS.items()
     }
 
@@ -211,7 +211,7 @@ def test_lint_lists_the_inconsistencies_and_fails_only_on_the_schema_error(
     group: str, capsys, monkeypatch
 ) -> None:
     monkeypatch.chdir(DATA)  # so that lint names the files as the expectations above do
-    exit_code = lint_main(GROUPS[group])
+    exit_code = lint_main(["--paddle", "--no-fail-on-inconsistency", *GROUPS[group]])
     lines = capsys.readouterr().out.splitlines()
     summary, expected_exit = LINT_SUMMARIES[group]
     errors = [SCHEMA_ERROR.split("\n", 1)[0]] if group == "static" else []
@@ -222,7 +222,7 @@ def test_lint_lists_the_inconsistencies_and_fails_only_on_the_schema_error(
 
 @pytest.mark.parametrize("name", SPEC_FILES)
 def test_every_entry_becomes_an_op(name: str) -> None:
-    specs, _, _ = codegen.collect([DATA / name], base=DATA)
+    specs, _, _ = codegen.collect([DATA / name], base=DATA, python_api=False)
     assert len(specs) == ENTRY_COUNTS[name]
 
 
@@ -262,7 +262,9 @@ def test_every_string_round_trips_through_the_printer(raw_entries, key: str, par
 
 
 def test_param_literals_are_kept() -> None:
-    spec_set = codegen.load([DATA / "extra/sparse_ops.yaml", DATA / "extra/sparse_backward.yaml"])
+    spec_set = codegen.load(
+        [DATA / "extra/sparse_ops.yaml", DATA / "extra/sparse_backward.yaml"], python_api=False
+    )
     infer_meta = spec_set.op("masked_matmul").infer_meta
     assert infer_meta.param == ("x", "y", "false", "false")
     assert [lit and lit.value for lit in infer_meta.param_literals] == [None, None, False, False]
@@ -272,5 +274,5 @@ def test_paddle_set_loads_quickly() -> None:
     import time
 
     start = time.perf_counter()
-    codegen.check([DATA / f for f in GROUPS["dygraph"]], base=DATA)
+    codegen.check([DATA / f for f in GROUPS["dygraph"]], base=DATA, python_api=False)
     assert time.perf_counter() - start < 3.0

@@ -1,0 +1,207 @@
+"""Hostile or broken specs end in a located error, exit code 1 and no traceback: never a hang, a
+memory blow-up, a crash or a RecursionError. Each limit of codegen.limits is named in its message.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.codegen.project import make_project
+
+ADD = """- op : add
+  args : (Tensor x, Tensor y{extra})
+  output : Tensor(out)
+  infer_meta :
+    func : ElementwiseInferMeta
+  kernel :
+    func : add
+"""
+
+
+def _add_with(extra: str) -> str:
+    return ADD.format(extra=extra)
+
+
+_LAUGHS = "".join(
+    f"{b}: &{b} [" + ", ".join([f"*{a}"] * 10) + "]\n" for a, b in zip("abcdefgh", "bcdefghi")
+)
+ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + _LAUGHS
+ALIAS_BOMB_IN_OP = (
+    "- op : add\n  args : (Tensor x)\n  output : Tensor(out)\n  x_bomb :\n"
+    + textwrap.indent(ALIAS_BOMB, "    ")
+)
+ALIAS_BOMB_IN_LIST = "- [" + ", ".join(["*i"] * 3) + "]\n"
+
+CASES = {
+    "alias bomb at the top": (
+        ALIAS_BOMB,
+        "ops/api.yaml:6:36: the YAML expands to more than 1,000,000 nodes "
+        "(codegen.limits.MAX_YAML_NODES)",
+    ),
+    "alias bomb inside an op": (
+        ALIAS_BOMB_IN_OP,
+        "ops/api.yaml:10:40: the YAML expands to more than 1,000,000 nodes "
+        "(codegen.limits.MAX_YAML_NODES)",
+    ),
+    "alias bomb in a list": (
+        "- &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + "".join(
+            f"- &{b} [" + ", ".join([f"*{a}"] * 10) + "]\n" for a, b in zip("abcdefgh", "bcdefghi")
+        ),
+        "ops/api.yaml:6:35: the YAML expands to more than 1,000,000 nodes "
+        "(codegen.limits.MAX_YAML_NODES)",
+    ),
+    "huge shift in a default": (
+        _add_with(", int64_t a = 1 << 99999999999"),
+        "ops/api.yaml:2:43: op 'add': args: default 1 << 99999999999 of argument 'a' is not a "
+        "literal (shift by 99999999999 exceeds 1024 bits (codegen.limits.MAX_CONSTANT_BITS))",
+    ),
+    "50,000-deep flow sequence": (
+        "[" * 50_000 + "]" * 50_000 + "\n",
+        "ops/api.yaml:1:65: the YAML nests deeper than 64 levels (codegen.limits.MAX_YAML_DEPTH)",
+    ),
+    "1,000-deep flow mappings": (
+        "{a: " * 1000 + "1" + "}" * 1000 + "\n",
+        "ops/api.yaml:1:257: the YAML nests deeper than 64 levels (codegen.limits.MAX_YAML_DEPTH)",
+    ),
+    "1,000-deep block sequences": (
+        "- " * 1000 + "x\n",
+        "ops/api.yaml:1:129: the YAML nests deeper than 64 levels (codegen.limits.MAX_YAML_DEPTH)",
+    ),
+    "1,000-deep parentheses in a default": (
+        _add_with(", int a = " + "(" * 1000 + "1" + ")" * 1000),
+        "ops/api.yaml:2:70: op 'add': args: brackets nest deeper than 32 levels "
+        "(codegen.limits.MAX_BRACKET_DEPTH)",
+    ),
+    "1,000-deep braces in a default": (
+        _add_with(", int[] a = " + "{" * 1000 + "1" + "}" * 1000),
+        "ops/api.yaml:2:72: op 'add': args: brackets nest deeper than 32 levels "
+        "(codegen.limits.MAX_BRACKET_DEPTH)",
+    ),
+    "1,000-deep brackets in a type": (
+        _add_with(", int" + "[" * 1000 + "]" * 1000 + " a"),
+        "ops/api.yaml:2:65: op 'add': args: brackets nest deeper than 32 levels "
+        "(codegen.limits.MAX_BRACKET_DEPTH)",
+    ),
+    "an integer with thousands of digits": (
+        _add_with(", Scalar a = " + "9" * 5000),
+        "ops/api.yaml:2:42: op 'add': args: a number with 5000 digits; at most 400 are allowed "
+        "(codegen.limits.MAX_NUMBER_DIGITS)",
+    ),
+    "an integer with thousands of digits in the YAML": (
+        "- op : " + "9" * 5000 + "\n",
+        "ops/api.yaml:1:8: a number with 5000 digits; at most 400 are allowed "
+        "(codegen.limits.MAX_NUMBER_DIGITS)",
+    ),
+    "a float default too large for a float": (
+        _add_with(", float a = " + "9" * 399),
+        "ops/api.yaml:2:41: op 'add': args: default 9999999999999999999999999999999999999999"
+        "...999999999999 of argument 'a' is too large for float",
+    ),
+    "an op name that is a mapping": (
+        ADD.format(extra="").replace("op : add", "op : {a: 1}"),
+        "ops/api.yaml:1:8: 'op' must be a string, not a mapping",
+    ),
+    "an op name that is a list": (
+        ADD.format(extra="").replace("op : add", "op : [a, b]"),
+        "ops/api.yaml:1:8: 'op' must be a string, not a list",
+    ),
+    "a second YAML document": (
+        ADD.format(extra="") + "---\n- x\n",
+        "ops/api.yaml:8:1: invalid YAML: expected a single document, found a second one",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hostile_spec_gives_a_located_error(tmp_path: Path, case: str, monkeypatch, capsys) -> None:
+    spec, expected = CASES[case]
+    root = make_project(tmp_path)
+    (root / "ops" / "api.yaml").write_text(spec, encoding="utf-8")
+    code, stderr = _codegen(root, monkeypatch, capsys)
+    assert code == 1
+    assert stderr.splitlines()[0] == expected
+    assert not (root / "generated").exists()
+
+
+def _codegen(root: Path, monkeypatch, capsys, *args: str) -> tuple[int, str]:
+    """``python -m codegen --root root`` in this process: (exit code, stderr)."""
+    from codegen.__main__ import main
+
+    monkeypatch.chdir(root)
+    code = main(["--root", str(root), *args])
+    return code, capsys.readouterr().err
+
+
+def _replace_spec(root: Path, kind: str) -> None:
+    spec = root / "ops" / "api.yaml"
+    spec.unlink()
+    if kind == "/dev/zero":
+        spec.symlink_to("/dev/zero")
+    elif kind == "a FIFO":
+        os.mkfifo(spec)
+    elif kind == "a directory":
+        spec.mkdir()
+    elif kind == "too big":
+        spec.write_bytes(b"#" * (16 * 1024 * 1024 + 1))
+
+
+@pytest.mark.parametrize(
+    "kind, reason",
+    [
+        ("/dev/zero", "it is not a regular file (a device, FIFO or socket)"),
+        ("a FIFO", "it is not a regular file (a device, FIFO or socket)"),
+        ("a directory", "it is a directory, not a spec file"),
+    ],
+)
+def test_a_spec_path_that_is_not_a_file_is_refused(
+    tmp_path: Path, kind: str, reason: str, monkeypatch, capsys
+) -> None:
+    root = make_project(tmp_path)
+    _replace_spec(root, kind)
+    code, stderr = _codegen(root, monkeypatch, capsys)
+    assert code == 1
+    assert stderr.splitlines()[0] == f"ops/api.yaml:1:1: cannot read the file: {reason}"
+
+
+def test_a_spec_file_over_the_size_limit_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    root = make_project(tmp_path)
+    _replace_spec(root, "too big")
+    code, stderr = _codegen(root, monkeypatch, capsys)
+    assert code == 1
+    assert stderr.splitlines()[0] == (
+        "ops/api.yaml:1:1: the file has 16,777,217 bytes; spec files are at most 16,777,216 "
+        "(codegen.limits.MAX_SPEC_FILE_BYTES)"
+    )
+
+
+def test_an_unreadable_spec_file_is_refused(tmp_path: Path) -> None:
+    from codegen.loader import read_spec_file
+
+    path = tmp_path / "api.yaml"
+    path.write_bytes(b"- op : \xff\n")
+    text, diagnostics = read_spec_file(path, "api.yaml")
+    assert text is None
+    assert [str(d) for d in diagnostics] == [
+        "api.yaml:1:1: cannot read the file: it is not UTF-8 (invalid start byte at byte 7)"
+    ]
+
+
+def test_no_spec_files_is_one_clear_error(tmp_path: Path, monkeypatch, capsys) -> None:
+    root = make_project(tmp_path)
+    (root / "ops" / "api.yaml").unlink()
+    code, stderr = _codegen(root, monkeypatch, capsys)
+    assert code == 1
+    assert stderr.splitlines()[0] == (f"no spec files: expected ops/api.yaml under {root}")
+
+
+def test_paddle_files_stay_within_the_limits() -> None:
+    import codegen
+
+    data = Path(__file__).resolve().parents[1] / "data" / "paddle_yaml"
+    _, diagnostics = codegen.check([data / "ops.yaml", data / "backward.yaml"], base=data)
+    assert not [d for d in diagnostics if "codegen.limits" in d.message]
