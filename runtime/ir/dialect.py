@@ -99,6 +99,11 @@ class Dialect:
         """Build the type spelled ``text`` (e.g. "cf.stack", "pd_op.tensor_array<f32>")."""
         raise parser.error(f"dialect '{self.name}' has no type '{text}'", pos)
 
+    def parse_attribute(self, parser: Parser, kind: str, pos: int) -> object:
+        """The value of an attribute of this dialect's ``kind``, read from ``parser``'s tokens;
+        `Attribute` prints it with ``str()``."""
+        raise parser.error(f"dialect '{self.name}' has no attribute kind '{kind}'", pos)
+
     def result_names(self, op: Operation) -> list[str] | None:
         """Names without the counter for `op`'s results (cf.stack_create: stack, inlet, outlet),
         or None to number them `%N`."""

@@ -1,6 +1,6 @@
 """The lexer: one compiled pattern turns the text into parallel lists of kinds, texts and offsets.
 
-Token kinds: str, type (`tensor<...>`, `pd_op.tensor_array<f32>`), value (`%3`, `%arg_0`), arrow,
+Token kinds: str (one line: a string holding a raw newline is reported as unterminated), type (`tensor<...>`, `pd_op.tensor_array<f32>`), value (`%3`, `%arg_0`), arrow,
 num, ident, punct, null (`<<NULL VALUE>>`, `<<NULL TYPE>>`, `<#AttrNull>`), eof. Positions are
 character offsets; `Source.locate` turns one into line and column only when an error needs it.
 """
@@ -31,7 +31,7 @@ _TOKEN = re.compile(
     r"""
      (?P<ws>[ \t\r\n]+)
     |(?P<null><<NULL\ VALUE>>|<<NULL\ TYPE>>|<\#AttrNull>)
-    |(?P<str>"(?:[^"\\]|\\[\s\S])*")
+    |(?P<str>"(?:[^"\\\n]|\\[^\n])*")
     |(?P<badstr>")
     |(?P<type>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?<[^<>\s]*>)
     |(?P<value>%[A-Za-z0-9_]+)

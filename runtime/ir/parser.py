@@ -26,7 +26,7 @@ from runtime.ir.verify import operand_problems
 __all__ = ["parse_program", "Parser", "IRParseError", "MAX_NESTING"]
 
 MAX_NESTING = 64
-_DENSE = re.compile(r"((?:-?\d+x)*)([A-Za-z0-9_]+)\Z")
+_DENSE = re.compile(r"((?:-?\d+x)*)([A-Za-z][A-Za-z0-9_]*)\Z")
 _INT = re.compile(r"-?\d+\Z")
 _INT32 = (-(2**31), 2**31 - 1)
 _LAYOUTS = frozenset(("NCHW", "NHWC", "NCDHW", "NDHWC", "ANY", "UNDEFINED", "ALL_LAYOUT"))
@@ -312,9 +312,14 @@ class Parser:
             self.i += 1
             self.expect(":", f"after attribute name '{key}'")
             value_pos = self.starts[self.i]
-            value = self.parse_attribute_value()
             kind = opdef.attribute_kind(key) if opdef is not None else None
-            if kind is not None:
+            if kind == "dtype" and self.kinds[self.i] == "ident" and self.peek() not in DTYPE_NAMES:
+                raise self.error(f"attribute '{key}' of '{op_name}': unknown dtype {self.peek()!r}")
+            if kind is not None and "." in kind:
+                value = self.dialect_attribute(kind, value_pos)
+            else:
+                value = self.parse_attribute_value()
+            if kind is not None and "." not in kind:
                 value = self.coerce(value, kind, f"attribute '{key}' of '{op_name}'", value_pos)
             if key in attributes:
                 raise self.error(f"attribute '{key}' given twice", key_pos)
@@ -362,6 +367,13 @@ class Parser:
             self.depth -= 1
             return Attribute("array", tuple(items))
         raise self.error(f"expected an attribute value, found {self.describe()}")
+
+    def dialect_attribute(self, kind: str, pos: int) -> Attribute:
+        """An attribute of a dialect's own kind ("dialect.kind"), parsed by that dialect."""
+        dialect = get_dialect(kind.split(".", 1)[0])
+        if dialect is None:
+            raise self.error(f"unknown dialect in attribute kind '{kind}'", pos)
+        return Attribute(kind, dialect.parse_attribute(self, kind, pos))
 
     def parse_place(self) -> str:
         self.expect("(", "after 'Place'")

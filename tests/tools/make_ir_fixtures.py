@@ -412,6 +412,25 @@ def record_json_prints() -> None:
             path.with_suffix(".from_json.txt").write_text(str(loaded), encoding="utf-8")
 
 
+def record_op_strings() -> None:
+    """`str(op)` and `repr(value)` of every top-level op of a small program, as PaddlePaddle
+    prints them, with the program's text."""
+    main_p = paddle.static.Program()
+    with paddle.static.program_guard(main_p, paddle.static.Program()):
+        x = data("x", [2, 3])
+        paddle.sum(x, axis=0)
+        paddle.static.nn.cond(paddle.mean(x) > 0, lambda: x + 1.0, lambda: x - 1.0)
+    ops = main_p.global_block().ops
+    record = {
+        "program": str(main_p),
+        "block": str(main_p.global_block()),
+        "ops": [str(op) for op in ops],
+        "values": [[repr(v) for v in op.results()] for op in ops],
+        "types": [[str(v.type()) for v in op.results()] for op in ops],
+    }
+    (OUT / "op_strings.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     paddle.enable_static()
@@ -462,6 +481,7 @@ def main() -> None:
         encoding="utf-8",
     )
     record_json_prints()
+    record_op_strings()
     print(f"wrote {len(list(OUT.glob('*.txt')))} programs to {OUT}", file=sys.stderr)
 
 
