@@ -10,7 +10,7 @@ from runtime import flags
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ir"
 TEXTS = sorted(p for p in DATA.glob("*.txt") if not p.name.endswith(".from_json.txt"))
-JSONS = sorted(p for p in DATA.glob("*.json") if p.name != "attr_types.json")
+JSONS = sorted(p for p in DATA.glob("[0-9]*.json"))
 # printed with FLAGS_print_ir: ops carry ` [id:N]`
 PRINT_IR = {"31_print_ir_ids.txt"}
 
