@@ -166,7 +166,7 @@ class Parser:
             )
         self.expect("->", "after the operand types")
         result_types = self.parse_result_types(len(results))
-        self.check_operands(name, opdef, operands, operand_pos, operand_types)
+        self.check_operands(name, opdef, operands, operand_pos or [name_pos], operand_types)
         self.check_result_count(name, opdef, len(results), start)
         op = Operation(name, operands, result_types, attributes, id=op_id)
         self.define_results(op, results)

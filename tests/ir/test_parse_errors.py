@@ -31,6 +31,7 @@ CASES = {
         FULL,
         '    (%1) = "pd_op.relu" (%0, %0) {} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>',
     ),
+    "missing_operands": prog(FULL, '    (%1) = "pd_op.relu" () {} : () -> tensor<2xf32>'),
     "result_count": prog(
         FULL,
         '    (%1, %2) = "pd_op.relu" (%0) {} : (tensor<2xf32>) -> tensor<2xf32>, tensor<2xf32>',
@@ -121,6 +122,7 @@ EXPECTED = {
     "use_before_definition": (3, 26, "value %1 is used before its definition (line 4)"),
     "defined_twice": (4, 6, "value %1 is defined twice (first at 3:6)"),
     "operand_count": (3, 30, "'pd_op.relu' takes 1 operand(s) (x), got 2"),
+    "missing_operands": (3, 12, "'pd_op.relu' takes 1 operand(s) (x), got 0"),
     "result_count": (3, 5, "'pd_op.relu' has 1 result(s), got 2"),
     "operand_type_count": (3, 38, "'pd_op.add' has 2 operand(s) but 1 operand type(s)"),
     "operand_type_mismatch": (
