@@ -27,23 +27,49 @@ class IRParseError(InvalidArgumentError):
         super().__init__(f"{source}:{line}:{col}: {message}\n{line_text}\n{caret}")
 
 
+# One group: the token's text (whitespace before it skipped). Kinds come from the text.
 _TOKEN = re.compile(
-    r"""
-     (?P<ws>[ \t\r\n]+)
-    |(?P<null><<NULL\ VALUE>>|<<NULL\ TYPE>>|<\#AttrNull>)
-    |(?P<str>"(?:[^"\\\n]|\\[^\n])*")
-    |(?P<badstr>")
-    |(?P<type>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?<[^<>\s]*>)
-    |(?P<value>%[A-Za-z0-9_]+)
-    |(?P<arrow>->)
-    |(?P<num>-?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|inf|nan)(?![A-Za-z0-9_.]))
-    |(?P<badnum>-?\d[A-Za-z0-9_.]*(?:[eE][+-][A-Za-z0-9_.]*)?)
-    |(?P<ident>[A-Za-z_][A-Za-z0-9_.]*)
-    |(?P<punct>[(){}\[\],:=^<>])
-    |(?P<err>[\s\S])
-    """,
+    r"""[ \t\r\n]*(
+     %[A-Za-z0-9_]+
+    |<<NULL\ VALUE>>|<<NULL\ TYPE>>|<\#AttrNull>
+    |[(){}\[\],:=^<>]
+    |[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?<[^<>\s]*>
+    |[A-Za-z_][A-Za-z0-9_.]*
+    |"(?:[^"\\\n]|\\[^\n])*"
+    |->
+    |-?\d(?:[A-Za-z0-9_.]|(?<=[eE])[+-])*
+    |-(?:inf|nan)(?![A-Za-z0-9_.])
+    |[^ \t\r\n]
+    )""",
     re.VERBOSE,
 )
+_NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|inf|nan)\Z")
+_BAD = frozenset(("badstr", "badnum", "err"))
+_KNOWN: dict[str, str] = {c: "punct" for c in "(){}[],:=^<>"}
+_KNOWN.update(
+    {
+        "->": "arrow",
+        "<<NULL VALUE>>": "null",
+        "<<NULL TYPE>>": "null",
+        "<#AttrNull>": "null",
+        "inf": "num",
+        "nan": "num",
+        '"': "badstr",
+    }
+)
+
+
+def _kind(text: str) -> str:
+    first = text[0]
+    if first == "%":
+        return "value" if len(text) > 1 else "err"
+    if first.isalpha() or first == "_":
+        return "type" if text[-1] == ">" else "ident"
+    if first == '"':
+        return "str"
+    if first.isdigit() or first == "-":
+        return "num" if _NUMBER.match(text) else "badnum"
+    return "err"
 
 
 class Source:
@@ -70,25 +96,42 @@ class Source:
         return IRParseError(self.name, line, col, message, line_text)
 
 
-def tokenize(source: Source) -> tuple[list[str], list[str], list[int]]:
-    kinds: list[str] = []
-    texts: list[str] = []
-    starts: list[int] = []
-    add_kind, add_text, add_start = kinds.append, texts.append, starts.append
-    for match in _TOKEN.finditer(source.text):
-        kind = match.lastgroup
-        if kind == "ws":
-            continue
-        if kind == "badstr":
-            raise source.error("unterminated string", match.start())
-        if kind == "badnum":
-            raise source.error(f"malformed number '{match.group()}'", match.start())
-        if kind == "err":
-            raise source.error(f"stray character {match.group()!r}", match.start())
-        add_kind(kind)  # type: ignore[arg-type]
-        add_text(match.group())
-        add_start(match.start())
+class _Offsets:
+    """Token index -> character offset, computed (by matching again) only when an error asks."""
+
+    __slots__ = ("text", "offsets")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offsets: list[int] | None = None
+
+    def __getitem__(self, index: int) -> int:
+        if self.offsets is None:
+            self.offsets = [m.start(1) for m in _TOKEN.finditer(self.text)]
+            self.offsets.append(len(self.text))
+        return self.offsets[min(index, len(self.offsets) - 1)]
+
+
+def tokenize(source: Source) -> tuple[list[str], list[str], _Offsets]:
+    """Token kinds and texts (ending with an "eof" token), and the offsets of tokens by index."""
+    texts = _TOKEN.findall(source.text)
+    seen = dict(_KNOWN)  # most tokens repeat: classify each distinct text once
+    known = seen.get
+    kinds = [
+        known(t) or ("value" if t[0] == "%" and len(t) > 1 else seen.setdefault(t, _kind(t)))
+        for t in texts
+    ]
+    offsets = _Offsets(source.text)
+    if not _BAD.isdisjoint(kinds):
+        first = next(i for i, kind in enumerate(kinds) if kind in _BAD)
+        bad, text = kinds[first], texts[first]
+        if bad == "badnum":
+            message = f"malformed number '{text}'"
+        elif bad == "err":
+            message = f"stray character {text!r}"
+        else:
+            message = "unterminated string"
+        raise source.error(message, offsets[first])
     kinds.append("eof")
     texts.append("")
-    starts.append(len(source.text))
-    return kinds, texts, starts
+    return kinds, texts, offsets

@@ -59,16 +59,20 @@ class Parser:
     def __init__(self, text: str, source_name: str, allow_unregistered: bool = False) -> None:
         self.source = Source(text, source_name)
         self.allow_unregistered = allow_unregistered
-        self.kinds, self.texts, self.starts = tokenize(self.source)
+        self.kinds, self.texts, self.offsets = tokenize(self.source)
         self.i = 0
         self.depth = 0
         self.values: dict[str, Value] = {}
         self.defined_at: dict[str, int] = {}
         self.scopes: list[list[str]] = []
+        # types and typed attribute values repeat; both are immutable, so equal texts share one
+        self.type_cache: dict[str, Type] = {}
+        self.attribute_cache: dict[tuple, Attribute] = {}
 
     # -- tokens -------------------------------------------------------------------------------
     def error(self, message: str, pos: int | None = None) -> IRParseError:
-        return self.source.error(message, self.starts[self.i] if pos is None else pos)
+        """The located error at token ``pos`` (token indices are the parser's positions)."""
+        return self.source.error(message, self.offsets[self.i if pos is None else pos])
 
     def describe(self, i: int | None = None) -> str:
         i = self.i if i is None else i
@@ -85,7 +89,7 @@ class Parser:
             context = f" {what}" if what else ""
             raise self.error(f"expected '{text}'{context}, found {self.describe()}")
         self.i = i + 1
-        return self.starts[i]
+        return i
 
     def accept(self, text: str) -> bool:
         if self.texts[self.i] == text and self.kinds[self.i] in ("punct", "ident", "arrow"):
@@ -128,14 +132,14 @@ class Parser:
 
     # -- operations ------------------------------------------------------------------------------
     def parse_op(self) -> Operation:
-        start = self.starts[self.i]
+        start = self.i
         self.expect("(", "to start an operation's results")
         results: list[tuple[str, int]] = []
         if not self.accept(")"):
             while True:
                 if self.kinds[self.i] != "value":
                     raise self.error(f"expected a result value like '%0', found {self.describe()}")
-                results.append((self.texts[self.i], self.starts[self.i]))
+                results.append((self.texts[self.i], self.i))
                 self.i += 1
                 if self.accept(")"):
                     break
@@ -143,7 +147,7 @@ class Parser:
         self.expect("=", "after the results")
         if self.kinds[self.i] != "str":
             raise self.error(f'expected an op name like "pd_op.add", found {self.describe()}')
-        name_pos = self.starts[self.i]
+        name_pos = self.i
         name = self.texts[self.i][1:-1]
         self.i += 1
         opdef, dialect = self.lookup_op(name, name_pos)
@@ -156,7 +160,7 @@ class Parser:
         operands, operand_pos = self.parse_operand_list()
         attributes = self.parse_attributes(opdef, name)
         self.expect(":", "before the operand types")
-        types_pos = self.starts[self.i]
+        types_pos = self.i
         self.expect("(", "to open the operand types")
         operand_types = self.parse_types_until(")")
         if len(operand_types) != len(operands):
@@ -223,14 +227,14 @@ class Parser:
         if self.accept(")"):
             return operands, positions
         while True:
-            positions.append(self.starts[self.i])
+            positions.append(self.i)
             operands.append(self.parse_value_ref())
             if self.accept(")"):
                 return operands, positions
             self.expect(",", "or ')' between operands")
 
     def parse_value_ref(self) -> Value | None:
-        kind, text, pos = self.kinds[self.i], self.texts[self.i], self.starts[self.i]
+        kind, text, pos = self.kinds[self.i], self.texts[self.i], self.i
         if kind == "null" and text == "<<NULL VALUE>>":
             self.i += 1
             return None
@@ -247,17 +251,17 @@ class Parser:
                 )
             later = re.search(
                 r"\((?:[^()\n]*, )?" + re.escape(text) + r"(?:, [^()\n]*)?\) = ",
-                self.source.text[pos:],
+                self.source.text[self.offsets[pos] :],
             )
             if later is not None:
-                line, _ = self.source.locate(pos + later.start())
+                line, _ = self.source.locate(self.offsets[pos] + later.start())
                 raise self.error(f"value {text} is used before its definition (line {line})", pos)
             raise self.error(f"undefined value {text}", pos)
         return value
 
     def define(self, name: str, pos: int, value: Value) -> None:
         if name in self.defined_at:
-            line, col = self.source.locate(self.defined_at[name])
+            line, col = self.source.locate(self.offsets[self.defined_at[name]])
             raise self.error(f"value {name} is defined twice (first at {line}:{col})", pos)
         self.values[name] = value
         self.defined_at[name] = pos
@@ -291,7 +295,7 @@ class Parser:
             raise self.error(message, pos)
 
     def texts_at(self, pos: int) -> str:
-        return re.match(r"%[A-Za-z0-9_]+", self.source.text[pos:]).group()  # type: ignore[union-attr]
+        return self.texts[pos]
 
     def check_result_count(self, name: str, opdef: OpDef | None, count: int, pos: int) -> None:
         if opdef is None or opdef.variadic_results:
@@ -308,10 +312,10 @@ class Parser:
         while True:
             if self.kinds[self.i] != "ident":
                 raise self.error(f"expected an attribute name, found {self.describe()}")
-            key, key_pos = self.texts[self.i], self.starts[self.i]
+            key, key_pos = self.texts[self.i], self.i
             self.i += 1
             self.expect(":", f"after attribute name '{key}'")
-            value_pos = self.starts[self.i]
+            value_pos = self.i
             kind = opdef.attribute_kind(key) if opdef is not None else None
             if kind == "dtype" and self.kinds[self.i] == "ident" and self.peek() not in DTYPE_NAMES:
                 raise self.error(f"attribute '{key}' of '{op_name}': unknown dtype {self.peek()!r}")
@@ -319,8 +323,15 @@ class Parser:
                 value = self.dialect_attribute(kind, value_pos)
             else:
                 value = self.parse_attribute_value()
-            if kind is not None and "." not in kind:
-                value = self.coerce(value, kind, f"attribute '{key}' of '{op_name}'", value_pos)
+                if kind is not None:
+                    cache_key = (kind, *self.texts[value_pos : self.i])
+                    cached = self.attribute_cache.get(cache_key)
+                    if cached is None:
+                        where = f"attribute '{key}' of '{op_name}'"
+                        cached = self.attribute_cache[cache_key] = self.coerce(
+                            value, kind, where, value_pos
+                        )
+                    value = cached
             if key in attributes:
                 raise self.error(f"attribute '{key}' given twice", key_pos)
             attributes[key] = value
@@ -435,13 +446,19 @@ class Parser:
         return types
 
     def parse_type(self) -> Type:
-        kind, text, pos = self.kinds[self.i], self.texts[self.i], self.starts[self.i]
+        kind, text, pos = self.kinds[self.i], self.texts[self.i], self.i
         if kind == "null" and text == "<<NULL TYPE>>":
             self.i += 1
             return NULL_TYPE
         if kind == "type":
             self.i += 1
+            cached = self.type_cache.get(text)
+            if cached is not None:
+                return cached
             head, _, rest = text.partition("<")
+            if head == "tensor":
+                cached = self.type_cache[text] = parse_dense(self, rest[:-1], pos)
+                return cached
             if head == "tensor":
                 return parse_dense(self, rest[:-1], pos)
             return self.dialect_type(head, text, pos)

@@ -51,7 +51,7 @@ def print_while(printer: Printer, op: Operation, indent: int) -> None:
 def parse_if(parser: Parser, results: list, name_pos: int, opdef: OpDef | None) -> Operation:
     op_id = parser.parse_op_id()
     parser.expect("(", "to open the condition of pd_op.if")
-    cond_pos = parser.starts[parser.i]
+    cond_pos = parser.i
     cond = parser.parse_value_ref()
     if cond is None:
         raise parser.error("the condition of pd_op.if cannot be <<NULL VALUE>>", cond_pos)
@@ -73,7 +73,7 @@ def parse_while(parser: Parser, results: list, name_pos: int, opdef: OpDef | Non
     parser.expect("(", "to open the operands of pd_op.while")
     parser.expect("cond", "in pd_op.while (cond=..., inputs=...)")
     parser.expect("=", "after 'cond'")
-    cond_pos = parser.starts[parser.i]
+    cond_pos = parser.i
     cond = parser.parse_value_ref()
     if cond is None:
         raise parser.error("the condition of pd_op.while cannot be <<NULL VALUE>>", cond_pos)
@@ -83,7 +83,7 @@ def parse_while(parser: Parser, results: list, name_pos: int, opdef: OpDef | Non
     inputs = []
     if not parser.accept(")"):
         while True:
-            input_pos = parser.starts[parser.i]
+            input_pos = parser.i
             value = parser.parse_value_ref()
             if value is None:
                 raise parser.error("an input of pd_op.while cannot be <<NULL VALUE>>", input_pos)
@@ -101,7 +101,7 @@ def parse_while(parser: Parser, results: list, name_pos: int, opdef: OpDef | Non
     body = op.regions[0].add_block()
     parser.scopes.append([])
     while parser.kinds[parser.i] == "value" and parser.texts[parser.i + 1] == "{":
-        name, pos = parser.texts[parser.i], parser.starts[parser.i]
+        name, pos = parser.texts[parser.i], parser.i
         if len(body.args) == len(inputs):
             raise parser.error(f"pd_op.while has {len(inputs)} input(s), more block arguments", pos)
         parser.i += 1
