@@ -171,6 +171,6 @@ def build_files(project: Project) -> FileManager:
     for name, template in TEMPLATES.items():
         rendered = render_template(env, template, context, ops, context_for)
         body = format_source(rendered, f"generated/{name}")
-        sources = context["pd_op_files"] if name == "pd_op_dialect.py" else spec_text
+        sources = (context["pd_op_files"] if name == "pd_op_dialect.py" else "") or spec_text
         manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)
     return manager

@@ -90,7 +90,8 @@ class _Arg:
 
 def pd_op_input_files(root: Path) -> list[Path]:
     base = root / PD_OP_DIR
-    return [base / name for name in (*PD_OP_SPEC_FILES, COMPAT_FILE, CORRECTIONS)]
+    paths = [base / name for name in (*PD_OP_SPEC_FILES, COMPAT_FILE, CORRECTIONS)]
+    return [p for p in paths if p.exists()]
 
 
 def _load(path: Path, rel: str) -> list:
@@ -304,7 +305,9 @@ def _apply_corrections(rows: dict[str, tuple[str, str, str]], root: Path) -> Non
 
 
 def pd_op_rows(root: Path) -> dict[str, tuple[str, str, str]]:
-    """Every pd_op op's row, sorted by name."""
+    """Every pd_op op's row, sorted by name; none for a project without ops/paddle/."""
+    if not (root / PD_OP_DIR).is_dir():
+        return {}
     compat = _compat_items(root)
     rows: dict[str, tuple[str, str, str]] = {}
     for file in PD_OP_SPEC_FILES:
@@ -335,7 +338,5 @@ def pd_op_rows(root: Path) -> dict[str, tuple[str, str, str]]:
 
 def pd_op_context(root: Path) -> dict[str, object]:
     """What templates/pd_op_dialect.py.j2 places."""
-    files = ", ".join(
-        f"{PD_OP_DIR}/{name}" for name in (*PD_OP_SPEC_FILES, COMPAT_FILE, CORRECTIONS)
-    )
+    files = ", ".join(p.relative_to(root).as_posix() for p in pd_op_input_files(root))
     return {"pd_ops": list(pd_op_rows(root).items()), "pd_op_files": files}
