@@ -20,6 +20,7 @@ TEMPLATES = {
     "infer_meta.py": "infer_meta.py.j2",
     "registry.py": "registry.py.j2",
     "signatures.py": "signatures.py.j2",
+    "pd_op_dialect.py": "pd_op_dialect.py.j2",
 }
 SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
 
@@ -43,7 +44,10 @@ class Project:
 
     def fingerprint(self) -> str:
         codegen_dir = Path(__file__).resolve().parent
+        from codegen.pd_op import pd_op_input_files
+
         files = [(p.relative_to(self.root).as_posix(), p) for p in self.spec_paths()]
+        files += [(p.relative_to(self.root).as_posix(), p) for p in pd_op_input_files(self.root)]
         files += [(f"templates/{p.name}", p) for p in self.templates.glob("*.j2")]
         files += [
             (f"codegen/{p.relative_to(codegen_dir).as_posix()}", p)
@@ -158,6 +162,7 @@ def build_files(project: Project) -> FileManager:
     """Load, check and render everything; SpecError (nothing written) on any problem."""
     import codegen
     from codegen.api.views import infer_meta_function_variable
+    from codegen.pd_op import pd_op_context
     from codegen.render import format_source, make_environment, render_template
 
     paths = project.spec_paths()
@@ -224,8 +229,10 @@ def build_files(project: Project) -> FileManager:
     env = make_environment(project.templates)
     manager = FileManager(project.out_dir)
     context = context_for(ops)
+    context.update(pd_op_context(project.root))
     for name, template in TEMPLATES.items():
         rendered = render_template(env, template, context, ops, context_for)
         body = format_source(rendered, f"generated/{name}")
-        manager.add(name, header(spec_text, f"templates/{template}", fingerprint, body) + body)
+        sources = (context["pd_op_files"] if name == "pd_op_dialect.py" else "") or spec_text
+        manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)
     return manager

@@ -38,6 +38,7 @@ def test_writes_the_six_generated_files(project: Path) -> None:
         "api.py",
         "backward.py",
         "infer_meta.py",
+        "pd_op_dialect.py",
         "registry.py",
         "signatures.py",
     ]
@@ -138,6 +139,7 @@ def test_list_names_the_files_without_writing(tmp_path: Path) -> None:
         "generated/infer_meta.py",
         "generated/registry.py",
         "generated/signatures.py",
+        "generated/pd_op_dialect.py",
     ]
     assert not (root / "generated").exists()
 

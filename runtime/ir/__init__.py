@@ -1,0 +1,59 @@
+"""PIR for phiops: the IR core, its dialects, PaddlePaddle 3.3.1's text and JSON forms.
+
+`pd_op`'s op definitions are registered by the generated package (`import generated`, which is
+also where `phi.ir` comes from); builtin and cf are complete here.
+"""
+
+from __future__ import annotations
+
+from runtime.ir import dialects
+from runtime.ir.attributes import Attribute
+from runtime.ir.builder import Builder
+from runtime.ir.core import Block, BlockArgument, Operation, OpResult, Program, Region, Value
+from runtime.ir.dialect import Dialect, OpDef, OperandDef, ResultDef, get_dialect, register_dialect
+from runtime.ir.json_io import load_program_json, save_program_json
+from runtime.ir.lexer import IRParseError
+from runtime.ir.parser import parse_program
+from runtime.ir.printer import print_program
+from runtime.ir.types import (
+    NULL_TYPE,
+    DenseTensorType,
+    SelectedRowsType,
+    SimpleDialectType,
+    TensorArrayType,
+    Type,
+    VectorType,
+)
+from runtime.ir.verify import verify
+
+__all__ = [
+    "parse_program",
+    "load_program_json",
+    "save_program_json",
+    "IRParseError",
+    "print_program",
+    "verify",
+    "Program",
+    "Block",
+    "Region",
+    "Operation",
+    "Value",
+    "OpResult",
+    "BlockArgument",
+    "Attribute",
+    "Builder",
+    "Type",
+    "DenseTensorType",
+    "VectorType",
+    "SelectedRowsType",
+    "TensorArrayType",
+    "SimpleDialectType",
+    "NULL_TYPE",
+    "Dialect",
+    "OpDef",
+    "OperandDef",
+    "ResultDef",
+    "register_dialect",
+    "get_dialect",
+    "dialects",
+]

@@ -1,0 +1,57 @@
+"""The pd_op dialect: PaddlePaddle's ops. Their definitions are a generated table
+(generated/pd_op_dialect.py, from ops/paddle/) that registers itself with `register_op_table`;
+`pd_op.if` and `pd_op.while` have their own printers and parsers."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from runtime.ir.dialect import Dialect, OpDef
+from runtime.ir.dialects.control_flow import (
+    parse_if,
+    parse_while,
+    print_if,
+    print_while,
+)
+from runtime.ir.dialects.table import op_def_from_row
+from runtime.ir.types import SelectedRowsType, TensorArrayType, Type, ELEMENT_TYPES
+
+__all__ = ["PaddleDialect", "register_op_table"]
+
+_TABLE: dict[str, tuple[str, str, str]] = {}
+
+
+def register_op_table(table: Mapping[str, tuple[str, str, str]]) -> None:
+    """Add op definitions (name without "pd_op." -> row, see runtime/ir/dialects/table.py)."""
+    _TABLE.update(table)
+
+
+class PaddleDialect(Dialect):
+    name = "pd_op"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.op_printers.update({"pd_op.if": print_if, "pd_op.while": print_while})
+        self.op_parsers.update({"pd_op.if": parse_if, "pd_op.while": parse_while})
+
+    def lookup(self, name: str) -> OpDef | None:
+        found = self.ops.get(name)
+        if found is None:
+            row = _TABLE.get(name[6:]) if name.startswith("pd_op.") else None
+            if row is None:
+                return None
+            found = self.ops[name] = op_def_from_row(name, row)
+        return found
+
+    def parse_type(self, parser, text: str, pos: int) -> Type:
+        from runtime.ir.parser import parse_dense
+
+        head, _, rest = text.partition("<")
+        inner = rest[:-1]
+        if head == "pd_op.tensor_array" and rest:
+            if inner not in ELEMENT_TYPES:
+                raise parser.error(f"unknown dtype '{inner}' in tensor array type", pos)
+            return TensorArrayType(inner)
+        if head == "pd_op.selectedrows" and rest:
+            return parse_dense(parser, inner, pos, SelectedRowsType)
+        raise parser.error(f"dialect 'pd_op' has no type '{text}'", pos)

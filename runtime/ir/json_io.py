@@ -1,0 +1,369 @@
+"""PaddlePaddle's program serialization (`.json`, base_code version 4, FORMATS.md), both ways.
+
+`load_program_json` reads the one-line form (`save_inference_model`, `jit.save`) and the readable
+one; `save_program_json` writes the one-line form, or the readable one with ``readable=True``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import Any, Union
+
+from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.ir.attributes import Attribute
+from runtime.ir.core import Block, Operation, Program, Value
+from runtime.ir.types import (
+    NULL_TYPE,
+    DenseTensorType,
+    NullType,
+    SelectedRowsType,
+    SimpleDialectType,
+    TensorArrayType,
+    Type,
+    VectorType,
+)
+
+__all__ = ["load_program_json", "save_program_json", "program_from_json", "program_to_json"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+VERSION = 4
+DIALECT_IDS = {"0": "builtin", "1": "pd_op", "2": "cf"}
+DIALECT_NUMBERS = {name: number for number, name in DIALECT_IDS.items()}
+_ELEMENT_TAGS = {"bool": "b", "ui8": "u8"}
+_ELEMENT_NAMES = {"b": "bool", "u8": "ui8"}
+_ATTR_TAGS = {
+    "0.a_bool": "bool",
+    "0.a_i32": "int32",
+    "0.a_i64": "int64",
+    "0.a_f32": "float",
+    "0.a_f64": "double",
+    "0.a_str": "str",
+    "0.a_array": "array",
+    "1.a_intarray": "intarray",
+    "1.a_dtype": "dtype",
+    "1.a_place": "place",
+    "1.a_layout": "layout",
+}
+_KIND_TAGS = {kind: tag for tag, kind in _ATTR_TAGS.items()}
+_NON_FINITE = {"INF": math.inf, "-INF": -math.inf, "NaN": math.nan}
+_PLACES = ("undefined", "cpu", "gpu", "gpu_pinned", "xpu", "ipu", "custom")
+# per-result attributes that the file keeps apart from the op's own ("OA")
+_RESULT_ATTRIBUTES = ("stop_gradient", "persistable")
+_PARAMETER_FLAGS = ("is_distributed", "is_parameter", "need_clip")
+_PARAMETER_RESULT_FLAGS = ("persistable", "stop_gradient", "trainable")
+
+
+class _Error(InvalidArgumentError):
+    pass
+
+
+def load_program_json(path: PathLike) -> Program:
+    """Read a PaddlePaddle program file (`.json`) into a Program."""
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as error:
+            raise InvalidArgumentError(f"{os.fspath(path)}: not JSON: {error}") from None
+    try:
+        return program_from_json(data)
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        if isinstance(error, InvalidArgumentError):
+            raise InvalidArgumentError(f"{os.fspath(path)}: {error}") from None
+        raise InvalidArgumentError(
+            f"{os.fspath(path)}: malformed program file ({type(error).__name__}: {error})"
+        ) from None
+
+
+def save_program_json(program: Program, path: PathLike, *, readable: bool = False) -> None:
+    """Write ``program`` as PaddlePaddle's program file (base_code version 4)."""
+    data = program_to_json(program)
+    text = json.dumps(
+        data, indent=4 if readable else None, separators=None if readable else (",", ":")
+    )
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# -- reading -----------------------------------------------------------------------------------
+def program_from_json(data: dict) -> Program:
+    base = data["base_code"]
+    if base.get("magic") != "pir":
+        raise _Error(f"magic is {base.get('magic')!r}, expected 'pir'")
+    if base.get("version") != VERSION:
+        raise UnimplementedError(
+            f"program files of base_code version {base.get('version')} are not supported "
+            f"(only version {VERSION})"
+        )
+    program = Program()
+    regions = data["program"]["regions"]
+    _read_block(regions[0]["blocks"][0], program.block, {})
+    return program
+
+
+def _read_type(data: dict) -> Type:
+    tag = data["#"]
+    if tag == "0.t_dtensor":
+        element, dims, layout, lod, offset = data["D"]
+        return DenseTensorType(
+            tuple(dims), _element(element), layout, tuple(tuple(l) for l in lod), offset
+        )
+    if tag == "NULL":
+        return NULL_TYPE
+    if tag == "0.t_vec":
+        return VectorType(tuple(_read_type(t) for t in data["D"]))
+    if tag == "1.t_dense_tensor_array":
+        element, dims, layout = data["D"]
+        return TensorArrayType(_element(element), tuple(dims), layout)
+    if tag == "1.t_selectedrows":
+        element, dims, layout, lod, offset = data["D"]
+        return SelectedRowsType(
+            tuple(dims), _element(element), layout, tuple(tuple(l) for l in lod), offset
+        )
+    if tag in ("2.t_stack", "2.t_inlet", "2.t_outlet"):
+        return SimpleDialectType("cf." + tag[4:])
+    raise UnimplementedError(f"type tag {tag!r} is not supported")
+
+
+def _element(data: dict) -> str:
+    tag = data["#"]
+    if not tag.startswith("0.t_"):
+        raise _Error(f"element type tag {tag!r}")
+    name = tag[4:]
+    return _ELEMENT_TAGS.get(name, name)
+
+
+def _read_attr(data: dict) -> Attribute:
+    tag = data["#"]
+    kind = _ATTR_TAGS.get(tag)
+    if kind is None:
+        raise UnimplementedError(f"attribute tag {tag!r} is not supported")
+    if "VD" in data:
+        return Attribute(kind, _NON_FINITE[data["VD"]])
+    value = data["D"]
+    if kind == "array":
+        return Attribute("array", tuple(_read_attr(v) for v in value))
+    if kind == "intarray":
+        return Attribute("intarray", tuple(value))
+    if kind in ("float", "double"):
+        return Attribute(kind, float(value))
+    if kind == "dtype":
+        return Attribute("dtype", "Undefined" if value.startswith("Undefined") else value)
+    if kind == "place":
+        place_type, device, _ = value
+        name = _PLACES[place_type] if place_type < len(_PLACES) else f"place{place_type}"
+        return Attribute("place", "cpu" if name == "cpu" else f"{name}:{device}")
+    return Attribute(kind, value)
+
+
+def _read_block(data: dict, block: Block, values: dict[int, Value]) -> None:
+    for arg in data["args"]:
+        values[arg["#"]] = block.add_arg(_read_type(arg["TT"]))
+    for op_data in data["ops"]:
+        block.append(_read_op(op_data, values))
+
+
+def _read_op(data: dict, values: dict[int, Value]) -> Operation:
+    if data["#"] == "p":
+        return _read_parameter(data, values)
+    number, _, op_name = data["#"].partition(".")
+    dialect = DIALECT_IDS.get(number)
+    if dialect is None:
+        raise _Error(f"op {data['#']!r}: unknown dialect number {number}")
+    operands = []
+    for ref in data["I"]:
+        vid = ref["%"]
+        if vid == 0:
+            operands.append(None)
+            continue
+        if vid not in values:
+            raise _Error(f"op {data['#']!r} uses value {vid} before its definition")
+        operands.append(values[vid])
+    outputs = data["O"]
+    attributes = {a["N"]: _read_attr(a["AT"]) for a in data.get("A", ())}
+    attributes.update({a["N"]: _read_attr(a["AT"]) for a in data.get("OA", ())})
+    regions = data.get("regions", ())
+    op = Operation(
+        f"{dialect}.{op_name}",
+        operands,
+        [_read_type(o["TT"]) for o in outputs],
+        attributes,
+        num_regions=len(regions),
+    )
+    for value, out in zip(op.results, outputs):
+        values[out["%"]] = value
+    for region, region_data in zip(op.regions, regions):
+        for block_data in region_data["blocks"]:
+            _read_block(block_data, region.add_block(), values)
+    return op
+
+
+def _read_parameter(data: dict, values: dict[int, Value]) -> Operation:
+    *flags, name = data["A"]
+    attributes = {
+        key: Attribute("array", (Attribute("bool", bool(flag)),))
+        for key, flag in zip(_PARAMETER_FLAGS, flags)
+    }
+    attributes["parameter_name"] = Attribute("str", name)
+    for key, flag in zip(_PARAMETER_RESULT_FLAGS, data["OA"]):
+        attributes[key] = Attribute("array", (Attribute("bool", bool(flag)),))
+    out = data["O"]
+    op = Operation("builtin.parameter", (), [_read_type(out["TT"])], attributes)
+    values[out["%"]] = op.results[0]
+    return op
+
+
+# -- writing -----------------------------------------------------------------------------------
+def program_to_json(program: Program) -> dict:
+    ids: dict[Value, int] = {}
+    counters = {"value": 0, "arg": 0, "region": 0, "block": 0}
+    block = _write_block(program.block, ids, counters)
+    return {
+        "base_code": {"magic": "pir", "trainable": True, "version": VERSION},
+        "program": {"regions": [{"#": "region_0", "blocks": [block]}]},
+    }
+
+
+def _write_type(type_: Type) -> dict:
+    if isinstance(type_, DenseTensorType):
+        return {
+            "#": "0.t_dtensor",
+            "D": [
+                _element_tag(type_.element),
+                list(type_.dims),
+                type_.layout,
+                [list(l) for l in type_.lod],
+                type_.offset,
+            ],
+        }
+    if isinstance(type_, NullType):
+        return {"#": "NULL"}
+    if isinstance(type_, VectorType):
+        return {"#": "0.t_vec", "D": [_write_type(t) for t in type_.types]}
+    if isinstance(type_, TensorArrayType):
+        return {
+            "#": "1.t_dense_tensor_array",
+            "D": [_element_tag(type_.element), list(type_.dims), type_.layout],
+        }
+    if isinstance(type_, SelectedRowsType):
+        return {
+            "#": "1.t_selectedrows",
+            "D": [
+                _element_tag(type_.element),
+                list(type_.dims),
+                type_.layout,
+                [list(l) for l in type_.lod],
+                type_.offset,
+            ],
+        }
+    if isinstance(type_, SimpleDialectType) and type_.name in ("cf.stack", "cf.inlet", "cf.outlet"):
+        return {"#": "2.t_" + type_.name[3:]}
+    raise UnimplementedError(f"type {type_} cannot be written to a program file")
+
+
+def _element_tag(element: str) -> dict:
+    return {"#": "0.t_" + _ELEMENT_NAMES.get(element, element)}
+
+
+def _write_attr(attr: Attribute) -> dict:
+    kind, value = attr.kind, attr.value
+    tag = _KIND_TAGS.get(kind)
+    if tag is None:
+        raise UnimplementedError(f"attribute kind {kind!r} cannot be written to a program file")
+    if kind in ("float", "double"):
+        if math.isnan(value):
+            return {"#": tag, "VD": "NaN"}
+        if math.isinf(value):
+            return {"#": tag, "VD": "INF" if value > 0 else "-INF"}
+        return {"#": tag, "D": value}
+    if kind == "array":
+        return {"#": tag, "D": [_write_attr(v) for v in value]}
+    if kind == "intarray":
+        return {"#": tag, "D": list(value)}
+    if kind == "dtype":
+        return {"#": tag, "D": "Undefined(ALL_DTYPE)" if value == "Undefined" else value}
+    if kind == "place":
+        name, _, device = value.partition(":")
+        return {"#": tag, "D": [_PLACES.index(name), int(device or 0), ""]}
+    return {"#": tag, "D": value}
+
+
+def _write_block(block: Block, ids: dict[Value, int], counters: dict[str, int]) -> dict:
+    name = f"block_{counters['block']}"
+    counters["block"] += 1
+    args = []
+    for arg in block.args:
+        counters["arg"] += 1
+        ids[arg] = -counters["arg"]
+        args.append({"#": ids[arg], "TT": _write_type(arg.type)})
+    return {"#": name, "args": args, "ops": [_write_op(op, ids, counters) for op in block.ops]}
+
+
+def _new_id(value: Value, ids: dict[Value, int], counters: dict[str, int]) -> int:
+    counters["value"] += 1
+    ids[value] = counters["value"]
+    return ids[value]
+
+
+def _flag(attributes: dict, key: str) -> int | None:
+    attr = attributes.get(key)
+    if attr is None or attr.kind != "array" or len(attr.value) != 1:
+        return None
+    return int(bool(attr.value[0].value))
+
+
+def _write_op(op: Operation, ids: dict[Value, int], counters: dict[str, int]) -> dict[str, Any]:
+    attrs = op.attributes
+    if op.name == "builtin.parameter" and len(op.results) == 1:
+        flags = [_flag(attrs, k) for k in _PARAMETER_FLAGS + _PARAMETER_RESULT_FLAGS]
+        name = attrs.get("parameter_name")
+        if None not in flags and name is not None and len(attrs) == 7:
+            return {
+                "#": "p",
+                "A": [*flags[:3], name.value],
+                "DA": [],
+                "O": {
+                    "%": _new_id(op.results[0], ids, counters),
+                    "TT": _write_type(op.results[0].type),
+                },
+                "OA": flags[3:],
+                "QA": [],
+            }
+    dialect, _, name = op.name.partition(".")
+    if dialect not in DIALECT_NUMBERS:
+        raise UnimplementedError(
+            f"op {op.name}: dialect '{dialect}' has no number in program files"
+        )
+    inputs = []
+    for value in op.operands:
+        if value is None:
+            inputs.append({"%": 0})
+        elif value not in ids:
+            raise InvalidArgumentError(f"op {op.name} uses a value before its definition")
+        else:
+            inputs.append({"%": ids[value]})
+    outputs = [{"%": _new_id(v, ids, counters), "TT": _write_type(v.type)} for v in op.results]
+    data: dict[str, Any] = {
+        "#": f"{DIALECT_NUMBERS[dialect]}.{name}",
+        "A": [
+            {"AT": _write_attr(a), "N": k}
+            for k, a in attrs.items()
+            if k not in _RESULT_ATTRIBUTES and k != "op_callstack"
+        ],
+        "I": inputs,
+        "O": outputs,
+        "OA": [{"AT": _write_attr(attrs[k]), "N": k} for k in _RESULT_ATTRIBUTES if k in attrs],
+    }
+    if op.regions:
+        regions = []
+        for region in op.regions:
+            counters["region"] += 1
+            regions.append(
+                {
+                    "#": f"region_{counters['region']}",
+                    "blocks": [_write_block(b, ids, counters) for b in region.blocks],
+                }
+            )
+        data["regions"] = regions
+    return data
