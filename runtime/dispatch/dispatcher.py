@@ -14,6 +14,7 @@ kernel that disagrees with its InferMeta is reported by name, never cached).
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
@@ -153,7 +154,7 @@ class OpDispatcher:
         except PhiError as error:
             # The generated function calls this from its cache-miss handler: the miss's KeyError
             # is no part of the user's error ("During handling of the above exception...").
-            raise error from None
+            raise _naming_op(error, self.info.name) from None
         except MemoryError:
             raise ResourceExhaustedError(
                 f"{self.info.name}(): out of memory running kernel '{self.info.kernel}'"
@@ -394,6 +395,24 @@ class OpDispatcher:
             else:
                 wrapped.append(None if meta is None else wrap_array(value, meta))
         return tuple(wrapped)
+
+
+_OP_PREFIX = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\(\): ")
+
+
+def _naming_op(error: PhiError, op: str) -> PhiError:
+    """``error`` itself when its message already starts with an op's name (``ones(): ...``),
+    else the same kind of error with ``op(): `` in front: a kernel or an InferMeta helper raising
+    for an op does not know which op called it."""
+    message = str(error)
+    if _OP_PREFIX.match(message):
+        return error
+    try:
+        named = type(error)(f"{op}(): {message}")
+    except TypeError:
+        return error
+    named.__traceback__ = error.__traceback__
+    return named
 
 
 def _has_dynamic_dims(out_metas: Any) -> bool:

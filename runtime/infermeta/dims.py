@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from runtime.errors import InvalidArgumentError
+
 from runtime.core.meta_tensor import MetaConfig
 
 __all__ = [
@@ -77,3 +79,13 @@ def sum_extents(extents: Iterable[int]) -> int:
             return UNKNOWN
         total += extent
     return total
+
+
+def integer_scalar(value: object, name: str) -> int:
+    """``value`` as an int: a Scalar attribute that sizes or indexes something must be a whole,
+    finite real number (InvalidArgumentError naming ``name`` otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise InvalidArgumentError(f"argument '{name}' must be an integer, got {value!r}")
+    if isinstance(value, float) and not value.is_integer():
+        raise InvalidArgumentError(f"argument '{name}' must be an integer, got {value!r}")
+    return int(value)

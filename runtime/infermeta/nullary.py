@@ -6,6 +6,7 @@ import math
 
 from runtime.common import DataType
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
+from runtime.infermeta.dims import integer_scalar
 from runtime.errors import InvalidArgumentError
 
 _RUNTIME = MetaConfig()
@@ -76,6 +77,8 @@ def eye_infer_meta(
     num_rows: int, num_columns: int, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
     """A [num_rows, num_columns] identity (num_columns -1 means num_rows)."""
+    num_rows = integer_scalar(num_rows, "num_rows")
+    num_columns = integer_scalar(num_columns, "num_columns")
     if num_columns == -1:
         num_columns = num_rows
     if num_rows < 0 or num_columns < 0:

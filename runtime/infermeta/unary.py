@@ -13,7 +13,7 @@ from runtime.infermeta.spatial import (
 )
 
 
-from runtime.infermeta.dims import UNKNOWN, numel
+from runtime.infermeta.dims import UNKNOWN, integer_scalar, numel
 
 _RUNTIME = MetaConfig()
 
@@ -1121,6 +1121,7 @@ def cum_scalar_axis_infer_meta(
 ) -> None:
     """``out`` like ``x`` (flattened to 1-D with ``flatten``); ``axis`` must be an axis of x
     unless ``flatten``."""
+    axis = integer_scalar(axis, "axis")
     if not flatten:
         check_axis(axis, len(x.dims), "axis")
     out.share_meta(x)

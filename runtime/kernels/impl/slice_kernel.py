@@ -9,6 +9,8 @@ never views of ``x``: a later in-place write to ``x`` must not change them.
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 from runtime.common import DataType
@@ -131,6 +133,11 @@ def set_value_kernel(
     values: tuple[Any, ...],
 ) -> Array:
     xp = ctx.xp
+    if math.prod(shape) != len(values):
+        raise InvalidArgumentError(
+            f"argument 'shape' {list(shape)} holds {math.prod(shape)} elements, but argument "
+            f"'values' has {len(values)}"
+        )
     value = xp.asarray(values, dtype=x.dtype).reshape(shape)
     index = strided_index(tuple(x.shape), axes, starts, ends, steps)
     return _set_region(xp, x, value, index, decrease_axes, none_axes, "set_value")
