@@ -32,7 +32,7 @@ def test_repository_generated_matches_its_specs() -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
-def test_writes_the_six_generated_files(project: Path) -> None:
+def test_writes_the_seven_generated_files(project: Path) -> None:
     assert sorted(snapshot(project / "generated")) == [
         "__init__.py",
         "api.py",
