@@ -21,9 +21,12 @@ def _paddle_prints(path: Path) -> str:
     from paddle.base import core
 
     paddle.enable_static()
-    program = paddle.static.Program()
-    core.deserialize_pir_program(str(path), program, -1)
-    return str(program)
+    try:
+        program = paddle.static.Program()
+        core.deserialize_pir_program(str(path), program, -1)
+        return str(program)
+    finally:
+        paddle.disable_static()  # the other parity modules run PaddlePaddle eagerly
 
 
 @pytest.mark.parametrize(
