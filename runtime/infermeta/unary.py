@@ -564,22 +564,21 @@ def pool2_d_infer_meta(
         raise InvalidArgumentError(
             f"argument 'x' of pool2d must be a 4-D tensor, got dims {_dims_text(x.dims)}"
         )
-    out.set_dims(
-        pool_out_dims(
-            tuple(x.dims),
-            tuple(kernel_size),
-            tuple(strides),
-            tuple(paddings),
-            ceil_mode,
-            data_format,
-            pooling_type,
-            global_pooling,
-            adaptive,
-            padding_algorithm,
-        )
+    pool_infer_meta(
+        x,
+        kernel_size,
+        strides,
+        paddings,
+        ceil_mode,
+        exclusive,
+        data_format,
+        pooling_type,
+        global_pooling,
+        adaptive,
+        padding_algorithm,
+        out,
+        config,
     )
-    out.set_dtype(x.dtype)
-    out.set_layout(x.layout)
 
 
 # Issue 8: slicing, set_value, one_hot, topk, argsort, nonzero, unique --------------------------
