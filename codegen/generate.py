@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -59,7 +63,61 @@ class Project:
 def runtime_facts() -> bytes:
     """What generation reads from the runtime, as text: the DataType and DataLayout names, every
     InferMeta function and every kernel with its signature. Part of the fingerprint, so that
-    swapping a kernel's parameters or renaming an InferMeta function makes generated/ stale."""
+    swapping a kernel's parameters or renaming an InferMeta function makes generated/ stale.
+
+    Importing every kernel module takes about half a second, so the facts are cached in the
+    runtime's ``__pycache__`` keyed on a hash of the runtime's sources: an up-to-date
+    ``python -m codegen`` then imports nothing from the runtime. An unwritable cache is skipped.
+    When the runtime is already imported, its registries (which code in this process may have
+    changed) are read directly and the cache is neither read nor written."""
+    if "runtime.kernels" in sys.modules:
+        return _runtime_facts_uncached()
+    key = _runtime_source_hash()
+    cache = _RUNTIME_DIR / "__pycache__" / "codegen_runtime_facts.txt" if _RUNTIME_DIR else None
+    if key is not None and cache is not None:
+        try:
+            cached = cache.read_bytes()
+        except OSError:
+            cached = b""
+        head, _, facts = cached.partition(b"\n")
+        if head == key.encode():
+            return facts
+    facts = _runtime_facts_uncached()
+    if key is not None and cache is not None:
+        temp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+        try:
+            cache.parent.mkdir(exist_ok=True)
+            temp.write_bytes(key.encode() + b"\n" + facts)
+            os.replace(temp, cache)
+        except OSError:
+            temp.unlink(missing_ok=True)
+    return facts
+
+
+def _find_runtime_dir() -> Path | None:
+    spec = importlib.util.find_spec("runtime")
+    locations = spec.submodule_search_locations if spec is not None else None
+    return Path(next(iter(locations))) if locations else None
+
+
+_RUNTIME_DIR = _find_runtime_dir()
+
+
+def _runtime_source_hash() -> str | None:
+    """sha256 of every runtime source file's path and contents; None when they cannot be read."""
+    if _RUNTIME_DIR is None:
+        return None
+    hasher = hashlib.sha256()
+    try:
+        for path in sorted(_RUNTIME_DIR.rglob("*.py")):
+            hasher.update(path.relative_to(_RUNTIME_DIR).as_posix().encode() + b"\0")
+            hasher.update(path.read_bytes() + b"\0")
+    except OSError:
+        return None
+    return hasher.hexdigest()
+
+
+def _runtime_facts_uncached() -> bytes:
     import inspect
 
     from runtime.common import DataLayout, DataType

