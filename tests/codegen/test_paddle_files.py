@@ -278,4 +278,5 @@ def test_paddle_set_loads_quickly() -> None:
         start = time.perf_counter()
         codegen.check([DATA / f for f in GROUPS["dygraph"]], base=DATA, python_api=False)
         timings.append(time.perf_counter() - start)
-    assert min(timings) < 3.0
+    # About 1 s alone on a 2-core machine, 2.4 s with six other test runs beside it.
+    assert min(timings) < 6.0
