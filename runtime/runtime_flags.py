@@ -34,6 +34,13 @@ flags.define_int64(
     "Largest output, in bytes, an op may allocate; a larger one is an error before it is "
     "allocated. 0: no limit but the machine's.",
 )
+flags.define_int32(
+    "blas_threads",
+    -1,
+    "Threads for numpy's BLAS in phiops's matrix products (runtime/kernels/blas.py): -1 one "
+    "thread, and the BLAS's default count for products of at least 2^23 multiply-adds; 0 leave "
+    "the BLAS's threading alone; N > 0 always N threads.",
+)
 
 
 class _Switches:

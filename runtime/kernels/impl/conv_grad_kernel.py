@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from runtime.kernels import blas
 from runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
@@ -79,12 +80,12 @@ def convolve_grad(
     dout = channels_last(xp, out_grad, last).reshape(-1, groups, m // groups)
     dmat = xp.ascontiguousarray(dout.transpose(1, 0, 2))
     cols = im2col(xp, x_last, geometry)
-    filter_grad = xp.matmul(cols.transpose(0, 2, 1), dmat)  # [G, K*Cg, Mg]
+    filter_grad = blas.matmul(xp, cols.transpose(0, 2, 1), dmat)  # [G, K*Cg, Mg]
     # [G, *k, Cg, Mg] -> [G, Mg, Cg, *k]
     filter_grad = filter_grad.reshape((groups,) + geometry.kernel + (c // groups, m // groups))
     order = (0, 2 + rank, 1 + rank) + tuple(range(1, 1 + rank))
     filter_grad = xp.transpose(filter_grad, order).reshape(filter.shape)
-    dcols = xp.matmul(dmat, filter_matrix(xp, filter, groups).transpose(0, 2, 1))
+    dcols = blas.matmul(xp, dmat, filter_matrix(xp, filter, groups).transpose(0, 2, 1))
     dcols = dcols.reshape((groups, n) + geometry.out + geometry.kernel + (c // groups,))
     # [G, N, *out, *k, Cg] -> [N, *out, *k, G, Cg]
     order = tuple(range(1, 2 + 2 * rank)) + (0, 2 + 2 * rank)

@@ -14,6 +14,7 @@ from typing import Any
 
 from runtime.common import DataType
 from runtime.infermeta.spatial import CHANNEL_LAST, resolve_paddings
+from runtime.kernels import blas
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
@@ -181,7 +182,7 @@ def convolve(
         )
         return xp.zeros(shape, input.dtype)
     x_last = channels_last(xp, input, geometry.channel_last)
-    result = xp.matmul(im2col(xp, x_last, geometry), filter_matrix(xp, filter, groups))
+    result = blas.matmul(xp, im2col(xp, x_last, geometry), filter_matrix(xp, filter, groups))
     return output_from_matrix(xp, result, n, geometry, geometry.channel_last)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from runtime.common import DataType
+from runtime.kernels import blas
 from runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex, reduce_to_shape
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
@@ -63,10 +64,10 @@ def _matmul_grads(
         out_grad = xp.expand_dims(out_grad, -2)
     x_grad = y_grad = None
     if want_x:
-        grad = xp.matmul(out_grad, xp.swapaxes(conj_if_complex(xp, matrix_y), -1, -2))
+        grad = blas.matmul(xp, out_grad, xp.swapaxes(conj_if_complex(xp, matrix_y), -1, -2))
         x_grad = _back_to_operand(xp, grad, x, transpose_x, -2)
     if want_y:
-        grad = xp.matmul(xp.swapaxes(conj_if_complex(xp, matrix_x), -1, -2), out_grad)
+        grad = blas.matmul(xp, xp.swapaxes(conj_if_complex(xp, matrix_x), -1, -2), out_grad)
         y_grad = _back_to_operand(xp, grad, y, transpose_y, -1)
     return x_grad, y_grad
 
@@ -77,7 +78,7 @@ def _matmul(xp: ModuleType, x: Array, y: Array, transpose_x: bool, transpose_y: 
         x = xp.swapaxes(x, -1, -2)
     if transpose_y and y.ndim > 1:
         y = xp.swapaxes(y, -1, -2)
-    return xp.matmul(x, y)
+    return blas.matmul(xp, x, y)
 
 
 @register_kernel("matmul_grad", dtypes=MATMUL_GRAD_DTYPES)

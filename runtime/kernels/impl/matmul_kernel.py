@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from runtime.common import DataType
+from runtime.kernels import blas
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
@@ -25,4 +26,4 @@ def matmul_kernel(
         x = xp.swapaxes(x, -1, -2)
     if transpose_y and y.ndim > 1:
         y = xp.swapaxes(y, -1, -2)
-    return xp.matmul(x, y)
+    return blas.matmul(xp, x, y)
