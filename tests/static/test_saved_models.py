@@ -58,6 +58,31 @@ def test_parameters_arrive_in_the_scope_bit_exactly(model: Path) -> None:
         assert scope[name].tobytes() == expected[name].tobytes(), name
 
 
+def _same_attribute(a, b) -> bool:
+    if a.kind != b.kind:
+        return False
+    if a.kind in ("float", "double"):  # the text prints 6 significant digits
+        return a.value == pytest.approx(b.value, rel=1e-5)
+    if a.kind == "array":
+        return len(a.value) == len(b.value) and all(map(_same_attribute, a.value, b.value))
+    return a.value == b.value
+
+
+@pytest.mark.parametrize("model", MODELS, ids=ids)
+def test_paddles_printed_text_parses_to_the_files_typed_program(model: Path) -> None:
+    # the parser types attributes from the pd_op table; the JSON file carries PaddlePaddle's types
+    parsed = parse_program((model / "program.txt").read_text(encoding="utf-8"))
+    loaded, _, _ = phi.static.load_inference_model(model / "model", None, scope={})
+    pairs = list(zip(parsed.walk(), loaded.walk()))
+    assert len(pairs) == len(list(loaded.walk()))
+    for text_op, file_op in pairs:
+        assert text_op.name == file_op.name
+        assert sorted(text_op.attributes) == sorted(file_op.attributes), text_op.name
+        for key, attribute in file_op.attributes.items():
+            assert _same_attribute(text_op.attributes[key], attribute), (text_op.name, key)
+        assert [v.type for v in text_op.results] == [v.type for v in file_op.results]
+
+
 class _ScopeWithSet:
     """The executor's Scope interface: get/set of arrays by name."""
 
