@@ -16,7 +16,6 @@ import numpy as np
 
 from runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from runtime.ir.attributes import Attribute
-from runtime.ir.builder import Builder
 from runtime.ir.core import Block, Operation, Program, Value
 from runtime.ir.json_io import load_program_json, program_from_json, program_to_json
 from runtime.ir.json_io import save_program_json
@@ -244,21 +243,16 @@ def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any) -> Prog
     for op in copy.walk():
         if "is_test" in op.attributes:
             op.attributes["is_test"] = Attribute("bool", True)
-    builder = Builder(block)
     for col, value in enumerate(fetches):
         source = _fetch_source(value)
         name = _named(source) if source is not value else None
-        builder.create(
-            "pd_op.fetch",
-            [source],
-            [source.type],
-            {  # in PaddlePaddle's order, which its files keep
-                "name": name or f"fetch_name_{col}",
-                "col": col,
-                "persistable": [True],
-                "stop_gradient": [_stop_gradient(source)],
-            },
-        )
+        attributes = {  # in PaddlePaddle's order, which its files keep
+            "name": Attribute("str", name or f"fetch_name_{col}"),
+            "col": Attribute("int32", col),
+            "persistable": Attribute("array", (Attribute("bool", True),)),
+            "stop_gradient": Attribute("array", (Attribute("bool", _stop_gradient(source)),)),
+        }
+        block.append(Operation("pd_op.fetch", [source], [source.type], attributes))
     return copy
 
 
