@@ -5,7 +5,8 @@ PaddlePaddle writes two layouts, both plain pickles of numpy arrays (protocol 4 
   arrays plus ``"StructuredToParameterName@@"``: {key: tensor name};
 - anything else (a tensor, nested dicts/lists/tuples) has each tensor pickled as the tuple
   ``(name, array)``.
-`load` undoes either, and PaddlePaddle's own `paddle.load` reads what `save` writes.
+`load` undoes either, and PaddlePaddle's own `paddle.load` reads what `save` writes. A single
+tensor saved with ``use_binary_format=True`` is a tensor stream (tensor_stream.py), not a pickle.
 
 Loading never runs code from the file: the unpickler resolves only the few globals those files
 contain (numpy's array and scalar reconstructors and dtype, tuple/set/frozenset, OrderedDict,
@@ -28,6 +29,7 @@ import numpy as np
 
 from runtime.core import Tensor, to_tensor
 from runtime.errors import InvalidArgumentError
+from runtime.serialization.tensor_stream import TensorStreamError, read_tensor, tensor_to_bytes
 
 __all__ = ["save", "load", "NAME_TABLE_KEY", "UNPACK_INFO_KEY"]
 
@@ -36,6 +38,7 @@ NAME_TABLE_KEY = "StructuredToParameterName@@"
 UNPACK_INFO_KEY = "UnpackBigParamInfor@@"  # PaddlePaddle's spelling
 # protocols 2 and 3 cannot pickle an object over 4 GB: PaddlePaddle slices arrays over 1 GB
 _SLICE_BYTES = 2**30 - 1
+_PICKLE_START = b"\x80"  # the PROTO opcode that opens every pickle of protocol 2 and above
 
 
 class _SaveNames:
@@ -100,11 +103,21 @@ def _slice_big_arrays(saved: dict, protocol: int) -> dict:
     return saved
 
 
-def save(obj: Any, path: PathLike | io.IOBase, protocol: int = 4) -> None:
+def save(
+    obj: Any, path: PathLike | io.IOBase, protocol: int = 4, use_binary_format: bool = False
+) -> None:
     """Save tensors (alone or in dicts, lists, tuples, with plain Python values) as PaddlePaddle's
-    `paddle.save` does; ``path`` is a file name or a binary file object."""
+    `paddle.save` does; ``path`` is a file name or a binary file object. With
+    ``use_binary_format=True``, one Tensor is written as a tensor stream instead of a pickle."""
     if not isinstance(protocol, int) or isinstance(protocol, bool) or not 2 <= protocol <= 4:
         raise InvalidArgumentError(f"save: protocol must be 2, 3 or 4, got {protocol!r}")
+    if use_binary_format:
+        if not isinstance(obj, Tensor):
+            raise InvalidArgumentError(
+                f"save: use_binary_format=True saves a single Tensor, got {type(obj).__name__}"
+            )
+        _write(path, lambda f: f.write(tensor_to_bytes(_array_of(obj))))
+        return
     names = _SaveNames()
     if _is_state_dict(obj):
         saved: dict[str, Any] = {}
@@ -121,6 +134,17 @@ def save(obj: Any, path: PathLike | io.IOBase, protocol: int = 4) -> None:
         _dump(obj, path, protocol, lambda t: (tuple, ((names.name_of(t), _array_of(t)),)))
 
 
+def _write(path: PathLike | io.IOBase, write: Callable[[Any], Any]) -> None:
+    if isinstance(path, io.IOBase):
+        write(path)
+        return
+    directory = os.path.dirname(os.fspath(path))
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    with open(path, "wb") as f:
+        write(f)
+
+
 def _dump(obj: Any, path: PathLike | io.IOBase, protocol: int, reduce_tensor: Callable | None):
     def write(f) -> None:
         pickler = pickle.Pickler(f, protocol)
@@ -131,14 +155,7 @@ def _dump(obj: Any, path: PathLike | io.IOBase, protocol: int, reduce_tensor: Ca
         except (pickle.PicklingError, TypeError, AttributeError) as error:
             raise InvalidArgumentError(f"save: cannot save {type(obj).__name__}: {error}") from None
 
-    if isinstance(path, io.IOBase):
-        write(path)
-        return
-    directory = os.path.dirname(os.fspath(path))
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-    with open(path, "wb") as f:
-        write(f)
+    _write(path, write)
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -183,11 +200,7 @@ class _RestrictedUnpickler(pickle.Unpickler):
         return found
 
 
-def _unpickle(path: PathLike | io.IOBase) -> Any:
-    if isinstance(path, io.IOBase):
-        source, f, close = "<file object>", path, False
-    else:
-        source, f, close = os.fspath(path), open(path, "rb"), True
+def _unpickle(f: Any, source: str) -> Any:
     try:
         return _RestrictedUnpickler(f, encoding="latin1").load()
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError) as error:
@@ -195,6 +208,35 @@ def _unpickle(path: PathLike | io.IOBase) -> Any:
             f"load: {source} is not a PaddlePaddle pickle file phiops can read: "
             f"{type(error).__name__}: {error}"
         ) from None
+
+
+def _read_binary_tensor(data: bytes, source: str) -> np.ndarray:
+    """A file `paddle.save(tensor, path, use_binary_format=True)` wrote: one tensor stream."""
+    try:
+        array, end = read_tensor(data, 0, source)
+        if end != len(data):
+            raise TensorStreamError(source, end, f"{len(data) - end} byte(s) after the tensor")
+    except TensorStreamError as error:
+        raise InvalidArgumentError(
+            "load: the file is neither a PaddlePaddle pickle (those start with byte 0x80) nor a "
+            f"binary tensor file: {error}"
+        ) from None
+    return array
+
+
+def _read(path: PathLike | io.IOBase, return_numpy: bool) -> tuple[Any, bool]:
+    """The unpickled object, or for a binary tensor file the tensor itself, and which it was."""
+    if isinstance(path, io.IOBase):
+        source, f, close = "<file object>", path, False
+    else:
+        source, f, close = os.fspath(path), open(path, "rb"), True
+    try:
+        start = f.tell()
+        is_pickle = f.read(1) == _PICKLE_START
+        f.seek(start)
+        if is_pickle:
+            return _unpickle(f, source), True
+        return _to_tensor(_read_binary_tensor(f.read(), source), None, return_numpy), False
     finally:
         if close:
             f.close()
@@ -261,7 +303,9 @@ def load(
 ) -> Any:
     """Load what `paddle.save` (or `save`) wrote: tensors come back as Tensors with their saved
     names (numpy arrays with ``return_numpy=True``) in the saved containers."""
-    obj = _unpickle(path)
+    obj, pickled = _read(path, return_numpy)
+    if not pickled:
+        return obj
     if isinstance(obj, dict):
         obj = _join_sliced_arrays(obj)
         table = obj.get(NAME_TABLE_KEY)

@@ -174,3 +174,11 @@ def test_save_inference_model_writes_paddles_files_for_the_same_program(tmp_path
     for suffix in (".json", ".pdiparams"):
         ours = (tmp_path / f"phi{suffix}").read_bytes()
         assert ours == (tmp_path / f"paddle{suffix}").read_bytes(), suffix
+
+
+def test_binary_tensor_files_move_both_ways(tmp_path: Path) -> None:
+    array = np.arange(6, dtype="int64").reshape(3, 2)
+    phi.save(phi.to_tensor(array), tmp_path / "phi.bin", use_binary_format=True)
+    assert paddle.load(str(tmp_path / "phi.bin")).numpy().tobytes() == array.tobytes()
+    paddle.save(paddle.to_tensor(array), str(tmp_path / "paddle.bin"), use_binary_format=True)
+    assert phi.load(tmp_path / "paddle.bin").numpy().tobytes() == array.tobytes()

@@ -198,3 +198,37 @@ def test_an_array_phiops_has_no_tensor_for_is_an_error_unless_return_numpy(tmp_p
     with pytest.raises(InvalidArgumentError, match="load: an array of the file cannot be a tensor"):
         phi.load(tmp_path / "s")
     assert phi.load(tmp_path / "s", return_numpy=True)["names"].tolist() == ["ab", "c"]
+
+
+# -- use_binary_format: one tensor as a tensor stream ------------------------------------------
+def test_loads_a_binary_tensor_file_paddle_wrote() -> None:
+    tensor = phi.load(DATA / "tensor.bin")
+    _same(tensor, EXPECTED["nested.a"])
+    assert isinstance(phi.load(DATA / "tensor.bin", return_numpy=True), np.ndarray)
+
+
+def test_binary_format_writes_paddles_bytes(tmp_path: Path) -> None:
+    phi.save(phi.to_tensor(EXPECTED["nested.a"]), tmp_path / "t.bin", use_binary_format=True)
+    assert (tmp_path / "t.bin").read_bytes() == (DATA / "tensor.bin").read_bytes()
+
+
+def test_binary_format_takes_one_tensor(tmp_path: Path) -> None:
+    with pytest.raises(InvalidArgumentError, match="saves a single Tensor, got dict"):
+        phi.save({}, tmp_path / "t.bin", use_binary_format=True)
+
+
+def test_a_file_that_is_neither_pickle_nor_tensor_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "junk").write_bytes(b"GIF89a not a model")
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"neither a PaddlePaddle pickle .* nor a binary "
+        r"tensor file: .*junk: at byte 0: tensor: version \d+, expected 0",
+    ):
+        phi.load(tmp_path / "junk")
+
+
+def test_bytes_after_a_binary_tensor_are_an_error(tmp_path: Path) -> None:
+    data = (DATA / "tensor.bin").read_bytes()
+    (tmp_path / "t.bin").write_bytes(data + b"\0\0")
+    with pytest.raises(InvalidArgumentError, match=rf"at byte {len(data)}: 2 byte\(s\) after"):
+        phi.load(tmp_path / "t.bin")

@@ -13,7 +13,8 @@ and what PaddlePaddle reads back from those files: ``program.txt`` (``str()`` of
 
 ``pdparams/`` holds ``paddle.save`` files: a state dict (``state_dict.pdparams``), a nested
 structure (``nested.pdparams``), the same with pickle protocol 2 (``nested_protocol2.pdparams``),
-and in ``expected.npz`` the arrays they hold.
+the tensor ``nested.a`` with ``use_binary_format=True`` (``tensor.bin``), and in ``expected.npz``
+the arrays they hold.
 """
 
 from __future__ import annotations
@@ -156,6 +157,7 @@ def make_pdparams(folder: Path) -> None:
     nested = {"a": a, "inner": {"list": [b, 7, "text"], "flag": c}, "lr": 0.5}
     paddle.save(nested, str(folder / "nested.pdparams"))
     paddle.save(nested, str(folder / "nested_protocol2.pdparams"), protocol=2)
+    paddle.save(a, str(folder / "tensor.bin"), use_binary_format=True)
     expected.update({"nested.a": a.numpy(), "nested.b": b.numpy(), "nested.c": c.numpy()})
     expected["names"] = np.array([state[k].name for k in sorted(state)] + [a.name, b.name, c.name])
     np.savez(folder / "expected.npz", **expected)
