@@ -348,3 +348,10 @@ def test_a_params_file_with_an_extra_tensor_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "m.pdiparams").write_bytes(data + data[:40])
     with pytest.raises(TensorStreamError, match=f"at byte {len(data)}: 40 byte"):
         phi.static.load_inference_model(prefix, None, scope={})
+
+
+def test_vars_of_two_programs_without_program_is_an_error(tmp_path: Path) -> None:
+    program, v = _program()
+    other, w = _program()
+    with pytest.raises(InvalidArgumentError, match="must belong to one program; pass program="):
+        phi.static.save_inference_model(tmp_path / "m", [v["%2"]], [w["%5"]], None, scope={})
