@@ -49,8 +49,9 @@ _ATTR_TAGS = {
 _KIND_TAGS = {kind: tag for tag, kind in _ATTR_TAGS.items()}
 _NON_FINITE = {"INF": math.inf, "-INF": -math.inf, "NaN": math.nan}
 _PLACES = ("undefined", "cpu", "gpu", "gpu_pinned", "xpu", "ipu", "custom")
-# per-result attributes that the file keeps apart from the op's own ("OA")
-_RESULT_ATTRIBUTES = ("stop_gradient", "persistable")
+# per-result attributes that the file keeps apart from the op's own ("OA"), in the order
+# PaddlePaddle writes them
+_RESULT_ATTRIBUTES = ("persistable", "stop_gradient")
 _PARAMETER_FLAGS = ("is_distributed", "is_parameter", "need_clip")
 _PARAMETER_RESULT_FLAGS = ("persistable", "stop_gradient", "trainable")
 
