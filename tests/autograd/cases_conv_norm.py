@@ -292,3 +292,47 @@ def interp_cases() -> list[Case]:
 
 
 CONV_NORM_CASES += interp_cases()
+
+
+def conv_transpose_cases() -> list[Case]:
+    return [
+        case(
+            "conv2d_transpose",
+            "groups-stride-asymmetric-output-padding",
+            lambda x, w: phi.conv2d_transpose(
+                x, w, [2, 3], [1, 0, 2, 1], [1, 2], [], "EXPLICIT", 2, [1, 2]
+            ),
+            uniform((2, 4, 3, 3), 960),
+            uniform((4, 2, 3, 2), 961),
+        ),
+        case(
+            "conv2d_transpose",
+            "nhwc-same-output-size",
+            lambda x, w: phi.conv2d_transpose(
+                x, w, [2, 2], [0, 0], [], [6, 9], "SAME", 1, [1, 1], "NHWC"
+            ),
+            uniform((1, 3, 4, 2), 962),
+            uniform((2, 3, 3, 2), 963),
+        ),
+        case(
+            "depthwise_conv2d_transpose",
+            "multiplier-2",
+            lambda x, w: phi.depthwise_conv2d_transpose(
+                x, w, [2, 1], [1, 1], [], [], "EXPLICIT", 3
+            ),
+            uniform((2, 3, 3, 4), 964),
+            uniform((3, 2, 3, 3), 965),
+        ),
+        case(
+            "conv3d_transpose",
+            "dilated-strided",
+            lambda x, w: phi.conv3d_transpose(
+                x, w, [2, 1, 2], [1, 0, 1], [], [], "EXPLICIT", 1, [1, 2, 1], "NCDHW"
+            ),
+            uniform((1, 2, 2, 3, 2), 966),
+            uniform((2, 2, 2, 2, 3), 967),
+        ),
+    ]
+
+
+CONV_NORM_CASES += conv_transpose_cases()

@@ -67,6 +67,22 @@ CASES: dict[str, list[Case]] = {
     "cast_infer_meta": [Case((t(2, 3),), (F64,))],
     "compare_infer_meta": [Case((t(2, 3), t(3)))],
     "concat_infer_meta": [Case(([t(2, 3), t(4, 3)],), (0,))],
+    "conv2d_transpose_infer_meta": [
+        Case(
+            (t(2, 4, 5, 6), t(4, 3, 3, 2)), ((2, 1), (1, 0), (), (), "EXPLICIT", 2, (1, 1), "NCHW")
+        ),
+        Case(
+            (t(2, 5, 6, 4), t(4, 3, 3, 2)),
+            ((2, 2), (0, 0), (1, 0), (), "SAME", 1, (1, 1), "NHWC"),
+            label="same-nhwc",
+        ),
+    ],
+    "conv_transpose_infer_meta": [
+        Case(
+            (t(1, 2, 3, 4, 5), t(2, 3, 2, 2, 2)),
+            ((2, 1, 1), (0, 0, 0), (), (7, 5, 6), "EXPLICIT", 1, (1, 1, 1), "NCDHW"),
+        )
+    ],
     "create_infer_meta": [Case((), ((2, 3), F32))],
     "create_like_infer_meta": [Case((t(2, 3),), (DataType.UNDEFINED,))],
     "cross_entropy_with_softmax_grad_infer_meta": [
@@ -127,6 +143,9 @@ MISMATCHES: dict[str, Case] = {
     ),
     "cross_entropy_with_softmax_infer_meta": Case(
         (t(-1, 5), t(-1, 2, dtype=I64)), (False, True, True, -100, -1), (0, 0)
+    ),
+    "conv2d_transpose_infer_meta": Case(
+        (t(-1, 4, 5, 6), t(3, 3, 3, 2)), ((1, 1), (0, 0), (), (), "EXPLICIT", 1, (1, 1), "NCHW")
     ),
     "elementwise_infer_meta": Case((t(-1, 3), t(-1, 4))),
     "expand_infer_meta": Case((t(-1, 3),), ((2, 4),)),
