@@ -99,6 +99,19 @@ CASES: dict[str, list[Case]] = {
     "general_ternary_grad_infer_meta": [Case((t(2, 3), t(3), t(2, 1)), (), (0, 0, 0))],
     "general_unary_grad_infer_meta": [Case((t(2, 3),))],
     "grad_same_with_x_infer_meta": [Case((t(2, 3), t(6)))],
+    "interpolate_infer_meta": [
+        Case((t(2, 3, 5, 4), None, None, None), ("NCHW", 0, 7, 9, (), "bilinear", False, 1)),
+        Case(
+            (t(2, 5, 4, 3), None, None, None),
+            ("NHWC", 0, 0, 0, (1.5, 2.0), "nearest", True, 1),
+            label="scale-nhwc",
+        ),
+        Case(
+            (t(2, 3, 5, 4), t(2, dtype=DataType.INT32), None, t(1)),
+            ("NCHW", 0, 0, 0, (), "bilinear", False, 0),
+            label="size-tensors",
+        ),
+    ],
     "logical_binary_infer_meta": [Case((t(2, 3), t(2, 3)))],
     "logical_not_infer_meta": [Case((t(2, 3),))],
     "matmul_infer_meta": [
@@ -284,7 +297,6 @@ NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
         "index_select_infer_meta",
         "instance_norm_grad_infer_meta",
         "instance_norm_infer_meta",
-        "interpolate_infer_meta",
         "isfinite_infer_meta",
         "layer_norm_grad_infer_meta",
         "layer_norm_infer_meta",
