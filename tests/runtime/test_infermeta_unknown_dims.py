@@ -64,6 +64,7 @@ CASES: dict[str, list[Case]] = {
         )
     ],
     "arg_min_max_infer_meta": [Case((t(2, 3),), (1, False, False, I64))],
+    "assign_value_infer_meta": [Case((), ((2, 3), I64))],
     "cast_infer_meta": [Case((t(2, 3),), (F64,))],
     "compare_infer_meta": [Case((t(2, 3), t(3)))],
     "concat_infer_meta": [Case(([t(2, 3), t(4, 3)],), (0,))],
