@@ -24,7 +24,11 @@ def assign_inplace(
             continue
         impl = tensor._impl
         computed = outputs[index]._impl.array
-        if computed is not impl.array:
+        if computed.shape != impl.array.shape or computed.dtype != impl.array.dtype:
+            # The op gives its input a new shape or dtype (assign_value_ does, as PHI's kernel
+            # resizes the shared DenseTensor): the tensor takes the new storage and meta.
+            impl.array, impl.meta = computed, outputs[index]._impl.meta
+        elif computed is not impl.array:
             module_of(impl.array).copyto(impl.array, computed, casting="unsafe")
         impl._version = getattr(impl, "_version", 0) + 1
         result[index] = tensor

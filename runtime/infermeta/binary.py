@@ -9,6 +9,7 @@ from runtime.infermeta.spatial import (
     check_data_format,
     check_positive,
     conv_out_size,
+    conv_transpose_out_size,
     resolve_paddings,
 )
 
@@ -338,6 +339,140 @@ def conv3_d_infer_meta(
     """PHI's Conv3DInferMeta: ``conv_infer_meta`` with conv3d's attribute order."""
     conv_infer_meta(
         input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
+    )
+
+
+_TRANSPOSE_FORMATS = ("NCHW", "NHWC", "NCDHW", "NDHWC", "AnyLayout")
+
+
+def conv_transpose_infer_meta(
+    x: MetaTensor,
+    filter: MetaTensor,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's ConvTransposeInferMeta: ``out`` is [N, filter[1] * groups, *spatial_out]
+    (channels last for NHWC/NDHWC), each spatial extent (in - 1) * stride - paddings +
+    dilated kernel, or ``output_size``, or that + ``output_padding``.
+
+    Checks PHI's conditions (a 4-D or 5-D input, a filter of the same rank, one stride per
+    spatial dim, ``output_size``/``output_padding`` empty or one per spatial dim, input
+    channels = filter[0]) and what PHI's kernel assumes without checking (positive groups
+    dividing the input channels, one dilation per spatial dim).
+    """
+    in_dims, f_dims = tuple(x.dims), tuple(filter.dims)
+    if len(in_dims) not in (4, 5):
+        raise InvalidArgumentError(
+            f"argument 'x' must be a 4-D or 5-D tensor, got dims {list(in_dims)}"
+        )
+    if len(f_dims) != len(in_dims):
+        raise InvalidArgumentError(
+            f"argument 'filter' must have the rank of argument 'x' ({len(in_dims)}), "
+            f"got dims {list(f_dims)}"
+        )
+    spatial_rank = len(in_dims) - 2
+    for name, values in (
+        ("strides", strides),
+        ("dilations", dilations),
+        ("output_size", output_size),
+        ("output_padding", output_padding),
+    ):
+        if len(values) != spatial_rank and (values or name in ("strides", "dilations")):
+            raise InvalidArgumentError(
+                f"argument '{name}' must hold {spatial_rank} values for a {len(in_dims)}-D "
+                f"input{'' if name in ('strides', 'dilations') else ' (or none)'}, got "
+                f"{list(values)}"
+            )
+    check_positive(strides, "strides")
+    check_positive(dilations, "dilations")
+    if groups <= 0:
+        raise InvalidArgumentError(f"argument 'groups' must be positive, got {groups}")
+    # PHI reads the layout with StringToDataLayout and puts channels last only for NHWC, also
+    # for a 5-D input (PaddlePaddle's conv3d_transpose passes "NHWC"); NDHWC is channels last
+    # here too, where PHI would take it as channels first.
+    if data_format not in _TRANSPOSE_FORMATS:
+        raise InvalidArgumentError(
+            f"argument 'data_format' must be one of {list(_TRANSPOSE_FORMATS)}, got "
+            f"{data_format!r}"
+        )
+    channel_last = data_format in ("NHWC", "NDHWC")
+    channels = in_dims[-1] if channel_last else in_dims[1]
+    spatial = in_dims[1:-1] if channel_last else in_dims[2:]
+    if not extents_match(channels, f_dims[0], config):
+        raise InvalidArgumentError(
+            f"the input channels ({channels}, argument 'x' with dims {list(in_dims)}, "
+            f"data_format {data_format}) must equal the filter's dim 0 ({f_dims[0]}, argument "
+            f"'filter' with dims {list(f_dims)})"
+        )
+    if channels >= 0 and channels % groups != 0:
+        raise InvalidArgumentError(
+            f"the input channels ({channels}, argument 'x' with dims {list(in_dims)}) must be "
+            f"divisible by groups ({groups})"
+        )
+    kernel = f_dims[2:]
+    pads, dilated = resolve_paddings(
+        paddings, padding_algorithm, spatial, kernel, strides, dilations
+    )
+    spatial_out = tuple(
+        conv_transpose_out_size(
+            size,
+            k,
+            d,
+            p,
+            s,
+            output_padding[axis] if output_padding else None,
+            output_size[axis] if output_size else None,
+            axis,
+            config.is_runtime,
+        )
+        for axis, (size, k, d, p, s) in enumerate(zip(spatial, kernel, dilated, pads, strides))
+    )
+    out_channels = f_dims[1] * groups if f_dims[1] >= 0 else -1
+    if channel_last:
+        out.set_dims((in_dims[0],) + spatial_out + (out_channels,))
+    else:
+        out.set_dims((in_dims[0], out_channels) + spatial_out)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def conv2d_transpose_infer_meta(
+    x: MetaTensor,
+    filter: MetaTensor,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's Conv2dTransposeInferMeta: ``conv_transpose_infer_meta`` with ``output_size`` an
+    IntArray."""
+    conv_transpose_infer_meta(
+        x,
+        filter,
+        strides,
+        paddings,
+        output_padding,
+        output_size,
+        padding_algorithm,
+        groups,
+        dilations,
+        data_format,
+        out,
+        config,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError, UnimplementedError
@@ -287,22 +289,15 @@ def interpolate_out_sizes(
     scale: tuple[float, ...] | list[float],
 ) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """(output spatial sizes, scale per spatial dim or 0) as PHI's interpolate kernels:
-    ``scale`` (one positive value per spatial dim) gives int(in * scale), otherwise the
-    out_d/out_h/out_w attributes."""
+    ``scale`` (one positive value per spatial dim) gives int(in * scale), computed in float as
+    PHI does, otherwise the out_d/out_h/out_w attributes."""
     rank = len(spatial)
-    if len(scale) == 0:
-        scales: tuple[float, ...] = (0.0,) * rank
-    elif len(scale) == rank and all(s > 0 for s in scale):
-        scales = tuple(float(s) for s in scale)
-    else:
-        raise InvalidArgumentError(
-            f"argument 'scale' must be empty or hold {rank} positive values, got {list(scale)}"
-        )
+    scales = interpolate_scales(scale, rank)
     attrs = (out_d, out_h, out_w)[3 - rank :]
     sizes = []
     for axis, (size, factor, attr) in enumerate(zip(spatial, scales, attrs)):
         if factor > 0:
-            sizes.append(int(size * factor) if size >= 0 else -1)
+            sizes.append(scaled_size(size, factor) if size >= 0 else -1)
         else:
             sizes.append(attr)
         if sizes[-1] == 0 or sizes[-1] < -1:
@@ -311,6 +306,74 @@ def interpolate_out_sizes(
                 f"(out_d/out_h/out_w {list(attrs)}, scale {list(scale)})"
             )
     return tuple(sizes), scales
+
+
+def interpolate_scales(scale: tuple[float, ...] | list[float], rank: int) -> tuple[float, ...]:
+    """The ``scale`` attribute as one factor per spatial dim, 0 where it is empty."""
+    if len(scale) == 0:
+        return (0.0,) * rank
+    if len(scale) == rank and all(s > 0 for s in scale):
+        return tuple(float(s) for s in scale)
+    raise InvalidArgumentError(
+        f"argument 'scale' must be empty or hold {rank} positive values, got {list(scale)}"
+    )
+
+
+def scaled_size(size: int, factor: float) -> int:
+    """int(size * factor) in float32 arithmetic, PHI's static_cast<int>(in_h * scale_h) with a
+    float scale."""
+    return int(np.float32(size) * np.float32(factor))
+
+
+def check_interpolate_size_tensors(
+    out_size: MetaTensor | None,
+    size_tensor: list[MetaTensor] | None,
+    scale_tensor: MetaTensor | None,
+    rank: int,
+    config: MetaConfig = _RUNTIME,
+) -> bool:
+    """Whether the output size comes from tensor values (``size_tensor``, then ``scale_tensor``
+    and ``out_size``, as PHI's kernels read them); checks their dims and dtypes as PHI's
+    InterpolateInferMeta and kernels do."""
+    if size_tensor:
+        if len(size_tensor) != rank:
+            raise InvalidArgumentError(
+                f"argument 'size_tensor' must hold {rank} tensors, one per spatial dim, got "
+                f"{len(size_tensor)}"
+            )
+        for position, item in enumerate(size_tensor):
+            if item.dtype not in (DataType.INT32, DataType.INT64):
+                raise InvalidArgumentError(
+                    f"argument 'size_tensor[{position}]' must be int32 or int64, got "
+                    f"{item.dtype.name.lower()}"
+                )
+            if numel(item.dims) not in (1, -1):
+                raise InvalidArgumentError(
+                    f"argument 'size_tensor[{position}]' must hold one value, got dims "
+                    f"{list(item.dims)}"
+                )
+    if scale_tensor is not None:
+        if scale_tensor.dtype is not DataType.FLOAT32:
+            raise InvalidArgumentError(
+                f"argument 'scale_tensor' must be float32, got {scale_tensor.dtype.name.lower()}"
+            )
+        count = numel(scale_tensor.dims)
+        if len(scale_tensor.dims) > 1 or count not in (1, rank, -1):
+            raise InvalidArgumentError(
+                f"argument 'scale_tensor' must be 0-D or 1-D with 1 or {rank} values, got dims "
+                f"{list(scale_tensor.dims)}"
+            )
+    if out_size is not None:
+        if out_size.dtype is not DataType.INT32:
+            raise InvalidArgumentError(
+                f"argument 'out_size' must be int32, got {out_size.dtype.name.lower()}"
+            )
+        if len(out_size.dims) != 1 or not extents_match(out_size.dims[0], rank, config):
+            raise InvalidArgumentError(
+                f"argument 'out_size' must be 1-D with {rank} values, got dims "
+                f"{list(out_size.dims)}"
+            )
+    return bool(size_tensor) or scale_tensor is not None or out_size is not None
 
 
 def interpolate_infer_meta(
@@ -330,12 +393,9 @@ def interpolate_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """PHI's InterpolateInferMeta for 4-D (bilinear, nearest) inputs, output size from
-    ``scale`` or ``out_h``/``out_w``."""
-    if out_size is not None or size_tensor or scale_tensor is not None:
-        raise UnimplementedError(
-            "out_size, size_tensor and scale_tensor give the output size as tensor values, "
-            "which phiops' shape inference does not read (issue 8); pass out_h/out_w or scale"
-        )
+    ``scale`` or ``out_h``/``out_w``; sizes given as tensors (``out_size``, ``size_tensor``,
+    ``scale_tensor``) are values, so the spatial extents are -1 here and the kernel's result
+    gives them."""
     dims = tuple(x.dims)
     if len(dims) != 4:
         raise UnimplementedError(
@@ -355,7 +415,10 @@ def interpolate_infer_meta(
         raise InvalidArgumentError(f"argument 'align_mode' must be 0 or 1, got {align_mode}")
     channel_last = data_format == "NHWC"
     spatial = dims[1:3] if channel_last else dims[2:]
-    sizes, _ = interpolate_out_sizes(spatial, out_d, out_h, out_w, scale)
+    if check_interpolate_size_tensors(out_size, size_tensor, scale_tensor, len(spatial), config):
+        sizes: tuple[int, ...] = (-1,) * len(spatial)
+    else:
+        sizes, _ = interpolate_out_sizes(spatial, out_d, out_h, out_w, scale)
     if channel_last:
         output.set_dims((dims[0],) + sizes + (dims[3],))
     else:

@@ -25,6 +25,13 @@ def create_infer_meta(
     out.set_dtype(dtype)
 
 
+def assign_value_infer_meta(
+    shape: tuple[int, ...], dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's AssignValueInferMeta: ``out`` has dims ``shape`` and dtype ``dtype``."""
+    create_infer_meta(shape, dtype, out, config)
+
+
 # Issue 8: random and creation ops -------------------------------------------------------------
 
 

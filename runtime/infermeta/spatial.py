@@ -12,6 +12,7 @@ __all__ = [
     "CHANNEL_LAST",
     "resolve_paddings",
     "conv_out_size",
+    "conv_transpose_out_size",
     "pool_out_size",
     "check_data_format",
 ]
@@ -98,6 +99,55 @@ def conv_out_size(
             f"(filter {kernel}, dilation {dilation})"
         )
     return (padded - dilated) // stride + 1
+
+
+def conv_transpose_out_size(
+    size: int,
+    kernel: int,
+    dilation: int,
+    pads: tuple[int, int],
+    stride: int,
+    output_padding: int | None,
+    output_size: int | None,
+    axis: int,
+    is_runtime: bool = True,
+) -> int:
+    """Output extent of a transposed convolution along one spatial dim, PHI's
+    ConvTransposeInferMeta: (size - 1) * stride - pads + dilated kernel, or ``output_size``
+    (at least that and less than that + stride), or that + ``output_padding`` (in [0,
+    max(stride, dilation))). An unknown (-1) input extent gives -1 unless ``output_size``
+    fixes it."""
+    inferred = -1
+    if size >= 0 and kernel >= 0 and pads[0] >= 0:
+        inferred = (size - 1) * stride - pads[0] - pads[1] + dilation * (kernel - 1) + 1
+        if inferred < 0:
+            raise InvalidArgumentError(
+                f"the output size along spatial dim {axis} would be {inferred} (input {size}, "
+                f"stride {stride}, paddings {pads[0]} and {pads[1]}, filter {kernel}, dilation "
+                f"{dilation}); it must not be negative"
+            )
+    if output_size is not None:
+        if inferred >= 0 and is_runtime:
+            if output_size < inferred:
+                raise InvalidArgumentError(
+                    f"argument 'output_size' must not be less than the inferred output size: "
+                    f"dim {axis} is {output_size}, the inferred size is {inferred}"
+                )
+            if output_size >= inferred + stride:
+                raise InvalidArgumentError(
+                    f"argument 'output_size' must be less than the inferred output size plus "
+                    f"the stride: dim {axis} is {output_size}, not less than {inferred} + "
+                    f"{stride}"
+                )
+        return output_size
+    if output_padding is not None:
+        if not 0 <= output_padding < max(stride, dilation):
+            raise InvalidArgumentError(
+                f"argument 'output_padding' must be in [0, max(stride, dilation)) = [0, "
+                f"{max(stride, dilation)}) along dim {axis}, got {output_padding}"
+            )
+        return inferred + output_padding if inferred >= 0 else -1
+    return inferred
 
 
 def pool_out_size(

@@ -292,3 +292,95 @@ def interp_cases() -> list[Case]:
 
 
 CONV_NORM_CASES += interp_cases()
+
+
+def conv_transpose_cases() -> list[Case]:
+    return [
+        case(
+            "conv2d_transpose",
+            "groups-stride-asymmetric-output-padding",
+            lambda x, w: phi.conv2d_transpose(
+                x, w, [2, 3], [1, 0, 2, 1], [1, 2], [], "EXPLICIT", 2, [1, 2]
+            ),
+            uniform((2, 4, 3, 3), 960),
+            uniform((4, 2, 3, 2), 961),
+        ),
+        case(
+            "conv2d_transpose",
+            "nhwc-same-output-size",
+            lambda x, w: phi.conv2d_transpose(
+                x, w, [2, 2], [0, 0], [], [6, 9], "SAME", 1, [1, 1], "NHWC"
+            ),
+            uniform((1, 3, 4, 2), 962),
+            uniform((2, 3, 3, 2), 963),
+        ),
+        case(
+            "depthwise_conv2d_transpose",
+            "multiplier-2",
+            lambda x, w: phi.depthwise_conv2d_transpose(
+                x, w, [2, 1], [1, 1], [], [], "EXPLICIT", 3
+            ),
+            uniform((2, 3, 3, 4), 964),
+            uniform((3, 2, 3, 3), 965),
+        ),
+        case(
+            "conv3d_transpose",
+            "dilated-strided",
+            lambda x, w: phi.conv3d_transpose(
+                x, w, [2, 1, 2], [1, 0, 1], [], [], "EXPLICIT", 1, [1, 2, 1], "NCDHW"
+            ),
+            uniform((1, 2, 2, 3, 2), 966),
+            uniform((2, 2, 2, 2, 3), 967),
+        ),
+    ]
+
+
+CONV_NORM_CASES += conv_transpose_cases()
+
+
+def _interp_from_tensors(op: str, out_size=None, sizes=None, scales=None, scale=()):
+    method = "nearest" if op == "nearest_interp" else "bilinear"
+
+    def run(x):
+        return getattr(phi, op)(
+            x,
+            None if out_size is None else phi.to_tensor(np.array(out_size, np.int32)),
+            None if sizes is None else [phi.to_tensor(np.array([s], np.int64)) for s in sizes],
+            None if scales is None else phi.to_tensor(np.array(scales, np.float32)),
+            "NCHW",
+            0,
+            0,
+            0,
+            list(scale),
+            method,
+            False,
+            0,
+        )
+
+    return run
+
+
+def interp_size_tensor_cases() -> list[Case]:
+    return [
+        case(
+            "bilinear_interp",
+            "out-size-tensor-with-scale",
+            _interp_from_tensors("bilinear_interp", out_size=(5, 6), scale=(1.5, 1.7)),
+            uniform((1, 2, 4, 4), 970),
+        ),
+        case(
+            "bilinear_interp",
+            "scale-tensor",
+            _interp_from_tensors("bilinear_interp", scales=(0.7, 1.6)),
+            uniform((1, 2, 5, 3), 971),
+        ),
+        case(
+            "nearest_interp",
+            "size-tensor",
+            _interp_from_tensors("nearest_interp", sizes=(7, 2)),
+            uniform((2, 1, 3, 4), 972),
+        ),
+    ]
+
+
+CONV_NORM_CASES += interp_size_tensor_cases()

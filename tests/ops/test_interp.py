@@ -132,7 +132,7 @@ def test_interp_method_decides_the_method_as_in_paddle():
 
 
 @op_test("nearest_interp", kind="edge")
-def test_interp_rejects_bad_sizes_and_scales_and_names_what_is_unimplemented():
+def test_interp_rejects_bad_sizes_and_scales():
     x = np.ones((1, 1, 2, 2))
     with pytest.raises(
         InvalidArgumentError, match="output size along spatial dim 0 must be positive"
@@ -142,8 +142,80 @@ def test_interp_rejects_bad_sizes_and_scales_and_names_what_is_unimplemented():
         InvalidArgumentError, match=r"argument 'scale' must be empty or hold 2 positive"
     ):
         interp("nearest_interp", x, scale=(2.0,))
-    with pytest.raises(UnimplementedError, match="out_size, size_tensor and scale_tensor"):
-        phi.nearest_interp(phi.to_tensor(x), phi.to_tensor(np.array([3, 3], np.int32)), None, None)
+
+
+def interp_from_tensors(op, x, out_size=None, size_tensor=None, scale_tensor=None, scale=()):
+    method = "nearest" if op == "nearest_interp" else "bilinear"
+    return getattr(phi, op)(
+        phi.to_tensor(x),
+        None if out_size is None else phi.to_tensor(out_size),
+        None if size_tensor is None else [phi.to_tensor(v) for v in size_tensor],
+        None if scale_tensor is None else phi.to_tensor(scale_tensor),
+        "NCHW",
+        0,
+        0,
+        0,
+        list(scale),
+        method,
+        False,
+        1,
+    )
+
+
+@op_test("bilinear_interp", "nearest_interp", kind="edge")
+def test_interp_output_size_from_out_size_or_size_tensor_values():
+    x = sample((2, 3, 5, 4), D.FLOAT64, seed=3)
+    expected = reference_bilinear(x, 7, 9, align_corners=False)
+    out = interp_from_tensors("bilinear_interp", x, out_size=np.array([7, 9], np.int32))
+    # the ratio in/out is a float in PHI
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6, atol=1e-6)
+    sizes = [np.array([7], np.int64), np.array(9, np.int32)]
+    out = interp_from_tensors("bilinear_interp", x, size_tensor=sizes)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6, atol=1e-6)
+    # size_tensor comes first: out_size is not read
+    out = interp_from_tensors(
+        "nearest_interp", x, out_size=np.array([2, 2], np.int32), size_tensor=sizes
+    )
+    assert out.shape == [2, 3, 7, 9]
+
+
+@op_test("bilinear_interp", kind="edge")
+def test_interp_scale_tensor_gives_sizes_and_ratios_and_out_size_keeps_the_ratios():
+    x = sample((1, 2, 4, 6), D.FLOAT64, seed=4)
+    # one value scales both dims: int(4 * 1.5) = 6, int(6 * 1.5) = 9; ratios 1 / 1.5
+    out = interp_from_tensors("bilinear_interp", x, scale_tensor=np.array([1.5], np.float32))
+    np.testing.assert_allclose(
+        out.numpy(), reference_bilinear(x, 6, 9, align_corners=False), rtol=1e-5, atol=1e-5
+    )
+    # out_size 5 x 7 with scale 1.5: the source positions are still k / 1.5 (PHI's kernel)
+    out = interp_from_tensors(
+        "bilinear_interp", x, out_size=np.array([5, 7], np.int32), scale=(1.5, 1.5)
+    )
+    np.testing.assert_allclose(
+        out.numpy(),
+        reference_bilinear(x, 6, 9, align_corners=False)[:, :, :5, :7],
+        rtol=1e-5,
+        atol=1e-5,
+    )
+
+
+@op_test("nearest_interp", kind="edge")
+def test_interp_rejects_bad_size_tensors():
+    x = np.ones((1, 1, 2, 2))
+    with pytest.raises(InvalidArgumentError, match="'out_size' must be int32, got int64"):
+        interp_from_tensors("nearest_interp", x, out_size=np.array([3, 3]))
+    with pytest.raises(InvalidArgumentError, match="'out_size' must be 1-D with 2 values"):
+        interp_from_tensors("nearest_interp", x, out_size=np.array([3, 3, 3], np.int32))
+    with pytest.raises(InvalidArgumentError, match="'size_tensor' must hold 2 tensors"):
+        interp_from_tensors("nearest_interp", x, size_tensor=[np.array([3], np.int32)])
+    with pytest.raises(InvalidArgumentError, match=r"'size_tensor\[1\]' must be int32 or int64"):
+        interp_from_tensors("nearest_interp", x, size_tensor=[np.array([3]), np.array([3.0])])
+    with pytest.raises(InvalidArgumentError, match="'scale_tensor' must be float32"):
+        interp_from_tensors("nearest_interp", x, scale_tensor=np.array([2.0]))
+    with pytest.raises(InvalidArgumentError, match="values of argument 'scale_tensor' must be"):
+        interp_from_tensors("nearest_interp", x, scale_tensor=np.array([2.0, -1], np.float32))
+    with pytest.raises(InvalidArgumentError, match="spatial dim 0 must be positive, got 0 .*'out"):
+        interp_from_tensors("nearest_interp", x, out_size=np.array([0, 3], np.int32))
 
 
 @op_test("bilinear_interp", kind="edge")

@@ -9,8 +9,8 @@ Known differences, not compared here:
   takes the adaptive windows, as its adaptive average does and as PaddlePaddle's does.
 - group_norm without scale: PaddlePaddle 3.3.1's x gradient differs from finite differences
   (phiops' passes the float64 gradient check), so only its forward is compared.
-- nearest_interp/bilinear_interp with out_size, size_tensor or scale_tensor: phiops raises
-  UnimplementedError (its shape inference does not read tensor values), so not compared.
+- nearest_interp/bilinear_interp with out_size, size_tensor or scale_tensor: compared in
+  test_paddle_parity_interp_sizes.py.
 - batch_norm in inference (``is_test`` or ``use_global_stats``): PaddlePaddle leaves
   ``saved_mean``/``saved_variance`` uninitialised; phiops returns zeros.
 """

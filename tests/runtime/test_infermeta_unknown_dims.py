@@ -64,9 +64,26 @@ CASES: dict[str, list[Case]] = {
         )
     ],
     "arg_min_max_infer_meta": [Case((t(2, 3),), (1, False, False, I64))],
+    "assign_value_infer_meta": [Case((), ((2, 3), I64))],
     "cast_infer_meta": [Case((t(2, 3),), (F64,))],
     "compare_infer_meta": [Case((t(2, 3), t(3)))],
     "concat_infer_meta": [Case(([t(2, 3), t(4, 3)],), (0,))],
+    "conv2d_transpose_infer_meta": [
+        Case(
+            (t(2, 4, 5, 6), t(4, 3, 3, 2)), ((2, 1), (1, 0), (), (), "EXPLICIT", 2, (1, 1), "NCHW")
+        ),
+        Case(
+            (t(2, 5, 6, 4), t(4, 3, 3, 2)),
+            ((2, 2), (0, 0), (1, 0), (), "SAME", 1, (1, 1), "NHWC"),
+            label="same-nhwc",
+        ),
+    ],
+    "conv_transpose_infer_meta": [
+        Case(
+            (t(1, 2, 3, 4, 5), t(2, 3, 2, 2, 2)),
+            ((2, 1, 1), (0, 0, 0), (), (7, 5, 6), "EXPLICIT", 1, (1, 1, 1), "NCDHW"),
+        )
+    ],
     "create_infer_meta": [Case((), ((2, 3), F32))],
     "create_like_infer_meta": [Case((t(2, 3),), (DataType.UNDEFINED,))],
     "cross_entropy_with_softmax_grad_infer_meta": [
@@ -83,6 +100,19 @@ CASES: dict[str, list[Case]] = {
     "general_ternary_grad_infer_meta": [Case((t(2, 3), t(3), t(2, 1)), (), (0, 0, 0))],
     "general_unary_grad_infer_meta": [Case((t(2, 3),))],
     "grad_same_with_x_infer_meta": [Case((t(2, 3), t(6)))],
+    "interpolate_infer_meta": [
+        Case((t(2, 3, 5, 4), None, None, None), ("NCHW", 0, 7, 9, (), "bilinear", False, 1)),
+        Case(
+            (t(2, 5, 4, 3), None, None, None),
+            ("NHWC", 0, 0, 0, (1.5, 2.0), "nearest", True, 1),
+            label="scale-nhwc",
+        ),
+        Case(
+            (t(2, 3, 5, 4), t(2, dtype=DataType.INT32), None, t(1)),
+            ("NCHW", 0, 0, 0, (), "bilinear", False, 0),
+            label="size-tensors",
+        ),
+    ],
     "logical_binary_infer_meta": [Case((t(2, 3), t(2, 3)))],
     "logical_not_infer_meta": [Case((t(2, 3),))],
     "matmul_infer_meta": [
@@ -127,6 +157,9 @@ MISMATCHES: dict[str, Case] = {
     ),
     "cross_entropy_with_softmax_infer_meta": Case(
         (t(-1, 5), t(-1, 2, dtype=I64)), (False, True, True, -100, -1), (0, 0)
+    ),
+    "conv2d_transpose_infer_meta": Case(
+        (t(-1, 4, 5, 6), t(3, 3, 3, 2)), ((1, 1), (0, 0), (), (), "EXPLICIT", 1, (1, 1), "NCHW")
     ),
     "elementwise_infer_meta": Case((t(-1, 3), t(-1, 4))),
     "expand_infer_meta": Case((t(-1, 3),), ((2, 4),)),
@@ -265,7 +298,6 @@ NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
         "index_select_infer_meta",
         "instance_norm_grad_infer_meta",
         "instance_norm_infer_meta",
-        "interpolate_infer_meta",
         "isfinite_infer_meta",
         "layer_norm_grad_infer_meta",
         "layer_norm_infer_meta",

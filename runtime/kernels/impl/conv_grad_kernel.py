@@ -47,6 +47,42 @@ def col2im(xp: Any, dcols: Array, x_shape: tuple[int, ...], geometry: ConvGeomet
     return padded[crop].reshape(x_shape)
 
 
+def dout_matrix(xp: Any, dout: Array, groups: int, channel_last: bool) -> Array:
+    """An output gradient [N, M, *out] (or [N, *out, M]) as [G, N*P, M/groups]."""
+    m = dout.shape[-1] if channel_last else dout.shape[1]
+    grouped = channels_last(xp, dout, channel_last).reshape(-1, groups, m // groups)
+    return xp.ascontiguousarray(grouped.transpose(1, 0, 2))
+
+
+def input_grad_of(
+    xp: Any, dmat: Array, filter: Array, geometry: ConvGeometry, x_last_shape: tuple[int, ...]
+) -> Array:
+    """The gradient [N, *spatial, C] of a convolution's channels-last input of
+    ``x_last_shape`` from the output gradient ``dmat`` [G, N*P, Mg]: ``dout @ filter^T``, then
+    col2im."""
+    groups, rank = geometry.groups, len(geometry.out)
+    n, c = x_last_shape[0], x_last_shape[-1]
+    dcols = blas.matmul(xp, dmat, filter_matrix(xp, filter, groups).transpose(0, 2, 1))
+    dcols = dcols.reshape((groups, n) + geometry.out + geometry.kernel + (c // groups,))
+    # [G, N, *out, *k, Cg] -> [N, *out, *k, G, Cg]
+    order = tuple(range(1, 2 + 2 * rank)) + (0, 2 + 2 * rank)
+    return col2im(xp, xp.transpose(dcols, order), x_last_shape, geometry)
+
+
+def filter_grad_of(
+    xp: Any, cols: Array, dmat: Array, geometry: ConvGeometry, filter_shape: tuple[int, ...]
+) -> Array:
+    """The gradient of a convolution's filter [M, C/groups, *kernel] from the input's column
+    matrix ``cols`` [G, N*P, K*Cg] and the output gradient ``dmat`` [G, N*P, Mg]."""
+    groups, rank = geometry.groups, len(geometry.out)
+    m, cg = filter_shape[:2]
+    filter_grad = blas.matmul(xp, cols.transpose(0, 2, 1), dmat)  # [G, K*Cg, Mg]
+    # [G, *k, Cg, Mg] -> [G, Mg, Cg, *k]
+    filter_grad = filter_grad.reshape((groups,) + geometry.kernel + (cg, m // groups))
+    order = (0, 2 + rank, 1 + rank) + tuple(range(1, 1 + rank))
+    return xp.ascontiguousarray(xp.transpose(filter_grad, order).reshape(filter_shape))
+
+
 def convolve_grad(
     ctx: KernelContext,
     input: Array,
@@ -74,26 +110,12 @@ def convolve_grad(
         return xp.zeros_like(input), xp.zeros_like(filter)
     last = geometry.channel_last
     x_last = channels_last(xp, input, last)
-    n, c, m = x_last.shape[0], x_last.shape[-1], filter.shape[0]
-    rank = len(geometry.out)
-    # [N, *out, M] -> [G, N*P, Mg]
-    dout = channels_last(xp, out_grad, last).reshape(-1, groups, m // groups)
-    dmat = xp.ascontiguousarray(dout.transpose(1, 0, 2))
-    cols = im2col(xp, x_last, geometry)
-    filter_grad = blas.matmul(xp, cols.transpose(0, 2, 1), dmat)  # [G, K*Cg, Mg]
-    # [G, *k, Cg, Mg] -> [G, Mg, Cg, *k]
-    filter_grad = filter_grad.reshape((groups,) + geometry.kernel + (c // groups, m // groups))
-    order = (0, 2 + rank, 1 + rank) + tuple(range(1, 1 + rank))
-    filter_grad = xp.transpose(filter_grad, order).reshape(filter.shape)
-    dcols = blas.matmul(xp, dmat, filter_matrix(xp, filter, groups).transpose(0, 2, 1))
-    dcols = dcols.reshape((groups, n) + geometry.out + geometry.kernel + (c // groups,))
-    # [G, N, *out, *k, Cg] -> [N, *out, *k, G, Cg]
-    order = tuple(range(1, 2 + 2 * rank)) + (0, 2 + 2 * rank)
-    dcols = xp.transpose(dcols, order)
-    input_grad = col2im(xp, dcols, x_last.shape, geometry)
+    dmat = dout_matrix(xp, out_grad, groups, last)
+    filter_grad = filter_grad_of(xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape)
+    input_grad = input_grad_of(xp, dmat, filter, geometry, x_last.shape)
     if not last:
         input_grad = xp.moveaxis(input_grad, -1, 1)
-    return xp.ascontiguousarray(input_grad), xp.ascontiguousarray(filter_grad)
+    return xp.ascontiguousarray(input_grad), filter_grad
 
 
 @register_kernel("conv2d_grad", dtypes=CONV_DTYPES)

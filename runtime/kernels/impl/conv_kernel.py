@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.common import DataType
-from runtime.infermeta.spatial import CHANNEL_LAST, resolve_paddings
+from runtime.infermeta.spatial import CHANNEL_LAST, conv_transpose_out_size, resolve_paddings
 from runtime.kernels import blas
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
@@ -52,6 +52,54 @@ class ConvGeometry:
             )
         )
         self.groups = groups
+
+    @classmethod
+    def of_transpose(
+        cls,
+        x_shape: tuple[int, ...],
+        filter_shape: tuple[int, ...],
+        strides: tuple[int, ...],
+        paddings: tuple[int, ...],
+        output_padding: tuple[int, ...],
+        output_size: tuple[int, ...],
+        padding_algorithm: str,
+        dilations: tuple[int, ...],
+        groups: int,
+        data_format: str,
+    ) -> tuple[ConvGeometry, tuple[int, ...]]:
+        """(geometry, output shape) of a transposed convolution of ``x`` [N, C, *spatial]
+        (channels last for NHWC/NDHWC): the convolution whose input is the transpose's output
+        and whose output is ``x``, paddings ("SAME" from ``x``'s extents) and sizes as PHI's
+        ConvTransposeInferMeta."""
+        geometry = cls.__new__(cls)
+        geometry.channel_last = data_format in CHANNEL_LAST
+        spatial = tuple(x_shape[1:-1] if geometry.channel_last else x_shape[2:])
+        geometry.kernel = tuple(filter_shape[2:])
+        geometry.strides = tuple(strides)
+        geometry.pads, geometry.dilations = resolve_paddings(
+            paddings, padding_algorithm, spatial, geometry.kernel, strides, dilations
+        )
+        geometry.out = spatial
+        geometry.groups = groups
+        out_spatial = tuple(
+            conv_transpose_out_size(
+                size,
+                k,
+                d,
+                p,
+                s,
+                output_padding[axis] if output_padding else None,
+                output_size[axis] if output_size else None,
+                axis,
+            )
+            for axis, (size, k, d, p, s) in enumerate(
+                zip(spatial, geometry.kernel, geometry.dilations, geometry.pads, strides)
+            )
+        )
+        channels = filter_shape[1] * groups
+        if geometry.channel_last:
+            return geometry, (x_shape[0],) + out_spatial + (channels,)
+        return geometry, (x_shape[0], channels) + out_spatial
 
 
 def channels_first(xp: Any, x: Array, channel_last: bool) -> Array:

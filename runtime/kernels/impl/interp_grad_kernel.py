@@ -30,7 +30,18 @@ def _interp_grad_kernel(
 ) -> Array:
     xp = ctx.xp
     plan = InterpPlan(
-        x.shape, data_format, out_d, out_h, out_w, scale, interp_method, align_corners, align_mode
+        x.shape,
+        out_size,
+        size_tensor,
+        scale_tensor,
+        data_format,
+        out_d,
+        out_h,
+        out_w,
+        scale,
+        interp_method,
+        align_corners,
+        align_mode,
     )
     compute = output_grad.dtype if output_grad.dtype.itemsize >= 4 else "float32"
     height, width = plan.matrices(xp, compute)

@@ -5,7 +5,8 @@ interpolate_kernel.cc), in float32 where it uses float: ratio = (in-1)/(out-1) w
 ``align_corners``, else 1/scale or in/out; nearest takes int(ratio*k (+0.5 with
 align_corners)); bilinear with ``align_mode`` 0 and no ``align_corners`` uses half-pixel
 centres, otherwise ratio*k. ``interp_method`` picks the method, as in PHI (both ops accept
-either). Nearest gathers; bilinear sums four weighted gathers of the corners in PHI's order
+either). The output size comes from ``size_tensor``, else from ``scale_tensor``/``scale`` or
+out_h/out_w with ``out_size`` replacing it, as PHI's kernels read them. Nearest gathers; bilinear sums four weighted gathers of the corners in PHI's order
 and precision; the grad kernels apply the transposed [out, in] weight matrices of each
 spatial dim with one ``einsum``.
 """
@@ -17,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from runtime.common import DataType
-from runtime.infermeta.multiary import interpolate_out_sizes
+from runtime.errors import InvalidArgumentError
+from runtime.infermeta.multiary import interpolate_out_sizes, interpolate_scales, scaled_size
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
@@ -85,6 +87,9 @@ class InterpPlan:
     def __init__(
         self,
         shape: tuple[int, ...],
+        out_size: Array | None,
+        size_tensor: list[Array] | None,
+        scale_tensor: Array | None,
         data_format: str,
         out_d: int,
         out_h: int,
@@ -97,7 +102,9 @@ class InterpPlan:
         self.method = interp_method
         self.channel_last = data_format == "NHWC"
         self.spatial = tuple(shape[1:3] if self.channel_last else shape[2:])
-        self.out, self.scales = interpolate_out_sizes(self.spatial, out_d, out_h, out_w, scale)
+        self.out, self.scales = tensor_out_sizes(
+            self.spatial, out_size, size_tensor, scale_tensor, out_d, out_h, out_w, scale
+        )
         self.align_corners, self.mode = align_corners, align_mode
 
     def matrices(self, xp: Any, dtype: Any) -> list[Array]:
@@ -111,6 +118,48 @@ class InterpPlan:
                 matrix = bilinear_matrix(size, out, scale, self.align_corners, self.mode)
             result.append(xp.asarray(matrix.astype(dtype)))
         return result
+
+
+def tensor_out_sizes(
+    spatial: tuple[int, ...],
+    out_size: Array | None,
+    size_tensor: list[Array] | None,
+    scale_tensor: Array | None,
+    out_d: int,
+    out_h: int,
+    out_w: int,
+    scale: tuple[float, ...],
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """(output sizes, scales) as PHI's kernels read them: ``size_tensor`` first (the ratios
+    then come from the sizes); else the scales of ``scale_tensor`` (one value for every dim, or
+    one per dim) or of ``scale``, or the out_* attributes, with ``out_size`` replacing the
+    sizes but not the scales the ratios come from."""
+    rank = len(spatial)
+    if size_tensor:
+        sizes = tuple(int(item.reshape(-1).tolist()[0]) for item in size_tensor)
+        scales: tuple[float, ...] = (0.0,) * rank
+    elif scale_tensor is not None:
+        values = [float(v) for v in scale_tensor.reshape(-1).tolist()]
+        scales = tuple(values * rank if len(values) == 1 else values)
+        if not all(s > 0 for s in scales):
+            raise InvalidArgumentError(
+                f"the values of argument 'scale_tensor' must be positive, got {values}"
+            )
+        sizes = tuple(scaled_size(size, s) for size, s in zip(spatial, scales))
+    elif out_size is not None:
+        scales = interpolate_scales(scale, rank)
+    else:
+        sizes, scales = interpolate_out_sizes(spatial, out_d, out_h, out_w, scale)
+    if out_size is not None and not size_tensor:
+        sizes = tuple(int(v) for v in out_size.reshape(-1).tolist())
+    for axis, size in enumerate(sizes):
+        if size <= 0:
+            source = "size_tensor" if size_tensor else "out_size" if out_size is not None else ""
+            raise InvalidArgumentError(
+                f"the output size along spatial dim {axis} must be positive, got {size}"
+                + (f" (argument '{source}')" if source else "")
+            )
+    return sizes, scales
 
 
 def as_nchw(xp: Any, x: Array, channel_last: bool) -> Array:
@@ -167,7 +216,18 @@ def _interp_kernel(
     align_mode: int,
 ) -> Array:
     plan = InterpPlan(
-        x.shape, data_format, out_d, out_h, out_w, scale, interp_method, align_corners, align_mode
+        x.shape,
+        out_size,
+        size_tensor,
+        scale_tensor,
+        data_format,
+        out_d,
+        out_h,
+        out_w,
+        scale,
+        interp_method,
+        align_corners,
+        align_mode,
     )
     return interpolate(ctx, x, plan)
 

@@ -1,0 +1,152 @@
+"""Grad kernels of conv2d_transpose, depthwise_conv2d_transpose and conv3d_transpose.
+
+The transpose's output gradient plays the convolution's input: its column matrix ``cols`` (im2col
+with the transpose's geometry) gives ``x_grad = cols @ filter`` (the forward convolution of the
+output gradient) and ``filter_grad = cols^T @ x``, two batched matmuls.
+"""
+
+from __future__ import annotations
+
+from runtime.kernels import blas
+from runtime.kernels.impl.conv_grad_kernel import dout_matrix, filter_grad_of
+from runtime.kernels.impl.conv_kernel import (
+    CONV_DTYPES,
+    ConvGeometry,
+    channels_last,
+    filter_matrix,
+    im2col,
+    output_from_matrix,
+)
+from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.registration import register_kernel
+
+
+def convolve_transpose_grad(
+    ctx: KernelContext,
+    x: Array,
+    filter: Array,
+    out_grad: Array,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+) -> tuple[Array, Array]:
+    xp = ctx.xp
+    geometry, _ = ConvGeometry.of_transpose(
+        x.shape,
+        filter.shape,
+        strides,
+        paddings,
+        output_padding,
+        output_size,
+        padding_algorithm,
+        dilations,
+        groups,
+        data_format,
+    )
+    if x.size == 0 or out_grad.size == 0 or filter.size == 0:
+        return xp.zeros_like(x), xp.zeros_like(filter)
+    last = geometry.channel_last
+    cols = im2col(xp, channels_last(xp, out_grad, last), geometry)
+    x_grad = output_from_matrix(
+        xp, blas.matmul(xp, cols, filter_matrix(xp, filter, groups)), x.shape[0], geometry, last
+    )
+    filter_grad = filter_grad_of(xp, cols, dout_matrix(xp, x, groups, last), geometry, filter.shape)
+    return x_grad, filter_grad
+
+
+@register_kernel("conv2d_transpose_grad", dtypes=CONV_DTYPES)
+def conv2d_transpose_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    filter: Array,
+    out_grad: Array,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+) -> tuple[Array, Array]:
+    return convolve_transpose_grad(
+        ctx,
+        x,
+        filter,
+        out_grad,
+        strides,
+        paddings,
+        output_padding,
+        output_size,
+        padding_algorithm,
+        groups,
+        dilations,
+        data_format,
+    )
+
+
+@register_kernel("depthwise_conv2d_transpose_grad", dtypes=CONV_DTYPES)
+def depthwise_conv2d_transpose_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    filter: Array,
+    out_grad: Array,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+) -> tuple[Array, Array]:
+    return convolve_transpose_grad(
+        ctx,
+        x,
+        filter,
+        out_grad,
+        strides,
+        paddings,
+        output_padding,
+        output_size,
+        padding_algorithm,
+        groups,
+        dilations,
+        data_format,
+    )
+
+
+@register_kernel("conv3d_transpose_grad", dtypes=CONV_DTYPES)
+def conv3d_transpose_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    filter: Array,
+    out_grad: Array,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+) -> tuple[Array, Array]:
+    return convolve_transpose_grad(
+        ctx,
+        x,
+        filter,
+        out_grad,
+        strides,
+        paddings,
+        output_padding,
+        output_size,
+        padding_algorithm,
+        groups,
+        dilations,
+        data_format,
+    )
