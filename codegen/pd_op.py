@@ -401,7 +401,9 @@ def _reconciled(row: tuple[str, str, str] | None, op: dict) -> tuple[str, str, s
             theirs = _CPP_KINDS.get(cpp)
             kind = ours.get(key)
             if kind is None or (
-                theirs is not None and kind != theirs and theirs not in _AGREEING_KINDS.get(kind, ())
+                theirs is not None
+                and kind != theirs
+                and theirs not in _AGREEING_KINDS.get(kind, ())
             ):
                 kind = theirs
             if kind is not None:

@@ -65,6 +65,9 @@ class Parser:
         self.values: dict[str, Value] = {}
         self.defined_at: dict[str, int] = {}
         self.scopes: list[list[str]] = []
+        # block keyword arguments are printed without a type: each takes the type its first
+        # use prints
+        self.untyped: set[Value] = set()
         # types and typed attribute values repeat; both are immutable, so equal texts share one
         self.type_cache: dict[str, Type] = {}
         self.attribute_cache: dict[tuple, Attribute] = {}
@@ -119,6 +122,8 @@ class Parser:
         """Operations up to and including the closing '}' of ``block``."""
         self.scopes.append([])
         kinds, texts = self.kinds, self.texts
+        if texts[self.i] == "^" and kinds[self.i] == "punct" and texts[self.i + 1] == "kw":
+            self.parse_kwargs(block)
         while True:
             kind, text = kinds[self.i], texts[self.i]
             if text == "}" and kind == "punct":
@@ -129,6 +134,28 @@ class Parser:
             block.append(self.parse_op())
         for name in self.scopes.pop():
             del self.values[name]
+
+    def parse_kwargs(self, block: Block) -> None:
+        """`^kw:` and the block's keyword arguments, `%kwarg_<name>` each (GRAMMAR.md §1)."""
+        self.i += 2
+        self.expect(":", "after '^kw' (a block's keyword arguments start with '^kw:')")
+        if self.kinds[self.i] != "value":
+            raise self.error(
+                f"expected a keyword argument like '%kwarg_x' after '^kw:', found {self.describe()}"
+            )
+        while self.kinds[self.i] == "value":
+            text, pos = self.texts[self.i], self.i
+            name = text[len("%kwarg_") :]
+            if not text.startswith("%kwarg_") or not name:
+                raise self.error(
+                    f"block keyword argument {text} must be named like '%kwarg_x'", pos
+                )
+            if name in block.kwargs:
+                self.define(text, pos, block.kwargs[name])
+            value = block.add_kwarg(name, NULL_TYPE)
+            self.define(text, pos, value)
+            self.untyped.add(value)
+            self.i += 1
 
     # -- operations ------------------------------------------------------------------------------
     def parse_op(self) -> Operation:
@@ -280,6 +307,10 @@ class Parser:
         types: list[Type],
     ) -> None:
         for index, (value, type_) in enumerate(zip(operands, types)):
+            if value in self.untyped:
+                value.type = type_
+                self.untyped.discard(value)
+                continue
             want = NULL_TYPE if value is None else value.type
             if type_ != want:
                 raise self.error(

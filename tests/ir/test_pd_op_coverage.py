@@ -18,9 +18,9 @@ from generated.pd_op_dialect import OPS
 from runtime.ir.dialect import get_dialect
 
 REGISTERED = json.loads(
-    (Path(__file__).resolve().parents[2] / "ops" / "paddle" / "registered_ops_3_3_1.json").read_text(
-        encoding="utf-8"
-    )
+    (
+        Path(__file__).resolve().parents[2] / "ops" / "paddle" / "registered_ops_3_3_1.json"
+    ).read_text(encoding="utf-8")
 )
 # the attribute kind a C++ type of 3.3.1's Build() stores; a kind in the set agrees with it
 CPP_KINDS = {
@@ -134,7 +134,9 @@ def test_every_registered_op_parses_and_prints_back(name: str) -> None:
 
 def test_the_sample_program_holds_the_op_and_its_attributes() -> None:
     text = _op_text("matmul")
-    assert '"pd_op.matmul" (%0, %1) {stop_gradient:[true],transpose_x:true,transpose_y:true}' in text
+    assert (
+        '"pd_op.matmul" (%0, %1) {stop_gradient:[true],transpose_x:true,transpose_y:true}' in text
+    )
 
 
 def test_the_generated_table_has_every_registered_op() -> None:

@@ -109,7 +109,9 @@ def main() -> int:
     ops: dict[str, dict] = {}
     for header in HEADERS:
         ops.update(ops_of((include / header).read_text(encoding="utf-8")))
-    lines = [f"{json.dumps(name)}: {json.dumps(op, sort_keys=True)}" for name, op in sorted(ops.items())]
+    lines = [
+        f"{json.dumps(name)}: {json.dumps(op, sort_keys=True)}" for name, op in sorted(ops.items())
+    ]
     OUT.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
     print(f"wrote {OUT.relative_to(ROOT)}: {len(ops)} ops")
     return 0
