@@ -325,7 +325,7 @@ class Parser:
         types: list[Type],
     ) -> None:
         for index, (value, type_) in enumerate(zip(operands, types)):
-            if value in self.untyped:
+            if self.untyped and value in self.untyped:
                 value.type = type_
                 self.untyped.discard(value)
                 continue
@@ -372,9 +372,9 @@ class Parser:
                     f"(data types: {' '.join(sorted(DTYPE_NAMES))})"
                 )
             if (
-                kind is not None
+                self.kinds[self.i] == "ident"
+                and kind is not None
                 and "." not in kind
-                and self.kinds[self.i] == "ident"
                 and self.texts[self.i] not in _KNOWN_WORDS
                 and self.texts[self.i] not in DTYPE_NAMES
             ):
