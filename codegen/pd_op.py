@@ -5,13 +5,21 @@ operands, attributes (name:kind) and results per op (the row format of
 runtime/ir/dialects/table.py). The rules are PaddlePaddle's: tensor arguments are operands;
 a Scalar/IntArray argument that op_compat.yaml lets come as a tensor (`tensor_name`,
 `tensors_name`, `support_tensor`) is a "mutable attribute" and becomes an operand after the
-tensors; every other argument is an attribute; an op with `inplace` also exists as `<op>_`.
-Where PaddlePaddle 3.3.1 differs from these September-2024 files, ops/paddle/pd_op_corrections.yaml
-says what and why (checked by tests/tools/check_pd_op_defs.py against 3.3.1).
+tensors; every other argument is an attribute; an op with `inplace` also exists as `<op>_`; a sparse
+op is named after its kernel (`abs_coo_sp`, see PD_OP_SPARSE_FILES).
+
+These files are from September 2024; PaddlePaddle 3.3.1 is the truth. Its headers list every op
+it registers with its operands, results and attribute types (registered_ops_3_3_1.json, written
+by tests/tools/dump_pd_op_signatures.py): an op the files lack is defined from them, and an op
+whose operands, results or attributes 3.3.1 declares differently takes 3.3.1's (keeping the
+files' optional/vector marks and agreeing kinds). What the headers cannot say (attribute kinds
+seen only in built programs) ops/paddle/pd_op_corrections.yaml says, with the reason (checked by
+tests/tools/check_pd_op_defs.py against 3.3.1).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +41,8 @@ PD_OP_DIR = "ops/paddle"
 # lowest precedence first: a later file's definition of an op replaces an earlier one, as
 # PaddlePaddle lets its static (inconsistent/) definitions win over the shared ones
 PD_OP_SPEC_FILES = (
+    "dygraph_ops.yaml",
+    "dygraph_backward.yaml",
     "legacy_static_ops.yaml",
     "legacy_static_backward.yaml",
     "fused_ops.yaml",
@@ -43,8 +53,34 @@ PD_OP_SPEC_FILES = (
     "inconsistent_static_backward.yaml",
     "inconsistent_update_ops.yaml",
 )
+# sparse ops: PaddlePaddle names each kernel variant `<kernel func>_sp` (`abs_coo_sp`), or
+# `<op>_sp` when there is one (`conv3d_sp`, `batch_norm_sp_`)
+PD_OP_SPARSE_FILES = ("sparse_ops.yaml", "sparse_backward.yaml")
 COMPAT_FILE = "op_compat.yaml"
+# every op PaddlePaddle 3.3.1 registers, from its headers (tests/tools/dump_pd_op_signatures.py):
+# defines the ops added after these September-2024 specs
+REGISTERED = "registered_ops_3_3_1.json"
 CORRECTIONS = "pd_op_corrections.yaml"
+# C++ attribute types of the registered ops' Build() -> attribute kinds; others are left to the
+# parser's reading of the spelling
+_CPP_KINDS = {
+    "bool": "bool",
+    "int": "int32",
+    "int64_t": "int64",
+    "float": "float",
+    "double": "double",
+    "std::string": "str",
+    "phi::DataType": "dtype",
+    "phi::Place": "place",
+    "phi::DataLayout": "layout",
+    "std::vector<int>": "array<int32>",
+    "std::vector<int64_t>": "array<int64>",
+    "std::vector<float>": "array<float>",
+    "std::vector<double>": "array<double>",
+    "std::vector<std::string>": "array<str>",
+    "std::vector<phi::Scalar>": "array<scalar>",
+    "std::vector<phi::DataType>": "array<dtype>",
+}
 
 _ATTRIBUTE_KINDS = {
     "bool": "bool",
@@ -79,7 +115,7 @@ _ARG = re.compile(
 )
 _OUTPUT = re.compile(r"\s*(Tensor(?:\[\])?)\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\))?")
 _ATTRIBUTE_ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*:(?:array<)?[a-z0-9]+>?")
-_ROW_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\??(?:\[\])?|\.\.\.")
+_ROW_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\??(?:\[\]|\*)?|\.\.\.")
 
 
 @dataclass(frozen=True)
@@ -90,7 +126,8 @@ class _Arg:
 
 def pd_op_input_files(root: Path) -> list[Path]:
     base = root / PD_OP_DIR
-    paths = [base / name for name in (*PD_OP_SPEC_FILES, COMPAT_FILE, CORRECTIONS)]
+    names = (*PD_OP_SPEC_FILES, *PD_OP_SPARSE_FILES, COMPAT_FILE, REGISTERED, CORRECTIONS)
+    paths = [base / name for name in names]
     return [p for p in paths if p.exists()]
 
 
@@ -304,6 +341,77 @@ def _apply_corrections(rows: dict[str, tuple[str, str, str]], root: Path) -> Non
         rows[name] = (operands, attributes, results)
 
 
+def _kernel_funcs(entry: dict) -> list[str]:
+    kernel = entry.get("kernel") or {}
+    funcs = str(kernel.get("func", "")) if isinstance(kernel, dict) else ""
+    return [part.split("{")[0].strip() for part in _split_top(funcs) if part.strip()]
+
+
+def _sparse_names(name: str, entry: dict) -> list[str]:
+    funcs = _kernel_funcs(entry)
+    if len(funcs) > 1:
+        return [f"{func}_sp" for func in funcs]
+    if name.endswith("_"):
+        return [f"{name[:-1]}_sp_"]
+    return [f"{name}_sp"]
+
+
+def _registered(root: Path) -> dict[str, dict]:
+    rel = f"{PD_OP_DIR}/{REGISTERED}"
+    try:
+        data = json.loads((root / PD_OP_DIR / REGISTERED).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise SpecError([Diagnostic(None, None, f"{rel}: cannot read: {error}")]) from None
+    if not isinstance(data, dict):
+        raise SpecError([Diagnostic(None, None, f"{rel}: expected an object of ops")])
+    return data
+
+
+# a spec kind that 3.3.1's C++ type does not spell the same way but agrees with
+_AGREEING_KINDS = {
+    "intarray": {"array<int64>"},
+    "scalar": {"int32", "int64", "float", "double", "bool"},
+}
+
+
+def _values(names: list[str], spec: str) -> str:
+    """``names`` (3.3.1's order) with the spec's `?`/`[]` marks; a name the spec lacks may be
+    null or a vector (`?*`: the headers do not say)."""
+    marks = {}
+    for word in spec.split():
+        bare = word.replace("[]", "").rstrip("*").rstrip("?")
+        marks[bare] = word[len(bare) :]
+    return " ".join(name + marks.get(name, "?*") for name in names)
+
+
+def _reconciled(row: tuple[str, str, str] | None, op: dict) -> tuple[str, str, str]:
+    """The row of a 3.3.1-registered op: its operands, results and (where its Build() spells
+    them all out) attributes as 3.3.1 declares them, with the spec's marks and kinds kept
+    where they agree."""
+    operands, attributes, results = row or ("", "", "")
+    if "..." not in operands:
+        operands = _values(op["operands"], operands)
+    if "..." not in results:
+        results = _values(op["results"], results)
+    declared = op.get("attributes")
+    if declared is not None and len(declared) == op.get("attributes_num"):
+        ours = dict(item.split(":", 1) for item in attributes.split())
+        items = []
+        for key, cpp in declared.items():
+            theirs = _CPP_KINDS.get(cpp)
+            kind = ours.get(key)
+            if kind is None or (
+                theirs is not None
+                and kind != theirs
+                and theirs not in _AGREEING_KINDS.get(kind, ())
+            ):
+                kind = theirs
+            if kind is not None:
+                items.append(f"{key}:{kind}")
+        attributes = " ".join(items)
+    return operands, attributes, results
+
+
 def pd_op_rows(root: Path) -> dict[str, tuple[str, str, str]]:
     """Every pd_op op's row, sorted by name; none for a project without ops/paddle/."""
     if not (root / PD_OP_DIR).is_dir():
@@ -332,6 +440,19 @@ def pd_op_rows(root: Path) -> dict[str, tuple[str, str, str]]:
             rows[name] = row
             if entry.get("inplace") and not name.endswith("_"):
                 rows[name + "_"] = row
+    for file in PD_OP_SPARSE_FILES:
+        rel = f"{PD_OP_DIR}/{file}"
+        for entry in _load(root / PD_OP_DIR / file, rel):
+            name = str(entry.get("op") or entry.get("backward_op") or "").split("(")[0].strip()
+            if not name.isidentifier():
+                raise SpecError(
+                    [Diagnostic(None, None, f"{rel}: op name {name!r} is not an identifier")]
+                )
+            row = _row(entry, None, f"{rel}: op {name!r}")
+            for sparse_name in _sparse_names(name, entry):
+                rows[sparse_name] = row
+    for name, op in _registered(root).items():
+        rows[name] = _reconciled(rows.get(name), op)
     _apply_corrections(rows, root)
     return dict(sorted(rows.items()))
 

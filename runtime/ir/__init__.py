@@ -1,7 +1,9 @@
 """PIR for phiops: the IR core, its dialects, PaddlePaddle 3.3.1's text and JSON forms.
 
 `pd_op`'s op definitions are registered by the generated package (`import generated`, which is
-also where `phi.ir` comes from); builtin and cf are complete here.
+also where `phi.ir` comes from), or by `runtime.ir.plugins.load_dialect_plugins()` through the
+``phiops.ir.dialects`` entry points without the runtime importing `generated`; builtin and cf are
+complete here.
 """
 
 from __future__ import annotations

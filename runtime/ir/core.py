@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterator, Sequence
 
 from runtime.ir.attributes import Attribute
 from runtime.ir.types import NULL_TYPE, Type
 
 __all__ = ["Value", "OpResult", "BlockArgument", "Operation", "Region", "Block", "Program"]
+
+_KWARG_NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
 class Value:
@@ -148,6 +151,16 @@ class Block:
         return arg
 
     def add_kwarg(self, name: str, type: Type) -> BlockArgument:
+        """A keyword argument, printed `%kwarg_<name>`: ``name`` is letters, digits and `_`."""
+        from runtime.errors import AlreadyExistsError, InvalidArgumentError
+
+        if not _KWARG_NAME.fullmatch(name):
+            raise InvalidArgumentError(
+                f"block keyword argument name {name!r} must be letters, digits and '_' "
+                "(it is printed as %kwarg_<name>)"
+            )
+        if name in self.kwargs:
+            raise AlreadyExistsError(f"block already has a keyword argument {name!r}")
         arg = BlockArgument(type, self, -1)
         self.kwargs[name] = arg
         return arg

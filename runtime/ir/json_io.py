@@ -291,6 +291,11 @@ def _write_attr(attr: Attribute) -> dict:
 
 
 def _write_block(block: Block, ids: dict[Value, int], counters: dict[str, int]) -> dict:
+    if block.kwargs:
+        raise UnimplementedError(
+            "writing a block with keyword arguments to a program file is not implemented "
+            "(PaddlePaddle's file format, FORMATS.md, has no form for them)"
+        )
     name = f"block_{counters['block']}"
     counters["block"] += 1
     args = []

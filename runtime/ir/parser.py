@@ -11,7 +11,7 @@ import re
 
 from runtime.ir.attributes import DTYPE_NAMES, Attribute
 from runtime.ir.core import Block, Operation, Program, Value
-from runtime.ir.dialect import OpDef, get_dialect
+from runtime.ir.dialect import OpDef, get_dialect, registered_dialects
 from runtime.ir.lexer import IRParseError, Source, tokenize
 from runtime.ir.types import (
     ELEMENT_TYPES,
@@ -30,6 +30,8 @@ _DENSE = re.compile(r"((?:-?\d+x)*)([A-Za-z][A-Za-z0-9_]*)\Z")
 _INT = re.compile(r"-?\d+\Z")
 _INT32 = (-(2**31), 2**31 - 1)
 _LAYOUTS = frozenset(("NCHW", "NHWC", "NCDHW", "NDHWC", "ANY", "UNDEFINED", "ALL_LAYOUT"))
+# bare words an attribute value may be (besides the data types)
+_KNOWN_WORDS = frozenset(("true", "false", "Place", *_LAYOUTS))
 
 
 def parse_program(
@@ -44,10 +46,18 @@ def parse_program(
 def parse_dense(parser: Parser, inner: str, pos: int, make=DenseTensorType) -> Type:
     match = _DENSE.match(inner)
     if match is None:
-        raise parser.error(f"malformed tensor type '<{inner}>'", pos)
+        raise parser.error(
+            f"malformed tensor type '{parser.texts[pos]}': expected dims and an element type "
+            "joined by 'x', like tensor<2x3xf32>",
+            pos,
+        )
     element = match.group(2)
     if element not in ELEMENT_TYPES:
-        raise parser.error(f"unknown dtype '{element}' in tensor type", pos)
+        raise parser.error(
+            f"unknown element type '{element}' in '{parser.texts[pos]}' "
+            f"(element types: {' '.join(ELEMENT_TYPES)})",
+            pos,
+        )
     dims = tuple(int(d) for d in match.group(1).split("x")[:-1])
     return make(dims, element)
 
@@ -65,6 +75,9 @@ class Parser:
         self.values: dict[str, Value] = {}
         self.defined_at: dict[str, int] = {}
         self.scopes: list[list[str]] = []
+        # block keyword arguments are printed without a type: each takes the type its first
+        # use prints
+        self.untyped: set[Value] = set()
         # types and typed attribute values repeat; both are immutable, so equal texts share one
         self.type_cache: dict[str, Type] = {}
         self.attribute_cache: dict[tuple, Attribute] = {}
@@ -119,6 +132,8 @@ class Parser:
         """Operations up to and including the closing '}' of ``block``."""
         self.scopes.append([])
         kinds, texts = self.kinds, self.texts
+        if texts[self.i] == "^" and kinds[self.i] == "punct" and texts[self.i + 1] == "kw":
+            self.parse_kwargs(block)
         while True:
             kind, text = kinds[self.i], texts[self.i]
             if text == "}" and kind == "punct":
@@ -129,6 +144,28 @@ class Parser:
             block.append(self.parse_op())
         for name in self.scopes.pop():
             del self.values[name]
+
+    def parse_kwargs(self, block: Block) -> None:
+        """`^kw:` and the block's keyword arguments, `%kwarg_<name>` each (GRAMMAR.md §1)."""
+        self.i += 2
+        self.expect(":", "after '^kw' (a block's keyword arguments start with '^kw:')")
+        if self.kinds[self.i] != "value":
+            raise self.error(
+                f"expected a keyword argument like '%kwarg_x' after '^kw:', found {self.describe()}"
+            )
+        while self.kinds[self.i] == "value":
+            text, pos = self.texts[self.i], self.i
+            name = text[len("%kwarg_") :]
+            if not text.startswith("%kwarg_") or not name:
+                raise self.error(
+                    f"block keyword argument {text} must be named like '%kwarg_x'", pos
+                )
+            if name in block.kwargs:
+                self.define(text, pos, block.kwargs[name])
+            value = block.add_kwarg(name, NULL_TYPE)
+            self.define(text, pos, value)
+            self.untyped.add(value)
+            self.i += 1
 
     # -- operations ------------------------------------------------------------------------------
     def parse_op(self) -> Operation:
@@ -169,7 +206,7 @@ class Parser:
                 types_pos,
             )
         self.expect("->", "after the operand types")
-        result_types = self.parse_result_types(len(results))
+        result_types = self.parse_result_types(len(results), name)
         self.check_operands(name, opdef, operands, operand_pos or [name_pos], operand_types)
         self.check_result_count(name, opdef, len(results), start)
         op = Operation(name, operands, result_types, attributes, id=op_id)
@@ -192,16 +229,24 @@ class Parser:
     def lookup_op(self, name: str, pos: int) -> tuple[OpDef | None, object]:
         dialect_name, dot, op_name = name.partition(".")
         if not dot or not dialect_name or not op_name:
-            raise self.error(f'malformed op name "{name}": expected "dialect.op"', pos)
+            raise self.error(
+                f'malformed op name "{name}": expected "<dialect>.<op>", like "pd_op.matmul"', pos
+            )
         dialect = get_dialect(dialect_name)
         if dialect is None:
             if self.allow_unregistered:
                 return None, None
-            raise self.error(f"unknown dialect '{dialect_name}' in op \"{name}\"", pos)
+            raise self.error(
+                f"unknown dialect '{dialect_name}' in op \"{name}\" "
+                f"(registered dialects: {', '.join(registered_dialects())})",
+                pos,
+            )
         opdef = dialect.lookup(name)
         if opdef is None and not self.allow_unregistered:
             raise self.error(
-                f"unknown op \"{name}\": dialect '{dialect_name}' defines no such op", pos
+                f"unknown op \"{name}\": dialect '{dialect_name}' defines no such op "
+                "(allow_unregistered=True keeps it as a generic op)",
+                pos,
             )
         return opdef, dialect
 
@@ -280,6 +325,10 @@ class Parser:
         types: list[Type],
     ) -> None:
         for index, (value, type_) in enumerate(zip(operands, types)):
+            if self.untyped and value in self.untyped:
+                value.type = type_
+                self.untyped.discard(value)
+                continue
             want = NULL_TYPE if value is None else value.type
             if type_ != want:
                 raise self.error(
@@ -318,7 +367,21 @@ class Parser:
             value_pos = self.i
             kind = opdef.attribute_kind(key) if opdef is not None else None
             if kind == "dtype" and self.kinds[self.i] == "ident" and self.peek() not in DTYPE_NAMES:
-                raise self.error(f"attribute '{key}' of '{op_name}': unknown dtype {self.peek()!r}")
+                raise self.error(
+                    f"attribute '{key}' of '{op_name}': unknown data type {self.peek()!r} "
+                    f"(data types: {' '.join(sorted(DTYPE_NAMES))})"
+                )
+            if (
+                self.kinds[self.i] == "ident"
+                and kind is not None
+                and "." not in kind
+                and self.texts[self.i] not in _KNOWN_WORDS
+                and self.texts[self.i] not in DTYPE_NAMES
+            ):
+                raise self.error(
+                    f"attribute '{key}' of '{op_name}' must be {_describe_kind(kind)}, "
+                    f"got {self.texts[self.i]}"
+                )
             if kind is not None and "." in kind:
                 value = self.dialect_attribute(kind, value_pos)
             else:
@@ -333,7 +396,7 @@ class Parser:
                         )
                     value = cached
             if key in attributes:
-                raise self.error(f"attribute '{key}' given twice", key_pos)
+                raise self.error(f"attribute '{key}' of '{op_name}' is given twice", key_pos)
             attributes[key] = value
             if self.accept("}"):
                 return attributes
@@ -432,17 +495,24 @@ class Parser:
                 return types
             self.expect(",", f"or '{close}' between types")
 
-    def parse_result_types(self, count: int) -> list[Type]:
+    def parse_result_types(self, count: int, op_name: str) -> list[Type]:
         types = []
         for index in range(count):
             if index:
                 if not self.accept(","):
                     raise self.error(
-                        f"expected {count} result type(s), found {index} then {self.describe()}"
+                        f"'{op_name}' has {count} result(s) but {index} result type(s)",
+                        self.i - 1,
                     )
             types.append(self.parse_type())
         if self.texts[self.i] == "," and self.kinds[self.i] == "punct":
-            raise self.error(f"more result types than the {count} result(s)")
+            first_extra, extra = self.i + 1, 0
+            while self.accept(","):
+                self.parse_type()
+                extra += 1
+            raise self.error(
+                f"'{op_name}' has {count} result(s) but {count + extra} result type(s)", first_extra
+            )
         return types
 
     def parse_type(self) -> Type:
@@ -473,7 +543,11 @@ class Parser:
             if "." in text:
                 return self.dialect_type(text.split(".", 1)[0], text, pos)
             if text in ELEMENT_TYPES or text == "tensor":
-                raise self.error(f"malformed type '{text}'", pos)
+                raise self.error(
+                    f"malformed type '{text}': expected tensor<...>, vec[...], <<NULL TYPE>> or "
+                    "a dialect type",
+                    pos,
+                )
         raise self.error(
             f"expected a type, found {self.describe(self.i if kind != 'ident' else self.i - 1)}",
             pos,

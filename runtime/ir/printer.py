@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from runtime import flags
-from runtime.errors import UnimplementedError
 from runtime.ir.core import Block, Operation, Program, Value
 from runtime.ir.dialect import get_dialect
 
@@ -22,7 +23,8 @@ NULL_VALUE = "<<NULL VALUE>>"
 
 class Namer:
     """Names values in the order the printer reaches them: `%N` for results, `%arg_N` for block
-    arguments, dialect aliases (`%stack_N`) where the dialect names its results."""
+    arguments, `%kwarg_<name>` for block keyword arguments, dialect aliases (`%stack_N`) where
+    the dialect names its results."""
 
     __slots__ = ("names", "counter", "arg_counter", "alias_counters")
 
@@ -64,6 +66,10 @@ class Namer:
             self.arg_counter += 1
         return name
 
+    def name_kwarg(self, name: str, value: Value) -> str:
+        printed = self.names[value] = f"%kwarg_{name}"
+        return printed
+
     def name_block(self, block: Block) -> None:
         """Name every value of ``block`` as printing it would."""
         Printer(self).print_block(block, 0)
@@ -90,15 +96,23 @@ class Printer:
 
     def print_block(self, block: Block, indent: int) -> None:
         pad = " " * indent
-        if block.kwargs:
-            raise UnimplementedError("printing blocks with keyword arguments is not implemented")
         self.lines.append(pad + "{")
         self.print_ops(block, indent + 4)
         self.lines.append(pad + "}")
 
     def print_ops(self, block: Block, indent: int) -> None:
+        """The block's keyword arguments, if it has any, then its ops, at ``indent``."""
+        if block.kwargs:
+            self.print_kwargs(block, indent)
         for op in block.ops:
             self.print_op(op, indent)
+
+    def print_kwargs(self, block: Block, indent: int) -> None:
+        """`^kw:`, then one `%kwarg_<name>` per line, indented once more (GRAMMAR.md §1)."""
+        pad = " " * indent
+        self.lines.append(pad + "^kw:")
+        for name, value in block.kwargs.items():
+            self.lines.append(f"{pad}    {self.namer.name_kwarg(name, value)}")
 
     def print_op(self, op: Operation, indent: int) -> None:
         dialect = get_dialect(op.dialect)
@@ -165,4 +179,16 @@ def structural_key(program: Program) -> tuple:
                 regions,
             )
         )
-    return ("\n".join(printer.lines), tuple(ops))
+    kwargs = tuple(
+        tuple((name, value.type) for name, value in block.kwargs.items())
+        for block in _blocks(program.block)
+    )
+    return ("\n".join(printer.lines), tuple(ops), kwargs)
+
+
+def _blocks(block: Block) -> Iterator[Block]:
+    yield block
+    for op in block.ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                yield from _blocks(inner)

@@ -30,7 +30,10 @@ def operand_problems(opdef: OpDef, operands: Sequence[Value | None]) -> list[tup
         if value is None or isinstance(value.type, NullType):
             if not spec.optional:
                 problems.append(
-                    (index, f"operand '{spec.name}' of '{name}' is not optional but is null")
+                    (
+                        index,
+                        f"operand '{spec.name}' of '{name}' is not optional but is <<NULL VALUE>>",
+                    )
                 )
             continue
         is_vector = isinstance(value.type, (VectorType, TensorArrayType))

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 
 from runtime.ir.__main__ import main
+from runtime.ir.plugins import ENTRY_POINT_GROUP
 from tests.ir.fixtures import JSONS, PRINT_IR, TEXTS, print_ir
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_cli_prints_every_text_fixture_back(capsys: pytest.CaptureFixture[str]) -> None:
@@ -46,3 +53,62 @@ def test_cli_reports_the_located_error_and_exits_1(
     err = capsys.readouterr().err
     assert err.startswith(f'{bad}:2:12: unknown op "pd_op.nope"')
     assert err.rstrip().endswith("^")
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *(["-c", code] if code else []), *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_importing_runtime_ir_does_not_import_generated() -> None:
+    result = _python(
+        "import sys, runtime.ir, runtime.ir.__main__, runtime.ir.plugins; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'generated'))"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_cli_finds_the_pd_op_table_through_the_dialect_entry_point() -> None:
+    fixture = next(p for p in TEXTS if p.name == "18_cond.txt")
+    result = _python("", "-m", "runtime.ir", str(fixture))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == fixture.read_text(encoding="utf-8")
+
+
+def test_the_dialect_entry_point_names_the_generated_pd_op_table() -> None:
+    entries = {e.name: e.value for e in entry_points(group=ENTRY_POINT_GROUP)}
+    assert entries.get("pd_op") == "generated.pd_op_dialect"
+
+
+def test_the_cli_without_a_pd_op_table_says_how_to_get_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import runtime.ir.__main__ as cli
+    from runtime.ir.dialects import pd_op
+
+    monkeypatch.setattr(pd_op, "_TABLE", {})
+    monkeypatch.setattr("runtime.ir.plugins.entry_points", lambda group: [])
+    assert cli.main([str(TEXTS[0])]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("python -m runtime.ir: no op table for the pd_op dialect is registered")
+    assert "'phiops.ir.dialects' entry points" in err
+
+
+def test_no_runtime_module_imports_generated() -> None:
+    importers = []
+    for path in sorted((REPO / "runtime").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            if any(name.split(".")[0] == "generated" for name in names):
+                importers.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert importers == []

@@ -115,9 +115,22 @@ CASES = {
 }
 
 EXPECTED = {
-    "unknown_op": (3, 12, "unknown op \"pd_op.nope\": dialect 'pd_op' defines no such op"),
-    "unknown_dialect": (3, 12, "unknown dialect 'foo' in op \"foo.relu\""),
-    "malformed_op_name": (3, 12, 'malformed op name "relu": expected "dialect.op"'),
+    "unknown_op": (
+        3,
+        12,
+        "unknown op \"pd_op.nope\": dialect 'pd_op' defines no such op "
+        "(allow_unregistered=True keeps it as a generic op)",
+    ),
+    "unknown_dialect": (
+        3,
+        12,
+        "unknown dialect 'foo' in op \"foo.relu\" (registered dialects: builtin, cf, pd_op)",
+    ),
+    "malformed_op_name": (
+        3,
+        12,
+        'malformed op name "relu": expected "<dialect>.<op>", like "pd_op.matmul"',
+    ),
     "undefined_value": (3, 26, "undefined value %7"),
     "use_before_definition": (3, 26, "value %1 is used before its definition (line 4)"),
     "defined_twice": (4, 6, "value %1 is defined twice (first at 3:6)"),
@@ -130,18 +143,42 @@ EXPECTED = {
         26,
         "operand 0 of 'pd_op.relu' is printed with type tensor<3xf32> but %0 has type tensor<2xf32>",
     ),
-    "null_operand_not_optional": (2, 26, "operand 'x' of 'pd_op.relu' is not optional but is null"),
+    "null_operand_not_optional": (
+        2,
+        26,
+        "operand 'x' of 'pd_op.relu' is not optional but is <<NULL VALUE>>",
+    ),
     "vector_for_tensor": (
         4,
         26,
         "operand 'x' of 'pd_op.relu' must be a tensor, got vec[tensor<2xf32>,tensor<2xf32>]",
     ),
-    "malformed_tensor_type": (3, 56, "malformed tensor type '<2x3>'"),
-    "unknown_element_type": (2, 108, "unknown dtype 'f33' in tensor type"),
-    "malformed_type": (2, 108, "malformed type 'f32'"),
+    "malformed_tensor_type": (
+        3,
+        56,
+        "malformed tensor type 'tensor<2x3>': expected dims and an element type joined by 'x', "
+        "like tensor<2x3xf32>",
+    ),
+    "unknown_element_type": (
+        2,
+        108,
+        "unknown element type 'f33' in 'tensor<2xf33>' (element types: f32 f64 f16 bf16 b i8 u8 "
+        "i16 i32 i64 c64 c128 f8e4m3fn f8e5m2 index undefined)",
+    ),
+    "malformed_type": (
+        2,
+        108,
+        "malformed type 'f32': expected tensor<...>, vec[...], <<NULL TYPE>> or a dialect type",
+    ),
     "unclosed_vector_type": (3, 1, "expected ',' or ']' between types, found '}'"),
     "unknown_dialect_type": (2, 108, "unknown dialect 'foo' in type 'foo.bar'"),
-    "unknown_dtype": (2, 35, "attribute 'dtype' of 'pd_op.full': unknown dtype 'float33'"),
+    "unknown_dtype": (
+        2,
+        35,
+        "attribute 'dtype' of 'pd_op.full': unknown data type 'float33' (data types: Undefined "
+        "bfloat16 bool complex128 complex64 float16 float32 float64 float8_e4m3fn float8_e5m2 "
+        "int16 int32 int64 int8 pstring uint8)",
+    ),
     "attribute_wrong_kind_bool": (
         3,
         49,
@@ -157,8 +194,12 @@ EXPECTED = {
         39,
         "attribute 'axis' of 'pd_op.softmax' is an int32 and 3000000000 does not fit",
     ),
-    "unknown_attribute_value": (2, 49, "unknown attribute value 'cpu'"),
-    "attribute_twice": (2, 99, "attribute 'value' given twice"),
+    "unknown_attribute_value": (
+        2,
+        49,
+        "attribute 'place' of 'pd_op.full' must be a Place(...), got cpu",
+    ),
+    "attribute_twice": (2, 99, "attribute 'value' of 'pd_op.full' is given twice"),
     "unterminated_string": (2, 48, "unterminated string"),
     "malformed_number": (2, 97, "malformed number '1.2.3'"),
     "malformed_number_letters": (2, 67, "malformed number '2abc'"),
@@ -179,8 +220,8 @@ EXPECTED = {
     "deep_attribute_nesting": (2, 130, "nesting deeper than 64 levels"),
     "deep_type_nesting": (2, 367, "nesting deeper than 64 levels"),
     "deep_region_nesting": (67, 17, "nesting deeper than 64 levels"),
-    "more_result_types": (2, 121, "more result types than the 1 result(s)"),
-    "missing_result_type": (3, 1, "expected 2 result type(s), found 1 then '}'"),
+    "more_result_types": (2, 123, "'pd_op.full' has 1 result(s) but 2 result type(s)"),
+    "missing_result_type": (2, 53, "'pd_op.split_with_num' has 2 result(s) but 1 result type(s)"),
     "bad_op_id": (2, 29, "expected an integer op id, found 'x'"),
     "while_block_args": (4, 5, "pd_op.while has 1 input(s) but 0 block argument(s)"),
     "if_null_condition": (2, 22, "the condition of pd_op.if cannot be <<NULL VALUE>>"),
@@ -215,3 +256,65 @@ def test_parse_error_is_a_value_error_and_a_phiops_error() -> None:
 def test_source_name_defaults_to_string() -> None:
     with pytest.raises(phi.ir.IRParseError, match=r"^<string>:1:1: empty input"):
         phi.ir.parse_program("")
+
+
+# What the caret stands under, for a reader of the message: the token that is wrong or, where
+# something is missing, the token found in its place ("" is the end of the input).
+AT = {
+    "attribute_int32_overflow": "3000000000",
+    "attribute_twice": "value:2",
+    "attribute_wrong_kind_bool": "1,",
+    "attribute_wrong_kind_str": '"one"',
+    "bad_op_id": "x]",
+    "deep_attribute_nesting": "[[",
+    "deep_region_nesting": "(%0)",
+    "deep_type_nesting": "[vec[",
+    "defined_twice": "%1) =",
+    "empty_input": "",
+    "expected_attribute_value": "} :",
+    "extra_closing_brace": "}",
+    "if_null_condition": "<<NULL VALUE>>",
+    "malformed_number": "1.2.3",
+    "malformed_number_letters": "2abc",
+    "malformed_op_name": '"relu"',
+    "malformed_tensor_type": "tensor<2x3>",
+    "malformed_type": "f32",
+    "missing_arrow": "tensor<2xf32>",
+    "missing_colon": "() ->",
+    "missing_equals": '"pd_op.full"',
+    "missing_operands": '"pd_op.relu"',
+    "missing_result_type": "tensor<2xf32>",
+    "more_result_types": "tensor<2xf32>",
+    "null_operand_not_optional": "<<NULL VALUE>>",
+    "operand_count": "%0) {}",
+    "operand_type_count": "(tensor<2xf32>) ->",
+    "operand_type_mismatch": "%0)",
+    "result_count": "(%1, %2)",
+    "stray_character": "@",
+    "trailing_garbage": "x",
+    "unbalanced_attribute_brace": ": ()",
+    "unclosed_program": "",
+    "unclosed_region": "",
+    "unclosed_vector_type": "}",
+    "undefined_value": "%7",
+    "unknown_attribute_value": "cpu",
+    "unknown_dialect": '"foo.relu"',
+    "unknown_dialect_type": "foo.bar",
+    "unknown_dtype": "float33",
+    "unknown_element_type": "tensor<2xf33>",
+    "unknown_op": '"pd_op.nope"',
+    "unterminated_string": '"x,',
+    "use_before_definition": "%1)",
+    "value_from_inner_block": "%1)",
+    "vector_for_tensor": "%1)",
+    "while_block_args": "^",
+    "whitespace_only": "",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_caret_stands_under_the_offending_token(name: str) -> None:
+    line, col, _ = EXPECTED[name]
+    lines = CASES[name].split("\n")
+    at = lines[line - 1][col - 1 :] if line <= len(lines) else ""
+    assert at.startswith(AT[name]) and (AT[name] or at == "")

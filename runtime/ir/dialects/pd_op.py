@@ -16,7 +16,7 @@ from runtime.ir.dialects.control_flow import (
 from runtime.ir.dialects.table import op_def_from_row
 from runtime.ir.types import SelectedRowsType, TensorArrayType, Type, ELEMENT_TYPES
 
-__all__ = ["PaddleDialect", "register_op_table"]
+__all__ = ["PaddleDialect", "register_op_table", "has_op_table"]
 
 _TABLE: dict[str, tuple[str, str, str]] = {}
 
@@ -24,6 +24,11 @@ _TABLE: dict[str, tuple[str, str, str]] = {}
 def register_op_table(table: Mapping[str, tuple[str, str, str]]) -> None:
     """Add op definitions (name without "pd_op." -> row, see runtime/ir/dialects/table.py)."""
     _TABLE.update(table)
+
+
+def has_op_table() -> bool:
+    """Whether an op table has been registered (by `import generated` or a dialect plugin)."""
+    return bool(_TABLE)
 
 
 class PaddleDialect(Dialect):

@@ -1,7 +1,8 @@
 """Op definitions written compactly as three strings: operands, attributes, results.
 
 Operands/results: space-separated names; a `?` suffix marks optional, `[]` a vector
-(`vec[...]`/tensor array); a lone `...` makes the list variadic. Attributes: `name:kind` pairs.
+(`vec[...]`/tensor array), `*` a value of any type (a tensor or a vector: the definition does
+not say); a lone `...` makes the list variadic. Attributes: `name:kind` pairs.
 Example: ``("x y", "transpose_x:bool transpose_y:bool", "out")``.
 """
 
@@ -21,6 +22,8 @@ def _items(text: str, make):
         kind = "tensor"
         if word.endswith("[]"):
             word, kind = word[:-2], "vector"
+        elif word.endswith("*"):
+            word, kind = word[:-1], "any"
         optional = word.endswith("?")
         items.append(make(word.rstrip("?"), kind, optional))
     return tuple(items), variadic
