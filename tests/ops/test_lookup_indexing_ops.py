@@ -214,6 +214,49 @@ def test_topk_picks_the_largest_or_smallest(dtype):
     check(out, x.min(axis=0, keepdims=True))
 
 
+def _put_along_axis_grads(x, index, values, reduce, weights):
+    arr, value = phi.to_tensor(x, stop_gradient=False), phi.to_tensor(values, stop_gradient=False)
+    out = phi.put_along_axis(arr, t(index), value, 1, reduce)
+    return phi.grad(phi.sum(phi.multiply(out, t(weights))), [arr, value])
+
+
+@op_test("put_along_axis", kind="edge")
+def test_put_along_axis_assign_gradient_goes_to_the_last_write():
+    """Of several values written to one position only the last gets its gradient (values
+    read from PaddlePaddle 3.3.1)."""
+    x = np.arange(12.0).reshape(3, 4)
+    values = np.arange(1.0, 10.0).reshape(3, 3)
+    index = np.array([[1, 1, 2], [0, 0, 0], [3, 1, 3]])
+    arr_grad, values_grad = _put_along_axis_grads(
+        x, index, values, "assign", np.arange(1.0, 13.0).reshape(3, 4)
+    )
+    check(arr_grad, np.array([[1.0, 0, 0, 4], [0, 6, 7, 8], [9, 0, 11, 0]]))
+    check(values_grad, np.array([[0.0, 2, 3], [0, 0, 5], [0, 10, 12]]))
+
+
+@pytest.mark.parametrize(
+    "reduce, arr_grad, values_grad",
+    [
+        # the tie at position 1 (arr 5 and two values 5) splits its gradient three ways
+        ("amax", [[3.0, 2.0]], [[2.0, 2.0, 0.0]]),
+        ("mean", [[1.5, 2.0]], [[2.0, 2.0, 1.5]]),
+        ("mul", [[3.0, 150.0]], [[150.0, 150.0, 6.0]]),
+    ],
+)
+def test_put_along_axis_reduce_gradients_equal_paddles(reduce, arr_grad, values_grad):
+    """Values read from PaddlePaddle 3.3.1 for arr [[2, 5]], values [[5, 5, 1]] at [[1, 1, 0]]
+    and upstream weights [[3, 6]]."""
+    got = _put_along_axis_grads(
+        np.array([[2.0, 5.0]]),
+        np.array([[1, 1, 0]]),
+        np.array([[5.0, 5.0, 1.0]]),
+        reduce,
+        np.array([[3.0, 6.0]]),
+    )
+    check(got[0], np.array(arr_grad))
+    check(got[1], np.array(values_grad))
+
+
 @op_test("topk", kind="edge")
 def test_unsorted_topk_returns_paddles_order():
     """sorted=False gives the order std::nth_element leaves (values read from PaddlePaddle

@@ -37,6 +37,12 @@ def ties(*shape: int) -> np.ndarray:
     return RNG.integers(0, 3, shape).astype("float64")
 
 
+def nonzero_ints(*shape: int) -> np.ndarray:
+    values = RNG.integers(-3, 4, shape).astype("float64")
+    values[values == 0] = 0.5
+    return values
+
+
 def with_nans(*shape: int) -> np.ndarray:
     values = floats(*shape)
     values[:, [3, 9, 17, 30]] = np.nan
@@ -74,6 +80,33 @@ OP_CASES: list[tuple[str, str, list[Any], list[Any]]] = [
         [floats(3, 4), i64([[3], [1], [3]]), floats(3, 1)],
         [1, "add", True],
     ),
+    *[
+        (
+            f"put_along_axis-{reduce}-{'self' if include_self else 'no-self'}-{name}",
+            "put_along_axis",
+            [arr, index, values],
+            [axis, reduce, include_self],
+        )
+        for reduce in ("assign", "add", "mul", "mean", "amin", "amax")
+        for include_self in (True, False)
+        for name, arr, index, values, axis in (
+            # integer-valued floats: repeated positions and ties between arr and values
+            (
+                "ties",
+                nonzero_ints(3, 5),
+                i64([[1, 1, 2, 4], [0, 0, 0, 3], [3, 1, 3, 3]]),
+                nonzero_ints(3, 4),
+                1,
+            ),
+            (
+                "axis0-3d",
+                floats(3, 2, 4),
+                i64([[[2, 0, 0, 1]], [[0, 0, 2, 2]]]).reshape(2, 1, 4),
+                floats(2, 1, 4),
+                0,
+            ),
+        )
+    ],
     ("one_hot", "one_hot", [i64([[0, 2], [1, 1]])], [3]),
     ("topk", "topk", [distinct(3, 4)], [2, 0, True, True]),
     ("topk-smallest", "topk", [distinct(3, 4)], [3, -1, False, True]),
