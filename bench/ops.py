@@ -5,7 +5,9 @@ ratios measured in this process.
     PYTHONPATH=$PWD OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/ops.py
 
 The backward pass is timed as forward + ``(out * g).sum()`` + backward in every library alike.
-Not a test; the machine may be shared, so repeat runs vary.
+Times are this process's CPU time (the best of several runs), so that time spent waiting while
+other processes run on a shared machine does not count; contention for memory and caches still
+does, so repeat runs vary. Not a test.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import importlib  # noqa: E402
+import time  # noqa: E402
 import timeit  # noqa: E402
 from typing import Any, Callable  # noqa: E402
 
@@ -140,7 +143,7 @@ def paddle_cases(paddle: Any) -> dict[str, Case]:
 
 def best_time(fn: Callable[[], Any], number: int = 3, repeat: int = 5) -> float:
     fn()
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+    return min(timeit.repeat(fn, number=number, repeat=repeat, timer=time.process_time)) / number
 
 
 def main() -> None:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from runtime.common import DataType
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.infermeta.dims import integer_scalar
 from runtime.errors import InvalidArgumentError
 
 _RUNTIME = MetaConfig()
+
+# PaddlePaddle 3.3.1's CPU registrations of arange.
+ARANGE_DTYPES = (DataType.INT32, DataType.INT64, DataType.FLOAT32, DataType.FLOAT64)
 
 
 def create_infer_meta(
@@ -103,11 +108,37 @@ def create_vec_shape_infer_meta(
     create_infer_meta((len(value),), dtype, out, config)
 
 
-def arange_size(start: float, end: float, step: float) -> int:
-    """How many values start, start + step, ... lie before ``end`` (0 when step points away)."""
-    if step == 0:
-        raise InvalidArgumentError("argument 'step' must not be 0")
-    return max(math.ceil((end - start) / step), 0)
+def arange_values(
+    start: float, end: float, step: float, dtype: DataType
+) -> tuple[np.generic, np.generic, int]:
+    """(first value, step, count) of arange in ``dtype``, as PaddlePaddle 3.3.1 computes them:
+    start, end and step are first converted to ``dtype`` (a float truncated toward zero for an
+    integer dtype, as paddle.arange's fill_constant/cast do), then the count is taken in that
+    type (funcs::GetSize: 0 when step points away from end). A dtype arange has no kernel for
+    is counted in float64."""
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if isinstance(value, complex) or not math.isfinite(value):
+            raise InvalidArgumentError(
+                f"argument '{name}' must be a finite real number, got {value}"
+            )
+    kind = dtype.numpy_dtype.type if dtype in ARANGE_DTYPES else np.float64
+    if issubclass(kind, np.integer):
+        first, last, stride = int(start), int(end), int(step)
+    else:
+        first, last, stride = kind(start), kind(end), kind(step)
+    if stride == 0:
+        raise InvalidArgumentError(f"argument 'step' must not be 0 once converted to {dtype}")
+    if (first < last and stride < 0) or (first > last and stride > 0):
+        return kind(first), kind(stride), 0
+    if issubclass(kind, np.integer):
+        count = (abs(last - first) + abs(stride) - 1) // abs(stride)
+    else:
+        count = float(np.ceil(np.abs((last - first) / stride)))
+        if not math.isfinite(count):
+            raise InvalidArgumentError(
+                f"arange from {start} to {end} by {step} has too many values to count in {dtype}"
+            )
+    return kind(first), kind(stride), int(count)
 
 
 def arange_infer_meta(
@@ -118,8 +149,8 @@ def arange_infer_meta(
     out: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """A 1-D tensor of the values start, start + step, ... before ``end``."""
-    create_infer_meta((arange_size(start, end, step),), dtype, out, config)
+    """A 1-D tensor of the values start, start + step, ... before ``end`` (see arange_values)."""
+    create_infer_meta((arange_values(start, end, step, dtype)[2],), dtype, out, config)
 
 
 def linspace_infer_meta(

@@ -126,6 +126,21 @@ INDEXING_CASES: list[Case] = [
         (_uniform((3, 4), 14), _uniform((3, 1), 15)),
         {},
     ),
+    *[
+        (
+            ("put_along_axis",),
+            f"{reduce}-{'self' if include_self else 'no-self'}",
+            # repeated positions (1, 1 and 0, 0, 0); distinct nonzero values, so no ties
+            lambda a, v, reduce=reduce, include_self=include_self: phi.put_along_axis(
+                a, _i([[1, 1, 3], [0, 0, 0], [2, 1, 3]]), v, 1, reduce, include_self
+            ),
+            (_distinct((3, 4), 40 + seed), _distinct((3, 3), 50 + seed) + 0.02),
+            {},
+        )
+        for seed, (reduce, include_self) in enumerate(
+            (r, s) for r in ("mul", "mean", "amin", "amax") for s in (True, False)
+        )
+    ],
     (("topk",), "k2-axis0", lambda x: phi.topk(x, 2, 0)[0], (_distinct((3, 4), 16),), {}),
     (
         ("argsort",),

@@ -10,6 +10,8 @@ import pytest
 import generated as phi
 from runtime.common import DataType
 from runtime.errors import InvalidArgumentError
+from runtime.kernels.impl.nth_element import nth_element
+from tests.ops.adversary import introselect_adversary
 from tests.ops.op_testing import cpu_dtypes, op_test, sample
 
 D = DataType
@@ -210,6 +212,106 @@ def test_topk_picks_the_largest_or_smallest(dtype):
     check(indices, np.array([[1, 3], [2, 0]], dtype=np.int64))
     out, indices = phi.topk(t(x), 1, 0, largest=False)
     check(out, x.min(axis=0, keepdims=True))
+
+
+def _put_along_axis_grads(x, index, values, reduce, weights):
+    arr, value = phi.to_tensor(x, stop_gradient=False), phi.to_tensor(values, stop_gradient=False)
+    out = phi.put_along_axis(arr, t(index), value, 1, reduce)
+    return phi.grad(phi.sum(phi.multiply(out, t(weights))), [arr, value])
+
+
+@op_test("put_along_axis", kind="edge")
+def test_put_along_axis_assign_gradient_goes_to_the_last_write():
+    """Of several values written to one position only the last gets its gradient (values
+    read from PaddlePaddle 3.3.1)."""
+    x = np.arange(12.0).reshape(3, 4)
+    values = np.arange(1.0, 10.0).reshape(3, 3)
+    index = np.array([[1, 1, 2], [0, 0, 0], [3, 1, 3]])
+    arr_grad, values_grad = _put_along_axis_grads(
+        x, index, values, "assign", np.arange(1.0, 13.0).reshape(3, 4)
+    )
+    check(arr_grad, np.array([[1.0, 0, 0, 4], [0, 6, 7, 8], [9, 0, 11, 0]]))
+    check(values_grad, np.array([[0.0, 2, 3], [0, 0, 5], [0, 10, 12]]))
+
+
+@pytest.mark.parametrize(
+    "reduce, arr_grad, values_grad",
+    [
+        # the tie at position 1 (arr 5 and two values 5) splits its gradient three ways
+        ("amax", [[3.0, 2.0]], [[2.0, 2.0, 0.0]]),
+        ("mean", [[1.5, 2.0]], [[2.0, 2.0, 1.5]]),
+        ("mul", [[3.0, 150.0]], [[150.0, 150.0, 6.0]]),
+    ],
+)
+def test_put_along_axis_reduce_gradients_equal_paddles(reduce, arr_grad, values_grad):
+    """Values read from PaddlePaddle 3.3.1 for arr [[2, 5]], values [[5, 5, 1]] at [[1, 1, 0]]
+    and upstream weights [[3, 6]]."""
+    got = _put_along_axis_grads(
+        np.array([[2.0, 5.0]]),
+        np.array([[1, 1, 0]]),
+        np.array([[5.0, 5.0, 1.0]]),
+        reduce,
+        np.array([[3.0, 6.0]]),
+    )
+    check(got[0], np.array(arr_grad))
+    check(got[1], np.array(values_grad))
+
+
+@op_test("topk", kind="edge")
+def test_unsorted_topk_returns_paddles_order():
+    """sorted=False gives the order std::nth_element leaves (values read from PaddlePaddle
+    3.3.1's paddle._C_ops.topk on these inputs), ties and NaN (largest first) included."""
+    x = np.array([[3, 1, 4, 1, 5, 9, 2, 6, 5, 3], [2, 7, 1, 8, 2, 8, 1, 8, 2, 8]], np.float32)
+    out, indices = phi.topk(t(x), 4, 1, True, False)
+    check(out, np.array([[6, 9, 5, 5], [8, 8, 8, 8]], np.float32))
+    check(indices, np.array([[7, 5, 8, 4], [5, 9, 7, 3]]))
+    out, indices = phi.topk(t(x), 4, 1, False, False)
+    check(out, np.array([[2, 1, 1, 3], [1, 1, 2, 2]], np.float32))
+    check(indices, np.array([[6, 1, 3, 0], [6, 2, 0, 8]]))
+    y = np.array([1.0, np.nan, 3.0, 2.0, np.nan, 0.0])
+    out, indices = phi.topk(t(y), 3, 0, True, False)
+    check(out, np.array([np.nan, np.nan, 3.0]))
+    check(indices, np.array([1, 4, 2]))
+    out, indices = phi.topk(t(y), 3, 0, False, False)
+    check(out, np.array([0.0, 1.0, 2.0]))
+    check(indices, np.array([5, 0, 3]))
+
+
+@op_test("topk", kind="edge")
+def test_unsorted_topk_holds_the_k_largest_along_any_axis():
+    rng = np.random.default_rng(5)
+    x = rng.permutation(4 * 30 * 3).reshape(4, 30, 3).astype(np.float64)
+    out, indices = phi.topk(t(x), 12, 1, True, False)
+    np.testing.assert_array_equal(np.take_along_axis(x, indices.numpy(), 1), out.numpy())
+    np.testing.assert_array_equal(np.sort(out.numpy(), 1), np.sort(x, 1)[:, -12:])
+
+
+@op_test("topk", kind="edge")
+def test_unsorted_topk_sorts_when_k_is_below_a_64th_of_the_axis():
+    """PHI takes std::partial_sort (sorted output) when k * 64 < the axis' extent."""
+    x = np.random.default_rng(6).permutation(130).astype(np.float32)
+    out, _ = phi.topk(t(x), 2, 0, True, False)
+    check(out, np.array([129, 128], np.float32))
+
+
+def test_nth_element_partitions_around_the_nth_value():
+    """Whatever path it takes (partitioning, insertion sort, or the heap selection after the
+    depth limit, which the adversary's input reaches), the nth item is the one a full sort
+    puts there, none before it is greater and none after it is less."""
+    rng = np.random.default_rng(7)
+    for size in (1, 2, 3, 4, 5, 17, 64, 257):
+        for values in (rng.integers(0, 4, size), rng.permutation(size), np.arange(size)):
+            nth = int(rng.integers(0, size))
+            items = values.tolist()
+            nth_element(items, nth, lambda a, b: a < b)
+            assert sorted(items) == sorted(values.tolist())
+            assert items[nth] == sorted(values.tolist())[nth]
+            assert max(items[: nth + 1]) <= items[nth] <= min(items[nth:])
+    adversary = introselect_adversary(300, 150).tolist()
+    items = list(adversary)
+    nth_element(items, 149, lambda a, b: a > b)
+    assert items[149] == sorted(adversary, reverse=True)[149]
+    assert min(items[:150]) >= items[149] >= max(items[149:])
 
 
 @op_test("unique", kind="dtypes")

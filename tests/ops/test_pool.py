@@ -262,3 +262,47 @@ def test_max_pool2d_with_index_adaptive():
     assert_close(out, expected, D.FLOAT64)
     picked = np.take_along_axis(x.reshape(1, 2, -1), mask.numpy().reshape(1, 2, -1), axis=2)
     np.testing.assert_array_equal(picked.reshape(expected.shape), expected)
+
+
+def _max_pool_grad(x: np.ndarray, data_format: str = "NCHW") -> np.ndarray:
+    t = phi.to_tensor(x, stop_gradient=False)
+    out = phi.pool2d(
+        t, [2, 2], [2, 2], [0, 0], False, True, data_format, "max", False, False, "EXPLICIT"
+    )
+    # weights numbered in NCHW order whatever the layout
+    n, c, h, w = x.shape if data_format == "NCHW" else np.array(x.shape)[[0, 3, 1, 2]]
+    weights = np.arange(1.0, n * c * (h // 2) * (w // 2) + 1).reshape(n, c, h // 2, w // 2)
+    if data_format == "NHWC":
+        weights = weights.transpose(0, 2, 3, 1)
+    (grad,) = phi.grad(phi.sum(phi.multiply(out, phi.to_tensor(weights))), [t])
+    return grad.numpy()
+
+
+@op_test("pool2d", kind="edge")
+def test_max_pool_gradient_on_tiling_windows_goes_to_the_first_maximum():
+    """2x2 windows with stride 2: each window's gradient goes to its maximum; a tie gives it to
+    the first of the tied elements in row-major order, a window with NaN gives none."""
+    x = np.array(
+        [
+            [
+                [
+                    [1.0, 5.0, 2.0, 2.0],
+                    [3.0, 4.0, 2.0, 2.0],
+                    [0.0, 0.0, np.nan, 1.0],
+                    [9.0, 0.0, 0.0, 0.0],
+                ]
+            ]
+        ]
+    )
+    expected = np.array(
+        [[[[0.0, 1.0, 2.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [3.0, 0.0, 0.0, 0.0]]]]
+    )
+    np.testing.assert_array_equal(_max_pool_grad(x), expected)
+    distinct = np.random.default_rng(4).permutation(2 * 3 * 4 * 6).reshape(2, 3, 4, 6) * 1.0
+    grad = _max_pool_grad(distinct)
+    blocks = distinct.reshape(2, 3, 2, 2, 3, 2)
+    winners = blocks == blocks.max(axis=(3, 5), keepdims=True)
+    assert (grad != 0).reshape(blocks.shape).tolist() == winners.tolist()
+    np.testing.assert_array_equal(
+        _max_pool_grad(distinct.transpose(0, 2, 3, 1), "NHWC"), grad.transpose(0, 2, 3, 1)
+    )

@@ -222,3 +222,46 @@ def test_arange_and_linspace_edges() -> None:
     assert phi.linspace(0.0, 1.0, 7, phi.float64, place).numpy()[-1] == 1.0
     with pytest.raises(InvalidArgumentError, match="'number' must be >= 0"):
         phi.linspace(0.0, 1.0, -1, phi.float32, place)
+
+
+@op_test("arange", kind="edge")
+def test_arange_converts_start_end_and_step_to_the_dtype_first() -> None:
+    """As PaddlePaddle 3.3.1 (values read from paddle._C_ops.arange): 0.5, 3.7 and 1.0 become
+    0, 3 and 1 in int32 (numpy's arange would give 4 values); -2.5, 3.7, 1.5 become -2, 3, 1."""
+    f32 = lambda v: T(np.array(v, np.float32))  # noqa: E731
+    assert phi.arange(f32(0.5), f32(3.7), f32(1.0), phi.int32).numpy().tolist() == [0, 1, 2]
+    assert phi.arange(0.5, 3.7, 1.0, phi.int32).numpy().tolist() == [0, 1, 2]
+    assert phi.arange(-2.5, 3.7, 1.5, phi.int64).numpy().tolist() == [-2, -1, 0, 1, 2]
+    with pytest.raises(InvalidArgumentError, match="'step' must not be 0 once converted"):
+        phi.arange(0, 5, 0.5, phi.int64)
+
+
+@op_test("arange", kind="edge")
+def test_float32_arange_adds_step_in_float32() -> None:
+    """PHI's kernel repeats ``value += step`` in float32: from 0.1 by 0.1 the eighth and ninth
+    values are 0.80000007 and 0.90000010 (PaddlePaddle's bits), not 0.8 and 0.9."""
+    out = phi.arange(T(np.float64(0.1)), T(np.float64(1.0)), T(np.float64(0.1)), phi.float32)
+    assert out.numpy()[-2:].tolist() == [0.8000000715255737, 0.9000000953674316]
+    assert out.shape == [9]
+
+
+@op_test("arange", "linspace", kind="edge")
+def test_ranges_take_one_element_tensors_of_any_dtype_and_reject_larger_ones() -> None:
+    place = phi.CPUPlace()
+    assert phi.arange(T(5), T(np.int32(8)), T(1), phi.int64).numpy().tolist() == [5, 6, 7]
+    got = phi.linspace(T(np.float32(0.5)), T(np.float32(3.7)), T(4), phi.int32, place)
+    assert got.numpy().tolist() == [0, 1, 2, 3]
+    with pytest.raises(InvalidArgumentError, match="arange.*'start'.*exactly 1 element"):
+        phi.arange(T(np.array([1, 2])), 9, 2, phi.float32)
+    with pytest.raises(InvalidArgumentError, match="linspace.*'number'.*exactly 1 element"):
+        phi.linspace(0.0, 1.0, T(np.array([5, 6])), phi.float32, place)
+    with pytest.raises(InvalidArgumentError, match="linspace.*'number'.*integer"):
+        phi.linspace(0.0, 1.0, T(np.float32(4.7)), phi.float32, place)
+
+
+@op_test("arange", kind="edge")
+def test_arange_rejects_bounds_that_are_not_finite() -> None:
+    with pytest.raises(InvalidArgumentError, match="arange.*'end' must be a finite"):
+        phi.arange(0.0, float("inf"), 1.0, phi.float32)
+    with pytest.raises(InvalidArgumentError, match="arange.*'start' must be a finite"):
+        phi.arange(T(np.float32("nan")), 1.0, 1.0, phi.float64)

@@ -3,7 +3,8 @@ gradient. Runs only where PaddlePaddle is installed.
 
 Known differences, not tested here: PaddlePaddle reads ``x[[0, 5]]`` on an axis of size 2
 without an error (phiops raises OutOfRangeError); ``x[[0, 1], None, [1, 2]]`` gives a shape that
-is not NumPy's in PaddlePaddle (phiops follows NumPy); argsort/topk order ties stably in phiops;
+is not NumPy's in PaddlePaddle (phiops follows NumPy); argsort/topk order ties stably in phiops (topk with
+sorted=False returns PaddlePaddle's own order, ties included);
 after ``x[advanced index] = v`` PaddlePaddle's ``v.grad`` is uninitialised memory, so phiops'
 is checked against the summed upstream weights instead.
 """
@@ -18,6 +19,7 @@ import pytest
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
 import generated as phi  # noqa: E402
+from tests.ops.adversary import introselect_adversary  # noqa: E402
 
 RNG = np.random.default_rng(0)
 
@@ -29,6 +31,22 @@ def floats(*shape: int) -> np.ndarray:
 def distinct(*shape: int) -> np.ndarray:
     size = int(np.prod(shape))
     return (RNG.permutation(size) * 0.5 - 3).reshape(shape).astype("float64")
+
+
+def ties(*shape: int) -> np.ndarray:
+    return RNG.integers(0, 3, shape).astype("float64")
+
+
+def nonzero_ints(*shape: int) -> np.ndarray:
+    values = RNG.integers(-3, 4, shape).astype("float64")
+    values[values == 0] = 0.5
+    return values
+
+
+def with_nans(*shape: int) -> np.ndarray:
+    values = floats(*shape)
+    values[:, [3, 9, 17, 30]] = np.nan
+    return values
 
 
 def i64(values: Any) -> np.ndarray:
@@ -62,9 +80,44 @@ OP_CASES: list[tuple[str, str, list[Any], list[Any]]] = [
         [floats(3, 4), i64([[3], [1], [3]]), floats(3, 1)],
         [1, "add", True],
     ),
+    *[
+        (
+            f"put_along_axis-{reduce}-{'self' if include_self else 'no-self'}-{name}",
+            "put_along_axis",
+            [arr, index, values],
+            [axis, reduce, include_self],
+        )
+        for reduce in ("assign", "add", "mul", "mean", "amin", "amax")
+        for include_self in (True, False)
+        for name, arr, index, values, axis in (
+            # integer-valued floats: repeated positions and ties between arr and values
+            (
+                "ties",
+                nonzero_ints(3, 5),
+                i64([[1, 1, 2, 4], [0, 0, 0, 3], [3, 1, 3, 3]]),
+                nonzero_ints(3, 4),
+                1,
+            ),
+            (
+                "axis0-3d",
+                floats(3, 2, 4),
+                i64([[[2, 0, 0, 1]], [[0, 0, 2, 2]]]).reshape(2, 1, 4),
+                floats(2, 1, 4),
+                0,
+            ),
+        )
+    ],
     ("one_hot", "one_hot", [i64([[0, 2], [1, 1]])], [3]),
     ("topk", "topk", [distinct(3, 4)], [2, 0, True, True]),
     ("topk-smallest", "topk", [distinct(3, 4)], [3, -1, False, True]),
+    ("topk-unsorted", "topk", [distinct(4, 9)], [5, 1, True, False]),
+    ("topk-unsorted-smallest-axis0", "topk", [distinct(9, 3)], [4, 0, False, False]),
+    ("topk-unsorted-ties", "topk", [ties(3, 40)], [20, -1, True, False]),
+    ("topk-unsorted-smallest-ties", "topk", [ties(2, 3, 30)], [11, 2, False, False]),
+    ("topk-unsorted-nan", "topk", [with_nans(2, 40)], [10, -1, True, False]),
+    ("topk-unsorted-smallest-nan", "topk", [with_nans(2, 40)], [35, -1, False, False]),
+    ("topk-unsorted-depth-limit", "topk", [introselect_adversary(300, 150)], [150, 0, True, False]),
+    ("topk-unsorted-k64-sorts", "topk", [distinct(2, 130)], [2, -1, True, False]),
     ("argsort", "argsort", [distinct(3, 4)], [1, False, False]),
     ("argsort-descending", "argsort", [distinct(3, 4)], [0, True, True]),
     ("masked_select", "masked_select", [floats(3, 4), MASK], []),

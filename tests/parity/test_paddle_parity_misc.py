@@ -302,3 +302,76 @@ def test_ranges_equal_paddle(case_id: str, op: str, args: tuple[Any, ...]) -> No
     expected = getattr(paddle._C_ops, op)(*tensors, getattr(paddle, dtype), paddle.CPUPlace())
     got = getattr(phi, op)(*values, getattr(phi, dtype), phi.CPUPlace())
     assert_same(got, expected.numpy(), expected.numpy().dtype)
+
+
+# (case id, op, (start, end or stop, step or number) as (value, dtype) pairs, output dtype):
+# the values go to both libraries as 0-d tensors of those dtypes, as paddle.arange passes them.
+TENSOR_RANGE_CASES = [
+    ("arange-int-tensors", "arange", ((5, "int64"), (10, "int64"), (1, "int64")), "int64"),
+    (
+        "arange-floats-to-int32",
+        "arange",
+        ((0.5, "float32"), (3.7, "float32"), (1.0, "float32")),
+        "int32",
+    ),
+    (
+        "arange-floats-to-int64",
+        "arange",
+        ((-2.5, "float64"), (3.7, "float64"), (1.5, "float64")),
+        "int64",
+    ),
+    (
+        "arange-float32-accumulates",
+        "arange",
+        ((0.1, "float64"), (1.0, "float64"), (0.1, "float64")),
+        "float32",
+    ),
+    ("arange-mixed", "arange", ((1, "int32"), (2.6, "float64"), (0.5, "float64")), "float64"),
+    ("arange-away", "arange", ((5, "int64"), (0, "int64"), (1, "int64")), "int64"),
+    (
+        "linspace-floats-to-int32",
+        "linspace",
+        ((0.5, "float32"), (3.7, "float32"), (4, "int32")),
+        "int32",
+    ),
+    ("linspace-float32", "linspace", ((0.1, "float64"), (1.0, "float64"), (5, "int32")), "float32"),
+    ("linspace-int64", "linspace", ((3, "int64"), (-8, "int64"), (6, "int32")), "int64"),
+    ("linspace-empty", "linspace", ((0.0, "float32"), (1.0, "float32"), (0, "int32")), "float32"),
+]
+
+
+@pytest.mark.parametrize(
+    "case_id, op, values, dtype", TENSOR_RANGE_CASES, ids=[c[0] for c in TENSOR_RANGE_CASES]
+)
+def test_ranges_from_tensors_equal_paddle(
+    case_id: str, op: str, values: tuple[tuple[Any, str], ...], dtype: str
+) -> None:
+    """Tensors for start/end/step (number) of any dtype: PaddlePaddle converts each to the
+    output dtype before counting (0.5..3.7 by 1.0 as int32 is [0, 1, 2]) and float32 arange
+    adds step in float32."""
+    arrays = [np.array(v, kind) for v, kind in values]
+    expected = getattr(paddle._C_ops, op)(
+        *[paddle.to_tensor(a) for a in arrays], getattr(paddle, dtype), paddle.CPUPlace()
+    )
+    got = getattr(phi, op)(*[phi.to_tensor(a) for a in arrays], getattr(phi, dtype), phi.CPUPlace())
+    assert_same(got, expected.numpy(), expected.numpy().dtype)
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize(
+    "op, values",
+    [
+        ("arange", [np.array([1, 2]), np.array(9), np.array(2)]),
+        ("linspace", [np.array([0.0, 1.0]), np.array(1.0), np.array(5, "int32")]),
+        ("linspace", [np.array(0.0), np.array(1.0), np.array([5, 6], "int32")]),
+    ],
+)
+def test_ranges_reject_tensors_of_several_elements_as_paddle_does(
+    op: str, values: list[np.ndarray]
+) -> None:
+    with pytest.raises(ValueError):
+        getattr(paddle._C_ops, op)(
+            *[paddle.to_tensor(v) for v in values], paddle.float32, paddle.CPUPlace()
+        )
+    with pytest.raises(phi.InvalidArgumentError, match="exactly 1 element"):
+        getattr(phi, op)(*[phi.to_tensor(v) for v in values], phi.float32, phi.CPUPlace())

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.common import DataType
-from runtime.errors import UnimplementedError
 from runtime.kernels.impl.gather_scatter_kernel import (
     ALONG_AXIS_DTYPES,
     GATHER_DTYPES,
@@ -152,21 +151,75 @@ def put_along_axis_grad_kernel(
     reduce: str,
     include_self: bool,
 ) -> tuple[Array, Array]:
+    """PHI's PutAlongAxisGradKernel (funcs/gather_scatter_functor.cc), position by position.
+
+    With p the position in ``arr`` each element i of ``indices`` writes to, n[p] how many
+    elements write there and g = out_grad:
+
+    - arr_grad is g, zeroed at every written position for ``assign`` or ``include_self=False``;
+      otherwise divided there by n + 1 for ``mean``, multiplied by out / arr for ``mul``, and
+      for ``amin``/``amax`` zeroed where arr lost (out != arr) and divided by m + 1 where it
+      won, m counting the values that tie with it.
+    - values_grad[i] is g[p] for the last element writing to p (``assign``; earlier ones get
+      0), g[p] for ``add``, g[p] / (n[p] + include_self) for ``mean``, g[p] * (out[p] /
+      value[i]) for ``mul``, and for ``amin``/``amax`` g[p] shared among the values equal to
+      out[p] (and arr[p] when it equals out[p] too), 0 for the others.
+    """
     xp = ctx.xp
     check_reduce(reduce, "put_along_axis_grad")
     where = along_axis_index(xp, arr, indices, axis, "put_along_axis_grad")
-    if reduce == "assign" or (reduce == "add" and not include_self):
-        arr_grad = out_grad.copy()
-        arr_grad[where] = 0
+    position = xp.ravel_multi_index(
+        tuple(xp.broadcast_to(w, indices.shape) for w in where), arr.shape
+    ).reshape(-1)
+    writes = xp.bincount(position, minlength=arr.size).reshape(arr.shape)
+    written = writes > 0
+    value = xp.broadcast_to(values, indices.shape).astype(arr.dtype).reshape(-1)
+    flat_out, flat_arr = out.reshape(-1), arr.reshape(-1)
+    grad_at = out_grad.reshape(-1)[position]
+    dtype = out_grad.dtype.type
+    arr_grad = out_grad.copy()
+    if reduce == "assign" or not include_self:
+        arr_grad[written] = 0
+    elif reduce == "mean":
+        arr_grad[written] = _c_divide(xp, arr_grad[written], (writes[written] + 1).astype(dtype))
+    elif reduce in ("mul", "multiply"):
+        arr_grad[written] = _c_divide(xp, arr_grad[written] * out[written], arr[written])
+    elif reduce in ("amin", "amax"):
+        arr_grad[written & (out != arr)] = 0
+        ties = xp.bincount(
+            position[(flat_out[position] == flat_arr[position]) & (flat_out[position] == value)],
+            minlength=arr.size,
+        ).reshape(arr.shape)
+        arr_grad = _c_divide(xp, arr_grad, (ties + 1).astype(dtype))
+    if reduce == "assign":
+        last = xp.zeros(position.shape, dtype=bool)
+        reversed_first = xp.unique(position[::-1], return_index=True)[1]
+        last[position.size - 1 - reversed_first] = True
+        values_grad = xp.where(last, grad_at, dtype(0))
     elif reduce == "add":
-        arr_grad = out_grad.copy()
+        values_grad = grad_at.copy()
+    elif reduce == "mean":
+        count = writes.reshape(-1)[position] + int(include_self)
+        values_grad = _c_divide(xp, grad_at, count.astype(dtype))
+    elif reduce in ("mul", "multiply"):
+        values_grad = grad_at * _c_divide(xp, flat_out[position], value)
     else:
-        raise UnimplementedError(
-            f"put_along_axis_grad: the gradient of reduce={reduce!r} is not implemented; "
-            "'assign' and 'add' are"
-        )
-    values_grad = out_grad[where].astype(out_grad.dtype, copy=True)
-    return arr_grad, reduce_to_shape(xp, values_grad, tuple(values.shape))
+        hit = flat_out[position] == value
+        winners = xp.bincount(position[hit], minlength=arr.size)[position]
+        winners = winners + (flat_out[position] == flat_arr[position])
+        values_grad = xp.where(hit, _c_divide(xp, grad_at, winners.astype(dtype)), dtype(0))
+    return arr_grad, reduce_to_shape(xp, values_grad.reshape(indices.shape), tuple(values.shape))
+
+
+def _c_divide(xp: Any, numerator: Array, denominator: Array) -> Array:
+    """numerator / denominator as C++ divides: truncating toward zero for integers (a zero
+    divisor gives 0 there instead of undefined behaviour), IEEE for floats."""
+    if numerator.dtype.kind in "iu":
+        safe = xp.where(denominator == 0, 1, denominator)
+        quotient = xp.abs(numerator) // xp.abs(safe) * xp.sign(numerator) * xp.sign(safe)
+        return xp.where(denominator == 0, 0, quotient).astype(numerator.dtype)
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return numerator / denominator
 
 
 @register_kernel("index_put_grad", dtypes=INDEX_PUT_DTYPES, configure=_any_dtype(1))

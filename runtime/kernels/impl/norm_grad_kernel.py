@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from runtime.kernels.impl.norm_kernel import (
     NORM_DTYPES,
+    channel_dots,
     channel_sums,
     channel_view,
     float32_attribute,
@@ -50,19 +51,23 @@ def batch_norm_grad_kernel(
         )
     else:
         center, inv_std = saved_mean.astype(x.dtype), saved_variance.astype(x.dtype)
-    x_hat = x - center.reshape(shape)
-    x_hat *= inv_std.reshape(shape)
-    bias_grad = channel_sums(out_grad, data_format)
-    scale_grad = channel_sums(out_grad * x_hat, data_format)
-    factor = (inv_std if scale is None else inv_std * scale).reshape(shape)
+    centered = x - center.reshape(shape)
+    bias_grad = channel_sums(xp, out_grad, data_format)
+    # sum(out_grad * x_hat) per channel, with x_hat = centered * inv_std
+    centered_dot = channel_dots(xp, out_grad, centered, data_format)
+    scale_grad = centered_dot * inv_std
+    factor = inv_std if scale is None else inv_std * scale
     if global_stats:
-        x_grad = out_grad * factor
+        x_grad = out_grad * factor.reshape(shape)
     else:
+        # factor * (out_grad - mean(out_grad) - x_hat * mean(out_grad * x_hat)), reusing
+        # ``centered`` for every full-size step
         count = x.dtype.type(x.size // center.size)
-        x_hat *= (scale_grad / count).reshape(shape)
-        x_grad = out_grad - x_hat
+        x_grad = centered
+        x_grad *= (inv_std * inv_std * centered_dot / count).reshape(shape)
+        xp.subtract(out_grad, x_grad, out=x_grad)
         x_grad -= (bias_grad / count).reshape(shape)
-        x_grad *= factor
+        x_grad *= factor.reshape(shape)
     return (
         x_grad,
         None if scale is None else scale_grad.astype(scale.dtype, copy=False),
@@ -86,19 +91,21 @@ def layer_norm_grad_kernel(
     left, right = rows_of(x.shape, begin_norm_axis)
     dy = out_grad.reshape(left, right)
     inv_std = 1 / xp.sqrt(variance.astype(x.dtype) + x.dtype.type(float32_attribute(epsilon)))
-    x_hat = x.reshape(left, right) - mean.astype(x.dtype)[:, None]
-    x_hat *= inv_std[:, None]
-    g = dy if scale is None else dy * scale.reshape(-1)
+    centered = x.reshape(left, right) - mean.astype(x.dtype)[:, None]
+    weights = xp.ones(right, x.dtype) if scale is None else scale.reshape(-1)
     width = x.dtype.type(right)
-    # x_grad = inv_std * (g - mean(g) - x_hat * mean(g * x_hat)), row by row
-    # row and column sums as matrix-vector products (BLAS), much faster than numpy's sums
-    row_ones, column_ones = xp.ones(right, x.dtype), xp.ones(left, x.dtype)
-    g_mean = (g @ row_ones) / width
-    gx_mean = xp.einsum("ij,ij->i", g, x_hat) / width
-    scale_grad = None if scale is None else (column_ones @ (dy * x_hat)).reshape(scale.shape)
-    bias_grad = None if bias is None else (column_ones @ dy).reshape(bias.shape)
-    x_hat *= gx_mean[:, None]
-    x_grad = g - x_hat
+    # With x_hat = centered * inv_std and g = dy * scale, row by row:
+    # x_grad = inv_std * (g - mean(g) - x_hat * mean(g * x_hat)). The row and column sums are
+    # matrix-vector products (BLAS reads each array once), so the only full-size
+    # temporaries are ``centered``, ``products`` and x_grad itself.
+    products = dy * centered
+    g_mean = (dy @ weights) / width
+    gx_mean = (products @ weights) * inv_std / width
+    scale_grad = None if scale is None else (inv_std @ products).reshape(scale.shape)
+    bias_grad = None if bias is None else (xp.ones(left, x.dtype) @ dy).reshape(bias.shape)
+    x_grad = xp.multiply(dy, weights, out=products)
+    centered *= (gx_mean * inv_std)[:, None]
+    x_grad -= centered
     x_grad -= g_mean[:, None]
     x_grad *= inv_std[:, None]
     return x_grad.reshape(x.shape), scale_grad, bias_grad

@@ -13,6 +13,8 @@ rows' mean and biased variance.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 
 from runtime.common import DataType
@@ -40,12 +42,30 @@ def channel_view(x: Array, data_format: str) -> tuple[tuple[int, ...], tuple[int
     return axes, shape
 
 
-def channel_sums(a: Array, data_format: str) -> Array:
-    """Per-channel sums of ``a``, reducing its contiguous runs first (much faster than one
-    reduction over non-adjacent axes)."""
+def channel_rows(a: Array, data_format: str) -> Array:
+    """``a`` as a matrix whose rows (NCHW: one per sample and channel) or columns (channel
+    last: one per channel) hold one channel's contiguous values."""
     if data_format in CHANNEL_LAST_FORMATS:
-        return a.reshape(-1, a.shape[-1]).sum(axis=0)
-    return a.reshape(a.shape[0], a.shape[1], -1).sum(axis=2).sum(axis=0)
+        return a.reshape(-1, a.shape[-1])
+    return a.reshape(a.shape[0] * a.shape[1], a.size // max(a.shape[0] * a.shape[1], 1))
+
+
+def channel_sums(xp: ModuleType, a: Array, data_format: str) -> Array:
+    """Per-channel sums of ``a`` as matrix-vector products with a ones vector: BLAS reads the
+    array once, several times faster than numpy's sum over non-adjacent axes."""
+    rows = channel_rows(a, data_format)
+    if data_format in CHANNEL_LAST_FORMATS:
+        return xp.ones(rows.shape[0], a.dtype) @ rows
+    return (rows @ xp.ones(rows.shape[1], a.dtype)).reshape(a.shape[0], a.shape[1]).sum(axis=0)
+
+
+def channel_dots(xp: ModuleType, a: Array, b: Array, data_format: str) -> Array:
+    """Per-channel sums of ``a * b`` without the product array (einsum reads both once)."""
+    rows_a, rows_b = channel_rows(a, data_format), channel_rows(b, data_format)
+    if data_format in CHANNEL_LAST_FORMATS:
+        return xp.einsum("ij,ij->j", rows_a, rows_b)
+    dots = xp.einsum("ij,ij->i", rows_a, rows_b)
+    return dots.reshape(a.shape[0], a.shape[1]).sum(axis=0)
 
 
 def uses_global_stats(is_test: bool, use_global_stats: bool, trainable_statistics: bool) -> bool:
@@ -79,9 +99,9 @@ def batch_norm_kernel(
         saved_mean, saved_variance = xp.zeros_like(mean), xp.zeros_like(variance)
     else:
         count = dtype(x.size // mean.size)
-        center = channel_sums(x, data_format) / count
+        center = channel_sums(xp, x, data_format) / count
         centered = x - center.reshape(shape)
-        batch_variance = channel_sums(xp.square(centered), data_format) / count
+        batch_variance = channel_dots(xp, centered, centered, data_format) / count
         inv_std = 1 / xp.sqrt(batch_variance + eps)
         keep = dtype(float32_attribute(momentum))
         mean[...] = mean * keep + center * (1 - keep)

@@ -59,6 +59,37 @@ def _scatter_first_max(
     return summed.reshape(padded_shape).astype(dout.dtype, copy=False)
 
 
+def _tiled_max_grad(
+    xp: Any, x: Array, out: Array, dout: Array, geometry: PoolGeometry
+) -> Array | None:
+    """Max pooling's gradient when the windows tile ``x`` exactly (stride equal to the kernel,
+    no padding, every element in a window) and each window holds its maximum once; None
+    otherwise, for the tap-by-tap walk. ``out`` and ``dout`` are repeated along the last
+    axis and broadcast along the others, so every comparison runs over long contiguous rows;
+    one match per window (no ties, no NaN) is checked by counting."""
+    kernel, spatial = tuple(geometry.kernel), tuple(geometry.spatial)
+    if (
+        tuple(geometry.strides) != kernel
+        or tuple(o * k for o, k in zip(geometry.out, kernel)) != spatial
+        or any(p for pair in geometry.padded_extent() for p in pair)
+    ):
+        return None
+    blocks = x.shape[:2]
+    for o, k in zip(geometry.out[:-1], kernel[:-1]):
+        blocks += (o, k)
+    blocks += spatial[-1:]
+    spread_axes = tuple(3 + 2 * d for d in range(len(kernel) - 1))
+
+    def upsampled(a: Array) -> Array:
+        return xp.expand_dims(xp.repeat(a, kernel[-1], axis=-1), spread_axes)
+
+    hit = x.reshape(blocks) == upsampled(out)
+    if int(xp.count_nonzero(hit)) != out.size:
+        return None
+    grad = xp.where(hit, upsampled(dout), xp.zeros((), dout.dtype))
+    return grad.reshape(x.shape)
+
+
 def pool_grad(
     xp: Any,
     x: Array,
@@ -88,6 +119,9 @@ def pool_grad(
         return _scatter_first_max(xp, candidates, out, dout, coordinates, x.shape)
     extent = geometry.padded_extent()
     if pooling_type == "max":
+        tiled = _tiled_max_grad(xp, x, out, dout, geometry)
+        if tiled is not None:
+            return tiled
         padded = pad_spatial(xp, x, extent, float(xp.finfo(x.dtype).min))
         grad = xp.zeros(padded.shape, dout.dtype)
         taken = xp.zeros(out.shape, bool)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime.common import DataType
 from runtime.kernels.impl.shape_creation_kernel import (
     ADD_N_DTYPES,
     CUMPROD_DTYPES,
@@ -22,6 +23,12 @@ from runtime.kernels.impl.shape_creation_kernel import (
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
+# PaddlePaddle 3.3.1's CPU grad registrations are narrower than their forward ones: tile_grad
+# has no float16, roll_grad no bool, pad3d_grad no integer types.
+TILE_GRAD_DTYPES = tuple(d for d in TILE_DTYPES if d is not DataType.FLOAT16)
+ROLL_GRAD_DTYPES = tuple(d for d in FLIP_DTYPES if d is not DataType.BOOL)
+PAD3D_GRAD_DTYPES = tuple(d for d in PAD3D_DTYPES if not d.is_integer)
+
 
 @register_kernel("add_n_grad", dtypes=ADD_N_DTYPES)
 def add_n_grad_kernel(ctx: KernelContext, inputs: list[Array], out_grad: Array) -> list[Array]:
@@ -29,7 +36,7 @@ def add_n_grad_kernel(ctx: KernelContext, inputs: list[Array], out_grad: Array) 
     return [out_grad.copy() for _ in inputs]
 
 
-@register_kernel("tile_grad", dtypes=TILE_DTYPES)
+@register_kernel("tile_grad", dtypes=TILE_GRAD_DTYPES)
 def tile_grad_kernel(
     ctx: KernelContext, x: Array, out_grad: Array, repeat_times: tuple[int, ...]
 ) -> Array:
@@ -44,7 +51,7 @@ def tile_grad_kernel(
     return summed.reshape(x.shape).astype(out_grad.dtype, copy=False)
 
 
-@register_kernel("roll_grad", dtypes=FLIP_DTYPES)
+@register_kernel("roll_grad", dtypes=ROLL_GRAD_DTYPES)
 def roll_grad_kernel(
     ctx: KernelContext, x: Array, out_grad: Array, shifts: tuple[int, ...], axis: tuple[int, ...]
 ) -> Array:
@@ -68,7 +75,7 @@ def pad_grad_kernel(
     return out_grad[index].copy()
 
 
-@register_kernel("pad3d_grad", dtypes=PAD3D_DTYPES)
+@register_kernel("pad3d_grad", dtypes=PAD3D_GRAD_DTYPES)
 def pad3d_grad_kernel(
     ctx: KernelContext,
     x: Array,

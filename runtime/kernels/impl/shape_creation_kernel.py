@@ -5,7 +5,7 @@ tril, triu, cumsum, cumprod, eye, full_int_array, meshgrid, diag. Dtypes are Pad
 from __future__ import annotations
 
 from runtime.common import DataType
-from runtime.infermeta.nullary import arange_size
+from runtime.infermeta.nullary import ARANGE_DTYPES, arange_values
 from runtime.infermeta.unary import pad3d_spatial_axes
 from runtime.kernels.floating_point import ieee_results
 from runtime.kernels.kernel import Array, KernelContext
@@ -188,15 +188,22 @@ def diag_kernel(ctx: KernelContext, x: Array, offset: int, padding_value: float)
     return out
 
 
-@register_kernel("arange", dtypes=(D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
+@register_kernel("arange", dtypes=ARANGE_DTYPES)
 def arange_kernel(
     ctx: KernelContext, start: float, end: float, step: float, dtype: DataType
 ) -> Array:
-    """start + i * step for i below the count arange_size gives, computed in ``dtype``."""
+    """PHI's ArangeKernel: start, end and step converted to ``dtype`` first (arange_values),
+    then ``value += step`` repeated in ``dtype``, so float32 results carry float32's rounding
+    (0.1 by 0.1 gives 0.80000007 at the eighth value, as in PaddlePaddle)."""
     xp = ctx.xp
-    count = arange_size(start, end, step)
-    scalar = dtype.numpy_dtype.type
-    return xp.arange(count, dtype=dtype.numpy_dtype) * scalar(step) + scalar(start)
+    first, stride, count = arange_values(start, end, step, dtype)
+    if dtype.is_integer:
+        return xp.arange(count, dtype=dtype.numpy_dtype) * stride + first
+    steps = xp.full((count,), stride, dtype=dtype.numpy_dtype)
+    if count:
+        steps[0] = first
+    # add.accumulate is a running sum in the array's dtype, one addition at a time
+    return xp.add.accumulate(steps)
 
 
 @register_kernel("linspace", dtypes=(D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))

@@ -18,11 +18,6 @@ from runtime.kernels.impl.slice_kernel import (
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.registration import register_kernel
 
-D = DataType
-
-# PaddlePaddle registers strided_slice_grad without uint8 and float16 on CPU.
-STRIDED_SLICE_GRAD_DTYPES = tuple(d for d in SLICE_DTYPES if d not in (D.UINT8, D.FLOAT16))
-
 
 def _shape_only_first(kernel: Kernel) -> None:
     kernel.input_at(0).set_dtype(DataType.ALL_DTYPE)
@@ -45,9 +40,7 @@ def slice_grad_kernel(
     return grad
 
 
-@register_kernel(
-    "strided_slice_grad", dtypes=STRIDED_SLICE_GRAD_DTYPES, configure=_shape_only_first
-)
+@register_kernel("strided_slice_grad", dtypes=SLICE_DTYPES, configure=_shape_only_first)
 def strided_slice_grad_kernel(
     ctx: KernelContext,
     x: Array,

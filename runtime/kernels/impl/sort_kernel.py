@@ -2,7 +2,8 @@
 
 Orders are stable: equal values keep their input order, ascending or descending, so results
 are deterministic (PaddlePaddle's ``stable=False`` leaves the order of ties unspecified; for
-distinct values every order agrees). Indices are int64.
+distinct values every order agrees). topk with ``sorted=False`` returns PaddlePaddle's own
+unsorted order (see topk_kernel). Indices are int64.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from runtime.common import DataType
 from runtime.errors import InvalidArgumentError
+from runtime.kernels.impl.nth_element import nth_element
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.registration import register_kernel
 
@@ -51,12 +53,48 @@ def argsort_kernel(
 def topk_kernel(
     ctx: KernelContext, x: Array, k: int, axis: int, largest: bool, sorted: bool
 ) -> tuple[Array, Array]:
+    """The k largest (smallest) values along ``axis`` and their indices.
+
+    Sorted results put them in order, ties in input order. With ``sorted=False`` PHI's CPU
+    kernel sorts anyway when ``k * 64 < extent`` (std::partial_sort); otherwise it returns
+    them in the order std::nth_element leaves them, which ``unsorted_topk`` reproduces."""
     xp = ctx.xp
     if x.ndim == 0:
         return x.copy(), xp.zeros((), dtype=xp.int64)
+    if not sorted and 0 < k and k * 64 >= x.shape[axis]:
+        return unsorted_topk(xp, x, k, axis, largest)
     order = stable_order(xp, x, axis, largest).astype(xp.int64, copy=False)
     picked = xp.take(order, xp.arange(k), axis=axis)
     return xp.take_along_axis(x, picked, axis=axis), picked
+
+
+def _nan_first_greater(left: tuple[Any, int], right: tuple[Any, int]) -> bool:
+    """PHI's topk comparison for largest=True: NaN before numbers, then descending."""
+    return (left[0] != left[0] and right[0] == right[0]) or left[0] > right[0]
+
+
+def _nan_last_less(left: tuple[Any, int], right: tuple[Any, int]) -> bool:
+    """PHI's topk comparison for largest=False: numbers before NaN, ascending."""
+    return (left[0] == left[0] and right[0] != right[0]) or left[0] < right[0]
+
+
+def unsorted_topk(xp: Any, x: Array, k: int, axis: int, largest: bool) -> tuple[Array, Array]:
+    """PHI's FullTopK without sorting: per row along ``axis``, (value, index) pairs put through
+    std::nth_element(begin, begin + k - 1, end) with PHI's comparison (libstdc++'s algorithm,
+    step for step), and the first k pairs in the order it leaves them."""
+    rows = xp.moveaxis(x, axis, -1)
+    width = rows.shape[-1]
+    less = _nan_first_greater if largest else _nan_last_less
+    values, indices = [], []
+    for row in rows.reshape(-1, width).tolist():
+        pairs = list(zip(row, range(width)))
+        nth_element(pairs, k - 1, less)
+        values.append([value for value, _ in pairs[:k]])
+        indices.append([index for _, index in pairs[:k]])
+    shape = rows.shape[:-1] + (k,)
+    out = xp.asarray(values, dtype=x.dtype).reshape(shape)
+    picked = xp.asarray(indices, dtype=xp.int64).reshape(shape)
+    return xp.moveaxis(out, -1, axis), xp.moveaxis(picked, -1, axis)
 
 
 @register_kernel(
