@@ -128,7 +128,7 @@ class Executor:
         else:
             fetch_key = tuple(fetch_list)
         feed_arrays, feed_key = info.feed_arrays(feed, self.place, scope)
-        param_arrays, param_key = info.scope_arrays(scope)
+        param_arrays, param_key = info.scope_arrays(scope, self.place)
         key = (feed_key, param_key, fetch_key)
         plan = info.plans.get(key)
         if plan is None:
@@ -225,8 +225,10 @@ class _ProgramInfo:
             shapes.append(array.shape)
         return arrays, tuple(shapes)
 
-    def scope_arrays(self, scope: Scope) -> tuple[list, tuple]:
-        """The arrays of the program's parameters, from ``scope``, and their metas' signature."""
+    def scope_arrays(self, scope: Scope, place: Place) -> tuple[list, tuple]:
+        """The arrays of the program's parameters, from ``scope`` (moved to ``place`` there,
+        once, when they are elsewhere), and their metas' signature."""
+        on_cpu = place.backend is CPUPlace().backend
         arrays = []
         key = []
         for name, value in self.params:
@@ -237,6 +239,8 @@ class _ProgramInfo:
                     "program first, or set it with scope.var(name).set(array))"
                 )
             array = var.array
+            if on_cpu is not (type(array) is np.ndarray):
+                array = var.array = to_backend(array, place)
             arrays.append(array)
             key.append((array.shape, array.dtype))
         return arrays, tuple(key)
@@ -390,18 +394,28 @@ class _Compiler:
         self.constant_of: dict[Value, Any] = {}
         self.scope_name_of: dict[Value, str] = {}
         self.numbering: dict[Value, str] = {}
+        self.last_use: dict[Value, int] = {}
+        self.slot_last: dict[int, int] = {}
 
     # -- slots and lifetimes -----------------------------------------------------------------
     def new_slot(self, value: Value) -> int:
         slot = self.slot_of[value] = self.plan.num_slots
         self.plan.num_slots += 1
+        self.slot_last[slot] = self.last_use.get(value, -1)
         return slot
+
+    def share_slot(self, value: Value, source: Value) -> None:
+        """``value`` lives in ``source``'s slot (an in-place output, a fetch); the slot is kept
+        until the last reader of either."""
+        slot = self.slot_of[value] = self.slot_of[source]
+        self.slot_last[slot] = max(self.slot_last[slot], self.last_use.get(value, -1))
 
     def compile(self, feed_arrays: list, param_arrays: list, fetch_key: tuple) -> _Plan:
         info, plan = self.info, self.plan
         block = info.block
         self.number_values(block)
         fetched = [self.fetch_target(target) for target in fetch_key] or list(info.fetch_ops)
+        self.last_use = self.last_uses(block, fetched)
         for feed, array in zip(info.feeds, feed_arrays):
             self.meta_of[feed.value] = self.meta(array, feed.dtype)
             plan.feed_slots.append(self.new_slot(feed.value))
@@ -412,10 +426,9 @@ class _Compiler:
             self.check_declared(value, self.meta_of[value], f"parameter '{name}'")
             plan.param_slots.append(self.new_slot(value))
             self.scope_name_of[value] = name
-        last_use = self.last_uses(block, fetched)
         for index, op in enumerate(block.ops):
             self.compile_op(index, op)
-            self.release(index, op, last_use)
+            self.release(index, op)
         for value in fetched:
             if value not in self.slot_of:
                 raise PreconditionNotMetError(
@@ -455,19 +468,14 @@ class _Compiler:
             last[value] = len(block.ops)
         return last
 
-    def release(self, index: int, op: Operation, last_use: dict[Value, int]) -> None:
+    def release(self, index: int, op: Operation) -> None:
         """Empty the slots whose last reader is op ``index`` (or, for results nobody reads, op
-        ``index`` itself), by appending the releases to its step."""
+        ``index`` itself), by appending the releases to the last step so far."""
         slots = set()
-        candidates = [v for v in op.operands if v is not None] + list(op.results)
-        for value in candidates:
+        for value in [v for v in op.operands if v is not None] + list(op.results):
             slot = self.slot_of.get(value)
-            if slot is None or last_use.get(value, -1) > index:
-                continue
-            # an in-place output shares its input's slot: keep it while either is needed
-            if any(last_use.get(v, -1) > index for v, s in self.slot_of.items() if s == slot):
-                continue
-            slots.add(slot)
+            if slot is not None and slot != _SCOPE_SLOT and self.slot_last[slot] <= index:
+                slots.add(slot)
         if slots and self.plan.ops:
             last = self.plan.ops[-1]
             last.releases = tuple(sorted(set(last.releases) | slots))
@@ -565,7 +573,7 @@ class _Compiler:
             target = results[output_index[out_name]]
             if source is None or isinstance(target.type, NullType):
                 continue
-            self.slot_of[target] = self.slot_of[source]
+            self.share_slot(target, source)
             scope_name = self.scope_name_of.get(source)
             if scope_name is not None:
                 self.scope_name_of[target] = scope_name
@@ -661,7 +669,7 @@ class _Compiler:
         """pd_op.fetch: its result is its operand's array."""
         source = op.operands[0]
         self.meta_of[op.results[0]] = self.meta_of[source]
-        self.slot_of[op.results[0]] = self.slot_of[source]
+        self.share_slot(op.results[0], source)
         if source in self.scope_name_of:
             self.scope_name_of[op.results[0]] = self.scope_name_of[source]
 
@@ -718,7 +726,7 @@ class _Compiler:
         # in place: the operand's value is the assigned array from here on, as in PaddlePaddle
         operand = op.operands[0] if op.operands else None
         if operand is not None:
-            self.slot_of[value] = self.slot_of[operand]
+            self.share_slot(value, operand)
             self.meta_of[operand] = self.meta_of[value]
         target = self.slot_of[value] if value in self.slot_of else self.new_slot(value)
         self.plan.ops.append(_OpStep(_constant_step(constant, target)))
