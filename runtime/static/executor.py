@@ -138,7 +138,27 @@ class Executor:
         results = plan.run(scope, feed_arrays, param_arrays)
         if return_numpy:
             return [_to_numpy(r) for r in results]
-        return [wrap_array(r, meta) for r, meta in zip(results, plan.fetch_metas)]
+        return [
+            wrap_array(r, meta if r.shape == meta.dims else _meta_of_array(r, meta))
+            for r, meta in zip(results, plan.fetch_metas)
+        ]
+
+
+def _meta_of_array(array: Any, planned: DenseTensorMeta) -> DenseTensorMeta:
+    """The meta of a result whose planned dims were unknown (-1: they depend on the data)."""
+    return DenseTensorMeta.get(planned.dtype, tuple(array.shape), planned.layout, planned.place)
+
+
+def _has_unknown_dims(meta: Any) -> bool:
+    if isinstance(meta, tuple):
+        return any(_has_unknown_dims(item) for item in meta)
+    return meta is not None and -1 in meta.dims
+
+
+def _describe(meta: Any) -> str:
+    if isinstance(meta, tuple):
+        return "[" + ", ".join(_describe(item) for item in meta) + "]"
+    return f"{meta.dtype.name.lower()} {list(meta.dims)}"
 
 
 def _to_numpy(array: Any) -> np.ndarray:
@@ -545,7 +565,14 @@ class _Compiler:
             if value is None and not spec.optional:
                 raise InvalidArgumentError(f"{where}: input '{spec.name}' is missing")
             inputs.append(value)
-            metas.append(None if value is None else self.meta_of[value])
+            meta = None if value is None else self.meta_of[value]
+            if _has_unknown_dims(meta):
+                raise UnimplementedError(
+                    f"Executor: {where}: input '{spec.name}' has dims that depend on the data "
+                    f"({self.numbering.get(value, '?')} is {_describe(meta)}); the executor plans "
+                    "only with dims known ahead of time"
+                )
+            metas.append(meta)
         attrs = tuple(self.attribute(op, op_def, spec, operand_index, where) for spec in info.attrs)
         try:
             kernel_plan = op_def.dispatcher.plan(tuple(metas), attrs)

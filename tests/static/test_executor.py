@@ -366,3 +366,40 @@ def test_dtype_numpy_lacks_is_a_clear_error() -> None:
 def test_program_must_be_a_program() -> None:
     with pytest.raises(InvalidArgumentError, match="program must be a Program, got str"):
         Executor().run("main")
+
+
+def test_attribute_from_a_computed_tensor_is_unimplemented_naming_it() -> None:
+    p = text_program(data_op(0, "x", "[2,3]", "tensor<2x3xf32>") + """
+    (%1) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[3,2]} : () -> tensor<2xi64>
+    (%2) = "pd_op.cast" (%1) {dtype:int32,stop_gradient:[true]} : (tensor<2xi64>) -> tensor<2xi32>
+    (%3) = "pd_op.reshape" (%0, %2) {stop_gradient:[true]} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<3x2xf32>
+""")
+    with pytest.raises(UnimplementedError, match=r"pd_op.reshape \(op 3, %3\): attribute 'shape'"):
+        Executor().run(p, {"x": np.ones((2, 3), "float32")})
+
+
+def masked_select_program(then_exp: bool):
+    t = "tensor<4xf32>"
+    body = data_op(0, "x", "[4]", t) + f"""
+    (%1) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0}} : () -> tensor<1xf32>
+    (%2) = "pd_op.greater_than" (%0, %1) {{stop_gradient:[true]}} : ({t}, tensor<1xf32>) -> tensor<4xb>
+    (%3) = "pd_op.masked_select" (%0, %2) {{stop_gradient:[true]}} : ({t}, tensor<4xb>) -> tensor<-1xf32>
+"""
+    if then_exp:
+        body += """    (%4) = "pd_op.exp" (%3) {stop_gradient:[true]} : (tensor<-1xf32>) -> tensor<-1xf32>\n"""
+    return text_program(body)
+
+
+def test_data_dependent_dims_can_be_fetched() -> None:
+    p = masked_select_program(then_exp=False)
+    x = np.array([1.0, -1.0, 2.0, -3.0], "float32")
+    (selected,) = Executor().run(p, {"x": x}, [p.value("%3")], return_numpy=False)
+    assert selected.shape == [2]
+    np.testing.assert_array_equal(selected.numpy(), [1.0, 2.0])
+
+
+def test_op_reading_data_dependent_dims_is_unimplemented_naming_it() -> None:
+    p = masked_select_program(then_exp=True)
+    x = np.array([1.0, -1.0, 2.0, -3.0], "float32")
+    with pytest.raises(UnimplementedError, match=r"pd_op.exp \(op 4, %4\): input 'x' has dims"):
+        Executor().run(p, {"x": x}, [p.value("%4")])
