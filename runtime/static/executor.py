@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from runtime import runtime_flags
 from runtime.common import CPUPlace, DataLayout, DataType, Place, to_data_type, to_place
 from runtime.common.data_type import from_numpy_dtype
 from runtime.core.dense_tensor import DenseTensorMeta
@@ -73,6 +74,18 @@ _NORMALISERS: dict[str, Callable[[Any, str, str], Any]] = {
 }
 # ops that run no kernel of their own: the executor moves arrays for them
 _CONTROL_FLOW = ("pd_op.if", "pd_op.while")
+_PLAN_LIMIT = 64  # plans kept per program (one per feed signature); more clears them
+# every program the executors know, so a dispatch flag change (kernel fallback, ...) drops plans
+_PROGRAM_INFOS: weakref.WeakSet[_ProgramInfo] = weakref.WeakSet()
+
+
+def clear_executor_plans() -> None:
+    """Forget every compiled plan (after a flag that changes dispatch was set)."""
+    for info in list(_PROGRAM_INFOS):
+        info.plans.clear()
+
+
+runtime_flags.on_dispatch_flag_change(clear_executor_plans)
 _SCOPE_SLOT = 0  # slot 0 holds the scope of the current run, for the steps that write to it
 
 
@@ -132,6 +145,8 @@ class Executor:
         key = (feed_key, param_key, fetch_key)
         plan = info.plans.get(key)
         if plan is None:
+            if len(info.plans) >= _PLAN_LIMIT:
+                info.plans.clear()
             plan = info.plans[key] = _compile(
                 info, self.place, feed_arrays, param_arrays, fetch_key
             )
@@ -187,7 +202,7 @@ class _Feed:
 
 
 class _ProgramInfo:
-    """What the executor knows of one program independently of feeds: its feeds, parameters,
+    """What an executor knows of one program independently of feeds: its feeds, parameters,
     fetch names, and the compiled plans per feed signature."""
 
     def __init__(self, block: Block) -> None:
@@ -198,6 +213,7 @@ class _ProgramInfo:
         self.names: dict[str, Value] = {}
         self.fetch_ops: list[Value] = []
         self.plans: dict[tuple, _Plan] = {}
+        _PROGRAM_INFOS.add(self)
         for op in block.ops:
             name = op.name
             if name == "pd_op.data":

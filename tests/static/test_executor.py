@@ -315,6 +315,21 @@ def test_plans_once_per_feed_signature(monkeypatch) -> None:
     assert len(calls) == 10
 
 
+def test_a_dispatch_flag_change_drops_the_plans(monkeypatch) -> None:
+    calls = count_plans(monkeypatch)
+    p, scope = program("11_mlp"), mlp_scope()
+    exe = Executor()
+    feed = {"x": np.ones((2, 8), "float32")}
+    exe.run(p, feed, scope=scope)
+    old = phi.get_flags(["enable_api_kernel_fallback"])
+    phi.set_flags({"enable_api_kernel_fallback": not old["FLAGS_enable_api_kernel_fallback"]})
+    try:
+        exe.run(p, feed, scope=scope)
+    finally:
+        phi.set_flags(old)
+    assert len(calls) == 10
+
+
 def test_arrays_are_released_after_their_last_use() -> None:
     # 40 ops on an 8 MB vector: keeping every intermediate would peak at ~330 MB
     p = chain_program(40, 1_000_000)
