@@ -28,9 +28,9 @@ from runtime.common import CPUPlace, DataLayout, DataType, Place, to_data_type, 
 from runtime.common.data_type import from_numpy_dtype
 from runtime.core.dense_tensor import DenseTensorMeta
 from runtime.core.tensor import Tensor, wrap_array
-from runtime.device import check_place_available, cupy, to_backend
+from runtime.device import check_place_available, cupy, place_of_array, to_backend
 from runtime.dispatch import attributes as _attr
-from runtime.dispatch.dispatcher import check_outputs
+from runtime.dispatch.dispatcher import check_outputs, execute
 from runtime.dispatch.op_def import OP_DEFS, OpDef
 from runtime.errors import (
     InvalidArgumentError,
@@ -168,12 +168,6 @@ def _has_unknown_dims(meta: Any) -> bool:
     if isinstance(meta, tuple):
         return any(_has_unknown_dims(item) for item in meta)
     return meta is not None and -1 in meta.dims
-
-
-def _describe(meta: Any) -> str:
-    if isinstance(meta, tuple):
-        return "[" + ", ".join(_describe(item) for item in meta) + "]"
-    return f"{meta.dtype.name.lower()} {list(meta.dims)}"
 
 
 def _to_numpy(array: Any) -> np.ndarray:
@@ -549,6 +543,24 @@ class _Compiler:
                 f"declares {declared}"
             )
 
+    def declared_meta(self, value: Value, where: str) -> Any:
+        """The meta a value's declared type gives (-1 where it does not know a dim), for the
+        results of an op planned when it runs; None for an absent (null) result."""
+        declared = value.type
+        if isinstance(declared, VectorType):
+            return tuple(self.declared_meta_of_type(t, where) for t in declared.types)
+        return self.declared_meta_of_type(declared, where)
+
+    def declared_meta_of_type(self, declared: Any, where: str) -> Any:
+        if isinstance(declared, NullType):
+            return None
+        if not isinstance(declared, DenseTensorType):
+            raise UnimplementedError(
+                f"{where}: the executor cannot hold a value of type {declared}"
+            )
+        dtype = _dtype_of(declared.element, where)
+        return DenseTensorMeta.get(dtype, tuple(declared.dims), DataLayout.NCHW, self.place)
+
     # -- one operation -----------------------------------------------------------------------
     def compile_op(self, index: int, op: Operation) -> None:
         name = op.name
@@ -581,32 +593,31 @@ class _Compiler:
             if value is None and not spec.optional:
                 raise InvalidArgumentError(f"{where}: input '{spec.name}' is missing")
             inputs.append(value)
-            meta = None if value is None else self.meta_of[value]
-            if _has_unknown_dims(meta):
-                raise UnimplementedError(
-                    f"Executor: {where}: input '{spec.name}' has dims that depend on the data "
-                    f"({self.numbering.get(value, '?')} is {_describe(meta)}); the executor plans "
-                    "only with dims known ahead of time"
-                )
-            metas.append(meta)
+            metas.append(None if value is None else self.meta_of[value])
         attrs = tuple(self.attribute(op, op_def, spec, operand_index, where) for spec in info.attrs)
-        try:
-            kernel_plan = op_def.dispatcher.plan(tuple(metas), attrs)
-        except PhiError as error:
-            raise type(error)(f"{where}: {error}") from None
-        out_metas = kernel_plan.out_metas if len(info.outputs) > 1 else (kernel_plan.out_metas,)
         if len(op.results) != len(info.outputs):
             raise PreconditionNotMetError(
                 f"{where}: the op has {len(op.results)} results, phiops' op '{info.name}' has "
                 f"{len(info.outputs)} outputs"
             )
         results = op.results
+        late = any(_has_unknown_dims(m) for m in metas) or any(
+            isinstance(a, _Computed) for a in attrs
+        )
+        if late:
+            # planned when it runs: its input dims or attributes depend on the data
+            kernel_plan = None
+            out_metas = tuple(self.declared_meta(value, where) for value in results)
+        else:
+            try:
+                kernel_plan = op_def.dispatcher.plan(tuple(metas), attrs)
+            except PhiError as error:
+                raise type(error)(f"{where}: {error}") from None
+            out_metas = kernel_plan.out_metas if len(info.outputs) > 1 else (kernel_plan.out_metas,)
         for value, meta in zip(results, out_metas):
-            if isinstance(meta, tuple):
-                self.meta_of[value] = meta
-            else:
+            if not isinstance(meta, tuple):
                 self.check_declared(value, meta, where)
-                self.meta_of[value] = meta
+            self.meta_of[value] = meta
         # in-place: the output takes its input's slot (later readers of the input see it)
         writes_scope: list[tuple[int, str]] = []
         output_index = {o.name: i for i, o in enumerate(info.outputs)}
@@ -624,6 +635,12 @@ class _Compiler:
         out_slots = tuple(
             self.slot_of[v] if v in self.slot_of else self.new_slot(v) for v in results
         )
+        many = len(info.outputs) > 1
+        if kernel_plan is None:
+            input_slots = tuple(None if v is None else self.slot_of[v] for v in inputs)
+            step = _late_step(op_def, where, input_slots, attrs, out_slots, many, results)
+            self.plan.ops.append(_OpStep(step, out_slots, many, None, tuple(writes_scope)))
+            return
         args = []
         for is_input, position in kernel_plan.arguments:
             if is_input:
@@ -631,7 +648,6 @@ class _Compiler:
                 args.append((True, None if value is None else self.slot_of[value]))
             else:
                 args.append((False, attrs[position]))
-        many = len(info.outputs) > 1
         step = _kernel_step(kernel_plan.run, tuple(args), out_slots, many)
         self.plan.ops.append(
             _OpStep(step, out_slots, many, (where, kernel_plan, info), tuple(writes_scope))
@@ -670,10 +686,12 @@ class _Compiler:
                 if spec.type.startswith("Scalar") and not spec.type.endswith("[]"):
                     raw = _scalar_of(raw)
             else:
-                raise UnimplementedError(
-                    f"{where}: attribute '{name}' comes from a tensor computed while the program "
-                    "runs; the executor folds only constants (full, full_int_array) into its plan"
-                )
+                normalise = _NORMALISERS.get(spec.type)
+                if normalise is None or spec.type not in _TENSOR_ATTRIBUTE_TYPES:
+                    raise UnimplementedError(
+                        f"{where}: attribute '{name}' of type {spec.type} comes from a tensor"
+                    )
+                return _Computed(self.slot_of[value], spec.type, normalise, op_def.name, name)
         elif name in op.attributes:
             raw = _attribute_value(op.attributes[name], spec.type, self.place, where)
         else:
@@ -878,6 +896,123 @@ def _scalar_of(constant: Any) -> Any:
             )
         return constant[0]
     return constant
+
+
+# attribute types an op may take from a tensor computed while the program runs
+_TENSOR_ATTRIBUTE_TYPES = frozenset(
+    (
+        "IntArray",
+        "Scalar",
+        "Scalar(int)",
+        "Scalar(int64_t)",
+        "Scalar(float)",
+        "Scalar(double)",
+        "Scalar(bool)",
+    )
+)
+
+
+class _Computed:
+    """An attribute whose value is the array in ``slot`` (a shape from `pd_op.shape` arithmetic,
+    a Scalar from a computed tensor): read, converted and normalised each run."""
+
+    __slots__ = ("slot", "type", "normalise", "op", "name")
+
+    def __init__(
+        self, slot: int, attr_type: str, normalise: Callable[..., Any], op: str, name: str
+    ) -> None:
+        self.slot = slot
+        self.type = attr_type
+        self.normalise = normalise
+        self.op = op
+        self.name = name
+
+    def value(self, slots: list) -> Any:
+        held = slots[self.slot]
+        if isinstance(held, list):  # a builtin.combine of 1-element tensors
+            items = [_to_numpy(item).reshape(-1)[0].item() for item in held]
+        else:
+            items = _to_numpy(held).reshape(-1).tolist()
+        raw = items if self.type == "IntArray" else _scalar_of(items)
+        return self.normalise(raw, self.op, self.name)
+
+
+def _array_meta(array: Any) -> Any:
+    if isinstance(array, list):
+        return tuple(_array_meta(item) for item in array)
+    if array is None:
+        return None
+    return DenseTensorMeta.get(
+        from_numpy_dtype(array.dtype), tuple(array.shape), DataLayout.NCHW, place_of_array(array)
+    )
+
+
+def _late_step(
+    op_def: OpDef,
+    where: str,
+    input_slots: tuple[int | None, ...],
+    attrs: tuple,
+    out_slots: tuple[int, ...],
+    many: bool,
+    results: list[Value],
+) -> Callable[[list], None]:
+    """The step of an op planned when it runs (its input dims or attributes depend on the data):
+    it plans for the actual input metas and attribute values, once per distinct set of them,
+    checks the first result of each plan, then executes."""
+    dispatcher = op_def.dispatcher
+    info = op_def.info
+    plans: dict[tuple, Any] = {}
+    computed = any(isinstance(a, _Computed) for a in attrs)
+    declared = [r.type for r in results]
+
+    def step(s: list) -> None:
+        arrays = tuple(None if slot is None else s[slot] for slot in input_slots)
+        values = (
+            tuple(a.value(s) if isinstance(a, _Computed) else a for a in attrs)
+            if computed
+            else attrs
+        )
+        metas = tuple(_array_meta(array) for array in arrays)
+        key = (metas, values)
+        kernel_plan = plans.get(key)
+        try:
+            if kernel_plan is None:
+                kernel_plan = dispatcher.plan(metas, values)
+                result = execute(kernel_plan, arrays, values)
+                check_outputs(kernel_plan, result, info)
+                _check_late_result(kernel_plan, declared, many, where)
+                if len(plans) >= _PLAN_LIMIT:
+                    plans.clear()
+                plans[key] = kernel_plan
+            else:
+                result = execute(kernel_plan, arrays, values)
+        except PhiError as error:
+            raise type(error)(f"{where}: {error}") from None
+        if many:
+            for slot, array in zip(out_slots, result):
+                s[slot] = array
+        else:
+            s[out_slots[0]] = result
+
+    return step
+
+
+def _check_late_result(kernel_plan: Any, declared: list, many: bool, where: str) -> None:
+    metas = kernel_plan.out_metas if many else (kernel_plan.out_metas,)
+    for meta, declared_type in zip(metas, declared):
+        if not isinstance(declared_type, DenseTensorType) or meta is None:
+            continue
+        dtype = _dtype_of(declared_type.element, where)
+        dims = meta.dims
+        if (
+            dtype is not meta.dtype
+            or len(dims) != len(declared_type.dims)
+            or any(d != -1 and m != -1 and d != m for d, m in zip(declared_type.dims, dims))
+        ):
+            raise PreconditionNotMetError(
+                f"computed {meta.dtype.name.lower()} {list(dims)}, but the program declares "
+                f"{declared_type}"
+            )
 
 
 # -- steps: closures over slots ----------------------------------------------------------------

@@ -383,14 +383,46 @@ def test_program_must_be_a_program() -> None:
         Executor().run("main")
 
 
-def test_attribute_from_a_computed_tensor_is_unimplemented_naming_it() -> None:
-    p = text_program(data_op(0, "x", "[2,3]", "tensor<2x3xf32>") + """
-    (%1) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[3,2]} : () -> tensor<2xi64>
+def test_attribute_from_a_computed_tensor_is_read_when_the_op_runs() -> None:
+    p = text_program(
+        data_op(0, "x", "[2,3]", "tensor<2x3xf32>")
+        + data_op(1, "s", "[2]", "tensor<2xi64>", "int64")
+        + """
     (%2) = "pd_op.cast" (%1) {dtype:int32,stop_gradient:[true]} : (tensor<2xi64>) -> tensor<2xi32>
-    (%3) = "pd_op.reshape" (%0, %2) {stop_gradient:[true]} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<3x2xf32>
-""")
-    with pytest.raises(UnimplementedError, match=r"pd_op.reshape \(op 3, %3\): attribute 'shape'"):
-        Executor().run(p, {"x": np.ones((2, 3), "float32")})
+    (%3) = "pd_op.reshape" (%0, %2) {stop_gradient:[true]} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<-1x-1xf32>
+    (%4) = "pd_op.exp" (%3) {stop_gradient:[true]} : (tensor<-1x-1xf32>) -> tensor<-1x-1xf32>
+"""
+    )
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    exe = Executor()
+    for shape in ([3, 2], [6, 1], [3, 2]):
+        (out,) = exe.run(p, {"x": x, "s": np.array(shape)}, [p.value("%4")])
+        np.testing.assert_allclose(out, np.exp(x.reshape(shape)), rtol=1e-6)
+
+
+def test_late_planned_op_plans_once_per_distinct_input(monkeypatch) -> None:
+    calls = count_plans(monkeypatch)
+    p = masked_select_program(then_exp=True)
+    exe = Executor()
+    for x in ([1.0, -1.0, 2.0, -3.0], [4.0, -1.0, 5.0, -3.0], [1.0, 1.0, 1.0, -1.0]):
+        (out,) = exe.run(p, {"x": np.array(x, "float32")}, [p.value("%4")])
+        np.testing.assert_allclose(out, np.exp([v for v in x if v > 0]), rtol=1e-6)
+    # the ops before masked_select's result once; exp once for 2 selected elements, once for 3
+    assert calls == ["full", "greater_than", "masked_select", "exp", "exp"]
+
+
+def test_late_planned_op_checks_the_declared_type() -> None:
+    p = text_program(
+        data_op(0, "x", "[2,3]", "tensor<2x3xf32>")
+        + data_op(1, "s", "[2]", "tensor<2xi64>", "int64")
+        + """
+    (%2) = "pd_op.reshape" (%0, %1) {stop_gradient:[true]} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<-1x2xf32>
+"""
+    )
+    exe = Executor()
+    feed = {"x": np.ones((2, 3), "float32"), "s": np.array([2, 3])}
+    with pytest.raises(PreconditionNotMetError, match=r"pd_op.reshape \(op 2, %2\).*-1x2xf32"):
+        exe.run(p, feed, [p.value("%2")])
 
 
 def masked_select_program(then_exp: bool):
@@ -411,10 +443,3 @@ def test_data_dependent_dims_can_be_fetched() -> None:
     (selected,) = Executor().run(p, {"x": x}, [p.value("%3")], return_numpy=False)
     assert selected.shape == [2]
     np.testing.assert_array_equal(selected.numpy(), [1.0, 2.0])
-
-
-def test_op_reading_data_dependent_dims_is_unimplemented_naming_it() -> None:
-    p = masked_select_program(then_exp=True)
-    x = np.array([1.0, -1.0, 2.0, -3.0], "float32")
-    with pytest.raises(UnimplementedError, match=r"pd_op.exp \(op 4, %4\): input 'x' has dims"):
-        Executor().run(p, {"x": x}, [p.value("%4")])
