@@ -72,9 +72,9 @@ _NORMALISERS: dict[str, Callable[[Any, str, str], Any]] = {
     "str[]": _attr.to_str_list,
     "Scalar[]": _attr.to_scalar_list,
 }
-# ops that run no kernel of their own: the executor moves arrays for them
-_CONTROL_FLOW = ("pd_op.if", "pd_op.while")
+_CONTROL_FLOW = ("pd_op.if", "pd_op.while")  # issue 11
 _PLAN_LIMIT = 64  # plans kept per program (one per feed signature); more clears them
+_PROGRAM_LIMIT = 64  # programs an executor keeps plans for; more clears them
 # every program the executors know, so a dispatch flag change (kernel fallback, ...) drops plans
 _PROGRAM_INFOS: weakref.WeakSet[_ProgramInfo] = weakref.WeakSet()
 
@@ -96,9 +96,9 @@ class Executor:
     def __init__(self, place: Place | str | None = None) -> None:
         self.place = CPUPlace() if place is None else to_place(place, "Executor(place)")
         check_place_available(self.place, "Executor")
-        self._programs: weakref.WeakKeyDictionary[Operation, _ProgramInfo] = (
-            weakref.WeakKeyDictionary()
-        )
+        # id of the program's module op -> what the executor knows of it; an entry keeps its
+        # program alive (its plans refer to the program's values), so the count is bounded
+        self._programs: dict[int, _ProgramInfo] = {}
 
     def run(
         self,
@@ -131,9 +131,11 @@ class Executor:
                 f"Executor.run(): feed must be a dict of data name -> array, got "
                 f"{type(feed).__name__}"
             )
-        info = self._programs.get(program.module)
-        if info is None or info.num_ops != len(program.block.ops):
-            info = self._programs[program.module] = _ProgramInfo(program.block)
+        info = self._programs.get(id(program.module))
+        if info is None or info.module is not program.module or info.changed():
+            if len(self._programs) >= _PROGRAM_LIMIT:
+                self._programs.clear()
+            info = self._programs[id(program.module)] = _ProgramInfo(program)
         if fetch_list is None:
             fetch_key: tuple = ()
         elif isinstance(fetch_list, (Value, str)):
@@ -199,7 +201,9 @@ class _ProgramInfo:
     """What an executor knows of one program independently of feeds: its feeds, parameters,
     fetch names, and the compiled plans per feed signature."""
 
-    def __init__(self, block: Block) -> None:
+    def __init__(self, program: Program) -> None:
+        block = program.block
+        self.module = program.module
         self.block = block
         self.num_ops = len(block.ops)
         self.feeds: list[_Feed] = []
@@ -224,6 +228,11 @@ class _ProgramInfo:
             elif name == "builtin.shadow_output":
                 self.names[op.attributes["output_name"].value] = op.operands[0]
         self.feed_names = {feed.name for feed in self.feeds}
+
+    def changed(self) -> bool:
+        """Whether ops were added to or removed from the program since it was analysed (the
+        executor then analyses and plans it anew)."""
+        return len(self.block.ops) != self.num_ops
 
     def feed_arrays(self, feed: dict[str, Any], place: Place, scope: Scope) -> tuple[list, tuple]:
         """The arrays of the program's data ops, checked against their declared dtype and dims,
@@ -711,11 +720,9 @@ class _Compiler:
         return value
 
     # -- builtin and framework ops -----------------------------------------------------------
-    def compile_data(self, op: Operation, where: str) -> None:
-        return  # placed by Executor.run before the steps; its slot exists already
-
-    def compile_parameter(self, op: Operation, where: str) -> None:
-        return  # read from the scope by Executor.run; its slot exists already
+    def compile_placed(self, op: Operation, where: str) -> None:
+        """pd_op.data, builtin.parameter: no step; their arrays are placed in their slots
+        (made by ``compile``) before the steps run."""
 
     def compile_set_parameter(self, op: Operation, where: str) -> None:
         self.compile_scope_write(op, op.attributes["parameter_name"].value)
@@ -765,8 +772,8 @@ class _Compiler:
         )
 
     def compile_assign_value(self, op: Operation, where: str) -> None:
-        """pd_op.assign_value_: a constant array from the op's ``values``, ``shape`` and
-        ``dtype`` attributes (its operand only gives the result its place)."""
+        """pd_op.assign_value_: writes the constant array of its ``values``, ``shape`` and
+        ``dtype`` attributes into its operand, in place."""
         attrs = op.attributes
         dtype = _dtype_of(attrs["dtype"].value, where)
         shape = tuple(
@@ -778,7 +785,9 @@ class _Compiler:
         try:
             constant = np.asarray(values, dtype=dtype.numpy_dtype).reshape(shape)
         except ValueError as error:
-            raise InvalidArgumentError(f"{where}: values do not fit shape {list(shape)}: {error}")
+            raise InvalidArgumentError(
+                f"{where}: values do not fit shape {list(shape)}: {error}"
+            ) from None
         constant = to_backend(constant, self.place)
         value = op.results[0]
         self.meta_of[value] = self.meta(constant, dtype)
@@ -794,8 +803,8 @@ class _Compiler:
 
 
 _BUILTIN_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
-    "pd_op.data": _Compiler.compile_data,
-    "builtin.parameter": _Compiler.compile_parameter,
+    "pd_op.data": _Compiler.compile_placed,
+    "builtin.parameter": _Compiler.compile_placed,
     "builtin.set_parameter": _Compiler.compile_set_parameter,
     "builtin.shadow_output": _Compiler.compile_shadow_output,
     "pd_op.fetch": _Compiler.compile_alias,

@@ -17,7 +17,7 @@ from runtime.errors import (
     PreconditionNotMetError,
     UnimplementedError,
 )
-from runtime.ir import load_program_json, parse_program
+from runtime.ir import Operation, load_program_json, parse_program
 from runtime.static import Executor, Scope, global_scope, scope_guard
 
 IR = Path(__file__).resolve().parents[1] / "data" / "ir"
@@ -313,6 +313,17 @@ def test_plans_once_per_feed_signature(monkeypatch) -> None:
     assert len(calls) == 10  # a new batch size plans again
     exe.run(p, {"x": np.ones((2, 8), "float32")}, fetch, scope=scope)
     assert len(calls) == 10
+
+
+def test_ops_added_after_a_run_are_planned() -> None:
+    p = program("09_scale")
+    exe = Executor()
+    feed = {"x": [1.0, 2.0, 3.0], "i": [1, 2, 3]}
+    exe.run(p, feed, [p.value("%3")])
+    x = p.value("%0")
+    added = p.block.append(Operation("pd_op.exp", [x], [x.type]))
+    (out,) = exe.run(p, feed, [added.results[0]])
+    np.testing.assert_allclose(out, np.exp([1.0, 2.0, 3.0]), rtol=1e-6)
 
 
 def test_a_dispatch_flag_change_drops_the_plans(monkeypatch) -> None:
