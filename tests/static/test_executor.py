@@ -158,6 +158,17 @@ def test_fetch_by_data_and_parameter_name() -> None:
     np.testing.assert_array_equal(weight, mlp_params()["linear_1.w_0"])
 
 
+def test_shadow_output_stores_into_the_scope_and_is_fetched_by_name() -> None:
+    p = text_program(data_op(0, "x", "[2]", "tensor<2xf32>") + """
+    (%1) = "pd_op.tanh" (%0) {stop_gradient:[true]} : (tensor<2xf32>) -> tensor<2xf32>
+    () = "builtin.shadow_output" (%1) {output_name:"out"} : (tensor<2xf32>) -> 
+""")
+    scope = Scope()
+    (out,) = Executor().run(p, {"x": np.array([0.5, -1.0], "float32")}, ["out"], scope=scope)
+    np.testing.assert_allclose(out, np.tanh([0.5, -1.0]), rtol=1e-6)
+    np.testing.assert_array_equal(scope.get("out"), out)
+
+
 def test_fetch_unknown_name_lists_the_names() -> None:
     p = program("11_mlp")
     with pytest.raises(NotFoundError, match="fetch name 'nope'.*'linear_0.b_0'"):
