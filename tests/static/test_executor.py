@@ -400,6 +400,11 @@ def test_dtype_numpy_lacks_is_a_clear_error() -> None:
         Executor().run(program("08_casts"), {"x": np.ones(3, "float32")})
 
 
+def test_executor_on_a_missing_gpu_is_an_error_naming_the_place() -> None:
+    with pytest.raises(InvalidArgumentError, match="place gpu:7 is not available"):
+        Executor("gpu:7")
+
+
 def test_program_must_be_a_program() -> None:
     with pytest.raises(InvalidArgumentError, match="program must be a Program, got str"):
         Executor().run("main")
