@@ -535,22 +535,8 @@ class _Compiler:
         return f"{op.name} (op {index}{', ' + results if results else ''})"
 
     def check_declared(self, value: Value, meta: Any, where: str) -> None:
-        """PreconditionNotMetError unless ``meta`` fits the value's declared type (same dtype,
-        same dims where the type knows them)."""
-        declared = value.type
-        if not isinstance(declared, DenseTensorType) or meta is None:
-            return
-        dtype = _dtype_of(declared.element, where)
-        dims = meta.dims
-        if (
-            dtype is not meta.dtype
-            or len(dims) != len(declared.dims)
-            or any(d != -1 and d != m for d, m in zip(declared.dims, dims))
-        ):
-            raise PreconditionNotMetError(
-                f"{where}: computed {meta.dtype.name.lower()} {list(dims)}, but the program "
-                f"declares {declared}"
-            )
+        """PreconditionNotMetError unless ``meta`` fits the value's declared type."""
+        _check_fits(meta, value.type, where)
 
     def declared_meta(self, value: Value, where: str) -> Any:
         """The meta a value's declared type gives (-1 where it does not know a dim), for the
@@ -624,8 +610,7 @@ class _Compiler:
                 raise type(error)(f"{where}: {error}") from None
             out_metas = kernel_plan.out_metas if len(info.outputs) > 1 else (kernel_plan.out_metas,)
         for value, meta in zip(results, out_metas):
-            if not isinstance(meta, tuple):
-                self.check_declared(value, meta, where)
+            self.check_declared(value, meta, where)
             self.meta_of[value] = meta
         # in-place: the output takes its input's slot (later readers of the input see it)
         writes_scope: list[tuple[int, str]] = []
@@ -989,7 +974,7 @@ def _late_step(
                 kernel_plan = dispatcher.plan(metas, values)
                 result = execute(kernel_plan, arrays, values)
                 check_outputs(kernel_plan, result, info)
-                _check_late_result(kernel_plan, declared, many, where)
+                _check_late_result(kernel_plan, declared, many, "the result")
                 if len(plans) >= _PLAN_LIMIT:
                     plans.clear()
                 plans[key] = kernel_plan
@@ -1009,19 +994,32 @@ def _late_step(
 def _check_late_result(kernel_plan: Any, declared: list, many: bool, where: str) -> None:
     metas = kernel_plan.out_metas if many else (kernel_plan.out_metas,)
     for meta, declared_type in zip(metas, declared):
-        if not isinstance(declared_type, DenseTensorType) or meta is None:
-            continue
-        dtype = _dtype_of(declared_type.element, where)
-        dims = meta.dims
-        if (
-            dtype is not meta.dtype
-            or len(dims) != len(declared_type.dims)
-            or any(d != -1 and m != -1 and d != m for d, m in zip(declared_type.dims, dims))
-        ):
+        _check_fits(meta, declared_type, where)
+
+
+def _check_fits(meta: Any, declared: Any, where: str) -> None:
+    """PreconditionNotMetError unless ``meta`` (a tuple of metas for a vector) fits the declared
+    type: same dtype, same rank, same extent wherever both know it."""
+    if isinstance(declared, VectorType) and isinstance(meta, tuple):
+        if len(meta) != len(declared.types):
             raise PreconditionNotMetError(
-                f"computed {meta.dtype.name.lower()} {list(dims)}, but the program declares "
-                f"{declared_type}"
+                f"{where}: computed {len(meta)} tensors, but the program declares {declared}"
             )
+        for item, item_type in zip(meta, declared.types):
+            _check_fits(item, item_type, where)
+        return
+    if not isinstance(declared, DenseTensorType) or not isinstance(meta, DenseTensorMeta):
+        return
+    dims = meta.dims
+    if (
+        _dtype_of(declared.element, where) is not meta.dtype
+        or len(dims) != len(declared.dims)
+        or any(d != -1 and m != -1 and d != m for d, m in zip(declared.dims, dims))
+    ):
+        raise PreconditionNotMetError(
+            f"{where}: computed {meta.dtype.name.lower()} {list(dims)}, but the program declares "
+            f"{declared}"
+        )
 
 
 # -- steps: closures over slots ----------------------------------------------------------------
