@@ -474,6 +474,11 @@ class _Compiler:
                     f"Executor.run(): fetch target {self.numbering.get(value, value)} is not "
                     "computed by the program's top-level block"
                 )
+            if self.meta_of[value] is None:
+                raise InvalidArgumentError(
+                    f"Executor.run(): fetch target {self.numbering.get(value, value)} holds no "
+                    f"array: {value.define_op.name} leaves that optional output unset"
+                )
             plan.fetch_slots.append(self.slot_of[value])
             plan.fetch_metas.append(self.meta_of[value])
             plan.fetch_copies.append(value in self.scope_name_of)

@@ -169,6 +169,18 @@ def test_shadow_output_stores_into_the_scope_and_is_fetched_by_name() -> None:
     np.testing.assert_array_equal(scope.get("out"), out)
 
 
+def test_fetch_of_an_unset_optional_output_is_an_error() -> None:
+    # phiops' batch_norm leaves reserve_space (%18) unset
+    p = program("12_conv_pool_bn")
+    saved = np.load(IR.parent / "executor" / "12_conv_pool_bn.npz")
+    scope = Scope()
+    for key in saved.files:
+        if key.startswith("scope/"):
+            scope.set(key[6:], saved[key])
+    with pytest.raises(InvalidArgumentError, match="target %18 holds no array: pd_op.batch_norm_"):
+        Executor().run(p, {"x": saved["feed/x"]}, [p.value("%18")], scope=scope)
+
+
 def test_fetch_unknown_name_lists_the_names() -> None:
     p = program("11_mlp")
     with pytest.raises(NotFoundError, match="fetch name 'nope'.*'linear_0.b_0'"):
