@@ -1,30 +1,39 @@
 """The static executor's cost: per operation on a long chain of tiny adds, and on an MLP next to
-the same computation in eager mode (and PaddlePaddle's executor on the same program, if installed).
+the same computation in eager mode (and PaddlePaddle's executor on the same program, if installed),
+on one thread.
 
-Every figure is the best of several repeats in this process. Not a test: run it with
+Every figure is the best of several repeats in this process, in CPU time. Not a test: run it with
 ``.venv/bin/python bench/static.py`` (add ``PYTHONPATH=$PWD`` and the side venv's python to
 include PaddlePaddle).
 """
 
 from __future__ import annotations
 
-import importlib
-import timeit
-from pathlib import Path
-from typing import Any, Callable
+import os
 
-import numpy as np
+# one thread: BLAS threads fighting over a busy machine's cores make matmul timings meaningless
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
-import generated as phi
-from runtime.ir import parse_program
+import importlib  # noqa: E402
+import time  # noqa: E402
+import timeit  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Callable  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import generated as phi  # noqa: E402
+from runtime.ir import parse_program  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAIN_OPS = 1000
 
 
-def best_time(fn: Callable[[], Any], number: int, repeat: int = 7) -> float:
-    """Seconds per call: the best of ``repeat`` repeats of ``number`` calls."""
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+def best_time(fn: Callable[[], Any], number: int, repeat: int = 15) -> float:
+    """CPU seconds of this process per call: the best of ``repeat`` repeats of ``number`` calls.
+    CPU time, not wall time: on a shared machine the other processes' share does not count."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat, timer=time.process_time)) / number
 
 
 def add_chain_text(count: int) -> str:

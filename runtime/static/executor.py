@@ -321,7 +321,7 @@ class _OpStep:
     emptied after it; ``check`` is (where, KernelPlan, OpInfo) for a kernel op, whose first
     result is checked against the plan's metas."""
 
-    __slots__ = ("core", "out_slots", "many", "check", "writes", "releases")
+    __slots__ = ("core", "out_slots", "many", "check", "writes", "releases", "kernel")
 
     def __init__(
         self,
@@ -330,6 +330,7 @@ class _OpStep:
         many: bool = False,
         check: tuple | None = None,
         writes: tuple[tuple[int, str], ...] = (),
+        kernel: tuple | None = None,
     ) -> None:
         self.core = core
         self.out_slots = out_slots
@@ -337,9 +338,16 @@ class _OpStep:
         self.check = check
         self.writes = writes
         self.releases: tuple[int, ...] = ()
+        # (run, args) of a kernel op, from which ``fast`` builds one closure with its release
+        self.kernel = kernel
 
     def fast(self) -> Callable[[list], None]:
         """``core``, its scope writes and its releases as one closure."""
+        if self.kernel is not None and not self.writes and len(self.releases) == 1:
+            run, args = self.kernel
+            fused = _kernel_step(run, args, self.out_slots, self.many, self.releases[0])
+            if fused is not None:
+                return fused
         step = self.core
         if self.writes:
             step = _with_scope_writes(step, self.writes)
@@ -649,7 +657,14 @@ class _Compiler:
                 args.append((False, attrs[position]))
         step = _kernel_step(kernel_plan.run, tuple(args), out_slots, many)
         self.plan.ops.append(
-            _OpStep(step, out_slots, many, (where, kernel_plan, info), tuple(writes_scope))
+            _OpStep(
+                step,
+                out_slots,
+                many,
+                (where, kernel_plan, info),
+                tuple(writes_scope),
+                (kernel_plan.run, tuple(args)),
+            )
         )
         self.constant_fold(op, attrs, info)
 
@@ -1035,15 +1050,25 @@ def _kernel_step(
     args: tuple[tuple[bool, Any], ...],
     out_slots: tuple[int, ...],
     many: bool,
-) -> Callable[[list], None]:
+    release: int | None = None,
+) -> Any:
     """The step calling a planned kernel: tensor arguments from slots (None for an absent
     optional one), attributes bound; results into ``out_slots``. One- and two-tensor ops without
-    attributes get a closure of their own (the common case, and the cheapest call)."""
+    attributes get a closure of their own (the common case, and the cheapest call), which also
+    empties slot ``release`` when one is given; for other ops ``release`` gives None (the caller
+    wraps the general step instead)."""
     tensor_slots = [slot for is_tensor, slot in args if is_tensor]
     simple = all(is_tensor for is_tensor, _ in args) and None not in tensor_slots
     if not many and simple and len(args) == 1:
         (out,) = out_slots
         (a,) = tensor_slots
+        if release is not None:
+
+            def step1_release(s: list) -> None:
+                s[out] = run(s[a])
+                s[release] = None
+
+            return step1_release
 
         def step1(s: list) -> None:
             s[out] = run(s[a])
@@ -1052,11 +1077,20 @@ def _kernel_step(
     if not many and simple and len(args) == 2:
         (out,) = out_slots
         a, b = tensor_slots
+        if release is not None:
+
+            def step2_release(s: list) -> None:
+                s[out] = run(s[a], s[b])
+                s[release] = None
+
+            return step2_release
 
         def step2(s: list) -> None:
             s[out] = run(s[a], s[b])
 
         return step2
+    if release is not None:
+        return None
     getters = tuple(
         (slot, None) if is_tensor and slot is not None else (None, None if is_tensor else slot)
         for is_tensor, slot in args
