@@ -1,8 +1,8 @@
 """Executor: runs a static program with kernels selected ahead of time (DESIGN.md §6).
 
 ``Executor.run(program, feed, fetch_list, scope)`` compiles the program's top-level block once
-per *feed signature* (the shapes of the fed arrays, the metas of the parameters read from the
-scope, the fetch targets): every operation is planned with its op's dispatcher (``plan`` from
+per *feed signature* (the shapes of the fed arrays and the fetch targets; a plan also remembers
+the shapes and dtypes of the parameters it was made for, and is made anew when they change): every operation is planned with its op's dispatcher (``plan`` from
 runtime/dispatch/dispatcher.py: kernel, data transforms, concrete output metas), attributes that
 PaddlePaddle passes as tensors from constant ops (``full_int_array``, ``full``) are folded into the
 plan, and each operation becomes one *step*, a closure over the planned kernel, its attributes and
@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from runtime import runtime_flags
-from runtime.common import CPUPlace, DataLayout, DataType, Place, to_data_type, to_place
+from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place, to_data_type, to_place
 from runtime.common.data_type import from_numpy_dtype
 from runtime.core.dense_tensor import DenseTensorMeta
 from runtime.core.tensor import Tensor, wrap_array
@@ -131,11 +131,12 @@ class Executor:
                 f"Executor.run(): feed must be a dict of data name -> array, got "
                 f"{type(feed).__name__}"
             )
-        info = self._programs.get(id(program.module))
-        if info is None or info.module is not program.module or info.changed():
+        module = program.module
+        info = self._programs.get(id(module))
+        if info is None or info.module is not module or len(info.block.ops) != info.num_ops:
             if len(self._programs) >= _PROGRAM_LIMIT:
                 self._programs.clear()
-            info = self._programs[id(program.module)] = _ProgramInfo(program)
+            info = self._programs[id(module)] = _ProgramInfo(program)
         if fetch_list is None:
             fetch_key: tuple = ()
         elif isinstance(fetch_list, (Value, str)):
@@ -143,10 +144,10 @@ class Executor:
         else:
             fetch_key = tuple(fetch_list)
         feed_arrays, feed_key = info.feed_arrays(feed, self.place, scope)
-        param_arrays, param_key = info.scope_arrays(scope, self.place)
-        key = (feed_key, param_key, fetch_key)
+        param_arrays = info.scope_arrays(scope, self.place)
+        key = (feed_key, fetch_key)
         plan = info.plans.get(key)
-        if plan is None:
+        if plan is None or not plan.fits(param_arrays):
             if len(info.plans) >= _PLAN_LIMIT:
                 info.plans.clear()
             plan = info.plans[key] = _compile(
@@ -154,7 +155,7 @@ class Executor:
             )
         results = plan.run(scope, feed_arrays, param_arrays)
         if return_numpy:
-            return [_to_numpy(r) for r in results]
+            return [r if type(r) is np.ndarray else _to_numpy(r) for r in results]
         return [
             wrap_array(r, meta if r.shape == meta.dims else _meta_of_array(r, meta))
             for r, meta in zip(results, plan.fetch_metas)
@@ -184,7 +185,7 @@ class _Feed:
     """One ``pd_op.data`` op: its name, declared dims and dtype, and whether it is persistable
     (then, when not fed, it is read from the scope, as PaddlePaddle reads a learning rate)."""
 
-    __slots__ = ("name", "value", "dims", "dtype", "np_dtype", "persistable")
+    __slots__ = ("name", "value", "dims", "dtype", "np_dtype", "persistable", "known")
 
     def __init__(self, op: Operation) -> None:
         self.name = op.attributes["name"].value
@@ -195,6 +196,18 @@ class _Feed:
         self.np_dtype = self.dtype.numpy_dtype
         persistable = op.attributes.get("persistable")
         self.persistable = persistable is not None and any(a.value for a in persistable.value)
+        self.known = tuple((i, d) for i, d in enumerate(self.dims) if d != -1)
+
+    def fits(self, shape: tuple[int, ...]) -> bool:
+        """Whether ``shape`` has the declared dims (-1: any extent)."""
+        if shape == self.dims:
+            return True
+        if len(shape) != len(self.dims):
+            return False
+        for index, extent in self.known:
+            if shape[index] != extent:
+                return False
+        return True
 
 
 class _ProgramInfo:
@@ -229,60 +242,66 @@ class _ProgramInfo:
                 self.names[op.attributes["output_name"].value] = op.operands[0]
         self.feed_names = {feed.name for feed in self.feeds}
 
-    def changed(self) -> bool:
-        """Whether ops were added to or removed from the program since it was analysed (the
-        executor then analyses and plans it anew)."""
-        return len(self.block.ops) != self.num_ops
-
     def feed_arrays(self, feed: dict[str, Any], place: Place, scope: Scope) -> tuple[list, tuple]:
         """The arrays of the program's data ops, checked against their declared dtype and dims,
         and the signature (their shapes) that selects a plan."""
-        for name in feed:
-            if name not in self.feed_names:
-                raise InvalidArgumentError(
-                    f"Executor.run(): feed '{name}' is not a data op of the program; its data "
-                    f"ops are {sorted(self.feed_names)}"
-                )
+        if len(feed) > len(self.feeds) or not self.feed_names.issuperset(feed):
+            unknown = sorted(name for name in feed if name not in self.feed_names)
+            raise InvalidArgumentError(
+                f"Executor.run(): feed '{unknown[0]}' is not a data op of the program; its data "
+                f"ops are {sorted(self.feed_names)}"
+            )
+        on_cpu = place.backend is Backend.CPU
         arrays = []
         shapes = []
         for spec in self.feeds:
             value = feed.get(spec.name)
-            if value is None:
-                if spec.persistable:
-                    var = scope.find_var(spec.name)
-                    if var is not None and var.is_initialized():
-                        value = var.array
-                if value is None:
-                    raise InvalidArgumentError(
-                        f"Executor.run(): feed '{spec.name}' is missing: the program reads data "
-                        f"'{spec.name}' ({spec.dtype.name.lower()} {list(spec.dims)})"
-                    )
-            array = _feed_array(value, spec)
-            if place.backend is not CPUPlace().backend or not isinstance(array, np.ndarray):
-                array = to_backend(array, place)
+            if (
+                type(value) is np.ndarray
+                and on_cpu
+                and (value.dtype is spec.np_dtype or value.dtype == spec.np_dtype)
+                and spec.fits(value.shape)
+            ):
+                array = value  # the common case: a numpy array of exactly the declared meta
+            else:
+                array = self.feed_array(value, spec, place, scope)
             arrays.append(array)
             shapes.append(array.shape)
         return arrays, tuple(shapes)
 
-    def scope_arrays(self, scope: Scope, place: Place) -> tuple[list, tuple]:
+    def feed_array(self, value: Any, spec: _Feed, place: Place, scope: Scope) -> Any:
+        if value is None:
+            if spec.persistable:
+                var = scope.find_var(spec.name)
+                if var is not None and var.is_initialized():
+                    value = var.array
+            if value is None:
+                raise InvalidArgumentError(
+                    f"Executor.run(): feed '{spec.name}' is missing: the program reads data "
+                    f"'{spec.name}' ({spec.dtype.name.lower()} {list(spec.dims)})"
+                )
+        array = _feed_array(value, spec)
+        if place.backend is not Backend.CPU or type(array) is not np.ndarray:
+            array = to_backend(array, place)
+        return array
+
+    def scope_arrays(self, scope: Scope, place: Place) -> list:
         """The arrays of the program's parameters, from ``scope`` (moved to ``place`` there,
-        once, when they are elsewhere), and their metas' signature."""
-        on_cpu = place.backend is CPUPlace().backend
+        once, when they are elsewhere)."""
+        on_cpu = place.backend is Backend.CPU
         arrays = []
-        key = []
-        for name, value in self.params:
+        for name, _ in self.params:
             var = scope.find_var(name)
-            if var is None or not var.is_initialized():
+            array = None if var is None else var.array
+            if array is None:
                 raise PreconditionNotMetError(
                     f"Executor.run(): parameter '{name}' is not in the scope (run the startup "
                     "program first, or set it with scope.var(name).set(array))"
                 )
-            array = var.array
             if on_cpu is not (type(array) is np.ndarray):
                 array = var.array = to_backend(array, place)
             arrays.append(array)
-            key.append((array.shape, array.dtype))
-        return arrays, tuple(key)
+        return arrays
 
 
 def _feed_array(value: Any, spec: _Feed) -> Any:
@@ -305,12 +324,10 @@ def _feed_array(value: Any, spec: _Feed) -> Any:
             f"Executor.run(): feed '{spec.name}' must be {spec.dtype.name.lower()}, as its data op "
             f"declares, got {array.dtype}"
         )
-    dims = spec.dims
-    shape = array.shape
-    if len(shape) != len(dims) or any(d != -1 and d != s for d, s in zip(dims, shape)):
+    if not spec.fits(array.shape):
         raise InvalidArgumentError(
-            f"Executor.run(): feed '{spec.name}' has shape {list(shape)}, but its data op "
-            f"declares {list(dims)} (-1: any extent)"
+            f"Executor.run(): feed '{spec.name}' has shape {list(array.shape)}, but its data op "
+            f"declares {list(spec.dims)} (-1: any extent)"
         )
     return array
 
@@ -343,9 +360,9 @@ class _OpStep:
 
     def fast(self) -> Callable[[list], None]:
         """``core``, its scope writes and its releases as one closure."""
-        if self.kernel is not None and not self.writes and len(self.releases) == 1:
+        if self.kernel is not None and not self.writes and self.releases:
             run, args = self.kernel
-            fused = _kernel_step(run, args, self.out_slots, self.many, self.releases[0])
+            fused = _kernel_step(run, args, self.out_slots, self.many, self.releases)
             if fused is not None:
                 return fused
         step = self.core
@@ -368,6 +385,7 @@ class _Plan:
         "fetch_slots",
         "fetch_metas",
         "fetch_copies",
+        "param_metas",
     )
 
     def __init__(self) -> None:
@@ -379,6 +397,15 @@ class _Plan:
         self.fetch_slots: list[int] = []
         self.fetch_metas: list[DenseTensorMeta] = []
         self.fetch_copies: list[bool] = []
+        self.param_metas: list[tuple[tuple[int, ...], np.dtype]] = []
+
+    def fits(self, param_arrays: list) -> bool:
+        """Whether the parameters have the shapes and dtypes this plan was made for (else the
+        executor plans anew, for the parameters the scope holds now)."""
+        for array, (shape, dtype) in zip(param_arrays, self.param_metas):
+            if array.shape != shape or array.dtype is not dtype and array.dtype != dtype:
+                return False
+        return True
 
     def run(self, scope: Scope, feed_arrays: list, param_arrays: list) -> list:
         slots: list[Any] = [None] * self.num_slots
@@ -472,6 +499,7 @@ class _Compiler:
             self.meta_of[value] = self.meta(array, from_numpy_dtype(array.dtype))
             self.check_declared(value, self.meta_of[value], f"parameter '{name}'")
             plan.param_slots.append(self.new_slot(value))
+            plan.param_metas.append((array.shape, array.dtype))
             self.scope_name_of[value] = name
         for index, op in enumerate(block.ops):
             self.compile_op(index, op)
@@ -1050,46 +1078,22 @@ def _kernel_step(
     args: tuple[tuple[bool, Any], ...],
     out_slots: tuple[int, ...],
     many: bool,
-    release: int | None = None,
+    releases: tuple[int, ...] = (),
 ) -> Any:
     """The step calling a planned kernel: tensor arguments from slots (None for an absent
-    optional one), attributes bound; results into ``out_slots``. One- and two-tensor ops without
-    attributes get a closure of their own (the common case, and the cheapest call), which also
-    empties slot ``release`` when one is given; for other ops ``release`` gives None (the caller
-    wraps the general step instead)."""
-    tensor_slots = [slot for is_tensor, slot in args if is_tensor]
-    simple = all(is_tensor for is_tensor, _ in args) and None not in tensor_slots
-    if not many and simple and len(args) == 1:
-        (out,) = out_slots
-        (a,) = tensor_slots
-        if release is not None:
-
-            def step1_release(s: list) -> None:
-                s[out] = run(s[a])
-                s[release] = None
-
-            return step1_release
-
-        def step1(s: list) -> None:
-            s[out] = run(s[a])
-
-        return step1
-    if not many and simple and len(args) == 2:
-        (out,) = out_slots
-        a, b = tensor_slots
-        if release is not None:
-
-            def step2_release(s: list) -> None:
-                s[out] = run(s[a], s[b])
-                s[release] = None
-
-            return step2_release
-
-        def step2(s: list) -> None:
-            s[out] = run(s[a], s[b])
-
-        return step2
-    if release is not None:
+    optional one), attributes bound; results into ``out_slots``; then the ``releases`` slots
+    emptied. Single-output ops whose one or two tensors come before their attributes (most ops)
+    get a closure of their own, the cheapest call; for other ops, given ``releases``, this
+    returns None (the caller wraps the general step)."""
+    count = 0
+    while count < len(args) and args[count][0] and args[count][1] is not None:
+        count += 1
+    constants = tuple(value for _, value in args[count:])
+    if not many and count in (1, 2) and not any(is_tensor for is_tensor, _ in args[count:]):
+        if constants:
+            run = _with_trailing(run, count, constants)
+        return _simple_step(run, tuple(slot for _, slot in args[:count]), out_slots[0], releases)
+    if releases:
         return None
     getters = tuple(
         (slot, None) if is_tensor and slot is not None else (None, None if is_tensor else slot)
@@ -1108,6 +1112,67 @@ def _kernel_step(
             s[slot] = array
 
     return step_many
+
+
+def _with_trailing(run: Callable[..., Any], count: int, constants: tuple) -> Callable[..., Any]:
+    """``run`` with its attributes bound after its ``count`` tensor arguments."""
+    if count == 1:
+        return lambda x: run(x, *constants)
+    return lambda x, y: run(x, y, *constants)
+
+
+def _simple_step(
+    run: Callable[..., Any],
+    tensors: tuple[int, ...],
+    out: int,
+    releases: tuple[int, ...],
+) -> Callable[[list], None]:
+    """``s[out] = run(s[a][, s[b]])``, then the released slots emptied."""
+    if len(tensors) == 1:
+        (a,) = tensors
+        if not releases:
+
+            def step1(s: list) -> None:
+                s[out] = run(s[a])
+
+            return step1
+        if len(releases) == 1:
+            (r,) = releases
+
+            def step1_release(s: list) -> None:
+                s[out] = run(s[a])
+                s[r] = None
+
+            return step1_release
+
+        def step1_releases(s: list) -> None:
+            s[out] = run(s[a])
+            for slot in releases:
+                s[slot] = None
+
+        return step1_releases
+    a, b = tensors
+    if not releases:
+
+        def step2(s: list) -> None:
+            s[out] = run(s[a], s[b])
+
+        return step2
+    if len(releases) == 1:
+        (r,) = releases
+
+        def step2_release(s: list) -> None:
+            s[out] = run(s[a], s[b])
+            s[r] = None
+
+        return step2_release
+
+    def step2_releases(s: list) -> None:
+        s[out] = run(s[a], s[b])
+        for slot in releases:
+            s[slot] = None
+
+    return step2_releases
 
 
 def _with_release(step: Callable[[list], None], slots: tuple[int, ...]) -> Callable[[list], None]:
