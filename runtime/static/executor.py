@@ -28,7 +28,7 @@ from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place, to_da
 from runtime.common.data_type import from_numpy_dtype
 from runtime.core.dense_tensor import DenseTensorMeta
 from runtime.core.tensor import Tensor, wrap_array
-from runtime.device import check_place_available, cupy, place_of_array, to_backend
+from runtime.device import check_place_available, cupy, module_of, place_of_array, to_backend
 from runtime.dispatch import attributes as _attr
 from runtime.dispatch.dispatcher import check_outputs, execute
 from runtime.dispatch.op_def import OP_DEFS, OpDef
@@ -674,6 +674,8 @@ class _Compiler:
         if kernel_plan is None:
             input_slots = tuple(None if v is None else self.slot_of[v] for v in inputs)
             step = _late_step(op_def, where, input_slots, attrs, out_slots, many, results)
+            if runtime_flags.SWITCHES.check_nan_inf:
+                step = _checking_nan_inf(step, out_slots, info, where)
             self.plan.ops.append(_OpStep(step, out_slots, many, None, tuple(writes_scope)))
             return
         args = []
@@ -684,15 +686,12 @@ class _Compiler:
             else:
                 args.append((False, attrs[position]))
         step = _kernel_step(kernel_plan.run, tuple(args), out_slots, many)
+        fusable: tuple | None = (kernel_plan.run, tuple(args))
+        if runtime_flags.SWITCHES.check_nan_inf:
+            step = _checking_nan_inf(step, out_slots, info, where)
+            fusable = None
         self.plan.ops.append(
-            _OpStep(
-                step,
-                out_slots,
-                many,
-                (where, kernel_plan, info),
-                tuple(writes_scope),
-                (kernel_plan.run, tuple(args)),
-            )
+            _OpStep(step, out_slots, many, (where, kernel_plan, info), tuple(writes_scope), fusable)
         )
         self.constant_fold(op, attrs, info)
 
@@ -1173,6 +1172,30 @@ def _simple_step(
             s[slot] = None
 
     return step2_releases
+
+
+def _checking_nan_inf(
+    step: Callable[[list], None], out_slots: tuple[int, ...], info: Any, where: str
+) -> Callable[[list], None]:
+    """``step``, then InvalidArgumentError naming the op and output when a floating output holds
+    NaN or Inf (FLAGS_check_nan_inf, which eager calls honour too)."""
+    names = [o.name for o in info.outputs]
+
+    def checked(s: list) -> None:
+        step(s)
+        for name, slot in zip(names, out_slots):
+            for array in s[slot] if isinstance(s[slot], list) else (s[slot],):
+                if array is None or array.dtype.kind not in "fc" or array.size == 0:
+                    continue
+                xp = module_of(array)
+                bad_nan = bool(xp.isnan(array).any())
+                if bad_nan or bool(xp.isinf(array).any()):
+                    raise InvalidArgumentError(
+                        f"{where}: output '{name}' contains {'NaN' if bad_nan else 'Inf'} "
+                        "(FLAGS_check_nan_inf is on)"
+                    )
+
+    return checked
 
 
 def _with_release(step: Callable[[list], None], slots: tuple[int, ...]) -> Callable[[list], None]:

@@ -364,6 +364,27 @@ def test_a_dispatch_flag_change_drops_the_plans(monkeypatch) -> None:
     assert len(calls) == 10
 
 
+def test_check_nan_inf_flag_names_the_op() -> None:
+    p = program("01_elementwise_broadcast")  # %8 = pow(x, 2.5): NaN for a negative x
+    feed = {
+        "x": np.full((2, 3, 4), -1.0, "float32"),
+        "y": np.ones((3, 1), "float32"),
+        "w": np.ones(4, "float32"),
+    }
+    exe = Executor()
+    (out,) = exe.run(p, feed, [p.value("%8")])
+    assert np.isnan(out).all()  # without the flag, nothing is checked
+    old = phi.get_flags(["check_nan_inf"])
+    phi.set_flags({"check_nan_inf": True})
+    try:
+        with pytest.raises(
+            InvalidArgumentError, match=r"pd_op.pow \(op 8, %8\): output 'out' contains NaN"
+        ):
+            exe.run(p, feed, [p.value("%8")])
+    finally:
+        phi.set_flags(old)
+
+
 def test_arrays_are_released_after_their_last_use() -> None:
     # 40 ops on an 8 MB vector: keeping every intermediate would peak at ~330 MB
     p = chain_program(40, 1_000_000)
