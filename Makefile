@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(PY) bench/dispatch.py
 	$(PY) bench/train_step.py
 	$(PY) bench/ops.py
+	$(PY) bench/static.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1261 @@
+"""Executor: runs a static program with kernels selected ahead of time (DESIGN.md §6).
+
+``Executor.run(program, feed, fetch_list, scope)`` compiles the program's top-level block once
+per *feed signature* (the shapes of the fed arrays and the fetch targets; a plan also remembers
+the shapes and dtypes of the parameters it was made for, and is made anew when they change): every operation is planned with its op's dispatcher (``plan`` from
+runtime/dispatch/dispatcher.py: kernel, data transforms, concrete output metas), attributes that
+PaddlePaddle passes as tensors from constant ops (``full_int_array``, ``full``) are folded into the
+plan, and each operation becomes one *step*, a closure over the planned kernel, its attributes and
+the slots its inputs and outputs live in. The first run of a plan also checks every kernel's
+result against its planned metas (``check_outputs``), once; later runs only call the steps.
+
+Values live in a list of slots; a slot is emptied right after the last step that reads it (a
+fetched value is kept until the end). An in-place op (``sgd_``, ``batch_norm_``, ``relu_``)
+writes its output into its input's slot, and where that input is a scope variable (a parameter,
+a persistable ``data``) the step also stores the new array in the scope, as PaddlePaddle does.
+"""
+
+from __future__ import annotations
+
+import inspect
+import weakref
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from runtime import runtime_flags
+from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place, to_data_type, to_place
+from runtime.common.data_type import from_numpy_dtype
+from runtime.core.dense_tensor import DenseTensorMeta
+from runtime.core.tensor import Tensor, wrap_array
+from runtime.device import check_place_available, cupy, module_of, place_of_array, to_backend
+from runtime.dispatch import attributes as _attr
+from runtime.dispatch.dispatcher import check_outputs, execute
+from runtime.dispatch.op_def import OP_DEFS, OpDef
+from runtime.errors import (
+    InvalidArgumentError,
+    NotFoundError,
+    PhiError,
+    PreconditionNotMetError,
+    UnimplementedError,
+)
+from runtime.ir.attributes import Attribute
+from runtime.ir.core import Block, Operation, Program, Value
+from runtime.ir.dialect import get_dialect
+from runtime.ir.types import DenseTensorType, NullType, VectorType
+from runtime.static.scope import Scope, global_scope
+
+__all__ = ["Executor"]
+
+# attribute type in an OpInfo -> the normaliser the generated API also uses for it
+_NORMALISERS: dict[str, Callable[[Any, str, str], Any]] = {
+    "bool": _attr.to_bool,
+    "int": _attr.to_int32,
+    "int64_t": _attr.to_int64,
+    "float": _attr.to_float,
+    "double": _attr.to_float,
+    "str": _attr.to_str,
+    "IntArray": _attr.to_int_array,
+    "DataType": _attr.to_dtype,
+    "Place": _attr.to_place_attr,
+    "Scalar": _attr.to_scalar,
+    "Scalar(int)": _attr.to_scalar_int,
+    "Scalar(int64_t)": _attr.to_scalar_int,
+    "Scalar(float)": _attr.to_scalar_float,
+    "Scalar(double)": _attr.to_scalar_float,
+    "Scalar(bool)": _attr.to_scalar_bool,
+    "int[]": _attr.to_int_list,
+    "int64_t[]": _attr.to_int_list,
+    "float[]": _attr.to_float_list,
+    "double[]": _attr.to_float_list,
+    "bool[]": _attr.to_bool_list,
+    "str[]": _attr.to_str_list,
+    "Scalar[]": _attr.to_scalar_list,
+}
+_CONTROL_FLOW = ("pd_op.if", "pd_op.while")  # issue 11
+_PLAN_LIMIT = 64  # plans kept per program (one per feed signature); more clears them
+_PROGRAM_LIMIT = 64  # programs an executor keeps plans for; more clears them
+# every program the executors know, so a dispatch flag change (kernel fallback, ...) drops plans
+_PROGRAM_INFOS: weakref.WeakSet[_ProgramInfo] = weakref.WeakSet()
+
+
+def clear_executor_plans() -> None:
+    """Forget every compiled plan (after a flag that changes dispatch was set)."""
+    for info in list(_PROGRAM_INFOS):
+        info.plans.clear()
+
+
+runtime_flags.on_dispatch_flag_change(clear_executor_plans)
+_SCOPE_SLOT = 0  # slot 0 holds the scope of the current run, for the steps that write to it
+
+
+class Executor:
+    """Runs programs on ``place`` (CPU when None). ``run`` plans a program once per feed
+    signature and caches the plan; see the module docstring."""
+
+    def __init__(self, place: Place | str | None = None) -> None:
+        self.place = CPUPlace() if place is None else to_place(place, "Executor(place)")
+        check_place_available(self.place, "Executor")
+        # id of the program's module op -> what the executor knows of it; an entry keeps its
+        # program alive (its plans refer to the program's values), so the count is bounded
+        self._programs: dict[int, _ProgramInfo] = {}
+
+    def run(
+        self,
+        program: Program,
+        feed: dict[str, Any] | None = None,
+        fetch_list: Sequence[Value | str] | Value | str | None = None,
+        scope: Scope | None = None,
+        return_numpy: bool = True,
+    ) -> list[Any]:
+        """Run ``program`` with the arrays of ``feed`` (data name -> array, Tensor or nested
+        list) and return the arrays of ``fetch_list`` (Values of the program, or names: a
+        ``pd_op.fetch`` name, a ``shadow_output`` name, a ``data`` name or a parameter name), as
+        numpy arrays or, with ``return_numpy=False``, Tensors. Without ``fetch_list`` the
+        program's own ``pd_op.fetch`` ops are fetched. Parameters are read from and written to
+        ``scope`` (the global scope when None)."""
+        if not isinstance(program, Program):
+            raise InvalidArgumentError(
+                f"Executor.run(): program must be a Program, got {type(program).__name__}"
+            )
+        if scope is None:
+            scope = global_scope()
+        elif not isinstance(scope, Scope):
+            raise InvalidArgumentError(
+                f"Executor.run(): scope must be a Scope, got {type(scope).__name__}"
+            )
+        if feed is None:
+            feed = {}
+        elif not isinstance(feed, dict):
+            raise InvalidArgumentError(
+                f"Executor.run(): feed must be a dict of data name -> array, got "
+                f"{type(feed).__name__}"
+            )
+        module = program.module
+        info = self._programs.get(id(module))
+        if info is None or info.module is not module or len(info.block.ops) != info.num_ops:
+            if len(self._programs) >= _PROGRAM_LIMIT:
+                self._programs.clear()
+            info = self._programs[id(module)] = _ProgramInfo(program)
+        if fetch_list is None:
+            fetch_key: tuple = ()
+        elif isinstance(fetch_list, (Value, str)):
+            fetch_key = (fetch_list,)
+        else:
+            fetch_key = tuple(fetch_list)
+        feed_arrays, feed_key = info.feed_arrays(feed, self.place, scope)
+        param_arrays = info.scope_arrays(scope, self.place)
+        key = (feed_key, fetch_key)
+        plan = info.plans.get(key)
+        if plan is None or not plan.fits(param_arrays):
+            if len(info.plans) >= _PLAN_LIMIT:
+                info.plans.clear()
+            plan = info.plans[key] = _compile(
+                info, self.place, feed_arrays, param_arrays, fetch_key
+            )
+        results = plan.run(scope, feed_arrays, param_arrays)
+        if return_numpy:
+            return [r if type(r) is np.ndarray else _to_numpy(r) for r in results]
+        return [
+            wrap_array(r, meta if r.shape == meta.dims else _meta_of_array(r, meta))
+            for r, meta in zip(results, plan.fetch_metas)
+        ]
+
+
+def _meta_of_array(array: Any, planned: DenseTensorMeta) -> DenseTensorMeta:
+    """The meta of a result whose planned dims were unknown (-1: they depend on the data)."""
+    return DenseTensorMeta.get(planned.dtype, tuple(array.shape), planned.layout, planned.place)
+
+
+def _has_unknown_dims(meta: Any) -> bool:
+    if isinstance(meta, tuple):
+        return any(_has_unknown_dims(item) for item in meta)
+    return meta is not None and -1 in meta.dims
+
+
+def _to_numpy(array: Any) -> np.ndarray:
+    if isinstance(array, np.ndarray):
+        return array
+    if cupy is not None and isinstance(array, cupy.ndarray):
+        return cupy.asnumpy(array)
+    return np.asarray(array)
+
+
+class _Feed:
+    """One ``pd_op.data`` op: its name, declared dims and dtype, and whether it is persistable
+    (then, when not fed, it is read from the scope, as PaddlePaddle reads a learning rate)."""
+
+    __slots__ = ("name", "value", "dims", "dtype", "np_dtype", "persistable", "known")
+
+    def __init__(self, op: Operation) -> None:
+        self.name = op.attributes["name"].value
+        self.value = op.results[0]
+        value_type = self.value.type
+        self.dims = value_type.dims
+        self.dtype = _dtype_of(value_type.element, f"pd_op.data '{self.name}'")
+        self.np_dtype = self.dtype.numpy_dtype
+        persistable = op.attributes.get("persistable")
+        self.persistable = persistable is not None and any(a.value for a in persistable.value)
+        self.known = tuple((i, d) for i, d in enumerate(self.dims) if d != -1)
+
+    def fits(self, shape: tuple[int, ...]) -> bool:
+        """Whether ``shape`` has the declared dims (-1: any extent)."""
+        if shape == self.dims:
+            return True
+        if len(shape) != len(self.dims):
+            return False
+        for index, extent in self.known:
+            if shape[index] != extent:
+                return False
+        return True
+
+
+class _ProgramInfo:
+    """What an executor knows of one program independently of feeds: its feeds, parameters,
+    fetch names, and the compiled plans per feed signature."""
+
+    def __init__(self, program: Program) -> None:
+        block = program.block
+        self.module = program.module
+        self.block = block
+        self.num_ops = len(block.ops)
+        self.feeds: list[_Feed] = []
+        self.params: list[tuple[str, Value]] = []
+        self.names: dict[str, Value] = {}
+        self.fetch_ops: list[Value] = []
+        self.plans: dict[tuple, _Plan] = {}
+        _PROGRAM_INFOS.add(self)
+        for op in block.ops:
+            name = op.name
+            if name == "pd_op.data":
+                feed = _Feed(op)
+                self.feeds.append(feed)
+                self.names.setdefault(feed.name, feed.value)
+            elif name == "builtin.parameter":
+                pname = op.attributes["parameter_name"].value
+                self.params.append((pname, op.results[0]))
+                self.names.setdefault(pname, op.results[0])
+            elif name == "pd_op.fetch":
+                self.fetch_ops.append(op.results[0])
+                self.names[op.attributes["name"].value] = op.results[0]
+            elif name == "builtin.shadow_output":
+                self.names[op.attributes["output_name"].value] = op.operands[0]
+        self.feed_names = {feed.name for feed in self.feeds}
+
+    def feed_arrays(self, feed: dict[str, Any], place: Place, scope: Scope) -> tuple[list, tuple]:
+        """The arrays of the program's data ops, checked against their declared dtype and dims,
+        and the signature (their shapes) that selects a plan."""
+        if len(feed) > len(self.feeds) or not self.feed_names.issuperset(feed):
+            unknown = sorted(name for name in feed if name not in self.feed_names)
+            raise InvalidArgumentError(
+                f"Executor.run(): feed '{unknown[0]}' is not a data op of the program; its data "
+                f"ops are {sorted(self.feed_names)}"
+            )
+        on_cpu = place.backend is Backend.CPU
+        arrays = []
+        shapes = []
+        for spec in self.feeds:
+            value = feed.get(spec.name)
+            if (
+                type(value) is np.ndarray
+                and on_cpu
+                and (value.dtype is spec.np_dtype or value.dtype == spec.np_dtype)
+                and spec.fits(value.shape)
+            ):
+                array = value  # the common case: a numpy array of exactly the declared meta
+            else:
+                array = self.feed_array(value, spec, place, scope)
+            arrays.append(array)
+            shapes.append(array.shape)
+        return arrays, tuple(shapes)
+
+    def feed_array(self, value: Any, spec: _Feed, place: Place, scope: Scope) -> Any:
+        if value is None:
+            if spec.persistable:
+                var = scope.find_var(spec.name)
+                if var is not None and var.is_initialized():
+                    value = var.array
+            if value is None:
+                raise InvalidArgumentError(
+                    f"Executor.run(): feed '{spec.name}' is missing: the program reads data "
+                    f"'{spec.name}' ({spec.dtype.name.lower()} {list(spec.dims)})"
+                )
+        array = _feed_array(value, spec)
+        if place.backend is not Backend.CPU or type(array) is not np.ndarray:
+            array = to_backend(array, place)
+        return array
+
+    def scope_arrays(self, scope: Scope, place: Place) -> list:
+        """The arrays of the program's parameters, from ``scope`` (moved to ``place`` there,
+        once, when they are elsewhere)."""
+        on_cpu = place.backend is Backend.CPU
+        arrays = []
+        for name, _ in self.params:
+            var = scope.find_var(name)
+            array = None if var is None else var.array
+            if array is None:
+                raise PreconditionNotMetError(
+                    f"Executor.run(): parameter '{name}' is not in the scope (run the startup "
+                    "program first, or set it with scope.var(name).set(array))"
+                )
+            if on_cpu is not (type(array) is np.ndarray):
+                array = var.array = to_backend(array, place)
+            arrays.append(array)
+        return arrays
+
+
+def _feed_array(value: Any, spec: _Feed) -> Any:
+    """``value`` as an array of the feed's declared dtype and dims; InvalidArgumentError naming
+    the feed otherwise. A Python number or list takes the declared dtype."""
+    if isinstance(value, Tensor):
+        array = value._impl.array
+    elif isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray)):
+        array = value
+    else:
+        try:
+            array = np.asarray(value, dtype=spec.np_dtype)
+        except (TypeError, ValueError) as error:
+            raise InvalidArgumentError(
+                f"Executor.run(): feed '{spec.name}' cannot be made a "
+                f"{spec.dtype.name.lower()} array: {error}"
+            ) from None
+    if array.dtype != spec.np_dtype:
+        raise InvalidArgumentError(
+            f"Executor.run(): feed '{spec.name}' must be {spec.dtype.name.lower()}, as its data op "
+            f"declares, got {array.dtype}"
+        )
+    if not spec.fits(array.shape):
+        raise InvalidArgumentError(
+            f"Executor.run(): feed '{spec.name}' has shape {list(array.shape)}, but its data op "
+            f"declares {list(spec.dims)} (-1: any extent)"
+        )
+    return array
+
+
+class _OpStep:
+    """One op of a compiled program: ``core`` moves arrays between slots (runs the kernel);
+    ``writes`` are (slot, name) pairs stored in the scope after it; ``releases`` the slots
+    emptied after it; ``check`` is (where, KernelPlan, OpInfo) for a kernel op, whose first
+    result is checked against the plan's metas."""
+
+    __slots__ = ("core", "out_slots", "many", "check", "writes", "releases", "kernel")
+
+    def __init__(
+        self,
+        core: Callable[[list], None],
+        out_slots: tuple[int, ...] = (),
+        many: bool = False,
+        check: tuple | None = None,
+        writes: tuple[tuple[int, str], ...] = (),
+        kernel: tuple | None = None,
+    ) -> None:
+        self.core = core
+        self.out_slots = out_slots
+        self.many = many
+        self.check = check
+        self.writes = writes
+        self.releases: tuple[int, ...] = ()
+        # (run, args) of a kernel op, from which ``fast`` builds one closure with its release
+        self.kernel = kernel
+
+    def fast(self) -> Callable[[list], None]:
+        """``core``, its scope writes and its releases as one closure."""
+        if self.kernel is not None and not self.writes and self.releases:
+            run, args = self.kernel
+            fused = _kernel_step(run, args, self.out_slots, self.many, self.releases)
+            if fused is not None:
+                return fused
+        step = self.core
+        if self.writes:
+            step = _with_scope_writes(step, self.writes)
+        if self.releases:
+            step = _with_release(step, self.releases)
+        return step
+
+
+class _Plan:
+    """A compiled program: where feeds and parameters go, the steps, what is fetched."""
+
+    __slots__ = (
+        "num_slots",
+        "feed_slots",
+        "param_slots",
+        "ops",
+        "steps",
+        "fetch_slots",
+        "fetch_metas",
+        "fetch_copies",
+        "param_metas",
+    )
+
+    def __init__(self) -> None:
+        self.num_slots = 1
+        self.feed_slots: list[int] = []
+        self.param_slots: list[int] = []
+        self.ops: list[_OpStep] = []
+        self.steps: tuple[Callable[[list], None], ...] | None = None
+        self.fetch_slots: list[int] = []
+        self.fetch_metas: list[DenseTensorMeta] = []
+        self.fetch_copies: list[bool] = []
+        self.param_metas: list[tuple[tuple[int, ...], np.dtype]] = []
+
+    def fits(self, param_arrays: list) -> bool:
+        """Whether the parameters have the shapes and dtypes this plan was made for (else the
+        executor plans anew, for the parameters the scope holds now)."""
+        for array, (shape, dtype) in zip(param_arrays, self.param_metas):
+            if array.shape != shape or array.dtype is not dtype and array.dtype != dtype:
+                return False
+        return True
+
+    def run(self, scope: Scope, feed_arrays: list, param_arrays: list) -> list:
+        slots: list[Any] = [None] * self.num_slots
+        slots[_SCOPE_SLOT] = scope
+        for slot, array in zip(self.feed_slots, feed_arrays):
+            slots[slot] = array
+        for slot, array in zip(self.param_slots, param_arrays):
+            slots[slot] = array
+        steps = self.steps
+        if steps is None:
+            self._run_checked(slots)
+        else:
+            for step in steps:
+                step(slots)
+        return [
+            slots[slot].copy() if copy else slots[slot]
+            for slot, copy in zip(self.fetch_slots, self.fetch_copies)
+        ]
+
+    def _run_checked(self, slots: list) -> None:
+        """The first run: each kernel's result is checked against the metas it was planned with
+        (as the eager dispatcher checks the first call of a new plan); then the fast steps are
+        built for later runs."""
+        for op in self.ops:
+            op.core(slots)
+            if op.check is not None:
+                where, kernel_plan, op_info = op.check
+                result = (
+                    tuple(slots[slot] for slot in op.out_slots)
+                    if op.many
+                    else slots[op.out_slots[0]]
+                )
+                try:
+                    check_outputs(kernel_plan, result, op_info)
+                except PhiError as error:
+                    raise type(error)(f"{where}: {error}") from None
+            scope = slots[_SCOPE_SLOT]
+            for slot, name in op.writes:
+                scope.var(name).array = slots[slot]
+            for slot in op.releases:
+                slots[slot] = None
+        self.steps = tuple(op.fast() for op in self.ops)
+
+
+def _compile(
+    info: _ProgramInfo, place: Place, feed_arrays: list, param_arrays: list, fetch_key: tuple
+) -> _Plan:
+    return _Compiler(info, place).compile(feed_arrays, param_arrays, fetch_key)
+
+
+class _Compiler:
+    """Plans every operation of one program for one feed signature and builds its steps."""
+
+    def __init__(self, info: _ProgramInfo, place: Place) -> None:
+        self.info = info
+        self.place = place
+        self.plan = _Plan()
+        self.slot_of: dict[Value, int] = {}
+        self.meta_of: dict[Value, Any] = {}
+        self.constant_of: dict[Value, Any] = {}
+        self.scope_name_of: dict[Value, str] = {}
+        self.numbering: dict[Value, str] = {}
+        self.last_use: dict[Value, int] = {}
+        self.slot_last: dict[int, int] = {}
+
+    # -- slots and lifetimes -----------------------------------------------------------------
+    def new_slot(self, value: Value) -> int:
+        slot = self.slot_of[value] = self.plan.num_slots
+        self.plan.num_slots += 1
+        self.slot_last[slot] = self.last_use.get(value, -1)
+        return slot
+
+    def share_slot(self, value: Value, source: Value) -> None:
+        """``value`` lives in ``source``'s slot (an in-place output, a fetch); the slot is kept
+        until the last reader of either."""
+        slot = self.slot_of[value] = self.slot_of[source]
+        self.slot_last[slot] = max(self.slot_last[slot], self.last_use.get(value, -1))
+
+    def compile(self, feed_arrays: list, param_arrays: list, fetch_key: tuple) -> _Plan:
+        info, plan = self.info, self.plan
+        block = info.block
+        self.number_values(block)
+        fetched = [self.fetch_target(target) for target in fetch_key] or list(info.fetch_ops)
+        self.last_use = self.last_uses(block, fetched)
+        for feed, array in zip(info.feeds, feed_arrays):
+            self.meta_of[feed.value] = self.meta(array, feed.dtype)
+            plan.feed_slots.append(self.new_slot(feed.value))
+            if feed.persistable:
+                self.scope_name_of[feed.value] = feed.name
+        for (name, value), array in zip(info.params, param_arrays):
+            self.meta_of[value] = self.meta(array, from_numpy_dtype(array.dtype))
+            self.check_declared(value, self.meta_of[value], f"parameter '{name}'")
+            plan.param_slots.append(self.new_slot(value))
+            plan.param_metas.append((array.shape, array.dtype))
+            self.scope_name_of[value] = name
+        for index, op in enumerate(block.ops):
+            self.compile_op(index, op)
+            self.release(index, op)
+        for value in fetched:
+            if value not in self.slot_of:
+                raise PreconditionNotMetError(
+                    f"Executor.run(): fetch target {self.numbering.get(value, value)} is not "
+                    "computed by the program's top-level block"
+                )
+            if self.meta_of[value] is None:
+                raise InvalidArgumentError(
+                    f"Executor.run(): fetch target {self.numbering.get(value, value)} holds no "
+                    f"array: {value.define_op.name} leaves that optional output unset"
+                )
+            plan.fetch_slots.append(self.slot_of[value])
+            plan.fetch_metas.append(self.meta_of[value])
+            plan.fetch_copies.append(value in self.scope_name_of)
+        return plan
+
+    def fetch_target(self, target: Any) -> Value:
+        if isinstance(target, str):
+            found = self.info.names.get(target)
+            if found is None:
+                raise NotFoundError(
+                    f"Executor.run(): fetch name '{target}' names no fetch, shadow_output, data "
+                    f"or parameter of the program; names: {sorted(self.info.names)}"
+                )
+            return found
+        if isinstance(target, Value):
+            return target
+        raise InvalidArgumentError(
+            f"Executor.run(): fetch_list items must be Values or names, got "
+            f"{type(target).__name__} {target!r}"
+        )
+
+    def last_uses(self, block: Block, fetched: list[Value]) -> dict[Value, int]:
+        """For each value, the index of the last top-level op that reads it (-1: none); fetched
+        values are never released."""
+        last: dict[Value, int] = {}
+        for index, op in enumerate(block.ops):
+            for operand in op.operands:
+                if operand is not None:
+                    last[operand] = index
+        for value in fetched:
+            last[value] = len(block.ops)
+        return last
+
+    def release(self, index: int, op: Operation) -> None:
+        """Empty the slots whose last reader is op ``index`` (or, for results nobody reads, op
+        ``index`` itself), by appending the releases to the last step so far."""
+        slots = set()
+        for value in [v for v in op.operands if v is not None] + list(op.results):
+            slot = self.slot_of.get(value)
+            if slot is not None and slot != _SCOPE_SLOT and self.slot_last[slot] <= index:
+                slots.add(slot)
+        if slots and self.plan.ops:
+            last = self.plan.ops[-1]
+            last.releases = tuple(sorted(set(last.releases) | slots))
+
+    # -- metas -------------------------------------------------------------------------------
+    def meta(self, array: Any, dtype: DataType) -> DenseTensorMeta:
+        return DenseTensorMeta.get(dtype, tuple(array.shape), DataLayout.NCHW, self.place)
+
+    def number_values(self, block: Block) -> None:
+        from runtime.ir.printer import Namer
+
+        namer = Namer()
+        namer.name_block(block)
+        self.numbering = dict(namer.names)
+
+    def where(self, index: int, op: Operation) -> str:
+        results = ", ".join(self.numbering.get(v, "?") for v in op.results)
+        return f"{op.name} (op {index}{', ' + results if results else ''})"
+
+    def check_declared(self, value: Value, meta: Any, where: str) -> None:
+        """PreconditionNotMetError unless ``meta`` fits the value's declared type."""
+        _check_fits(meta, value.type, where)
+
+    def declared_meta(self, value: Value, where: str) -> Any:
+        """The meta a value's declared type gives (-1 where it does not know a dim), for the
+        results of an op planned when it runs; None for an absent (null) result."""
+        declared = value.type
+        if isinstance(declared, VectorType):
+            return tuple(self.declared_meta_of_type(t, where) for t in declared.types)
+        return self.declared_meta_of_type(declared, where)
+
+    def declared_meta_of_type(self, declared: Any, where: str) -> Any:
+        if isinstance(declared, NullType):
+            return None
+        if not isinstance(declared, DenseTensorType):
+            raise UnimplementedError(
+                f"{where}: the executor cannot hold a value of type {declared}"
+            )
+        dtype = _dtype_of(declared.element, where)
+        return DenseTensorMeta.get(dtype, tuple(declared.dims), DataLayout.NCHW, self.place)
+
+    # -- one operation -----------------------------------------------------------------------
+    def compile_op(self, index: int, op: Operation) -> None:
+        name = op.name
+        where = self.where(index, op)
+        if op.regions or name in _CONTROL_FLOW:
+            raise UnimplementedError(
+                f"Executor: {where} is control flow, which the executor does not run yet "
+                "(issue 11)"
+            )
+        builtin = _BUILTIN_STEPS.get(name)
+        if builtin is not None:
+            builtin(self, op, where)
+            return
+        if not name.startswith("pd_op."):
+            raise UnimplementedError(
+                f"Executor: {where}: the executor cannot run dialect " f"'{op.dialect}' ops"
+            )
+        self.compile_kernel_op(op, where)
+
+    def compile_kernel_op(self, op: Operation, where: str) -> None:
+        op_def, inplace = _op_def_for(op.name, where)
+        info = op_def.info
+        row = get_dialect("pd_op").lookup(op.name)
+        operand_index = {o.name: i for i, o in enumerate(row.operands)} if row else {}
+        inputs: list[Value | None] = []
+        metas = []
+        for spec in info.inputs:
+            position = operand_index.get(spec.name)
+            value = op.operands[position] if position is not None else None
+            if value is None and not spec.optional:
+                raise InvalidArgumentError(f"{where}: input '{spec.name}' is missing")
+            inputs.append(value)
+            metas.append(None if value is None else self.meta_of[value])
+        attrs = tuple(self.attribute(op, op_def, spec, operand_index, where) for spec in info.attrs)
+        if len(op.results) != len(info.outputs):
+            raise PreconditionNotMetError(
+                f"{where}: the op has {len(op.results)} results, phiops' op '{info.name}' has "
+                f"{len(info.outputs)} outputs"
+            )
+        results = op.results
+        late = any(_has_unknown_dims(m) for m in metas) or any(
+            isinstance(a, _Computed) for a in attrs
+        )
+        if late:
+            # planned when it runs: its input dims or attributes depend on the data
+            kernel_plan = None
+            out_metas = tuple(self.declared_meta(value, where) for value in results)
+        else:
+            try:
+                kernel_plan = op_def.dispatcher.plan(tuple(metas), attrs)
+            except PhiError as error:
+                raise type(error)(f"{where}: {error}") from None
+            out_metas = kernel_plan.out_metas if len(info.outputs) > 1 else (kernel_plan.out_metas,)
+        for value, meta in zip(results, out_metas):
+            self.check_declared(value, meta, where)
+            self.meta_of[value] = meta
+        # in-place: the output takes its input's slot (later readers of the input see it)
+        writes_scope: list[tuple[int, str]] = []
+        output_index = {o.name: i for i, o in enumerate(info.outputs)}
+        input_index = {i.name: k for k, i in enumerate(info.inputs)}
+        for in_name, out_name in inplace:
+            source = inputs[input_index[in_name]]
+            target = results[output_index[out_name]]
+            if source is None or isinstance(target.type, NullType):
+                continue
+            self.share_slot(target, source)
+            scope_name = self.scope_name_of.get(source)
+            if scope_name is not None:
+                self.scope_name_of[target] = scope_name
+                writes_scope.append((self.slot_of[target], scope_name))
+        out_slots = tuple(
+            self.slot_of[v] if v in self.slot_of else self.new_slot(v) for v in results
+        )
+        many = len(info.outputs) > 1
+        if kernel_plan is None:
+            input_slots = tuple(None if v is None else self.slot_of[v] for v in inputs)
+            step = _late_step(op_def, where, input_slots, attrs, out_slots, many, results)
+            if runtime_flags.SWITCHES.check_nan_inf:
+                step = _checking_nan_inf(step, out_slots, info, where)
+            self.plan.ops.append(_OpStep(step, out_slots, many, None, tuple(writes_scope)))
+            return
+        args = []
+        for is_input, position in kernel_plan.arguments:
+            if is_input:
+                value = inputs[position]
+                args.append((True, None if value is None else self.slot_of[value]))
+            else:
+                args.append((False, attrs[position]))
+        step = _kernel_step(kernel_plan.run, tuple(args), out_slots, many)
+        fusable: tuple | None = (kernel_plan.run, tuple(args))
+        if runtime_flags.SWITCHES.check_nan_inf:
+            step = _checking_nan_inf(step, out_slots, info, where)
+            fusable = None
+        self.plan.ops.append(
+            _OpStep(step, out_slots, many, (where, kernel_plan, info), tuple(writes_scope), fusable)
+        )
+        self.constant_fold(op, attrs, info)
+
+    def constant_fold(self, op: Operation, attrs: tuple, info: Any) -> None:
+        """Remember the value of ``full``/``full_int_array`` results: other ops read them as
+        IntArray or Scalar attributes."""
+        if op.name == "pd_op.full_int_array":
+            self.constant_of[op.results[0]] = list(attrs[info.attr_names.index("value")])
+        elif op.name == "pd_op.full":
+            shape = attrs[info.attr_names.index("shape")]
+            value = attrs[info.attr_names.index("value")]
+            dtype = attrs[info.attr_names.index("dtype")]
+            kind = dtype.numpy_dtype.kind
+            number: Any = bool(value) if kind == "b" else int(value) if kind in "iu" else value
+            count = 1
+            for extent in shape:
+                count *= extent
+            self.constant_of[op.results[0]] = [number] * count if shape else number
+
+    def attribute(
+        self, op: Operation, op_def: OpDef, spec: Any, operand_index: dict, where: str
+    ) -> Any:
+        """The normalised value of attribute ``spec``: from the op's attributes, from a constant
+        operand, or the op's default."""
+        name = spec.name
+        position = operand_index.get(name)
+        if position is not None and position < len(op.operands):
+            value = op.operands[position]
+            if value is None:
+                raw = _default(op_def, name, where)
+            elif value in self.constant_of:
+                raw = self.constant_of[value]
+                if spec.type.startswith("Scalar") and not spec.type.endswith("[]"):
+                    raw = _scalar_of(raw)
+            else:
+                normalise = _NORMALISERS.get(spec.type)
+                if normalise is None or spec.type not in _TENSOR_ATTRIBUTE_TYPES:
+                    raise UnimplementedError(
+                        f"{where}: attribute '{name}' of type {spec.type} comes from a tensor"
+                    )
+                return _Computed(self.slot_of[value], spec.type, normalise, op_def.name, name)
+        elif name in op.attributes:
+            raw = _attribute_value(op.attributes[name], spec.type, self.place, where)
+        else:
+            raw = _default(op_def, name, where)
+        normalise = _NORMALISERS.get(spec.type)
+        if normalise is None:
+            raise UnimplementedError(
+                f"{where}: attribute '{name}' has type {spec.type}, which "
+                "the executor cannot normalise"
+            )
+        try:
+            value = normalise(raw, op_def.name, name)
+        except PhiError as error:
+            raise type(error)(f"{where}: {error}") from None
+        if spec.type == "Place" and not value.is_defined:
+            return self.place
+        return value
+
+    # -- builtin and framework ops -----------------------------------------------------------
+    def compile_placed(self, op: Operation, where: str) -> None:
+        """pd_op.data, builtin.parameter: no step; their arrays are placed in their slots
+        (made by ``compile``) before the steps run."""
+
+    def compile_set_parameter(self, op: Operation, where: str) -> None:
+        self.compile_scope_write(op, op.attributes["parameter_name"].value)
+
+    def compile_shadow_output(self, op: Operation, where: str) -> None:
+        self.compile_scope_write(op, op.attributes["output_name"].value)
+
+    def compile_scope_write(self, op: Operation, name: str) -> None:
+        self.plan.ops.append(_OpStep(_nothing, writes=((self.slot_of[op.operands[0]], name),)))
+
+    def compile_alias(self, op: Operation, where: str) -> None:
+        """pd_op.fetch: its result is its operand's array."""
+        source = op.operands[0]
+        self.meta_of[op.results[0]] = self.meta_of[source]
+        self.share_slot(op.results[0], source)
+        if source in self.scope_name_of:
+            self.scope_name_of[op.results[0]] = self.scope_name_of[source]
+
+    def compile_combine(self, op: Operation, where: str) -> None:
+        sources = tuple(self.slot_of[v] for v in op.operands)
+        value = op.results[0]
+        self.meta_of[value] = tuple(self.meta_of[v] for v in op.operands)
+        if all(v in self.constant_of for v in op.operands):
+            self.constant_of[value] = [_scalar_of(self.constant_of[v]) for v in op.operands]
+        self.plan.ops.append(_OpStep(_combine_step(sources, self.new_slot(value))))
+
+    def compile_split(self, op: Operation, where: str) -> None:
+        source = op.operands[0]
+        metas = self.meta_of[source]
+        if len(metas) != len(op.results):
+            raise PreconditionNotMetError(
+                f"{where}: splits a list of {len(metas)} tensors into {len(op.results)} results"
+            )
+        for value, meta in zip(op.results, metas):
+            self.check_declared(value, meta, where)
+            self.meta_of[value] = meta
+        targets = tuple(self.new_slot(v) for v in op.results)
+        self.plan.ops.append(_OpStep(_split_step(self.slot_of[source], targets)))
+
+    def compile_slice(self, op: Operation, where: str) -> None:
+        source = op.operands[0]
+        index = op.attributes["index"].value
+        value = op.results[0]
+        self.meta_of[value] = self.meta_of[source][index]
+        self.plan.ops.append(
+            _OpStep(_slice_step(self.slot_of[source], index, self.new_slot(value)))
+        )
+
+    def compile_assign_value(self, op: Operation, where: str) -> None:
+        """pd_op.assign_value_: writes the constant array of its ``values``, ``shape`` and
+        ``dtype`` attributes into its operand, in place."""
+        attrs = op.attributes
+        dtype = _dtype_of(attrs["dtype"].value, where)
+        shape = tuple(
+            attrs["shape"].value
+            if attrs["shape"].kind == "intarray"
+            else (a.value for a in attrs["shape"].value)
+        )
+        values = [a.value for a in attrs["values"].value]
+        try:
+            constant = np.asarray(values, dtype=dtype.numpy_dtype).reshape(shape)
+        except ValueError as error:
+            raise InvalidArgumentError(
+                f"{where}: values do not fit shape {list(shape)}: {error}"
+            ) from None
+        constant = to_backend(constant, self.place)
+        value = op.results[0]
+        self.meta_of[value] = self.meta(constant, dtype)
+        self.check_declared(value, self.meta_of[value], where)
+        self.constant_of[value] = values if shape else values[0]
+        # in place: the operand's value is the assigned array from here on, as in PaddlePaddle
+        operand = op.operands[0] if op.operands else None
+        if operand is not None:
+            self.share_slot(value, operand)
+            self.meta_of[operand] = self.meta_of[value]
+        target = self.slot_of[value] if value in self.slot_of else self.new_slot(value)
+        self.plan.ops.append(_OpStep(_constant_step(constant, target)))
+
+
+_BUILTIN_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
+    "pd_op.data": _Compiler.compile_placed,
+    "builtin.parameter": _Compiler.compile_placed,
+    "builtin.set_parameter": _Compiler.compile_set_parameter,
+    "builtin.shadow_output": _Compiler.compile_shadow_output,
+    "pd_op.fetch": _Compiler.compile_alias,
+    "builtin.combine": _Compiler.compile_combine,
+    "builtin.split": _Compiler.compile_split,
+    "builtin.slice": _Compiler.compile_slice,
+    "pd_op.assign_value_": _Compiler.compile_assign_value,
+}
+
+
+def _op_def_for(name: str, where: str) -> tuple[OpDef, tuple[tuple[str, str], ...]]:
+    """The OpDef that runs pd_op ``name`` and its in-place pairs: the op's own OpDef, or for an
+    in-place variant ``x_`` without one, ``x``'s OpDef and its declared in-place pairs."""
+    short = name[len("pd_op.") :]
+    op_def = OP_DEFS.get(short)
+    inplace: tuple[tuple[str, str], ...] = ()
+    if op_def is not None:
+        inplace = op_def.info.inplace if short.endswith("_") else ()
+    elif short.endswith("_") and short[:-1] in OP_DEFS:
+        op_def = OP_DEFS[short[:-1]]
+        inplace = op_def.info.inplace
+        if not inplace:
+            raise UnimplementedError(
+                f"Executor: {where}: op '{short[:-1]}' declares no in-place form"
+            )
+    if op_def is None or op_def.dispatcher is None:
+        raise UnimplementedError(f"Executor: {where}: phiops has no op '{short}' with a kernel")
+    return op_def, inplace
+
+
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+
+
+def _default(op_def: OpDef, name: str, where: str) -> Any:
+    """The default of attribute ``name`` of ``op_def``, read from its eager API function."""
+    defaults = _DEFAULTS.get(op_def.name)
+    if defaults is None:
+        defaults = {}
+        if op_def.api is not None:
+            for parameter in inspect.signature(op_def.api).parameters.values():
+                if parameter.default is not inspect.Parameter.empty:
+                    defaults[parameter.name] = parameter.default
+        _DEFAULTS[op_def.name] = defaults
+    if name not in defaults:
+        raise InvalidArgumentError(f"{where}: attribute '{name}' is missing and has no default")
+    return defaults[name]
+
+
+def _attribute_value(attribute: Attribute, attr_type: str, place: Place, where: str) -> Any:
+    """The plain Python value of an IR attribute."""
+    kind, value = attribute.kind, attribute.value
+    if kind == "array":
+        return [_attribute_value(item, attr_type, place, where) for item in value]
+    if kind == "intarray":
+        return list(value)
+    if kind == "dtype":
+        return DataType.UNDEFINED if value == "Undefined" else _dtype_name(value, where)
+    if kind == "place":
+        return None if value.startswith("undefined") else value
+    if kind == "null":
+        return None
+    return value
+
+
+def _dtype_name(name: str, where: str) -> DataType:
+    try:
+        return to_data_type(name, where)
+    except InvalidArgumentError:
+        raise UnimplementedError(f"{where}: phiops has no dtype '{name}'") from None
+
+
+_ELEMENT_DTYPES = {
+    "f32": "float32",
+    "f64": "float64",
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "b": "bool",
+    "i8": "int8",
+    "u8": "uint8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "c64": "complex64",
+    "c128": "complex128",
+}
+
+
+def _dtype_of(element: str, where: str) -> DataType:
+    """The DataType of an IR element type (`f32`) or a dtype attribute (`float32`)."""
+    return _dtype_name(_ELEMENT_DTYPES.get(element, element), where)
+
+
+def _scalar_of(constant: Any) -> Any:
+    if isinstance(constant, list):
+        if len(constant) != 1:
+            raise InvalidArgumentError(
+                f"a list of tensors used as an IntArray needs 1-element tensors, got {constant}"
+            )
+        return constant[0]
+    return constant
+
+
+# attribute types an op may take from a tensor computed while the program runs
+_TENSOR_ATTRIBUTE_TYPES = frozenset(
+    (
+        "IntArray",
+        "Scalar",
+        "Scalar(int)",
+        "Scalar(int64_t)",
+        "Scalar(float)",
+        "Scalar(double)",
+        "Scalar(bool)",
+    )
+)
+
+
+class _Computed:
+    """An attribute whose value is the array in ``slot`` (a shape from `pd_op.shape` arithmetic,
+    a Scalar from a computed tensor): read, converted and normalised each run."""
+
+    __slots__ = ("slot", "type", "normalise", "op", "name")
+
+    def __init__(
+        self, slot: int, attr_type: str, normalise: Callable[..., Any], op: str, name: str
+    ) -> None:
+        self.slot = slot
+        self.type = attr_type
+        self.normalise = normalise
+        self.op = op
+        self.name = name
+
+    def value(self, slots: list) -> Any:
+        held = slots[self.slot]
+        if isinstance(held, list):  # a builtin.combine of 1-element tensors
+            items = [_to_numpy(item).reshape(-1)[0].item() for item in held]
+        else:
+            items = _to_numpy(held).reshape(-1).tolist()
+        raw = items if self.type == "IntArray" else _scalar_of(items)
+        return self.normalise(raw, self.op, self.name)
+
+
+def _array_meta(array: Any) -> Any:
+    if isinstance(array, list):
+        return tuple(_array_meta(item) for item in array)
+    if array is None:
+        return None
+    return DenseTensorMeta.get(
+        from_numpy_dtype(array.dtype), tuple(array.shape), DataLayout.NCHW, place_of_array(array)
+    )
+
+
+def _late_step(
+    op_def: OpDef,
+    where: str,
+    input_slots: tuple[int | None, ...],
+    attrs: tuple,
+    out_slots: tuple[int, ...],
+    many: bool,
+    results: list[Value],
+) -> Callable[[list], None]:
+    """The step of an op planned when it runs (its input dims or attributes depend on the data):
+    it plans for the actual input metas and attribute values, once per distinct set of them,
+    checks the first result of each plan, then executes."""
+    dispatcher = op_def.dispatcher
+    info = op_def.info
+    plans: dict[tuple, Any] = {}
+    computed = any(isinstance(a, _Computed) for a in attrs)
+    declared = [r.type for r in results]
+
+    def step(s: list) -> None:
+        arrays = tuple(None if slot is None else s[slot] for slot in input_slots)
+        values = (
+            tuple(a.value(s) if isinstance(a, _Computed) else a for a in attrs)
+            if computed
+            else attrs
+        )
+        metas = tuple(_array_meta(array) for array in arrays)
+        key = (metas, values)
+        kernel_plan = plans.get(key)
+        try:
+            if kernel_plan is None:
+                kernel_plan = dispatcher.plan(metas, values)
+                result = execute(kernel_plan, arrays, values)
+                check_outputs(kernel_plan, result, info)
+                _check_late_result(kernel_plan, declared, many, "the result")
+                if len(plans) >= _PLAN_LIMIT:
+                    plans.clear()
+                plans[key] = kernel_plan
+            else:
+                result = execute(kernel_plan, arrays, values)
+        except PhiError as error:
+            raise type(error)(f"{where}: {error}") from None
+        if many:
+            for slot, array in zip(out_slots, result):
+                s[slot] = array
+        else:
+            s[out_slots[0]] = result
+
+    return step
+
+
+def _check_late_result(kernel_plan: Any, declared: list, many: bool, where: str) -> None:
+    metas = kernel_plan.out_metas if many else (kernel_plan.out_metas,)
+    for meta, declared_type in zip(metas, declared):
+        _check_fits(meta, declared_type, where)
+
+
+def _check_fits(meta: Any, declared: Any, where: str) -> None:
+    """PreconditionNotMetError unless ``meta`` (a tuple of metas for a vector) fits the declared
+    type: same dtype, same rank, same extent wherever both know it."""
+    if isinstance(declared, VectorType) and isinstance(meta, tuple):
+        if len(meta) != len(declared.types):
+            raise PreconditionNotMetError(
+                f"{where}: computed {len(meta)} tensors, but the program declares {declared}"
+            )
+        for item, item_type in zip(meta, declared.types):
+            _check_fits(item, item_type, where)
+        return
+    if not isinstance(declared, DenseTensorType) or not isinstance(meta, DenseTensorMeta):
+        return
+    dims = meta.dims
+    if (
+        _dtype_of(declared.element, where) is not meta.dtype
+        or len(dims) != len(declared.dims)
+        or any(d != -1 and m != -1 and d != m for d, m in zip(declared.dims, dims))
+    ):
+        raise PreconditionNotMetError(
+            f"{where}: computed {meta.dtype.name.lower()} {list(dims)}, but the program declares "
+            f"{declared}"
+        )
+
+
+# -- steps: closures over slots ----------------------------------------------------------------
+
+
+def _kernel_step(
+    run: Callable[..., Any],
+    args: tuple[tuple[bool, Any], ...],
+    out_slots: tuple[int, ...],
+    many: bool,
+    releases: tuple[int, ...] = (),
+) -> Any:
+    """The step calling a planned kernel: tensor arguments from slots (None for an absent
+    optional one), attributes bound; results into ``out_slots``; then the ``releases`` slots
+    emptied. Single-output ops whose one or two tensors come before their attributes (most ops)
+    get a closure of their own, the cheapest call; for other ops, given ``releases``, this
+    returns None (the caller wraps the general step)."""
+    count = 0
+    while count < len(args) and args[count][0] and args[count][1] is not None:
+        count += 1
+    constants = tuple(value for _, value in args[count:])
+    if not many and count in (1, 2) and not any(is_tensor for is_tensor, _ in args[count:]):
+        if constants:
+            run = _with_trailing(run, count, constants)
+        return _simple_step(run, tuple(slot for _, slot in args[:count]), out_slots[0], releases)
+    if releases:
+        return None
+    getters = tuple(
+        (slot, None) if is_tensor and slot is not None else (None, None if is_tensor else slot)
+        for is_tensor, slot in args
+    )
+    if not many:
+        (out,) = out_slots
+
+        def step(s: list) -> None:
+            s[out] = run(*[s[i] if i is not None else c for i, c in getters])
+
+        return step
+
+    def step_many(s: list) -> None:
+        for slot, array in zip(out_slots, run(*[s[i] if i is not None else c for i, c in getters])):
+            s[slot] = array
+
+    return step_many
+
+
+def _with_trailing(run: Callable[..., Any], count: int, constants: tuple) -> Callable[..., Any]:
+    """``run`` with its attributes bound after its ``count`` tensor arguments."""
+    if count == 1:
+        return lambda x: run(x, *constants)
+    return lambda x, y: run(x, y, *constants)
+
+
+def _simple_step(
+    run: Callable[..., Any],
+    tensors: tuple[int, ...],
+    out: int,
+    releases: tuple[int, ...],
+) -> Callable[[list], None]:
+    """``s[out] = run(s[a][, s[b]])``, then the released slots emptied."""
+    if len(tensors) == 1:
+        (a,) = tensors
+        if not releases:
+
+            def step1(s: list) -> None:
+                s[out] = run(s[a])
+
+            return step1
+        if len(releases) == 1:
+            (r,) = releases
+
+            def step1_release(s: list) -> None:
+                s[out] = run(s[a])
+                s[r] = None
+
+            return step1_release
+
+        def step1_releases(s: list) -> None:
+            s[out] = run(s[a])
+            for slot in releases:
+                s[slot] = None
+
+        return step1_releases
+    a, b = tensors
+    if not releases:
+
+        def step2(s: list) -> None:
+            s[out] = run(s[a], s[b])
+
+        return step2
+    if len(releases) == 1:
+        (r,) = releases
+
+        def step2_release(s: list) -> None:
+            s[out] = run(s[a], s[b])
+            s[r] = None
+
+        return step2_release
+
+    def step2_releases(s: list) -> None:
+        s[out] = run(s[a], s[b])
+        for slot in releases:
+            s[slot] = None
+
+    return step2_releases
+
+
+def _checking_nan_inf(
+    step: Callable[[list], None], out_slots: tuple[int, ...], info: Any, where: str
+) -> Callable[[list], None]:
+    """``step``, then InvalidArgumentError naming the op and output when a floating output holds
+    NaN or Inf (FLAGS_check_nan_inf, which eager calls honour too)."""
+    names = [o.name for o in info.outputs]
+
+    def checked(s: list) -> None:
+        step(s)
+        for name, slot in zip(names, out_slots):
+            for array in s[slot] if isinstance(s[slot], list) else (s[slot],):
+                if array is None or array.dtype.kind not in "fc" or array.size == 0:
+                    continue
+                xp = module_of(array)
+                bad_nan = bool(xp.isnan(array).any())
+                if bad_nan or bool(xp.isinf(array).any()):
+                    raise InvalidArgumentError(
+                        f"{where}: output '{name}' contains {'NaN' if bad_nan else 'Inf'} "
+                        "(FLAGS_check_nan_inf is on)"
+                    )
+
+    return checked
+
+
+def _with_release(step: Callable[[list], None], slots: tuple[int, ...]) -> Callable[[list], None]:
+    if len(slots) == 1:
+        (only,) = slots
+
+        def released_one(s: list) -> None:
+            step(s)
+            s[only] = None
+
+        return released_one
+
+    def released(s: list) -> None:
+        step(s)
+        for slot in slots:
+            s[slot] = None
+
+    return released
+
+
+def _with_scope_writes(
+    step: Callable[[list], None], writes: tuple[tuple[int, str], ...]
+) -> Callable[[list], None]:
+    def written(s: list) -> None:
+        step(s)
+        scope = s[_SCOPE_SLOT]
+        for slot, name in writes:
+            scope.var(name).array = s[slot]
+
+    return written
+
+
+def _combine_step(sources: tuple[int, ...], target: int) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        s[target] = [s[slot] for slot in sources]
+
+    return step
+
+
+def _split_step(source: int, targets: tuple[int, ...]) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        for slot, array in zip(targets, s[source]):
+            s[slot] = array
+
+    return step
+
+
+def _slice_step(source: int, index: int, target: int) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        s[target] = s[source][index]
+
+    return step
+
+
+def _constant_step(constant: Any, target: int) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        s[target] = constant.copy()
+
+    return step
+
+
+def _nothing(s: list) -> None:
+    return None

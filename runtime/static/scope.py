@@ -1,0 +1,149 @@
+"""Scope: the named arrays a static program reads and writes (parameters, persistable values).
+
+As in PaddlePaddle, ``scope.var(name)`` creates a variable (or returns the existing one),
+``scope.find_var(name)`` looks it up here and then in the parent scopes, and a variable holds one
+array (numpy or CuPy), set with ``set`` and read with ``get``. ``global_scope()`` is the scope an
+``Executor`` uses when ``run`` is given none; ``scope_guard(scope)`` makes another scope the global
+one for the duration of a ``with`` block.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator
+
+import numpy as np
+
+from runtime.common import Place
+from runtime.core.tensor import Tensor
+from runtime.device import to_backend
+from runtime.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
+
+__all__ = ["Variable", "Scope", "global_scope", "scope_guard"]
+
+
+class Variable:
+    """One named slot of a scope holding an array, or nothing until it is set."""
+
+    __slots__ = ("name", "array")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.array: Any = None
+
+    def set(self, value: Any, place: Place | None = None) -> None:
+        """Hold ``value`` (an array, a Tensor or anything ``numpy.asarray`` takes), moved to
+        ``place`` when one is given."""
+        if isinstance(value, Tensor):
+            value = value._impl.array
+        elif not hasattr(value, "__array_interface__") and not hasattr(
+            value, "__cuda_array_interface__"
+        ):
+            value = np.asarray(value)
+        if place is not None:
+            value = to_backend(value, place)
+        self.array = value
+
+    def get(self) -> Any:
+        """The array held; PreconditionNotMetError when nothing was set."""
+        if self.array is None:
+            raise PreconditionNotMetError(f"scope variable '{self.name}' holds no array yet")
+        return self.array
+
+    def get_tensor(self) -> Variable:
+        """The variable itself (PaddlePaddle's ``var.get_tensor().set(array, place)`` spelling)."""
+        return self
+
+    def is_initialized(self) -> bool:
+        return self.array is not None
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = self.get()
+        if not isinstance(array, np.ndarray):
+            array = array.get()  # a CuPy array
+        return array if dtype is None else array.astype(dtype)
+
+    def __repr__(self) -> str:
+        if self.array is None:
+            return f"Variable({self.name!r}, empty)"
+        return f"Variable({self.name!r}, {self.array.dtype} {list(self.array.shape)})"
+
+
+class Scope:
+    """Named variables, with an optional parent scope that ``find_var`` also searches."""
+
+    __slots__ = ("vars", "parent", "__weakref__")
+
+    def __init__(self, parent: Scope | None = None) -> None:
+        self.vars: dict[str, Variable] = {}
+        self.parent = parent
+
+    def var(self, name: str) -> Variable:
+        """The variable ``name`` of this scope, created (empty) when it does not exist."""
+        if not isinstance(name, str) or not name:
+            raise InvalidArgumentError(f"Scope.var(): name must be a non-empty str, got {name!r}")
+        found = self.vars.get(name)
+        if found is None:
+            found = self.vars[name] = Variable(name)
+        return found
+
+    def find_var(self, name: str) -> Variable | None:
+        """The variable ``name`` of this scope or the nearest parent that has it, else None."""
+        scope: Scope | None = self
+        while scope is not None:
+            found = scope.vars.get(name)
+            if found is not None:
+                return found
+            scope = scope.parent
+        return None
+
+    def set(self, name: str, value: Any, place: Place | None = None) -> None:
+        """``var(name).set(value, place)``."""
+        self.var(name).set(value, place)
+
+    def get(self, name: str) -> Any:
+        """The array of variable ``name`` (searched as ``find_var`` does); NotFoundError naming
+        it when there is none."""
+        found = self.find_var(name)
+        if found is None:
+            raise NotFoundError(
+                f"scope has no variable '{name}' (variables: {sorted(self.local_var_names())})"
+            )
+        return found.get()
+
+    def new_scope(self) -> Scope:
+        """A child scope whose ``find_var`` falls back to this one."""
+        return Scope(self)
+
+    def local_var_names(self) -> list[str]:
+        return list(self.vars)
+
+    def erase(self, names: list[str]) -> None:
+        for name in names:
+            self.vars.pop(name, None)
+
+    def __contains__(self, name: str) -> bool:
+        return self.find_var(name) is not None
+
+    def __repr__(self) -> str:
+        return f"Scope({len(self.vars)} variables)"
+
+
+_GLOBAL = [Scope()]
+
+
+def global_scope() -> Scope:
+    """The scope ``Executor.run`` uses when it is given none."""
+    return _GLOBAL[-1]
+
+
+@contextlib.contextmanager
+def scope_guard(scope: Scope) -> Iterator[Scope]:
+    """Make ``scope`` the global scope inside the ``with`` block."""
+    if not isinstance(scope, Scope):
+        raise InvalidArgumentError(f"scope_guard(): expects a Scope, got {type(scope).__name__}")
+    _GLOBAL.append(scope)
+    try:
+        yield scope
+    finally:
+        _GLOBAL.pop()
