@@ -39,18 +39,20 @@ _FEED_OPS = ("pd_op.data", "pd_op.feed")
 
 # -- scope access ------------------------------------------------------------------------------
 def _default_scope() -> Any:
-    try:
-        from runtime.static.scope import global_scope
-    except ModuleNotFoundError:
-        raise UnimplementedError(
-            "saved models: no global scope yet (it comes with the Executor, issue 10 part 3); "
-            "pass scope= a dict name -> numpy array"
-        ) from None
+    from runtime.static.scope import global_scope
+
     return global_scope()
 
 
 def _scope_get(scope: Any, name: str) -> np.ndarray | None:
-    value = scope.get(name)
+    """The array under ``name``; None when the scope has no such variable or it holds nothing."""
+    from runtime.static.scope import Scope
+
+    if isinstance(scope, Scope):
+        variable = scope.find_var(name)
+        value = variable.get() if variable is not None and variable.is_initialized() else None
+    else:
+        value = scope.get(name)
     return None if value is None else np.asarray(value)
 
 
