@@ -1,0 +1,32 @@
+"""Static graphs: build programs (``phi.static``), DESIGN.md §6; see docs/static.md.
+
+``enable_static()`` turns every generated API call on Values into an operation appended to the
+current program; ``data`` and ``create_parameter`` make a program's inputs and parameters;
+parameter initializers are recorded in the startup program.
+"""
+
+from __future__ import annotations
+
+from runtime.ir.core import Program, Value
+from runtime.static import initializer
+from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
+from runtime.static.program import default_main_program, default_startup_program, program_guard
+from runtime.static.value_api import install_value_api
+from runtime.static.variables import create_parameter, data
+
+install_value_api()
+
+__all__ = [
+    "Program",
+    "Value",
+    "program_guard",
+    "default_main_program",
+    "default_startup_program",
+    "enable_static",
+    "disable_static",
+    "in_dynamic_mode",
+    "in_static_mode",
+    "data",
+    "create_parameter",
+    "initializer",
+]
