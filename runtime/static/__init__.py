@@ -10,7 +10,12 @@ from __future__ import annotations
 from runtime.ir.core import Program, Value
 from runtime.static import initializer
 from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
-from runtime.static.program import default_main_program, default_startup_program, program_guard
+from runtime.static.program import (
+    default_main_program,
+    default_startup_program,
+    program_guard,
+    unique_name_guard,
+)
 from runtime.static.value_api import install_value_api
 from runtime.static.variables import create_parameter, data
 
@@ -20,6 +25,7 @@ __all__ = [
     "Program",
     "Value",
     "program_guard",
+    "unique_name_guard",
     "default_main_program",
     "default_startup_program",
     "enable_static",

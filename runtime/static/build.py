@@ -222,13 +222,12 @@ def build_op(
     by_input = dict(zip(info.input_names, inputs))
     by_attr = dict(zip(info.attr_names, attrs))
     attr_specs = {spec.name: spec for spec in info.attrs}
-    operands: list[Value | None] = []
+    # As PaddlePaddle: the operands of mutable attributes first (its Python binding builds them
+    # while reading the arguments), then the combines of Tensor[] inputs (its op builder's).
+    operands: list[Any] = []
     for operand in pd_op.operands:
         if operand.name in by_input:
-            value = by_input[operand.name]
-            if isinstance(value, (list, tuple)):
-                value = _combine(value)
-            operands.append(value)
+            operands.append(by_input[operand.name])
         elif operand.name in by_attr:
             operands.append(
                 _mutable_operand(
@@ -240,6 +239,7 @@ def build_op(
                 f"{name}(): pd_op.{name} has operand '{operand.name}', which phiops' {name} "
                 "does not have"
             )
+    operands = [_combine(v) if isinstance(v, (list, tuple)) else v for v in operands]
     attributes: dict[str, Any] = {}
     for key in pd_op.attributes:
         if key not in by_attr:

@@ -20,6 +20,7 @@ __all__ = [
     "default_startup_program",
     "current_block",
     "unique_name",
+    "unique_name_guard",
 ]
 
 
@@ -90,3 +91,15 @@ def unique_name(key: str) -> str:
     count = _PROGRAMS.name_counts.get(key, 0)
     _PROGRAMS.name_counts[key] = count + 1
     return f"{key}_{count}"
+
+
+@contextlib.contextmanager
+def unique_name_guard() -> Iterator[None]:
+    """Count unique names from 0 inside the ``with`` block (PaddlePaddle's
+    ``paddle.utils.unique_name.guard()``); the previous counts come back afterwards."""
+    saved = _PROGRAMS.name_counts
+    _PROGRAMS.name_counts = {}
+    try:
+        yield
+    finally:
+        _PROGRAMS.name_counts = saved

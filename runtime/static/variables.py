@@ -59,7 +59,8 @@ def _shape(function: str, shape: Any, unknown_allowed: bool) -> tuple[int, ...]:
 
 def data(name: str, shape: Sequence[int | None], dtype: Any = "float32") -> Value:
     """A program input named ``name``: `pd_op.data`, fed by the executor. ``None`` or -1 in
-    ``shape`` is an unknown extent (the batch size, typically)."""
+    ``shape`` is an unknown extent (the batch size, typically). Data ops stay ahead of the
+    block's other ops, as PaddlePaddle places them."""
     _require_static("data")
     if not isinstance(name, str) or not name:
         raise InvalidArgumentError(
@@ -67,7 +68,11 @@ def data(name: str, shape: Sequence[int | None], dtype: Any = "float32") -> Valu
         )
     dims = _shape("data", shape, unknown_allowed=True)
     dtype = to_data_type(dtype, "data(): argument 'dtype'")
-    op = Builder(current_block()).create(
+    block = current_block()
+    # PaddlePaddle puts a data op before the block's first op that is not one (parameters,
+    # inserted at the start, come after the data ops made before them)
+    first_other = next((i for i, op in enumerate(block.ops) if op.name != "pd_op.data"), None)
+    op = Builder(block, first_other).create(
         "pd_op.data",
         (),
         [dense_type(dims, dtype)],
