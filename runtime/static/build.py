@@ -131,9 +131,7 @@ def _input_metas(info: OpInfo, inputs: tuple[Any, ...]) -> list[Any]:
                 )
             for position, item in enumerate(value):
                 _check_input(info.name, f"{spec.name}[{position}]", item)
-            metas.append(
-                [value_meta(item, f"{spec.name}[{i}]") for i, item in enumerate(value)]
-            )
+            metas.append([value_meta(item, f"{spec.name}[{i}]") for i, item in enumerate(value)])
         else:
             _check_input(info.name, spec.name, value)
             metas.append(value_meta(value, spec.name))

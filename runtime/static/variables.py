@@ -89,9 +89,7 @@ def data(name: str, shape: Sequence[int | None], dtype: Any = "float32") -> Valu
 
 def _parameter_names(block) -> set[str]:
     return {
-        op.attributes["parameter_name"].value
-        for op in block.ops
-        if op.name == "builtin.parameter"
+        op.attributes["parameter_name"].value for op in block.ops if op.name == "builtin.parameter"
     }
 
 
@@ -133,7 +131,9 @@ def create_parameter(
         initial = default_initializer.build(dims, dtype)
         init_op = initial.define_op
         init_op.attributes["persistable"] = Attribute("array", (Attribute("bool", True),))
-        Builder(startup.block).create("builtin.set_parameter", [initial], [], {"parameter_name": name})
+        Builder(startup.block).create(
+            "builtin.set_parameter", [initial], [], {"parameter_name": name}
+        )
     flags = {key: [False] for key in ("is_distributed",)}
     flags.update({key: [True] for key in ("is_parameter", "need_clip", "persistable", "trainable")})
     op = Builder(main, 0).create(

@@ -79,7 +79,9 @@ def test_program_guard_without_startup_keeps_the_current_startup():
 
 
 def test_program_guard_rejects_what_is_not_a_program():
-    with pytest.raises(phi.InvalidArgumentError, match="'main_program' expects a phi.static.Program"):
+    with pytest.raises(
+        phi.InvalidArgumentError, match="'main_program' expects a phi.static.Program"
+    ):
         with phi.static.program_guard("main"):
             pass
 
