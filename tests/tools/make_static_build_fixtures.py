@@ -134,7 +134,9 @@ def parameter_initializers():
         [2, 3], "float64", name="u", default_initializer=I.Uniform(-0.5, 0.5)
     )
     paddle.static.create_parameter([4], "float32", name="n", default_initializer=I.Normal(0.0, 2.0))
-    paddle.static.create_parameter([3, 5], "float32", name="xn", default_initializer=I.XavierNormal())
+    paddle.static.create_parameter(
+        [3, 5], "float32", name="xn", default_initializer=I.XavierNormal()
+    )
     paddle.static.create_parameter(
         [8, 3, 2, 2], "float32", name="xu", default_initializer=I.XavierUniform()
     )
