@@ -40,6 +40,23 @@ __all__ = [
 ]
 
 COMPILE_TIME = MetaConfig(is_runtime=False)
+# PaddlePaddle's Python API marks the results of comparisons and logical ops stop_gradient
+# whatever their inputs (python/paddle/tensor/logic.py); other results stop the gradient only
+# when every operand does
+_RESULTS_STOP_GRADIENT = frozenset(
+    (
+        "equal",
+        "not_equal",
+        "less_than",
+        "less_equal",
+        "greater_than",
+        "greater_equal",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "logical_not",
+    )
+)
 _ELEMENTS = {name: element for element, name in ELEMENT_TYPES.items()}
 
 
@@ -246,7 +263,7 @@ def build_op(
             )
         attributes[key] = _attribute_value(by_attr[key])
     result_types = [_result_type(meta) for meta in out_metas]
-    stop = _all_stop_gradient(operands)
+    stop = name in _RESULTS_STOP_GRADIENT or _all_stop_gradient(operands)
     attributes["stop_gradient"] = [stop] * len(result_types)
     op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
     return tuple(_output(op, index, meta) for index, meta in enumerate(out_metas))

@@ -110,6 +110,12 @@ def create_parameter(
     if dtype is DataType.UNDEFINED:
         raise InvalidArgumentError("create_parameter(): argument 'dtype' must be a real dtype")
     if default_initializer is None:
+        if not dtype.is_floating_point:
+            raise InvalidArgumentError(
+                f"create_parameter(): a {dtype_name(dtype)} parameter needs a "
+                "default_initializer (the default ones, XavierUniform and Constant(0.0) for a "
+                "bias, are for floating-point parameters)"
+            )
         default_initializer = Constant(0.0) if is_bias else XavierUniform()
     if not isinstance(default_initializer, Initializer):
         raise InvalidArgumentError(

@@ -154,6 +154,9 @@ def stop_gradient():
     phi.add(x, x)
     phi.multiply(w, x)
     phi.exp(data("z", [3]))
+    phi.equal(w, x)
+    phi.logical_not(phi.cast(w, "bool"))
+    phi.argmax(w, 1, False, False, "int64")
 
 
 def test_every_fixture_has_a_twin():

@@ -119,3 +119,9 @@ def test_initializer_arguments_are_checked():
         I.Normal(0.0, -1.0)
     with pytest.raises(phi.InvalidArgumentError, match=r"Constant\(\): argument 'value'"):
         I.Constant("one")
+
+
+def test_a_non_float_parameter_needs_an_initializer(programs):
+    with pytest.raises(phi.InvalidArgumentError, match="a int64 parameter needs a default_init"):
+        phi.static.create_parameter([2], "int64")
+    phi.static.create_parameter([2], "int64", default_initializer=I.Constant(1))

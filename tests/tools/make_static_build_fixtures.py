@@ -159,6 +159,9 @@ def stop_gradient():
     paddle.add(x, x)
     paddle.multiply(w, x)
     paddle.exp(data("z", [3]))
+    paddle.equal(w, x)
+    paddle.logical_not(paddle.cast(w, "bool"))
+    paddle.argmax(w, 1)
 
 
 def main() -> None:
