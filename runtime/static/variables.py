@@ -112,7 +112,7 @@ def create_parameter(
     if default_initializer is None:
         if not dtype.is_floating_point:
             raise InvalidArgumentError(
-                f"create_parameter(): a {dtype_name(dtype)} parameter needs a "
+                f"create_parameter(): a parameter of dtype {dtype_name(dtype)} needs a "
                 "default_initializer (the default ones, XavierUniform and Constant(0.0) for a "
                 "bias, are for floating-point parameters)"
             )
