@@ -33,6 +33,7 @@ __all__ = [
     "PD_OP_SPEC_FILES",
     "CORRECTIONS",
     "pd_op_rows",
+    "pd_op_scalar_dtypes",
     "pd_op_input_files",
     "pd_op_context",
 ]
@@ -109,6 +110,15 @@ _COMPAT_SCALAR_KINDS = {
     "int64_t": "int64",
     "bool": "bool",
     "std::string": "str",
+}
+# the dtype of the `full` that PaddlePaddle builds for a Scalar operand given as a number: the
+# type in `Scalar(T)`, else the op_compat.yaml data_type, else float32
+_SCALAR_OPERAND_DTYPES = {
+    "float": "float32",
+    "double": "float64",
+    "int": "int32",
+    "int64_t": "int64",
+    "bool": "bool",
 }
 _ARG = re.compile(
     r"\s*([A-Za-z_][A-Za-z0-9_:]*(?:\([A-Za-z0-9_]+\))?(?:\[\])?)\s+([A-Za-z_][A-Za-z0-9_]*)"
@@ -203,6 +213,29 @@ def _compat_items(root: Path) -> dict[str, dict]:
         for backward in _names(entry.get("backward")):
             items.setdefault(backward.split("(")[0].strip(), entry)
     return items
+
+
+def _compat_scalar_types(compat: dict | None) -> dict[str, str]:
+    """Scalar arguments -> the data_type op_compat.yaml gives them."""
+    return {
+        arg: str(spec["data_type"])
+        for arg, spec in ((compat or {}).get("scalar") or {}).items()
+        if spec and "data_type" in spec
+    }
+
+
+def _scalar_operand_dtypes(
+    entry: dict, compat: dict | None, operands: str, where: str
+) -> dict[str, str]:
+    """The Scalar operands among ``operands`` (a row's first item) -> their `full`'s dtype."""
+    names = {word.rstrip("?") for word in operands.split()}
+    compat_types = _compat_scalar_types(compat)
+    found = {}
+    for arg in _parse_args(str(entry.get("args", "()")), where):
+        if arg.name in names and arg.type.startswith("Scalar"):
+            spelled = arg.type[7:-1] or compat_types.get(arg.name) or "float"
+            found[arg.name] = _SCALAR_OPERAND_DTYPES.get(spelled, "float32")
+    return found
 
 
 def _mutable(compat: dict | None) -> dict[str, str | None]:
@@ -414,10 +447,21 @@ def _reconciled(row: tuple[str, str, str] | None, op: dict) -> tuple[str, str, s
 
 def pd_op_rows(root: Path) -> dict[str, tuple[str, str, str]]:
     """Every pd_op op's row, sorted by name; none for a project without ops/paddle/."""
+    return _tables(root)[0]
+
+
+def pd_op_scalar_dtypes(root: Path) -> dict[str, dict[str, str]]:
+    """op -> its Scalar operands -> the dtype of the `full` PaddlePaddle builds for a number
+    given there (`concat`'s axis is an int32 tensor, `scale`'s scale a float32 one)."""
+    return _tables(root)[1]
+
+
+def _tables(root: Path) -> tuple[dict[str, tuple[str, str, str]], dict[str, dict[str, str]]]:
     if not (root / PD_OP_DIR).is_dir():
-        return {}
+        return {}, {}
     compat = _compat_items(root)
     rows: dict[str, tuple[str, str, str]] = {}
+    scalars: dict[str, dict[str, str]] = {}
     for file in PD_OP_SPEC_FILES:
         rel = f"{PD_OP_DIR}/{file}"
         for entry in _load(root / PD_OP_DIR / file, rel):
@@ -436,10 +480,13 @@ def pd_op_rows(root: Path) -> dict[str, tuple[str, str, str]]:
                 raise SpecError(
                     [Diagnostic(None, None, f"{rel}: op name {name!r} is not an identifier")]
                 )
-            row = _row(entry, compat.get(name), f"{rel}: op {name!r}")
+            where = f"{rel}: op {name!r}"
+            row = _row(entry, compat.get(name), where)
             rows[name] = row
+            scalars[name] = _scalar_operand_dtypes(entry, compat.get(name), row[0], where)
             if entry.get("inplace") and not name.endswith("_"):
                 rows[name + "_"] = row
+                scalars[name + "_"] = scalars[name]
     for file in PD_OP_SPARSE_FILES:
         rel = f"{PD_OP_DIR}/{file}"
         for entry in _load(root / PD_OP_DIR / file, rel):
@@ -454,10 +501,23 @@ def pd_op_rows(root: Path) -> dict[str, tuple[str, str, str]]:
     for name, op in _registered(root).items():
         rows[name] = _reconciled(rows.get(name), op)
     _apply_corrections(rows, root)
-    return dict(sorted(rows.items()))
+    kept = {}
+    for name, row in sorted(rows.items()):
+        operands = {word.rstrip("?") for word in row[0].split()}
+        found = {k: v for k, v in scalars.get(name, {}).items() if k in operands}
+        if found:
+            kept[name] = found
+    return dict(sorted(rows.items())), kept
 
 
 def pd_op_context(root: Path) -> dict[str, object]:
     """What templates/pd_op_dialect.py.j2 places."""
     files = ", ".join(p.relative_to(root).as_posix() for p in pd_op_input_files(root))
-    return {"pd_ops": list(pd_op_rows(root).items()), "pd_op_files": files}
+    rows, scalars = _tables(root)
+    return {
+        "pd_ops": list(rows.items()),
+        "pd_op_scalar_dtypes": [
+            (name, sorted(dtypes.items())) for name, dtypes in sorted(scalars.items())
+        ],
+        "pd_op_files": files,
+    }

@@ -22,7 +22,11 @@ def assign_inplace(
             # An optional output the op did not produce (sgd_'s master_param_out without
             # multi_precision): the input keeps its values and the result stays None.
             continue
-        impl = tensor._impl
+        try:
+            impl = tensor._impl
+        except AttributeError:
+            # a Value of a static program: the op's result is the input's next (SSA) value
+            continue
         computed = outputs[index]._impl.array
         if computed.shape != impl.array.shape or computed.dtype != impl.array.dtype:
             # The op gives its input a new shape or dtype (assign_value_ does, as PHI's kernel

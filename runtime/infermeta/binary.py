@@ -576,7 +576,7 @@ def embedding_infer_meta(
             f"argument 'weight' must be a 2-D table [num_embeddings, embedding_dim], got dims "
             f"{list(table)}"
         )
-    if not -table[0] <= padding_idx < table[0]:
+    if table[0] >= 0 and not -table[0] <= padding_idx < table[0]:
         raise InvalidArgumentError(
             f"argument 'padding_idx' must be in [{-table[0]}, {table[0]}) for a weight with "
             f"{table[0]} rows, got {padding_idx}"

@@ -227,9 +227,7 @@ def batch_norm_infer_meta(
     for name, param in (("mean", mean), ("variance", variance), ("scale", scale), ("bias", bias)):
         if param is None:
             continue
-        if len(param.dims) != 1 or (
-            config.is_runtime and channels != -1 and param.dims[0] != channels
-        ):
+        if len(param.dims) != 1 or not extents_match(param.dims[0], channels, config):
             raise InvalidArgumentError(
                 f"argument '{name}' must be 1-D with {channels} elements (the channels of "
                 f"argument 'x' with dims {list(dims)}, data_format {data_format}), got dims "

@@ -87,8 +87,9 @@ def check_positive(values: tuple[int, ...] | list[int], name: str) -> None:
 def conv_out_size(
     size: int, kernel: int, dilation: int, pads: tuple[int, int], stride: int, axis: int
 ) -> int:
-    """Output extent of a convolution along one spatial dim (-1 stays -1)."""
-    if size < 0:
+    """Output extent of a convolution along one spatial dim (-1 when the input extent or the
+    kernel extent is unknown)."""
+    if size < 0 or kernel < 0:
         return -1
     dilated = dilation * (kernel - 1) + 1
     padded = size + pads[0] + pads[1]

@@ -6,6 +6,7 @@ from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
 from runtime.infermeta.binary import broadcast_dims, require_index_dtype
+from runtime.infermeta.dims import extents_match, numel
 
 __all__ = ["where_infer_meta"]
 
@@ -61,18 +62,12 @@ def layer_norm_infer_meta(
             f"argument 'begin_norm_axis' must be in [1, {len(dims)}) for argument 'x' with dims "
             f"{list(dims)}, got {begin_norm_axis}"
         )
-    left, right = 1, 1
-    for extent in dims[:begin_norm_axis]:
-        left *= extent
-    for extent in dims[begin_norm_axis:]:
-        right *= extent
+    left, right = numel(dims[:begin_norm_axis]), numel(dims[begin_norm_axis:])
     for name, param in (("scale", scale), ("bias", bias)):
         if param is None:
             continue
-        count = 1
-        for extent in param.dims:
-            count *= extent
-        if config.is_runtime and count != right:
+        count = numel(param.dims)
+        if not extents_match(count, right, config):
             raise InvalidArgumentError(
                 f"argument '{name}' with dims {list(param.dims)} must have {right} elements "
                 f"(the product of dims {list(dims[begin_norm_axis:])} of argument 'x' from "

@@ -45,14 +45,30 @@ class OpResult(Value):
     def define_op(self) -> Operation:
         return self.owner
 
-    def __repr__(self) -> str:
+    @property
+    def stop_gradient(self) -> bool:
+        """Entry ``index`` of the owner's `stop_gradient` array attribute (True when absent)."""
         stop = self.owner.attributes.get("stop_gradient")
-        flag = True
         if stop is not None and stop.kind == "array" and self.index < len(stop.value):
-            flag = bool(stop.value[self.index].value)
+            return bool(stop.value[self.index].value)
+        return True
+
+    @stop_gradient.setter
+    def stop_gradient(self, flag: bool) -> None:
+        stop = self.owner.attributes.get("stop_gradient")
+        flags = [True] * len(self.owner.results)
+        if stop is not None and stop.kind == "array":
+            for position, item in enumerate(stop.value[: len(flags)]):
+                flags[position] = bool(item.value)
+        flags[self.index] = bool(flag)
+        self.owner.attributes["stop_gradient"] = Attribute(
+            "array", tuple(Attribute("bool", f) for f in flags)
+        )
+
+    def __repr__(self) -> str:
         return (
             f"Value(define_op_name={self.owner.name}, index={self.index}, "
-            f"dtype={self.type}, stop_gradient={flag})"
+            f"dtype={self.type}, stop_gradient={self.stop_gradient})"
         )
 
 
@@ -64,6 +80,16 @@ class BlockArgument(Value):
         self.owner = owner
         self.index = index
         self.attributes: dict[str, Attribute] = {}
+
+    @property
+    def stop_gradient(self) -> bool:
+        """The argument's plain-bool `stop_gradient` attribute (True when absent)."""
+        stop = self.attributes.get("stop_gradient")
+        return True if stop is None else bool(stop.value)
+
+    @stop_gradient.setter
+    def stop_gradient(self, flag: bool) -> None:
+        self.attributes["stop_gradient"] = Attribute("bool", bool(flag))
 
     def __repr__(self) -> str:
         return f"BlockArgument(index={self.index}, dtype={self.type})"

@@ -1,10 +1,45 @@
-"""Static graphs: the executor and its scopes, saved inference models (DESIGN.md §6)."""
+"""Static graphs (``phi.static``), DESIGN.md §6: build programs (docs/static.md), run them with the
+executor (docs/executor.md), save and load inference models (docs/saved_models.md).
 
+``enable_static()`` turns every generated API call on Values into an operation appended to the
+current program; ``data`` and ``create_parameter`` make a program's inputs and parameters;
+parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
+once per feed signature and then only runs kernels.
+"""
+
+from __future__ import annotations
+
+from runtime.ir.core import Program, Value
+from runtime.static import initializer
 from runtime.static.executor import Executor
 from runtime.static.io import load_inference_model, normalize_program, save_inference_model
+from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
+from runtime.static.program import (
+    default_main_program,
+    default_startup_program,
+    program_guard,
+    unique_name_guard,
+)
 from runtime.static.scope import Scope, global_scope, scope_guard
+from runtime.static.value_api import install_value_api
+from runtime.static.variables import create_parameter, data
+
+install_value_api()
 
 __all__ = [
+    "Program",
+    "Value",
+    "program_guard",
+    "unique_name_guard",
+    "default_main_program",
+    "default_startup_program",
+    "enable_static",
+    "disable_static",
+    "in_dynamic_mode",
+    "in_static_mode",
+    "data",
+    "create_parameter",
+    "initializer",
     "Executor",
     "Scope",
     "global_scope",

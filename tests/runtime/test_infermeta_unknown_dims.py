@@ -85,6 +85,34 @@ CASES: dict[str, list[Case]] = {
         )
     ],
     "create_infer_meta": [Case((), ((2, 3), F32))],
+    "gaussian_infer_meta": [Case((), ((2, 3), 0.0, 1.0, 0, F32))],
+    "layer_norm_infer_meta": [
+        Case((t(2, 3, 4), t(12), t(12)), (1e-5, 1), (0, 0, 0)),
+        Case((t(2, 3, 4), None, None), (1e-5, 2), (0, 0, 0), "no scale"),
+    ],
+    "embedding_infer_meta": [Case((t(2, 3, dtype=I64), t(10, 4)), (-1,))],
+    "dropout_infer_meta": [
+        Case((t(2, 3), None), (0.5, False, "upscale_in_train", 0, False), (0, 0))
+    ],
+    "one_hot_infer_meta": [Case((t(2, 3, dtype=I64),), (5,))],
+    "index_select_infer_meta": [Case((t(4, 3), t(2, dtype=I64)), (0,))],
+    "gather_infer_meta": [Case((t(4, 3), t(2, dtype=I64)), (1,))],
+    "conv_infer_meta": [
+        Case((t(2, 3, 8, 8), t(4, 3, 3, 3)), ((1, 1), (1, 1), "EXPLICIT", (1, 1), 1, "NCHW")),
+        Case(
+            (t(2, 8, 8, 3), t(4, 3, 3, 3)),
+            ((2, 2), (0, 0), "EXPLICIT", (1, 1), 1, "NHWC"),
+            (0,),
+            "nhwc",
+        ),
+    ],
+    "batch_norm_infer_meta": [
+        Case(
+            (t(2, 3, 4, 4), t(3), t(3), t(3), t(3)),
+            (False, 0.9, 1e-5, "NCHW", False, False),
+            (0, 0, 0, 0, 0, 0),
+        )
+    ],
     "create_like_infer_meta": [Case((t(2, 3),), (DataType.UNDEFINED,))],
     "cross_entropy_with_softmax_grad_infer_meta": [
         Case((t(4, 1, dtype=I64), t(4, 5), t(4, 1)), (False, True, True, -100, -1))
@@ -151,6 +179,15 @@ MISMATCHES: dict[str, Case] = {
         (0, 0, 0, 0, 0, 0),
     ),
     "compare_infer_meta": Case((t(-1, 3), t(4))),
+    "layer_norm_infer_meta": Case((t(-1, 3, 4), t(5), None), (1e-5, 1), (0, 0, 0)),
+    "conv_infer_meta": Case(
+        (t(-1, 3, 8, 8), t(4, 5, 3, 3)), ((1, 1), (1, 1), "EXPLICIT", (1, 1), 1, "NCHW")
+    ),
+    "batch_norm_infer_meta": Case(
+        (t(-1, 3, 4, 4), t(5), t(3), t(3), t(3)),
+        (False, 0.9, 1e-5, "NCHW", False, False),
+        (0, 0, 0, 0, 0, 0),
+    ),
     "concat_infer_meta": Case(([t(-1, 3), t(4, 5)],), (0,)),
     "cross_entropy_with_softmax_grad_infer_meta": Case(
         (t(-1, 1, dtype=I64), t(-1, 5), t(-1, 2)), (False, True, True, -100, -1)
@@ -277,30 +314,22 @@ NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
         "all_value_compare_infer_meta",
         "arange_infer_meta",
         "argsort_infer_meta",
-        "batch_norm_infer_meta",
         "conv3_d_infer_meta",
-        "conv_infer_meta",
         "create_vec_shape_infer_meta",
         "cum_scalar_axis_infer_meta",
         "depthwise_conv_infer_meta",
         "diag_infer_meta",
-        "dropout_infer_meta",
-        "embedding_infer_meta",
         "eye_infer_meta",
         "flip_infer_meta",
-        "gather_infer_meta",
         "gather_nd_grad_infer_meta",
         "gather_nd_infer_meta",
-        "gaussian_infer_meta",
         "group_norm_infer_meta",
         "index_put_grad_infer_meta",
         "index_put_infer_meta",
-        "index_select_infer_meta",
         "instance_norm_grad_infer_meta",
         "instance_norm_infer_meta",
         "isfinite_infer_meta",
         "layer_norm_grad_infer_meta",
-        "layer_norm_infer_meta",
         "linspace_infer_meta",
         "logsumexp_infer_meta",
         "masked_select_infer_meta",
@@ -309,7 +338,6 @@ NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
         "meshgrid_grad_infer_meta",
         "meshgrid_infer_meta",
         "non_zero_infer_meta",
-        "one_hot_infer_meta",
         "p_relu_infer_meta",
         "pad3d_infer_meta",
         "pad_infer_meta",

@@ -16,14 +16,26 @@ from runtime.ir.dialects.control_flow import (
 from runtime.ir.dialects.table import op_def_from_row
 from runtime.ir.types import SelectedRowsType, TensorArrayType, Type, ELEMENT_TYPES
 
-__all__ = ["PaddleDialect", "register_op_table", "has_op_table"]
+__all__ = ["PaddleDialect", "register_op_table", "has_op_table", "scalar_operand_dtype"]
 
 _TABLE: dict[str, tuple[str, str, str]] = {}
+_SCALAR_OPERAND_DTYPES: dict[str, Mapping[str, str]] = {}
 
 
-def register_op_table(table: Mapping[str, tuple[str, str, str]]) -> None:
-    """Add op definitions (name without "pd_op." -> row, see runtime/ir/dialects/table.py)."""
+def register_op_table(
+    table: Mapping[str, tuple[str, str, str]],
+    scalar_operand_dtypes: Mapping[str, Mapping[str, str]] | None = None,
+) -> None:
+    """Add op definitions (name without "pd_op." -> row, see runtime/ir/dialects/table.py) and,
+    per op, the dtype of the `full` a number given as each of its Scalar operands becomes."""
     _TABLE.update(table)
+    _SCALAR_OPERAND_DTYPES.update(scalar_operand_dtypes or {})
+
+
+def scalar_operand_dtype(op: str, operand: str) -> str:
+    """The dtype name ("float32", "int32", ...) of the `full` that PaddlePaddle builds for a
+    number passed as Scalar operand ``operand`` of pd_op ``op`` (name without "pd_op.")."""
+    return _SCALAR_OPERAND_DTYPES.get(op, {}).get(operand, "float32")
 
 
 def has_op_table() -> bool:

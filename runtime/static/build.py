@@ -1,0 +1,285 @@
+"""Building an operation from an API call on Values (DESIGN.md §6).
+
+In static mode each op's dispatcher is a ``StaticOpDispatcher`` (see runtime/static/mode.py), so a
+generated API function's slow path appends a ``pd_op`` operation to the current block instead of
+running a kernel: its result types come from the op's InferMeta on MetaTensors with
+``MetaConfig(is_runtime=False)`` (an unknown extent is -1), its operands and attributes follow the
+op's ``pd_op`` definition. A Scalar or IntArray attribute that ``pd_op`` takes as an operand (a
+"mutable attribute": ``scale``'s scale, ``reshape``'s shape) becomes a ``pd_op.full`` or
+``pd_op.full_int_array`` operand, as PaddlePaddle builds it; a ``Tensor[]`` input becomes a
+``builtin.combine`` and a ``Tensor[]`` output is unpacked by ``builtin.split``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
+from runtime.core.meta_tensor import MetaConfig, MetaTensor
+from runtime.core.tensor import Tensor
+from runtime.dispatch.dispatcher import OpDispatcher, _naming_op
+from runtime.dispatch.op_def import op_api
+from runtime.dispatch.op_info import OpInfo
+from runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
+from runtime.ir.builder import Builder
+from runtime.ir.core import Operation, Value
+from runtime.ir.dialect import OpDef as IrOpDef
+from runtime.ir.dialect import get_dialect
+from runtime.ir.dialects.pd_op import scalar_operand_dtype
+from runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+from runtime.static.program import current_block
+
+__all__ = [
+    "StaticOpDispatcher",
+    "build_op",
+    "dense_type",
+    "value_meta",
+    "dtype_of_type",
+    "dtype_name",
+    "place_text",
+]
+
+COMPILE_TIME = MetaConfig(is_runtime=False)
+# PaddlePaddle's Python API marks the results of comparisons and logical ops stop_gradient
+# whatever their inputs (python/paddle/tensor/logic.py); other results stop the gradient only
+# when every operand does
+_RESULTS_STOP_GRADIENT = frozenset(
+    (
+        "equal",
+        "not_equal",
+        "less_than",
+        "less_equal",
+        "greater_than",
+        "greater_equal",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "logical_not",
+    )
+)
+_ELEMENTS = {name: element for element, name in ELEMENT_TYPES.items()}
+
+
+def dtype_name(dtype: DataType) -> str:
+    """The DataType attribute spelling: ``float32``, ``bool``, ``Undefined``."""
+    return "Undefined" if dtype is DataType.UNDEFINED else dtype.name.lower()
+
+
+def dtype_of_type(type: Type) -> DataType:
+    """The DataType of a dense tensor type's elements."""
+    return DataType[ELEMENT_TYPES[type.element].upper()]
+
+
+def dense_type(
+    dims: Sequence[int], dtype: DataType, layout: DataLayout = DataLayout.NCHW
+) -> DenseTensorType:
+    """``tensor<DIMSxELEM>`` for ``dims`` (-1 unknown) and ``dtype``."""
+    element = _ELEMENTS.get(dtype_name(dtype))
+    if element is None:
+        raise UnimplementedError(f"the IR has no tensor element type for {dtype!r}")
+    layout_name = "NCHW" if layout is DataLayout.UNDEFINED else layout.name
+    return DenseTensorType(tuple(int(d) for d in dims), element, layout_name)
+
+
+def place_text(place: Place) -> str:
+    """A Place as the `place` attribute writes it: ``cpu``, ``gpu:0``, ``undefined:0``."""
+    if place.backend is Backend.CPU:
+        return "cpu"
+    if place.backend is Backend.GPU:
+        return f"gpu:{place.device_id}"
+    return "undefined:0"
+
+
+def value_meta(value: Value, name: str) -> MetaTensor:
+    """A MetaTensor with ``value``'s dims (-1 where unknown) and dtype."""
+    type = value.type
+    if not isinstance(type, DenseTensorType):
+        raise UnimplementedError(
+            f"argument '{name}' has type {type}; building ops on it is not implemented "
+            "(dense tensors only)"
+        )
+    meta = MetaTensor(name=name)
+    meta.set_dims(type.dims)
+    meta.set_dtype(dtype_of_type(type))
+    return meta
+
+
+class StaticOpDispatcher(OpDispatcher):
+    """An op's dispatcher in static mode: ``call`` builds the op into the current program."""
+
+    __slots__ = ()
+
+    def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
+        try:
+            return build_op(self.info, self.infer_meta, inputs, attrs)
+        except PhiError as error:
+            raise _naming_op(error, self.info.name) from None
+
+
+def _check_input(op: str, name: str, value: Any) -> None:
+    if isinstance(value, Value):
+        return
+    if isinstance(value, Tensor):
+        raise InvalidArgumentError(
+            f"{op}(): argument '{name}' is an eager Tensor, but static mode builds a program "
+            "from Values (phi.static.data, phi.static.create_parameter, results of ops); call "
+            "phi.disable_static() to run ops eagerly"
+        )
+    raise InvalidArgumentError(
+        f"{op}(): argument '{name}' expects a Value of a static program, got "
+        f"{type(value).__name__} {value!r}"
+    )
+
+
+def _input_metas(info: OpInfo, inputs: tuple[Any, ...]) -> list[Any]:
+    metas: list[Any] = []
+    for spec, value in zip(info.inputs, inputs):
+        if value is None:
+            if not spec.optional:
+                raise InvalidArgumentError(
+                    f"{info.name}(): argument '{spec.name}' is required, got None"
+                )
+            metas.append(None)
+        elif spec.is_list:
+            if not isinstance(value, (list, tuple)):
+                raise InvalidArgumentError(
+                    f"{info.name}(): argument '{spec.name}' expects a list of Values, got "
+                    f"{type(value).__name__}"
+                )
+            for position, item in enumerate(value):
+                _check_input(info.name, f"{spec.name}[{position}]", item)
+            metas.append([value_meta(item, f"{spec.name}[{i}]") for i, item in enumerate(value)])
+        else:
+            _check_input(info.name, spec.name, value)
+            metas.append(value_meta(value, spec.name))
+    return metas
+
+
+def _pd_op(name: str) -> IrOpDef:
+    dialect = get_dialect("pd_op")
+    found = dialect.lookup(f"pd_op.{name}") if dialect is not None else None
+    if found is None:
+        raise UnimplementedError(
+            f"{name}(): PaddlePaddle has no pd_op.{name}, so the op cannot be built into a program"
+        )
+    return found
+
+
+def _all_stop_gradient(values: Sequence[Value | None]) -> bool:
+    return all(v.stop_gradient for v in values if v is not None)
+
+
+def _combine(values: Sequence[Value]) -> Value:
+    """A `builtin.combine` of ``values`` (a Tensor[] operand)."""
+    op = Builder(current_block()).create(
+        "builtin.combine",
+        list(values),
+        [VectorType(tuple(v.type for v in values))],
+        {"stop_gradient": [_all_stop_gradient(values)]},
+    )
+    return op.results[0]
+
+
+def _mutable_operand(op: str, spec: Any, name: str, value: Any) -> Value:
+    """The operand PaddlePaddle builds for a Scalar/IntArray attribute given as a number or list:
+    ``full_int_array(value, int64, cpu)`` or ``full([1], value, dtype, cpu)``."""
+    if isinstance(value, Value):
+        return value
+    if spec.type == "IntArray":
+        return op_api("full_int_array")(list(value), DataType.INT64, CPUPlace())
+    if spec.type.startswith("Scalar"):
+        dtype = DataType[scalar_operand_dtype(op, name).upper()]
+        return op_api("full")([1], value, dtype, CPUPlace())
+    raise UnimplementedError(
+        f"{op}(): pd_op.{op} takes attribute '{name}' ({spec.type}) as an operand; building that "
+        "is not implemented"
+    )
+
+
+def _attribute_value(value: Any) -> Any:
+    """An attribute's value as the IR builder takes it (it types plain values by the op's
+    definition): DataType and Place become their printed spellings."""
+    if isinstance(value, DataType):
+        return dtype_name(value)
+    if isinstance(value, Place):
+        return place_text(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _result_type(meta: Any) -> Type:
+    if meta is None:
+        return NULL_TYPE
+    if isinstance(meta, list):
+        return VectorType(tuple(_result_type(item) for item in meta))
+    if meta._dims is None and meta.dtype is DataType.UNDEFINED:
+        return NULL_TYPE  # an optional output InferMeta did not produce
+    return dense_type(meta.dims, meta.dtype, meta.layout)
+
+
+def build_op(
+    info: OpInfo,
+    infer_meta: Callable[..., tuple[Any, ...]],
+    inputs: tuple[Any, ...],
+    attrs: tuple[Any, ...],
+) -> tuple[Any, ...]:
+    """Append ``pd_op.<op>`` for one API call to the current block; returns the op's outputs as
+    the dispatcher's ``call`` does: a Value per output, a list of Values per Tensor[] output,
+    None for an optional output the op does not produce."""
+    name = info.name
+    pd_op = _pd_op(name)
+    metas = _input_metas(info, inputs)
+    try:
+        out_metas = infer_meta(*metas, *attrs, COMPILE_TIME)
+    except InvalidArgumentError as error:
+        raise _naming_op(error, name) from None
+    by_input = dict(zip(info.input_names, inputs))
+    by_attr = dict(zip(info.attr_names, attrs))
+    attr_specs = {spec.name: spec for spec in info.attrs}
+    # As PaddlePaddle: the operands of mutable attributes first (its Python binding builds them
+    # while reading the arguments), then the combines of Tensor[] inputs (its op builder's).
+    operands: list[Any] = []
+    for operand in pd_op.operands:
+        if operand.name in by_input:
+            operands.append(by_input[operand.name])
+        elif operand.name in by_attr:
+            operands.append(
+                _mutable_operand(
+                    name, attr_specs[operand.name], operand.name, by_attr[operand.name]
+                )
+            )
+        else:
+            raise UnimplementedError(
+                f"{name}(): pd_op.{name} has operand '{operand.name}', which phiops' {name} "
+                "does not have"
+            )
+    operands = [_combine(v) if isinstance(v, (list, tuple)) else v for v in operands]
+    attributes: dict[str, Any] = {}
+    for key in pd_op.attributes:
+        if key not in by_attr:
+            raise UnimplementedError(
+                f"{name}(): pd_op.{name} has attribute '{key}', which phiops' {name} does not have"
+            )
+        attributes[key] = _attribute_value(by_attr[key])
+    result_types = [_result_type(meta) for meta in out_metas]
+    stop = name in _RESULTS_STOP_GRADIENT or _all_stop_gradient(operands)
+    attributes["stop_gradient"] = [stop] * len(result_types)
+    op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
+    return tuple(_output(op, index, meta) for index, meta in enumerate(out_metas))
+
+
+def _output(op: Operation, index: int, meta: Any) -> Any:
+    result = op.results[index]
+    if result.type is NULL_TYPE:
+        return None
+    if isinstance(meta, list):
+        types = result.type.types
+        split = Builder(current_block()).create(
+            "builtin.split",
+            [result],
+            list(types),
+            {"stop_gradient": [result.stop_gradient] * len(types)},
+        )
+        return list(split.results)
+    return result

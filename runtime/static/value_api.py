@@ -1,0 +1,187 @@
+"""What a program's ``Value`` offers the user in static mode, as PaddlePaddle's
+``paddle/pir/math_op_patch.py`` gives it: ``shape``, ``dtype``, ``ndim``, ``astype``, the tensor
+methods (``sum``, ``reshape``, ...) and the Python operators, each building ops through the
+generated API.
+
+Operators follow PaddlePaddle's rules: ``+ - * /`` with a Python number become one
+``pd_op.scale`` (``x - 1.0`` is ``scale(x, 1, bias=-1)``, ``1.0 - x`` is ``scale(x, -1, bias=1)``,
+``x / 4`` is ``scale(x, 0.25)``); an integer value meeting a float is cast to float32 first, as is
+one divided by an int. Other operators turn the number into a ``full`` of the value's dtype
+(shape ``[]``, or the value's shape when the number comes first) and call the binary op.
+``install_value_api()`` puts all this on ``runtime.ir.Value``; ``runtime.static`` calls it once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from runtime.common import DataType, Place
+from runtime.dispatch.op_def import op_api
+from runtime.errors import PreconditionNotMetError, UnimplementedError
+from runtime.ir.core import Value
+from runtime.static.build import dtype_of_type
+
+__all__ = ["install_value_api", "VALUE_METHODS"]
+
+_INTEGER = (DataType.UINT8, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64)
+
+# Tensor methods that a Value has too (the same names as runtime/core/tensor.py gives Tensor).
+VALUE_METHODS = (
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "prod",
+    "exp",
+    "log",
+    "sqrt",
+    "abs",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "reshape",
+    "transpose",
+    "matmul",
+    "cast",
+    "argmax",
+    "argmin",
+    "squeeze",
+    "unsqueeze",
+    "flatten",
+    "clip",
+    "pow",
+    "scale",
+    "expand",
+    "split",
+    "sign",
+    "floor",
+    "ceil",
+    "square",
+    "rsqrt",
+)
+
+
+def _shape(value: Value) -> list[int]:
+    return list(value.type.dims)
+
+
+def _dtype(value: Value) -> DataType:
+    return dtype_of_type(value.type)
+
+
+def _astype(value: Value, dtype: Any) -> Value:
+    return op_api("cast")(value, dtype)
+
+
+def _scale(value: Value, scale: float, bias: float) -> Value:
+    return op_api("scale")(value, scale, bias, True)
+
+
+_SCALAR_METHODS: dict[str, Callable[[Value, float], Value]] = {
+    "add": lambda v, s: _scale(v, 1.0, s),
+    "subtract": lambda v, s: _scale(v, 1.0, -s),
+    "rsubtract": lambda v, s: _scale(v, -1.0, s),
+    "multiply": lambda v, s: _scale(v, s, 0.0),
+    "divide": lambda v, s: _scale(v, 1.0 / s, 0.0),
+}
+
+
+def _binary(op: str, reverse: bool = False, scalar_method: str | None = None) -> Callable:
+    def method(self: Value, other: Any) -> Any:
+        scalar = _SCALAR_METHODS.get(scalar_method) if scalar_method else None
+        if isinstance(other, float):
+            if _dtype(self) in _INTEGER:
+                self = _astype(self, DataType.FLOAT32)
+            if scalar is not None:
+                return scalar(self, other)
+        elif isinstance(other, int):
+            other = float(other)
+            if op == "divide" and _dtype(self) in _INTEGER:
+                self = _astype(self, DataType.FLOAT32)
+            if _dtype(self) is DataType.BOOL:
+                self = _astype(self, DataType.INT64)
+            if scalar is not None:
+                return scalar(self, other)
+        elif not isinstance(other, Value):
+            return NotImplemented
+        if not isinstance(other, Value):
+            dtype = _dtype(self)
+            if reverse:
+                shape = _shape(self)
+                if any(extent < 0 for extent in shape):
+                    raise UnimplementedError(
+                        f"a number on the left of a Value of unknown shape {shape} (a {op} "
+                        "operator) needs full_batch_size_like, which phiops does not have; put "
+                        "the Value first or use phi.full"
+                    )
+                other = op_api("full")(shape, other, dtype, Place())
+            else:
+                other = op_api("full")([], other, dtype, Place())
+        if reverse:
+            self, other = other, self
+        return op_api(op)(self, other)
+
+    method.__doc__ = f"Builds ``{op}``{' with the operands swapped' if reverse else ''}."
+    return method
+
+
+_OPERATORS = {
+    "__add__": ("add", False, "add"),
+    "__radd__": ("add", False, "add"),
+    "__sub__": ("subtract", False, "subtract"),
+    "__rsub__": ("subtract", True, "rsubtract"),
+    "__mul__": ("multiply", False, "multiply"),
+    "__rmul__": ("multiply", False, "multiply"),
+    "__truediv__": ("divide", False, "divide"),
+    "__rtruediv__": ("divide", True, None),
+    "__pow__": ("elementwise_pow", False, None),
+    "__rpow__": ("elementwise_pow", True, None),
+    "__floordiv__": ("floor_divide", False, None),
+    "__rfloordiv__": ("floor_divide", True, None),
+    "__mod__": ("remainder", False, None),
+    "__rmod__": ("remainder", True, None),
+    "__matmul__": ("matmul", False, None),
+    "__rmatmul__": ("matmul", True, None),
+    "__eq__": ("equal", False, None),
+    "__ne__": ("not_equal", False, None),
+    "__lt__": ("less_than", False, None),
+    "__le__": ("less_equal", False, None),
+    "__gt__": ("greater_than", False, None),
+    "__ge__": ("greater_equal", False, None),
+}
+
+
+def _method(name: str) -> Callable:
+    def method(self: Value, *args: Any, **kwargs: Any) -> Any:
+        return op_api(name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"Builds ``{name}`` on this value."
+    return method
+
+
+def install_value_api() -> None:
+    """Give ``runtime.ir.Value`` its user-facing properties, methods and operators."""
+    Value.shape = property(_shape, doc="The dims, -1 where unknown.")
+    Value.dtype = property(_dtype, doc="The element DataType.")
+    Value.ndim = property(lambda self: len(self.type.dims), doc="The number of dims.")
+    Value.astype = _astype
+    for name in VALUE_METHODS:
+        setattr(Value, name, _method(name))
+    for dunder, (op, reverse, scalar_method) in _OPERATORS.items():
+        setattr(Value, dunder, _binary(op, reverse, scalar_method))
+    Value.__neg__ = lambda self: _scale(self, -1.0, 0.0)
+    Value.__abs__ = lambda self: op_api("abs")(self)
+    # `==` builds an op, so hashing stays by identity (values key the printer's and verifier's
+    # dicts and sets) and truth testing is an error, as in PaddlePaddle: `if x > 0:` cannot be
+    # decided while the program is built, and `value in some_list` must not silently succeed
+    Value.__hash__ = object.__hash__
+    Value.__bool__ = _bool
+
+
+def _bool(self: Value) -> bool:
+    raise PreconditionNotMetError(
+        "bool(Value) is undefined while a program is built (its data exists only when the "
+        "program runs): `if x > 0:` or `x in [...]` on Values cannot be decided; compare Values "
+        "with `is`, or branch with phi.where"
+    )
