@@ -35,6 +35,8 @@ def to_attribute(value: Any, kind: str | None = None) -> Attribute:
             raise InvalidArgumentError(f"cannot make an attribute of {type(value).__name__}")
     if kind.startswith("array<"):
         return Attribute("array", tuple(to_attribute(v, kind[6:-1]) for v in value))
+    if kind == "scalar":  # a Scalar attribute prints as the number it holds, as the parser reads it
+        return to_attribute(value.item() if hasattr(value, "item") else value)
     if kind == "intarray":
         return Attribute("intarray", tuple(int(v) for v in value))
     if kind in ("float", "double"):
