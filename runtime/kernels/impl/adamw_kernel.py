@@ -17,7 +17,7 @@ from runtime.kernels.impl.optimizer_functors import (
     AdamScalars,
     adam_step_,
     decay_step_,
-    first_element,
+    decay_factor,
 )
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
@@ -82,8 +82,7 @@ def adamw_kernel(
     source = master_param if use_master else param
     dtype = source.dtype
     scratch = xp.empty_like(source)
-    decay = first_element(learning_rate, dtype) * xp.asarray(lr_ratio, dtype=dtype)
-    decay_step_(xp, source, decay * xp.asarray(coeff, dtype=dtype), scratch)
+    decay_step_(xp, source, decay_factor(xp, learning_rate, lr_ratio, coeff, dtype), scratch)
     scalars = AdamScalars(xp, dtype, learning_rate, beta1_pow, beta2_pow, beta1, beta2, epsilon)
     adam_step_(
         xp,

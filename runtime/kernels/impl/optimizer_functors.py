@@ -14,7 +14,14 @@ from typing import Any
 
 from runtime.kernels.kernel import Array
 
-__all__ = ["first_element", "AdamScalars", "adam_step_", "momentum_step_", "decay_step_"]
+__all__ = [
+    "first_element",
+    "AdamScalars",
+    "adam_step_",
+    "momentum_step_",
+    "decay_factor",
+    "decay_step_",
+]
 
 
 def first_element(array: Array, dtype: Any) -> Array:
@@ -75,6 +82,17 @@ def adam_step_(
     xp.divide(moment1, scratch, out=scratch)
     xp.multiply(scratch, scalars.step, out=scratch)
     xp.subtract(param, scratch, out=param)
+
+
+def decay_factor(
+    xp: ModuleType, learning_rate: Array, lr_ratio: float, coeff: float, dtype: Any
+) -> Array:
+    """AdamW's decay ``learning_rate * lr_ratio * coeff`` as a 0-D array of ``dtype``."""
+    return (
+        first_element(learning_rate, dtype)
+        * xp.asarray(lr_ratio, dtype=dtype)
+        * xp.asarray(coeff, dtype=dtype)
+    )
 
 
 def decay_step_(xp: ModuleType, param: Array, decay: Array, scratch: Array) -> None:
