@@ -3,7 +3,8 @@ installed, as ratios measured in this process.
 
 Two sizes: the digits MLP (batch 64, 64 -> 128 -> 10) and a large one (batch 256,
 1024 -> 1024 -> 10). A step is forward (matmul, add, relu, matmul, add, softmax cross-entropy,
-mean), backward and an Adam update. A last table times the Adam update alone on the large MLP's
+mean), backward and an Adam update; "phiops per-parameter" is the step as it was before the
+multi-tensor optimizer (one adam_ call per parameter, gradients reset to zeros). A last table times the Adam update alone on the large MLP's
 four parameters, phiops's multi-tensor step (one merged_adam_ call, the default) next to its
 per-parameter one (one adam_ call per parameter) and PyTorch's.
 
@@ -49,11 +50,13 @@ def data(batch: int, inputs: int, hidden: int, classes: int) -> tuple[np.ndarray
     return x, y, w1, np.zeros(hidden, np.float32), w2, np.zeros(classes, np.float32)
 
 
-def phiops_step(arrays: tuple[np.ndarray, ...]) -> Callable[[], Any]:
+def phiops_step(arrays: tuple[np.ndarray, ...], fused: bool = True) -> Callable[[], Any]:
+    """phiops's step; ``fused=False`` is the step before the multi-tensor optimizer: one
+    ``adam_`` call per parameter and gradients reset to zeros."""
     x, y, *weights = arrays
     params = [phi.to_tensor(w, stop_gradient=False) for w in weights]
     w1, b1, w2, b2 = params
-    optimizer = Adam(learning_rate=1e-3, parameters=params)
+    optimizer = Adam(learning_rate=1e-3, parameters=params, use_multi_tensor=fused)
     tx, ty = phi.to_tensor(x), phi.to_tensor(y.reshape(-1, 1))
 
     def step() -> None:
@@ -61,9 +64,9 @@ def phiops_step(arrays: tuple[np.ndarray, ...]) -> Callable[[], Any]:
         _, loss = phi.cross_entropy_with_softmax(phi.add(phi.matmul(hidden, w2), b2), ty)
         phi.mean(loss).backward()
         optimizer.step()
-        # Gradients to None, as torch's zero_grad() does by default: the next backward writes
-        # them instead of adding to zeros.
-        optimizer.clear_grad(set_to_zero=False)
+        # Fused: gradients to None, as torch's zero_grad() does by default, so that the next
+        # backward writes them instead of adding to zeros.
+        optimizer.clear_grad(set_to_zero=not fused)
 
     return step
 
@@ -105,8 +108,8 @@ def paddle_step(paddle: Any, arrays: tuple[np.ndarray, ...]) -> Callable[[], Any
 def phiops_update(arrays: tuple[np.ndarray, ...], use_multi_tensor: bool) -> Callable[[], Any]:
     """The Adam update alone, with gradients that stay in place between calls."""
     params = [phi.to_tensor(w, stop_gradient=False) for w in arrays[2:]]
-    for param, weight in zip(params, arrays[2:]):
-        param.grad = phi.to_tensor(np.full_like(weight, 0.01))
+    for param in params:
+        phi.sum(param).backward()  # a gradient of ones, kept for every call
     optimizer = Adam(parameters=params, use_multi_tensor=use_multi_tensor)
     return optimizer.step
 
@@ -114,7 +117,7 @@ def phiops_update(arrays: tuple[np.ndarray, ...], use_multi_tensor: bool) -> Cal
 def torch_update(torch: Any, arrays: tuple[np.ndarray, ...]) -> Callable[[], Any]:
     params = [torch.tensor(w, requires_grad=True) for w in arrays[2:]]
     for param in params:
-        param.grad = torch.full_like(param, 0.01)
+        param.grad = torch.ones_like(param)
     return torch.optim.Adam(params, lr=1e-3).step
 
 
@@ -148,7 +151,10 @@ def main() -> None:
     print(f"one thread each; {REPEATS} repeats per figure")
     for label, batch, inputs, hidden, classes, number in SIZES:
         arrays = data(batch, inputs, hidden, classes)
-        steps = {"phiops": phiops_step(arrays)}
+        steps = {
+            "phiops": phiops_step(arrays),
+            "phiops per-parameter": phiops_step(arrays, fused=False),
+        }
         for name, module in modules.items():
             steps[name] = builders[name](module, arrays)
         report(

@@ -35,6 +35,9 @@ from runtime.kernels.impl.optimizer_functors import decay_factor, decay_step_
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW"]
 
 _HALF = (DataType.FLOAT16, DataType.BFLOAT16)
+# The merged ops' master_param: an empty list, which they read as none, rather than None, for
+# which the generated API leaves its cached fast path (it reads an optional Tensor[] as a list).
+_NO_MASTER_COPIES: list[Tensor] = []
 
 
 class Optimizer:
@@ -246,7 +249,7 @@ class Momentum(Optimizer):
                 [grads[i] for i in positions],
                 [self._velocity(p) for p in group],
                 [self._lr_tensor(group[0])],
-                None,
+                _NO_MASTER_COPIES,
                 self._momentum,
                 self._use_nesterov,
                 [method] * count if method else [],
@@ -339,7 +342,7 @@ class Adam(Optimizer):
                 [s[1] for s in states],
                 [s[2] for s in states],
                 [s[3] for s in states],
-                None,
+                _NO_MASTER_COPIES,
                 self.beta1,
                 self.beta2,
                 self.epsilon,

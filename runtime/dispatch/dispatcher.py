@@ -439,8 +439,8 @@ def check_outputs(plan: KernelPlan, result: Any, info: OpInfo) -> None:
             f"{info.name}(): kernel {kernel!r} must return a tuple of {len(metas)} arrays"
         )
     for value, meta, spec in zip(results, metas, info.outputs):
-        if spec.is_list and value is None and all(m is None for m in meta):
-            continue  # an optional Tensor[] output whose input is absent
+        if spec.is_list and not value and all(m is None for m in meta):
+            continue  # an optional Tensor[] output whose input is absent (None or empty)
         items, item_metas = (value, meta) if spec.is_list else ((value,), (meta,))
         if spec.is_list and len(items) != len(item_metas):
             raise PreconditionNotMetError(

@@ -307,8 +307,9 @@ def _merged_master_param_out(
     config: MetaConfig,
 ) -> None:
     """The merged ops return the master copies they were given (updated with
-    ``multi_precision``, untouched without), so each output is like its master copy."""
-    if master_param is None:
+    ``multi_precision``, untouched without), so each output is like its master copy. An empty
+    list is no master copies, as PHI reads an empty optional Tensor[]."""
+    if not master_param:
         return
     _require_list_size(master_param, "master_param", len(param))
     for position, (item, master) in enumerate(zip(param, master_param)):

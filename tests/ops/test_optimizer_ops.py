@@ -680,6 +680,21 @@ def test_merged_adam_with_multi_precision_steps_the_master_copies():
     np.testing.assert_array_equal(state[0].numpy(), single[0].numpy())
 
 
+def test_merged_ops_read_an_empty_master_param_list_as_none():
+    with_none, with_empty = adam_state(F64, (3,)), adam_state(F64, (3,))
+    grad, rate = [phi.to_tensor(np.ones(3))], [phi.to_tensor(np.array([0.1]))]
+    for master in (None, []):
+        state = with_none if master is None else with_empty
+        outputs = phi.merged_adam_([state[0]], grad, rate, *([t] for t in state[1:]), master)
+        assert outputs[5] in (None, [])
+    for a, b in zip(with_none, with_empty):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    params = merged_momentum_state(F64, [(3,)])
+    before = params[0][0].numpy().copy()
+    outputs = phi.merged_momentum_(params[0], grad, params[1], rate, [], 0.9)
+    assert outputs[2] == [] and not np.array_equal(params[0][0].numpy(), before)
+
+
 @op_test("merged_adam_", kind="edge")
 def test_merged_adam_rejects_mismatched_lists_and_keeps_global_beta_powers():
     states = [adam_state(F64, (2,)), adam_state(F64, (3,))]

@@ -13,6 +13,8 @@ given are returned as ``master_param_out`` (untouched without ``multi_precision`
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.common import DataType
 from runtime.kernels.impl.adam_kernel import ADAM_DTYPES
 from runtime.kernels.impl.optimizer_functors import AdamScalars, adam_step_
@@ -47,21 +49,26 @@ def merged_adam_kernel(
     use_global_beta_pow: bool,
 ) -> tuple[list[Array], list[Array], list[Array], list[Array], list[Array], list[Array]]:
     xp = ctx.xp
-    use_master = multi_precision and master_param is not None
+    use_master = multi_precision and bool(master_param)
     sources = master_param if use_master else param
     scratch = xp.empty(max(source.size for source in sources), dtype=sources[0].dtype)
     shared_rate = learning_rate[0] if len(learning_rate) == 1 else None
+    scalars, reused = None, None
     for index, source in enumerate(sources):
-        scalars = AdamScalars(
-            xp,
-            source.dtype,
-            learning_rate[index] if shared_rate is None else shared_rate,
-            beta1_pow[index],
-            beta2_pow[index],
-            beta1,
-            beta2,
-            epsilon,
+        rate = learning_rate[index] if shared_rate is None else shared_rate
+        # The parameters of one optimizer share their learning rate and, step after step,
+        # their beta powers: on CPU, where reading them is free, their scalars are computed
+        # once.
+        inputs = (
+            (rate, source.dtype, beta1_pow[index].flat[0], beta2_pow[index].flat[0])
+            if xp is np
+            else None
         )
+        if scalars is None or inputs is None or inputs != reused:
+            scalars = AdamScalars(
+                xp, source.dtype, rate, beta1_pow[index], beta2_pow[index], beta1, beta2, epsilon
+            )
+            reused = inputs
         adam_step_(
             xp,
             source,

@@ -122,7 +122,7 @@ def merged_momentum_kernel(
     rescale_grad: float,
 ) -> tuple[list[Array], list[Array], list[Array]]:
     xp = ctx.xp
-    masters = master_param if multi_precision and master_param is not None else None
+    masters = master_param if multi_precision and master_param else None
     sources = param if masters is None else masters
     scratch = xp.empty((2, max(source.size for source in sources)), dtype=sources[0].dtype)
     for index in range(len(param)):
