@@ -12,14 +12,14 @@ multi-tensor one give the same bits; the only temporary is one scratch buffer. W
 
 from __future__ import annotations
 
+from runtime.common import DataType
 from runtime.kernels.impl.adam_kernel import ADAM_DTYPES, adam_kernel
 from runtime.kernels.impl.optimizer_functors import (
     AdamScalars,
     adam_step_,
-    decay_step_,
     decay_factor,
+    decay_step_,
 )
-from runtime.common import DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.registration import register_kernel
 
