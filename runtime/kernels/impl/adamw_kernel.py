@@ -23,8 +23,9 @@ from runtime.kernels.impl.optimizer_functors import (
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.registration import register_kernel
 
-# learning_rate, moment1, moment2, beta1_pow, beta2_pow and skip_update keep their dtypes, as
-# adam_'s (the moments are updated in the parameter's dtype and cast back when they differ).
+# learning_rate, beta1_pow, beta2_pow and skip_update keep their dtypes (the beta powers are
+# updated in place in their own); the moments arrive in the parameter's dtype, as a copy when
+# theirs differs, which the dispatcher writes back into them.
 _UNCAST_INPUTS = (2, 5, 6, 8)
 
 
