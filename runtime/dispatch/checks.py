@@ -85,13 +85,17 @@ def _check_kernel(info: OpInfo) -> list[str]:
         outputs = kernel.args_def.outputs
         want_list = len(info.outputs) == 1 and info.outputs[0].is_list
         if want_list != kernel.args_def.outputs_are_list or (
-            not want_list and len(outputs) != len(info.outputs)
+            not want_list and [o.is_list for o in outputs] != [o.is_list for o in info.outputs]
         ):
-            shape = (
-                "list[Array]"
-                if want_list
-                else ("Array" if len(info.outputs) == 1 else f"tuple of {len(info.outputs)} Arrays")
-            )
+            kinds = ", ".join("list[Array]" if o.is_list else "Array" for o in info.outputs)
+            if want_list:
+                shape = "list[Array]"
+            elif len(info.outputs) == 1:
+                shape = "Array"
+            elif any(o.is_list for o in info.outputs):
+                shape = f"tuple[{kinds}]"
+            else:
+                shape = f"tuple of {len(info.outputs)} Arrays"
             problems.append(
                 f"{where} must return {shape} for outputs ({', '.join(o.name for o in info.outputs)})"
             )

@@ -391,7 +391,9 @@ class OpDispatcher:
         wrapped = []
         for value, meta, spec in zip(result, out_metas, outputs):
             if spec.is_list:
-                wrapped.append([wrap_array(a, m) for a, m in zip(value, meta)])
+                wrapped.append(
+                    None if value is None else [wrap_array(a, m) for a, m in zip(value, meta)]
+                )
             else:
                 wrapped.append(None if meta is None else wrap_array(value, meta))
         return tuple(wrapped)
@@ -437,6 +439,8 @@ def check_outputs(plan: KernelPlan, result: Any, info: OpInfo) -> None:
             f"{info.name}(): kernel {kernel!r} must return a tuple of {len(metas)} arrays"
         )
     for value, meta, spec in zip(results, metas, info.outputs):
+        if spec.is_list and not value and all(m is None for m in meta):
+            continue  # an optional Tensor[] output whose input is absent (None or empty)
         items, item_metas = (value, meta) if spec.is_list else ((value,), (meta,))
         if spec.is_list and len(items) != len(item_metas):
             raise PreconditionNotMetError(
@@ -594,7 +598,9 @@ def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
     CuPy always returns arrays, so only numpy needs the conversion."""
     if is_list:
         item_conformers = [_conformer(m, False) for m in meta]
-        return lambda values: [conform(v) for conform, v in zip(item_conformers, values)]
+        return lambda values: (
+            None if values is None else [conform(v) for conform, v in zip(item_conformers, values)]
+        )
     if meta is None:
         return lambda value: value
     np_dtype = meta.dtype.numpy_dtype

@@ -99,12 +99,12 @@ def _require_one_element(tensor: MetaTensor, name: str, config: MetaConfig) -> N
 
 
 def _require_param_dims(
-    tensor: MetaTensor, name: str, param: MetaTensor, config: MetaConfig
+    tensor: MetaTensor, name: str, param: MetaTensor, config: MetaConfig, param_name: str = "param"
 ) -> None:
     if not dims_match(tensor.dims, param.dims, config):
         raise InvalidArgumentError(
             f"argument '{name}' with dims {list(tensor.dims)} must have the dims of argument "
-            f"'param' {list(param.dims)}"
+            f"'{param_name}' {list(param.dims)}"
         )
 
 
@@ -187,6 +187,246 @@ def adam_infer_meta(
     beta1_pow_out.share_meta(beta1_pow)
     beta2_pow_out.share_meta(beta2_pow)
     _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def adamw_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    moment1: MetaTensor,
+    moment2: MetaTensor,
+    beta1_pow: MetaTensor,
+    beta2_pow: MetaTensor,
+    master_param: MetaTensor | None,
+    skip_update: MetaTensor | None,
+    beta1: bool | int | float,
+    beta2: bool | int | float,
+    epsilon: bool | int | float,
+    lr_ratio: float,
+    coeff: float,
+    with_decay: bool,
+    lazy_mode: bool,
+    min_row_size_to_use_multithread: int,
+    multi_precision: bool,
+    use_global_beta_pow: bool,
+    param_out: MetaTensor,
+    moment1_out: MetaTensor,
+    moment2_out: MetaTensor,
+    beta1_pow_out: MetaTensor,
+    beta2_pow_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Adam's checks and outputs (``adam_infer_meta``); the decay attributes need none."""
+    adam_infer_meta(
+        param,
+        grad,
+        learning_rate,
+        moment1,
+        moment2,
+        beta1_pow,
+        beta2_pow,
+        master_param,
+        skip_update,
+        beta1,
+        beta2,
+        epsilon,
+        lazy_mode,
+        min_row_size_to_use_multithread,
+        multi_precision,
+        use_global_beta_pow,
+        param_out,
+        moment1_out,
+        moment2_out,
+        beta1_pow_out,
+        beta2_pow_out,
+        master_param_out,
+        config,
+    )
+
+
+def momentum_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    velocity: MetaTensor,
+    learning_rate: MetaTensor,
+    master_param: MetaTensor | None,
+    mu: float,
+    use_nesterov: bool,
+    regularization_method: str,
+    regularization_coeff: float,
+    multi_precision: bool,
+    rescale_grad: float,
+    param_out: MetaTensor,
+    velocity_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``param_out`` like ``param``, ``velocity_out`` like ``velocity``; ``learning_rate``
+    holds one element; ``grad``, ``velocity`` (and ``master_param``) have ``param``'s dims;
+    ``regularization_method`` is ``""`` or ``"l2_decay"``."""
+    _require_one_element(learning_rate, "learning_rate", config)
+    _require_regularization_method(regularization_method, "regularization_method")
+    for tensor, name in ((grad, "grad"), (velocity, "velocity")):
+        _require_param_dims(tensor, name, param, config)
+    if master_param is not None:
+        _require_param_dims(master_param, "master_param", param, config)
+    param_out.share_meta(param)
+    velocity_out.share_meta(velocity)
+    _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def _require_regularization_method(method: str, name: str) -> None:
+    if method not in ("", "l2_decay"):
+        raise InvalidArgumentError(
+            f"argument '{name}' must be '' (none) or 'l2_decay', got {method!r}"
+        )
+
+
+def _require_list_size(tensors: list[MetaTensor], name: str, size: int) -> None:
+    if len(tensors) != size:
+        raise InvalidArgumentError(
+            f"argument '{name}' must hold {size} tensors (one per tensor of argument 'param'), "
+            f"got {len(tensors)}"
+        )
+
+
+def _require_learning_rates(learning_rate: list[MetaTensor], size: int, config: MetaConfig) -> None:
+    """One learning rate for every parameter, or one per parameter; each holds one element."""
+    if len(learning_rate) not in (1, size):
+        raise InvalidArgumentError(
+            f"argument 'learning_rate' must hold 1 tensor or {size} (one per tensor of "
+            f"argument 'param'), got {len(learning_rate)}"
+        )
+    for position, rate in enumerate(learning_rate):
+        _require_one_element(rate, f"learning_rate[{position}]", config)
+
+
+def _merged_master_param_out(
+    param: list[MetaTensor],
+    master_param: list[MetaTensor] | None,
+    master_param_out: list[MetaTensor] | None,
+    config: MetaConfig,
+) -> None:
+    """The merged ops return the master copies they were given (updated with
+    ``multi_precision``, untouched without), so each output is like its master copy. An empty
+    list is no master copies, as PHI reads an empty optional Tensor[]."""
+    if not master_param:
+        return
+    _require_list_size(master_param, "master_param", len(param))
+    for position, (item, master) in enumerate(zip(param, master_param)):
+        _require_param_dims(master, f"master_param[{position}]", item, config, f"param[{position}]")
+        if master_param_out is not None:
+            master_param_out[position].share_meta(master)
+
+
+def merged_adam_infer_meta(
+    param: list[MetaTensor],
+    grad: list[MetaTensor],
+    learning_rate: list[MetaTensor],
+    moment1: list[MetaTensor],
+    moment2: list[MetaTensor],
+    beta1_pow: list[MetaTensor],
+    beta2_pow: list[MetaTensor],
+    master_param: list[MetaTensor] | None,
+    beta1: bool | int | float,
+    beta2: bool | int | float,
+    epsilon: bool | int | float,
+    multi_precision: bool,
+    use_global_beta_pow: bool,
+    param_out: list[MetaTensor],
+    moment1_out: list[MetaTensor],
+    moment2_out: list[MetaTensor],
+    beta1_pow_out: list[MetaTensor],
+    beta2_pow_out: list[MetaTensor],
+    master_param_out: list[MetaTensor] | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Adam's checks for each parameter ``i`` (``grad[i]``, ``moment1[i]``, ``moment2[i]`` with
+    ``param[i]``'s dims, one-element beta powers), every list as long as ``param`` except
+    ``learning_rate``, which holds 1 tensor or one per parameter; each output like its input."""
+    _require_param_list(param)
+    size = len(param)
+    for tensors, name in (
+        (grad, "grad"),
+        (moment1, "moment1"),
+        (moment2, "moment2"),
+        (beta1_pow, "beta1_pow"),
+        (beta2_pow, "beta2_pow"),
+    ):
+        _require_list_size(tensors, name, size)
+    _require_learning_rates(learning_rate, size, config)
+    for value, name in ((beta1, "beta1"), (beta2, "beta2"), (epsilon, "epsilon")):
+        if isinstance(value, complex):
+            raise InvalidArgumentError(f"argument '{name}' must be a real number, got {value!r}")
+    for position, item in enumerate(param):
+        for tensors, name in ((grad, "grad"), (moment1, "moment1"), (moment2, "moment2")):
+            _require_param_dims(
+                tensors[position], f"{name}[{position}]", item, config, f"param[{position}]"
+            )
+        _require_one_element(beta1_pow[position], f"beta1_pow[{position}]", config)
+        _require_one_element(beta2_pow[position], f"beta2_pow[{position}]", config)
+        param_out[position].share_meta(item)
+        moment1_out[position].share_meta(moment1[position])
+        moment2_out[position].share_meta(moment2[position])
+        beta1_pow_out[position].share_meta(beta1_pow[position])
+        beta2_pow_out[position].share_meta(beta2_pow[position])
+    _merged_master_param_out(param, master_param, master_param_out, config)
+
+
+def merged_momentum_infer_meta(
+    param: list[MetaTensor],
+    grad: list[MetaTensor],
+    velocity: list[MetaTensor],
+    learning_rate: list[MetaTensor],
+    master_param: list[MetaTensor] | None,
+    mu: float,
+    use_nesterov: bool,
+    regularization_method: list[str],
+    regularization_coeff: list[float],
+    multi_precision: bool,
+    rescale_grad: float,
+    param_out: list[MetaTensor],
+    velocity_out: list[MetaTensor],
+    master_param_out: list[MetaTensor] | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Momentum's checks for each parameter ``i``; ``grad`` and ``velocity`` as long as
+    ``param``, ``learning_rate`` 1 tensor or one per parameter, ``regularization_method`` and
+    ``regularization_coeff`` empty or one entry per parameter; each output like its input."""
+    _require_param_list(param)
+    size = len(param)
+    _require_list_size(grad, "grad", size)
+    _require_list_size(velocity, "velocity", size)
+    _require_learning_rates(learning_rate, size, config)
+    if len(regularization_method) not in (0, size):
+        raise InvalidArgumentError(
+            f"argument 'regularization_method' must be empty or hold {size} entries (one per "
+            f"tensor of argument 'param'), got {len(regularization_method)}"
+        )
+    if len(regularization_coeff) != len(regularization_method):
+        raise InvalidArgumentError(
+            f"argument 'regularization_coeff' must hold as many entries as argument "
+            f"'regularization_method' ({len(regularization_method)}), got "
+            f"{len(regularization_coeff)}"
+        )
+    for position, method in enumerate(regularization_method):
+        _require_regularization_method(method, f"regularization_method[{position}]")
+    for position, item in enumerate(param):
+        _require_param_dims(grad[position], f"grad[{position}]", item, config, f"param[{position}]")
+        _require_param_dims(
+            velocity[position], f"velocity[{position}]", item, config, f"param[{position}]"
+        )
+        param_out[position].share_meta(item)
+        velocity_out[position].share_meta(velocity[position])
+    _merged_master_param_out(param, master_param, master_param_out, config)
+
+
+def _require_param_list(param: list[MetaTensor]) -> None:
+    if not param:
+        raise InvalidArgumentError(
+            "argument 'param' must hold at least one tensor, got an empty list"
+        )
 
 
 # Batch normalization (issue 8) ----------------------------------------------------------------

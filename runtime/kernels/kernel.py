@@ -96,8 +96,8 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
 
     Parameters annotated ``Array`` (or ``Array | None``, ``list[Array]``, ``list[Array] | None``)
     are tensor inputs, every other parameter after ``ctx`` is an attribute. The return
-    annotation gives the outputs: ``Array`` (one), ``tuple[Array, ...]`` (several, one per
-    item) or ``list[Array]`` (a Tensor[] output).
+    annotation gives the outputs: ``Array`` (one), ``list[Array]`` (a Tensor[] output) or a
+    tuple of those (several, one per item; an absent optional output is returned as None).
     """
     where = f"kernel function {fn.__module__}.{fn.__qualname__}"
     parameters = list(inspect.signature(fn).parameters.values())
@@ -125,24 +125,25 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
             args_def.attributes.append(AttributeArgDef(parameter.name, text))
     returns = _annotation_text(inspect.signature(fn).return_annotation)
     if returns == "Array":
-        count = 1
+        lists = [False]
     elif returns == "list[Array]":
-        count = 1
+        lists = [True]
         args_def.outputs_are_list = True
     elif returns.startswith("tuple[") and returns.endswith("]"):
         items = [item.strip() for item in returns[len("tuple[") : -1].split(",")]
-        if any(item != "Array" for item in items):
+        if any(item not in ("Array", "list[Array]") for item in items):
             raise InvalidArgumentError(
-                f"{where}: return annotation {returns!r} must be tuple[Array, ...]"
+                f"{where}: return annotation {returns!r} must be a tuple of Array and list[Array]"
             )
-        count = len(items)
+        lists = [item == "list[Array]" for item in items]
     else:
         raise InvalidArgumentError(
-            f"{where}: return annotation must be Array, list[Array] or tuple[Array, ...], got {returns!r}"
+            f"{where}: return annotation must be Array, list[Array] or tuple[...] of those, "
+            f"got {returns!r}"
         )
     args_def.outputs = [
-        TensorArgDef(f"out{i}", key.backend, key.layout, key.dtype, args_def.outputs_are_list)
-        for i in range(count)
+        TensorArgDef(f"out{i}", key.backend, key.layout, key.dtype, is_list)
+        for i, is_list in enumerate(lists)
     ]
     return args_def
 

@@ -65,6 +65,20 @@ CASES = [
         "ops/api.yaml:8:5: op 'exp': kernel 'exp' (runtime.kernels.impl.activation_kernel.exp_kernel) must return tuple of 2 Arrays for outputs (out, extra)",
     ),
     Case(
+        "kernel returns an Array where the spec declares a Tensor[] output",
+        "- op : merged_momentum_\n"
+        "  args : (Tensor[] param, Tensor[] grad, Tensor[] velocity, Tensor[] learning_rate, "
+        "Tensor[] master_param, float mu, bool use_nesterov = false, "
+        "str[] regularization_method = {}, float[] regularization_coeff = {}, "
+        "bool multi_precision = false, float rescale_grad = 1.0f)\n"
+        "  output : Tensor[](param_out){param.size()}, Tensor[](velocity_out){param.size()}, "
+        "Tensor[](master_param_out){param.size()}\n"
+        "  infer_meta :\n    func : MergedMomentumInferMeta\n"
+        "  kernel :\n    func : momentum\n  optional : master_param, master_param_out\n",
+        "ops/api.yaml:7:5: op 'merged_momentum_': kernel 'momentum' (runtime.kernels.impl.momentum_kernel.momentum_kernel) must return tuple[list[Array], list[Array], list[Array]] for outputs (param_out, velocity_out, master_param_out)\n"
+        "ops/api.yaml:7:5: op 'merged_momentum_': kernel 'momentum' (runtime.kernels.impl.momentum_kernel.momentum_kernel) takes Tensor 'param' as argument 1, the spec passes Tensor[] 'param'",
+    ),
+    Case(
         "invoke of a C++ helper",
         "- op : copy\n  args : (Tensor x)\n  output : Tensor(out)\n  invoke : copy_to_impl(x)\n",
         "ops/api.yaml:4:12: op 'copy': invoke target 'copy_to_impl' (a C++ helper of PaddlePaddle) is not an op generated from these specs",

@@ -369,3 +369,363 @@ def test_adam_op_skips_on_request_and_rejects_bad_beta_powers():
     inputs[5] = phi.to_tensor(np.array([0.9, 0.9]))
     with pytest.raises(InvalidArgumentError, match=r"adam_\(\): argument 'beta1_pow'"):
         phi.adam_(*inputs, None, None)
+
+
+# -- momentum_ and merged_momentum_ --------------------------------------------------------------
+
+
+def reference_momentum(param, grad, velocity, lr, mu, nesterov, l2_coeff=None, rescale=1.0):
+    """One step of paddle/phi/kernels/impl/momentum_kernel_impl.h, in float64."""
+    g = rescale * grad
+    if l2_coeff is not None:
+        g = param * l2_coeff + g
+    velocity = velocity * mu + g
+    if nesterov:
+        return param - (g + velocity * mu) * lr, velocity
+    return param - lr * velocity, velocity
+
+
+MOMENTUM_VARIANTS = [
+    pytest.param(False, "", 1.0, id="plain"),
+    pytest.param(True, "", 1.0, id="nesterov"),
+    pytest.param(False, "l2_decay", 1.0, id="l2"),
+    pytest.param(True, "l2_decay", 0.5, id="nesterov-l2-rescaled"),
+]
+
+
+@op_test("momentum_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("momentum"))
+@pytest.mark.parametrize("nesterov, method, rescale", MOMENTUM_VARIANTS)
+def test_momentum_op_follows_paddle_formula_in_place(dtype, nesterov, method, rescale):
+    param = phi.to_tensor(sample((3, 4), dtype))
+    velocity = phi.to_tensor(np.zeros((3, 4), dtype.numpy_dtype))
+    storage = param._impl.array, velocity._impl.array
+    lr = phi.to_tensor(np.array([0.05], dtype.numpy_dtype))
+    expected = param.numpy().astype(np.float64), np.zeros((3, 4))
+    coeff = 0.1 if method else None
+    for step in range(3):
+        grad = sample((3, 4), dtype, seed=step + 1)
+        outputs = phi.momentum_(
+            param,
+            phi.to_tensor(grad),
+            velocity,
+            lr,
+            None,
+            0.9,
+            nesterov,
+            method,
+            0.1,
+            False,
+            rescale,
+        )
+        assert outputs[0] is param and outputs[1] is velocity and outputs[2] is None
+        expected = reference_momentum(
+            *expected[:1], grad, expected[1], 0.05, 0.9, nesterov, coeff, rescale
+        )
+        assert_close(param.numpy(), expected[0], dtype)
+        assert_close(velocity.numpy(), expected[1], dtype)
+    assert (param._impl.array, velocity._impl.array) == storage
+
+
+@op_test("momentum_", kind="edge")
+def test_momentum_op_on_0d_and_empty_params_and_bad_attributes():
+    scalar, velocity = phi.to_tensor(np.array(1.0)), phi.to_tensor(np.array(0.5))
+    phi.momentum_(
+        scalar, phi.to_tensor(np.array(2.0)), velocity, phi.to_tensor(np.array(0.1)), None, 0.5
+    )
+    assert velocity.numpy().tolist() == 2.25 and scalar.numpy().tolist() == pytest.approx(0.775)
+    empty = phi.to_tensor(np.zeros((0, 2)))
+    assert phi.momentum_(empty, empty, empty, phi.to_tensor(np.array([0.1])), None, 0.9)[
+        0
+    ].shape == [0, 2]
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"momentum_\(\): argument 'regularization_method' must be '' \(none\) or 'l2_decay', got 'l1_decay'",
+    ):
+        phi.momentum_(
+            scalar,
+            scalar,
+            velocity,
+            phi.to_tensor(np.array(0.1)),
+            None,
+            0.9,
+            False,
+            "l1_decay",
+            0.1,
+        )
+    with pytest.raises(
+        InvalidArgumentError, match=r"momentum_\(\): argument 'velocity' with dims \[2\]"
+    ):
+        phi.momentum_(
+            scalar, scalar, phi.to_tensor(np.ones(2)), phi.to_tensor(np.array(0.1)), None, 0.9
+        )
+
+
+def test_momentum_with_multi_precision_steps_the_master_copy():
+    param = phi.to_tensor(np.array([1.0, 2.0], np.float32))
+    master = phi.to_tensor(np.array([1.5, 2.5], np.float32))
+    velocity = phi.to_tensor(np.zeros(2, np.float32))
+    grad, lr = phi.to_tensor(np.array([1.0, -1.0], np.float32)), phi.to_tensor(np.array([0.5]))
+    outputs = phi.momentum_(param, grad, velocity, lr, master, 0.9, False, "", 0.0, True)
+    assert outputs[2] is master and master.numpy().tolist() == [1.0, 3.0]
+    assert param.numpy().tolist() == [1.0, 3.0]
+
+
+def merged_momentum_state(dtype, shapes, seed=0):
+    params = [phi.to_tensor(sample(s, dtype, seed=seed + i)) for i, s in enumerate(shapes)]
+    velocities = [phi.to_tensor(sample(s, dtype, seed=seed + 10 + i)) for i, s in enumerate(shapes)]
+    return params, velocities
+
+
+SHAPES = [(3, 4), (4,), (), (0, 2)]
+
+
+@op_test("merged_momentum_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("merged_momentum"))
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_merged_momentum_gives_the_bits_of_one_momentum_per_parameter(dtype, nesterov):
+    nd = dtype.numpy_dtype
+    merged, merged_v = merged_momentum_state(dtype, SHAPES)
+    single, single_v = merged_momentum_state(dtype, SHAPES)
+    storage = [p._impl.array for p in merged + merged_v]
+    rates = [phi.to_tensor(np.array([0.1 * (i + 1)], nd)) for i in range(len(SHAPES))]
+    methods, coeffs = ["l2_decay", "", "l2_decay", ""], [0.1, 0.0, 0.2, 0.0]
+    for step in range(3):
+        grads = [phi.to_tensor(sample(s, dtype, seed=20 + step + i)) for i, s in enumerate(SHAPES)]
+        outputs = phi.merged_momentum_(
+            merged, grads, merged_v, rates, None, 0.9, nesterov, methods, coeffs, False, 0.5
+        )
+        assert outputs[0] == merged and outputs[1] == merged_v and outputs[2] is None
+        for i in range(len(SHAPES)):
+            phi.momentum_(
+                single[i],
+                grads[i],
+                single_v[i],
+                rates[i],
+                None,
+                0.9,
+                nesterov,
+                methods[i],
+                coeffs[i],
+                False,
+                0.5,
+            )
+    for fused, alone in zip(merged + merged_v, single + single_v):
+        np.testing.assert_array_equal(fused.numpy(), alone.numpy())
+    assert [p._impl.array for p in merged + merged_v] == storage
+    fresh, fresh_v = merged_momentum_state(dtype, SHAPES)
+    grads = [phi.to_tensor(sample(s, dtype, seed=20 + i)) for i, s in enumerate(SHAPES)]
+    phi.merged_momentum_(fresh, grads, fresh_v, rates, None, 0.9, nesterov, [], [], False, 0.5)
+    param, velocity = reference_momentum(
+        sample((4,), dtype, seed=1).astype(np.float64),
+        grads[1].numpy().astype(np.float64),
+        sample((4,), dtype, seed=11).astype(np.float64),
+        0.2,
+        0.9,
+        nesterov,
+        rescale=0.5,
+    )
+    assert_close(fresh[1].numpy(), param, dtype)
+    assert_close(fresh_v[1].numpy(), velocity, dtype)
+
+
+@op_test("merged_momentum_", kind="edge")
+def test_merged_momentum_rejects_mismatched_lists():
+    params, velocities = merged_momentum_state(F64, [(2,), (3,)])
+    rate = [phi.to_tensor(np.array([0.1]))]
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"merged_momentum_\(\): argument 'grad' must hold 2 tensors \(one per tensor of argument 'param'\), got 1",
+    ):
+        phi.merged_momentum_(params, params[:1], velocities, rate, None, 0.9)
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"argument 'regularization_method' must be empty or hold 2 entries",
+    ):
+        phi.merged_momentum_(
+            params, params, velocities, rate, None, 0.9, False, ["l2_decay"], [0.1]
+        )
+    with pytest.raises(
+        InvalidArgumentError, match=r"argument 'learning_rate' must hold 1 tensor or 2"
+    ):
+        phi.merged_momentum_(params, params, velocities, rate * 3, None, 0.9)
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"argument 'velocity\[0\]' with dims \[3\] must have the dims of argument 'param\[0\]' \[2\]",
+    ):
+        phi.merged_momentum_(params, params, velocities[::-1], rate, None, 0.9)
+    with pytest.raises(
+        InvalidArgumentError, match=r"argument 'param' must hold at least one tensor"
+    ):
+        phi.merged_momentum_([], [], [], rate, None, 0.9)
+
+
+# -- adamw_ and merged_adam_ ---------------------------------------------------------------------
+
+
+def adam_state(dtype, shape, seed=0):
+    nd = dtype.numpy_dtype
+    return [
+        phi.to_tensor(sample(shape, dtype, seed=seed)),
+        phi.to_tensor(np.zeros(shape, nd)),
+        phi.to_tensor(np.zeros(shape, nd)),
+        phi.to_tensor(np.array([0.9], nd)),
+        phi.to_tensor(np.array([0.999], nd)),
+    ]
+
+
+@op_test("adamw_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("adamw"))
+def test_adamw_op_decays_then_takes_adams_step_in_place(dtype):
+    param, m1, m2, b1_pow, b2_pow = state = adam_state(dtype, (3, 4))
+    storage = [t._impl.array for t in state]
+    lr = phi.to_tensor(np.array([0.01], dtype.numpy_dtype))
+    expected = [t.numpy().astype(np.float64) for t in state]
+    for step in range(3):
+        grad = sample((3, 4), dtype, seed=step + 1)
+        outputs = phi.adamw_(
+            param,
+            phi.to_tensor(grad),
+            lr,
+            m1,
+            m2,
+            b1_pow,
+            b2_pow,
+            None,
+            None,
+            lr_ratio=0.5,
+            coeff=0.2,
+            with_decay=True,
+        )
+        assert list(outputs[:5]) == state and outputs[5] is None
+        decayed = expected[0] - 0.01 * 0.5 * 0.2 * expected[0]
+        expected = list(reference_adam(decayed, grad, 0.01, *expected[1:], 0.9, 0.999, 1e-8))
+        for tensor, want in zip(state, expected):
+            assert_close(tensor.numpy(), want, dtype)
+    assert [t._impl.array for t in state] == storage
+
+
+@op_test("adamw_", kind="edge")
+def test_adamw_op_without_decay_or_skipped_is_adam():
+    adamw_state, adam_state_ = adam_state(F64, ()), adam_state(F64, ())
+    grad, lr = phi.to_tensor(np.array(0.5)), phi.to_tensor(np.array([0.1]))
+    phi.adamw_(*adamw_state[:1], grad, lr, *adamw_state[1:], None, None, coeff=0.5)
+    phi.adam_(*adam_state_[:1], grad, lr, *adam_state_[1:], None, None)
+    for a, b in zip(adamw_state, adam_state_):
+        assert a.numpy().tolist() == b.numpy().tolist()
+    before = [t.numpy().copy() for t in adamw_state]
+    skip = phi.to_tensor(np.array([True]))
+    phi.adamw_(*adamw_state[:1], grad, lr, *adamw_state[1:], None, skip, with_decay=True)
+    assert [t.numpy().tolist() for t in adamw_state] == [b.tolist() for b in before]
+    empty = adam_state(F64, (0, 3))
+    outputs = phi.adamw_(empty[0], empty[1], lr, *empty[1:], None, None, with_decay=True)
+    assert outputs[0].shape == [0, 3] and outputs[3].numpy().tolist() == [pytest.approx(0.81)]
+
+
+ADAM_SHAPES = [(3, 4), (4,), (), (0, 2)]
+
+
+@op_test("merged_adam_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("merged_adam"))
+@pytest.mark.parametrize("shared_rate", [True, False])
+def test_merged_adam_gives_the_bits_of_one_adam_per_parameter(dtype, shared_rate):
+    nd = dtype.numpy_dtype
+    merged = [adam_state(dtype, s, seed=i) for i, s in enumerate(ADAM_SHAPES)]
+    single = [adam_state(dtype, s, seed=i) for i, s in enumerate(ADAM_SHAPES)]
+    storage = [t._impl.array for state in merged for t in state]
+    rates = [phi.to_tensor(np.array([0.01 * (i + 1)], nd)) for i in range(len(ADAM_SHAPES))]
+    if shared_rate:
+        rates = rates[:1]
+    columns = [[state[k] for state in merged] for k in range(5)]
+    for step in range(3):
+        grads = [
+            phi.to_tensor(sample(s, dtype, seed=20 + step + i)) for i, s in enumerate(ADAM_SHAPES)
+        ]
+        outputs = phi.merged_adam_(columns[0], grads, rates, *columns[1:], None, 0.8, 0.95, 1e-3)
+        assert list(outputs[:5]) == columns and outputs[5] is None
+        for i, state in enumerate(single):
+            rate = rates[0] if shared_rate else rates[i]
+            phi.adam_(state[0], grads[i], rate, *state[1:], None, None, 0.8, 0.95, 1e-3)
+    for fused, alone in zip(merged, single):
+        for a, b in zip(fused, alone):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert [t._impl.array for state in merged for t in state] == storage
+
+
+def test_merged_adam_follows_paddle_formula():
+    dtype = F32
+    state = adam_state(dtype, (3, 4))
+    expected = [t.numpy().astype(np.float64) for t in state]
+    lr = phi.to_tensor(np.array([0.01], np.float32))
+    for step in range(3):
+        grad = sample((3, 4), dtype, seed=step + 1)
+        phi.merged_adam_([state[0]], [phi.to_tensor(grad)], [lr], *([t] for t in state[1:]), None)
+        expected = list(reference_adam(expected[0], grad, 0.01, *expected[1:], 0.9, 0.999, 1e-8))
+    for tensor, want in zip(state, expected):
+        assert_close(tensor.numpy(), want, dtype)
+
+
+def test_merged_adam_with_multi_precision_steps_the_master_copies():
+    state = adam_state(F32, (3,))
+    master = phi.to_tensor(state[0].numpy() + np.float32(0.25))
+    single = adam_state(F32, (3,))
+    single_master = phi.to_tensor(master.numpy())
+    grad, lr = phi.to_tensor(sample((3,), F32, seed=5)), phi.to_tensor(np.array([0.01]))
+    outputs = phi.merged_adam_(
+        [state[0]], [grad], [lr], *([t] for t in state[1:]), [master], multi_precision=True
+    )
+    phi.adam_(single[0], grad, lr, *single[1:], single_master, None, multi_precision=True)
+    assert outputs[5] == [master]
+    np.testing.assert_array_equal(master.numpy(), single_master.numpy())
+    np.testing.assert_array_equal(state[0].numpy(), single[0].numpy())
+
+
+def test_merged_ops_read_an_empty_master_param_list_as_none():
+    with_none, with_empty = adam_state(F64, (3,)), adam_state(F64, (3,))
+    grad, rate = [phi.to_tensor(np.ones(3))], [phi.to_tensor(np.array([0.1]))]
+    for master in (None, []):
+        state = with_none if master is None else with_empty
+        outputs = phi.merged_adam_([state[0]], grad, rate, *([t] for t in state[1:]), master)
+        assert outputs[5] in (None, [])
+    for a, b in zip(with_none, with_empty):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    params = merged_momentum_state(F64, [(3,)])
+    before = params[0][0].numpy().copy()
+    outputs = phi.merged_momentum_(params[0], grad, params[1], rate, [], 0.9)
+    assert outputs[2] == [] and not np.array_equal(params[0][0].numpy(), before)
+
+
+@op_test("merged_adam_", kind="edge")
+def test_merged_adam_rejects_mismatched_lists_and_keeps_global_beta_powers():
+    states = [adam_state(F64, (2,)), adam_state(F64, (3,))]
+    columns = [[state[k] for state in states] for k in range(5)]
+    grads, rate = [phi.to_tensor(np.ones(2)), phi.to_tensor(np.ones(3))], [
+        phi.to_tensor(np.array([0.1]))
+    ]
+    phi.merged_adam_(columns[0], grads, rate, *columns[1:], None, use_global_beta_pow=True)
+    assert [t.numpy().tolist() for t in columns[3]] == [[0.9], [0.9]]
+    assert not np.array_equal(columns[1][0].numpy(), np.zeros(2))
+    with pytest.raises(
+        InvalidArgumentError, match=r"merged_adam_\(\): argument 'moment2' must hold 2 tensors"
+    ):
+        phi.merged_adam_(
+            columns[0], grads, rate, columns[1], columns[2][:1], columns[3], columns[4], None
+        )
+    with pytest.raises(
+        InvalidArgumentError, match=r"argument 'beta1_pow\[1\]' must hold exactly one element"
+    ):
+        phi.merged_adam_(
+            columns[0],
+            grads,
+            rate,
+            columns[1],
+            columns[2],
+            [columns[3][0], grads[0]],
+            columns[4],
+            None,
+        )
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"argument 'grad\[0\]' with dims \[3\] must have the dims of argument 'param\[0\]' \[2\]",
+    ):
+        phi.merged_adam_(columns[0], grads[::-1], rate, *columns[1:], None)

@@ -63,6 +63,43 @@ CASES: dict[str, list[Case]] = {
             (0, 0, 0, 0, 0, 0),
         )
     ],
+    "adamw_infer_meta": [
+        Case(
+            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(1), t(1), None, None),
+            (0.9, 0.999, 1e-8, 1.0, 0.01, True, False, 1000, False, False),
+            (0, 0, 0, 0, 0, 0),
+        )
+    ],
+    "merged_adam_infer_meta": [
+        Case(
+            (
+                [t(2, 3), t(4)],
+                [t(2, 3), t(4)],
+                [t(1)],
+                [t(2, 3), t(4)],
+                [t(2, 3), t(4)],
+                [t(1), t(1)],
+                [t(1), t(1)],
+                [t(2, 3), t(4)],
+            ),
+            (0.9, 0.999, 1e-8, True, False),
+            (2, 2, 2, 2, 2, 2),
+        )
+    ],
+    "merged_momentum_infer_meta": [
+        Case(
+            ([t(2, 3), t(4)], [t(2, 3), t(4)], [t(2, 3), t(4)], [t(1), t(1)], None),
+            (0.9, True, ["l2_decay", ""], [0.1, 0.0], False, 1.0),
+            (2, 2, 2),
+        )
+    ],
+    "momentum_infer_meta": [
+        Case(
+            (t(2, 3), t(2, 3), t(2, 3), t(1), None),
+            (0.9, False, "l2_decay", 0.1, False, 1.0),
+            (0, 0, 0),
+        )
+    ],
     "arg_min_max_infer_meta": [Case((t(2, 3),), (1, False, False, I64))],
     "assign_value_infer_meta": [Case((), ((2, 3), I64))],
     "cast_infer_meta": [Case((t(2, 3),), (F64,))],
@@ -177,6 +214,33 @@ MISMATCHES: dict[str, Case] = {
         (t(-1, 3), t(-1, 4), t(1), t(-1, 3), t(-1, 3), t(1), t(1), None, None),
         (0.9, 0.999, 1e-8, False, 1000, False, False),
         (0, 0, 0, 0, 0, 0),
+    ),
+    "adamw_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(1), t(-1, 4), t(-1, 3), t(1), t(1), None, None),
+        (0.9, 0.999, 1e-8, 1.0, 0.01, True, False, 1000, False, False),
+        (0, 0, 0, 0, 0, 0),
+    ),
+    "merged_adam_infer_meta": Case(
+        (
+            [t(-1, 3), t(4)],
+            [t(-1, 3), t(5)],
+            [t(1)],
+            [t(-1, 3), t(4)],
+            [t(-1, 3), t(4)],
+            [t(1), t(1)],
+            [t(1), t(1)],
+            None,
+        ),
+        (0.9, 0.999, 1e-8, False, False),
+        (2, 2, 2, 2, 2, 2),
+    ),
+    "merged_momentum_infer_meta": Case(
+        ([t(-1, 3), t(4)], [t(-1, 3), t(4)], [t(-1, 2), t(4)], [t(1)], None),
+        (0.9, False, [], [], False, 1.0),
+        (2, 2, 2),
+    ),
+    "momentum_infer_meta": Case(
+        (t(-1, 3), t(-1, 4), t(-1, 3), t(1), None), (0.9, False, "", 0.0, False, 1.0), (0, 0, 0)
     ),
     "compare_infer_meta": Case((t(-1, 3), t(4))),
     "layer_norm_infer_meta": Case((t(-1, 3, 4), t(5), None), (1e-5, 1), (0, 0, 0)),

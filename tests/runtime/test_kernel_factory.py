@@ -139,6 +139,14 @@ def test_args_def_requires_ctx_first() -> None:
         args_def_from_signature(fn, key(CPU, F32))
 
 
+def test_args_def_reads_a_tuple_of_single_and_list_outputs() -> None:
+    def fn(ctx: KernelContext, x: list[Array]) -> tuple[list[Array], Array]:
+        return x, x[0]
+
+    outputs = args_def_from_signature(fn, key(CPU, F32)).outputs
+    assert [o.is_list for o in outputs] == [True, False]
+
+
 def test_args_def_rejects_an_unknown_return_annotation() -> None:
     def fn(ctx: KernelContext, x: Array) -> int:
         return 0
