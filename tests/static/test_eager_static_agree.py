@@ -180,14 +180,14 @@ def _build(op: str) -> tuple[phi.static.Program, list[Any]]:
 _API = {op.name: op.api for op in op_defs() if op.api is not None}
 
 NOT_YET_BUILT = frozenset("""
-    adam_ argsort_grad batch_norm_ batch_norm_grad bilinear_interp bilinear_interp_grad
+    adam_ adamw_ argsort_grad batch_norm_ batch_norm_grad bilinear_interp bilinear_interp_grad
     concat_grad conv2d_grad conv2d_transpose_grad conv3d conv3d_grad conv3d_transpose_grad
     depthwise_conv2d_transpose_grad cross_entropy_with_softmax_grad cumprod_grad
     cumsum_grad depthwise_conv2d depthwise_conv2d_grad diag_grad dropout_grad embedding_grad
     gather_nd gather_nd_grad gelu_grad group_norm_grad index_put index_put_grad
     instance_norm_grad layer_norm_grad logsumexp_grad masked_select_grad matmul_grad max_grad
     max_pool2d_with_index max_pool2d_with_index_grad mean_grad meshgrid_grad min_grad mish
-    mish_grad sigmoid_double_grad nearest_interp nearest_interp_grad pad3d pad3d_grad pad_grad pool2d_grad pool3d
+    merged_adam_ merged_momentum_ mish_grad momentum_ sigmoid_double_grad nearest_interp nearest_interp_grad pad3d pad3d_grad pad_grad pool2d_grad pool3d
     pool3d_grad prelu prelu_grad prod_grad put_along_axis_grad scatter_grad scatter_nd_add
     scatter_nd_add_grad set_value set_value_grad set_value_with_tensor
     set_value_with_tensor_grad slice_grad strided_slice_grad sum_grad take_along_axis_grad
