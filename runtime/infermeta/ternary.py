@@ -54,7 +54,9 @@ def layer_norm_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """PHI's LayerNormInferMeta: ``out`` like ``x``; ``mean`` and ``variance`` hold one value
-    per row of ``x`` flattened to [prod(dims[:begin_norm_axis]), prod(dims[begin_norm_axis:])];
+    per row of ``x`` flattened to [prod(dims[:begin_norm_axis]), prod(dims[begin_norm_axis:])],
+    with dims ``dims[:begin_norm_axis]`` (PaddlePaddle 3.3.1 declares x [-1, 5, 16] with
+    begin_norm_axis 2 to give a mean of [-1, 5]);
     ``scale`` and ``bias``, when given, have the row length as their element count."""
     dims = tuple(x.dims)
     if not 0 < begin_norm_axis < len(dims):
@@ -62,7 +64,7 @@ def layer_norm_infer_meta(
             f"argument 'begin_norm_axis' must be in [1, {len(dims)}) for argument 'x' with dims "
             f"{list(dims)}, got {begin_norm_axis}"
         )
-    left, right = numel(dims[:begin_norm_axis]), numel(dims[begin_norm_axis:])
+    right = numel(dims[begin_norm_axis:])
     for name, param in (("scale", scale), ("bias", bias)):
         if param is None:
             continue
@@ -76,7 +78,7 @@ def layer_norm_infer_meta(
     out.share_meta(x)
     stats_dtype = DataType.FLOAT32 if x.dtype in (DataType.FLOAT16, DataType.BFLOAT16) else x.dtype
     for stat in (mean, variance):
-        stat.set_dims((left,))
+        stat.set_dims(dims[:begin_norm_axis])
         stat.set_dtype(stats_dtype)
         stat.set_layout(x.layout)
 

@@ -1,7 +1,7 @@
 """Saved inference models: `phi.static.load_inference_model` on models PaddlePaddle 3.3.1 saved
 with `paddle.jit.save` and `paddle.static.save_inference_model` (tests/data/saved_models, made by
 tests/tools/make_saved_models.py), and `phi.static.save_inference_model` writing PaddlePaddle's
-bytes. Running the loaded models waits for the executor (issue 10 part 3)."""
+bytes, and running the loaded models with the Executor gives PaddlePaddle's outputs."""
 
 from __future__ import annotations
 
@@ -355,3 +355,23 @@ def test_vars_of_two_programs_without_program_is_an_error(tmp_path: Path) -> Non
     other, w = _program()
     with pytest.raises(InvalidArgumentError, match="must belong to one program; pass program="):
         phi.static.save_inference_model(tmp_path / "m", [v["%2"]], [w["%5"]], None, scope={})
+
+
+@pytest.mark.parametrize("model", MODELS, ids=ids)
+def test_loaded_model_runs_with_paddles_outputs(model: Path) -> None:
+    """The CNN (conv2d/batch_norm/relu/pool2d/linear) and the transformer encoder layer, as
+    PaddlePaddle saved them, run in the phiops Executor on PaddlePaddle's input and give the
+    output PaddlePaddle computed (output.npy)."""
+    from runtime.static import Executor, Scope
+
+    scope, executor = Scope(), Executor()
+    program, feeds, fetches = phi.static.load_inference_model(
+        str(model / "model"), executor, scope=scope
+    )
+    (feed,) = feeds
+    (out,) = executor.run(
+        program, feed={feed: np.load(model / "input.npy")}, fetch_list=fetches, scope=scope
+    )
+    expected = np.load(model / "output.npy")
+    assert out.shape == expected.shape and out.dtype == expected.dtype
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)

@@ -90,6 +90,7 @@ def layer_norm_grad_kernel(
     xp = ctx.xp
     left, right = rows_of(x.shape, begin_norm_axis)
     dy = out_grad.reshape(left, right)
+    variance, mean = variance.reshape(-1), mean.reshape(-1)
     inv_std = 1 / xp.sqrt(variance.astype(x.dtype) + x.dtype.type(float32_attribute(epsilon)))
     centered = x.reshape(left, right) - mean.astype(x.dtype)[:, None]
     weights = xp.ones(right, x.dtype) if scale is None else scale.reshape(-1)

@@ -136,7 +136,8 @@ def layer_norm_kernel(
         out *= scale.reshape(-1)
     if bias is not None:
         out += bias.reshape(-1)
-    return out.reshape(x.shape), mean, variance
+    stats_shape = x.shape[:begin_norm_axis]
+    return out.reshape(x.shape), mean.reshape(stats_shape), variance.reshape(stats_shape)
 
 
 def rows_of(shape: tuple[int, ...], begin_norm_axis: int) -> tuple[int, int]:
