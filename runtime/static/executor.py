@@ -262,7 +262,10 @@ class _ProgramInfo:
                 and (value.dtype is spec.np_dtype or value.dtype == spec.np_dtype)
                 and spec.fits(value.shape)
             ):
-                array = value  # the common case: a numpy array of exactly the declared meta
+                # the common case: a numpy array of exactly the declared meta. Copied, as
+                # PaddlePaddle's feed copies into the scope's tensor: an op updating its input
+                # in place (batch_norm's running statistics) never writes into the caller's array
+                array = value.copy()
             else:
                 array = self.feed_array(value, spec, place, scope)
             arrays.append(array)
@@ -280,7 +283,11 @@ class _ProgramInfo:
                     f"Executor.run(): feed '{spec.name}' is missing: the program reads data "
                     f"'{spec.name}' ({spec.dtype.name.lower()} {list(spec.dims)})"
                 )
-        array = _feed_array(value, spec)
+            array = _feed_array(value, spec)  # the scope's own array: updated in place
+        else:
+            array = _feed_array(value, spec)
+            if array is value or (isinstance(value, Tensor) and array is value._impl.array):
+                array = array.copy()  # the caller's array: never written (see feed_arrays)
         if place.backend is not Backend.CPU or type(array) is not np.ndarray:
             array = to_backend(array, place)
         return array

@@ -4,8 +4,8 @@ Building half (here): each op's API function is called eagerly on tensors and, i
 on ``phi.static.data`` values of the same shapes and dtypes; the built operation's result types
 (from InferMeta with MetaConfig(is_runtime=False)) must be the eager outputs' shapes and dtypes
 (an extent the data decides, such as nonzero's count, may be -1), and the program must verify and
-print/parse back. Run half (left for the executor, static-exec branch): run the built program
-with the eager inputs as feeds and compare the fetched arrays with the eager outputs.
+print/parse back. Run half: the built program runs in the Executor with the eager inputs as
+feeds, and the fetched arrays equal the eager outputs (random ops: their shapes and dtypes).
 
 Arguments: float32 [2, 3] tensors, each attribute's default (0, or [2, 3] for an IntArray,
 where it has none), or ARGUMENTS[op]. Ops for which those arguments are not valid eagerly are in
@@ -165,16 +165,30 @@ def _eager_metas(op: str) -> list[Any]:
 
 
 def _build(op: str) -> tuple[phi.static.Program, list[Any]]:
+    main, outputs, _ = _build_with_feeds(op)
+    return main, [None if v is None else (v.shape, v.dtype) for v in outputs]
+
+
+def _build_with_feeds(op: str) -> tuple[phi.static.Program, list[Any], dict[str, np.ndarray]]:
+    """The program, its flat outputs, and feeds equal to the inputs ``_eager_metas`` uses."""
     function = _API[op]
-    names = iter(range(1000))
+    feeds: dict[str, np.ndarray] = {}
 
     def value(shape: tuple[int, ...], dtype: str) -> phi.static.Value:
-        return phi.static.data(f"input_{next(names)}", list(shape), dtype)
+        name = f"input_{len(feeds)}"
+        feeds[name] = _eager_tensor(shape, dtype).numpy()
+        return phi.static.data(name, list(shape), dtype)
 
     main = phi.static.Program()
     with phi.static.program_guard(main, phi.static.Program()):
         outputs = function(*ARGUMENTS.get(op, _defaults)(function, value))
-    return main, [None if v is None else (v.shape, v.dtype) for v in _flat(outputs)]
+    return main, _flat(outputs), feeds
+
+
+def _eager_values(op: str) -> list[Any]:
+    function = _API[op]
+    outputs = function(*ARGUMENTS.get(op, _defaults)(function, _eager_tensor))
+    return [None if t is None else t.numpy() for t in _flat(outputs)]
 
 
 _API = {op.name: op.api for op in op_defs() if op.api is not None}
@@ -230,3 +244,29 @@ def test_static_result_types_are_the_eager_output_metas(op):
         assert all(d == e or d == -1 for d, e in zip(dims, eager_dims)), (dims, eager_dims)
     phi.ir.verify(main)
     assert str(phi.ir.parse_program(str(main))) == str(main)
+
+
+# Their values are random draws; shapes and dtypes are compared.
+RANDOM = frozenset("bernoulli dropout gaussian randint randperm uniform".split())
+
+
+@pytest.mark.parametrize("op", sorted(set(_API) - NOT_YET_BUILT))
+def test_running_the_built_program_gives_the_eager_values(op):
+    from runtime.static import Executor, Scope
+
+    phi.disable_static()
+    eager = _eager_values(op)
+    phi.enable_static()
+    try:
+        main, outputs, feeds = _build_with_feeds(op)
+    finally:
+        phi.disable_static()
+    fetched = [v for v in outputs if v is not None]
+    results = Executor().run(main, feed=feeds, fetch_list=fetched, scope=Scope())
+    want = [array for array in eager if array is not None]
+    assert len(results) == len(want)
+    for got, expected in zip(results, want):
+        got = np.asarray(got)
+        assert got.shape == expected.shape and got.dtype == expected.dtype, op
+        if op not in RANDOM:
+            np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6, err_msg=op)

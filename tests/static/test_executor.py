@@ -503,3 +503,34 @@ def test_data_dependent_dims_can_be_fetched() -> None:
     (selected,) = Executor().run(p, {"x": x}, [p.value("%3")], return_numpy=False)
     assert selected.shape == [2]
     np.testing.assert_array_equal(selected.numpy(), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("wrap", [lambda a: a, phi.to_tensor], ids=["ndarray", "Tensor"])
+def test_an_op_updating_its_input_in_place_never_writes_the_callers_feed(wrap) -> None:
+    """batch_norm (training) updates its running mean and variance in place, as PHI's kernel
+    does; fed arrays are copied into the run as PaddlePaddle's feed copies into the scope."""
+    phi.enable_static()
+    try:
+        main = phi.static.Program()
+        with phi.static.program_guard(main, phi.static.Program()):
+            x = phi.static.data("x", [4, 2, 3, 3], "float32")
+            mean = phi.static.data("mean", [2], "float32")
+            variance = phi.static.data("variance", [2], "float32")
+            scale = phi.static.data("scale", [2], "float32")
+            bias = phi.static.data("bias", [2], "float32")
+            outputs = phi.batch_norm(
+                x, mean, variance, scale, bias, False, 0.9, 1e-5, "NCHW", False, False
+            )
+    finally:
+        phi.disable_static()
+    running_mean = np.zeros(2, np.float32)
+    feed = {
+        "x": np.arange(72, dtype=np.float32).reshape(4, 2, 3, 3),
+        "mean": wrap(running_mean),
+        "variance": np.ones(2, np.float32),
+        "scale": np.ones(2, np.float32),
+        "bias": np.zeros(2, np.float32),
+    }
+    (mean_out,) = Executor().run(main, feed=feed, fetch_list=[outputs[1]], scope=Scope())
+    assert np.all(running_mean == 0)  # the caller's array is as it was
+    assert mean_out.shape == (2,) and np.all(mean_out != 0)  # the op did update its copy

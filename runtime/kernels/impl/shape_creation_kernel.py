@@ -156,8 +156,11 @@ def cumprod_kernel(ctx: KernelContext, x: Array, dim: int, exclusive: bool, reve
 
 @register_kernel("eye", dtypes=EYE_DTYPES)
 def eye_kernel(ctx: KernelContext, num_rows: int, num_columns: int, dtype: DataType) -> Array:
-    columns = num_rows if num_columns == -1 else num_columns
-    return ctx.xp.eye(num_rows, columns, dtype=dtype.numpy_dtype)
+    # Scalars: a static program passes PaddlePaddle's float32 `full` values (whole numbers, as
+    # the InferMeta checked), so they are made ints here, as PHI's `to<int64_t>()` does
+    rows = int(num_rows)
+    columns = rows if num_columns == -1 else int(num_columns)
+    return ctx.xp.eye(rows, columns, dtype=dtype.numpy_dtype)
 
 
 @register_kernel("full_int_array", dtypes=(D.INT32, D.INT64))
