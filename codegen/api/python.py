@@ -44,6 +44,10 @@ def _error(op: OpSpec, key: str, message: str, hint: str | None = None) -> Gener
     return GenerationError(Diagnostic(op.loc_of(key), op.name, message, hint))
 
 
+def _arg_error(op: OpSpec, arg: Arg, message: str) -> GenerationError:
+    return GenerationError(Diagnostic(arg.loc, op.name, message))
+
+
 def identifier(op: OpSpec, name: str, what: str, key: str = "args") -> str:
     """``name`` if it can be a Python parameter name, else a GenerationError."""
     if (
@@ -95,8 +99,8 @@ def annotation(op: OpSpec, arg: Arg) -> str:
     try:
         return table[t.base]
     except KeyError:
-        raise _error(
-            op, "args", f"argument '{arg.name}' of type {t} is not supported by the Python API"
+        raise _arg_error(
+            op, arg, f"argument '{arg.name}' of type {t} is not supported by the Python API"
         ) from None
 
 
@@ -149,8 +153,8 @@ def default_literal(op: OpSpec, arg: Arg) -> str:
             return literal((int(value),))  # type: ignore[arg-type]
     elif kind in ("int", "float", "bool", "str"):
         return literal(_coerce(op, arg, value, t.scalar_type or t.base))
-    raise _error(
-        op, "args", f"default {default.text} of argument '{arg.name}' does not fit type {t}"
+    raise _arg_error(
+        op, arg, f"default {default.text} of argument '{arg.name}' does not fit type {t}"
     )
 
 
@@ -172,8 +176,8 @@ def _coerce(op: OpSpec, arg: Arg, value: object, base: str) -> object:
     elif base == "Scalar":
         if isinstance(value, (bool, int, float)):
             return value
-    raise _error(
-        op, "args", f"default {value!r} of argument '{arg.name}' does not fit type {arg.type}"
+    raise _arg_error(
+        op, arg, f"default {value!r} of argument '{arg.name}' does not fit type {arg.type}"
     )
 
 
@@ -222,10 +226,8 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     try:
         exact, function = _NORMALISERS[type_text]
     except KeyError:
-        raise _error(
-            op,
-            "args",
-            f"argument '{arg.name}' of type {arg.type} is not supported by the Python API",
+        raise _arg_error(
+            op, arg, f"argument '{arg.name}' of type {arg.type} is not supported by the Python API"
         ) from None
     name = arg.name
     call = f"{name} = _attr.{function}({name}, {op.name!r}, {name!r})"
