@@ -186,7 +186,7 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
     "bool": ("bool", "to_bool"),
     "int": ("int", "to_int32"),
     "int64_t": ("int", "to_int64"),
-    "float": ("float", "to_float"),
+    "float": ("float", "to_float32"),
     "double": ("float", "to_float"),
     "str": ("str", "to_str"),
     "IntArray": (None, "to_int_array"),
@@ -200,7 +200,7 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
     "Scalar(bool)": ("bool", "to_scalar_bool"),
     "int[]": (None, "to_int_list"),
     "int64_t[]": (None, "to_int_list"),
-    "float[]": (None, "to_float_list"),
+    "float[]": (None, "to_float32_list"),
     "double[]": (None, "to_float_list"),
     "bool[]": (None, "to_bool_list"),
     "str[]": (None, "to_str_list"),
@@ -209,6 +209,7 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
 
 # An int of the exact type still goes through the normaliser when it is out of the attribute's
 # range, so the range check costs a comparison on the fast path (runtime.dispatch.attributes).
+_FLOAT32_OVERFLOW = float(2**128 - 2**103)  # runtime.dispatch.attributes.FLOAT32_OVERFLOW
 _INT32_RANGE = (-(2**31), 2**31 - 1)
 _INT64_RANGE = (-(2**63), 2**63 - 1)
 _INT_RANGES: dict[str, tuple[int, int]] = {
@@ -233,9 +234,13 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     call = f"{name} = _attr.{function}({name}, {op.name!r}, {name!r})"
     int_range = _INT_RANGES.get(type_text)
     out_of_range = "" if int_range is None else f"not {int_range[0]} <= {name} <= {int_range[1]}"
+    if type_text == "float":
+        # inf and nan fail the comparison too and take the normaliser, which accepts them.
+        out_of_range = f"not {-_FLOAT32_OVERFLOW!r} < {name} < {_FLOAT32_OVERFLOW!r}"
     if type_text == "Scalar":
+        call = f"{call[:-1]}, {_dtype_sources(op)})"
         return [
-            f"if type({name}) not in _SCALAR_TYPES or (type({name}) is int and {out_of_range}):",
+            f"if type({name}) not in _REAL_SCALAR_TYPES or (type({name}) is int and {out_of_range}):",
             f"    {call}",
         ]
     if exact is None:
@@ -243,6 +248,16 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     if out_of_range:
         return [f"if type({name}) is not {exact} or {out_of_range}:", f"    {call}"]
     return [f"if type({name}) is not {exact}:", f"    {call}"]
+
+
+def _dtype_sources(op: OpSpec) -> str:
+    """What the op's data type comes from, as a tuple expression for ``_attr.to_scalar``: its
+    ``kernel.data_type`` candidates, then its Tensor inputs (a complex Scalar needs a complex
+    one)."""
+    names = [n.removeprefix("complex:") for n in candidate_names(op, "data_type")]
+    sources = [f"DataType.{n.removeprefix('DataType::')}" if "::" in n else n for n in names]
+    sources += [a.name for a in op.inputs if a.name not in sources]
+    return "(" + "".join(f"{source}, " for source in sources) + ")"
 
 
 def candidate_names(op: OpSpec, which: str) -> tuple[str, ...]:

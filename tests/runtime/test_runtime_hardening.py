@@ -78,8 +78,96 @@ def test_full_truncates_a_fraction_toward_zero_as_a_cpp_cast() -> None:
 def test_adam_rejects_complex_betas() -> None:
     p = phi.to_tensor(np.ones(2, "float32"))
     z = phi.zeros([2])
-    with pytest.raises(InvalidArgumentError, match=r"^adam_\(\): argument 'beta1' must be a real"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"^adam_\(\): argument 'beta1' is the complex number 1j"
+    ):
         phi.adam_(p, p, phi.to_tensor(0.1), z, z, phi.ones([1]), phi.ones([1]), None, None, 1j)
+
+
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+@pytest.mark.parametrize(
+    "call, op, arg",
+    [
+        (lambda v: phi.leaky_relu(x32(), v), "leaky_relu", "negative_slope"),
+        (lambda v: phi.elu(x32(), v), "elu", "alpha"),
+        (lambda v: phi.hardtanh(x32(), -1.0, v), "hardtanh", "t_max"),
+        (
+            lambda v: phi.bilinear_interp(
+                phi.ones([1, 1, 2, 2]), None, [], None, "NCHW", 0, 0, 0, [2.0, v]
+            ),
+            "bilinear_interp",
+            r"scale\[1\]",
+        ),
+    ],
+)
+@pytest.mark.parametrize("value", [1e39, -1e39, 10**39, 3.4028235677973366e38])
+def test_a_float_attribute_beyond_float32_is_a_named_error(
+    call: object, op: str, arg: str, value: float
+) -> None:
+    """PHI stores a ``float`` attribute as float32; PaddlePaddle 3.3.1 silently makes 1e39 inf
+    (``leaky_relu(x, 1e39)`` gives -inf for -2), phiops says so instead."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^{op}\(\): argument '{arg}' is .*out of range for float32"
+    ):
+        call(value)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "slope, expected",
+    [
+        (FLT_MAX, [1.0, -INF]),
+        (3.4028235e38, [1.0, -INF]),  # above FLT_MAX as a double, FLT_MAX as a float32
+        (-FLT_MAX, [1.0, INF]),
+        (1e38, [1.0, -2e38]),
+        (INF, [1.0, -INF]),
+    ],
+)
+def test_a_float_attribute_float32_holds_is_accepted(slope: float, expected: list) -> None:
+    x = phi.to_tensor(np.array([1.0, -2.0], "float32"))
+    with np.errstate(over="ignore"):
+        assert phi.leaky_relu(x, slope).numpy().tolist() == pytest.approx(expected)
+
+
+def test_a_double_attribute_is_not_limited_to_float32() -> None:
+    assert phi.full([1], 1e39, "float64").numpy().tolist() == [1e39]
+
+
+@pytest.mark.parametrize(
+    "call, op, arg",
+    [
+        (lambda: phi.scale(x32(), 1 + 2j), "scale", "scale"),
+        (lambda: phi.scale(x32(), 1.0, 1 + 2j), "scale", "bias"),
+        (lambda: phi.pow(x32(), 1 + 1j), "pow", "y"),
+        (lambda: phi.pad(x32(), [1, 1, 1, 1], 1j), "pad", "pad_value"),
+        (lambda: phi.concat([x32(), x32()], 1j), "concat", "axis"),
+        (lambda: phi.gather(x32(), phi.zeros([1], "int64"), 1j), "gather", "axis"),
+        (lambda: phi.uniform([2], "float32", 1j, 2.0, 0), "uniform", "min"),
+        (lambda: phi.eye(1j, 2), "eye", "num_rows"),
+        (lambda: phi.arange(0, 1j, 1, "float32"), "arange", "end"),
+        (lambda: phi.full_like(x32(), 1 + 1j), "full_like", "value"),
+        (lambda: phi.scale(phi.to_tensor(np.ones(2, "int64")), 1j), "scale", "scale"),
+    ],
+)
+def test_a_complex_scalar_for_a_real_computation_is_a_named_error(
+    call: object, op: str, arg: str
+) -> None:
+    """PaddlePaddle 3.3.1 rejects these in its Python API (``paddle.pow(x, 1+1j)``,
+    ``paddle.scale(x, bias=1+2j)``, ``paddle.uniform(min=1j)``: TypeError) or silently drops the
+    imaginary part (``paddle._C_ops.scale(x, 1+2j, ...)`` is ``x``); phiops never drops it."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^{op}\(\): argument '{arg}' is the complex number"
+    ):
+        call()  # type: ignore[operator]
+
+
+def test_a_complex_scalar_for_a_complex_computation_is_used() -> None:
+    """Values as PaddlePaddle 3.3.1 gives them (``_C_ops.scale``, ``pad``, ``full_like``)."""
+    xc = phi.to_tensor(np.array([1 + 1j], "complex64"))
+    assert phi.scale(xc, 1 + 2j).numpy().tolist() == [-1 + 3j]
+    assert phi.pad(xc, [1, 1], 1j).numpy().tolist() == [1j, 1 + 1j, 1j]
+    assert phi.full_like(x32(), 1 + 1j, "complex64").numpy().tolist() == [[1 + 1j] * 3] * 2
 
 
 def test_sgd_with_master_param_but_without_multi_precision_updates_param() -> None:

@@ -94,7 +94,8 @@ def embedding_kernel(ctx: KernelContext, x: Array, weight: Array, padding_idx: i
 @register_kernel("gather", dtypes=GATHER_DTYPES, configure=any_dtype_inputs(1))
 def gather_kernel(ctx: KernelContext, x: Array, index: Array, axis: int) -> Array:
     xp = ctx.xp
-    a = axis + x.ndim if axis < 0 else axis
+    a = int(axis)  # a Scalar: 1.0 is axis 1 (InferMeta checked it is whole)
+    a = a + x.ndim if a < 0 else a
     check_non_negative_index(xp, index, x.shape[a], "gather", a)
     if index.ndim == 0:
         return xp.take(x, index, axis=a)
