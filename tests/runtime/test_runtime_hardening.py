@@ -162,6 +162,24 @@ def test_a_complex_scalar_for_a_real_computation_is_a_named_error(
         call()  # type: ignore[operator]
 
 
+@pytest.mark.parametrize(
+    "call, op, arg, expected",
+    [
+        (lambda: phi.clip(x32(), 1j, 2.0), "clip", "min", "a real Scalar"),
+        (lambda: phi.full([2], 1 + 1j), "full", "value", "a real Scalar"),
+        (lambda: phi.leaky_relu(x32(), 1j), "leaky_relu", "negative_slope", "a float"),
+    ],
+)
+def test_a_complex_value_for_a_real_typed_attribute_is_a_named_error(
+    call: object, op: str, arg: str, expected: str
+) -> None:
+    """``Scalar(float)``, ``Scalar(double)`` and ``float`` never hold a complex number."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^{op}\(\): argument '{arg}' expects {expected}"
+    ):
+        call()  # type: ignore[operator]
+
+
 def test_a_complex_scalar_for_a_complex_computation_is_used() -> None:
     """Values as PaddlePaddle 3.3.1 gives them (``_C_ops.scale``, ``pad``, ``full_like``)."""
     xc = phi.to_tensor(np.array([1 + 1j], "complex64"))
@@ -176,6 +194,33 @@ def test_sgd_with_master_param_but_without_multi_precision_updates_param() -> No
     out, master_out = phi.sgd_(p, phi.to_tensor(np.float32(0.5)), p, master)
     assert out is p and master_out is None
     assert p.numpy().tolist() == [0.5, 0.5] and master.numpy().tolist() == [1.0, 1.0]
+
+
+def _adam_step(master: phi.Tensor | None, multi_precision: bool) -> tuple[list, object]:
+    param = phi.to_tensor(np.array([1.0, 2.0], "float32"))
+    grad = phi.to_tensor(np.array([0.5, -0.5], "float32"))
+    moment = phi.zeros([2])
+    outs = phi.adam_(
+        param, grad, phi.to_tensor(np.array([0.1], "float32")), moment, phi.zeros([2]),
+        phi.to_tensor(np.array([0.9], "float32")), phi.to_tensor(np.array([0.999], "float32")),
+        master, None, multi_precision=multi_precision,
+    )  # fmt: skip
+    return param.numpy().tolist(), outs[-1]
+
+
+@pytest.mark.parametrize("multi_precision", [False, True])
+def test_adam_with_master_param_updates_param_as_without_it(multi_precision: bool) -> None:
+    """Item 9: ``adam_`` with ``master_param`` raised AttributeError; each step moves each
+    element by the learning rate (the first Adam step is lr * sign(grad))."""
+    expected, _ = _adam_step(None, False)
+    assert expected == pytest.approx([0.9, 2.1])
+    master = phi.to_tensor(np.array([1.0, 2.0], "float32"))
+    updated, master_out = _adam_step(master, multi_precision)
+    assert updated == pytest.approx(expected)
+    if multi_precision:
+        assert master_out.numpy().tolist() == pytest.approx(expected)
+    else:
+        assert master_out is None and master.numpy().tolist() == [1.0, 2.0]
 
 
 # -- item 10: sizes -------------------------------------------------------------------------------
