@@ -195,7 +195,7 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
     "Scalar": (None, "to_scalar"),
     "Scalar(int)": ("int", "to_scalar_int"),
     "Scalar(int64_t)": ("int", "to_scalar_int"),
-    "Scalar(float)": ("float", "to_scalar_float"),
+    "Scalar(float)": ("float", "to_scalar_float32"),
     "Scalar(double)": ("float", "to_scalar_float"),
     "Scalar(bool)": ("bool", "to_scalar_bool"),
     "int[]": (None, "to_int_list"),
@@ -234,7 +234,7 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     call = f"{name} = _attr.{function}({name}, {op.name!r}, {name!r})"
     int_range = _INT_RANGES.get(type_text)
     out_of_range = "" if int_range is None else f"not {int_range[0]} <= {name} <= {int_range[1]}"
-    if type_text == "float":
+    if type_text in ("float", "Scalar(float)"):
         # inf and nan fail the comparison too and take the normaliser, which accepts them.
         out_of_range = f"not {-_FLOAT32_OVERFLOW!r} < {name} < {_FLOAT32_OVERFLOW!r}"
     if type_text == "Scalar":

@@ -39,7 +39,10 @@ def _doc_escape(text: str) -> str:
 @dataclass(frozen=True)
 class ApiView:
     """One API function: signature, docstring and the statements of its body, in groups the
-    template places inside ``try`` / ``except`` / ``else`` and after them."""
+    template places inside ``try`` / ``except`` / ``else`` and after them. The template wraps
+    the body in one more ``try`` that names the op in a phiops error raised by a kernel on the
+    cached path (which calls the kernel directly, past the dispatcher that names it otherwise);
+    a ``try`` costs nothing until something is raised (Python 3.11; one instruction in 3.10)."""
 
     name: str
     params: str

@@ -48,6 +48,7 @@ __all__ = [
     "to_scalar",
     "to_scalar_int",
     "to_scalar_float",
+    "to_scalar_float32",
     "to_scalar_bool",
     "to_scalar_list",
     "to_dtype",
@@ -195,10 +196,7 @@ def to_scalar(
     fit int64, as PHI's Scalar holds it. With ``dtype_from`` (what the op's data type comes from,
     in order: tensors, lists of tensors, DataType-likes), a complex number is accepted only when
     the first of them that names a data type names a complex one."""
-    try:
-        number = Scalar(value).value
-    except InvalidArgumentError as error:
-        raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
+    number = _scalar_number(value, op, arg)
     if type(number) is int:
         _in_range(number, INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
     elif type(number) is complex and dtype_from is not None:
@@ -206,10 +204,17 @@ def to_scalar(
         if not dtype.is_complex:
             computes = "a real dtype" if dtype == DataType.UNDEFINED else dtype.name.lower()
             raise InvalidArgumentError(
-                f"{op}(): argument '{arg}' is the complex number {_shown(number)}, but the op computes in "
-                f"{computes}; a complex value needs a complex tensor or dtype"
+                f"{op}(): argument '{arg}' is the complex number {_shown(number)}, but the op "
+                f"computes in {computes}; a complex value needs a complex tensor or dtype"
             )
     return number
+
+
+def _scalar_number(value: Any, op: str, arg: str) -> bool | int | float | complex:
+    try:
+        return Scalar(value).value
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
 
 
 def _data_type_of(sources: tuple[Any, ...]) -> DataType:
@@ -237,10 +242,16 @@ def to_scalar_int(value: Any, op: str, arg: str) -> int:
 
 
 def to_scalar_float(value: Any, op: str, arg: str) -> float:
-    number = to_scalar(value, op, arg)
+    """``Scalar(double)``: a real number; an int beyond int64 too, when a double holds it."""
+    number = _scalar_number(value, op, arg)
     if isinstance(number, complex):
         raise _fail(op, arg, "a real Scalar", value)
     return _as_float(number, op, arg)
+
+
+def to_scalar_float32(value: Any, op: str, arg: str) -> float:
+    """``Scalar(float)``: a real number that float32 holds (inf and nan included)."""
+    return to_float32(to_scalar_float(value, op, arg), op, arg)
 
 
 def to_scalar_bool(value: Any, op: str, arg: str) -> bool:

@@ -97,7 +97,11 @@ def create_vec_shape_infer_meta(
 
 
 def arange_size(start: float, end: float, step: float) -> int:
-    """How many values start, start + step, ... lie before ``end`` (0 when step points away)."""
+    """How many values start, start + step, ... lie before ``end`` (0 when step points away).
+    Each must be finite, as PaddlePaddle 3.3.1's ``paddle.arange`` requires."""
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if not math.isfinite(value):
+            raise InvalidArgumentError(f"argument '{name}' must be finite, got {value}")
     if step == 0:
         raise InvalidArgumentError("argument 'step' must not be 0")
     return max(math.ceil((end - start) / step), 0)

@@ -93,6 +93,7 @@ FLT_MAX = float(np.finfo(np.float32).max)
         (lambda v: phi.leaky_relu(x32(), v), "leaky_relu", "negative_slope"),
         (lambda v: phi.elu(x32(), v), "elu", "alpha"),
         (lambda v: phi.hardtanh(x32(), -1.0, v), "hardtanh", "t_max"),
+        (lambda v: phi.clip(x32(), v, INF), "clip", "min"),
         (
             lambda v: phi.bilinear_interp(
                 phi.ones([1, 1, 2, 2]), None, [], None, "NCHW", 0, 0, 0, [2.0, v]
@@ -106,7 +107,8 @@ FLT_MAX = float(np.finfo(np.float32).max)
 def test_a_float_attribute_beyond_float32_is_a_named_error(
     call: object, op: str, arg: str, value: float
 ) -> None:
-    """PHI stores a ``float`` attribute as float32; PaddlePaddle 3.3.1 silently makes 1e39 inf
+    """PHI stores a ``float`` attribute (and a ``Scalar(float)``) as float32; PaddlePaddle 3.3.1
+    silently makes 1e39 inf
     (``leaky_relu(x, 1e39)`` gives -inf for -2), phiops says so instead."""
     with pytest.raises(
         InvalidArgumentError, match=rf"^{op}\(\): argument '{arg}' is .*out of range for float32"
@@ -130,8 +132,9 @@ def test_a_float_attribute_float32_holds_is_accepted(slope: float, expected: lis
         assert phi.leaky_relu(x, slope).numpy().tolist() == pytest.approx(expected)
 
 
-def test_a_double_attribute_is_not_limited_to_float32() -> None:
-    assert phi.full([1], 1e39, "float64").numpy().tolist() == [1e39]
+@pytest.mark.parametrize("value", [1e39, 10**39])
+def test_a_double_attribute_is_not_limited_to_float32_or_int64(value: float) -> None:
+    assert phi.full([1], value, "float64").numpy().tolist() == [1e39]
 
 
 @pytest.mark.parametrize(
@@ -335,6 +338,25 @@ def test_sum_of_a_0d_tensor_over_axis_0_as_paddle(axis: object) -> None:
     t = phi.to_tensor(3.0)
     out = phi.sum(t, axis)
     assert out.shape == [] and float(out) == 3.0
+
+
+def test_a_kernel_error_on_the_cached_path_names_the_op() -> None:
+    """The second call with the same metas runs the kernel directly (no dispatcher): its error
+    still names the op."""
+    x = x32()
+    for _ in range(2):
+        with pytest.raises(InvalidArgumentError, match=r"^clip\(\): max should be greater"):
+            phi.clip(x, 2.0, 1.0)
+
+
+@pytest.mark.parametrize("start, end, step, arg", [(NAN, 1, 1, "start"), (0, INF, 1, "end"),
+                                                   (0, 1, NAN, "step")])  # fmt: skip
+def test_arange_bounds_must_be_finite_as_paddle(start, end, step, arg: str) -> None:
+    """PaddlePaddle 3.3.1: ``paddle.arange(nan, 1, 1)``: "The value of start must be finite"."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^arange\(\): argument '{arg}' must be finite"
+    ):
+        phi.arange(start, end, step, "float32")
 
 
 def test_sum_of_a_0d_tensor_over_axis_1_is_an_error() -> None:

@@ -134,7 +134,18 @@ def index_select_kernel(ctx: KernelContext, x: Array, index: Array, axis: int) -
 
 def along_axis_index(xp: Any, arr: Array, indices: Array, axis: int, op: str) -> tuple:
     """A fancy index addressing ``arr`` at ``indices`` along ``axis`` and at the position of each
-    element of ``indices`` along the other axes (PHI's cpu_gather_kernel walk)."""
+    element of ``indices`` along the other axes (PHI's cpu_gather_kernel walk).
+
+    put_along_axis's InferMeta (PaddlePaddle's UnchangedInferMeta on ``arr``) sees no
+    ``indices``: their dtype and rank are checked here."""
+    if indices.dtype.kind not in "iu":
+        raise InvalidArgumentError(
+            f"argument 'indices' must be int32 or int64, got {indices.dtype}"
+        )
+    if indices.ndim != arr.ndim:
+        raise InvalidArgumentError(
+            f"argument 'indices' must have the rank of 'arr' ({arr.ndim}), got {indices.ndim}"
+        )
     a = axis + arr.ndim if axis < 0 else axis
     check_index_range(xp, indices, arr.shape[a], op, a)
     for other in range(arr.ndim):
