@@ -237,8 +237,9 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     if type_text in ("float", "Scalar(float)"):
         # inf and nan fail the comparison too and take the normaliser, which accepts them.
         out_of_range = f"not {-_FLOAT32_OVERFLOW!r} < {name} < {_FLOAT32_OVERFLOW!r}"
-    if type_text == "Scalar":
+    if type_text in ("Scalar", "Scalar[]"):
         call = f"{call[:-1]}, {_dtype_sources(op)})"
+    if type_text == "Scalar":
         return [
             f"if type({name}) not in _REAL_SCALAR_TYPES or (type({name}) is int and {out_of_range}):",
             f"    {call}",

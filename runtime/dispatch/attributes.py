@@ -258,9 +258,12 @@ def to_scalar_bool(value: Any, op: str, arg: str) -> bool:
     return bool(to_scalar(value, op, arg))
 
 
-def to_scalar_list(value: Any, op: str, arg: str) -> tuple[bool | int | float | complex, ...]:
+def to_scalar_list(
+    value: Any, op: str, arg: str, dtype_from: tuple[Any, ...] | None = None
+) -> tuple[bool | int | float | complex, ...]:
+    """Scalar[]: each item as ``to_scalar`` (``dtype_from`` included) takes it."""
     if isinstance(value, (list, tuple)):
-        return tuple(to_scalar(item, op, f"{arg}[{i}]") for i, item in enumerate(value))
+        return tuple(to_scalar(item, op, f"{arg}[{i}]", dtype_from) for i, item in enumerate(value))
     raise _fail(op, arg, "a list of numbers", value)
 
 

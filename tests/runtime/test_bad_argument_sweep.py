@@ -21,6 +21,7 @@ BAD_VALUES: dict[str, Any] = {
     "NaN": float("nan"),
     "a huge size list": [10**12, 10**12],
     "a complex": 1 + 2j,
+    "a list holding a complex": [1 + 2j],
     "a float beyond float32": 1e39,
     "None": None,
     "an object": object(),

@@ -151,6 +151,11 @@ def test_a_double_attribute_is_not_limited_to_float32_or_int64(value: float) -> 
         (lambda: phi.arange(0, 1j, 1, "float32"), "arange", "end"),
         (lambda: phi.full_like(x32(), 1 + 1j), "full_like", "value"),
         (lambda: phi.scale(phi.to_tensor(np.ones(2, "int64")), 1j), "scale", "scale"),
+        (
+            lambda: phi.set_value(x32(), [0], [1], [1], [0], [], [], [1], [1j]),
+            "set_value",
+            r"values\[0\]",
+        ),
     ],
 )
 def test_a_complex_scalar_for_a_real_computation_is_a_named_error(
