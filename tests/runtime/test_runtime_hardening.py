@@ -364,6 +364,29 @@ def test_arange_bounds_must_be_finite_as_paddle(start, end, step, arg: str) -> N
         phi.arange(start, end, step, "float32")
 
 
+@pytest.mark.parametrize("starts, ends, steps", [([0], [-5], [1]), ([0], [1], [-5])])
+def test_set_value_on_an_empty_slice_changes_nothing_as_paddle(starts, ends, steps) -> None:
+    """PaddlePaddle 3.3.1: ``_C_ops.set_value(ones([2, 3]), [0], [-5], [1], [0], ...)`` is a
+    no-op (it was numpy's reshape ValueError)."""
+    out = phi.set_value(x32(), starts, ends, steps, [0], [], [], [1], [5.0])
+    assert out.numpy().tolist() == [[1.0] * 3] * 2
+
+
+def test_a_negative_seed_is_accepted_as_paddle() -> None:
+    """PaddlePaddle 3.3.1 draws with ``_C_ops.uniform(..., seed=-5)``; it was numpy's ValueError.
+    The same seed gives the same numbers."""
+    first = phi.uniform([3], "float32", 0.0, 1.0, -5).numpy().tolist()
+    assert first == phi.uniform([3], "float32", 0.0, 1.0, -5).numpy().tolist()
+    assert phi.gaussian([3], 0.0, 1.0, -5, "float32").shape == [3]
+
+
+def test_put_along_axis_with_an_axis_out_of_range_is_a_named_error() -> None:
+    with pytest.raises(
+        InvalidArgumentError, match=r"^put_along_axis\(\): argument 'axis' must be in \[-2, 2\)"
+    ):
+        phi.put_along_axis(x32(), phi.zeros([2, 3], "int64"), phi.ones([1]), -5)
+
+
 def test_sum_of_a_0d_tensor_over_axis_1_is_an_error() -> None:
     with pytest.raises(InvalidArgumentError, match=r"^sum\(\): argument 'axis'"):
         phi.sum(phi.to_tensor(3.0), 1)

@@ -146,6 +146,11 @@ def along_axis_index(xp: Any, arr: Array, indices: Array, axis: int, op: str) ->
         raise InvalidArgumentError(
             f"argument 'indices' must have the rank of 'arr' ({arr.ndim}), got {indices.ndim}"
         )
+    if not -max(arr.ndim, 1) <= axis < max(arr.ndim, 1):
+        raise InvalidArgumentError(
+            f"argument 'axis' must be in [{-max(arr.ndim, 1)}, {max(arr.ndim, 1)}) for a tensor "
+            f"of rank {arr.ndim}, got {axis}"
+        )
     a = axis + arr.ndim if axis < 0 else axis
     check_index_range(xp, indices, arr.shape[a], op, a)
     for other in range(arr.ndim):
