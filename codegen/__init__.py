@@ -125,7 +125,32 @@ def collect(
             else:
                 diagnostics.extend(validate_op(spec, python_api=python_api))
     diagnostics.extend(validate_set(specs, broken))
+    if python_api:
+        diagnostics.extend(_generation_problems(specs, broken, diagnostics))
     return specs, files, sort_diagnostics(diagnostics)
+
+
+def _generation_problems(
+    specs: list[OpSpec], broken: set[int], diagnostics: list[Diagnostic]
+) -> list[Diagnostic]:
+    """What generation rejects in ops that passed every other check (so that a view is never
+    built from a spec that does not hold together), short of the runtime's own checks."""
+    from .api.views import generation_problems
+
+    flagged = {d.op for d in diagnostics}
+    by_name: dict[str, OpSpec] = {}
+    for spec in specs:
+        by_name.setdefault(spec.name, spec)
+    names = set(by_name)
+    found: list[Diagnostic] = []
+    for spec in specs:
+        backward = by_name.get(spec.backward) if spec.backward is not None else None
+        if by_name[spec.name] is not spec or id(spec) in broken or spec.name in flagged:
+            continue
+        if backward is not None and (id(backward) in broken or backward.name in flagged):
+            continue
+        found.extend(generation_problems(spec, names, backward))
+    return found
 
 
 def check(

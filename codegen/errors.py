@@ -15,7 +15,8 @@ print with an `inconsistency: ` prefix before the message.  Two severities:
   expressions, `optional`, `inplace`, `invoke` arguments, `backward:` targets, ...), an empty
   kernel candidate (`place>`, dropped), a backward op that does not match its forward op.
 
-`codegen.load(strict=True)` rejects both; `python -m codegen lint` fails only on errors.
+`codegen.load(strict=True)` and `python -m codegen lint` reject both (lint with
+`--no-fail-on-inconsistency`: only errors).
 """
 
 from __future__ import annotations

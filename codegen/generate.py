@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from codegen.errors import Diagnostic, SpecError
 from codegen.files import FileManager, body_is_intact, fingerprint_inputs, header, stale_files
-from codegen.model import DataTypeConst, OpSpec, SpecSet
+from codegen.model import OpSpec
 
 __all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
 
@@ -141,40 +141,6 @@ def _runtime_facts_uncached() -> bytes:
     return "\n".join(lines).encode()
 
 
-def _runtime_name_problems(op: OpSpec) -> list[Diagnostic]:
-    """DataType/DataLayout names the model accepts (PaddlePaddle's list) but the runtime lacks:
-    a generated ``DataType.FLOAT8_E4M3FN`` would fail only at import."""
-    from runtime.common import DataLayout, DataType
-
-    problems = []
-    members = {"datatype": ("DataType", DataType), "layout": ("DataLayout", DataLayout)}
-    for arg in op.args:
-        if arg.default is not None and arg.default.kind in members:
-            enum_name, enum = members[arg.default.kind]
-            if arg.default.value not in enum.__members__:
-                problems.append(
-                    Diagnostic(
-                        op.loc_of("args"),
-                        op.name,
-                        f"default {arg.default.text} of argument '{arg.name}': the runtime has no "
-                        f"{enum_name}.{arg.default.value}",
-                        f"runtime {enum_name}s: {', '.join(enum.__members__)}",
-                    )
-                )
-    data_type = op.kernel.data_type if op.kernel is not None else None
-    for item in data_type.items if data_type is not None else ():
-        if isinstance(item, DataTypeConst) and item.name not in DataType.__members__:
-            problems.append(
-                Diagnostic(
-                    op.loc_of("kernel.data_type"),
-                    op.name,
-                    f"kernel.data_type {item}: the runtime has no DataType.{item.name}",
-                    f"runtime DataTypes: {', '.join(DataType.__members__)}",
-                )
-            )
-    return problems
-
-
 def up_to_date(project: Project) -> bool:
     """True when every generated file carries the current fingerprint and an intact body, and
     no stale generated file is left: nothing is rendered or formatted to decide this."""
@@ -186,44 +152,11 @@ def up_to_date(project: Project) -> bool:
     return not stale_files(project.out_dir, TEMPLATES)
 
 
-@dataclass(frozen=True)
-class _OpViews:
-    """Everything the templates place for one op."""
-
-    api: Any
-    infer_meta: Any | None
-    signature: Any | None
-    registration: str
-
-
-def _views(
-    op: OpSpec, generated_names: set[str], specs: SpecSet
-) -> tuple[_OpViews | None, list[Diagnostic]]:
-    """The views of ``op``, or the diagnostics that stop it from being generated."""
-    from codegen.api.python import GenerationError
-    from codegen.api.registry import kernel_name, op_info, op_info_source
-    from codegen.api.views import api_view, infer_meta_view, signature_view
-    from runtime.dispatch.checks import check_op
-
-    try:
-        backward = specs.find(op.backward) if op.backward is not None else None
-        api = api_view(op, op.loc.file, generated_names, backward)
-        infer_meta = signature = None
-        if op.invoke is None:
-            infer_meta = infer_meta_view(op)
-            signature = signature_view(op, kernel_name(op) or op.name)
-        info = op_info(op)
-    except GenerationError as error:
-        return None, [error.diagnostic]
-    problems = [Diagnostic(op.loc_of(key), op.name, message) for key, message in check_op(info)]
-    problems += _runtime_name_problems(op)
-    return _OpViews(api, infer_meta, signature, op_info_source(info)), problems
-
-
 def build_files(project: Project) -> FileManager:
     """Load, check and render everything; SpecError (nothing written) on any problem."""
     import codegen
-    from codegen.api.views import infer_meta_function_variable
+    from codegen.api.registry import op_info_source
+    from codegen.api.views import OpViews, infer_meta_function_variable, op_views
     from codegen.pd_op import pd_op_context
     from codegen.render import (
         format_source,
@@ -231,6 +164,7 @@ def build_files(project: Project) -> FileManager:
         prune_black_cache,
         render_template,
     )
+    from runtime.dispatch.checks import check_op
 
     paths = project.spec_paths()
     if not paths:
@@ -244,13 +178,17 @@ def build_files(project: Project) -> FileManager:
     specs = codegen.load(paths, base=project.root)
     ops = list(specs.ops) + list(specs.backward_ops)
     generated_names = {op.name for op in ops}
-    views: dict[str, _OpViews] = {}
+    # codegen.load has run every check but the runtime's own (InferMeta functions, kernel
+    # signatures), including building these views once (codegen.api.views.generation_problems).
+    views: dict[str, OpViews] = {}
     diagnostics: list[Diagnostic] = []
     for op in ops:
-        op_views, problems = _views(op, generated_names, specs)
-        diagnostics.extend(problems)
-        if op_views is not None:
-            views[op.name] = op_views
+        backward = specs.find(op.backward) if op.backward is not None else None
+        views[op.name] = op_views(op, generated_names, backward)
+        info = views[op.name].info
+        diagnostics.extend(
+            Diagnostic(op.loc_of(key), op.name, message) for key, message in check_op(info)
+        )
     if diagnostics:
         raise SpecError(diagnostics)
 
@@ -277,7 +215,7 @@ def build_files(project: Project) -> FileManager:
             "registrations": [
                 {
                     "name": op.name,
-                    "info": views[op.name].registration,
+                    "info": op_info_source(views[op.name].info),
                     "signature": views[op.name].signature,
                     "grad_spec": views[op.name].api.grad_spec,
                 }

@@ -26,7 +26,8 @@ MAX_YAML_DEPTH = 64
 MAX_YAML_NODES = 1_000_000
 # Digits of one number, in YAML or in a spec string (an int64 has 19).
 MAX_NUMBER_DIGITS = 400
-# Nesting of (), [] and {} inside one spec string such as a default or a size expression.
+# Nesting of (), [] and {} inside one spec string such as a default or a size expression, and
+# of unary operators (`- - - 1`) in a constant expression.
 MAX_BRACKET_DEPTH = 32
 # Bits of an integer a constant expression may compute on the way (`1 << 99999999999`).
 MAX_CONSTANT_BITS = 1024

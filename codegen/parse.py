@@ -41,7 +41,7 @@ from typing import Callable
 from . import lexer
 from .errors import INCONSISTENCY, Diagnostic
 from .lexer import EOF, NAME, NUMBER, PUNCT, STRING, Token
-from .limits import MAX_CONSTANT_BITS
+from .limits import MAX_BRACKET_DEPTH, MAX_CONSTANT_BITS
 from .loader import YMap, YNode, YScalar, YSeq
 from .model import (
     DATA_LAYOUTS,
@@ -324,8 +324,15 @@ class _ConstEval:
 
     def unary(self) -> int | float:
         negate = False
-        while (op := self.op("-", "+")) is not None:  # a loop: `- - - 1` may be long
+        depth = 0
+        while (op := self.op("-", "+")) is not None:  # a loop, not recursion
             negate ^= op == "-"
+            depth += 1
+            if depth > MAX_BRACKET_DEPTH:
+                raise _NotConst(
+                    f"unary operators nest deeper than {MAX_BRACKET_DEPTH} levels "
+                    f"(codegen.limits.MAX_BRACKET_DEPTH)"
+                )
         value = self.primary()
         return -value if negate else value
 

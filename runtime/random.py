@@ -47,7 +47,8 @@ def generator_for(place: Place) -> np.random.Generator:
 
 def draw_generator(place: Place, op_seed: int) -> np.random.Generator:
     """The generator a random op draws from: its own when ``op_seed`` is nonzero, else the
-    process-wide one of ``place``."""
+    process-wide one of ``place``. A negative seed is taken modulo 2**64, as PHI's cast of the
+    int attribute to its engine's uint64 seed does (PaddlePaddle 3.3.1 accepts seed=-5)."""
     if op_seed:
-        return np.random.default_rng(op_seed)
+        return np.random.default_rng(op_seed % 2**64)
     return generator_for(place)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.codegen.project import make_project
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -115,6 +117,61 @@ def _bare_venv(where: Path) -> Path:
     return python
 
 
+# The `codegen` extra (jinja2, pyyaml, black) and what they need, linked from our environment.
+_CODEGEN_EXTRA = (
+    "jinja2",
+    "markupsafe",
+    "yaml",
+    "_yaml",
+    "black",
+    "blib2to3",
+    "_black_version.py",
+    "click",
+    "mypy_extensions.py",
+    "packaging",
+    "pathspec",
+    "platformdirs",
+    "pytokens",
+)
+
+
+def _add_codegen_extra(python: Path) -> None:
+    """Make the `codegen` extra importable in the bare venv of ``python``."""
+    import black
+
+    ours = Path(black.__file__).resolve().parent.parent
+    extra = python.parent.parent / "codegen-extra"
+    extra.mkdir()
+    names = list(_CODEGEN_EXTRA) + [p.name for p in ours.glob("*__mypyc*")]
+    names += [
+        p.name
+        for p in ours.glob("*.dist-info")
+        if p.name.split("-")[0].lower()
+        in {
+            "jinja2",
+            "markupsafe",
+            "pyyaml",
+            "black",
+            "click",
+            "mypy_extensions",
+            "packaging",
+            "pathspec",
+            "platformdirs",
+            "pytokens",
+        }
+    ]
+    for name in names:
+        if (ours / name).exists():
+            (extra / name).symlink_to(ours / name)
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(site, "codegen_extra.pth").write_text(str(extra) + "\n")
+
+
 def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
     checkout = tmp_path / "checkout"
     checkout.mkdir()
@@ -163,6 +220,28 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
     )
     assert codegen.returncode == 1
     assert codegen.stderr.strip().startswith("codegen needs pyyaml, jinja2, black: pip install")
+    # With the extra, the installed generator works on a project given with --root.
+    _add_codegen_extra(python)
+    project = make_project(tmp_path / "project")
+    generate = subprocess.run(
+        [str(python), "-m", "codegen", "--root", str(project)],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert generate.returncode == 0, generate.stderr
+    assert (project / "generated" / "api.py").read_text().count("\ndef ") >= 3
+    check = subprocess.run(
+        [str(python), "-m", "codegen", "--root", str(project), "--check"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
     import zipfile
 
     names = set(zipfile.ZipFile(wheel).namelist())

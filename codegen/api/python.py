@@ -44,6 +44,10 @@ def _error(op: OpSpec, key: str, message: str, hint: str | None = None) -> Gener
     return GenerationError(Diagnostic(op.loc_of(key), op.name, message, hint))
 
 
+def _arg_error(op: OpSpec, arg: Arg, message: str) -> GenerationError:
+    return GenerationError(Diagnostic(arg.loc, op.name, message))
+
+
 def identifier(op: OpSpec, name: str, what: str, key: str = "args") -> str:
     """``name`` if it can be a Python parameter name, else a GenerationError."""
     if (
@@ -95,8 +99,8 @@ def annotation(op: OpSpec, arg: Arg) -> str:
     try:
         return table[t.base]
     except KeyError:
-        raise _error(
-            op, "args", f"argument '{arg.name}' of type {t} is not supported by the Python API"
+        raise _arg_error(
+            op, arg, f"argument '{arg.name}' of type {t} is not supported by the Python API"
         ) from None
 
 
@@ -149,8 +153,8 @@ def default_literal(op: OpSpec, arg: Arg) -> str:
             return literal((int(value),))  # type: ignore[arg-type]
     elif kind in ("int", "float", "bool", "str"):
         return literal(_coerce(op, arg, value, t.scalar_type or t.base))
-    raise _error(
-        op, "args", f"default {default.text} of argument '{arg.name}' does not fit type {t}"
+    raise _arg_error(
+        op, arg, f"default {default.text} of argument '{arg.name}' does not fit type {t}"
     )
 
 
@@ -172,8 +176,8 @@ def _coerce(op: OpSpec, arg: Arg, value: object, base: str) -> object:
     elif base == "Scalar":
         if isinstance(value, (bool, int, float)):
             return value
-    raise _error(
-        op, "args", f"default {value!r} of argument '{arg.name}' does not fit type {arg.type}"
+    raise _arg_error(
+        op, arg, f"default {value!r} of argument '{arg.name}' does not fit type {arg.type}"
     )
 
 
@@ -182,7 +186,7 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
     "bool": ("bool", "to_bool"),
     "int": ("int", "to_int32"),
     "int64_t": ("int", "to_int64"),
-    "float": ("float", "to_float"),
+    "float": ("float", "to_float32"),
     "double": ("float", "to_float"),
     "str": ("str", "to_str"),
     "IntArray": (None, "to_int_array"),
@@ -191,12 +195,12 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
     "Scalar": (None, "to_scalar"),
     "Scalar(int)": ("int", "to_scalar_int"),
     "Scalar(int64_t)": ("int", "to_scalar_int"),
-    "Scalar(float)": ("float", "to_scalar_float"),
+    "Scalar(float)": ("float", "to_scalar_float32"),
     "Scalar(double)": ("float", "to_scalar_float"),
     "Scalar(bool)": ("bool", "to_scalar_bool"),
     "int[]": (None, "to_int_list"),
     "int64_t[]": (None, "to_int_list"),
-    "float[]": (None, "to_float_list"),
+    "float[]": (None, "to_float32_list"),
     "double[]": (None, "to_float_list"),
     "bool[]": (None, "to_bool_list"),
     "str[]": (None, "to_str_list"),
@@ -205,6 +209,7 @@ _NORMALISERS: dict[str, tuple[str | None, str]] = {
 
 # An int of the exact type still goes through the normaliser when it is out of the attribute's
 # range, so the range check costs a comparison on the fast path (runtime.dispatch.attributes).
+_FLOAT32_OVERFLOW = float(2**128 - 2**103)  # runtime.dispatch.attributes.FLOAT32_OVERFLOW
 _INT32_RANGE = (-(2**31), 2**31 - 1)
 _INT64_RANGE = (-(2**63), 2**63 - 1)
 _INT_RANGES: dict[str, tuple[int, int]] = {
@@ -222,18 +227,21 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     try:
         exact, function = _NORMALISERS[type_text]
     except KeyError:
-        raise _error(
-            op,
-            "args",
-            f"argument '{arg.name}' of type {arg.type} is not supported by the Python API",
+        raise _arg_error(
+            op, arg, f"argument '{arg.name}' of type {arg.type} is not supported by the Python API"
         ) from None
     name = arg.name
     call = f"{name} = _attr.{function}({name}, {op.name!r}, {name!r})"
     int_range = _INT_RANGES.get(type_text)
     out_of_range = "" if int_range is None else f"not {int_range[0]} <= {name} <= {int_range[1]}"
+    if type_text in ("float", "Scalar(float)"):
+        # inf and nan fail the comparison too and take the normaliser, which accepts them.
+        out_of_range = f"not {-_FLOAT32_OVERFLOW!r} < {name} < {_FLOAT32_OVERFLOW!r}"
+    if type_text in ("Scalar", "Scalar[]"):
+        call = f"{call[:-1]}, {_dtype_sources(op)})"
     if type_text == "Scalar":
         return [
-            f"if type({name}) not in _SCALAR_TYPES or (type({name}) is int and {out_of_range}):",
+            f"if type({name}) not in _REAL_SCALAR_TYPES or (type({name}) is int and {out_of_range}):",
             f"    {call}",
         ]
     if exact is None:
@@ -241,6 +249,16 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
     if out_of_range:
         return [f"if type({name}) is not {exact} or {out_of_range}:", f"    {call}"]
     return [f"if type({name}) is not {exact}:", f"    {call}"]
+
+
+def _dtype_sources(op: OpSpec) -> str:
+    """What the op's data type comes from, as a tuple expression for ``_attr.to_scalar``: its
+    ``kernel.data_type`` candidates, then its Tensor inputs (a complex Scalar needs a complex
+    one)."""
+    names = [n.removeprefix("complex:") for n in candidate_names(op, "data_type")]
+    sources = [f"DataType.{n.removeprefix('DataType::')}" if "::" in n else n for n in names]
+    sources += [a.name for a in op.inputs if a.name not in sources]
+    return "(" + "".join(f"{source}, " for source in sources) + ")"
 
 
 def candidate_names(op: OpSpec, which: str) -> tuple[str, ...]:

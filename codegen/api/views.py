@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from codegen.api.python import (
     GenerationError,
@@ -15,15 +16,18 @@ from codegen.api.python import (
 )
 from codegen.api.autograd import grad_spec_source
 from codegen.errors import Diagnostic
-from codegen.model import OpSpec
+from codegen.model import DataTypeConst, OpSpec
 
 __all__ = [
     "ApiView",
     "InferMetaView",
     "SignatureView",
+    "OpViews",
     "api_view",
     "infer_meta_view",
     "signature_view",
+    "op_views",
+    "generation_problems",
 ]
 
 
@@ -35,7 +39,10 @@ def _doc_escape(text: str) -> str:
 @dataclass(frozen=True)
 class ApiView:
     """One API function: signature, docstring and the statements of its body, in groups the
-    template places inside ``try`` / ``except`` / ``else`` and after them."""
+    template places inside ``try`` / ``except`` / ``else`` and after them. The template wraps
+    the body in one more ``try`` that names the op in a phiops error raised by a kernel on the
+    cached path (which calls the kernel directly, past the dispatcher that names it otherwise);
+    a ``try`` costs nothing until something is raised (Python 3.11; one instruction in 3.10)."""
 
     name: str
     params: str
@@ -329,3 +336,73 @@ def signature_view(op: OpSpec, kernel: str) -> SignatureView:
         attrs=names([p for p in params if p not in inputs]),
         outputs=names([o.name for o in op.outputs]),
     )
+
+
+@dataclass(frozen=True)
+class OpViews:
+    """Everything the templates place for one op."""
+
+    api: ApiView
+    infer_meta: InferMetaView | None
+    signature: SignatureView | None
+    info: Any
+
+
+def op_views(op: OpSpec, generated_names: set[str], backward: OpSpec | None) -> OpViews:
+    """The views of ``op`` (``backward``: its backward op, if any); GenerationError when the
+    spec cannot be generated."""
+    from codegen.api.registry import kernel_name, op_info
+
+    api = api_view(op, op.loc.file, generated_names, backward)
+    infer_meta = signature = None
+    if op.invoke is None:
+        infer_meta = infer_meta_view(op)
+        signature = signature_view(op, kernel_name(op) or op.name)
+    return OpViews(api, infer_meta, signature, op_info(op))
+
+
+def generation_problems(
+    op: OpSpec, generated_names: set[str], backward: OpSpec | None
+) -> list[Diagnostic]:
+    """Why ``op`` cannot be generated, short of the runtime's own checks (InferMeta functions
+    exist, kernel signatures match): the views cannot be built, or a DataType/DataLayout name
+    the model accepts (PaddlePaddle's list) is missing from the runtime's enums, where a
+    generated ``DataType.FLOAT8_E4M3FN`` would fail only at import. Run by ``codegen.collect``,
+    so that lint and generation reject the same specs."""
+    try:
+        op_views(op, generated_names, backward)
+    except GenerationError as error:
+        return [error.diagnostic]
+    return _runtime_name_problems(op)
+
+
+def _runtime_name_problems(op: OpSpec) -> list[Diagnostic]:
+    from runtime.common import DataLayout, DataType
+
+    problems = []
+    members = {"datatype": ("DataType", DataType), "layout": ("DataLayout", DataLayout)}
+    for arg in op.args:
+        if arg.default is not None and arg.default.kind in members:
+            enum_name, enum = members[arg.default.kind]
+            if arg.default.value not in enum.__members__:
+                problems.append(
+                    Diagnostic(
+                        op.loc_of("args"),
+                        op.name,
+                        f"default {arg.default.text} of argument '{arg.name}': the runtime has no "
+                        f"{enum_name}.{arg.default.value}",
+                        f"runtime {enum_name}s: {', '.join(enum.__members__)}",
+                    )
+                )
+    data_type = op.kernel.data_type if op.kernel is not None else None
+    for item in data_type.items if data_type is not None else ():
+        if isinstance(item, DataTypeConst) and item.name not in DataType.__members__:
+            problems.append(
+                Diagnostic(
+                    op.loc_of("kernel.data_type"),
+                    op.name,
+                    f"kernel.data_type {item}: the runtime has no DataType.{item.name}",
+                    f"runtime DataTypes: {', '.join(DataType.__members__)}",
+                )
+            )
+    return problems

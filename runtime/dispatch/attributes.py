@@ -8,7 +8,14 @@ within range (``INT32_MIN`` ... ``INT64_MAX``, spelled out in the generated test
 Ranges are checked here, once, so no kernel meets a value its C++ counterpart could not hold:
 ``int`` attributes are int32, ``int64_t`` ones and every int inside an ``IntArray`` or a
 ``Scalar`` int64; a float attribute or Scalar must be a float (an int too large for one is an
-error, not an OverflowError inside a kernel).
+error, not an OverflowError inside a kernel); a ``float`` attribute must fit float32, as PHI
+stores it (inf and nan are float32 values; 1e39 is an error, not a silent inf).
+
+A complex value in a plain ``Scalar`` is accepted only when the op computes in a complex dtype
+(its kernel's data type source: the ``dtype`` argument or the input tensor). For a real tensor,
+PaddlePaddle 3.3.1's Python API rejects it (``paddle.pow(x, 1+1j)``, ``paddle.scale(x,
+bias=1+2j)``, ``paddle.uniform(min=1j)``: TypeError) or, through ``paddle._C_ops``, silently
+drops the imaginary part (``scale``, ``pad``, ``clip``); phiops never drops it silently.
 """
 
 from __future__ import annotations
@@ -30,15 +37,18 @@ __all__ = [
     "to_int32",
     "to_int64",
     "to_float",
+    "to_float32",
     "to_str",
     "to_int_array",
     "to_int_list",
     "to_float_list",
+    "to_float32_list",
     "to_bool_list",
     "to_str_list",
     "to_scalar",
     "to_scalar_int",
     "to_scalar_float",
+    "to_scalar_float32",
     "to_scalar_bool",
     "to_scalar_list",
     "to_dtype",
@@ -48,6 +58,9 @@ __all__ = [
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+FLOAT32_OVERFLOW = float(2**128 - 2**103)
+"""The smallest magnitude that rounds to inf in float32 (FLT_MAX plus half an ulp): a ``float``
+attribute must be below it (or be inf or nan)."""
 
 
 def _fail(op: str, arg: str, expected: str, value: Any) -> InvalidArgumentError:
@@ -105,6 +118,17 @@ def to_float(value: Any, op: str, arg: str) -> float:
     raise _fail(op, arg, "a float", value)
 
 
+def to_float32(value: Any, op: str, arg: str) -> float:
+    """``float``: a float that float32 holds (inf and nan included), as PHI stores it."""
+    number = to_float(value, op, arg)
+    if -FLOAT32_OVERFLOW < number < FLOAT32_OVERFLOW or number != number or abs(number) == np.inf:
+        return number
+    raise InvalidArgumentError(
+        f"{op}(): argument '{arg}' is {_shown(value)}, out of range for float32 (largest "
+        f"finite value {float(np.finfo(np.float32).max):.8g}; inf and nan are allowed)"
+    )
+
+
 def _as_float(value: Any, op: str, arg: str) -> float:
     try:
         return float(value)
@@ -147,6 +171,12 @@ def to_float_list(value: Any, op: str, arg: str) -> tuple[float, ...]:
     raise _fail(op, arg, "a list of floats", value)
 
 
+def to_float32_list(value: Any, op: str, arg: str) -> tuple[float, ...]:
+    if isinstance(value, (list, tuple)):
+        return tuple(to_float32(item, op, f"{arg}[{i}]") for i, item in enumerate(value))
+    raise _fail(op, arg, "a list of floats", value)
+
+
 def to_bool_list(value: Any, op: str, arg: str) -> tuple[bool, ...]:
     if isinstance(value, (list, tuple)):
         return tuple(to_bool(item, op, f"{arg}[{i}]") for i, item in enumerate(value))
@@ -159,16 +189,49 @@ def to_str_list(value: Any, op: str, arg: str) -> tuple[str, ...]:
     raise _fail(op, arg, "a list of str", value)
 
 
-def to_scalar(value: Any, op: str, arg: str) -> bool | int | float | complex:
+def to_scalar(
+    value: Any, op: str, arg: str, dtype_from: tuple[Any, ...] | None = None
+) -> bool | int | float | complex:
     """Scalar: a Python/numpy number or a 1-element tensor, as a Python number; an int must
-    fit int64, as PHI's Scalar holds it."""
-    try:
-        number = Scalar(value).value
-    except InvalidArgumentError as error:
-        raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
+    fit int64, as PHI's Scalar holds it. With ``dtype_from`` (what the op's data type comes from,
+    in order: tensors, lists of tensors, DataType-likes), a complex number is accepted only when
+    the first of them that names a data type names a complex one."""
+    number = _scalar_number(value, op, arg)
     if type(number) is int:
         _in_range(number, INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
+    elif type(number) is complex and dtype_from is not None:
+        dtype = _data_type_of(dtype_from)
+        if not dtype.is_complex:
+            computes = "a real dtype" if dtype == DataType.UNDEFINED else dtype.name.lower()
+            raise InvalidArgumentError(
+                f"{op}(): argument '{arg}' is the complex number {_shown(number)}, but the op "
+                f"computes in {computes}; a complex value needs a complex tensor or dtype"
+            )
     return number
+
+
+def _scalar_number(value: Any, op: str, arg: str) -> bool | int | float | complex:
+    try:
+        return Scalar(value).value
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
+
+
+def _data_type_of(sources: tuple[Any, ...]) -> DataType:
+    """The first data type named by ``sources``; UNDEFINED when none names one (a value of the
+    wrong type is skipped here: its own normaliser or the dispatch reports it)."""
+    for source in sources:
+        if isinstance(source, (list, tuple)):
+            source = source[0] if source else None
+        if source is None:
+            continue
+        try:
+            dtype = to_data_type(getattr(source, "dtype", source))
+        except (InvalidArgumentError, TypeError, ValueError):
+            continue
+        if dtype != DataType.UNDEFINED:
+            return dtype
+    return DataType.UNDEFINED
 
 
 def to_scalar_int(value: Any, op: str, arg: str) -> int:
@@ -179,19 +242,28 @@ def to_scalar_int(value: Any, op: str, arg: str) -> int:
 
 
 def to_scalar_float(value: Any, op: str, arg: str) -> float:
-    number = to_scalar(value, op, arg)
+    """``Scalar(double)``: a real number; an int beyond int64 too, when a double holds it."""
+    number = _scalar_number(value, op, arg)
     if isinstance(number, complex):
         raise _fail(op, arg, "a real Scalar", value)
     return _as_float(number, op, arg)
+
+
+def to_scalar_float32(value: Any, op: str, arg: str) -> float:
+    """``Scalar(float)``: a real number that float32 holds (inf and nan included)."""
+    return to_float32(to_scalar_float(value, op, arg), op, arg)
 
 
 def to_scalar_bool(value: Any, op: str, arg: str) -> bool:
     return bool(to_scalar(value, op, arg))
 
 
-def to_scalar_list(value: Any, op: str, arg: str) -> tuple[bool | int | float | complex, ...]:
+def to_scalar_list(
+    value: Any, op: str, arg: str, dtype_from: tuple[Any, ...] | None = None
+) -> tuple[bool | int | float | complex, ...]:
+    """Scalar[]: each item as ``to_scalar`` (``dtype_from`` included) takes it."""
     if isinstance(value, (list, tuple)):
-        return tuple(to_scalar(item, op, f"{arg}[{i}]") for i, item in enumerate(value))
+        return tuple(to_scalar(item, op, f"{arg}[{i}]", dtype_from) for i, item in enumerate(value))
     raise _fail(op, arg, "a list of numbers", value)
 
 
@@ -215,4 +287,5 @@ DataTypeLike = Any
 """A DataType, a numpy dtype, or a name such as "float32"."""
 PlaceLike = Any
 """A Place, "cpu", "gpu" or "gpu:N"; None for the undefined place."""
-SCALAR_TYPES = (bool, int, float, complex)
+REAL_SCALAR_TYPES = (bool, int, float)
+"""The types a plain ``Scalar`` passes without its normaliser (a complex one is checked)."""

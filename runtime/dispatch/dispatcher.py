@@ -47,6 +47,7 @@ __all__ = [
     "execute",
     "check_outputs",
     "clear_dispatch_caches",
+    "naming_op",
     "DISPATCHERS",
 ]
 
@@ -154,7 +155,7 @@ class OpDispatcher:
         except PhiError as error:
             # The generated function calls this from its cache-miss handler: the miss's KeyError
             # is no part of the user's error ("During handling of the above exception...").
-            raise _naming_op(error, self.info.name) from None
+            raise naming_op(error, self.info.name) from None
         except MemoryError:
             raise ResourceExhaustedError(
                 f"{self.info.name}(): out of memory running kernel '{self.info.kernel}'"
@@ -402,7 +403,7 @@ class OpDispatcher:
 _OP_PREFIX = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\(\): ")
 
 
-def _naming_op(error: PhiError, op: str) -> PhiError:
+def naming_op(error: PhiError, op: str) -> PhiError:
     """``error`` itself when its message already starts with an op's name (``ones(): ...``),
     else the same kind of error with ``op(): `` in front: a kernel or an InferMeta helper raising
     for an op does not know which op called it."""

@@ -14,7 +14,7 @@ from runtime.infermeta.spatial import (
 )
 
 
-from runtime.infermeta.dims import extents_match, merge_dims
+from runtime.infermeta.dims import extents_match, integer_scalar, merge_dims
 
 __all__ = [
     "broadcast_dims",
@@ -600,7 +600,7 @@ def gather_infer_meta(
             f"argument 'index' must be 0-D or 1-D (or [N, 1]), got dims {list(index.dims)}"
         )
     dims = x.dims
-    a = _normalised_axis(axis, len(dims), "axis")
+    a = _normalised_axis(integer_scalar(axis, "axis"), len(dims), "axis")
     if not dims:
         raise InvalidArgumentError("argument 'x' must have rank at least 1, got a 0-D tensor")
     out.set_dims(dims[:a] + tuple(index_dims) + dims[a + 1 :])
@@ -638,7 +638,7 @@ def index_select_infer_meta(
             f"argument 'index' must be 1-D (or [N, 1]), got dims {list(index_dims)}"
         )
     dims = x.dims
-    a = _normalised_axis(axis, len(dims), "axis")
+    a = _normalised_axis(integer_scalar(axis, "axis"), len(dims), "axis")
     if not dims:
         raise InvalidArgumentError("argument 'x' must have rank at least 1, got a 0-D tensor")
     out.set_dims(dims[:a] + (index_dims[0],) + dims[a + 1 :])

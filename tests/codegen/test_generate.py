@@ -81,7 +81,7 @@ def test_check_reports_a_hand_edit_with_a_diff(project: Path) -> None:
     result = run_codegen(project, "--check")
     assert result.returncode == 1
     assert "--- a/generated/api.py" in result.stdout
-    assert "-    return  _wrap(" in result.stdout
+    assert "-        return  _wrap(" in result.stdout
     assert "edited by hand" in result.stderr
 
 

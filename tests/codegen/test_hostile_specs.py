@@ -87,6 +87,12 @@ CASES = {
         "ops/api.yaml:2:65: op 'add': args: brackets nest deeper than 32 levels "
         "(codegen.limits.MAX_BRACKET_DEPTH)",
     ),
+    "1,000-deep unary minus in a default": (
+        _add_with(", int a = " + "-" * 1000 + "1"),
+        "ops/api.yaml:2:39: op 'add': args: default ----------------------------------------..."
+        "-----------1 of argument 'a' is not a literal (unary operators nest deeper than 32 "
+        "levels (codegen.limits.MAX_BRACKET_DEPTH))",
+    ),
     "an integer with thousands of digits": (
         _add_with(", Scalar a = " + "9" * 5000),
         "ops/api.yaml:2:42: op 'add': args: a number with 5000 digits; at most 400 are allowed "
@@ -188,6 +194,24 @@ def test_an_unreadable_spec_file_is_refused(tmp_path: Path) -> None:
     assert text is None
     assert [str(d) for d in diagnostics] == [
         "api.yaml:1:1: cannot read the file: it is not UTF-8 (invalid start byte at byte 7)"
+    ]
+
+
+def test_a_spec_file_without_read_permission_is_refused(tmp_path: Path, monkeypatch) -> None:
+    """As root a chmod 000 file stays readable, so the open is made to fail as it would."""
+    from codegen.loader import read_spec_file
+
+    path = tmp_path / "api.yaml"
+    path.write_text(ADD.format(extra=""))
+
+    def denied(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "open", denied)
+    text, diagnostics = read_spec_file(path, "api.yaml")
+    assert text is None
+    assert [str(d) for d in diagnostics] == [
+        "api.yaml:1:1: cannot read the file: Permission denied"
     ]
 
 

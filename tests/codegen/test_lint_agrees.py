@@ -3,13 +3,20 @@ lint rejects too, with the same message; lint fails on inconsistencies unless to
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import codegen
+from codegen.errors import SpecError
+from codegen.generate import Project, build_files
 from codegen.lint import main as lint_main
-from tests.codegen.project import SMALL_SPEC
+from tests.codegen.project import REPO, SMALL_SPEC
+from tests.codegen.test_spec_fuzz import mutation, mutate
 
 ONES_ZEROS = """
 - op : ones
@@ -58,6 +65,14 @@ GRAD_OF_NOTHING = """
     func : exp_grad
 """
 
+ADD = """
+- op : add
+  args : (Tensor x, Tensor y)
+  output : Tensor(out)
+  infer_meta :
+    func : ElementwiseInferMeta
+"""
+
 CLASS_ARG = SMALL_SPEC.replace("(IntArray shape, DataType dtype", "(IntArray class, DataType dtype")
 
 CASES = {
@@ -79,6 +94,45 @@ CASES = {
     "argument named class": (
         CLASS_ARG,
         "api.yaml:22:11: op 'ones': argument 'class' cannot be a Python parameter name",
+    ),
+    # Formerly found only by generation, although the runtime has no say in them:
+    "invoke of a C++ helper": (
+        "- op : copy\n  args : (Tensor x)\n  output : Tensor(out)\n  invoke : copy_to_impl(x)\n",
+        "api.yaml:4:12: op 'copy': invoke target 'copy_to_impl' (a C++ helper of PaddlePaddle) is "
+        "not an op generated from these specs",
+    ),
+    "only a sparse kernel": (
+        ADD + "  kernel :\n    func : add_coo_coo {sparse_coo, sparse_coo -> sparse_coo}\n",
+        "api.yaml:7:12: op 'add': kernel.func has no dense kernel (add_coo_coo {sparse_coo, "
+        "sparse_coo -> sparse_coo}); only dense kernels are generated",
+    ),
+    "neither kernel nor invoke": (
+        ADD,
+        "api.yaml:1:8: op 'add': op needs both infer_meta and kernel, or invoke, to be generated",
+    ),
+    "an attribute type the Python API cannot take": (
+        ADD.replace("Tensor y)", "Tensor y, DataLayout layout = DataLayout::NCHW)")
+        + "  kernel :\n    func : add\n",
+        "api.yaml:2:31: op 'add': argument 'layout' of type DataLayout is not supported by the "
+        "Python API",
+    ),
+    "Tensor[] output without a size": (
+        "- op : split\n  args : (Tensor x, int num)\n  output : Tensor[](out)\n"
+        "  infer_meta :\n    func : SplitWithNumInferMeta\n  kernel :\n    func : split\n",
+        "api.yaml:3:12: op 'split': output 'out' is a Tensor[] without a {size} expression; its "
+        "size cannot be known before the kernel runs",
+    ),
+    "unsupported size expression": (
+        "- op : split\n  args : (Tensor x, int num)\n  output : Tensor[](out){num * 2}\n"
+        "  infer_meta :\n    func : SplitWithNumInferMeta\n  kernel :\n    func : split\n",
+        "api.yaml:3:12: op 'split': size expression {num * 2} of output 'out' is not supported",
+    ),
+    "DataType the runtime lacks": (
+        SMALL_SPEC.replace(
+            "dtype=DataType::FLOAT32, Place", "dtype=DataType::FLOAT8_E4M3FN, Place"
+        ),
+        "api.yaml:10:10: op 'full': default DataType::FLOAT8_E4M3FN of argument 'dtype': the "
+        "runtime has no DataType.FLOAT8_E4M3FN",
     ),
 }
 
@@ -110,3 +164,53 @@ def test_references_to_a_file_not_given_are_summarised_once(capsys) -> None:
 def test_the_repository_specs_lint_clean(capsys) -> None:
     repo = Path(__file__).resolve().parents[2]
     assert lint_main([str(repo / "ops" / "api.yaml"), str(repo / "ops" / "backward.yaml")]) == 0
+
+
+def test_paddle_mode_leaves_out_what_only_the_python_api_needs(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    spec = "- op : copy\n  args : (Tensor x)\n  output : Tensor(out)\n  invoke : copy_to_impl(x)\n"
+    (tmp_path / "api.yaml").write_text(spec, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert lint_main(["--paddle", "api.yaml"]) == 0
+    assert capsys.readouterr().out == "1 ops, 0 backward ops: 0 errors, 0 inconsistencies\n"
+
+
+def _lint_and_generate(spec: str, workdir: Path) -> bool:
+    """Assert that lint and generation find the same problems in ``spec``; whether it is clean."""
+    root = Path(tempfile.mkdtemp(dir=workdir))
+    (root / "ops").mkdir()
+    (root / "ops" / "api.yaml").write_text(spec, encoding="utf-8", errors="surrogatepass")
+    shutil.copytree(REPO / "templates", root / "templates")
+    _, _, lint_found = codegen.collect([root / "ops" / "api.yaml"], base=root)
+    try:
+        build_files(Project(root))
+    except SpecError as error:
+        generation_found = list(error.diagnostics)
+    else:
+        generation_found = []
+    assert [str(d) for d in lint_found] == [str(d) for d in generation_found], spec
+    shutil.rmtree(root)
+    return not lint_found
+
+
+def test_mutated_specs_lint_and_generation_agree(monkeypatch) -> None:
+    """With the runtime's own checks (InferMeta functions, kernel signatures) out of the way,
+    generation rejects a mutated spec exactly when lint does, with the same diagnostics."""
+    monkeypatch.setattr("runtime.dispatch.checks.check_op", lambda info: [])
+    outcomes = []
+    with tempfile.TemporaryDirectory() as workdir:
+
+        @settings(
+            max_examples=150,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(st.lists(mutation, min_size=1, max_size=3))
+        def one_spec(steps: list[tuple]) -> None:
+            outcomes.append(_lint_and_generate(mutate(steps), Path(workdir)))
+
+        one_spec()
+    assert True in outcomes and False in outcomes, "the mutations must give both outcomes"

@@ -95,7 +95,7 @@ mutation = st.one_of(
 )
 
 
-def _mutate(steps: list[tuple]) -> str:
+def mutate(steps: list[tuple]) -> str:
     text = BASE
     for kind, where, what in steps:
         if kind == "insert" or kind == "text":
@@ -168,7 +168,7 @@ def test_mutated_specs_give_located_errors_or_packages_that_import() -> None:
         )
         @given(st.lists(mutation, min_size=1, max_size=3))
         def one_spec(steps: list[tuple]) -> None:
-            _run(_mutate(steps), Path(workdir))
+            _run(mutate(steps), Path(workdir))
 
         one_spec()
         assert ACCEPTED, "no mutation generated a package: the fuzzer tests nothing"

@@ -21,18 +21,115 @@ BAD_VALUES: dict[str, Any] = {
     "NaN": float("nan"),
     "a huge size list": [10**12, 10**12],
     "a complex": 1 + 2j,
+    "a list holding a complex": [1 + 2j],
+    "a list holding NaN": [float("nan")],
+    "a list holding a huge int": [10**400],
+    "a list holding a string": ["x"],
+    "a negative int": -5,
+    "inf": float("inf"),
+    "a float beyond float32": 1e39,
     "None": None,
     "an object": object(),
 }
 
 
-def _tensor() -> phi.Tensor:
-    return phi.to_tensor(np.ones((2, 3), "float32"))
+def _tensor(dtype: str = "float32", shape: tuple[int, ...] = (2, 3)) -> phi.Tensor:
+    return phi.to_tensor(np.ones(shape, dtype))
+
+
+# Tensor parameters that must be integer or bool for the baseline call to work.
+_TENSOR_BY_NAME = {
+    "index": lambda: phi.to_tensor(np.zeros((2, 1), "int64")),
+    "indices": lambda: phi.to_tensor(np.zeros((2, 3), "int64")),
+    "ids": lambda: phi.to_tensor(np.zeros((2, 3), "int64")),
+    "mask": lambda: _tensor("bool"),
+    "condition": lambda: _tensor("bool"),
+    "learning_rate": lambda: _tensor(shape=(1,)),
+    "beta1_pow": lambda: _tensor(shape=(1,)),
+    "beta2_pow": lambda: _tensor(shape=(1,)),
+}
+
+
+def _index(shape: tuple[int, ...]) -> phi.Tensor:
+    return phi.to_tensor(np.zeros(shape, "int64"))
+
+
+_NCHW = {"data_format": "NCHW"}
+_POOL2D = {
+    "x": _tensor(shape=(1, 3, 4, 4)),
+    "kernel_size": [2, 2],
+    "strides": [1, 1],
+    "paddings": [0, 0],
+    "pooling_type": "max",
+    "padding_algorithm": "EXPLICIT",
+}
+_INTERP = {"x": _tensor(shape=(1, 1, 2, 2)), "size_tensor": [], "out_h": 4, "out_w": 4}
+_BATCH_NORM = {
+    "x": _tensor(shape=(2, 3, 4, 4)),
+    "mean": _tensor(shape=(3,)),
+    "variance": _tensor(shape=(3,)),
+    "scale": _tensor(shape=(3,)),
+    "bias": _tensor(shape=(3,)),
+}
+_SET_VALUE = {"starts": [0], "ends": [1], "steps": [1], "axes": [0]}
+
+# Ops whose baseline needs more than the rules of _baseline: parameter -> value.
+_OVERRIDES: dict[str, dict[str, Any]] = {
+    "batch_norm": _BATCH_NORM,
+    "batch_norm_": _BATCH_NORM,
+    "bilinear_interp": _INTERP,
+    "bitwise_and": {"x": _tensor("int32"), "y": _tensor("int32")},
+    "bitwise_not": {"x": _tensor("int32")},
+    "bitwise_or": {"x": _tensor("int32"), "y": _tensor("int32")},
+    "bitwise_xor": {"x": _tensor("int32"), "y": _tensor("int32")},
+    "conv2d": {"input": _tensor(shape=(1, 3, 4, 4)), "filter": _tensor(shape=(2, 3, 2, 2))},
+    "conv3d": {"input": _tensor(shape=(1, 3, 4, 4, 4)), "filter": _tensor(shape=(2, 3, 2, 2, 2)),
+               "data_format": "NCDHW"},
+    "cross_entropy_with_softmax": {"label": _index((2, 1))},
+    "depthwise_conv2d": {"input": _tensor(shape=(1, 3, 4, 4)),
+                         "filter": _tensor(shape=(3, 1, 2, 2)), "groups": 3},
+    "dropout": {"seed_tensor": None},
+    "embedding": {"x": _index((2, 3))},
+    "full_int_array": {"value": [2, 3], "dtype": "int64"},
+    "gather": {"index": _index((2,))},
+    "group_norm": {"x": _tensor(shape=(2, 4, 3)), "scale": _tensor(shape=(4,)),
+                   "bias": _tensor(shape=(4,)), "groups": 2},
+    "index_put": {"indices": [_index((2,))], "value": _tensor(shape=(1,))},
+    "index_select": {"index": _index((2,))},
+    "matmul": {"y": _tensor(shape=(3, 2))},
+    "max_pool2d_with_index": {"x": _tensor(shape=(1, 3, 4, 4)), "kernel_size": [2, 2]},
+    "meshgrid": {"inputs": [_tensor(shape=(2,)), _tensor(shape=(3,))]},
+    "nearest_interp": _INTERP,
+    "one_hot": {"x": _index((2, 3)), "num_classes": 4},
+    "pad": {"paddings": [1, 1, 1, 1]},
+    "pad3d": {"x": _tensor(shape=(1, 1, 2, 2, 2)), "paddings": [1, 1, 1, 1, 1, 1]},
+    "pool2d": {**_POOL2D, **_NCHW},
+    "pool3d": {**_POOL2D, "x": _tensor(shape=(1, 3, 4, 4, 4)), "kernel_size": [2, 2, 2],
+               "strides": [1, 1, 1], "paddings": [0, 0, 0], "data_format": "NCDHW"},
+    "prelu": {"alpha": _tensor(shape=(1,))},
+    "prod": {"axis": [1]},
+    "randint": {"high": 5},
+    "roll": {"shifts": [1], "axis": [0]},
+    "scatter": {"index": _index((2,))},
+    "scatter_nd_add": {"index": _index((2, 1))},
+    "set_value": {**_SET_VALUE, "shape": [1], "values": [1.0]},
+    "set_value_with_tensor": {**_SET_VALUE, "values": _tensor(shape=(1, 3))},
+    "slice": {"starts": [0], "ends": [1], "axes": [0], "infer_flags": [], "decrease_axis": []},
+    "split": {"sections": [1, 1], "axis": 0},
+    "split_with_num": {"num": 2, "axis": 0},
+    "strided_slice": {"starts": [0], "ends": [1], "axes": [0], "strides": [1]},
+    "take_along_axis": {"indices": _index((2, 3)), "axis": 1},
+    "transpose": {"perm": [1, 0]},
+}  # fmt: skip
+
+# Required attributes by name where 0 would not do.
+_ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}
 
 
 def _baseline(function: Any) -> list[Any]:
-    """Positional arguments for ``function``: float32 [2, 3] tensors for tensor parameters,
-    defaults for the rest, 0 for required attributes."""
+    """Positional arguments for ``function`` that make a call work: float32 [2, 3] tensors for
+    tensor parameters (integer or bool ones where the name says so), defaults for the rest,
+    False, "float32", [2, 3] or 0 for required attributes, then the op's _OVERRIDES."""
     values = []
     for parameter in inspect.signature(function).parameters.values():
         if parameter.name == "name":
@@ -41,11 +138,22 @@ def _baseline(function: Any) -> list[Any]:
         if "list[Tensor]" in annotation:
             values.append([_tensor(), _tensor()])
         elif "Tensor" in annotation and parameter.default is inspect.Parameter.empty:
-            values.append(_tensor())
+            values.append(_TENSOR_BY_NAME.get(parameter.name, _tensor)())
         elif parameter.default is not inspect.Parameter.empty:
             values.append(parameter.default)
+        elif parameter.name in _ATTRIBUTE_BY_NAME:
+            values.append(_ATTRIBUTE_BY_NAME[parameter.name])
+        elif annotation == "bool":
+            values.append(False)
+        elif annotation == "DataTypeLike":
+            values.append("float32")
+        elif annotation == "ScalarLike":
+            values.append(1)
         else:
             values.append([2, 3] if "IntArray" in annotation else 0)
+    positions = {name: i for i, name in enumerate(inspect.signature(function).parameters)}
+    for parameter, value in _OVERRIDES.get(function.__name__, {}).items():
+        values[positions[parameter]] = value
     return values
 
 
@@ -70,3 +178,11 @@ def test_a_bad_argument_gives_a_phiops_error_naming_the_op(
     except PhiError as error:
         assert f"{op}" in str(error), f"{op}: {type(error).__name__}: {error}"
         assert error.__suppress_context__ or error.__context__ is None, f"{op}: chained error"
+
+
+@pytest.mark.parametrize("op", sorted(op for op in OPS if hasattr(phi, op)))
+def test_the_baseline_call_works(op: str) -> None:
+    """Each bad value replaces one argument of a call that works, so the sweep reaches every
+    argument, not only those checked before the first bad default."""
+    function = getattr(phi, op)
+    function(*_baseline(function))

@@ -78,8 +78,122 @@ def test_full_truncates_a_fraction_toward_zero_as_a_cpp_cast() -> None:
 def test_adam_rejects_complex_betas() -> None:
     p = phi.to_tensor(np.ones(2, "float32"))
     z = phi.zeros([2])
-    with pytest.raises(InvalidArgumentError, match=r"^adam_\(\): argument 'beta1' must be a real"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"^adam_\(\): argument 'beta1' is the complex number 1j"
+    ):
         phi.adam_(p, p, phi.to_tensor(0.1), z, z, phi.ones([1]), phi.ones([1]), None, None, 1j)
+
+
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+@pytest.mark.parametrize(
+    "call, op, arg",
+    [
+        (lambda v: phi.leaky_relu(x32(), v), "leaky_relu", "negative_slope"),
+        (lambda v: phi.elu(x32(), v), "elu", "alpha"),
+        (lambda v: phi.hardtanh(x32(), -1.0, v), "hardtanh", "t_max"),
+        (lambda v: phi.clip(x32(), v, INF), "clip", "min"),
+        (
+            lambda v: phi.bilinear_interp(
+                phi.ones([1, 1, 2, 2]), None, [], None, "NCHW", 0, 0, 0, [2.0, v]
+            ),
+            "bilinear_interp",
+            r"scale\[1\]",
+        ),
+    ],
+)
+@pytest.mark.parametrize("value", [1e39, -1e39, 10**39, 3.4028235677973366e38])
+def test_a_float_attribute_beyond_float32_is_a_named_error(
+    call: object, op: str, arg: str, value: float
+) -> None:
+    """PHI stores a ``float`` attribute (and a ``Scalar(float)``) as float32; PaddlePaddle 3.3.1
+    silently makes 1e39 inf
+    (``leaky_relu(x, 1e39)`` gives -inf for -2), phiops says so instead."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^{op}\(\): argument '{arg}' is .*out of range for float32"
+    ):
+        call(value)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "slope, expected",
+    [
+        (FLT_MAX, [1.0, -INF]),
+        (3.4028235e38, [1.0, -INF]),  # above FLT_MAX as a double, FLT_MAX as a float32
+        (-FLT_MAX, [1.0, INF]),
+        (1e38, [1.0, -2e38]),
+        (INF, [1.0, -INF]),
+    ],
+)
+def test_a_float_attribute_float32_holds_is_accepted(slope: float, expected: list) -> None:
+    x = phi.to_tensor(np.array([1.0, -2.0], "float32"))
+    with np.errstate(over="ignore"):
+        assert phi.leaky_relu(x, slope).numpy().tolist() == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("value", [1e39, 10**39])
+def test_a_double_attribute_is_not_limited_to_float32_or_int64(value: float) -> None:
+    assert phi.full([1], value, "float64").numpy().tolist() == [1e39]
+
+
+@pytest.mark.parametrize(
+    "call, op, arg",
+    [
+        (lambda: phi.scale(x32(), 1 + 2j), "scale", "scale"),
+        (lambda: phi.scale(x32(), 1.0, 1 + 2j), "scale", "bias"),
+        (lambda: phi.pow(x32(), 1 + 1j), "pow", "y"),
+        (lambda: phi.pad(x32(), [1, 1, 1, 1], 1j), "pad", "pad_value"),
+        (lambda: phi.concat([x32(), x32()], 1j), "concat", "axis"),
+        (lambda: phi.gather(x32(), phi.zeros([1], "int64"), 1j), "gather", "axis"),
+        (lambda: phi.uniform([2], "float32", 1j, 2.0, 0), "uniform", "min"),
+        (lambda: phi.eye(1j, 2), "eye", "num_rows"),
+        (lambda: phi.arange(0, 1j, 1, "float32"), "arange", "end"),
+        (lambda: phi.full_like(x32(), 1 + 1j), "full_like", "value"),
+        (lambda: phi.scale(phi.to_tensor(np.ones(2, "int64")), 1j), "scale", "scale"),
+        (
+            lambda: phi.set_value(x32(), [0], [1], [1], [0], [], [], [1], [1j]),
+            "set_value",
+            r"values\[0\]",
+        ),
+    ],
+)
+def test_a_complex_scalar_for_a_real_computation_is_a_named_error(
+    call: object, op: str, arg: str
+) -> None:
+    """PaddlePaddle 3.3.1 rejects these in its Python API (``paddle.pow(x, 1+1j)``,
+    ``paddle.scale(x, bias=1+2j)``, ``paddle.uniform(min=1j)``: TypeError) or silently drops the
+    imaginary part (``paddle._C_ops.scale(x, 1+2j, ...)`` is ``x``); phiops never drops it."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^{op}\(\): argument '{arg}' is the complex number"
+    ):
+        call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "call, op, arg, expected",
+    [
+        (lambda: phi.clip(x32(), 1j, 2.0), "clip", "min", "a real Scalar"),
+        (lambda: phi.full([2], 1 + 1j), "full", "value", "a real Scalar"),
+        (lambda: phi.leaky_relu(x32(), 1j), "leaky_relu", "negative_slope", "a float"),
+    ],
+)
+def test_a_complex_value_for_a_real_typed_attribute_is_a_named_error(
+    call: object, op: str, arg: str, expected: str
+) -> None:
+    """``Scalar(float)``, ``Scalar(double)`` and ``float`` never hold a complex number."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^{op}\(\): argument '{arg}' expects {expected}"
+    ):
+        call()  # type: ignore[operator]
+
+
+def test_a_complex_scalar_for_a_complex_computation_is_used() -> None:
+    """Values as PaddlePaddle 3.3.1 gives them (``_C_ops.scale``, ``pad``, ``full_like``)."""
+    xc = phi.to_tensor(np.array([1 + 1j], "complex64"))
+    assert phi.scale(xc, 1 + 2j).numpy().tolist() == [-1 + 3j]
+    assert phi.pad(xc, [1, 1], 1j).numpy().tolist() == [1j, 1 + 1j, 1j]
+    assert phi.full_like(x32(), 1 + 1j, "complex64").numpy().tolist() == [[1 + 1j] * 3] * 2
 
 
 def test_sgd_with_master_param_but_without_multi_precision_updates_param() -> None:
@@ -88,6 +202,33 @@ def test_sgd_with_master_param_but_without_multi_precision_updates_param() -> No
     out, master_out = phi.sgd_(p, phi.to_tensor(np.float32(0.5)), p, master)
     assert out is p and master_out is None
     assert p.numpy().tolist() == [0.5, 0.5] and master.numpy().tolist() == [1.0, 1.0]
+
+
+def _adam_step(master: phi.Tensor | None, multi_precision: bool) -> tuple[list, object]:
+    param = phi.to_tensor(np.array([1.0, 2.0], "float32"))
+    grad = phi.to_tensor(np.array([0.5, -0.5], "float32"))
+    moment = phi.zeros([2])
+    outs = phi.adam_(
+        param, grad, phi.to_tensor(np.array([0.1], "float32")), moment, phi.zeros([2]),
+        phi.to_tensor(np.array([0.9], "float32")), phi.to_tensor(np.array([0.999], "float32")),
+        master, None, multi_precision=multi_precision,
+    )  # fmt: skip
+    return param.numpy().tolist(), outs[-1]
+
+
+@pytest.mark.parametrize("multi_precision", [False, True])
+def test_adam_with_master_param_updates_param_as_without_it(multi_precision: bool) -> None:
+    """Item 9: ``adam_`` with ``master_param`` raised AttributeError; each step moves each
+    element by the learning rate (the first Adam step is lr * sign(grad))."""
+    expected, _ = _adam_step(None, False)
+    assert expected == pytest.approx([0.9, 2.1])
+    master = phi.to_tensor(np.array([1.0, 2.0], "float32"))
+    updated, master_out = _adam_step(master, multi_precision)
+    assert updated == pytest.approx(expected)
+    if multi_precision:
+        assert master_out.numpy().tolist() == pytest.approx(expected)
+    else:
+        assert master_out is None and master.numpy().tolist() == [1.0, 2.0]
 
 
 # -- item 10: sizes -------------------------------------------------------------------------------
@@ -202,6 +343,48 @@ def test_sum_of_a_0d_tensor_over_axis_0_as_paddle(axis: object) -> None:
     t = phi.to_tensor(3.0)
     out = phi.sum(t, axis)
     assert out.shape == [] and float(out) == 3.0
+
+
+def test_a_kernel_error_on_the_cached_path_names_the_op() -> None:
+    """The second call with the same metas runs the kernel directly (no dispatcher): its error
+    still names the op."""
+    x = x32()
+    for _ in range(2):
+        with pytest.raises(InvalidArgumentError, match=r"^clip\(\): max should be greater"):
+            phi.clip(x, 2.0, 1.0)
+
+
+@pytest.mark.parametrize("start, end, step, arg", [(NAN, 1, 1, "start"), (0, INF, 1, "end"),
+                                                   (0, 1, NAN, "step")])  # fmt: skip
+def test_arange_bounds_must_be_finite_as_paddle(start, end, step, arg: str) -> None:
+    """PaddlePaddle 3.3.1: ``paddle.arange(nan, 1, 1)``: "The value of start must be finite"."""
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^arange\(\): argument '{arg}' must be finite"
+    ):
+        phi.arange(start, end, step, "float32")
+
+
+@pytest.mark.parametrize("starts, ends, steps", [([0], [-5], [1]), ([0], [1], [-5])])
+def test_set_value_on_an_empty_slice_changes_nothing_as_paddle(starts, ends, steps) -> None:
+    """PaddlePaddle 3.3.1: ``_C_ops.set_value(ones([2, 3]), [0], [-5], [1], [0], ...)`` is a
+    no-op (it was numpy's reshape ValueError)."""
+    out = phi.set_value(x32(), starts, ends, steps, [0], [], [], [1], [5.0])
+    assert out.numpy().tolist() == [[1.0] * 3] * 2
+
+
+def test_a_negative_seed_is_accepted_as_paddle() -> None:
+    """PaddlePaddle 3.3.1 draws with ``_C_ops.uniform(..., seed=-5)``; it was numpy's ValueError.
+    The same seed gives the same numbers."""
+    first = phi.uniform([3], "float32", 0.0, 1.0, -5).numpy().tolist()
+    assert first == phi.uniform([3], "float32", 0.0, 1.0, -5).numpy().tolist()
+    assert phi.gaussian([3], 0.0, 1.0, -5, "float32").shape == [3]
+
+
+def test_put_along_axis_with_an_axis_out_of_range_is_a_named_error() -> None:
+    with pytest.raises(
+        InvalidArgumentError, match=r"^put_along_axis\(\): argument 'axis' must be in \[-2, 2\)"
+    ):
+        phi.put_along_axis(x32(), phi.zeros([2, 3], "int64"), phi.ones([1]), -5)
 
 
 def test_sum_of_a_0d_tensor_over_axis_1_is_an_error() -> None:

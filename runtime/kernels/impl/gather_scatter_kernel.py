@@ -94,7 +94,8 @@ def embedding_kernel(ctx: KernelContext, x: Array, weight: Array, padding_idx: i
 @register_kernel("gather", dtypes=GATHER_DTYPES, configure=any_dtype_inputs(1))
 def gather_kernel(ctx: KernelContext, x: Array, index: Array, axis: int) -> Array:
     xp = ctx.xp
-    a = axis + x.ndim if axis < 0 else axis
+    a = int(axis)  # a Scalar: 1.0 is axis 1 (InferMeta checked it is whole)
+    a = a + x.ndim if a < 0 else a
     check_non_negative_index(xp, index, x.shape[a], "gather", a)
     if index.ndim == 0:
         return xp.take(x, index, axis=a)
@@ -133,7 +134,23 @@ def index_select_kernel(ctx: KernelContext, x: Array, index: Array, axis: int) -
 
 def along_axis_index(xp: Any, arr: Array, indices: Array, axis: int, op: str) -> tuple:
     """A fancy index addressing ``arr`` at ``indices`` along ``axis`` and at the position of each
-    element of ``indices`` along the other axes (PHI's cpu_gather_kernel walk)."""
+    element of ``indices`` along the other axes (PHI's cpu_gather_kernel walk).
+
+    put_along_axis's InferMeta (PaddlePaddle's UnchangedInferMeta on ``arr``) sees no
+    ``indices``: their dtype and rank are checked here."""
+    if indices.dtype.kind not in "iu":
+        raise InvalidArgumentError(
+            f"argument 'indices' must be int32 or int64, got {indices.dtype}"
+        )
+    if indices.ndim != arr.ndim:
+        raise InvalidArgumentError(
+            f"argument 'indices' must have the rank of 'arr' ({arr.ndim}), got {indices.ndim}"
+        )
+    if not -max(arr.ndim, 1) <= axis < max(arr.ndim, 1):
+        raise InvalidArgumentError(
+            f"argument 'axis' must be in [{-max(arr.ndim, 1)}, {max(arr.ndim, 1)}) for a tensor "
+            f"of rank {arr.ndim}, got {axis}"
+        )
     a = axis + arr.ndim if axis < 0 else axis
     check_index_range(xp, indices, arr.shape[a], op, a)
     for other in range(arr.ndim):

@@ -71,7 +71,8 @@ def gather_grad_kernel(
     ctx: KernelContext, x: Array, index: Array, out_grad: Array, axis: int
 ) -> Array:
     xp = ctx.xp
-    a = axis + x.ndim if axis < 0 else axis
+    a = int(axis)  # a Scalar: 1.0 is axis 1 (InferMeta checked it is whole)
+    a = a + x.ndim if a < 0 else a
     grad = xp.zeros(x.shape, dtype=out_grad.dtype)
     moved = xp.moveaxis(grad, a, 0)
     source = xp.moveaxis(out_grad.reshape(x.shape[:a] + (-1,) + x.shape[a + 1 :]), a, 0)

@@ -107,6 +107,8 @@ def _set_region(
 ) -> Array:
     out = x.copy()
     region = out[index].shape
+    if 0 in region:  # an empty slice (ends before starts): nothing to set, as PaddlePaddle 3.3.1
+        return out
     target = value_dims(tuple(region), decrease_axes, none_axes)
     try:
         spread = xp.broadcast_to(value, target)
