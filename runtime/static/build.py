@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.core.tensor import Tensor
-from runtime.dispatch.dispatcher import OpDispatcher, _naming_op
+from runtime.dispatch.dispatcher import OpDispatcher, naming_op
 from runtime.dispatch.op_def import op_api
 from runtime.dispatch.op_info import OpInfo
 from runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
@@ -113,7 +113,7 @@ class StaticOpDispatcher(OpDispatcher):
         try:
             return build_op(self.info, self.infer_meta, inputs, attrs)
         except PhiError as error:
-            raise _naming_op(error, self.info.name) from None
+            raise naming_op(error, self.info.name) from None
 
 
 def _check_input(op: str, name: str, value: Any) -> None:
@@ -233,7 +233,7 @@ def build_op(
     try:
         out_metas = infer_meta(*metas, *attrs, COMPILE_TIME)
     except InvalidArgumentError as error:
-        raise _naming_op(error, name) from None
+        raise naming_op(error, name) from None
     by_input = dict(zip(info.input_names, inputs))
     by_attr = dict(zip(info.attr_names, attrs))
     attr_specs = {spec.name: spec for spec in info.attrs}

@@ -72,9 +72,21 @@ _BATCH_NORM = {
     "bias": _tensor(shape=(3,)),
 }
 _SET_VALUE = {"starts": [0], "ends": [1], "steps": [1], "axes": [0]}
+_ASSIGN_VALUE = {"shape": [2, 3], "values": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]}
+_ONES = [_tensor(shape=(1,)), _tensor(shape=(1,))]
+_MERGED = {"learning_rate": _ONES, "master_param": []}
 
 # Ops whose baseline needs more than the rules of _baseline: parameter -> value.
 _OVERRIDES: dict[str, dict[str, Any]] = {
+    "assign_value": _ASSIGN_VALUE,
+    "assign_value_": _ASSIGN_VALUE,
+    "conv2d_transpose": {"x": _tensor(shape=(1, 3, 4, 4)), "filter": _tensor(shape=(3, 2, 2, 2))},
+    "conv3d_transpose": {"x": _tensor(shape=(1, 3, 4, 4, 4)),
+                         "filter": _tensor(shape=(3, 2, 2, 2, 2))},
+    "depthwise_conv2d_transpose": {"x": _tensor(shape=(1, 3, 4, 4)),
+                                   "filter": _tensor(shape=(3, 1, 2, 2)), "groups": 3},
+    "merged_adam_": {**_MERGED, "beta1_pow": _ONES, "beta2_pow": _ONES},
+    "merged_momentum_": {**_MERGED, "mu": 0.9},
     "batch_norm": _BATCH_NORM,
     "batch_norm_": _BATCH_NORM,
     "bilinear_interp": _INTERP,

@@ -46,13 +46,13 @@ def _converted(value: bool | int | float | complex, dtype: np.dtype, position: i
     if dtype.kind in "iu":
         if isinstance(value, float) and not math.isfinite(value):
             raise InvalidArgumentError(
-                f"assign_value(): argument 'values[{position}]' {value!r} cannot be converted "
+                f"argument 'values[{position}]' {value!r} cannot be converted "
                 f"to {dtype}"
             )
         info = np.iinfo(dtype)
         if not info.min <= math.trunc(value) <= info.max:
             raise InvalidArgumentError(
-                f"assign_value(): argument 'values[{position}]' {value!r} is out of the range "
+                f"argument 'values[{position}]' {value!r} is out of the range "
                 f"of {dtype} [{info.min}, {info.max}]"
             )
         return math.trunc(value)
@@ -69,7 +69,7 @@ def assign_value_kernel(
     count = math.prod(shape)
     if len(values) != count:
         raise InvalidArgumentError(
-            f"assign_value(): argument 'values' must hold one value per element of argument 'shape' "
+            f"argument 'values' must hold one value per element of argument 'shape' "
             f"{list(shape)} ({count}), got {len(values)}"
         )
     np_dtype = dtype.numpy_dtype
