@@ -18,6 +18,7 @@ a persistable ``data``) the step also stores the new array in the scope, as Padd
 from __future__ import annotations
 
 import inspect
+import time
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -99,6 +100,25 @@ class Executor:
         # id of the program's module op -> what the executor knows of it; an entry keeps its
         # program alive (its plans refer to the program's values), so the count is bounded
         self._programs: dict[int, _ProgramInfo] = {}
+        self._profile: list[tuple[str, str, float]] | None = None
+
+    def run_profiled(
+        self,
+        program: Program,
+        feed: dict[str, Any] | None = None,
+        fetch_list: Sequence[Value | str] | Value | str | None = None,
+        scope: Scope | None = None,
+    ) -> tuple[list[Any], list[tuple[str, str, float]]]:
+        """``run`` (numpy results) timing each step of the plan: returns the fetched arrays and,
+        per step, (the op, as errors name it; the kernel it selected ahead of time, or "" for
+        a builtin step; seconds). On the first run for a feed signature the times include
+        checking each result against its planned meta."""
+        self._profile = []
+        try:
+            results = self.run(program, feed, fetch_list, scope)
+            return results, self._profile
+        finally:
+            self._profile = None
 
     def run(
         self,
@@ -153,7 +173,11 @@ class Executor:
             plan = info.plans[key] = _compile(
                 info, self.place, feed_arrays, param_arrays, fetch_key
             )
-        results = plan.run(scope, feed_arrays, param_arrays)
+        if self._profile is not None:
+            results, timings = plan.run_profiled(scope, feed_arrays, param_arrays)
+            self._profile.extend(timings)
+        else:
+            results = plan.run(scope, feed_arrays, param_arrays)
         if return_numpy:
             return [r if type(r) is np.ndarray else _to_numpy(r) for r in results]
         return [
@@ -345,7 +369,7 @@ class _OpStep:
     emptied after it; ``check`` is (where, KernelPlan, OpInfo) for a kernel op, whose first
     result is checked against the plan's metas."""
 
-    __slots__ = ("core", "out_slots", "many", "check", "writes", "releases", "kernel")
+    __slots__ = ("core", "out_slots", "many", "check", "writes", "releases", "kernel", "label")
 
     def __init__(
         self,
@@ -364,6 +388,7 @@ class _OpStep:
         self.releases: tuple[int, ...] = ()
         # (run, args) of a kernel op, from which ``fast`` builds one closure with its release
         self.kernel = kernel
+        self.label = ""  # the op it runs, as errors name it (set by _Compiler.compile_op)
 
     def fast(self) -> Callable[[list], None]:
         """``core``, its scope writes and its releases as one closure."""
@@ -432,12 +457,46 @@ class _Plan:
             for slot, copy in zip(self.fetch_slots, self.fetch_copies)
         ]
 
-    def _run_checked(self, slots: list) -> None:
+    def run_profiled(
+        self, scope: Scope, feed_arrays: list, param_arrays: list
+    ) -> tuple[list, list[tuple[str, str, float]]]:
+        """``run``, timing each step: the fetched arrays and, per step, (the op it runs, its
+        kernel as ``module.function [backend, layout, dtype]`` or "" for a builtin step,
+        seconds). The first run of a plan times its checked steps."""
+        slots: list[Any] = [None] * self.num_slots
+        slots[_SCOPE_SLOT] = scope
+        for slot, array in zip(self.feed_slots, feed_arrays):
+            slots[slot] = array
+        for slot, array in zip(self.param_slots, param_arrays):
+            slots[slot] = array
+        timings: list[tuple[str, str, float]] = []
+        if self.steps is None:
+            self._run_checked(slots, timings)
+        else:
+            clock = time.perf_counter
+            for op, step in zip(self.ops, self.steps):
+                start = clock()
+                step(slots)
+                timings.append((op.label, _kernel_text(op), clock() - start))
+        results = [
+            slots[slot].copy() if copy else slots[slot]
+            for slot, copy in zip(self.fetch_slots, self.fetch_copies)
+        ]
+        return results, timings
+
+    def _run_checked(
+        self, slots: list, timings: list[tuple[str, str, float]] | None = None
+    ) -> None:
         """The first run: each kernel's result is checked against the metas it was planned with
         (as the eager dispatcher checks the first call of a new plan); then the fast steps are
-        built for later runs."""
+        built for later runs. With ``timings``, each op's kernel time is appended to it."""
         for op in self.ops:
-            op.core(slots)
+            if timings is None:
+                op.core(slots)
+            else:
+                start = time.perf_counter()
+                op.core(slots)
+                timings.append((op.label, _kernel_text(op), time.perf_counter() - start))
             if op.check is not None:
                 where, kernel_plan, op_info = op.check
                 result = (
@@ -455,6 +514,17 @@ class _Plan:
             for slot in op.releases:
                 slots[slot] = None
         self.steps = tuple(op.fast() for op in self.ops)
+
+
+def _kernel_text(op: _OpStep) -> str:
+    if op.check is None:
+        return ""
+    kernel = op.check[1].kernel
+    key = kernel.key
+    return (
+        f"{kernel.fn.__module__}.{kernel.fn.__qualname__} "
+        f"[{key.backend.name}, {key.layout.name}, {key.dtype.name}]"
+    )
 
 
 def _compile(
@@ -606,8 +676,14 @@ class _Compiler:
 
     # -- one operation -----------------------------------------------------------------------
     def compile_op(self, index: int, op: Operation) -> None:
-        name = op.name
+        first = len(self.plan.ops)
         where = self.where(index, op)
+        self.compile_op_steps(op, where)
+        for step in self.plan.ops[first:]:
+            step.label = where
+
+    def compile_op_steps(self, op: Operation, where: str) -> None:
+        name = op.name
         if op.regions or name in _CONTROL_FLOW:
             raise UnimplementedError(
                 f"Executor: {where} is control flow, which the executor does not run yet "

@@ -1,0 +1,152 @@
+"""Run a saved inference model: ``python -m runtime.static run MODEL_PREFIX [options]``.
+
+    python -m runtime.static run model --input x=image.npy            # outputs: shape, dtype, summary
+    python -m runtime.static run model --input x=image.npy --plan     # each op, its kernel, its time
+    python -m runtime.static run model --input image.npy --repeat 20  # one feed: the name may go
+
+``MODEL_PREFIX`` names ``MODEL_PREFIX.json`` and ``MODEL_PREFIX.pdiparams`` as PaddlePaddle's
+``paddle.jit.save`` / ``paddle.static.save_inference_model`` (or phiops's) write them. Each
+``--input NAME=FILE`` feeds a ``.npy`` file to the data op NAME. ``--plan`` prints every step of
+the plan the executor made ahead of time, with the kernel it selected and the time the step took
+on a planned run. Exit status: 0, or 1 with a message naming what was wrong.
+
+The op definitions come from the ``phiops.ir.dialects`` entry points (runtime/ir/plugins.py), so
+this needs an installed phiops (``make .venv/.installed`` or ``pip install .``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from runtime.cli_output import write_stdout
+from runtime.errors import InvalidArgumentError, PhiError
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(
+        prog="python -m runtime.static", description=__doc__.split("\n\n")[0]
+    )
+    commands = cli.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run a saved inference model")
+    run.add_argument("model", help="the model's path prefix (PREFIX.json, PREFIX.pdiparams)")
+    run.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
+        help="an input: a .npy file for the data op NAME (the name may go for a model with one)",
+    )
+    run.add_argument("--plan", action="store_true", help="print each step, its kernel and time")
+    run.add_argument(
+        "--repeat", type=int, default=1, metavar="N", help="time N runs (min and median)"
+    )
+    options = cli.parse_args(argv)
+    try:
+        return _run(options)
+    except (PhiError, OSError, ValueError) as error:
+        print(f"python -m runtime.static: {error}", file=sys.stderr)
+        return 1
+
+
+def _run(options: argparse.Namespace) -> int:
+    from runtime.dispatch.op_def import op_defs
+    from runtime.ir.plugins import load_dialect_plugins
+    from runtime.static import Executor, Scope, load_inference_model
+
+    load_dialect_plugins()
+    if not any(True for _ in op_defs()):
+        raise InvalidArgumentError(
+            "no ops are registered: phiops is not installed here (run `make .venv/.installed` "
+            "or `pip install .`, which declare the phiops.ir.dialects entry points)"
+        )
+    if options.repeat < 1:
+        raise InvalidArgumentError(f"--repeat must be at least 1, got {options.repeat}")
+    scope, executor = Scope(), Executor()
+    program, feed_names, fetch_targets = load_inference_model(options.model, executor, scope=scope)
+    feed = _feeds(options.input, feed_names)
+    outputs, timings = executor.run_profiled(program, feed, fetch_targets, scope)
+    if options.plan:
+        # the first run planned and checked; this one runs the plan as later runs do
+        outputs, timings = executor.run_profiled(program, feed, fetch_targets, scope)
+    lines = [f"model: {options.model} ({len(program.block.ops)} ops)"]
+    for name, array in zip(_fetch_names(program, fetch_targets), outputs):
+        lines.append(f"{name}: {_summary(np.asarray(array))}")
+    if options.repeat > 1:
+        seconds = []
+        for _ in range(options.repeat):
+            start = time.perf_counter()
+            executor.run(program, feed, fetch_targets, scope)
+            seconds.append(time.perf_counter() - start)
+        lines.append(
+            f"{options.repeat} runs: min {min(seconds) * 1e3:.3f} ms, "
+            f"median {statistics.median(seconds) * 1e3:.3f} ms"
+        )
+    if options.plan:
+        lines.append(f"plan ({len(timings)} steps):")
+        for index, (op, kernel, seconds) in enumerate(timings):
+            lines.append(f"{index:4d} {seconds * 1e6:10.1f} us  {op}  {kernel or '(builtin)'}")
+        lines.append(f"total {sum(t for _, _, t in timings) * 1e6:.1f} us")
+    return write_stdout("\n".join(lines) + "\n")
+
+
+def _feeds(inputs: list[str], feed_names: list[str]) -> dict[str, Any]:
+    feed: dict[str, Any] = {}
+    for item in inputs:
+        name, equals, file = item.rpartition("=")
+        if not equals:
+            if len(feed_names) != 1:
+                raise InvalidArgumentError(
+                    f"--input {item}: say which input it is (NAME=FILE); the model's inputs are "
+                    f"{feed_names}"
+                )
+            name, file = feed_names[0], item
+        if name not in feed_names:
+            raise InvalidArgumentError(
+                f"--input {item}: the model has no input '{name}'; its inputs are {feed_names}"
+            )
+        path = Path(file)
+        if not path.is_file():
+            raise InvalidArgumentError(f"--input {item}: no such file: {file}")
+        try:
+            feed[name] = np.load(path, allow_pickle=False)
+        except ValueError as error:
+            raise InvalidArgumentError(f"--input {item}: {file} is not a .npy array: {error}")
+    missing = [name for name in feed_names if name not in feed]
+    if missing:
+        raise InvalidArgumentError(
+            f"missing input(s) {missing}: give each with --input NAME=FILE.npy"
+        )
+    return feed
+
+
+def _fetch_names(program: Any, fetch_targets: list[Any]) -> list[str]:
+    """The fetch ops' names (``fetch_name_0``...) of the targets, as PaddlePaddle names them."""
+    names = {}
+    for op in program.block.ops:
+        if op.name == "pd_op.fetch":
+            names[id(op.operands[0])] = op.attributes["name"].value
+    return [names.get(id(target), f"output {i}") for i, target in enumerate(fetch_targets)]
+
+
+def _summary(array: np.ndarray) -> str:
+    text = f"shape {list(array.shape)} {array.dtype}"
+    if array.size and array.dtype.kind in "biuf":
+        values = array.astype(np.float64)
+        text += (
+            f"  min {values.min():.6g} max {values.max():.6g} mean {values.mean():.6g}"
+            f"  first {np.array2string(array.reshape(-1)[:4], precision=6, separator=', ')}"
+        )
+    return text
+
+
+if __name__ == "__main__":
+    sys.exit(main())
