@@ -153,6 +153,87 @@ def paddle_mlp_time(
     return seconds
 
 
+def cnn_eager(params: dict[str, np.ndarray], x: np.ndarray) -> Callable[[], Any]:
+    """The saved CNN (tests/tools/make_saved_models.py's SmallCNN) written with eager phiops
+    calls: conv2d + bias, batch_norm (inference), relu, max pool, flatten, linear."""
+    t = {name: phi.to_tensor(array) for name, array in params.items()}
+    tx = phi.to_tensor(x)
+    bias = phi.reshape(t["conv2d_0.b_0"], [1, -1, 1, 1])
+
+    def eager() -> Any:
+        y = phi.add(phi.conv2d(tx, t["conv2d_0.w_0"], [1, 1], [1, 1], "EXPLICIT"), bias)
+        y = phi.batch_norm(
+            y,
+            t["batch_norm2d_0.w_1"],
+            t["batch_norm2d_0.w_2"],
+            t["batch_norm2d_0.w_0"],
+            t["batch_norm2d_0.b_0"],
+            True,
+            0.9,
+            1e-5,
+            "NCHW",
+            True,
+            False,
+        )[0]
+        y = phi.pool2d(
+            phi.relu(y),
+            [2, 2],
+            [2, 2],
+            [0, 0],
+            False,
+            True,
+            "NCHW",
+            "max",
+            False,
+            False,
+            "EXPLICIT",
+        )
+        y = phi.flatten(y, 1, 3)
+        return phi.add(phi.matmul(y, t["linear_0.w_0"]), t["linear_0.b_0"]).numpy()
+
+    return eager
+
+
+def bench_saved_cnn(paddle: Any) -> None:
+    """The small CNN PaddlePaddle saved (tests/data/saved_models/cnn_jit): the phiops executor on
+    the loaded files, the same network in eager phiops, PaddlePaddle's executor on the same
+    files."""
+    folder = ROOT / "tests/data/saved_models/cnn_jit"
+    scope, exe = phi.static.Scope(), phi.static.Executor()
+    program, feeds, fetches = phi.static.load_inference_model(
+        str(folder / "model"), exe, scope=scope
+    )
+    params = dict(np.load(folder / "params.npz"))
+    print("saved CNN (conv2d/batch_norm/relu/pool2d/linear, tests/data/saved_models/cnn_jit):")
+    for batch in (2, 64):
+        x = np.random.default_rng(0).standard_normal((batch, 3, 8, 8)).astype(np.float32)
+        run = lambda: exe.run(program, {feeds[0]: x}, fetches, scope=scope)  # noqa: E731
+        eager = cnn_eager(params, x)
+        np.testing.assert_allclose(run()[0], eager(), rtol=1e-4, atol=1e-5)
+        timings = {"executor": best_time(run, 200), "eager": best_time(eager, 200)}
+        if paddle is not None:
+            timings["paddle"] = paddle_saved_time(paddle, folder / "model", x, 200)
+        row = "  ".join(f"{k} {v * 1e6:8.1f} us" for k, v in timings.items())
+        ratio = timings["executor"] / timings["eager"]
+        extra = f", executor/paddle {timings['executor'] / timings['paddle']:.2f}" if paddle else ""
+        print(f"  batch {batch:5d}: {row}  (executor/eager {ratio:.2f}{extra})")
+
+
+def paddle_saved_time(paddle: Any, prefix: Path, x: np.ndarray, number: int) -> float:
+    """PaddlePaddle's executor running the same saved files."""
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        scope = paddle.static.Scope()
+        with paddle.static.scope_guard(scope):
+            program, feeds, fetches = paddle.static.load_inference_model(str(prefix), exe)
+            run = lambda: exe.run(program, feed={feeds[0]: x}, fetch_list=fetches)  # noqa: E731
+            run()
+            return best_time(run, number)
+    finally:
+        paddle.disable_static()
+
+
 def main() -> None:
     try:
         paddle = importlib.import_module("paddle")
@@ -160,6 +241,7 @@ def main() -> None:
         paddle = None
     bench_add_chain()
     bench_mlp(paddle)
+    bench_saved_cnn(paddle)
 
 
 if __name__ == "__main__":
