@@ -37,31 +37,32 @@ _lock = threading.Lock()
 _controllers: list[Any] | None = None  # threadpoolctl's BLAS controllers, found on first use
 _default_threads = 1  # the BLAS's own count, as found before phiops changed it
 _many = 1  # threads for a large product; 1 means products never switch
-_ready = False
+ready = False  # whether the policy was applied (kernels read it to skip a call)
 
 
 def matmul(xp: ModuleType, x: Any, y: Any) -> Any:
     """``xp.matmul(x, y)``, on the BLAS threads ``FLAGS_blas_threads`` asks for."""
-    if xp is numpy:
-        if not _ready:
-            _apply(flags.flag_value("blas_threads"))
-        if _many > 1:
-            m = x.shape[-2] if x.ndim > 1 else 1
-            n = y.shape[-1] if y.ndim > 1 else 1
-            if max(x.size * n, y.size * m) >= MULTITHREAD_MIN_MACS:
-                with _lock:
-                    _set_threads(_many)
-                    try:
-                        return numpy.matmul(x, y)
-                    finally:
-                        _set_threads(1)
-    return xp.matmul(x, y)
+    if not ready:
+        _apply(flags.flag_value("blas_threads"))
+    # x.size * y.size bounds the multiply-adds from above: one product test for small operands
+    if _many == 1 or x.size * y.size < MULTITHREAD_MIN_MACS or xp is not numpy:
+        return xp.matmul(x, y)
+    m = x.shape[-2] if x.ndim > 1 else 1
+    n = y.shape[-1] if y.ndim > 1 else 1
+    if max(x.size * n, y.size * m) < MULTITHREAD_MIN_MACS:
+        return numpy.matmul(x, y)
+    with _lock:
+        _set_threads(_many)
+        try:
+            return numpy.matmul(x, y)
+        finally:
+            _set_threads(1)
 
 
 def blas_info() -> dict[str, Any]:
     """What phiops found and set: the policy, the BLAS's default thread count, the threads a
     large product gets, and threadpoolctl's description of each BLAS library."""
-    if not _ready:
+    if not ready:
         _apply(flags.flag_value("blas_threads"))
     return {
         "blas_threads": flags.flag_value("blas_threads"),
@@ -92,7 +93,7 @@ def _set_threads(count: int) -> None:
 
 def _apply(policy: int) -> None:
     """Put the BLAS in the state ``policy`` asks for."""
-    global _many, _ready
+    global _many, ready
     with _lock:
         _find_controllers()
         if policy < 0:
@@ -104,11 +105,11 @@ def _apply(policy: int) -> None:
         else:
             _set_threads(policy)
             _many = 1
-        _ready = True
+        ready = True
 
 
 def _flag_changed(name: str, old: object, new: object) -> None:
-    if name == "blas_threads" and _ready:
+    if name == "blas_threads" and ready:
         _apply(int(new))  # type: ignore[call-overload]
 
 

@@ -42,7 +42,7 @@ def fake_blas(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingController]:
     monkeypatch.setattr(blas, "_controllers", [controller])
     monkeypatch.setattr(blas, "_default_threads", 4)
     monkeypatch.setattr(blas, "_many", 1)
-    monkeypatch.setattr(blas, "_ready", False)
+    monkeypatch.setattr(blas, "ready", False)
     with flags.flags_guard({"blas_threads": -1}):
         yield controller
 

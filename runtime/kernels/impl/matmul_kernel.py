@@ -9,6 +9,8 @@ from runtime.kernels.registration import register_kernel
 
 D = DataType
 
+_SMALL = blas.MULTITHREAD_MIN_MACS  # x.size * y.size below it: a product under the threshold
+
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/matmul_kernel.cc).
 MATMUL_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
@@ -26,4 +28,6 @@ def matmul_kernel(
         x = xp.swapaxes(x, -1, -2)
     if transpose_y and y.ndim > 1:
         y = xp.swapaxes(y, -1, -2)
+    if blas.ready and x.size * y.size < _SMALL:  # the common case without a call: one thread
+        return xp.matmul(x, y)
     return blas.matmul(xp, x, y)
