@@ -21,7 +21,10 @@ from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
 
-def convolve_transpose_grad(
+@register_kernel("conv2d_transpose_grad", dtypes=CONV_DTYPES)
+@register_kernel("depthwise_conv2d_transpose_grad", dtypes=CONV_DTYPES)
+@register_kernel("conv3d_transpose_grad", dtypes=CONV_DTYPES)
+def conv_transpose_grad_kernel(
     ctx: KernelContext,
     x: Array,
     filter: Array,
@@ -57,96 +60,3 @@ def convolve_transpose_grad(
     )
     filter_grad = filter_grad_of(xp, cols, dout_matrix(xp, x, groups, last), geometry, filter.shape)
     return x_grad, filter_grad
-
-
-@register_kernel("conv2d_transpose_grad", dtypes=CONV_DTYPES)
-def conv2d_transpose_grad_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    out_grad: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> tuple[Array, Array]:
-    return convolve_transpose_grad(
-        ctx,
-        x,
-        filter,
-        out_grad,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )
-
-
-@register_kernel("depthwise_conv2d_transpose_grad", dtypes=CONV_DTYPES)
-def depthwise_conv2d_transpose_grad_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    out_grad: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> tuple[Array, Array]:
-    return convolve_transpose_grad(
-        ctx,
-        x,
-        filter,
-        out_grad,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )
-
-
-@register_kernel("conv3d_transpose_grad", dtypes=CONV_DTYPES)
-def conv3d_transpose_grad_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    out_grad: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> tuple[Array, Array]:
-    return convolve_transpose_grad(
-        ctx,
-        x,
-        filter,
-        out_grad,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )

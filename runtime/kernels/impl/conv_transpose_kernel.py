@@ -15,7 +15,10 @@ from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
 
-def convolve_transpose(
+@register_kernel("conv2d_transpose", dtypes=CONV_DTYPES)
+@register_kernel("depthwise_conv2d_transpose", dtypes=CONV_DTYPES)
+@register_kernel("conv3d_transpose", dtypes=CONV_DTYPES)
+def conv_transpose_kernel(
     ctx: KernelContext,
     x: Array,
     filter: Array,
@@ -28,7 +31,7 @@ def convolve_transpose(
     dilations: tuple[int, ...],
     data_format: str,
 ) -> Array:
-    """The transposed convolution all three kernels compute."""
+    """One kernel for the three ops: they differ only in their InferMeta checks."""
     xp = ctx.xp
     geometry, out_shape = ConvGeometry.of_transpose(
         x.shape,
@@ -48,90 +51,3 @@ def convolve_transpose(
     out_last_shape = out_shape if last else (out_shape[0],) + out_shape[2:] + (out_shape[1],)
     out = input_grad_of(xp, dout_matrix(xp, x, groups, last), filter, geometry, out_last_shape)
     return xp.ascontiguousarray(out if last else xp.moveaxis(out, -1, 1))
-
-
-@register_kernel("conv2d_transpose", dtypes=CONV_DTYPES)
-def conv2d_transpose_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> Array:
-    return convolve_transpose(
-        ctx,
-        x,
-        filter,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )
-
-
-@register_kernel("depthwise_conv2d_transpose", dtypes=CONV_DTYPES)
-def depthwise_conv2d_transpose_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> Array:
-    return convolve_transpose(
-        ctx,
-        x,
-        filter,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )
-
-
-@register_kernel("conv3d_transpose", dtypes=CONV_DTYPES)
-def conv3d_transpose_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> Array:
-    return convolve_transpose(
-        ctx,
-        x,
-        filter,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )
