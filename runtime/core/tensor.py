@@ -11,7 +11,7 @@ from runtime.common import DataType, Place, to_data_type, to_place
 from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
 from runtime.errors import InvalidArgumentError
 
-__all__ = ["Tensor", "to_tensor", "wrap_array", "install_operators"]
+__all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
 
 
 class Tensor:
@@ -310,7 +310,8 @@ _REFLECTED = {
 }
 
 
-_METHODS = (
+# Methods that call the generated op of the same name; static Values have them too.
+TENSOR_METHODS = (
     "sum",
     "mean",
     "max",
@@ -401,7 +402,7 @@ def install_operators(api: ModuleType) -> None:
     if "cast" in available:
         Tensor.astype = lambda self, dtype: api.cast(self, dtype)
     Tensor.__hash__ = object.__hash__
-    for method in _METHODS:
+    for method in TENSOR_METHODS:
         if method in available:
             setattr(Tensor, method, getattr(api, method))
     if {"slice", "strided_slice", "index_select", "gather_nd", "index_put"} <= available:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from runtime.common import DataType, Place
+from runtime.core.tensor import TENSOR_METHODS
 from runtime.dispatch.op_def import op_api
 from runtime.errors import PreconditionNotMetError, UnimplementedError
 from runtime.ir.core import Value
@@ -25,40 +26,8 @@ __all__ = ["install_value_api", "VALUE_METHODS"]
 
 _INTEGER = (DataType.UINT8, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64)
 
-# Tensor methods that a Value has too (the same names as runtime/core/tensor.py gives Tensor).
-VALUE_METHODS = (
-    "sum",
-    "mean",
-    "max",
-    "min",
-    "prod",
-    "exp",
-    "log",
-    "sqrt",
-    "abs",
-    "tanh",
-    "sigmoid",
-    "relu",
-    "reshape",
-    "transpose",
-    "matmul",
-    "cast",
-    "argmax",
-    "argmin",
-    "squeeze",
-    "unsqueeze",
-    "flatten",
-    "clip",
-    "pow",
-    "scale",
-    "expand",
-    "split",
-    "sign",
-    "floor",
-    "ceil",
-    "square",
-    "rsqrt",
-)
+# Tensor methods that a Value has too: the ones runtime/core/tensor.py gives Tensor.
+VALUE_METHODS = TENSOR_METHODS
 
 
 def _shape(value: Value) -> list[int]:
