@@ -205,6 +205,53 @@ CASES: dict[str, list[Case]] = {
     "unchanged_multi_infer_meta": [Case(([t(2, 3), t(4)],), (), (2,))],
     "unsqueeze_infer_meta": [Case((t(2, 3),), ((0, -1),))],
     "where_infer_meta": [Case((t(2, 3, dtype=BOOL), t(2, 3), t(3)))],
+    "add_n_infer_meta": [Case(([t(2, 3), t(2, 3), t(2, 3)],))],
+    "all_value_compare_infer_meta": [Case((t(2, 3), t(2, 3)))],
+    "value_compare_infer_meta": [Case((t(2, 3), t(2, 3)))],
+    "arange_infer_meta": [Case((), (0, 5, 2, I64))],
+    "argsort_infer_meta": [Case((t(2, 3),), (1, False, False), (0, 0))],
+    "create_vec_shape_infer_meta": [Case((), ((1, 2, 3), F32))],
+    "cum_scalar_axis_infer_meta": [
+        Case((t(2, 3),), (1, False, False, False)),
+        Case((t(2, 3),), (0, True, False, False), label="flatten"),
+    ],
+    "diag_infer_meta": [
+        Case((t(3),), (1, 0.0)),
+        Case((t(3, 4),), (1, 0.0), label="2-D"),
+        Case((t(3, 4),), (-2, 0.0), label="2-D, below"),
+    ],
+    "eye_infer_meta": [Case((), (2, 3, F32))],
+    "flip_infer_meta": [Case((t(2, 3),), ((0, 1),))],
+    "isfinite_infer_meta": [Case((t(2, 3),))],
+    "linspace_infer_meta": [Case((), (0.0, 1.0, 5, F32))],
+    "logsumexp_infer_meta": [Case((t(2, 3),), ((1,), False, False))],
+    "meshgrid_infer_meta": [Case(([t(2), t(3)],), (), (2,))],
+    "meshgrid_grad_infer_meta": [Case(([t(2), t(3)], [t(2, 3), t(2, 3)]), (), (2,))],
+    "non_zero_infer_meta": [Case((t(2, 3),))],
+    "p_relu_infer_meta": [
+        Case((t(2, 3, 4), t(3)), ("NCHW", "channel")),
+        Case((t(2, 3, 4), t(4)), ("NHWC", "channel"), label="nhwc"),
+        Case((t(2, 3, 4), t(1)), ("NCHW", "all"), label="all"),
+        Case((t(2, 3, 4), t(1, 3, 4)), ("NCHW", "element"), label="element"),
+    ],
+    "prelu_grad_infer_meta": [Case((t(2, 3), t(3)), (), (0, 0))],
+    "pad_infer_meta": [Case((t(2, 3),), ((1, 0, 2, 1), 0.0))],
+    "pad3d_infer_meta": [
+        Case((t(1, 2, 3, 4, 5),), ((1, 1, 2, 0, 1, 0), "reflect", 0.0, "NCDHW")),
+        Case((t(1, 3, 4, 5, 2),), ((1, 1, 2, 0, 1, 0), "circular", 0.0, "NDHWC"), label="ndhwc"),
+    ],
+    "randint_infer_meta": [Case((), (0, 5, (2, 3), I64))],
+    "randperm_infer_meta": [Case((), (5, I64))],
+    "reduce_infer_meta": [Case((t(2, 3),), ((1,), False))],
+    "roll_infer_meta": [Case((t(2, 3),), ((1,), (0,))), Case((t(2, 3),), ((2,), ()), label="flat")],
+    "set_value_infer_meta": [Case((t(2, 3),))],
+    "set_value_grad_infer_meta": [Case((t(2, 3), t(3)), (), (0, 0))],
+    "split_with_num_infer_meta": [Case((t(6, 4),), (3, 0), (3,))],
+    "tile_infer_meta": [Case((t(2, 3),), ((2, 1, 2),))],
+    "top_k_infer_meta": [Case((t(2, 5),), (3, 1, True, True), (0, 0))],
+    "tril_infer_meta": [Case((t(2, 3),), (0,))],
+    "triu_infer_meta": [Case((t(2, 3),), (1,))],
+    "uniform_random_infer_meta": [Case((), ((2, 3), F32))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -271,6 +318,13 @@ MISMATCHES: dict[str, Case] = {
     "split_infer_meta": Case((t(-1, 6),), ((2, 2), 1), (2,)),
     "stack_grad_infer_meta": Case((t(-1, 2),), (1,), (3,)),
     "stack_infer_meta": Case(([t(-1, 3), t(-1, 4)],), (0,)),
+    "add_n_infer_meta": Case(([t(-1, 3), t(-1, 3), t(2, 4)],)),
+    "all_value_compare_infer_meta": Case((t(-1, 3), t(-1, 4))),
+    "value_compare_infer_meta": Case((t(2, -1), t(3, -1))),
+    "p_relu_infer_meta": Case((t(-1, 3, 4), t(5)), ("NCHW", "channel")),
+    "pad3d_infer_meta": Case((t(-1, 2, 3, 4, 1),), ((1, 1, 0, 0, 0, 0), "reflect", 0.0, "NCDHW")),
+    "split_with_num_infer_meta": Case((t(-1, 5),), (2, 1), (2,)),
+    "top_k_infer_meta": Case((t(-1, 2),), (3, 1, True, True), (0, 0)),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
 }
 
@@ -374,17 +428,8 @@ ALL_CASES = [
 # grow: a new InferMeta function needs a CASES entry.
 NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
     (
-        "add_n_infer_meta",
-        "all_value_compare_infer_meta",
-        "arange_infer_meta",
-        "argsort_infer_meta",
         "conv3_d_infer_meta",
-        "create_vec_shape_infer_meta",
-        "cum_scalar_axis_infer_meta",
         "depthwise_conv_infer_meta",
-        "diag_infer_meta",
-        "eye_infer_meta",
-        "flip_infer_meta",
         "gather_nd_grad_infer_meta",
         "gather_nd_infer_meta",
         "group_norm_infer_meta",
@@ -392,43 +437,20 @@ NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
         "index_put_infer_meta",
         "instance_norm_grad_infer_meta",
         "instance_norm_infer_meta",
-        "isfinite_infer_meta",
         "layer_norm_grad_infer_meta",
-        "linspace_infer_meta",
-        "logsumexp_infer_meta",
         "masked_select_infer_meta",
         "max_pool_with_index_grad_infer_meta",
         "max_pool_with_index_infer_meta",
-        "meshgrid_grad_infer_meta",
-        "meshgrid_infer_meta",
-        "non_zero_infer_meta",
-        "p_relu_infer_meta",
-        "pad3d_infer_meta",
-        "pad_infer_meta",
         "pool2_d_infer_meta",
         "pool_infer_meta",
-        "prelu_grad_infer_meta",
-        "randint_infer_meta",
-        "randperm_infer_meta",
-        "reduce_infer_meta",
-        "roll_infer_meta",
         "scatter_grad_infer_meta",
         "scatter_infer_meta",
         "scatter_nd_add_grad_infer_meta",
         "scatter_nd_add_infer_meta",
-        "set_value_grad_infer_meta",
-        "set_value_infer_meta",
         "slice_raw_infer_meta",
-        "split_with_num_infer_meta",
         "strided_slice_infer_meta",
         "take_along_axis_infer_meta",
-        "tile_infer_meta",
-        "top_k_infer_meta",
-        "tril_infer_meta",
-        "triu_infer_meta",
-        "uniform_random_infer_meta",
         "unique_infer_meta",
-        "value_compare_infer_meta",
     )
 )
 
@@ -505,3 +527,30 @@ def test_dims_helpers() -> None:
     assert extents_match(-1, 3, COMPILE) and not extents_match(-1, 3, RUNTIME)
     assert dims_match((-1, 3), (2, 3), COMPILE) and not dims_match((-1, 3), (2, 4), COMPILE)
     assert not dims_match((2,), (2, 1), COMPILE)
+
+
+def test_issue8_functions_leave_extents_computed_from_unknown_ones_unknown() -> None:
+    # PaddlePaddle 3.3.1 builds paddle.diag of a [-1] vector as [0, 0] (-1 + offset) and
+    # cumsum of a [-1, 3] tensor as [-3] (a product with -1 in it): both unknown here.
+    [(dims, _)] = infer("diag_infer_meta", Case((t(-1),), (1, 0.0)), COMPILE)
+    assert dims == (-1, -1)
+    [(dims, _)] = infer(
+        "cum_scalar_axis_infer_meta", Case((t(-1, 3),), (0, True, False, False)), COMPILE
+    )
+    assert dims == (-1,)
+    [(dims, _)] = infer("tile_infer_meta", Case((t(-1, 3),), ((2, 2),)), COMPILE)
+    assert dims == (-1, 6)
+    [(dims, _)] = infer("pad_infer_meta", Case((t(-1, 3),), ((1, 1, 2, 0), 0.0)), COMPILE)
+    assert dims == (-1, 5)
+    [pieces] = infer("split_with_num_infer_meta", Case((t(-1, 3),), (3, 0), (3,)), COMPILE)
+    assert [dims for dims, _ in pieces] == [(-1, 3)] * 3
+    [(dims, _)] = infer("add_n_infer_meta", Case(([t(-1, 3), t(2, -1)],)), COMPILE)
+    assert dims == (2, 3)
+    # A known extent is still checked: k beyond it, alpha against a known channel count.
+    with pytest.raises(InvalidArgumentError, match="argument 'k'"):
+        infer("top_k_infer_meta", Case((t(-1, 2),), (3, 1, True, True), (0, 0)), COMPILE)
+    infer("top_k_infer_meta", Case((t(2, -1),), (3, 1, True, True), (0, 0)), COMPILE)
+    with pytest.raises(InvalidArgumentError, match="argument 'alpha'"):
+        infer("p_relu_infer_meta", Case((t(-1, 3, -1), t(4)), ("NCHW", "channel")), COMPILE)
+    with pytest.raises(InvalidArgumentError, match="argument 'alpha'"):
+        infer("p_relu_infer_meta", Case((t(-1, 3, 4), t(1, 5)), ("NCHW", "element")), COMPILE)
