@@ -252,6 +252,23 @@ CASES: dict[str, list[Case]] = {
     "tril_infer_meta": [Case((t(2, 3),), (0,))],
     "triu_infer_meta": [Case((t(2, 3),), (1,))],
     "uniform_random_infer_meta": [Case((), ((2, 3), F32))],
+    "scatter_infer_meta": [
+        Case((t(5, 3), t(2, dtype=I64), t(2, 3)), (True,)),
+        Case((t(5, 3), t(2, 1, dtype=I64), t(2, 3)), (False,), label="[N, 1] index"),
+    ],
+    "scatter_grad_infer_meta": [Case((t(2, dtype=I64), t(2, 3), t(5, 3)), (True,), (0, 0))],
+    "scatter_nd_add_grad_infer_meta": [Case((t(2, 1, dtype=I64), t(2, 3), t(5, 3)), (), (0, 0))],
+    "gather_nd_grad_infer_meta": [Case((t(5, 3), t(2, 1, dtype=I64), t(2, 3)))],
+    "index_put_infer_meta": [Case((t(5, 3), [t(2, dtype=I64)], t(2, 3)), (False,))],
+    "index_put_grad_infer_meta": [
+        Case((t(5, 3), [t(2, dtype=I64)], t(2, 3), t(5, 3)), (False,), (0, 0))
+    ],
+    "masked_select_infer_meta": [Case((t(2, 3), t(3, dtype=BOOL)))],
+    "take_along_axis_infer_meta": [Case((t(4, 3), t(2, 3, dtype=I64)), (0,))],
+    "unique_infer_meta": [
+        Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
+        Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
+    ],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -325,6 +342,8 @@ MISMATCHES: dict[str, Case] = {
     "pad3d_infer_meta": Case((t(-1, 2, 3, 4, 1),), ((1, 1, 0, 0, 0, 0), "reflect", 0.0, "NCDHW")),
     "split_with_num_infer_meta": Case((t(-1, 5),), (2, 1), (2,)),
     "top_k_infer_meta": Case((t(-1, 2),), (3, 1, True, True), (0, 0)),
+    "scatter_infer_meta": Case((t(-1, 3), t(-1, dtype=I64), t(-1, 4)), (True,)),
+    "masked_select_infer_meta": Case((t(-1, 3), t(2, dtype=BOOL))),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
 }
 
@@ -430,27 +449,18 @@ NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
     (
         "conv3_d_infer_meta",
         "depthwise_conv_infer_meta",
-        "gather_nd_grad_infer_meta",
         "gather_nd_infer_meta",
         "group_norm_infer_meta",
-        "index_put_grad_infer_meta",
-        "index_put_infer_meta",
         "instance_norm_grad_infer_meta",
         "instance_norm_infer_meta",
         "layer_norm_grad_infer_meta",
-        "masked_select_infer_meta",
         "max_pool_with_index_grad_infer_meta",
         "max_pool_with_index_infer_meta",
         "pool2_d_infer_meta",
         "pool_infer_meta",
-        "scatter_grad_infer_meta",
-        "scatter_infer_meta",
-        "scatter_nd_add_grad_infer_meta",
         "scatter_nd_add_infer_meta",
         "slice_raw_infer_meta",
         "strided_slice_infer_meta",
-        "take_along_axis_infer_meta",
-        "unique_infer_meta",
     )
 )
 
@@ -554,3 +564,13 @@ def test_issue8_functions_leave_extents_computed_from_unknown_ones_unknown() -> 
         infer("p_relu_infer_meta", Case((t(-1, 3, -1), t(4)), ("NCHW", "channel")), COMPILE)
     with pytest.raises(InvalidArgumentError, match="argument 'alpha'"):
         infer("p_relu_infer_meta", Case((t(-1, 3, 4), t(1, 5)), ("NCHW", "element")), COMPILE)
+
+
+def test_scatter_checks_updates_against_the_known_extents_only() -> None:
+    case = Case((t(-1, 3), t(-1, -1, dtype=I64), t(4, 3)), (True,))
+    [(dims, _)] = infer("scatter_infer_meta", case, COMPILE)
+    assert dims == (-1, 3)
+    with pytest.raises(InvalidArgumentError, match="argument 'index' must be 0-D or 1-D"):
+        infer("scatter_infer_meta", Case((t(5, 3), t(2, 2, dtype=I64), t(2, 3)), (True,)), COMPILE)
+    with pytest.raises(InvalidArgumentError, match="argument 'updates' must have dims"):
+        infer("scatter_infer_meta", Case((t(5, 3), t(2, dtype=I64), t(-1, 4)), (True,)), COMPILE)
