@@ -624,9 +624,10 @@ def slice_ranges(
 
 
 def _decreased(dims: list[int], decrease_axis: tuple[int, ...], name: str) -> tuple[int, ...]:
+    """``dims`` without ``decrease_axis``, each of size 1 (or unknown, checked at run time)."""
     for axis in decrease_axis:
         _slice_axis(axis, len(dims), name)
-        if dims[axis] != 1:
+        if dims[axis] not in (1, UNKNOWN):
             raise InvalidArgumentError(
                 f"argument '{name}' removes axis {axis}, whose size after slicing is "
                 f"{dims[axis]}, not 1"
@@ -645,10 +646,10 @@ def slice_raw_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """``input`` cut to [start, end) on each of ``axes``; ``decrease_axis`` then drops axes of
-    size 1 (all of them gives a 0-D tensor)."""
+    size 1 (all of them gives a 0-D tensor). A cut of an unknown extent is unknown."""
     dims = list(input.dims)
     for axis, (start, end) in zip(axes, slice_ranges(input.dims, axes, starts, ends)):
-        dims[axis] = end - start
+        dims[axis] = UNKNOWN if dims[axis] == UNKNOWN else end - start
     out.set_dims(_decreased(dims, decrease_axis, "decrease_axis"))
     out.set_dtype(input.dtype)
     out.set_layout(input.layout)
@@ -685,10 +686,12 @@ def strided_slice_infer_meta(
     out: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """``x`` sliced with a stride (negative: backwards) on each of ``axes``."""
+    """``x`` sliced with a stride (negative: backwards) on each of ``axes``; a slice of an
+    unknown extent is unknown."""
     dims = list(x.dims)
     for axis, s in zip(axes, strided_slice_ranges(x.dims, axes, starts, ends, strides)):
-        dims[axis] = len(range(*s.indices(dims[axis])))
+        if dims[axis] != UNKNOWN:
+            dims[axis] = len(range(*s.indices(dims[axis])))
     out.set_dims(tuple(dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)

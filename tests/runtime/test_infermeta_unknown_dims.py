@@ -265,6 +265,32 @@ CASES: dict[str, list[Case]] = {
     ],
     "masked_select_infer_meta": [Case((t(2, 3), t(3, dtype=BOOL)))],
     "take_along_axis_infer_meta": [Case((t(4, 3), t(2, 3, dtype=I64)), (0,))],
+    "slice_raw_infer_meta": [
+        Case((t(4, 5, 3),), ((0, 1), (1, -3), (3, 10), (), ())),
+        Case((t(4, 5, 3),), ((0, 2), (1, 0), (2, 1), (), (0, 2)), label="decrease"),
+    ],
+    "strided_slice_infer_meta": [
+        Case((t(6, 5),), ((0, 1), (0, 4), (6, 0), (2, -1))),
+    ],
+    "group_norm_infer_meta": [
+        Case((t(2, 4, 3), t(4), t(4)), (1e-5, 2, "NCHW"), (0, 0, 0)),
+        Case((t(2, 3, 6), None, None), (1e-5, 3, "NHWC"), (0, 0, 0), "nhwc"),
+    ],
+    "instance_norm_infer_meta": [Case((t(2, 3, 4), t(3), t(3)), (1e-5,), (0, 0, 0))],
+    "instance_norm_grad_infer_meta": [
+        Case((t(2, 3, 4), t(3), t(6), t(6), t(2, 3, 4)), (1e-5,), (0, 0, 0)),
+        Case((t(2, 3, 4), None, t(6), t(6), t(2, 3, 4)), (1e-5,), (0, 0, 0), "no scale"),
+    ],
+    "layer_norm_grad_infer_meta": [
+        Case((t(2, 3, 4), t(12), t(12)), (), (0, 0, 0)),
+        Case((t(2, 3, 4), None, None), (), (0, 0, 0), "no scale"),
+    ],
+    "max_pool_with_index_grad_infer_meta": [
+        Case(
+            (t(1, 2, 4, 4), t(1, 2, 2, 2, dtype=DataType.INT32), t(1, 2, 2, 2)),
+            ((2, 2), (2, 2), (0, 0), False, False, False),
+        )
+    ],
     "unique_infer_meta": [
         Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
         Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
@@ -344,6 +370,8 @@ MISMATCHES: dict[str, Case] = {
     "top_k_infer_meta": Case((t(-1, 2),), (3, 1, True, True), (0, 0)),
     "scatter_infer_meta": Case((t(-1, 3), t(-1, dtype=I64), t(-1, 4)), (True,)),
     "masked_select_infer_meta": Case((t(-1, 3), t(2, dtype=BOOL))),
+    "group_norm_infer_meta": Case((t(-1, 4, -1), t(3), None), (1e-5, 2, "NCHW"), (0, 0, 0)),
+    "instance_norm_infer_meta": Case((t(-1, 3, -1), None, t(4)), (1e-5,), (0, 0, 0)),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
 }
 
@@ -450,17 +478,10 @@ NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
         "conv3_d_infer_meta",
         "depthwise_conv_infer_meta",
         "gather_nd_infer_meta",
-        "group_norm_infer_meta",
-        "instance_norm_grad_infer_meta",
-        "instance_norm_infer_meta",
-        "layer_norm_grad_infer_meta",
-        "max_pool_with_index_grad_infer_meta",
         "max_pool_with_index_infer_meta",
         "pool2_d_infer_meta",
         "pool_infer_meta",
         "scatter_nd_add_infer_meta",
-        "slice_raw_infer_meta",
-        "strided_slice_infer_meta",
     )
 )
 
@@ -574,3 +595,20 @@ def test_scatter_checks_updates_against_the_known_extents_only() -> None:
         infer("scatter_infer_meta", Case((t(5, 3), t(2, 2, dtype=I64), t(2, 3)), (True,)), COMPILE)
     with pytest.raises(InvalidArgumentError, match="argument 'updates' must have dims"):
         infer("scatter_infer_meta", Case((t(5, 3), t(2, dtype=I64), t(-1, 4)), (True,)), COMPILE)
+
+
+def test_a_slice_of_an_unknown_extent_is_unknown() -> None:
+    # As PaddlePaddle 3.3.1 builds paddle.slice(x, [0, 1], [1, 1], [3, 4]) of a [-1, 5] x.
+    case = Case((t(-1, 5),), ((0, 1), (1, 1), (3, 4), (), ()))
+    [(dims, _)] = infer("slice_raw_infer_meta", case, COMPILE)
+    assert dims == (-1, 3)
+    case = Case((t(-1, 5),), ((0, 1), (0, 0), (4, 5), (2, 2)))
+    [(dims, _)] = infer("strided_slice_infer_meta", case, COMPILE)
+    assert dims == (-1, 3)
+    # An unknown axis may be removed (its size 1 is checked at run time); a known one of size 2
+    # may not.
+    case = Case((t(-1, 5),), ((0, 1), (1, 2), (2, 3), (), (0, 1)))
+    [(dims, _)] = infer("slice_raw_infer_meta", case, COMPILE)
+    assert dims == ()
+    with pytest.raises(InvalidArgumentError, match="argument 'decrease_axis' removes axis 1"):
+        infer("slice_raw_infer_meta", Case((t(-1, 5),), ((1,), (1,), (3,), (), (1,))), COMPILE)
