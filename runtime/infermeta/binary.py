@@ -320,7 +320,16 @@ def depthwise_conv_infer_meta(
 ) -> None:
     """``conv_infer_meta`` with depthwise_conv2d's attribute order."""
     conv_infer_meta(
-        input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
+        input,
+        filter,
+        strides,
+        paddings,
+        padding_algorithm,
+        dilations,
+        groups,
+        data_format,
+        out,
+        config,
     )
 
 
@@ -338,7 +347,16 @@ def conv3_d_infer_meta(
 ) -> None:
     """PHI's Conv3DInferMeta: ``conv_infer_meta`` with conv3d's attribute order."""
     conv_infer_meta(
-        input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
+        input,
+        filter,
+        strides,
+        paddings,
+        padding_algorithm,
+        dilations,
+        groups,
+        data_format,
+        out,
+        config,
     )
 
 

@@ -291,6 +291,50 @@ CASES: dict[str, list[Case]] = {
             ((2, 2), (2, 2), (0, 0), False, False, False),
         )
     ],
+    "depthwise_conv_infer_meta": [
+        Case((t(2, 3, 8, 8), t(6, 1, 3, 3)), ((1, 1), (1, 1), "EXPLICIT", 3, (1, 1), "NCHW"))
+    ],
+    "conv3_d_infer_meta": [
+        Case(
+            (t(1, 2, 5, 6, 7), t(4, 2, 3, 3, 3)),
+            ((1, 2, 1), (0, 1, 1), "EXPLICIT", 1, (1, 1, 1), "NCDHW"),
+        ),
+        Case(
+            (t(1, 5, 6, 7, 2), t(4, 1, 3, 3, 3)),
+            ((1, 1, 1), (0, 0, 0), "SAME", 2, (1, 1, 1), "NDHWC"),
+            label="same-ndhwc",
+        ),
+    ],
+    "pool2_d_infer_meta": [
+        Case(
+            (t(2, 3, 7, 8),),
+            ((3, 3), (2, 2), (1, 1), True, True, "NCHW", "max", False, False, "EXPLICIT"),
+        ),
+        Case(
+            (t(2, 7, 8, 3),),
+            ((2, 2), (1, 1), (0, 0), False, True, "NHWC", "avg", False, True, "EXPLICIT"),
+            label="adaptive-nhwc",
+        ),
+        Case(
+            (t(2, 3, 7, 8),),
+            ((3, 3), (1, 1), (0, 0), False, True, "NCHW", "avg", True, False, "EXPLICIT"),
+            label="global",
+        ),
+        Case(
+            (t(2, 3, 7, 8),),
+            ((3, 3), (2, 2), (0, 0), False, True, "NCHW", "avg", False, False, "SAME"),
+            label="same",
+        ),
+    ],
+    "pool_infer_meta": [
+        Case(
+            (t(1, 2, 5, 6, 7),),
+            ((2, 2, 2), (2, 2, 2), (0, 0, 0), False, True, "NCDHW", "max", False, False, "VALID"),
+        )
+    ],
+    "max_pool_with_index_infer_meta": [
+        Case((t(1, 2, 5, 6),), ((2, 2), (2, 2), (0, 1), False, False, False), (0, 0))
+    ],
     "unique_infer_meta": [
         Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
         Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
@@ -372,6 +416,13 @@ MISMATCHES: dict[str, Case] = {
     "masked_select_infer_meta": Case((t(-1, 3), t(2, dtype=BOOL))),
     "group_norm_infer_meta": Case((t(-1, 4, -1), t(3), None), (1e-5, 2, "NCHW"), (0, 0, 0)),
     "instance_norm_infer_meta": Case((t(-1, 3, -1), None, t(4)), (1e-5,), (0, 0, 0)),
+    "depthwise_conv_infer_meta": Case(
+        (t(-1, 3, 8, 8), t(6, 2, 3, 3)), ((1, 1), (1, 1), "EXPLICIT", 3, (1, 1), "NCHW")
+    ),
+    "conv3_d_infer_meta": Case(
+        (t(-1, 2, -1, 6, 7), t(4, 3, 3, 3, 3)),
+        ((1, 1, 1), (0, 0, 0), "EXPLICIT", 1, (1, 1, 1), "NCDHW"),
+    ),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
 }
 
@@ -475,12 +526,7 @@ ALL_CASES = [
 # grow: a new InferMeta function needs a CASES entry.
 NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
     (
-        "conv3_d_infer_meta",
-        "depthwise_conv_infer_meta",
         "gather_nd_infer_meta",
-        "max_pool_with_index_infer_meta",
-        "pool2_d_infer_meta",
-        "pool_infer_meta",
         "scatter_nd_add_infer_meta",
     )
 )
