@@ -14,7 +14,14 @@ from runtime.infermeta.spatial import (
 )
 
 
-from runtime.infermeta.dims import dims_match, extents_match, integer_scalar, merge_dims, numel
+from runtime.infermeta.dims import (
+    UNKNOWN,
+    dims_match,
+    extents_match,
+    integer_scalar,
+    merge_dims,
+    numel,
+)
 
 __all__ = [
     "broadcast_dims",
@@ -622,6 +629,24 @@ def gather_infer_meta(
     out.set_layout(x.layout)
 
 
+def index_depth(index_dims: tuple[int, ...], rank: int) -> int:
+    """How many leading axes of an ``x`` of rank ``rank`` each row of a gather_nd/scatter_nd_add
+    ``index`` addresses: its last extent, which must be known even while a graph is built (the
+    output's rank depends on it)."""
+    depth = index_dims[-1]
+    if depth == UNKNOWN:
+        raise InvalidArgumentError(
+            f"argument 'index' (dims {list(index_dims)}) must have a known last dim: it says how "
+            "many axes of 'x' each row addresses, which decides the output's rank"
+        )
+    if depth > rank:
+        raise InvalidArgumentError(
+            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
+            f"{rank}"
+        )
+    return depth
+
+
 def gather_nd_infer_meta(
     x: MetaTensor, index: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
@@ -630,12 +655,7 @@ def gather_nd_infer_meta(
     dims, index_dims = x.dims, index.dims
     if not index_dims:
         raise InvalidArgumentError("argument 'index' must have rank at least 1, got a 0-D tensor")
-    depth = index_dims[-1]
-    if depth > len(dims):
-        raise InvalidArgumentError(
-            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
-            f"{len(dims)}"
-        )
+    depth = index_depth(index_dims, len(dims))
     out.set_dims(tuple(index_dims[:-1]) + tuple(dims[depth:]))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
-from runtime.infermeta.binary import broadcast_dims, require_index_dtype
+from runtime.infermeta.binary import broadcast_dims, index_depth, require_index_dtype
 from runtime.infermeta.dims import dims_match, extents_match, numel
 
 __all__ = ["where_infer_meta"]
@@ -134,14 +134,9 @@ def scatter_nd_add_infer_meta(
     dims, index_dims = x.dims, index.dims
     if not index_dims:
         raise InvalidArgumentError("argument 'index' must have rank at least 1, got a 0-D tensor")
-    depth = index_dims[-1]
-    if depth > len(dims):
-        raise InvalidArgumentError(
-            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
-            f"{len(dims)}"
-        )
+    depth = index_depth(index_dims, len(dims))
     expected = tuple(index_dims[:-1]) + tuple(dims[depth:])
-    if tuple(updates.dims) != expected:
+    if not dims_match(tuple(updates.dims), expected, config):
         raise InvalidArgumentError(
             f"argument 'updates' must have dims {list(expected)} (index.dims[:-1] + "
             f"x.dims[index.dims[-1]:]), got {list(updates.dims)}"

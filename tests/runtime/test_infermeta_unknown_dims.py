@@ -47,12 +47,15 @@ def t(*dims: int, dtype: DataType = F32) -> T:
 @dataclass(frozen=True)
 class Case:
     """Inputs (T, a list of T, or None), attributes, and outputs: an int per output, 0 for a
-    single MetaTensor and n for a list of n."""
+    single MetaTensor and n for a list of n. ``known``: (input, dim) extents that must be known
+    even while a graph is built, as they decide an output's rank (left known in the variants;
+    unknown, they are rejected)."""
 
     inputs: tuple[Any, ...]
     attrs: tuple[Any, ...] = ()
     outputs: tuple[int, ...] = (0,)
     label: str = field(default="", compare=False)
+    known: tuple[tuple[int, int], ...] = field(default=(), compare=False)
 
 
 CASES: dict[str, list[Case]] = {
@@ -335,6 +338,14 @@ CASES: dict[str, list[Case]] = {
     "max_pool_with_index_infer_meta": [
         Case((t(1, 2, 5, 6),), ((2, 2), (2, 2), (0, 1), False, False, False), (0, 0))
     ],
+    "gather_nd_infer_meta": [
+        Case((t(4, 3, 5), t(2, 2, dtype=I64)), known=((1, 1),)),
+        Case((t(4, 3), t(2, 3, 1, dtype=I64)), known=((1, 2),), label="depth 1"),
+    ],
+    "scatter_nd_add_infer_meta": [
+        Case((t(4, 3, 5), t(2, 2, dtype=I64), t(2, 5)), known=((1, 1),)),
+        Case((t(4, 3), t(3, 2, dtype=I64), t(3)), known=((1, 1),), label="whole rank"),
+    ],
     "unique_infer_meta": [
         Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
         Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
@@ -423,6 +434,7 @@ MISMATCHES: dict[str, Case] = {
         (t(-1, 2, -1, 6, 7), t(4, 3, 3, 3, 3)),
         ((1, 1, 1), (0, 0, 0), "EXPLICIT", 1, (1, 1, 1), "NCDHW"),
     ),
+    "scatter_nd_add_infer_meta": Case((t(-1, 3, 5), t(-1, 2, dtype=I64), t(-1, 4))),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
 }
 
@@ -453,9 +465,12 @@ def infer(function_name: str, case: Case, config: MetaConfig) -> list[Any]:
 def _with_unknown(case: Case, which: tuple[int, int | None, int] | None) -> Case:
     """``case`` with input ``(index, list position, dim)`` unknown, or every extent when None."""
 
-    def blank(value: T, dim: int | None) -> T:
+    def blank(value: T, dim: int | None, index: int | None = None) -> T:
         return T(
-            tuple(-1 if dim is None or i == dim else e for i, e in enumerate(value.dims)),
+            tuple(
+                e if (index, i) in case.known else -1 if dim is None or i == dim else e
+                for i, e in enumerate(value.dims)
+            ),
             value.dtype,
         )
 
@@ -479,10 +494,10 @@ def _with_unknown(case: Case, which: tuple[int, int | None, int] | None) -> Case
                 ]
             )
         elif which is None:
-            inputs.append(blank(value, None))
+            inputs.append(blank(value, None, index))
         else:
             inputs.append(blank(value, which[2]) if which[0] == index else value)
-    return Case(tuple(inputs), case.attrs, case.outputs)
+    return Case(tuple(inputs), case.attrs, case.outputs, known=case.known)
 
 
 def _unknown_variants(case: Case) -> list[tuple[Any, Case]]:
@@ -491,6 +506,8 @@ def _unknown_variants(case: Case) -> list[tuple[Any, Case]]:
         items = value if isinstance(value, list) else [value] if value is not None else []
         for position, item in enumerate(items):
             for dim in range(len(item.dims)):
+                if (index, dim) in case.known and not isinstance(value, list):
+                    continue
                 where = (index, position if isinstance(value, list) else None, dim)
                 variants.append((where, _with_unknown(case, where)))
     return variants
@@ -521,25 +538,10 @@ ALL_CASES = [
 ]
 
 
-# InferMeta functions merged from the ops work of issue 8 before their compile-time (-1 dims)
-# behaviour was written and tested: part of issue 10, still open. The list must shrink, never
-# grow: a new InferMeta function needs a CASES entry.
-NOT_YET_CHECKED_WITH_UNKNOWN_DIMS = frozenset(
-    (
-        "gather_nd_infer_meta",
-        "scatter_nd_add_infer_meta",
-    )
-)
-
-
 def test_every_infer_meta_function_has_an_unknown_dims_case() -> None:
-    missing = sorted(set(INFER_META_FUNCTIONS) - set(CASES) - NOT_YET_CHECKED_WITH_UNKNOWN_DIMS)
+    missing = sorted(set(INFER_META_FUNCTIONS) - set(CASES))
     assert not missing, f"add a CASES entry for {missing}"
-    stale = sorted(
-        NOT_YET_CHECKED_WITH_UNKNOWN_DIMS
-        & (set(CASES) | (set(NOT_YET_CHECKED_WITH_UNKNOWN_DIMS) - set(INFER_META_FUNCTIONS)))
-    )
-    assert not stale, f"remove from NOT_YET_CHECKED_WITH_UNKNOWN_DIMS: {stale}"
+    assert set(CASES) <= set(INFER_META_FUNCTIONS)
     assert set(MISMATCHES) <= set(CASES)
 
 
@@ -556,6 +558,16 @@ def test_unknown_dims_propagate_to_the_outputs(name: str, case: Case) -> None:
     for where, variant in _unknown_variants(case):
         inferred = infer(name, variant, COMPILE)
         assert _consistent(concrete, inferred), (where, variant.inputs, concrete, inferred)
+
+
+@pytest.mark.parametrize("name, case", [param for param in ALL_CASES if param.values[1].known])
+def test_extents_that_decide_an_output_rank_must_be_known_while_building_a_graph(
+    name: str, case: Case
+) -> None:
+    for index, dim in case.known:
+        variant = _with_unknown(Case(case.inputs, case.attrs, case.outputs), (index, None, dim))
+        with pytest.raises(InvalidArgumentError, match="must have a known last dim"):
+            infer(name, variant, COMPILE)
 
 
 @pytest.mark.parametrize("name", sorted(MISMATCHES))
