@@ -14,7 +14,14 @@ from runtime.infermeta.spatial import (
 )
 
 
-from runtime.infermeta.dims import extents_match, integer_scalar, merge_dims
+from runtime.infermeta.dims import (
+    UNKNOWN,
+    dims_match,
+    extents_match,
+    integer_scalar,
+    merge_dims,
+    numel,
+)
 
 __all__ = [
     "broadcast_dims",
@@ -320,7 +327,16 @@ def depthwise_conv_infer_meta(
 ) -> None:
     """``conv_infer_meta`` with depthwise_conv2d's attribute order."""
     conv_infer_meta(
-        input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
+        input,
+        filter,
+        strides,
+        paddings,
+        padding_algorithm,
+        dilations,
+        groups,
+        data_format,
+        out,
+        config,
     )
 
 
@@ -338,7 +354,16 @@ def conv3_d_infer_meta(
 ) -> None:
     """PHI's Conv3DInferMeta: ``conv_infer_meta`` with conv3d's attribute order."""
     conv_infer_meta(
-        input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format, out
+        input,
+        filter,
+        strides,
+        paddings,
+        padding_algorithm,
+        dilations,
+        groups,
+        data_format,
+        out,
+        config,
     )
 
 
@@ -491,11 +516,9 @@ def p_relu_infer_meta(
     the channel axis given by ``data_format``) or one per element of a sample ('element'),
     PaddlePaddle's PReluInferMeta."""
     dims = x.dims
-    alpha_size = 1
-    for extent in alpha.dims:
-        alpha_size *= extent
+    alpha_size = numel(alpha.dims)
     if mode == "all":
-        if alpha_size != 1:
+        if not extents_match(alpha_size, 1, config):
             raise InvalidArgumentError(
                 f"argument 'alpha' must hold one value for mode 'all', got {alpha_size}"
             )
@@ -511,7 +534,7 @@ def p_relu_infer_meta(
                 f"{data_format!r}"
             )
         channels = dims[1] if data_format == "NCHW" else dims[-1]
-        if alpha_size != channels:
+        if not extents_match(alpha_size, channels, config):
             raise InvalidArgumentError(
                 f"argument 'alpha' must hold one value per channel of argument 'x' (dims "
                 f"{list(dims)}, {data_format}: {channels} channels) for mode 'channel', got "
@@ -522,10 +545,8 @@ def p_relu_infer_meta(
             raise InvalidArgumentError(
                 "argument 'x' must have at least 1 dimension for mode 'element', got a 0-D tensor"
             )
-        per_sample = 1
-        for extent in dims[1:]:
-            per_sample *= extent
-        if alpha_size != per_sample:
+        per_sample = numel(dims[1:])
+        if not extents_match(alpha_size, per_sample, config):
             raise InvalidArgumentError(
                 f"argument 'alpha' must hold one value per element of a sample of argument 'x' "
                 f"(dims {list(dims)}: {per_sample}) for mode 'element', got {alpha_size}"
@@ -608,6 +629,24 @@ def gather_infer_meta(
     out.set_layout(x.layout)
 
 
+def index_depth(index_dims: tuple[int, ...], rank: int) -> int:
+    """How many leading axes of an ``x`` of rank ``rank`` each row of a gather_nd/scatter_nd_add
+    ``index`` addresses: its last extent, which must be known even while a graph is built (the
+    output's rank depends on it)."""
+    depth = index_dims[-1]
+    if depth == UNKNOWN:
+        raise InvalidArgumentError(
+            f"argument 'index' (dims {list(index_dims)}) must have a known last dim: it says how "
+            "many axes of 'x' each row addresses, which decides the output's rank"
+        )
+    if depth > rank:
+        raise InvalidArgumentError(
+            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
+            f"{rank}"
+        )
+    return depth
+
+
 def gather_nd_infer_meta(
     x: MetaTensor, index: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
@@ -616,12 +655,7 @@ def gather_nd_infer_meta(
     dims, index_dims = x.dims, index.dims
     if not index_dims:
         raise InvalidArgumentError("argument 'index' must have rank at least 1, got a 0-D tensor")
-    depth = index_dims[-1]
-    if depth > len(dims):
-        raise InvalidArgumentError(
-            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
-            f"{len(dims)}"
-        )
+    depth = index_depth(index_dims, len(dims))
     out.set_dims(tuple(index_dims[:-1]) + tuple(dims[depth:]))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
@@ -679,10 +713,10 @@ def take_along_axis_infer_meta(
     out.set_layout(arr.layout)
 
 
-def _same_dims(x: MetaTensor, y: MetaTensor) -> None:
+def _same_dims(x: MetaTensor, y: MetaTensor, config: MetaConfig) -> None:
     """PaddlePaddle's BinarySameInputDimsCheck: ``x`` and ``y`` have equal dims (no
-    broadcasting)."""
-    if x.dims != y.dims:
+    broadcasting; an unknown extent is checked at run time)."""
+    if not dims_match(x.dims, y.dims, config):
         raise InvalidArgumentError(
             f"arguments 'x' and 'y' must have the same dims, got {list(x.dims)} and {list(y.dims)}"
         )
@@ -692,7 +726,7 @@ def all_value_compare_infer_meta(
     x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
     """One bool for the whole comparison (allclose): a 0-D ``out``; ``x`` and ``y`` equal dims."""
-    _same_dims(x, y)
+    _same_dims(x, y, config)
     out.set_dims(())
     out.set_dtype(DataType.BOOL)
 
@@ -701,8 +735,8 @@ def value_compare_infer_meta(
     x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
     """An elementwise bool comparison (isclose): ``out`` has ``x``'s dims; equal dims."""
-    _same_dims(x, y)
-    out.set_dims(x.dims)
+    _same_dims(x, y, config)
+    out.set_dims(merge_dims(x.dims, y.dims))
     out.set_dtype(DataType.BOOL)
     out.set_layout(x.layout)
 

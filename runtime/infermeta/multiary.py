@@ -680,7 +680,9 @@ def add_n_infer_meta(
             continue
         if dims is None:
             dims = item.dims
-        elif item.dims != dims:
+        elif dims_match(item.dims, dims, config):
+            dims = merge_dims(dims, item.dims)
+        else:
             raise InvalidArgumentError(
                 f"argument 'inputs[{position}]' must have the dims of the inputs before it, "
                 f"{list(dims)}, got {list(item.dims)}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
-from runtime.infermeta.binary import broadcast_dims, require_index_dtype
-from runtime.infermeta.dims import extents_match, numel
+from runtime.infermeta.binary import broadcast_dims, index_depth, require_index_dtype
+from runtime.infermeta.dims import dims_match, extents_match, numel
 
 __all__ = ["where_infer_meta"]
 
@@ -97,7 +97,7 @@ def scatter_infer_meta(
     """``out`` like ``x``; ``updates`` holds one row of ``x`` per entry of the 1-D ``index``."""
     require_index_dtype(index, "index")
     index_dims, dims, update_dims = index.dims, x.dims, updates.dims
-    if len(index_dims) == 2 and index_dims[1] == 1:
+    if len(index_dims) == 2 and extents_match(index_dims[1], 1, config):
         index_dims = index_dims[:1]
     if len(index_dims) > 1:
         raise InvalidArgumentError(
@@ -107,7 +107,9 @@ def scatter_infer_meta(
         raise InvalidArgumentError("argument 'x' must have rank at least 1, got a 0-D tensor")
     rows = index_dims[0] if index_dims else 1
     expected = (rows,) + tuple(dims[1:])
-    if tuple(update_dims) != expected and not (not index_dims and tuple(update_dims) == dims[1:]):
+    if not dims_match(tuple(update_dims), expected, config) and not (
+        not index_dims and dims_match(tuple(update_dims), tuple(dims[1:]), config)
+    ):
         raise InvalidArgumentError(
             f"argument 'updates' must have dims {list(expected)} (one row of 'x' per index), "
             f"got {list(update_dims)}"
@@ -132,14 +134,9 @@ def scatter_nd_add_infer_meta(
     dims, index_dims = x.dims, index.dims
     if not index_dims:
         raise InvalidArgumentError("argument 'index' must have rank at least 1, got a 0-D tensor")
-    depth = index_dims[-1]
-    if depth > len(dims):
-        raise InvalidArgumentError(
-            f"argument 'index' addresses {depth} leading axes (its last dim), but 'x' has rank "
-            f"{len(dims)}"
-        )
+    depth = index_depth(index_dims, len(dims))
     expected = tuple(index_dims[:-1]) + tuple(dims[depth:])
-    if tuple(updates.dims) != expected:
+    if not dims_match(tuple(updates.dims), expected, config):
         raise InvalidArgumentError(
             f"argument 'updates' must have dims {list(expected)} (index.dims[:-1] + "
             f"x.dims[index.dims[-1]:]), got {list(updates.dims)}"

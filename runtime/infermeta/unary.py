@@ -13,7 +13,7 @@ from runtime.infermeta.spatial import (
 )
 
 
-from runtime.infermeta.dims import UNKNOWN, integer_scalar, numel
+from runtime.infermeta.dims import UNKNOWN, integer_scalar, is_known, numel
 
 _RUNTIME = MetaConfig()
 
@@ -624,9 +624,10 @@ def slice_ranges(
 
 
 def _decreased(dims: list[int], decrease_axis: tuple[int, ...], name: str) -> tuple[int, ...]:
+    """``dims`` without ``decrease_axis``, each of size 1 (or unknown, checked at run time)."""
     for axis in decrease_axis:
         _slice_axis(axis, len(dims), name)
-        if dims[axis] != 1:
+        if dims[axis] not in (1, UNKNOWN):
             raise InvalidArgumentError(
                 f"argument '{name}' removes axis {axis}, whose size after slicing is "
                 f"{dims[axis]}, not 1"
@@ -645,10 +646,10 @@ def slice_raw_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """``input`` cut to [start, end) on each of ``axes``; ``decrease_axis`` then drops axes of
-    size 1 (all of them gives a 0-D tensor)."""
+    size 1 (all of them gives a 0-D tensor). A cut of an unknown extent is unknown."""
     dims = list(input.dims)
     for axis, (start, end) in zip(axes, slice_ranges(input.dims, axes, starts, ends)):
-        dims[axis] = end - start
+        dims[axis] = UNKNOWN if dims[axis] == UNKNOWN else end - start
     out.set_dims(_decreased(dims, decrease_axis, "decrease_axis"))
     out.set_dtype(input.dtype)
     out.set_layout(input.layout)
@@ -685,10 +686,12 @@ def strided_slice_infer_meta(
     out: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """``x`` sliced with a stride (negative: backwards) on each of ``axes``."""
+    """``x`` sliced with a stride (negative: backwards) on each of ``axes``; a slice of an
+    unknown extent is unknown."""
     dims = list(x.dims)
     for axis, s in zip(axes, strided_slice_ranges(x.dims, axes, starts, ends, strides)):
-        dims[axis] = len(range(*s.indices(dims[axis])))
+        if dims[axis] != UNKNOWN:
+            dims[axis] = len(range(*s.indices(dims[axis])))
     out.set_dims(tuple(dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
@@ -750,7 +753,7 @@ def top_k_infer_meta(
     dims = x.dims
     index = check_axis(axis, len(dims), "axis")
     extent = dims[index] if dims else 1
-    if k < 0 or (config.is_runtime and k > extent):
+    if k < 0 or (is_known(extent) and k > extent):
         raise InvalidArgumentError(
             f"argument 'k' must be in [0, {extent}] (the size of axis {axis}), got {k}"
         )
@@ -931,11 +934,18 @@ def isfinite_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RU
 def split_with_num_infer_meta(
     x: MetaTensor, num: int, axis: int, out: list[MetaTensor], config: MetaConfig = _RUNTIME
 ) -> None:
-    """``num`` equal pieces of ``x`` along ``axis``, whose size ``num`` must divide."""
+    """``num`` equal pieces of ``x`` along ``axis``, whose size ``num`` must divide (each piece
+    unknown along ``axis`` when that size is)."""
     dims = x.dims
     index = split_axis(axis, dims)
     if num <= 0:
         raise InvalidArgumentError(f"argument 'num' must be > 0, got {num}")
+    if dims[index] == UNKNOWN:
+        for piece in out:
+            piece.set_dims(dims)
+            piece.set_dtype(x.dtype)
+            piece.set_layout(x.layout)
+        return
     if dims[index] % num:
         raise InvalidArgumentError(
             f"argument 'num' ({num}) must divide the size {dims[index]} of argument 'x' (dims "
@@ -957,7 +967,7 @@ def tile_infer_meta(
     rank = max(len(x.dims), len(repeat_times))
     dims = (1,) * (rank - len(x.dims)) + tuple(x.dims)
     repeats = (1,) * (rank - len(repeat_times)) + tuple(repeat_times)
-    out.set_dims(tuple(d * r for d, r in zip(dims, repeats)))
+    out.set_dims(tuple(UNKNOWN if d == UNKNOWN else d * r for d, r in zip(dims, repeats)))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
@@ -1018,7 +1028,12 @@ def pad_infer_meta(
             raise InvalidArgumentError(
                 f"argument 'paddings' must hold values >= 0, got {value} at index {index}"
             )
-    out.set_dims(tuple(d + paddings[2 * i] + paddings[2 * i + 1] for i, d in enumerate(dims)))
+    out.set_dims(
+        tuple(
+            UNKNOWN if d == UNKNOWN else d + paddings[2 * i] + paddings[2 * i + 1]
+            for i, d in enumerate(dims)
+        )
+    )
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
@@ -1072,6 +1087,8 @@ def pad3d_infer_meta(
         (d_axis, paddings[4:6], "depth"),
     ):
         size = dims[axis]
+        if size == UNKNOWN:
+            continue
         if mode == "reflect" and (before >= size or after >= size):
             raise InvalidArgumentError(
                 f"argument 'paddings' {_dims_text(paddings)} must be below the {name} {size} "
@@ -1132,15 +1149,20 @@ def diag_infer_meta(
     x: MetaTensor, offset: int, padding_value: float, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
     """A 0-D or 1-D ``x`` becomes a square matrix with it on diagonal ``offset``; a 2-D ``x``
-    gives its diagonal ``offset`` (empty when the offset is beyond the matrix)."""
+    gives its diagonal ``offset`` (empty when the offset is beyond the matrix). An unknown
+    extent of ``x`` leaves the output's unknown."""
     dims = x.dims
     if len(dims) <= 1:
-        size = (dims[0] if dims else 1) + abs(offset)
+        extent = dims[0] if dims else 1
+        size = UNKNOWN if extent == UNKNOWN else extent + abs(offset)
         out.set_dims((size, size))
     elif len(dims) == 2:
         rows, cols = dims
-        length = min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols)
-        out.set_dims((max(length, 0),))
+        if UNKNOWN in dims:
+            out.set_dims((UNKNOWN,))
+        else:
+            length = min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols)
+            out.set_dims((max(length, 0),))
     else:
         raise InvalidArgumentError(
             f"argument 'x' must have 1 or 2 dimensions, got dims {_dims_text(dims)}"
