@@ -75,6 +75,57 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "sgd_": lambda f, t: [t((2, 3), "float32"), t((1,), "float32"), t((2, 3), "float32")],
     "argmax": lambda f, t: [t((2, 3), "float32"), 1, False, False, "int64"],
     "arange": lambda f, t: [0, 5, 1, "int64"],
+    "matmul_grad": lambda f, t: [t((2, 3), "float32"), t((3, 4), "float32"), t((2, 4), "float32")],
+    "transpose_grad": lambda f, t: [t((3, 2), "float32"), [1, 0]],
+    "sum_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), [1], False],
+    "mean_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), [1]],
+    "max_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), t((2,), "float32"), [1]],
+    "min_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), t((2,), "float32"), [1]],
+    "prod_grad": lambda f, t: [
+        t((2, 3), "float32"),
+        t((2,), "float32"),
+        t((2,), "float32"),
+        [1],
+        False,
+        False,
+    ],
+    "tile_grad": lambda f, t: [t((2, 3), "float32"), t((4, 3), "float32"), [2, 1]],
+    "concat_grad": lambda f, t: [
+        [t((2, 3), "float32"), t((2, 3), "float32")],
+        t((4, 3), "float32"),
+        0,
+    ],
+    "gelu_grad": lambda f, t: [t((2, 3), "float32"), t((2, 3), "float32"), False],
+    "logsumexp_grad": lambda f, t: [
+        t((2, 3), "float32"),
+        t((2,), "float32"),
+        t((2,), "float32"),
+        [1],
+        False,
+        False,
+    ],
+    "cumsum_grad": lambda f, t: [
+        t((2, 3), "float32"),
+        t((2, 3), "float32"),
+        1,
+        False,
+        False,
+        False,
+    ],
+    "cumprod_grad": lambda f, t: [
+        t((2, 3), "float32"),
+        t((2, 3), "float32"),
+        t((2, 3), "float32"),
+        1,
+        False,
+        False,
+    ],
+    "pad_grad": lambda f, t: [t((2, 3), "float32"), t((3, 5), "float32"), [1, 0, 0, 2], 0.0],
+    "embedding_grad": lambda f, t: [
+        t((2, 3), "int64"),
+        t((4, 5), "float32"),
+        t((2, 3, 5), "float32"),
+    ],
     "conv2d_transpose": lambda f, t: [t((2, 3, 5, 5), "float32"), t((3, 4, 3, 3), "float32")],
     "depthwise_conv2d_transpose": lambda f, t: [
         t((2, 3, 5, 5), "float32"),
@@ -195,17 +246,16 @@ _API = {op.name: op.api for op in op_defs() if op.api is not None}
 
 NOT_YET_BUILT = frozenset("""
     adam_ adamw_ argsort_grad batch_norm_ batch_norm_grad bilinear_interp bilinear_interp_grad
-    concat_grad conv2d_grad conv2d_transpose_grad conv3d conv3d_grad conv3d_transpose_grad
-    depthwise_conv2d_transpose_grad cross_entropy_with_softmax_grad cumprod_grad
-    cumsum_grad depthwise_conv2d depthwise_conv2d_grad diag_grad dropout_grad embedding_grad
-    gather_nd gather_nd_grad gelu_grad group_norm_grad index_put index_put_grad
-    instance_norm_grad layer_norm_grad logsumexp_grad masked_select_grad matmul_grad max_grad
-    max_pool2d_with_index max_pool2d_with_index_grad mean_grad meshgrid_grad min_grad mish
-    merged_adam_ merged_momentum_ mish_grad momentum_ sigmoid_double_grad nearest_interp nearest_interp_grad pad3d pad3d_grad pad_grad pool2d_grad pool3d
-    pool3d_grad prelu prelu_grad prod_grad put_along_axis_grad scatter_grad scatter_nd_add
-    scatter_nd_add_grad set_value set_value_grad set_value_with_tensor
-    set_value_with_tensor_grad slice_grad strided_slice_grad sum_grad take_along_axis_grad
-    tile_grad topk_grad transpose_grad unique
+    conv2d_grad conv2d_transpose_grad conv3d conv3d_grad conv3d_transpose_grad
+    cross_entropy_with_softmax_grad depthwise_conv2d depthwise_conv2d_grad
+    depthwise_conv2d_transpose_grad diag_grad dropout_grad gather_nd gather_nd_grad
+    group_norm_grad index_put index_put_grad instance_norm_grad layer_norm_grad
+    masked_select_grad max_pool2d_with_index max_pool2d_with_index_grad merged_adam_
+    merged_momentum_ meshgrid_grad mish mish_grad momentum_ nearest_interp nearest_interp_grad
+    pad3d pad3d_grad pool2d_grad pool3d pool3d_grad prelu prelu_grad put_along_axis_grad
+    scatter_grad scatter_nd_add scatter_nd_add_grad set_value set_value_grad
+    set_value_with_tensor set_value_with_tensor_grad sigmoid_double_grad slice_grad
+    strided_slice_grad take_along_axis_grad topk_grad unique
     """.split())
 
 
