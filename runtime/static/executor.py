@@ -43,7 +43,7 @@ from runtime.errors import (
 from runtime.ir.attributes import Attribute
 from runtime.ir.core import Block, Operation, Program, Value
 from runtime.ir.dialect import get_dialect
-from runtime.ir.types import DenseTensorType, NullType, VectorType
+from runtime.ir.types import ELEMENT_TYPES, DenseTensorType, NullType, VectorType
 from runtime.static.scope import Scope, global_scope
 
 __all__ = ["Executor"]
@@ -991,25 +991,10 @@ def _dtype_name(name: str, where: str) -> DataType:
         raise UnimplementedError(f"{where}: phiops has no dtype '{name}'") from None
 
 
-_ELEMENT_DTYPES = {
-    "f32": "float32",
-    "f64": "float64",
-    "f16": "float16",
-    "bf16": "bfloat16",
-    "b": "bool",
-    "i8": "int8",
-    "u8": "uint8",
-    "i16": "int16",
-    "i32": "int32",
-    "i64": "int64",
-    "c64": "complex64",
-    "c128": "complex128",
-}
-
 
 def _dtype_of(element: str, where: str) -> DataType:
     """The DataType of an IR element type (`f32`) or a dtype attribute (`float32`)."""
-    return _dtype_name(_ELEMENT_DTYPES.get(element, element), where)
+    return _dtype_name(ELEMENT_TYPES.get(element, element), where)
 
 
 def _scalar_of(constant: Any) -> Any:

@@ -146,34 +146,8 @@ def conv2d_grad_kernel(
 
 
 @register_kernel("depthwise_conv2d_grad", dtypes=CONV_DTYPES)
-def depthwise_conv2d_grad_kernel(
-    ctx: KernelContext,
-    input: Array,
-    filter: Array,
-    out_grad: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> tuple[Array, Array]:
-    return convolve_grad(
-        ctx,
-        input,
-        filter,
-        out_grad,
-        strides,
-        paddings,
-        padding_algorithm,
-        dilations,
-        groups,
-        data_format,
-    )
-
-
 @register_kernel("conv3d_grad", dtypes=CONV_DTYPES)
-def conv3d_grad_kernel(
+def conv3d_grad_kernel(  # depthwise_conv2d_grad takes its arguments in the same order
     ctx: KernelContext,
     input: Array,
     filter: Array,

@@ -252,24 +252,8 @@ def conv2d_kernel(
 
 
 @register_kernel("depthwise_conv2d", dtypes=CONV_DTYPES)
-def depthwise_conv2d_kernel(
-    ctx: KernelContext,
-    input: Array,
-    filter: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> Array:
-    return convolve(
-        ctx, input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format
-    )
-
-
 @register_kernel("conv3d", dtypes=CONV_DTYPES)
-def conv3d_kernel(
+def conv3d_kernel(  # depthwise_conv2d takes its arguments in the same order
     ctx: KernelContext,
     input: Array,
     filter: Array,
