@@ -2,7 +2,8 @@
 executor (docs/executor.md), save and load inference models (docs/saved_models.md).
 
 ``enable_static()`` turns every generated API call on Values into an operation appended to the
-current program; ``data`` and ``create_parameter`` make a program's inputs and parameters;
+current program; ``data`` and ``create_parameter`` make a program's inputs and parameters; ``nn.cond`` and
+``nn.while_loop`` build control flow;
 parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
 once per feed signature and then only runs kernels.
 """
@@ -10,7 +11,7 @@ once per feed signature and then only runs kernels.
 from __future__ import annotations
 
 from runtime.ir.core import Program, Value
-from runtime.static import initializer
+from runtime.static import initializer, nn
 from runtime.static.executor import Executor
 from runtime.static.io import load_inference_model, normalize_program, save_inference_model
 from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
@@ -40,6 +41,7 @@ __all__ = [
     "data",
     "create_parameter",
     "initializer",
+    "nn",
     "Executor",
     "Scope",
     "global_scope",

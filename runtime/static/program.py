@@ -19,6 +19,7 @@ __all__ = [
     "default_main_program",
     "default_startup_program",
     "current_block",
+    "building_block",
     "unique_name",
     "unique_name_guard",
 ]
@@ -32,6 +33,8 @@ class _Programs:
         self.main = Program()
         self.startup = Program()
         self.building = self.main
+        # the region blocks (of `pd_op.if` / `pd_op.while`) being built, innermost last
+        self.region_blocks: list[Block] = []
         self.name_counts: dict[str, int] = {}
 
 
@@ -49,8 +52,22 @@ def default_startup_program() -> Program:
 
 
 def current_block() -> Block:
-    """The block operations are appended to now."""
+    """The block operations are appended to now: the innermost region block being built, else
+    the top-level block of the program being built."""
+    if _PROGRAMS.region_blocks:
+        return _PROGRAMS.region_blocks[-1]
     return _PROGRAMS.building.block
+
+
+@contextlib.contextmanager
+def building_block(block: Block) -> Iterator[Block]:
+    """Append operations to ``block`` (a branch of `pd_op.if`, the body of `pd_op.while`) inside
+    the ``with`` block."""
+    _PROGRAMS.region_blocks.append(block)
+    try:
+        yield block
+    finally:
+        _PROGRAMS.region_blocks.pop()
 
 
 @contextlib.contextmanager
@@ -63,26 +80,33 @@ def program_guard(main_program: Program, startup_program: Program | None = None)
                 f"program_guard(): argument '{argument}' expects a phi.static.Program, got "
                 f"{type(value).__name__}"
             )
-    saved = (_PROGRAMS.main, _PROGRAMS.startup, _PROGRAMS.building)
+    saved = (_PROGRAMS.main, _PROGRAMS.startup, _PROGRAMS.building, _PROGRAMS.region_blocks)
     _PROGRAMS.main = main_program
     if startup_program is not None:
         _PROGRAMS.startup = startup_program
     _PROGRAMS.building = main_program
+    _PROGRAMS.region_blocks = []
     try:
         yield
     finally:
-        _PROGRAMS.main, _PROGRAMS.startup, _PROGRAMS.building = saved
+        (
+            _PROGRAMS.main,
+            _PROGRAMS.startup,
+            _PROGRAMS.building,
+            _PROGRAMS.region_blocks,
+        ) = saved
 
 
 @contextlib.contextmanager
 def building_startup() -> Iterator[Program]:
     """Append operations to the startup program inside the ``with`` block (initializers)."""
-    saved = _PROGRAMS.building
+    saved = (_PROGRAMS.building, _PROGRAMS.region_blocks)
     _PROGRAMS.building = _PROGRAMS.startup
+    _PROGRAMS.region_blocks = []
     try:
         yield _PROGRAMS.startup
     finally:
-        _PROGRAMS.building = saved
+        _PROGRAMS.building, _PROGRAMS.region_blocks = saved
 
 
 def unique_name(key: str) -> str:
