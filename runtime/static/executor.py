@@ -73,7 +73,6 @@ _NORMALISERS: dict[str, Callable[[Any, str, str], Any]] = {
     "str[]": _attr.to_str_list,
     "Scalar[]": _attr.to_scalar_list,
 }
-_CONTROL_FLOW = ("pd_op.if", "pd_op.while")  # issue 11
 _PLAN_LIMIT = 64  # plans kept per program (one per feed signature); more clears them
 _PROGRAM_LIMIT = 64  # programs an executor keeps plans for; more clears them
 # every program the executors know, so a dispatch flag change (kernel fallback, ...) drops plans
@@ -490,30 +489,55 @@ class _Plan:
         """The first run: each kernel's result is checked against the metas it was planned with
         (as the eager dispatcher checks the first call of a new plan); then the fast steps are
         built for later runs. With ``timings``, each op's kernel time is appended to it."""
-        for op in self.ops:
-            if timings is None:
-                op.core(slots)
-            else:
-                start = time.perf_counter()
-                op.core(slots)
-                timings.append((op.label, _kernel_text(op), time.perf_counter() - start))
-            if op.check is not None:
-                where, kernel_plan, op_info = op.check
-                result = (
-                    tuple(slots[slot] for slot in op.out_slots)
-                    if op.many
-                    else slots[op.out_slots[0]]
-                )
-                try:
-                    check_outputs(kernel_plan, result, op_info)
-                except PhiError as error:
-                    raise type(error)(f"{where}: {error}") from None
-            scope = slots[_SCOPE_SLOT]
-            for slot, name in op.writes:
-                scope.var(name).array = slots[slot]
-            for slot in op.releases:
-                slots[slot] = None
+        _run_checked(self.ops, slots, timings)
         self.steps = tuple(op.fast() for op in self.ops)
+
+
+def _run_checked(
+    ops: list[_OpStep], slots: list, timings: list[tuple[str, str, float]] | None = None
+) -> None:
+    """Run ``ops`` checking each kernel's result against its planned metas."""
+    for op in ops:
+        if timings is None:
+            op.core(slots)
+        else:
+            start = time.perf_counter()
+            op.core(slots)
+            timings.append((op.label, _kernel_text(op), time.perf_counter() - start))
+        if op.check is not None:
+            where, kernel_plan, op_info = op.check
+            result = (
+                tuple(slots[slot] for slot in op.out_slots) if op.many else slots[op.out_slots[0]]
+            )
+            try:
+                check_outputs(kernel_plan, result, op_info)
+            except PhiError as error:
+                raise type(error)(f"{where}: {error}") from None
+        scope = slots[_SCOPE_SLOT]
+        for slot, name in op.writes:
+            scope.var(name).array = slots[slot]
+        for slot in op.releases:
+            slots[slot] = None
+
+
+class _RegionSteps:
+    """The steps of a block of `pd_op.if` / `pd_op.while`, planned with the program: its first
+    run checks each kernel's result, as a plan's first run does; later runs only call steps."""
+
+    __slots__ = ("ops", "steps")
+
+    def __init__(self, ops: list[_OpStep]) -> None:
+        self.ops = ops
+        self.steps: tuple[Callable[[list], None], ...] | None = None
+
+    def run(self, slots: list) -> None:
+        steps = self.steps
+        if steps is None:
+            _run_checked(self.ops, slots)
+            self.steps = tuple(op.fast() for op in self.ops)
+        else:
+            for step in steps:
+                step(slots)
 
 
 def _kernel_text(op: _OpStep) -> str:
@@ -547,6 +571,12 @@ class _Compiler:
         self.numbering: dict[Value, str] = {}
         self.last_use: dict[Value, int] = {}
         self.slot_last: dict[int, int] = {}
+        # slot of a cf stack -> the metas of what its tuple_push pushes (for its tuple_pop)
+        self.pushed: dict[int, list] = {}
+        # > 0 while planning the body of a while loop that carries values of changing extents:
+        # PaddlePaddle types the body's ops before it knows the extents change, so the declared
+        # extents of ops planned when they run are not checked there (dtype and rank are)
+        self.loose_extents = 0
 
     # -- slots and lifetimes -----------------------------------------------------------------
     def new_slot(self, value: Value) -> int:
@@ -618,9 +648,8 @@ class _Compiler:
         values are never released."""
         last: dict[Value, int] = {}
         for index, op in enumerate(block.ops):
-            for operand in op.operands:
-                if operand is not None:
-                    last[operand] = index
+            for operand in _operands_within(op):
+                last[operand] = index
         for value in fetched:
             last[value] = len(block.ops)
         return last
@@ -629,7 +658,7 @@ class _Compiler:
         """Empty the slots whose last reader is op ``index`` (or, for results nobody reads, op
         ``index`` itself), by appending the releases to the last step so far."""
         slots = set()
-        for value in [v for v in op.operands if v is not None] + list(op.results):
+        for value in [*_operands_within(op), *op.results]:
             slot = self.slot_of.get(value)
             if slot is not None and slot != _SCOPE_SLOT and self.slot_last[slot] <= index:
                 slots.add(slot)
@@ -684,10 +713,14 @@ class _Compiler:
 
     def compile_op_steps(self, op: Operation, where: str) -> None:
         name = op.name
-        if op.regions or name in _CONTROL_FLOW:
+        control_flow = _CONTROL_FLOW_STEPS.get(name)
+        if control_flow is not None:
+            control_flow(self, op, where)
+            return
+        if op.regions:
             raise UnimplementedError(
-                f"Executor: {where} is control flow, which the executor does not run yet "
-                "(issue 11)"
+                f"Executor: {where}: the executor runs the regions of pd_op.if and pd_op.while "
+                "only"
             )
         builtin = _BUILTIN_STEPS.get(name)
         if builtin is not None:
@@ -727,6 +760,8 @@ class _Compiler:
             # planned when it runs: its input dims or attributes depend on the data
             kernel_plan = None
             out_metas = tuple(self.declared_meta(value, where) for value in results)
+            if self.loose_extents:
+                out_metas = tuple(_extents_unknown(meta) for meta in out_metas)
         else:
             try:
                 kernel_plan = op_def.dispatcher.plan(tuple(metas), attrs)
@@ -756,7 +791,10 @@ class _Compiler:
         many = len(info.outputs) > 1
         if kernel_plan is None:
             input_slots = tuple(None if v is None else self.slot_of[v] for v in inputs)
-            step = _late_step(op_def, where, input_slots, attrs, out_slots, many, results)
+            declared = [r.type for r in results]
+            if self.loose_extents:
+                declared = [_rank_only(t) for t in declared]
+            step = _late_step(op_def, where, input_slots, attrs, out_slots, many, declared)
             if runtime_flags.SWITCHES.check_nan_inf:
                 step = _checking_nan_inf(step, out_slots, info, where)
             self.plan.ops.append(_OpStep(step, out_slots, many, None, tuple(writes_scope)))
@@ -833,6 +871,187 @@ class _Compiler:
         if spec.type == "Place" and not value.is_defined:
             return self.place
         return value
+
+    # -- control flow ------------------------------------------------------------------------
+    def compile_region(self, block: Block, outer: str) -> tuple[_RegionSteps, list[Value]]:
+        """The steps of a region's block and the values its `cf.yield` yields (none without
+        one); its ops are named in errors as ``op (results) in <the op holding the region>``."""
+        saved = self.plan.ops
+        self.plan.ops = []
+        yielded: list[Value] = []
+        try:
+            for position, op in enumerate(block.ops):
+                if op.name == "cf.yield":
+                    if position != len(block.ops) - 1:
+                        raise InvalidArgumentError(
+                            f"{outer}: cf.yield is not the last op of its block"
+                        )
+                    yielded = list(op.operands)
+                    continue
+                results = ", ".join(self.numbering.get(v, "?") for v in op.results)
+                where = f"{op.name} ({results}) in {outer}" if results else f"{op.name} in {outer}"
+                first = len(self.plan.ops)
+                self.compile_op_steps(op, where)
+                for step in self.plan.ops[first:]:
+                    step.label = where
+            return _RegionSteps(self.plan.ops), yielded
+        finally:
+            self.plan.ops = saved
+
+    def check_predicate(self, value: Value, where: str, what: str) -> None:
+        """A condition is a bool tensor of one element (0-d, [1], [1, 1] ...)."""
+        meta = self.meta_of[value]
+        count = 1
+        for extent in meta.dims if isinstance(meta, DenseTensorMeta) else ():
+            count *= extent
+        if (
+            not isinstance(meta, DenseTensorMeta)
+            or meta.dtype is not DataType.BOOL
+            or count not in (1, -1)
+        ):
+            got = (
+                f"{meta.dtype.name.lower()} {list(meta.dims)}"
+                if isinstance(meta, DenseTensorMeta)
+                else str(value.type)
+            )
+            raise InvalidArgumentError(
+                f"{where}: {what} {self.numbering.get(value, '?')} must be a bool tensor of one "
+                f"element, got {got}"
+            )
+
+    def compile_if(self, op: Operation, where: str) -> None:
+        """`pd_op.if`: both branches are planned now; running, the step runs the branch the
+        condition selects and its yielded arrays become the results."""
+        pred = op.operands[0]
+        self.check_predicate(pred, where, "the condition")
+        start = self.plan.num_slots
+        true_steps, true_values = self.compile_region(op.regions[0].blocks[0], where)
+        false_steps, false_values = self.compile_region(op.regions[1].blocks[0], where)
+        nested = tuple(range(start, self.plan.num_slots))
+        for branch, values in (("true", true_values), ("false", false_values)):
+            if len(values) != len(op.results):
+                raise InvalidArgumentError(
+                    f"{where}: the {branch} branch yields {len(values)} value(s), the op has "
+                    f"{len(op.results)} result(s)"
+                )
+        for index, (value, on_true, on_false) in enumerate(
+            zip(op.results, true_values, false_values)
+        ):
+            meta = _joined_meta(self.meta_of[on_true], self.meta_of[on_false], where, index)
+            self.check_declared(value, meta, where)
+            self.meta_of[value] = meta
+        out_slots = tuple(self.new_slot(v) for v in op.results)
+        step = _if_step(
+            self.slot_of[pred],
+            (true_steps, tuple(self.slot_of[v] for v in true_values)),
+            (false_steps, tuple(self.slot_of[v] for v in false_values)),
+            out_slots,
+            nested,
+            where,
+        )
+        self.plan.ops.append(_OpStep(step, out_slots))
+
+    def compile_while(self, op: Operation, where: str) -> None:
+        """`pd_op.while`: the body is planned once, for the inputs' metas (-1 where the body's
+        arguments declare an extent unknown); a value the body yields must fit its argument's
+        meta, else the carried value would change between iterations, which is an error naming
+        it. Running, the step copies the inputs into the arguments and runs the body while the
+        condition holds."""
+        cond, inputs = op.operands[0], op.operands[1:]
+        body = op.regions[0].blocks[0]
+        if not len(body.args) == len(inputs) == len(op.results):
+            raise InvalidArgumentError(
+                f"{where}: {len(inputs)} input(s), {len(body.args)} block argument(s) and "
+                f"{len(op.results)} result(s) must be as many"
+            )
+        self.check_predicate(cond, where, "the condition")
+        start = self.plan.num_slots
+        loose = False
+        for arg, value in zip(body.args, inputs):
+            self.meta_of[arg] = _with_unknown_dims(self.meta_of[value], arg.type)
+            loose = loose or self.meta_of[arg] != self.meta_of[value]
+            self.check_declared(arg, self.meta_of[arg], where)
+            self.new_slot(arg)
+        self.loose_extents += loose
+        try:
+            steps, yielded = self.compile_region(body, where)
+        finally:
+            self.loose_extents -= loose
+        nested = tuple(range(start, self.plan.num_slots))
+        if len(yielded) != len(inputs) + 1:
+            raise InvalidArgumentError(
+                f"{where}: the body yields {len(yielded)} value(s), it must yield the next "
+                f"condition and {len(inputs)} loop value(s)"
+            )
+        self.check_predicate(yielded[0], where, "the next condition")
+        runtime_checks = []
+        for k, (arg, value) in enumerate(zip(body.args, yielded[1:])):
+            entry, meta = self.meta_of[arg], self.meta_of[value]
+            if not _carried_fits(meta, entry):
+                raise InvalidArgumentError(
+                    f"{where}: loop value {k} ({self.numbering.get(arg, '?')}) is "
+                    f"{_meta_text(entry)} on entry, but the body yields {_meta_text(meta)} for "
+                    f"it ({self.numbering.get(value, '?')}): a carried value keeps its dtype and "
+                    "shape between iterations, unless the program declares an extent unknown (-1)"
+                )
+            if _has_unknown_dims(meta) and not _has_unknown_dims(entry):
+                runtime_checks.append((k, tuple(entry.dims), self.numbering.get(arg, "?")))
+        for value, arg in zip(op.results, body.args):
+            self.check_declared(value, self.meta_of[arg], where)
+            self.meta_of[value] = self.meta_of[arg]
+        out_slots = tuple(self.new_slot(v) for v in op.results)
+        step = _while_step(
+            self.slot_of[cond],
+            tuple(self.slot_of[v] for v in inputs),
+            tuple(self.slot_of[a] for a in body.args),
+            steps,
+            tuple(self.slot_of[v] for v in yielded),
+            out_slots,
+            nested,
+            tuple(runtime_checks),
+            where,
+        )
+        self.plan.ops.append(_OpStep(step, out_slots))
+
+    def compile_stack_create(self, op: Operation, where: str) -> None:
+        """`cf.stack_create`: its stack, inlet and outlet are one list in one slot."""
+        stack, inlet, outlet = op.results
+        slot = self.new_slot(stack)
+        for value in op.results:
+            self.meta_of[value] = None
+        self.share_slot(inlet, stack)
+        self.share_slot(outlet, stack)
+        self.plan.ops.append(_OpStep(_new_stack_step(slot), (slot,)))
+
+    def compile_tuple_push(self, op: Operation, where: str) -> None:
+        inlet, values = op.operands[0], op.operands[1:]
+        slot = self.slot_of[inlet]
+        self.pushed[slot] = [self.meta_of[v] for v in values]
+        sources = tuple(self.slot_of[v] for v in values)
+        self.plan.ops.append(_OpStep(_push_step(slot, sources)))
+
+    def compile_tuple_pop(self, op: Operation, where: str) -> None:
+        slot = self.slot_of[op.operands[0]]
+        pushed = self.pushed.get(slot)
+        if pushed is None or len(pushed) != len(op.results):
+            raise InvalidArgumentError(
+                f"{where}: pops {len(op.results)} value(s) from a stack that "
+                + ("nothing pushes to before it" if pushed is None else f"gets {len(pushed)}")
+            )
+        for value, meta in zip(op.results, pushed):
+            self.check_declared(value, meta, where)
+            self.meta_of[value] = meta
+        targets = tuple(self.new_slot(v) for v in op.results)
+        self.plan.ops.append(_OpStep(_pop_step(slot, targets, where), targets))
+
+    def compile_has_elements(self, op: Operation, where: str) -> None:
+        value = op.results[0]
+        self.meta_of[value] = DenseTensorMeta.get(DataType.BOOL, (1,), DataLayout.NCHW, self.place)
+        self.check_declared(value, self.meta_of[value], where)
+        target = self.new_slot(value)
+        self.plan.ops.append(
+            _OpStep(_has_elements_step(self.slot_of[op.operands[0]], target, self.place), (target,))
+        )
 
     # -- builtin and framework ops -----------------------------------------------------------
     def compile_placed(self, op: Operation, where: str) -> None:
@@ -917,6 +1136,15 @@ class _Compiler:
         self.plan.ops.append(_OpStep(_constant_step(constant, target)))
 
 
+_CONTROL_FLOW_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
+    "pd_op.if": _Compiler.compile_if,
+    "pd_op.while": _Compiler.compile_while,
+    "cf.stack_create": _Compiler.compile_stack_create,
+    "cf.tuple_push": _Compiler.compile_tuple_push,
+    "cf.tuple_pop": _Compiler.compile_tuple_pop,
+    "cf.has_elements": _Compiler.compile_has_elements,
+}
+
 _BUILTIN_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
     "pd_op.data": _Compiler.compile_placed,
     "builtin.parameter": _Compiler.compile_placed,
@@ -991,7 +1219,6 @@ def _dtype_name(name: str, where: str) -> DataType:
         raise UnimplementedError(f"{where}: phiops has no dtype '{name}'") from None
 
 
-
 def _dtype_of(element: str, where: str) -> DataType:
     """The DataType of an IR element type (`f32`) or a dtype attribute (`float32`)."""
     return _dtype_name(ELEMENT_TYPES.get(element, element), where)
@@ -1063,16 +1290,15 @@ def _late_step(
     attrs: tuple,
     out_slots: tuple[int, ...],
     many: bool,
-    results: list[Value],
+    declared: list[Any],
 ) -> Callable[[list], None]:
     """The step of an op planned when it runs (its input dims or attributes depend on the data):
     it plans for the actual input metas and attribute values, once per distinct set of them,
-    checks the first result of each plan, then executes."""
+    checks the first result of each plan against the ``declared`` result types, then executes."""
     dispatcher = op_def.dispatcher
     info = op_def.info
     plans: dict[tuple, Any] = {}
     computed = any(isinstance(a, _Computed) for a in attrs)
-    declared = [r.type for r in results]
 
     def step(s: list) -> None:
         arrays = tuple(None if slot is None else s[slot] for slot in input_slots)
@@ -1327,3 +1553,186 @@ def _constant_step(constant: Any, target: int) -> Callable[[list], None]:
 
 def _nothing(s: list) -> None:
     return None
+
+
+# -- control flow ------------------------------------------------------------------------------
+
+
+def _operands_within(op: Operation) -> list[Value]:
+    """The operands of ``op`` and of every op in its regions (the values it reads)."""
+    found = [v for v in op.operands if v is not None]
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                found.extend(_operands_within(inner))
+    return found
+
+
+def _meta_text(meta: Any) -> str:
+    if isinstance(meta, DenseTensorMeta):
+        return f"{meta.dtype.name.lower()} {list(meta.dims)}"
+    return repr(meta)
+
+
+def _joined_meta(first: Any, second: Any, where: str, index: int) -> Any:
+    """The meta of result ``index`` of an if whose branches yield ``first`` and ``second``:
+    their dtype and rank must agree; an extent they disagree on is unknown (-1)."""
+    if first == second:
+        return first
+    if (
+        not isinstance(first, DenseTensorMeta)
+        or not isinstance(second, DenseTensorMeta)
+        or first.dtype is not second.dtype
+        or len(first.dims) != len(second.dims)
+    ):
+        raise InvalidArgumentError(
+            f"{where}: result {index} is {_meta_text(first)} in the true branch but "
+            f"{_meta_text(second)} in the false branch: the branches must yield the same dtype "
+            "and rank"
+        )
+    dims = tuple(a if a == b else -1 for a, b in zip(first.dims, second.dims))
+    return DenseTensorMeta.get(first.dtype, dims, first.layout, first.place)
+
+
+def _extents_unknown(meta: Any) -> Any:
+    """``meta`` with every extent unknown (-1), dtype and rank kept."""
+    if isinstance(meta, tuple):
+        return tuple(_extents_unknown(item) for item in meta)
+    if not isinstance(meta, DenseTensorMeta):
+        return meta
+    return DenseTensorMeta.get(meta.dtype, (-1,) * len(meta.dims), meta.layout, meta.place)
+
+
+def _rank_only(declared: Any) -> Any:
+    """A declared type with every extent unknown (-1), element type and rank kept."""
+    if isinstance(declared, VectorType):
+        return VectorType(tuple(_rank_only(t) for t in declared.types))
+    if not isinstance(declared, DenseTensorType):
+        return declared
+    return DenseTensorType((-1,) * len(declared.dims), declared.element, declared.layout)
+
+
+def _with_unknown_dims(meta: Any, declared: Any) -> Any:
+    """``meta`` with -1 where ``declared`` (a block argument's type) leaves an extent unknown."""
+    if (
+        not isinstance(meta, DenseTensorMeta)
+        or not isinstance(declared, DenseTensorType)
+        or -1 not in declared.dims
+        or len(declared.dims) != len(meta.dims)
+    ):
+        return meta
+    dims = tuple(-1 if d == -1 else m for m, d in zip(meta.dims, declared.dims))
+    return DenseTensorMeta.get(meta.dtype, dims, meta.layout, meta.place)
+
+
+def _carried_fits(meta: Any, entry: Any) -> bool:
+    """Whether a yielded meta can be carried in a loop argument of meta ``entry``: same dtype and
+    rank, and each extent the argument knows is the yielded one (or unknown until run time)."""
+    if not isinstance(meta, DenseTensorMeta) or not isinstance(entry, DenseTensorMeta):
+        return meta == entry
+    return (
+        meta.dtype is entry.dtype
+        and len(meta.dims) == len(entry.dims)
+        and all(e == -1 or m == -1 or m == e for m, e in zip(meta.dims, entry.dims))
+    )
+
+
+def _truth(array: Any, where: str, what: str) -> bool:
+    if array.size != 1:
+        raise InvalidArgumentError(
+            f"{where}: {what} must hold one element, got shape {list(array.shape)}"
+        )
+    return bool(array.reshape(()).item())
+
+
+def _if_step(
+    pred: int,
+    true_branch: tuple[_RegionSteps, tuple[int, ...]],
+    false_branch: tuple[_RegionSteps, tuple[int, ...]],
+    out_slots: tuple[int, ...],
+    nested: tuple[int, ...],
+    where: str,
+) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        steps, sources = true_branch if _truth(s[pred], where, "the condition") else false_branch
+        steps.run(s)
+        for target, source in zip(out_slots, sources):
+            s[target] = s[source]
+        for slot in nested:
+            s[slot] = None
+
+    return step
+
+
+def _while_step(
+    cond: int,
+    inputs: tuple[int, ...],
+    args: tuple[int, ...],
+    body: _RegionSteps,
+    yielded: tuple[int, ...],
+    out_slots: tuple[int, ...],
+    nested: tuple[int, ...],
+    checks: tuple[tuple[int, tuple[int, ...], str], ...],
+    where: str,
+) -> Callable[[list], None]:
+    next_cond, next_values = yielded[0], yielded[1:]
+
+    def step(s: list) -> None:
+        for arg, source in zip(args, inputs):
+            s[arg] = s[source]
+        flag = s[cond]
+        while _truth(flag, where, "the condition"):
+            body.run(s)
+            flag = s[next_cond]
+            values = [s[slot] for slot in next_values]
+            for k, dims, name in checks:
+                if tuple(values[k].shape) != dims:
+                    raise InvalidArgumentError(
+                        f"{where}: loop value {k} ({name}) has shape {list(dims)} on entry, but "
+                        f"an iteration yields shape {list(values[k].shape)}: a carried value "
+                        "keeps its shape between iterations, unless the program declares an "
+                        "extent unknown (-1)"
+                    )
+            for arg, array in zip(args, values):
+                s[arg] = array
+        for target, arg in zip(out_slots, args):
+            s[target] = s[arg]
+        for slot in nested:
+            s[slot] = None
+
+    return step
+
+
+def _new_stack_step(slot: int) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        s[slot] = []
+
+    return step
+
+
+def _push_step(stack: int, sources: tuple[int, ...]) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        s[stack].append(tuple(s[slot] for slot in sources))
+
+    return step
+
+
+def _pop_step(stack: int, targets: tuple[int, ...], where: str) -> Callable[[list], None]:
+    def step(s: list) -> None:
+        entries = s[stack]
+        if not entries:
+            raise PreconditionNotMetError(f"{where}: pops from an empty stack")
+        for slot, array in zip(targets, entries.pop()):
+            s[slot] = array
+
+    return step
+
+
+def _has_elements_step(stack: int, target: int, place: Place) -> Callable[[list], None]:
+    on_cpu = place.backend is Backend.CPU
+
+    def step(s: list) -> None:
+        flag = np.array([len(s[stack]) > 0])
+        s[target] = flag if on_cpu else to_backend(flag, place)
+
+    return step

@@ -417,12 +417,6 @@ def test_in_place_output_is_seen_by_later_readers_of_its_input() -> None:
 # -- what the executor does not run ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, op", [("18_cond", "pd_op.if"), ("19_while_loop", "pd_op.while")])
-def test_control_flow_is_unimplemented_naming_the_op(name: str, op: str) -> None:
-    with pytest.raises(UnimplementedError, match=f"{op}.*control flow.*issue 11"):
-        Executor().run(program(name), {"x": np.ones((2, 3), "float32")})
-
-
 def test_op_without_a_phiops_kernel_is_unimplemented_naming_it() -> None:
     with pytest.raises(UnimplementedError, match="pd_op.create_array.*no op 'create_array'"):
         Executor().run(program("28_tensor_array"), {"x": np.ones((2, 3), "float32")})
