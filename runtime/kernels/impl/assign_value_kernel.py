@@ -46,7 +46,8 @@ def _converted(value: bool | int | float | complex, dtype: np.dtype, position: i
     if dtype.kind in "iu":
         if isinstance(value, float) and not math.isfinite(value):
             raise InvalidArgumentError(
-                f"argument 'values[{position}]' {value!r} cannot be converted " f"to {dtype}"
+                f"argument 'values[{position}]' {value!r} cannot be converted "
+                f"to {dtype}"
             )
         info = np.iinfo(dtype)
         if not info.min <= math.trunc(value) <= info.max:
