@@ -203,12 +203,8 @@ def test_paddle_program_runs_with_paddles_values(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(TWINS))
 def test_phiops_builds_paddles_text(name: str) -> None:
     main, startup = phi.static.Program(), phi.static.Program()
-    phi.enable_static()
-    try:
-        with phi.static.program_guard(main, startup), phi.static.unique_name_guard():
-            fetch = TWINS[name]()
-    finally:
-        phi.disable_static()
+    with phi.static.program_guard(main, startup), phi.static.unique_name_guard():
+        fetch = TWINS[name]()
     assert str(main) == PROGRAMS[name]["text"]
     exe = phi.static.Executor()
     for feed, expected in _runs(name):
