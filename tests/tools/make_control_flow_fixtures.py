@@ -206,6 +206,22 @@ def while_gradient():
     return [loss, grad]
 
 
+@case({"x": X23 * 0.25}, {"x": X23})
+def nested_gradient():
+    x = data("x", [2, 3])
+    x.stop_gradient = False
+    i = full([1], 0, "int64")
+
+    def body(i, s):
+        s = nn.cond(paddle.mean(s) > 0.5, lambda: paddle.tanh(s), lambda: s * s + s)
+        return [i + 1, s]
+
+    _, s = nn.while_loop(lambda i, s: i < 3, body, [i, x])
+    loss = paddle.mean(s)
+    (grad,) = paddle.static.gradients([loss], [x])
+    return [loss, grad]
+
+
 def _position(block, value):
     op = value.get_defining_op()
     for index, candidate in enumerate(block.ops):
