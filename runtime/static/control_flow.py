@@ -46,7 +46,7 @@ def flatten(nest: Any) -> list[Any]:
 
 def pack_sequence_as(structure: Any, leaves: Sequence[Any]) -> Any:
     """``leaves`` in the nesting of ``structure`` (the inverse of `flatten`)."""
-    packed, used = _pack(structure, list(leaves), 0)
+    packed, _ = _pack(structure, list(leaves), 0)
     return packed
 
 
@@ -149,7 +149,8 @@ def cond(
     """``true_fn()`` if ``pred`` else ``false_fn()``, as a `pd_op.if`: each function is called
     once, building its branch. They return the same nest (lists, tuples, dicts) of Values (of
     the same dtypes and ranks; extents may differ and become -1) or Python numbers (equal ones
-    stay numbers, others become 0-d Values), or both None (or are None themselves)."""
+    stay numbers, others become 0-d Values) or None in both, or both return None (or are None
+    themselves)."""
     _require_static("cond")
     _check_predicate("cond", "argument 'pred'", pred)
     for argument, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
@@ -212,6 +213,8 @@ def _unify_constants(
     beside a Value, become Values in their branches, as in PaddlePaddle."""
     if isinstance(on_true, Value) and isinstance(on_false, Value):
         return on_true, on_false
+    if on_true is None and on_false is None:
+        return None  # None in both branches stays None, as in PaddlePaddle
     pair = (on_true, on_false)
     if all(isinstance(v, _CONSTANTS) for v in pair) and type(on_true) is type(on_false):
         if on_true == on_false:

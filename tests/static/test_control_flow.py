@@ -83,6 +83,13 @@ def test_cond_different_constants_become_0d_values(programs) -> None:
     assert str(mixed.type) == "tensor<b>"  # the constant takes the Value's dtype
 
 
+def test_cond_leaf_none_in_both_branches_stays_none(programs) -> None:
+    x = phi.static.data("x", [2, 3])
+    out, nothing = nn.cond(phi.mean(x) > 0, lambda: (x * 2.0, None), lambda: (x, None))
+    assert nothing is None
+    assert out.define_op.name == "pd_op.if" and len(out.define_op.results) == 1
+
+
 def test_cond_result_stops_gradient_only_when_both_branches_do(programs) -> None:
     x = phi.static.data("x", [2, 3])
     x.stop_gradient = False
