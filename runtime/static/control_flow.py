@@ -32,6 +32,7 @@ from runtime.static.program import building_block, current_block
 __all__ = ["cond", "while_loop", "flatten", "pack_sequence_as"]
 
 _CONSTANTS = (bool, int, float)
+_RESULT = object()  # marks a cond output that is a result of the if
 
 
 def flatten(nest: Any) -> list[Any]:
@@ -187,7 +188,7 @@ def cond(
             "cond(): true_fn and false_fn return their values in different nestings "
             "(lists, tuples, dicts): they must match"
         )
-    outputs: list[Any] = []  # per leaf: a constant kept as it is, or None (a result of the if)
+    outputs: list[Any] = []  # per leaf: a constant kept as it is, or _RESULT (a result of the if)
     true_values: list[Value] = []
     false_values: list[Value] = []
     for index, (on_true, on_false) in enumerate(zip(true_leaves, false_leaves)):
@@ -197,12 +198,14 @@ def cond(
             continue
         on_true, on_false = pair
         _check_branch_types(index, on_true, on_false)
-        outputs.append(None)
+        outputs.append(_RESULT)
         true_values.append(on_true)
         false_values.append(on_false)
     op = _append_if(pred, true_block, false_block, true_values, false_values)
     results = iter(op.results)
-    return pack_sequence_as(true_out, [next(results) if leaf is None else leaf for leaf in outputs])
+    return pack_sequence_as(
+        true_out, [next(results) if leaf is _RESULT else leaf for leaf in outputs]
+    )
 
 
 def _unify_constants(
