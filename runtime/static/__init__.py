@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from runtime.ir.core import Program, Value
 from runtime.static import initializer
+from runtime.static.backward import append_backward, gradients
 from runtime.static.executor import Executor
 from runtime.static.io import load_inference_model, normalize_program, save_inference_model
 from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
@@ -40,6 +41,8 @@ __all__ = [
     "data",
     "create_parameter",
     "initializer",
+    "append_backward",
+    "gradients",
     "Executor",
     "Scope",
     "global_scope",
