@@ -295,7 +295,11 @@ def _constant(value: Value, op: Operation) -> Any:
     if producer is not None and producer.name == "pd_op.full_int_array":
         return _plain(producer.attributes["value"])
     if producer is not None and producer.name == "pd_op.full":
-        return _plain(producer.attributes["value"])
+        number = _plain(producer.attributes["value"])
+        dtype = producer.attributes["dtype"].value
+        if dtype == "bool":
+            return bool(number)
+        return int(number) if dtype.startswith(("int", "uint")) else number
     raise UnimplementedError(
         f"backward of {op.name}: an attribute computed while the program runs (from "
         f"{'a block argument' if producer is None else producer.name}) is not implemented"
