@@ -30,6 +30,7 @@ from runtime.core.tensor import Tensor, to_tensor
 from runtime.device import module_of
 from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.ir.core import Value
 from runtime.kernels.impl.optimizer_functors import decay_factor, decay_step_
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW"]
@@ -55,26 +56,27 @@ class Optimizer:
         kind = type(self).__name__
         from runtime.static.mode import in_static_mode
 
-        if in_static_mode() and not parameters:
-            # a static program's optimizer updates the program's parameters (minimize)
-            parameters = []
-        elif parameters is None:
-            raise InvalidArgumentError(
-                f"{kind}: 'parameters' is None; pass the tensors to optimize (eager mode has no "
-                "default program to take them from)"
-            )
-        elif not list(parameters):
+        self._parameters = [] if parameters is None else list(parameters)
+        # in a static program, minimize() updates the program's parameters: none need be given
+        if not self._parameters and not in_static_mode():
+            if parameters is None:
+                raise InvalidArgumentError(
+                    f"{kind}: 'parameters' is None; pass the tensors to optimize (eager mode has "
+                    "no default program to take them from)"
+                )
             raise InvalidArgumentError(f"{kind}: 'parameters' is empty")
-        self._parameters = list(parameters)
         for position, parameter in enumerate(self._parameters):
             if isinstance(parameter, dict):
                 raise UnimplementedError(
                     f"{kind}: parameter groups (parameters[{position}] is a dict) are not "
                     "implemented; pass a list of tensors"
                 )
-            if not isinstance(parameter, Tensor):
+            if not isinstance(parameter, Tensor) and not (
+                in_static_mode() and isinstance(parameter, Value)
+            ):
                 raise InvalidArgumentError(
                     f"{kind}: parameters[{position}] is a {type(parameter).__name__}, not a Tensor"
+                    f"{' or a Value' if in_static_mode() else ''}"
                 )
             if parameter.stop_gradient:
                 raise InvalidArgumentError(
@@ -128,15 +130,13 @@ class Optimizer:
         ops, and return (the update ops, the (parameter, gradient) pairs); see
         runtime/static/optimize.py. Eagerly, as PaddlePaddle: ``step()`` with the gradients the
         last ``loss.backward()`` left (it runs no backward itself)."""
-        from runtime.ir.core import Value
-
         if isinstance(loss, Value):
             from runtime.static.optimize import minimize
             from runtime.static.program import default_main_program, program_guard
 
             main = default_main_program()
             with program_guard(main, startup_program):
-                return minimize(self, loss, parameters, no_grad_set)
+                return minimize(self, loss, parameters or self._parameters or None, no_grad_set)
         if not isinstance(loss, Tensor):
             raise InvalidArgumentError(
                 f"{type(self).__name__}.minimize(): loss must be a Tensor or a static Value, got "
@@ -417,10 +417,6 @@ class Adam(Optimizer):
         """What AdamW does to the parameters before the merged Adam step: nothing for Adam."""
 
     def _static_state(self, params: list[Any]) -> None:
-        if self._kind != "Adam":
-            raise UnimplementedError(
-                f"{self._kind}.minimize() in a static program is not implemented"
-            )
         from runtime.static.optimize import accumulator
 
         self._static_moments = {
