@@ -142,6 +142,7 @@ def record(name: str, build, steps: int) -> None:
     with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
         fetches = build()
     rng = np.random.default_rng(sum(map(ord, name)))
+    paddle.seed(sum(map(ord, name)))  # the startup program's uniform initializers
     scope = paddle.static.Scope()
     exe = paddle.static.Executor(paddle.CPUPlace())
     names = scope_names(main)
