@@ -217,7 +217,7 @@ class _Builder:
             if op.name in ("builtin.combine", "builtin.split"):
                 continue
             if op.regions or op.name in _CONTROL_FLOW:
-                raise UnimplementedError(f"backward through pd_op.if/pd_op.while: issue 11")
+                raise UnimplementedError("backward through pd_op.if/pd_op.while: issue 11")
             op_def = grad_op_def(op)
             if op_def is not None:
                 self.differentiate(op, op_def)

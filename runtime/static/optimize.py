@@ -31,7 +31,7 @@ from runtime.static.program import building_startup, current_block, unique_name
 if TYPE_CHECKING:
     from runtime.optimizer import Optimizer
 
-__all__ = ["minimize", "persistable_value"]
+__all__ = ["minimize", "persistable_value", "accumulator", "scalar_operand", "adam_op"]
 
 
 def persistable_value(name: str, shape: Sequence[int], dtype: DataType, fill: float) -> Value:
