@@ -4,7 +4,9 @@ executor (docs/executor.md), save and load inference models (docs/saved_models.m
 ``enable_static()`` turns every generated API call on Values into an operation appended to the
 current program; ``data`` and ``create_parameter`` make a program's inputs and parameters;
 parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
-once per feed signature and then only runs kernels.
+once per feed signature and then only runs kernels. ``append_backward`` and ``gradients`` append
+backward programs, and ``runtime.optimizer``'s ``minimize`` appends training (docs/static.md,
+Training).
 """
 
 from __future__ import annotations
