@@ -70,6 +70,39 @@ def train_step(model: MLP, optimizer: Adam, x: phi.Tensor, y: phi.Tensor) -> flo
     return loss.item()
 
 
+def batches(
+    rng: np.random.Generator, count: int, batch_size: int, max_steps: int | None = None
+) -> list[np.ndarray]:
+    """One epoch's batches of sample indices, in a fresh random order (the first ``max_steps``)."""
+    order = rng.permutation(count)
+    found = [order[start : start + batch_size] for start in range(0, count, batch_size)]
+    return found if max_steps is None else found[:max_steps]
+
+
+def train(
+    model: MLP,
+    optimizer: Adam,
+    train_x: np.ndarray,
+    train_y: np.ndarray,
+    rng: np.random.Generator,
+    epochs: int,
+    batch_size: int,
+    max_steps: int | None = None,
+) -> list[float]:
+    """Train for ``epochs`` (at most ``max_steps`` batches each); returns each epoch's mean
+    loss, which it also prints."""
+    epoch_losses = []
+    for epoch in range(1, epochs + 1):
+        losses = []
+        for batch in batches(rng, len(train_x), batch_size, max_steps):
+            x = phi.to_tensor(train_x[batch])
+            y = phi.to_tensor(train_y[batch].reshape(-1, 1))
+            losses.append(train_step(model, optimizer, x, y))
+        epoch_losses.append(float(np.mean(losses)))
+        print(f"epoch {epoch:3d}  loss {epoch_losses[-1]:.4f}")
+    return epoch_losses
+
+
 def accuracy(model: MLP, features: np.ndarray, labels: np.ndarray) -> float:
     with phi.no_grad():
         logits = model(phi.to_tensor(features))
@@ -91,15 +124,7 @@ def main(argv: list[str] | None = None) -> float:
     model = MLP.create(train_x.shape[1], options.hidden, 10, rng)
     optimizer = Adam(learning_rate=options.learning_rate, parameters=model.parameters())
     started = time.perf_counter()
-    for epoch in range(1, options.epochs + 1):
-        order = rng.permutation(len(train_x))
-        losses = []
-        for start in range(0, len(order), options.batch_size):
-            batch = order[start : start + options.batch_size]
-            x = phi.to_tensor(train_x[batch])
-            y = phi.to_tensor(train_y[batch].reshape(-1, 1))
-            losses.append(train_step(model, optimizer, x, y))
-        print(f"epoch {epoch:3d}  loss {np.mean(losses):.4f}")
+    train(model, optimizer, train_x, train_y, rng, options.epochs, options.batch_size)
     result = accuracy(model, test_x, test_y)
     print(
         f"test accuracy {result:.4f} ({len(test_y)} samples, {time.perf_counter() - started:.1f} s training)"

@@ -30,6 +30,7 @@ from runtime.core.tensor import Tensor, to_tensor
 from runtime.device import module_of
 from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.ir.core import Value
 from runtime.kernels.impl.optimizer_functors import decay_factor, decay_step_
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW"]
@@ -53,13 +54,16 @@ class Optimizer:
         name: str | None = None,
     ) -> None:
         kind = type(self).__name__
-        if parameters is None:
-            raise InvalidArgumentError(
-                f"{kind}: 'parameters' is None; pass the tensors to optimize (eager mode has no "
-                "default program to take them from)"
-            )
-        self._parameters = list(parameters)
-        if not self._parameters:
+        from runtime.static.mode import in_static_mode
+
+        self._parameters = [] if parameters is None else list(parameters)
+        # in a static program, minimize() updates the program's parameters: none need be given
+        if not self._parameters and not in_static_mode():
+            if parameters is None:
+                raise InvalidArgumentError(
+                    f"{kind}: 'parameters' is None; pass the tensors to optimize (eager mode has "
+                    "no default program to take them from)"
+                )
             raise InvalidArgumentError(f"{kind}: 'parameters' is empty")
         for position, parameter in enumerate(self._parameters):
             if isinstance(parameter, dict):
@@ -67,9 +71,12 @@ class Optimizer:
                     f"{kind}: parameter groups (parameters[{position}] is a dict) are not "
                     "implemented; pass a list of tensors"
                 )
-            if not isinstance(parameter, Tensor):
+            if not isinstance(parameter, Tensor) and not (
+                in_static_mode() and isinstance(parameter, Value)
+            ):
                 raise InvalidArgumentError(
                     f"{kind}: parameters[{position}] is a {type(parameter).__name__}, not a Tensor"
+                    f"{' or a Value' if in_static_mode() else ''}"
                 )
             if parameter.stop_gradient:
                 raise InvalidArgumentError(
@@ -111,6 +118,40 @@ class Optimizer:
         params = [p for p in self._parameters if p._grad is not None]
         if params:
             self._apply(params, [self._decayed_grad(p) for p in params])
+
+    def minimize(
+        self,
+        loss: Any,
+        startup_program: Any = None,
+        parameters: list[Any] | None = None,
+        no_grad_set: set[Any] | None = None,
+    ) -> tuple[list[Any], list[tuple[Any, Any]]]:
+        """In a static program (``loss`` a Value): append the backward program and the update
+        ops, and return (the update ops, the (parameter, gradient) pairs); see
+        runtime/static/optimize.py. Eagerly, as PaddlePaddle: ``step()`` with the gradients the
+        last ``loss.backward()`` left (it runs no backward itself)."""
+        if isinstance(loss, Value):
+            from runtime.static.optimize import minimize
+            from runtime.static.program import default_main_program, program_guard
+
+            main = default_main_program()
+            with program_guard(main, startup_program):
+                return minimize(self, loss, parameters or self._parameters or None, no_grad_set)
+        if not isinstance(loss, Tensor):
+            raise InvalidArgumentError(
+                f"{type(self).__name__}.minimize(): loss must be a Tensor or a static Value, got "
+                f"{type(loss).__name__}"
+            )
+        self.step()
+        return [], [(p, p._grad) for p in self._parameters if p._grad is not None]
+
+    def _static_state(self, params: list[Any]) -> None:
+        """Create the persistable state the update ops of ``params`` read (none for SGD)."""
+
+    def _static_update(self, parameter: Any, grad: Any, rate: Any) -> None:
+        raise UnimplementedError(
+            f"{type(self).__name__}.minimize() in a static program is not implemented"
+        )
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset every gradient: to zeros (PaddlePaddle's default) or to None, after which the
@@ -182,6 +223,9 @@ class SGD(Optimizer):
     def _update(self, parameter: Tensor, grad: Tensor) -> None:
         op_api("sgd_")(parameter, self._lr_tensor(parameter), grad, None, False)
 
+    def _static_update(self, parameter: Any, grad: Any, rate: Any) -> None:
+        op_api("sgd_")(parameter, rate, grad, None, False)
+
 
 class Momentum(Optimizer):
     """Momentum SGD (PaddlePaddle's ``momentum_`` / ``merged_momentum_``), with Nesterov's
@@ -218,6 +262,27 @@ class Momentum(Optimizer):
                 np.zeros(parameter.shape, parameter.dtype.numpy_dtype), place=parameter.place
             )
         return velocity
+
+    def _static_state(self, params: list[Any]) -> None:
+        from runtime.static.optimize import accumulator
+
+        self._static_velocities = {id(p): accumulator(p, "velocity", 0.0) for p in params}
+
+    def _static_update(self, parameter: Any, grad: Any, rate: Any) -> None:
+        method, coeff = self._regularization()
+        op_api("momentum_")(
+            parameter,
+            grad,
+            self._static_velocities[id(parameter)],
+            rate,
+            None,
+            self._momentum,
+            self._use_nesterov,
+            method,
+            coeff,
+            False,
+            self._rescale_grad,
+        )
 
     def _regularization(self) -> tuple[str, float]:
         return ("", 0.0) if self._coeff is None else ("l2_decay", self._coeff)
@@ -350,6 +415,33 @@ class Adam(Optimizer):
 
     def _before_merged_step(self, group: list[Tensor]) -> None:
         """What AdamW does to the parameters before the merged Adam step: nothing for Adam."""
+
+    def _static_state(self, params: list[Any]) -> None:
+        from runtime.static.optimize import accumulator
+
+        self._static_moments = {
+            id(p): (
+                accumulator(p, "moment1", 0.0),
+                accumulator(p, "moment2", 0.0),
+                accumulator(p, "beta1_pow_acc", self.beta1, [1]),
+                accumulator(p, "beta2_pow_acc", self.beta2, [1]),
+            )
+            for p in params
+        }
+
+    def _static_update(self, parameter: Any, grad: Any, rate: Any) -> None:
+        from runtime.static.optimize import adam_op
+
+        adam_op(
+            parameter,
+            grad,
+            rate,
+            self._static_moments[id(parameter)],
+            self.beta1,
+            self.beta2,
+            self.epsilon,
+            self._lazy_mode,
+        )
 
 
 class AdamW(Adam):

@@ -52,3 +52,43 @@ def test_train_cnn_reaches_97_percent_on_digits() -> None:
     assert len(losses) == 5 and losses[-1] < losses[0] / 3
     accuracy = float(lines[-1].split()[2])
     assert accuracy >= 0.97, output
+
+
+def import_example(name: str):
+    """An example as a module (examples/ on sys.path, as when it runs as a script)."""
+    import importlib
+
+    sys.path.insert(0, str(REPO / "examples"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(REPO / "examples"))
+
+
+def test_train_static_losses_equal_eager_losses() -> None:
+    pytest.importorskip("sklearn", reason="the examples extra (scikit-learn) is not installed")
+    import numpy as np
+
+    import generated as phi
+    from runtime.optimizer import Adam
+
+    train_mlp = import_example("train_mlp")
+    train_static = import_example("train_static")
+    split = train_mlp.load_digits_split(3)
+    rng = np.random.default_rng(3)
+    model = train_mlp.MLP.create(split[0].shape[1], 16, 10, rng)
+    optimizer = Adam(learning_rate=0.01, parameters=model.parameters())
+    eager = train_mlp.train(model, optimizer, split[0], split[2], rng, 3, 32, max_steps=4)
+    try:
+        static_model, rng, split = train_static.setup(16, 0.01, 3)
+        static = train_static.train(static_model, split[0], split[2], rng, 3, 32, max_steps=4)
+    finally:
+        phi.disable_static()
+    assert eager[-1] < eager[0]
+    np.testing.assert_allclose(static, eager, rtol=1e-5)
+
+
+def test_train_static_reaches_97_percent_on_digits() -> None:
+    pytest.importorskip("sklearn", reason="the examples extra (scikit-learn) is not installed")
+    train_static = import_example("train_static")
+    assert train_static.main([]) >= 0.97

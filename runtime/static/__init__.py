@@ -2,16 +2,18 @@
 executor (docs/executor.md), save and load inference models (docs/saved_models.md).
 
 ``enable_static()`` turns every generated API call on Values into an operation appended to the
-current program; ``data`` and ``create_parameter`` make a program's inputs and parameters; ``nn.cond`` and
-``nn.while_loop`` build control flow;
-parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
-once per feed signature and then only runs kernels.
+current program; ``data`` and ``create_parameter`` make a program's inputs and parameters;
+``nn.cond`` and ``nn.while_loop`` build control flow; parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
+once per feed signature and then only runs kernels. ``append_backward`` and ``gradients`` append
+backward programs, and ``runtime.optimizer``'s ``minimize`` appends training (docs/static.md,
+Training).
 """
 
 from __future__ import annotations
 
 from runtime.ir.core import Program, Value
 from runtime.static import initializer, nn
+from runtime.static.backward import append_backward, gradients
 from runtime.static.executor import Executor
 from runtime.static.io import load_inference_model, normalize_program, save_inference_model
 from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
@@ -42,6 +44,8 @@ __all__ = [
     "create_parameter",
     "initializer",
     "nn",
+    "append_backward",
+    "gradients",
     "Executor",
     "Scope",
     "global_scope",

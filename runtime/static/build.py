@@ -12,7 +12,8 @@ op's ``pd_op`` definition. A Scalar or IntArray attribute that ``pd_op`` takes a
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import contextlib
+from typing import Any, Callable, Iterator, Sequence
 
 from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
@@ -37,6 +38,7 @@ __all__ = [
     "dtype_of_type",
     "dtype_name",
     "place_text",
+    "building_without_gradients",
 ]
 
 COMPILE_TIME = MetaConfig(is_runtime=False)
@@ -58,6 +60,19 @@ _RESULTS_STOP_GRADIENT = frozenset(
     )
 )
 _ELEMENTS = {name: element for element, name in ELEMENT_TYPES.items()}
+_WITHOUT_GRADIENTS: list[bool] = []
+
+
+@contextlib.contextmanager
+def building_without_gradients() -> Iterator[None]:
+    """Every result built inside the ``with`` block stops the gradient (what PaddlePaddle's
+    ``no_grad`` around ``Optimizer.minimize`` does to the ops it builds; a result of the null
+    type keeps ``false``, as there)."""
+    _WITHOUT_GRADIENTS.append(True)
+    try:
+        yield
+    finally:
+        _WITHOUT_GRADIENTS.pop()
 
 
 def dtype_name(dtype: DataType) -> str:
@@ -175,7 +190,7 @@ def _combine(values: Sequence[Value]) -> Value:
         "builtin.combine",
         list(values),
         [VectorType(tuple(v.type for v in values))],
-        {"stop_gradient": [_all_stop_gradient(values)]},
+        {"stop_gradient": [bool(_WITHOUT_GRADIENTS) or _all_stop_gradient(values)]},
     )
     return op.results[0]
 
@@ -263,8 +278,11 @@ def build_op(
             )
         attributes[key] = _attribute_value(by_attr[key])
     result_types = [_result_type(meta) for meta in out_metas]
-    stop = name in _RESULTS_STOP_GRADIENT or _all_stop_gradient(operands)
-    attributes["stop_gradient"] = [stop] * len(result_types)
+    if _WITHOUT_GRADIENTS:
+        attributes["stop_gradient"] = [t is not NULL_TYPE for t in result_types]
+    else:
+        stop = name in _RESULTS_STOP_GRADIENT or _all_stop_gradient(operands)
+        attributes["stop_gradient"] = [stop] * len(result_types)
     op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
     return tuple(_output(op, index, meta) for index, meta in enumerate(out_metas))
 

@@ -747,12 +747,9 @@ class _Compiler:
             inputs.append(value)
             metas.append(None if value is None else self.meta_of[value])
         attrs = tuple(self.attribute(op, op_def, spec, operand_index, where) for spec in info.attrs)
-        if len(op.results) != len(info.outputs):
-            raise PreconditionNotMetError(
-                f"{where}: the op has {len(op.results)} results, phiops' op '{info.name}' has "
-                f"{len(info.outputs)} outputs"
-            )
         results = op.results
+        if len(results) != len(info.outputs):
+            results = _phiops_results(op, row, info, where)
         late = any(_has_unknown_dims(m) for m in metas) or any(
             isinstance(a, _Computed) for a in attrs
         )
@@ -1176,6 +1173,37 @@ def _op_def_for(name: str, where: str) -> tuple[OpDef, tuple[tuple[str, str], ..
     if op_def is None or op_def.dispatcher is None:
         raise UnimplementedError(f"Executor: {where}: phiops has no op '{short}' with a kernel")
     return op_def, inplace
+
+
+def _phiops_results(op: Operation, row: Any, info: Any, where: str) -> list[Value]:
+    """The results of ``op`` that phiops' op computes, in its output order, when PaddlePaddle's
+    op has more (``adam_``'s ``moment2_max_out`` for amsgrad): each extra result must be unset
+    (null type) and each extra operand absent."""
+    names = [result.name for result in row.results] if row is not None else []
+    outputs = [output.name for output in info.outputs]
+    known = {i.name for i in info.inputs} | {a.name for a in info.attrs}
+    extra_operands = [
+        operand.name
+        for operand, value in zip(row.operands if row is not None else (), op.operands)
+        if operand.name not in known and value is not None
+    ]
+    extra_results = [
+        name
+        for name, value in zip(names, op.results)
+        if name not in outputs and not isinstance(value.type, NullType)
+    ]
+    if (
+        len(names) != len(op.results)
+        or not set(outputs) <= set(names)
+        or extra_results
+        or extra_operands
+    ):
+        raise PreconditionNotMetError(
+            f"{where}: the op has {len(op.results)} results, phiops' op '{info.name}' has "
+            f"{len(info.outputs)} outputs"
+            + (f" (it cannot compute {extra_results + extra_operands})" if names else "")
+        )
+    return [op.results[names.index(name)] for name in outputs]
 
 
 _DEFAULTS: dict[str, dict[str, Any]] = {}

@@ -1,0 +1,553 @@
+"""Backward programs: ``append_backward`` and ``gradients`` append the grad ops of a straight-line
+program to it, built from the same ``GradSpec``s as eager autograd (DESIGN.md §6).
+
+The construction follows PaddlePaddle 3.3.1's ``paddle/autograd/ir_backward.py`` step by step, so
+the ops come out in its order and print as its do:
+
+1. every value with ``stop_gradient`` (and every value of ``no_grad_set``) needs no gradient;
+2. each target's gradient is seeded with ``full_like(target, 1.0)`` (its ``full`` operand first),
+   unless given; the target's defining op's other results get ``full_like(.., 0.0)``;
+3. the forward ops that lie between the inputs (when given) and the targets are kept, visited in
+   reverse topological order (Kahn's algorithm over operand edges, as ``inverse_sort_op``);
+4. for each op with a GradSpec, the gradients of its results (several contributions summed by
+   ``builtin.combine`` + ``add_n``, a missing one made ``full_like(.., 0.0)``) go into its backward
+   op, built through the generated API like any op; the backward op's result for an input that
+   needs no gradient gets the null type, as PaddlePaddle's VJPs leave it. An op whose results all
+   lack gradients, or whose inputs all stop the gradient, gets no backward op;
+5. a parameter (an op without operands) used several times has its contributions summed when it
+   is visited; unused zero gradients (and, for ``gradients``, grad ops off the path to the
+   inputs) are removed at the end.
+
+Since backward ops are built like forward ops, their results do not stop the gradient, and a
+second ``gradients`` call differentiates them again (double grad) through their own GradSpecs.
+Control flow (``pd_op.if``, ``pd_op.while``) is not differentiated yet.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Iterable, Sequence
+
+from runtime.common import Place
+from runtime.dispatch.op_def import OP_DEFS, OpDef, op_api
+from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.ir.core import Block, Operation, Value
+from runtime.ir.dialect import get_dialect
+from runtime.ir.types import NULL_TYPE, DenseTensorType, VectorType
+from runtime.static.program import current_block
+
+__all__ = ["append_backward", "gradients", "grad_op_def"]
+
+_CONTROL_FLOW = ("pd_op.if", "pd_op.while")
+_SINKS = ("pd_op.full_like",)  # ops whose gradient stops there although they have operands
+
+
+def grad_op_def(op: Operation) -> OpDef | None:
+    """The OpDef whose GradSpec differentiates ``op`` (an in-place ``x_`` uses ``x``'s), or None
+    when ``op`` has none."""
+    if not op.name.startswith("pd_op."):
+        return None
+    short = op.name[len("pd_op.") :]
+    op_def = OP_DEFS.get(short)
+    if op_def is None and short.endswith("_"):
+        op_def = OP_DEFS.get(short[:-1])
+    if op_def is None or op_def.grad is None:
+        return None
+    return op_def
+
+
+def _operands(op: Operation) -> list[Value]:
+    return [v for v in op.operands if v is not None]
+
+
+def _remove(op: Operation) -> None:
+    for index, value in enumerate(op.operands):
+        if value is not None:
+            value.uses = [use for use in value.uses if use != (op, index)]
+    op.parent.ops.remove(op)
+
+
+class _State:
+    """The gradients found so far: value -> contributions (a Value, None for "no gradient",
+    or a list for a vector value), and what each sum replaced."""
+
+    def __init__(self) -> None:
+        self.grads: dict[Value, list[Any]] = collections.defaultdict(list)
+        self.summed: dict[Value, list[Any]] = collections.defaultdict(list)
+        self.backward_ops: list[Operation] = []
+
+    def record(self, block: Block, first: int) -> None:
+        """Note the ops appended to ``block`` since index ``first`` as backward ops."""
+        self.backward_ops.extend(block.ops[first:])
+
+
+def _full_like(value: Value, fill: float, state: _State) -> Value:
+    block = current_block()
+    first = len(block.ops)
+    grad = op_api("full_like")(value, fill, value.dtype, Place())
+    state.record(block, first)
+    return grad
+
+
+def _add_n(value: Value, state: _State) -> None:
+    """Sum the contributions to ``value``'s gradient (PaddlePaddle's ``append_add_n``)."""
+    items = [g for g in state.grads[value] if g is not None]
+    state.summed[value].extend(state.grads[value])
+    if not items:
+        state.grads[value] = []
+    elif len(items) == 1:
+        state.grads[value] = [items[0]]
+    else:
+        block = current_block()
+        first = len(block.ops)
+        total = op_api("add_n")(items)
+        state.record(block, first)
+        state.grads[value] = [total]
+
+
+def _inverse_sort(ops: Sequence[Operation]) -> list[Operation]:
+    """``ops`` consumers first: Kahn's algorithm over operand edges (PaddlePaddle's
+    ``inverse_sort_op``)."""
+    ops = list(dict.fromkeys(ops))
+    members = set(ops)
+    pending: dict[Operation, int] = collections.defaultdict(int)
+    for op in ops:
+        for value in _operands(op):
+            if value.define_op in members:
+                pending[value.define_op] += 1
+    queue = collections.deque(op for op in ops if pending[op] == 0)
+    ordered = []
+    while queue:
+        op = queue.popleft()
+        ordered.append(op)
+        for value in _operands(op):
+            producer = value.define_op
+            if producer is None:
+                continue
+            pending[producer] -= 1
+            if pending[producer] == 0:
+                queue.append(producer)
+    return ordered
+
+
+def _prune(
+    ops: Sequence[Operation], inputs: set[Value], outputs: set[Value], no_grad: set[Value]
+) -> tuple[list[Operation], list[Operation]]:
+    """(ops on a path from ``inputs`` (when any) to ``outputs``, ops on no such path at all), as
+    PaddlePaddle's ``prune_ops``; the sets grow along the way."""
+    inputs, outputs = set(inputs), set(outputs)
+    both = [True] * len(ops)
+    either = [False] * len(ops)
+    if inputs:
+        for i, op in enumerate(ops):
+            if any(r in inputs for r in op.results):
+                either[i] = True
+                continue
+            if any(v in inputs for v in _operands(op)):
+                either[i] = True
+                inputs.update(r for r in op.results if r not in no_grad)
+            else:
+                both[i] = False
+    for i in range(len(ops) - 1, -1, -1):
+        op = ops[i]
+        if any(r in outputs for r in op.results):
+            either[i] = True
+            outputs.update(v for v in _operands(op) if v not in no_grad)
+        else:
+            either[i] = both[i] = False
+    position = {op: i for i, op in enumerate(ops)}
+    for i, op in enumerate(ops):
+        if not either[i]:
+            for result in op.results:
+                if len(result.uses) == 1:
+                    user = result.uses[0][0]
+                    if user in position and either[position[user]]:
+                        either[i] = True
+    kept = [op for i, op in enumerate(ops) if both[i]]
+    dropped = [op for i, op in enumerate(ops) if not either[i]]
+    return kept, dropped
+
+
+def _split_of(value: Value) -> Operation | None:
+    if isinstance(value.type, VectorType):
+        for user, _ in value.uses:
+            if user.name == "builtin.split":
+                return user
+    return None
+
+
+class _Builder:
+    """Appends the backward ops of ``ops`` (PaddlePaddle's ``append_backward_ops``)."""
+
+    def __init__(self, state: _State, no_grad: set[Value]) -> None:
+        self.state = state
+        self.no_grad = no_grad
+
+    def output_grads(self, op: Operation) -> tuple[list[bool], list[Any]]:
+        """(whether each result's gradient is zero, the gradient of each result)."""
+        state = self.state
+        zero, grads = [], []
+        for value in op.results:
+            if value.type is NULL_TYPE:
+                zero.append(True)
+                grads.append(None)
+                continue
+            if len(state.grads[value]) > 1:
+                _add_n(value, state)
+            known = state.grads[value]
+            is_zero = False
+            if not known or known[0] is None:
+                split = _split_of(value)
+                if value.uses and split is not None:
+                    flags, items = self.output_grads(split)
+                    is_zero = all(flags)
+                    state.grads[value] = [items]
+                else:
+                    state.grads[value] = [_full_like(value, 0.0, state)]
+                    is_zero = True
+            zero.append(is_zero)
+            grads.append(state.grads[value][0])
+        return zero, grads
+
+    def stops(self, value: Value) -> bool:
+        return value in self.no_grad or value.stop_gradient
+
+    def build(self, ops: Sequence[Operation]) -> None:
+        for op in _inverse_sort(ops):
+            if op.name in ("builtin.combine", "builtin.split"):
+                continue
+            if op.regions or op.name in _CONTROL_FLOW:
+                raise UnimplementedError("backward through pd_op.if/pd_op.while: issue 11")
+            op_def = grad_op_def(op)
+            if op_def is not None:
+                self.differentiate(op, op_def)
+            elif not _operands(op) and op.results or op.name in _SINKS:
+                for value in op.results:
+                    if len(self.state.grads.get(value, ())) > 1:
+                        _add_n(value, self.state)
+            elif not all(r.stop_gradient for r in op.results) and op.dialect != "builtin":
+                raise UnimplementedError(
+                    f"{op.name} has no backward op in ops/backward.yaml, so no gradient flows "
+                    "through it; mark its inputs stop_gradient or pass them in no_grad_set"
+                )
+
+    def differentiate(self, op: Operation, op_def: OpDef) -> None:
+        spec = op_def.grad
+        inputs, attrs = _forward_call(op, op_def)
+        zero, grads = self.output_grads(op)
+        differentiable = set(i for i in spec.input_grads if i is not None)
+        stop: dict[int, Any] = {}
+        for index in sorted(differentiable):
+            value = inputs[index]
+            if isinstance(value, list):
+                stop[index] = [self.stops(v) for v in value]
+            elif value is not None:
+                stop[index] = self.stops(value)
+        if not grads or all(zero):
+            return
+        if all(all(s) if isinstance(s, list) else s for s in stop.values()):
+            return
+        backward = OP_DEFS[spec.backward].info
+        names = [i.name for i in backward.inputs] + [a.name for a in backward.attrs]
+        args = []
+        reused: dict[str, Value] = {}
+        for name, (kind, index) in zip(names, spec.args):
+            if kind == "input":
+                args.append(inputs[index])
+            elif kind == "output":
+                args.append(op.results[index])
+            elif kind == "grad":
+                args.append(grads[index])
+            elif kind == "attr":
+                attr = attrs[index]
+                if isinstance(attr, Value):
+                    reused[name] = attr
+                    attr = _constant(attr, op)
+                args.append(attr)
+            else:
+                args.append(index)
+        block = current_block()
+        first = len(block.ops)
+        results = op_api(spec.backward)(*args)
+        if not isinstance(results, tuple):
+            results = (results,)
+        if reused:
+            _reuse_operands(block.ops[first:], reused)
+        self.state.record(block, first)
+        for index, result in zip(spec.input_grads, results):
+            if index is None or index not in stop:
+                continue
+            value, flag = inputs[index], stop[index]
+            if isinstance(value, list):
+                items = result if isinstance(result, list) else [None] * len(value)
+                for item, item_grad, item_stop in zip(value, items, flag):
+                    self.state.grads[item].append(None if item_stop else item_grad)
+                continue
+            if flag and result is not None:
+                result.type = NULL_TYPE
+                result = None
+            self.state.grads[value].append(result)
+
+
+def _constant(value: Value, op: Operation) -> Any:
+    """The number or list a ``full``/``full_int_array`` operand holds (a mutable attribute)."""
+    producer = value.define_op
+    if producer is not None and producer.name == "pd_op.full_int_array":
+        return _plain(producer.attributes["value"])
+    if producer is not None and producer.name == "pd_op.full":
+        number = _plain(producer.attributes["value"])
+        dtype = producer.attributes["dtype"].value
+        if dtype == "bool":
+            return bool(number)
+        return int(number) if dtype.startswith(("int", "uint")) else number
+    raise UnimplementedError(
+        f"backward of {op.name}: an attribute computed while the program runs (from "
+        f"{'a block argument' if producer is None else producer.name}) is not implemented"
+    )
+
+
+def _reuse_operands(built: list[Operation], reused: dict[str, Value]) -> None:
+    """Make the backward op read the forward op's mutable-attribute operands, as PaddlePaddle's
+    VJPs do, instead of the ``full``/``full_int_array`` the API call built for them."""
+    fresh = set(built)
+    for op in built:
+        row = get_dialect("pd_op").lookup(op.name) if op.name.startswith("pd_op.") else None
+        if row is None:
+            continue
+        for position, operand in enumerate(row.operands):
+            value = op.operands[position] if position < len(op.operands) else None
+            original = reused.get(operand.name)
+            if original is None or value is None or value.define_op not in fresh:
+                continue
+            if len(value.uses) != 1 or value.define_op.name not in (
+                "pd_op.full",
+                "pd_op.full_int_array",
+            ):
+                continue
+            value.uses = []
+            op.operands[position] = original
+            original.uses.append((op, position))
+            _remove(value.define_op)
+
+
+def _forward_call(op: Operation, op_def: OpDef) -> tuple[list[Any], list[Any]]:
+    """The forward call ``op`` was built from: its inputs (Values, lists of Values for a
+    ``Tensor[]``, None when absent) and its attributes (plain values, or the Value of a mutable
+    attribute) in the OpInfo's order."""
+    row = get_dialect("pd_op").lookup(op.name)
+    positions = {operand.name: i for i, operand in enumerate(row.operands)}
+    inputs: list[Any] = []
+    for spec in op_def.info.inputs:
+        position = positions.get(spec.name)
+        value = op.operands[position] if position is not None else None
+        if value is not None and spec.is_list:
+            producer = value.define_op
+            if producer is None or producer.name != "builtin.combine":
+                raise UnimplementedError(
+                    f"backward of {op.name}: its Tensor[] input '{spec.name}' is not a "
+                    "builtin.combine"
+                )
+            value = list(producer.operands)
+        inputs.append(value)
+    attrs: list[Any] = []
+    for spec in op_def.info.attrs:
+        position = positions.get(spec.name)
+        if position is not None:
+            attrs.append(op.operands[position])
+        elif spec.name in op.attributes:
+            attrs.append(_plain(op.attributes[spec.name]))
+        else:
+            raise UnimplementedError(
+                f"backward of {op.name}: attribute '{spec.name}' is not on the op"
+            )
+    return inputs, attrs
+
+
+def _plain(attribute: Any) -> Any:
+    kind, value = attribute.kind, attribute.value
+    if kind == "array":
+        return [_plain(item) for item in value]
+    if kind == "intarray":
+        return list(value)
+    if kind == "place":
+        return Place() if value.startswith("undefined") else value
+    return value
+
+
+def _value_list(value: Any, function: str, argument: str, allow_none: bool = False) -> list[Any]:
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    for position, item in enumerate(items):
+        if item is None and allow_none:
+            continue
+        if not isinstance(item, Value):
+            raise InvalidArgumentError(
+                f"{function}(): argument '{argument}' expects Values of a static program"
+                f"{' (or None)' if allow_none else ''}, got {type(item).__name__} at position "
+                f"{position}"
+            )
+    return items
+
+
+def _block_of(values: Sequence[Value], function: str) -> Block:
+    block = current_block()
+    for value in values:
+        producer = value.define_op
+        if producer is None or producer.parent is not block:
+            raise InvalidArgumentError(
+                f"{function}(): the targets must be computed in the program being built (call "
+                "it inside the program_guard of the program that computes them)"
+            )
+    return block
+
+
+def _shape_fits(value: Value, grad: Value) -> bool:
+    if len(value.shape) != len(grad.shape):
+        return False
+    return all(a == b or a == -1 or b == -1 for a, b in zip(value.shape, grad.shape))
+
+
+def _calc_gradient(
+    function: str,
+    targets: list[Value],
+    inputs: list[Value],
+    target_gradients: list[Value | None],
+    no_grad_set: Iterable[Value],
+) -> dict[Value, Value | None]:
+    """Append the backward ops; returns value -> its gradient (None when it gets none)."""
+    block = _block_of(targets, function)
+    no_grad = set(no_grad_set)
+    for op in block.ops:
+        no_grad.update(r for r in op.results if r.stop_gradient)
+    state = _State()
+    if all(r.stop_gradient for op in block.ops for r in op.results):
+        return {}
+    seeds: list[Value] = []
+    complete = list(targets)
+    for position, (target, seed) in enumerate(zip(targets, target_gradients)):
+        if seed is None:
+            seed = _full_like(target, 1.0, state)
+        else:
+            if not _shape_fits(target, seed):
+                raise InvalidArgumentError(
+                    f"{function}(): target_gradients[{position}] has shape {seed.shape}, but "
+                    f"targets[{position}] has shape {target.shape}"
+                )
+            state.backward_ops.append(seed.define_op)
+        state.grads[target] = [seed]
+        seeds.append(seed)
+    visited: set[Value] = set()
+    for target in list(targets):
+        if target in visited:
+            continue
+        for result in target.define_op.results:
+            if isinstance(result.type, VectorType):
+                continue
+            if result in state.grads:
+                visited.add(result)
+                continue
+            if isinstance(result.type, DenseTensorType):
+                state.grads[result] = [_full_like(result, 0.0, state)]
+                visited.add(result)
+                complete.append(result)
+    outputs = {v for v in complete if v not in no_grad}
+    forward, _ = _prune(list(block.ops), set(inputs), outputs, no_grad)
+    forward = [op for op in forward if op not in state.backward_ops]
+    _Builder(state, no_grad).build(forward)
+    removed = set()
+    if inputs:
+        removed.update(_backward_prune(state, inputs, complete, no_grad))
+    for op in _inverse_sort(state.backward_ops):
+        if op.name == "pd_op.full_like" and not op.results[0].uses:
+            removed.add(op)
+            removed.add(op.operands[1].define_op)
+    seeds_set = set(seeds)
+    for op in _inverse_sort([op for op in state.backward_ops if op in removed]):
+        if op.results and op.results[0] in seeds_set:
+            continue
+        if op.results and not op.results[0].uses and op.parent is not None:
+            _remove(op)
+            for result in op.results:
+                for value, grads in state.grads.items():
+                    if any(g is result for g in grads):
+                        state.grads[value] = []
+    return {value: (grads[0] if grads else None) for value, grads in state.grads.items()}
+
+
+def _backward_prune(
+    state: _State, inputs: list[Value], complete: list[Value], no_grad: set[Value]
+) -> list[Operation]:
+    """The backward ops off every path from the targets' gradients to the inputs' (PaddlePaddle's
+    ``create_backward_prune_set`` and second ``prune_ops``)."""
+    forward_outputs: set[Value] = set()
+    for value in inputs:
+        for user, _ in value.uses:
+            forward_outputs.update(_operands(user))
+
+    def first_grad(value: Value) -> Value | None:
+        grads = state.grads.get(value)
+        return grads[0] if grads and isinstance(grads[0], Value) else None
+
+    outputs = {g for g in map(first_grad, forward_outputs) if g is not None}
+    starts = {g for g in map(first_grad, complete) if g is not None}
+    extra = set()
+    for grad in starts:
+        if grad.uses:
+            extra.update(_operands(grad.uses[0][0]))
+    starts |= extra
+    no_grad_vars = {g for g in map(first_grad, no_grad) if g is not None}
+    for value in no_grad:
+        no_grad_vars.update(g for g in state.summed.get(value, ()) if isinstance(g, Value))
+    _, dropped = _prune(state.backward_ops, starts, outputs, no_grad_vars)
+    return dropped
+
+
+def gradients(
+    targets: Value | Sequence[Value],
+    inputs: Value | Sequence[Value],
+    target_gradients: Value | Sequence[Value | None] | None = None,
+    no_grad_set: Iterable[Value] | None = None,
+) -> list[Value | None]:
+    """Append the ops computing d(sum of targets)/d(input) for each of ``inputs`` to the program
+    (``paddle.static.gradients``); None for an input the targets do not depend on.
+    ``target_gradients`` seeds the targets' gradients (ones where None)."""
+    targets = _value_list(targets, "gradients", "targets")
+    inputs = _value_list(inputs, "gradients", "inputs")
+    if target_gradients is None:
+        seeds: list[Any] = [None] * len(targets)
+    else:
+        seeds = _value_list(target_gradients, "gradients", "target_gradients", allow_none=True)
+        if len(seeds) != len(targets):
+            raise InvalidArgumentError(
+                f"gradients(): {len(seeds)} target_gradients for {len(targets)} targets"
+            )
+    no_grad = _value_list(list(no_grad_set or ()), "gradients", "no_grad_set")
+    found = _calc_gradient("gradients", targets, inputs, seeds, no_grad)
+    return [found.get(value) for value in inputs]
+
+
+def append_backward(
+    loss: Value,
+    parameter_list: Sequence[Value] | None = None,
+    no_grad_set: Iterable[Value] | None = None,
+) -> list[tuple[Value, Value | None]]:
+    """Append the backward ops of ``loss`` to the program; returns (parameter, gradient) for each
+    of ``parameter_list`` (every persistable value of the loss's block when None: parameters,
+    in program order), the gradient None where the loss does not depend on it."""
+    if not isinstance(loss, Value):
+        raise InvalidArgumentError(
+            f"append_backward(): argument 'loss' expects a Value, got {type(loss).__name__}"
+        )
+    block = _block_of([loss], "append_backward")
+    if parameter_list is None:
+        parameter_list = [
+            result
+            for op in block.ops
+            if "persistable" in op.attributes
+            for result, flag in zip(op.results, op.attributes["persistable"].value)
+            if flag.value
+        ]
+    else:
+        parameter_list = _value_list(parameter_list, "append_backward", "parameter_list")
+    no_grad = _value_list(list(no_grad_set or ()), "append_backward", "no_grad_set")
+    found = _calc_gradient("append_backward", [loss], [], [None], no_grad)
+    return [(parameter, found.get(parameter)) for parameter in parameter_list]
