@@ -3,9 +3,9 @@
 For each op of the model's global block: its argument-mapping `KernelSignature` (or why there is
 none: an unknown legacy op is named with the nearest known one), the pd_ops PaddlePaddle's
 translation makes of it, and the phiops kernel each of those selects on CPU for the dtype of its
-first tensor input (or of its ``dtype`` attribute), or why none. Then a summary: ops covered /
-total. Exit status 0 when every op of every model is covered, 1 otherwise, 2 for a file that
-cannot be read.
+``data_type`` input (or attribute), else of its first input, or why none. Then a summary: ops
+covered / total. Exit status 0 when every op of every model is covered, 1 otherwise, 2 for a
+file that cannot be read.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def _kernel(operation: Any) -> str:
     from runtime.common import Backend, DataLayout, to_data_type
     from runtime.dispatch.op_def import OP_DEFS
     from runtime.errors import NotFoundError
+    from runtime.ir.dialect import get_dialect
     from runtime.ir.types import DenseTensorType
     from runtime.kernels.kernel_factory import KERNEL_FACTORY
     from runtime.kernels.kernel_key import KernelKey
@@ -53,12 +54,16 @@ def _kernel(operation: Any) -> str:
     op_def = OP_DEFS.get(short) or OP_DEFS.get(short.rstrip("_"))
     if op_def is None or op_def.info.kernel is None:
         raise NotFoundError(f"phiops has no op '{short}' with a kernel")
+    # the dtype the op's `data_type` names (an input or a dtype attribute), else its first input's
+    operands = get_dialect("pd_op").lookup(operation.name).operands
+    by_name = {o.name: v for o, v in zip(operands, operation.operands)}
+    chosen = [by_name.get(n) for n in op_def.info.data_type] + list(operation.operands)
     dtype = None
-    for value in operation.operands:
+    for value in chosen:
         if value is not None and isinstance(value.type, DenseTensorType):
             dtype = value.type.dtype
             break
-    if "dtype" in operation.attributes:
+    if op_def.info.data_type == ("dtype",) and "dtype" in operation.attributes:
         dtype = operation.attributes["dtype"].value
     key = KernelKey(Backend.CPU, DataLayout.NCHW, to_data_type(dtype or "float32"))
     kernel = KERNEL_FACTORY.select(op_def.info.kernel, key)

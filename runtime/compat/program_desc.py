@@ -219,7 +219,6 @@ class _Reader:
         where = f"{where} variable '{message.name}'"
         self.skip_unknown(message, "VarDesc")
         if not message.HasField("type") or not message.type.HasField("type"):
-            self.skip_unknown(message.type, "VarType")
             self.warn(f"{where} has a variable type this reader does not know; variable skipped")
             return None
         var_type = message.type
