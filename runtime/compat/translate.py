@@ -68,6 +68,8 @@ _ELEMENTWISE = {
     "elementwise_mod": "remainder",
 }
 _NOT_PARAMETERS = ("feed", "fetch")
+# fill_constant's place_type -> the place PaddlePaddle 3.3.1 gives its `full`
+_PLACE_TYPES = {-1: "undefined:0", 0: "cpu", 1: "gpu:0"}
 # legacy ops translated by a rule of their own, as PaddlePaddle's translator has one for each
 OWN_TRANSLATIONS = frozenset(("feed", "fetch", "mul", "fill_constant", *_ELEMENTWISE))
 
@@ -421,9 +423,12 @@ class _Translator:
         dtype = _attribute("dtype", op.attrs.get("dtype", 5), where)
         tensors = [op.input(n) for n in ("ShapeTensor", "ShapeTensorList", "ValueTensor")]
         if not any(tensors):
+            place_type = int(op.attrs.get("place_type", -1))
+            if place_type not in _PLACE_TYPES:
+                raise UnimplementedError(f"{where}: fill_constant with place_type {place_type}")
             attributes = {
                 "dtype": dtype,
-                "place": Attribute("place", "cpu"),
+                "place": Attribute("place", _PLACE_TYPES[place_type]),
                 "shape": Attribute("intarray", tuple(int(v) for v in op.attrs.get("shape", ()))),
                 "value": Attribute("double", float(op.attrs.get("value", 0.0))),
             }

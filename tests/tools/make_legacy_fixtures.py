@@ -115,6 +115,30 @@ def _slice_tensor():
     )
 
 
+def _append_op(op_type: str, inputs: dict, **attrs):
+    """One legacy op appended as PaddlePaddle's layers do (``paddle.matmul`` fails in legacy
+    static mode in 3.3.1: it calls the PIR API)."""
+    helper = paddle.base.layer_helper.LayerHelper(op_type)
+    out = helper.create_variable_for_type_inference("float32")
+    inputs = {name: [value] for name, value in inputs.items()}
+    helper.append_op(type=op_type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs)
+    return out
+
+
+def _assorted():
+    """Scalars and IntArrays given as attributes, a plain fill_constant, matmul_v2, softmax,
+    transpose2."""
+    x = paddle.static.data("x", [-1, 6], "float32")
+    a = paddle.scale(x, scale=2.0, bias=1.0)
+    b = paddle.reshape(a, [-1, 2, 3])
+    c = paddle.slice(b, axes=[1], starts=[0], ends=[1])
+    d = paddle.add(c, paddle.full([1, 1, 3], 1.5, "float32"))
+    w = paddle.static.create_parameter([3, 4], "float32", name="w")
+    e = _append_op("matmul_v2", {"X": paddle.nn.functional.relu(d), "Y": w}, trans_x=False)
+    y = paddle.nn.functional.softmax(paddle.transpose(e, [0, 2, 1]), axis=1)
+    return [x], [y], {"x": RNG.standard_normal((2, 6)).astype("float32")}
+
+
 MODELS = {
     "mlp": _mlp,
     "cnn": _cnn,
@@ -124,6 +148,7 @@ MODELS = {
     "expand_v2": _expand,
     "lookup_table_v2": _embedding,
     "slice_tensor": _slice_tensor,
+    "assorted": _assorted,
 }
 
 
