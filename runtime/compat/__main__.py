@@ -5,7 +5,7 @@ none: an unknown legacy op is named with the nearest known one), the pd_ops Padd
 translation makes of it, and the phiops kernel each of those selects on CPU for the dtype of its
 ``data_type`` input (or attribute), else of its first input, or why none. Then a summary: ops
 covered / total. Exit status 0 when every op of every model is covered, 1 otherwise, 2 for a
-file that cannot be read.
+file that cannot be read (or no ops registered: phiops is not installed).
 """
 
 from __future__ import annotations
@@ -119,7 +119,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser.add_argument("models", nargs="+", metavar="MODEL.pdmodel")
     args = parser.parse_args(argv)
     out = sys.stdout if out is None else out
-    import generated  # noqa: F401  (registers the ops, kernels and generated mappings)
+    from runtime.dispatch.op_def import op_defs
+    from runtime.ir.plugins import load_dialect_plugins
+
+    # the ops, kernels and generated mappings come with the generated package, which the runtime
+    # never imports: through the phiops.ir.dialects entry points (runtime/ir/plugins.py)
+    load_dialect_plugins()
+    if not any(True for _ in op_defs()):
+        out.write(
+            "no ops are registered: phiops is not installed here (run `make .venv/.installed` or "
+            "`pip install .`, which declare the phiops.ir.dialects entry points)\n"
+        )
+        return 2
 
     status = 0
     for path in args.models:
