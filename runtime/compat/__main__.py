@@ -104,7 +104,7 @@ def report_model(path: str, out: TextIO) -> tuple[int, int]:
                 out.write(f"      {runs.name}{lowered} -> kernel {text}\n")
         if not mapped:
             how = "its own rule" if op.type in OWN_TRANSLATIONS else "default argument names"
-            out.write(f"      (translated by PaddlePaddle's {how})\n")
+            out.write(f"      (translated by {how}, as PaddlePaddle's translator does)\n")
         covered += ok
     total = len(block.ops)
     out.write(f"covered: {covered}/{total} ops\n")
