@@ -20,7 +20,6 @@ mapping function, PaddlePaddle's own default applies: an argument ``saved_mean``
 
 from __future__ import annotations
 
-import inspect
 import os
 from typing import Any, Callable
 
@@ -136,11 +135,35 @@ def _attribute(kind: str, value: Any, where: str) -> Attribute:
     if kind == "intarray":
         return Attribute("intarray", tuple(int(v) for v in value))
     if kind == "dtype":
-        name = _VAR_DTYPES.get(value, value) if isinstance(value, int) else str(value)
+        if isinstance(value, int):  # a legacy VarType number; -1: none given
+            name = "Undefined" if value == -1 else _VAR_DTYPES.get(value, str(value))
+        else:
+            name = str(value)
         return Attribute("dtype", name)
     if kind == "place":
         return Attribute("place", "cpu")
     raise UnimplementedError(f"{where}: attribute kind {kind} is not translated")
+
+
+_EMPTY = {
+    "bool": False,
+    "int32": 0,
+    "int64": 0,
+    "float": 0.0,
+    "double": 0.0,
+    "str": "",
+    "intarray": (),
+    "dtype": "Undefined",
+}
+
+
+def _empty_attribute(kind: str, where: str) -> Attribute:
+    """The value PaddlePaddle's translator gives a pd_op attribute the OpDesc lacks."""
+    if kind in _ARRAY_ITEMS:
+        return Attribute("array", ())
+    if kind not in _EMPTY:
+        raise UnimplementedError(f"{where}: an absent attribute of kind {kind}")
+    return _attribute(kind, _EMPTY[kind], where)
 
 
 class LegacyArguments:
@@ -491,18 +514,14 @@ class _Translator:
             legacy = sources.get(attr, attr)
             if legacy in op.attrs:
                 attributes[attr] = _attribute(kind, op.attrs[legacy], where)
-            else:
-                attributes[attr] = _attribute(kind, self.default(op_def, attr, where), where)
+            else:  # PaddlePaddle translates an absent attribute as its type's empty value
+                attributes[attr] = _empty_attribute(kind, where)
         output_names: list[str | None] = []
         types: list[Type] = []
         for result in ir_def.results:
             legacy = sources.get(result.name) or _camel(result.name)
             names = op.output(legacy)
-            if not names:
-                if not result.optional:
-                    raise InvalidArgumentError(
-                        f"{where}: output '{legacy}' (pd_op {name} '{result.name}') is missing"
-                    )
+            if not names:  # PaddlePaddle leaves a result the OpDesc lacks null (dropout's Mask)
                 output_names.append(None)
                 types.append(NULL_TYPE)
                 continue
@@ -536,15 +555,6 @@ class _Translator:
             f"{where}: argument '{argument}' has neither a tensor nor an attribute "
             f"(looked for {candidates})"
         )
-
-    @staticmethod
-    def default(op_def: Any, attr: str, where: str) -> Any:
-        api = op_def.api if op_def is not None else None
-        if api is not None:
-            parameter = inspect.signature(api).parameters.get(attr)
-            if parameter is not None and parameter.default is not inspect.Parameter.empty:
-                return parameter.default
-        raise InvalidArgumentError(f"{where}: attribute '{attr}' is missing and has no default")
 
 
 def translate_program_desc(source: Any) -> Program:

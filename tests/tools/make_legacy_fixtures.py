@@ -115,14 +115,33 @@ def _slice_tensor():
     )
 
 
-def _append_op(op_type: str, inputs: dict, **attrs):
-    """One legacy op appended as PaddlePaddle's layers do (``paddle.matmul`` fails in legacy
-    static mode in 3.3.1: it calls the PIR API)."""
+def _append_op(op_type: str, inputs: dict, output: str = "Out", **attrs):
+    """One legacy op appended as PaddlePaddle's layers do (``paddle.matmul``, ``gelu``, ``tanh``,
+    ``sum``... fail in legacy static mode in 3.3.1: they call the PIR API)."""
     helper = paddle.base.layer_helper.LayerHelper(op_type)
     out = helper.create_variable_for_type_inference("float32")
-    inputs = {name: [value] for name, value in inputs.items()}
-    helper.append_op(type=op_type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs)
+    inputs = {name: value if isinstance(value, list) else [value] for name, value in inputs.items()}
+    helper.append_op(type=op_type, inputs=inputs, outputs={output: [out]}, attrs=attrs)
     return out
+
+
+def _common_ops():
+    """Sixteen more op types of common models, two fetch targets."""
+    x = paddle.static.data("x", [-1, 2, 4], "float32")
+    a = paddle.flatten(x, 1)
+    b = paddle.nn.functional.dropout(a, 0.5, training=False)
+    c = paddle.concat([a, b], axis=1)
+    d = paddle.squeeze(paddle.unsqueeze(c, [1]), [1])
+    e = paddle.static.nn.layer_norm(_append_op("gelu", {"X": d}, approximate=False))
+    f = paddle.mean(e, axis=1, keepdim=True)
+    g = _append_op("sigmoid", {"X": _append_op("tanh", {"X": f})})
+    h = _append_op(
+        "reduce_sum", {"X": _append_op("exp", {"X": e})}, dim=[-1], keep_dim=False, reduce_all=False
+    )
+    i = paddle.transpose(_append_op("stack", {"X": [h, h]}, "Y", axis=0), [1, 0])
+    j = _append_op("clip", {"X": i}, min=-1.0, max=1.0)
+    k = _append_op("hard_swish", {"X": j}, threshold=6.0, scale=6.0, offset=3.0)
+    return [x], [g, k], {"x": RNG.standard_normal((2, 2, 4)).astype("float32")}
 
 
 def _assorted():
@@ -149,6 +168,7 @@ MODELS = {
     "lookup_table_v2": _embedding,
     "slice_tensor": _slice_tensor,
     "assorted": _assorted,
+    "common_ops": _common_ops,
 }
 
 
