@@ -141,3 +141,51 @@ def test_a_sub_block_is_unimplemented() -> None:
 def test_translate_to_pir_rejects_what_is_not_a_desc() -> None:
     with pytest.raises(InvalidArgumentError, match="expected a ProgramDesc .* got int"):
         phi.ir.translate_to_pir(3)
+
+
+def _fill_from_int_value(tmp_path: Path) -> Path:
+    """feed `value` (int32 [1]) -> fill_constant(ValueTensor=value, shape [2, 2], float32) ->
+    fetch: the value's dtype is not the op's."""
+    message = ProgramDescProto()
+    block = message.blocks.add(idx=0, parent_idx=-1)
+    for name, kind in (("feed", "FEED_MINIBATCH"), ("fetch", "FETCH_LIST")):
+        var = block.vars.add(name=name, persistable=True)
+        var.type.type = VAR_TYPES[kind]
+    for name, dtype, dims in (("value", "INT32", [1]), ("out", "FP32", [2, 2])):
+        var = block.vars.add(name=name)
+        var.type.type = VAR_TYPES["DENSE_TENSOR"]
+        var.type.dense_tensor.tensor.data_type = VAR_TYPES[dtype]
+        var.type.dense_tensor.tensor.dims.extend(dims)
+    feed = block.ops.add(type="feed")
+    feed.inputs.add(parameter="X", arguments=["feed"])
+    feed.outputs.add(parameter="Out", arguments=["value"])
+    feed.attrs.add(name="col", type=ATTR_TYPES["INT"], i=0)
+    fill = block.ops.add(type="fill_constant")
+    fill.inputs.add(parameter="ValueTensor", arguments=["value"])
+    fill.outputs.add(parameter="Out", arguments=["out"])
+    fill.attrs.add(name="shape", type=ATTR_TYPES["LONGS"], longs=[2, 2])
+    fill.attrs.add(name="dtype", type=ATTR_TYPES["INT"], i=VAR_TYPES["FP32"])
+    fill.attrs.add(name="value", type=ATTR_TYPES["FLOAT"], f=0.0)
+    fetch = block.ops.add(type="fetch")
+    fetch.inputs.add(parameter="X", arguments=["out"])
+    fetch.outputs.add(parameter="Out", arguments=["fetch"])
+    fetch.attrs.add(name="col", type=ATTR_TYPES["INT"], i=0)
+    (tmp_path / "model.pdmodel").write_bytes(message.SerializeToString())
+    return tmp_path / "model"
+
+
+def test_full_with_tensor_casts_a_value_of_another_dtype(tmp_path: Path) -> None:
+    prefix = _fill_from_int_value(tmp_path)
+    text = str(phi.ir.translate_to_pir(f"{prefix}.pdmodel"))
+    assert '"pd_op.full_with_tensor" (%0, %1) {dtype:float32' in text
+    exe = phi.static.Executor()
+    program, feed_names, fetch_targets = phi.static.load_inference_model(prefix, exe, scope={})
+    assert [op.name for op in program.block.ops if op.name.startswith("pd_op.")] == [
+        "pd_op.feed",
+        "pd_op.full_int_array",
+        "pd_op.cast",
+        "pd_op.expand",
+        "pd_op.fetch",
+    ]
+    (out,) = exe.run(program, feed={"value": np.array([7], "int32")}, fetch_list=fetch_targets)
+    assert out.dtype == np.float32 and out.tolist() == [[7.0, 7.0], [7.0, 7.0]]
