@@ -10,7 +10,6 @@ the feed names and fetch targets in ``col`` order, as PaddlePaddle's ``GetFeedTa
 from __future__ import annotations
 
 import os
-from typing import Union
 
 import numpy as np
 
@@ -28,7 +27,6 @@ __all__ = [
     "lowerings",
 ]
 
-PathLike = Union[str, "os.PathLike[str]"]
 _NOT_SAVED = ("feed", "fetch")
 
 

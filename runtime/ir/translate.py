@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
-from typing import Union
+from typing import Any
 
 from runtime.ir.core import Program
 
 __all__ = ["translate_to_pir"]
 
 
-def translate_to_pir(program_desc: Union[object, bytes, str, "os.PathLike[str]"]) -> Program:
+def translate_to_pir(program_desc: Any) -> Program:
     """The PIR program PaddlePaddle 3.3.1's ``paddle.pir.translate_to_pir`` builds for a legacy
     ``ProgramDesc`` (`runtime.compat.program_desc.ProgramDesc`, the bytes of a ``.pdmodel`` file
     or its path): its printed text is PaddlePaddle's."""
