@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from codegen.api.registry import kernel_name
 from codegen.compat import CompatEntry, CompatSet
 from codegen.errors import Diagnostic
-from codegen.model import OpSpec, SpecSet
+from codegen.model import Location, OpSpec, SpecSet
 
 __all__ = ["MappingView", "mapping_views", "pd_op_names"]
 
@@ -138,10 +138,10 @@ def mapping_views(
     """Every generated mapping function, sorted by legacy op type, and the problems: two
     functions for one legacy op, or a generated one for an op with a hand-written function."""
     views: list[MappingView] = []
-    where: dict[str, CompatEntry | OpSpec] = {}
+    mapped: set[str] = set()
     problems: list[Diagnostic] = []
 
-    def add(view: MappingView, source: CompatEntry | OpSpec, loc) -> None:
+    def add(view: MappingView, loc: Location) -> None:
         if view.legacy in hand_written:
             problems.append(
                 Diagnostic(
@@ -153,12 +153,12 @@ def mapping_views(
                 )
             )
             return
-        if view.legacy in where:
+        if view.legacy in mapped:
             problems.append(
                 Diagnostic(loc, view.pd_op, f"legacy op '{view.legacy}' would be mapped twice")
             )
             return
-        where[view.legacy] = source
+        mapped.add(view.legacy)
         views.append(view)
 
     for op in specs.ops:
@@ -167,24 +167,22 @@ def mapping_views(
         entry = compat.find(op.name)
         if entry is not None and entry.op.name != op.name:
             entry = None  # the op is another entry's backward name; it has no entry of its own
-        if entry is not None and op.name in entry.manual_signature:
-            pass
-        else:
+        if entry is None or op.name not in entry.manual_signature:
             legacy = entry.op.legacy_name if entry is not None else op.name
-            add(_forward_view(op, entry, legacy), entry or op, op.loc)
+            add(_forward_view(op, entry, legacy), op.loc)
         for backward_op in specs.backward_ops:
             if backward_op.forward is None or backward_op.forward.name != op.name:
                 continue
             if kernel_name(backward_op) is None:
                 continue
             if entry is None:
-                add(_backward_view(backward_op, op, None, backward_op.name), op, backward_op.loc)
+                add(_backward_view(backward_op, op, None, backward_op.name), backward_op.loc)
                 continue
             listed = [b for b in entry.backward if b.name == backward_op.name]
             if not listed or backward_op.name in entry.manual_signature:
                 continue
             view = _backward_view(backward_op, op, entry, listed[0].legacy_name)
-            add(view, entry, entry.loc_of("backward"))
+            add(view, entry.loc_of("backward"))
     return sorted(views, key=lambda v: v.legacy), problems
 
 

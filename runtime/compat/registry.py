@@ -6,6 +6,10 @@ the hand-written functions of runtime/compat/mappings.py register with the
 `register_argument_mapping` decorator. A legacy op with both is an error at import: the op must be
 listed in ``manual_signature`` of ops/op_compat.yaml (then no function is generated for it) or the
 hand-written one removed.
+
+The runtime never imports ``generated``: until something has registered the generated functions
+(``import generated`` does), a lookup imports the modules of the ``phiops.compat.mappings`` entry
+points (pyproject.toml declares generated/compat_signatures.py there).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import difflib
 import inspect
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Callable, Mapping
 
 from runtime.dispatch.signature import ArgumentMappingContext, KernelSignature
@@ -49,6 +54,8 @@ class MappingEntry:
 _MAPPINGS: dict[str, MappingEntry] = {}
 # legacy op type -> pd_op name, for every op_compat.yaml entry (mapped or not)
 _PD_OP_NAMES: dict[str, str] = {}
+ENTRY_POINT_GROUP = "phiops.compat.mappings"
+_generated_registered = False
 
 
 def _where(function: Callable[..., object]) -> str:
@@ -87,8 +94,8 @@ def register_argument_mapping(
 ) -> Callable[[MappingFunction], MappingFunction]:
     """Decorator registering a hand-written mapping function for ``legacy_op_type``.
 
-    ``pd_op`` is the phiops op it becomes; by default the name ops/op_compat.yaml gives, else the
-    kernel name the function returns is not consulted and the legacy name is kept."""
+    ``pd_op`` is the phiops op the legacy op becomes; by default the name its ops/op_compat.yaml
+    entry gives (known once the generated module has registered), else the legacy name."""
 
     def register(function: MappingFunction) -> MappingFunction:
         name = pd_op or _PD_OP_NAMES.get(legacy_op_type, legacy_op_type)
@@ -105,6 +112,8 @@ def register_generated_mappings(
 ) -> None:
     """Register the generated functions (legacy op type -> function) and the legacy -> pd_op
     names of every op_compat.yaml entry; called by generated/compat_signatures.py."""
+    global _generated_registered
+    _generated_registered = True
     for legacy, name in pd_op_names.items():
         _PD_OP_NAMES.setdefault(legacy, name)
         entry = _MAPPINGS.get(legacy)
@@ -117,16 +126,25 @@ def register_generated_mappings(
         _add(MappingEntry(legacy, name, function, GENERATED, _where(function)))
 
 
+def _load_generated() -> None:
+    """Import the generated mappings through their entry points, unless they are registered."""
+    if _generated_registered:
+        return
+    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        entry.load()
+
+
 def _not_found(legacy_op_type: str, known: list[str]) -> NotFoundError:
     close = difflib.get_close_matches(legacy_op_type, known, n=1, cutoff=0.5)
     hint = f"; the nearest known legacy op is '{close[0]}'" if close else ""
-    if not known:
-        hint = " (no mapping function is registered: is `import generated` missing?)"
+    if not _generated_registered:
+        hint += " (the generated mappings are not registered: is `import generated` missing?)"
     return NotFoundError(f"no argument-mapping function for legacy op '{legacy_op_type}'{hint}")
 
 
 def mapping_entry(legacy_op_type: str) -> MappingEntry:
     """The registered entry of ``legacy_op_type``; NotFoundError naming the nearest known one."""
+    _load_generated()
     try:
         return _MAPPINGS[legacy_op_type]
     except KeyError:
@@ -141,12 +159,14 @@ def argument_mapping(legacy_op_type: str) -> MappingFunction:
 
 def legacy_op_types() -> list[str]:
     """Every legacy op type with a mapping function, sorted."""
+    _load_generated()
     return sorted(_MAPPINGS)
 
 
 def pd_op_name(legacy_op_type: str) -> str:
     """The phiops (pd_op) op a legacy op becomes: ``elementwise_add`` -> ``add``, ``matmul_v2`` ->
     ``matmul``, ``reshape2`` -> ``reshape``; NotFoundError when the op is unknown."""
+    _load_generated()
     entry = _MAPPINGS.get(legacy_op_type)
     if entry is not None:
         return entry.pd_op

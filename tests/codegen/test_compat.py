@@ -311,3 +311,20 @@ def test_a_hand_written_mapping_for_a_generated_op_is_a_spec_error(tmp_path: Pat
         "(runtime/compat/mappings.py) and would get a generated one\n"
         "  hint: add 'foo' to the entry's manual_signature"
     ]
+
+
+def test_op_compat_yaml_is_part_of_the_generated_files_fingerprint(tmp_path: Path) -> None:
+    """So that `python -m codegen --check` finds generated/compat_signatures.py stale after an
+    edit of ops/op_compat.yaml (the repository's own --check is test_generate's)."""
+    from codegen.generate import TEMPLATES, Project
+
+    from .project import make_project
+
+    assert TEMPLATES["compat_signatures.py"] == "compat_signatures.py.j2"
+    project = Project(make_project(tmp_path / "proj"))
+    without = project.fingerprint()
+    compat = project.root / COMPAT
+    compat.write_text("- op : full (fill_constant)\n")
+    first = project.fingerprint()
+    compat.write_text("- op : full (fill_constant_v2)\n")
+    assert len({without, first, project.fingerprint()}) == 3

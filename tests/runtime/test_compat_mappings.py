@@ -412,3 +412,17 @@ def test_kernel_signature_takes_phi_style_lists() -> None:
     signature = KernelSignature("full", [], ["ShapeTensor", "value"], ["Out"])
     assert signature == KernelSignature("full", (), ("ShapeTensor", "value"), ("Out",))
     assert str(signature) == 'KernelSignature("full", {}, {"ShapeTensor", "value"}, {"Out"})'
+
+
+def test_runtime_compat_finds_the_generated_mappings_without_import_generated() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import runtime.compat as compat; "
+        "print(compat.pd_op_name('matmul_v2'), compat.mapping_entry('reshape2').origin)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+    assert result.stdout.split() == ["matmul", "generated"], result.stderr
