@@ -93,14 +93,20 @@ def collect(
     """Every op that parsed (even with errors elsewhere), the file names, all diagnostics.
 
     ``python_api=False`` leaves out what only phiops' Python API requires (for PaddlePaddle's
-    own files)."""
+    own files). A file named op_compat.yaml is read as one (`codegen.compat`) and checked against
+    the op specs among ``paths``."""
     # Imported here, not at the top: pyyaml is the `codegen` extra, and `python -m codegen`
     # from a wheel installed without it must be able to say so.
     from .loader import read_entries, read_spec_file
     from .parse import parse_entry
 
+    from .compat import check_compat, is_compat_file
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
+    paths = list(paths)
+    compat_paths = [p for p in paths if is_compat_file(p)]
+    paths = [p for p in paths if not is_compat_file(p)]
     diagnostics: list[Diagnostic] = []
     specs: list[OpSpec] = []
     broken: set[int] = set()
@@ -127,6 +133,11 @@ def collect(
     diagnostics.extend(validate_set(specs, broken))
     if python_api:
         diagnostics.extend(_generation_problems(specs, broken, diagnostics))
+    # an op_compat.yaml is checked against the op specs loaded with it, if any
+    by_name = {spec.name: spec for spec in specs} if specs else None
+    for raw in compat_paths:
+        files.append(_display_name(Path(raw), base))
+        diagnostics.extend(check_compat(raw, by_name, base=base)[1])
     return specs, files, sort_diagnostics(diagnostics)
 
 

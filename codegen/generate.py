@@ -25,8 +25,10 @@ TEMPLATES = {
     "registry.py": "registry.py.j2",
     "signatures.py": "signatures.py.j2",
     "pd_op_dialect.py": "pd_op_dialect.py.j2",
+    "compat_signatures.py": "compat_signatures.py.j2",
 }
 SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
+COMPAT_SPEC_FILE = "ops/op_compat.yaml"
 # generated file -> the context list its template places between `# fmt: off` and `# fmt: on`:
 # the template writes the rest black-formatted, so black checks the file without that table
 # (codegen/render.py::format_source) instead of formatting 1,700 rows
@@ -50,11 +52,16 @@ class Project:
     def spec_paths(self) -> list[Path]:
         return [self.root / name for name in SPEC_FILES if (self.root / name).exists()]
 
+    def compat_path(self) -> Path:
+        return self.root / COMPAT_SPEC_FILE
+
     def fingerprint(self) -> str:
         codegen_dir = Path(__file__).resolve().parent
         from codegen.pd_op import pd_op_input_files
 
         files = [(p.relative_to(self.root).as_posix(), p) for p in self.spec_paths()]
+        if self.compat_path().exists():
+            files.append((COMPAT_SPEC_FILE, self.compat_path()))
         files += [(p.relative_to(self.root).as_posix(), p) for p in pd_op_input_files(self.root)]
         files += [(f"templates/{p.name}", p) for p in self.templates.glob("*.j2")]
         files += [
@@ -113,6 +120,8 @@ def _runtime_source_hash() -> str | None:
         return None
     hasher = hashlib.sha256()
     try:
+        # the facts' format is this module's: a change here must not reuse facts cached before it
+        hasher.update(Path(__file__).read_bytes() + b"\0")
         for path in sorted(_RUNTIME_DIR.rglob("*.py")):
             hasher.update(path.relative_to(_RUNTIME_DIR).as_posix().encode() + b"\0")
             hasher.update(path.read_bytes() + b"\0")
@@ -138,7 +147,15 @@ def _runtime_facts_uncached() -> bytes:
         functions = {f"{k.fn.__module__}.{k.fn.__qualname__}": k.fn for k in registrations.values()}
         for where, function in sorted(functions.items()):
             lines.append(f"kernel {name} {where}{inspect.signature(function)}")
+    lines.append("hand-written mappings " + " ".join(hand_written_mappings()))
     return "\n".join(lines).encode()
+
+
+def hand_written_mappings() -> list[str]:
+    """The legacy ops mapped by hand in runtime/compat/, sorted."""
+    from runtime.compat import HAND_WRITTEN, legacy_op_types, mapping_entry
+
+    return [name for name in legacy_op_types() if mapping_entry(name).origin == HAND_WRITTEN]
 
 
 def up_to_date(project: Project) -> bool:
@@ -177,6 +194,7 @@ def build_files(project: Project) -> FileManager:
         )
     specs = codegen.load(paths, base=project.root)
     ops = list(specs.ops) + list(specs.backward_ops)
+    compat_context = _compat_context(project, specs)
     generated_names = {op.name for op in ops}
     # codegen.load has run every check but the runtime's own (InferMeta functions, kernel
     # signatures), including building these views once (codegen.api.views.generation_problems).
@@ -235,6 +253,7 @@ def build_files(project: Project) -> FileManager:
     manager = FileManager(project.out_dir)
     context = context_for(ops)
     context.update(pd_op_context(project.root))
+    context.update(compat_context)
     for name, template in TEMPLATES.items():
         rendered = render_template(env, template, context, ops, context_for)
         skeleton = None
@@ -242,7 +261,29 @@ def build_files(project: Project) -> FileManager:
             table = FMT_OFF_TABLES[name]
             skeleton = render_template(env, template, {**context, table: []}, ops, context_for)
         body = format_source(rendered, f"generated/{name}", skeleton)
-        sources = (context["pd_op_files"] if name == "pd_op_dialect.py" else "") or spec_text
+        sources = spec_text
+        if name == "pd_op_dialect.py":
+            sources = context["pd_op_files"] or spec_text
+        elif name == "compat_signatures.py" and project.compat_path().exists():
+            sources = f"{spec_text}, {COMPAT_SPEC_FILE}"
         manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)
     prune_black_cache()
     return manager
+
+
+def _compat_context(project: Project, specs) -> dict[str, Any]:
+    """The legacy ops' mapping functions from ops/op_compat.yaml (checked against ``specs``)."""
+    from codegen.api.compat import mapping_views, pd_op_names
+    from codegen.compat import CompatSet, check_compat
+
+    if project.compat_path().exists():
+        by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}
+        compat, diagnostics = check_compat(project.compat_path(), by_name, base=project.root)
+        if compat is None or diagnostics:
+            raise SpecError(diagnostics)
+    else:
+        compat = CompatSet((), COMPAT_SPEC_FILE)
+    views, problems = mapping_views(specs, compat, set(hand_written_mappings()))
+    if problems:
+        raise SpecError(problems)
+    return {"mappings": views, "pd_op_names": pd_op_names(specs, compat)}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from codegen.api.python import candidate_names, identifier, key_attrs, literal
 from codegen.model import OpSpec
 from runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo
+from runtime.dispatch.signature import KernelSignature
 
-__all__ = ["op_info", "op_info_source", "kernel_name"]
+__all__ = ["op_info", "op_info_source", "kernel_name", "kernel_signature"]
 
 
 def kernel_name(op: OpSpec) -> str | None:
@@ -15,6 +16,23 @@ def kernel_name(op: OpSpec) -> str | None:
         return None
     func = op.kernel.dense_func
     return None if func is None else func.name
+
+
+def kernel_signature(op: OpSpec) -> KernelSignature | None:
+    """The KernelSignature of ``op``'s dense kernel: its kernel parameters (``kernel.param``,
+    else every argument) split into inputs and attributes, and its outputs; None when it has no
+    kernel (it invokes another op)."""
+    kernel = kernel_name(op)
+    if kernel is None:
+        return None
+    inputs = {a.name for a in op.inputs}
+    params = op.kernel_params()
+    return KernelSignature(
+        kernel,
+        tuple(p for p in params if p in inputs),
+        tuple(p for p in params if p not in inputs),
+        tuple(o.name for o in op.outputs),
+    )
 
 
 def op_info(op: OpSpec) -> OpInfo:
@@ -32,8 +50,7 @@ def op_info(op: OpSpec) -> OpInfo:
         ),
         infer_meta=op.infer_meta.func if op.infer_meta is not None else None,
         infer_meta_params=op.infer_meta_params() if op.infer_meta is not None else (),
-        kernel=kernel_name(op),
-        kernel_params=op.kernel_params() if op.kernel is not None else (),
+        signature=kernel_signature(op),
         data_type=candidate_names(op, "data_type"),
         backend=candidate_names(op, "backend"),
         layout=candidate_names(op, "layout"),
@@ -72,8 +89,7 @@ def op_info_source(info: OpInfo) -> str:
         f"outputs=({outputs}{',' if len(info.outputs) == 1 else ''})",
         f"infer_meta={info.infer_meta!r}",
         f"infer_meta_params={items(info.infer_meta_params)}",
-        f"kernel={info.kernel!r}",
-        f"kernel_params={items(info.kernel_params)}",
+        f"signature=SIGNATURES[{info.name!r}]" if info.signature is not None else "signature=None",
         f"data_type={items(info.data_type)}",
         f"backend={items(info.backend)}",
         f"layout={items(info.layout)}",

@@ -323,18 +323,19 @@ class SignatureView:
 
 
 def signature_view(op: OpSpec, kernel: str) -> SignatureView:
-    inputs = {a.name for a in op.inputs}
-    params = op.kernel_params()
+    from codegen.api.registry import kernel_signature
 
-    def names(items: list[str]) -> str:
+    signature = kernel_signature(op)
+
+    def names(items: tuple[str, ...]) -> str:
         return "(" + ", ".join(repr(i) for i in items) + ("," if len(items) == 1 else "") + ")"
 
     return SignatureView(
         name=op.name,
-        kernel=kernel,
-        inputs=names([p for p in params if p in inputs]),
-        attrs=names([p for p in params if p not in inputs]),
-        outputs=names([o.name for o in op.outputs]),
+        kernel=signature.name,
+        inputs=names(signature.inputs),
+        attrs=names(signature.attrs),
+        outputs=names(signature.outputs),
     )
 
 

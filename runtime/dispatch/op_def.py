@@ -30,18 +30,16 @@ class OpDef:
     instead of running a kernel of its own; ``grad`` is None for an op without ``backward:``.
     """
 
-    __slots__ = ("info", "infer_meta", "signature", "grad", "dispatcher", "api")
+    __slots__ = ("info", "infer_meta", "grad", "dispatcher", "api")
 
     def __init__(
         self,
         info: OpInfo,
         infer_meta: Callable[..., tuple[Any, ...]] | None = None,
-        signature: KernelSignature | None = None,
         grad: GradSpec | None = None,
     ) -> None:
         self.info = info
         self.infer_meta = infer_meta
-        self.signature = signature
         self.grad = grad
         self.dispatcher = None if infer_meta is None else OpDispatcher(info, infer_meta)
         self.api: Callable[..., Any] | None = None
@@ -53,6 +51,11 @@ class OpDef:
         self.api = function
 
     # -- spec facts, read through from the OpInfo -------------------------------------------
+    @property
+    def signature(self) -> KernelSignature | None:
+        """The kernel signature (generated/signatures.py); None for an op that invokes another."""
+        return self.info.signature
+
     @property
     def name(self) -> str:
         return self.info.name

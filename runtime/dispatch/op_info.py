@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from runtime.dispatch.signature import KernelSignature
 from runtime.errors import AlreadyExistsError, NotFoundError
 
 __all__ = [
@@ -43,8 +44,10 @@ class OutputInfo:
 class OpInfo:
     """One op's registration, generated from its YAML entry.
 
-    ``kernel_params``/``infer_meta_params`` are the argument names passed to the kernel and the
-    InferMeta function, in order; ``data_type``/``backend``/``layout`` are candidate names (a
+    ``signature`` is the op's KernelSignature (generated/signatures.py, the one source of the
+    kernel's name and arguments in order: ``kernel`` and ``kernel_params`` read it), None for an
+    op that invokes another; ``infer_meta_params`` are the argument names passed to the InferMeta
+    function, in order; ``data_type``/``backend``/``layout`` are candidate names (a
     ``complex(x)`` candidate is spelled ``complex:x``, a DataType constant ``DataType::X``);
     ``key_attrs`` are the attributes that the dispatch cache key includes, because they can
     change the selected kernel or the inferred meta.
@@ -57,8 +60,7 @@ class OpInfo:
     outputs: tuple[OutputInfo, ...]
     infer_meta: str | None = None
     infer_meta_params: tuple[str, ...] = ()
-    kernel: str | None = None
-    kernel_params: tuple[str, ...] = ()
+    signature: KernelSignature | None = None
     data_type: tuple[str, ...] = ()
     backend: tuple[str, ...] = ()
     layout: tuple[str, ...] = ()
@@ -71,6 +73,16 @@ class OpInfo:
     view: tuple[tuple[str, str], ...] = ()
     no_need_buffer: tuple[str, ...] = ()
     extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def kernel(self) -> str | None:
+        """The kernel's name, None for an op that invokes another."""
+        return None if self.signature is None else self.signature.name
+
+    @property
+    def kernel_params(self) -> tuple[str, ...]:
+        """The argument names passed to the kernel, in order (inputs and attributes)."""
+        return () if self.signature is None else self.signature.params
 
     @property
     def attr_names(self) -> tuple[str, ...]:

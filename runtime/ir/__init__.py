@@ -17,6 +17,7 @@ from runtime.ir.json_io import load_program_json, save_program_json
 from runtime.ir.lexer import IRParseError
 from runtime.ir.parser import parse_program
 from runtime.ir.printer import print_program
+from runtime.ir.translate import translate_to_pir
 from runtime.ir.types import (
     NULL_TYPE,
     DenseTensorType,
@@ -34,6 +35,7 @@ __all__ = [
     "save_program_json",
     "IRParseError",
     "print_program",
+    "translate_to_pir",
     "verify",
     "Program",
     "Block",

@@ -5,7 +5,8 @@
     python -m runtime.static run model --input image.npy --repeat 20  # one feed: the name may go
 
 ``MODEL_PREFIX`` names ``MODEL_PREFIX.json`` and ``MODEL_PREFIX.pdiparams`` as PaddlePaddle's
-``paddle.jit.save`` / ``paddle.static.save_inference_model`` (or phiops's) write them. Each
+``paddle.jit.save`` / ``paddle.static.save_inference_model`` (or phiops's) write them, or a legacy
+``MODEL_PREFIX.pdmodel`` (docs/legacy_programs.md). Each
 ``--input NAME=FILE`` feeds a ``.npy`` file to the data op NAME. ``--plan`` prints every step of
 the plan the executor made ahead of time, with the kernel it selected and the time the step took
 on a planned run. Exit status: 0, or 1 with a message naming what was wrong.

@@ -205,7 +205,7 @@ def _to_numpy(array: Any) -> np.ndarray:
 
 
 class _Feed:
-    """One ``pd_op.data`` op: its name, declared dims and dtype, and whether it is persistable
+    """One ``pd_op.data`` (or ``pd_op.feed``) op: its name, declared dims and dtype, and whether it is persistable
     (then, when not fed, it is read from the scope, as PaddlePaddle reads a learning rate)."""
 
     __slots__ = ("name", "value", "dims", "dtype", "np_dtype", "persistable", "known")
@@ -250,7 +250,7 @@ class _ProgramInfo:
         _PROGRAM_INFOS.add(self)
         for op in block.ops:
             name = op.name
-            if name == "pd_op.data":
+            if name == "pd_op.data" or name == "pd_op.feed":  # feed: translated legacy programs
                 feed = _Feed(op)
                 self.feeds.append(feed)
                 self.names.setdefault(feed.name, feed.value)
@@ -1144,6 +1144,7 @@ _CONTROL_FLOW_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
 
 _BUILTIN_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
     "pd_op.data": _Compiler.compile_placed,
+    "pd_op.feed": _Compiler.compile_placed,
     "builtin.parameter": _Compiler.compile_placed,
     "builtin.set_parameter": _Compiler.compile_set_parameter,
     "builtin.shadow_output": _Compiler.compile_shadow_output,
@@ -1293,8 +1294,8 @@ class _Computed:
 
     def value(self, slots: list) -> Any:
         held = slots[self.slot]
-        if isinstance(held, list):  # a builtin.combine of 1-element tensors
-            items = [_to_numpy(item).reshape(-1)[0].item() for item in held]
+        if isinstance(held, list):  # a builtin.combine: each tensor gives all its elements
+            items = [x for item in held for x in _to_numpy(item).reshape(-1).tolist()]
         else:
             items = _to_numpy(held).reshape(-1).tolist()
         raw = items if self.type == "IntArray" else _scalar_of(items)

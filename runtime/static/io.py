@@ -304,16 +304,18 @@ def read_inference_model(
     path_prefix: PathLike,
 ) -> tuple[Program, list[str], list[Value], dict[str, np.ndarray]]:
     """``(program, feed_names, fetch_targets, parameters)`` of a saved model; parameters maps
-    each `builtin.parameter` name to its array from ``PREFIX.pdiparams``."""
+    each `builtin.parameter` name to its array from ``PREFIX.pdiparams``. Without
+    ``PREFIX.json``, a legacy ``PREFIX.pdmodel`` is read and translated to PIR."""
     prefix = _normalize_prefix(path_prefix, "load_inference_model")
     model_path, params_path = prefix + MODEL_SUFFIX, prefix + PARAMS_SUFFIX
     if not os.path.isfile(model_path):
-        if os.path.isfile(prefix + ".pdmodel"):
-            raise UnimplementedError(
-                f"load_inference_model: {prefix}.pdmodel is a legacy ProgramDesc model; phiops "
-                "reads PIR models (.json), as PaddlePaddle 3.3.1 does by default"
-            )
-        raise NotFoundError(f"load_inference_model: no model file {model_path}")
+        if os.path.isfile(prefix + ".pdmodel"):  # a legacy ProgramDesc model (issue 12)
+            from runtime.compat.legacy import read_legacy_inference_model
+
+            return read_legacy_inference_model(prefix)
+        raise NotFoundError(
+            f"load_inference_model: no model file {model_path} (nor a legacy {prefix}.pdmodel)"
+        )
     program = load_program_json(model_path)
     declared = _parameter_types(program)
     params: dict[str, np.ndarray] = {}

@@ -184,7 +184,9 @@ def test_registry_check_names_the_op_kernel_and_differing_argument() -> None:
     from runtime.dispatch.checks import check_registry
 
     info = get_op_info("matmul")
-    renamed = dataclasses.replace(info, kernel_params=("x", "y", "trans_x", "transpose_y"))
+    renamed = dataclasses.replace(
+        info, signature=dataclasses.replace(info.signature, attrs=("trans_x", "transpose_y"))
+    )
     with pytest.raises(PreconditionNotMetError) as raised:
         check_registry([renamed])
     assert str(raised.value).splitlines()[1] == (

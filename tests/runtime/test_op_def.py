@@ -8,6 +8,7 @@ import pytest
 
 import codegen
 import generated as phi
+from generated.signatures import SIGNATURES
 from runtime.api_functions import API_FUNCTIONS
 from runtime.dispatch import OP_DEFS, OpDef, get_op_def, op_api
 from runtime.dispatch.signature import KernelSignature
@@ -46,8 +47,11 @@ def test_op_def_binds_infer_meta_signature_grad_and_api(spec: codegen.OpSpec) ->
     if spec.invoke is None:
         assert callable(op.infer_meta)
         assert isinstance(op.signature, KernelSignature)
-        assert op.signature.name == op.kernel
-        assert list(op.signature.inputs) + list(op.signature.attrs) == list(op.info.kernel_params)
+        assert op.signature is SIGNATURES[spec.name]
+        assert op.signature.name == spec.kernel.dense_func.name
+        assert op.signature.params == spec.kernel_params()
+        assert set(op.signature.inputs) <= {a.name for a in spec.inputs}
+        assert op.signature.outputs == tuple(o.name for o in spec.outputs)
         assert op.dispatcher is not None and op.dispatcher.info is op.info
     else:
         assert op.infer_meta is None and op.signature is None and op.dispatcher is None

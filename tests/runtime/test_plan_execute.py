@@ -43,7 +43,12 @@ def counting_exp() -> Iterator[OpDispatcher]:
 
     op = get_op_def("exp")
     CALLS.clear()
-    yield OpDispatcher(dataclasses.replace(op.info, kernel=COUNTING), op.infer_meta)
+    yield OpDispatcher(
+        dataclasses.replace(
+            op.info, signature=dataclasses.replace(op.info.signature, name=COUNTING)
+        ),
+        op.infer_meta,
+    )
     del KERNEL_FACTORY.kernels[COUNTING]
 
 

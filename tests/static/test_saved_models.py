@@ -296,9 +296,10 @@ def test_a_missing_model_is_an_error(tmp_path: Path) -> None:
         phi.static.load_inference_model(tmp_path / "nothing", None, scope={})
 
 
-def test_a_legacy_pdmodel_is_unimplemented(tmp_path: Path) -> None:
+def test_a_corrupt_legacy_pdmodel_is_an_error_naming_it(tmp_path: Path) -> None:
+    # without old.json, old.pdmodel is read as a legacy ProgramDesc (tests/compat/ for good ones)
     (tmp_path / "old.pdmodel").write_bytes(b"\x0a\xa0\x1d\x08\x00")
-    with pytest.raises(UnimplementedError, match=r"old\.pdmodel is a legacy ProgramDesc model"):
+    with pytest.raises(InvalidArgumentError, match=r"old\.pdmodel: not a PaddlePaddle ProgramDesc"):
         phi.static.load_inference_model(tmp_path / "old", None, scope={})
 
 

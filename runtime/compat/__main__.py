@@ -1,0 +1,149 @@
+"""``python -m runtime.compat MODEL.pdmodel [...]``: which legacy ops of a saved model phiops runs.
+
+For each op of the model's global block: its argument-mapping `KernelSignature` (or why there is
+none: an unknown legacy op is named with the nearest known one), the pd_ops PaddlePaddle's
+translation makes of it, and the phiops kernel each of those selects on CPU for the dtype of its
+``data_type`` input (or attribute), else of its first input, or why none. Then a summary: ops
+covered / total. Exit status 0 when every op of every model is covered, 1 otherwise, 2 for a
+file that cannot be read (or no ops registered: phiops is not installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Sequence, TextIO
+
+from runtime.errors import PhiError
+
+__all__ = ["main", "report_model"]
+
+# pd ops that are executor steps, not kernels
+_STEPS = frozenset(("pd_op.feed", "pd_op.fetch", "builtin.combine", "builtin.parameter"))
+_FRAMEWORK_OPS = frozenset(("feed", "fetch"))
+
+
+def _signature(op: Any, block: Any, desc: Any) -> tuple[str, bool]:
+    """The op's mapping signature as text, and whether it has a mapping function."""
+    from runtime.compat import argument_mapping
+    from runtime.compat.opdesc_context import OpDescContext
+
+    if op.type in _FRAMEWORK_OPS:
+        return "framework op (an executor step)", True
+    try:
+        function = argument_mapping(op.type)
+    except PhiError as error:
+        return f"no mapping function: {error}", False
+    try:
+        return str(function(OpDescContext(op, block, desc))), True
+    except PhiError as error:
+        return f"mapping function failed: {error}", False
+
+
+def _kernel(operation: Any) -> str:
+    """The kernel ``operation`` selects, as text; raises PhiError when there is none."""
+    from runtime.common import Backend, DataLayout, to_data_type
+    from runtime.dispatch.op_def import OP_DEFS
+    from runtime.errors import NotFoundError
+    from runtime.ir.dialect import get_dialect
+    from runtime.ir.types import DenseTensorType
+    from runtime.kernels.kernel_factory import KERNEL_FACTORY
+    from runtime.kernels.kernel_key import KernelKey
+
+    short = operation.name.split(".", 1)[1]
+    op_def = OP_DEFS.get(short) or OP_DEFS.get(short.rstrip("_"))
+    if op_def is None or op_def.info.kernel is None:
+        raise NotFoundError(f"phiops has no op '{short}' with a kernel")
+    # the dtype the op's `data_type` names (an input or a dtype attribute), else its first input's
+    operands = get_dialect("pd_op").lookup(operation.name).operands
+    by_name = {o.name: v for o, v in zip(operands, operation.operands)}
+    chosen = [by_name.get(n) for n in op_def.info.data_type] + list(operation.operands)
+    dtype = None
+    for value in chosen:
+        if value is not None and isinstance(value.type, DenseTensorType):
+            dtype = value.type.dtype
+            break
+    if op_def.info.data_type == ("dtype",) and "dtype" in operation.attributes:
+        dtype = operation.attributes["dtype"].value
+    key = KernelKey(Backend.CPU, DataLayout.NCHW, to_data_type(dtype or "float32"))
+    kernel = KERNEL_FACTORY.select(op_def.info.kernel, key)
+    function = f"{kernel.fn.__module__}.{kernel.fn.__qualname__}"
+    return f"{kernel.name} {kernel.key} ({function})"
+
+
+def report_model(path: str, out: TextIO) -> tuple[int, int]:
+    """Print the report of one ``.pdmodel``; returns (ops covered, ops)."""
+    from runtime.compat.legacy import lowerings
+    from runtime.compat.program_desc import read_program_desc
+    from runtime.compat.translate import OWN_TRANSLATIONS, translate_op_by_op
+
+    desc = read_program_desc(path)
+    block = desc.global_block
+    program, entries = translate_op_by_op(desc)
+    replaced = lowerings(program)
+    out.write(f"{path}: {len(block.ops)} legacy ops in the global block\n")
+    covered = 0
+    for index, op, result in entries:
+        signature, mapped = _signature(op, block, desc)
+        out.write(f"  [{index}] {op.type}: {signature}\n")
+        if isinstance(result, PhiError):
+            out.write(f"      not translated: {result}\n")
+            continue
+        ok = True
+        for operation in result:
+            for runs in replaced.get(operation, [operation]):
+                if runs.name in _STEPS:
+                    continue
+                try:
+                    text = _kernel(runs)
+                except PhiError as error:
+                    out.write(f"      {runs.name}: no kernel: {error}\n")
+                    ok = False
+                    continue
+                lowered = f" (for {operation.name})" if runs is not operation else ""
+                out.write(f"      {runs.name}{lowered} -> kernel {text}\n")
+        if not mapped:
+            how = "its own rule" if op.type in OWN_TRANSLATIONS else "default argument names"
+            out.write(f"      (translated by {how}, as PaddlePaddle's translator does)\n")
+        covered += ok
+    total = len(block.ops)
+    out.write(f"covered: {covered}/{total} ops\n")
+    return covered, total
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m runtime.compat",
+        description="Report which legacy ops of PaddlePaddle .pdmodel files phiops runs.",
+    )
+    parser.add_argument("models", nargs="+", metavar="MODEL.pdmodel")
+    args = parser.parse_args(argv)
+    out = sys.stdout if out is None else out
+    from runtime.dispatch.op_def import op_defs
+    from runtime.ir.plugins import load_dialect_plugins
+
+    # the ops, kernels and generated mappings come with the generated package, which the runtime
+    # never imports: through the phiops.ir.dialects entry points (runtime/ir/plugins.py)
+    load_dialect_plugins()
+    if not any(True for _ in op_defs()):
+        out.write(
+            "no ops are registered: phiops is not installed here (run `make .venv/.installed` or "
+            "`pip install .`, which declare the phiops.ir.dialects entry points)\n"
+        )
+        return 2
+
+    status = 0
+    for path in args.models:
+        try:
+            covered, total = report_model(path, out)
+        except PhiError as error:
+            out.write(f"{path}: cannot be read: {error}\n")
+            status = 2
+            continue
+        if covered != total and status == 0:
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""PaddlePaddle's legacy ``ProgramDesc`` (a ``.pdmodel`` file) as plain Python objects.
+
+`read_program_desc(path)` parses the protobuf with the message classes of
+`runtime.compat.framework_proto` and returns a `ProgramDesc`: blocks, each with its variables
+(name, type, dtype, shape, persistable, stop_gradient) and its ops (type, inputs and outputs as
+parameter -> argument names, attributes with their legacy types). Fields a newer PaddlePaddle
+added, a version newer than 3.3.1's and enum values this reader does not know are skipped with a
+`LegacyProgramWarning`; bytes that are not a ProgramDesc raise `InvalidArgumentError` naming the
+file.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from runtime.errors import InvalidArgumentError, NotFoundError
+
+__all__ = [
+    "ProgramDesc",
+    "BlockDesc",
+    "VarDesc",
+    "OpDesc",
+    "BlockRef",
+    "LegacyProgramWarning",
+    "read_program_desc",
+    "parse_program_desc",
+    "KNOWN_VERSION",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+KNOWN_VERSION = 3003001  # what PaddlePaddle 3.3.1 writes (major * 1e6 + minor * 1e3 + patch)
+
+# VarType.Type value -> numpy dtype name of a tensor's elements
+_DTYPES = {
+    0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
+    20: "uint8", 21: "int8", 22: "bfloat16", 23: "complex64", 24: "complex128",
+    32: "float8_e4m3fn", 33: "float8_e5m2", 36: "uint16", 37: "uint32", 38: "uint64",
+}  # fmt: skip
+_VAR_KINDS = {
+    7: "DENSE_TENSOR", 8: "SELECTED_ROWS", 9: "FEED_MINIBATCH", 10: "FETCH_LIST",
+    11: "STEP_SCOPES", 12: "LOD_RANK_TABLE", 13: "DENSE_TENSOR_ARRAY", 14: "PLACE_LIST",
+    15: "READER", 17: "RAW", 18: "TUPLE", 25: "STRING", 26: "STRINGS", 27: "VOCAB",
+    28: "FEED_LIST", 29: "PSTRING", 30: "SPARSE_COO", 31: "SPARSE_CSR",
+}  # fmt: skip
+# AttrType value -> (name, field holding the value)
+_ATTR_FIELDS = {
+    0: ("INT", "i"), 1: ("FLOAT", "f"), 2: ("STRING", "s"), 3: ("INTS", "ints"),
+    4: ("FLOATS", "floats"), 5: ("STRINGS", "strings"), 6: ("BOOLEAN", "b"),
+    7: ("BOOLEANS", "bools"), 8: ("BLOCK", "block_idx"), 9: ("LONG", "l"),
+    10: ("BLOCKS", "blocks_idx"), 11: ("LONGS", "longs"), 12: ("FLOAT64S", "float64s"),
+    13: ("VAR", "var_name"), 14: ("VARS", "vars_name"), 15: ("FLOAT64", "float64"),
+    16: ("SCALAR", "scalar"), 17: ("SCALARS", "scalars"),
+}  # fmt: skip
+
+
+class LegacyProgramWarning(UserWarning):
+    """A part of a ``.pdmodel`` this reader does not know was skipped."""
+
+
+@dataclass(frozen=True)
+class BlockRef:
+    """The value of a BLOCK attribute: the index of a block of the same program."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class VarDesc:
+    """A variable: ``kind`` is the VarType (DENSE_TENSOR, FEED_MINIBATCH, ...); ``dtype`` and
+    ``shape`` are those of its tensor (None when it holds none; -1 for an unknown dim)."""
+
+    name: str
+    kind: str
+    dtype: str | None = None
+    shape: tuple[int, ...] | None = None
+    persistable: bool = False
+    stop_gradient: bool = False
+    is_parameter: bool = False
+    need_check_feed: bool = False
+
+
+@dataclass(frozen=True)
+class OpDesc:
+    """An op: ``inputs``/``outputs`` map parameter -> argument (variable) names in file order;
+    ``attrs`` maps name -> value and ``attr_types`` name -> legacy AttrType ("INT", "LONG",
+    "FLOATS", "BLOCK", ...)."""
+
+    type: str
+    inputs: dict[str, tuple[str, ...]]
+    outputs: dict[str, tuple[str, ...]]
+    attrs: dict[str, Any]
+    attr_types: dict[str, str]
+    block: int = 0
+
+    def input(self, parameter: str) -> tuple[str, ...]:
+        return self.inputs.get(parameter, ())
+
+    def output(self, parameter: str) -> tuple[str, ...]:
+        return self.outputs.get(parameter, ())
+
+
+@dataclass(frozen=True)
+class BlockDesc:
+    idx: int
+    parent_idx: int
+    vars: dict[str, VarDesc]
+    ops: tuple[OpDesc, ...]
+    forward_block_idx: int = -1
+
+    def find_var(self, name: str, program: ProgramDesc | None = None) -> VarDesc | None:
+        """The variable ``name`` of this block or, given ``program``, of an enclosing one."""
+        block: BlockDesc | None = self
+        while block is not None:
+            var = block.vars.get(name)
+            if var is not None:
+                return var
+            parent = block.parent_idx
+            block = program.blocks[parent] if program is not None and parent >= 0 else None
+        return None
+
+
+@dataclass(frozen=True)
+class ProgramDesc:
+    blocks: tuple[BlockDesc, ...]
+    version: int = 0
+    op_versions: dict[str, int] = field(default_factory=dict)
+    source: str = "<bytes>"
+
+    @property
+    def global_block(self) -> BlockDesc:
+        return self.blocks[0]
+
+
+def read_program_desc(path: PathLike) -> ProgramDesc:
+    """The ProgramDesc in the ``.pdmodel`` file ``path``."""
+    source = os.fspath(path)
+    if not os.path.isfile(source):
+        raise NotFoundError(f"read_program_desc: no file {source}")
+    with open(source, "rb") as handle:
+        data = handle.read()
+    return parse_program_desc(data, source)
+
+
+def parse_program_desc(data: bytes, source: str = "<bytes>") -> ProgramDesc:
+    """The ProgramDesc serialized in ``data``; ``source`` names it in errors and warnings."""
+    from google.protobuf.message import DecodeError
+
+    from runtime.compat.framework_proto import ProgramDesc as ProgramDescProto
+
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InvalidArgumentError(
+            f"parse_program_desc: expected the bytes of a .pdmodel file, got {type(data).__name__}"
+        )
+    message = ProgramDescProto()
+    try:
+        message.MergeFromString(bytes(data))
+    except DecodeError as error:
+        raise InvalidArgumentError(
+            f"{source}: not a PaddlePaddle ProgramDesc (.pdmodel) file, or a corrupt one: {error}"
+        ) from None
+    reader = _Reader(source)
+    reader.skip_unknown(message, "ProgramDesc")
+    if not message.blocks:
+        raise InvalidArgumentError(f"{source}: the ProgramDesc has no block (is it a .pdmodel?)")
+    version = message.version.version
+    if version > KNOWN_VERSION:
+        reader.warn(
+            f"written by a newer PaddlePaddle (program version {version}, this reader knows "
+            f"{KNOWN_VERSION}); what it does not know is skipped"
+        )
+    blocks = tuple(reader.block(block, index) for index, block in enumerate(message.blocks))
+    op_versions = {pair.op_name: pair.op_version.version for pair in message.op_version_map.pair}
+    return ProgramDesc(blocks, version, op_versions, source)
+
+
+class _Reader:
+    """Converts messages, warning once per kind of thing it skips."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.warned: set[str] = set()
+
+    def warn(self, text: str) -> None:
+        if text not in self.warned:
+            self.warned.add(text)
+            warnings.warn(f"{self.source}: {text}", LegacyProgramWarning, stacklevel=4)
+
+    def skip_unknown(self, message: Any, where: str) -> None:
+        from google.protobuf.unknown_fields import UnknownFieldSet
+
+        numbers = sorted({item.field_number for item in UnknownFieldSet(message)})
+        if numbers:
+            self.warn(f"{where} has field(s) {numbers} this reader does not know; skipped")
+
+    def require(self, message: Any, names: tuple[str, ...], where: str) -> None:
+        for name in names:
+            if not message.HasField(name):
+                raise InvalidArgumentError(
+                    f"{self.source}: {where} lacks its required field '{name}' (corrupt file?)"
+                )
+
+    def block(self, message: Any, position: int) -> BlockDesc:
+        where = f"block {position}"
+        self.require(message, ("idx", "parent_idx"), where)
+        self.skip_unknown(message, "BlockDesc")
+        variables: dict[str, VarDesc] = {}
+        for var in message.vars:
+            desc = self.var(var, where)
+            if desc is not None:
+                variables[desc.name] = desc
+        ops = tuple(self.op(op, message.idx, f"{where} op {i}") for i, op in enumerate(message.ops))
+        return BlockDesc(message.idx, message.parent_idx, variables, ops, message.forward_block_idx)
+
+    def var(self, message: Any, where: str) -> VarDesc | None:
+        self.require(message, ("name",), f"{where}: a variable")
+        where = f"{where} variable '{message.name}'"
+        self.skip_unknown(message, "VarDesc")
+        if not message.HasField("type") or not message.type.HasField("type"):
+            self.warn(f"{where} has a variable type this reader does not know; variable skipped")
+            return None
+        var_type = message.type
+        kind = _VAR_KINDS.get(var_type.type)
+        if kind is None:
+            kind = _DTYPES.get(var_type.type, f"TYPE_{var_type.type}")
+        dtype = shape = None
+        tensor = None
+        if var_type.HasField("dense_tensor"):
+            tensor = var_type.dense_tensor.tensor
+        elif var_type.HasField("tensor_array"):
+            tensor = var_type.tensor_array.tensor
+        elif var_type.HasField("selected_rows"):
+            tensor = var_type.selected_rows
+        if tensor is not None:
+            if tensor.HasField("data_type"):
+                dtype = _DTYPES.get(tensor.data_type)
+            if dtype is None:
+                self.warn(f"{where} has an element type this reader does not know")
+            shape = tuple(int(d) for d in tensor.dims)
+        return VarDesc(
+            message.name,
+            kind,
+            dtype,
+            shape,
+            message.persistable,
+            message.stop_gradient,
+            message.is_parameter,
+            message.need_check_feed,
+        )
+
+    def op(self, message: Any, block: int, where: str) -> OpDesc:
+        self.require(message, ("type",), where)
+        where = f"{where} ('{message.type}')"
+        self.skip_unknown(message, "OpDesc")
+        inputs = {var.parameter: tuple(var.arguments) for var in message.inputs}
+        outputs = {var.parameter: tuple(var.arguments) for var in message.outputs}
+        attrs: dict[str, Any] = {}
+        attr_types: dict[str, str] = {}
+        for attr in message.attrs:
+            if not attr.HasField("type") or attr.type not in _ATTR_FIELDS:
+                self.warn(f"{where} attribute '{attr.name}' has a type this reader does not know")
+                continue
+            kind, name = _ATTR_FIELDS[attr.type]
+            attrs[attr.name] = self.attr_value(kind, getattr(attr, name))
+            attr_types[attr.name] = kind
+        return OpDesc(message.type, inputs, outputs, attrs, attr_types, block)
+
+    def attr_value(self, kind: str, value: Any) -> Any:
+        if kind == "BLOCK":
+            return BlockRef(value)
+        if kind == "BLOCKS":
+            return tuple(BlockRef(i) for i in value)
+        if kind == "SCALAR":
+            return _scalar(value)
+        if kind == "SCALARS":
+            return tuple(_scalar(item) for item in value)
+        if kind in ("INTS", "FLOATS", "STRINGS", "BOOLEANS", "LONGS", "FLOAT64S", "VARS"):
+            return tuple(value)
+        return value
+
+
+def _scalar(message: Any) -> Any:
+    kind = message.type
+    if kind == 1:
+        return bool(message.b)
+    if kind == 2:
+        return int(message.i)
+    if kind == 3:
+        return float(message.r)
+    return complex(message.c.r, message.c.i)

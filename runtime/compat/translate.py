@@ -1,0 +1,570 @@
+"""Legacy ProgramDesc -> PIR `Program`, as PaddlePaddle 3.3.1's ``paddle.pir.translate_to_pir``
+(paddle/fluid/ir_adaptor/translator/) builds it, so that the printed programs are equal.
+
+Each legacy op becomes the pd_op its argument-mapping function names (runtime/compat): the
+function's `KernelSignature`, lined up position by position with the signature of the phiops op,
+says which legacy input, attribute or tensor carries each argument of the op. Where an op has no
+mapping function, PaddlePaddle's own default applies: an argument ``saved_mean`` is the legacy
+``SavedMean``, an attribute keeps its name. Then, as PaddlePaddle does:
+
+- every persistable variable an op reads becomes a `builtin.parameter`, all of them first;
+- an IntArray or Scalar argument is an operand: the legacy tensor (an IntArray's through a
+  `builtin.combine`) when the op has it, else a `pd_op.full_int_array` / `pd_op.full` of the
+  attribute;
+- an op writing one of its inputs (``batch_norm``'s ``MeanOut``) becomes the in-place pd_op;
+- each result carries ``persistable`` and ``stop_gradient`` from its variable; outputs the pd_op
+  does not have (``XShape``) are dropped, results the OpDesc lacks are null;
+- ``feed``/``fetch`` become `pd_op.feed`/`pd_op.fetch`; ``mul``, ``elementwise_*`` with an
+  ``axis`` and ``fill_constant`` with a ``ValueTensor`` have their own translations.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from runtime.compat.opdesc_context import OpDescContext
+from runtime.compat.program_desc import (
+    BlockDesc,
+    BlockRef,
+    OpDesc,
+    ProgramDesc,
+    VarDesc,
+    parse_program_desc,
+    read_program_desc,
+)
+from runtime.errors import InvalidArgumentError, NotFoundError, PhiError, UnimplementedError
+from runtime.ir.attributes import Attribute
+from runtime.ir.core import Operation, Program, Value
+from runtime.ir.dialect import OpDef as IrOpDef
+from runtime.ir.dialect import get_dialect
+from runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+
+__all__ = [
+    "OWN_TRANSLATIONS",
+    "translate_program_desc",
+    "translate_op_by_op",
+    "as_program_desc",
+    "legacy_arguments",
+    "LegacyArguments",
+]
+
+_ELEMENTS = {name: short for short, name in ELEMENT_TYPES.items()}
+# legacy VarType.Type numbers (a `dtype` attribute) -> dtype names
+_VAR_DTYPES = {
+    0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
+    20: "uint8", 21: "int8", 22: "bfloat16", 23: "complex64", 24: "complex128",
+}  # fmt: skip
+_ELEMENTWISE = {
+    "elementwise_add": "add",
+    "elementwise_sub": "subtract",
+    "elementwise_mul": "multiply",
+    "elementwise_div": "divide",
+    "elementwise_max": "maximum",
+    "elementwise_min": "minimum",
+    "elementwise_pow": "elementwise_pow",
+    "elementwise_floordiv": "floor_divide",
+    "elementwise_mod": "remainder",
+}
+_NOT_PARAMETERS = ("feed", "fetch")
+# fill_constant's place_type -> the place PaddlePaddle 3.3.1 gives its `full`
+_PLACE_TYPES = {-1: "undefined:0", 0: "cpu", 1: "gpu:0"}
+# legacy ops translated by a rule of their own, as PaddlePaddle's translator has one for each
+OWN_TRANSLATIONS = frozenset(("feed", "fetch", "mul", "fill_constant", *_ELEMENTWISE))
+
+
+def as_program_desc(source: Any) -> ProgramDesc:
+    """A `ProgramDesc` from itself, the bytes of a ``.pdmodel`` or its path."""
+    if isinstance(source, ProgramDesc):
+        return source
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return parse_program_desc(bytes(source))
+    if isinstance(source, (str, os.PathLike)):
+        return read_program_desc(source)
+    raise InvalidArgumentError(
+        "translate_to_pir: expected a ProgramDesc (runtime.compat.program_desc), the bytes of a "
+        f".pdmodel file or its path, got {type(source).__name__}"
+    )
+
+
+def _camel(name: str) -> str:
+    """PaddlePaddle's default legacy name of an argument: ``saved_mean`` -> ``SavedMean``."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def _tensor_type(var: VarDesc | None, where: str) -> Type:
+    if var is None or var.dtype is None or var.shape is None:
+        raise UnimplementedError(f"{where}: variable of kind {var.kind if var else '?'}")
+    element = _ELEMENTS.get(var.dtype)
+    if element is None:
+        raise UnimplementedError(f"{where}: element type {var.dtype} has no PIR spelling")
+    return DenseTensorType(tuple(var.shape), element)
+
+
+def _bools(values: list[bool]) -> Attribute:
+    return Attribute("array", tuple(Attribute("bool", bool(v)) for v in values))
+
+
+def _int64s(values: Any) -> Attribute:
+    return Attribute("array", tuple(Attribute("int64", int(v)) for v in values))
+
+
+_ARRAY_ITEMS = {
+    "array<int32>": "int32",
+    "array<int64>": "int64",
+    "array<float>": "float",
+    "array<double>": "double",
+    "array<str>": "str",
+    "array<bool>": "bool",
+}
+
+
+def _attribute(kind: str, value: Any, where: str) -> Attribute:
+    """A legacy attribute value as the PIR attribute of ``kind`` (the pd_op table's spelling)."""
+    if kind == "bool":
+        return Attribute("bool", bool(value))
+    if kind in ("int32", "int64"):
+        return Attribute(kind, int(value))
+    if kind in ("float", "double"):
+        return Attribute(kind, float(value))
+    if kind == "str":
+        return Attribute("str", str(value))
+    if kind in _ARRAY_ITEMS:
+        item = _ARRAY_ITEMS[kind]
+        return Attribute("array", tuple(_attribute(item, v, where) for v in value))
+    if kind == "intarray":
+        return Attribute("intarray", tuple(int(v) for v in value))
+    if kind == "dtype":
+        if isinstance(value, int):  # a legacy VarType number; -1: none given
+            name = "Undefined" if value == -1 else _VAR_DTYPES.get(value, str(value))
+        else:
+            name = str(value)
+        return Attribute("dtype", name)
+    if kind == "place":
+        return Attribute("place", "cpu")
+    raise UnimplementedError(f"{where}: attribute kind {kind} is not translated")
+
+
+_EMPTY = {
+    "bool": False,
+    "int32": 0,
+    "int64": 0,
+    "float": 0.0,
+    "double": 0.0,
+    "str": "",
+    "intarray": (),
+    "dtype": "Undefined",
+}
+
+
+def _empty_attribute(kind: str, where: str) -> Attribute:
+    """The value PaddlePaddle's translator gives a pd_op attribute the OpDesc lacks."""
+    if kind in _ARRAY_ITEMS:
+        return Attribute("array", ())
+    if kind not in _EMPTY:
+        raise UnimplementedError(f"{where}: an absent attribute of kind {kind}")
+    return _attribute(kind, _EMPTY[kind], where)
+
+
+class LegacyArguments:
+    """Where each argument of the pd_op a legacy op becomes comes from: ``sources`` maps a pd_op
+    argument (input, attribute, output) to the legacy input, attribute or output name."""
+
+    __slots__ = ("pd_op", "signature", "sources")
+
+    def __init__(self, pd_op: str, signature: Any, sources: dict[str, str]) -> None:
+        self.pd_op = pd_op
+        self.signature = signature
+        self.sources = sources
+
+
+def legacy_arguments(op: OpDesc, block: BlockDesc, program: ProgramDesc | None) -> LegacyArguments:
+    """The pd_op ``op`` becomes and the legacy source of each of its arguments, from the op's
+    argument-mapping function (its signature lined up with the phiops op's); an op without one
+    maps by PaddlePaddle's default names. The kernel named by the signature must be the pd_op's
+    own; the ops with a translation of their own are not asked here."""
+    from runtime.compat import argument_mapping, pd_op_name
+    from runtime.dispatch.op_def import OP_DEFS
+
+    try:
+        function = argument_mapping(op.type)
+    except NotFoundError:
+        function = None
+    try:
+        name = pd_op_name(op.type)
+    except NotFoundError:
+        if function is None and op.type not in OP_DEFS:
+            raise
+        name = op.type
+    if function is None:
+        return LegacyArguments(name, None, {})
+    signature = function(OpDescContext(op, block, program))
+    if name not in OP_DEFS and signature.name in OP_DEFS:
+        name = signature.name
+    op_def = OP_DEFS.get(name)
+    own = op_def.signature if op_def is not None else None
+    if own is None or own.name != signature.name:
+        raise UnimplementedError(
+            f"legacy op '{op.type}' maps to kernel '{signature.name}', which is not the kernel of "
+            f"pd_op '{name}' ({own.name if own else 'none'}); it has no translation to PIR"
+        )
+    sources: dict[str, str] = {}
+    for ours, theirs in (
+        (own.inputs, signature.inputs),
+        (own.attrs, signature.attrs),
+        (own.outputs, signature.outputs),
+    ):
+        for pd_name, legacy in zip(ours, theirs):
+            sources[pd_name] = legacy
+    return LegacyArguments(name, signature, sources)
+
+
+class _Translator:
+    def __init__(self, desc: ProgramDesc) -> None:
+        self.desc = desc
+        self.block_desc = desc.global_block
+        self.program = Program()
+        self.block = self.program.block
+        self.values: dict[str, Value] = {}
+        self.dialect = get_dialect("pd_op")
+        self.special: dict[str, Callable[[OpDesc, str], None]] = {
+            "feed": self.feed,
+            "fetch": self.fetch,
+            "mul": self.mul,
+            "fill_constant": self.fill_constant,
+        }
+
+    # -- helpers -------------------------------------------------------------------------------
+    def var(self, name: str) -> VarDesc | None:
+        return self.block_desc.find_var(name, self.desc)
+
+    def value(self, name: str, where: str) -> Value:
+        try:
+            return self.values[name]
+        except KeyError:
+            raise InvalidArgumentError(
+                f"{where} reads variable '{name}' before any op writes it"
+            ) from None
+
+    def append(
+        self, name: str, operands: list, types: list[Type], attributes: dict[str, Attribute]
+    ) -> Operation:
+        return self.block.append(Operation(name, operands, types, attributes))
+
+    def result_flags(self, names: list[str | None]) -> dict[str, Attribute]:
+        persistable, stop = [], []
+        for name in names:
+            var = self.var(name) if name is not None else None
+            persistable.append(bool(var and var.persistable))
+            stop.append(bool(var and var.stop_gradient))
+        return {"persistable": _bools(persistable), "stop_gradient": _bools(stop)}
+
+    def full_int_array(self, values: Any) -> Value:
+        attributes = {
+            "dtype": Attribute("dtype", "int64"),
+            "place": Attribute("place", "cpu"),
+            "stop_gradient": _bools([True]),
+            "value": _int64s(values),
+        }
+        return self.append(
+            "pd_op.full_int_array", [], [DenseTensorType((len(values),), "i64")], attributes
+        ).results[0]
+
+    def full_scalar(self, value: Any, legacy_type: str) -> Value:
+        """PaddlePaddle's `full` of shape [1] for a Scalar given as a legacy attribute."""
+        dtype = {"INT": "int32", "LONG": "int64", "BOOLEAN": "bool", "FLOAT64": "float64"}.get(
+            legacy_type, "float32"
+        )
+        attributes = {
+            "dtype": Attribute("dtype", dtype),
+            "place": Attribute("place", "cpu"),
+            "shape": Attribute("intarray", (1,)),
+            "stop_gradient": _bools([True]),
+            "value": Attribute("double", float(value)),
+        }
+        element = _ELEMENTS[dtype]
+        return self.append("pd_op.full", [], [DenseTensorType((1,), element)], attributes).results[
+            0
+        ]
+
+    def reshape(self, source: Value, shape: list[int], attributes: dict[str, Attribute]) -> Value:
+        target = self.full_int_array(shape)
+        element = source.type.element if isinstance(source.type, DenseTensorType) else "f32"
+        return self.append(
+            "pd_op.reshape", [source, target], [DenseTensorType(tuple(shape), element)], attributes
+        ).results[0]
+
+    def combine(self, values: list[Value]) -> Value:
+        vector = VectorType(tuple(v.type for v in values))
+        return self.append("builtin.combine", values, [vector], {}).results[0]
+
+    # -- the program ---------------------------------------------------------------------------
+    def translate(self, report: list | None = None) -> Program:
+        """The program; with ``report``, an op that cannot be translated is recorded there as
+        (index, op, error) instead of raising, and its outputs become unattached values, and every
+        op is recorded as (index, op, the operations it became)."""
+        for op in self.block_desc.ops:
+            for name, value in op.attrs.items():
+                if isinstance(value, BlockRef) or (
+                    isinstance(value, tuple) and value and isinstance(value[0], BlockRef)
+                ):
+                    raise UnimplementedError(
+                        f"{self.desc.source}: legacy op '{op.type}' holds a sub-block (attribute "
+                        f"'{name}'); control flow in legacy programs is not translated"
+                    )
+        self.parameters()
+        for index, op in enumerate(self.block_desc.ops):
+            where = f"{self.desc.source}: op {index} ('{op.type}')"
+            start = len(self.block.ops)
+            try:
+                self.translate_op(op, where)
+            except PhiError as error:
+                if report is None:
+                    raise
+                del self.block.ops[start:]
+                report.append((index, op, error))
+                for names in op.outputs.values():
+                    for name in names:
+                        var = self.var(name)
+                        known = var is not None and var.dtype is not None and var.shape is not None
+                        self.values[name] = Value(_tensor_type(var, where) if known else NULL_TYPE)
+                continue
+            if report is not None:
+                report.append((index, op, self.block.ops[start:]))
+        return self.program
+
+    def translate_op(self, op: OpDesc, where: str) -> None:
+        handler = self.special.get(op.type)
+        if handler is not None:
+            handler(op, where)
+        elif op.type in _ELEMENTWISE:
+            self.elementwise(op, where)
+        else:
+            self.generic(op, where)
+
+    def parameters(self) -> None:
+        for op in self.block_desc.ops:
+            if op.type in _NOT_PARAMETERS:
+                continue
+            for names in op.inputs.values():
+                for name in names:
+                    var = self.var(name)
+                    if var is None or not var.persistable or name in self.values:
+                        continue
+                    if var.kind != "DENSE_TENSOR":
+                        continue
+                    attributes = {
+                        "parameter_name": Attribute("str", name),
+                        "persistable": _bools([True]),
+                        "stop_gradient": _bools([var.stop_gradient]),
+                    }
+                    where = f"{self.desc.source}: parameter '{name}'"
+                    parameter = self.append(
+                        "builtin.parameter", [], [_tensor_type(var, where)], attributes
+                    )
+                    self.values[name] = parameter.results[0]
+
+    def feed(self, op: OpDesc, where: str) -> None:
+        name = op.output("Out")[0]
+        attributes = {"col": Attribute("int32", int(op.attrs.get("col", 0)))}
+        attributes["name"] = Attribute("str", name)
+        attributes.update(self.result_flags([name]))
+        result = self.append("pd_op.feed", [], [_tensor_type(self.var(name), where)], attributes)
+        self.values[name] = result.results[0]
+
+    def fetch(self, op: OpDesc, where: str) -> None:
+        name = op.input("X")[0]
+        source = self.value(name, where)
+        attributes = {
+            "col": Attribute("int32", int(op.attrs.get("col", 0))),
+            "name": Attribute("str", name),
+        }
+        self.append("pd_op.fetch", [source], [source.type], attributes)
+
+    def mul(self, op: OpDesc, where: str) -> None:
+        """``mul`` flattens X and Y to matrices at ``x_num_col_dims``/``y_num_col_dims``, then
+        `matmul`, then the result takes X's leading and Y's trailing dims."""
+        x, y = self.value(op.input("X")[0], where), self.value(op.input("Y")[0], where)
+        out_name = op.output("Out")[0]
+        x_cols, y_cols = int(op.attrs.get("x_num_col_dims", 1)), int(
+            op.attrs.get("y_num_col_dims", 1)
+        )
+        x_dims, y_dims = tuple(x.type.dims), tuple(y.type.dims)
+
+        def product(dims: tuple[int, ...]) -> int:
+            total = 1
+            for d in dims:
+                if d < 0:
+                    return -1
+                total *= d
+            return total
+
+        stop = {"stop_gradient": _bools([True])}
+        x2 = self.reshape(x, [product(x_dims[:x_cols]), product(x_dims[x_cols:])], stop)
+        y2 = self.reshape(y, [product(y_dims[:y_cols]), product(y_dims[y_cols:])], stop)
+        flags = self.result_flags([out_name])
+        attributes = {"transpose_x": Attribute("bool", False)}
+        attributes["transpose_y"] = Attribute("bool", False)
+        attributes.update(flags)
+        matrix_type = DenseTensorType((x2.type.dims[0], y2.type.dims[1]), x.type.element)
+        product_value = self.append("pd_op.matmul", [x2, y2], [matrix_type], attributes).results[0]
+        out = self.reshape(product_value, list(x_dims[:x_cols] + y_dims[y_cols:]), dict(flags))
+        out.type = _tensor_type(self.var(out_name), where)
+        self.values[out_name] = out
+
+    def elementwise(self, op: OpDesc, where: str) -> None:
+        """Y aligned with X from ``axis`` is reshaped to X's rank first, as PaddlePaddle does."""
+        axis = int(op.attrs.get("axis", -1))
+        x, y = self.value(op.input("X")[0], where), self.value(op.input("Y")[0], where)
+        x_rank, y_dims = len(x.type.dims), tuple(y.type.dims)
+        if axis != -1:
+            if axis < 0:
+                axis += x_rank
+            append = x_rank - axis - len(y_dims)
+            if append > 0:  # else numpy's trailing alignment is the same
+                if -1 in y_dims:
+                    raise UnimplementedError(
+                        f"{where}: Y of unknown shape {list(y_dims)} aligned at axis {axis}"
+                    )
+                shape = [1] * axis + list(y_dims) + [1] * append
+                y = self.reshape(y, shape, {"stop_gradient": _bools([True])})
+        out_name = op.output("Out")[0]
+        attributes = self.result_flags([out_name])
+        result = self.append(
+            f"pd_op.{_ELEMENTWISE[op.type]}",
+            [x, y],
+            [_tensor_type(self.var(out_name), where)],
+            attributes,
+        )
+        self.values[out_name] = result.results[0]
+
+    def fill_constant(self, op: OpDesc, where: str) -> None:
+        """`full` from the attributes, or `full_with_tensor` when a tensor gives the value or
+        the shape."""
+        out_name = op.output("Out")[0]
+        out_type = _tensor_type(self.var(out_name), where)
+        dtype = _attribute("dtype", op.attrs.get("dtype", 5), where)
+        tensors = [op.input(n) for n in ("ShapeTensor", "ShapeTensorList", "ValueTensor")]
+        if not any(tensors):
+            place_type = int(op.attrs.get("place_type", -1))
+            if place_type not in _PLACE_TYPES:
+                raise UnimplementedError(f"{where}: fill_constant with place_type {place_type}")
+            attributes = {
+                "dtype": dtype,
+                "place": Attribute("place", _PLACE_TYPES[place_type]),
+                "shape": Attribute("intarray", tuple(int(v) for v in op.attrs.get("shape", ()))),
+                "value": Attribute("double", float(op.attrs.get("value", 0.0))),
+            }
+            attributes.update(self.result_flags([out_name]))
+            result = self.append("pd_op.full", [], [out_type], attributes)
+            self.values[out_name] = result.results[0]
+            return
+        shape_tensor, shape_list, value_tensor = tensors
+        if shape_list:
+            raise UnimplementedError(f"{where}: fill_constant with a ShapeTensorList")
+        if shape_tensor:
+            shape = self.value(shape_tensor[0], where)
+        else:
+            shape = self.full_int_array(op.attrs.get("shape", ()))
+        if value_tensor:
+            value = self.value(value_tensor[0], where)
+        else:
+            value = self.full_scalar(op.attrs.get("value", 0.0), "FLOAT")
+        attributes = {"dtype": dtype}
+        attributes.update(self.result_flags([out_name]))
+        result = self.append("pd_op.full_with_tensor", [value, shape], [out_type], attributes)
+        self.values[out_name] = result.results[0]
+
+    # -- every other op ------------------------------------------------------------------------
+    def generic(self, op: OpDesc, where: str) -> None:
+        from runtime.dispatch.op_def import OP_DEFS
+
+        arguments = legacy_arguments(op, self.block_desc, self.desc)
+        name = arguments.pd_op
+        inputs = {n for names in op.inputs.values() for n in names}
+        if any(n in inputs for names in op.outputs.values() for n in names):
+            if not name.endswith("_") and self.dialect.lookup(f"pd_op.{name}_") is not None:
+                name += "_"
+        ir_def: IrOpDef | None = self.dialect.lookup(f"pd_op.{name}")
+        if ir_def is None:
+            raise NotFoundError(f"{where}: becomes pd_op.{name}, which the pd_op dialect lacks")
+        op_def = OP_DEFS.get(name) or OP_DEFS.get(arguments.pd_op)
+        attr_types = {a.name: a.type for a in op_def.attrs} if op_def is not None else {}
+        sources = arguments.sources
+        operands: list[Value | None] = []
+        for operand in ir_def.operands:
+            legacy = sources.get(operand.name)
+            attr_type = attr_types.get(operand.name)
+            if attr_type is not None:  # an IntArray or Scalar argument
+                operands.append(self.mutable(op, operand.name, legacy, attr_type, where))
+                continue
+            names = op.input(legacy or _camel(operand.name))
+            if not names:
+                if operand.optional:
+                    operands.append(None)
+                    continue
+                raise InvalidArgumentError(
+                    f"{where}: input '{legacy or _camel(operand.name)}' (pd_op {name} "
+                    f"'{operand.name}') is missing"
+                )
+            values = [self.value(n, where) for n in names]
+            operands.append(self.combine(values) if operand.kind == "vector" else values[0])
+        attributes: dict[str, Attribute] = {}
+        for attr, kind in ir_def.attributes.items():
+            legacy = sources.get(attr, attr)
+            if legacy in op.attrs:
+                attributes[attr] = _attribute(kind, op.attrs[legacy], where)
+            else:  # PaddlePaddle translates an absent attribute as its type's empty value
+                attributes[attr] = _empty_attribute(kind, where)
+        output_names: list[str | None] = []
+        types: list[Type] = []
+        for result in ir_def.results:
+            legacy = sources.get(result.name) or _camel(result.name)
+            names = op.output(legacy)
+            if not names:  # PaddlePaddle leaves a result the OpDesc lacks null (dropout's Mask)
+                output_names.append(None)
+                types.append(NULL_TYPE)
+                continue
+            output_names.append(names[0])
+            types.append(_tensor_type(self.var(names[0]), where))
+        attributes.update(self.result_flags(output_names))
+        created = self.append(f"pd_op.{name}", operands, types, attributes)
+        for var_name, value in zip(output_names, created.results):
+            if var_name is not None:
+                self.values[var_name] = value
+
+    def mutable(
+        self, op: OpDesc, argument: str, legacy: str | None, attr_type: str, where: str
+    ) -> Value:
+        """An IntArray/Scalar argument: its legacy tensor(s) when given, else a constant op of
+        its attribute."""
+        is_int_array = attr_type == "IntArray"
+        candidates = [legacy] if legacy else [_camel(argument), argument]
+        for candidate in candidates:
+            names = op.input(candidate)
+            if names:
+                values = [self.value(n, where) for n in names]
+                return self.combine(values) if is_int_array else values[0]
+        for candidate in candidates:
+            if candidate in op.attrs:
+                value = op.attrs[candidate]
+                if is_int_array:
+                    return self.full_int_array(value)
+                return self.full_scalar(value, op.attr_types[candidate])
+        raise InvalidArgumentError(
+            f"{where}: argument '{argument}' has neither a tensor nor an attribute "
+            f"(looked for {candidates})"
+        )
+
+
+def translate_program_desc(source: Any) -> Program:
+    """The PIR program of a legacy ProgramDesc (a `ProgramDesc`, ``.pdmodel`` bytes or path)."""
+    return _Translator(as_program_desc(source)).translate()
+
+
+def translate_op_by_op(desc: ProgramDesc) -> tuple[Program, list[tuple[int, OpDesc, Any]]]:
+    """The program and, per legacy op of the global block, (index, op, the operations it
+    became, or the error that stopped its translation): what the CLI reports."""
+    report: list[tuple[int, OpDesc, Any]] = []
+    program = _Translator(desc).translate(report)
+    return program, report

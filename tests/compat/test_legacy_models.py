@@ -1,0 +1,191 @@
+"""Legacy models saved by PaddlePaddle 3.3.1 (tests/tools/make_legacy_fixtures.py) run in phiops
+with PaddlePaddle's outputs, translate to PaddlePaddle's PIR text, and are fully covered by the
+argument-mapping report."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import generated as phi
+from runtime.compat.__main__ import main as compat_main
+from runtime.compat.framework_proto import ATTR_TYPES, VAR_TYPES, ProgramDesc as ProgramDescProto
+from runtime.compat.program_desc import parse_program_desc
+from runtime.compat.translate import translate_program_desc
+from runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
+from runtime.static.scope import Scope
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "legacy"
+FIXTURES = sorted(p.name for p in DATA.iterdir() if (p / "model.pdmodel").is_file())
+
+
+def test_every_fixture_the_issue_names_is_there() -> None:
+    assert FIXTURES == sorted(
+        [
+            "assorted",
+            "cnn",
+            "common_ops",
+            "expand_v2",
+            "fill_constant_value_tensor",
+            "lookup_table_v2",
+            "mlp",
+            "reshape_shape_tensor",
+            "scale_tensor",
+            "slice_tensor",
+        ]
+    )
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_translate_to_pir_prints_what_paddlepaddle_prints(name: str) -> None:
+    program = phi.ir.translate_to_pir(DATA / name / "model.pdmodel")
+    assert str(program) == (DATA / name / "translated.txt").read_text()
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_a_legacy_model_runs_with_paddlepaddles_outputs(name: str) -> None:
+    scope = Scope()
+    exe = phi.static.Executor()
+    program, feed_names, fetch_targets = phi.static.load_inference_model(
+        DATA / name / "model", exe, scope=scope
+    )
+    inputs = np.load(DATA / name / "inputs.npz")
+    assert sorted(feed_names) == sorted(inputs.files)
+    outputs = exe.run(
+        program, feed={n: inputs[n] for n in feed_names}, fetch_list=fetch_targets, scope=scope
+    )
+    expected = np.load(DATA / name / "outputs.npz")
+    assert len(outputs) == len(expected.files)
+    for index, output in enumerate(outputs):
+        reference = expected[f"out{index}"]
+        assert output.dtype == reference.dtype and output.shape == reference.shape
+        np.testing.assert_allclose(output, reference, rtol=1e-5, atol=1e-6)
+
+
+def test_the_feed_names_come_in_col_order() -> None:
+    _, feed_names, _ = phi.static.load_inference_model(
+        DATA / "slice_tensor" / "model", None, scope={}
+    )
+    assert feed_names == ["x", "starts", "ends"]
+
+
+def test_the_report_covers_every_op_of_every_fixture() -> None:
+    out = io.StringIO()
+    status = compat_main([str(DATA / name / "model.pdmodel") for name in FIXTURES], out)
+    text = out.getvalue()
+    totals = [line for line in text.splitlines() if line.startswith("covered:")]
+    assert len(totals) == len(FIXTURES)
+    for line in totals:
+        covered, total = line.split()[1].split("/")
+        assert covered == total, text
+    assert status == 0
+    assert "conv2d: KernelSignature(" in text and "-> kernel conv2d (CPU" in text
+    assert "mul: no mapping function" in text and "translated by its own rule" in text
+
+
+def _single_op_model(op_type: str, tmp_path: Path) -> Path:
+    message = ProgramDescProto()
+    block = message.blocks.add(idx=0, parent_idx=-1)
+    for name in ("x", "y"):
+        var = block.vars.add(name=name)
+        var.type.type = VAR_TYPES["DENSE_TENSOR"]
+        var.type.dense_tensor.tensor.data_type = VAR_TYPES["FP32"]
+        var.type.dense_tensor.tensor.dims.extend([2, 3])
+    op = block.ops.add(type=op_type)
+    op.inputs.add(parameter="X", arguments=["x"])
+    op.outputs.add(parameter="Out", arguments=["y"])
+    op.attrs.add(name="axis", type=ATTR_TYPES["INT"], i=-1)
+    path = tmp_path / "model.pdmodel"
+    path.write_bytes(message.SerializeToString())
+    return path
+
+
+def test_the_report_names_the_nearest_known_op_for_an_unknown_one(tmp_path: Path) -> None:
+    out = io.StringIO()
+    status = compat_main([str(_single_op_model("elementwise_adds", tmp_path))], out)
+    text = out.getvalue()
+    assert "nearest known legacy op is 'elementwise_add'" in text
+    assert "covered: 0/1 ops" in text
+    assert status == 1
+
+
+def test_translating_an_unknown_op_names_the_nearest_known_one(tmp_path: Path) -> None:
+    with pytest.raises(NotFoundError, match="nearest known legacy op is 'elementwise_add'"):
+        translate_program_desc(_single_op_model("elementwise_adds", tmp_path))
+
+
+def test_the_report_says_when_a_file_cannot_be_read(tmp_path: Path) -> None:
+    path = tmp_path / "junk.pdmodel"
+    path.write_bytes(b"\xff\xff\xff")
+    out = io.StringIO()
+    assert compat_main([str(path)], out) == 2
+    assert "junk.pdmodel: cannot be read" in out.getvalue()
+
+
+def test_a_sub_block_is_unimplemented() -> None:
+    message = ProgramDescProto()
+    block = message.blocks.add(idx=0, parent_idx=-1)
+    op = block.ops.add(type="while")
+    op.attrs.add(name="sub_block", type=ATTR_TYPES["BLOCK"], block_idx=1)
+    message.blocks.add(idx=1, parent_idx=0)
+    desc = parse_program_desc(message.SerializeToString(), "loop.pdmodel")
+    with pytest.raises(
+        UnimplementedError, match=r"loop\.pdmodel: legacy op 'while' holds a sub-bl"
+    ):
+        translate_program_desc(desc)
+
+
+def test_translate_to_pir_rejects_what_is_not_a_desc() -> None:
+    with pytest.raises(InvalidArgumentError, match="expected a ProgramDesc .* got int"):
+        phi.ir.translate_to_pir(3)
+
+
+def _fill_from_int_value(tmp_path: Path) -> Path:
+    """feed `value` (int32 [1]) -> fill_constant(ValueTensor=value, shape [2, 2], float32) ->
+    fetch: the value's dtype is not the op's."""
+    message = ProgramDescProto()
+    block = message.blocks.add(idx=0, parent_idx=-1)
+    for name, kind in (("feed", "FEED_MINIBATCH"), ("fetch", "FETCH_LIST")):
+        var = block.vars.add(name=name, persistable=True)
+        var.type.type = VAR_TYPES[kind]
+    for name, dtype, dims in (("value", "INT32", [1]), ("out", "FP32", [2, 2])):
+        var = block.vars.add(name=name)
+        var.type.type = VAR_TYPES["DENSE_TENSOR"]
+        var.type.dense_tensor.tensor.data_type = VAR_TYPES[dtype]
+        var.type.dense_tensor.tensor.dims.extend(dims)
+    feed = block.ops.add(type="feed")
+    feed.inputs.add(parameter="X", arguments=["feed"])
+    feed.outputs.add(parameter="Out", arguments=["value"])
+    feed.attrs.add(name="col", type=ATTR_TYPES["INT"], i=0)
+    fill = block.ops.add(type="fill_constant")
+    fill.inputs.add(parameter="ValueTensor", arguments=["value"])
+    fill.outputs.add(parameter="Out", arguments=["out"])
+    fill.attrs.add(name="shape", type=ATTR_TYPES["LONGS"], longs=[2, 2])
+    fill.attrs.add(name="dtype", type=ATTR_TYPES["INT"], i=VAR_TYPES["FP32"])
+    fill.attrs.add(name="value", type=ATTR_TYPES["FLOAT"], f=0.0)
+    fetch = block.ops.add(type="fetch")
+    fetch.inputs.add(parameter="X", arguments=["out"])
+    fetch.outputs.add(parameter="Out", arguments=["fetch"])
+    fetch.attrs.add(name="col", type=ATTR_TYPES["INT"], i=0)
+    (tmp_path / "model.pdmodel").write_bytes(message.SerializeToString())
+    return tmp_path / "model"
+
+
+def test_full_with_tensor_casts_a_value_of_another_dtype(tmp_path: Path) -> None:
+    prefix = _fill_from_int_value(tmp_path)
+    text = str(phi.ir.translate_to_pir(f"{prefix}.pdmodel"))
+    assert '"pd_op.full_with_tensor" (%0, %1) {dtype:float32' in text
+    exe = phi.static.Executor()
+    program, feed_names, fetch_targets = phi.static.load_inference_model(prefix, exe, scope={})
+    assert [op.name for op in program.block.ops if op.name.startswith("pd_op.")] == [
+        "pd_op.feed",
+        "pd_op.full_int_array",
+        "pd_op.cast",
+        "pd_op.expand",
+        "pd_op.fetch",
+    ]
+    (out,) = exe.run(program, feed={"value": np.array([7], "int32")}, fetch_list=fetch_targets)
+    assert out.dtype == np.float32 and out.tolist() == [[7.0, 7.0], [7.0, 7.0]]

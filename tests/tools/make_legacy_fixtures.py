@@ -1,0 +1,221 @@
+"""Writes the legacy-program fixtures under tests/data/legacy/ with PaddlePaddle 3.3.1.
+
+Run with the side venv: ``/work/paddle-venv/bin/python tests/tools/make_legacy_fixtures.py``.
+
+Each model is built in PaddlePaddle's legacy static mode (``FLAGS_enable_pir_api=0`` before
+``import paddle``, layers inside ``program_guard`` under ``enable_static``) and saved with
+``paddle.static.save_inference_model``, which then writes a ``ProgramDesc`` protobuf
+(``model.pdmodel``) and its parameters (``model.pdiparams``, absent when there are none). Each
+folder also holds the feed arrays (``inputs.npz``, keyed by feed name), PaddlePaddle's outputs
+for them from the loaded model (``outputs.npz``, ``out0``, ``out1``... in fetch order), the op
+types of the saved desc (``ops.txt``) and ``translated.txt``: what ``paddle.pir.translate_to_pir``
+prints for the desc read back from ``model.pdmodel``.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["FLAGS_enable_pir_api"] = "0"
+
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+
+OUT = Path(__file__).resolve().parents[1] / "data" / "legacy"
+RNG = np.random.default_rng(1212)
+
+
+def _mlp():
+    x = paddle.static.data("x", [-1, 4], "float32")
+    h = paddle.static.nn.fc(x, 3, activation="relu")
+    y = paddle.static.nn.fc(h, 2)
+    return [x], [y], {"x": RNG.standard_normal((2, 4)).astype("float32")}
+
+
+def _cnn():
+    x = paddle.static.data("img", [-1, 2, 6, 6], "float32")
+    c = paddle.static.nn.conv2d(x, num_filters=3, filter_size=3, padding=1)
+    b = paddle.static.nn.batch_norm(c, act="relu")
+    p = paddle.nn.functional.max_pool2d(b, kernel_size=2, stride=2)
+    y = paddle.nn.functional.avg_pool2d(p, kernel_size=3)
+    return [x], [y], {"img": RNG.standard_normal((2, 2, 6, 6)).astype("float32")}
+
+
+def _reshape_shape_tensor():
+    x = paddle.static.data("x", [-1, 6], "float32")
+    shape = paddle.static.data("shape", [2], "int32")
+    y = paddle.reshape(x, shape)
+    return (
+        [x, shape],
+        [y],
+        {
+            "x": RNG.standard_normal((2, 6)).astype("float32"),
+            "shape": np.array([3, 4], dtype="int32"),
+        },
+    )
+
+
+def _scale_tensor():
+    x = paddle.static.data("x", [-1, 3], "float32")
+    factor = paddle.static.data("factor", [1], "float32")
+    y = paddle.scale(x, scale=factor, bias=0.5)
+    return (
+        [x, factor],
+        [y],
+        {
+            "x": RNG.standard_normal((2, 3)).astype("float32"),
+            "factor": np.array([2.5], dtype="float32"),
+        },
+    )
+
+
+def _fill_value_tensor():
+    x = paddle.static.data("x", [-1, 3], "float32")
+    value = paddle.static.data("value", [1], "float32")
+    full = paddle.full([2, 3], value, "float32")
+    y = paddle.add(x, full)
+    return (
+        [x, value],
+        [y],
+        {
+            "x": RNG.standard_normal((2, 3)).astype("float32"),
+            "value": np.array([1.5], dtype="float32"),
+        },
+    )
+
+
+def _expand():
+    x = paddle.static.data("x", [1, 3], "float32")
+    y = paddle.expand(x, [4, 3])
+    return [x], [y], {"x": RNG.standard_normal((1, 3)).astype("float32")}
+
+
+def _embedding():
+    ids = paddle.static.data("ids", [-1, 3], "int64")
+    y = paddle.static.nn.embedding(ids, size=[10, 4])
+    return [ids], [y], {"ids": RNG.integers(0, 10, (2, 3)).astype("int64")}
+
+
+def _slice_tensor():
+    x = paddle.static.data("x", [4, 5], "float32")
+    starts = paddle.static.data("starts", [2], "int64")
+    ends = paddle.static.data("ends", [2], "int64")
+    y = paddle.slice(x, axes=[0, 1], starts=starts, ends=ends)
+    return (
+        [x, starts, ends],
+        [y],
+        {
+            "x": RNG.standard_normal((4, 5)).astype("float32"),
+            "starts": np.array([1, 0], dtype="int64"),
+            "ends": np.array([3, 4], dtype="int64"),
+        },
+    )
+
+
+def _append_op(op_type: str, inputs: dict, output: str = "Out", **attrs):
+    """One legacy op appended as PaddlePaddle's layers do (``paddle.matmul``, ``gelu``, ``tanh``,
+    ``sum``... fail in legacy static mode in 3.3.1: they call the PIR API)."""
+    helper = paddle.base.layer_helper.LayerHelper(op_type)
+    out = helper.create_variable_for_type_inference("float32")
+    inputs = {name: value if isinstance(value, list) else [value] for name, value in inputs.items()}
+    helper.append_op(type=op_type, inputs=inputs, outputs={output: [out]}, attrs=attrs)
+    return out
+
+
+def _common_ops():
+    """Sixteen more op types of common models, two fetch targets."""
+    x = paddle.static.data("x", [-1, 2, 4], "float32")
+    a = paddle.flatten(x, 1)
+    b = paddle.nn.functional.dropout(a, 0.5, training=False)
+    c = paddle.concat([a, b], axis=1)
+    d = paddle.squeeze(paddle.unsqueeze(c, [1]), [1])
+    e = paddle.static.nn.layer_norm(_append_op("gelu", {"X": d}, approximate=False))
+    f = paddle.mean(e, axis=1, keepdim=True)
+    g = _append_op("sigmoid", {"X": _append_op("tanh", {"X": f})})
+    h = _append_op(
+        "reduce_sum", {"X": _append_op("exp", {"X": e})}, dim=[-1], keep_dim=False, reduce_all=False
+    )
+    i = paddle.transpose(_append_op("stack", {"X": [h, h]}, "Y", axis=0), [1, 0])
+    j = _append_op("clip", {"X": i}, min=-1.0, max=1.0)
+    k = _append_op("hard_swish", {"X": j}, threshold=6.0, scale=6.0, offset=3.0)
+    return [x], [g, k], {"x": RNG.standard_normal((2, 2, 4)).astype("float32")}
+
+
+def _assorted():
+    """Scalars and IntArrays given as attributes, a plain fill_constant, matmul_v2, softmax,
+    transpose2."""
+    x = paddle.static.data("x", [-1, 6], "float32")
+    a = paddle.scale(x, scale=2.0, bias=1.0)
+    b = paddle.reshape(a, [-1, 2, 3])
+    c = paddle.slice(b, axes=[1], starts=[0], ends=[1])
+    d = paddle.add(c, paddle.full([1, 1, 3], 1.5, "float32"))
+    w = paddle.static.create_parameter([3, 4], "float32", name="w")
+    e = _append_op("matmul_v2", {"X": paddle.nn.functional.relu(d), "Y": w}, trans_x=False)
+    y = paddle.nn.functional.softmax(paddle.transpose(e, [0, 2, 1]), axis=1)
+    return [x], [y], {"x": RNG.standard_normal((2, 6)).astype("float32")}
+
+
+MODELS = {
+    "mlp": _mlp,
+    "cnn": _cnn,
+    "reshape_shape_tensor": _reshape_shape_tensor,
+    "scale_tensor": _scale_tensor,
+    "fill_constant_value_tensor": _fill_value_tensor,
+    "expand_v2": _expand,
+    "lookup_table_v2": _embedding,
+    "slice_tensor": _slice_tensor,
+    "assorted": _assorted,
+    "common_ops": _common_ops,
+}
+
+
+def _small_weights(program: paddle.static.Program, scope) -> None:
+    """Replace every parameter with small, varied values (batch_norm's variance positive)."""
+    for var in program.list_vars():
+        if not var.persistable or var.name in ("feed", "fetch"):
+            continue
+        tensor = scope.find_var(var.name).get_tensor()
+        array = np.array(tensor)
+        values = RNG.uniform(-0.5, 0.5, array.shape).astype(array.dtype)
+        if var.name.startswith("batch_norm") and var.name.endswith("w_2"):  # the variance
+            values = np.abs(values) + 0.5
+        tensor.set(values, paddle.CPUPlace())
+
+
+def write(name: str, build) -> None:
+    folder = OUT / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, fetches, inputs = build()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        _small_weights(main, scope)
+        prefix = str(folder / "model")
+        paddle.static.save_inference_model(prefix, feeds, fetches, exe, program=main)
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program, feed_names, fetch_targets = paddle.static.load_inference_model(prefix, exe)
+        outputs = exe.run(program, feed=inputs, fetch_list=fetch_targets)
+    np.savez(folder / "inputs.npz", **{n: inputs[n] for n in feed_names})
+    np.savez(folder / "outputs.npz", **{f"out{i}": o for i, o in enumerate(outputs)})
+    desc = paddle.base.core.ProgramDesc((folder / "model.pdmodel").read_bytes())
+    ops = [desc.block(0).op(i).type() for i in range(desc.block(0).op_size())]
+    (folder / "ops.txt").write_text("\n".join(ops) + "\n")
+    (folder / "translated.txt").write_text(str(paddle.pir.translate_to_pir(desc)))
+
+
+def main() -> None:
+    paddle.enable_static()
+    for name, build in MODELS.items():
+        write(name, build)
+        print(name, "written")
+
+
+if __name__ == "__main__":
+    main()
