@@ -95,6 +95,7 @@ def test_written_files_follow_the_umask(tmp_path: Path, umask: int, mode: int) -
         "__init__.py",
         "api.py",
         "backward.py",
+        "compat_signatures.py",
         "infer_meta.py",
         "pd_op_dialect.py",
         "registry.py",
