@@ -153,9 +153,10 @@ def _runtime_facts_uncached() -> bytes:
 
 def hand_written_mappings() -> list[str]:
     """The legacy ops mapped by hand in runtime/compat/, sorted."""
-    from runtime.compat import HAND_WRITTEN, legacy_op_types, mapping_entry
+    import runtime.compat.mappings  # noqa: F401  (registers the hand-written functions)
+    from runtime.compat.registry import hand_written_op_types
 
-    return [name for name in legacy_op_types() if mapping_entry(name).origin == HAND_WRITTEN]
+    return hand_written_op_types()
 
 
 def up_to_date(project: Project) -> bool:

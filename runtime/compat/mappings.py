@@ -98,6 +98,12 @@ def reduce_prod(ctx: ArgumentMappingContext) -> KernelSignature:
     return KernelSignature("prod", ("X",), ("dim", "keep_dim", "reduce_all"), ("Out",))
 
 
+@register_argument_mapping("cast")
+def cast(ctx: ArgumentMappingContext) -> KernelSignature:
+    """The legacy op names the target dtype `out_dtype` (and carries an unused `in_dtype`)."""
+    return KernelSignature("cast", ("X",), ("out_dtype",), ("Out",))
+
+
 @register_argument_mapping("flatten_contiguous_range")
 def flatten_contiguous_range(ctx: ArgumentMappingContext) -> KernelSignature:
     """The `XShape` output (the input's shape for the grad op) is not the kernel's."""

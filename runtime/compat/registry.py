@@ -31,6 +31,7 @@ __all__ = [
     "argument_mapping",
     "mapping_entry",
     "legacy_op_types",
+    "hand_written_op_types",
     "pd_op_name",
 ]
 
@@ -161,6 +162,12 @@ def legacy_op_types() -> list[str]:
     """Every legacy op type with a mapping function, sorted."""
     _load_generated()
     return sorted(_MAPPINGS)
+
+
+def hand_written_op_types() -> list[str]:
+    """The legacy op types mapped by hand in runtime/compat/, sorted; it does not load the
+    generated mappings (codegen asks this before it writes them)."""
+    return sorted(name for name, entry in _MAPPINGS.items() if entry.origin == HAND_WRITTEN)
 
 
 def pd_op_name(legacy_op_type: str) -> str:

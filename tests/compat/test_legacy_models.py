@@ -189,3 +189,44 @@ def test_full_with_tensor_casts_a_value_of_another_dtype(tmp_path: Path) -> None
     ]
     (out,) = exe.run(program, feed={"value": np.array([7], "int32")}, fetch_list=fetch_targets)
     assert out.dtype == np.float32 and out.tolist() == [[7.0, 7.0], [7.0, 7.0]]
+
+
+def _cast_model(tmp_path: Path) -> Path:
+    """feed `x` (float32 [2, 3]) -> cast(in_dtype FP32, out_dtype INT32) -> fetch, as
+    PaddlePaddle 3.3.1 saves `paddle.cast(x, "int32")` in legacy mode."""
+    message = ProgramDescProto()
+    block = message.blocks.add(idx=0, parent_idx=-1)
+    for name, kind in (("feed", "FEED_MINIBATCH"), ("fetch", "FETCH_LIST")):
+        var = block.vars.add(name=name, persistable=True)
+        var.type.type = VAR_TYPES[kind]
+    for name, dtype in (("x", "FP32"), ("y", "INT32")):
+        var = block.vars.add(name=name)
+        var.type.type = VAR_TYPES["DENSE_TENSOR"]
+        var.type.dense_tensor.tensor.data_type = VAR_TYPES[dtype]
+        var.type.dense_tensor.tensor.dims.extend([2, 3])
+    feed = block.ops.add(type="feed")
+    feed.inputs.add(parameter="X", arguments=["feed"])
+    feed.outputs.add(parameter="Out", arguments=["x"])
+    feed.attrs.add(name="col", type=ATTR_TYPES["INT"], i=0)
+    cast = block.ops.add(type="cast")
+    cast.inputs.add(parameter="X", arguments=["x"])
+    cast.outputs.add(parameter="Out", arguments=["y"])
+    cast.attrs.add(name="in_dtype", type=ATTR_TYPES["INT"], i=VAR_TYPES["FP32"])
+    cast.attrs.add(name="out_dtype", type=ATTR_TYPES["INT"], i=VAR_TYPES["INT32"])
+    fetch = block.ops.add(type="fetch")
+    fetch.inputs.add(parameter="X", arguments=["y"])
+    fetch.outputs.add(parameter="Out", arguments=["fetch"])
+    fetch.attrs.add(name="col", type=ATTR_TYPES["INT"], i=0)
+    (tmp_path / "model.pdmodel").write_bytes(message.SerializeToString())
+    return tmp_path / "model"
+
+
+def test_a_legacy_cast_takes_its_dtype_from_out_dtype(tmp_path: Path) -> None:
+    prefix = _cast_model(tmp_path)
+    assert '"pd_op.cast" (%0) {dtype:int32' in str(phi.ir.translate_to_pir(f"{prefix}.pdmodel"))
+    exe = phi.static.Executor()
+    program, _, fetch_targets = phi.static.load_inference_model(prefix, exe, scope={})
+    x = np.array([[1.3, -2.7, 3.5], [0.2, 9.9, -0.4]], "float32")
+    (out,) = exe.run(program, feed={"x": x}, fetch_list=fetch_targets)
+    # PaddlePaddle 3.3.1 (legacy executor) gives [[1, -2, 3], [0, 9, 0]] for this model
+    assert out.dtype == np.int32 and out.tolist() == [[1, -2, 3], [0, 9, 0]]

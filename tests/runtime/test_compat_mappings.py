@@ -158,7 +158,6 @@ def test_generated_mappings_cover_the_legacy_ops_of_common_models() -> None:
         "concat",
         "unsqueeze2",
         "squeeze2",
-        "cast",
         "arg_max",
         "top_k_v2",
         "range",
@@ -262,6 +261,11 @@ HAND_WRITTEN_CASES = [
         "flatten_contiguous_range",
         ctx(X=T).attrs(start_axis=1, stop_axis=-1),
         KernelSignature("flatten", ("X",), ("start_axis", "stop_axis"), ("Out",)),
+    ),
+    (
+        "cast",
+        ctx(X=T).attrs(in_dtype=5, out_dtype=2),
+        KernelSignature("cast", ("X",), ("out_dtype",), ("Out",)),
     ),
     (
         "hard_swish",
