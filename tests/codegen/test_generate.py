@@ -181,15 +181,22 @@ def test_up_to_date_runs_render_nothing(project: Path) -> None:
 @pytest.mark.parametrize("mode", [(), ("--check",)])
 def test_up_to_date_run_takes_under_a_second(project: Path, mode: tuple[str, ...]) -> None:
     # The best of three runs: one slow run on a loaded machine says nothing about the generator.
-    timings = []
+    # On a loaded machine every process starts slower, so the bound grows with the best time of a
+    # bare interpreter importing the generator's own dependencies (about 0.1 s when idle).
+    timings, baseline = [], []
     for _ in range(3):
         started = time.perf_counter()
         result = run_codegen(project, *mode)
         timings.append(time.perf_counter() - started)
         assert result.returncode == 0, result.stderr
-    assert (
-        min(timings) < 1.0
-    ), f"python -m codegen {' '.join(mode)} took {min(timings):.2f} s with nothing to do"
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import jinja2, yaml"], check=True, timeout=60)
+        baseline.append(time.perf_counter() - started)
+    bound = max(1.0, 8 * min(baseline))
+    assert min(timings) < bound, (
+        f"python -m codegen {' '.join(mode)} took {min(timings):.2f} s with nothing to do "
+        f"(bound {bound:.2f} s; a bare interpreter took {min(baseline):.2f} s)"
+    )
 
 
 def test_up_to_date_run_imports_no_kernels(project: Path) -> None:
