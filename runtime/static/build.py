@@ -28,6 +28,7 @@ from runtime.ir.dialect import OpDef as IrOpDef
 from runtime.ir.dialect import get_dialect
 from runtime.ir.dialects.pd_op import scalar_operand_dtype
 from runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+from runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
 from runtime.static.program import current_block
 
 __all__ = [
@@ -227,7 +228,10 @@ def _result_type(meta: Any) -> Type:
     if meta is None:
         return NULL_TYPE
     if isinstance(meta, list):
-        return VectorType(tuple(_result_type(item) for item in meta))
+        types = tuple(_result_type(item) for item in meta)
+        if types and all(t is NULL_TYPE for t in types):
+            return NULL_TYPE  # an optional Tensor[] output InferMeta did not produce
+        return VectorType(types)
     if meta._dims is None and meta.dtype is DataType.UNDEFINED:
         return NULL_TYPE  # an optional output InferMeta did not produce
     return dense_type(meta.dims, meta.dtype, meta.layout)
@@ -252,18 +256,19 @@ def build_op(
     by_input = dict(zip(info.input_names, inputs))
     by_attr = dict(zip(info.attr_names, attrs))
     attr_specs = {spec.name: spec for spec in info.attrs}
+    names = pd_op_names(name)
+    _check_phiops_only_attributes(name, pd_op, names, by_attr)
     # As PaddlePaddle: the operands of mutable attributes first (its Python binding builds them
     # while reading the arguments), then the combines of Tensor[] inputs (its op builder's).
     operands: list[Any] = []
     for operand in pd_op.operands:
-        if operand.name in by_input:
-            operands.append(by_input[operand.name])
-        elif operand.name in by_attr:
-            operands.append(
-                _mutable_operand(
-                    name, attr_specs[operand.name], operand.name, by_attr[operand.name]
-                )
-            )
+        ours = names.phiops_name(operand.name)
+        if ours in by_input:
+            operands.append(by_input[ours])
+        elif ours in by_attr:
+            operands.append(_mutable_operand(name, attr_specs[ours], ours, by_attr[ours]))
+        elif operand.name in names.pd_op_only:
+            operands.append(names.pd_op_only[operand.name])
         else:
             raise UnimplementedError(
                 f"{name}(): pd_op.{name} has operand '{operand.name}', which phiops' {name} "
@@ -272,19 +277,50 @@ def build_op(
     operands = [_combine(v) if isinstance(v, (list, tuple)) else v for v in operands]
     attributes: dict[str, Any] = {}
     for key in pd_op.attributes:
-        if key not in by_attr:
+        ours = names.phiops_name(key)
+        if ours in by_attr:
+            attributes[key] = _attribute_value(by_attr[ours])
+        elif key in names.pd_op_only:
+            attributes[key] = names.pd_op_only[key]
+        else:
             raise UnimplementedError(
                 f"{name}(): pd_op.{name} has attribute '{key}', which phiops' {name} does not have"
             )
-        attributes[key] = _attribute_value(by_attr[key])
-    result_types = [_result_type(meta) for meta in out_metas]
+    positions = result_positions(name, pd_op, [output.name for output in info.outputs])
+    result_types = [NULL_TYPE] * max(len(pd_op.results), len(out_metas))
+    for position, meta in zip(positions, out_metas):
+        result_types[position] = _result_type(meta)
     if _WITHOUT_GRADIENTS:
         attributes["stop_gradient"] = [t is not NULL_TYPE for t in result_types]
     else:
         stop = name in _RESULTS_STOP_GRADIENT or _all_stop_gradient(operands)
         attributes["stop_gradient"] = [stop] * len(result_types)
     op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
-    return tuple(_output(op, index, meta) for index, meta in enumerate(out_metas))
+    return tuple(_output(op, position, meta) for position, meta in zip(positions, out_metas))
+
+
+def _check_phiops_only_attributes(
+    name: str, pd_op: IrOpDef, names: PdOpNames, by_attr: dict[str, Any]
+) -> None:
+    """Reject a phiops attribute that pd_op ``name`` has no place for, unless it has the one
+    value the pd_op computes."""
+    pd_op_names_here = {names.phiops_name(o.name) for o in pd_op.operands}
+    pd_op_names_here.update(names.phiops_name(key) for key in pd_op.attributes)
+    lost = [key for key in by_attr if key not in pd_op_names_here]
+    for key in lost:
+        if key in names.phiops_only:
+            if by_attr[key] != names.phiops_only[key]:
+                raise UnimplementedError(
+                    f"{name}(): pd_op.{name} computes {key}={names.phiops_only[key]!r} only; "
+                    f"building {key}={by_attr[key]!r} is not implemented"
+                )
+    unplaced = [key for key in lost if key not in names.phiops_only]
+    if unplaced:
+        raise UnimplementedError(
+            f"{name}(): PaddlePaddle 3.3.1's pd_op.{name} has no attribute "
+            f"{', '.join(repr(k) for k in unplaced)} and computes another function, so phiops' "
+            f"{name} cannot be built into a program"
+        )
 
 
 def _output(op: Operation, index: int, meta: Any) -> Any:

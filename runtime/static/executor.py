@@ -44,6 +44,7 @@ from runtime.ir.attributes import Attribute
 from runtime.ir.core import Block, Operation, Program, Value
 from runtime.ir.dialect import get_dialect
 from runtime.ir.types import ELEMENT_TYPES, DenseTensorType, NullType, VectorType
+from runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
 from runtime.static.scope import Scope, global_scope
 
 __all__ = ["Executor"]
@@ -736,7 +737,12 @@ class _Compiler:
         op_def, inplace = _op_def_for(op.name, where)
         info = op_def.info
         row = get_dialect("pd_op").lookup(op.name)
-        operand_index = {o.name: i for i, o in enumerate(row.operands)} if row else {}
+        names = pd_op_names(info.name)
+        operand_index = (
+            {names.phiops_name(o.name): i for i, o in enumerate(row.operands)} if row else {}
+        )
+        if row is not None:
+            _check_pd_op_only(op, row, names, where)
         inputs: list[Value | None] = []
         metas = []
         for spec in info.inputs:
@@ -746,10 +752,19 @@ class _Compiler:
                 raise InvalidArgumentError(f"{where}: input '{spec.name}' is missing")
             inputs.append(value)
             metas.append(None if value is None else self.meta_of[value])
-        attrs = tuple(self.attribute(op, op_def, spec, operand_index, where) for spec in info.attrs)
-        results = op.results
-        if len(results) != len(info.outputs):
-            results = _phiops_results(op, row, info, where)
+        attrs = tuple(
+            self.attribute(op, op_def, spec, operand_index, names, where) for spec in info.attrs
+        )
+        output_names = [output.name for output in info.outputs]
+        if row is not None and not row.variadic_results and len(row.results) == len(op.results):
+            results = [op.results[i] for i in result_positions(info.name, row, output_names)]
+        elif len(op.results) == len(info.outputs):
+            results = list(op.results)
+        else:
+            raise PreconditionNotMetError(
+                f"{where}: the op has {len(op.results)} results, phiops' op '{info.name}' has "
+                f"{len(info.outputs)} outputs"
+            )
         late = any(_has_unknown_dims(m) for m in metas) or any(
             isinstance(a, _Computed) for a in attrs
         )
@@ -830,7 +845,13 @@ class _Compiler:
             self.constant_of[op.results[0]] = [number] * count if shape else number
 
     def attribute(
-        self, op: Operation, op_def: OpDef, spec: Any, operand_index: dict, where: str
+        self,
+        op: Operation,
+        op_def: OpDef,
+        spec: Any,
+        operand_index: dict,
+        names: PdOpNames,
+        where: str,
     ) -> Any:
         """The normalised value of attribute ``spec``: from the op's attributes, from a constant
         operand, or the op's default."""
@@ -851,8 +872,11 @@ class _Compiler:
                         f"{where}: attribute '{name}' of type {spec.type} comes from a tensor"
                     )
                 return _Computed(self.slot_of[value], spec.type, normalise, op_def.name, name)
-        elif name in op.attributes:
-            raw = _attribute_value(op.attributes[name], spec.type, self.place, where)
+        elif names.pd_op_name(name) in op.attributes:
+            attribute = op.attributes[names.pd_op_name(name)]
+            raw = _attribute_value(attribute, spec.type, self.place, where)
+        elif name in names.phiops_only:
+            raw = names.phiops_only[name]
         else:
             raw = _default(op_def, name, where)
         normalise = _NORMALISERS.get(spec.type)
@@ -1176,35 +1200,21 @@ def _op_def_for(name: str, where: str) -> tuple[OpDef, tuple[tuple[str, str], ..
     return op_def, inplace
 
 
-def _phiops_results(op: Operation, row: Any, info: Any, where: str) -> list[Value]:
-    """The results of ``op`` that phiops' op computes, in its output order, when PaddlePaddle's
-    op has more (``adam_``'s ``moment2_max_out`` for amsgrad): each extra result must be unset
-    (null type) and each extra operand absent."""
-    names = [result.name for result in row.results] if row is not None else []
-    outputs = [output.name for output in info.outputs]
-    known = {i.name for i in info.inputs} | {a.name for a in info.attrs}
-    extra_operands = [
-        operand.name
-        for operand, value in zip(row.operands if row is not None else (), op.operands)
-        if operand.name not in known and value is not None
-    ]
-    extra_results = [
-        name
-        for name, value in zip(names, op.results)
-        if name not in outputs and not isinstance(value.type, NullType)
-    ]
-    if (
-        len(names) != len(op.results)
-        or not set(outputs) <= set(names)
-        or extra_results
-        or extra_operands
-    ):
-        raise PreconditionNotMetError(
-            f"{where}: the op has {len(op.results)} results, phiops' op '{info.name}' has "
-            f"{len(info.outputs)} outputs"
-            + (f" (it cannot compute {extra_results + extra_operands})" if names else "")
-        )
-    return [op.results[names.index(name)] for name in outputs]
+def _check_pd_op_only(op: Operation, row: Any, names: PdOpNames, where: str) -> None:
+    """An argument of the pd_op that phiops' op lacks must have the one value phiops computes."""
+    operands = {o.name: i for i, o in enumerate(row.operands)}
+    for key, expected in names.pd_op_only.items():
+        if key in operands and operands[key] < len(op.operands):
+            value = op.operands[operands[key]]
+            if value is not None and expected is None:
+                raise UnimplementedError(
+                    f"Executor: {where}: operand '{key}' is given; phiops' op runs without it only"
+                )
+        elif key in op.attributes and op.attributes[key].value != expected:
+            raise UnimplementedError(
+                f"Executor: {where}: {key}={op.attributes[key].value!r} is not implemented; "
+                f"phiops' op computes {key}={expected!r} only"
+            )
 
 
 _DEFAULTS: dict[str, dict[str, Any]] = {}

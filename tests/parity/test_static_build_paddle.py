@@ -12,7 +12,8 @@ import pytest
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
 import generated as phi  # noqa: E402
-from tests.static.test_build_text import CASES, EXPECTED  # noqa: E402
+from tests.static.build_cases import CASES, phiops_library  # noqa: E402
+from tests.static.test_build_text import EXPECTED  # noqa: E402
 from tests.tools import make_static_build_fixtures as fixtures  # noqa: E402
 
 
@@ -21,7 +22,7 @@ def _phi_programs(name: str) -> tuple[phi.static.Program, phi.static.Program]:
     phi.enable_static()
     try:
         with phi.static.unique_name_guard(), phi.static.program_guard(main, startup):
-            CASES[name]()
+            CASES[name](phiops_library())
     finally:
         phi.disable_static()
     return main, startup

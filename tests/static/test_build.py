@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import generated as phi
+from runtime.dispatch.op_def import op_api
 
 
 def test_result_types_come_from_infermeta_with_unknown_dims(programs):
@@ -116,7 +117,12 @@ def test_an_unsupported_operand_type_is_a_type_error(programs):
         x + "one"
 
 
-def test_an_op_paddle_cannot_build_names_what_is_missing(programs):
-    x = phi.static.data("x", [2, 3])
-    with pytest.raises(phi.UnimplementedError, match=r"mish\(\): pd_op.mish has attribute"):
-        phi.mish(x, 20.0)
+def test_mish_builds_its_threshold_as_paddles_lambda(programs):
+    phi.mish(phi.static.data("x", [2, 3]), 20.0)
+    assert '"pd_op.mish" (%0) {lambda:20,' in str(programs[0])
+
+
+def test_an_op_paddle_defines_differently_names_what_is_missing(programs):
+    out_grad = phi.static.data("g", [4, 3])
+    with pytest.raises(phi.UnimplementedError, match=r"pd_op.set_value_grad has no attribute"):
+        op_api("set_value_grad")(out_grad, [0], [2], [1], [0], [], [])

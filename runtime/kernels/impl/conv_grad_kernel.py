@@ -16,6 +16,7 @@ from runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
     channels_last,
+    columns_channels_first,
     filter_matrix,
     im2col,
 )
@@ -45,6 +46,36 @@ def col2im(xp: Any, dcols: Array, x_shape: tuple[int, ...], geometry: ConvGeomet
         slice(p0, p0 + size) for size, (p0, _) in zip(x_shape[1:-1], geometry.pads)
     )
     return padded[crop].reshape(x_shape)
+
+
+def convolve_grad_channels_first(
+    xp: Any, input: Array, filter: Array, out_grad: Array, geometry: ConvGeometry
+) -> tuple[Array, Array]:
+    """(input_grad, filter_grad) for channels-first input, in the forward's layout: with
+    ``columns`` [N, G, K*Cg, P] and ``dout`` [N, G, Mg, P], ``filter_grad = sum over N of dout @
+    columns^T`` and ``dcols = filter^T @ dout``, two batched matmuls; col2im adds ``dcols`` back
+    onto the padded input, one strided add per kernel tap."""
+    n, c = input.shape[:2]
+    m, g = filter.shape[0], geometry.groups
+    columns = columns_channels_first(xp, input, geometry)
+    dout = out_grad.reshape(n, g, m // g, columns.shape[3])
+    filter_grad = blas.matmul(xp, dout, columns.transpose(0, 1, 3, 2)).sum(axis=0)
+    weights = filter.reshape(g, m // g, columns.shape[2]).transpose(0, 2, 1)
+    dcols = blas.matmul(xp, weights, dout).reshape((n, c) + geometry.kernel + geometry.out)
+    padded = xp.zeros(
+        (n, c) + tuple(size + p0 + p1 for size, (p0, p1) in zip(input.shape[2:], geometry.pads)),
+        dcols.dtype,
+    )
+    for tap in itertools.product(*(range(k) for k in geometry.kernel)):
+        target = (slice(None), slice(None)) + tuple(
+            slice(t * d, t * d + s * (o - 1) + 1, s)
+            for t, d, s, o in zip(tap, geometry.dilations, geometry.strides, geometry.out)
+        )
+        padded[target] += dcols[(slice(None), slice(None)) + tap]
+    crop = (slice(None), slice(None)) + tuple(
+        slice(p0, p0 + size) for size, (p0, _) in zip(input.shape[2:], geometry.pads)
+    )
+    return xp.ascontiguousarray(padded[crop]), filter_grad.reshape(filter.shape)
 
 
 def dout_matrix(xp: Any, dout: Array, groups: int, channel_last: bool) -> Array:
@@ -109,12 +140,12 @@ def convolve_grad(
     if input.size == 0 or out_grad.size == 0:
         return xp.zeros_like(input), xp.zeros_like(filter)
     last = geometry.channel_last
+    if not last:
+        return convolve_grad_channels_first(xp, input, filter, out_grad, geometry)
     x_last = channels_last(xp, input, last)
     dmat = dout_matrix(xp, out_grad, groups, last)
     filter_grad = filter_grad_of(xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape)
     input_grad = input_grad_of(xp, dmat, filter, geometry, x_last.shape)
-    if not last:
-        input_grad = xp.moveaxis(input_grad, -1, 1)
     return xp.ascontiguousarray(input_grad), filter_grad
 
 
