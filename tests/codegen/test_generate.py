@@ -33,15 +33,17 @@ def test_repository_generated_matches_its_specs() -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
-def test_writes_the_seven_generated_files(project: Path) -> None:
+def test_writes_the_nine_generated_files(project: Path) -> None:
     assert sorted(snapshot(project / "generated")) == [
         "__init__.py",
         "api.py",
         "backward.py",
         "infer_meta.py",
+        "inplace.py",
         "pd_op_dialect.py",
         "registry.py",
         "signatures.py",
+        "tensor_methods.py",
     ]
 
 
@@ -141,6 +143,8 @@ def test_list_names_the_files_without_writing(tmp_path: Path) -> None:
         "generated/registry.py",
         "generated/signatures.py",
         "generated/pd_op_dialect.py",
+        "generated/inplace.py",
+        "generated/tensor_methods.py",
     ]
     assert not (root / "generated").exists()
 
