@@ -43,8 +43,6 @@ class Tensor:
     def ndim(self) -> int:
         return len(self._impl.meta.dims)
 
-    dim = ndim
-
     @property
     def size(self) -> int:
         """Number of elements."""
@@ -379,8 +377,6 @@ def install_operators(
         Tensor.__invert__ = lambda self: api.logical_not(self)
     if "bitwise_and" in available:
         _install_bitwise_operators(api)
-    if "cast" in available:
-        Tensor.astype = lambda self, dtype: api.cast(self, dtype)
     Tensor.__hash__ = object.__hash__
     installed = [
         (name, getattr(api, name))
@@ -396,6 +392,9 @@ def install_operators(
     for name, function in installed:
         setattr(Tensor, name, function)
     TENSOR_METHODS[:] = [name for name, _ in installed]
+    from runtime.core.tensor_basics import install_tensor_basics
+
+    install_tensor_basics(api, inplace)
     if {"slice", "strided_slice", "index_select", "gather_nd", "index_put"} <= available:
         from runtime.core.indexing import install_indexing
 
