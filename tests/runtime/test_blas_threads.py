@@ -119,9 +119,7 @@ def test_blas_info_describes_the_state(fake_blas: RecordingController) -> None:
     assert info["blas_threads"] == -1
     assert info["default_threads"] == 4 and info["large_product_threads"] == 4
     assert info["multithread_min_macs"] == 2**23
-    assert info["libraries"] == [
-        {"user_api": "blas", "internal_api": "recording", "num_threads": 1}
-    ]
+    assert info["libraries"] == [{"user_api": "blas", "internal_api": "recording", "num_threads": 1}]
 
 
 def test_without_threadpoolctl_products_still_run(monkeypatch: pytest.MonkeyPatch) -> None:
