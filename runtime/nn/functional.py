@@ -351,7 +351,7 @@ def cross_entropy(
     _, loss = op_api("cross_entropy_with_softmax")(
         input, label, soft_label, use_softmax, True, ignore_index, axis
     )
-    if reduction == "mean" and hard:
+    if reduction == "mean" and hard and bool((label.numpy() == ignore_index).any()):
         kept = op_api("cast")(
             op_api("not_equal")(label, op_api("full_like")(label, ignore_index)), loss.dtype
         )
