@@ -385,9 +385,7 @@ def install_operators(
     ]
     if inplace is not None:
         installed += [
-            (name, getattr(inplace, name))
-            for name in inplace_methods
-            if name not in _HAND_WRITTEN
+            (name, getattr(inplace, name)) for name in inplace_methods if name not in _HAND_WRITTEN
         ]
     for name, function in installed:
         setattr(Tensor, name, function)

@@ -58,14 +58,15 @@ class Layer:
             raise InvalidArgumentError(
                 f"{type(self).__name__}: call super().__init__() before assigning attributes"
             )
+        was_buffer = name in self._buffers
         for table in (self._parameters, self._sub_layers, self._buffers):
             table.pop(name, None)
         if isinstance(value, Layer):
             self._sub_layers[name] = value
         elif isinstance(value, Tensor) and not value.stop_gradient and value.is_leaf:
             self._parameters[name] = value
-        elif isinstance(value, Tensor) and name in self.__dict__.get("_buffer_names", ()):
-            self._buffers[name] = value
+        elif was_buffer and (value is None or isinstance(value, Tensor)):
+            self._buffers[name] = value  # a registered buffer stays one when reassigned
         else:
             object.__setattr__(self, name, value)
             return

@@ -193,3 +193,10 @@ def test_an_optimizer_takes_layer_parameters_and_a_scheduler() -> None:
     np.testing.assert_allclose(
         model.weight.numpy(), before - 0.15 * np.array([[1.0], [2.0]]), rtol=1e-6
     )
+
+
+def test_a_reassigned_buffer_stays_a_buffer() -> None:
+    layer = nn.BatchNorm1D(2)
+    layer._mean = phi.to_tensor([1.0, 2.0])
+    assert dict(layer.named_buffers())["_mean"].numpy().tolist() == [1.0, 2.0]
+    assert "_mean" in layer.state_dict()
