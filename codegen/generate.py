@@ -26,6 +26,8 @@ TEMPLATES = {
     "signatures.py": "signatures.py.j2",
     "pd_op_dialect.py": "pd_op_dialect.py.j2",
     "compat_signatures.py": "compat_signatures.py.j2",
+    "inplace.py": "inplace.py.j2",
+    "tensor_methods.py": "tensor_methods.py.j2",
 }
 SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
 COMPAT_SPEC_FILE = "ops/op_compat.yaml"
@@ -174,7 +176,13 @@ def build_files(project: Project) -> FileManager:
     """Load, check and render everything; SpecError (nothing written) on any problem."""
     import codegen
     from codegen.api.registry import op_info_source
-    from codegen.api.views import OpViews, infer_meta_function_variable, op_views
+    from codegen.api.views import (
+        OpViews,
+        infer_meta_function_variable,
+        inplace_ops,
+        inplace_view,
+        op_views,
+    )
     from codegen.pd_op import pd_op_context
     from codegen.render import (
         format_source,
@@ -241,6 +249,15 @@ def build_files(project: Project) -> FileManager:
                 for op in selected
             ],
             "api_names": [op.name for op in forward],
+            "inplace_ops": [inplace_view(op) for op in inplace_ops(forward)],
+            "tensor_methods": [
+                op.name
+                for op in forward
+                if op.args
+                and next(iter(op.args)).type.is_tensor_like
+                and not next(iter(op.args)).type.is_list
+                and not op.name.endswith("_")
+            ],
             "backward_names": [op.name for op in backward],
             "functions": sorted(
                 {

@@ -3,7 +3,7 @@ Executor.
 
     python examples/train_static.py [--epochs 40] [--batch-size 64] [--hidden 128] [--seed 0]
 
-The same data, initial parameters (drawn by train_mlp.py's MLP.create) and batch order as
+The same data, initial parameters (train_mlp.py's MLP after phi.seed) and batch order as
 train_mlp.py for the same seed, so the per-epoch losses equal the eager ones. The main program
 holds the forward pass, the backward program and the adam_ updates that ``Adam.minimize``
 appends; an inference program reads the same parameters (by name) from the scope. Prints the
@@ -99,8 +99,9 @@ def setup(
     """The data split, the generator (after drawing the initial parameters) and the model, as
     train_mlp.py sets them up for ``seed``."""
     split = load_digits_split(seed)
+    phi.seed(seed)
     rng = np.random.default_rng(seed)
-    initial = MLP.create(split[0].shape[1], hidden, 10, rng)  # eager tensors: the same draws
+    initial = MLP(split[0].shape[1], hidden, 10)  # eager parameters: the same draws
     phi.enable_static()
     model = StaticMLP(split[0].shape[1], hidden, 10, learning_rate)
     model.load(initial)

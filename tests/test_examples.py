@@ -70,14 +70,14 @@ def test_train_static_losses_equal_eager_losses() -> None:
     import numpy as np
 
     import generated as phi
-    from runtime.optimizer import Adam
 
     train_mlp = import_example("train_mlp")
     train_static = import_example("train_static")
     split = train_mlp.load_digits_split(3)
+    phi.seed(3)
     rng = np.random.default_rng(3)
-    model = train_mlp.MLP.create(split[0].shape[1], 16, 10, rng)
-    optimizer = Adam(learning_rate=0.01, parameters=model.parameters())
+    model = train_mlp.MLP(split[0].shape[1], 16, 10)
+    optimizer = phi.optimizer.Adam(learning_rate=0.01, parameters=model.parameters())
     eager = train_mlp.train(model, optimizer, split[0], split[2], rng, 3, 32, max_steps=4)
     try:
         static_model, rng, split = train_static.setup(16, 0.01, 3)

@@ -172,7 +172,8 @@ def api_view(
         miss_exceptions=miss,
         grad_spec=grad_spec,
     )
-    if len(outputs) == 1 and not inplace and not record:
+    views = _view_lines(op)
+    if len(outputs) == 1 and not inplace and not record and not views:
         return ApiView(
             **common,
             except_lines=(f"return {slow_call}[0]",),
@@ -196,6 +197,7 @@ def api_view(
         )
     if record:
         after.extend(line.replace("{outs}", outs) for line in record)
+    after.extend(views)
     visible = [i for i, o in enumerate(outputs) if o.name not in op.intermediate]
     if outs == "(_out,)":
         after.append("return _out")
@@ -226,6 +228,19 @@ def _inplace_pairs(op: OpSpec) -> str | None:
     index = {o.name: i for i, o in enumerate(op.outputs)}
     pairs = [f"({p.input}, {index[p.output]})" for p in op.inplace]
     return "(" + ", ".join(pairs) + ("," if len(pairs) == 1 else "") + ")"
+
+
+def _view_lines(op: OpSpec) -> tuple[str, ...]:
+    """For an op with ``view`` pairs (reshape: ``x -> out``): each output shares its input's
+    version counter when its array is a view of the input's (runtime/core/version.py)."""
+    if op.name.endswith("_") or not op.view:
+        return ()
+    index = {o.name: i for i, o in enumerate(op.outputs)}
+    lines = []
+    for pair in op.view:
+        out = "_out" if len(op.outputs) == 1 else f"_outs[{index[pair.output]}]"
+        lines.append(f"_share_view({out}, {pair.input})")
+    return tuple(lines)
 
 
 def _record_lines(
@@ -407,3 +422,67 @@ def _runtime_name_problems(op: OpSpec) -> list[Diagnostic]:
                 )
             )
     return problems
+
+
+@dataclass(frozen=True)
+class InplaceView:
+    """``<op>_``, the in-place variant of an op with ``inplace`` pairs: it calls the op's API
+    function and writes each paired output into its input (runtime/dispatch/inplace.py)."""
+
+    name: str
+    op: str
+    params: str
+    call_args: str
+    doc: tuple[str, ...]
+    pairs: tuple[tuple[str, int], ...]  # (input argument, index among the returned outputs)
+    returns_many: bool
+
+
+def inplace_view(op: OpSpec) -> InplaceView:
+    """The in-place variant of ``op`` (which has ``inplace`` pairs and no ``_`` suffix)."""
+    args = python_args(op)
+    visible = [o.name for o in op.visible_outputs]
+    pairs = []
+    for pair in op.inplace:
+        if pair.output not in visible:
+            raise GenerationError(
+                Diagnostic(
+                    op.loc_of("inplace"),
+                    op.name,
+                    f"inplace output '{pair.output}' is intermediate; an in-place variant "
+                    "returns only visible outputs",
+                )
+            )
+        pairs.append((pair.input, visible.index(pair.output)))
+    written = ", ".join(f"``{p.input}``" for p in op.inplace)
+    doc = (
+        f"In-place ``{op.name}``: writes the result into the storage of {written} and returns it.",
+        "",
+        f"Generated from {op.loc.file}:{op.loc.line} (``inplace : {', '.join(str(p) for p in op.inplace)}``).",
+        "The written tensor's version goes up; a leaf tensor that needs a gradient cannot be",
+        "written in place while gradients are recorded; otherwise the tensor takes the grad",
+        f"node of ``{op.name}`` (the graph is rebased onto it), as in PaddlePaddle.",
+    )
+    return InplaceView(
+        name=f"{op.name}_",
+        op=op.name,
+        params=", ".join([a.signature for a in args] + ["name: str | None = None"]),
+        call_args=", ".join([f"{a.name}={a.name}" for a in args] + ["name=name"]),
+        doc=tuple(_doc_escape(line) for line in doc),
+        pairs=tuple(pairs),
+        returns_many=len(visible) > 1,
+    )
+
+
+def inplace_ops(ops: list[OpSpec]) -> list[OpSpec]:
+    """The forward ops that get a generated in-place variant ``<op>_``: those with ``inplace``
+    pairs whose name has no ``_`` suffix and whose ``<op>_`` is not an op of its own (sgd_)."""
+    names = {op.name for op in ops}
+    return [
+        op
+        for op in ops
+        if op.inplace
+        and not op.is_backward
+        and not op.name.endswith("_")
+        and f"{op.name}_" not in names
+    ]

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor, wrap_array
+from runtime.core.version import version_of
 from runtime.device import module_of
 from runtime.dispatch.op_def import op_api
 from runtime.errors import PreconditionNotMetError, UnimplementedError
@@ -55,7 +56,7 @@ class TensorWrapper:
         self, tensor: Tensor, op: str, name: str, meta_only: bool, is_output: bool
     ) -> None:
         impl = tensor._impl
-        self.version = getattr(impl, "_version", 0)
+        self.version = version_of(impl)
         if meta_only:
             # A zero-stride view has the shape and dtype and holds one element of memory.
             xp = module_of(impl.array)
@@ -77,10 +78,10 @@ class TensorWrapper:
     def unwrap(self, keep_graph: bool) -> Tensor:
         """The saved tensor; with ``keep_graph`` it still leads to its grad node (double grad)."""
         impl = self.impl
-        if self.version >= 0 and getattr(impl, "_version", 0) != self.version:
+        if self.version >= 0 and version_of(impl) != self.version:
             raise PreconditionNotMetError(
                 f"backward of '{self.op}': its saved tensor '{self.name}' was modified in place after "
-                f"the forward pass (version {getattr(impl, '_version', 0)}, saved at version "
+                f"the forward pass (version {version_of(impl)}, saved at version "
                 f"{self.version}); compute it again or copy it before changing it"
             )
         tensor = wrap_array(impl.array, impl.meta)

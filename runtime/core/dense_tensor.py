@@ -77,11 +77,13 @@ class TensorBase:
 class DenseTensor(TensorBase):
     """A backend array (numpy or CuPy) and its interned meta.
 
-    ``_version`` counts in-place writes (unset means 0, so creating a tensor on the hot path does
-    not pay for it); autograd compares it with the version a grad node saved.
+    ``_base`` is set on a view (reshape, squeeze, ... of another DenseTensor): the DenseTensor
+    whose ``_version`` it shares (runtime/core/version.py). ``_version`` counts in-place writes
+    (unset means 0, so creating a tensor on the hot path does not pay for it); autograd compares
+    it with the version a grad node saved.
     """
 
-    __slots__ = ("array", "meta", "_version")
+    __slots__ = ("array", "meta", "_version", "_base")
 
     def __init__(self, array: Any, meta: DenseTensorMeta | None = None) -> None:
         from runtime.device import place_of_array

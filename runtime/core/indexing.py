@@ -27,7 +27,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from runtime.core.tensor import Tensor, to_tensor
+from runtime.core.tensor import Tensor, to_tensor, wrap_array
+from runtime.core.version import bump_version
 from runtime.device import module_of
 from runtime.errors import InvalidArgumentError, OutOfRangeError, UnimplementedError
 
@@ -268,15 +269,19 @@ def setitem(api: ModuleType, x: Tensor, index: Any, value: Any) -> None:
             "place; write it under phi.no_grad() or write a copy"
         )
     entries = _entries(index, x.ndim)
+    # The ops read an alias of x with x's history but a version counter of its own: the
+    # reshape that index_put goes through is a view of it, and x's own counter is bumped below.
+    source = wrap_array(x._impl.array, x._impl.meta)
+    source.stop_gradient, source._grad_node = x.stop_gradient, x._grad_node
     if any(kind in (_TENSOR, _MASK) for kind, _ in entries):
-        out = _put_advanced(api, x, entries, value)
+        out = _put_advanced(api, source, entries, value)
     else:
-        out = _set_basic(api, x, entries, value)
+        out = _set_basic(api, source, entries, value)
     impl = out._impl
     target = x._impl
     if impl.array is not target.array:
         module_of(target.array).copyto(target.array, impl.array, casting="unsafe")
-    target._version = getattr(target, "_version", 0) + 1
+    bump_version(target)
     if out._grad_node is not None:
         x._grad_node = out._grad_node
         x.stop_gradient = False

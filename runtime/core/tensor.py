@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from runtime.common import DataType, Place, to_data_type, to_place
 from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
+from runtime.core.version import bump_version
 from runtime.errors import InvalidArgumentError
 
 __all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
@@ -41,8 +42,6 @@ class Tensor:
     @property
     def ndim(self) -> int:
         return len(self._impl.meta.dims)
-
-    dim = ndim
 
     @property
     def size(self) -> int:
@@ -97,7 +96,7 @@ class Tensor:
         module_of(impl.array).copyto(
             impl.array, module_of(impl.array).asarray(array), casting="unsafe"
         )
-        impl._version = getattr(impl, "_version", 0) + 1
+        bump_version(impl)
 
     def tolist(self) -> Any:
         return self.numpy().tolist()
@@ -226,6 +225,9 @@ class _HookHandle:
         return False
 
 
+# What the class body defines: generated methods of the same name do not replace them.
+_HAND_WRITTEN = frozenset(Tensor.__dict__)
+
 _new_tensor = object.__new__
 _new_dense = object.__new__
 
@@ -310,40 +312,9 @@ _REFLECTED = {
 }
 
 
-# Methods that call the generated op of the same name; static Values have them too.
-TENSOR_METHODS = (
-    "sum",
-    "mean",
-    "max",
-    "min",
-    "prod",
-    "exp",
-    "log",
-    "sqrt",
-    "abs",
-    "tanh",
-    "sigmoid",
-    "relu",
-    "reshape",
-    "transpose",
-    "matmul",
-    "cast",
-    "argmax",
-    "argmin",
-    "squeeze",
-    "unsqueeze",
-    "flatten",
-    "clip",
-    "pow",
-    "scale",
-    "expand",
-    "split",
-    "sign",
-    "floor",
-    "ceil",
-    "square",
-    "rsqrt",
-)
+# The names of the methods install_operators gave Tensor from the generated API (every op whose
+# first argument is a Tensor, and the in-place variants); static Values have the same ones.
+TENSOR_METHODS: list[str] = []
 
 
 def _operand(like: Tensor, value: Any) -> Tensor:
@@ -366,9 +337,16 @@ def _operand(like: Tensor, value: Any) -> Tensor:
     raise TypeError(f"unsupported operand type for a Tensor operator: {type(value).__name__}")
 
 
-def install_operators(api: ModuleType) -> None:
+def install_operators(
+    api: ModuleType,
+    inplace: ModuleType | None = None,
+    methods: Sequence[str] = (),
+    inplace_methods: Sequence[str] = (),
+) -> None:
     """Give Tensor its Python operators and methods, implemented by the generated API in ``api``
-    (those whose op ``api`` defines)."""
+    (those whose op ``api`` defines): ``x.op(...)`` is ``api.op(x, ...)`` for each of
+    ``methods``, ``x.op_(...)`` is ``inplace.op_(x, ...)`` for each of ``inplace_methods``. A
+    method Tensor's class defines by hand (``set_value``) keeps its own meaning."""
 
     def binary(fn: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
         def method(self: Tensor, other: Any) -> Tensor:
@@ -399,12 +377,22 @@ def install_operators(api: ModuleType) -> None:
         Tensor.__invert__ = lambda self: api.logical_not(self)
     if "bitwise_and" in available:
         _install_bitwise_operators(api)
-    if "cast" in available:
-        Tensor.astype = lambda self, dtype: api.cast(self, dtype)
     Tensor.__hash__ = object.__hash__
-    for method in TENSOR_METHODS:
-        if method in available:
-            setattr(Tensor, method, getattr(api, method))
+    installed = [
+        (name, getattr(api, name))
+        for name in methods
+        if name in available and name not in _HAND_WRITTEN
+    ]
+    if inplace is not None:
+        installed += [
+            (name, getattr(inplace, name)) for name in inplace_methods if name not in _HAND_WRITTEN
+        ]
+    for name, function in installed:
+        setattr(Tensor, name, function)
+    TENSOR_METHODS[:] = [name for name, _ in installed]
+    from runtime.core.tensor_basics import install_tensor_basics
+
+    install_tensor_basics(api, inplace)
     if {"slice", "strided_slice", "index_select", "gather_nd", "index_put"} <= available:
         from runtime.core.indexing import install_indexing
 

@@ -1,13 +1,23 @@
-"""In-place ops (names ending in ``_``): results are written into the storage of their inputs."""
+"""In-place ops (names ending in ``_``): results are written into the storage of their inputs.
+
+Two kinds: ops that are in-place by themselves (``sgd_``, ``adam_``: ``assign_inplace`` runs
+inside their generated function), and the in-place variants codegen generates for every op with
+``inplace`` pairs (``relu_``, ``add_``: generated/inplace.py calls ``check_inplace``, the op, then
+``write_inplace``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from runtime.autograd.grad_mode import GRAD_MODE
+from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor
+from runtime.core.version import bump_version
 from runtime.device import module_of
+from runtime.errors import InvalidArgumentError
 
-__all__ = ["assign_inplace"]
+__all__ = ["assign_inplace", "check_inplace", "write_inplace"]
 
 
 def assign_inplace(
@@ -44,8 +54,54 @@ def _assign(tensor: Tensor, output: Tensor) -> None:
     computed = output._impl.array
     if computed.shape != impl.array.shape or computed.dtype != impl.array.dtype:
         # The op gives its input a new shape or dtype (assign_value_ does, as PHI's kernel
-        # resizes the shared DenseTensor): the tensor takes the new storage and meta.
+        # resizes the shared DenseTensor; so do reshape_ and cast_): the tensor takes the new
+        # storage and meta.
         impl.array, impl.meta = computed, output._impl.meta
     elif computed is not impl.array:
         module_of(impl.array).copyto(impl.array, computed, casting="unsafe")
-    impl._version = getattr(impl, "_version", 0) + 1
+    bump_version(impl)
+
+
+def check_inplace(op: str, argument: str, tensor: Any) -> None:
+    """InvalidArgumentError when ``tensor`` may not be written in place by ``op``: a leaf that
+    needs a gradient, while gradients are recorded (PaddlePaddle's rule: its ``.grad`` would
+    belong to values that no longer exist)."""
+    if (
+        isinstance(tensor, Tensor)
+        and not tensor.stop_gradient
+        and GRAD_MODE.enabled
+        and tensor.is_leaf
+    ):
+        raise InvalidArgumentError(
+            f"{op}(): argument '{argument}' is a leaf Tensor that needs a gradient "
+            "(stop_gradient=False); it cannot be written in place while gradients are recorded. "
+            "Write it under phi.no_grad(), or write a copy (x.clone())"
+        )
+
+
+def write_inplace(tensor: Any, output: Any) -> Any:
+    """Write ``output`` (what the out-of-place op returned) into ``tensor``'s storage and return
+    ``tensor``: its version goes up and, when the op recorded a grad node, ``tensor`` takes it
+    (its history is rebased onto the op, whose saved copy of ``tensor``'s old values, if its
+    backward reads them, is kept apart from the storage being overwritten)."""
+    if not isinstance(tensor, Tensor):
+        return output  # a Value of a static program: the op's result is its next (SSA) value
+    impl = tensor._impl
+    edge = output._grad_node
+    if edge is not None:
+        _keep_saved_values(edge[0], impl)
+    _assign(tensor, output)
+    if edge is not None:
+        tensor._grad_node = edge
+        tensor.stop_gradient = output.stop_gradient
+    return tensor
+
+
+def _keep_saved_values(node: Any, impl: DenseTensor) -> None:
+    """Give the node's saved inputs that are ``impl`` a copy of its current values (at the
+    version they were saved at), since ``impl``'s storage is about to be overwritten."""
+    for wrapper in getattr(node, "saved", ()):
+        if getattr(wrapper, "impl", None) is impl and wrapper.version >= 0:
+            kept = DenseTensor(module_of(impl.array).array(impl.array, copy=True), impl.meta)
+            kept._version = wrapper.version
+            wrapper.impl = kept

@@ -13,21 +13,17 @@ one divided by an int. Other operators turn the number into a ``full`` of the va
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from runtime.common import DataType, Place
-from runtime.core.tensor import TENSOR_METHODS
 from runtime.dispatch.op_def import op_api
 from runtime.errors import PreconditionNotMetError, UnimplementedError
 from runtime.ir.core import Value
 from runtime.static.build import dtype_of_type
 
-__all__ = ["install_value_api", "VALUE_METHODS"]
+__all__ = ["install_value_api", "install_value_methods"]
 
 _INTEGER = (DataType.UINT8, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64)
-
-# Tensor methods that a Value has too: the ones runtime/core/tensor.py gives Tensor.
-VALUE_METHODS = TENSOR_METHODS
 
 
 def _shape(value: Value) -> list[int]:
@@ -135,8 +131,6 @@ def install_value_api() -> None:
     Value.dtype = property(_dtype, doc="The element DataType.")
     Value.ndim = property(lambda self: len(self.type.dims), doc="The number of dims.")
     Value.astype = _astype
-    for name in VALUE_METHODS:
-        setattr(Value, name, _method(name))
     for dunder, (op, reverse, scalar_method) in _OPERATORS.items():
         setattr(Value, dunder, _binary(op, reverse, scalar_method))
     Value.__neg__ = lambda self: _scale(self, -1.0, 0.0)
@@ -146,6 +140,18 @@ def install_value_api() -> None:
     # decided while the program is built, and `value in some_list` must not silently succeed
     Value.__hash__ = object.__hash__
     Value.__bool__ = _bool
+
+
+def install_value_methods(names: Sequence[str]) -> None:
+    """Give ``Value`` the tensor methods ``names`` (runtime/core/tensor.py's ``TENSOR_METHODS``,
+    which ``generated`` installs on Tensor), each building the op of that name; a name ``Value``
+    already has keeps its meaning."""
+    for name in names:
+        if name not in _VALUE_OWN:
+            setattr(Value, name, _method(name))
+
+
+_VALUE_OWN = frozenset(dir(Value)) | {"shape", "dtype", "ndim", "astype"}
 
 
 def _bool(self: Value) -> bool:

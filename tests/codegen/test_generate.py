@@ -33,16 +33,18 @@ def test_repository_generated_matches_its_specs() -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
-def test_writes_the_eight_generated_files(project: Path) -> None:
+def test_writes_the_ten_generated_files(project: Path) -> None:
     assert sorted(snapshot(project / "generated")) == [
         "__init__.py",
         "api.py",
         "backward.py",
         "compat_signatures.py",
         "infer_meta.py",
+        "inplace.py",
         "pd_op_dialect.py",
         "registry.py",
         "signatures.py",
+        "tensor_methods.py",
     ]
 
 
@@ -143,6 +145,8 @@ def test_list_names_the_files_without_writing(tmp_path: Path) -> None:
         "generated/signatures.py",
         "generated/pd_op_dialect.py",
         "generated/compat_signatures.py",
+        "generated/inplace.py",
+        "generated/tensor_methods.py",
     ]
     assert not (root / "generated").exists()
 

@@ -1,0 +1,58 @@
+"""Version counters: how many in-place writes a tensor's storage has had.
+
+A view (the output of an op with a ``view`` pair, such as reshape) shares its base's storage, so
+it shares its base's counter too: a write through either is seen by a grad node that saved
+either. The counter lives on the base DenseTensor (``_version``, unset meaning 0); a view's
+``_base`` points to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.core.dense_tensor import DenseTensor
+
+__all__ = ["version_of", "bump_version", "share_version", "share_view", "is_view_of"]
+
+
+def _root(impl: DenseTensor) -> DenseTensor:
+    return getattr(impl, "_base", impl)
+
+
+def version_of(impl: DenseTensor) -> int:
+    """The number of in-place writes to ``impl``'s storage (its base's, for a view)."""
+    return getattr(_root(impl), "_version", 0)
+
+
+def bump_version(impl: DenseTensor) -> None:
+    """Count one in-place write to ``impl``'s storage."""
+    root = _root(impl)
+    root._version = getattr(root, "_version", 0) + 1
+
+
+def share_version(view: DenseTensor, base: DenseTensor) -> None:
+    """Make ``view`` share ``base``'s version counter when its array shares ``base``'s memory
+    (a kernel that had to copy, such as a reshape of a non-contiguous array, made no view)."""
+    if view is not base and _shares_memory(view.array, base.array):
+        view._base = _root(base)
+
+
+def share_view(view: Any, base: Any) -> None:
+    """``share_version`` for the tensors an op with a ``view`` pair got and gave (nothing for
+    the Values of a static program, or an optional input or output that is None)."""
+    view_impl = getattr(view, "_impl", None)
+    base_impl = getattr(base, "_impl", None)
+    if view_impl is not None and base_impl is not None:
+        share_version(view_impl, base_impl)
+
+
+def is_view_of(view: DenseTensor, base: DenseTensor) -> bool:
+    """Whether ``view`` and ``base`` share one version counter."""
+    return _root(view) is _root(base)
+
+
+def _shares_memory(a: Any, b: Any) -> bool:
+    from runtime.device import module_of
+
+    xp = module_of(a)
+    return xp is module_of(b) and bool(xp.may_share_memory(a, b))

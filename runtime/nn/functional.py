@@ -1,0 +1,366 @@
+"""``phi.nn.functional``: PaddlePaddle's Python signatures (``paddle.nn.functional``) over the
+generated ops, found through the OpDef registry (``generated`` must be imported)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from runtime.core.tensor import Tensor
+from runtime.dispatch.op_def import op_api
+from runtime.errors import InvalidArgumentError, UnimplementedError
+
+__all__ = [
+    "linear",
+    "conv2d",
+    "conv2d_transpose",
+    "relu",
+    "gelu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "hardswish",
+    "dropout",
+    "max_pool2d",
+    "avg_pool2d",
+    "adaptive_avg_pool2d",
+    "batch_norm",
+    "layer_norm",
+    "group_norm",
+    "embedding",
+    "flatten",
+    "cross_entropy",
+    "mse_loss",
+]
+
+
+def _pair(value: Any, what: str) -> list[int]:
+    if isinstance(value, int):
+        return [value, value]
+    values = [int(v) for v in value]
+    if len(values) != 2:
+        raise InvalidArgumentError(f"{what} must be an int or 2 ints, got {value!r}")
+    return values
+
+
+def _reduce(loss: Tensor, reduction: str, where: str) -> Tensor:
+    if reduction == "mean":
+        return op_api("mean")(loss)
+    if reduction == "sum":
+        return op_api("sum")(loss)
+    if reduction == "none":
+        return loss
+    raise InvalidArgumentError(
+        f"{where}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}"
+    )
+
+
+def linear(
+    x: Tensor, weight: Tensor, bias: Tensor | None = None, name: str | None = None
+) -> Tensor:
+    """x @ weight + bias (weight is [in_features, out_features])."""
+    out = op_api("matmul")(x, weight)
+    return out if bias is None else op_api("add")(out, bias)
+
+
+def _bias_nchw(out: Tensor, bias: Tensor | None, data_format: str) -> Tensor:
+    if bias is None:
+        return out
+    shape = [1, -1, 1, 1] if data_format == "NCHW" else [1, 1, 1, -1]
+    return op_api("add")(out, op_api("reshape")(bias, shape))
+
+
+def _padding(padding: Any) -> tuple[list[int], str]:
+    if isinstance(padding, str):
+        return [0, 0], padding.upper()
+    return _pair(padding, "padding"), "EXPLICIT"
+
+
+def conv2d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    paddings, algorithm = _padding(padding)
+    out = op_api("conv2d")(
+        x,
+        weight,
+        _pair(stride, "stride"),
+        paddings,
+        algorithm,
+        _pair(dilation, "dilation"),
+        groups,
+        data_format,
+    )
+    return _bias_nchw(out, bias, data_format)
+
+
+def conv2d_transpose(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+    data_format: str = "NCHW",
+    output_size: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    paddings, algorithm = _padding(padding)
+    out = op_api("conv2d_transpose")(
+        x,
+        weight,
+        _pair(stride, "stride"),
+        paddings,
+        [] if output_padding == 0 else _pair(output_padding, "output_padding"),
+        [] if output_size is None else _pair(output_size, "output_size"),
+        algorithm,
+        groups,
+        _pair(dilation, "dilation"),
+        data_format,
+    )
+    return _bias_nchw(out, bias, data_format)
+
+
+def relu(x: Tensor, name: str | None = None) -> Tensor:
+    return op_api("relu")(x)
+
+
+def gelu(x: Tensor, approximate: bool = False, name: str | None = None) -> Tensor:
+    return op_api("gelu")(x, approximate)
+
+
+def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
+    return op_api("sigmoid")(x)
+
+
+def tanh(x: Tensor, name: str | None = None) -> Tensor:
+    return op_api("tanh")(x)
+
+
+def softmax(x: Tensor, axis: int = -1, dtype: Any = None, name: str | None = None) -> Tensor:
+    return op_api("softmax")(x if dtype is None else op_api("cast")(x, dtype), axis)
+
+
+def hardswish(x: Tensor, name: str | None = None) -> Tensor:
+    return op_api("hardswish")(x)
+
+
+def dropout(
+    x: Tensor,
+    p: float = 0.5,
+    axis: Any = None,
+    training: bool = True,
+    mode: str = "upscale_in_train",
+    name: str | None = None,
+) -> Tensor:
+    """Zero each element with probability ``p`` while training (scaling the rest by 1/(1-p) in
+    ``upscale_in_train`` mode); in eval, identity (``downscale_in_infer``: times 1-p)."""
+    if axis is not None:
+        raise UnimplementedError("dropout: axis is not implemented; pass None")
+    if not 0.0 <= p <= 1.0:
+        raise InvalidArgumentError(f"dropout: p must be in [0, 1], got {p}")
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise InvalidArgumentError(
+            f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', got {mode!r}"
+        )
+    if not training and mode == "upscale_in_train":
+        return x
+    return op_api("dropout")(x, None, p, not training, mode, 0, False)
+
+
+def _pool(
+    x: Tensor,
+    kernel_size: Any,
+    stride: Any,
+    padding: Any,
+    ceil_mode: bool,
+    exclusive: bool,
+    data_format: str,
+    pooling: str,
+) -> Tensor:
+    kernel = _pair(kernel_size, "kernel_size")
+    strides = kernel if stride is None else _pair(stride, "stride")
+    paddings, algorithm = _padding(padding)
+    return op_api("pool2d")(
+        x,
+        kernel,
+        strides,
+        paddings,
+        ceil_mode,
+        exclusive,
+        data_format,
+        pooling,
+        False,
+        False,
+        algorithm,
+    )
+
+
+def max_pool2d(
+    x: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    return_mask: bool = False,
+    ceil_mode: bool = False,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    if return_mask:
+        raise UnimplementedError("max_pool2d: return_mask is not implemented")
+    return _pool(x, kernel_size, stride, padding, ceil_mode, True, data_format, "max")
+
+
+def avg_pool2d(
+    x: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    exclusive: bool = True,
+    divisor_override: Any = None,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    if divisor_override is not None:
+        raise UnimplementedError("avg_pool2d: divisor_override is not implemented")
+    return _pool(x, kernel_size, stride, padding, ceil_mode, exclusive, data_format, "avg")
+
+
+def adaptive_avg_pool2d(
+    x: Tensor, output_size: Any, data_format: str = "NCHW", name: str | None = None
+) -> Tensor:
+    size = _pair(output_size, "output_size")
+    return op_api("pool2d")(
+        x, size, [1, 1], [0, 0], False, True, data_format, "avg", False, True, "EXPLICIT"
+    )
+
+
+def batch_norm(
+    x: Tensor,
+    running_mean: Tensor,
+    running_var: Tensor,
+    weight: Tensor,
+    bias: Tensor,
+    training: bool = False,
+    momentum: float = 0.9,
+    epsilon: float = 1e-5,
+    data_format: str = "NCHW",
+    use_global_stats: bool | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """Normalise over the batch (and space); while training, update the running statistics in
+    place (``running = momentum * running + (1 - momentum) * batch``)."""
+    if data_format in ("NC", "NCL"):
+        data_format = "NCHW"
+    elif data_format in ("NLC",):
+        data_format = "NHWC"
+    global_stats = (not training) if use_global_stats is None else use_global_stats
+    return op_api("batch_norm_")(
+        x,
+        running_mean,
+        running_var,
+        weight,
+        bias,
+        not training,
+        momentum,
+        epsilon,
+        data_format,
+        global_stats,
+        False,
+    )[0]
+
+
+def layer_norm(
+    x: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    epsilon: float = 1e-5,
+    name: str | None = None,
+) -> Tensor:
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if list(x.shape[x.ndim - len(shape) :]) != shape:
+        raise InvalidArgumentError(
+            f"layer_norm: normalized_shape {shape} must be the last dims of x, whose shape is {x.shape}"
+        )
+    return op_api("layer_norm")(x, weight, bias, epsilon, x.ndim - len(shape))
+
+
+def group_norm(
+    x: Tensor,
+    num_groups: int,
+    epsilon: float = 1e-5,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    return op_api("group_norm")(x, weight, bias, epsilon, num_groups, data_format)
+
+
+def embedding(
+    x: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: Any = None,
+    norm_type: float = 2.0,
+    sparse: bool = False,
+    scale_grad_by_freq: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    if max_norm is not None:
+        raise UnimplementedError("embedding: max_norm is not implemented")
+    rows = weight.shape[0]
+    index = -1 if padding_idx is None else (padding_idx if padding_idx >= 0 else rows + padding_idx)
+    return op_api("embedding")(x, weight, index, sparse)
+
+
+def flatten(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Tensor:
+    return op_api("flatten")(x, start_axis, stop_axis)
+
+
+def cross_entropy(
+    input: Tensor,
+    label: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    soft_label: bool = False,
+    axis: int = -1,
+    use_softmax: bool = True,
+    label_smoothing: float = 0.0,
+    name: str | None = None,
+) -> Tensor:
+    """Softmax cross entropy of logits ``input`` against class indices (or, with
+    ``soft_label``, probabilities) ``label``; ``reduction`` over the batch. A mean ignores the
+    entries whose label is ``ignore_index``, as PaddlePaddle's does."""
+    if weight is not None or label_smoothing:
+        raise UnimplementedError("cross_entropy: weight and label_smoothing are not implemented")
+    hard = not soft_label
+    if hard and label.ndim == input.ndim - 1:
+        label = op_api("unsqueeze")(label, [axis])
+    _, loss = op_api("cross_entropy_with_softmax")(
+        input, label, soft_label, use_softmax, True, ignore_index, axis
+    )
+    if reduction == "mean" and hard and bool((label.numpy() == ignore_index).any()):
+        kept = op_api("cast")(
+            op_api("not_equal")(label, op_api("full_like")(label, ignore_index)), loss.dtype
+        )
+        return op_api("divide")(op_api("sum")(loss), op_api("sum")(kept))
+    return _reduce(loss, reduction, "cross_entropy")
+
+
+def mse_loss(
+    input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None
+) -> Tensor:
+    difference = op_api("subtract")(input, label)
+    return _reduce(op_api("multiply")(difference, difference), reduction, "mse_loss")

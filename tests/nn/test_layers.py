@@ -1,0 +1,202 @@
+"""phi.nn layers against PaddlePaddle 3.3.1 (tests/data/nn, written by
+tests/tools/make_nn_fixtures.py): state_dict keys and shapes, default initialisation
+statistics, a PaddlePaddle state dict loading into the same model with the same output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import generated as phi
+
+nn = phi.nn
+DATA = Path(__file__).resolve().parents[1] / "data" / "nn"
+LAYERS = json.loads((DATA / "layers.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_state_dict_keys_and_shapes_are_paddles(name: str) -> None:
+    spec = LAYERS[name]
+    layer = getattr(nn, spec["class"])(*spec["args"], **spec["kwargs"])
+    got = [(key, value.shape) for key, value in layer.state_dict().items()]
+    assert got == [(entry["key"], entry["shape"]) for entry in spec["state"]]
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_default_initialisation_has_paddles_statistics(name: str) -> None:
+    spec = LAYERS[name]
+    phi.seed(11)
+    layer = getattr(nn, spec["class"])(*spec["args"], **spec["kwargs"])
+    state = layer.state_dict()
+    for entry in spec["state"]:
+        values = state[entry["key"]].numpy()
+        assert values.dtype == np.float32
+        if entry["std"] == 0.0:
+            np.testing.assert_array_equal(values, entry["mean"])
+            continue
+        # same distribution: std within 10%, mean near 0 on this scale, same support for uniforms
+        assert abs(values.std() - entry["std"]) < 0.1 * entry["std"], entry["key"]
+        assert abs(values.mean() - entry["mean"]) < 0.2 * entry["std"], entry["key"]
+
+
+class SmallNet(nn.Layer):
+    """tests/tools/make_nn_fixtures.py's SmallNet, written with phi.nn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2D(1, 4, 3, padding=1),
+            nn.BatchNorm2D(4),
+            nn.ReLU(),
+            nn.MaxPool2D(2),
+            nn.Conv2D(4, 6, 3, padding=1),
+            nn.GroupNorm(2, 6),
+            nn.Hardswish(),
+            nn.AvgPool2D(2),
+        )
+        self.norm = nn.LayerNorm(24)
+        self.blocks = nn.LayerList([nn.Linear(24, 16), nn.Linear(16, 10)])
+        self.bn1 = nn.BatchNorm1D(16)
+        self.up = nn.Conv2DTranspose(6, 2, 2, stride=2)
+        self.pool = nn.AdaptiveAvgPool2D(1)
+        self.embedding = nn.Embedding(10, 3)
+
+    def forward(self, x: phi.Tensor) -> phi.Tensor:
+        h = self.features(x)
+        u = self.pool(self.up(h)).flatten(1)
+        h = self.norm(h.flatten(1))
+        h = nn.functional.gelu(self.bn1(self.blocks[0](h)))
+        logits = self.blocks[1](h)
+        return logits + u.sum(axis=1, keepdim=True) + self.embedding.weight.sum()
+
+
+def test_a_paddle_state_dict_loads_and_gives_paddles_output() -> None:
+    io = np.load(DATA / "model_io.npz")
+    model = SmallNet()
+    assert list(model.state_dict()) == list(io["keys"])
+    missing, unexpected = model.set_state_dict(phi.load(str(DATA / "model.pdparams")))
+    assert missing == [] and unexpected == []
+    model.eval()
+    with phi.no_grad():
+        out = model(phi.to_tensor(io["x"]))
+    np.testing.assert_allclose(out.numpy(), io["out"], rtol=1e-4, atol=1e-5)
+
+
+def test_state_dict_round_trips_through_phi_save(tmp_path: Path) -> None:
+    model = SmallNet()
+    phi.save(model.state_dict(), str(tmp_path / "m.pdparams"))
+    other = SmallNet()
+    other.set_state_dict(phi.load(str(tmp_path / "m.pdparams")))
+    for (key, a), (_, b) in zip(model.state_dict().items(), other.state_dict().items()):
+        np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=key)
+
+
+def test_set_state_dict_rejects_a_wrong_shape() -> None:
+    layer = nn.Linear(3, 2)
+    with pytest.raises(phi.InvalidArgumentError, match="'weight' has shape \\[2, 3\\]"):
+        layer.set_state_dict({"weight": np.zeros((2, 3), np.float32)})
+
+
+def test_parameters_sublayers_and_buffers_are_found_by_attribute() -> None:
+    model = SmallNet()
+    names = [name for name, _ in model.named_parameters()]
+    assert names[:2] == ["features.0.weight", "features.0.bias"]
+    assert all(not p.stop_gradient for p in model.parameters())
+    assert [name for name, _ in model.named_buffers()] == [
+        "features.1._mean",
+        "features.1._variance",
+        "bn1._mean",
+        "bn1._variance",
+    ]
+    assert (
+        len(model.sublayers()) == 17
+    )  # Sequential + 8, norm, LayerList + 2, bn1, up, pool, embedding
+
+
+def test_train_and_eval_switch_every_sublayer_and_dropout() -> None:
+    model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))
+    x = phi.ones([64, 4], phi.float32, phi.CPUPlace())
+    model.eval()
+    assert not model[1].training
+    np.testing.assert_array_equal(model(x).numpy(), model[0](x).numpy())
+    model.train()
+    assert model[1].training and (model(x).numpy() == 0).any()
+
+
+def test_batch_norm_updates_its_running_statistics_while_training() -> None:
+    layer = nn.BatchNorm1D(3)
+    x = phi.to_tensor(np.arange(12, dtype=np.float32).reshape(4, 3))
+    layer(x)
+    np.testing.assert_allclose(layer._mean.numpy(), 0.1 * x.numpy().mean(0), rtol=1e-6)
+    layer.eval()
+    before = layer._mean.numpy().copy()
+    layer(x)
+    np.testing.assert_array_equal(layer._mean.numpy(), before)
+
+
+def test_forward_hooks_see_and_replace_inputs_and_outputs() -> None:
+    layer = nn.ReLU()
+    seen = []
+    pre = layer.register_forward_pre_hook(lambda lyr, inputs: (inputs[0] * 2.0,))
+    layer.register_forward_post_hook(lambda lyr, inputs, out: seen.append(out.numpy()) or out + 1.0)
+    out = layer(phi.to_tensor([-1.0, 3.0]))
+    np.testing.assert_array_equal(out.numpy(), [1.0, 7.0])
+    np.testing.assert_array_equal(seen[0], [0.0, 6.0])
+    pre.remove()
+    np.testing.assert_array_equal(layer(phi.to_tensor([3.0])).numpy(), [4.0])
+
+
+def test_losses_match_their_definitions() -> None:
+    logits = np.array([[1.0, 2.0, 0.5], [0.1, 0.2, 3.0]], np.float32)
+    label = np.array([1, 2], np.int64)
+    expected = -np.mean(
+        np.log(np.exp(logits) / np.exp(logits).sum(1, keepdims=True))[[0, 1], label]
+    )
+    got = nn.CrossEntropyLoss()(phi.to_tensor(logits), phi.to_tensor(label))
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+    mse = nn.MSELoss(reduction="sum")(phi.to_tensor([1.0, 2.0]), phi.to_tensor([0.0, 4.0]))
+    assert mse.item() == 5.0
+
+
+def test_lr_schedulers_give_paddles_rates() -> None:
+    rates = json.loads((DATA / "lr.json").read_text())
+    for name, scheduler in {
+        "step_decay": phi.optimizer.lr.StepDecay(0.5, step_size=3, gamma=0.5),
+        "cosine": phi.optimizer.lr.CosineAnnealingDecay(0.5, T_max=5, eta_min=0.01),
+    }.items():
+        got = []
+        for _ in range(12):
+            got.append(scheduler())
+            scheduler.step()
+        np.testing.assert_allclose(got, rates[name], rtol=1e-9, err_msg=name)
+
+
+def test_an_optimizer_takes_layer_parameters_and_a_scheduler() -> None:
+    phi.seed(1)
+    model = nn.Linear(2, 1)
+    scheduler = phi.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+    optimizer = phi.optimizer.SGD(learning_rate=scheduler, parameters=model.parameters())
+    x = phi.to_tensor([[1.0, 2.0]])
+    before = model.weight.numpy().copy()
+    model(x).sum().backward()
+    optimizer.step()
+    np.testing.assert_allclose(
+        model.weight.numpy(), before - 0.1 * np.array([[1.0], [2.0]]), rtol=1e-6
+    )
+    optimizer.clear_grad()
+    scheduler.step()
+    model(x).sum().backward()
+    optimizer.step()
+    np.testing.assert_allclose(
+        model.weight.numpy(), before - 0.15 * np.array([[1.0], [2.0]]), rtol=1e-6
+    )
+
+
+def test_a_reassigned_buffer_stays_a_buffer() -> None:
+    layer = nn.BatchNorm1D(2)
+    layer._mean = phi.to_tensor([1.0, 2.0])
+    assert dict(layer.named_buffers())["_mean"].numpy().tolist() == [1.0, 2.0]
+    assert "_mean" in layer.state_dict()
