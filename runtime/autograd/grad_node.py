@@ -16,8 +16,9 @@ from typing import Any, Callable
 from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor, wrap_array
 from runtime.device import module_of
-from runtime.dispatch.op_def import op_api
+from runtime.dispatch.op_def import OP_DEFS, op_api
 from runtime.errors import PreconditionNotMetError, UnimplementedError
+from runtime.kernels.kernel import swap_wanted_outputs
 
 __all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
 
@@ -156,6 +157,23 @@ class GradNode:
                     "compute the loss from its other outputs"
                 )
 
+    def _wanted_outputs(self) -> tuple[bool, ...] | None:
+        """Which outputs of the backward op are needed: a gradient of a forward input that leads
+        nowhere (stop_gradient, an integer tensor) is not. None when all are, or when the backward
+        op invokes other ops (the mask is meant for one grad kernel, not for those it calls)."""
+        edges = self.edges
+        wanted = tuple(
+            index is None
+            or (
+                edges[index] is not None
+                and (not isinstance(edges[index], list) or any(e is not None for e in edges[index]))
+            )
+            for index in self.spec.input_grads
+        )
+        if False not in wanted or OP_DEFS[self.spec.backward].invoke is not None:
+            return None
+        return wanted
+
     def apply(self, grads: list[Any], keep_graph: bool) -> list[Any]:
         """Gradients of the forward inputs (lists for Tensor[] inputs, None where none flows),
         from ``grads``, the gradients of the forward outputs (None where none arrived)."""
@@ -175,7 +193,15 @@ class GradNode:
             for (kind, value), arg in zip(self.spec.args, args)
             if kind in ("grad", "output") or (kind == "input" and value not in self.spec.meta_only)
         ]
-        results = op_api(self.spec.backward)(*args)
+        mask = None if keep_graph else self._wanted_outputs()
+        if mask is None:
+            results = op_api(self.spec.backward)(*args)
+        else:
+            previous = swap_wanted_outputs(mask)
+            try:
+                results = op_api(self.spec.backward)(*args)
+            finally:
+                swap_wanted_outputs(previous)
         if not isinstance(results, tuple):
             results = (results,)
         needs_graph = any(

@@ -106,16 +106,26 @@ def convolve_grad(
         groups,
         data_format,
     )
+    want_input, want_filter = ctx.wants(0), ctx.wants(1)
     if input.size == 0 or out_grad.size == 0:
-        return xp.zeros_like(input), xp.zeros_like(filter)
+        return (
+            xp.zeros_like(input) if want_input else None,
+            xp.zeros_like(filter) if want_filter else None,
+        )
     last = geometry.channel_last
     x_last = channels_last(xp, input, last)
     dmat = dout_matrix(xp, out_grad, groups, last)
-    filter_grad = filter_grad_of(xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape)
-    input_grad = input_grad_of(xp, dmat, filter, geometry, x_last.shape)
-    if not last:
-        input_grad = xp.moveaxis(input_grad, -1, 1)
-    return xp.ascontiguousarray(input_grad), filter_grad
+    input_grad = filter_grad = None
+    if want_filter:
+        filter_grad = filter_grad_of(
+            xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape
+        )
+    if want_input:
+        input_grad = input_grad_of(xp, dmat, filter, geometry, x_last.shape)
+        if not last:
+            input_grad = xp.moveaxis(input_grad, -1, 1)
+        input_grad = xp.ascontiguousarray(input_grad)
+    return input_grad, filter_grad
 
 
 @register_kernel("conv2d_grad", dtypes=CONV_DTYPES)
