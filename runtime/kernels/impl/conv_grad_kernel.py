@@ -117,9 +117,7 @@ def convolve_grad(
     dmat = dout_matrix(xp, out_grad, groups, last)
     input_grad = filter_grad = None
     if want_filter:
-        filter_grad = filter_grad_of(
-            xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape
-        )
+        filter_grad = filter_grad_of(xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape)
     if want_input:
         input_grad = input_grad_of(xp, dmat, filter, geometry, x_last.shape)
         if not last:
