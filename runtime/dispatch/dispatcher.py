@@ -263,7 +263,9 @@ class OpDispatcher:
             runtime_flags.SWITCHES.max_alloc_bytes,
         )
         transforms = self._transforms(kernel, metas, place)
-        run = partial(kernel.fn, _context(place))
+        context = _context(place)
+        ufunc = getattr(kernel.fn, "xp_ufunc", None)
+        run = partial(kernel.fn, context) if ufunc is None else getattr(context.xp, ufunc)
         if transforms:
             run = _with_transforms(run, transforms)
         fix = _output_fix(

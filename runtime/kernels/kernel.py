@@ -15,6 +15,7 @@ from runtime.kernels.kernel_key import KernelKey
 __all__ = [
     "Array",
     "KernelContext",
+    "array_ufunc",
     "swap_wanted_outputs",
     "wanted_outputs",
     "TensorArgDef",
@@ -51,6 +52,18 @@ def swap_wanted_outputs(mask: tuple[bool, ...] | None) -> tuple[bool, ...] | Non
     previous = _WANTED.mask
     _WANTED.mask = mask
     return previous
+
+
+def array_ufunc(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a kernel whose whole body is ``ctx.xp.<name>(*arrays)``: a plan may run that ufunc
+    of its array module directly, without the kernel's own Python frame (a simple elementwise
+    op then costs what the ufunc costs)."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.xp_ufunc = name  # type: ignore[attr-defined]
+        return fn
+
+    return mark
 
 
 class KernelContext:
