@@ -78,8 +78,10 @@ class TensorWrapper:
     __slots__ = ("impl", "version", "stop_gradient", "grad_node", "weak_node", "op", "name")
 
     def __init__(
-        self, tensor: Tensor, op: str, name: str, meta_only: bool, is_output: bool
+        self, tensor: Tensor, op: str, name: tuple, meta_only: bool, is_output: bool
     ) -> None:
+        """``name``: ("input" or "output", index) of the saved tensor, plus its position in a
+        Tensor[] argument; spelled out only in an error message."""
         impl = tensor._impl
         if meta_only:
             impl = meta_placeholder(impl)
@@ -97,12 +99,18 @@ class TensorWrapper:
         else:
             self.grad_node = node
 
+    @property
+    def spelled_name(self) -> str:
+        """``input 0``, ``output 1``, ``input 2[3]``."""
+        kind, index, *position = self.name
+        return f"{kind} {index}" + "".join(f"[{p}]" for p in position)
+
     def unwrap(self, keep_graph: bool) -> Tensor:
         """The saved tensor; with ``keep_graph`` it still leads to its grad node (double grad)."""
         impl = self.impl
         if self.version >= 0 and getattr(impl, "_version", 0) != self.version:
             raise PreconditionNotMetError(
-                f"backward of '{self.op}': its saved tensor '{self.name}' was modified in place after "
+                f"backward of '{self.op}': its saved tensor '{self.spelled_name}' was modified in place after "
                 f"the forward pass (version {getattr(impl, '_version', 0)}, saved at version "
                 f"{self.version}); compute it again or copy it before changing it"
             )
