@@ -1,12 +1,15 @@
 """Per-call cost of the generated API next to raw numpy (and PyTorch / PaddlePaddle if installed).
 
 Each row times one call in this process, as the best of several repeats, and prints the ratio
-phiops / numpy (and phiops / torch, phiops / paddle). Not a test: run it with `make bench`.
+phiops / numpy (and phiops / torch, phiops / paddle). "add 4x4 recording" has an input that
+needs a gradient, so phiops, torch and paddle record a grad node (numpy's plain add is the
+floor). Not a test: run it with `make bench`.
 """
 
 from __future__ import annotations
 
 import importlib
+import time
 import timeit
 from typing import Any, Callable
 
@@ -16,8 +19,9 @@ import generated as phi
 
 
 def best_time(fn: Callable[[], Any], number: int) -> float:
-    """Seconds per call: the best of 5 repeats of ``number`` calls."""
-    return min(timeit.repeat(fn, number=number, repeat=5)) / number
+    """CPU seconds per call: the best of 5 repeats of ``number`` calls. CPU time, so that time
+    spent waiting while other processes run on a shared machine does not count."""
+    return min(timeit.repeat(fn, number=number, repeat=5, timer=time.process_time)) / number
 
 
 def optional_module(name: str) -> Any:
@@ -48,6 +52,74 @@ def case(
     return fns
 
 
+def attribute_cases(
+    a: np.ndarray, torch: Any, paddle: Any
+) -> list[tuple[str, int, dict[str, Callable[[], Any]]]]:
+    """Ops with list, dtype or value attributes on a [2,3,4] float32 array (``full`` makes one)."""
+    t = phi.to_tensor(a)
+    rows: list[tuple[str, int, dict[str, Callable[[], Any]]]] = [
+        (
+            "reshape [4,6]",
+            {"phiops": lambda: phi.reshape(t, [4, 6]), "numpy": lambda: np.reshape(a, [4, 6])},
+        ),
+        (
+            "transpose [2,0,1]",
+            {
+                "phiops": lambda: phi.transpose(t, [2, 0, 1]),
+                "numpy": lambda: np.transpose(a, [2, 0, 1]),
+            },
+        ),
+        (
+            "mean axis [1]",
+            {"phiops": lambda: phi.mean(t, [1]), "numpy": lambda: np.mean(a, axis=1)},
+        ),
+        (
+            "full [2,3,4]",
+            {
+                "phiops": lambda: phi.full([2, 3, 4], 1.5, "float32"),
+                "numpy": lambda: np.full([2, 3, 4], 1.5, np.float32),
+            },
+        ),
+        (
+            "cast to float64",
+            {"phiops": lambda: phi.cast(t, "float64"), "numpy": lambda: a.astype(np.float64)},
+        ),
+    ]
+    if torch is not None:
+        tt = torch.from_numpy(a)
+        rows[0][1]["torch"] = lambda: torch.reshape(tt, [4, 6])
+        rows[1][1]["torch"] = lambda: torch.permute(tt, [2, 0, 1])
+        rows[2][1]["torch"] = lambda: torch.mean(tt, [1])
+        rows[3][1]["torch"] = lambda: torch.full([2, 3, 4], 1.5, dtype=torch.float32)
+        rows[4][1]["torch"] = lambda: tt.to(torch.float64)
+    if paddle is not None:
+        pt = paddle.to_tensor(a)
+        rows[0][1]["paddle"] = lambda: paddle.reshape(pt, [4, 6])
+        rows[1][1]["paddle"] = lambda: paddle.transpose(pt, [2, 0, 1])
+        rows[2][1]["paddle"] = lambda: paddle.mean(pt, [1])
+        rows[3][1]["paddle"] = lambda: paddle.full([2, 3, 4], 1.5, "float32")
+        rows[4][1]["paddle"] = lambda: paddle.cast(pt, "float64")
+    return [(label, 20_000, fns) for label, fns in rows]
+
+
+def recording_case(
+    a: np.ndarray, b: np.ndarray, torch: Any, paddle: Any
+) -> dict[str, Callable[[], Any]]:
+    """``add`` with an input that needs a gradient: the call records a grad node."""
+    x, y = phi.to_tensor(a, stop_gradient=False), phi.to_tensor(b)
+    fns: dict[str, Callable[[], Any]] = {
+        "phiops": lambda: phi.add(x, y),
+        "numpy": lambda: np.add(a, b),
+    }
+    if torch is not None:
+        tx, ty = torch.tensor(a, requires_grad=True), torch.from_numpy(b)
+        fns["torch"] = lambda: torch.add(tx, ty)
+    if paddle is not None:
+        px, py = paddle.to_tensor(a, stop_gradient=False), paddle.to_tensor(b)
+        fns["paddle"] = lambda: paddle.add(px, py)
+    return fns
+
+
 def cases(torch: Any, paddle: Any) -> list[tuple[str, int, dict[str, Callable[[], Any]]]]:
     rng = np.random.default_rng(0)
 
@@ -65,6 +137,12 @@ def cases(torch: Any, paddle: Any) -> list[tuple[str, int, dict[str, Callable[[]
             200,
             case("add", (sample(1000, 1000), sample(1000, 1000)), torch, paddle),
         ),
+        *attribute_cases(sample(2, 3, 4), torch, paddle),
+        (
+            "add 4x4 recording",
+            20_000,
+            recording_case(sample(4, 4), sample(4, 4), torch, paddle),
+        ),
     ]
 
 
@@ -72,13 +150,13 @@ def main() -> None:
     torch = optional_module("torch")
     paddle = optional_module("paddle")
     others = [name for name, module in (("torch", torch), ("paddle", paddle)) if module is not None]
-    header = f"{'case':<18}{'phiops':>12}{'numpy':>12}{'phi/numpy':>11}"
+    header = f"{'case':<20}{'phiops':>12}{'numpy':>12}{'phi/numpy':>11}"
     for name in others:
         header += f"{name:>12}{'phi/' + name:>12}"
     print(header)
     for label, number, fns in cases(torch, paddle):
         times = {name: best_time(fn, number) for name, fn in fns.items()}
-        line = f"{label:<18}{times['phiops'] * 1e6:>10.2f}us{times['numpy'] * 1e6:>10.2f}us{times['phiops'] / times['numpy']:>10.2f}x"
+        line = f"{label:<20}{times['phiops'] * 1e6:>10.2f}us{times['numpy'] * 1e6:>10.2f}us{times['phiops'] / times['numpy']:>10.2f}x"
         for name in others:
             line += f"{times[name] * 1e6:>10.2f}us{times['phiops'] / times[name]:>11.2f}x"
         print(line)

@@ -214,9 +214,12 @@ def api_view(
 def _wrap_expr(op: OpSpec, index: int, value: str, meta: str) -> str:
     """Wrapping output ``index`` (array ``value`` with meta ``meta``) into Tensor(s)."""
     output = op.outputs.outputs[index]
+    # A backward op's grad kernel returns None for a gradient the autograd engine did not want.
+    skippable = op.is_backward and len(op.outputs.outputs) > 1
     if output.type.is_list:
-        return f"[_wrap(_a, _m) for _a, _m in zip({value}, {meta})]"
-    if output.name in op.optional:
+        items = f"[_wrap(_a, _m) for _a, _m in zip({value}, {meta})]"
+        return f"None if {value} is None else {items}" if skippable else items
+    if output.name in op.optional or skippable:
         return f"None if {value} is None else _wrap({value}, {meta})"
     return f"_wrap({value}, {meta})"
 

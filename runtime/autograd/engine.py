@@ -32,8 +32,10 @@ def _add(total: Any, grad: Tensor) -> Any:
 
 def _accumulate(buffers: dict[Any, list[Any]], edge: Any, grad: Tensor) -> None:
     node, slot = edge
-    slots = buffers.setdefault(node, [None] * _slot_count(node))
-    if isinstance(slot, tuple):
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * _slot_count(node)
+    if type(slot) is tuple:
         index, position = slot
         items = slots[index]
         if items is None:
@@ -41,6 +43,14 @@ def _accumulate(buffers: dict[Any, list[Any]], edge: Any, grad: Tensor) -> None:
         items[position] = _add(items.get(position), grad)
     else:
         slots[slot] = _add(slots[slot], grad)
+
+
+def _any_arrived(slots: list[Any]) -> bool:
+    # A loop, not ``slots.count(None)``: that compares Tensors with ``==``, an op.
+    for value in slots:
+        if value is not None:
+            return True
+    return False
 
 
 def _hooked_tensor(node: Any, slot: Any) -> str:
@@ -125,8 +135,11 @@ def _zeros(meta: Any) -> Tensor:
 def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
     """Upstream gradients for every output of ``node``, zeros where none arrived (PHI's backward
     kernels expect every output gradient), lists for Tensor[] outputs."""
+    metas = node.output_metas
+    if len(metas) == 1 and slots[0] is not None and type(slots[0]) is not dict:
+        return slots  # the common case: one output, its gradient arrived
     filled = []
-    for value, meta in zip(slots, node.output_metas):
+    for value, meta in zip(slots, metas):
         if isinstance(meta, tuple):
             value = value or {}
             filled.append(
@@ -187,19 +200,20 @@ def _execute(
             if isinstance(node, AccumulationNode):
                 _finish_leaf(node, slots[0], create_graph, capture)
                 continue
-            for slot, value in enumerate(slots):
-                if value is not None and not isinstance(value, dict):
-                    slots[slot] = _apply_hooks(node, slot, value)
-                    if capture is not None and (node, slot) in capture:
-                        capture[(node, slot)] = slots[slot]
+            if node.hooks or capture is not None:
+                for slot, value in enumerate(slots):
+                    if value is not None and not isinstance(value, dict):
+                        slots[slot] = _apply_hooks(node, slot, value)
+                        if capture is not None and (node, slot) in capture:
+                            capture[(node, slot)] = slots[slot]
             if wanted is None or id(node) in wanted:
-                if any(value is not None for value in slots):
+                if _any_arrived(slots):
                     node.check_arrivals(slots)
                     input_grads = node.apply(_filled(node, slots), create_graph)
                     for edge, grad_value in zip(node.edges, input_grads):
                         if edge is None or grad_value is None:
                             continue
-                        if isinstance(edge, list):
+                        if type(edge) is list:
                             for item_edge, item_grad in zip(edge, grad_value):
                                 if item_edge is not None and item_grad is not None:
                                     _accumulate(buffers, item_edge, item_grad)

@@ -10,15 +10,16 @@ after a backward pass that does not retain the graph.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor, wrap_array
 from runtime.core.version import version_of
 from runtime.device import module_of
-from runtime.dispatch.op_def import op_api
+from runtime.dispatch.op_def import OP_DEFS, op_api
 from runtime.errors import PreconditionNotMetError, UnimplementedError
+from runtime.kernels.kernel import swap_wanted_outputs
 
 __all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
 
@@ -45,6 +46,31 @@ class GradSpec:
     input_grads: tuple[int | None, ...]
     meta_only: frozenset[int] = frozenset()
     double_grad: bool = False  # whether the backward op has a backward op of its own
+    # The forward outputs whose gradients the backward op takes, derived from ``args``.
+    consumed: frozenset[int] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        consumed = frozenset(value for kind, value in self.args if kind == "grad")
+        object.__setattr__(self, "consumed", consumed)
+
+
+_PLACEHOLDER_LIMIT = 4096
+_PLACEHOLDERS: dict[Any, DenseTensor] = {}
+
+
+def meta_placeholder(impl: DenseTensor) -> DenseTensor:
+    """The read-only stand-in for a ``no_need_buffer`` input with ``impl``'s meta: a zero-stride
+    view (the shape and dtype, one element of memory), one shared by every record of that meta
+    instead of one allocated per record."""
+    meta = impl.meta
+    placeholder = _PLACEHOLDERS.get(meta)
+    if placeholder is None:
+        if len(_PLACEHOLDERS) >= _PLACEHOLDER_LIMIT:
+            _PLACEHOLDERS.clear()
+        xp = module_of(impl.array)
+        array = xp.broadcast_to(xp.zeros((), impl.array.dtype), meta.dims)
+        placeholder = _PLACEHOLDERS[meta] = DenseTensor(array, meta)
+    return placeholder
 
 
 class TensorWrapper:
@@ -53,17 +79,16 @@ class TensorWrapper:
     __slots__ = ("impl", "version", "stop_gradient", "grad_node", "weak_node", "op", "name")
 
     def __init__(
-        self, tensor: Tensor, op: str, name: str, meta_only: bool, is_output: bool
+        self, tensor: Tensor, op: str, name: tuple, meta_only: bool, is_output: bool
     ) -> None:
+        """``name``: ("input" or "output", index) of the saved tensor, plus its position in a
+        Tensor[] argument; spelled out only in an error message."""
         impl = tensor._impl
-        self.version = version_of(impl)
         if meta_only:
-            # A zero-stride view has the shape and dtype and holds one element of memory.
-            xp = module_of(impl.array)
-            impl = DenseTensor(
-                xp.broadcast_to(xp.zeros((), impl.array.dtype), impl.meta.dims), impl.meta
-            )
+            impl = meta_placeholder(impl)
             self.version = -1
+        else:
+            self.version = version_of(impl)
         self.impl = impl
         self.stop_gradient = tensor.stop_gradient
         self.op = op
@@ -75,12 +100,18 @@ class TensorWrapper:
         else:
             self.grad_node = node
 
+    @property
+    def spelled_name(self) -> str:
+        """``input 0``, ``output 1``, ``input 2[3]``."""
+        kind, index, *position = self.name
+        return f"{kind} {index}" + "".join(f"[{p}]" for p in position)
+
     def unwrap(self, keep_graph: bool) -> Tensor:
         """The saved tensor; with ``keep_graph`` it still leads to its grad node (double grad)."""
         impl = self.impl
         if self.version >= 0 and version_of(impl) != self.version:
             raise PreconditionNotMetError(
-                f"backward of '{self.op}': its saved tensor '{self.name}' was modified in place after "
+                f"backward of '{self.op}': its saved tensor '{self.spelled_name}' was modified in place after "
                 f"the forward pass (version {version_of(impl)}, saved at version "
                 f"{self.version}); compute it again or copy it before changing it"
             )
@@ -123,7 +154,7 @@ class GradNode:
         for edge in self.edges:
             if edge is None:
                 continue
-            if isinstance(edge, list):
+            if type(edge) is list:
                 found.extend(e[0] for e in edge if e is not None)
             else:
                 found.append(edge[0])
@@ -133,22 +164,10 @@ class GradNode:
         self.saved = []
         self.released = True
 
-    @staticmethod
-    def _argument(kind: str, value: Any, saved: Any, grads: list[Any], keep_graph: bool) -> Any:
-        if kind == "grad":
-            return grads[value]
-        if kind in ("input", "output"):
-            if saved is None:
-                return None
-            if isinstance(saved, list):
-                return [wrapper.unwrap(keep_graph) for wrapper in saved]
-            return saved.unwrap(keep_graph)
-        return saved
-
     def check_arrivals(self, slots: list[Any]) -> None:
         """UnimplementedError when a gradient arrived for an output the backward op takes no
         gradient for (cross_entropy_with_softmax's softmax, as in PaddlePaddle)."""
-        consumed = {value for kind, value in self.spec.args if kind == "grad"}
+        consumed = self.spec.consumed
         for slot, value in enumerate(slots):
             if value is not None and slot not in consumed:
                 raise UnimplementedError(
@@ -156,6 +175,24 @@ class GradNode:
                     f"'{self.spec.backward}' takes no gradient for that output (as in PaddlePaddle); "
                     "compute the loss from its other outputs"
                 )
+
+    def _wanted_outputs(self) -> tuple[bool, ...] | None:
+        """Which outputs of the backward op are needed: a gradient of a forward input that leads
+        nowhere (stop_gradient, an integer tensor) is not. None when all are, or when the backward
+        op invokes other ops (the mask is meant for one grad kernel, not for those it calls)."""
+        edges = self.edges
+        wanted = []
+        for index in self.spec.input_grads:
+            if index is None:
+                wanted.append(True)
+                continue
+            edge = edges[index]
+            wanted.append(
+                edge is not None and (type(edge) is not list or edge.count(None) < len(edge))
+            )
+        if False not in wanted or OP_DEFS[self.spec.backward].invoke is not None:
+            return None
+        return tuple(wanted)
 
     def apply(self, grads: list[Any], keep_graph: bool) -> list[Any]:
         """Gradients of the forward inputs (lists for Tensor[] inputs, None where none flows),
@@ -165,26 +202,30 @@ class GradNode:
                 f"backward of '{self.spec.op}' runs a second time, but its saved tensors were freed "
                 "after the first backward pass; pass retain_graph=True to the first backward() or grad()"
             )
-        args = [
-            self._argument(kind, value, saved, grads, keep_graph)
-            for (kind, value), saved in zip(self.spec.args, self.saved)
-        ]
-        # The tensors whose values the backward op reads: a later backward pass differentiates
-        # through them (shape-only inputs do not count).
-        read = [
-            arg
-            for (kind, value), arg in zip(self.spec.args, args)
-            if kind in ("grad", "output") or (kind == "input" and value not in self.spec.meta_only)
-        ]
-        results = op_api(self.spec.backward)(*args)
-        if not isinstance(results, tuple):
+        spec = self.spec
+        args = []
+        for (kind, value), saved in zip(spec.args, self.saved):
+            if kind == "grad":
+                args.append(grads[value])
+            elif saved is None or (kind != "input" and kind != "output"):
+                args.append(saved)
+            elif type(saved) is list:
+                args.append([wrapper.unwrap(keep_graph) for wrapper in saved])
+            else:
+                args.append(saved.unwrap(keep_graph))
+        mask = None if keep_graph else self._wanted_outputs()
+        api = op_api(spec.backward)
+        if mask is None:
+            results = api(*args)
+        else:
+            previous = swap_wanted_outputs(mask)
+            try:
+                results = api(*args)
+            finally:
+                swap_wanted_outputs(previous)
+        if type(results) is not tuple:
             results = (results,)
-        needs_graph = any(
-            t is not None and not t.stop_gradient
-            for arg in read
-            for t in (arg if isinstance(arg, list) else [arg])
-        )
-        if keep_graph and needs_graph and not self.spec.double_grad:
+        if keep_graph and not spec.double_grad and self._reads_graph(args):
             for result in results:
                 if (
                     result is not None
@@ -192,12 +233,23 @@ class GradNode:
                     and result._grad_node is None
                 ):
                     result.stop_gradient = False
-                    result._grad_node = (MissingGradNode(self.spec), 0)
+                    result._grad_node = (MissingGradNode(spec), 0)
         input_grads: list[Any] = [None] * len(self.edges)
-        for index, result in zip(self.spec.input_grads, results):
+        for index, result in zip(spec.input_grads, results):
             if index is not None:
                 input_grads[index] = result
         return input_grads
+
+    def _reads_graph(self, args: list[Any]) -> bool:
+        """Whether a tensor whose value the backward op reads needs a gradient: a later backward
+        pass differentiates through it (shape-only inputs do not count)."""
+        meta_only = self.spec.meta_only
+        for (kind, value), arg in zip(self.spec.args, args):
+            if kind == "grad" or kind == "output" or (kind == "input" and value not in meta_only):
+                for tensor in arg if isinstance(arg, list) else (arg,):
+                    if tensor is not None and not tensor.stop_gradient:
+                        return True
+        return False
 
 
 class MissingGradNode:

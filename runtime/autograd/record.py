@@ -41,10 +41,14 @@ def record(
             items = [edge_of(t) for t in value]
             needed = needed or any(e is not None for e in items)
             edges.append(items)
+        elif value.stop_gradient or value._impl.array.dtype.kind not in _DIFFERENTIABLE_KINDS:
+            edges.append(None)
         else:
-            edge = edge_of(value)
-            needed = needed or edge is not None
+            edge = value._grad_node
+            if edge is None:
+                edge = value._grad_node = (AccumulationNode(value), 0)
             edges.append(edge)
+            needed = True
     if not needed:
         return
     metas = [
@@ -64,30 +68,30 @@ def record(
                 if is_differentiable(item):
                     item.stop_gradient = False
                     item._grad_node = (node, (slot, position))
-        elif is_differentiable(output):
+        elif output._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS:
             output.stop_gradient = False
             output._grad_node = (node, slot)
     # Saved after the outputs got their node, so a saved output still leads back to it.
+    saved = node.saved
+    meta_only = spec.meta_only
     for kind, index in spec.args:
         if kind == "input":
-            node.saved.append(
-                _wrap(inputs[index], spec.op, f"input {index}", index in spec.meta_only, False)
-            )
+            saved.append(_wrap(inputs[index], spec.op, ("input", index), index in meta_only, False))
         elif kind == "output":
-            node.saved.append(_wrap(outputs[index], spec.op, f"output {index}", False, True))
+            saved.append(_wrap(outputs[index], spec.op, ("output", index), False, True))
         elif kind == "attr":
-            node.saved.append(attrs[index])
+            saved.append(attrs[index])
         elif kind == "value":
-            node.saved.append(index)
+            saved.append(index)
         else:
-            node.saved.append(None)
+            saved.append(None)
 
 
-def _wrap(value: Any, op: str, name: str, meta_only: bool, is_output: bool) -> Any:
+def _wrap(value: Any, op: str, name: tuple, meta_only: bool, is_output: bool) -> Any:
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
         return [
-            TensorWrapper(t, op, f"{name}[{i}]", meta_only, is_output) for i, t in enumerate(value)
+            TensorWrapper(t, op, name + (i,), meta_only, is_output) for i, t in enumerate(value)
         ]
     return TensorWrapper(value, op, name, meta_only, is_output)

@@ -144,8 +144,25 @@ def to_str(value: Any, op: str, arg: str) -> str:
     raise _fail(op, arg, "a str", value)
 
 
+_JUST_INT = {int}
+
+
+def _plain_int64s(value: Any) -> tuple[int, ...] | None:
+    """``value`` as a tuple when it is a non-empty list or tuple of plain ints in int64's range
+    (the common case, checked with a few C-level calls); None sends it to the full conversion,
+    which also says what is wrong."""
+    kind = type(value)
+    if (kind is tuple or kind is list) and {*map(type, value)} == _JUST_INT:
+        if INT64_MIN <= min(value) and max(value) <= INT64_MAX:
+            return value if kind is tuple else tuple(value)
+    return None
+
+
 def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
     """IntArray: an int, a list/tuple of ints or 1-element int tensors, or an int tensor."""
+    plain = _plain_int64s(value)
+    if plain is not None:
+        return plain
     if type(value) is not tuple or not all(type(item) is int for item in value):
         try:
             value = IntArray(value).data
@@ -158,6 +175,9 @@ def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
 
 def to_int_list(value: Any, op: str, arg: str) -> tuple[int, ...]:
     """int[] / int64_t[]: a list or tuple of ints (an int is a 1-element list)."""
+    plain = _plain_int64s(value)
+    if plain is not None:
+        return plain
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return (to_int64(value, op, arg),)
     if isinstance(value, (list, tuple)):

@@ -39,6 +39,7 @@ from runtime.errors import (
 )
 from runtime.infermeta.sizes import check_output_sizes
 from runtime.kernels import KERNEL_FACTORY, Kernel, KernelContext, KernelKey
+from runtime.kernels.kernel import wanted_outputs
 
 __all__ = [
     "OpDispatcher",
@@ -262,7 +263,9 @@ class OpDispatcher:
             runtime_flags.SWITCHES.max_alloc_bytes,
         )
         transforms = self._transforms(kernel, metas, place)
-        run = partial(kernel.fn, _context(place))
+        context = _context(place)
+        ufunc = getattr(kernel.fn, "xp_ufunc", None)
+        run = partial(kernel.fn, context) if ufunc is None else getattr(context.xp, ufunc)
         if transforms:
             run = _with_transforms(run, transforms)
         fix = _output_fix(
@@ -391,12 +394,13 @@ class OpDispatcher:
             result, out_metas = (result,), (out_metas,)
         wrapped = []
         for value, meta, spec in zip(result, out_metas, outputs):
+            # value None where a grad kernel skipped an output nobody wanted
             if spec.is_list:
                 wrapped.append(
                     None if value is None else [wrap_array(a, m) for a, m in zip(value, meta)]
                 )
             else:
-                wrapped.append(None if meta is None else wrap_array(value, meta))
+                wrapped.append(None if meta is None or value is None else wrap_array(value, meta))
         return tuple(wrapped)
 
 
@@ -439,7 +443,10 @@ def check_outputs(plan: KernelPlan, result: Any, info: OpInfo) -> None:
         raise PreconditionNotMetError(
             f"{info.name}(): kernel {kernel!r} must return a tuple of {len(metas)} arrays"
         )
-    for value, meta, spec in zip(results, metas, info.outputs):
+    wanted = wanted_outputs()
+    for index, (value, meta, spec) in enumerate(zip(results, metas, info.outputs)):
+        if value is None and wanted is not None and not wanted[index]:
+            continue  # a gradient the caller did not want: the kernel may skip it
         if spec.is_list and not value and all(m is None for m in meta):
             continue  # an optional Tensor[] output whose input is absent (None or empty)
         items, item_metas = (value, meta) if spec.is_list else ((value,), (meta,))
@@ -608,6 +615,8 @@ def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
     asarray = np.asarray
 
     def conform(value: Any) -> Any:
+        if value is None:  # an output a grad kernel skipped (nobody wanted it)
+            return None
         if type(value) is not np.ndarray and not _is_array(value):
             value = asarray(value)
         return value if value.dtype == np_dtype else value.astype(np_dtype)
@@ -625,7 +634,7 @@ def _compose(run: Callable[..., Any], fix: Callable[[Any], Any]) -> Callable[...
 def _check_nan_inf(op: str, outputs: tuple, result: Any) -> None:
     results = result if len(outputs) > 1 else (result,)
     for value, spec in zip(results, outputs):
-        items = value if spec.is_list else (value,)
+        items = () if value is None else value if spec.is_list else (value,)
         for position, array in enumerate(items):
             if array.dtype.kind not in "fc" or array.size == 0:
                 continue

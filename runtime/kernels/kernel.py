@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import threading
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
@@ -14,6 +15,9 @@ from runtime.kernels.kernel_key import KernelKey
 __all__ = [
     "Array",
     "KernelContext",
+    "array_ufunc",
+    "swap_wanted_outputs",
+    "wanted_outputs",
     "TensorArgDef",
     "AttributeArgDef",
     "KernelArgsDef",
@@ -26,6 +30,42 @@ class Array:
     """Annotation marker for a tensor argument or result of a kernel: a numpy or CuPy array."""
 
 
+class _Wanted(threading.local):
+    """Which outputs the running grad kernel must compute, per thread (None: all of them)."""
+
+    mask: tuple[bool, ...] | None = None
+
+
+_WANTED = _Wanted()
+
+
+def wanted_outputs() -> tuple[bool, ...] | None:
+    """The mask ``outputs_wanted`` set for this thread, None when every output is wanted."""
+    return _WANTED.mask
+
+
+def swap_wanted_outputs(mask: tuple[bool, ...] | None) -> tuple[bool, ...] | None:
+    """Set this thread's mask, returning the previous one to restore after the call: the grad
+    kernel run next computes only the outputs whose ``mask`` entry is True and returns None for
+    the others, as PHI passes a null output pointer for a gradient nobody asked for. The autograd
+    engine sets it around exactly one backward op call."""
+    previous = _WANTED.mask
+    _WANTED.mask = mask
+    return previous
+
+
+def array_ufunc(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a kernel whose whole body is ``ctx.xp.<name>(*arrays)``: a plan may run that ufunc
+    of its array module directly, without the kernel's own Python frame (a simple elementwise
+    op then costs what the ufunc costs)."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.xp_ufunc = name  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
 class KernelContext:
     """What a kernel may use besides its arguments: the array module and the place."""
 
@@ -35,6 +75,13 @@ class KernelContext:
         self.xp = xp
         self.place = place
         self.backend = place.backend
+
+    @staticmethod
+    def wants(index: int) -> bool:
+        """Whether a grad kernel must compute its output ``index``: False when the caller (the
+        autograd engine) needs no gradient there; the kernel then returns None in its place."""
+        mask = _WANTED.mask
+        return mask is None or mask[index]
 
     def __repr__(self) -> str:
         return f"KernelContext({self.xp.__name__}, {self.place!r})"

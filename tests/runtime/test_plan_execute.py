@@ -146,3 +146,13 @@ def test_a_backend_or_priority_cannot_be_registered_twice() -> None:
         register_backend(Backend.CPU, 5, lambda: np)
     with pytest.raises(NotFoundError, match="backend UNDEFINED is not registered"):
         get_backend(Backend.UNDEFINED)
+
+
+def test_a_plain_elementwise_kernel_plans_as_its_raw_ufunc() -> None:
+    """add, subtract and multiply are marked array_ufunc: the plan runs numpy's ufunc itself."""
+    meta = DenseTensorMeta.get(DataType.FLOAT32, (3,), DataLayout.NCHW, CPUPlace())
+    for op, ufunc in (("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply)):
+        plan = get_op_def(op).dispatcher.plan((meta, meta), ())
+        assert plan.run is ufunc
+    divide = get_op_def("divide").dispatcher.plan((meta, meta), ())
+    assert divide.run is not np.divide  # an integer divide checks its divisor: not a raw ufunc

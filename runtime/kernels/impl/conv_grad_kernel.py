@@ -9,6 +9,7 @@ kernel tap (prod(kernel) vectorised adds, never a loop over pixels or channels).
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 from runtime.kernels import blas
@@ -49,18 +50,30 @@ def col2im(xp: Any, dcols: Array, x_shape: tuple[int, ...], geometry: ConvGeomet
 
 
 def convolve_grad_channels_first(
-    xp: Any, input: Array, filter: Array, out_grad: Array, geometry: ConvGeometry
-) -> tuple[Array, Array]:
+    xp: Any,
+    input: Array,
+    filter: Array,
+    out_grad: Array,
+    geometry: ConvGeometry,
+    want_input: bool = True,
+    want_filter: bool = True,
+) -> tuple[Array | None, Array | None]:
     """(input_grad, filter_grad) for channels-first input, in the forward's layout: with
     ``columns`` [N, G, K*Cg, P] and ``dout`` [N, G, Mg, P], ``filter_grad = sum over N of dout @
     columns^T`` and ``dcols = filter^T @ dout``, two batched matmuls; col2im adds ``dcols`` back
-    onto the padded input, one strided add per kernel tap."""
+    onto the padded input, one strided add per kernel tap. A gradient not wanted is None."""
     n, c = input.shape[:2]
     m, g = filter.shape[0], geometry.groups
-    columns = columns_channels_first(xp, input, geometry)
-    dout = out_grad.reshape(n, g, m // g, columns.shape[3])
-    filter_grad = blas.matmul(xp, dout, columns.transpose(0, 1, 3, 2)).sum(axis=0)
-    weights = filter.reshape(g, m // g, columns.shape[2]).transpose(0, 2, 1)
+    taps = math.prod(geometry.kernel)
+    dout = out_grad.reshape(n, g, m // g, math.prod(geometry.out))
+    filter_grad = None
+    if want_filter:
+        columns = columns_channels_first(xp, input, geometry)
+        filter_grad = blas.matmul(xp, dout, columns.transpose(0, 1, 3, 2)).sum(axis=0)
+        filter_grad = filter_grad.reshape(filter.shape)
+    if not want_input:
+        return None, filter_grad
+    weights = filter.reshape(g, m // g, (c // g) * taps).transpose(0, 2, 1)
     dcols = blas.matmul(xp, weights, dout).reshape((n, c) + geometry.kernel + geometry.out)
     padded = xp.zeros(
         (n, c) + tuple(size + p0 + p1 for size, (p0, p1) in zip(input.shape[2:], geometry.pads)),
@@ -75,7 +88,7 @@ def convolve_grad_channels_first(
     crop = (slice(None), slice(None)) + tuple(
         slice(p0, p0 + size) for size, (p0, _) in zip(input.shape[2:], geometry.pads)
     )
-    return xp.ascontiguousarray(padded[crop]), filter_grad.reshape(filter.shape)
+    return xp.ascontiguousarray(padded[crop]), filter_grad
 
 
 def dout_matrix(xp: Any, dout: Array, groups: int, channel_last: bool) -> Array:
@@ -137,16 +150,25 @@ def convolve_grad(
         groups,
         data_format,
     )
+    want_input, want_filter = ctx.wants(0), ctx.wants(1)
     if input.size == 0 or out_grad.size == 0:
-        return xp.zeros_like(input), xp.zeros_like(filter)
+        return (
+            xp.zeros_like(input) if want_input else None,
+            xp.zeros_like(filter) if want_filter else None,
+        )
     last = geometry.channel_last
     if not last:
-        return convolve_grad_channels_first(xp, input, filter, out_grad, geometry)
+        return convolve_grad_channels_first(
+            xp, input, filter, out_grad, geometry, want_input, want_filter
+        )
     x_last = channels_last(xp, input, last)
     dmat = dout_matrix(xp, out_grad, groups, last)
-    filter_grad = filter_grad_of(xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape)
-    input_grad = input_grad_of(xp, dmat, filter, geometry, x_last.shape)
-    return xp.ascontiguousarray(input_grad), filter_grad
+    input_grad = filter_grad = None
+    if want_filter:
+        filter_grad = filter_grad_of(xp, im2col(xp, x_last, geometry), dmat, geometry, filter.shape)
+    if want_input:
+        input_grad = xp.ascontiguousarray(input_grad_of(xp, dmat, filter, geometry, x_last.shape))
+    return input_grad, filter_grad
 
 
 @register_kernel("conv2d_grad", dtypes=CONV_DTYPES)

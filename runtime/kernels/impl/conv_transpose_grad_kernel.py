@@ -51,12 +51,25 @@ def conv_transpose_grad_kernel(
         groups,
         data_format,
     )
+    want_x, want_filter = ctx.wants(0), ctx.wants(1)
     if x.size == 0 or out_grad.size == 0 or filter.size == 0:
-        return xp.zeros_like(x), xp.zeros_like(filter)
+        return (
+            xp.zeros_like(x) if want_x else None,
+            xp.zeros_like(filter) if want_filter else None,
+        )
     last = geometry.channel_last
     cols = im2col(xp, channels_last(xp, out_grad, last), geometry)
-    x_grad = output_from_matrix(
-        xp, blas.matmul(xp, cols, filter_matrix(xp, filter, groups)), x.shape[0], geometry, last
-    )
-    filter_grad = filter_grad_of(xp, cols, dout_matrix(xp, x, groups, last), geometry, filter.shape)
+    x_grad = filter_grad = None
+    if want_x:
+        x_grad = output_from_matrix(
+            xp,
+            blas.matmul(xp, cols, filter_matrix(xp, filter, groups)),
+            x.shape[0],
+            geometry,
+            last,
+        )
+    if want_filter:
+        filter_grad = filter_grad_of(
+            xp, cols, dout_matrix(xp, x, groups, last), geometry, filter.shape
+        )
     return x_grad, filter_grad

@@ -7,6 +7,7 @@ funcs/elementwise_functor.h): complex gradients use the conjugate of the partial
 (MulGradDX<complex>: dout * conj(y)). Integer and bool tensors get no gradients, so every
 kernel is registered for the floating (and, where the forward op has them, complex) dtypes
 only. Outputs never alias inputs: a gradient that equals ``out_grad`` is returned as a copy.
+A gradient the autograd engine does not want (``ctx.wants``) is not computed: None instead.
 """
 
 from __future__ import annotations
@@ -66,8 +67,11 @@ def add_grad_kernel(
     """x_grad = y_grad = out_grad, each summed to its input's shape. Only the shapes of x and
     y are read (no_need_buffer); ``axis`` is the legacy broadcast axis, always -1."""
     xp = ctx.xp
-    x_grad = _fresh(xp, reduce_to_shape(xp, out_grad, x.shape), out_grad)
-    y_grad = _fresh(xp, reduce_to_shape(xp, out_grad, y.shape), out_grad)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_grad = _fresh(xp, reduce_to_shape(xp, out_grad, x.shape), out_grad)
+    if ctx.wants(1):
+        y_grad = _fresh(xp, reduce_to_shape(xp, out_grad, y.shape), out_grad)
     return x_grad, y_grad
 
 
@@ -77,8 +81,11 @@ def subtract_grad_kernel(
 ) -> tuple[Array, Array]:
     """x_grad = out_grad, y_grad = -out_grad, each summed to its input's shape."""
     xp = ctx.xp
-    x_grad = _fresh(xp, reduce_to_shape(xp, out_grad, x.shape), out_grad)
-    y_grad = xp.negative(reduce_to_shape(xp, out_grad, y.shape))
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_grad = _fresh(xp, reduce_to_shape(xp, out_grad, x.shape), out_grad)
+    if ctx.wants(1):
+        y_grad = xp.negative(reduce_to_shape(xp, out_grad, y.shape))
     return x_grad, y_grad
 
 
@@ -89,8 +96,11 @@ def multiply_grad_kernel(
 ) -> tuple[Array, Array]:
     """x_grad = out_grad * conj(y), y_grad = out_grad * conj(x), summed to the inputs' shapes."""
     xp = ctx.xp
-    x_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, y), x.shape)
-    y_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, x), y.shape)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, y), x.shape)
+    if ctx.wants(1):
+        y_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, x), y.shape)
     return x_grad, y_grad
 
 
@@ -102,8 +112,11 @@ def divide_grad_kernel(
     """x_grad = out_grad / conj(y), y_grad = -out_grad * conj(out / y) (PHI's DivGradXYFunctor),
     summed to the inputs' shapes. A zero y gives inf/nan, as the forward op does."""
     xp = ctx.xp
-    x_grad = reduce_to_shape(xp, out_grad / conj_if_complex(xp, y), x.shape)
-    y_grad = reduce_to_shape(xp, -out_grad * conj_if_complex(xp, out / y), y.shape)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_grad = reduce_to_shape(xp, out_grad / conj_if_complex(xp, y), x.shape)
+    if ctx.wants(1):
+        y_grad = reduce_to_shape(xp, -out_grad * conj_if_complex(xp, out / y), y.shape)
     return x_grad, y_grad
 
 
@@ -115,10 +128,13 @@ def maximum_grad_kernel(
     """PHI's MaxGradDx/MaxGradDy: x_grad = out_grad * (x > y), y_grad = out_grad * (x <= y).
     Ties send the whole gradient to y; where x or y is nan neither gets it."""
     xp = ctx.xp
-    x_wins = xp.greater(x, y)
-    y_wins = xp.less_equal(x, y)
-    x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
-    y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_wins = xp.greater(x, y)
+        x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
+    if ctx.wants(1):
+        y_wins = xp.less_equal(x, y)
+        y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
     return x_grad, y_grad
 
 
@@ -130,10 +146,13 @@ def minimum_grad_kernel(
     """PHI's MinGradDx/MinGradDy: x_grad = out_grad * (x < y), y_grad = out_grad * (x >= y).
     Ties send the whole gradient to y; where x or y is nan neither gets it."""
     xp = ctx.xp
-    x_wins = xp.less(x, y)
-    y_wins = xp.greater_equal(x, y)
-    x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
-    y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_wins = xp.less(x, y)
+        x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
+    if ctx.wants(1):
+        y_wins = xp.greater_equal(x, y)
+        y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
     return x_grad, y_grad
 
 
@@ -146,10 +165,13 @@ def elementwise_pow_grad_kernel(
     log(x) * x**y (conjugated for complex), summed to the inputs' shapes. As in PHI,
     y_grad is nan where a real x is negative and at x == 0 (log(0) * 0)."""
     xp = ctx.xp
-    x_partial = y * xp.power(x, y - 1)
-    y_partial = xp.log(x) * xp.power(x, y)
-    x_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, x_partial), x.shape)
-    y_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, y_partial), y.shape)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_partial = y * xp.power(x, y - 1)
+        x_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, x_partial), x.shape)
+    if ctx.wants(1):
+        y_partial = xp.log(x) * xp.power(x, y)
+        y_grad = reduce_to_shape(xp, out_grad * conj_if_complex(xp, y_partial), y.shape)
     return x_grad, y_grad
 
 
@@ -169,16 +191,22 @@ def multiply_double_grad_kernel(
     conj(grad_x_grad), grad_out_grad = grad_x_grad * y + x * grad_y_grad. A missing
     grad_x_grad or grad_y_grad counts as zeros."""
     xp = ctx.xp
-    # grad_x_grad * y and x * grad_y_grad both have the broadcast shape, grad_out's.
-    grad_out_grad = xp.zeros(grad_out.shape, dtype=grad_out.dtype)
-    if grad_y_grad is None:
-        x_grad = xp.zeros(x.shape, dtype=x.dtype)
-    else:
-        x_grad = reduce_to_shape(xp, grad_out * conj_if_complex(xp, grad_y_grad), x.shape)
-        grad_out_grad = grad_out_grad + x * grad_y_grad
-    if grad_x_grad is None:
-        y_grad = xp.zeros(y.shape, dtype=y.dtype)
-    else:
-        y_grad = reduce_to_shape(xp, grad_out * conj_if_complex(xp, grad_x_grad), y.shape)
-        grad_out_grad = grad_out_grad + grad_x_grad * y
+    x_grad = y_grad = grad_out_grad = None
+    if ctx.wants(0):
+        if grad_y_grad is None:
+            x_grad = xp.zeros(x.shape, dtype=x.dtype)
+        else:
+            x_grad = reduce_to_shape(xp, grad_out * conj_if_complex(xp, grad_y_grad), x.shape)
+    if ctx.wants(1):
+        if grad_x_grad is None:
+            y_grad = xp.zeros(y.shape, dtype=y.dtype)
+        else:
+            y_grad = reduce_to_shape(xp, grad_out * conj_if_complex(xp, grad_x_grad), y.shape)
+    if ctx.wants(2):
+        # grad_x_grad * y and x * grad_y_grad both have the broadcast shape, grad_out's.
+        grad_out_grad = xp.zeros(grad_out.shape, dtype=grad_out.dtype)
+        if grad_y_grad is not None:
+            grad_out_grad = grad_out_grad + x * grad_y_grad
+        if grad_x_grad is not None:
+            grad_out_grad = grad_out_grad + grad_x_grad * y
     return x_grad, y_grad, grad_out_grad

@@ -13,7 +13,7 @@ from types import ModuleType
 
 from runtime.common import DataType
 from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.kernel import Array, KernelContext, array_ufunc
 from runtime.kernels.floating_point import ieee_results
 from runtime.kernels.registration import ARITHMETIC, INTEGRAL, register_kernel
 
@@ -48,17 +48,20 @@ def _check_integer_divisor(xp: ModuleType, x: Array, y: Array) -> None:
 
 
 @register_kernel("add", dtypes=ADD_DTYPES)
+@array_ufunc("add")
 def add_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x + y; on bool this is logical or, as C++ bool arithmetic converted back to bool."""
     return ctx.xp.add(x, y)
 
 
 @register_kernel("subtract", dtypes=SUBTRACT_DTYPES)
+@array_ufunc("subtract")
 def subtract_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     return ctx.xp.subtract(x, y)
 
 
 @register_kernel("multiply", dtypes=MULTIPLY_DTYPES)
+@array_ufunc("multiply")
 def multiply_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x * y; on bool this is logical and (PHI's MultiplyFunctor<bool>)."""
     return ctx.xp.multiply(x, y)

@@ -93,8 +93,16 @@ def matmul_grad_kernel(
     """x_grad and y_grad of matmul, with x's and y's shapes: batch dims that were broadcast
     are summed, a vector operand gets a vector gradient, a transposed operand a transposed
     one. Complex operands get the conjugate gradients (dX = dOut @ Y^H), as in PHI."""
-    x_grad, y_grad = _matmul_grads(ctx.xp, x, y, out_grad, transpose_x, transpose_y)
-    return x_grad, y_grad
+    return _matmul_grads(
+        ctx.xp,
+        x,
+        y,
+        out_grad,
+        transpose_x,
+        transpose_y,
+        want_x=ctx.wants(0),
+        want_y=ctx.wants(1),
+    )
 
 
 @register_kernel("matmul_double_grad", dtypes=MATMUL_GRAD_DTYPES)
@@ -113,19 +121,25 @@ def matmul_double_grad_kernel(
     for grad_out, grad_out_grad = matmul(grad_x_grad, y) + matmul(x, grad_y_grad), all with
     the same transposes. A missing grad_x_grad or grad_y_grad counts as zeros."""
     xp = ctx.xp
-    grad_out_grad = xp.zeros(grad_out.shape, dtype=grad_out.dtype)
-    if grad_y_grad is None:
-        x_grad = xp.zeros(x.shape, dtype=x.dtype)
-    else:
-        x_grad, _ = _matmul_grads(
-            xp, x, grad_y_grad, grad_out, transpose_x, transpose_y, want_y=False
-        )
-        grad_out_grad = grad_out_grad + _matmul(xp, x, grad_y_grad, transpose_x, transpose_y)
-    if grad_x_grad is None:
-        y_grad = xp.zeros(y.shape, dtype=y.dtype)
-    else:
-        _, y_grad = _matmul_grads(
-            xp, grad_x_grad, y, grad_out, transpose_x, transpose_y, want_x=False
-        )
-        grad_out_grad = grad_out_grad + _matmul(xp, grad_x_grad, y, transpose_x, transpose_y)
+    x_grad = y_grad = grad_out_grad = None
+    if ctx.wants(0):
+        if grad_y_grad is None:
+            x_grad = xp.zeros(x.shape, dtype=x.dtype)
+        else:
+            x_grad, _ = _matmul_grads(
+                xp, x, grad_y_grad, grad_out, transpose_x, transpose_y, want_y=False
+            )
+    if ctx.wants(1):
+        if grad_x_grad is None:
+            y_grad = xp.zeros(y.shape, dtype=y.dtype)
+        else:
+            _, y_grad = _matmul_grads(
+                xp, grad_x_grad, y, grad_out, transpose_x, transpose_y, want_x=False
+            )
+    if ctx.wants(2):
+        grad_out_grad = xp.zeros(grad_out.shape, dtype=grad_out.dtype)
+        if grad_y_grad is not None:
+            grad_out_grad = grad_out_grad + _matmul(xp, x, grad_y_grad, transpose_x, transpose_y)
+        if grad_x_grad is not None:
+            grad_out_grad = grad_out_grad + _matmul(xp, grad_x_grad, y, transpose_x, transpose_y)
     return x_grad, y_grad, grad_out_grad

@@ -4,7 +4,8 @@ With x_hat = (x - mean) * inv_std over the N elements normalised together and g 
 scale: ``scale_grad = sum(out_grad * x_hat)``, ``bias_grad = sum(out_grad)`` and
 ``x_grad = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))`` when the statistics came from
 the batch; ``x_grad = g * inv_std`` when batch_norm used its running statistics (they are
-constants then). A gradient of an absent scale or bias is absent.
+constants then). A gradient of an absent scale or bias is absent, and so is one the autograd
+engine does not want (``ctx.wants``).
 """
 
 from __future__ import annotations
@@ -69,9 +70,9 @@ def batch_norm_grad_kernel(
         x_grad -= (bias_grad / count).reshape(shape)
         x_grad *= factor.reshape(shape)
     return (
-        x_grad,
-        None if scale is None else scale_grad.astype(scale.dtype, copy=False),
-        None if bias is None else bias_grad.astype(bias.dtype, copy=False),
+        x_grad if ctx.wants(0) else None,
+        None if scale is None or not ctx.wants(1) else scale_grad.astype(scale.dtype, copy=False),
+        None if bias is None or not ctx.wants(2) else bias_grad.astype(bias.dtype, copy=False),
     )
 
 
@@ -102,8 +103,13 @@ def layer_norm_grad_kernel(
     products = dy * centered
     g_mean = (dy @ weights) / width
     gx_mean = (products @ weights) * inv_std / width
-    scale_grad = None if scale is None else (inv_std @ products).reshape(scale.shape)
-    bias_grad = None if bias is None else (xp.ones(left, x.dtype) @ dy).reshape(bias.shape)
+    scale_grad = bias_grad = None
+    if scale is not None and ctx.wants(1):
+        scale_grad = (inv_std @ products).reshape(scale.shape)
+    if bias is not None and ctx.wants(2):
+        bias_grad = (xp.ones(left, x.dtype) @ dy).reshape(bias.shape)
+    if not ctx.wants(0):
+        return None, scale_grad, bias_grad
     x_grad = xp.multiply(dy, weights, out=products)
     centered *= (gx_mean * inv_std)[:, None]
     x_grad -= centered
