@@ -80,19 +80,25 @@ def _inner_values(op: Operation) -> set[Value]:
     return inner
 
 
+def _outer_reads(op: Operation) -> list[Value]:
+    """The values from outside ``op`` that the ops of its regions read, in order."""
+    inner = _inner_values(op)
+    found: dict[Value, None] = {}
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.walk():
+                for value in _operands(nested):
+                    if value not in inner:
+                        found[value] = None
+    return list(found)
+
+
 def _free_operands(op: Operation) -> list[Value]:
     """``op``'s operands, then the values from outside ``op`` its regions read."""
     found = _operands(op)
     if op.regions:
-        inner = _inner_values(op)
         seen = set(found)
-        for region in op.regions:
-            for block in region.blocks:
-                for nested in block.walk():
-                    for value in _operands(nested):
-                        if value not in inner and value not in seen:
-                            seen.add(value)
-                            found.append(value)
+        found += [v for v in _outer_reads(op) if v not in seen]
     return found
 
 
@@ -293,8 +299,9 @@ class _Builder:
     def differentiate_if(self, op: Operation) -> None:
         """A backward ``pd_op.if`` on ``op``'s condition (PaddlePaddle's ``append_backward_ops``
         on an ``if``'s blocks)."""
-        free = _free_operands(op)[1:]
-        wanted = [v for v in free if isinstance(v.type, DenseTensorType) and not self.stops(v)]
+        wanted = [
+            v for v in _outer_reads(op) if isinstance(v.type, DenseTensorType) and not self.stops(v)
+        ]
         if not wanted or all(r.stop_gradient for r in op.results):
             return
         zero, grads = self.output_grads(op)
@@ -310,11 +317,11 @@ class _Builder:
             with building_block(backward):
                 state = self.sub_build(forward, seeds)
                 outs = [self.gradient_of(v, state) for v in wanted]
-                _remove_unused_zeros(backward)
             branches.append(backward)
             yielded.append(outs)
         grad_if = _append_if(op.operands[0], branches[0], branches[1], yielded[0], yielded[1])
         for region, backward in zip(op.regions, branches):
+            _remove_unused_zeros(backward)
             forward = region.blocks[0]
             inner = set(forward.args)
             for nested in forward.walk():
@@ -337,7 +344,9 @@ class _Builder:
         ]
         if not need:
             return
-        outside = [v for v in _free_operands(op)[len(op.operands) :] if not self.stops(v)]
+        outside = [
+            v for v in _outer_reads(op) if isinstance(v.type, DenseTensorType) and not self.stops(v)
+        ]
         if outside:
             raise UnimplementedError(
                 "backward of pd_op.while: the body reads a value from outside the loop that needs "
@@ -362,8 +371,8 @@ class _Builder:
         with building_block(backward):
             state = self.sub_build(body, [(yielded[k], arg) for k, arg in zip(need, args)])
             outs = [self.gradient_of(body.args[k], state) for k in need]
-            _remove_unused_zeros(backward)
             _yield(backward, [_has_elements(backward, stack).results[0], *outs])
+            _remove_unused_zeros(backward)
         _pop_into(backward, outlet, pushed)
         grad_while = Operation(
             "pd_op.while",
