@@ -26,7 +26,8 @@ of the values from outside the ``if`` that the branches use; a ``pd_op.while`` p
 arguments and every value of its body on a cf stack each iteration (``cf.stack_create`` at the
 start of the program, ``cf.tuple_push`` before the body's ``cf.yield``) and a backward
 ``pd_op.while`` pops them (``cf.has_elements`` as its condition, ``cf.tuple_pop``), carrying the
-gradients of the loop variables. A value computed inside a branch that a branch's grad op reads is
+gradients of the loop variables, and of the values from outside the loop the body reads (summed
+over the iterations, from zeros). A value computed inside a branch that a branch's grad op reads is
 pushed on a stack by the forward branch and popped by the backward one the same way.
 """
 
@@ -347,11 +348,6 @@ class _Builder:
         outside = [
             v for v in _outer_reads(op) if isinstance(v.type, DenseTensorType) and not self.stops(v)
         ]
-        if outside:
-            raise UnimplementedError(
-                "backward of pd_op.while: the body reads a value from outside the loop that needs "
-                "a gradient (accumulating it over the iterations is not implemented, issue 11)"
-            )
         zero, grads = self.output_grads(op)
         if all(zero[k] for k in need):
             return
@@ -361,32 +357,38 @@ class _Builder:
         stack, inlet, outlet = _stack_create(body)
         Builder(body, len(body.ops) - 1).create("cf.tuple_push", [inlet, *pushed], [])
         block = current_block()
+        # the gradients of values from outside the loop are summed over the iterations in
+        # loop variables of the backward loop, starting from zeros
+        starts = [grads[k] for k in need] + [_full_like(v, 0.0, self.state) for v in outside]
         again = _has_elements(block, stack)
         backward = Block()
         args = []
-        for k in need:
-            arg = backward.add_arg(op.results[k].type)
+        for start in starts:
+            arg = backward.add_arg(start.type)
             arg.stop_gradient = False
             args.append(arg)
         with building_block(backward):
             state = self.sub_build(body, [(yielded[k], arg) for k, arg in zip(need, args)])
             outs = [self.gradient_of(body.args[k], state) for k in need]
+            for value, total in zip(outside, args[len(need) :]):
+                state.grads[value].insert(0, total)
+                outs.append(self.gradient_of(value, state))
             _yield(backward, [_has_elements(backward, stack).results[0], *outs])
             _remove_unused_zeros(backward)
         _pop_into(backward, outlet, pushed)
         grad_while = Operation(
             "pd_op.while",
-            [again.results[0], *(grads[k] for k in need)],
-            [op.results[k].type for k in need],
-            {"stop_gradient": _bools([False] * len(need))},
+            [again.results[0], *starts],
+            [start.type for start in starts],
+            {"stop_gradient": _bools([False] * len(starts))},
             num_regions=1,
         )
         backward.parent = grad_while.regions[0]
         grad_while.regions[0].blocks.append(backward)
         block.append(grad_while)
         self.state.backward_ops.extend([again, grad_while])
-        for k, grad in zip(need, grad_while.results):
-            self.state.grads[inputs[k]].append(grad)
+        for value, grad in zip([inputs[k] for k in need] + outside, grad_while.results):
+            self.state.grads[value].append(grad)
 
     def differentiate(self, op: Operation, op_def: OpDef) -> None:
         spec = op_def.grad
