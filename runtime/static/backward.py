@@ -20,7 +20,15 @@ the ops come out in its order and print as its do:
 
 Since backward ops are built like forward ops, their results do not stop the gradient, and a
 second ``gradients`` call differentiates them again (double grad) through their own GradSpecs.
-Control flow (``pd_op.if``, ``pd_op.while``) is not differentiated yet.
+Control flow follows ``ir_backward.py`` too: a ``pd_op.if`` gets a backward ``pd_op.if`` on the
+same condition whose branches hold the grad ops of the forward branches and yield the gradients
+of the values from outside the ``if`` that the branches use; a ``pd_op.while`` pushes its block
+arguments and every value of its body on a cf stack each iteration (``cf.stack_create`` at the
+start of the program, ``cf.tuple_push`` before the body's ``cf.yield``) and a backward
+``pd_op.while`` pops them (``cf.has_elements`` as its condition, ``cf.tuple_pop``), carrying the
+gradients of the loop variables, and of the values from outside the loop the body reads (summed
+over the iterations, from zeros). A value computed inside a branch that a branch's grad op reads is
+pushed on a stack by the forward branch and popped by the backward one the same way.
 """
 
 from __future__ import annotations
@@ -31,14 +39,16 @@ from typing import Any, Iterable, Sequence
 from runtime.common import Place
 from runtime.dispatch.op_def import OP_DEFS, OpDef, op_api
 from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.ir.builder import Builder
 from runtime.ir.core import Block, Operation, Value
 from runtime.ir.dialect import get_dialect
+from runtime.ir.dialects.cf import INLET, OUTLET, STACK
 from runtime.ir.types import NULL_TYPE, DenseTensorType, VectorType
-from runtime.static.program import current_block
+from runtime.static.control_flow import _append_if, _bools, _yield
+from runtime.static.program import building_block, current_block
 
 __all__ = ["append_backward", "gradients", "grad_op_def"]
 
-_CONTROL_FLOW = ("pd_op.if", "pd_op.while")
 _SINKS = ("pd_op.full_like",)  # ops whose gradient stops there although they have operands
 
 
@@ -58,6 +68,39 @@ def grad_op_def(op: Operation) -> OpDef | None:
 
 def _operands(op: Operation) -> list[Value]:
     return [v for v in op.operands if v is not None]
+
+
+def _inner_values(op: Operation) -> set[Value]:
+    """The block arguments and results defined inside ``op``'s regions."""
+    inner: set[Value] = set()
+    for region in op.regions:
+        for block in region.blocks:
+            inner.update(block.args)
+            for nested in block.walk():
+                inner.update(nested.results)
+    return inner
+
+
+def _outer_reads(op: Operation) -> list[Value]:
+    """The values from outside ``op`` that the ops of its regions read, in order."""
+    inner = _inner_values(op)
+    found: dict[Value, None] = {}
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.walk():
+                for value in _operands(nested):
+                    if value not in inner:
+                        found[value] = None
+    return list(found)
+
+
+def _free_operands(op: Operation) -> list[Value]:
+    """``op``'s operands, then the values from outside ``op`` its regions read."""
+    found = _operands(op)
+    if op.regions:
+        seen = set(found)
+        found += [v for v in _outer_reads(op) if v not in seen]
+    return found
 
 
 def _remove(op: Operation) -> None:
@@ -112,7 +155,7 @@ def _inverse_sort(ops: Sequence[Operation]) -> list[Operation]:
     members = set(ops)
     pending: dict[Operation, int] = collections.defaultdict(int)
     for op in ops:
-        for value in _operands(op):
+        for value in _free_operands(op):
             if value.define_op in members:
                 pending[value.define_op] += 1
     queue = collections.deque(op for op in ops if pending[op] == 0)
@@ -120,7 +163,7 @@ def _inverse_sort(ops: Sequence[Operation]) -> list[Operation]:
     while queue:
         op = queue.popleft()
         ordered.append(op)
-        for value in _operands(op):
+        for value in _free_operands(op):
             producer = value.define_op
             if producer is None:
                 continue
@@ -143,7 +186,7 @@ def _prune(
             if any(r in inputs for r in op.results):
                 either[i] = True
                 continue
-            if any(v in inputs for v in _operands(op)):
+            if any(v in inputs for v in _free_operands(op)):
                 either[i] = True
                 inputs.update(r for r in op.results if r not in no_grad)
             else:
@@ -152,7 +195,7 @@ def _prune(
         op = ops[i]
         if any(r in outputs for r in op.results):
             either[i] = True
-            outputs.update(v for v in _operands(op) if v not in no_grad)
+            outputs.update(v for v in _free_operands(op) if v not in no_grad)
         else:
             either[i] = both[i] = False
     position = {op: i for i, op in enumerate(ops)}
@@ -216,8 +259,14 @@ class _Builder:
         for op in _inverse_sort(ops):
             if op.name in ("builtin.combine", "builtin.split"):
                 continue
-            if op.regions or op.name in _CONTROL_FLOW:
-                raise UnimplementedError("backward through pd_op.if/pd_op.while: issue 11")
+            if op.name == "pd_op.if":
+                self.differentiate_if(op)
+                continue
+            if op.name == "pd_op.while":
+                self.differentiate_while(op)
+                continue
+            if op.regions:
+                raise UnimplementedError(f"backward through {op.name} is not implemented")
             op_def = grad_op_def(op)
             if op_def is not None:
                 self.differentiate(op, op_def)
@@ -230,6 +279,116 @@ class _Builder:
                     f"{op.name} has no backward op in ops/backward.yaml, so no gradient flows "
                     "through it; mark its inputs stop_gradient or pass them in no_grad_set"
                 )
+
+    def gradient_of(self, value: Value, state: _State) -> Value:
+        """``value``'s summed gradient in ``state`` (zeros where it got none)."""
+        if len(state.grads.get(value, ())) > 1:
+            _add_n(value, state)
+        known = [g for g in state.grads.get(value, ()) if g is not None]
+        return known[0] if known else _full_like(value, 0.0, state)
+
+    def sub_build(self, forward: Block, seeds: Sequence[tuple[Value, Value]]) -> _State:
+        """Append the grad ops of ``forward``'s ops (its cf.yield and cf.tuple_push aside) to the
+        current block, the gradient of each seeded value given."""
+        state = _State()
+        for value, grad in seeds:
+            state.grads[value].append(grad)
+        ops = [op for op in forward.ops if op.name not in ("cf.yield", "cf.tuple_push")]
+        _Builder(state, self.no_grad).build(ops)
+        return state
+
+    def differentiate_if(self, op: Operation) -> None:
+        """A backward ``pd_op.if`` on ``op``'s condition (PaddlePaddle's ``append_backward_ops``
+        on an ``if``'s blocks)."""
+        wanted = [
+            v for v in _outer_reads(op) if isinstance(v.type, DenseTensorType) and not self.stops(v)
+        ]
+        if not wanted or all(r.stop_gradient for r in op.results):
+            return
+        zero, grads = self.output_grads(op)
+        if all(zero):
+            return
+        branches, yielded = [], []
+        for region in op.regions:
+            forward = region.blocks[0]
+            backward = Block()
+            seeds = []
+            if forward.ops and forward.ops[-1].name == "cf.yield":
+                seeds = list(zip(_operands(forward.ops[-1]), grads))
+            with building_block(backward):
+                state = self.sub_build(forward, seeds)
+                outs = [self.gradient_of(v, state) for v in wanted]
+            branches.append(backward)
+            yielded.append(outs)
+        grad_if = _append_if(op.operands[0], branches[0], branches[1], yielded[0], yielded[1])
+        for region, backward in zip(op.regions, branches):
+            _remove_unused_zeros(backward)
+            forward = region.blocks[0]
+            inner = set(forward.args)
+            for nested in forward.walk():
+                inner.update(nested.results)
+            used = _used_from(backward, inner)
+            if used:
+                _through_stack(forward, backward, used)
+        self.state.backward_ops.append(grad_if)
+        for value, grad in zip(wanted, grad_if.results):
+            self.state.grads[value].append(grad)
+
+    def differentiate_while(self, op: Operation) -> None:
+        """A backward ``pd_op.while`` popping what the forward loop pushed each iteration."""
+        body = op.regions[0].blocks[0]
+        inputs = op.operands[1:]
+        need = [
+            k
+            for k, arg in enumerate(body.args)
+            if isinstance(arg.type, DenseTensorType) and not self.stops(arg)
+        ]
+        if not need:
+            return
+        outside = [
+            v for v in _outer_reads(op) if isinstance(v.type, DenseTensorType) and not self.stops(v)
+        ]
+        zero, grads = self.output_grads(op)
+        if all(zero[k] for k in need):
+            return
+        yielded = _operands(body.ops[-1])[1:]
+        body_ops = [o for o in body.ops if o.name != "cf.yield"]
+        pushed = [*body.args, *(r for o in body_ops for r in o.results)]
+        stack, inlet, outlet = _stack_create(body)
+        Builder(body, len(body.ops) - 1).create("cf.tuple_push", [inlet, *pushed], [])
+        block = current_block()
+        # the gradients of values from outside the loop are summed over the iterations in
+        # loop variables of the backward loop, starting from zeros
+        starts = [grads[k] for k in need] + [_full_like(v, 0.0, self.state) for v in outside]
+        again = _has_elements(block, stack)
+        backward = Block()
+        args = []
+        for start in starts:
+            arg = backward.add_arg(start.type)
+            arg.stop_gradient = False
+            args.append(arg)
+        with building_block(backward):
+            state = self.sub_build(body, [(yielded[k], arg) for k, arg in zip(need, args)])
+            outs = [self.gradient_of(body.args[k], state) for k in need]
+            for value, total in zip(outside, args[len(need) :]):
+                state.grads[value].insert(0, total)
+                outs.append(self.gradient_of(value, state))
+            _yield(backward, [_has_elements(backward, stack).results[0], *outs])
+            _remove_unused_zeros(backward)
+        _pop_into(backward, outlet, pushed)
+        grad_while = Operation(
+            "pd_op.while",
+            [again.results[0], *starts],
+            [start.type for start in starts],
+            {"stop_gradient": _bools([False] * len(starts))},
+            num_regions=1,
+        )
+        backward.parent = grad_while.regions[0]
+        grad_while.regions[0].blocks.append(backward)
+        block.append(grad_while)
+        self.state.backward_ops.extend([again, grad_while])
+        for value, grad in zip([inputs[k] for k in need] + outside, grad_while.results):
+            self.state.grads[value].append(grad)
 
     def differentiate(self, op: Operation, op_def: OpDef) -> None:
         spec = op_def.grad
@@ -287,6 +446,70 @@ class _Builder:
                 result.type = NULL_TYPE
                 result = None
             self.state.grads[value].append(result)
+
+
+def _top_block(block: Block) -> Block:
+    """The outermost block ``block`` lies in."""
+    while True:
+        region = block.parent
+        op = region.parent if region is not None else None
+        if op is None or not isinstance(op, Operation) or op.parent is None:
+            return block
+        block = op.parent
+
+
+def _stack_create(forward: Block) -> list[Value]:
+    """A ``cf.stack_create`` at the start of the program: (stack, inlet, outlet)."""
+    top = _top_block(forward)
+    return Builder(top, 0).create("cf.stack_create", [], [STACK, INLET, OUTLET]).results
+
+
+def _has_elements(block: Block, stack: Value) -> Operation:
+    flag = DenseTensorType((1,), "b")
+    return Builder(block).create("cf.has_elements", [stack], [flag], {"stop_gradient": [True]})
+
+
+def _used_from(block: Block, inner: set[Value]) -> list[Value]:
+    """The values of ``inner`` the ops of ``block`` (nested ones included) read, in order."""
+    found: dict[Value, None] = {}
+    for op in block.walk():
+        for value in _operands(op):
+            if value in inner:
+                found[value] = None
+    return list(found)
+
+
+def _pop_into(backward: Block, outlet: Value, pushed: list[Value]) -> None:
+    """A ``cf.tuple_pop`` first in ``backward`` whose results replace ``pushed`` there."""
+    pop = Builder(backward, 0).create(
+        "cf.tuple_pop",
+        [outlet],
+        [v.type for v in pushed],
+        {"stop_gradient": [v.stop_gradient for v in pushed]},
+    )
+    ops = set(backward.walk())
+    for value, popped in zip(pushed, pop.results):
+        for user, index in [use for use in value.uses if use[0] in ops]:
+            user.operands[index] = popped
+            popped.uses.append((user, index))
+        value.uses = [use for use in value.uses if use[0] not in ops]
+
+
+def _through_stack(forward: Block, backward: Block, values: list[Value]) -> None:
+    """Push ``values`` at the end of ``forward`` and pop them first in ``backward``."""
+    _, inlet, outlet = _stack_create(forward)
+    Builder(forward, len(forward.ops) - 1).create("cf.tuple_push", [inlet, *values], [])
+    _pop_into(backward, outlet, values)
+
+
+def _remove_unused_zeros(block: Block) -> None:
+    """Remove the ``full_like(.., 0.0)`` (and its ``full``) no op of ``block`` reads."""
+    for op in list(reversed(block.ops)):
+        if op.name == "pd_op.full_like" and not op.results[0].uses:
+            fill = op.operands[1].define_op
+            _remove(op)
+            if fill is not None and not fill.results[0].uses and fill.parent is block:
+                _remove(fill)
 
 
 def _constant(value: Value, op: Operation) -> Any:
