@@ -148,10 +148,12 @@ _JUST_INT = {int}
 
 
 def _plain_int64s(value: Any) -> tuple[int, ...] | None:
-    """``value`` as a tuple when it is a non-empty list or tuple of plain ints in int64's range
+    """``value`` as a tuple when it is an empty list or tuple, or one of plain ints in int64's range
     (the common case, checked with a few C-level calls); None sends it to the full conversion,
     which also says what is wrong."""
     kind = type(value)
+    if (kind is tuple or kind is list) and not value:
+        return ()
     if (kind is tuple or kind is list) and {*map(type, value)} == _JUST_INT:
         if INT64_MIN <= min(value) and max(value) <= INT64_MAX:
             return value if kind is tuple else tuple(value)
