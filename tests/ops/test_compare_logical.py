@@ -194,8 +194,13 @@ def test_logical_not_of_0d_and_empty_tensors():
 # -- PHI's semantics ------------------------------------------------------------------------------
 
 
-def test_compare_of_mixed_int_and_float_compares_values():
-    out = run("less_than", np.array([1, 2, 3], np.int32), np.array([1.5, 1.5, 3.0], np.float32))
+def test_compare_of_int_and_float_raises_as_paddle_does():
+    with pytest.raises(InvalidArgumentError, match=r"^less_than\(\): x is int32 and y is float32"):
+        run("less_than", np.array([1, 2, 3], np.int32), np.array([1.5, 1.5, 3.0], np.float32))
+
+
+def test_compare_of_float32_and_float64_compares_in_float64():
+    out = run("less_than", np.array([1, 2, 3], np.float32), np.array([1.5, 1.5, 3.0], np.float64))
     np.testing.assert_array_equal(out.numpy(), [True, False, False])
 
 

@@ -4,7 +4,7 @@ elementwise_pow, floor_divide, remainder.
 Inputs arrive broadcast-compatible and already cast to the kernel dtype, so ``x`` and ``y``
 share one dtype; numpy/CuPy broadcasting gives the shape ElementwiseInferMeta computed.
 The dtype lists are PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/elementwise_*.cc)
-without bfloat16, which numpy lacks.
+(bfloat16 arrays come from ml_dtypes).
 """
 
 from __future__ import annotations
@@ -20,13 +20,39 @@ from runtime.kernels.registration import ARITHMETIC, INTEGRAL, register_kernel
 D = DataType
 
 ADD_DTYPES = (D.BOOL,) + INTEGRAL + (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-SUBTRACT_DTYPES = (D.INT16, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-MULTIPLY_DTYPES = (D.BOOL, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-DIVIDE_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-MIN_MAX_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
+SUBTRACT_DTYPES = (
+    D.INT16,
+    D.INT32,
+    D.INT64,
+    D.BFLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.COMPLEX64,
+    D.COMPLEX128,
+)
+MULTIPLY_DTYPES = (
+    D.BOOL,
+    D.INT32,
+    D.INT64,
+    D.BFLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.COMPLEX64,
+    D.COMPLEX128,
+)
+DIVIDE_DTYPES = (D.BOOL, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+MIN_MAX_DTYPES = (D.INT32, D.INT64, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
 REMAINDER_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
-FLOOR_DIVIDE_DTYPES = ARITHMETIC
-ELEMENTWISE_POW_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+FLOOR_DIVIDE_DTYPES = ARITHMETIC + (D.BFLOAT16,)
+ELEMENTWISE_POW_DTYPES = (
+    D.INT32,
+    D.INT64,
+    D.BFLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.COMPLEX64,
+    D.COMPLEX128,
+)
 
 # PHI's DIV_ERROR_INFO, raised by its integer divide/floor_divide/remainder functors.
 INTEGER_DIVISION_BY_ZERO = (
@@ -70,6 +96,10 @@ def divide_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x / y. Integers divide as C++ does, truncating toward zero (-7 / 2 == -3), and a zero
     divisor raises InvalidArgumentError; floats follow IEEE (x / 0 is inf or nan)."""
     xp = ctx.xp
+    if x.dtype.kind == "b":
+        # C++ bool / bool: integer division, a false divisor raises; x / true is x.
+        _check_integer_divisor(xp, x, y)
+        return xp.broadcast_to(x, xp.broadcast_shapes(x.shape, y.shape)).copy()
     if not _is_integer(x):
         return xp.true_divide(x, y)
     _check_integer_divisor(xp, x, y)
@@ -81,16 +111,24 @@ def divide_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
 
 @register_kernel("maximum", dtypes=MIN_MAX_DTYPES)
 def maximum_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
-    """PHI's MaximumFunctor ``a > b ? a : b``: a nan in y propagates, a nan in x does not."""
+    """PHI's MaximumFunctor ``a > b ? a : b``, with a nan in either input propagating (as
+    PaddlePaddle 3.3.1's CPU kernel gives it); fmax is the one that ignores nan."""
     xp = ctx.xp
-    return xp.where(xp.greater(x, y), x, y)
+    return _nan_first(xp, x, xp.where(xp.greater(x, y), x, y))
 
 
 @register_kernel("minimum", dtypes=MIN_MAX_DTYPES)
 def minimum_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
-    """PHI's MinimumFunctor ``a < b ? a : b``: a nan in y propagates, a nan in x does not."""
+    """PHI's MinimumFunctor ``a < b ? a : b``, with a nan in either input propagating."""
     xp = ctx.xp
-    return xp.where(xp.less(x, y), x, y)
+    return _nan_first(xp, x, xp.where(xp.less(x, y), x, y))
+
+
+def _nan_first(xp: ModuleType, x: Array, chosen: Array) -> Array:
+    """``chosen`` with x's nans put back (a nan in y already wins both comparisons above)."""
+    if x.dtype.kind in "iub":
+        return chosen
+    return xp.where(xp.isnan(x), x, chosen)
 
 
 @register_kernel("elementwise_pow", dtypes=ELEMENTWISE_POW_DTYPES)
@@ -101,7 +139,8 @@ def elementwise_pow_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     xp = ctx.xp
     if _is_integer(x):
         powered = xp.power(x.astype(xp.float64), y.astype(xp.float64))
-        return powered.astype(x.dtype)
+        # 0 ** -1 is inf in double; PaddlePaddle's integer result is 0 there.
+        return xp.where(xp.isfinite(powered), powered, 0).astype(x.dtype)
     return xp.power(x, y)
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import FLOATING, SIGNED_INTEGRAL, register_kernel
+from runtime.kernels.registration import SIGNED_INTEGRAL, register_kernel
 
 D = DataType
 
-# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/logical_kernel.cc) without bfloat16.
-LOGICAL_DTYPES = (D.BOOL,) + SIGNED_INTEGRAL + FLOATING
+# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/logical_kernel.cc).
+LOGICAL_DTYPES = (D.BOOL,) + SIGNED_INTEGRAL + (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 
 def _bool_output(kernel: Kernel) -> None:
