@@ -255,7 +255,8 @@ def to_tensor(
 ) -> Tensor:
     """A tensor from a Python number, nested list, numpy array or another Tensor.
 
-    Python floats default to float32 and Python ints to int64, as in PaddlePaddle; a numpy
+    Python floats default to float32, Python complex numbers to complex64 and Python ints to
+    int64, as in PaddlePaddle; a numpy
     array keeps its dtype unless ``dtype`` is given. The data is copied.
     """
     from runtime.device import to_backend
@@ -272,6 +273,8 @@ def to_tensor(
         if dtype is None and not isinstance(data, (np.ndarray, np.generic)):
             if array.dtype == np.float64:
                 array = array.astype(np.float32)
+            elif array.dtype == np.complex128:
+                array = array.astype(np.complex64)
             elif array.dtype.kind in "U S O".split():
                 raise InvalidArgumentError(
                     f"to_tensor: data of numpy dtype {array.dtype} is not numeric"
