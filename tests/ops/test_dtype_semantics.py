@@ -86,11 +86,6 @@ def deliberate_reason(section: str, key: tuple[Any, ...]) -> str | None:
 
 # Rows phiops does not answer as PaddlePaddle does yet (issue 13 follow-ups); a row that starts
 # matching fails test_not_yet_list_is_true, so the list stays true.
-NOT_YET_OPS = {
-    "fmax": "phiops has no fmax op yet",
-    "fmin": "phiops has no fmin op yet",
-    "logical_xor": "phiops has no logical_xor op yet",
-}
 NOT_YET_UNARY = {
     ("hardswish", "complex64"): "complex activations are not implemented",
     ("hardswish", "complex128"): "complex activations are not implemented",
@@ -105,8 +100,6 @@ NOT_YET_UNARY = {
 
 
 def not_yet_reason(section: str, key: tuple[Any, ...]) -> str | None:
-    if section in ("binary", "edge") and key[0] in NOT_YET_OPS:
-        return NOT_YET_OPS[key[0]]
     if section == "unary":
         return NOT_YET_UNARY.get(key)
     return None

@@ -362,3 +362,23 @@ def test_minimum_propagates_nan_from_either_input():
 def test_subtract_of_integers_wraps_around_on_overflow():
     out = run("subtract", np.array([-(2**31)], np.int32), np.array([1], np.int32))
     np.testing.assert_array_equal(out.numpy(), [2**31 - 1])
+
+
+@op_test("fmax", kind="dtypes")
+@op_test("fmin", kind="dtypes")
+@pytest.mark.parametrize("op, reference", [("fmax", np.fmax), ("fmin", np.fmin)])
+def test_fmax_fmin_match_numpy_for_each_dtype(op, reference):
+    for dtype in cpu_dtypes(op):
+        x = sample((3, 4), dtype, seed=1)
+        y = sample((4,), dtype, seed=2)
+        check_against(op, dtype, x, y, reference)
+
+
+@op_test("fmax", kind="edge")
+@op_test("fmin", kind="edge")
+def test_fmax_fmin_ignore_a_nan_and_give_nan_only_for_two():
+    x = np.array([np.nan, 1.0, np.nan], np.float32)
+    y = np.array([1.0, np.nan, np.nan], np.float32)
+    np.testing.assert_array_equal(run("fmax", x, y).numpy(), [1.0, 1.0, np.nan])
+    np.testing.assert_array_equal(run("fmin", x, y).numpy(), [1.0, 1.0, np.nan])
+    assert run("fmax", np.zeros((0, 2), np.int32), np.zeros((2,), np.int32)).shape == [0, 2]

@@ -1,4 +1,4 @@
-"""Binary arithmetic kernels: add, subtract, multiply, divide, maximum, minimum,
+"""Binary arithmetic kernels: add, subtract, multiply, divide, maximum, minimum, fmax, fmin,
 elementwise_pow, floor_divide, remainder.
 
 Inputs arrive broadcast-compatible and already cast to the kernel dtype, so ``x`` and ``y``
@@ -42,6 +42,7 @@ MULTIPLY_DTYPES = (
 )
 DIVIDE_DTYPES = (D.BOOL, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 MIN_MAX_DTYPES = (D.INT32, D.INT64, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
+FMAX_FMIN_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 REMAINDER_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 FLOOR_DIVIDE_DTYPES = ARITHMETIC + (D.BFLOAT16,)
 ELEMENTWISE_POW_DTYPES = (
@@ -129,6 +130,28 @@ def _nan_first(xp: ModuleType, x: Array, chosen: Array) -> Array:
     if x.dtype.kind in "iub":
         return chosen
     return xp.where(xp.isnan(x), x, chosen)
+
+
+@register_kernel("fmax", dtypes=FMAX_FMIN_DTYPES)
+def fmax_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    """The larger of x and y, ignoring a nan (nan only where both are); y on a tie, so
+    fmax(-0.0, 0.0) is 0.0 and fmax(0.0, -0.0) is -0.0, as PaddlePaddle's CPU kernel gives."""
+    xp = ctx.xp
+    return _ignoring_nan(xp, x, y, xp.where(xp.greater(x, y), x, y))
+
+
+@register_kernel("fmin", dtypes=FMAX_FMIN_DTYPES)
+def fmin_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    """The smaller of x and y, ignoring a nan (nan only where both are); y on a tie."""
+    xp = ctx.xp
+    return _ignoring_nan(xp, x, y, xp.where(xp.less(x, y), x, y))
+
+
+def _ignoring_nan(xp: ModuleType, x: Array, y: Array, chosen: Array) -> Array:
+    """``chosen`` with the other input taken where one of x, y is nan."""
+    if x.dtype.kind in "iub":
+        return chosen
+    return xp.where(xp.isnan(x), y, xp.where(xp.isnan(y), x, chosen))
 
 
 @register_kernel("elementwise_pow", dtypes=ELEMENTWISE_POW_DTYPES)

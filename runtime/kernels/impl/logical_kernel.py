@@ -1,4 +1,4 @@
-"""Logical kernels: logical_and, logical_or, logical_not.
+"""Logical kernels: logical_and, logical_or, logical_xor, logical_not.
 
 Inputs of any registered dtype count as true where nonzero; the output is bool. The ops'
 ``kernel.data_type: x`` makes x's dtype the kernel dtype, so ``y`` arrives cast to it.
@@ -28,6 +28,11 @@ def logical_and_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
 @register_kernel("logical_or", dtypes=LOGICAL_DTYPES, configure=_bool_output)
 def logical_or_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     return ctx.xp.logical_or(x, y)
+
+
+@register_kernel("logical_xor", dtypes=LOGICAL_DTYPES, configure=_bool_output)
+def logical_xor_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.logical_xor(x, y)
 
 
 @register_kernel("logical_not", dtypes=LOGICAL_DTYPES, configure=_bool_output)
