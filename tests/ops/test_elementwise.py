@@ -156,12 +156,31 @@ def test_floor_divide_matches_numpy_for_each_dtype(dtype):
 @op_test("remainder", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("remainder"))
 def test_remainder_matches_numpy_for_each_dtype(dtype):
+    if dtype.is_complex:
+        x, y = sample((3, 4), dtype, seed=1), sample((3, 4), dtype, seed=2, nonzero=True)
+
+        def away(values: np.ndarray) -> np.ndarray:  # C++ std::round
+            return np.sign(values) * np.floor(np.abs(values) + 0.5)
+
+        def complex_remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            q = a / b
+            return a - b * (away(q.real) + 1j * away(q.imag))
+
+        check_against("remainder", dtype, x, y, complex_remainder)
+        return
     if dtype.is_integer:
         x = sample((3, 4), dtype, seed=1, low=-9, high=9)
         y = sample((3, 4), dtype, seed=2, nonzero=True)
     else:
         x, y = exact_floats((3, 4), dtype, seed=1), exact_divisors((3, 4), dtype, seed=2)
     check_against("remainder", dtype, x, y, lambda a, b: a - np.floor(a / b) * b)
+
+
+def test_complex_remainder_rounds_the_quotient_half_away_from_zero():
+    """PaddlePaddle 3.3.1: (1+0j) % (2+0j) is -1, (7+3j) % (2+1j) is 1 (values from its CPU build)."""
+    x = np.array([1, 7 + 3j, 5.5 + 1j], np.complex64)
+    y = np.array([2, 2 + 1j, 2], np.complex64)
+    np.testing.assert_allclose(run("remainder", x, y).numpy(), [-1, 1, -0.5 - 1j], atol=1e-6)
 
 
 # -- shapes: broadcasting, 0-D, empty (every op) ----------------------------------------------------

@@ -43,7 +43,7 @@ MULTIPLY_DTYPES = (
 DIVIDE_DTYPES = (D.BOOL, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 MIN_MAX_DTYPES = (D.INT32, D.INT64, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
 FMAX_FMIN_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
-REMAINDER_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
+REMAINDER_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 FLOOR_DIVIDE_DTYPES = ARITHMETIC + (D.BFLOAT16,)
 ELEMENTWISE_POW_DTYPES = (
     D.INT32,
@@ -59,6 +59,11 @@ ELEMENTWISE_POW_DTYPES = (
 INTEGER_DIVISION_BY_ZERO = (
     "Integer division by zero encountered in (floor) divide. Please check the input value."
 )
+
+
+def _round_half_away(xp: ModuleType, values: Array) -> Array:
+    """C++ std::round: halves away from zero (numpy's round goes to even)."""
+    return xp.sign(values) * xp.floor(xp.abs(values) + 0.5)
 
 
 def _is_integer(array: Array) -> bool:
@@ -184,8 +189,14 @@ def remainder_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x mod y with the sign of the divisor, Python's ``%``: -7 % 2 == 1, 7 % -2 == -1.
 
     Floats follow PHI's functor exactly: ``fmod`` plus y where the signs differ (a zero result
-    keeps fmod's sign, x mod 0 is nan). A zero integer divisor raises InvalidArgumentError."""
+    keeps fmod's sign, x mod 0 is nan). A zero integer divisor raises InvalidArgumentError.
+    Complex numbers as PaddlePaddle 3.3.1's CPU kernel computes them: x - y * q with q the
+    quotient x / y rounded half away from zero, part by part (so 1 % 2 is -1 there)."""
     xp = ctx.xp
+    if x.dtype.kind == "c":
+        quotient = x / y
+        rounded = _round_half_away(xp, quotient.real) + 1j * _round_half_away(xp, quotient.imag)
+        return x - y * rounded.astype(x.dtype)
     if _is_integer(x):
         _check_integer_divisor(xp, x, y)
         return xp.remainder(x, y)
