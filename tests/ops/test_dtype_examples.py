@@ -77,3 +77,9 @@ def test_bfloat16_to_tensor_cast_and_numpy() -> None:
 def test_python_complex_data_defaults_to_complex64() -> None:
     assert phi.to_tensor([1 + 2j]).dtype is D.COMPLEX64
     assert phi.to_tensor(np.array([1 + 2j])).dtype is D.COMPLEX128
+
+
+def test_bfloat16_sum_accumulates_in_float32() -> None:
+    """256 + 1 + 1 + ... is 256 in bfloat16 at each step; in float32 the ones add up."""
+    t = phi.to_tensor([256.0] + [1.0] * 64, dtype="bfloat16")
+    assert phi.sum(t).numpy().astype(np.float32).item() == 320.0
