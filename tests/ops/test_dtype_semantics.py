@@ -87,7 +87,6 @@ NOT_YET_UNARY = {
     ("softplus", "complex128"): "complex activations are not implemented",
     ("softsign", "complex64"): "complex activations are not implemented",
     ("softsign", "complex128"): "complex activations are not implemented",
-    ("logit", "float16"): "phiops registers logit for float16, PaddlePaddle's CPU build does not",
 }
 
 
