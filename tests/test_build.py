@@ -96,7 +96,9 @@ for generator_package in ("jinja2", "yaml", "black"):
 
 
 def _bare_venv(where: Path) -> Path:
-    """A venv without pip whose only third-party package is numpy (linked from ours)."""
+    """A venv without pip whose only third-party packages are numpy and ml_dtypes (phiops'
+    run-time dependencies, linked from ours)."""
+    import ml_dtypes
     import numpy
 
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
@@ -113,6 +115,7 @@ def _bare_venv(where: Path) -> Path:
     for name in ("numpy", "numpy.libs"):
         if (ours / name).exists():
             (numpy_home / name).symlink_to(ours / name)
+    (numpy_home / "ml_dtypes").symlink_to(Path(ml_dtypes.__file__).resolve().parent)
     Path(site, "numpy_only.pth").write_text(str(numpy_home) + "\n")
     return python
 

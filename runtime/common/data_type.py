@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from runtime.errors import InvalidArgumentError
@@ -78,6 +79,8 @@ _TO_NUMPY: dict[DataType, np.dtype] = {
     DataType.INT64: np.dtype(np.int64),
     DataType.UINT64: np.dtype(np.uint64),
     DataType.FLOAT16: np.dtype(np.float16),
+    # numpy has no bfloat16; ml_dtypes registers one (a numpy dtype of kind "V").
+    DataType.BFLOAT16: np.dtype(ml_dtypes.bfloat16),
     DataType.FLOAT32: np.dtype(np.float32),
     DataType.FLOAT64: np.dtype(np.float64),
     DataType.COMPLEX64: np.dtype(np.complex64),

@@ -8,8 +8,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from runtime.common import DataType, Place, to_data_type, to_place
+from runtime.common.promotion import scalar_result_dtype
 from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
 from runtime.core.version import bump_version
+from runtime.core.scalar_operands import ScalarOperators, python_number
 from runtime.errors import InvalidArgumentError
 
 __all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
@@ -19,6 +21,10 @@ class Tensor:
     """A dense tensor: data on a Place, a meta, and autograd state (``stop_gradient``, ``grad``)."""
 
     __slots__ = ("_impl", "stop_gradient", "_grad", "_grad_node", "name", "__weakref__")
+
+    # numpy defers to Tensor's reflected operators: np.float32(2) * t is a Tensor, graph kept.
+    __array_ufunc__ = None
+    __array_priority__ = 100
 
     _impl: DenseTensor
     stop_gradient: bool
@@ -251,7 +257,8 @@ def to_tensor(
 ) -> Tensor:
     """A tensor from a Python number, nested list, numpy array or another Tensor.
 
-    Python floats default to float32 and Python ints to int64, as in PaddlePaddle; a numpy
+    Python floats default to float32, Python complex numbers to complex64 and Python ints to
+    int64, as in PaddlePaddle; a numpy
     array keeps its dtype unless ``dtype`` is given. The data is copied.
     """
     from runtime.device import to_backend
@@ -268,6 +275,8 @@ def to_tensor(
         if dtype is None and not isinstance(data, (np.ndarray, np.generic)):
             if array.dtype == np.float64:
                 array = array.astype(np.float32)
+            elif array.dtype == np.complex128:
+                array = array.astype(np.complex64)
             elif array.dtype.kind in "U S O".split():
                 raise InvalidArgumentError(
                     f"to_tensor: data of numpy dtype {array.dtype} is not numeric"
@@ -317,19 +326,31 @@ _REFLECTED = {
 TENSOR_METHODS: list[str] = []
 
 
+def _number_tensor(value: Any, like: Tensor, dtype: DataType) -> Tensor:
+    """A 0-D tensor of ``dtype`` holding ``value``, on ``like``'s place."""
+    from runtime.device import to_backend
+
+    array = to_backend(np.asarray(value, dtype=dtype.numpy_dtype), like.place)
+    return wrap_array(array, DenseTensor(array).meta)
+
+
+def _is_number(value: Any) -> bool:
+    return python_number(value) is not None or (isinstance(value, np.ndarray) and value.ndim == 0)
+
+
+def _number_or_array(value: Any) -> Any:
+    number = python_number(value)
+    return value if number is None else number
+
+
 def _operand(like: Tensor, value: Any) -> Tensor:
-    """``value`` as a tensor for a binary operator with ``like``: numbers take ``like``'s dtype
-    unless a float meets an integer tensor (then float32, PaddlePaddle's default)."""
+    """``value`` as a tensor for a binary operator with ``like``: numbers take the dtype
+    PaddlePaddle gives them (runtime/common/promotion.py scalar_result_dtype)."""
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (bool, int, float)):
-        dtype = like.dtype
-        if isinstance(value, float) and not (dtype.is_floating_point or dtype.is_complex):
-            dtype = DataType.FLOAT32
-        from runtime.device import to_backend
-
-        array = to_backend(np.asarray(value, dtype=dtype.numpy_dtype), like.place)
-        return wrap_array(array, DenseTensor(array).meta)
+    number = python_number(value)
+    if number is not None:
+        return _number_tensor(number, like, scalar_result_dtype(like.dtype, number))
     if isinstance(value, (np.ndarray, list, tuple)):
         return to_tensor(
             value, dtype=None if isinstance(value, np.ndarray) else like.dtype, place=like.place
@@ -348,15 +369,25 @@ def install_operators(
     ``methods``, ``x.op_(...)`` is ``inplace.op_(x, ...)`` for each of ``inplace_methods``. A
     method Tensor's class defines by hand (``set_value``) keeps its own meaning."""
 
+    scalars = ScalarOperators(api, _number_tensor)
+
     def binary(fn: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+        op = fn.__name__
+
         def method(self: Tensor, other: Any) -> Tensor:
+            if op != "matmul" and not isinstance(other, Tensor) and _is_number(other):
+                return scalars.apply(op, self, _number_or_array(other), False)
             return fn(self, _operand(self, other))
 
         method.__doc__ = f"Calls ``{fn.__name__}``."
         return method
 
     def reflected(fn: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+        op = fn.__name__
+
         def method(self: Tensor, other: Any) -> Tensor:
+            if op != "matmul" and _is_number(other):
+                return scalars.apply(op, self, _number_or_array(other), True)
             return fn(_operand(self, other), self)
 
         method.__doc__ = f"Calls ``{fn.__name__}`` with the operands swapped."
@@ -400,21 +431,36 @@ def install_operators(
 
 
 def _install_bitwise_operators(api: ModuleType) -> None:
-    """``& | ^ ~`` as PaddlePaddle has them: bitwise on integer tensors; on others ``& | ~`` stay
-    logical (the same thing on bool) and ``^`` is bitwise_xor (logical xor on bool)."""
+    """``& | ^ ~`` as PaddlePaddle 3.3.1 has them: bitwise on integer tensors and bool ones
+    (logical there); ``3 & t`` takes the tensor's dtype while ``t & 3`` is refused, as there."""
 
-    def on_integers(bitwise: Callable[..., Tensor], logical: Callable[..., Tensor]) -> Any:
+    def operator(bitwise: Callable[..., Tensor], symbol: str, reflected: bool) -> Any:
         def method(self: Tensor, other: Any) -> Tensor:
-            other = _operand(self, other)
-            both_integer = self.dtype.is_integer and other.dtype.is_integer
-            return (bitwise if both_integer else logical)(self, other)
+            if isinstance(other, Tensor):
+                return bitwise(other, self) if reflected else bitwise(self, other)
+            number = python_number(other)
+            if reflected and isinstance(number, (bool, int)):
+                return bitwise(_number_tensor(number, self, self.dtype), self)
+            if number is not None or reflected or isinstance(other, np.ndarray) and not other.ndim:
+                raise InvalidArgumentError(
+                    f"{bitwise.__name__}(): Tensor {symbol} {type(other).__name__} is not "
+                    f"supported (PaddlePaddle refuses it too); use {bitwise.__name__}(x, "
+                    "to_tensor(value, dtype=x.dtype))"
+                )
+            return bitwise(self, _operand(self, other))
 
-        method.__doc__ = f"``{bitwise.__name__}`` on integer tensors, else ``{logical.__name__}``."
+        method.__doc__ = (
+            f"``{bitwise.__name__}``{' with the operands swapped' if reflected else ''}."
+        )
         return method
 
-    Tensor.__and__ = on_integers(api.bitwise_and, api.logical_and)
-    Tensor.__or__ = on_integers(api.bitwise_or, api.logical_or)
-    Tensor.__xor__ = lambda self, other: api.bitwise_xor(self, _operand(self, other))
+    for name, symbol, fn in (
+        ("and", "&", api.bitwise_and),
+        ("or", "|", api.bitwise_or),
+        ("xor", "^", api.bitwise_xor),
+    ):
+        setattr(Tensor, f"__{name}__", operator(fn, symbol, False))
+        setattr(Tensor, f"__r{name}__", operator(fn, symbol, True))
     Tensor.__invert__ = lambda self: (
         api.bitwise_not(self) if self.dtype.is_integer else api.logical_not(self)
     )

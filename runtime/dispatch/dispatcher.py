@@ -25,6 +25,7 @@ from runtime import runtime_flags
 from runtime.backends import place_for_inputs
 from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from runtime.common.data_type import from_numpy_dtype
+from runtime.common.promotion import promote_metas, promotion_rule
 from runtime.core.dense_tensor import DenseTensorMeta
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.core.tensor import Tensor, wrap_array
@@ -129,6 +130,7 @@ class OpDispatcher:
         "dynamic_cache",
         "_kernel_slots",
         "_key_attr_index",
+        "_promotion",
     )
 
     def __init__(self, info: OpInfo, infer_meta: Callable[..., tuple[Any, ...]]) -> None:
@@ -144,6 +146,7 @@ class OpDispatcher:
             for name in info.kernel_params
         )
         self._key_attr_index = tuple(attr_index[name] for name in info.key_attrs)
+        self._promotion = promotion_rule(info.name, info.input_names)
         DISPATCHERS.append(self)
 
     # -- the slow path -----------------------------------------------------------------------
@@ -235,7 +238,15 @@ class OpDispatcher:
         info = self.info
         values = dict(zip(info.input_names, metas))
         values.update(zip(info.attr_names, attrs))
-        dtype = self._key_dtype(values, metas)
+        # Type promotion (runtime/common/promotion.py): InferMeta sees the inputs as cast to the
+        # dtype the op computes in, and the kernel's argument definition casts the arrays.
+        promoted = (
+            promote_metas(info.name, self._promotion, metas, _meta_with_dtype)
+            if self._promotion
+            else None
+        )
+        dtype = self._key_dtype(values, metas) if promoted is None else promoted[0]
+        meta_values = metas if promoted is None else promoted[1]
         place = self._key_place(values, metas)
         key = KernelKey(
             place.backend, DataLayout.ALL_LAYOUT if not metas else _layout_of(metas), dtype
@@ -248,7 +259,9 @@ class OpDispatcher:
             raise NotFoundError(f"{info.name}(): {error}") from None
         if kernel.key.backend is Backend.CPU and place.backend is not Backend.CPU:
             place = CPUPlace()
-        meta_inputs = [_meta_tensors(meta, name) for meta, name in zip(metas, info.input_names)]
+        meta_inputs = [
+            _meta_tensors(meta, name) for meta, name in zip(meta_values, info.input_names)
+        ]
         try:
             outputs = self.infer_meta(*meta_inputs, *attrs, _CONFIG)
         except InvalidArgumentError as error:
@@ -534,6 +547,10 @@ def _candidate_dtype(candidate: str, values: dict[str, Any]) -> DataType | None:
             return None
         found = max(dtypes)
     return found.to_complex if as_complex and found is not DataType.UNDEFINED else found
+
+
+def _meta_with_dtype(meta: DenseTensorMeta, dtype: DataType) -> DenseTensorMeta:
+    return DenseTensorMeta.get(dtype, meta.dims, meta.layout, meta.place)
 
 
 def _flat(metas: tuple) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 
 from runtime.errors import InvalidArgumentError, UnimplementedError
@@ -40,10 +41,11 @@ _VAR_TYPE_TO_NUMPY = {
     36: np.dtype("<u2"),
     37: np.dtype("<u4"),
     38: np.dtype("<u8"),
+    22: np.dtype(ml_dtypes.bfloat16),
 }
 _NUMPY_TO_VAR_TYPE = {dtype.newbyteorder("<"): code for code, dtype in _VAR_TYPE_TO_NUMPY.items()}
 # element types phiops has no numpy array for
-_UNSUPPORTED = {19: "size_t", 22: "bfloat16", 32: "float8_e4m3fn", 33: "float8_e5m2"}
+_UNSUPPORTED = {19: "size_t", 32: "float8_e4m3fn", 33: "float8_e5m2"}
 
 _FIELD_DATA_TYPE = 1
 _FIELD_DIMS = 2

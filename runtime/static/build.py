@@ -16,6 +16,7 @@ import contextlib
 from typing import Any, Callable, Iterator, Sequence
 
 from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
+from runtime.common.promotion import promote_metas, promotion_rule
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.core.tensor import Tensor
 from runtime.dispatch.dispatcher import OpDispatcher, naming_op
@@ -147,6 +148,12 @@ def _check_input(op: str, name: str, value: Any) -> None:
     )
 
 
+def _with_dtype(meta: MetaTensor, dtype: DataType) -> MetaTensor:
+    """``meta`` (a fresh MetaTensor of this build) set to ``dtype``."""
+    meta.set_dtype(dtype)
+    return meta
+
+
 def _input_metas(info: OpInfo, inputs: tuple[Any, ...]) -> list[Any]:
     metas: list[Any] = []
     for spec, value in zip(info.inputs, inputs):
@@ -249,7 +256,12 @@ def build_op(
     name = info.name
     pd_op = _pd_op(name)
     metas = _input_metas(info, inputs)
+    rule = promotion_rule(name, info.input_names)
     try:
+        if rule is not None:
+            # The same promotion as eager dispatch: result types from the promoted dtype (the
+            # executor's plan casts the arrays when the program runs).
+            promote_metas(name, rule, metas, _with_dtype)
         out_metas = infer_meta(*metas, *attrs, COMPILE_TIME)
     except InvalidArgumentError as error:
         raise naming_op(error, name) from None

@@ -71,6 +71,8 @@ def tolerance(dtype: DataType) -> dict[str, float]:
     """rtol/atol for comparing a result of ``dtype`` with a float64 reference."""
     if dtype is DataType.FLOAT16:
         return {"rtol": 2e-3, "atol": 2e-3}
+    if dtype is DataType.BFLOAT16:  # 8 mantissa bits
+        return {"rtol": 1.6e-2, "atol": 1.6e-2}
     if dtype in (DataType.FLOAT32, DataType.COMPLEX64):
         return {"rtol": 1e-5, "atol": 1e-6}
     return {"rtol": 1e-12, "atol": 1e-12}

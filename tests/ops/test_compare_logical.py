@@ -108,7 +108,7 @@ def check_logical(op: str, dtype: DataType) -> None:
     out = run(op, x, y)
     assert out.dtype == D.BOOL
     assert out.shape == [3, 4]
-    reference = np.logical_and if op == "logical_and" else np.logical_or
+    reference = {"logical_and": np.logical_and, "logical_or": np.logical_or}.get(op, np.logical_xor)
     np.testing.assert_array_equal(out.numpy(), reference(x != 0, y != 0))
 
 
@@ -122,6 +122,21 @@ def test_logical_and_matches_numpy_for_each_dtype(dtype):
 @pytest.mark.parametrize("dtype", cpu_dtypes("logical_or"))
 def test_logical_or_matches_numpy_for_each_dtype(dtype):
     check_logical("logical_or", dtype)
+
+
+@op_test("logical_xor", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("logical_xor"))
+def test_logical_xor_matches_numpy_for_each_dtype(dtype):
+    check_logical("logical_xor", dtype)
+
+
+@op_test("logical_xor", kind="edge")
+def test_logical_xor_broadcasts_and_counts_nan_as_true():
+    x = np.array([[np.nan], [0.0]])
+    y = np.array([1.0, 0.0])
+    out = run("logical_xor", x, y)
+    assert out.shape == [2, 2]
+    np.testing.assert_array_equal(out.numpy(), [[False, True], [True, False]])
 
 
 @op_test("logical_not", kind="dtypes")
@@ -194,8 +209,13 @@ def test_logical_not_of_0d_and_empty_tensors():
 # -- PHI's semantics ------------------------------------------------------------------------------
 
 
-def test_compare_of_mixed_int_and_float_compares_values():
-    out = run("less_than", np.array([1, 2, 3], np.int32), np.array([1.5, 1.5, 3.0], np.float32))
+def test_compare_of_int_and_float_raises_as_paddle_does():
+    with pytest.raises(InvalidArgumentError, match=r"^less_than\(\): x is int32 and y is float32"):
+        run("less_than", np.array([1, 2, 3], np.int32), np.array([1.5, 1.5, 3.0], np.float32))
+
+
+def test_compare_of_float32_and_float64_compares_in_float64():
+    out = run("less_than", np.array([1, 2, 3], np.float32), np.array([1.5, 1.5, 3.0], np.float64))
     np.testing.assert_array_equal(out.numpy(), [True, False, False])
 
 

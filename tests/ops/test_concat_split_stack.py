@@ -73,9 +73,9 @@ def test_concat_accepts_an_empty_tensor():
 
 
 @op_test("concat", kind="edge")
-def test_concat_of_mixed_dtypes_gives_the_highest():
-    out = phi.concat(tensors(np.array([1], np.int32), np.array([0.5], np.float64)))
-    assert_equal(out, np.array([1.0, 0.5]), D.FLOAT64)
+def test_concat_of_mixed_dtypes_raises_naming_the_cast():
+    with pytest.raises(InvalidArgumentError, match=r"x\[1\] is float64.*cast\(x\[0\], 'float64'\)"):
+        phi.concat(tensors(np.array([1], np.int32), np.array([0.5], np.float64)))
 
 
 @op_test("concat", kind="edge")
@@ -191,9 +191,9 @@ def test_stack_of_empty_tensors():
 
 
 @op_test("stack", kind="edge")
-def test_stack_of_mixed_dtypes_gives_the_highest():
-    out = phi.stack(tensors(np.array([1], np.int64), np.array([2.5], np.float32)))
-    assert_equal(out, np.array([[1.0], [2.5]], np.float32), D.FLOAT32)
+def test_stack_of_mixed_dtypes_raises():
+    with pytest.raises(InvalidArgumentError, match="must share one dtype"):
+        phi.stack(tensors(np.array([1], np.int64), np.array([2.5], np.float32)))
 
 
 @op_test("stack", kind="edge")

@@ -101,10 +101,17 @@ def test_multiply_matches_numpy_for_each_dtype(dtype):
 @op_test("divide", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("divide"))
 def test_divide_matches_numpy_for_each_dtype(dtype):
+    """Integer tensors divide truly, to float32 (PaddlePaddle 3.3.1); bool / true is x."""
     x = sample((3, 4), dtype, seed=1, low=-9, high=9)
     y = sample((3, 4), dtype, seed=2, nonzero=True)
-    reference = (lambda a, b: np.trunc(a / b)) if dtype.is_integer else np.divide
-    check_against("divide", dtype, x, y, reference)
+    if dtype is D.BOOL:
+        check_against("divide", dtype, x, np.ones_like(y), lambda a, b: a)
+    elif dtype.is_integer:
+        out = run("divide", x, y)
+        assert out.dtype == D.FLOAT32
+        np.testing.assert_allclose(out.numpy(), wide(x) / wide(y), **tolerance(D.FLOAT32))
+    else:
+        check_against("divide", dtype, x, y, np.divide)
 
 
 @op_test("maximum", kind="dtypes")
@@ -149,12 +156,31 @@ def test_floor_divide_matches_numpy_for_each_dtype(dtype):
 @op_test("remainder", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("remainder"))
 def test_remainder_matches_numpy_for_each_dtype(dtype):
+    if dtype.is_complex:
+        x, y = sample((3, 4), dtype, seed=1), sample((3, 4), dtype, seed=2, nonzero=True)
+
+        def away(values: np.ndarray) -> np.ndarray:  # C++ std::round
+            return np.sign(values) * np.floor(np.abs(values) + 0.5)
+
+        def complex_remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            q = a / b
+            return a - b * (away(q.real) + 1j * away(q.imag))
+
+        check_against("remainder", dtype, x, y, complex_remainder)
+        return
     if dtype.is_integer:
         x = sample((3, 4), dtype, seed=1, low=-9, high=9)
         y = sample((3, 4), dtype, seed=2, nonzero=True)
     else:
         x, y = exact_floats((3, 4), dtype, seed=1), exact_divisors((3, 4), dtype, seed=2)
     check_against("remainder", dtype, x, y, lambda a, b: a - np.floor(a / b) * b)
+
+
+def test_complex_remainder_rounds_the_quotient_half_away_from_zero():
+    """PaddlePaddle 3.3.1: (1+0j) % (2+0j) is -1, (7+3j) % (2+1j) is 1 (values from its CPU build)."""
+    x = np.array([1, 7 + 3j, 5.5 + 1j], np.complex64)
+    y = np.array([2, 2 + 1j, 2], np.complex64)
+    np.testing.assert_allclose(run("remainder", x, y).numpy(), [-1, 1, -0.5 - 1j], atol=1e-6)
 
 
 # -- shapes: broadcasting, 0-D, empty (every op) ----------------------------------------------------
@@ -221,10 +247,20 @@ def test_add_rejects_zero_extent_against_extent_above_one():
 # -- type promotion ----------------------------------------------------------------------------------
 
 
-def test_add_of_int32_and_float32_is_float32():
-    out = run("add", np.array([1, 2], np.int32), np.array([0.5, 0.25], np.float32))
+def test_add_of_int32_and_float32_raises_naming_both_dtypes_and_the_cast():
+    with pytest.raises(InvalidArgumentError) as caught:
+        run("add", np.array([1, 2], np.int32), np.array([0.5, 0.25], np.float32))
+    message = str(caught.value)
+    assert message.startswith("add(): x is int32 and y is float32")
+    assert "cast(x, 'float32')" in message
+
+
+def test_add_of_float16_and_bfloat16_is_float32():
+    x = phi.to_tensor(np.array([1.5, 2.0], np.float16))
+    y = phi.to_tensor(np.array([0.5, 0.25], np.float32), dtype="bfloat16")
+    out = phi.multiply(x, y)
     assert out.dtype == D.FLOAT32
-    np.testing.assert_array_equal(out.numpy(), np.array([1.5, 2.25], np.float32))
+    np.testing.assert_array_equal(out.numpy(), np.array([0.75, 0.5], np.float32))
 
 
 def test_multiply_of_float32_and_float64_is_float64():
@@ -250,15 +286,34 @@ def test_multiply_of_bools_is_logical_and():
     np.testing.assert_array_equal(out.numpy(), [True, False, False])
 
 
-def test_divide_of_integers_truncates_toward_zero():
+def test_divide_of_integers_is_true_division_to_float32():
     out = run("divide", SIGNS_X, SIGNS_Y)
-    assert out.dtype == D.INT64
-    np.testing.assert_array_equal(out.numpy(), [-3, 3, 3, -3, -2])
+    assert out.dtype == D.FLOAT32
+    np.testing.assert_allclose(out.numpy(), SIGNS_X / SIGNS_Y, rtol=1e-6)
 
 
-def test_divide_of_integers_by_zero_raises():
+def test_divide_of_integers_by_zero_follows_ieee_in_float32():
+    out = run("divide", np.array([1, -2, 0], np.int32), np.array([0, 0, 0], np.int32))
+    np.testing.assert_array_equal(out.numpy(), np.array([np.inf, -np.inf, np.nan], np.float32))
+
+
+def _integer_divide_kernel(dtype: DataType):
+    from runtime.common import Backend, CPUPlace, DataLayout
+    from runtime.kernels import KERNEL_FACTORY, KernelContext, KernelKey
+
+    kernel = KERNEL_FACTORY.select("divide", KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, dtype))
+    return lambda x, y: kernel.fn(KernelContext(np, CPUPlace()), x, y)
+
+
+def test_integer_divide_kernel_truncates_toward_zero():
+    """The int kernel PHI registers (reached by static programs that carry int divides)."""
+    out = _integer_divide_kernel(D.INT64)(SIGNS_X, SIGNS_Y)
+    np.testing.assert_array_equal(out, [-3, 3, 3, -3, -2])
+
+
+def test_integer_divide_kernel_by_zero_raises():
     with pytest.raises(InvalidArgumentError, match="Integer division by zero"):
-        run("divide", np.array([1, 2], np.int32), np.array([1, 0], np.int32))
+        _integer_divide_kernel(D.INT32)(np.array([1, 2], np.int32), np.array([1, 0], np.int32))
 
 
 def test_divide_of_floats_by_zero_gives_inf_and_nan():
@@ -313,16 +368,36 @@ def test_elementwise_pow_of_integers_truncates_negative_powers():
     np.testing.assert_array_equal(out.numpy(), [0, -1, 1, 27])
 
 
-def test_maximum_returns_y_when_x_is_nan_and_nan_when_y_is():
+def test_maximum_propagates_nan_from_either_input():
     out = run("maximum", np.array([np.nan, 1.0]), np.array([1.0, np.nan]))
-    np.testing.assert_array_equal(out.numpy(), [1.0, np.nan])
+    np.testing.assert_array_equal(out.numpy(), [np.nan, np.nan])
 
 
-def test_minimum_returns_y_when_x_is_nan_and_nan_when_y_is():
+def test_minimum_propagates_nan_from_either_input():
     out = run("minimum", np.array([np.nan, 1.0]), np.array([1.0, np.nan]))
-    np.testing.assert_array_equal(out.numpy(), [1.0, np.nan])
+    np.testing.assert_array_equal(out.numpy(), [np.nan, np.nan])
 
 
 def test_subtract_of_integers_wraps_around_on_overflow():
     out = run("subtract", np.array([-(2**31)], np.int32), np.array([1], np.int32))
     np.testing.assert_array_equal(out.numpy(), [2**31 - 1])
+
+
+@op_test("fmax", kind="dtypes")
+@op_test("fmin", kind="dtypes")
+@pytest.mark.parametrize("op, reference", [("fmax", np.fmax), ("fmin", np.fmin)])
+def test_fmax_fmin_match_numpy_for_each_dtype(op, reference):
+    for dtype in cpu_dtypes(op):
+        x = sample((3, 4), dtype, seed=1)
+        y = sample((4,), dtype, seed=2)
+        check_against(op, dtype, x, y, reference)
+
+
+@op_test("fmax", kind="edge")
+@op_test("fmin", kind="edge")
+def test_fmax_fmin_ignore_a_nan_and_give_nan_only_for_two():
+    x = np.array([np.nan, 1.0, np.nan], np.float32)
+    y = np.array([1.0, np.nan, np.nan], np.float32)
+    np.testing.assert_array_equal(run("fmax", x, y).numpy(), [1.0, 1.0, np.nan])
+    np.testing.assert_array_equal(run("fmin", x, y).numpy(), [1.0, 1.0, np.nan])
+    assert run("fmax", np.zeros((0, 2), np.int32), np.zeros((2,), np.int32)).shape == [0, 2]

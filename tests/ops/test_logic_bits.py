@@ -8,7 +8,7 @@ import pytest
 
 import generated as phi
 from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, NotFoundError
 from tests.ops.op_testing import cpu_dtypes, op_test, sample
 
 D = DataType
@@ -106,17 +106,29 @@ def test_bitwise_edges() -> None:
 
 def test_python_operators_are_bitwise_on_integers_and_logical_on_bools() -> None:
     x = phi.to_tensor(np.array([1, 2, 12], np.int64))
-    np.testing.assert_array_equal((x & 6).numpy(), [0, 2, 4])
-    np.testing.assert_array_equal((x | 1).numpy(), [1, 3, 13])
+    np.testing.assert_array_equal((x & phi.to_tensor(np.array([6, 6, 6]))).numpy(), [0, 2, 4])
+    np.testing.assert_array_equal((6 & x).numpy(), [0, 2, 4])
+    np.testing.assert_array_equal((1 | x).numpy(), [1, 3, 13])
     np.testing.assert_array_equal((x ^ x).numpy(), [0, 0, 0])
     np.testing.assert_array_equal((~x).numpy(), [-2, -3, -13])
     b = phi.to_tensor(np.array([True, False]))
-    np.testing.assert_array_equal((b & True).numpy(), [True, False])
-    np.testing.assert_array_equal((b | False).numpy(), [True, False])
-    np.testing.assert_array_equal((b ^ True).numpy(), [False, True])
+    np.testing.assert_array_equal((True & b).numpy(), [True, False])
+    np.testing.assert_array_equal((False | b).numpy(), [True, False])
+    np.testing.assert_array_equal((True ^ b).numpy(), [False, True])
     np.testing.assert_array_equal((~b).numpy(), [False, True])
+
+
+def test_tensor_and_python_int_on_the_right_raises_as_paddle_does() -> None:
+    """PaddlePaddle 3.3.1 accepts ``6 & x`` but refuses ``x & 6``."""
+    x = phi.to_tensor(np.array([1, 2, 12], np.int64))
+    with pytest.raises(InvalidArgumentError, match=r"^bitwise_and\(\): Tensor & int"):
+        x & 6
+
+
+def test_bitwise_operators_refuse_float_tensors() -> None:
     f = phi.to_tensor(np.array([0.0, 2.0]))
-    assert (f & f).dtype is D.BOOL
+    with pytest.raises(NotFoundError, match="bitwise_and"):
+        f & f
 
 
 def _close(a: np.ndarray, b: np.ndarray, rtol: float, atol: float, equal_nan: bool) -> np.ndarray:

@@ -225,9 +225,9 @@ def test_abs_of_integers_keeps_the_dtype():
     np.testing.assert_array_equal(out.numpy(), [3, 0, 2])
 
 
-def test_sign_of_zero_is_zero_and_of_nan_is_zero():
+def test_sign_of_zero_is_zero_and_of_nan_is_nan():
     out = phi.sign(phi.to_tensor(np.array([0.0, -0.0, np.nan, -2.0, 5.0], np.float32)))
-    np.testing.assert_array_equal(out.numpy(), [0.0, 0.0, 0.0, -1.0, 1.0])
+    np.testing.assert_array_equal(out.numpy(), [0.0, 0.0, np.nan, -1.0, 1.0])
 
 
 def test_relu_maps_nan_and_negatives_to_zero():

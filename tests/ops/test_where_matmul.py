@@ -156,10 +156,9 @@ def test_matmul_of_every_rank_combination(
     )
 
 
-def test_matmul_of_int32_and_float32_is_float32():
-    out = matmul(np.array([[1, 2]], np.int32), np.array([[0.5], [0.25]], np.float32))
-    assert out.dtype == D.FLOAT32
-    np.testing.assert_array_equal(out.numpy(), [[1.0]])
+def test_matmul_of_int32_and_float32_raises():
+    with pytest.raises(InvalidArgumentError, match=r"^matmul\(\): x is int32 and y is float32"):
+        matmul(np.array([[1, 2]], np.int32), np.array([[0.5], [0.25]], np.float32))
 
 
 def test_matmul_with_empty_rows_gives_empty_rows():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -59,9 +60,15 @@ def test_datatype_order_is_phi_promotion_order() -> None:
     assert DataType.ALL_DTYPE is DataType.UNDEFINED
 
 
-def test_bfloat16_has_no_numpy_dtype() -> None:
-    with pytest.raises(InvalidArgumentError, match="DataType BFLOAT16 has no numpy equivalent"):
-        DataType.BFLOAT16.numpy_dtype
+def test_bfloat16_is_ml_dtypes_bfloat16_and_back() -> None:
+    assert DataType.BFLOAT16.numpy_dtype == np.dtype(ml_dtypes.bfloat16)
+    assert to_data_type(np.dtype(ml_dtypes.bfloat16)) is DataType.BFLOAT16
+    assert to_data_type("bfloat16") is DataType.BFLOAT16
+
+
+def test_a_dtype_numpy_lacks_is_a_clear_error() -> None:
+    with pytest.raises(InvalidArgumentError, match="DataType UNDEFINED has no numpy equivalent"):
+        DataType.UNDEFINED.numpy_dtype
 
 
 @pytest.mark.parametrize(

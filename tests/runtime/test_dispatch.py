@@ -48,8 +48,8 @@ def test_cache_key_leaves_out_attributes_that_only_the_kernel_reads() -> None:
     assert list(api._CACHE_scale) == [(x._impl.meta,)]
 
 
-def test_mixed_dtypes_run_the_highest_dtype_kernel_on_cast_inputs() -> None:
-    x = phi.to_tensor(np.array([1, 2], np.int32))
+def test_mixed_dtypes_run_the_promoted_dtype_kernel_on_cast_inputs() -> None:
+    x = phi.to_tensor(np.array([1, 2], np.float32))
     y = phi.to_tensor(np.array([0.5, 0.25], np.float64))
     out = phi.add(x, y)
     assert out.dtype is DataType.FLOAT64

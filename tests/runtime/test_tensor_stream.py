@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -223,11 +224,30 @@ def test_corrupt_tensor_desc_names_its_byte(tmp_path: Path) -> None:
         load_combine(_write(tmp_path, data), ["a"])
 
 
-def test_bfloat16_is_unimplemented(tmp_path: Path) -> None:
+def test_bfloat16_reads_as_ml_dtypes_bfloat16(tmp_path: Path) -> None:
+    """VarType code 22 is bfloat16: 2 bytes per element, the upper half of a float32."""
     desc = encode_tensor_desc(TensorDesc(22, (2,)))
-    data = struct.pack("<IQIi", 0, 0, 0, len(desc)) + desc + b"\0" * 4
+    payload = np.array([1.5, -2.0], np.float32).view(np.uint32) >> 16
+    data = struct.pack("<IQIi", 0, 0, 0, len(desc)) + desc + payload.astype("<u2").tobytes()
+    (array,) = load_combine(_write(tmp_path, data), ["a"]).values()
+    assert array.dtype == np.dtype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(array.astype(np.float32), [1.5, -2.0])
+
+
+def test_bfloat16_round_trips_through_save_combine(tmp_path: Path) -> None:
+    path = tmp_path / "bf16.pdiparams"
+    values = np.array([[0.5, 3.0]], ml_dtypes.bfloat16)
+    save_combine(path, {"w": values})
+    loaded = load_combine(path, ["w"])["w"]
+    assert loaded.dtype == values.dtype
+    np.testing.assert_array_equal(loaded.astype(np.float32), values.astype(np.float32))
+
+
+def test_float8_is_unimplemented(tmp_path: Path) -> None:
+    desc = encode_tensor_desc(TensorDesc(32, (2,)))
+    data = struct.pack("<IQIi", 0, 0, 0, len(desc)) + desc + b"\0" * 2
     with pytest.raises(
-        UnimplementedError, match=r"bad\.pdiparams: at byte 20: tensor 0 \('a'\): .*bfloat16"
+        UnimplementedError, match=r"bad\.pdiparams: at byte 20: tensor 0 \('a'\): .*float8"
     ):
         load_combine(_write(tmp_path, data), ["a"])
 

@@ -2,11 +2,10 @@
 sin, cos, tanh, sigmoid, relu, gelu, silu, leaky_relu.
 
 The dtype lists are PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/activation_kernel.cc,
-abs_kernel.cc, sign_kernel.cc, gelu_kernel.cc) without bfloat16, with one deliberate omission:
-PHI registers ``exp`` and ``log`` for int32/int64 too, with a float32 *output*
-(DEFINE_*_KERNEL_WITH_INT_IN_FLOAT_OUT) while their InferMeta (UnchangedInferMeta) says int.
-That cannot be expressed here without an InferMeta that maps integers to float32, so integer
-inputs find no kernel instead of a silently wrong dtype.
+abs_kernel.cc, sign_kernel.cc, gelu_kernel.cc), bfloat16 arrays coming from ml_dtypes. PHI
+registers ``exp`` and ``log`` for int32/int64 with a float32 *output*; here integer inputs of
+exp, log, sqrt, sin... are cast to float32 before the kernel by the dispatcher's promotion rules
+(runtime/common/promotion.py FLOAT_MATH_OPS), which gives the same result.
 """
 
 from __future__ import annotations
@@ -18,16 +17,18 @@ import numpy as np
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.registration import register_kernel
+from runtime.kernels.registration import INTEGRAL, register_kernel
 
 D = DataType
 
 REAL = (D.FLOAT32, D.FLOAT64)
 REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-EXP_LOG_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
-SQUARE_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
+EXP_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+LOG_DTYPES = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+ROUNDING_DTYPES = INTEGRAL + (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
+SQUARE_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 ABS_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-SIGN_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
+SIGN_DTYPES = INTEGRAL + (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 _REAL_OF = {D.COMPLEX64: D.FLOAT32, D.COMPLEX128: D.FLOAT64}
 
@@ -37,20 +38,20 @@ def _real_output(kernel: Kernel) -> None:
     kernel.output_at(0).set_dtype(_REAL_OF.get(kernel.key.dtype, kernel.key.dtype))
 
 
-@register_kernel("exp", dtypes=EXP_LOG_DTYPES)
+@register_kernel("exp", dtypes=EXP_DTYPES)
 @ieee_results
 def exp_kernel(ctx: KernelContext, x: Array) -> Array:
     return ctx.xp.exp(x)
 
 
-@register_kernel("log", dtypes=EXP_LOG_DTYPES)
+@register_kernel("log", dtypes=LOG_DTYPES)
 @ieee_results
 def log_kernel(ctx: KernelContext, x: Array) -> Array:
     """Natural log: log(0) is -inf and log of a negative number nan, silently, as in PHI."""
     return ctx.xp.log(x)
 
 
-@register_kernel("sqrt", dtypes=REAL)
+@register_kernel("sqrt", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def sqrt_kernel(ctx: KernelContext, x: Array) -> Array:
     return ctx.xp.sqrt(x)
@@ -78,19 +79,26 @@ def abs_kernel(ctx: KernelContext, x: Array) -> Array:
 
 @register_kernel("sign", dtypes=SIGN_DTYPES)
 def sign_kernel(ctx: KernelContext, x: Array) -> Array:
-    """Eigen's sign, (x > 0) - (x < 0): -1, 0 or 1, and 0 for nan (numpy's sign gives nan)."""
+    """Eigen's sign, (x > 0) - (x < 0): -1, 0 or 1, and 0 for nan (numpy's sign gives nan);
+    x / |x| (0 at 0) for complex x."""
     xp = ctx.xp
-    return xp.greater(x, 0).astype(x.dtype) - xp.less(x, 0).astype(x.dtype)
+    if x.dtype.kind == "c":
+        modulus = xp.abs(x)
+        return xp.where(modulus == 0, 0, x / xp.where(modulus == 0, 1, modulus)).astype(x.dtype)
+    signs = xp.greater(x, 0).astype(x.dtype) - xp.less(x, 0).astype(x.dtype)
+    return signs if x.dtype.kind in "iu" else xp.where(xp.isnan(x), x, signs)
 
 
-@register_kernel("floor", dtypes=REAL)
+@register_kernel("floor", dtypes=ROUNDING_DTYPES)
 def floor_kernel(ctx: KernelContext, x: Array) -> Array:
-    return ctx.xp.floor(x)
+    """floor(x); integers are their own floor."""
+    return x.copy() if x.dtype.kind in "iu" else ctx.xp.floor(x)
 
 
-@register_kernel("ceil", dtypes=REAL)
+@register_kernel("ceil", dtypes=ROUNDING_DTYPES)
 def ceil_kernel(ctx: KernelContext, x: Array) -> Array:
-    return ctx.xp.ceil(x)
+    """ceil(x); integers are their own ceiling."""
+    return x.copy() if x.dtype.kind in "iu" else ctx.xp.ceil(x)
 
 
 @register_kernel("sin", dtypes=REAL_AND_COMPLEX)
@@ -111,7 +119,7 @@ def tanh_kernel(ctx: KernelContext, x: Array) -> Array:
     return ctx.xp.tanh(x)
 
 
-@register_kernel("sigmoid", dtypes=REAL)
+@register_kernel("sigmoid", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def sigmoid_kernel(ctx: KernelContext, x: Array) -> Array:
     """1 / (1 + exp(-x)), PHI's SigmoidFunctor (exp overflows to inf, giving 0, for x << 0)."""

@@ -11,7 +11,7 @@ def _uint8_mask(kernel: Kernel) -> None:
     kernel.input_at(0).set_dtype(DataType.UINT8)
 
 
-@register_kernel("dropout_grad", dtypes=FLOATING, configure=_uint8_mask)
+@register_kernel("dropout_grad", dtypes=FLOATING + (DataType.BFLOAT16,), configure=_uint8_mask)
 def dropout_grad_kernel(
     ctx: KernelContext, mask: Array, out_grad: Array, p: float, is_test: bool, mode: str
 ) -> Array:

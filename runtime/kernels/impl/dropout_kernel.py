@@ -16,7 +16,7 @@ def _uint8_mask(kernel: Kernel) -> None:
     kernel.output_at(1).set_dtype(DataType.UINT8)
 
 
-@register_kernel("dropout", dtypes=FLOATING, configure=_uint8_mask)
+@register_kernel("dropout", dtypes=FLOATING + (DataType.BFLOAT16,), configure=_uint8_mask)
 def dropout_kernel(
     ctx: KernelContext,
     x: Array,

@@ -22,14 +22,26 @@ D = DataType
 # PaddlePaddle 3.3.1's CPU registrations (core._get_all_register_op_kernels), bfloat16 aside.
 GATHER_DTYPES = (D.BOOL, D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 GATHER_DTYPES += (D.COMPLEX64, D.COMPLEX128)
-INDEX_SELECT_DTYPES = (D.BOOL, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-EMBEDDING_DTYPES = (D.INT8, D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+# gather_nd: PaddlePaddle registers no bfloat16 there.
+GATHER_ND_DTYPES = GATHER_DTYPES
+GATHER_DTYPES += (D.BFLOAT16,)
+INDEX_SELECT_DTYPES = (
+    D.BOOL,
+    D.INT32,
+    D.INT64,
+    D.BFLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.COMPLEX64,
+    D.COMPLEX128,
+)
+EMBEDDING_DTYPES = (D.INT8, D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 SCATTER_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 SCATTER_ND_ADD_DTYPES = (D.UINT8, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 ALONG_AXIS_DTYPES = (D.UINT8, D.INT16, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 MASKED_SELECT_DTYPES = GATHER_DTYPES + (D.FLOAT16,)
 NONZERO_DTYPES = (D.BOOL, D.INT16, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
-NONZERO_DTYPES += (D.COMPLEX64, D.COMPLEX128)
+NONZERO_DTYPES += (D.BFLOAT16, D.COMPLEX64, D.COMPLEX128)
 ONE_HOT_DTYPES = (D.INT32, D.INT64)
 INDEX_PUT_DTYPES = MASKED_SELECT_DTYPES
 
@@ -102,7 +114,7 @@ def gather_kernel(ctx: KernelContext, x: Array, index: Array, axis: int) -> Arra
     return xp.take(x, flat_index(index), axis=a)
 
 
-@register_kernel("gather_nd", dtypes=GATHER_DTYPES, configure=any_dtype_inputs(1))
+@register_kernel("gather_nd", dtypes=GATHER_ND_DTYPES, configure=any_dtype_inputs(1))
 def gather_nd_kernel(ctx: KernelContext, x: Array, index: Array) -> Array:
     xp = ctx.xp
     depth = index.shape[-1]

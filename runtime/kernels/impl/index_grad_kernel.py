@@ -14,6 +14,7 @@ from runtime.common import DataType
 from runtime.kernels.impl.gather_scatter_kernel import (
     ALONG_AXIS_DTYPES,
     GATHER_DTYPES,
+    GATHER_ND_DTYPES,
     INDEX_PUT_DTYPES,
     INDEX_SELECT_DTYPES,
     MASKED_SELECT_DTYPES,
@@ -30,7 +31,7 @@ from runtime.kernels.registration import register_kernel
 
 D = DataType
 
-EMBEDDING_GRAD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+EMBEDDING_GRAD_DTYPES = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 
 def _any_dtype(*positions: int) -> Any:
@@ -80,7 +81,7 @@ def gather_grad_kernel(
     return grad
 
 
-@register_kernel("gather_nd_grad", dtypes=GATHER_DTYPES, configure=_any_dtype(0, 1))
+@register_kernel("gather_nd_grad", dtypes=GATHER_ND_DTYPES, configure=_any_dtype(0, 1))
 def gather_nd_grad_kernel(ctx: KernelContext, x: Array, index: Array, out_grad: Array) -> Array:
     xp = ctx.xp
     grad = xp.zeros(x.shape, dtype=out_grad.dtype)

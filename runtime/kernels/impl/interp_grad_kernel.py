@@ -9,7 +9,7 @@ from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/interpolate_grad_kernel.cc).
-INTERP_GRAD_DTYPES = (DataType.FLOAT16, DataType.FLOAT32, DataType.FLOAT64)
+INTERP_GRAD_DTYPES = (DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64)
 
 
 def _interp_grad_kernel(

@@ -23,10 +23,10 @@ from runtime.infermeta.multiary import interpolate_out_sizes, interpolate_scales
 from runtime.kernels.kernel import Array, KernelContext
 from runtime.kernels.registration import register_kernel
 
-# PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/interpolate_kernel.cc; bfloat16 has
-# no numpy dtype).
+# PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/interpolate_kernel.cc).
 INTERP_DTYPES = (
     DataType.FLOAT16,
+    DataType.BFLOAT16,
     DataType.FLOAT32,
     DataType.FLOAT64,
     DataType.INT32,

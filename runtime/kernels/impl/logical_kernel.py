@@ -1,4 +1,4 @@
-"""Logical kernels: logical_and, logical_or, logical_not.
+"""Logical kernels: logical_and, logical_or, logical_xor, logical_not.
 
 Inputs of any registered dtype count as true where nonzero; the output is bool. The ops'
 ``kernel.data_type: x`` makes x's dtype the kernel dtype, so ``y`` arrives cast to it.
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import FLOATING, SIGNED_INTEGRAL, register_kernel
+from runtime.kernels.registration import SIGNED_INTEGRAL, register_kernel
 
 D = DataType
 
-# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/logical_kernel.cc) without bfloat16.
-LOGICAL_DTYPES = (D.BOOL,) + SIGNED_INTEGRAL + FLOATING
+# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/logical_kernel.cc).
+LOGICAL_DTYPES = (D.BOOL,) + SIGNED_INTEGRAL + (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 
 def _bool_output(kernel: Kernel) -> None:
@@ -28,6 +28,11 @@ def logical_and_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
 @register_kernel("logical_or", dtypes=LOGICAL_DTYPES, configure=_bool_output)
 def logical_or_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     return ctx.xp.logical_or(x, y)
+
+
+@register_kernel("logical_xor", dtypes=LOGICAL_DTYPES, configure=_bool_output)
+def logical_xor_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
+    return ctx.xp.logical_xor(x, y)
 
 
 @register_kernel("logical_not", dtypes=LOGICAL_DTYPES, configure=_bool_output)

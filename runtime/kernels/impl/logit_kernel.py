@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime.common import DataType
 from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import FLOATING, register_kernel
+from runtime.kernels.registration import register_kernel
 
 
-@register_kernel("logit", dtypes=FLOATING)
+# PaddlePaddle 3.3.1 registers logit on CPU for float32 and float64 only.
+@register_kernel("logit", dtypes=(DataType.FLOAT32, DataType.FLOAT64))
 def logit_kernel(ctx: KernelContext, x: Array, eps: float) -> Array:
     xp = ctx.xp
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -18,7 +18,7 @@ from runtime.random import draw_generator
 
 D = DataType
 
-FLOATS = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
+FLOATS = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
 
 
 def _draw_dtype(dtype: DataType) -> type:

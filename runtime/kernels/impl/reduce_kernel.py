@@ -28,6 +28,8 @@ PROD_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128
 
 _INT64 = D.INT64.numpy_dtype
 _FLOAT16 = D.FLOAT16.numpy_dtype
+# Half-precision sums accumulate in float32, as PHI's reduce kernels do.
+_HALF = (_FLOAT16, D.BFLOAT16.numpy_dtype)
 _FLOAT32 = D.FLOAT32.numpy_dtype
 _WIDENED_BY_SUM = (D.BOOL.numpy_dtype, D.INT32.numpy_dtype)
 
@@ -70,7 +72,7 @@ def sum_kernel(
         out_dtype = x.dtype
     # A 0-D tensor accepts axis 0 or -1 (PaddlePaddle), which numpy rejects: reduce nothing.
     axes = (axis or None) if x.ndim else ()
-    if out_dtype == _FLOAT16:
+    if out_dtype in _HALF:
         total = x.sum(axis=axes, dtype=_FLOAT32, keepdims=keepdim)
         return total.astype(out_dtype)
     # ndarray.sum, not xp.sum: the method skips a Python-level wrapper (a third of a small call).

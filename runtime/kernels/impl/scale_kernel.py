@@ -25,7 +25,7 @@ D = DataType
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/scale_kernel.cc,
 # activation_kernel.cc for pow, clip_kernel.cc) without bfloat16.
 SCALE_DTYPES = ALL_TYPES
-POW_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
+POW_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 CLIP_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 
 

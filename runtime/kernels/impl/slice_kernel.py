@@ -24,7 +24,7 @@ D = DataType
 # PaddlePaddle 3.3.1's CPU registrations for slice, strided_slice, set_value,
 # set_value_with_tensor and their grads (bfloat16 and float8 aside).
 SLICE_DTYPES = (D.BOOL, D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32)
-SLICE_DTYPES += (D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+SLICE_DTYPES += (D.BFLOAT16, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 
 def slice_index(

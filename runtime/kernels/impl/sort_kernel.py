@@ -19,7 +19,8 @@ from runtime.kernels.registration import register_kernel
 D = DataType
 
 # PaddlePaddle 3.3.1's CPU registrations (argsort; top_k_v2 for topk; unique).
-ARGSORT_DTYPES = (D.UINT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32, D.FLOAT64)
+ARGSORT_DTYPES = (D.UINT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.BFLOAT16, D.FLOAT32)
+ARGSORT_DTYPES += (D.FLOAT64,)
 TOPK_DTYPES = (D.INT32, D.INT64, D.FLOAT16, D.FLOAT32, D.FLOAT64)
 UNIQUE_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 

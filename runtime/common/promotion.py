@@ -1,0 +1,252 @@
+"""PaddlePaddle 3.3.1's type promotion: the dtype an op computes in when its inputs differ.
+
+One table for eager dispatch (runtime/dispatch/dispatcher.py) and static program building
+(runtime/static/build.py). The rules, as tests/data/dtype_semantics/ records them:
+
+- equal dtypes stay as they are;
+- two floating dtypes promote to the wider (float16 with bfloat16 gives float32);
+- a complex dtype with any other promotes to complex, wide enough for both (complex64 with
+  float64 gives complex128);
+- any other pair (int32 with int64, an integer with a float, bool with anything but complex)
+  is refused: InvalidArgumentError naming the op, both dtypes and the cast that makes it work.
+
+Ops outside PROMOTING_OPS (concat, stack, add_n, matmul, bitwise ops) take one dtype; a mix is
+refused the same way. ``divide`` computes integer inputs in float32 (true division), and the
+unary ops in FLOAT_MATH_OPS compute the integer dtypes listed for them in float32, as
+PaddlePaddle's do.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from runtime.common.data_type import DataType
+from runtime.errors import InvalidArgumentError
+
+__all__ = [
+    "PROMOTING_OPS",
+    "SAME_DTYPE_OPS",
+    "FLOAT_MATH_OPS",
+    "promote_pair",
+    "promotion_inputs",
+    "compute_dtype",
+    "unary_compute_dtype",
+    "PromotionRule",
+    "promotion_rule",
+    "promote_metas",
+    "scalar_result_dtype",
+    "zero_d_result_dtype",
+]
+
+D = DataType
+
+# Ops whose tensor inputs promote (for where: x and y, never the condition).
+PROMOTING_OPS: dict[str, tuple[str, ...]] = {
+    **{
+        op: ("x", "y")
+        for op in (
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "floor_divide",
+            "remainder",
+            "elementwise_pow",
+            "maximum",
+            "minimum",
+            "fmax",
+            "fmin",
+            "equal",
+            "not_equal",
+            "less_than",
+            "less_equal",
+            "greater_than",
+            "greater_equal",
+            "logical_and",
+            "logical_or",
+            "logical_xor",
+            "where",
+        )
+    },
+}
+# Multi-input ops whose inputs must share one dtype (no promotion at all).
+SAME_DTYPE_OPS: dict[str, tuple[str, ...]] = {
+    "matmul": ("x", "y"),
+    "bitwise_and": ("x", "y"),
+    "bitwise_or": ("x", "y"),
+    "bitwise_xor": ("x", "y"),
+    "concat": ("x",),
+    "stack": ("x",),
+    "add_n": ("inputs",),
+}
+
+_INTEGERS = frozenset((D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64))
+_WIDE_INTEGERS = frozenset((D.INT32, D.INT64))
+# Unary ops PaddlePaddle computes in float32 for these integer dtypes (its API casts them).
+FLOAT_MATH_OPS: dict[str, frozenset[DataType]] = {
+    "exp": _WIDE_INTEGERS,
+    "log": _WIDE_INTEGERS,
+    **{
+        op: _INTEGERS
+        for op in ("sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "erf", "logit", "logsumexp")
+    },
+}
+
+_FLOATS = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
+
+
+def _float_rank(dtype: DataType) -> int:
+    return {D.FLOAT16: 1, D.BFLOAT16: 1, D.FLOAT32: 2, D.FLOAT64: 3}[dtype]
+
+
+def promote_pair(x: DataType, y: DataType) -> DataType | None:
+    """The dtype ``x`` and ``y`` promote to, or None where PaddlePaddle refuses the pair."""
+    if x is y:
+        return x
+    if x in _FLOATS and y in _FLOATS:
+        if _float_rank(x) == _float_rank(y):
+            return D.FLOAT32  # float16 with bfloat16
+        return x if _float_rank(x) > _float_rank(y) else y
+    if x.is_complex or y.is_complex:
+        wide = D.COMPLEX128 in (x, y) or D.FLOAT64 in (x, y)
+        return D.COMPLEX128 if wide else D.COMPLEX64
+    return None
+
+
+def promotion_inputs(op: str) -> tuple[tuple[str, ...], bool] | None:
+    """``(input names, promotes)`` for an op under these rules, None for an op outside them."""
+    if op in PROMOTING_OPS:
+        return PROMOTING_OPS[op], True
+    if op in SAME_DTYPE_OPS:
+        return SAME_DTYPE_OPS[op], False
+    return None
+
+
+def _suggestion(x_name: str, x: DataType, y_name: str, y: DataType) -> str:
+    """Cast the input of the lower kind (bool < integer < float < complex; the narrower of two
+    of one kind) to the other's dtype."""
+    if _kind_rank(x) > _kind_rank(y) or (_kind_rank(x) == _kind_rank(y) and x > y):
+        x_name, x, y_name, y = y_name, y, x_name, x
+    return f"cast it first: cast({x_name}, '{y.name.lower()}')"
+
+
+def _kind_rank(dtype: DataType) -> int:
+    if dtype is D.BOOL:
+        return 0
+    if dtype.is_integer:
+        return 1
+    return 3 if dtype.is_complex else 2
+
+
+def compute_dtype(
+    op: str, named: Sequence[tuple[str, DataType]], promotes: bool = True
+) -> DataType:
+    """The dtype ``op`` computes in for its participating inputs ``named`` ((name, dtype) pairs,
+    ``x[0]``, ``x[1]``... for a Tensor[] input); InvalidArgumentError naming both dtypes and the
+    cast that would make it work for a pair the rules refuse."""
+    first_name, result = named[0]
+    for name, dtype in named[1:]:
+        promoted = promote_pair(result, dtype) if promotes else (dtype if dtype is result else None)
+        if promoted is None:
+            rule = (
+                "PaddlePaddle promotes only between floating-point dtypes and between complex "
+                "and real dtypes"
+                if promotes
+                else "its inputs must share one dtype"
+            )
+            raise InvalidArgumentError(
+                f"{op}(): {first_name} is {result.name.lower()} and {name} is "
+                f"{dtype.name.lower()}: {rule}; {_suggestion(first_name, result, name, dtype)}"
+            )
+        result = promoted
+    if op == "divide" and result in _INTEGERS:
+        return D.FLOAT32
+    return result
+
+
+def unary_compute_dtype(op: str, dtype: DataType) -> DataType | None:
+    """float32 where PaddlePaddle computes unary ``op`` on integer ``dtype`` in float32."""
+    return D.FLOAT32 if dtype in FLOAT_MATH_OPS.get(op, ()) else None
+
+
+# (positions and names of the participating inputs, whether they promote) for one op.
+PromotionRule = tuple[tuple[tuple[int, str], ...], bool]
+
+
+def promotion_rule(op: str, input_names: Sequence[str]) -> PromotionRule | None:
+    """The rule ``promote_metas`` applies to ``op``'s inputs (None for an op these rules leave
+    alone): which inputs take part, by position and name, and whether they promote."""
+    if op in FLOAT_MATH_OPS:
+        return ((0, input_names[0]),), True
+    found = promotion_inputs(op)
+    if found is None:
+        return None
+    names, promotes = found
+    return tuple((input_names.index(name), name) for name in names), promotes
+
+
+def promote_metas(
+    op: str,
+    rule: PromotionRule,
+    metas: Sequence[Any],
+    with_dtype: Callable[[Any, DataType], Any],
+) -> tuple[DataType, tuple[Any, ...]] | None:
+    """``(compute dtype, metas)`` with the participating metas re-made in the compute dtype by
+    ``with_dtype(meta, dtype)``, or None for an op with fewer than two participating inputs and
+    no unary float32 rule. ``metas`` hold anything with a ``dtype`` (a tuple of them for a
+    Tensor[] input, None for an absent optional one); InvalidArgumentError for a refused mix."""
+    inputs, promotes = rule
+    if op in FLOAT_MATH_OPS:
+        meta = metas[0]
+        target = unary_compute_dtype(op, meta.dtype)
+        if target is None:
+            return None
+        return target, (with_dtype(meta, target), *metas[1:])
+    named: list[tuple[str, DataType]] = []
+    for position, name in inputs:
+        meta = metas[position]
+        if isinstance(meta, (tuple, list)):
+            named.extend((f"{name}[{i}]", item.dtype) for i, item in enumerate(meta))
+        elif meta is not None:
+            named.append((name, meta.dtype))
+    if not named or (len(named) < 2 and op != "divide"):
+        return None
+    target = compute_dtype(op, named, promotes)
+    changed = list(metas)
+    for position, _ in inputs:
+        meta = metas[position]
+        if isinstance(meta, (tuple, list)):
+            changed[position] = type(meta)(with_dtype(item, target) for item in meta)
+        elif meta is not None:
+            changed[position] = with_dtype(meta, target)
+    return target, tuple(changed)
+
+
+def scalar_result_dtype(tensor: DataType, number: bool | int | float | complex) -> DataType:
+    """The dtype of ``tensor <op> number`` for a Python number (PaddlePaddle 3.3.1): a bool
+    takes the tensor's dtype; an int too, int64 with a bool tensor; a float the tensor's
+    floating or complex dtype, else float32; a complex the tensor's complex dtype, complex128
+    with float64, else complex64."""
+    if isinstance(number, bool):
+        return tensor
+    if isinstance(number, int):
+        return D.INT64 if tensor is D.BOOL else tensor
+    if isinstance(number, float):
+        return tensor if tensor.is_floating_point or tensor.is_complex else D.FLOAT32
+    if tensor.is_complex:
+        return tensor
+    return D.COMPLEX128 if tensor is D.FLOAT64 else D.COMPLEX64
+
+
+def zero_d_result_dtype(op: str, tensor: DataType, scalar: DataType) -> DataType:
+    """The dtype of ``tensor <op> array`` for a 0-D numpy ``array`` (PaddlePaddle 3.3.1): the
+    array's dtype when it is of a higher kind (bool < integer < float < complex), complex
+    promotion with a complex tensor, else the tensor's dtype; floor_divide takes the higher
+    of the two in PHI's DataType order (its kernel key)."""
+    if op == "floor_divide" and not (tensor.is_complex or scalar.is_complex):
+        return max(tensor, scalar)
+    if _kind_rank(scalar) > _kind_rank(tensor):
+        return promote_pair(tensor, scalar) if scalar.is_complex else scalar
+    if tensor.is_complex and (scalar.is_complex or scalar.is_floating_point):
+        return promote_pair(tensor, scalar)
+    return tensor

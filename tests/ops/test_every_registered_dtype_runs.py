@@ -1,0 +1,105 @@
+"""Every (op, dtype) the kernel registry claims on CPU runs once: a registration without a
+working kernel cannot hide. The call is test_bad_argument_sweep's baseline (a working call per
+op) with its float32 data tensors, and its float32 dtype attribute, turned into the dtype; the
+dispatcher checks the kernel's result against InferMeta's dtype and shape."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+import pytest
+
+import generated as phi
+from generated.registry import OPS
+from runtime.common import Backend, DataType
+from runtime.dispatch.dispatcher import clear_dispatch_caches
+from runtime.kernels import KERNEL_FACTORY
+from tests.runtime.test_bad_argument_sweep import _baseline
+
+# (op, dtype) pairs no API call reaches, with the reason (each is tested another way).
+CANNOT_CARRY: dict[tuple[str, str], str] = {
+    ("divide", "int32"): "integer divides compute in float32 (test_elementwise runs the kernel)",
+    ("divide", "int64"): "integer divides compute in float32 (test_elementwise runs the kernel)",
+}
+
+
+def _registered() -> dict[str, list[DataType]]:
+    """op -> the dtypes its kernel is registered for on CPU (ops with a per-dtype kernel)."""
+    table = {}
+    for op in sorted(OPS):
+        if not hasattr(phi, op) or not KERNEL_FACTORY.has_kernel(OPS[op].info.kernel):
+            continue
+        dtypes = {
+            key.dtype
+            for key in KERNEL_FACTORY.kernels_of(OPS[op].info.kernel)
+            if key.backend is Backend.CPU and key.dtype is not DataType.ALL_DTYPE
+        }
+        if dtypes:
+            table[op] = sorted(dtypes)
+    return table
+
+
+REGISTERED = _registered()
+
+
+# Tensor parameters that hold indices or masks: they keep the baseline's dtype.
+INDEX_PARAMETERS = {"index", "indices", "ids", "mask", "condition", "label", "seed_tensor"}
+
+
+def _in_dtype(op: str, parameter: inspect.Parameter, value: Any, dtype: DataType) -> Any:
+    """The baseline argument for ``parameter`` carrying ``dtype``: data tensors converted (not
+    indices or masks, nor an integer tensor beside the op's ``kernel.data_type`` argument, such
+    as embedding's ids), dtype attributes set where ``kernel.data_type`` names them."""
+    key_arguments = {name.removeprefix("complex:") for name in OPS[op].info.data_type}
+    if parameter.name in INDEX_PARAMETERS and parameter.name not in key_arguments:
+        return value
+    if isinstance(value, phi.Tensor):
+        if key_arguments and parameter.name not in key_arguments and value.dtype.is_integer:
+            return value
+        return phi.to_tensor(value.numpy().astype(dtype.numpy_dtype))
+    if isinstance(value, list) and value and isinstance(value[0], phi.Tensor):
+        return [phi.to_tensor(item.numpy().astype(dtype.numpy_dtype)) for item in value]
+    if "DataTypeLike" in str(parameter.annotation) and parameter.name in key_arguments:
+        return dtype
+    return value
+
+
+@pytest.mark.parametrize("op", sorted(REGISTERED))
+def test_every_registered_dtype_runs(op: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each registered dtype's kernel is the one selected (recorded at planning time, with the
+    plan caches emptied) and it runs."""
+    function = getattr(phi, op)
+    kernel_name = OPS[op].info.kernel
+    selected: list[DataType] = []
+    select = KERNEL_FACTORY.select
+
+    def recording_select(name: str, key: Any, **options: Any) -> Any:
+        kernel = select(name, key, **options)
+        if name == kernel_name:
+            selected.append(kernel.key.dtype)
+        return kernel
+
+    monkeypatch.setattr(KERNEL_FACTORY, "select", recording_select)
+    failures = []
+    for dtype in REGISTERED[op]:
+        if (op, dtype.name.lower()) in CANNOT_CARRY:
+            continue
+        clear_dispatch_caches()
+        selected.clear()
+        parameters = inspect.signature(function).parameters.values()
+        arguments = [
+            _in_dtype(op, parameter, value, dtype)
+            for parameter, value in zip(parameters, _baseline(function))
+        ]
+        try:
+            with np.errstate(all="ignore"):
+                function(*arguments)
+        except Exception as error:  # noqa: BLE001 - every failure is reported below
+            failures.append(f"{op}[{dtype.name.lower()}]: {type(error).__name__}: {error}")
+            continue
+        if dtype not in selected:
+            failures.append(f"{op}[{dtype.name.lower()}]: the call selected {selected}")
+    clear_dispatch_caches()
+    assert not failures, "\n".join(failures)
