@@ -41,6 +41,7 @@ SAMPLES: dict[str, tuple[np.ndarray, Callable[[], tuple[tuple, dict]]]] = {
     "less_equal": (_f(2, 3), lambda: ((_t(_f(2, 3, low=0.7)),), {})),
     "logical_and": (_BOOL, lambda: ((_t(~_BOOL),), {})),
     "logical_or": (_BOOL, lambda: ((_t(~_BOOL),), {})),
+    "logical_xor": (_BOOL, lambda: ((_t(~_BOOL),), {})),
     "logical_not": (_BOOL, lambda: ((), {})),
     "bitwise_and": (_INT, lambda: ((_t(_INT + 1),), {})),
     "bitwise_or": (_INT, lambda: ((_t(_INT + 1),), {})),
