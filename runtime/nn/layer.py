@@ -4,6 +4,7 @@ attribute assignment, ``state_dict`` with PaddlePaddle's key names (``0.weight``
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
@@ -12,8 +13,18 @@ import numpy as np
 from runtime.common import to_data_type
 from runtime.core.tensor import Tensor, to_tensor
 from runtime.errors import InvalidArgumentError
+from runtime.static.mode import in_static_mode
+from runtime.static.program import unique_name
 
 __all__ = ["Layer", "Sequential", "LayerList", "create_parameter"]
+
+_FIRST_CAP = re.compile("(.)([A-Z][a-z]+)")
+_ALL_CAP = re.compile("([a-z])([A-Z])")
+
+
+def _snake(name: str) -> str:
+    """PaddlePaddle's name scope of a layer class: ``BatchNorm2D`` -> ``batch_norm2d``."""
+    return _ALL_CAP.sub(r"\1_\2", _FIRST_CAP.sub(r"\1_\2", name)).lower()
 
 
 def create_parameter(
@@ -51,6 +62,10 @@ class Layer:
         object.__setattr__(self, "_hook_id", 0)
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_dtype", dtype)
+        # PaddlePaddle's full name (``linear_0``): its parameters are named ``linear_0.w_0``...
+        object.__setattr__(
+            self, "_full_name", unique_name(name_scope or _snake(type(self).__name__))
+        )
 
     # -- registration ----------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -106,7 +121,9 @@ class Layer:
             )
         if initializer is None:
             initializer = default_initializer or (Constant(0.0) if is_bias else XavierUniform())
-        return create_parameter(list(shape), dtype or self._dtype, initializer)
+        parameter = create_parameter(list(shape), dtype or self._dtype, initializer)
+        parameter.name = unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}")
+        return parameter
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
         """State saved in ``state_dict`` (unless not ``persistable``) but not trained."""
@@ -263,6 +280,18 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+        if in_static_mode():
+            from runtime.nn.static_call import static_state
+
+            with static_state(self):
+                return self._call(inputs, kwargs)
+        return self._call(inputs, kwargs)
+
+    def full_name(self) -> str:
+        """PaddlePaddle's unique name of the layer (``linear_0``)."""
+        return self._full_name
+
+    def _call(self, inputs: tuple, kwargs: dict) -> Any:
         for hook in list(self._forward_pre_hooks.values()):
             result = hook(self, inputs)
             if result is not None:

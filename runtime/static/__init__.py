@@ -15,6 +15,7 @@ from runtime.ir.core import Program, Value
 from runtime.static import initializer, nn
 from runtime.static.backward import append_backward, gradients
 from runtime.static.executor import Executor
+from runtime.static.input_spec import InputSpec
 from runtime.static.io import load_inference_model, normalize_program, save_inference_model
 from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
 from runtime.static.program import (
@@ -47,6 +48,7 @@ __all__ = [
     "append_backward",
     "gradients",
     "Executor",
+    "InputSpec",
     "Scope",
     "global_scope",
     "scope_guard",
