@@ -126,7 +126,9 @@ class Layer:
         return parameter
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
-        """State saved in ``state_dict`` (unless not ``persistable``) but not trained."""
+        """State saved in ``state_dict`` (unless not ``persistable``) but not trained. An unnamed
+        buffer is named as the layer's next weight (``batch_norm2d_0.w_1``), as PaddlePaddle
+        names BatchNorm's running statistics."""
         if tensor is not None and not isinstance(tensor, Tensor):
             raise InvalidArgumentError(
                 f"register_buffer: '{name}' must be a Tensor, got {type(tensor).__name__}"
@@ -134,6 +136,9 @@ class Layer:
         for table in (self._parameters, self._sub_layers):
             table.pop(name, None)
         self.__dict__.pop(name, None)
+        if tensor is not None and tensor.name is None:
+            # PaddlePaddle's BatchNorm makes its running stats as weights: batch_norm2d_0.w_1
+            tensor.name = unique_name(f"{self._full_name}.w")
         self._buffers[name] = tensor
         if not persistable:
             self._non_persistable.add(name)

@@ -22,6 +22,7 @@ import numpy as np
 from runtime.common import DataType
 from runtime.core.tensor import Tensor
 from runtime.dispatch.op_def import op_api
+from runtime.errors import InvalidArgumentError
 from runtime.ir.attributes import Attribute
 from runtime.ir.core import Value
 from runtime.static.initializer import Initializer
@@ -49,13 +50,18 @@ class _Assign(Initializer):
 
 
 def _parameter_value(owner: Any, tensor: Tensor, trainable: bool) -> Value:
-    if tensor.name is None:  # a buffer: PaddlePaddle names it as a weight of its layer
-        tensor.name = unique_name(f"{owner.full_name()}.w")
+    array = tensor.numpy()
     main = default_main_program().block
     for op in main.ops:
         if op.name == "builtin.parameter" and op.attributes["parameter_name"].value == tensor.name:
+            declared = op.results[0].type
+            if tuple(declared.dims) != array.shape or declared.dtype != array.dtype.name:
+                raise InvalidArgumentError(
+                    f"{type(owner).__name__}: the program already has a parameter named "
+                    f"{tensor.name!r} of another shape or dtype (layers built under different "
+                    "unique_name_guard blocks can share names; give them distinct names)"
+                )
             return op.results[0]
-    array = tensor.numpy()
     value = create_parameter(
         list(array.shape), tensor.dtype, tensor.name, default_initializer=_Assign(array)
     )
@@ -75,11 +81,20 @@ def static_state(layer: Any) -> Iterator[None]:
         yield
         return
     swapped: list[tuple[dict, str, Tensor]] = []
+    owners: dict[str, Tensor] = {}
     try:
         for sublayer in layer.sublayers(include_self=True):
             for table, trainable in ((sublayer._parameters, True), (sublayer._buffers, False)):
                 for key, tensor in list(table.items()):
                     if isinstance(tensor, Tensor):
+                        if tensor.name is None:  # assigned after the layer's construction
+                            tensor.name = unique_name(f"{sublayer.full_name()}.w")
+                        if owners.setdefault(tensor.name, tensor) is not tensor:
+                            raise InvalidArgumentError(
+                                f"{type(layer).__name__}: two of its parameters or buffers are "
+                                f"named {tensor.name!r} (layers built under different "
+                                "unique_name_guard blocks can share names)"
+                            )
                         value = _parameter_value(
                             sublayer, tensor, trainable and not tensor.stop_gradient
                         )

@@ -170,3 +170,15 @@ def test_jit_save_rejects_bad_arguments(tmp_path: Path) -> None:
     loaded = phi.jit.load(tmp_path / "m")
     with pytest.raises(phi.InvalidArgumentError, match="1 input"):
         loaded(np.ones((1, 2), np.float32), np.ones((1, 2), np.float32))
+
+
+def test_layers_sharing_a_parameter_name_are_refused() -> None:
+    first = nn.Linear(2, 2)
+    with phi.static.unique_name_guard():
+        second = nn.Linear(2, 2)  # linear_0 again
+    with pytest.raises(phi.InvalidArgumentError, match="linear_0.w_0"):
+        _run_static(
+            lambda: [nn.Sequential(first, second)(phi.static.data("x", [None, 2], "float32"))],
+            {"x": np.ones((1, 2), np.float32)},
+        )
+    assert isinstance(first.weight, phi.Tensor) and phi.in_dynamic_mode()
