@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, Iterator, Sequence
 
-from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
+from runtime.common import Backend, CPUPlace, DataLayout, DataType, IntArrayFromValue, Place
 from runtime.common.promotion import promote_metas, promotion_rule
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.core.tensor import Tensor
@@ -41,6 +41,8 @@ __all__ = [
     "dtype_name",
     "place_text",
     "building_without_gradients",
+    "int_array_from_value",
+    "scalar_from_value",
 ]
 
 COMPILE_TIME = MetaConfig(is_runtime=False)
@@ -62,6 +64,15 @@ _RESULTS_STOP_GRADIENT = frozenset(
     )
 )
 _ELEMENTS = {name: element for element, name in ELEMENT_TYPES.items()}
+# The IntArray and Scalar attributes that may be given as Values (their pd_op operands), by op:
+# their InferMeta types the result with -1 where the value decides an extent.
+_VALUE_ATTRIBUTES = {
+    "slice": ("starts", "ends"),
+    "reshape": ("shape",),
+    "expand": ("shape",),
+    "tile": ("repeat_times",),
+    "scale": ("scale",),
+}
 _WITHOUT_GRADIENTS: list[bool] = []
 
 
@@ -119,6 +130,87 @@ def value_meta(value: Value, name: str) -> MetaTensor:
     meta.set_dims(type.dims)
     meta.set_dtype(dtype_of_type(type))
     return meta
+
+
+def _static_value(value: Value, op: str, arg: str) -> tuple[int, ...]:
+    """The dims of a Value given for an attribute, checked to be a dense tensor and built in
+    static mode."""
+    from runtime.static.mode import in_static_mode
+
+    if not in_static_mode():
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' is a Value of a static program, but static mode is off "
+            "(phi.enable_static() builds programs)"
+        )
+    if not isinstance(value.type, DenseTensorType):
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' expects a dense tensor Value, got type {value.type}"
+        )
+    return value.type.dims
+
+
+def _one_element(dims: tuple[int, ...]) -> bool:
+    """Whether ``dims`` may hold exactly one element (an unknown extent may be 1)."""
+    return all(d in (1, -1) for d in dims)
+
+
+def _known_int(value: Value) -> int:
+    """A 1-element int Value's number when a `pd_op.full` makes it (PaddlePaddle reads it so
+    while building), else -1."""
+    op = value.define_op
+    if op is not None and op.name == "pd_op.full":
+        number = op.attributes["value"].value
+        if float(number).is_integer():
+            return int(number)
+    return -1
+
+
+def int_array_from_value(value: Any, op: str, arg: str) -> IntArrayFromValue:
+    """An IntArray argument given as an int Value (0-D or 1-D) or a list mixing ints and
+    1-element int Values: its entries as known while building (-1 where the data decides)."""
+    if isinstance(value, Value):
+        dims = _static_value(value, op, arg)
+        dtype = dtype_of_type(value.type)
+        if dtype not in (DataType.INT32, DataType.INT64) or len(dims) > 1:
+            raise InvalidArgumentError(
+                f"{op}(): argument '{arg}' expects a 0-D or 1-D int32/int64 Value, got "
+                f"{value.type}"
+            )
+        if -1 in dims:
+            raise UnimplementedError(
+                f"{op}(): argument '{arg}' is a Value of unknown length ({value.type}); building "
+                "with it is not implemented"
+            )
+        count = dims[0] if dims else 1
+        return IntArrayFromValue((_known_int(value),) if count == 1 else (-1,) * count, value)
+    from runtime.dispatch.attributes import to_int64
+
+    entries = []
+    for position, item in enumerate(value):
+        where = f"{arg}[{position}]"
+        if isinstance(item, Value):
+            dims = _static_value(item, op, where)
+            dtype = dtype_of_type(item.type)
+            if dtype not in (DataType.INT32, DataType.INT64) or not _one_element(dims):
+                raise InvalidArgumentError(
+                    f"{op}(): argument '{where}' expects an int or a 1-element int32/int64 "
+                    f"Value, got a Value of type {item.type}"
+                )
+            entries.append(_known_int(item))
+        else:
+            entries.append(to_int64(item, op, where))
+    return IntArrayFromValue(tuple(entries), tuple(value))
+
+
+def scalar_from_value(value: Value, op: str, arg: str) -> Value:
+    """A Scalar argument given as a Value: it must hold one element."""
+    dims = _static_value(value, op, arg)
+    if not _one_element(dims):
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' expects a number or a 1-element Value, got a Value of type "
+            f"{value.type}"
+        )
+    return value
 
 
 class StaticOpDispatcher(OpDispatcher):
@@ -208,6 +300,19 @@ def _mutable_operand(op: str, spec: Any, name: str, value: Any) -> Value:
     ``full_int_array(value, int64, cpu)`` or ``full([1], value, dtype, cpu)``."""
     if isinstance(value, Value):
         return value
+    if isinstance(value, IntArrayFromValue):
+        if isinstance(value.source, Value):
+            return value.source
+        # as PaddlePaddle: a 1-element int64 full per int, the entries stacked into [N, 1]
+        entries = [
+            (
+                item
+                if isinstance(item, Value)
+                else op_api("full")([1], item, DataType.INT64, CPUPlace())
+            )
+            for item in value.source
+        ]
+        return op_api("stack")(entries, 0)
     if spec.type == "IntArray":
         return op_api("full_int_array")(list(value), DataType.INT64, CPUPlace())
     if spec.type.startswith("Scalar"):
@@ -256,6 +361,7 @@ def build_op(
     name = info.name
     pd_op = _pd_op(name)
     metas = _input_metas(info, inputs)
+    _check_value_attributes(info, attrs)
     rule = promotion_rule(name, info.input_names)
     try:
         if rule is not None:
@@ -309,6 +415,18 @@ def build_op(
         attributes["stop_gradient"] = [stop] * len(result_types)
     op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
     return tuple(_output(op, position, meta) for position, meta in zip(positions, out_metas))
+
+
+def _check_value_attributes(info: OpInfo, attrs: tuple[Any, ...]) -> None:
+    """An IntArray or Scalar attribute given as a Value is built only where the op's InferMeta
+    knows it (see ``_VALUE_ATTRIBUTES``)."""
+    allowed = _VALUE_ATTRIBUTES.get(info.name, ())
+    for name, value in zip(info.attr_names, attrs):
+        if isinstance(value, (Value, IntArrayFromValue)) and name not in allowed:
+            raise UnimplementedError(
+                f"{info.name}(): argument '{name}' is given as a Value; building {info.name} with "
+                "a Value for it is not implemented (give a number or a list of ints)"
+            )
 
 
 def _check_phiops_only_attributes(
