@@ -166,13 +166,13 @@ def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
     if plain is not None:
         return plain
     if type(value) is not tuple or not all(type(item) is int for item in value):
-        if _holds_value(value):
-            from runtime.static.build import int_array_from_value
-
-            return int_array_from_value(value, op, arg)
         try:
             value = IntArray(value).data
         except InvalidArgumentError as error:
+            if _holds_value(value):  # static mode: the built operation's operand
+                from runtime.static.build import int_array_from_value
+
+                return int_array_from_value(value, op, arg)
             raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
     for position, item in enumerate(value):
         _in_range(item, INT64_MIN, INT64_MAX, op, f"{arg}[{position}]", "int64")
@@ -187,16 +187,6 @@ def _holds_value(value: Any) -> bool:
     if isinstance(value, Value):
         return True
     return isinstance(value, (list, tuple)) and any(isinstance(item, Value) for item in value)
-
-
-def _scalar_value(value: Any, op: str, arg: str) -> Any:
-    """A Scalar argument given as a Value of a static program, checked (the built operation
-    takes it as an operand); None for any other value."""
-    if not _holds_value(value) or isinstance(value, (list, tuple)):
-        return None
-    from runtime.static.build import scalar_from_value
-
-    return scalar_from_value(value, op, arg)
 
 
 def to_int_list(value: Any, op: str, arg: str) -> tuple[int, ...]:
@@ -243,9 +233,6 @@ def to_scalar(
     in order: tensors, lists of tensors, DataType-likes), a complex number is accepted only when
     the first of them that names a data type names a complex one. In static mode a 1-element
     Value is taken as it is (the built operation's operand)."""
-    static = _scalar_value(value, op, arg)
-    if static is not None:
-        return static
     number = _scalar_number(value, op, arg)
     if type(number) is int:
         _in_range(number, INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
@@ -260,10 +247,19 @@ def to_scalar(
     return number
 
 
-def _scalar_number(value: Any, op: str, arg: str) -> bool | int | float | complex:
+_NUMBERS = (bool, int, float, complex)
+
+
+def _scalar_number(value: Any, op: str, arg: str) -> Any:
+    """The Python number of a Scalar argument; in static mode a 1-element Value, checked, as it
+    is (the built operation takes it as an operand)."""
     try:
         return Scalar(value).value
     except InvalidArgumentError as error:
+        if _holds_value(value) and not isinstance(value, (list, tuple)):
+            from runtime.static.build import scalar_from_value
+
+            return scalar_from_value(value, op, arg)
         raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
 
 
@@ -286,8 +282,8 @@ def _data_type_of(sources: tuple[Any, ...]) -> DataType:
 
 def to_scalar_int(value: Any, op: str, arg: str) -> int:
     number = to_scalar(value, op, arg)
-    if _holds_value(number):
-        return number
+    if not isinstance(number, _NUMBERS):
+        return number  # a Value (static mode)
     if isinstance(number, complex) or isinstance(number, float) and not number.is_integer():
         raise _fail(op, arg, "an integer Scalar", value)
     return _in_range(int(number), INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
@@ -295,10 +291,9 @@ def to_scalar_int(value: Any, op: str, arg: str) -> int:
 
 def to_scalar_float(value: Any, op: str, arg: str) -> float:
     """``Scalar(double)``: a real number; an int beyond int64 too, when a double holds it."""
-    static = _scalar_value(value, op, arg)
-    if static is not None:
-        return static
     number = _scalar_number(value, op, arg)
+    if not isinstance(number, _NUMBERS):
+        return number  # a Value (static mode)
     if isinstance(number, complex):
         raise _fail(op, arg, "a real Scalar", value)
     return _as_float(number, op, arg)
@@ -307,12 +302,12 @@ def to_scalar_float(value: Any, op: str, arg: str) -> float:
 def to_scalar_float32(value: Any, op: str, arg: str) -> float:
     """``Scalar(float)``: a real number that float32 holds (inf and nan included)."""
     number = to_scalar_float(value, op, arg)
-    return number if _holds_value(number) else to_float32(number, op, arg)
+    return to_float32(number, op, arg) if isinstance(number, _NUMBERS) else number
 
 
 def to_scalar_bool(value: Any, op: str, arg: str) -> bool:
     number = to_scalar(value, op, arg)
-    return number if _holds_value(number) else bool(number)
+    return bool(number) if isinstance(number, _NUMBERS) else number
 
 
 def to_scalar_list(
