@@ -72,6 +72,7 @@ _VALUE_ATTRIBUTES = {
     "expand": ("shape",),
     "tile": ("repeat_times",),
     "scale": ("scale",),
+    "full": ("shape", "value"),  # built as pd_op.full_with_tensor, see _build_full_with_tensor
 }
 _WITHOUT_GRADIENTS: list[bool] = []
 
@@ -359,9 +360,11 @@ def build_op(
     the dispatcher's ``call`` does: a Value per output, a list of Values per Tensor[] output,
     None for an optional output the op does not produce."""
     name = info.name
+    _check_value_attributes(info, attrs)
+    if name == "full" and any(isinstance(a, (Value, IntArrayFromValue)) for a in attrs[:2]):
+        return (_build_full_with_tensor(*attrs[:3]),)
     pd_op = _pd_op(name)
     metas = _input_metas(info, inputs)
-    _check_value_attributes(info, attrs)
     rule = promotion_rule(name, info.input_names)
     try:
         if rule is not None:
@@ -427,6 +430,47 @@ def _check_value_attributes(info: OpInfo, attrs: tuple[Any, ...]) -> None:
                 f"{info.name}(): argument '{name}' is given as a Value; building {info.name} with "
                 "a Value for it is not implemented (give a number or a list of ints)"
             )
+
+
+def _build_full_with_tensor(shape: Any, value: Any, dtype: DataType) -> Value:
+    """``full`` whose shape or value is a Value, as PaddlePaddle's ``paddle.full`` builds it:
+    `pd_op.full_with_tensor(value, shape) {dtype}`, its shape operand built first (a list of
+    ints a `full_int_array`, a list holding Values a `stack` of 0-D int64 entries: a Value
+    reshaped to 0-D, an int a `full([], int, int64, cpu)`), then a number value becoming
+    `full([1], value, dtype, cpu)`; the result's extents
+    are the shape's as known while building (-1 where the data decides)."""
+    full = op_api("full")
+    if isinstance(shape, IntArrayFromValue) and isinstance(shape.source, Value):
+        shape_operand = shape.source
+    elif isinstance(shape, IntArrayFromValue):
+        entries = []
+        for item in shape.source:
+            if not isinstance(item, Value):
+                entries.append(full([], item, DataType.INT64, CPUPlace()))
+                continue
+            if dtype_of_type(item.type) is not DataType.INT64:
+                item = op_api("cast")(item, DataType.INT64)
+            if item.type.dims:
+                item = op_api("reshape")(item, [])
+            entries.append(item)
+        shape_operand = op_api("stack")(entries, 0)
+    else:
+        shape_operand = op_api("full_int_array")(list(shape), DataType.INT64, CPUPlace())
+    if isinstance(value, Value):
+        value_operand = value
+    else:
+        value_operand = full([1], value, dtype, CPUPlace())
+    result_type = dense_type(tuple(shape), dtype)
+    op = Builder(current_block()).create(
+        "pd_op.full_with_tensor",
+        [value_operand, shape_operand],
+        [result_type],
+        {
+            "dtype": dtype_name(dtype),
+            "stop_gradient": [bool(_WITHOUT_GRADIENTS) or value_operand.stop_gradient],
+        },
+    )
+    return op.results[0]
 
 
 def _check_phiops_only_attributes(

@@ -53,6 +53,12 @@ def scale_by_value(x: Any, f: Any) -> list[Any]:
     return [phi.scale(x, f, 1.0, True)]
 
 
+@twin
+def full_by_values(s: Any, v: Any, i: Any) -> list[Any]:
+    # pd_op.full has no operands: PaddlePaddle builds pd_op.full_with_tensor
+    return [phi.full(s, 1.5, "float32"), phi.full([2, 3], v, "float32"), phi.full([i, 3], 2.0)]
+
+
 def _feed(name: str) -> dict[str, np.ndarray]:
     return {k: np.array(v, dtype) for k, (dtype, v) in PROGRAMS[name]["feed"].items()}
 
@@ -132,7 +138,18 @@ def test_a_scalar_value_of_several_elements_is_an_error() -> None:
 
 def test_an_op_without_a_value_case_says_so() -> None:
     def build() -> None:
-        phi.full(data("s", [2], "int64"), 1.0, "float32")
+        phi.pow(data("x", [5, 3]), data("y", [1], "float32"))
 
-    with pytest.raises(UnimplementedError, match=r"full\(\): argument 'shape' is given as a Value"):
+    with pytest.raises(UnimplementedError, match=r"pow\(\): argument 'y' is given as a Value"):
         _building(build)
+
+
+def test_a_value_outside_static_mode_is_an_error() -> None:
+    with phi.static.program_guard(phi.static.Program(), phi.static.Program()):
+        shape = data("s", [2], "int64")
+    phi.disable_static()
+    try:
+        with pytest.raises(InvalidArgumentError, match=r"reshape\(\): argument 'shape' is a Value"):
+            phi.reshape(phi.to_tensor(np.zeros((5, 3), "float32")), shape)
+    finally:
+        phi.enable_static()

@@ -1,6 +1,7 @@
 """Writes tests/data/value_attributes/: programs in which PaddlePaddle 3.3.1 builds ops whose
 IntArray or Scalar attribute is a Value (the op's operand: ``slice``'s starts and ends,
-``reshape``'s, ``expand``'s and ``tile``'s shape, ``scale``'s scale), their printed text, and
+``reshape``'s, ``expand``'s and ``tile``'s shape, ``scale``'s scale; ``paddle.full``'s shape or
+value, which gives ``full_with_tensor``), their printed text, and
 what PaddlePaddle's executor fetches for a feed.
 
 Run with the side venv: ``/work/paddle-venv/bin/python tests/tools/make_value_attribute_fixtures.py``.
@@ -61,6 +62,17 @@ def expand_and_tile_by_values():
 def scale_by_value():
     x, f = data("x", [5, 3]), data("f", [1], "float32")
     return [_C_ops.scale(x, f, 1.0, True)]
+
+
+@case({"s": np.array([2, 2], "int64"), "v": np.array([3], "float32"), "i": np.array([1], "int64")})
+def full_by_values():
+    # paddle.full (phiops' full is this API): pd_op.full_with_tensor
+    s, v, i = data("s", [2], "int64"), data("v", [1], "float32"), data("i", [1], "int64")
+    return [
+        paddle.full(s, 1.5, "float32"),
+        paddle.full([2, 3], v, "float32"),
+        paddle.full([i, 3], 2.0, "float32"),
+    ]
 
 
 def main() -> None:
