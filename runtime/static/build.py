@@ -6,7 +6,10 @@ running a kernel: its result types come from the op's InferMeta on MetaTensors w
 ``MetaConfig(is_runtime=False)`` (an unknown extent is -1), its operands and attributes follow the
 op's ``pd_op`` definition. A Scalar or IntArray attribute that ``pd_op`` takes as an operand (a
 "mutable attribute": ``scale``'s scale, ``reshape``'s shape) becomes a ``pd_op.full`` or
-``pd_op.full_int_array`` operand, as PaddlePaddle builds it; a ``Tensor[]`` input becomes a
+``pd_op.full_int_array`` operand, as PaddlePaddle builds it; given as a Value (an IntArray also
+as a list mixing ints and 1-element Values, stacked), the Value is the operand and InferMeta sees
+an ``IntArrayFromValue`` (-1 where the data decides), for the ops in ``_VALUE_ATTRIBUTES``
+(``full`` so becomes ``pd_op.full_with_tensor``); a ``Tensor[]`` input becomes a
 ``builtin.combine`` and a ``Tensor[]`` output is unpacked by ``builtin.split``.
 """
 
