@@ -3,7 +3,7 @@
 from runtime.common.backend import Backend, DataLayout
 from runtime.common.data_type import DataType, promote_types, to_data_type
 from runtime.common.place import CPUPlace, GPUPlace, Place, to_place
-from runtime.common.scalar import IntArray, Scalar
+from runtime.common.scalar import IntArray, IntArrayFromValue, Scalar, is_from_value
 
 __all__ = [
     "Backend",
@@ -17,4 +17,6 @@ __all__ = [
     "to_place",
     "Scalar",
     "IntArray",
+    "IntArrayFromValue",
+    "is_from_value",
 ]

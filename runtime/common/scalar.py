@@ -107,6 +107,26 @@ class IntArray:
         return f"IntArray({list(self.data)})"
 
 
+class IntArrayFromValue(tuple):
+    """An IntArray attribute given as a Value of a static program (or a list mixing ints and
+    1-element Values), as known while the program is built: an int where the value is known
+    (a plain int of the list), -1 where it comes from the data. ``source`` is what was given; the
+    built operation takes it as an operand (PHI's ``IntArray::FromTensor()`` at compile time). A
+    -1 here is "unknown", not reshape's "infer": InferMeta functions test ``is_from_value``."""
+
+    source: Any
+
+    def __new__(cls, values: tuple[int, ...], source: Any) -> IntArrayFromValue:
+        array = super().__new__(cls, values)
+        array.source = source
+        return array
+
+
+def is_from_value(value: Any) -> bool:
+    """Whether an IntArray attribute comes from a Value being built (see IntArrayFromValue)."""
+    return type(value) is IntArrayFromValue
+
+
 def _array_of(value: Any) -> Any:
     """The backend array behind a Tensor or numpy value, else None."""
     impl = getattr(value, "_impl", None)

@@ -169,10 +169,24 @@ def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
         try:
             value = IntArray(value).data
         except InvalidArgumentError as error:
+            if _holds_value(value):  # static mode: the built operation's operand
+                from runtime.static.build import int_array_from_value
+
+                return int_array_from_value(value, op, arg)
             raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
     for position, item in enumerate(value):
         _in_range(item, INT64_MIN, INT64_MAX, op, f"{arg}[{position}]", "int64")
     return value
+
+
+def _holds_value(value: Any) -> bool:
+    """Whether an IntArray or Scalar argument is (or, a list, holds) a Value of a static program
+    (only on the slow paths: the generated API's eager fast path never gets here)."""
+    from runtime.ir.core import Value
+
+    if isinstance(value, Value):
+        return True
+    return isinstance(value, (list, tuple)) and any(isinstance(item, Value) for item in value)
 
 
 def to_int_list(value: Any, op: str, arg: str) -> tuple[int, ...]:
@@ -217,7 +231,8 @@ def to_scalar(
     """Scalar: a Python/numpy number or a 1-element tensor, as a Python number; an int must
     fit int64, as PHI's Scalar holds it. With ``dtype_from`` (what the op's data type comes from,
     in order: tensors, lists of tensors, DataType-likes), a complex number is accepted only when
-    the first of them that names a data type names a complex one."""
+    the first of them that names a data type names a complex one. In static mode a 1-element
+    Value is taken as it is (the built operation's operand)."""
     number = _scalar_number(value, op, arg)
     if type(number) is int:
         _in_range(number, INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
@@ -232,10 +247,19 @@ def to_scalar(
     return number
 
 
-def _scalar_number(value: Any, op: str, arg: str) -> bool | int | float | complex:
+_NUMBERS = (bool, int, float, complex)
+
+
+def _scalar_number(value: Any, op: str, arg: str) -> Any:
+    """The Python number of a Scalar argument; in static mode a 1-element Value, checked, as it
+    is (the built operation takes it as an operand)."""
     try:
         return Scalar(value).value
     except InvalidArgumentError as error:
+        if _holds_value(value) and not isinstance(value, (list, tuple)):
+            from runtime.static.build import scalar_from_value
+
+            return scalar_from_value(value, op, arg)
         raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
 
 
@@ -258,6 +282,8 @@ def _data_type_of(sources: tuple[Any, ...]) -> DataType:
 
 def to_scalar_int(value: Any, op: str, arg: str) -> int:
     number = to_scalar(value, op, arg)
+    if not isinstance(number, _NUMBERS):
+        return number  # a Value (static mode)
     if isinstance(number, complex) or isinstance(number, float) and not number.is_integer():
         raise _fail(op, arg, "an integer Scalar", value)
     return _in_range(int(number), INT64_MIN, INT64_MAX, op, arg, "an int64 Scalar")
@@ -266,6 +292,8 @@ def to_scalar_int(value: Any, op: str, arg: str) -> int:
 def to_scalar_float(value: Any, op: str, arg: str) -> float:
     """``Scalar(double)``: a real number; an int beyond int64 too, when a double holds it."""
     number = _scalar_number(value, op, arg)
+    if not isinstance(number, _NUMBERS):
+        return number  # a Value (static mode)
     if isinstance(number, complex):
         raise _fail(op, arg, "a real Scalar", value)
     return _as_float(number, op, arg)
@@ -273,11 +301,13 @@ def to_scalar_float(value: Any, op: str, arg: str) -> float:
 
 def to_scalar_float32(value: Any, op: str, arg: str) -> float:
     """``Scalar(float)``: a real number that float32 holds (inf and nan included)."""
-    return to_float32(to_scalar_float(value, op, arg), op, arg)
+    number = to_scalar_float(value, op, arg)
+    return to_float32(number, op, arg) if isinstance(number, _NUMBERS) else number
 
 
 def to_scalar_bool(value: Any, op: str, arg: str) -> bool:
-    return bool(to_scalar(value, op, arg))
+    number = to_scalar(value, op, arg)
+    return bool(number) if isinstance(number, _NUMBERS) else number
 
 
 def to_scalar_list(

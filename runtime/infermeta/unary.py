@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runtime.common import DataType
+from runtime.common import DataType, is_from_value
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
 from runtime.infermeta.spatial import (
@@ -245,7 +245,14 @@ def reshape_out_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int
 def reshape_infer_meta(
     x: MetaTensor, shape: tuple[int, ...], out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
-    """``x`` with its elements rearranged into ``shape`` (see ``reshape_out_dims``)."""
+    """``x`` with its elements rearranged into ``shape`` (see ``reshape_out_dims``). A
+    ``shape`` from a Value being built gives its entries as they are, -1 unknown (PHI's
+    compile-time ``shape.FromTensor()`` case: its -1 does not mean "infer")."""
+    if is_from_value(shape):
+        out.set_dims(tuple(shape))
+        out.set_dtype(x.dtype)
+        out.set_layout(x.layout)
+        return
     out.set_dims(reshape_out_dims(shape, x.dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
@@ -386,8 +393,19 @@ def expand_out_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int,
 def expand_infer_meta(
     x: MetaTensor, shape: tuple[int, ...], out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
-    """``x`` broadcast to ``shape`` (see ``expand_out_dims``)."""
-    out.set_dims(expand_out_dims(shape, x.dims))
+    """``x`` broadcast to ``shape`` (see ``expand_out_dims``); an entry of a ``shape`` from a
+    Value being built that the data decides (-1) gives an unknown extent."""
+    if is_from_value(shape):
+        lead = len(shape) - len(x.dims)
+        # the known entries checked as given; an unknown one stands in as "keep" or 0
+        stand_in = tuple(
+            (0 if position < lead else -1) if extent == -1 else extent
+            for position, extent in enumerate(shape)
+        )
+        dims = expand_out_dims(stand_in, x.dims)
+        out.set_dims(tuple(UNKNOWN if e == -1 else d for e, d in zip(shape, dims)))
+    else:
+        out.set_dims(expand_out_dims(shape, x.dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
@@ -646,10 +664,13 @@ def slice_raw_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """``input`` cut to [start, end) on each of ``axes``; ``decrease_axis`` then drops axes of
-    size 1 (all of them gives a 0-D tensor). A cut of an unknown extent is unknown."""
+    size 1 (all of them gives a 0-D tensor). A cut of an unknown extent is unknown, and so is
+    every cut when ``starts`` or ``ends`` comes from a Value being built (PHI's compile-time
+    ``FromTensor()`` case)."""
     dims = list(input.dims)
+    from_value = is_from_value(starts) or is_from_value(ends)
     for axis, (start, end) in zip(axes, slice_ranges(input.dims, axes, starts, ends)):
-        dims[axis] = UNKNOWN if dims[axis] == UNKNOWN else end - start
+        dims[axis] = UNKNOWN if from_value or dims[axis] == UNKNOWN else end - start
     out.set_dims(_decreased(dims, decrease_axis, "decrease_axis"))
     out.set_dtype(input.dtype)
     out.set_layout(input.layout)
@@ -958,16 +979,20 @@ def tile_infer_meta(
     x: MetaTensor, repeat_times: tuple[int, ...], out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
     """``x`` repeated ``repeat_times`` times along each axis; the shorter of dims and
-    ``repeat_times`` is padded with leading 1s."""
+    ``repeat_times`` is padded with leading 1s. An entry of ``repeat_times`` from a Value
+    being built that the data decides (-1) gives an unknown extent."""
+    from_value = is_from_value(repeat_times)
     for value in repeat_times:
-        if value < 0:
+        if value < 0 and not (from_value and value == -1):
             raise InvalidArgumentError(
                 f"argument 'repeat_times' must hold integers >= 0, got {_dims_text(repeat_times)}"
             )
     rank = max(len(x.dims), len(repeat_times))
     dims = (1,) * (rank - len(x.dims)) + tuple(x.dims)
     repeats = (1,) * (rank - len(repeat_times)) + tuple(repeat_times)
-    out.set_dims(tuple(UNKNOWN if d == UNKNOWN else d * r for d, r in zip(dims, repeats)))
+    out.set_dims(
+        tuple(UNKNOWN if d == UNKNOWN or r == -1 else d * r for d, r in zip(dims, repeats))
+    )
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 

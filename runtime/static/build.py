@@ -6,7 +6,10 @@ running a kernel: its result types come from the op's InferMeta on MetaTensors w
 ``MetaConfig(is_runtime=False)`` (an unknown extent is -1), its operands and attributes follow the
 op's ``pd_op`` definition. A Scalar or IntArray attribute that ``pd_op`` takes as an operand (a
 "mutable attribute": ``scale``'s scale, ``reshape``'s shape) becomes a ``pd_op.full`` or
-``pd_op.full_int_array`` operand, as PaddlePaddle builds it; a ``Tensor[]`` input becomes a
+``pd_op.full_int_array`` operand, as PaddlePaddle builds it; given as a Value (an IntArray also
+as a list mixing ints and 1-element Values, stacked), the Value is the operand and InferMeta sees
+an ``IntArrayFromValue`` (-1 where the data decides), for the ops in ``_VALUE_ATTRIBUTES``
+(``full`` so becomes ``pd_op.full_with_tensor``); a ``Tensor[]`` input becomes a
 ``builtin.combine`` and a ``Tensor[]`` output is unpacked by ``builtin.split``.
 """
 
@@ -15,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, Iterator, Sequence
 
-from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
+from runtime.common import Backend, CPUPlace, DataLayout, DataType, IntArrayFromValue, Place
 from runtime.common.promotion import promote_metas, promotion_rule
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.core.tensor import Tensor
@@ -41,6 +44,8 @@ __all__ = [
     "dtype_name",
     "place_text",
     "building_without_gradients",
+    "int_array_from_value",
+    "scalar_from_value",
 ]
 
 COMPILE_TIME = MetaConfig(is_runtime=False)
@@ -62,6 +67,16 @@ _RESULTS_STOP_GRADIENT = frozenset(
     )
 )
 _ELEMENTS = {name: element for element, name in ELEMENT_TYPES.items()}
+# The IntArray and Scalar attributes that may be given as Values (their pd_op operands), by op:
+# their InferMeta types the result with -1 where the value decides an extent.
+_VALUE_ATTRIBUTES = {
+    "slice": ("starts", "ends"),
+    "reshape": ("shape",),
+    "expand": ("shape",),
+    "tile": ("repeat_times",),
+    "scale": ("scale",),
+    "full": ("shape", "value"),  # built as pd_op.full_with_tensor, see _build_full_with_tensor
+}
 _WITHOUT_GRADIENTS: list[bool] = []
 
 
@@ -119,6 +134,87 @@ def value_meta(value: Value, name: str) -> MetaTensor:
     meta.set_dims(type.dims)
     meta.set_dtype(dtype_of_type(type))
     return meta
+
+
+def _static_value(value: Value, op: str, arg: str) -> tuple[int, ...]:
+    """The dims of a Value given for an attribute, checked to be a dense tensor and built in
+    static mode."""
+    from runtime.static.mode import in_static_mode
+
+    if not in_static_mode():
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' is a Value of a static program, but static mode is off "
+            "(phi.enable_static() builds programs)"
+        )
+    if not isinstance(value.type, DenseTensorType):
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' expects a dense tensor Value, got type {value.type}"
+        )
+    return value.type.dims
+
+
+def _one_element(dims: tuple[int, ...]) -> bool:
+    """Whether ``dims`` may hold exactly one element (an unknown extent may be 1)."""
+    return all(d in (1, -1) for d in dims)
+
+
+def _known_int(value: Value) -> int:
+    """A 1-element int Value's number when a `pd_op.full` makes it (PaddlePaddle reads it so
+    while building), else -1."""
+    op = value.define_op
+    if op is not None and op.name == "pd_op.full":
+        number = op.attributes["value"].value
+        if float(number).is_integer():
+            return int(number)
+    return -1
+
+
+def int_array_from_value(value: Any, op: str, arg: str) -> IntArrayFromValue:
+    """An IntArray argument given as an int Value (0-D or 1-D) or a list mixing ints and
+    1-element int Values: its entries as known while building (-1 where the data decides)."""
+    if isinstance(value, Value):
+        dims = _static_value(value, op, arg)
+        dtype = dtype_of_type(value.type)
+        if dtype not in (DataType.INT32, DataType.INT64) or len(dims) > 1:
+            raise InvalidArgumentError(
+                f"{op}(): argument '{arg}' expects a 0-D or 1-D int32/int64 Value, got "
+                f"{value.type}"
+            )
+        if -1 in dims:
+            raise UnimplementedError(
+                f"{op}(): argument '{arg}' is a Value of unknown length ({value.type}); building "
+                "with it is not implemented"
+            )
+        count = dims[0] if dims else 1
+        return IntArrayFromValue((_known_int(value),) if count == 1 else (-1,) * count, value)
+    from runtime.dispatch.attributes import to_int64
+
+    entries = []
+    for position, item in enumerate(value):
+        where = f"{arg}[{position}]"
+        if isinstance(item, Value):
+            dims = _static_value(item, op, where)
+            dtype = dtype_of_type(item.type)
+            if dtype not in (DataType.INT32, DataType.INT64) or not _one_element(dims):
+                raise InvalidArgumentError(
+                    f"{op}(): argument '{where}' expects an int or a 1-element int32/int64 "
+                    f"Value, got a Value of type {item.type}"
+                )
+            entries.append(_known_int(item))
+        else:
+            entries.append(to_int64(item, op, where))
+    return IntArrayFromValue(tuple(entries), tuple(value))
+
+
+def scalar_from_value(value: Value, op: str, arg: str) -> Value:
+    """A Scalar argument given as a Value: it must hold one element."""
+    dims = _static_value(value, op, arg)
+    if not _one_element(dims):
+        raise InvalidArgumentError(
+            f"{op}(): argument '{arg}' expects a number or a 1-element Value, got a Value of type "
+            f"{value.type}"
+        )
+    return value
 
 
 class StaticOpDispatcher(OpDispatcher):
@@ -208,6 +304,19 @@ def _mutable_operand(op: str, spec: Any, name: str, value: Any) -> Value:
     ``full_int_array(value, int64, cpu)`` or ``full([1], value, dtype, cpu)``."""
     if isinstance(value, Value):
         return value
+    if isinstance(value, IntArrayFromValue):
+        if isinstance(value.source, Value):
+            return value.source
+        # as PaddlePaddle: a 1-element int64 full per int, the entries stacked into [N, 1]
+        entries = [
+            (
+                item
+                if isinstance(item, Value)
+                else op_api("full")([1], item, DataType.INT64, CPUPlace())
+            )
+            for item in value.source
+        ]
+        return op_api("stack")(entries, 0)
     if spec.type == "IntArray":
         return op_api("full_int_array")(list(value), DataType.INT64, CPUPlace())
     if spec.type.startswith("Scalar"):
@@ -254,6 +363,9 @@ def build_op(
     the dispatcher's ``call`` does: a Value per output, a list of Values per Tensor[] output,
     None for an optional output the op does not produce."""
     name = info.name
+    _check_value_attributes(info, attrs)
+    if name == "full" and any(isinstance(a, (Value, IntArrayFromValue)) for a in attrs[:2]):
+        return (_build_full_with_tensor(*attrs[:3]),)
     pd_op = _pd_op(name)
     metas = _input_metas(info, inputs)
     rule = promotion_rule(name, info.input_names)
@@ -309,6 +421,59 @@ def build_op(
         attributes["stop_gradient"] = [stop] * len(result_types)
     op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
     return tuple(_output(op, position, meta) for position, meta in zip(positions, out_metas))
+
+
+def _check_value_attributes(info: OpInfo, attrs: tuple[Any, ...]) -> None:
+    """An IntArray or Scalar attribute given as a Value is built only where the op's InferMeta
+    knows it (see ``_VALUE_ATTRIBUTES``)."""
+    allowed = _VALUE_ATTRIBUTES.get(info.name, ())
+    for name, value in zip(info.attr_names, attrs):
+        if isinstance(value, (Value, IntArrayFromValue)) and name not in allowed:
+            raise UnimplementedError(
+                f"{info.name}(): argument '{name}' is given as a Value; building {info.name} with "
+                "a Value for it is not implemented (give a number or a list of ints)"
+            )
+
+
+def _build_full_with_tensor(shape: Any, value: Any, dtype: DataType) -> Value:
+    """``full`` whose shape or value is a Value, as PaddlePaddle's ``paddle.full`` builds it:
+    `pd_op.full_with_tensor(value, shape) {dtype}`, its shape operand built first (a list of
+    ints a `full_int_array`, a list holding Values a `stack` of 0-D int64 entries: a Value
+    reshaped to 0-D, an int a `full([], int, int64, cpu)`), then a number value becoming
+    `full([1], value, dtype, cpu)`; the result's extents
+    are the shape's as known while building (-1 where the data decides)."""
+    full = op_api("full")
+    if isinstance(shape, IntArrayFromValue) and isinstance(shape.source, Value):
+        shape_operand = shape.source
+    elif isinstance(shape, IntArrayFromValue):
+        entries = []
+        for item in shape.source:
+            if not isinstance(item, Value):
+                entries.append(full([], item, DataType.INT64, CPUPlace()))
+                continue
+            if dtype_of_type(item.type) is not DataType.INT64:
+                item = op_api("cast")(item, DataType.INT64)
+            if item.type.dims:
+                item = op_api("reshape")(item, [])
+            entries.append(item)
+        shape_operand = op_api("stack")(entries, 0)
+    else:
+        shape_operand = op_api("full_int_array")(list(shape), DataType.INT64, CPUPlace())
+    if isinstance(value, Value):
+        value_operand = value
+    else:
+        value_operand = full([1], value, dtype, CPUPlace())
+    result_type = dense_type(tuple(shape), dtype)
+    op = Builder(current_block()).create(
+        "pd_op.full_with_tensor",
+        [value_operand, shape_operand],
+        [result_type],
+        {
+            "dtype": dtype_name(dtype),
+            "stop_gradient": [bool(_WITHOUT_GRADIENTS) or value_operand.stop_gradient],
+        },
+    )
+    return op.results[0]
 
 
 def _check_phiops_only_attributes(

@@ -1156,6 +1156,30 @@ class _Compiler:
         target = self.slot_of[value] if value in self.slot_of else self.new_slot(value)
         self.plan.ops.append(_OpStep(_constant_step(constant, target)))
 
+    def compile_full_with_tensor(self, op: Operation, where: str) -> None:
+        """pd_op.full_with_tensor(value, shape) {dtype}: a tensor of the extents that
+        ``shape``'s array holds, filled with ``value``'s one element in ``dtype`` (both read
+        each run)."""
+        value_slot, shape_slot = (self.slot_of[v] for v in op.operands)
+        dtype = _dtype_of(op.attributes["dtype"].value, where)
+        result = op.results[0]
+        self.meta_of[result] = self.declared_meta(result, where)
+        target = self.new_slot(result)
+        place = self.place
+
+        def step(s: list) -> None:
+            number = _to_numpy(s[value_slot]).reshape(-1)
+            extents = [int(e) for e in _to_numpy(s[shape_slot]).reshape(-1).tolist()]
+            if number.size != 1 or any(e < 0 for e in extents):
+                raise InvalidArgumentError(
+                    f"{where}: needs a 1-element value and sizes >= 0, got {number.size} "
+                    f"elements and shape {extents}"
+                )
+            filled = np.full(extents, number[0]).astype(dtype.numpy_dtype)
+            s[target] = to_backend(filled, place)
+
+        self.plan.ops.append(_OpStep(step))
+
 
 _CONTROL_FLOW_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
     "pd_op.if": _Compiler.compile_if,
@@ -1177,6 +1201,7 @@ _BUILTIN_STEPS: dict[str, Callable[[_Compiler, Operation, str], None]] = {
     "builtin.split": _Compiler.compile_split,
     "builtin.slice": _Compiler.compile_slice,
     "pd_op.assign_value_": _Compiler.compile_assign_value,
+    "pd_op.full_with_tensor": _Compiler.compile_full_with_tensor,
 }
 
 

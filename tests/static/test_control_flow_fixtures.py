@@ -99,6 +99,19 @@ def while_accumulate():
 
 
 @twin
+def while_over_slices():
+    x = data("x", [5, 3])
+    i = full([1], 0, "int64")
+    s = full([1, 3], 0.0, "float32")
+
+    def body(i, s):
+        row = phi.slice(x, [0], i, i + 1, [-1], [])  # starts and ends: Values (operands)
+        return [i + 1, s + row * row]
+
+    return nn.while_loop(lambda i, s: i < 5, body, [i, s])
+
+
+@twin
 def while_over_rows():
     x = data("x", [5, 3])
     i = full([1], 0, "int64")
@@ -179,10 +192,8 @@ def while_gradient():
 # Fixtures phiops runs but does not build the same: nested_gradient is PaddlePaddle's backward of
 # a cond inside a while_loop, whose inner backward if reads the loop's incoming gradient instead of
 # its block argument and yields zeros (phiops' backward gives the true gradient, see
-# tests/static/test_backward.py); while_over_slices slices with starts and ends computed in the loop, and
-# building an op whose IntArray attribute is a Value (typed with -1 extents by InferMeta) is not
-# implemented.
-NOT_BUILT = ("nested_gradient", "while_over_slices")
+# tests/static/test_backward.py).
+NOT_BUILT = ("nested_gradient",)
 
 
 def test_every_fixture_has_a_twin_or_is_listed_as_not_built() -> None:
