@@ -339,8 +339,10 @@ def _is_number(value: Any) -> bool:
 
 
 def _number_or_array(value: Any) -> Any:
+    """``value`` as ScalarOperators.apply takes it: a numpy scalar as it is (PaddlePaddle casts
+    some kinds into the tensor's dtype), any other number as the Python number it holds."""
     number = python_number(value)
-    return value if number is None else number
+    return value if number is None or isinstance(value, np.generic) else number
 
 
 def _operand(like: Tensor, value: Any) -> Tensor:
@@ -432,14 +434,15 @@ def install_operators(
 
 def _install_bitwise_operators(api: ModuleType) -> None:
     """``& | ^ ~`` as PaddlePaddle 3.3.1 has them: bitwise on integer tensors and bool ones
-    (logical there); ``3 & t`` takes the tensor's dtype while ``t & 3`` is refused, as there."""
+    (logical there); ``3 & t`` takes the tensor's dtype while ``t & 3`` is refused, as there
+    (and ``np.int32(3) & t`` too)."""
 
     def operator(bitwise: Callable[..., Tensor], symbol: str, reflected: bool) -> Any:
         def method(self: Tensor, other: Any) -> Tensor:
             if isinstance(other, Tensor):
                 return bitwise(other, self) if reflected else bitwise(self, other)
             number = python_number(other)
-            if reflected and isinstance(number, (bool, int)):
+            if reflected and isinstance(number, (bool, int)) and not isinstance(other, np.generic):
                 return bitwise(_number_tensor(number, self, self.dtype), self)
             if number is not None or reflected or isinstance(other, np.ndarray) and not other.ndim:
                 raise InvalidArgumentError(
