@@ -36,6 +36,7 @@ __all__ = [
     "promote_metas",
     "scalar_result_dtype",
     "zero_d_result_dtype",
+    "matmul_operator_dtype",
 ]
 
 D = DataType
@@ -250,3 +251,21 @@ def zero_d_result_dtype(op: str, tensor: DataType, scalar: DataType) -> DataType
     if tensor.is_complex and (scalar.is_complex or scalar.is_floating_point):
         return promote_pair(tensor, scalar)
     return tensor
+
+
+_MATMUL_KERNEL_DTYPES = frozenset((D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
+
+
+def matmul_operator_dtype(x: DataType, y: DataType) -> DataType | None:
+    """The dtype both operands of ``x @ y`` are cast to (PaddlePaddle 3.3.1's ``@``), or None
+    to call matmul as they are: complex with float32/float64/complex promotes as the
+    elementwise ops do; otherwise, where ``x`` is int32/int64/float32/float64 (a CPU matmul
+    kernel's dtype), ``y`` is cast to ``x``'s dtype (``int32 @ float32`` is int32)."""
+    if x is y:
+        return None
+    real_or_complex = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+    if (x.is_complex or y.is_complex) and x in real_or_complex and y in real_or_complex:
+        return promote_pair(x, y)
+    if x in _MATMUL_KERNEL_DTYPES and not y.is_complex:
+        return x
+    return None

@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from runtime.common import DataType, Place, to_data_type, to_place
-from runtime.common.promotion import scalar_result_dtype
+from runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
 from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
 from runtime.core.version import bump_version
 from runtime.core.scalar_operands import ScalarOperators, python_number
@@ -360,6 +360,18 @@ def _operand(like: Tensor, value: Any) -> Tensor:
     raise TypeError(f"unsupported operand type for a Tensor operator: {type(value).__name__}")
 
 
+def _matmul_operands(api: ModuleType, x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:
+    """``x @ y``'s operands cast as PaddlePaddle 3.3.1's ``@`` casts them
+    (runtime/common/promotion.py ``matmul_operator_dtype``)."""
+    dtype = matmul_operator_dtype(x.dtype, y.dtype)
+    if dtype is None:
+        return x, y
+    return (
+        x if x.dtype is dtype else api.cast(x, dtype),
+        y if y.dtype is dtype else api.cast(y, dtype),
+    )
+
+
 def install_operators(
     api: ModuleType,
     inplace: ModuleType | None = None,
@@ -379,7 +391,10 @@ def install_operators(
         def method(self: Tensor, other: Any) -> Tensor:
             if op != "matmul" and not isinstance(other, Tensor) and _is_number(other):
                 return scalars.apply(op, self, _number_or_array(other), False)
-            return fn(self, _operand(self, other))
+            other = _operand(self, other)
+            if op == "matmul":
+                return fn(*_matmul_operands(api, self, other))
+            return fn(self, other)
 
         method.__doc__ = f"Calls ``{fn.__name__}``."
         return method
@@ -390,7 +405,10 @@ def install_operators(
         def method(self: Tensor, other: Any) -> Tensor:
             if op != "matmul" and _is_number(other):
                 return scalars.apply(op, self, _number_or_array(other), True)
-            return fn(_operand(self, other), self)
+            other = _operand(self, other)
+            if op == "matmul":
+                return fn(*_matmul_operands(api, other, self))
+            return fn(other, self)
 
         method.__doc__ = f"Calls ``{fn.__name__}`` with the operands swapped."
         return method
