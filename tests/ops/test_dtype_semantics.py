@@ -56,7 +56,6 @@ MIXED_MATMUL_STACK = (
     "works, with int8 not); phiops requires one dtype there (the ``@`` operator, which casts "
     "its operands on purpose, matches)"
 )
-COMPLEX_ORDER = "complex numbers have no order; PaddlePaddle 3.3.1 compares (1+2j) > True as true"
 
 
 def deliberate_reason(section: str, key: tuple[Any, ...]) -> str | None:
@@ -67,8 +66,6 @@ def deliberate_reason(section: str, key: tuple[Any, ...]) -> str | None:
             return NUMPY_BOOL_FROM_EQ
         if kind == "np.complex64" and not dtype.startswith("complex"):
             return NUMPY_COMPLEX64_IMAGINARY
-        if symbol == ">" and "complex" in kind:
-            return COMPLEX_ORDER
         return None
     if section in ("binary", "operator"):
         op, dx, dy = key
