@@ -74,26 +74,6 @@ def deliberate_reason(section: str, key: tuple[Any, ...]) -> str | None:
     return None
 
 
-# Rows phiops does not answer as PaddlePaddle does yet (issue 13 follow-ups); a row that starts
-# matching fails test_not_yet_list_is_true, so the list stays true.
-NOT_YET_UNARY = {
-    ("hardswish", "complex64"): "complex activations are not implemented",
-    ("hardswish", "complex128"): "complex activations are not implemented",
-    ("logsigmoid", "complex64"): "complex activations are not implemented",
-    ("logsigmoid", "complex128"): "complex activations are not implemented",
-    ("softplus", "complex64"): "complex activations are not implemented",
-    ("softplus", "complex128"): "complex activations are not implemented",
-    ("softsign", "complex64"): "complex activations are not implemented",
-    ("softsign", "complex128"): "complex activations are not implemented",
-}
-
-
-def not_yet_reason(section: str, key: tuple[Any, ...]) -> str | None:
-    if section == "unary":
-        return NOT_YET_UNARY.get(key)
-    return None
-
-
 def _family(dtype: str) -> str:
     if dtype in ("bool", "uint8"):
         return dtype
@@ -222,14 +202,10 @@ def call_unary(op: str, x: phi.Tensor) -> Any:
 
 
 def _check(section: str, key: tuple[Any, ...], fn: Callable[[], Any], want: Any) -> str | None:
-    """None when phiops' answer matches ``want`` or the row differs deliberately or is a listed
-    gap; else the mismatch, described."""
+    """None when phiops' answer matches ``want`` or the row differs deliberately; else the
+    mismatch, described."""
     got = outcome(fn)
-    if matches(got, want):
-        if not_yet_reason(section, key) is not None:
-            return f"{section} {key} matches now: take it off the NOT_YET lists"
-        return None
-    if deliberate_reason(section, key) is not None or not_yet_reason(section, key) is not None:
+    if matches(got, want) or deliberate_reason(section, key) is not None:
         return None
     return f"{section} {key}: phiops {got}, PaddlePaddle {want}"
 
