@@ -49,13 +49,6 @@ NUMPY_COMPLEX64_IMAGINARY = (
     "adds 1, + a bool tensor gives bool); phiops takes it as the Python complex it holds, as "
     "PaddlePaddle itself takes np.complex128, giving complex64/complex128. 141 rows"
 )
-MIXED_MATMUL_STACK = (
-    "PaddlePaddle 3.3.1 applies no type promotion to the matmul/stack/add_n ops, yet its "
-    "kernels' data transform accepts some mixed pairs by accident (matmul(float32, int32) works, "
-    "matmul(int32, float32) and matmul(float32, int8) do not; stack of complex64 with uint8 "
-    "works, with int8 not); phiops requires one dtype there (the ``@`` operator, which casts "
-    "its operands on purpose, matches). 48 rows"
-)
 
 
 def deliberate_reason(section: str, key: tuple[Any, ...]) -> str | None:
@@ -67,10 +60,6 @@ def deliberate_reason(section: str, key: tuple[Any, ...]) -> str | None:
         if kind == "np.complex64" and not dtype.startswith("complex"):
             return NUMPY_COMPLEX64_IMAGINARY
         return None
-    if section in ("binary", "operator"):
-        op, dx, dy = key
-        if op in ("matmul", "stack", "add_n") and dx != dy:
-            return MIXED_MATMUL_STACK
     return None
 
 
