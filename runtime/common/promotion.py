@@ -288,8 +288,9 @@ _MATMUL_KERNEL_DTYPES = frozenset((D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
 def matmul_operator_dtype(x: DataType, y: DataType) -> DataType | None:
     """The dtype both operands of ``x @ y`` are cast to (PaddlePaddle 3.3.1's ``@``), or None
     to call matmul as they are: complex with float32/float64/complex promotes as the
-    elementwise ops do, complex with anything else is refused (InvalidArgumentError); otherwise, where ``x`` is int32/int64/float32/float64 (a CPU matmul
-    kernel's dtype), ``y`` is cast to ``x``'s dtype (``int32 @ float32`` is int32)."""
+    elementwise ops do, complex with anything else is refused (InvalidArgumentError);
+    otherwise, where ``x`` is int32/int64/float32/float64 (a CPU matmul kernel's dtype), ``y``
+    is cast to ``x``'s dtype (``int32 @ float32`` is int32)."""
     if x is y:
         return None
     real_or_complex = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
