@@ -4,8 +4,9 @@ softplus, softsign, mish, hardtanh, logsigmoid, prelu, erf and logsumexp.
 Formulas are PaddlePaddle's functors (paddle/phi/kernels/funcs/activation_functor.h). Dtypes
 are PaddlePaddle's CPU registrations (float32 and float64; erf also float16; hardswish, softplus,
 softsign and logsigmoid also complex64/complex128, forward only here: their complex grads are not
-registered) except: erf and logsumexp of integer tensors (PHI computes them into a float32 output while UnchangedInferMeta says the
-input dtype) find no kernel, as exp and log do (activation_kernel.py).
+registered) except: erf and logsumexp of integer tensors (PHI computes them into a float32
+output while UnchangedInferMeta says the input dtype) find no kernel, as exp and log do
+(activation_kernel.py).
 """
 
 from __future__ import annotations
