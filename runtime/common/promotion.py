@@ -36,6 +36,8 @@ __all__ = [
     "promote_metas",
     "scalar_result_dtype",
     "zero_d_result_dtype",
+    "matmul_operator_dtype",
+    "kernel_transform",
 ]
 
 D = DataType
@@ -146,7 +148,7 @@ def compute_dtype(
     cast that would make it work for a pair the rules refuse."""
     first_name, result = named[0]
     for name, dtype in named[1:]:
-        promoted = promote_pair(result, dtype) if promotes else (dtype if dtype is result else None)
+        promoted = promote_pair(result, dtype) if promotes else kernel_transform(op, result, dtype)
         if promoted is None:
             rule = (
                 "PaddlePaddle promotes only between floating-point dtypes and between complex "
@@ -162,6 +164,34 @@ def compute_dtype(
     if op == "divide" and result in _INTEGERS:
         return D.FLOAT32
     return result
+
+
+# Real dtypes PHI's data transform turns into a complex kernel's dtype on CPU.
+_INTO_COMPLEX = frozenset((D.UINT8, D.INT16, D.FLOAT16, D.BFLOAT16, D.FLOAT32))
+
+
+def kernel_transform(op: str, kernel: DataType, other: DataType) -> DataType | None:
+    """The dtype a no-promotion op computes in when an input of dtype ``other`` meets the kernel
+    dtype ``kernel`` (the first input's), or None where PaddlePaddle 3.3.1 refuses: none but
+    the pairs its kernels' data transform casts on the way in (stack and add_n of a complex
+    first input take uint8/int16/float16/bfloat16/float32/float64; matmul of complex with
+    those but float64 only for complex128, either order, and float32 with int32/int64)."""
+    if other is kernel:
+        return kernel
+    if op in ("stack", "add_n"):
+        return (
+            kernel if kernel.is_complex and (other in _INTO_COMPLEX or other is D.FLOAT64) else None
+        )
+    if op != "matmul":
+        return None
+    if kernel is D.FLOAT32 and other in _WIDE_INTEGERS:
+        return kernel
+    complex_, real = (kernel, other) if kernel.is_complex else (other, kernel)
+    if complex_.is_complex and (
+        real in _INTO_COMPLEX or (real is D.FLOAT64 and complex_ is D.COMPLEX128)
+    ):
+        return complex_
+    return None
 
 
 def unary_compute_dtype(op: str, dtype: DataType) -> DataType | None:
@@ -250,3 +280,27 @@ def zero_d_result_dtype(op: str, tensor: DataType, scalar: DataType) -> DataType
     if tensor.is_complex and (scalar.is_complex or scalar.is_floating_point):
         return promote_pair(tensor, scalar)
     return tensor
+
+
+_MATMUL_KERNEL_DTYPES = frozenset((D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
+
+
+def matmul_operator_dtype(x: DataType, y: DataType) -> DataType | None:
+    """The dtype both operands of ``x @ y`` are cast to (PaddlePaddle 3.3.1's ``@``), or None
+    to call matmul as they are: complex with float32/float64/complex promotes as the
+    elementwise ops do, complex with anything else is refused (InvalidArgumentError);
+    otherwise, where ``x`` is int32/int64/float32/float64 (a CPU matmul kernel's dtype), ``y``
+    is cast to ``x``'s dtype (``int32 @ float32`` is int32)."""
+    if x is y:
+        return None
+    real_or_complex = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+    if x.is_complex or y.is_complex:
+        if x in real_or_complex and y in real_or_complex:
+            return promote_pair(x, y)
+        raise InvalidArgumentError(
+            f"matmul(): x @ y of {x.name.lower()} and {y.name.lower()} is refused (as "
+            f"PaddlePaddle 3.3.1's @ refuses it); {_suggestion('x', x, 'y', y)}"
+        )
+    if x in _MATMUL_KERNEL_DTYPES and not y.is_complex:
+        return x
+    return None

@@ -6,14 +6,17 @@ float32, an int with a bool tensor int64, a complex with a real tensor complex64
 the tensor's dtype), the tensor is cast to it where needed and the op runs as PaddlePaddle's
 does: ``+ - *`` and ``t / s`` by ``scale`` (so float16 works, which has no add kernel on CPU),
 ``t ** s`` by ``pow``, everything else elementwise against a 0-D tensor of that dtype. A
-bool scalar is always elementwise, as in PaddlePaddle. numpy scalars count as the Python number
-they hold (np.float32 as float, np.int64 as int, np.bool_ as bool); a 0-D numpy array as a
-number of its own dtype (``zero_d_result_dtype``). Every path is a generated op, so the
+bool scalar is always elementwise, as in PaddlePaddle. np.float64 and np.complex128 (Python
+float and complex subclasses) count as the Python number they hold; other numpy scalars follow
+PaddlePaddle 3.3.1's own rules (``ScalarOperators._apply_numpy_scalar``: most are cast into the
+tensor's dtype, np.float32(2.5) + an int32 tensor adds 2); a 0-D numpy array counts as a number
+of its own dtype (``zero_d_result_dtype``). Every path is a generated op, so the
 autograd graph is kept.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -21,6 +24,7 @@ import numpy as np
 from runtime.common import DataType
 from runtime.common.data_type import from_numpy_dtype
 from runtime.common.promotion import scalar_result_dtype, zero_d_result_dtype
+from runtime.errors import InvalidArgumentError
 
 __all__ = ["python_number", "ScalarOperators"]
 
@@ -56,8 +60,11 @@ class ScalarOperators:
 
     def apply(self, op: str, tensor: Any, value: Any, reflected: bool) -> Any:
         """``tensor <op> value`` (``value <op> tensor`` when ``reflected``); ``value`` is a Python
-        number or a 0-D numpy array."""
+        number, a numpy scalar or a 0-D numpy array."""
         api = self.api
+        if isinstance(value, np.generic) and not isinstance(value, (float, complex)):
+            return self._apply_numpy_scalar(op, tensor, value, reflected)
+        value = python_number(value) if isinstance(value, np.generic) else value
         dtype = self.result_dtype(op, tensor, value)
         number = value.item() if isinstance(value, np.ndarray) else value
         by_scale = not isinstance(value, np.ndarray) and not isinstance(number, (bool, complex))
@@ -80,3 +87,85 @@ class ScalarOperators:
         x = self._cast(tensor, dtype)
         fn = getattr(api, op)
         return fn(other, x) if reflected else fn(x, other)
+
+    def _apply_numpy_scalar(self, op: str, tensor: Any, value: np.generic, reflected: bool) -> Any:
+        """A numpy scalar that is no Python float or complex, as PaddlePaddle 3.3.1 takes it:
+
+        - np.bool_, np.uint8, np.int8 (and np.int16 in ``// % > >= < <=``, ``s / t``,
+          ``s ** t``): only ``%`` and ``**`` (not with a complex tensor), as a 0-D tensor of
+          the scalar's own dtype under tensor-tensor promotion; any other operator is refused;
+        - np.int16/int32/int64 in ``+ - *`` and ``t / s``: by ``scale`` in the tensor's dtype
+          (``t / s`` in float32 for an integer or bool tensor), ``t ** s`` by ``pow`` (refused
+          for a bool tensor); np.int32/int64 in ``s / t``: true division in float32;
+        - anything else (np.float16/float32, np.complex64 with a complex tensor, the rest of the
+          integer cases): cast into the tensor's dtype (np.float32(2.5) with an int32 tensor is
+          2), then the elementwise op in that dtype.
+
+        Two deliberate differences (tests/ops/test_dtype_semantics.py): ``==``/``!=`` with the
+        kinds of the first group compare with the number the scalar holds, giving a Tensor where
+        PaddlePaddle lets numpy answer with a numpy bool; np.complex64 with a real tensor counts
+        as a Python complex where PaddlePaddle silently drops its imaginary part.
+        """
+        kind = value.dtype
+        api = self.api
+        own_dtype = kind in _OWN_DTYPE_KINDS or (
+            kind == np.int16
+            and (op in _INT16_OWN_DTYPE_OPS or reflected and op in ("divide", "elementwise_pow"))
+        )
+        numpy_answers = kind in _OWN_DTYPE_KINDS or kind == np.int16
+        if (numpy_answers and op in ("equal", "not_equal")) or (
+            kind.kind == "c" and not tensor.dtype.is_complex
+        ):
+            return self.apply(op, tensor, python_number(value), reflected)
+        fn = getattr(api, op)
+        if own_dtype:
+            if op not in ("remainder", "elementwise_pow") or tensor.dtype.is_complex:
+                raise InvalidArgumentError(
+                    f"{op}(): a numpy {kind} scalar with a Tensor of dtype "
+                    f"{tensor.dtype.name.lower()} is refused (as PaddlePaddle 3.3.1 refuses it); "
+                    "use a Python number or a Tensor"
+                )
+            other = self.wrap_number(value.item(), tensor, from_numpy_dtype(kind))
+            return fn(other, tensor) if reflected else fn(tensor, other)
+        if kind.kind in "iu" and op in ("add", "subtract", "multiply", "divide", "elementwise_pow"):
+            number = int(value)
+            if op == "elementwise_pow" and not reflected:
+                if tensor.dtype is DataType.BOOL:
+                    raise InvalidArgumentError(
+                        f"{op}(): a bool Tensor ** a numpy {kind} scalar is refused (as "
+                        "PaddlePaddle 3.3.1 refuses it); cast the tensor first"
+                    )
+                return api.pow(tensor, number)
+            if op == "divide":
+                is_real = tensor.dtype.is_floating_point or tensor.dtype.is_complex
+                x = tensor if is_real else api.cast(tensor, DataType.FLOAT32)
+                if not reflected and number != 0:
+                    return api.scale(x, 1.0 / number, 0.0, True)
+                other = self.wrap_number(number, x, x.dtype)
+                return fn(other, x) if reflected else fn(x, other)
+            if op == "add":
+                return api.scale(tensor, 1.0, number, True)
+            if op == "multiply":
+                return api.scale(tensor, number, 0.0, True)
+            if op == "subtract":
+                return api.scale(
+                    tensor, -1.0 if reflected else 1.0, number if reflected else -number, True
+                )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # np.float32(2.5) into an int tensor: 2, as there
+            number = np.asarray(value).astype(tensor.dtype.numpy_dtype).item()
+        other = self.wrap_number(number, tensor, tensor.dtype)
+        return fn(other, tensor) if reflected else fn(tensor, other)
+
+
+# numpy scalar kinds PaddlePaddle 3.3.1 takes only in % and **, as a 0-D tensor of their own
+# dtype; np.int16 is taken so in these operators and in ``s / t`` and ``s ** t``
+_OWN_DTYPE_KINDS = (np.dtype(np.bool_), np.dtype(np.uint8), np.dtype(np.int8))
+_INT16_OWN_DTYPE_OPS = (
+    "remainder",
+    "floor_divide",
+    "greater_than",
+    "greater_equal",
+    "less_than",
+    "less_equal",
+)

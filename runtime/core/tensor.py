@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from runtime.common import DataType, Place, to_data_type, to_place
-from runtime.common.promotion import scalar_result_dtype
+from runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
 from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
 from runtime.core.version import bump_version
 from runtime.core.scalar_operands import ScalarOperators, python_number
@@ -339,8 +339,10 @@ def _is_number(value: Any) -> bool:
 
 
 def _number_or_array(value: Any) -> Any:
+    """``value`` as ScalarOperators.apply takes it: a numpy scalar as it is (PaddlePaddle casts
+    some kinds into the tensor's dtype), any other number as the Python number it holds."""
     number = python_number(value)
-    return value if number is None else number
+    return value if number is None or isinstance(value, np.generic) else number
 
 
 def _operand(like: Tensor, value: Any) -> Tensor:
@@ -356,6 +358,18 @@ def _operand(like: Tensor, value: Any) -> Tensor:
             value, dtype=None if isinstance(value, np.ndarray) else like.dtype, place=like.place
         )
     raise TypeError(f"unsupported operand type for a Tensor operator: {type(value).__name__}")
+
+
+def _matmul_operands(api: ModuleType, x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:
+    """``x @ y``'s operands cast as PaddlePaddle 3.3.1's ``@`` casts them
+    (runtime/common/promotion.py ``matmul_operator_dtype``)."""
+    dtype = matmul_operator_dtype(x.dtype, y.dtype)
+    if dtype is None:
+        return x, y
+    return (
+        x if x.dtype is dtype else api.cast(x, dtype),
+        y if y.dtype is dtype else api.cast(y, dtype),
+    )
 
 
 def install_operators(
@@ -377,7 +391,10 @@ def install_operators(
         def method(self: Tensor, other: Any) -> Tensor:
             if op != "matmul" and not isinstance(other, Tensor) and _is_number(other):
                 return scalars.apply(op, self, _number_or_array(other), False)
-            return fn(self, _operand(self, other))
+            other = _operand(self, other)
+            if op == "matmul":
+                return fn(*_matmul_operands(api, self, other))
+            return fn(self, other)
 
         method.__doc__ = f"Calls ``{fn.__name__}``."
         return method
@@ -388,7 +405,10 @@ def install_operators(
         def method(self: Tensor, other: Any) -> Tensor:
             if op != "matmul" and _is_number(other):
                 return scalars.apply(op, self, _number_or_array(other), True)
-            return fn(_operand(self, other), self)
+            other = _operand(self, other)
+            if op == "matmul":
+                return fn(*_matmul_operands(api, other, self))
+            return fn(other, self)
 
         method.__doc__ = f"Calls ``{fn.__name__}`` with the operands swapped."
         return method
@@ -432,14 +452,15 @@ def install_operators(
 
 def _install_bitwise_operators(api: ModuleType) -> None:
     """``& | ^ ~`` as PaddlePaddle 3.3.1 has them: bitwise on integer tensors and bool ones
-    (logical there); ``3 & t`` takes the tensor's dtype while ``t & 3`` is refused, as there."""
+    (logical there); ``3 & t`` takes the tensor's dtype while ``t & 3`` is refused, as there
+    (and ``np.int32(3) & t`` too)."""
 
     def operator(bitwise: Callable[..., Tensor], symbol: str, reflected: bool) -> Any:
         def method(self: Tensor, other: Any) -> Tensor:
             if isinstance(other, Tensor):
                 return bitwise(other, self) if reflected else bitwise(self, other)
             number = python_number(other)
-            if reflected and isinstance(number, (bool, int)):
+            if reflected and isinstance(number, (bool, int)) and not isinstance(other, np.generic):
                 return bitwise(_number_tensor(number, self, self.dtype), self)
             if number is not None or reflected or isinstance(other, np.ndarray) and not other.ndim:
                 raise InvalidArgumentError(

@@ -2,10 +2,11 @@
 softplus, softsign, mish, hardtanh, logsigmoid, prelu, erf and logsumexp.
 
 Formulas are PaddlePaddle's functors (paddle/phi/kernels/funcs/activation_functor.h). Dtypes
-are PaddlePaddle's CPU registrations (float32 and float64; erf also float16) except: complex
-hardswish, softplus, softsign and logsigmoid are not registered here, and erf and logsumexp
-of integer tensors (PHI computes them into a float32 output while UnchangedInferMeta says the
-input dtype) find no kernel, as exp and log do (activation_kernel.py).
+are PaddlePaddle's CPU registrations (float32 and float64; erf also float16; hardswish, softplus,
+softsign and logsigmoid also complex64/complex128, forward only here: their complex grads are not
+registered) except: erf and logsumexp of integer tensors (PHI computes them into a float32
+output while UnchangedInferMeta says the input dtype) find no kernel, as exp and log do
+(activation_kernel.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from runtime.kernels.registration import register_kernel
 D = DataType
 
 REAL = (D.FLOAT32, D.FLOAT64)
+REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 ERF_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
 
 
@@ -40,9 +42,10 @@ def relu6_kernel(ctx: KernelContext, x: Array) -> Array:
     return xp.minimum(xp.maximum(x, x.dtype.type(0)), x.dtype.type(6))
 
 
-@register_kernel("hardswish", dtypes=REAL)
+@register_kernel("hardswish", dtypes=REAL_AND_COMPLEX)
 def hardswish_kernel(ctx: KernelContext, x: Array) -> Array:
-    """x * min(max(x + 3, 0), 6) / 6, PHI's HardSwishFunctor (threshold 6, scale 6, offset 3)."""
+    """x * min(max(x + 3, 0), 6) / 6, PHI's HardSwishFunctor (threshold 6, scale 6, offset 3);
+    complex numbers clipped in numpy's (lexicographic) order."""
     xp = ctx.xp
     t = x.dtype.type
     return x * xp.minimum(xp.maximum(x + t(3), t(0)), t(6)) / t(6)
@@ -80,7 +83,7 @@ def selu_kernel(ctx: KernelContext, x: Array, scale: float, alpha: float) -> Arr
     return float_attr(t, scale) * xp.where(x > 0, x, float_attr(t, alpha) * xp.expm1(x))
 
 
-@register_kernel("softplus", dtypes=REAL)
+@register_kernel("softplus", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def softplus_kernel(ctx: KernelContext, x: Array, beta: float, threshold: float) -> Array:
     """x where beta * x > threshold, log(1 + exp(beta * x)) / beta elsewhere (PHI's
@@ -93,9 +96,9 @@ def softplus_kernel(ctx: KernelContext, x: Array, beta: float, threshold: float)
     )
 
 
-@register_kernel("softsign", dtypes=REAL)
+@register_kernel("softsign", dtypes=REAL_AND_COMPLEX)
 def softsign_kernel(ctx: KernelContext, x: Array) -> Array:
-    """x / (1 + |x|)."""
+    """x / (1 + |x|) (the modulus for complex x)."""
     return x / (1 + ctx.xp.abs(x))
 
 
@@ -120,12 +123,14 @@ def hardtanh_kernel(ctx: KernelContext, x: Array, t_min: float, t_max: float) ->
     return xp.minimum(xp.maximum(x, float_attr(t, t_min)), float_attr(t, t_max))
 
 
-@register_kernel("logsigmoid", dtypes=REAL)
+@register_kernel("logsigmoid", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def logsigmoid_kernel(ctx: KernelContext, x: Array) -> Array:
     """log(1 / (1 + exp(-x))) computed as -m - log(exp(-m) + exp(-x - m)) with m = max(-x, 0),
-    PHI's LogSigmoidFunctor, which never overflows."""
+    PHI's LogSigmoidFunctor, which never overflows; -log(1 + exp(-x)) for complex x."""
     xp = ctx.xp
+    if x.dtype.kind == "c":
+        return -xp.log1p(xp.exp(-x))
     m = xp.maximum(-x, x.dtype.type(0))
     return -m - xp.log(xp.exp(-m) + xp.exp(-x - m))
 
