@@ -78,9 +78,11 @@ class DenseTensor(TensorBase):
     """A backend array (numpy or CuPy) and its interned meta.
 
     ``_base`` is set on a view (reshape, squeeze, ... of another DenseTensor): the DenseTensor
-    whose ``_version`` it shares (runtime/core/version.py). ``_version`` counts in-place writes
-    (unset means 0, so creating a tensor on the hot path does not pay for it); autograd compares
-    it with the version a grad node saved.
+    whose ``_version`` it shares (runtime/core/version.py); None or unset on one that is no view.
+    ``_version`` counts in-place writes (unset means 0, so ``wrap_array``, creating every op's
+    output, does not pay for it; this constructor, which makes parameters, sets both, as an
+    optimizer's in-place writes read them every step); autograd compares it with the version a
+    grad node saved.
     """
 
     __slots__ = ("array", "meta", "_version", "_base")
@@ -89,6 +91,8 @@ class DenseTensor(TensorBase):
         from runtime.device import place_of_array
 
         self.array = array
+        self._version = 0
+        self._base = None
         if meta is None:
             meta = DenseTensorMeta.get(
                 from_numpy_dtype(array.dtype),
