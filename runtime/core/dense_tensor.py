@@ -79,10 +79,9 @@ class DenseTensor(TensorBase):
 
     ``_base`` is set on a view (reshape, squeeze, ... of another DenseTensor): the DenseTensor
     whose ``_version`` it shares (runtime/core/version.py); None or unset on one that is no view.
-    ``_version`` counts in-place writes (unset means 0, so ``wrap_array``, creating every op's
-    output, does not pay for it; this constructor, which makes parameters, sets both, as an
-    optimizer's in-place writes read them every step); autograd compares it with the version a
-    grad node saved.
+    ``_version`` counts in-place writes (unset means 0); autograd compares it with the version a
+    grad node saved. This constructor and ``wrap_array`` set both (0, None): reading an unset slot
+    with a default costs more than the stores, and autograd reads them for every saved tensor.
     """
 
     __slots__ = ("array", "meta", "_version", "_base")

@@ -3,9 +3,9 @@
 A view (the output of an op with a ``view`` pair, such as reshape) shares its base's storage, so
 it shares its base's counter too: a write through either is seen by a grad node that saved
 either. The counter lives on the base DenseTensor (``_version``, unset meaning 0); a view's
-``_base`` points to it (None or unset on a tensor that is no view). ``DenseTensor()`` sets both,
-since an unset slot is slow to read with a default and parameters are written every step;
-``wrap_array`` (every op's output) leaves them unset.
+``_base`` points to it (None or unset on a tensor that is no view). ``DenseTensor()`` and
+``wrap_array`` set both: an unset slot read with a default raises and catches an AttributeError
+inside, several times the cost of the two stores, and autograd reads them for every saved tensor.
 """
 
 from __future__ import annotations
