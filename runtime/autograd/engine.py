@@ -23,7 +23,7 @@ _LEAF_LOCK = threading.Lock()
 
 
 def _slot_count(node: Any) -> int:
-    return 1 if isinstance(node, AccumulationNode) else node.output_count
+    return 1 if type(node) is AccumulationNode else len(node.output_metas)
 
 
 def _add(total: Any, grad: Tensor) -> Any:
@@ -83,21 +83,23 @@ def _apply_hooks(node: Any, slot: Any, grad: Tensor) -> Tensor:
     return grad
 
 
-def _dependencies(roots: list[Any]) -> dict[Any, int]:
-    """How many edges lead into each node reachable from ``roots``."""
+def _dependencies(roots: list[Any]) -> tuple[dict[Any, int], dict[Any, list[Any]]]:
+    """How many edges lead into each node reachable from ``roots``, and each node's next nodes
+    (kept for the walk, which would otherwise ask every node for them a second time)."""
     counts: dict[Any, int] = {}
-    seen = set()
+    children: dict[Any, list[Any]] = {}
     stack = list(roots)
     while stack:
         node = stack.pop()
-        if id(node) in seen:
+        if node in children:
             continue
-        seen.add(id(node))
+        targets = children[node] = node.next_nodes()
         counts.setdefault(node, 0)
-        for target in node.next_nodes():
+        for target in targets:
             counts[target] = counts.get(target, 0) + 1
-            stack.append(target)
-    return counts
+            if target not in children:
+                stack.append(target)
+    return counts, children
 
 
 def _reaching(roots: list[Any], targets: set[int]) -> set[int]:
@@ -188,7 +190,7 @@ def _execute(
             )
         _accumulate(buffers, tensor._grad_node, seed)
         root_nodes.append(tensor._grad_node[0])
-    counts = _dependencies(root_nodes)
+    counts, children = _dependencies(root_nodes)
     wanted = None if capture is None else _reaching(root_nodes, {id(node) for node, _ in capture})
     ready = deque(node for node in dict.fromkeys(root_nodes) if counts[node] == 0)
     previous_mode = GRAD_MODE.enabled
@@ -197,7 +199,7 @@ def _execute(
         while ready:
             node = ready.popleft()
             slots = buffers.pop(node, None) or [None] * _slot_count(node)
-            if isinstance(node, AccumulationNode):
+            if type(node) is AccumulationNode:
                 _finish_leaf(node, slots[0], create_graph, capture)
                 continue
             if node.hooks or capture is not None:
@@ -208,7 +210,8 @@ def _execute(
                             capture[(node, slot)] = slots[slot]
             if wanted is None or id(node) in wanted:
                 if _any_arrived(slots):
-                    node.check_arrivals(slots)
+                    if len(slots) != len(node.spec.consumed):
+                        node.check_arrivals(slots)
                     input_grads = node.apply(_filled(node, slots), create_graph)
                     for edge, grad_value in zip(node.edges, input_grads):
                         if edge is None or grad_value is None:
@@ -221,9 +224,10 @@ def _execute(
                             _accumulate(buffers, edge, grad_value)
                 if not retain_graph:
                     node.release()
-            for target in node.next_nodes():
-                counts[target] -= 1
-                if counts[target] == 0:
+            for target in children[node]:
+                left = counts[target] - 1
+                counts[target] = left
+                if left == 0:
                     ready.append(target)
     finally:
         GRAD_MODE.enabled = previous_mode

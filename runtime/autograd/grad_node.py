@@ -126,6 +126,16 @@ class TensorWrapper:
         return tensor
 
 
+_BACKWARD_APIS: dict[str, Callable[..., Any]] = {}
+
+
+def _backward_api(name: str) -> Callable[..., Any]:
+    """The API function of backward op ``name``, looked up once (the generated API binds it at
+    import, before any backward pass)."""
+    api = _BACKWARD_APIS[name] = op_api(name)
+    return api
+
+
 class GradNode:
     """One recorded op: runs its backward op on the gradients of its outputs."""
 
@@ -213,16 +223,20 @@ class GradNode:
                 args.append([wrapper.unwrap(keep_graph) for wrapper in saved])
             else:
                 args.append(saved.unwrap(keep_graph))
-        mask = None if keep_graph else self._wanted_outputs()
-        api = op_api(spec.backward)
-        if mask is None:
+        api = _BACKWARD_APIS.get(spec.backward) or _backward_api(spec.backward)
+        # Every edge a plain (node, slot) pair: every input gradient is wanted, no mask to build.
+        if keep_graph or (None not in self.edges and list not in map(type, self.edges)):
             results = api(*args)
         else:
-            previous = swap_wanted_outputs(mask)
-            try:
+            mask = self._wanted_outputs()
+            if mask is None:
                 results = api(*args)
-            finally:
-                swap_wanted_outputs(previous)
+            else:
+                previous = swap_wanted_outputs(mask)
+                try:
+                    results = api(*args)
+                finally:
+                    swap_wanted_outputs(previous)
         if type(results) is not tuple:
             results = (results,)
         if keep_graph and not spec.double_grad and self._reads_graph(args):

@@ -51,6 +51,43 @@ def record(
             needed = True
     if not needed:
         return
+    if len(outputs) == 1 and type(outputs[0]) is Tensor:
+        # The common case, one Tensor output: no per-output dispatch on its kind.
+        output = outputs[0]
+        node = GradNode(spec, edges, [], [output._impl.meta])
+        if output._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS:
+            output.stop_gradient = False
+            output._grad_node = (node, 0)
+    else:
+        node = _node_for_outputs(spec, edges, outputs)
+    # Saved after the outputs got their node, so a saved output still leads back to it.
+    saved = node.saved
+    meta_only = spec.meta_only
+    op = spec.op
+    for kind, index in spec.args:
+        if kind == "input":
+            value = inputs[index]
+            if type(value) is Tensor:
+                saved.append(TensorWrapper(value, op, ("input", index), index in meta_only, False))
+            else:
+                saved.append(_wrap(value, op, ("input", index), index in meta_only, False))
+        elif kind == "output":
+            value = outputs[index]
+            if type(value) is Tensor:
+                saved.append(TensorWrapper(value, op, ("output", index), False, True))
+            else:
+                saved.append(_wrap(value, op, ("output", index), False, True))
+        elif kind == "attr":
+            saved.append(attrs[index])
+        elif kind == "value":
+            saved.append(index)
+        else:
+            saved.append(None)
+
+
+def _node_for_outputs(spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...]) -> GradNode:
+    """The GradNode of a call with several outputs (or a list or optional one), set as the
+    producer of each differentiable output."""
     metas = [
         (
             None
@@ -71,20 +108,7 @@ def record(
         elif output._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS:
             output.stop_gradient = False
             output._grad_node = (node, slot)
-    # Saved after the outputs got their node, so a saved output still leads back to it.
-    saved = node.saved
-    meta_only = spec.meta_only
-    for kind, index in spec.args:
-        if kind == "input":
-            saved.append(_wrap(inputs[index], spec.op, ("input", index), index in meta_only, False))
-        elif kind == "output":
-            saved.append(_wrap(outputs[index], spec.op, ("output", index), False, True))
-        elif kind == "attr":
-            saved.append(attrs[index])
-        elif kind == "value":
-            saved.append(index)
-        else:
-            saved.append(None)
+    return node
 
 
 def _wrap(value: Any, op: str, name: tuple, meta_only: bool, is_output: bool) -> Any:

@@ -78,9 +78,10 @@ class DenseTensor(TensorBase):
     """A backend array (numpy or CuPy) and its interned meta.
 
     ``_base`` is set on a view (reshape, squeeze, ... of another DenseTensor): the DenseTensor
-    whose ``_version`` it shares (runtime/core/version.py). ``_version`` counts in-place writes
-    (unset means 0, so creating a tensor on the hot path does not pay for it); autograd compares
-    it with the version a grad node saved.
+    whose ``_version`` it shares (runtime/core/version.py); None or unset on one that is no view.
+    ``_version`` counts in-place writes (unset means 0); autograd compares it with the version a
+    grad node saved. This constructor and ``wrap_array`` set both (0, None): reading an unset slot
+    with a default costs more than the stores, and autograd reads them for every saved tensor.
     """
 
     __slots__ = ("array", "meta", "_version", "_base")
@@ -89,6 +90,8 @@ class DenseTensor(TensorBase):
         from runtime.device import place_of_array
 
         self.array = array
+        self._version = 0
+        self._base = None
         if meta is None:
             meta = DenseTensorMeta.get(
                 from_numpy_dtype(array.dtype),

@@ -243,6 +243,8 @@ def wrap_array(array: Any, meta: DenseTensorMeta) -> Tensor:
     impl = _new_dense(DenseTensor)
     impl.array = array
     impl.meta = meta
+    impl._version = 0
+    impl._base = None
     tensor = _new_tensor(Tensor)
     tensor._impl = impl
     tensor.stop_gradient = True

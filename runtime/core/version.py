@@ -3,7 +3,9 @@
 A view (the output of an op with a ``view`` pair, such as reshape) shares its base's storage, so
 it shares its base's counter too: a write through either is seen by a grad node that saved
 either. The counter lives on the base DenseTensor (``_version``, unset meaning 0); a view's
-``_base`` points to it.
+``_base`` points to it (None or unset on a tensor that is no view). ``DenseTensor()`` and
+``wrap_array`` set both: an unset slot read with a default raises and catches an AttributeError
+inside, several times the cost of the two stores, and autograd reads them for every saved tensor.
 """
 
 from __future__ import annotations
@@ -16,17 +18,20 @@ __all__ = ["version_of", "bump_version", "share_version", "share_view", "is_view
 
 
 def _root(impl: DenseTensor) -> DenseTensor:
-    return getattr(impl, "_base", impl)
+    base = getattr(impl, "_base", None)
+    return impl if base is None else base
 
 
 def version_of(impl: DenseTensor) -> int:
     """The number of in-place writes to ``impl``'s storage (its base's, for a view)."""
-    return getattr(_root(impl), "_version", 0)
+    base = getattr(impl, "_base", None)
+    return getattr(impl if base is None else base, "_version", 0)
 
 
 def bump_version(impl: DenseTensor) -> None:
     """Count one in-place write to ``impl``'s storage."""
-    root = _root(impl)
+    base = getattr(impl, "_base", None)
+    root = impl if base is None else base
     root._version = getattr(root, "_version", 0) + 1
 
 

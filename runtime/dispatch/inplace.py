@@ -52,13 +52,16 @@ def assign_inplace(
 def _assign(tensor: Tensor, output: Tensor) -> None:
     impl = tensor._impl
     computed = output._impl.array
-    if computed.shape != impl.array.shape or computed.dtype != impl.array.dtype:
-        # The op gives its input a new shape or dtype (assign_value_ does, as PHI's kernel
-        # resizes the shared DenseTensor; so do reshape_ and cast_): the tensor takes the new
-        # storage and meta.
-        impl.array, impl.meta = computed, output._impl.meta
-    elif computed is not impl.array:
-        module_of(impl.array).copyto(impl.array, computed, casting="unsafe")
+    array = impl.array
+    # A kernel that wrote into its input's array (merged_adam_ does) leaves nothing to copy.
+    if computed is not array:
+        if computed.shape != array.shape or computed.dtype != array.dtype:
+            # The op gives its input a new shape or dtype (assign_value_ does, as PHI's kernel
+            # resizes the shared DenseTensor; so do reshape_ and cast_): the tensor takes the new
+            # storage and meta.
+            impl.array, impl.meta = computed, output._impl.meta
+        else:
+            module_of(array).copyto(array, computed, casting="unsafe")
     bump_version(impl)
 
 

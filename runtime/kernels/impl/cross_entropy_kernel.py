@@ -102,6 +102,11 @@ def cross_entropy_with_softmax_kernel(
         loss = -xp.sum(label.astype(input.dtype, copy=False) * log_prob, axis=index, keepdims=True)
         return softmax, loss
     classes_index = checked_classes(ctx, label, ignore_index, classes, "cross_entropy_with_softmax")
-    picked = xp.take_along_axis(log_prob, classes_index, axis=index)
+    if log_prob.ndim == 2 and index == 1:
+        # [batch, classes], the usual case: the same gather as take_along_axis, whose index
+        # building in Python costs about twice the indexing itself at small batches.
+        picked = log_prob[xp.arange(log_prob.shape[0])[:, None], classes_index]
+    else:
+        picked = xp.take_along_axis(log_prob, classes_index, axis=index)
     loss = xp.where(label == ignore_index, xp.zeros((), dtype=input.dtype), -picked)
     return softmax, loss
