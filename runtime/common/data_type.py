@@ -112,6 +112,9 @@ def to_data_type(value: Any, where: str = "dtype") -> DataType:
     if isinstance(value, DataType):
         return value
     if isinstance(value, str):
+        found = _FROM_NAME.get(value)  # the common spelling ("float32") in one lookup
+        if found is not None:
+            return found
         found = _FROM_NAME.get(value.lower().removeprefix("paddle.").removeprefix("phi."))
         if found is None:
             raise InvalidArgumentError(
