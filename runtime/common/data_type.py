@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Callable
 
 import ml_dtypes
 import numpy as np
 
 from runtime.errors import InvalidArgumentError
 
-__all__ = ["DataType", "to_data_type", "promote_types"]
+__all__ = ["DataType", "data_type_named", "to_data_type", "promote_types"]
 
 
 class DataType(enum.IntEnum):
@@ -105,6 +105,11 @@ def from_numpy_dtype(dtype: np.dtype) -> DataType:
         return _FROM_NUMPY[dtype]
     except KeyError:
         raise InvalidArgumentError(f"numpy dtype {dtype} is not supported by phiops") from None
+
+
+# The DataType of a name spelled as to_data_type knows it ("float32", "double"), else None: one
+# dict lookup, for the hot paths that take the usual spelling before the full normalisation.
+data_type_named: Callable[[str], DataType | None] = _FROM_NAME.get
 
 
 def to_data_type(value: Any, where: str = "dtype") -> DataType:

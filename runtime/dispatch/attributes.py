@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from runtime.common import DataType, IntArray, Place, Scalar, to_data_type, to_place
+from runtime.common.data_type import data_type_named
 from runtime.errors import InvalidArgumentError
 
 __all__ = [
@@ -319,15 +320,12 @@ def to_scalar_list(
     raise _fail(op, arg, "a list of numbers", value)
 
 
-_DTYPE_NAMES = {d.name.lower(): d for d in DataType if d is not DataType.UNDEFINED}
-
-
 def to_dtype(value: Any, op: str, arg: str) -> DataType:
     """DataType: a DataType, a numpy dtype or a name such as "float32"; None is UNDEFINED."""
     if value is None:
         return DataType.UNDEFINED
     if type(value) is str:
-        found = _DTYPE_NAMES.get(value)  # "float32": one lookup, no message built
+        found = data_type_named(value)  # "float32": one lookup, no message built
         if found is not None:
             return found
     return to_data_type(value, f"{op}(): argument '{arg}'")
