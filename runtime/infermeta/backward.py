@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError
-from runtime.infermeta.dims import dims_match, extents_match
+from runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, is_known, numel
 from runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
@@ -159,6 +159,17 @@ def prelu_grad_infer_meta(
 # Issue 8: grads of gather_nd, scatter, scatter_nd_add, set_value_with_tensor, index_put ------
 
 
+def _check_grad_dims(
+    name: str, grad: MetaTensor, expected: tuple[int, ...], whose: str, config: MetaConfig
+) -> None:
+    """A gradient given to a grad op must have the dims the forward op gave (``whose`` says
+    which); while building a graph unknown extents match."""
+    if not dims_match(tuple(grad.dims), tuple(expected), config):
+        raise InvalidArgumentError(
+            f"argument '{name}' must have dims {list(expected)} ({whose}), got {list(grad.dims)}"
+        )
+
+
 def _grad_like(grad: MetaTensor | None, dims_of: MetaTensor, dtype_of: MetaTensor) -> None:
     if grad is not None:
         grad.set_dims(dims_of.dims)
@@ -173,7 +184,12 @@ def gather_nd_grad_infer_meta(
     x_grad: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """``x_grad``: x's dims, out_grad's dtype."""
+    """``x_grad``: x's dims, out_grad's dtype; ``out_grad`` must have gather_nd's output dims,
+    index.dims[:-1] + x.dims[index.dims[-1]:]."""
+    depth = index.dims[-1] if index.dims else UNKNOWN
+    if is_known(depth):
+        expected = tuple(index.dims[:-1]) + tuple(x.dims[depth:])
+        _check_grad_dims("out_grad", out_grad, expected, "gather_nd's output", config)
     _grad_like(x_grad, x, out_grad)
 
 
@@ -199,7 +215,18 @@ def scatter_nd_add_grad_infer_meta(
     updates_grad: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """``x_grad`` like ``out_grad``; ``updates_grad``: updates' dims, out_grad's dtype."""
+    """``x_grad`` like ``out_grad``; ``updates_grad``: updates' dims, out_grad's dtype.
+    ``updates`` must fit ``out_grad`` as scatter_nd_add's did: index.dims[:-1] +
+    out_grad.dims[index.dims[-1]:]."""
+    depth = index.dims[-1] if index.dims else UNKNOWN
+    if is_known(depth):
+        expected = tuple(index.dims[:-1]) + tuple(out_grad.dims[depth:])
+        if not dims_match(tuple(updates.dims), expected, config):
+            raise InvalidArgumentError(
+                f"argument 'updates' must have dims {list(expected)} (index.dims[:-1] + "
+                f"out_grad.dims[{depth}:], out_grad being {list(out_grad.dims)}), got "
+                f"{list(updates.dims)}"
+            )
     _grad_like(x_grad, out_grad, out_grad)
     _grad_like(updates_grad, updates, out_grad)
 
@@ -226,7 +253,9 @@ def index_put_grad_infer_meta(
     value_grad: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """``x_grad``: x's dims; ``value_grad``: value's dims; both out_grad's dtype."""
+    """``x_grad``: x's dims; ``value_grad``: value's dims; both out_grad's dtype. ``out_grad``
+    must have x's dims (index_put's output is x's shape)."""
+    _check_grad_dims("out_grad", out_grad, tuple(x.dims), "x's, as index_put's output", config)
     _grad_like(x_grad, x, out_grad)
     _grad_like(value_grad, value, out_grad)
 
@@ -261,7 +290,8 @@ def instance_norm_grad_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """PHI's InstanceNormGradInferMeta: ``x_grad`` like ``x``; ``scale_grad`` (when ``scale``
-    is given) and ``bias_grad`` [C]."""
+    is given) and ``bias_grad`` [C]. ``y_grad`` must have x's dims."""
+    _check_grad_dims("y_grad", y_grad, tuple(x.dims), "x's, as instance_norm's output", config)
     _like(x_grad, x)
     channels = x.dims[1]
     for grad, present in ((scale_grad, scale is not None), (bias_grad, True)):
@@ -277,5 +307,14 @@ def meshgrid_grad_infer_meta(
     inputs_grad: list[MetaTensor],
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """Each ``inputs_grad[i]`` like ``inputs[i]``."""
+    """Each ``inputs_grad[i]`` like ``inputs[i]``; ``outputs_grad`` holds one gradient per input,
+    each of meshgrid's output dims (the inputs' element counts)."""
+    if len(outputs_grad) != len(inputs):
+        raise InvalidArgumentError(
+            f"argument 'outputs_grad' must hold {len(inputs)} tensors (one per input), got "
+            f"{len(outputs_grad)}"
+        )
+    expected = tuple(numel(item.dims) for item in inputs)
+    for index, grad in enumerate(outputs_grad):
+        _check_grad_dims(f"outputs_grad[{index}]", grad, expected, "meshgrid's outputs", config)
     unchanged_multi_infer_meta(inputs, inputs_grad, config)

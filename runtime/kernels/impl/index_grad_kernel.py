@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.common import DataType
+from runtime.errors import InvalidArgumentError
 from runtime.kernels.impl.gather_scatter_kernel import (
     ALONG_AXIS_DTYPES,
     GATHER_DTYPES,
@@ -113,7 +114,14 @@ def masked_select_grad_kernel(ctx: KernelContext, x: Array, mask: Array, out_gra
     xp = ctx.xp
     shape = xp.broadcast_shapes(x.shape, mask.shape)
     grad = xp.zeros(shape, dtype=out_grad.dtype)
-    grad[xp.broadcast_to(mask, shape)] = out_grad
+    selected = xp.broadcast_to(mask, shape)
+    count = int(selected.sum())
+    if tuple(out_grad.shape) != (count,):
+        raise InvalidArgumentError(
+            f"argument 'out_grad' must have dims [{count}] (masked_select's output: the {count} "
+            f"true elements of mask), got {list(out_grad.shape)}"
+        )
+    grad[selected] = out_grad
     return reduce_to_shape(xp, grad, tuple(x.shape))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.common import DataType
+from runtime.errors import InvalidArgumentError
 from runtime.kernels.impl.shape_creation_kernel import (
     ADD_N_DTYPES,
     CUMPROD_DTYPES,
@@ -184,8 +185,20 @@ def meshgrid_grad_kernel(
 @register_kernel("diag_grad", dtypes=DIAG_DTYPES)
 def diag_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array, offset: int) -> Array:
     """For a 2-D x, zeros with out_grad on diagonal ``offset``; for a 0-D/1-D x, that diagonal
-    of out_grad."""
+    of out_grad. ``out_grad`` must have diag's output shape."""
     xp = ctx.xp
+    if x.ndim == 2:
+        rows, cols = x.shape
+        length = max(min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols), 0)
+        expected: tuple[int, ...] = (length,)
+    else:
+        side = (x.shape[0] if x.ndim else 1) + abs(offset)
+        expected = (side, side)
+    if tuple(out_grad.shape) != expected:
+        raise InvalidArgumentError(
+            f"argument 'out_grad' must have dims {list(expected)} (diag's output for x of dims "
+            f"{list(x.shape)} and offset {offset}), got {list(out_grad.shape)}"
+        )
     if x.ndim == 2:
         grad = xp.zeros(x.shape, dtype=out_grad.dtype)
         rows = xp.arange(out_grad.shape[0]) + max(-offset, 0)
