@@ -145,6 +145,8 @@ def binary_cases() -> list[Case]:
             case("divide", label, phi.divide, uniform(xs, seed), away_from_zero(ys, seed + 100)),
             case("maximum", label, phi.maximum, *untied_pair(xs, ys, seed)),
             case("minimum", label, phi.minimum, *untied_pair(xs, ys, seed)),
+            case("fmax", label, phi.fmax, *untied_pair(xs, ys, seed)),
+            case("fmin", label, phi.fmin, *untied_pair(xs, ys, seed)),
             case(
                 "elementwise_pow",
                 label,

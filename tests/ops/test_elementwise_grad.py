@@ -1,7 +1,8 @@
 """Grad kernels of the binary arithmetic ops (add, subtract, multiply, divide, maximum, minimum,
-elementwise_pow) and multiply_double_grad, called directly and checked against analytic numpy
-formulas and against central finite differences of the forward op (or, for a double grad, of
-the grad kernel). Also holds the finite-difference helpers the other grad test files import."""
+fmax, fmin, elementwise_pow) and multiply_double_grad, called directly and checked against
+analytic numpy formulas and against central finite differences of the forward op (or, for a
+double grad, of the grad kernel). Also holds the finite-difference helpers the other grad test
+files import."""
 
 from __future__ import annotations
 
@@ -136,6 +137,8 @@ BINARY_GRADS = {
     "divide_grad": ("divide", lambda x, y, out, g: (g / np.conj(y), -g * np.conj(x / y**2))),
     "maximum_grad": ("maximum", lambda x, y, out, g: (g * (x > y), g * (x <= y))),
     "minimum_grad": ("minimum", lambda x, y, out, g: (g * (x < y), g * (x >= y))),
+    "fmax_grad": ("fmax", lambda x, y, out, g: (g * (x >= y), g * (x < y))),
+    "fmin_grad": ("fmin", lambda x, y, out, g: (g * (x <= y), g * (x > y))),
     "elementwise_pow_grad": (
         "elementwise_pow",
         lambda x, y, out, g: (g * np.conj(y * x ** (y - 1)), g * np.conj(np.log(x) * x**y)),
@@ -249,6 +252,34 @@ def test_maximum_grad_gives_nothing_where_an_input_is_nan():
     np.testing.assert_array_equal(y_grad, [0.0, 0.0])
 
 
+@pytest.mark.parametrize(
+    "name, x_grad_mask",
+    [("fmax_grad", [0, 1, 1, 1, 0, 1]), ("fmin_grad", [1, 1, 0, 1, 0, 1])],
+)
+@pytest.mark.parametrize("dtype", [D.FLOAT32, D.FLOAT64])
+def test_fmax_fmin_grad_give_ties_to_x_and_nans_to_the_number(name, x_grad_mask, dtype):
+    """Where y is nan fmax/fmin took x, so x gets the gradient; where x is nan they took y."""
+    x = np.array([1.0, 2.0, 3.0, 5.0, np.nan, np.nan], dtype.numpy_dtype)
+    y = np.array([2.0, 2.0, 2.0, np.nan, 1.0, np.nan], dtype.numpy_dtype)
+    out_grad = np.array([10.0, 20.0, 30.0, 40.0, 50.0, 60.0], dtype.numpy_dtype)
+    x_grad, y_grad = call_binary_grad(name, dtype, x, y, out_grad)
+    mask = np.array(x_grad_mask, dtype.numpy_dtype)
+    np.testing.assert_array_equal(x_grad, out_grad * mask)
+    np.testing.assert_array_equal(y_grad, out_grad * (1 - mask))
+    assert x_grad.dtype == y_grad.dtype == dtype.numpy_dtype
+
+
+@pytest.mark.parametrize("name", ["fmax_grad", "fmin_grad"])
+def test_fmax_fmin_grad_run_on_integers_as_paddle_registers_them(name):
+    x = np.array([[1, 5], [7, -2]], np.int64)
+    y = np.array([3, 5], np.int64)
+    out_grad = np.array([[1, 2], [3, 4]], np.int64)
+    x_grad, y_grad = call_binary_grad(name, D.INT64, x, y, out_grad)
+    to_x = (x >= y) if name == "fmax_grad" else (x <= y)
+    np.testing.assert_array_equal(x_grad, np.where(to_x, out_grad, 0))
+    np.testing.assert_array_equal(y_grad, np.where(to_x, 0, out_grad).sum(axis=0))
+
+
 # -- multiply_double_grad ------------------------------------------------------------------------
 
 
@@ -308,7 +339,12 @@ def test_binary_grad_through_the_backward_api_matches_the_kernel(name):
 # -- registrations ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(BINARY_GRADS) + ["multiply_double_grad"])
+# PaddlePaddle registers fmax_grad and fmin_grad for int32 and int64 too
+# (tests/ops/test_paddle_dtypes.py checks they match).
+@pytest.mark.parametrize(
+    "name",
+    sorted(set(BINARY_GRADS) - {"fmax_grad", "fmin_grad"}) + ["multiply_double_grad"],
+)
 def test_binary_grads_have_no_integer_kernels(name):
     dtypes = {key.dtype for key in KERNEL_FACTORY.kernels_of(name) if key.backend is Backend.CPU}
     assert dtypes and all(d.is_floating_point or d.is_complex for d in dtypes)

@@ -80,6 +80,14 @@ ACTIVATION_CASES: list[Case] = [
 CLOSE_X = np.array([1.0, np.inf, np.nan, -np.inf, 1e-16, 2.0, np.nan])
 CLOSE_Y = np.array([1.0 + 2e-5, np.inf, np.nan, np.inf, 0.0, 2.0 + 1e-9, 1.0])
 
+# fmax/fmin with ties (the gradient goes to x) and NaNs (the other input's value is taken), and
+# broadcasting that the gradient sums back
+FMAX_X = np.array([[1.0, 2.0, np.nan, -0.5, 3.0], [2.0, -1.0, 4.0, np.nan, 0.0]])
+FMAX_Y = np.array([2.0, 2.0, 1.0, np.nan, -3.0])
+FMAX_CASES: list[Case] = [
+    (f"{op}-ties-nans-broadcast", op, [FMAX_X, FMAX_Y], [], True) for op in ("fmax", "fmin")
+] + [(f"{op}-untied", op, [floats(3, 4), floats(3, 4)], [], True) for op in ("fmax", "fmin")]
+
 LOGIC_CASES: list[Case] = [
     ("all-float-axis", "all", [ints(3, 4, dtype="float64", low=0, high=2)], [[1], False], False),
     ("all-bool-keepdim", "all", [ints(3, 4, dtype="bool", low=0, high=1)], [[0], True], False),
@@ -193,7 +201,7 @@ CREATION_CASES: list[tuple[str, str, list[Any]]] = [
     ("full_int_array-int32", "full_int_array", [[2], "int32"]),
 ]
 
-CASES: list[Case] = ACTIVATION_CASES + LOGIC_CASES + SHAPE_CASES
+CASES: list[Case] = ACTIVATION_CASES + FMAX_CASES + LOGIC_CASES + SHAPE_CASES
 
 
 def to_paddle(value: Any, grad: bool) -> Any:

@@ -1,5 +1,5 @@
 """Grad kernels of the binary arithmetic ops: add, subtract, multiply, divide, maximum, minimum,
-elementwise_pow, and multiply's double grad; plus ``reduce_to_shape``, which sums a gradient
+fmax, fmin, elementwise_pow, and multiply's double grad; plus ``reduce_to_shape``, which sums a gradient
 of the broadcast shape back to one input's shape.
 
 The formulas are PaddlePaddle's (paddle/phi/kernels/impl/elementwise_grad_kernel_impl.h and
@@ -13,6 +13,7 @@ A gradient the autograd engine does not want (``ctx.wants``) is not computed: No
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 from runtime.common import DataType
 from runtime.errors import InvalidArgumentError
@@ -153,6 +154,47 @@ def minimum_grad_kernel(
     if ctx.wants(1):
         y_wins = xp.greater_equal(x, y)
         y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
+    return x_grad, y_grad
+
+
+FMAX_FMIN_GRAD_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
+
+
+@register_kernel("fmax_grad", dtypes=FMAX_FMIN_GRAD_DTYPES)
+@ieee_results
+def fmax_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array
+) -> tuple[Array, Array]:
+    """PHI's FMaxGradDx/FMaxGradDy: x gets the gradient where ``x >= y`` or y is nan (the
+    element fmax took from x), y everywhere else. Ties send it to x, unlike maximum_grad."""
+    return _select_grads(ctx, x, y, out_grad, ctx.xp.greater_equal)
+
+
+@register_kernel("fmin_grad", dtypes=FMAX_FMIN_GRAD_DTYPES)
+@ieee_results
+def fmin_grad_kernel(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array
+) -> tuple[Array, Array]:
+    """PHI's FMinGradDx/FMinGradDy: x gets the gradient where ``x <= y`` or y is nan, y
+    everywhere else."""
+    return _select_grads(ctx, x, y, out_grad, ctx.xp.less_equal)
+
+
+def _select_grads(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array, x_takes: Any
+) -> tuple[Array | None, Array | None]:
+    """out_grad split between x and y by where ``x_takes(x, y) or isnan(y)``, each reduced to its
+    input's shape."""
+    xp = ctx.xp
+    to_x = x_takes(x, y)
+    if y.dtype.kind in "fc":
+        to_x = to_x | xp.isnan(y)
+    zero = xp.zeros((), out_grad.dtype)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_grad = reduce_to_shape(xp, xp.where(to_x, out_grad, zero), tuple(x.shape))
+    if ctx.wants(1):
+        y_grad = reduce_to_shape(xp, xp.where(to_x, zero, out_grad), tuple(y.shape))
     return x_grad, y_grad
 
 
