@@ -17,6 +17,9 @@ from runtime.kernels.registration import register_kernel
 D = DataType
 
 REAL = (D.FLOAT32, D.FLOAT64)
+# PaddlePaddle registers these grads for complex too: out_grad times the conjugate of the
+# derivative, each branch chosen by the real part (PHI's complex comparisons compare real parts).
+REAL_AND_COMPLEX = REAL + (D.COMPLEX64, D.COMPLEX128)
 ERF_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -28,15 +31,18 @@ def relu6_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
     return xp.multiply(out_grad, (out > 0) & (out < out.dtype.type(6)))
 
 
-@register_kernel("hardswish_grad", dtypes=REAL)
+@register_kernel("hardswish_grad", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def hardswish_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
     """out_grad * (2x + 3) / 6 on -3 < x < 3, out_grad above, 0 below (PHI's
-    HardSwishGradFunctor)."""
+    HardSwishGradFunctor); for complex x, the conjugate slope, the range read on x's real part."""
+    xp = ctx.xp
     t = x.dtype.type
-    shifted = x + t(3)
-    inside = shifted < t(6)
-    slope = (t(2) * x + t(3)) / t(6) * inside + (~inside)
+    shifted = (x.real if x.dtype.kind == "c" else x) + 3
+    inside = shifted < 6
+    slope = xp.where(inside, (t(2) * x + t(3)) / t(6), t(1))
+    if x.dtype.kind == "c":
+        slope = xp.conj(slope)
     return out_grad * (shifted > 0) * slope
 
 
@@ -87,24 +93,38 @@ def selu_grad_kernel(
     )
 
 
-@register_kernel("softplus_grad", dtypes=REAL)
+@register_kernel("softplus_grad", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def softplus_grad_kernel(
     ctx: KernelContext, x: Array, out_grad: Array, beta: float, threshold: float
 ) -> Array:
-    """out_grad where beta * x > threshold, out_grad * sigmoid(beta * x) elsewhere."""
+    """out_grad where beta * x > threshold, out_grad * sigmoid(beta * x) elsewhere; for complex
+    x, the conjugate sigmoid, the threshold compared with the real part."""
     xp = ctx.xp
-    t = x.dtype.type
+    complex_x = x.dtype.kind == "c"
+    t = x.real.dtype.type if complex_x else x.dtype.type
     scaled = x * float_attr(t, beta)
     e = xp.exp(scaled)
-    return xp.where(scaled > float_attr(t, threshold), out_grad, out_grad * e / (1 + e))
+    sigmoid = e / (1 + e)
+    if complex_x:
+        sigmoid = xp.conj(sigmoid)
+    above = (scaled.real if complex_x else scaled) > float_attr(t, threshold)
+    return xp.where(above, out_grad, out_grad * sigmoid)
 
 
-@register_kernel("softsign_grad", dtypes=REAL)
+@register_kernel("softsign_grad", dtypes=REAL_AND_COMPLEX)
+@ieee_results
 def softsign_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
-    """out_grad / (1 + |x|)**2."""
-    denominator = 1 + ctx.xp.abs(x)
-    return out_grad / (denominator * denominator)
+    """out_grad / (1 + |x|)**2. For complex x = r e^(i phi), softsign x / (1 + |x|) is not
+    holomorphic: out_grad * (df/dz + df/dz*), which is 1/(1 + r) - (r**2 + x**2) / (2r (1 + r)**2),
+    the value PaddlePaddle 3.3.1 gives (nan at x = 0, as there)."""
+    xp = ctx.xp
+    r = xp.abs(x)
+    denominator = 1 + r
+    if x.dtype.kind != "c":
+        return out_grad / (denominator * denominator)
+    t = x.dtype.type
+    return out_grad * (1 / denominator - (r * r + x * x) / (t(2) * r * denominator * denominator))
 
 
 @register_kernel("mish_grad", dtypes=REAL)
@@ -127,15 +147,20 @@ def hardtanh_grad_kernel(
     return out_grad * ((x > float_attr(t, t_min)) & (x < float_attr(t, t_max)))
 
 
-@register_kernel("logsigmoid_grad", dtypes=REAL)
+@register_kernel("logsigmoid_grad", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def logsigmoid_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
     """out_grad * exp(-x - m) / (exp(-m) + exp(-x - m)) with m = max(-x, 0), which is
-    out_grad * sigmoid(-x) without overflow."""
+    out_grad * sigmoid(-x) without overflow; for complex x, m from the real part and the
+    conjugate of sigmoid(-x)."""
     xp = ctx.xp
-    m = xp.maximum(-x, x.dtype.type(0))
+    real = x.real if x.dtype.kind == "c" else x
+    m = xp.maximum(-real, real.dtype.type(0))
     e = xp.exp(-x - m)
-    return out_grad * e / (xp.exp(-m) + e)
+    slope = e / (xp.exp(-m) + e)
+    if x.dtype.kind == "c":
+        slope = xp.conj(slope)
+    return out_grad * slope
 
 
 @register_kernel("prelu_grad", dtypes=REAL)

@@ -33,6 +33,10 @@ INTERP_DTYPES = (
     DataType.INT64,
     DataType.UINT8,
 )
+# bilinear_interp has no int32/int64 kernels there
+BILINEAR_INTERP_DTYPES = tuple(
+    d for d in INTERP_DTYPES if d not in (DataType.INT32, DataType.INT64)
+)
 
 
 def _ratio(size: int, out: int, scale: float, align_corners: bool) -> np.float32:
@@ -233,4 +237,6 @@ def _interp_kernel(
 
 
 nearest_interp_kernel = register_kernel("nearest_interp", dtypes=INTERP_DTYPES)(_interp_kernel)
-bilinear_interp_kernel = register_kernel("bilinear_interp", dtypes=INTERP_DTYPES)(_interp_kernel)
+bilinear_interp_kernel = register_kernel("bilinear_interp", dtypes=BILINEAR_INTERP_DTYPES)(
+    _interp_kernel
+)
