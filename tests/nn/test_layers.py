@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import generated as phi
+from tests.nn.small_net import small_net
 
 nn = phi.nn
 DATA = Path(__file__).resolve().parents[1] / "data" / "nn"
@@ -42,35 +43,7 @@ def test_default_initialisation_has_paddles_statistics(name: str) -> None:
         assert abs(values.mean() - entry["mean"]) < 0.2 * entry["std"], entry["key"]
 
 
-class SmallNet(nn.Layer):
-    """tests/tools/make_nn_fixtures.py's SmallNet, written with phi.nn."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.features = nn.Sequential(
-            nn.Conv2D(1, 4, 3, padding=1),
-            nn.BatchNorm2D(4),
-            nn.ReLU(),
-            nn.MaxPool2D(2),
-            nn.Conv2D(4, 6, 3, padding=1),
-            nn.GroupNorm(2, 6),
-            nn.Hardswish(),
-            nn.AvgPool2D(2),
-        )
-        self.norm = nn.LayerNorm(24)
-        self.blocks = nn.LayerList([nn.Linear(24, 16), nn.Linear(16, 10)])
-        self.bn1 = nn.BatchNorm1D(16)
-        self.up = nn.Conv2DTranspose(6, 2, 2, stride=2)
-        self.pool = nn.AdaptiveAvgPool2D(1)
-        self.embedding = nn.Embedding(10, 3)
-
-    def forward(self, x: phi.Tensor) -> phi.Tensor:
-        h = self.features(x)
-        u = self.pool(self.up(h)).flatten(1)
-        h = self.norm(h.flatten(1))
-        h = nn.functional.gelu(self.bn1(self.blocks[0](h)))
-        logits = self.blocks[1](h)
-        return logits + u.sum(axis=1, keepdim=True) + self.embedding.weight.sum()
+SmallNet = small_net(nn)
 
 
 def test_a_paddle_state_dict_loads_and_gives_paddles_output() -> None:

@@ -2,9 +2,9 @@
 
 - layers.json: for each layer (constructor arguments below), its state_dict keys with shapes,
   and the mean/std of each parameter as PaddlePaddle initialises it by default;
-- model.pdparams + model_io.npz: ``paddle.save(model.state_dict())`` of a small CNN (every layer
-  kind with parameters or buffers) after a few training steps, and its eval-mode forward output
-  on a fixed input;
+- model.pdparams + model_io.npz: ``paddle.save(model.state_dict())`` of tests/nn/small_net.py's
+  CNN (every layer kind with parameters or buffers) after a few training steps, and its eval-mode
+  forward output on a fixed input;
 - lr.json: the rates of StepDecay and CosineAnnealingDecay over 12 steps.
 
 Run from the repository root: ``/work/paddle-venv/bin/python tests/tools/make_nn_fixtures.py``.
@@ -13,11 +13,15 @@ Run from the repository root: ``/work/paddle-venv/bin/python tests/tools/make_nn
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import paddle
 import paddle.nn as nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.nn.small_net import small_net  # noqa: E402  (the repository root is on the path)
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "nn"
 
@@ -36,33 +40,7 @@ LAYERS = {
 }
 
 
-class SmallNet(nn.Layer):
-    def __init__(self) -> None:
-        super().__init__()
-        self.features = nn.Sequential(
-            nn.Conv2D(1, 4, 3, padding=1),
-            nn.BatchNorm2D(4),
-            nn.ReLU(),
-            nn.MaxPool2D(2),
-            nn.Conv2D(4, 6, 3, padding=1),
-            nn.GroupNorm(2, 6),
-            nn.Hardswish(),
-            nn.AvgPool2D(2),
-        )
-        self.norm = nn.LayerNorm(24)
-        self.blocks = nn.LayerList([nn.Linear(24, 16), nn.Linear(16, 10)])
-        self.bn1 = nn.BatchNorm1D(16)
-        self.up = nn.Conv2DTranspose(6, 2, 2, stride=2)
-        self.pool = nn.AdaptiveAvgPool2D(1)
-        self.embedding = nn.Embedding(10, 3)
-
-    def forward(self, x: paddle.Tensor) -> paddle.Tensor:
-        h = self.features(x)
-        u = self.pool(self.up(h)).flatten(1)  # [N, 2]
-        h = self.norm(h.flatten(1))
-        h = nn.functional.gelu(self.bn1(self.blocks[0](h)))
-        logits = self.blocks[1](h)
-        return logits + u.sum(axis=1, keepdim=True) + self.embedding.weight.sum()
+SmallNet = small_net(nn)
 
 
 def main() -> None:
