@@ -353,6 +353,23 @@ def _result_type(meta: Any) -> Type:
     return dense_type(meta.dims, meta.dtype, meta.layout)
 
 
+# Ops PaddlePaddle builds on int32/int64 inputs without a cast, its kernels taking them.
+_INTEGER_KERNEL_OPS = frozenset(("exp", "log"))
+
+
+def _cast_inputs(rule: Any, inputs: tuple[Any, ...], target: DataType) -> tuple[Any, ...]:
+    """``inputs`` with each participating Value not of ``target`` replaced by a pd_op.cast of
+    it, built now in input order (PaddlePaddle casts once per operand: divide(x, x) of an int
+    x casts it twice)."""
+    cast = op_api("cast")
+    changed = list(inputs)
+    for position, _ in rule[0]:
+        value = inputs[position]
+        if isinstance(value, Value) and dtype_of_type(value.type) is not target:
+            changed[position] = cast(value, target)
+    return tuple(changed)
+
+
 def build_op(
     info: OpInfo,
     infer_meta: Callable[..., tuple[Any, ...]],
@@ -371,9 +388,12 @@ def build_op(
     rule = promotion_rule(name, info.input_names)
     try:
         if rule is not None:
-            # The same promotion as eager dispatch: result types from the promoted dtype (the
-            # executor's plan casts the arrays when the program runs).
-            promote_metas(name, rule, metas, _with_dtype)
+            # The same promotion as eager dispatch. As PaddlePaddle's static API does, an input
+            # not in the compute dtype gets a pd_op.cast first (exp and log of integers excepted:
+            # their kernels take them, and the result types come from the promoted metas).
+            promoted = promote_metas(name, rule, metas, _with_dtype)
+            if promoted is not None and name not in _INTEGER_KERNEL_OPS:
+                inputs = _cast_inputs(rule, inputs, promoted[0])
         out_metas = infer_meta(*metas, *attrs, COMPILE_TIME)
     except InvalidArgumentError as error:
         raise naming_op(error, name) from None

@@ -7,7 +7,9 @@ Operators follow PaddlePaddle's rules: ``+ - * /`` with a Python number become o
 ``pd_op.scale`` (``x - 1.0`` is ``scale(x, 1, bias=-1)``, ``1.0 - x`` is ``scale(x, -1, bias=1)``,
 ``x / 4`` is ``scale(x, 0.25)``); an integer value meeting a float is cast to float32 first, as is
 one divided by an int. Other operators turn the number into a ``full`` of the value's dtype
-(shape ``[]``, or the value's shape when the number comes first) and call the binary op.
+(shape ``[]``, or the value's shape when the number comes first) and call the binary op; so
+do numpy scalars other than np.float64 (np.float32, np.int64, np.bool_, ...) and 0-D arrays, whatever
+the operator. Operands of different dtypes are cast to the compute dtype first (static build).
 ``install_value_api()`` puts all this on ``runtime.ir.Value``; ``runtime.static`` calls it once.
 """
 
@@ -15,9 +17,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from runtime.common import DataType, Place
 from runtime.dispatch.op_def import op_api
-from runtime.errors import PreconditionNotMetError, UnimplementedError
+from runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
 from runtime.ir.core import Value
 from runtime.static.build import dtype_of_type
 
@@ -51,9 +55,29 @@ _SCALAR_METHODS: dict[str, Callable[[Value, float], Value]] = {
 }
 
 
+def _numpy_operand(op: str, self: Value, other: np.generic | np.ndarray) -> Value:
+    """A numpy scalar that is no Python number (np.float32, np.int64, np.bool_, ...) or a 0-D
+    array, as PaddlePaddle's math_op_patch takes it: ``full([], value)`` of the value's dtype
+    (np.float32(2.5) with an int64 value is a full of 2.5 in int64)."""
+    if isinstance(other, np.ndarray) and other.ndim != 0:
+        raise InvalidArgumentError(
+            f"{op}(): a numpy array of shape {list(other.shape)} next to a Value; only a 0-D "
+            "array or a number is taken (make it a Value: phi.assign or phi.static.data)"
+        )
+    number = other.item()
+    if isinstance(number, complex):
+        raise InvalidArgumentError(
+            f"{op}(): a numpy {other.dtype} next to a Value; PaddlePaddle takes no complex "
+            "numpy scalar here (use a Python complex or a Value)"
+        )
+    return op_api("full")([], number, _dtype(self), Place())
+
+
 def _binary(op: str, reverse: bool = False, scalar_method: str | None = None) -> Callable:
     def method(self: Value, other: Any) -> Any:
         scalar = _SCALAR_METHODS.get(scalar_method) if scalar_method else None
+        if isinstance(other, (np.generic, np.ndarray)) and not isinstance(other, (float, int)):
+            other = _numpy_operand(op, self, other)
         if isinstance(other, float):
             if _dtype(self) in _INTEGER:
                 self = _astype(self, DataType.FLOAT32)

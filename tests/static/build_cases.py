@@ -13,6 +13,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, Callable
 
+import numpy as np
+
 CASES: dict[str, Callable[[Any], None]] = {}
 
 
@@ -26,7 +28,7 @@ def phiops_library() -> SimpleNamespace:
     import generated as phi
 
     ops = "matmul add relu scale full full_int_array reshape clip topk concat split sum cumsum"
-    ops += " allclose multiply exp equal logical_not cast argmax"
+    ops += " allclose multiply exp equal logical_not cast argmax divide maximum sqrt tanh"
     return SimpleNamespace(
         data=phi.static.data,
         create_parameter=phi.static.create_parameter,
@@ -70,6 +72,44 @@ def scalar_operators_integer(lib):
     n / 2
     n * 3
     n - 1
+
+
+@case
+def numpy_scalar_operators(lib):
+    # a numpy scalar other than np.float64 (a Python float) on the right is a full([]) of the
+    # value's dtype and the elementwise op, as PaddlePaddle's math_op_patch builds it
+    x = lib.data("x", [2, 3], "float32")
+    n = lib.data("n", [2, 3], "int64")
+    b = lib.data("b", [2, 3], "bool")
+    x + np.float32(2.5)
+    x * np.int64(3)
+    x ** np.float32(2)
+    x > np.float32(1)
+    x + np.float64(2.5)
+    x + np.array(2.0)
+    n + np.float32(2.5)
+    n == np.int64(3)
+    n % np.int64(2)
+    n / np.int32(2)
+    b + np.int64(2)
+    np.float32(2.5) - x
+
+
+@case
+def promoting_operands(lib):
+    # an operand not in the compute dtype is cast first, one cast per operand
+    x = lib.data("x", [2, 3], "int32")
+    f = lib.data("f", [2, 3], "float32")
+    d = lib.data("d", [3], "float64")
+    c = lib.data("c", [3], "complex64")
+    lib.divide(x, x)
+    lib.multiply(f, d)
+    lib.add(f, c)
+    lib.maximum(f, d)
+    lib.equal(f, d)
+    lib.sqrt(x)
+    lib.tanh(x)
+    x / x
 
 
 @case

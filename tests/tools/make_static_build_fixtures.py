@@ -57,7 +57,7 @@ def paddle_library() -> SimpleNamespace:
 
 # the cases' ops that PaddlePaddle's Python API calls with phiops' arguments, and those its
 # _C_ops call so (their Python API takes other arguments)
-PYTHON_API = "matmul add reshape multiply exp equal logical_not cast"
+PYTHON_API = "matmul add reshape multiply exp equal logical_not cast divide maximum sqrt tanh"
 C_OPS = "scale clip topk concat split sum cumsum allclose"
 
 
