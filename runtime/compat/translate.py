@@ -69,6 +69,15 @@ _ELEMENTWISE = {
 _NOT_PARAMETERS = ("feed", "fetch")
 # fill_constant's place_type -> the place PaddlePaddle 3.3.1 gives its `full`
 _PLACE_TYPES = {-1: "undefined:0", 0: "cpu", 1: "gpu:0"}
+
+# Attributes PaddlePaddle 3.3.1's translator (built with oneDNN, as its CPU wheel is) gives the
+# op a legacy op becomes, though neither the legacy op nor the pd_op definition has them.
+_TRANSLATOR_ATTRIBUTES: dict[str, dict[str, Attribute]] = {
+    "cast": {
+        "mkldnn_data_type": Attribute("str", "float32"),
+        "onednn_data_type": Attribute("str", ""),
+    },
+}
 # legacy ops translated by a rule of their own, as PaddlePaddle's translator has one for each
 OWN_TRANSLATIONS = frozenset(("feed", "fetch", "mul", "fill_constant", *_ELEMENTWISE))
 
@@ -298,6 +307,14 @@ class _Translator:
         vector = VectorType(tuple(v.type for v in values))
         return self.append("builtin.combine", values, [vector], {}).results[0]
 
+    def stack(self, values: list[Value]) -> Value:
+        """``pd_op.stack`` (axis 0) of a ``builtin.combine`` of ``values``, which share a type:
+        an IntArray given as a list of extent tensors."""
+        first = values[0].type
+        result = DenseTensorType((len(values), *first.dims), first.element)
+        attributes = {"axis": Attribute("int32", 0), "stop_gradient": _bools([True])}
+        return self.append("pd_op.stack", [self.combine(values)], [result], attributes).results[0]
+
     # -- the program ---------------------------------------------------------------------------
     def translate(self, report: list | None = None) -> Program:
         """The program; with ``report``, an op that cannot be translated is recorded there as
@@ -461,19 +478,24 @@ class _Translator:
             return
         shape_tensor, shape_list, value_tensor = tensors
         if shape_list:
-            raise UnimplementedError(f"{where}: fill_constant with a ShapeTensorList")
-        if shape_tensor:
-            shape = self.value(shape_tensor[0], where)
+            # as PaddlePaddle's translator: the value, then the extents stacked into one tensor
+            value = self._fill_value(op, value_tensor, where)
+            shape = self.stack([self.value(n, where) for n in shape_list])
         else:
-            shape = self.full_int_array(op.attrs.get("shape", ()))
-        if value_tensor:
-            value = self.value(value_tensor[0], where)
-        else:
-            value = self.full_scalar(op.attrs.get("value", 0.0), "FLOAT")
+            if shape_tensor:
+                shape = self.value(shape_tensor[0], where)
+            else:
+                shape = self.full_int_array(op.attrs.get("shape", ()))
+            value = self._fill_value(op, value_tensor, where)
         attributes = {"dtype": dtype}
         attributes.update(self.result_flags([out_name]))
         result = self.append("pd_op.full_with_tensor", [value, shape], [out_type], attributes)
         self.values[out_name] = result.results[0]
+
+    def _fill_value(self, op: OpDesc, value_tensor: list[str], where: str) -> Value:
+        if value_tensor:
+            return self.value(value_tensor[0], where)
+        return self.full_scalar(op.attrs.get("value", 0.0), "FLOAT")
 
     # -- every other op ------------------------------------------------------------------------
     def generic(self, op: OpDesc, where: str) -> None:
@@ -516,6 +538,7 @@ class _Translator:
                 attributes[attr] = _attribute(kind, op.attrs[legacy], where)
             else:  # PaddlePaddle translates an absent attribute as its type's empty value
                 attributes[attr] = _empty_attribute(kind, where)
+        attributes.update(_TRANSLATOR_ATTRIBUTES.get(name, {}))
         output_names: list[str | None] = []
         types: list[Type] = []
         for result in ir_def.results:

@@ -29,6 +29,7 @@ def test_every_fixture_the_issue_names_is_there() -> None:
             "cnn",
             "common_ops",
             "expand_v2",
+            "fill_constant_shape_tensor_list",
             "fill_constant_value_tensor",
             "lookup_table_v2",
             "mlp",

@@ -158,6 +158,23 @@ def _assorted():
     return [x], [y], {"x": RNG.standard_normal((2, 6)).astype("float32")}
 
 
+def _fill_shape_tensor_list():
+    """fill_constant whose shape is a list of extent tensors (ShapeTensorList)."""
+    x = paddle.static.data("x", [-1, 3], "float32")
+    n = paddle.static.data("n", [1], "int64")
+    m = paddle.static.data("m", [1], "int64")
+    y = paddle.add(x, paddle.full([n, m], 1.5, "float32"))
+    return (
+        [x, n, m],
+        [y],
+        {
+            "x": RNG.standard_normal((2, 3)).astype("float32"),
+            "n": np.array([2], dtype="int64"),
+            "m": np.array([3], dtype="int64"),
+        },
+    )
+
+
 MODELS = {
     "mlp": _mlp,
     "cnn": _cnn,
@@ -169,6 +186,7 @@ MODELS = {
     "slice_tensor": _slice_tensor,
     "assorted": _assorted,
     "common_ops": _common_ops,
+    "fill_constant_shape_tensor_list": _fill_shape_tensor_list,
 }
 
 
