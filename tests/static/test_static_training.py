@@ -4,100 +4,25 @@ written by tests/tools/make_static_training_fixtures.py).
 For each case: phiops parses PaddlePaddle's main program text, runs it with PaddlePaddle's
 parameters and feeds, and gets PaddlePaddle's fetched values and scope variables after every
 step; phiops builds the same construction, which prints PaddlePaddle's main and startup text
-exactly, and running it gives the same values.
+exactly, and running it gives the same values. The constructions are
+tests/static/static_training_cases.py, shared with the fixture script.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pytest
 
 import generated as phi
-from runtime import optimizer
 from runtime.ir import parse_program
+from tests.static.static_training_cases import CASES as BUILDERS
+from tests.static.static_training_cases import phiops_library
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "static_training"
 CASES = sorted(p.stem for p in DATA.glob("*.json"))
-
-
-def mlp(x_needs_grad: bool = False):
-    """The fixture script's relu MLP 4 -> 8 -> 3 with softmax cross entropy."""
-    x = phi.static.data("x", [-1, 4], "float32")
-    x.stop_gradient = not x_needs_grad
-    y = phi.static.data("y", [-1, 1], "int64")
-    w1 = phi.static.create_parameter([4, 8], "float32", name="w1")
-    b1 = phi.static.create_parameter([8], "float32", name="b1", is_bias=True)
-    w2 = phi.static.create_parameter([8, 3], "float32", name="w2")
-    b2 = phi.static.create_parameter([3], "float32", name="b2", is_bias=True)
-    hidden = phi.relu(phi.add(phi.matmul(x, w1), b1))
-    logits = phi.add(phi.matmul(hidden, w2), b2)
-    _, loss = phi.cross_entropy_with_softmax(logits, y, False, True, True, -100, -1)
-    return x, phi.mean(loss), [w1, b1, w2, b2]
-
-
-def append_backward_mlp():
-    _, loss, _ = mlp()
-    pairs = phi.static.append_backward(loss)
-    return [loss] + [g for _, g in pairs]
-
-
-def gradients_shared_uses():
-    x = phi.static.data("x", [-1, 4], "float32")
-    x.stop_gradient = False
-    w = phi.static.create_parameter([4, 8], "float32", name="w")
-    y = phi.tanh(phi.matmul(x, w))
-    loss = phi.mean(y * y) + phi.mean(w * w)
-    return [loss, *phi.static.gradients(loss, [w, x])]
-
-
-def gradients_no_grad_set():
-    x, loss, (w1, b1, w2, b2) = mlp(x_needs_grad=True)
-    return [loss, *phi.static.gradients(loss, [x, w2], no_grad_set=[b1])]
-
-
-def double_grad_tanh():
-    x = phi.static.data("x", [2, 3], "float32")
-    x.stop_gradient = False
-    y = phi.tanh(x)
-    (dx,) = phi.static.gradients([y], [x])
-    (ddx,) = phi.static.gradients([dx], [x])
-    return [y, dx, ddx]
-
-
-def sgd_minimize():
-    _, loss, _ = mlp()
-    optimizer.SGD(learning_rate=0.1).minimize(loss)
-    return [loss]
-
-
-def momentum_minimize():
-    _, loss, _ = mlp()
-    optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
-    return [loss]
-
-
-def adam_minimize():
-    _, loss, _ = mlp()
-    optimizer.Adam(learning_rate=0.01).minimize(loss)
-    return [loss]
-
-
-BUILDERS: dict[str, Callable[[], list]] = {
-    f.__name__: f
-    for f in (
-        append_backward_mlp,
-        gradients_shared_uses,
-        gradients_no_grad_set,
-        double_grad_tanh,
-        sgd_minimize,
-        momentum_minimize,
-        adam_minimize,
-    )
-}
 
 
 def fixture(name: str) -> tuple[dict, dict[str, np.ndarray]]:
@@ -109,7 +34,7 @@ def fixture(name: str) -> tuple[dict, dict[str, np.ndarray]]:
 def build(name: str) -> tuple[phi.static.Program, phi.static.Program, list]:
     main, startup = phi.static.Program(), phi.static.Program()
     with phi.static.unique_name_guard(), phi.static.program_guard(main, startup):
-        fetches = BUILDERS[name]()
+        fetches = BUILDERS[name](phiops_library())
     return main, startup, fetches
 
 

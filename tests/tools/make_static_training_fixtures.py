@@ -7,8 +7,9 @@ scope, then runs the main program ``steps`` times on seeded random feeds. ``<cas
 the main and startup programs' text, the printed names of the fetched values and the scope
 variables recorded; ``<case>.npz`` holds ``before/<name>`` (those variables after the startup
 program), and per step ``step<k>/feed/<data name>``, ``step<k>/fetch/<i>`` and
-``step<k>/after/<name>``. tests/static/test_static_training.py builds the phiops twin of each case
-and runs both PaddlePaddle's text and phiops' program against these.
+``step<k>/after/<name>``. The cases are tests/static/static_training_cases.py, which
+tests/static/test_static_training.py builds with phiops; it runs both PaddlePaddle's text and
+phiops' program against these.
 """
 
 from __future__ import annotations
@@ -16,92 +17,32 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import sys
+from types import SimpleNamespace
+
 import numpy as np
 import paddle
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.static.static_training_cases import CASES, STEPS  # noqa: E402  (repository root)
+
 OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "static_training"
-CASES = {}
 
 
-def case(name: str, steps: int = 1):
-    def register(build):
-        CASES[name] = (build, steps)
-        return build
-
-    return register
-
-
-def mlp(x_needs_grad: bool = False):
-    """relu MLP 4 -> 8 -> 3 with softmax cross entropy: (loss, parameters in creation order)."""
-    x = paddle.static.data("x", [-1, 4], "float32")
-    x.stop_gradient = not x_needs_grad
-    y = paddle.static.data("y", [-1, 1], "int64")
-    w1 = paddle.create_parameter([4, 8], "float32", name="w1")
-    b1 = paddle.create_parameter([8], "float32", name="b1", is_bias=True)
-    w2 = paddle.create_parameter([8, 3], "float32", name="w2")
-    b2 = paddle.create_parameter([3], "float32", name="b2", is_bias=True)
-    hidden = paddle.nn.functional.relu(paddle.add(paddle.matmul(x, w1), b1))
-    logits = paddle.add(paddle.matmul(hidden, w2), b2)
-    _, loss = paddle._C_ops.cross_entropy_with_softmax(logits, y, False, True, True, -100, -1)
-    return x, paddle.mean(loss), [w1, b1, w2, b2]
-
-
-@case("append_backward_mlp")
-def _append_backward_mlp():
-    _, loss, _ = mlp()
-    pairs = paddle.static.append_backward(loss)
-    return [loss] + [g for _, g in pairs]
-
-
-@case("gradients_shared_uses")
-def _gradients_shared_uses():
-    # an intermediate used twice (y * y) and a parameter used twice (w in matmul and w * w):
-    # their gradients are summed with add_n; x's gradient asked for as well
-    x = paddle.static.data("x", [-1, 4], "float32")
-    x.stop_gradient = False
-    w = paddle.create_parameter([4, 8], "float32", name="w")
-    y = paddle.tanh(paddle.matmul(x, w))
-    loss = paddle.mean(y * y) + paddle.mean(w * w)
-    grads = paddle.static.gradients(loss, [w, x])
-    return [loss, *grads]
-
-
-@case("gradients_no_grad_set")
-def _gradients_no_grad_set():
-    x, loss, (w1, b1, w2, b2) = mlp(x_needs_grad=True)
-    grads = paddle.static.gradients(loss, [x, w2], no_grad_set=[b1])
-    return [loss, *grads]
-
-
-@case("double_grad_tanh")
-def _double_grad_tanh():
-    x = paddle.static.data("x", [2, 3], "float32")
-    x.stop_gradient = False
-    y = paddle.tanh(x)
-    (dx,) = paddle.static.gradients([y], [x])
-    (ddx,) = paddle.static.gradients([dx], [x])
-    return [y, dx, ddx]
-
-
-@case("sgd_minimize", steps=3)
-def _sgd_minimize():
-    _, loss, _ = mlp()
-    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
-    return [loss]
-
-
-@case("momentum_minimize", steps=3)
-def _momentum_minimize():
-    _, loss, _ = mlp()
-    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
-    return [loss]
-
-
-@case("adam_minimize", steps=3)
-def _adam_minimize():
-    _, loss, _ = mlp()
-    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
-    return [loss]
+def paddle_library() -> SimpleNamespace:
+    """``lib`` for the shared cases: PaddlePaddle's static API with phiops' signatures."""
+    return SimpleNamespace(
+        data=paddle.static.data,
+        create_parameter=paddle.create_parameter,
+        append_backward=paddle.static.append_backward,
+        gradients=paddle.static.gradients,
+        SGD=paddle.optimizer.SGD,
+        Momentum=paddle.optimizer.Momentum,
+        Adam=paddle.optimizer.Adam,
+        relu=paddle.nn.functional.relu,
+        **{name: getattr(paddle, name) for name in "add matmul mean tanh".split()},
+        cross_entropy_with_softmax=paddle._C_ops.cross_entropy_with_softmax,
+    )
 
 
 def printed_names(program, values) -> list[str]:
@@ -140,7 +81,7 @@ def scope_names(program) -> list[str]:
 def record(name: str, build, steps: int) -> None:
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        fetches = build()
+        fetches = build(paddle_library())
     rng = np.random.default_rng(sum(map(ord, name)))
     paddle.seed(sum(map(ord, name)))  # the startup program's uniform initializers
     scope = paddle.static.Scope()
@@ -175,8 +116,8 @@ def record(name: str, build, steps: int) -> None:
 def main() -> None:
     paddle.enable_static()
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, (build, steps) in CASES.items():
-        record(name, build, steps)
+    for name, build in CASES.items():
+        record(name, build, STEPS[name])
 
 
 if __name__ == "__main__":
