@@ -7,7 +7,14 @@ import numpy as np
 from runtime.common import DataType, promote_types
 from runtime.core.meta_tensor import MetaConfig, MetaTensor
 from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.infermeta.dims import dims_match, extents_match, merge_dims, numel, sum_extents
+from runtime.infermeta.dims import (
+    UNKNOWN,
+    dims_match,
+    extents_match,
+    merge_dims,
+    numel,
+    sum_extents,
+)
 from runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
@@ -454,7 +461,8 @@ def batch_norm_infer_meta(
 ) -> None:
     """PHI's BatchNormInferMeta: a 2-D to 5-D ``x`` with C channels (dim 1, or the last for
     NHWC/NDHWC/NLC); ``mean``, ``variance``, ``scale`` and ``bias`` 1-D of C; ``out`` like
-    ``x``, the statistics [C]. ``reserve_space`` is cuDNN's and stays absent here."""
+    ``x``, the statistics [C]. ``reserve_space`` is cuDNN's: a program types it [-1] uint8, as
+    PaddlePaddle's does; when running it stays absent here."""
     dims = tuple(x.dims)
     if not 2 <= len(dims) <= 5:
         raise InvalidArgumentError(f"argument 'x' must have 2 to 5 dims, got dims {list(dims)}")
@@ -483,6 +491,10 @@ def batch_norm_infer_meta(
         stat.set_dims((channels,))
         stat.set_dtype(source.dtype)
         stat.set_layout(x.layout)
+    if reserve_space is not None and not config.is_runtime:
+        reserve_space.set_dims((UNKNOWN,))
+        reserve_space.set_dtype(DataType.UINT8)
+        reserve_space.set_layout(x.layout)
 
 
 # Issue 8: index_put (paddle/phi/infermeta/multiary.cc IndexPutInferMeta) ------------------------

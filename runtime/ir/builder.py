@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+import contextlib
+from typing import Any, Iterator, Mapping, Sequence
 
 from runtime.errors import InvalidArgumentError, NotFoundError
 from runtime.ir.attributes import Attribute
@@ -11,9 +12,32 @@ from runtime.ir.dialect import get_dialect
 from runtime.ir.types import Type
 from runtime.ir.verify import operand_problems
 
-__all__ = ["Builder", "to_attribute"]
+__all__ = ["Builder", "to_attribute", "scoped_attributes", "scoped_attributes_of"]
 
 _INT32 = (-(2**31), 2**31 - 1)
+
+# (block, attributes) of the ``scoped_attributes`` blocks being run, innermost last
+_SCOPED: list[tuple[Block, dict[str, Any]]] = []
+
+
+@contextlib.contextmanager
+def scoped_attributes(block: Block, **attributes: Any) -> Iterator[None]:
+    """Every operation created in ``block`` inside the ``with`` block gets ``attributes`` too (its
+    own attributes of the same name win), not those of nested blocks: how the ops of a Layer
+    called in static mode get PaddlePaddle's ``struct_name`` (a ``pd_op.if`` does, the ops of
+    its branches do not)."""
+    _SCOPED.append((block, attributes))
+    try:
+        yield
+    finally:
+        _SCOPED.pop()
+
+
+def scoped_attributes_of(block: Block) -> dict[str, Any]:
+    """The attributes ``scoped_attributes`` gives an operation created in ``block`` now."""
+    if _SCOPED and _SCOPED[-1][0] is block:
+        return dict(_SCOPED[-1][1])
+    return {}
 
 
 def to_attribute(value: Any, kind: str | None = None) -> Attribute:
@@ -78,6 +102,8 @@ class Builder:
             raise InvalidArgumentError(
                 f"'{name}' has {len(opdef.results)} result(s), got {len(result_types)} type(s)"
             )
+        if _SCOPED and _SCOPED[-1][0] is self.block:
+            attributes = {**_SCOPED[-1][1], **(attributes or {})}
         typed = {
             key: to_attribute(value, opdef.attribute_kind(key))
             for key, value in (attributes or {}).items()

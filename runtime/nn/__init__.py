@@ -2,6 +2,7 @@
 
 from runtime.nn import functional, initializer
 from runtime.nn.layer import Layer, LayerList, Sequential
+from runtime.nn.param_attr import ParamAttr
 from runtime.nn.layers import (
     AdaptiveAvgPool2D,
     AvgPool2D,
@@ -31,6 +32,7 @@ __all__ = [
     "initializer",
     "Layer",
     "LayerList",
+    "ParamAttr",
     "Sequential",
     "AdaptiveAvgPool2D",
     "AvgPool2D",

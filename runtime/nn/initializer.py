@@ -1,18 +1,23 @@
-"""Parameter initializers with PaddlePaddle's names and defaults (``paddle.nn.initializer``).
+"""Parameter initializers with PaddlePaddle's names and defaults (``paddle.nn.initializer``), for
+eager and static parameters alike.
 
-An initializer is called with a shape and a dtype and returns a numpy array; the numbers come
-from the process generator (``phi.seed`` makes them repeatable).
+Called with a shape and a numpy dtype, an initializer draws the first value as a numpy array from
+the process generator (``phi.seed`` makes it repeatable): an eager parameter. ``build(shape,
+dtype)`` records the ops that compute it in the program being built instead, as PaddlePaddle's
+startup programs hold them (``pd_op.full``, ``pd_op.uniform``, ``pd_op.gaussian``): a static
+parameter (``phi.static.create_parameter``, or a Layer made while static mode is on).
+``phi.static.initializer`` is this module.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from runtime.common import CPUPlace
-from runtime.errors import InvalidArgumentError
+from runtime.common import CPUPlace, DataType, Place
+from runtime.errors import InvalidArgumentError, UnimplementedError
 from runtime.random import generator_for
 
 __all__ = [
@@ -27,27 +32,57 @@ __all__ = [
 ]
 
 
+def _number(value: Any, owner: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidArgumentError(
+            f"{owner}(): argument '{name}' expects a number, got {type(value).__name__} {value!r}"
+        )
+    return float(value)
+
+
 def _fans(shape: Sequence[int]) -> tuple[int, int]:
     """PaddlePaddle's fan_in/fan_out: [in, out] for 2-D weights (Linear), [out, in, k...] for
-    convolution filters (receptive field multiplies both)."""
+    convolution filters (receptive field multiplies both), the single extent twice for a vector."""
     if len(shape) == 0:
         return 1, 1
     if len(shape) == 1:
         return shape[0], shape[0]
     if len(shape) == 2:
         return shape[0], shape[1]
-    receptive = int(np.prod(shape[2:]))
+    receptive = math.prod(shape[2:])
     return shape[1] * receptive, shape[0] * receptive
 
 
+def _full(shape: Sequence[int], value: float, dtype: DataType) -> Any:
+    from runtime.dispatch.op_def import op_api
+
+    return op_api("full")(list(shape), value, dtype, Place())
+
+
+def _uniform(shape: Sequence[int], low: float, high: float, dtype: DataType) -> Any:
+    from runtime.dispatch.op_def import op_api
+
+    return op_api("uniform")(list(shape), dtype, low, high, 0, Place())
+
+
+def _gaussian(shape: Sequence[int], mean: float, std: float, dtype: DataType) -> Any:
+    from runtime.dispatch.op_def import op_api
+
+    return op_api("gaussian")(list(shape), mean, std, 0, dtype, Place())
+
+
 class Initializer:
-    """Base: ``init(shape, dtype)`` -> numpy array."""
+    """Base: ``init(shape, dtype)`` -> numpy array; ``build(shape, dtype)`` -> the Value of the
+    ops computing it, appended to the program being built."""
 
     def __call__(self, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
         return self.draw(tuple(int(s) for s in shape)).astype(dtype)
 
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        raise NotImplementedError
+        raise UnimplementedError(f"{type(self).__name__} draws no eager values")
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        raise UnimplementedError(f"{type(self).__name__} records no startup-program ops")
 
     @staticmethod
     def _rng() -> np.random.Generator:
@@ -55,35 +90,64 @@ class Initializer:
 
 
 class Constant(Initializer):
-    def __init__(self, value: float = 0.0) -> None:
-        self.value = float(value)
+    """Every element ``value``: ``pd_op.full``."""
+
+    def __init__(self, value: float = 0.0, name: str | None = None) -> None:
+        _number(value, "Constant", "value")
+        self.value = value
 
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        return np.full(shape, self.value)
+        return np.full(shape, float(self.value))
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _full(shape, self.value, dtype)
+
+    def __repr__(self) -> str:
+        return f"Constant(value={self.value!r})"
 
 
 class Normal(Initializer):
+    """Normal with ``mean`` and standard deviation ``std``: ``pd_op.gaussian``."""
+
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
-        if std < 0:
-            raise InvalidArgumentError(f"Normal: std must be >= 0, got {std}")
-        self.mean, self.std = float(mean), float(std)
+        self.mean = _number(mean, "Normal", "mean")
+        self.std = _number(std, "Normal", "std")
+        if self.std < 0:
+            raise InvalidArgumentError(f"Normal(): argument 'std' must be >= 0, got {std}")
 
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
         return self._rng().normal(self.mean, self.std, shape)
 
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _gaussian(shape, self.mean, self.std, dtype)
+
+    def __repr__(self) -> str:
+        return f"Normal(mean={self.mean!r}, std={self.std!r})"
+
 
 class Uniform(Initializer):
+    """Uniform in ``[low, high)``: ``pd_op.uniform``."""
+
     def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
-        if high < low:
-            raise InvalidArgumentError(f"Uniform: high ({high}) must be >= low ({low})")
-        self.low, self.high = float(low), float(high)
+        self.low = _number(low, "Uniform", "low")
+        self.high = _number(high, "Uniform", "high")
+        if self.low > self.high:
+            raise InvalidArgumentError(
+                f"Uniform(): argument 'low' ({low}) must not be greater than 'high' ({high})"
+            )
 
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
         return self._rng().uniform(self.low, self.high, shape)
 
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _uniform(shape, self.low, self.high, dtype)
+
+    def __repr__(self) -> str:
+        return f"Uniform(low={self.low!r}, high={self.high!r})"
+
 
 class XavierUniform(Initializer):
-    """U(-a, a), a = gain * sqrt(6 / (fan_in + fan_out))."""
+    """Uniform in ``±gain * sqrt(6 / (fan_in + fan_out))`` (Glorot): ``pd_op.uniform``."""
 
     def __init__(
         self,
@@ -92,24 +156,45 @@ class XavierUniform(Initializer):
         gain: float = 1.0,
         name: str | None = None,
     ) -> None:
-        self.fan_in, self.fan_out, self.gain = fan_in, fan_out, gain
+        owner = type(self).__name__
+        self.fan_in = None if fan_in is None else _number(fan_in, owner, "fan_in")
+        self.fan_out = None if fan_out is None else _number(fan_out, owner, "fan_out")
+        self.gain = _number(gain, owner, "gain")
+
+    def _fan_sum(self, shape: tuple[int, ...]) -> float:
+        fan_in, fan_out = _fans(shape)
+        fan_in = fan_in if self.fan_in is None else self.fan_in
+        fan_out = fan_out if self.fan_out is None else self.fan_out
+        if fan_in + fan_out <= 0:
+            raise InvalidArgumentError(
+                f"{type(self).__name__}(): fan_in + fan_out must be positive for shape "
+                f"{list(shape)}, got {fan_in} + {fan_out}"
+            )
+        return float(fan_in + fan_out)
+
+    def _limit(self, shape: tuple[int, ...]) -> float:
+        return self.gain * math.sqrt(6.0 / self._fan_sum(shape))
 
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        fan_in, fan_out = _fans(shape)
-        fan_in = self.fan_in if self.fan_in is not None else fan_in
-        fan_out = self.fan_out if self.fan_out is not None else fan_out
-        limit = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
+        limit = self._limit(shape)
         return self._rng().uniform(-limit, limit, shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        limit = self._limit(shape)
+        return _uniform(shape, -limit, limit, dtype)
 
 
 class XavierNormal(XavierUniform):
-    """N(0, std), std = gain * sqrt(2 / (fan_in + fan_out))."""
+    """Normal with std ``gain * sqrt(2 / (fan_in + fan_out))`` (Glorot): ``pd_op.gaussian``."""
+
+    def _std(self, shape: tuple[int, ...]) -> float:
+        return self.gain * math.sqrt(2.0 / self._fan_sum(shape))
 
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        fan_in, fan_out = _fans(shape)
-        fan_in = self.fan_in if self.fan_in is not None else fan_in
-        fan_out = self.fan_out if self.fan_out is not None else fan_out
-        return self._rng().normal(0.0, self.gain * math.sqrt(2.0 / (fan_in + fan_out)), shape)
+        return self._rng().normal(0.0, self._std(shape), shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _gaussian(shape, 0.0, self._std(shape), dtype)
 
 
 def _gain(nonlinearity: str, negative_slope: float) -> float:
@@ -125,23 +210,37 @@ def _gain(nonlinearity: str, negative_slope: float) -> float:
 
 
 class KaimingNormal(Initializer):
-    """N(0, std), std = gain / sqrt(fan_in) (gain sqrt(2) for relu)."""
+    """N(0, std), std = gain / sqrt(fan_in) (gain sqrt(2) for relu): ``pd_op.gaussian``."""
 
     def __init__(
         self, fan_in: float | None = None, negative_slope: float = 0.0, nonlinearity: str = "relu"
     ) -> None:
+        _gain(nonlinearity, negative_slope)
         self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
 
+    def _fan_in(self, shape: tuple[int, ...]) -> float:
+        return self.fan_in if self.fan_in is not None else _fans(shape)[0]
+
+    def _std(self, shape: tuple[int, ...]) -> float:
+        return _gain(self.nonlinearity, self.negative_slope) / math.sqrt(self._fan_in(shape))
+
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        fan_in = self.fan_in if self.fan_in is not None else _fans(shape)[0]
-        std = _gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan_in)
-        return self._rng().normal(0.0, std, shape)
+        return self._rng().normal(0.0, self._std(shape), shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _gaussian(shape, 0.0, self._std(shape), dtype)
 
 
 class KaimingUniform(KaimingNormal):
-    """U(-a, a), a = gain * sqrt(3 / fan_in)."""
+    """U(-a, a), a = gain * sqrt(3 / fan_in): ``pd_op.uniform``."""
+
+    def _limit(self, shape: tuple[int, ...]) -> float:
+        return _gain(self.nonlinearity, self.negative_slope) * math.sqrt(3.0 / self._fan_in(shape))
 
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        fan_in = self.fan_in if self.fan_in is not None else _fans(shape)[0]
-        limit = _gain(self.nonlinearity, self.negative_slope) * math.sqrt(3.0 / fan_in)
+        limit = self._limit(shape)
         return self._rng().uniform(-limit, limit, shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        limit = self._limit(shape)
+        return _uniform(shape, -limit, limit, dtype)

@@ -5,6 +5,7 @@ attribute assignment, ``state_dict`` with PaddlePaddle's key names (``0.weight``
 from __future__ import annotations
 
 import re
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
@@ -27,13 +28,26 @@ def _snake(name: str) -> str:
     return _ALL_CAP.sub(r"\1_\2", _FIRST_CAP.sub(r"\1_\2", name)).lower()
 
 
+# The tensors create_parameter made, by id with a weak reference: a Layer attribute holding one
+# is a parameter even when it takes no gradient (ParamAttr(trainable=False)), as in PaddlePaddle.
+_PARAMETERS: dict[int, weakref.ref] = {}
+
+
+def _is_parameter(tensor: Tensor) -> bool:
+    reference = _PARAMETERS.get(id(tensor))
+    return reference is not None and reference() is tensor
+
+
 def create_parameter(
     shape: list[int], dtype: Any, initializer: Any, trainable: bool = True
 ) -> Tensor:
-    """A parameter tensor of ``shape`` initialised by ``initializer`` (stop_gradient=False)."""
+    """A parameter tensor of ``shape`` initialised by ``initializer`` (stop_gradient=False
+    unless not ``trainable``)."""
     numpy_dtype = to_data_type(dtype, "create_parameter(dtype)").numpy_dtype
     parameter = to_tensor(initializer(shape, numpy_dtype))
     parameter.stop_gradient = not trainable
+    key = id(parameter)
+    _PARAMETERS[key] = weakref.ref(parameter, lambda _: _PARAMETERS.pop(key, None))
     return parameter
 
 
@@ -78,7 +92,9 @@ class Layer:
             table.pop(name, None)
         if isinstance(value, Layer):
             self._sub_layers[name] = value
-        elif isinstance(value, Tensor) and not value.stop_gradient and value.is_leaf:
+        elif isinstance(value, Tensor) and (
+            (not value.stop_gradient and value.is_leaf) or _is_parameter(value)
+        ):
             self._parameters[name] = value
         elif was_buffer and (value is None or isinstance(value, Tensor)):
             self._buffers[name] = value  # a registered buffer stays one when reassigned
@@ -111,18 +127,30 @@ class Layer:
     ) -> Tensor:
         """A parameter as PaddlePaddle's ``Layer.create_parameter`` makes it: the initializer of
         ``attr`` (a ParamAttr or an initializer), else ``default_initializer``, else
-        Constant(0) for a bias and XavierUniform for a weight."""
+        Constant(0) for a bias and XavierUniform for a weight; named by ``attr``'s name, else
+        the layer's next (``linear_0.w_0``). Made while static mode is on, it is declared in the
+        program at once (its initializer's ops in the startup program), as PaddlePaddle does."""
         from runtime.nn.initializer import Constant, Initializer, XavierUniform
+        from runtime.nn.param_attr import ParamAttr
 
-        initializer = getattr(attr, "initializer", attr) if attr is not None else None
-        if initializer is not None and not isinstance(initializer, Initializer):
+        if attr is not None and not isinstance(attr, (ParamAttr, Initializer)):
             raise InvalidArgumentError(
                 f"create_parameter: attr must be a ParamAttr or an Initializer, got {attr!r}"
             )
+        param_attr = attr if isinstance(attr, ParamAttr) else ParamAttr(initializer=attr)
+        initializer = param_attr.initializer
         if initializer is None:
             initializer = default_initializer or (Constant(0.0) if is_bias else XavierUniform())
-        parameter = create_parameter(list(shape), dtype or self._dtype, initializer)
-        parameter.name = unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}")
+        parameter = create_parameter(
+            list(shape), dtype or self._dtype, initializer, param_attr.trainable
+        )
+        parameter.name = param_attr.name or unique_name(
+            f"{self._full_name}.{'b' if is_bias else 'w'}"
+        )
+        if in_static_mode():
+            from runtime.nn.static_call import declare_parameter
+
+            declare_parameter(self, parameter, initializer)
         return parameter
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
@@ -286,9 +314,9 @@ class Layer:
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
         if in_static_mode():
-            from runtime.nn.static_call import static_state
+            from runtime.nn.static_call import static_state, struct_name_scope
 
-            with static_state(self):
+            with static_state(self), struct_name_scope(self):
                 return self._call(inputs, kwargs)
         return self._call(inputs, kwargs)
 

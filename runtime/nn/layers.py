@@ -13,6 +13,7 @@ from runtime.core.tensor import Tensor, to_tensor
 from runtime.errors import InvalidArgumentError
 from runtime.nn import functional as F
 from runtime.nn.initializer import Constant, Normal, XavierUniform
+from runtime.nn.param_attr import ParamAttr
 from runtime.nn.layer import Layer
 
 __all__ = [
@@ -186,19 +187,18 @@ class _BatchNormBase(Layer):
             [num_features], _attr(weight_attr), default_initializer=Constant(1.0)
         )
         self.bias = self.create_parameter([num_features], _attr(bias_attr), is_bias=True)
-        self.register_buffer("_mean", to_tensor(np.zeros(num_features, np.float32)))
-        self.register_buffer("_variance", to_tensor(np.ones(num_features, np.float32)))
+        # the running statistics, made as PaddlePaddle makes them (Constant-initialised weights
+        # batch_norm2d_0.w_1 and .w_2 that take no gradient) and kept as buffers
+        for buffer, fill in (("_mean", 0.0), ("_variance", 1.0)):
+            attr = ParamAttr(initializer=Constant(fill), trainable=False)
+            self.register_buffer(buffer, self.create_parameter([num_features], attr))
         self._momentum, self._epsilon = momentum, epsilon
         self._format = data_format or self._data_format
         self._use_global_stats = use_global_stats
 
     def forward(self, x: Tensor) -> Tensor:
-        x4 = x
-        if x.ndim in (2, 3):
-            # batch_norm's kernel normalises NCHW: [N, C] and [N, C, L] become [N, C, L or 1, 1]
-            x4 = x.reshape([x.shape[0], x.shape[1], x.shape[2] if x.ndim == 3 else 1, 1])
-        out = F.batch_norm(
-            x4,
+        return F.batch_norm(
+            x,
             self._mean,
             self._variance,
             self.weight,
@@ -206,10 +206,9 @@ class _BatchNormBase(Layer):
             self.training,
             self._momentum,
             self._epsilon,
-            "NCHW",
+            self._format,
             self._use_global_stats,
         )
-        return out if out.ndim == x.ndim else out.reshape(x.shape)
 
 
 class BatchNorm1D(_BatchNormBase):

@@ -5,31 +5,36 @@ A Layer's parameters and buffers are always created eagerly (its initializer dra
 numpy, as in eager mode). When a Layer is called in static mode, each parameter and buffer of
 the layer (and its sublayers) becomes a `builtin.parameter` of the main program, named as
 PaddlePaddle names it (``linear_0.w_0``, ``batch_norm2d_0.w_1`` for a running mean); the startup
-program records its *current* value (`pd_op.assign_value`) and `builtin.set_parameter`. So a
-layer built under ``program_guard`` starts from its initializer's draw, and a layer trained
-eagerly and then called in static mode carries its trained values, as PaddlePaddle's
-``to_static`` does. Calling the layer again in the same program reuses the parameters.
+program records `builtin.set_parameter` of its first value: for a layer made while static mode
+is on, and not changed since, its initializer's ops (`pd_op.uniform`, `pd_op.gaussian`,
+`pd_op.full`), as PaddlePaddle's startup programs hold them; otherwise its *current* value
+(`pd_op.assign_value`), so a layer trained eagerly and then called in static mode carries its
+trained values, as PaddlePaddle's ``to_static`` does. Calling the layer again in the same program reuses the parameters.
 Buffers (BatchNorm's running statistics) are persistable parameters that are not trainable.
 """
 
 from __future__ import annotations
 
 import contextlib
+import weakref
 from typing import Any, Iterator
 
 import numpy as np
 
 from runtime.common import DataType
 from runtime.core.tensor import Tensor
+from runtime.core.version import version_of
 from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from runtime.ir.attributes import Attribute
+from runtime.ir.builder import scoped_attributes
 from runtime.ir.core import Value
-from runtime.static.initializer import Initializer
-from runtime.static.program import default_main_program, unique_name
+from runtime.nn.initializer import Initializer
+from runtime.static.mode import in_static_mode
+from runtime.static.program import current_block, default_main_program, unique_name
 from runtime.static.variables import create_parameter
 
-__all__ = ["static_state"]
+__all__ = ["static_state", "struct_name_scope", "declare_parameter"]
 
 
 class _Swapped:
@@ -37,6 +42,41 @@ class _Swapped:
 
 
 _SWAPPED = _Swapped()
+
+
+# The parameters (and buffers) a Layer made while static mode was on, by id: a weak reference to
+# the tensor, the initializer that drew it and the array and version it drew. Called in static
+# mode with that array unchanged, such a parameter's startup value is its initializer's ops, as
+# PaddlePaddle records them. (Keyed by id: a Tensor's == builds an op, so it cannot key a
+# WeakKeyDictionary.)
+_BORN_STATIC: dict[int, tuple[weakref.ref, Initializer, Any, int]] = {}
+
+
+def declare_parameter(layer: Any, tensor: Tensor, initializer: Initializer) -> None:
+    """``tensor``, a parameter ``layer`` has just made in static mode, becomes the main program's
+    `builtin.parameter` now (as PaddlePaddle declares a layer's parameters when it is made), its
+    startup value ``initializer``'s ops while the array it drew is unchanged."""
+    key = id(tensor)
+    impl = tensor._impl
+    reference = weakref.ref(tensor, lambda _: _BORN_STATIC.pop(key, None))
+    _BORN_STATIC[key] = (reference, initializer, impl.array, version_of(impl))
+    _parameter_value(layer, tensor, not tensor.stop_gradient)
+
+
+def _born_static(tensor: Tensor) -> tuple[Initializer, bool] | None:
+    """(initializer, whether the array it drew is unchanged) of a parameter declared by
+    ``declare_parameter``; None for any other tensor."""
+    born = _BORN_STATIC.get(id(tensor))
+    if born is None or born[0]() is not tensor:
+        return None
+    _, initializer, drawn, version = born
+    impl = tensor._impl
+    return initializer, drawn is impl.array and version == version_of(impl)
+
+
+def _startup_initializer(tensor: Tensor, array: np.ndarray) -> Initializer:
+    born = _born_static(tensor)
+    return born[0] if born is not None and born[1] else _Assign(array)
 
 
 class _Assign(Initializer):
@@ -61,15 +101,42 @@ def _parameter_value(owner: Any, tensor: Tensor, trainable: bool) -> Value:
                     f"{tensor.name!r} of another shape or dtype (layers built under different "
                     "unique_name_guard blocks can share names; give them distinct names)"
                 )
+            born = _born_static(tensor)
+            if born is not None and not born[1]:
+                raise PreconditionNotMetError(
+                    f"{type(owner).__name__}: parameter {tensor.name!r} was changed after the "
+                    "layer was made in static mode, but the program starts it from its "
+                    "initializer; set it in the scope after running the startup program, or "
+                    "make the layer before enable_static()"
+                )
             return op.results[0]
     value = create_parameter(
-        list(array.shape), tensor.dtype, tensor.name, default_initializer=_Assign(array)
+        list(array.shape),
+        tensor.dtype,
+        tensor.name,
+        default_initializer=_startup_initializer(tensor, array),
     )
     if not trainable:
         op = value.define_op
         op.attributes["trainable"] = Attribute("array", (Attribute("bool", False),))
         op.attributes["stop_gradient"] = Attribute("array", (Attribute("bool", True),))
     return value
+
+
+# the class names of the layers being called in static mode, outermost first
+_CALLING: list[str] = []
+
+
+@contextlib.contextmanager
+def struct_name_scope(layer: Any) -> Iterator[None]:
+    """The ops built while ``layer`` is being called carry PaddlePaddle's ``struct_name``: the
+    class names of the layers being called, ``"/Net/Sequential/Linear/"``."""
+    _CALLING.append(type(layer).__name__)
+    try:
+        with scoped_attributes(current_block(), struct_name="/" + "/".join(_CALLING) + "/"):
+            yield
+    finally:
+        _CALLING.pop()
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ from runtime.common import DataType, Place
 from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from runtime.ir.attributes import Attribute
-from runtime.ir.builder import Builder
+from runtime.ir.builder import Builder, scoped_attributes_of, to_attribute
 from runtime.ir.core import Block, Operation, Value
 from runtime.ir.types import DenseTensorType, Type
 from runtime.static.build import dtype_of_type
@@ -273,12 +273,20 @@ def _append_if(
     if true_values:
         _yield(true_block, true_values)
         _yield(false_block, false_values)
-    attributes = {"stop_gradient": _bools(stop)} if stop else {}
+    attributes = _scoped(current_block())
+    if stop:
+        attributes["stop_gradient"] = _bools(stop)
     op = Operation("pd_op.if", [pred], types, attributes, num_regions=2)
     for region, block in zip(op.regions, (true_block, false_block)):
         block.parent = region
         region.blocks.append(block)
     return current_block().append(op)
+
+
+def _scoped(block: Block) -> dict[str, Attribute]:
+    """The attributes a ``scoped_attributes`` block gives an op created in ``block`` (a Layer's
+    ``struct_name``)."""
+    return {key: to_attribute(value) for key, value in scoped_attributes_of(block).items()}
 
 
 def _bools(flags: Sequence[bool]) -> Attribute:
@@ -359,7 +367,10 @@ def while_loop(
         "pd_op.while",
         [pre_cond, *inputs],
         [v.type for v in inputs],
-        {"stop_gradient": _bools([v.stop_gradient for v in inputs])},
+        {
+            **_scoped(current_block()),
+            "stop_gradient": _bools([v.stop_gradient for v in inputs]),
+        },
         num_regions=1,
     )
     body_block.parent = op.regions[0]

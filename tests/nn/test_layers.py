@@ -173,3 +173,45 @@ def test_a_reassigned_buffer_stays_a_buffer() -> None:
     layer._mean = phi.to_tensor([1.0, 2.0])
     assert dict(layer.named_buffers())["_mean"].numpy().tolist() == [1.0, 2.0]
     assert "_mean" in layer.state_dict()
+
+
+def test_batch_norm_normalises_over_the_channel_axis_of_its_data_format() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 4, 5, 3)).astype(np.float32)
+    bn = nn.BatchNorm2D(3, data_format="NHWC")
+    out = bn(phi.to_tensor(x)).numpy()
+    mean, var = x.mean(axis=(0, 1, 2)), x.var(axis=(0, 1, 2))
+    np.testing.assert_allclose(out, (x - mean) / np.sqrt(var + 1e-5), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(bn._mean.numpy(), 0.1 * mean, rtol=1e-5, atol=1e-7)
+    seq = rng.standard_normal((4, 6, 3)).astype(np.float32)  # [N, L, C]
+    out1d = nn.BatchNorm1D(3, data_format="NLC")(phi.to_tensor(seq)).numpy()
+    mean1d, var1d = seq.mean(axis=(0, 1)), seq.var(axis=(0, 1))
+    np.testing.assert_allclose(out1d, (seq - mean1d) / np.sqrt(var1d + 1e-5), rtol=1e-4, atol=1e-5)
+
+
+def test_param_attr_names_initialises_and_freezes_a_parameter() -> None:
+    frozen = nn.ParamAttr(
+        name="frozen_w", initializer=nn.initializer.Constant(0.5), trainable=False
+    )
+    linear = nn.Linear(3, 2, weight_attr=frozen)
+    assert linear.weight.name == "frozen_w" and linear.weight.stop_gradient
+    np.testing.assert_array_equal(linear.weight.numpy(), np.full((3, 2), 0.5, np.float32))
+    assert [p.name for p in linear.parameters()] == ["frozen_w", linear.bias.name]
+    assert "weight" in linear.state_dict()
+    phi.sum(linear(phi.to_tensor(np.ones((2, 3), np.float32)))).backward()
+    assert linear.weight.grad is None and linear.bias.grad is not None
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"name": ""}, phi.InvalidArgumentError, "name must be a non-empty str"),
+        ({"initializer": 3}, phi.InvalidArgumentError, "initializer must be an Initializer"),
+        ({"trainable": 1}, phi.InvalidArgumentError, "trainable must be a bool"),
+        ({"learning_rate": 0.5}, phi.UnimplementedError, "learning_rate=0.5 is not implemented"),
+        ({"need_clip": False}, phi.UnimplementedError, "need_clip=False is not implemented"),
+    ],
+)
+def test_param_attr_rejects_what_it_cannot_honour(kwargs, error, message) -> None:
+    with pytest.raises(error, match=message):
+        nn.ParamAttr(**kwargs)

@@ -48,21 +48,100 @@ def _run_static(build, feed: dict[str, np.ndarray]) -> tuple[list[np.ndarray], p
     return outputs, main
 
 
-def test_a_linear_built_under_program_guard_has_paddles_parameters() -> None:
+def test_a_linear_built_under_program_guard_has_paddles_parameters_and_startup_ops() -> None:
     x = RNG.standard_normal((5, 4)).astype(np.float32)
-    built = {}
-
-    def build():
-        built["linear"] = nn.Linear(4, 3)
-        return [built["linear"](phi.static.data("x", [None, 4], "float32"))]
-
-    (out,), main = _run_static(build, {"x": x})
-    linear = built["linear"]
+    main, startup = phi.static.Program(), phi.static.Program()
+    phi.enable_static()
+    try:
+        with phi.static.program_guard(main, startup):
+            out = nn.Linear(4, 3)(phi.static.data("x", [None, 4], "float32"))
+        scope = phi.static.Scope()
+        executor = phi.static.Executor()
+        executor.run(startup, scope=scope)
+        (result,) = executor.run(main, {"x": x}, [out], scope=scope)
+    finally:
+        phi.disable_static()
     assert sorted(_parameters(main)) == ["linear_0.b_0", "linear_0.w_0"]
-    # the startup program gave the parameters the values the layer's initializer drew
-    weight, bias = linear.weight.numpy(), linear.bias.numpy()
-    assert np.abs(weight).max() > 0
-    np.testing.assert_allclose(out, x @ weight + bias, rtol=1e-6, atol=1e-6)
+    # as PaddlePaddle's startup program: the initializers' ops, XavierUniform and Constant(0)
+    ops = [op.name for op in startup.block.ops]
+    assert ops.count("pd_op.uniform") == 1 and "pd_op.assign_value" not in ops
+    limit = np.sqrt(6.0 / (4 + 3))
+    uniform = next(op for op in startup.block.ops if op.name == "pd_op.uniform")
+    low, high = (operand.define_op.attributes["value"].value for operand in uniform.operands[1:])
+    assert (low, high) == pytest.approx((-limit, limit), rel=1e-6)
+    weight, bias = np.asarray(scope.get("linear_0.w_0")), np.asarray(scope.get("linear_0.b_0"))
+    assert weight.shape == (4, 3) and np.abs(weight).max() <= limit and weight.std() > 0.1
+    np.testing.assert_array_equal(bias, np.zeros(3, np.float32))
+    np.testing.assert_allclose(result, x @ weight + bias, rtol=1e-6, atol=1e-6)
+
+
+def test_a_static_layer_changed_before_its_call_is_refused_by_name() -> None:
+    """Made in static mode, a layer's parameters start from their initializers' ops; a value set
+    on its (eager) tensors afterwards would be silently lost, so the call refuses it."""
+    phi.enable_static()
+    try:
+        with phi.static.program_guard(phi.static.Program(), phi.static.Program()):
+            linear = nn.Linear(2, 2)
+            linear.weight.set_value(np.eye(2, dtype=np.float32))
+            with pytest.raises(
+                phi.PreconditionNotMetError,
+                match=r"Linear: parameter 'linear_\d+\.w_0' was changed after the layer was made",
+            ):
+                linear(phi.static.data("x", [None, 2], "float32"))
+    finally:
+        phi.disable_static()
+
+
+def test_a_static_layer_called_in_a_new_program_starts_from_its_values() -> None:
+    phi.enable_static()
+    try:
+        with phi.static.program_guard(phi.static.Program(), phi.static.Program()):
+            linear = nn.Linear(2, 2)
+        linear.weight.set_value(np.eye(2, dtype=np.float32))
+        main, startup = phi.static.Program(), phi.static.Program()
+        with phi.static.program_guard(main, startup):
+            linear(phi.static.data("x", [None, 2], "float32"))
+    finally:
+        phi.disable_static()
+    ops = [op.name for op in startup.block.ops]
+    assert ops.count("pd_op.assign_value") == 1  # the changed weight; the bias keeps full(0)
+    assert ops.count("pd_op.full") == 1 and "pd_op.uniform" not in ops
+
+
+def test_ops_built_in_a_layer_carry_its_struct_name() -> None:
+    class Block(nn.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(3, 3), nn.ReLU())
+
+        def forward(self, x: phi.Tensor) -> phi.Tensor:
+            return self.body(x) * 2.0
+
+    main, startup = phi.static.Program(), phi.static.Program()
+    phi.enable_static()
+    try:
+        with phi.static.program_guard(main, startup):
+            Block()(phi.static.data("x", [None, 3], "float32"))
+    finally:
+        phi.disable_static()
+    names = {
+        op.name: op.attributes["struct_name"].value
+        for op in main.block.ops
+        if "struct_name" in op.attributes
+    }
+    assert names == {
+        "pd_op.matmul": "/Block/Sequential/Linear/",
+        "pd_op.add": "/Block/Sequential/Linear/",
+        "pd_op.relu": "/Block/Sequential/ReLU/",
+        "pd_op.full": "/Block/",
+        "pd_op.scale": "/Block/",
+    }
+    assert all(
+        "struct_name" not in op.attributes
+        for op in main.block.ops
+        if op.name in ("builtin.parameter", "pd_op.data")
+    )
+    assert all("struct_name" not in op.attributes for op in startup.block.ops)
 
 
 def test_an_eager_layer_called_in_static_mode_carries_its_current_values() -> None:

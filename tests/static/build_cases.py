@@ -28,7 +28,7 @@ def phiops_library() -> SimpleNamespace:
     import generated as phi
 
     ops = "matmul add relu scale full full_int_array reshape clip topk concat split sum cumsum"
-    ops += " allclose multiply exp equal logical_not cast argmax divide maximum sqrt tanh"
+    ops += " allclose multiply exp equal logical_not cast argmax divide maximum sqrt tanh mean"
     return SimpleNamespace(
         data=phi.static.data,
         create_parameter=phi.static.create_parameter,
@@ -38,6 +38,8 @@ def phiops_library() -> SimpleNamespace:
         int32=phi.int32,
         int64=phi.int64,
         default_place=phi.Place(),
+        nn=phi.nn,
+        cond=phi.static.nn.cond,
         **{name: getattr(phi, name) for name in ops.split()},
     )
 
@@ -182,6 +184,36 @@ def parameter_initializers(lib):
     lib.create_parameter([3, 5], "float32", name="xn", default_initializer=I.XavierNormal())
     lib.create_parameter([8, 3, 2, 2], "float32", name="xu", default_initializer=I.XavierUniform())
     lib.create_parameter([3], "int64", name="ci", default_initializer=I.Constant(2))
+
+
+@case
+def layers(lib):
+    # phi.nn / paddle.nn layers made and called in static mode: their parameters' initializer
+    # ops in the startup program, struct_name on the ops each layer builds (not on its
+    # parameters, nor on the ops of a cond's branches)
+    nn = lib.nn
+
+    class Block(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2D(2, 3, 3)
+            self.seq = nn.Sequential(nn.Linear(4, 3), nn.ReLU())
+            self.ln = nn.LayerNorm(3)
+            self.bn = nn.BatchNorm2D(3)
+            self.bn1 = nn.BatchNorm1D(3)
+            self.emb = nn.Embedding(5, 2)
+
+        def forward(self, x, img, ids):
+            h = self.bn1(self.ln(self.seq(x)))
+            h = lib.cond(lib.mean(h) > 0.0, lambda: h * 2.0, lambda: h - 1.0)
+            return h, self.bn(self.conv(img)), self.emb(ids)
+
+    block = Block()
+    block(
+        lib.data("x", [-1, 4], "float32"),
+        lib.data("img", [-1, 2, 5, 5], "float32"),
+        lib.data("ids", [-1, 3], "int64"),
+    )
 
 
 @case

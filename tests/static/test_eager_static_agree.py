@@ -471,6 +471,11 @@ def test_building_an_op_paddle_defines_differently_is_an_error(op):
         phi.disable_static()
 
 
+# (op, result index): results a program types although the eager op leaves them absent, as
+# PaddlePaddle's programs do: batch_norm's reserve_space, [-1] uint8 (cuDNN's; absent on CPU)
+TYPED_ONLY_IN_PROGRAMS = {("batch_norm", 5): ((-1,), "uint8"), ("batch_norm_", 5): ((-1,), "uint8")}
+
+
 @pytest.mark.parametrize("op", sorted(set(_API) - set(CANNOT_BUILD)))
 def test_static_result_types_are_the_eager_output_metas(op):
     phi.disable_static()
@@ -478,9 +483,14 @@ def test_static_result_types_are_the_eager_output_metas(op):
     phi.enable_static()
     main, built = _build(op)
     assert len(built) == len(eager)
-    for got, want in zip(built, eager):
+    for index, (got, want) in enumerate(zip(built, eager)):
         if want is None:
-            assert got is None
+            typed = TYPED_ONLY_IN_PROGRAMS.get((op, index))
+            if typed is None:
+                assert got is None
+            else:
+                dims, dtype = got
+                assert (tuple(dims), str(dtype).lower().removeprefix("phi.")) == typed
             continue
         (dims, dtype), (eager_dims, eager_dtype) = got, want
         assert dtype == eager_dtype
@@ -505,7 +515,11 @@ def test_running_the_built_program_gives_the_eager_values(op):
         main, outputs, feeds = _build_with_feeds(op)
     finally:
         phi.disable_static()
-    fetched = [v for v in outputs if v is not None]
+    fetched = [
+        v
+        for index, v in enumerate(outputs)
+        if v is not None and (op, index) not in TYPED_ONLY_IN_PROGRAMS
+    ]
     results = Executor().run(main, feed=feeds, fetch_list=fetched, scope=Scope())
     want = [array for array in eager if array is not None]
     assert len(results) == len(want)

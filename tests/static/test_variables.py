@@ -122,6 +122,8 @@ def test_initializer_arguments_are_checked():
 
 
 def test_a_non_float_parameter_needs_an_initializer(programs):
-    with pytest.raises(phi.InvalidArgumentError, match="parameter of dtype int64 needs a default_initializer"):
+    with pytest.raises(
+        phi.InvalidArgumentError, match="parameter of dtype int64 needs a default_initializer"
+    ):
         phi.static.create_parameter([2], "int64")
     phi.static.create_parameter([2], "int64", default_initializer=I.Constant(1))

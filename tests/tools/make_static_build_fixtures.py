@@ -42,6 +42,8 @@ def paddle_library() -> SimpleNamespace:
         int64=paddle.int64,
         # phiops' default place is CPUPlace() (PHI's); the undefined Place() is paddle.full's
         default_place=None,
+        nn=paddle.nn,
+        cond=paddle.static.nn.cond,
         full=lambda shape, value, dtype, place=CPU: (
             _C_ops.full(shape, value, dtype, CPU)
             if place is CPU
@@ -57,7 +59,7 @@ def paddle_library() -> SimpleNamespace:
 
 # the cases' ops that PaddlePaddle's Python API calls with phiops' arguments, and those its
 # _C_ops call so (their Python API takes other arguments)
-PYTHON_API = "matmul add reshape multiply exp equal logical_not cast divide maximum sqrt tanh"
+PYTHON_API = "matmul add reshape multiply exp equal logical_not cast divide maximum sqrt tanh mean"
 C_OPS = "scale clip topk concat split sum cumsum allclose"
 
 
