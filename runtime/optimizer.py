@@ -78,11 +78,6 @@ class Optimizer:
                     f"{kind}: parameters[{position}] is a {type(parameter).__name__}, not a Tensor"
                     f"{' or a Value' if in_static_mode() else ''}"
                 )
-            if parameter.stop_gradient:
-                raise InvalidArgumentError(
-                    f"{kind}: parameters[{position}] has stop_gradient=True, so it never gets a "
-                    "gradient"
-                )
         if grad_clip is not None:
             raise UnimplementedError(f"{kind}: grad_clip is not implemented; pass None")
         self._weight_decay = _float_or_none(weight_decay, kind)
@@ -152,6 +147,14 @@ class Optimizer:
         raise UnimplementedError(
             f"{type(self).__name__}.minimize() in a static program is not implemented"
         )
+
+    def _static_regularized(self, parameter: Any, grad: Any) -> Any:
+        """``grad`` with L2 weight decay added, as PaddlePaddle's static ``minimize`` builds it:
+        ``add_n([grad, scale(param, weight_decay)])``; ``grad`` itself without decay."""
+        if self._weight_decay is None:
+            return grad
+        scaled = op_api("scale")(parameter, self._weight_decay, 0.0, True)
+        return op_api("add_n")([grad, scaled])
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset every gradient: to zeros (PaddlePaddle's default) or to None, after which the
@@ -506,11 +509,33 @@ class AdamW(Adam):
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun
 
+    def _static_update(self, parameter: Any, grad: Any, rate: Any) -> None:
+        from runtime.static.optimize import adam_op
+
+        if self._lr_ratio is not None:
+            raise UnimplementedError(
+                "AdamW.minimize() in a static program with lr_ratio is not implemented (nor is "
+                "it in PaddlePaddle 3.3.1 on CPU); pass lr_ratio=None"
+            )
+        adam_op(
+            parameter,
+            grad,
+            rate,
+            self._static_moments[id(parameter)],
+            self.beta1,
+            self.beta2,
+            self.epsilon,
+            self._lazy_mode,
+            decay=(self._coeff, self._decay_of(parameter)[0]),
+        )
+
     def _decay_of(self, parameter: Tensor) -> tuple[bool, float]:
         """(with_decay, lr_ratio) of ``parameter``."""
-        with_decay = self._apply_decay_param_fun is None or bool(
-            self._apply_decay_param_fun(parameter.name)
-        )
+        if isinstance(parameter, Value):  # a static program's parameter
+            name = parameter.define_op.attributes["parameter_name"].value
+        else:
+            name = parameter.name
+        with_decay = self._apply_decay_param_fun is None or bool(self._apply_decay_param_fun(name))
         ratio = 1.0 if self._lr_ratio is None else float(self._lr_ratio(parameter))
         return with_decay, ratio
 

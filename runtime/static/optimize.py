@@ -7,7 +7,10 @@ when the loss is a Value), as PaddlePaddle 3.3.1 builds it:
 2. the learning rate: a persistable ``pd_op.data`` named ``learning_rate_N`` at the start of the
    main program, set in the startup program by ``full`` + ``builtin.shadow_output``; optimizer
    state (moments, beta powers, velocities: ``<param>_moment1_N`` ...) likewise, per parameter;
-3. one update op per parameter with a gradient (``sgd_``, ``momentum_``, ``adam_``), in place.
+3. L2 weight decay (SGD, Adam): ``add_n([grad, scale(param, weight_decay)])`` for every
+   parameter; Momentum's goes into ``momentum_`` (``l2_decay``), AdamW's into ``adamw_``;
+4. one update op per parameter with a gradient (``sgd_``, ``momentum_``, ``adam_``, ``adamw_``),
+   in place.
 
 ``exe.run(startup)`` stores the parameters, the learning rate and the state in the scope; each
 ``exe.run(main, feed=...)`` then reads them from it and writes the updates back.
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from runtime.common import CPUPlace, DataType, Place
 from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError, UnimplementedError
+from runtime.errors import InvalidArgumentError
 from runtime.ir.attributes import Attribute
 from runtime.ir.builder import Builder
 from runtime.ir.core import Value
@@ -86,11 +89,6 @@ def minimize(
             f"{kind}.minimize(): the loss must have one element, got shape {loss.shape} "
             "(reduce it with phi.mean)"
         )
-    if optimizer._weight_decay is not None or getattr(optimizer, "_coeff", None) is not None:
-        raise UnimplementedError(
-            f"{kind}.minimize() in a static program: weight decay is not implemented; pass "
-            "weight_decay=None"
-        )
     if parameters is None:
         parameters = _parameters(loss)
     no_grad = set(no_grad_set or ())
@@ -98,6 +96,8 @@ def minimize(
     with building_without_gradients():
         grads = gradients([loss], list(parameters), no_grad_set=no_grad)
         pairs = [(p, g) for p, g in zip(parameters, grads) if g is not None]
+        # L2 weight decay first, for every parameter, then the updates (PaddlePaddle's order)
+        pairs = [(p, optimizer._static_regularized(p, g)) for p, g in pairs]
         rate = persistable_value(unique_name("learning_rate"), [], loss.dtype, optimizer.get_lr())
         optimizer._static_state([p for p, _ in pairs])
         start = len(block.ops)
@@ -133,24 +133,25 @@ def adam_op(
     beta2: float,
     epsilon: float,
     lazy_mode: bool,
+    decay: tuple[float, bool] | None = None,
 ) -> None:
     """``pd_op.adam_`` as PaddlePaddle 3.3.1 builds it: its ``moment2_max`` operand and result
-    (amsgrad, which phiops' ``adam_`` does not have) absent."""
+    (amsgrad, which phiops' ``adam_`` does not have) absent; with ``decay`` (coeff, with_decay),
+    ``pd_op.adamw_`` (lr_ratio 1)."""
     moment1, moment2, beta1_pow, beta2_pow = state
     betas = [scalar_operand(beta1), scalar_operand(beta2), scalar_operand(epsilon)]
     operands = [parameter, grad, rate, moment1, moment2, None, beta1_pow, beta2_pow, None, None]
     types = [v.type for v in (parameter, moment1, moment2)]
     types += [NULL_TYPE, beta1_pow.type, beta2_pow.type, NULL_TYPE]
-    Builder(current_block()).create(
-        "pd_op.adam_",
-        operands + betas,
-        types,
-        {
-            "amsgrad": False,
-            "lazy_mode": lazy_mode,
-            "min_row_size_to_use_multithread": 1000,
-            "multi_precision": False,
-            "use_global_beta_pow": False,
-            "stop_gradient": [t is not NULL_TYPE for t in types],
-        },
-    )
+    attributes: dict[str, Any] = {
+        "amsgrad": False,
+        "lazy_mode": lazy_mode,
+        "min_row_size_to_use_multithread": 1000,
+        "multi_precision": False,
+        "use_global_beta_pow": False,
+        "stop_gradient": [t is not NULL_TYPE for t in types],
+    }
+    if decay is not None:
+        attributes.update(coeff=decay[0], lr_ratio=1.0, with_decay=decay[1])
+    name = "pd_op.adam_" if decay is None else "pd_op.adamw_"
+    Builder(current_block()).create(name, operands + betas, types, attributes)

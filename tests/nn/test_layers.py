@@ -198,8 +198,16 @@ def test_param_attr_names_initialises_and_freezes_a_parameter() -> None:
     np.testing.assert_array_equal(linear.weight.numpy(), np.full((3, 2), 0.5, np.float32))
     assert [p.name for p in linear.parameters()] == ["frozen_w", linear.bias.name]
     assert "weight" in linear.state_dict()
-    phi.sum(linear(phi.to_tensor(np.ones((2, 3), np.float32)))).backward()
-    assert linear.weight.grad is None and linear.bias.grad is not None
+    # as in PaddlePaddle, an optimizer takes every parameter and leaves the frozen one alone
+    for kind in (phi.optimizer.SGD, phi.optimizer.Adam):
+        optimizer = kind(learning_rate=0.1, parameters=linear.parameters())
+        phi.sum(linear(phi.to_tensor(np.ones((2, 3), np.float32)))).backward()
+        assert linear.weight.grad is None and linear.bias.grad is not None
+        before = linear.bias.numpy().copy()
+        optimizer.step()
+        optimizer.clear_grad()
+        np.testing.assert_array_equal(linear.weight.numpy(), np.full((3, 2), 0.5, np.float32))
+        assert not np.array_equal(linear.bias.numpy(), before)
 
 
 @pytest.mark.parametrize(

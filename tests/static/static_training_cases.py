@@ -39,6 +39,7 @@ def phiops_library() -> SimpleNamespace:
         SGD=optimizer.SGD,
         Momentum=optimizer.Momentum,
         Adam=optimizer.Adam,
+        AdamW=optimizer.AdamW,
         **{name: getattr(phi, name) for name in "relu add matmul mean tanh".split()},
         cross_entropy_with_softmax=phi.cross_entropy_with_softmax,
     )
@@ -112,4 +113,34 @@ def momentum_minimize(lib: Any) -> list[Any]:
 def adam_minimize(lib: Any) -> list[Any]:
     _, loss, _ = mlp(lib)
     lib.Adam(learning_rate=0.01).minimize(loss)
+    return [loss]
+
+
+@case(steps=3)
+def sgd_weight_decay(lib: Any) -> list[Any]:
+    _, loss, _ = mlp(lib)
+    lib.SGD(learning_rate=0.1, weight_decay=0.01).minimize(loss)
+    return [loss]
+
+
+@case(steps=3)
+def momentum_weight_decay(lib: Any) -> list[Any]:
+    _, loss, _ = mlp(lib)
+    lib.Momentum(learning_rate=0.05, momentum=0.9, weight_decay=0.01).minimize(loss)
+    return [loss]
+
+
+@case(steps=3)
+def adam_weight_decay(lib: Any) -> list[Any]:
+    _, loss, _ = mlp(lib)
+    lib.Adam(learning_rate=0.01, weight_decay=0.02).minimize(loss)
+    return [loss]
+
+
+@case(steps=3)
+def adamw_minimize(lib: Any) -> list[Any]:
+    # decoupled decay for the weights only
+    _, loss, _ = mlp(lib)
+    decays = lambda name: name.startswith("w")  # noqa: E731
+    lib.AdamW(learning_rate=0.01, weight_decay=0.05, apply_decay_param_fun=decays).minimize(loss)
     return [loss]

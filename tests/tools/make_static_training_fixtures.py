@@ -39,6 +39,7 @@ def paddle_library() -> SimpleNamespace:
         SGD=paddle.optimizer.SGD,
         Momentum=paddle.optimizer.Momentum,
         Adam=paddle.optimizer.Adam,
+        AdamW=paddle.optimizer.AdamW,
         relu=paddle.nn.functional.relu,
         **{name: getattr(paddle, name) for name in "add matmul mean tanh".split()},
         cross_entropy_with_softmax=paddle._C_ops.cross_entropy_with_softmax,
