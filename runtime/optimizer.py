@@ -14,8 +14,10 @@ zeros). The updates are the in-place ops of the generated API, found through the
 
 ``weight_decay`` as a float is PaddlePaddle's ``L2Decay``: SGD and Adam add ``coeff * param`` to
 the gradient, Momentum passes it to its op as ``l2_decay``; AdamW's is the decoupled
-coefficient. Parameter groups (dicts), ``grad_clip``, regularizer objects, ``amsgrad`` and
-half-precision master weights raise ``UnimplementedError``.
+coefficient. ``grad_clip`` (runtime/nn/clip.py: ClipGradByValue, ClipGradByNorm,
+ClipGradByGlobalNorm) clips the gradients first, eagerly; parameter groups (dicts), regularizer
+objects, ``amsgrad``, half-precision master weights and ``grad_clip`` in a static program raise
+``UnimplementedError``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from runtime.autograd.grad_mode import no_grad
 from runtime.common import DataType
 from runtime.core.tensor import Tensor, to_tensor
+from runtime.nn.clip import ClipGradBase
 from runtime.device import module_of
 from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError, UnimplementedError
@@ -78,8 +81,12 @@ class Optimizer:
                     f"{kind}: parameters[{position}] is a {type(parameter).__name__}, not a Tensor"
                     f"{' or a Value' if in_static_mode() else ''}"
                 )
-        if grad_clip is not None:
-            raise UnimplementedError(f"{kind}: grad_clip is not implemented; pass None")
+        if grad_clip is not None and not isinstance(grad_clip, ClipGradBase):
+            raise InvalidArgumentError(
+                f"{kind}: grad_clip must be a ClipGradByValue, ClipGradByNorm or "
+                f"ClipGradByGlobalNorm, got {type(grad_clip).__name__}"
+            )
+        self._grad_clip = grad_clip
         self._weight_decay = _float_or_none(weight_decay, kind)
         self._name = name
         self._learning_rates: dict[object, Tensor] = {}
@@ -109,10 +116,16 @@ class Optimizer:
 
     @no_grad()
     def step(self) -> None:
-        """Update every parameter that has a gradient."""
+        """Update every parameter that has a gradient: its gradient clipped by ``grad_clip``,
+        then decayed, as PaddlePaddle's dygraph step does."""
         params = [p for p in self._parameters if p._grad is not None]
-        if params:
-            self._apply(params, [self._decayed_grad(p) for p in params])
+        if not params:
+            return
+        grads = [p._grad for p in params]
+        if self._grad_clip is not None:
+            with no_grad():
+                grads = self._grad_clip.clip(params, grads)
+        self._apply(params, [self._decayed_grad(p, g) for p, g in zip(params, grads)])
 
     def minimize(
         self,
@@ -162,9 +175,8 @@ class Optimizer:
         for parameter in self._parameters:
             parameter.clear_grad(set_to_zero)
 
-    def _decayed_grad(self, parameter: Tensor) -> Tensor:
+    def _decayed_grad(self, parameter: Tensor, grad: Tensor) -> Tensor:
         """``grad + weight_decay * param`` (PaddlePaddle's L2Decay), or the gradient."""
-        grad = parameter._grad
         if self._weight_decay is None:
             return grad
         return op_api("add")(grad, op_api("scale")(parameter, self._weight_decay, 0.0, True))

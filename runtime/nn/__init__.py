@@ -1,6 +1,7 @@
 """``phi.nn``: PaddlePaddle's layers over the generated ops (``import generated as phi``)."""
 
 from runtime.nn import functional, initializer
+from runtime.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from runtime.nn.layer import Layer, LayerList, Sequential
 from runtime.nn.param_attr import ParamAttr
 from runtime.nn.layers import (
@@ -30,6 +31,9 @@ from runtime.nn.layers import (
 __all__ = [
     "functional",
     "initializer",
+    "ClipGradByGlobalNorm",
+    "ClipGradByNorm",
+    "ClipGradByValue",
     "Layer",
     "LayerList",
     "ParamAttr",

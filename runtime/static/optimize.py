@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from runtime.common import CPUPlace, DataType, Place
 from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, UnimplementedError
 from runtime.ir.attributes import Attribute
 from runtime.ir.builder import Builder
 from runtime.ir.core import Value
@@ -88,6 +88,11 @@ def minimize(
         raise InvalidArgumentError(
             f"{kind}.minimize(): the loss must have one element, got shape {loss.shape} "
             "(reduce it with phi.mean)"
+        )
+    if optimizer._grad_clip is not None:
+        raise UnimplementedError(
+            f"{kind}.minimize() in a static program: grad_clip is not implemented there (it is "
+            "eagerly); pass grad_clip=None"
         )
     if parameters is None:
         parameters = _parameters(loss)

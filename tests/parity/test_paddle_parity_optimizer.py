@@ -37,7 +37,7 @@ def loss_of(params: list[Any], add: Callable[[Any, Any], Any], total: Callable[[
 
 def train_paddle(make: Callable[..., Any], options: dict[str, Any]) -> list[np.ndarray]:
     params = [paddle.to_tensor(a, stop_gradient=False) for a in start()]
-    options = _resolve(options, [p.name for p in params])
+    options = _resolve(options, [p.name for p in params], paddle.nn)
     optimizer = make(parameters=params, **options)
     for _ in range(STEPS):
         loss_of(params, lambda a, b: a + b, paddle.sum).backward()
@@ -50,7 +50,7 @@ def train_phiops(make: Callable[..., Any], options: dict[str, Any]) -> list[np.n
     params = [phi.to_tensor(a, stop_gradient=False) for a in start()]
     for index, p in enumerate(params):
         p.name = f"w{index}"
-    options = _resolve(options, [p.name for p in params])
+    options = _resolve(options, [p.name for p in params], phi.nn)
     optimizer = make(parameters=params, **options)
     for step in range(STEPS):
         loss_of(params, phi.add, phi.sum).backward()
@@ -59,9 +59,13 @@ def train_phiops(make: Callable[..., Any], options: dict[str, Any]) -> list[np.n
     return [p.numpy() for p in params]
 
 
-def _resolve(options: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """``decay_first_and_third`` becomes an apply_decay_param_fun on this library's names."""
+def _resolve(options: dict[str, Any], names: list[str], nn: Any) -> dict[str, Any]:
+    """``decay_first_and_third`` becomes an apply_decay_param_fun on this library's names, and
+    ``clip`` (class name, arguments) this library's gradient clip."""
     options = dict(options)
+    if "clip" in options:
+        kind, arguments = options.pop("clip")
+        options["grad_clip"] = getattr(nn, kind)(*arguments)
     if options.pop("decay_first_and_third", False):
         chosen = {names[0], names[2]}
         options["apply_decay_param_fun"] = lambda name: name in chosen
@@ -81,12 +85,21 @@ CASES = [
     ("AdamW", {"learning_rate": 0.05}),
     ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.3, "beta2": 0.99}),
     ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.3, "decay_first_and_third": True}),
+    # gradient clipping (before weight decay, as there): the loss's gradients 3p^2 + 1 have a
+    # global norm of about 6-8 and per-tensor norms of about 1.5-6
+    ("SGD", {"learning_rate": 0.05, "clip": ("ClipGradByGlobalNorm", (1.0,))}),
+    ("SGD", {"learning_rate": 0.05, "weight_decay": 0.1, "clip": ("ClipGradByNorm", (2.0,))}),
+    ("Momentum", {"learning_rate": 0.05, "clip": ("ClipGradByValue", (1.5, 1.1))}),
+    ("Adam", {"learning_rate": 0.05, "clip": ("ClipGradByGlobalNorm", (50.0, "g", True))}),
+    ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.3, "clip": ("ClipGradByValue", (2.0,))}),
 ]
 
 
 def _id(case: tuple[str, dict[str, Any]]) -> str:
     name, options = case
-    return name + "".join(f"-{k}={v}" for k, v in options.items() if k != "learning_rate")
+    return name + "".join(
+        f"-{k}={v[0] if k == 'clip' else v}" for k, v in options.items() if k != "learning_rate"
+    )
 
 
 # SGD has one path (an sgd_ call per parameter); the others run both.

@@ -222,10 +222,6 @@ def test_the_multi_tensor_step_updates_each_dtype_group():
 @pytest.mark.parametrize(
     "make, message",
     [
-        (
-            lambda: SGD(parameters=[param([1.0])], grad_clip=object()),
-            "SGD: grad_clip is not implemented",
-        ),
         (lambda: Adam(parameters=[param([1.0])], amsgrad=True), "Adam: amsgrad is not implemented"),
         (
             lambda: Momentum(parameters=[{"params": [param([1.0])]}]),

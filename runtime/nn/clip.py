@@ -1,0 +1,109 @@
+"""Gradient clipping with PaddlePaddle's classes (``paddle.nn.ClipGradByValue``,
+``ClipGradByNorm``, ``ClipGradByGlobalNorm``): an optimizer given one as ``grad_clip`` clips the
+gradients in ``step()`` before weight decay and the update, as PaddlePaddle's dygraph optimizers
+do. Every computation is a generated op, so it runs on any place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.core.tensor import Tensor
+from runtime.dispatch.op_def import op_api
+from runtime.errors import InvalidArgumentError
+
+__all__ = ["ClipGradBase", "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
+
+
+def _positive(value: Any, owner: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise InvalidArgumentError(f"{owner}: {name} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def _sum_of_squares(grad: Tensor) -> Tensor:
+    """sum(grad**2) as a 0-D float32 tensor (float64 for float64 grads), PaddlePaddle's
+    squared_l2_norm."""
+    if grad.dtype.name.lower() not in ("float32", "float64"):
+        grad = op_api("cast")(grad, "float32")
+    return op_api("sum")(op_api("multiply")(grad, grad), [], None, False)
+
+
+class ClipGradBase:
+    """Base: ``clip(params, grads)`` -> the gradients to apply, one per parameter."""
+
+    def clip(self, params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
+        raise NotImplementedError
+
+
+class ClipGradByValue(ClipGradBase):
+    """Each gradient element clipped into ``[min, max]`` (``min`` defaults to ``-max``)."""
+
+    def __init__(self, max: float, min: float | None = None) -> None:
+        for name, value in (("max", max), ("min", min)):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, float))
+            ):
+                raise InvalidArgumentError(
+                    f"ClipGradByValue: {name} must be a number, got {value!r}"
+                )
+        low = -float(max) if min is None else float(min)
+        if low > float(max):
+            raise InvalidArgumentError(f"ClipGradByValue: min ({low}) must not exceed max ({max})")
+        self.max, self.min = float(max), low
+
+    def clip(self, params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
+        return [op_api("clip")(g, self.min, self.max) for g in grads]
+
+    def __repr__(self) -> str:
+        return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
+
+
+class ClipGradByNorm(ClipGradBase):
+    """Each gradient scaled to L2 norm ``clip_norm`` where its norm exceeds it."""
+
+    def __init__(self, clip_norm: float) -> None:
+        self.clip_norm = _positive(clip_norm, "ClipGradByNorm", "clip_norm")
+
+    def clip(self, params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
+        clipped = []
+        for grad in grads:
+            norm = float(op_api("sqrt")(_sum_of_squares(grad)).item())
+            if norm > self.clip_norm:
+                grad = op_api("scale")(grad, self.clip_norm / norm, 0.0, True)
+            clipped.append(grad)
+        return clipped
+
+    def __repr__(self) -> str:
+        return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
+
+
+class ClipGradByGlobalNorm(ClipGradBase):
+    """All gradients scaled by ``clip_norm / max(global_norm, clip_norm)``, the global norm being
+    the L2 norm of all of them together; with ``auto_skip_clip``, only when it exceeds
+    ``clip_norm``."""
+
+    def __init__(
+        self, clip_norm: float, group_name: str = "default_group", auto_skip_clip: bool = False
+    ) -> None:
+        self.clip_norm = _positive(clip_norm, "ClipGradByGlobalNorm", "clip_norm")
+        self.group_name = group_name
+        self.auto_skip_clip = bool(auto_skip_clip)
+
+    def clip(self, params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
+        if not grads:
+            return grads
+        squares = [_sum_of_squares(g) for g in grads]
+        total = squares[0] if len(squares) == 1 else op_api("add_n")(squares)
+        global_norm = op_api("sqrt")(total)
+        if self.auto_skip_clip and float(global_norm.item()) <= self.clip_norm:
+            return grads
+        limit = op_api("full")([], self.clip_norm, global_norm.dtype)
+        scale = op_api("divide")(limit, op_api("maximum")(global_norm, limit))
+        clipped = []
+        for grad in grads:
+            factor = scale if scale.dtype is grad.dtype else op_api("cast")(scale, grad.dtype)
+            clipped.append(op_api("multiply")(grad, factor))
+        return clipped
+
+    def __repr__(self) -> str:
+        return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
