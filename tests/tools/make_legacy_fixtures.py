@@ -175,6 +175,90 @@ def _fill_shape_tensor_list():
     )
 
 
+def _legacy_logical_not(x, name=None):
+    """``paddle.logical_not`` as a legacy op: ``paddle.static.nn.cond`` calls it for the false
+    branch's condition, and in 3.3.1 it calls the PIR API even in legacy static mode."""
+    helper = paddle.base.layer_helper.LayerHelper("logical_not")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="logical_not", inputs={"X": [x]}, outputs={"Out": [out]})
+    return out
+
+
+def _cond_nested_outputs():
+    """``cond`` on a fed bool [1] predicate (true here), each branch returning a nest of three
+    values: conditional_block, logical_not, conditional_block, cast, select_input."""
+    x = paddle.static.data("x", [-1, 3], "float32")
+    pred = paddle.static.data("pred", [1], "bool")
+
+    def true_fn():
+        return paddle.scale(x, 2.0), (paddle.add(x, x), paddle.full([1], 1.0, "float32"))
+
+    def false_fn():
+        return paddle.scale(x, -1.0), (paddle.subtract(x, x), paddle.full([1], 2.0, "float32"))
+
+    a, (b, c) = paddle.static.nn.cond(pred, true_fn, false_fn)
+    return (
+        [x, pred],
+        [a, b, c],
+        {"x": RNG.standard_normal((2, 3)).astype("float32"), "pred": np.array([True])},
+    )
+
+
+def _cond_0d_predicate():
+    """``cond`` on a fed 0-D bool predicate (false here), the branches reading a second feed."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    y = paddle.static.data("y", [2, 3], "float32")
+    pred = paddle.static.data("pred", [], "bool")
+    out = paddle.static.nn.cond(
+        pred,
+        lambda: _append_op("elementwise_mul", {"X": x, "Y": y}, axis=-1),
+        lambda: paddle.add(x, y),
+    )
+    return (
+        [x, y, pred],
+        [out],
+        {
+            "x": RNG.standard_normal((2, 3)).astype("float32"),
+            "y": RNG.standard_normal((2, 3)).astype("float32"),
+            "pred": np.array(False),
+        },
+    )
+
+
+def _while_accumulate():
+    """``while_loop`` with an int64 counter (increment) and a float accumulator: while,
+    less_than, increment, elementwise_add and the assigns of the next values."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 3, "int64")
+    acc = paddle.zeros([2, 3], "float32")
+    i, acc = paddle.static.nn.while_loop(
+        lambda i, acc: paddle.less_than(i, n),
+        lambda i, acc: [paddle.increment(i), paddle.add(acc, x)],
+        [i, acc],
+    )
+    return [x], [i, acc], {"x": RNG.standard_normal((2, 3)).astype("float32")}
+
+
+def _cond_in_while():
+    """A ``cond`` inside the body of a ``while_loop``: the accumulator adds ``x`` on the first
+    two of five steps and subtracts it on the other three (-x in the end)."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 5, "int64")
+    two = paddle.full([1], 2, "int64")
+    acc = paddle.zeros([2, 3], "float32")
+
+    def body(i, acc):
+        step = paddle.static.nn.cond(
+            paddle.less_than(i, two), lambda: paddle.add(acc, x), lambda: paddle.subtract(acc, x)
+        )
+        return [paddle.increment(i), step]
+
+    i, acc = paddle.static.nn.while_loop(lambda i, acc: paddle.less_than(i, n), body, [i, acc])
+    return [x], [i, acc], {"x": RNG.standard_normal((2, 3)).astype("float32")}
+
+
 MODELS = {
     "mlp": _mlp,
     "cnn": _cnn,
@@ -187,6 +271,11 @@ MODELS = {
     "assorted": _assorted,
     "common_ops": _common_ops,
     "fill_constant_shape_tensor_list": _fill_shape_tensor_list,
+    # models with sub-blocks last, so that the models above draw the same numbers from RNG
+    "cond_nested_outputs": _cond_nested_outputs,
+    "cond_0d_predicate": _cond_0d_predicate,
+    "while_accumulate": _while_accumulate,
+    "cond_in_while": _cond_in_while,
 }
 
 
@@ -223,13 +312,19 @@ def write(name: str, build) -> None:
     np.savez(folder / "inputs.npz", **{n: inputs[n] for n in feed_names})
     np.savez(folder / "outputs.npz", **{f"out{i}": o for i, o in enumerate(outputs)})
     desc = paddle.base.core.ProgramDesc((folder / "model.pdmodel").read_bytes())
-    ops = [desc.block(0).op(i).type() for i in range(desc.block(0).op_size())]
-    (folder / "ops.txt").write_text("\n".join(ops) + "\n")
+    lines = []
+    for b in range(desc.num_blocks()):  # a program with sub-blocks: each block's ops after a header
+        block = desc.block(b)
+        if desc.num_blocks() > 1:
+            lines.append(f"block {b} (parent {block.parent})")
+        lines += [block.op(i).type() for i in range(block.op_size())]
+    (folder / "ops.txt").write_text("\n".join(lines) + "\n")
     (folder / "translated.txt").write_text(str(paddle.pir.translate_to_pir(desc)))
 
 
 def main() -> None:
     paddle.enable_static()
+    paddle.logical_not = _legacy_logical_not
     for name, build in MODELS.items():
         write(name, build)
         print(name, "written")
