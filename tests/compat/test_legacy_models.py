@@ -25,6 +25,7 @@ FIXTURES = sorted(p.name for p in DATA.iterdir() if (p / "model.pdmodel").is_fil
 def test_every_fixture_the_issue_names_is_there() -> None:
     assert FIXTURES == sorted(
         [
+            "assign_out_increment",
             "assorted",
             "cnn",
             "common_ops",

@@ -9,12 +9,20 @@ Each model is built in PaddlePaddle's legacy static mode (``FLAGS_enable_pir_api
 folder also holds the feed arrays (``inputs.npz``, keyed by feed name), PaddlePaddle's outputs
 for them from the loaded model (``outputs.npz``, ``out0``, ``out1``... in fetch order), the op
 types of the saved desc (``ops.txt``) and ``translated.txt``: what ``paddle.pir.translate_to_pir``
-prints for the desc read back from ``model.pdmodel``.
+prints for the desc read back from ``model.pdmodel``. The script runs itself again with
+``PYTHONHASHSEED=0`` so that rerunning it rewrites the fixtures byte for byte.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+
+# PaddlePaddle's legacy `cond` orders a conditional_block's outputs by iterating a set of
+# variable names: a fixed string hash seed makes the saved programs the same on every run
+if os.environ.get("PYTHONHASHSEED") != "0":
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 os.environ["FLAGS_enable_pir_api"] = "0"
 
@@ -259,6 +267,23 @@ def _cond_in_while():
     return [x], [i, acc], {"x": RNG.standard_normal((2, 3)).astype("float32")}
 
 
+def _assign_out_increment():
+    """In the global block: an ``assign`` to a variable an op wrote before (``assign_out_``),
+    read after it, and ``increment`` of a counter (``increment_``)."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    y = paddle.scale(x, 2.0)
+    _append_op_to("assign", {"X": paddle.scale(x, 3.0)}, y)
+    i = paddle.increment(paddle.full([1], 0, "int64"))
+    return [x], [paddle.add(y, x), i], {"x": RNG.standard_normal((2, 3)).astype("float32")}
+
+
+def _append_op_to(op_type: str, inputs: dict, out, output: str = "Out", **attrs) -> None:
+    """One legacy op writing the existing variable ``out``."""
+    helper = paddle.base.layer_helper.LayerHelper(op_type)
+    inputs = {name: value if isinstance(value, list) else [value] for name, value in inputs.items()}
+    helper.append_op(type=op_type, inputs=inputs, outputs={output: [out]}, attrs=attrs)
+
+
 MODELS = {
     "mlp": _mlp,
     "cnn": _cnn,
@@ -276,6 +301,7 @@ MODELS = {
     "cond_0d_predicate": _cond_0d_predicate,
     "while_accumulate": _while_accumulate,
     "cond_in_while": _cond_in_while,
+    "assign_out_increment": _assign_out_increment,
 }
 
 
