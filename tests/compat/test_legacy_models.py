@@ -40,6 +40,7 @@ def test_every_fixture_the_issue_names_is_there() -> None:
             "reshape_shape_tensor",
             "scale_tensor",
             "slice_tensor",
+            "switch_case",
             "while_accumulate",
         ]
     )
@@ -69,6 +70,34 @@ def test_a_legacy_model_runs_with_paddlepaddles_outputs(name: str) -> None:
         reference = expected[f"out{index}"]
         assert output.dtype == reference.dtype and output.shape == reference.shape
         np.testing.assert_allclose(output, reference, rtol=1e-5, atol=1e-6)
+
+
+def _run_fixture(name: str, **changed: np.ndarray) -> list[np.ndarray]:
+    exe = phi.static.Executor()
+    program, feed_names, fetch_targets = phi.static.load_inference_model(
+        DATA / name / "model", exe, scope={}
+    )
+    inputs = dict(np.load(DATA / name / "inputs.npz"))
+    inputs.update(changed)
+    return exe.run(program, feed={n: inputs[n] for n in feed_names}, fetch_list=fetch_targets)
+
+
+def test_a_legacy_cond_takes_the_branch_its_predicate_names() -> None:
+    x = np.load(DATA / "cond_nested_outputs" / "inputs.npz")["x"]
+    a, b, c = _run_fixture("cond_nested_outputs", pred=np.array([False]))
+    np.testing.assert_allclose(a, -x, rtol=1e-6)
+    assert b.shape == x.shape and not b.any()
+    assert c.tolist() == [2.0]
+    inputs = np.load(DATA / "cond_0d_predicate" / "inputs.npz")
+    (product,) = _run_fixture("cond_0d_predicate", pred=np.array(True))
+    np.testing.assert_allclose(product, inputs["x"] * inputs["y"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("index, factor", [(0, 2.0), (1, 3.0), (7, -1.0)])
+def test_a_legacy_switch_case_takes_the_branch_its_index_names(index: int, factor: float) -> None:
+    x = np.load(DATA / "switch_case" / "inputs.npz")["x"]
+    (out,) = _run_fixture("switch_case", index=np.array([index], "int64"))
+    np.testing.assert_allclose(out, factor * x, rtol=1e-6)
 
 
 def test_the_feed_names_come_in_col_order() -> None:

@@ -277,6 +277,23 @@ def _assign_out_increment():
     return [x], [paddle.add(y, x), i], {"x": RNG.standard_normal((2, 3)).astype("float32")}
 
 
+def _switch_case():
+    """``switch_case`` on a fed int64 index (2 here: the default): conds nested in the false
+    branches' sub-blocks."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    index = paddle.static.data("index", [1], "int64")
+    out = paddle.static.nn.switch_case(
+        index,
+        {0: lambda: paddle.scale(x, 2.0), 1: lambda: paddle.scale(x, 3.0)},
+        default=lambda: paddle.scale(x, -1.0),
+    )
+    return (
+        [x, index],
+        [out],
+        {"x": RNG.standard_normal((2, 3)).astype("float32"), "index": np.array([2], "int64")},
+    )
+
+
 def _append_op_to(op_type: str, inputs: dict, out, output: str = "Out", **attrs) -> None:
     """One legacy op writing the existing variable ``out``."""
     helper = paddle.base.layer_helper.LayerHelper(op_type)
@@ -302,6 +319,7 @@ MODELS = {
     "while_accumulate": _while_accumulate,
     "cond_in_while": _cond_in_while,
     "assign_out_increment": _assign_out_increment,
+    "switch_case": _switch_case,
 }
 
 
