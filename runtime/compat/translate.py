@@ -513,7 +513,9 @@ class _Translator:
         attributes.update(flags)
         matrix_type = DenseTensorType((x2.type.dims[0], y2.type.dims[1]), x.type.element)
         product_value = self.append("pd_op.matmul", [x2, y2], [matrix_type], attributes).results[0]
-        out = self.reshape(product_value, list(x_dims[:x_cols] + y_dims[y_cols:]), dict(flags))
+        # in a sub-block the reshape keeps the stop_gradient its builder gives it
+        last = dict(flags) if flags else dict(stop)
+        out = self.reshape(product_value, list(x_dims[:x_cols] + y_dims[y_cols:]), last)
         out.type = _tensor_type(self.var(out_name), where)
         self.values[out_name] = out
 

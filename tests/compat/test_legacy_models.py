@@ -33,6 +33,7 @@ def test_every_fixture_the_issue_names_is_there() -> None:
             "cond_in_while",
             "cond_nested_outputs",
             "expand_v2",
+            "fc_in_cond",
             "fill_constant_shape_tensor_list",
             "fill_constant_value_tensor",
             "lookup_table_v2",

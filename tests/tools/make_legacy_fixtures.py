@@ -294,6 +294,21 @@ def _switch_case():
     )
 
 
+def _fc_in_cond():
+    """``cond`` whose true branch is an ``fc`` (its parameters read in the sub-block: mul,
+    elementwise_add), the false one a slice and a scale."""
+    x = paddle.static.data("x", [-1, 4], "float32")
+    pred = paddle.static.data("pred", [1], "bool")
+    out = paddle.static.nn.cond(
+        pred, lambda: paddle.static.nn.fc(x, 3), lambda: paddle.scale(x[:, :3], 2.0)
+    )
+    return (
+        [x, pred],
+        [out],
+        {"x": RNG.standard_normal((2, 4)).astype("float32"), "pred": np.array([True])},
+    )
+
+
 def _append_op_to(op_type: str, inputs: dict, out, output: str = "Out", **attrs) -> None:
     """One legacy op writing the existing variable ``out``."""
     helper = paddle.base.layer_helper.LayerHelper(op_type)
@@ -320,6 +335,7 @@ MODELS = {
     "cond_in_while": _cond_in_while,
     "assign_out_increment": _assign_out_increment,
     "switch_case": _switch_case,
+    "fc_in_cond": _fc_in_cond,
 }
 
 
