@@ -51,7 +51,11 @@ def lower_for_execution(program: Program) -> Program:
     - `assign_out_(x, output)` is `assign(x)`: the translation reads its result, never
       ``output``, after it (PaddlePaddle writes ``output`` in place);
     - `select_input(mask, x0, x1)` is a `pd_op.if` on ``mask`` cast to bool yielding ``x1``,
-      else ``x0``.
+      else ``x0``;
+    - a `pd_op.while`'s loop values (input, block argument, yielded value, result) keep their
+      rank but not their extents: a legacy loop variable's VarDesc holds the extents the body
+      last inferred for it (``while_loop`` writes them back), not those it starts with, so the
+      loop is planned for the extents it meets.
     """
     lowerings(program)
     return program
@@ -74,6 +78,9 @@ def _lower_block(block: Block, replaced: dict[Operation, list[Operation]]) -> No
         for region in op.regions:
             for inner in region.blocks:
                 _lower_block(inner, replaced)
+        if op.name == "pd_op.while":
+            _loosen_loop_values(op)
+            continue
         lowering = _LOWERINGS.get(op.name)
         if lowering is None:
             continue
@@ -86,6 +93,15 @@ def _lower_block(block: Block, replaced: dict[Operation, list[Operation]]) -> No
         for offset, new in enumerate(replacement):
             block.insert(index + offset, new)
         replaced[op] = replacement
+
+
+def _loosen_loop_values(op: Operation) -> None:
+    body = op.regions[0].blocks[0]
+    yielded = body.ops[-1].operands[1:] if body.ops and body.ops[-1].name == "cf.yield" else []
+    for values in zip(op.operands[1:], body.args, yielded, op.results):
+        for value in values:
+            if isinstance(value.type, DenseTensorType):
+                value.type = DenseTensorType((-1,) * len(value.type.dims), value.type.element)
 
 
 def _full_with_tensor(op: Operation) -> list[Operation]:

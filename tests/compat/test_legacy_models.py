@@ -43,6 +43,7 @@ def test_every_fixture_the_issue_names_is_there() -> None:
             "slice_tensor",
             "switch_case",
             "while_accumulate",
+            "while_grows",
         ]
     )
 

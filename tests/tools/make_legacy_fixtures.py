@@ -309,6 +309,20 @@ def _fc_in_cond():
     )
 
 
+def _while_grows():
+    """A ``while_loop`` whose loop variable grows (concat), from [1, 3] to [4, 3]: the saved
+    VarDesc holds the extents the body inferred, not the first ones."""
+    x = paddle.static.data("x", [1, 3], "float32")
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 3, "int64")
+    i, rows = paddle.static.nn.while_loop(
+        lambda i, rows: paddle.less_than(i, n),
+        lambda i, rows: [paddle.increment(i), paddle.concat([rows, x], axis=0)],
+        [i, paddle.scale(x, 1.0)],
+    )
+    return [x], [i, rows], {"x": RNG.standard_normal((1, 3)).astype("float32")}
+
+
 def _append_op_to(op_type: str, inputs: dict, out, output: str = "Out", **attrs) -> None:
     """One legacy op writing the existing variable ``out``."""
     helper = paddle.base.layer_helper.LayerHelper(op_type)
@@ -336,6 +350,7 @@ MODELS = {
     "assign_out_increment": _assign_out_increment,
     "switch_case": _switch_case,
     "fc_in_cond": _fc_in_cond,
+    "while_grows": _while_grows,
 }
 
 
