@@ -1,6 +1,7 @@
 """``python -m runtime.compat MODEL.pdmodel [...]``: which legacy ops of a saved model phiops runs.
 
-For each op of the model's global block: its argument-mapping `KernelSignature` (or why there is
+For each op of the model (the global block's, then, after a control-flow op, those of its
+sub-blocks, labelled with their block): its argument-mapping `KernelSignature` (or why there is
 none: an unknown legacy op is named with the nearest known one), the pd_ops PaddlePaddle's
 translation makes of it, and the phiops kernel each of those selects on CPU for the dtype of its
 ``data_type`` input (or attribute), else of its first input, or why none. Then a summary: ops
@@ -19,7 +20,17 @@ from runtime.errors import PhiError
 __all__ = ["main", "report_model"]
 
 # pd ops that are executor steps, not kernels
-_STEPS = frozenset(("pd_op.feed", "pd_op.fetch", "builtin.combine", "builtin.parameter"))
+_STEPS = frozenset(
+    (
+        "pd_op.feed",
+        "pd_op.fetch",
+        "builtin.combine",
+        "builtin.parameter",
+        "pd_op.if",
+        "pd_op.while",
+        "cf.yield",
+    )
+)
 _FRAMEWORK_OPS = frozenset(("feed", "fetch"))
 
 
@@ -78,37 +89,57 @@ def report_model(path: str, out: TextIO) -> tuple[int, int]:
     from runtime.compat.translate import OWN_TRANSLATIONS, translate_op_by_op
 
     desc = read_program_desc(path)
-    block = desc.global_block
     program, entries = translate_op_by_op(desc)
     replaced = lowerings(program)
-    out.write(f"{path}: {len(block.ops)} legacy ops in the global block\n")
+    total = sum(len(block.ops) for block in desc.blocks)
+    if len(desc.blocks) == 1:
+        out.write(f"{path}: {total} legacy ops in the global block\n")
+    else:
+        out.write(f"{path}: {total} legacy ops in {len(desc.blocks)} blocks\n")
     covered = 0
-    for index, op, result in entries:
-        signature, mapped = _signature(op, block, desc)
-        out.write(f"  [{index}] {op.type}: {signature}\n")
+    for block_index, index, op, result in entries:
+        signature, mapped = _signature(op, desc.blocks[block_index], desc)
+        label = f"[{index}]" if block_index == 0 else f"[block {block_index} op {index}]"
+        out.write(f"  {label} {op.type}: {signature}\n")
         if isinstance(result, PhiError):
             out.write(f"      not translated: {result}\n")
             continue
         ok = True
         for operation in result:
             for runs in replaced.get(operation, [operation]):
-                if runs.name in _STEPS:
-                    continue
-                try:
-                    text = _kernel(runs)
-                except PhiError as error:
-                    out.write(f"      {runs.name}: no kernel: {error}\n")
-                    ok = False
-                    continue
-                lowered = f" (for {operation.name})" if runs is not operation else ""
-                out.write(f"      {runs.name}{lowered} -> kernel {text}\n")
+                for step in _own_operations([runs]):
+                    if step.name in _STEPS:
+                        continue
+                    try:
+                        text = _kernel(step)
+                    except PhiError as error:
+                        out.write(f"      {step.name}: no kernel: {error}\n")
+                        ok = False
+                        continue
+                    lowered = f" (for {operation.name})" if step is not operation else ""
+                    out.write(f"      {step.name}{lowered} -> kernel {text}\n")
         if not mapped:
             how = "its own rule" if op.type in OWN_TRANSLATIONS else "default argument names"
             out.write(f"      (translated by {how}, as PaddlePaddle's translator does)\n")
         covered += ok
-    total = len(block.ops)
     out.write(f"covered: {covered}/{total} ops\n")
     return covered, total
+
+
+def _own_operations(operations: Any) -> list[Any]:
+    """``operations`` and the ops of the regions they make themselves: a fake false branch, the
+    branches of a lowered ``select_input`` (not a true region or a loop body, whose ops are
+    those of a legacy sub-block, reported on their own)."""
+    found = []
+    for operation in operations:
+        found.append(operation)
+        if operation.name == "pd_op.if":
+            fake = "fake_false_branch" in operation.attributes
+            own = operation.regions[1:] if fake else operation.regions
+            for region in own:
+                for block in region.blocks:
+                    found.extend(_own_operations(block.ops))
+    return found
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

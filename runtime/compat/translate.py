@@ -16,6 +16,19 @@ mapping function, PaddlePaddle's own default applies: an argument ``saved_mean``
   does not have (``XShape``) are dropped, results the OpDesc lacks are null;
 - ``feed``/``fetch`` become `pd_op.feed`/`pd_op.fetch`; ``mul``, ``elementwise_*`` with an
   ``axis`` and ``fill_constant`` with a ``ValueTensor`` have their own translations.
+
+Control flow (PaddlePaddle 3.3.1's ``ProgramTranslator::TranslateIfOperation`` /
+``TranslateWhileOperation``): each ``conditional_block`` becomes a `pd_op.if` whose true region is
+its sub-block, yielding the op's ``Out`` variables, and whose false region is a fake one
+(``fake_false_branch``) yielding each output's value where an enclosing block has one, else a
+zero `full` of its extents (-1 taken as 1), inserted at the region's start; ``cond``'s
+``logical_not``, ``cast`` and ``select_input`` are ops of their own. A ``while`` becomes a
+`pd_op.while` whose loop variables are its ``Out`` but the ``Condition``, one block argument
+each, its body yielding the condition and the loop variables as the sub-block leaves them. A
+sub-block reads the values of the blocks around it; what it writes stays in it. Only the global
+block's ops carry ``persistable``/``stop_gradient`` (PaddlePaddle sets them for the values of
+its top-level context only). An ``assign`` to a variable that already has a value becomes
+``assign_out_`` of it, ``increment`` becomes ``increment_`` when it writes its input.
 """
 
 from __future__ import annotations
@@ -35,7 +48,7 @@ from runtime.compat.program_desc import (
 )
 from runtime.errors import InvalidArgumentError, NotFoundError, PhiError, UnimplementedError
 from runtime.ir.attributes import Attribute
-from runtime.ir.core import Operation, Program, Value
+from runtime.ir.core import Block, Operation, Program, Region, Value
 from runtime.ir.dialect import OpDef as IrOpDef
 from runtime.ir.dialect import get_dialect
 from runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
@@ -79,7 +92,27 @@ _TRANSLATOR_ATTRIBUTES: dict[str, dict[str, Attribute]] = {
     },
 }
 # legacy ops translated by a rule of their own, as PaddlePaddle's translator has one for each
-OWN_TRANSLATIONS = frozenset(("feed", "fetch", "mul", "fill_constant", *_ELEMENTWISE))
+OWN_TRANSLATIONS = frozenset(
+    (
+        "feed",
+        "fetch",
+        "mul",
+        "fill_constant",
+        "assign",
+        "increment",
+        "select_input",
+        "conditional_block",
+        "while",
+        *_ELEMENTWISE,
+    )
+)
+# legacy ops holding a sub-block that are translated (as PaddlePaddle 3.3.1 translates them)
+_CONTROL_FLOW = ("conditional_block", "while")
+
+
+class _SubBlockError(UnimplementedError):
+    """A legacy op of a sub-block that cannot be translated (its message names the op, the block
+    and the model); the ops around it pass it on unchanged."""
 
 
 def as_program_desc(source: Any) -> ProgramDesc:
@@ -234,26 +267,47 @@ class _Translator:
         self.block_desc = desc.global_block
         self.program = Program()
         self.block = self.program.block
-        self.values: dict[str, Value] = {}
+        # the variables' values, one dict per block being translated (the innermost last)
+        self.scopes: list[dict[str, Value]] = [{}]
+        self.report: list | None = None
         self.dialect = get_dialect("pd_op")
         self.special: dict[str, Callable[[OpDesc, str], None]] = {
             "feed": self.feed,
             "fetch": self.fetch,
             "mul": self.mul,
             "fill_constant": self.fill_constant,
+            "assign": self.assign,
+            "increment": self.increment,
+            "select_input": self.select_input,
+            "conditional_block": self.conditional_block,
+            "while": self.while_,
         }
 
     # -- helpers -------------------------------------------------------------------------------
+    @property
+    def values(self) -> dict[str, Value]:
+        """The values the block being translated defines."""
+        return self.scopes[-1]
+
+    @property
+    def top_level(self) -> bool:
+        return len(self.scopes) == 1
+
     def var(self, name: str) -> VarDesc | None:
         return self.block_desc.find_var(name, self.desc)
 
+    def lookup(self, name: str) -> Value | None:
+        """The value of ``name`` in the block being translated or the blocks around it."""
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
     def value(self, name: str, where: str) -> Value:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise InvalidArgumentError(
-                f"{where} reads variable '{name}' before any op writes it"
-            ) from None
+        found = self.lookup(name)
+        if found is None:
+            raise InvalidArgumentError(f"{where} reads variable '{name}' before any op writes it")
+        return found
 
     def append(
         self, name: str, operands: list, types: list[Type], attributes: dict[str, Attribute]
@@ -261,6 +315,10 @@ class _Translator:
         return self.block.append(Operation(name, operands, types, attributes))
 
     def result_flags(self, names: list[str | None]) -> dict[str, Attribute]:
+        """``persistable``/``stop_gradient`` of the results from their variables: none in a
+        sub-block."""
+        if not self.top_level:
+            return {}
         persistable, stop = [], []
         for name in names:
             var = self.var(name) if name is not None else None
@@ -317,29 +375,24 @@ class _Translator:
 
     # -- the program ---------------------------------------------------------------------------
     def translate(self, report: list | None = None) -> Program:
-        """The program; with ``report``, an op that cannot be translated is recorded there as
-        (index, op, error) instead of raising, and its outputs become unattached values, and every
-        op is recorded as (index, op, the operations it became)."""
-        for op in self.block_desc.ops:
-            for name, value in op.attrs.items():
-                if isinstance(value, BlockRef) or (
-                    isinstance(value, tuple) and value and isinstance(value[0], BlockRef)
-                ):
-                    raise UnimplementedError(
-                        f"{self.desc.source}: legacy op '{op.type}' holds a sub-block (attribute "
-                        f"'{name}'); control flow in legacy programs is not translated"
-                    )
+        """The program; with ``report``, an op of the global block that cannot be translated is
+        recorded there as (0, index, op, error) instead of raising, and its outputs become
+        unattached values, and every op (those of sub-blocks too) is recorded as (block index,
+        index, op, the operations it became)."""
+        self.report = report
         self.parameters()
         for index, op in enumerate(self.block_desc.ops):
             where = f"{self.desc.source}: op {index} ('{op.type}')"
             start = len(self.block.ops)
+            entries = len(report) if report is not None else 0
             try:
                 self.translate_op(op, where)
             except PhiError as error:
                 if report is None:
                     raise
                 del self.block.ops[start:]
-                report.append((index, op, error))
+                del report[entries:]
+                report.append((0, index, op, error))
                 for names in op.outputs.values():
                     for name in names:
                         var = self.var(name)
@@ -347,10 +400,45 @@ class _Translator:
                         self.values[name] = Value(_tensor_type(var, where) if known else NULL_TYPE)
                 continue
             if report is not None:
-                report.append((index, op, self.block.ops[start:]))
+                report.insert(entries, (0, index, op, self.block.ops[start:]))
         return self.program
 
+    def translate_block(self, index: int, block: Block) -> None:
+        """The ops of legacy block ``index`` into ``block``, in a scope of their own (the caller
+        pushes and pops it). An op that cannot be translated raises UnimplementedError naming
+        it, the block and the model."""
+        outer_desc, outer_block = self.block_desc, self.block
+        self.block_desc, self.block = self.desc.blocks[index], block
+        try:
+            for position, op in enumerate(self.block_desc.ops):
+                where = f"{self.desc.source}: block {index} op {position} ('{op.type}')"
+                start = len(block.ops)
+                entries = len(self.report) if self.report is not None else 0
+                try:
+                    self.translate_op(op, where)
+                except _SubBlockError:
+                    raise
+                except PhiError as error:
+                    raise _SubBlockError(
+                        f"{self.desc.source}: legacy op '{op.type}' (op {position} of block "
+                        f"{index}) is not translated: {error}"
+                    ) from None
+                if self.report is not None:
+                    self.report.insert(entries, (index, position, op, block.ops[start:]))
+        finally:
+            self.block_desc, self.block = outer_desc, outer_block
+
     def translate_op(self, op: OpDesc, where: str) -> None:
+        if op.type not in _CONTROL_FLOW:
+            for name, value in op.attrs.items():
+                if isinstance(value, BlockRef) or (
+                    isinstance(value, tuple) and value and isinstance(value[0], BlockRef)
+                ):
+                    raise UnimplementedError(
+                        f"{where}: legacy op '{op.type}' holds a sub-block (attribute '{name}'); "
+                        f"of the ops with sub-blocks only {' and '.join(_CONTROL_FLOW)} are "
+                        "translated"
+                    )
         handler = self.special.get(op.type)
         if handler is not None:
             handler(op, where)
@@ -425,7 +513,9 @@ class _Translator:
         attributes.update(flags)
         matrix_type = DenseTensorType((x2.type.dims[0], y2.type.dims[1]), x.type.element)
         product_value = self.append("pd_op.matmul", [x2, y2], [matrix_type], attributes).results[0]
-        out = self.reshape(product_value, list(x_dims[:x_cols] + y_dims[y_cols:]), dict(flags))
+        # in a sub-block the reshape keeps the stop_gradient its builder gives it
+        last = dict(flags) if flags else dict(stop)
+        out = self.reshape(product_value, list(x_dims[:x_cols] + y_dims[y_cols:]), last)
         out.type = _tensor_type(self.var(out_name), where)
         self.values[out_name] = out
 
@@ -496,6 +586,136 @@ class _Translator:
         if value_tensor:
             return self.value(value_tensor[0], where)
         return self.full_scalar(op.attrs.get("value", 0.0), "FLOAT")
+
+    # -- control flow and the ops around it ----------------------------------------------------
+    def assign(self, op: OpDesc, where: str) -> None:
+        """``assign`` to a variable that has a value (in this block or one around it) is
+        ``assign_out_`` of that value, else ``assign``."""
+        source = self.value(self.single_input(op, "X", where), where)
+        out_name = op.output("Out")[0]
+        out_type = _tensor_type(self.var(out_name), where)
+        existing = self.lookup(out_name)
+        attributes = self.result_flags([out_name])
+        if existing is None:
+            created = self.append("pd_op.assign", [source], [out_type], attributes)
+        else:
+            created = self.append("pd_op.assign_out_", [source, existing], [out_type], attributes)
+        self.values[out_name] = created.results[0]
+
+    def increment(self, op: OpDesc, where: str) -> None:
+        """``increment(X, step)``: ``increment_`` when it writes X, else ``increment``; the
+        attribute ``value`` is the step."""
+        x_name, out_name = self.single_input(op, "X", where), op.output("Out")[0]
+        name = "pd_op.increment_" if out_name == x_name else "pd_op.increment"
+        attributes = {"value": Attribute("float", float(op.attrs.get("step", 1.0)))}
+        attributes.update(self.result_flags([out_name]))
+        created = self.append(
+            name,
+            [self.value(x_name, where)],
+            [_tensor_type(self.var(out_name), where)],
+            attributes,
+        )
+        self.values[out_name] = created.results[0]
+
+    def select_input(self, op: OpDesc, where: str) -> None:
+        """``select_input(Mask, X)``: the ``Mask``-th of the X values, each an operand."""
+        operands = [self.value(self.single_input(op, "Mask", where), where)]
+        operands += [self.value(name, where) for name in op.input("X")]
+        out_name = op.output("Out")[0]
+        created = self.append(
+            "pd_op.select_input",
+            operands,
+            [_tensor_type(self.var(out_name), where)],
+            self.result_flags([out_name]),
+        )
+        self.values[out_name] = created.results[0]
+
+    def single_input(self, op: OpDesc, parameter: str, where: str) -> str:
+        names = op.input(parameter)
+        if len(names) != 1:
+            raise InvalidArgumentError(
+                f"{where}: legacy op '{op.type}' takes one variable as input '{parameter}', "
+                f"got {list(names)}"
+            )
+        return names[0]
+
+    def sub_block(self, op: OpDesc, where: str) -> int:
+        ref = op.attrs.get("sub_block")
+        if not isinstance(ref, BlockRef) or not 0 < ref.index < len(self.desc.blocks):
+            raise InvalidArgumentError(
+                f"{where}: attribute 'sub_block' names no block of the model"
+            )
+        return ref.index
+
+    def conditional_block(self, op: OpDesc, where: str) -> None:
+        """`pd_op.if`: the sub-block is the true region; the false region is PaddlePaddle's
+        fake one."""
+        block_index = self.sub_block(op, where)
+        cond = self.value(self.single_input(op, "Cond", where), where)
+        for name in op.input("Input"):
+            self.value(name, where)
+        outputs = [name for name in op.output("Out") if name != "@EMPTY@"]
+        types = [_tensor_type(self.var(name), where) for name in outputs]
+        attributes = {"fake_false_branch": Attribute("bool", True)}
+        attributes.update(self.result_flags(outputs))
+        if_op = self.append("pd_op.if", [cond], types, attributes)
+        if_op.regions = [Region(if_op), Region(if_op)]
+        true_block = if_op.regions[0].add_block()
+        self.scopes.append({})
+        try:
+            self.translate_block(block_index, true_block)
+            true_values = [self.value(name, where) for name in outputs]
+        finally:
+            self.scopes.pop()
+        true_block.append(Operation("cf.yield", true_values, []))
+        false_block = if_op.regions[1].add_block()
+        false_values = []
+        for name, true_value in zip(outputs, true_values):
+            existing = self.lookup(name)
+            if existing is None:
+                existing = self.zeros(false_block, true_value.type, where)
+            false_values.append(existing)
+        false_block.append(Operation("cf.yield", false_values, []))
+        for name, result in zip(outputs, if_op.results):
+            self.values[name] = result
+
+    def zeros(self, block: Block, like: Type, where: str) -> Value:
+        """A zero `full` of ``like``'s extents (-1 taken as 1), inserted at ``block``'s start:
+        what PaddlePaddle's fake false branch yields."""
+        if not isinstance(like, DenseTensorType):
+            raise UnimplementedError(f"{where}: a fake false branch yielding a {like}")
+        dims = tuple(abs(d) for d in like.dims)
+        attributes = {
+            "dtype": Attribute("dtype", like.dtype),
+            "place": Attribute("place", "cpu"),
+            "shape": Attribute("intarray", dims),
+            "stop_gradient": _bools([True]),
+            "value": Attribute("double", 0.0),
+        }
+        full = Operation("pd_op.full", [], [DenseTensorType(dims, like.element)], attributes)
+        return block.insert(0, full).results[0]
+
+    def while_(self, op: OpDesc, where: str) -> None:
+        """`pd_op.while`: its loop variables are the op's Out but the Condition, each a block
+        argument of the body; the body yields the condition and the loop variables."""
+        block_index = self.sub_block(op, where)
+        cond_name = self.single_input(op, "Condition", where)
+        loop_vars = [name for name in op.output("Out") if name != cond_name]
+        inputs = [self.value(name, where) for name in loop_vars]
+        operands = [self.value(cond_name, where), *inputs]
+        attributes = self.result_flags(loop_vars)
+        while_op = self.append("pd_op.while", operands, [v.type for v in inputs], attributes)
+        while_op.regions = [Region(while_op)]
+        body = while_op.regions[0].add_block()
+        self.scopes.append({name: body.add_arg(v.type) for name, v in zip(loop_vars, inputs)})
+        try:
+            self.translate_block(block_index, body)
+            yielded = [self.value(name, where) for name in (cond_name, *loop_vars)]
+        finally:
+            self.scopes.pop()
+        body.append(Operation("cf.yield", yielded, []))
+        for name, result in zip(loop_vars, while_op.results):
+            self.values[name] = result
 
     # -- every other op ------------------------------------------------------------------------
     def generic(self, op: OpDesc, where: str) -> None:
@@ -585,9 +805,13 @@ def translate_program_desc(source: Any) -> Program:
     return _Translator(as_program_desc(source)).translate()
 
 
-def translate_op_by_op(desc: ProgramDesc) -> tuple[Program, list[tuple[int, OpDesc, Any]]]:
-    """The program and, per legacy op of the global block, (index, op, the operations it
-    became, or the error that stopped its translation): what the CLI reports."""
-    report: list[tuple[int, OpDesc, Any]] = []
+def translate_op_by_op(
+    desc: ProgramDesc,
+) -> tuple[Program, list[tuple[int, int, OpDesc, Any]]]:
+    """The program and, per legacy op (a control-flow op's sub-block ops after it), (block
+    index, index, op, the operations it became, or the error that stopped its translation):
+    what the CLI reports. An op of a sub-block that cannot be translated stops its control-flow
+    op of the global block, whose entry holds the error."""
+    report: list[tuple[int, int, OpDesc, Any]] = []
     program = _Translator(desc).translate(report)
     return program, report

@@ -25,10 +25,15 @@ FIXTURES = sorted(p.name for p in DATA.iterdir() if (p / "model.pdmodel").is_fil
 def test_every_fixture_the_issue_names_is_there() -> None:
     assert FIXTURES == sorted(
         [
+            "assign_out_increment",
             "assorted",
             "cnn",
             "common_ops",
+            "cond_0d_predicate",
+            "cond_in_while",
+            "cond_nested_outputs",
             "expand_v2",
+            "fc_in_cond",
             "fill_constant_shape_tensor_list",
             "fill_constant_value_tensor",
             "lookup_table_v2",
@@ -36,6 +41,9 @@ def test_every_fixture_the_issue_names_is_there() -> None:
             "reshape_shape_tensor",
             "scale_tensor",
             "slice_tensor",
+            "switch_case",
+            "while_accumulate",
+            "while_grows",
         ]
     )
 
@@ -64,6 +72,34 @@ def test_a_legacy_model_runs_with_paddlepaddles_outputs(name: str) -> None:
         reference = expected[f"out{index}"]
         assert output.dtype == reference.dtype and output.shape == reference.shape
         np.testing.assert_allclose(output, reference, rtol=1e-5, atol=1e-6)
+
+
+def _run_fixture(name: str, **changed: np.ndarray) -> list[np.ndarray]:
+    exe = phi.static.Executor()
+    program, feed_names, fetch_targets = phi.static.load_inference_model(
+        DATA / name / "model", exe, scope={}
+    )
+    inputs = dict(np.load(DATA / name / "inputs.npz"))
+    inputs.update(changed)
+    return exe.run(program, feed={n: inputs[n] for n in feed_names}, fetch_list=fetch_targets)
+
+
+def test_a_legacy_cond_takes_the_branch_its_predicate_names() -> None:
+    x = np.load(DATA / "cond_nested_outputs" / "inputs.npz")["x"]
+    a, b, c = _run_fixture("cond_nested_outputs", pred=np.array([False]))
+    np.testing.assert_allclose(a, -x, rtol=1e-6)
+    assert b.shape == x.shape and not b.any()
+    assert c.tolist() == [2.0]
+    inputs = np.load(DATA / "cond_0d_predicate" / "inputs.npz")
+    (product,) = _run_fixture("cond_0d_predicate", pred=np.array(True))
+    np.testing.assert_allclose(product, inputs["x"] * inputs["y"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("index, factor", [(0, 2.0), (1, 3.0), (7, -1.0)])
+def test_a_legacy_switch_case_takes_the_branch_its_index_names(index: int, factor: float) -> None:
+    x = np.load(DATA / "switch_case" / "inputs.npz")["x"]
+    (out,) = _run_fixture("switch_case", index=np.array([index], "int64"))
+    np.testing.assert_allclose(out, factor * x, rtol=1e-6)
 
 
 def test_the_feed_names_come_in_col_order() -> None:
@@ -126,15 +162,99 @@ def test_the_report_says_when_a_file_cannot_be_read(tmp_path: Path) -> None:
     assert "junk.pdmodel: cannot be read" in out.getvalue()
 
 
-def test_a_sub_block_is_unimplemented() -> None:
+def _add_op(block, op_type: str, inputs: dict, outputs: dict, sub_block: int | None = None):
+    op = block.ops.add(type=op_type)
+    for parameter, names in inputs.items():
+        op.inputs.add(parameter=parameter, arguments=names)
+    for parameter, names in outputs.items():
+        op.outputs.add(parameter=parameter, arguments=names)
+    if sub_block is not None:
+        op.attrs.add(name="sub_block", type=ATTR_TYPES["BLOCK"], block_idx=sub_block)
+    return op
+
+
+def _loop_model(inner_op: str, nested: bool = False) -> bytes:
+    """fill_constant -> `c` (bool [1]); while(c) whose body (block 1) runs ``inner_op`` on `c`
+    (with ``nested``: in a conditional_block on `c`, block 2, inside the body), then assigns
+    `c` its own value."""
     message = ProgramDescProto()
     block = message.blocks.add(idx=0, parent_idx=-1)
-    op = block.ops.add(type="while")
-    op.attrs.add(name="sub_block", type=ATTR_TYPES["BLOCK"], block_idx=1)
+    var = block.vars.add(name="c")
+    var.type.type = VAR_TYPES["DENSE_TENSOR"]
+    var.type.dense_tensor.tensor.data_type = VAR_TYPES["BOOL"]
+    var.type.dense_tensor.tensor.dims.extend([1])
+    fill = _add_op(block, "fill_constant", {}, {"Out": ["c"]})
+    fill.attrs.add(name="shape", type=ATTR_TYPES["LONGS"], longs=[1])
+    fill.attrs.add(name="dtype", type=ATTR_TYPES["INT"], i=VAR_TYPES["BOOL"])
+    fill.attrs.add(name="value", type=ATTR_TYPES["FLOAT"], f=0.0)
+    _add_op(block, "while", {"Condition": ["c"], "X": ["c"]}, {"Out": ["c"]}, sub_block=1)
+    body = message.blocks.add(idx=1, parent_idx=0)
+    inner = body
+    if nested:
+        _add_op(body, "conditional_block", {"Cond": ["c"], "Input": []}, {"Out": []}, 2)
+        inner = message.blocks.add(idx=2, parent_idx=1)
+    _add_op(inner, inner_op, {"X": ["c"]}, {"Out": ["c"]})
+    _add_op(body, "assign", {"X": ["c"]}, {"Out": ["c"]})
+    return message.SerializeToString()
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_an_untranslatable_op_of_a_sub_block_is_named_with_its_block(nested: bool) -> None:
+    desc = parse_program_desc(_loop_model("frobnicate", nested), "loop.pdmodel")
+    block = 2 if nested else 1
+    with pytest.raises(
+        UnimplementedError,
+        match=rf"^loop\.pdmodel: legacy op 'frobnicate' \(op 0 of block {block}\) is not "
+        r"translated: .*nearest known legacy op",
+    ):
+        translate_program_desc(desc)
+
+
+def test_the_report_names_the_sub_block_op_that_stops_a_loop(tmp_path: Path) -> None:
+    path = tmp_path / "loop.pdmodel"
+    path.write_bytes(_loop_model("frobnicate", nested=True))
+    out = io.StringIO()
+    assert compat_main([str(path)], out) == 1
+    text = out.getvalue()
+    assert "5 legacy ops in 3 blocks" in text
+    assert "[1] while: " in text
+    assert "legacy op 'frobnicate' (op 0 of block 2) is not translated" in text
+    assert "covered: 1/5 ops" in text
+
+
+def test_the_report_lists_the_ops_of_sub_blocks() -> None:
+    out = io.StringIO()
+    assert compat_main([str(DATA / "cond_in_while" / "model.pdmodel")], out) == 0
+    text = out.getvalue()
+    assert "23 legacy ops in 4 blocks" in text and "covered: 23/23 ops" in text
+    assert "[block 2 op 0] elementwise_add: KernelSignature(" in text
+    assert "pd_op.scale (for pd_op.increment_) -> kernel scale" in text
+    assert "pd_op.assign (for pd_op.assign_out_) -> kernel assign" in text
+
+
+def test_an_op_with_another_kind_of_sub_block_is_unimplemented() -> None:
+    message = ProgramDescProto()
+    block = message.blocks.add(idx=0, parent_idx=-1)
+    _add_op(block, "recurrent", {}, {}, sub_block=1)
+    message.blocks.add(idx=1, parent_idx=0)
+    desc = parse_program_desc(message.SerializeToString(), "rnn.pdmodel")
+    with pytest.raises(
+        UnimplementedError,
+        match=r"rnn\.pdmodel: op 0 \('recurrent'\): legacy op 'recurrent' holds a sub-block "
+        r"\(attribute 'sub_block'\); of the ops with sub-blocks only conditional_block and while",
+    ):
+        translate_program_desc(desc)
+
+
+def test_a_loop_without_its_condition_is_refused() -> None:
+    message = ProgramDescProto()
+    block = message.blocks.add(idx=0, parent_idx=-1)
+    _add_op(block, "while", {}, {}, sub_block=1)
     message.blocks.add(idx=1, parent_idx=0)
     desc = parse_program_desc(message.SerializeToString(), "loop.pdmodel")
     with pytest.raises(
-        UnimplementedError, match=r"loop\.pdmodel: legacy op 'while' holds a sub-bl"
+        InvalidArgumentError,
+        match=r"legacy op 'while' takes one variable as input 'Condition', got \[\]",
     ):
         translate_program_desc(desc)
 

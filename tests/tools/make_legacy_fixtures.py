@@ -9,12 +9,20 @@ Each model is built in PaddlePaddle's legacy static mode (``FLAGS_enable_pir_api
 folder also holds the feed arrays (``inputs.npz``, keyed by feed name), PaddlePaddle's outputs
 for them from the loaded model (``outputs.npz``, ``out0``, ``out1``... in fetch order), the op
 types of the saved desc (``ops.txt``) and ``translated.txt``: what ``paddle.pir.translate_to_pir``
-prints for the desc read back from ``model.pdmodel``.
+prints for the desc read back from ``model.pdmodel``. The script runs itself again with
+``PYTHONHASHSEED=0`` so that rerunning it rewrites the fixtures byte for byte.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+
+# PaddlePaddle's legacy `cond` orders a conditional_block's outputs by iterating a set of
+# variable names: a fixed string hash seed makes the saved programs the same on every run
+if os.environ.get("PYTHONHASHSEED") != "0":
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 os.environ["FLAGS_enable_pir_api"] = "0"
 
@@ -175,6 +183,153 @@ def _fill_shape_tensor_list():
     )
 
 
+def _legacy_logical_not(x, name=None):
+    """``paddle.logical_not`` as a legacy op: ``paddle.static.nn.cond`` calls it for the false
+    branch's condition, and in 3.3.1 it calls the PIR API even in legacy static mode."""
+    helper = paddle.base.layer_helper.LayerHelper("logical_not")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="logical_not", inputs={"X": [x]}, outputs={"Out": [out]})
+    return out
+
+
+def _cond_nested_outputs():
+    """``cond`` on a fed bool [1] predicate (true here), each branch returning a nest of three
+    values: conditional_block, logical_not, conditional_block, cast, select_input."""
+    x = paddle.static.data("x", [-1, 3], "float32")
+    pred = paddle.static.data("pred", [1], "bool")
+
+    def true_fn():
+        return paddle.scale(x, 2.0), (paddle.add(x, x), paddle.full([1], 1.0, "float32"))
+
+    def false_fn():
+        return paddle.scale(x, -1.0), (paddle.subtract(x, x), paddle.full([1], 2.0, "float32"))
+
+    a, (b, c) = paddle.static.nn.cond(pred, true_fn, false_fn)
+    return (
+        [x, pred],
+        [a, b, c],
+        {"x": RNG.standard_normal((2, 3)).astype("float32"), "pred": np.array([True])},
+    )
+
+
+def _cond_0d_predicate():
+    """``cond`` on a fed 0-D bool predicate (false here), the branches reading a second feed."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    y = paddle.static.data("y", [2, 3], "float32")
+    pred = paddle.static.data("pred", [], "bool")
+    out = paddle.static.nn.cond(
+        pred,
+        lambda: _append_op("elementwise_mul", {"X": x, "Y": y}, axis=-1),
+        lambda: paddle.add(x, y),
+    )
+    return (
+        [x, y, pred],
+        [out],
+        {
+            "x": RNG.standard_normal((2, 3)).astype("float32"),
+            "y": RNG.standard_normal((2, 3)).astype("float32"),
+            "pred": np.array(False),
+        },
+    )
+
+
+def _while_accumulate():
+    """``while_loop`` with an int64 counter (increment) and a float accumulator: while,
+    less_than, increment, elementwise_add and the assigns of the next values."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 3, "int64")
+    acc = paddle.zeros([2, 3], "float32")
+    i, acc = paddle.static.nn.while_loop(
+        lambda i, acc: paddle.less_than(i, n),
+        lambda i, acc: [paddle.increment(i), paddle.add(acc, x)],
+        [i, acc],
+    )
+    return [x], [i, acc], {"x": RNG.standard_normal((2, 3)).astype("float32")}
+
+
+def _cond_in_while():
+    """A ``cond`` inside the body of a ``while_loop``: the accumulator adds ``x`` on the first
+    two of five steps and subtracts it on the other three (-x in the end)."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 5, "int64")
+    two = paddle.full([1], 2, "int64")
+    acc = paddle.zeros([2, 3], "float32")
+
+    def body(i, acc):
+        step = paddle.static.nn.cond(
+            paddle.less_than(i, two), lambda: paddle.add(acc, x), lambda: paddle.subtract(acc, x)
+        )
+        return [paddle.increment(i), step]
+
+    i, acc = paddle.static.nn.while_loop(lambda i, acc: paddle.less_than(i, n), body, [i, acc])
+    return [x], [i, acc], {"x": RNG.standard_normal((2, 3)).astype("float32")}
+
+
+def _assign_out_increment():
+    """In the global block: an ``assign`` to a variable an op wrote before (``assign_out_``),
+    read after it, and ``increment`` of a counter (``increment_``)."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    y = paddle.scale(x, 2.0)
+    _append_op_to("assign", {"X": paddle.scale(x, 3.0)}, y)
+    i = paddle.increment(paddle.full([1], 0, "int64"))
+    return [x], [paddle.add(y, x), i], {"x": RNG.standard_normal((2, 3)).astype("float32")}
+
+
+def _switch_case():
+    """``switch_case`` on a fed int64 index (2 here: the default): conds nested in the false
+    branches' sub-blocks."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    index = paddle.static.data("index", [1], "int64")
+    out = paddle.static.nn.switch_case(
+        index,
+        {0: lambda: paddle.scale(x, 2.0), 1: lambda: paddle.scale(x, 3.0)},
+        default=lambda: paddle.scale(x, -1.0),
+    )
+    return (
+        [x, index],
+        [out],
+        {"x": RNG.standard_normal((2, 3)).astype("float32"), "index": np.array([2], "int64")},
+    )
+
+
+def _fc_in_cond():
+    """``cond`` whose true branch is an ``fc`` (its parameters read in the sub-block: mul,
+    elementwise_add), the false one a slice and a scale."""
+    x = paddle.static.data("x", [-1, 4], "float32")
+    pred = paddle.static.data("pred", [1], "bool")
+    out = paddle.static.nn.cond(
+        pred, lambda: paddle.static.nn.fc(x, 3), lambda: paddle.scale(x[:, :3], 2.0)
+    )
+    return (
+        [x, pred],
+        [out],
+        {"x": RNG.standard_normal((2, 4)).astype("float32"), "pred": np.array([True])},
+    )
+
+
+def _while_grows():
+    """A ``while_loop`` whose loop variable grows (concat), from [1, 3] to [4, 3]: the saved
+    VarDesc holds the extents the body inferred, not the first ones."""
+    x = paddle.static.data("x", [1, 3], "float32")
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 3, "int64")
+    i, rows = paddle.static.nn.while_loop(
+        lambda i, rows: paddle.less_than(i, n),
+        lambda i, rows: [paddle.increment(i), paddle.concat([rows, x], axis=0)],
+        [i, paddle.scale(x, 1.0)],
+    )
+    return [x], [i, rows], {"x": RNG.standard_normal((1, 3)).astype("float32")}
+
+
+def _append_op_to(op_type: str, inputs: dict, out, output: str = "Out", **attrs) -> None:
+    """One legacy op writing the existing variable ``out``."""
+    helper = paddle.base.layer_helper.LayerHelper(op_type)
+    inputs = {name: value if isinstance(value, list) else [value] for name, value in inputs.items()}
+    helper.append_op(type=op_type, inputs=inputs, outputs={output: [out]}, attrs=attrs)
+
+
 MODELS = {
     "mlp": _mlp,
     "cnn": _cnn,
@@ -187,6 +342,15 @@ MODELS = {
     "assorted": _assorted,
     "common_ops": _common_ops,
     "fill_constant_shape_tensor_list": _fill_shape_tensor_list,
+    # models with sub-blocks last, so that the models above draw the same numbers from RNG
+    "cond_nested_outputs": _cond_nested_outputs,
+    "cond_0d_predicate": _cond_0d_predicate,
+    "while_accumulate": _while_accumulate,
+    "cond_in_while": _cond_in_while,
+    "assign_out_increment": _assign_out_increment,
+    "switch_case": _switch_case,
+    "fc_in_cond": _fc_in_cond,
+    "while_grows": _while_grows,
 }
 
 
@@ -223,13 +387,19 @@ def write(name: str, build) -> None:
     np.savez(folder / "inputs.npz", **{n: inputs[n] for n in feed_names})
     np.savez(folder / "outputs.npz", **{f"out{i}": o for i, o in enumerate(outputs)})
     desc = paddle.base.core.ProgramDesc((folder / "model.pdmodel").read_bytes())
-    ops = [desc.block(0).op(i).type() for i in range(desc.block(0).op_size())]
-    (folder / "ops.txt").write_text("\n".join(ops) + "\n")
+    lines = []
+    for b in range(desc.num_blocks()):  # a program with sub-blocks: each block's ops after a header
+        block = desc.block(b)
+        if desc.num_blocks() > 1:
+            lines.append(f"block {b} (parent {block.parent})")
+        lines += [block.op(i).type() for i in range(block.op_size())]
+    (folder / "ops.txt").write_text("\n".join(lines) + "\n")
     (folder / "translated.txt").write_text(str(paddle.pir.translate_to_pir(desc)))
 
 
 def main() -> None:
     paddle.enable_static()
+    paddle.logical_not = _legacy_logical_not
     for name, build in MODELS.items():
         write(name, build)
         print(name, "written")
