@@ -35,10 +35,6 @@ bitwise_xor bitwise_not allclose isclose set_value set_value_with_tensor index_p
 
 # kernel -> (dtypes PaddlePaddle registers that phiops does not, the reverse, why)
 KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
-    **{
-        name: ({"complex64", "complex128"}, set(), "complex random draws are not implemented")
-        for name in ("uniform", "gaussian")
-    },
 }
 
 

@@ -76,13 +76,23 @@ def test_seed_rejects_negative_values() -> None:
 def test_uniform_statistics(dtype: DataType) -> None:
     phi.seed(10)
     out = phi.uniform([N], dtype, -2.0, 3.0, 0)
-    values = out.numpy().astype(np.float64)
     assert out.dtype is dtype and out.shape == [N]
-    assert values.min() >= -2.0 and values.max() <= 3.0
-    assert abs(values.mean() - 0.5) < 0.02
-    assert abs(values.var() - 25 / 12) < 0.03
-    counts, _ = np.histogram(values, bins=10, range=(-2, 3))
-    assert np.all(np.abs(counts / N - 0.1) < 0.005)
+    # a complex draw: real and imaginary parts each uniform, independent (as PaddlePaddle's)
+    for values in _parts(out.numpy()):
+        assert values.min() >= -2.0 and values.max() <= 3.0
+        assert abs(values.mean() - 0.5) < 0.02
+        assert abs(values.var() - 25 / 12) < 0.03
+        counts, _ = np.histogram(values, bins=10, range=(-2, 3))
+        assert np.all(np.abs(counts / N - 0.1) < 0.005)
+    if dtype.is_complex:
+        assert abs(np.corrcoef(out.numpy().real, out.numpy().imag)[0, 1]) < 0.03
+
+
+def _parts(array: np.ndarray) -> list[np.ndarray]:
+    """A real draw as float64; a complex one's real and imaginary parts."""
+    if np.iscomplexobj(array):
+        return [array.real.astype(np.float64), array.imag.astype(np.float64)]
+    return [array.astype(np.float64)]
 
 
 @op_test("uniform", kind="edge")
@@ -99,12 +109,16 @@ def test_uniform_edges() -> None:
 def test_gaussian_statistics(dtype: DataType) -> None:
     phi.seed(11)
     out = phi.gaussian([N], 1.5, 2.0, 0, dtype)
-    values = out.numpy().astype(np.float64)
     assert out.dtype is dtype
-    assert abs(values.mean() - 1.5) < 0.03
-    assert abs(values.std() - 2.0) < 0.03
-    within_one_sigma = np.mean(np.abs(values - 1.5) < 2.0)
-    assert abs(within_one_sigma - 0.6827) < 0.01
+    # a complex draw: each part normal with the mean and std / sqrt(2), as PaddlePaddle's, so
+    # the complex values' standard deviation is std
+    std = 2.0 / np.sqrt(2.0) if dtype.is_complex else 2.0
+    for values in _parts(out.numpy()):
+        assert abs(values.mean() - 1.5) < 0.03
+        assert abs(values.std() - std) < 0.03
+        within_one_sigma = np.mean(np.abs(values - 1.5) < std)
+        assert abs(within_one_sigma - 0.6827) < 0.01
+    assert abs(np.std(out.numpy().astype(np.complex128)) - 2.0) < 0.03
 
 
 @op_test("gaussian", kind="edge")
