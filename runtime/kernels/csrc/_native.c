@@ -2,7 +2,8 @@
  *
  * layer_norm and layer_norm_grad over the rows of C-contiguous float32 or float64 arrays: each
  * row is read from memory once and then worked on in L1, where numpy needs a pass over the
- * whole array per step. Arrays arrive through the buffer protocol, so the module needs no numpy
+ * whole array per step. col2im for conv2d's input gradient: one pass over the columns, where
+ * numpy adds one strided slice of the whole input per kernel tap. Arrays arrive through the buffer protocol, so the module needs no numpy
  * headers. runtime/kernels/native.py chooses the dtype and makes the arrays contiguous; the
  * checks here only keep a wrong call from reading or writing memory it does not own. The loops
  * run without the GIL. */
@@ -17,10 +18,17 @@
  * ones. */
 #define LANES 16
 
+/* The geometry of a 2-D convolution: input h x w, kernel kh x kw, output oh x ow, strides,
+ * dilations and the leading (top, left) paddings. */
+struct conv2d {
+    Py_ssize_t h, w, kh, kw, oh, ow, sy, sx, dy, dx, py, px;
+};
+
 #define T float
 #define ACC float
 #define NAME(f) f##_float32
 #include "layer_norm.h"
+#include "col2im.h"
 #undef T
 #undef ACC
 #undef NAME
@@ -29,6 +37,7 @@
 #define ACC double
 #define NAME(f) f##_float64
 #include "layer_norm.h"
+#include "col2im.h"
 #undef T
 #undef ACC
 #undef NAME
@@ -180,7 +189,48 @@ static PyObject *layer_norm_grad(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(col2im_doc,
+             "col2im_2d(cols, planes, h, w, kh, kw, oh, ow, sy, sx, dy, dx, py, px, out)\n\n"
+             "Write into out (planes x h x w) the sums of cols (planes x kh x kw x oh x ow)\n"
+             "over the kernel taps and output pixels that each input pixel feeds.");
+
+static PyObject *col2im_2d(PyObject *self, PyObject *args)
+{
+    PyObject *cols, *out;
+    Py_ssize_t planes;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OnnnnnnnnnnnnnO:col2im_2d", &cols, &planes, &g.h, &g.w, &g.kh,
+                          &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.dy, &g.dx, &g.py, &g.px, &out))
+        return NULL;
+    if (planes < 0 || g.h < 0 || g.w < 0 || g.kh < 1 || g.kw < 1 || g.oh < 0 || g.ow < 0 ||
+        g.sy < 1 || g.sx < 1 || g.dy < 1 || g.dx < 1) {
+        /* any paddings are safe: only pixels inside the input are written */
+        PyErr_SetString(PyExc_ValueError,
+                        "col2im_2d: negative sizes, or kernel, strides or dilations below 1");
+        return NULL;
+    }
+    const char *format = float_format(cols);
+    if (!format)
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(cols, "cols", format, planes * g.kh * g.kw * g.oh * g.ow, 0, 0, &v[0]) < 0 ||
+        get_array(out, "out", format, planes * g.h * g.w, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        col2im_float32(v[0].buf, planes, &g, v[1].buf);
+    else
+        col2im_float64(v[0].buf, planes, &g, v[1].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     {NULL, NULL, 0, NULL},
