@@ -2,8 +2,8 @@
  *
  * layer_norm and layer_norm_grad over the rows of C-contiguous float32 or float64 arrays: each
  * row is read from memory once and then worked on in L1, where numpy needs a pass over the
- * whole array per step. col2im for conv2d's input gradient: one pass over the columns, where
- * numpy adds one strided slice of the whole input per kernel tap. Arrays arrive through the buffer protocol, so the module needs no numpy
+ * whole array per step. im2col and col2im for 2-D convolutions: one pass over the columns,
+ * where numpy pads the input and copies (or adds) one strided slice of it per kernel tap. Arrays arrive through the buffer protocol, so the module needs no numpy
  * headers. runtime/kernels/native.py chooses the dtype and makes the arrays contiguous; the
  * checks here only keep a wrong call from reading or writing memory it does not own. The loops
  * run without the GIL. */
@@ -28,7 +28,7 @@ struct conv2d {
 #define ACC float
 #define NAME(f) f##_float32
 #include "layer_norm.h"
-#include "col2im.h"
+#include "conv2d.h"
 #undef T
 #undef ACC
 #undef NAME
@@ -37,7 +37,7 @@ struct conv2d {
 #define ACC double
 #define NAME(f) f##_float64
 #include "layer_norm.h"
-#include "col2im.h"
+#include "conv2d.h"
 #undef T
 #undef ACC
 #undef NAME
@@ -189,6 +189,56 @@ static PyObject *layer_norm_grad(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* Parse (source, planes, geometry..., target) and run im2col (to_columns) or col2im. */
+static PyObject *convert_columns(PyObject *args, int to_columns)
+{
+    PyObject *source, *target;
+    Py_ssize_t planes;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OnnnnnnnnnnnnnO", &source, &planes, &g.h, &g.w, &g.kh, &g.kw,
+                          &g.oh, &g.ow, &g.sy, &g.sx, &g.dy, &g.dx, &g.py, &g.px, &target))
+        return NULL;
+    if (planes < 0 || g.h < 0 || g.w < 0 || g.kh < 1 || g.kw < 1 || g.oh < 0 || g.ow < 0 ||
+        g.sy < 1 || g.sx < 1 || g.dy < 1 || g.dx < 1) {
+        /* any paddings are safe: only pixels inside the input are read or written */
+        PyErr_SetString(PyExc_ValueError,
+                        "negative sizes, or kernel, strides or dilations below 1");
+        return NULL;
+    }
+    const char *format = float_format(source);
+    if (!format)
+        return NULL;
+    const Py_ssize_t image = planes * g.h * g.w, columns = planes * g.kh * g.kw * g.oh * g.ow;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(source, to_columns ? "x" : "cols", format, to_columns ? image : columns, 0, 0,
+                  &v[0]) < 0 ||
+        get_array(target, to_columns ? "cols" : "out", format, to_columns ? columns : image, 1, 0,
+                  &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        (to_columns ? im2col_float32 : col2im_float32)(v[0].buf, planes, &g, v[1].buf);
+    else
+        (to_columns ? im2col_float64 : col2im_float64)(v[0].buf, planes, &g, v[1].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(im2col_doc,
+             "im2col_2d(x, planes, h, w, kh, kw, oh, ow, sy, sx, dy, dx, py, px, cols)\n\n"
+             "Write into cols (planes x kh x kw x oh x ow) the input pixels of x\n"
+             "(planes x h x w) that each kernel tap reads for each output pixel, 0 in the\n"
+             "padding.");
+
+static PyObject *im2col_2d(PyObject *self, PyObject *args)
+{
+    return convert_columns(args, 1);
+}
+
 PyDoc_STRVAR(col2im_doc,
              "col2im_2d(cols, planes, h, w, kh, kw, oh, ow, sy, sx, dy, dx, py, px, out)\n\n"
              "Write into out (planes x h x w) the sums of cols (planes x kh x kw x oh x ow)\n"
@@ -196,41 +246,12 @@ PyDoc_STRVAR(col2im_doc,
 
 static PyObject *col2im_2d(PyObject *self, PyObject *args)
 {
-    PyObject *cols, *out;
-    Py_ssize_t planes;
-    struct conv2d g;
-    if (!PyArg_ParseTuple(args, "OnnnnnnnnnnnnnO:col2im_2d", &cols, &planes, &g.h, &g.w, &g.kh,
-                          &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.dy, &g.dx, &g.py, &g.px, &out))
-        return NULL;
-    if (planes < 0 || g.h < 0 || g.w < 0 || g.kh < 1 || g.kw < 1 || g.oh < 0 || g.ow < 0 ||
-        g.sy < 1 || g.sx < 1 || g.dy < 1 || g.dx < 1) {
-        /* any paddings are safe: only pixels inside the input are written */
-        PyErr_SetString(PyExc_ValueError,
-                        "col2im_2d: negative sizes, or kernel, strides or dilations below 1");
-        return NULL;
-    }
-    const char *format = float_format(cols);
-    if (!format)
-        return NULL;
-    Py_buffer v[2];
-    memset(v, 0, sizeof v);
-    if (get_array(cols, "cols", format, planes * g.kh * g.kw * g.oh * g.ow, 0, 0, &v[0]) < 0 ||
-        get_array(out, "out", format, planes * g.h * g.w, 1, 0, &v[1]) < 0) {
-        release_all(v, 2);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS;
-    if (format[0] == 'f')
-        col2im_float32(v[0].buf, planes, &g, v[1].buf);
-    else
-        col2im_float64(v[0].buf, planes, &g, v[1].buf);
-    Py_END_ALLOW_THREADS;
-    release_all(v, 2);
-    Py_RETURN_NONE;
+    return convert_columns(args, 0);
 }
 
 static PyMethodDef methods[] = {
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
+    {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     {NULL, NULL, 0, NULL},
