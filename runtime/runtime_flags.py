@@ -41,6 +41,13 @@ flags.define_int32(
     "thread, and the BLAS's default count for products of at least 2^23 multiply-adds; 0 leave "
     "the BLAS's threading alone; N > 0 always N threads.",
 )
+flags.define_bool(
+    "use_native_kernels",
+    True,
+    "Run layer_norm, layer_norm_grad and conv2d's im2col and col2im on numpy float32/float64 arrays with "
+    "the compiled kernels of runtime.kernels._native when it is built "
+    "(runtime/kernels/native.py); false: always the numpy kernels.",
+)
 
 
 class _Switches:

@@ -3,7 +3,9 @@
 With the forward's column matrix ``cols`` [G, N*P, K*Cg] and the output gradient as
 ``dout`` [G, N*P, Mg]: ``filter_grad = cols^T @ dout`` and ``dcols = dout @ filter^T``, two
 batched matmuls; col2im then adds ``dcols`` back onto the padded input, one strided slice per
-kernel tap (prod(kernel) vectorised adds, never a loop over pixels or channels).
+kernel tap (prod(kernel) vectorised adds, never a loop over pixels or channels). For 2-D
+channels-first numpy float input, the compiled col2im of `runtime.kernels.native` does that in
+one pass over ``dcols`` when it is built.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from runtime.kernels.impl.conv_kernel import (
     im2col,
 )
 from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.native import native_kernels
 from runtime.kernels.registration import register_kernel
 
 
@@ -75,6 +78,21 @@ def convolve_grad_channels_first(
         return None, filter_grad
     weights = filter.reshape(g, m // g, (c // g) * taps).transpose(0, 2, 1)
     dcols = blas.matmul(xp, weights, dout).reshape((n, c) + geometry.kernel + geometry.out)
+    native = native_kernels(dcols) if len(geometry.kernel) == 2 else None
+    if native is not None:
+        input_grad = xp.empty(input.shape, dcols.dtype)
+        native.col2im_2d(
+            xp.ascontiguousarray(dcols),
+            n * c,
+            *input.shape[2:],
+            *geometry.kernel,
+            *geometry.out,
+            *geometry.strides,
+            *geometry.dilations,
+            *(before for before, _ in geometry.pads),
+            input_grad,
+        )
+        return input_grad, filter_grad
     padded = xp.zeros(
         (n, c) + tuple(size + p0 + p1 for size, (p0, p1) in zip(input.shape[2:], geometry.pads)),
         dcols.dtype,

@@ -20,6 +20,7 @@ from runtime.common import DataType
 from runtime.infermeta.spatial import CHANNEL_LAST, conv_transpose_out_size, resolve_paddings
 from runtime.kernels import blas
 from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.native import native_kernels
 from runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/conv_kernel.cc).
@@ -172,8 +173,25 @@ def im2col(xp: Any, x_last: Array, geometry: ConvGeometry) -> Array:
 def columns_channels_first(xp: Any, x: Array, geometry: ConvGeometry) -> Array:
     """The column matrix [N, groups, C/groups * prod(kernel), prod(out)] of ``x`` [N, C,
     *spatial]: strided windows of the padded input copied once, each row copying runs of an
-    output row's width."""
+    output row's width. 2-D numpy float input takes the compiled im2col of
+    `runtime.kernels.native` when it is built (no padded copy, one pass)."""
     n, c, g = x.shape[0], x.shape[1], geometry.groups
+    width = (c // g) * _prod(geometry.kernel)
+    native = native_kernels(x) if len(geometry.kernel) == 2 else None
+    if native is not None:
+        columns = xp.empty((n, g, width, _prod(geometry.out)), x.dtype)
+        native.im2col_2d(
+            xp.ascontiguousarray(x),
+            n * c,
+            *x.shape[2:],
+            *geometry.kernel,
+            *geometry.out,
+            *geometry.strides,
+            *geometry.dilations,
+            *(before for before, _ in geometry.pads),
+            columns,
+        )
+        return columns
     padded = pad_spatial(xp, x, geometry.pads)
     step = padded.strides[2:]
     shape = (n, g, c // g) + geometry.kernel + geometry.out
@@ -183,7 +201,6 @@ def columns_channels_first(xp: Any, x: Array, geometry: ConvGeometry) -> Array:
         + tuple(b * s for b, s in zip(step, geometry.strides))
     )
     view = xp.lib.stride_tricks.as_strided(padded, shape, view_strides)
-    width = (c // g) * _prod(geometry.kernel)
     return xp.ascontiguousarray(view).reshape(n, g, width, _prod(geometry.out))
 
 

@@ -5,21 +5,26 @@ scale: ``scale_grad = sum(out_grad * x_hat)``, ``bias_grad = sum(out_grad)`` and
 ``x_grad = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))`` when the statistics came from
 the batch; ``x_grad = g * inv_std`` when batch_norm used its running statistics (they are
 constants then). A gradient of an absent scale or bias is absent, and so is one the autograd
-engine does not want (``ctx.wants``).
+engine does not want (``ctx.wants``). layer_norm_grad runs the compiled row kernel of
+`runtime.kernels.native` on numpy float arrays when that is built.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from runtime.kernels.impl.norm_kernel import (
     NORM_DTYPES,
     channel_dots,
     channel_sums,
     channel_view,
+    contiguous,
     float32_attribute,
     rows_of,
     uses_global_stats,
 )
 from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.native import native_kernels
 from runtime.kernels.registration import register_kernel
 
 
@@ -88,8 +93,28 @@ def layer_norm_grad_kernel(
     epsilon: float,
     begin_norm_axis: int,
 ) -> tuple[Array, Array, Array]:
-    xp = ctx.xp
     left, right = rows_of(x.shape, begin_norm_axis)
+    native = native_kernels(x)
+    if native is not None:
+        dtype = x.dtype
+        x_grad = np.empty(x.shape, dtype) if ctx.wants(0) else None
+        scale_grad = None if scale is None or not ctx.wants(1) else np.empty(scale.shape, dtype)
+        bias_grad = None if bias is None or not ctx.wants(2) else np.empty(bias.shape, dtype)
+        native.layer_norm_grad(
+            np.ascontiguousarray(x),
+            contiguous(scale, dtype),
+            contiguous(mean, dtype),
+            contiguous(variance, dtype),
+            contiguous(out_grad, dtype),
+            float32_attribute(epsilon),
+            left,
+            right,
+            x_grad,
+            scale_grad,
+            bias_grad,
+        )
+        return x_grad, scale_grad, bias_grad
+    xp = ctx.xp
     dy = out_grad.reshape(left, right)
     variance, mean = variance.reshape(-1), mean.reshape(-1)
     inv_std = 1 / xp.sqrt(variance.astype(x.dtype) + x.dtype.type(float32_attribute(epsilon)))

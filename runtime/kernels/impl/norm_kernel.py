@@ -8,7 +8,8 @@ is mean) and returns the batch mean and the inverse standard deviation 1/sqrt(va
 ``saved_mean``/``saved_variance`` for the backward. Inference uses the running statistics,
 leaves them as they are and returns zero saved statistics. ``reserve_space`` is cuDNN's and is
 absent. layer_norm normalises each row of x flattened at ``begin_norm_axis`` and returns the
-rows' mean and biased variance.
+rows' mean and biased variance; on numpy float arrays it runs the compiled row kernel of
+`runtime.kernels.native` when that is built (a pass over memory per row instead of one per step).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 
 from runtime.common import DataType
 from runtime.kernels.kernel import Array, KernelContext
+from runtime.kernels.native import native_kernels
 from runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/batch_norm_kernel.cc,
@@ -123,6 +125,24 @@ def layer_norm_kernel(
     epsilon: float,
     begin_norm_axis: int,
 ) -> tuple[Array, Array, Array]:
+    native = native_kernels(x)
+    if native is not None:
+        left, right = rows_of(x.shape, begin_norm_axis)
+        stats_shape = x.shape[:begin_norm_axis]
+        out = np.empty(x.shape, x.dtype)
+        mean, variance = np.empty(stats_shape, x.dtype), np.empty(stats_shape, x.dtype)
+        native.layer_norm(
+            np.ascontiguousarray(x),
+            contiguous(scale, x.dtype),
+            contiguous(bias, x.dtype),
+            float32_attribute(epsilon),
+            left,
+            right,
+            out,
+            mean,
+            variance,
+        )
+        return out, mean, variance
     xp = ctx.xp
     rows = x.reshape(rows_of(x.shape, begin_norm_axis))
     right = x.dtype.type(rows.shape[1])
@@ -138,6 +158,11 @@ def layer_norm_kernel(
         out += bias.reshape(-1)
     stats_shape = x.shape[:begin_norm_axis]
     return out.reshape(x.shape), mean.reshape(stats_shape), variance.reshape(stats_shape)
+
+
+def contiguous(a: np.ndarray | None, dtype: np.dtype) -> np.ndarray | None:
+    """``a`` as a C-contiguous array of ``dtype`` for the native kernels (None stays None)."""
+    return None if a is None else np.ascontiguousarray(a, dtype=dtype)
 
 
 def rows_of(shape: tuple[int, ...], begin_norm_axis: int) -> tuple[int, int]:
