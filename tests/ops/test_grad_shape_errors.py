@@ -69,6 +69,12 @@ CASES: dict[str, tuple[Callable[[list[int]], Any], list[int], list[int], str]] =
         ),
         phi.instance_norm(VOLUME, _ones([3]), _ones([3]), 1e-5).shape, [2, 3, 5], "y_grad",
     ),
+    "layer_norm_grad": (
+        lambda shape: grads.layer_norm_grad(
+            X, _ones([4]), _ones([4]), _ones([3]), _ones([3]), _ones(shape), 1e-5, 1
+        ),
+        phi.layer_norm(X, _ones([4]), _ones([4]), 1e-5, 1).shape, [4, 4], "out_grad",
+    ),
 }  # fmt: skip
 
 
@@ -101,3 +107,17 @@ def test_diag_grad_takes_every_diag_output_shape(shape: list[int], offset: int) 
     out = phi.diag(x, offset)
     grad = grads.diag_grad(x, phi.to_tensor(np.ones(out.shape)), offset)
     assert grad.shape == x.shape
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_layer_norm_grad_statistics_of_the_wrong_size_are_named(native: bool) -> None:
+    phi.set_flags({"use_native_kernels": native})
+    try:
+        with pytest.raises(InvalidArgumentError, match=r"'mean' must hold 3 values \(one per"):
+            grads.layer_norm_grad(X, None, None, _ones([2]), _ones([3]), _ones([3, 4]), 1e-5, 1)
+        with pytest.raises(InvalidArgumentError, match=r"'scale' must hold 4 values"):
+            grads.layer_norm_grad(
+                X, _ones([5]), None, _ones([3]), _ones([3]), _ones([3, 4]), 1e-5, 1
+            )
+    finally:
+        phi.set_flags({"use_native_kernels": True})

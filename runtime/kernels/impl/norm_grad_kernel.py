@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime.errors import InvalidArgumentError
 from runtime.kernels.impl.norm_kernel import (
     NORM_DTYPES,
     channel_dots,
@@ -81,6 +82,34 @@ def batch_norm_grad_kernel(
     )
 
 
+def _check_layer_norm_grad_inputs(
+    x: Array,
+    scale: Array | None,
+    mean: Array,
+    variance: Array,
+    out_grad: Array,
+    left: int,
+    right: int,
+) -> None:
+    """The arrays layer_norm_grad reads must be of layer_norm's shapes (its InferMeta sees only
+    x, scale and bias): out_grad x's, mean and variance one value per row, scale one per column."""
+    if tuple(out_grad.shape) != tuple(x.shape):
+        raise InvalidArgumentError(
+            f"argument 'out_grad' must have dims {list(x.shape)} (x's), got "
+            f"{list(out_grad.shape)}"
+        )
+    for name, array, count, per in (
+        ("mean", mean, left, "row"),
+        ("variance", variance, left, "row"),
+        ("scale", scale, right, "column"),
+    ):
+        if array is not None and array.size != count:
+            raise InvalidArgumentError(
+                f"argument '{name}' must hold {count} values (one per normalized {per}), got "
+                f"dims {list(array.shape)}"
+            )
+
+
 @register_kernel("layer_norm_grad", dtypes=NORM_DTYPES)
 def layer_norm_grad_kernel(
     ctx: KernelContext,
@@ -94,6 +123,7 @@ def layer_norm_grad_kernel(
     begin_norm_axis: int,
 ) -> tuple[Array, Array, Array]:
     left, right = rows_of(x.shape, begin_norm_axis)
+    _check_layer_norm_grad_inputs(x, scale, mean, variance, out_grad, left, right)
     native = native_kernels(x)
     if native is not None:
         dtype = x.dtype
