@@ -1,9 +1,9 @@
 """Per-call cost of the generated API next to raw numpy (and PyTorch / PaddlePaddle if installed).
 
-Each row times one call in this process, as the best of several repeats, and prints the ratio
-phiops / numpy (and phiops / torch, phiops / paddle). "add 4x4 recording" has an input that
-needs a gradient, so phiops, torch and paddle record a grad node (numpy's plain add is the
-floor). Not a test: run it with `make bench`.
+Each row times one call in this process, as the best of several rounds (every library timed in
+each round, in turn), and prints the ratio phiops / numpy (and phiops / torch, phiops / paddle).
+"add 4x4 recording" has an input that needs a gradient, so phiops, torch and paddle record a grad
+node (numpy's plain add is the floor). Not a test: run it with `make bench`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,18 @@ import numpy as np
 import generated as phi
 
 
-def best_time(fn: Callable[[], Any], number: int) -> float:
-    """CPU seconds per call: the best of 5 repeats of ``number`` calls. CPU time, so that time
-    spent waiting while other processes run on a shared machine does not count."""
-    return min(timeit.repeat(fn, number=number, repeat=5, timer=time.process_time)) / number
+def best_times(fns: dict[str, Callable[[], Any]], number: int) -> dict[str, float]:
+    """CPU seconds per call of each function: the best of 15 rounds of ``number // 3`` calls,
+    each round timing every function in turn, so that a burst of load from other processes on a
+    shared machine falls on all of them alike rather than on one library's block of repeats.
+    CPU time, so that time spent waiting while other processes run does not count."""
+    calls = max(1, number // 3)
+    best = {name: float("inf") for name in fns}
+    for _ in range(15):
+        for name, fn in fns.items():
+            spent = timeit.timeit(fn, number=calls, timer=time.process_time)
+            best[name] = min(best[name], spent)
+    return {name: spent / calls for name, spent in best.items()}
 
 
 def optional_module(name: str) -> Any:
@@ -155,7 +163,7 @@ def main() -> None:
         header += f"{name:>12}{'phi/' + name:>12}"
     print(header)
     for label, number, fns in cases(torch, paddle):
-        times = {name: best_time(fn, number) for name, fn in fns.items()}
+        times = best_times(fns, number)
         line = f"{label:<20}{times['phiops'] * 1e6:>10.2f}us{times['numpy'] * 1e6:>10.2f}us{times['phiops'] / times['numpy']:>10.2f}x"
         for name in others:
             line += f"{times[name] * 1e6:>10.2f}us{times['phiops'] / times[name]:>11.2f}x"

@@ -29,6 +29,7 @@ import numpy as np
 from runtime.autograd.grad_mode import no_grad
 from runtime.common import DataType
 from runtime.core.tensor import Tensor, to_tensor
+from runtime.core.version import bump_version
 from runtime.nn.clip import ClipGradBase
 from runtime.device import module_of
 from runtime.dispatch.op_def import op_api
@@ -576,21 +577,20 @@ class AdamW(Adam):
     def _before_merged_step(self, group: list[Tensor]) -> None:
         """The decoupled decay of each parameter, in place (``adamw_``'s first step, through
         the same functor, so both paths give the same bits)."""
-        rate = self._lr_tensor(group[0])._impl.array
+        rate = self._lr_tensor(group[0]).array
         scratch = None
         for parameter in group:
             with_decay, ratio = self._decay_of(parameter)
             if not with_decay:
                 continue
-            impl = parameter._impl
-            array = impl.array
+            array = parameter.array
             xp = module_of(array)
             if scratch is None or scratch.size < array.size:
-                scratch = xp.empty(max(p._impl.array.size for p in group), dtype=array.dtype)
+                scratch = xp.empty(max(p.array.size for p in group), dtype=array.dtype)
             decay_step_(
                 xp,
                 array,
                 decay_factor(xp, rate, ratio, self._coeff, array.dtype),
                 scratch[: array.size].reshape(array.shape),
             )
-            impl._version = getattr(impl, "_version", 0) + 1
+            bump_version(parameter)

@@ -239,6 +239,14 @@ def normalise_lines(op: OpSpec, arg: Arg) -> list[str]:
         out_of_range = f"not {-_FLOAT32_OVERFLOW!r} < {name} < {_FLOAT32_OVERFLOW!r}"
     if type_text in ("Scalar", "Scalar[]"):
         call = f"{call[:-1]}, {_dtype_sources(op)})"
+    if type_text == "DataType":
+        # A dtype spelled by its usual name ("float32") takes one C-level lookup in the name
+        # table; anything else (a numpy dtype, None, an unknown name) the normaliser, which
+        # also says what is wrong.
+        return [
+            f"if type({name}) is not DataType:",
+            f"    {name} = (type({name}) is str and _data_type_named({name})) or {call.split(' = ', 1)[1]}",
+        ]
     if type_text == "Scalar":
         return [
             f"if type({name}) not in _REAL_SCALAR_TYPES or (type({name}) is int and {out_of_range}):",

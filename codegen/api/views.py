@@ -58,21 +58,13 @@ class ApiView:
     grad_spec: str | None = None
 
 
-def _impl_line(arg: PyArg) -> str:
-    if arg.is_list:
-        return f"_{arg.name} = [_t._impl for _t in {arg.name}]"
-    if arg.optional:
-        return f"_{arg.name} = None if {arg.name} is None else {arg.name}._impl"
-    return f"_{arg.name} = {arg.name}._impl"
-
-
 def _field_expr(arg: PyArg, field: str) -> str:
-    """``field`` (meta or array) of the DenseTensor(s) behind argument ``arg``."""
+    """``field`` (meta or array) of the tensor(s) passed as argument ``arg``."""
     if arg.is_list:
-        return f"[_t.{field} for _t in _{arg.name}]"
+        return f"[_t.{field} for _t in {arg.name}]"
     if arg.optional:
-        return f"None if _{arg.name} is None else _{arg.name}.{field}"
-    return f"_{arg.name}.{field}"
+        return f"None if {arg.name} is None else {arg.name}.{field}"
+    return f"{arg.name}.{field}"
 
 
 def _meta_expr(arg: PyArg) -> str:
@@ -149,7 +141,7 @@ def api_view(
     ]
     call = f"_run({', '.join(kernel_args)})"
     slow_call = f"_OP_{op.name}.call({_tuple([a.name for a in inputs]) if inputs else '()'}, {_tuple([a.name for a in attrs]) if attrs else '()'})"
-    try_lines = tuple(_impl_line(a) for a in inputs) + (
+    try_lines = (
         f"_run, _out_meta = _CACHE_{op.name}[{', '.join(key_items)}{',' if len(key_items) == 1 else ''}]",
     )
     miss = (

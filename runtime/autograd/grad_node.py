@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from runtime.core.dense_tensor import DenseTensor
 from runtime.core.tensor import Tensor, wrap_array
-from runtime.core.version import version_of
+from runtime.core.version import detached_storage, version_of
 from runtime.device import module_of
 from runtime.dispatch.op_def import OP_DEFS, op_api
 from runtime.errors import PreconditionNotMetError, UnimplementedError
@@ -74,7 +74,9 @@ def meta_placeholder(impl: DenseTensor) -> DenseTensor:
 
 
 class TensorWrapper:
-    """A saved tensor: its DenseTensor, the version it had, and (weakly, for outputs) its node."""
+    """A saved tensor: its DenseTensor (the Tensor itself for an input, a DenseTensor sharing its
+    storage and version counter for an output), the version it had, and (weakly, for outputs)
+    its node."""
 
     __slots__ = ("impl", "version", "stop_gradient", "grad_node", "weak_node", "op", "name")
 
@@ -83,7 +85,7 @@ class TensorWrapper:
     ) -> None:
         """``name``: ("input" or "output", index) of the saved tensor, plus its position in a
         Tensor[] argument; spelled out only in an error message."""
-        impl = tensor._impl
+        impl = detached_storage(tensor) if is_output else tensor
         if meta_only:
             impl = meta_placeholder(impl)
             self.version = -1

@@ -14,7 +14,7 @@ _DIFFERENTIABLE_KINDS = frozenset("fc")
 
 def is_differentiable(tensor: Tensor) -> bool:
     """Floating and complex tensors can carry gradients; integer and bool ones never do."""
-    return tensor._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS
+    return tensor.array.dtype.kind in _DIFFERENTIABLE_KINDS
 
 
 def edge_of(tensor: Tensor) -> Any:
@@ -41,7 +41,7 @@ def record(
             items = [edge_of(t) for t in value]
             needed = needed or any(e is not None for e in items)
             edges.append(items)
-        elif value.stop_gradient or value._impl.array.dtype.kind not in _DIFFERENTIABLE_KINDS:
+        elif value.stop_gradient or value.array.dtype.kind not in _DIFFERENTIABLE_KINDS:
             edges.append(None)
         else:
             edge = value._grad_node
@@ -54,8 +54,8 @@ def record(
     if len(outputs) == 1 and type(outputs[0]) is Tensor:
         # The common case, one Tensor output: no per-output dispatch on its kind.
         output = outputs[0]
-        node = GradNode(spec, edges, [], [output._impl.meta])
-        if output._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS:
+        node = GradNode(spec, edges, [], [output.meta])
+        if output.array.dtype.kind in _DIFFERENTIABLE_KINDS:
             output.stop_gradient = False
             output._grad_node = (node, 0)
     else:
@@ -89,11 +89,7 @@ def _node_for_outputs(spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...]
     """The GradNode of a call with several outputs (or a list or optional one), set as the
     producer of each differentiable output."""
     metas = [
-        (
-            None
-            if out is None
-            else tuple(t._impl.meta for t in out) if isinstance(out, list) else out._impl.meta
-        )
+        (None if out is None else tuple(t.meta for t in out) if isinstance(out, list) else out.meta)
         for out in outputs
     ]
     node = GradNode(spec, edges, [], metas)
@@ -105,7 +101,7 @@ def _node_for_outputs(spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...]
                 if is_differentiable(item):
                     item.stop_gradient = False
                     item._grad_node = (node, (slot, position))
-        elif output._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS:
+        elif output.array.dtype.kind in _DIFFERENTIABLE_KINDS:
             output.stop_gradient = False
             output._grad_node = (node, slot)
     return node

@@ -13,11 +13,13 @@ __all__ = ["Place", "CPUPlace", "GPUPlace", "to_place"]
 class Place:
     """A device: ``CPUPlace()``, ``GPUPlace(0)``, or the undefined place ``Place()``."""
 
-    __slots__ = ("backend", "device_id")
+    __slots__ = ("backend", "device_id", "_hash")
 
     def __init__(self, backend: Backend = Backend.UNDEFINED, device_id: int = 0) -> None:
         self.backend = backend
         self.device_id = device_id
+        # Computed once: places are in the dispatch caches' keys (full's, every creation op's).
+        self._hash = hash((backend, device_id))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -27,7 +29,7 @@ class Place:
         )
 
     def __hash__(self) -> int:
-        return hash((self.backend, self.device_id))
+        return self._hash
 
     @property
     def is_defined(self) -> bool:

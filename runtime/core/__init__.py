@@ -1,4 +1,5 @@
-"""Tensors: DenseTensor (array + meta), Tensor (user handle), MetaTensor (meta only)."""
+"""Tensors: DenseTensor (array + meta), Tensor (a DenseTensor with autograd state, the user
+handle), MetaTensor (meta only)."""
 
 from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta, TensorBase
 from runtime.core.meta_tensor import MetaConfig, MetaTensor

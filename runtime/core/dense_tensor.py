@@ -77,6 +77,10 @@ class TensorBase:
 class DenseTensor(TensorBase):
     """A backend array (numpy or CuPy) and its interned meta.
 
+    The user-facing ``Tensor`` is a subclass (one object per tensor, autograd slots added); a
+    plain DenseTensor is storage a grad node keeps apart from any Tensor (a saved output, a
+    shared ``no_need_buffer`` placeholder, values kept before an in-place write).
+
     ``_base`` is set on a view (reshape, squeeze, ... of another DenseTensor): the DenseTensor
     whose ``_version`` it shares (runtime/core/version.py); None or unset on one that is no view.
     ``_version`` counts in-place writes (unset means 0); autograd compares it with the version a

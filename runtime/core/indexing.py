@@ -271,17 +271,15 @@ def setitem(api: ModuleType, x: Tensor, index: Any, value: Any) -> None:
     entries = _entries(index, x.ndim)
     # The ops read an alias of x with x's history but a version counter of its own: the
     # reshape that index_put goes through is a view of it, and x's own counter is bumped below.
-    source = wrap_array(x._impl.array, x._impl.meta)
+    source = wrap_array(x.array, x.meta)
     source.stop_gradient, source._grad_node = x.stop_gradient, x._grad_node
     if any(kind in (_TENSOR, _MASK) for kind, _ in entries):
         out = _put_advanced(api, source, entries, value)
     else:
         out = _set_basic(api, source, entries, value)
-    impl = out._impl
-    target = x._impl
-    if impl.array is not target.array:
-        module_of(target.array).copyto(target.array, impl.array, casting="unsafe")
-    bump_version(target)
+    if out.array is not x.array:
+        module_of(x.array).copyto(x.array, out.array, casting="unsafe")
+    bump_version(x)
     if out._grad_node is not None:
         x._grad_node = out._grad_node
         x.stop_gradient = False

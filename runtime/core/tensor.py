@@ -1,4 +1,11 @@
-"""Tensor: the user-facing handle around a DenseTensor, with autograd state."""
+"""Tensor: the user-facing tensor, a DenseTensor with autograd state.
+
+One object per tensor: ``Tensor`` is a ``DenseTensor`` (its array, interned meta and version
+counter in the base class's slots) with the autograd slots added, so wrapping a kernel's output
+allocates one object. ``_impl`` is the tensor itself, kept for code that spelled the
+DenseTensor behind a Tensor that way; the runtime and the generated API read ``array`` and
+``meta`` directly.
+"""
 
 from __future__ import annotations
 
@@ -17,53 +24,60 @@ from runtime.errors import InvalidArgumentError
 __all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
 
 
-class Tensor:
+class Tensor(DenseTensor):
     """A dense tensor: data on a Place, a meta, and autograd state (``stop_gradient``, ``grad``)."""
 
-    __slots__ = ("_impl", "stop_gradient", "_grad", "_grad_node", "name", "__weakref__")
+    __slots__ = ("stop_gradient", "_grad", "_grad_node", "name", "__weakref__")
 
     # numpy defers to Tensor's reflected operators: np.float32(2) * t is a Tensor, graph kept.
     __array_ufunc__ = None
     __array_priority__ = 100
 
-    _impl: DenseTensor
     stop_gradient: bool
 
     def __init__(
         self, data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True
     ) -> None:
-        impl = to_tensor(data, dtype=dtype, place=place)._impl
-        self._impl = impl
+        made = to_tensor(data, dtype=dtype, place=place)
+        self.array = made.array
+        self.meta = made.meta
+        self._version = 0
+        self._base = None
         self.stop_gradient = stop_gradient
         self._grad = None
         self._grad_node = None
         self.name = None
 
+    @property
+    def _impl(self) -> Tensor:
+        """The tensor itself: its DenseTensor part (once a separate object)."""
+        return self
+
     # -- meta -------------------------------------------------------------------------------
     @property
     def shape(self) -> list[int]:
         """The dims as a list, as PaddlePaddle returns them."""
-        return list(self._impl.meta.dims)
+        return list(self.meta.dims)
 
     @property
     def ndim(self) -> int:
-        return len(self._impl.meta.dims)
+        return len(self.meta.dims)
 
     @property
     def size(self) -> int:
         """Number of elements."""
-        return self._impl.meta.numel
+        return self.meta.numel
 
     @property
     def dtype(self) -> DataType:
-        return self._impl.meta.dtype
+        return self.meta.dtype
 
     @property
     def place(self) -> Place:
-        return self._impl.meta.place
+        return self.meta.place
 
     def numel(self) -> int:
-        return self._impl.meta.numel
+        return self.meta.numel
 
     # -- data -------------------------------------------------------------------------------
     def numpy(self) -> np.ndarray:
@@ -71,15 +85,15 @@ class Tensor:
         writing into it raises numpy's "assignment destination is read-only", since a write
         would silently change values that grad nodes saved), a copy for GPU tensors. Use
         ``numpy().copy()`` for an array to modify, or ``set_value`` to change the tensor."""
-        array = self._impl.to_numpy()
-        if array is self._impl.array:
+        array = self.to_numpy()
+        if array is self.array:
             array = array.view()
             array.flags.writeable = False
         return array
 
     def item(self) -> Any:
         """The single element as a Python number."""
-        if self._impl.meta.numel != 1:
+        if self.meta.numel != 1:
             raise InvalidArgumentError(
                 f"item() needs a tensor with exactly 1 element, this one has shape {self.shape}"
             )
@@ -94,15 +108,13 @@ class Tensor:
         from runtime.device import module_of
 
         array = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
-        if tuple(array.shape) != self._impl.meta.dims:
+        if tuple(array.shape) != self.meta.dims:
             raise InvalidArgumentError(
                 f"set_value: value has shape {list(array.shape)}, the tensor has shape {self.shape}"
             )
-        impl = self._impl
-        module_of(impl.array).copyto(
-            impl.array, module_of(impl.array).asarray(array), casting="unsafe"
-        )
-        bump_version(impl)
+        xp = module_of(self.array)
+        xp.copyto(self.array, xp.asarray(array), casting="unsafe")
+        bump_version(self)
 
     def tolist(self) -> Any:
         return self.numpy().tolist()
@@ -112,12 +124,12 @@ class Tensor:
         return array if dtype is None else array.astype(dtype)
 
     def __len__(self) -> int:
-        if not self._impl.meta.dims:
+        if not self.meta.dims:
             raise TypeError("len() of a 0-D tensor")
-        return self._impl.meta.dims[0]
+        return self.meta.dims[0]
 
     def __bool__(self) -> bool:
-        if self._impl.meta.numel != 1:
+        if self.meta.numel != 1:
             raise InvalidArgumentError(
                 f"the truth value of a tensor with shape {self.shape} is ambiguous; use all()/any()"
             )
@@ -130,7 +142,7 @@ class Tensor:
         return int(self.item())
 
     def __index__(self) -> int:
-        if not self._impl.meta.dtype.is_integer:
+        if not self.meta.dtype.is_integer:
             raise TypeError(
                 f"only integer tensors can be used as an index, this one is {self.dtype}"
             )
@@ -164,7 +176,7 @@ class Tensor:
         if self._grad is not None and set_to_zero:
             from runtime.device import module_of
 
-            grad = self._grad._impl
+            grad = self._grad
             self._grad = wrap_array(module_of(grad.array).zeros_like(grad.array), grad.meta)
         else:
             self._grad = None
@@ -197,7 +209,7 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A new tensor sharing this one's data, outside any autograd graph."""
-        return wrap_array(self._impl.array, self._impl.meta)
+        return wrap_array(self.array, self.meta)
 
     # -- display ----------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -231,22 +243,20 @@ class _HookHandle:
         return False
 
 
-# What the class body defines: generated methods of the same name do not replace them.
-_HAND_WRITTEN = frozenset(Tensor.__dict__)
+# What the class bodies define (Tensor's and its DenseTensor bases', whose slots hold the data):
+# generated methods of the same name do not replace them.
+_HAND_WRITTEN = frozenset(name for cls in Tensor.__mro__[:-1] for name in vars(cls))
 
 _new_tensor = object.__new__
-_new_dense = object.__new__
 
 
 def wrap_array(array: Any, meta: DenseTensorMeta) -> Tensor:
     """A new Tensor around ``array`` whose meta is already known (the dispatch hot path)."""
-    impl = _new_dense(DenseTensor)
-    impl.array = array
-    impl.meta = meta
-    impl._version = 0
-    impl._base = None
     tensor = _new_tensor(Tensor)
-    tensor._impl = impl
+    tensor.array = array
+    tensor.meta = meta
+    tensor._version = 0
+    tensor._base = None
     tensor.stop_gradient = True
     tensor._grad = None
     tensor._grad_node = None

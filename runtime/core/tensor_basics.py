@@ -112,7 +112,7 @@ def _moved(self: Tensor, place: Place) -> Tensor:
     check_place_available(place, "Tensor.to")
     if place == self.place:
         return self
-    array = to_backend(self._impl.array, place)
+    array = to_backend(self.array, place)
     from runtime.core.dense_tensor import DenseTensor
 
     moved = wrap_array(array, DenseTensor(array).meta)
@@ -177,11 +177,11 @@ def install_tensor_basics(api: ModuleType, inplace: ModuleType | None) -> None:
 
     def dim(self: Tensor) -> int:
         """The number of dims."""
-        return len(self._impl.meta.dims)
+        return len(self.meta.dims)
 
     def element_size(self: Tensor) -> int:
         """Bytes per element."""
-        return self._impl.meta.dtype.numpy_dtype.itemsize
+        return self.meta.dtype.numpy_dtype.itemsize
 
     def _filled(self: Tensor, value: Any, method: str) -> Tensor:
         check_inplace(method, "x", self)

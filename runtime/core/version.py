@@ -2,19 +2,29 @@
 
 A view (the output of an op with a ``view`` pair, such as reshape) shares its base's storage, so
 it shares its base's counter too: a write through either is seen by a grad node that saved
-either. The counter lives on the base DenseTensor (``_version``, unset meaning 0); a view's
-``_base`` points to it (None or unset on a tensor that is no view). ``DenseTensor()`` and
-``wrap_array`` set both: an unset slot read with a default raises and catches an AttributeError
-inside, several times the cost of the two stores, and autograd reads them for every saved tensor.
+either. The counter lives on the base DenseTensor (``_version``, unset meaning 0; a Tensor is a
+DenseTensor); a view's ``_base`` points to it (None or unset on a tensor that is no view).
+``DenseTensor()`` and ``wrap_array`` set both: an unset slot read with a default raises and
+catches an AttributeError inside, several times the cost of the two stores, and autograd reads
+them for every saved tensor.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from runtime.core.dense_tensor import DenseTensor
 
-__all__ = ["version_of", "bump_version", "share_version", "share_view", "is_view_of"]
+__all__ = [
+    "version_of",
+    "bump_version",
+    "share_version",
+    "share_view",
+    "is_view_of",
+    "detached_storage",
+]
 
 
 def _root(impl: DenseTensor) -> DenseTensor:
@@ -45,10 +55,30 @@ def share_version(view: DenseTensor, base: DenseTensor) -> None:
 def share_view(view: Any, base: Any) -> None:
     """``share_version`` for the tensors an op with a ``view`` pair got and gave (nothing for
     the Values of a static program, or an optional input or output that is None)."""
-    view_impl = getattr(view, "_impl", None)
-    base_impl = getattr(base, "_impl", None)
-    if view_impl is not None and base_impl is not None:
-        share_version(view_impl, base_impl)
+    if isinstance(view, DenseTensor) and isinstance(base, DenseTensor):
+        share_version(view, base)
+
+
+def detached_storage(tensor: DenseTensor) -> DenseTensor:
+    """A plain DenseTensor with ``tensor``'s array and meta that shares its version counter, for a
+    grad node to keep without keeping ``tensor`` itself (a saved output: its grad node would
+    otherwise hold the tensor that holds the node, a reference cycle). A tensor that is no view
+    becomes a view of it, so that both count the same writes."""
+    storage = _new_dense(DenseTensor)
+    storage.array = tensor.array
+    storage.meta = tensor.meta
+    base = tensor._base
+    if base is None:
+        storage._version = tensor._version
+        storage._base = None
+        tensor._base = storage
+    else:
+        storage._version = 0
+        storage._base = base
+    return storage
+
+
+_new_dense = object.__new__
 
 
 def is_view_of(view: DenseTensor, base: DenseTensor) -> bool:
@@ -57,6 +87,21 @@ def is_view_of(view: DenseTensor, base: DenseTensor) -> bool:
 
 
 def _shares_memory(a: Any, b: Any) -> bool:
+    # numpy points a view's ``base`` at the array that owns the memory (a chain of views
+    # collapses to it), and two arrays that each own their memory share none: two identity
+    # tests instead of may_share_memory's bounds check, which costs more than a small reshape.
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        owner_a = a if a.base is None else a.base
+        owner_b = b if b.base is None else b.base
+        if owner_a is owner_b:
+            return True
+        if (
+            type(owner_a) is np.ndarray
+            and type(owner_b) is np.ndarray
+            and owner_a.base is None
+            and owner_b.base is None
+        ):
+            return False
     from runtime.device import module_of
 
     xp = module_of(a)

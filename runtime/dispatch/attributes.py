@@ -20,6 +20,7 @@ drops the imaginary part (``scale``, ``pad``, ``clip``); phiops never drops it s
 
 from __future__ import annotations
 
+from operator import countOf
 from typing import Any
 
 import numpy as np
@@ -145,7 +146,10 @@ def to_str(value: Any, op: str, arg: str) -> str:
     raise _fail(op, arg, "a str", value)
 
 
-_JUST_INT = {int}
+# Tuples of plain ints already found within int64's range: a list attribute passed again (the
+# same shape, perm or axis on every call) skips min() and max(). Bounded, cleared when full.
+_IN_INT64_RANGE: set[tuple[int, ...]] = set()
+_IN_INT64_RANGE_LIMIT = 4096
 
 
 def _plain_int64s(value: Any) -> tuple[int, ...] | None:
@@ -153,11 +157,23 @@ def _plain_int64s(value: Any) -> tuple[int, ...] | None:
     (the common case, checked with a few C-level calls); None sends it to the full conversion,
     which also says what is wrong."""
     kind = type(value)
-    if (kind is tuple or kind is list) and not value:
+    if kind is list:
+        items = tuple(value)
+    elif kind is tuple:
+        items = value
+    else:
+        return None
+    if not items:
         return ()
-    if (kind is tuple or kind is list) and {*map(type, value)} == _JUST_INT:
-        if INT64_MIN <= min(value) and max(value) <= INT64_MAX:
-            return value if kind is tuple else tuple(value)
+    # Exact ints first: 4.0 or True equal 4 and 1, so the set lookup alone would let them pass.
+    if countOf(map(type, items), int) == len(items):
+        if items in _IN_INT64_RANGE:
+            return items
+        if INT64_MIN <= min(items) and max(items) <= INT64_MAX:
+            if len(_IN_INT64_RANGE) >= _IN_INT64_RANGE_LIMIT:
+                _IN_INT64_RANGE.clear()
+            _IN_INT64_RANGE.add(items)
+            return items
     return None
 
 

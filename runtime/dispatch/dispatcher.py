@@ -225,12 +225,12 @@ class OpDispatcher:
                         f"{op}(): argument '{spec.name}[{position}]' expects a Tensor, "
                         f"got {type(item).__name__} {item!r}"
                     )
-            return tuple(item._impl.meta for item in value)
+            return tuple(item.meta for item in value)
         if not isinstance(value, Tensor):
             raise InvalidArgumentError(
                 f"{op}(): argument '{spec.name}' expects a Tensor, got {type(value).__name__} {value!r}"
             )
-        return value._impl.meta
+        return value.meta
 
     def plan(self, metas: tuple, attrs: tuple) -> KernelPlan:
         """The KernelPlan for input ``metas`` (as ``input_metas`` gives them) and normalised
@@ -581,8 +581,8 @@ def _arrays_of(value: Any) -> Any:
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
-        return [item._impl.array for item in value]
-    return value._impl.array
+        return [item.array for item in value]
+    return value.array
 
 
 def _transform(

@@ -35,13 +35,13 @@ def assign_inplace(
             continue
         if isinstance(tensor, (list, tuple)):
             # A Tensor[] pair (merged_adam_'s param -> param_out): item by item.
-            if not all(hasattr(item, "_impl") for item in tensor):
+            if not all(isinstance(item, Tensor) for item in tensor):
                 continue  # Values of a static program: the results are the inputs' next values
             for item, computed in zip(tensor, outputs[index]):
                 _assign(item, computed)
             result[index] = list(tensor)
         else:
-            if not hasattr(tensor, "_impl"):
+            if not isinstance(tensor, Tensor):
                 # a Value of a static program: the op's result is the input's next (SSA) value
                 continue
             _assign(tensor, outputs[index])
@@ -50,19 +50,18 @@ def assign_inplace(
 
 
 def _assign(tensor: Tensor, output: Tensor) -> None:
-    impl = tensor._impl
-    computed = output._impl.array
-    array = impl.array
+    computed = output.array
+    array = tensor.array
     # A kernel that wrote into its input's array (merged_adam_ does) leaves nothing to copy.
     if computed is not array:
         if computed.shape != array.shape or computed.dtype != array.dtype:
             # The op gives its input a new shape or dtype (assign_value_ does, as PHI's kernel
             # resizes the shared DenseTensor; so do reshape_ and cast_): the tensor takes the new
             # storage and meta.
-            impl.array, impl.meta = computed, output._impl.meta
+            tensor.array, tensor.meta = computed, output.meta
         else:
             module_of(array).copyto(array, computed, casting="unsafe")
-    bump_version(impl)
+    bump_version(tensor)
 
 
 def check_inplace(op: str, argument: str, tensor: Any) -> None:
@@ -89,10 +88,9 @@ def write_inplace(tensor: Any, output: Any) -> Any:
     backward reads them, is kept apart from the storage being overwritten)."""
     if not isinstance(tensor, Tensor):
         return output  # a Value of a static program: the op's result is its next (SSA) value
-    impl = tensor._impl
     edge = output._grad_node
     if edge is not None:
-        _keep_saved_values(edge[0], impl)
+        _keep_saved_values(edge[0], tensor)
     _assign(tensor, output)
     if edge is not None:
         tensor._grad_node = edge

@@ -310,7 +310,7 @@ class _ProgramInfo:
             array = _feed_array(value, spec)  # the scope's own array: updated in place
         else:
             array = _feed_array(value, spec)
-            if array is value or (isinstance(value, Tensor) and array is value._impl.array):
+            if array is value or (isinstance(value, Tensor) and array is value.array):
                 array = array.copy()  # the caller's array: never written (see feed_arrays)
         if place.backend is not Backend.CPU or type(array) is not np.ndarray:
             array = to_backend(array, place)
@@ -339,7 +339,7 @@ def _feed_array(value: Any, spec: _Feed) -> Any:
     """``value`` as an array of the feed's declared dtype and dims; InvalidArgumentError naming
     the feed otherwise. A Python number or list takes the declared dtype."""
     if isinstance(value, Tensor):
-        array = value._impl.array
+        array = value.array
     elif isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray)):
         array = value
     else:

@@ -35,7 +35,7 @@ class Variable:
         """Hold ``value`` (an array, a Tensor or anything ``numpy.asarray`` takes), moved to
         ``place`` when one is given."""
         if isinstance(value, Tensor):
-            value = value._impl.array
+            value = value.array
         elif not hasattr(value, "__array_interface__") and not hasattr(
             value, "__cuda_array_interface__"
         ):

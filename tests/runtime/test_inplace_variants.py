@@ -233,3 +233,42 @@ def test_an_op_without_a_view_pair_gives_independent_storage() -> None:
     assert not is_view_of(y._impl, x._impl)
     y.scale_(0.0)
     assert x.numpy().all()
+
+
+def test_a_reshape_that_must_copy_gets_a_counter_of_its_own() -> None:
+    x = _t(_f(2, 3)).transpose([1, 0])  # not contiguous: reshape copies
+    y = x.reshape([6])
+    assert not is_view_of(y._impl, x._impl)
+    y.scale_(0.0)
+    assert x.numpy().all() and version_of(x._impl) == 0
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda owner: (owner[1:], owner[1:][::2]),  # a view of a view
+        lambda owner: (owner, owner.reshape(2, 3)),
+        lambda owner: (owner.view(), owner.view()[2:]),
+    ],
+    ids=["view-of-view", "owner", "two-views"],
+)
+def test_arrays_sharing_memory_share_a_version_counter(make) -> None:
+    from runtime.core.dense_tensor import DenseTensor
+    from runtime.core.version import share_version
+
+    for owner in (np.arange(6.0), np.frombuffer(np.arange(6.0).tobytes(), np.float64)):
+        base_array, view_array = make(owner)
+        base, view = DenseTensor(base_array), DenseTensor(view_array)
+        share_version(view, base)
+        assert is_view_of(view, base)
+
+
+def test_arrays_that_do_not_share_memory_keep_their_own_counters() -> None:
+    from runtime.core.dense_tensor import DenseTensor
+    from runtime.core.version import share_version
+
+    owner = np.arange(6.0)
+    for other in (owner.copy(), owner[::2].copy(), np.frombuffer(owner.tobytes(), np.float64)):
+        base, copy = DenseTensor(owner), DenseTensor(other)
+        share_version(copy, base)
+        assert not is_view_of(copy, base)

@@ -30,3 +30,16 @@ def test_numpy_ints_in_a_list_are_still_accepted(convert) -> None:
 def test_out_of_range_floats_and_bools_are_rejected_naming_the_argument(convert, value) -> None:
     with pytest.raises(InvalidArgumentError, match=r"op\(\): argument 'arg"):
         convert(value, "op", "arg")
+
+
+@pytest.mark.parametrize("convert", CONVERTERS)
+@pytest.mark.parametrize("equal_but_not_ints", [[4.0, 6], [4, 6.0], (True, 6)])
+def test_a_list_seen_before_does_not_let_equal_floats_or_bools_pass(
+    convert, equal_but_not_ints
+) -> None:
+    # [4, 6] is remembered as in range; [4.0, 6] and (True, 6) compare equal to ints but are
+    # still refused.
+    assert convert([4, 6], "op", "arg") == (4, 6)
+    assert convert([1, 6], "op", "arg") == (1, 6)
+    with pytest.raises(InvalidArgumentError, match=r"op\(\): argument 'arg"):
+        convert(equal_but_not_ints, "op", "arg")

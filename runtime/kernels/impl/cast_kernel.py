@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.common import Backend, DataType
 from runtime.kernels.kernel import Array, Kernel, KernelContext
 from runtime.kernels.floating_point import ieee_results
@@ -23,12 +25,36 @@ def _any_backend_input(kernel: Kernel) -> None:
 
 
 @register_kernel("cast", dtypes=CAST_DTYPES, configure=_output_dtype_from_attribute)
-@ieee_results
 def cast_kernel(ctx: KernelContext, x: Array, dtype: DataType) -> Array:
     """x converted to ``dtype`` as C++'s static_cast converts each element: floats to integers
     truncate toward zero (out-of-range values and nan give unspecified integers), anything to
     bool is ``!= 0`` (nan is true), complex to a real type keeps the real part. Always a copy,
     also when the dtype does not change."""
+    try:
+        target = _SAFE_CASTS[dtype][x.dtype]
+    except KeyError:
+        target = _safe_target(x.dtype, dtype)
+    if target is not None:
+        return x.astype(target)
+    return _converted(ctx, x, dtype)
+
+
+# target DataType -> source numpy dtype -> the target numpy dtype when numpy casts every value of
+# the source exactly (``np.can_cast(..., "safe")``: float32 -> float64, int32 -> int64), so no
+# floating-point warning can arise and no warning state needs setting; None for the others.
+# Nested rather than keyed by pairs: two lookups without building and hashing a tuple.
+_SAFE_CASTS: dict[DataType, dict[object, object]] = {}
+
+
+def _safe_target(source: object, dtype: DataType) -> object:
+    target = dtype.numpy_dtype
+    safe = target if np.can_cast(source, target, "safe") else None
+    _SAFE_CASTS.setdefault(dtype, {})[source] = safe
+    return safe
+
+
+@ieee_results
+def _converted(ctx: KernelContext, x: Array, dtype: DataType) -> Array:
     target = dtype.numpy_dtype
     if x.dtype.kind == "c" and target.kind != "c":
         if target.kind == "b":

@@ -35,7 +35,8 @@ def reshape_kernel(ctx: KernelContext, x: Array, shape: tuple[int, ...]) -> Arra
 
 @register_kernel("transpose", dtypes=MANIPULATION_DTYPES)
 def transpose_kernel(ctx: KernelContext, x: Array, perm: tuple[int, ...]) -> Array:
-    return ctx.xp.transpose(x, perm)
+    # The method, not xp.transpose: that Python-level wrapper costs more than the transpose.
+    return x.transpose(perm)
 
 
 @register_kernel("squeeze", dtypes=MANIPULATION_DTYPES)
