@@ -34,15 +34,19 @@ def record(
     """Attach a GradNode for this call to ``outputs`` if any input needs a gradient."""
     edges: list[Any] = []
     needed = False
+    every_edge = True
     for value in inputs:
         if value is None:
             edges.append(None)
+            every_edge = False
         elif isinstance(value, (list, tuple)):
             items = [edge_of(t) for t in value]
             needed = needed or any(e is not None for e in items)
             edges.append(items)
+            every_edge = False
         elif value.stop_gradient or value._impl.array.dtype.kind not in _DIFFERENTIABLE_KINDS:
             edges.append(None)
+            every_edge = False
         else:
             edge = value._grad_node
             if edge is None:
@@ -54,12 +58,12 @@ def record(
     if len(outputs) == 1 and type(outputs[0]) is Tensor:
         # The common case, one Tensor output: no per-output dispatch on its kind.
         output = outputs[0]
-        node = GradNode(spec, edges, [], [output._impl.meta])
+        node = GradNode(spec, edges, [], [output._impl.meta], every_edge)
         if output._impl.array.dtype.kind in _DIFFERENTIABLE_KINDS:
             output.stop_gradient = False
             output._grad_node = (node, 0)
     else:
-        node = _node_for_outputs(spec, edges, outputs)
+        node = _node_for_outputs(spec, edges, outputs, every_edge)
     # Saved after the outputs got their node, so a saved output still leads back to it.
     saved = node.saved
     meta_only = spec.meta_only
@@ -85,7 +89,9 @@ def record(
             saved.append(None)
 
 
-def _node_for_outputs(spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...]) -> GradNode:
+def _node_for_outputs(
+    spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...], every_edge: bool
+) -> GradNode:
     """The GradNode of a call with several outputs (or a list or optional one), set as the
     producer of each differentiable output."""
     metas = [
@@ -96,7 +102,7 @@ def _node_for_outputs(spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...]
         )
         for out in outputs
     ]
-    node = GradNode(spec, edges, [], metas)
+    node = GradNode(spec, edges, [], metas, every_edge)
     for slot, output in enumerate(outputs):
         if output is None:
             continue
