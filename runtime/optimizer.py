@@ -1,8 +1,8 @@
 """Optimizers with PaddlePaddle 3.3.1's interface: SGD, Momentum, Adam and AdamW.
 
 ``step()`` updates every parameter that has a gradient, in place and without recording
-gradients; ``clear_grad()`` resets the gradients (to zeros, or to None with
-``set_to_zero=False``, after which the next backward writes the gradient instead of adding it to
+gradients; ``clear_grad()`` resets the gradients (to zeros in place, or to None with
+``set_to_zero=False``; either way the next backward writes the gradient instead of adding it to
 zeros). The updates are the in-place ops of the generated API, found through the OpDef registry
 (runtime/dispatch/op_def.py, once ``generated`` is imported):
 
@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from runtime.autograd.engine import clear_grad
 from runtime.autograd.grad_mode import no_grad
 from runtime.common import DataType
 from runtime.core.tensor import Tensor, to_tensor
@@ -154,10 +155,11 @@ class Optimizer:
         )
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
-        """Reset every gradient: to zeros (PaddlePaddle's default) or to None, after which the
-        next backward writes the gradient instead of adding it to zeros."""
+        """Reset every gradient, as ``Tensor.clear_grad``: to zeros in place (PaddlePaddle's
+        default), or to None; either way the next backward writes the gradient instead of
+        adding it to zeros."""
         for parameter in self._parameters:
-            parameter.clear_grad(set_to_zero)
+            clear_grad(parameter, set_to_zero)
 
     def _decayed_grad(self, parameter: Tensor) -> Tensor:
         """``grad + weight_decay * param`` (PaddlePaddle's L2Decay), or the gradient."""
