@@ -149,12 +149,9 @@ def _reaching(roots: list[Any], targets: set[int]) -> set[int]:
     return reached
 
 
-def _filled_with(meta: Any, value: int) -> Tensor:
-    """A new tensor of ``meta`` filled with ``value`` (0 or 1): what ``zeros``/``ones_like``
-    give, without their dispatch."""
+def _zeros(meta: Any) -> Tensor:
     xp = array_module(meta.place.backend)
-    make = xp.ones if value else xp.zeros
-    return wrap_array(make(meta.dims, meta.dtype.numpy_dtype), meta)
+    return wrap_array(xp.zeros(meta.dims, meta.dtype.numpy_dtype), meta)
 
 
 def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
@@ -168,15 +165,12 @@ def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
         if isinstance(meta, tuple):
             value = value or {}
             filled.append(
-                [
-                    _filled_with(m, 0) if value.get(p) is None else value[p]
-                    for p, m in enumerate(meta)
-                ]
+                [_zeros(m) if value.get(p) is None else value[p] for p, m in enumerate(meta)]
             )
         elif meta is None:
             filled.append(None)
         else:
-            filled.append(_filled_with(meta, 0) if value is None else value)
+            filled.append(_zeros(meta) if value is None else value)
     return filled
 
 
@@ -200,7 +194,10 @@ def _execute(
                 "that needs a gradient produced it)"
             )
         if seed is None:
-            seed = _filled_with(tensor._impl.meta, 1)
+            impl = tensor._impl
+            seed = wrap_array(
+                module_of(impl.array).ones(impl.meta.dims, impl.array.dtype), impl.meta
+            )
         elif not isinstance(seed, Tensor):
             raise InvalidArgumentError(
                 f"backward: grad_tensor must be a Tensor or None, got {type(seed).__name__} {seed!r}"

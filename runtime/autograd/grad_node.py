@@ -54,6 +54,11 @@ class GradSpec:
     tensor_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
     # Whether backward output i is the gradient of forward input i, for every i.
     grads_in_order: bool = field(init=False, compare=False, repr=False)
+    # What record() saves for each argument: (SAVE_* kind, index or value, the saved tensor's
+    # name for error messages, whether only its meta is kept).
+    save_plan: tuple[tuple[int, Any, tuple, bool], ...] = field(
+        init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         grad_args = tuple(
@@ -69,6 +74,21 @@ class GradSpec:
         object.__setattr__(self, "tensor_args", tensor_args)
         in_order = self.input_grads == tuple(range(len(self.input_grads)))
         object.__setattr__(self, "grads_in_order", in_order)
+        plan = tuple(
+            (_SAVE_KINDS[kind], value, (kind, value), kind == "input" and value in self.meta_only)
+            for kind, value in self.args
+        )
+        object.__setattr__(self, "save_plan", plan)
+
+
+SAVE_INPUT, SAVE_OUTPUT, SAVE_ATTR, SAVE_VALUE, SAVE_NOTHING = range(5)
+_SAVE_KINDS = {
+    "input": SAVE_INPUT,
+    "output": SAVE_OUTPUT,
+    "attr": SAVE_ATTR,
+    "value": SAVE_VALUE,
+    "grad": SAVE_NOTHING,
+}
 
 
 _PLACEHOLDER_LIMIT = 4096

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec, TensorWrapper
+from runtime.autograd.grad_node import (
+    SAVE_ATTR,
+    SAVE_INPUT,
+    SAVE_OUTPUT,
+    SAVE_VALUE,
+    AccumulationNode,
+    GradNode,
+    GradSpec,
+    TensorWrapper,
+)
 from runtime.core.tensor import Tensor
 
 __all__ = ["record", "edge_of", "is_differentiable"]
@@ -66,24 +75,23 @@ def record(
         node = _node_for_outputs(spec, edges, outputs, every_edge)
     # Saved after the outputs got their node, so a saved output still leads back to it.
     saved = node.saved
-    meta_only = spec.meta_only
     op = spec.op
-    for kind, index in spec.args:
-        if kind == "input":
+    for kind, index, name, meta_only in spec.save_plan:
+        if kind == SAVE_INPUT:
             value = inputs[index]
             if type(value) is Tensor:
-                saved.append(TensorWrapper(value, op, ("input", index), index in meta_only, False))
+                saved.append(TensorWrapper(value, op, name, meta_only, False))
             else:
-                saved.append(_wrap(value, op, ("input", index), index in meta_only, False))
-        elif kind == "output":
+                saved.append(_wrap(value, op, name, meta_only, False))
+        elif kind == SAVE_OUTPUT:
             value = outputs[index]
             if type(value) is Tensor:
-                saved.append(TensorWrapper(value, op, ("output", index), False, True))
+                saved.append(TensorWrapper(value, op, name, False, True))
             else:
-                saved.append(_wrap(value, op, ("output", index), False, True))
-        elif kind == "attr":
+                saved.append(_wrap(value, op, name, False, True))
+        elif kind == SAVE_ATTR:
             saved.append(attrs[index])
-        elif kind == "value":
+        elif kind == SAVE_VALUE:
             saved.append(index)
         else:
             saved.append(None)
