@@ -155,14 +155,18 @@ def _zeros(meta: Any) -> Tensor:
 
 
 def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
-    """Upstream gradients for every output of ``node``, zeros where none arrived (PHI's backward
-    kernels expect every output gradient), lists for Tensor[] outputs."""
+    """Upstream gradients for every output of ``node`` whose gradient its backward op takes,
+    zeros where none arrived (PHI's backward kernels expect every such gradient), lists for
+    Tensor[] outputs; None for the outputs it takes none for."""
     metas = node.output_metas
     if len(metas) == 1 and slots[0] is not None and type(slots[0]) is not dict:
         return slots  # the common case: one output, its gradient arrived
+    consumed = node.spec.consumed
     filled = []
-    for value, meta in zip(slots, metas):
-        if isinstance(meta, tuple):
+    for slot, (value, meta) in enumerate(zip(slots, metas)):
+        if slot not in consumed:
+            filled.append(None)
+        elif isinstance(meta, tuple):
             value = value or {}
             filled.append(
                 [_zeros(m) if value.get(p) is None else value[p] for p, m in enumerate(meta)]
