@@ -363,6 +363,8 @@ class Adam(Optimizer):
         self._lazy_mode = bool(lazy_mode)
         self._use_multi_tensor = bool(use_multi_tensor)
         self._state: dict[int, tuple[Tensor, Tensor, Tensor, Tensor]] = {}
+        # (ids of the parameters of the last step, their _merged_groups)
+        self._merged_plan: tuple[tuple[int, ...], list[tuple[list[Any], ...]]] | None = None
 
     def _moments(self, parameter: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         state = self._state.get(id(parameter))
@@ -398,22 +400,36 @@ class Adam(Optimizer):
     def _apply(self, params: list[Tensor], grads: list[Tensor]) -> None:
         if not self._use_multi_tensor:
             return super()._apply(params, grads)
-        for positions, group in _groups(params):
+        key = tuple(map(id, params))
+        plan = self._merged_plan
+        if plan is None or plan[0] != key:
+            plan = self._merged_plan = (key, self._merged_groups(params))
+        for positions, group, moment1, moment2, beta1_pow, beta2_pow in plan[1]:
             self._before_merged_step(group)
-            states = [self._moments(p) for p in group]
             op_api("merged_adam_")(
                 group,
                 [grads[i] for i in positions],
                 [self._lr_tensor(group[0])],
-                [s[0] for s in states],
-                [s[1] for s in states],
-                [s[2] for s in states],
-                [s[3] for s in states],
+                moment1,
+                moment2,
+                beta1_pow,
+                beta2_pow,
                 _NO_MASTER_COPIES,
                 self.beta1,
                 self.beta2,
                 self.epsilon,
             )
+
+    def _merged_groups(self, params: list[Tensor]) -> list[tuple[list[Any], ...]]:
+        """Per merged call: the positions of its parameters in ``params``, the parameters and
+        their moments and beta powers as the op takes them. Kept for the next step with the same
+        parameters (the usual case: every parameter has a gradient): the state tensors are
+        updated in place, never replaced."""
+        groups = []
+        for positions, group in _groups(params):
+            states = [self._moments(p) for p in group]
+            groups.append((positions, group, *([s[i] for s in states] for i in range(4))))
+        return groups
 
     def _before_merged_step(self, group: list[Tensor]) -> None:
         """What AdamW does to the parameters before the merged Adam step: nothing for Adam."""
