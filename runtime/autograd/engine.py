@@ -359,9 +359,10 @@ def _finish_leaf(
     """Hand ``grad`` to the leaf: its hooks, then ``grad()``'s capture or the leaf's ``.grad``.
     ``fresh``: the pass allocated ``grad`` itself (a sum), so the leaf may own it."""
     if node._hooks:
-        hooked = _apply_hooks(node, 0, grad)
-        fresh = fresh and hooked is grad
-        grad = hooked
+        # A hook may keep the gradient it is shown: the leaf must not own (and later write
+        # into) it.
+        grad = _apply_hooks(node, 0, grad)
+        fresh = False
     if capture is not None:
         if (node, 0) in capture:
             capture[(node, 0)] = grad

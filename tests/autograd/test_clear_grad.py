@@ -173,3 +173,15 @@ def test_optimizer_clear_grad_zeros_in_place_or_sets_none() -> None:
     assert [a.tolist() for a in arrays] == [[0.0, 0.0], [0.0]]
     optimizer.clear_grad(set_to_zero=False)
     assert [p.grad for p in params] == [None, None]
+
+
+def test_a_gradient_a_hook_kept_is_not_written_into_by_a_later_backward() -> None:
+    # x * x * x sends x three gradients, whose sum the pass allocates; shown to a hook, it must
+    # stay as the hook saw it.
+    x = leaf([1.0, 2.0])
+    kept = []
+    x.register_hook(kept.append)
+    backward_of_cube(x)
+    backward_of_cube(x)
+    assert kept[0].numpy().tolist() == [3.0, 12.0]
+    assert x.grad.numpy().tolist() == [6.0, 24.0]
