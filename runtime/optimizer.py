@@ -1,8 +1,8 @@
 """Optimizers with PaddlePaddle 3.3.1's interface: SGD, Momentum, Adam and AdamW.
 
 ``step()`` updates every parameter that has a gradient, in place and without recording
-gradients; ``clear_grad()`` resets the gradients (to zeros, or to None with
-``set_to_zero=False``, after which the next backward writes the gradient instead of adding it to
+gradients; ``clear_grad()`` resets the gradients (to zeros in place, or to None with
+``set_to_zero=False``; either way the next backward writes the gradient instead of adding it to
 zeros). The updates are the in-place ops of the generated API, found through the OpDef registry
 (runtime/dispatch/op_def.py, once ``generated`` is imported):
 
@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from runtime.autograd.engine import clear_grad
 from runtime.autograd.grad_mode import no_grad
 from runtime.common import DataType
 from runtime.core.tensor import Tensor, to_tensor
@@ -171,10 +172,11 @@ class Optimizer:
         return op_api("add_n")([grad, scaled])
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
-        """Reset every gradient: to zeros (PaddlePaddle's default) or to None, after which the
-        next backward writes the gradient instead of adding it to zeros."""
+        """Reset every gradient, as ``Tensor.clear_grad``: to zeros in place (PaddlePaddle's
+        default), or to None; either way the next backward writes the gradient instead of
+        adding it to zeros."""
         for parameter in self._parameters:
-            parameter.clear_grad(set_to_zero)
+            clear_grad(parameter, set_to_zero)
 
     def _decayed_grad(self, parameter: Tensor, grad: Tensor) -> Tensor:
         """``grad + weight_decay * param`` (PaddlePaddle's L2Decay), or the gradient."""
@@ -377,6 +379,8 @@ class Adam(Optimizer):
         self._lazy_mode = bool(lazy_mode)
         self._use_multi_tensor = bool(use_multi_tensor)
         self._state: dict[int, tuple[Tensor, Tensor, Tensor, Tensor]] = {}
+        # (ids of the parameters of the last step, their _merged_groups)
+        self._merged_plan: tuple[tuple[int, ...], list[tuple[list[Any], ...]]] | None = None
 
     def _moments(self, parameter: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         state = self._state.get(id(parameter))
@@ -412,22 +416,36 @@ class Adam(Optimizer):
     def _apply(self, params: list[Tensor], grads: list[Tensor]) -> None:
         if not self._use_multi_tensor:
             return super()._apply(params, grads)
-        for positions, group in _groups(params):
+        key = tuple(map(id, params))
+        plan = self._merged_plan
+        if plan is None or plan[0] != key:
+            plan = self._merged_plan = (key, self._merged_groups(params))
+        for positions, group, moment1, moment2, beta1_pow, beta2_pow in plan[1]:
             self._before_merged_step(group)
-            states = [self._moments(p) for p in group]
             op_api("merged_adam_")(
                 group,
                 [grads[i] for i in positions],
                 [self._lr_tensor(group[0])],
-                [s[0] for s in states],
-                [s[1] for s in states],
-                [s[2] for s in states],
-                [s[3] for s in states],
+                moment1,
+                moment2,
+                beta1_pow,
+                beta2_pow,
                 _NO_MASTER_COPIES,
                 self.beta1,
                 self.beta2,
                 self.epsilon,
             )
+
+    def _merged_groups(self, params: list[Tensor]) -> list[tuple[list[Any], ...]]:
+        """Per merged call: the positions of its parameters in ``params``, the parameters and
+        their moments and beta powers as the op takes them. Kept for the next step with the same
+        parameters (the usual case: every parameter has a gradient): the state tensors are
+        updated in place, never replaced."""
+        groups = []
+        for positions, group in _groups(params):
+            states = [self._moments(p) for p in group]
+            groups.append((positions, group, *([s[i] for s in states] for i in range(4))))
+        return groups
 
     def _before_merged_step(self, group: list[Tensor]) -> None:
         """What AdamW does to the parameters before the merged Adam step: nothing for Adam."""

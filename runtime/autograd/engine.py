@@ -11,46 +11,52 @@ from runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNo
 from runtime.autograd.record import edge_of, is_differentiable
 from runtime.core.tensor import Tensor
 from runtime.core.tensor import wrap_array
-from runtime.device import array_module
+from runtime.core.version import bump_version, version_of
+from runtime.device import array_module, module_of
+from runtime import runtime_flags
 from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError
 
-__all__ = ["run_backward", "grad"]
+__all__ = ["run_backward", "grad", "clear_grad"]
 
 # Threads may run backward on one graph (retain_graph=True) into the same leaf: the read of
 # ``.grad``, the add and the write back happen under this lock, so no update is lost.
 _LEAF_LOCK = threading.Lock()
 
 
-def _slot_count(node: Any) -> int:
-    return 1 if type(node) is AccumulationNode else len(node.output_metas)
-
-
-def _add(total: Any, grad: Tensor) -> Any:
-    return grad if total is None else op_api("add")(total, grad)
-
-
-def _accumulate(buffers: dict[Any, list[Any]], edge: Any, grad: Tensor) -> None:
+def _accumulate(
+    buffers: dict[Any, list[Any]],
+    edge: Any,
+    grad: Tensor,
+    owned: set[int],
+    create_graph: bool,
+) -> None:
+    """Add ``grad`` to the buffered gradient of ``edge``'s output of its node."""
     node, slot = edge
     slots = buffers.get(node)
     if slots is None:
-        slots = buffers[node] = [None] * _slot_count(node)
+        slots = buffers[node] = [None] * node.slot_count
     if type(slot) is tuple:
         index, position = slot
         items = slots[index]
         if items is None:
             items = slots[index] = {}
-        items[position] = _add(items.get(position), grad)
+        total = items.get(position)
+        items[position] = grad if total is None else _sum(total, grad, owned, create_graph)
     else:
-        slots[slot] = _add(slots[slot], grad)
+        total = slots[slot]
+        slots[slot] = grad if total is None else _sum(total, grad, owned, create_graph)
 
 
-def _any_arrived(slots: list[Any]) -> bool:
-    # A loop, not ``slots.count(None)``: that compares Tensors with ``==``, an op.
-    for value in slots:
-        if value is not None:
-            return True
-    return False
+def _sum(total: Tensor, grad: Tensor, owned: set[int], create_graph: bool) -> Tensor:
+    """``total + grad``: into ``total`` when this pass allocated it (a third gradient for one
+    slot), else a new sum, which the pass then owns (nothing is recorded without create_graph)."""
+    if id(total) in owned and _in_place(total, grad, False):
+        return total
+    result = op_api("add")(total, grad)
+    if not create_graph:
+        owned.add(id(result))
+    return result
 
 
 def _hooked_tensor(node: Any, slot: Any) -> str:
@@ -83,23 +89,37 @@ def _apply_hooks(node: Any, slot: Any, grad: Tensor) -> Tensor:
     return grad
 
 
-def _dependencies(roots: list[Any]) -> tuple[dict[Any, int], dict[Any, list[Any]]]:
-    """How many edges lead into each node reachable from ``roots``, and each node's next nodes
-    (kept for the walk, which would otherwise ask every node for them a second time)."""
-    counts: dict[Any, int] = {}
-    children: dict[Any, list[Any]] = {}
-    stack = list(roots)
+def _dependencies(roots: list[Any]) -> dict[Any, int]:
+    """How many edges lead into each node reachable from ``roots`` (a node is first seen when
+    its count is set)."""
+    counts: dict[Any, int] = dict.fromkeys(roots, 0)
+    stack = list(counts)
     while stack:
-        node = stack.pop()
-        if node in children:
-            continue
-        targets = children[node] = node.next_nodes()
-        counts.setdefault(node, 0)
-        for target in targets:
-            counts[target] = counts.get(target, 0) + 1
-            if target not in children:
+        for edge in stack.pop().edges:
+            if edge is None:
+                continue
+            if type(edge) is list:
+                for item in edge:
+                    if item is not None:
+                        _count(counts, stack, item[0])
+                continue
+            target = edge[0]
+            count = counts.get(target)
+            if count is None:
+                counts[target] = 1
                 stack.append(target)
-    return counts, children
+            else:
+                counts[target] = count + 1
+    return counts
+
+
+def _count(counts: dict[Any, int], stack: list[Any], target: Any) -> None:
+    count = counts.get(target)
+    if count is None:
+        counts[target] = 1
+        stack.append(target)
+    else:
+        counts[target] = count + 1
 
 
 def _reaching(roots: list[Any], targets: set[int]) -> set[int]:
@@ -135,14 +155,18 @@ def _zeros(meta: Any) -> Tensor:
 
 
 def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
-    """Upstream gradients for every output of ``node``, zeros where none arrived (PHI's backward
-    kernels expect every output gradient), lists for Tensor[] outputs."""
+    """Upstream gradients for every output of ``node`` whose gradient its backward op takes,
+    zeros where none arrived (PHI's backward kernels expect every such gradient), lists for
+    Tensor[] outputs; None for the outputs it takes none for."""
     metas = node.output_metas
     if len(metas) == 1 and slots[0] is not None and type(slots[0]) is not dict:
         return slots  # the common case: one output, its gradient arrived
+    consumed = node.spec.consumed
     filled = []
-    for value, meta in zip(slots, metas):
-        if isinstance(meta, tuple):
+    for slot, (value, meta) in enumerate(zip(slots, metas)):
+        if slot not in consumed:
+            filled.append(None)
+        elif isinstance(meta, tuple):
             value = value or {}
             filled.append(
                 [_zeros(m) if value.get(p) is None else value[p] for p, m in enumerate(meta)]
@@ -174,7 +198,10 @@ def _execute(
                 "that needs a gradient produced it)"
             )
         if seed is None:
-            seed = op_api("ones_like")(tensor)
+            impl = tensor
+            seed = wrap_array(
+                module_of(impl.array).ones(impl.meta.dims, impl.array.dtype), impl.meta
+            )
         elif not isinstance(seed, Tensor):
             raise InvalidArgumentError(
                 f"backward: grad_tensor must be a Tensor or None, got {type(seed).__name__} {seed!r}"
@@ -188,43 +215,84 @@ def _execute(
                 f"backward: grad_tensor has dtype {seed.dtype.name.lower()}, but the tensor has "
                 f"dtype {tensor.dtype.name.lower()}"
             )
-        _accumulate(buffers, tensor._grad_node, seed)
+        _accumulate(buffers, tensor._grad_node, seed, set(), create_graph)
         root_nodes.append(tensor._grad_node[0])
-    counts, children = _dependencies(root_nodes)
+    counts = _dependencies(root_nodes)
     wanted = None if capture is None else _reaching(root_nodes, {id(node) for node, _ in capture})
     ready = deque(node for node in dict.fromkeys(root_nodes) if counts[node] == 0)
+    # ids of the buffered sums this pass allocated (by adding two gradients): nothing else holds
+    # them, so a further gradient for the same slot is added to them in place.
+    owned: set[int] = set()
     previous_mode = GRAD_MODE.enabled
     GRAD_MODE.enabled = create_graph
     try:
         while ready:
             node = ready.popleft()
-            slots = buffers.pop(node, None) or [None] * _slot_count(node)
+            # Present only when a gradient arrived for one of the node's outputs.
+            slots = buffers.pop(node, None)
+            fresh = False
+            if owned and slots is not None:
+                fresh = id(slots[0]) in owned
+                _disown(owned, slots)
             if type(node) is AccumulationNode:
-                _finish_leaf(node, slots[0], create_graph, capture)
+                if slots is not None:
+                    _finish_leaf(node, slots[0], create_graph, capture, fresh)
                 continue
-            if node.hooks or capture is not None:
-                for slot, value in enumerate(slots):
-                    if value is not None and not isinstance(value, dict):
-                        slots[slot] = _apply_hooks(node, slot, value)
-                        if capture is not None and (node, slot) in capture:
-                            capture[(node, slot)] = slots[slot]
-            if wanted is None or id(node) in wanted:
-                if _any_arrived(slots):
+            runs = wanted is None or id(node) in wanted
+            if slots is None or not runs:
+                input_grads = None
+                if slots is not None and (node._hooks or capture is not None):
+                    _hook_slots(node, slots, capture)
+                if runs and not retain_graph:
+                    node.release()
+            else:
+                if node._hooks or capture is not None:
+                    _hook_slots(node, slots, capture)
+                if node.slot_count != 1 or type(slots[0]) is dict or not node.spec.consumed:
                     if len(slots) != len(node.spec.consumed):
                         node.check_arrivals(slots)
-                    input_grads = node.apply(_filled(node, slots), create_graph)
-                    for edge, grad_value in zip(node.edges, input_grads):
-                        if edge is None or grad_value is None:
-                            continue
-                        if type(edge) is list:
-                            for item_edge, item_grad in zip(edge, grad_value):
-                                if item_edge is not None and item_grad is not None:
-                                    _accumulate(buffers, item_edge, item_grad)
+                    slots = _filled(node, slots)
+                input_grads = node.apply(slots, create_graph, retain_graph)
+            if input_grads is None:
+                for edge in node.edges:
+                    if edge is not None:
+                        for target in _targets(edge):
+                            left = counts[target] - 1
+                            counts[target] = left
+                            if left == 0:
+                                ready.append(target)
+                continue
+            for edge, grad_value in zip(node.edges, input_grads):
+                if edge is None:
+                    continue
+                if type(edge) is list:
+                    if grad_value is not None:
+                        for item_edge, item_grad in zip(edge, grad_value):
+                            if item_edge is not None and item_grad is not None:
+                                _accumulate(buffers, item_edge, item_grad, owned, create_graph)
+                    for target in _targets(edge):
+                        left = counts[target] - 1
+                        counts[target] = left
+                        if left == 0:
+                            ready.append(target)
+                    continue
+                target, slot = edge
+                if grad_value is not None:
+                    if type(slot) is not int:
+                        _accumulate(buffers, edge, grad_value, owned, create_graph)
+                    else:
+                        # _accumulate, inlined for the usual edge: (node, output index).
+                        target_slots = buffers.get(target)
+                        if target_slots is None:
+                            target_slots = buffers[target] = [None] * target.slot_count
+                            target_slots[slot] = grad_value
                         else:
-                            _accumulate(buffers, edge, grad_value)
-                if not retain_graph:
-                    node.release()
-            for target in children[node]:
+                            total = target_slots[slot]
+                            target_slots[slot] = (
+                                grad_value
+                                if total is None
+                                else _sum(total, grad_value, owned, create_graph)
+                            )
                 left = counts[target] - 1
                 counts[target] = left
                 if left == 0:
@@ -233,12 +301,68 @@ def _execute(
         GRAD_MODE.enabled = previous_mode
 
 
+def _targets(edge: Any) -> list[Any]:
+    """The nodes an edge (a (node, slot) pair or a list of them, None items included) leads to."""
+    if type(edge) is list:
+        return [item[0] for item in edge if item is not None]
+    return [edge[0]]
+
+
+def _hook_slots(node: Any, slots: list[Any], capture: dict[Any, Any] | None) -> None:
+    """Run ``node``'s hooks on its arrived gradients (replacing them where a hook returns a
+    Tensor), and capture those ``grad()`` asked for."""
+    for slot, value in enumerate(slots):
+        if value is not None and not isinstance(value, dict):
+            slots[slot] = _apply_hooks(node, slot, value)
+            if capture is not None and (node, slot) in capture:
+                capture[(node, slot)] = slots[slot]
+
+
+def _disown(owned: set[int], slots: list[Any]) -> None:
+    """Forget the sums among ``slots``: the node about to run hands them on (a grad kernel may
+    pass one through as an input gradient, even as two), so they are no longer the pass's alone."""
+    for value in slots:
+        if type(value) is dict:
+            owned.difference_update(map(id, value.values()))
+        elif value is not None:
+            owned.discard(id(value))
+
+
+def _in_place(target: Tensor, grad: Tensor, copy: bool) -> bool:
+    """``target += grad`` (or ``target[...] = grad`` with ``copy``) on the arrays, as the
+    ``add`` kernel computes it, when their shapes, dtypes and array types agree and no flag asks
+    to see every kernel call (FLAGS_check_nan_inf, log_dispatch); False, touching nothing,
+    otherwise."""
+    switches = runtime_flags.SWITCHES
+    if switches.check_nan_inf or switches.log_dispatch:
+        return False
+    impl = target
+    array = impl.array
+    other = grad.array
+    if type(array) is not type(other) or array.shape != other.shape or array.dtype != other.dtype:
+        return False
+    if copy:
+        module_of(array).copyto(array, other)
+    else:
+        module_of(array).add(array, other, out=array)
+    bump_version(impl)
+    return True
+
+
 def _finish_leaf(
-    node: AccumulationNode, grad: Tensor | None, create_graph: bool, capture: dict | None
+    node: AccumulationNode,
+    grad: Tensor,
+    create_graph: bool,
+    capture: dict | None,
+    fresh: bool,
 ) -> None:
-    if grad is None:
-        return
-    grad = _apply_hooks(node, 0, grad)
+    """Hand ``grad`` to the leaf: its hooks, then ``grad()``'s capture or the leaf's ``.grad``.
+    ``fresh``: the pass allocated ``grad`` itself (a sum), so the leaf may own it."""
+    if node._hooks:
+        # A hook may keep the gradient it is shown: the leaf must not own (and later write
+        # into) it.
+        grad = _apply_hooks(node, 0, grad)
+        fresh = False
     if capture is not None:
         if (node, 0) in capture:
             capture[(node, 0)] = grad
@@ -246,10 +370,55 @@ def _finish_leaf(
     tensor = node.tensor()
     if tensor is None:
         return
-    if not create_graph:
-        grad = grad.detach()
     with _LEAF_LOCK:
-        tensor._grad = grad if tensor._grad is None else op_api("add")(tensor._grad, grad)
+        current = tensor._grad
+        if current is None:
+            if not create_graph:
+                grad = grad.detach()
+            tensor._grad = grad
+            node.owned_grad = grad if fresh and not create_graph else None
+        elif (
+            create_graph
+            or current is not node.owned_grad
+            # Zeroed by clear_grad and not written since: the gradient is copied in, not added.
+            or not _in_place(current, grad, node.zeroed_version == version_of(current))
+        ):
+            total = op_api("add")(current, grad)
+            tensor._grad = total
+            node.owned_grad = None if create_graph else total
+        node.zeroed_version = -1
+
+
+def clear_grad(tensor: Tensor, set_to_zero: bool = True) -> None:
+    """``tensor.clear_grad``: zero ``.grad`` in place (PaddlePaddle's default), or with
+    ``set_to_zero=False`` set it to None, after which the next backward writes the gradient.
+
+    In place when the gradient is a buffer the leaf owns (see AccumulationNode); otherwise (a
+    grad kernel's output, which may share memory with other gradients) the zeros are a new
+    buffer, which the leaf owns from then on. Either way the next backward copies its gradient
+    into the zeros instead of adding it to them.
+    """
+    edge = tensor._grad_node
+    node = edge[0] if edge is not None and type(edge[0]) is AccumulationNode else None
+    with _LEAF_LOCK:
+        grad = tensor._grad
+        if grad is None or not set_to_zero:
+            tensor._grad = None
+            if node is not None:
+                node.owned_grad = None
+                node.zeroed_version = -1
+            return
+        impl = grad
+        if node is not None and grad is node.owned_grad:
+            impl.array.fill(0)
+            bump_version(impl)
+        else:
+            grad = wrap_array(module_of(impl.array).zeros_like(impl.array), impl.meta)
+            tensor._grad = grad
+            if node is None:
+                return
+            node.owned_grad = grad
+        node.zeroed_version = version_of(grad)
 
 
 def run_backward(

@@ -46,12 +46,49 @@ class GradSpec:
     input_grads: tuple[int | None, ...]
     meta_only: frozenset[int] = frozenset()
     double_grad: bool = False  # whether the backward op has a backward op of its own
-    # The forward outputs whose gradients the backward op takes, derived from ``args``.
+    # Derived from ``args``: the forward outputs whose gradients the backward op takes, the
+    # (argument position, output index) of each gradient argument, and the positions of the
+    # saved tensors (what ``GradNode.apply`` fills in, without reading ``args`` kind by kind).
     consumed: frozenset[int] = field(init=False, compare=False, repr=False)
+    grad_args: tuple[tuple[int, int], ...] = field(init=False, compare=False, repr=False)
+    tensor_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    # Whether backward output i is the gradient of forward input i, for every i.
+    grads_in_order: bool = field(init=False, compare=False, repr=False)
+    # What record() saves for each argument: (SAVE_* kind, index or value, the saved tensor's
+    # name for error messages, whether only its meta is kept).
+    save_plan: tuple[tuple[int, Any, tuple, bool], ...] = field(
+        init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
-        consumed = frozenset(value for kind, value in self.args if kind == "grad")
-        object.__setattr__(self, "consumed", consumed)
+        grad_args = tuple(
+            (position, value) for position, (kind, value) in enumerate(self.args) if kind == "grad"
+        )
+        tensor_args = tuple(
+            position
+            for position, (kind, _) in enumerate(self.args)
+            if kind == "input" or kind == "output"
+        )
+        object.__setattr__(self, "consumed", frozenset(value for _, value in grad_args))
+        object.__setattr__(self, "grad_args", grad_args)
+        object.__setattr__(self, "tensor_args", tensor_args)
+        in_order = self.input_grads == tuple(range(len(self.input_grads)))
+        object.__setattr__(self, "grads_in_order", in_order)
+        plan = tuple(
+            (_SAVE_KINDS[kind], value, (kind, value), kind == "input" and value in self.meta_only)
+            for kind, value in self.args
+        )
+        object.__setattr__(self, "save_plan", plan)
+
+
+SAVE_INPUT, SAVE_OUTPUT, SAVE_ATTR, SAVE_VALUE, SAVE_NOTHING = range(5)
+_SAVE_KINDS = {
+    "input": SAVE_INPUT,
+    "output": SAVE_OUTPUT,
+    "attr": SAVE_ATTR,
+    "value": SAVE_VALUE,
+    "grad": SAVE_NOTHING,
+}
 
 
 _PLACEHOLDER_LIMIT = 4096
@@ -138,19 +175,56 @@ def _backward_api(name: str) -> Callable[..., Any]:
     return api
 
 
-class GradNode:
-    """One recorded op: runs its backward op on the gradients of its outputs."""
+class _Hooked:
+    """A node's gradient hooks by output slot, ``_hooks`` None until the first is registered
+    (most nodes never get one, and the engine then skips the hook machinery)."""
 
-    __slots__ = ("spec", "edges", "saved", "output_metas", "hooks", "released", "__weakref__")
+    __slots__ = ()
+    _hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] | None
+
+    @property
+    def hooks(self) -> dict[Any, list[Callable[[Tensor], Tensor | None]]]:
+        hooks = self._hooks
+        if hooks is None:
+            hooks = self._hooks = {}
+        return hooks
+
+
+class GradNode(_Hooked):
+    """One recorded op: runs its backward op on the gradients of its outputs.
+
+    ``every_edge``: every forward input leads to a node (no None, no Tensor[] edge), so every
+    gradient the backward op computes is wanted; record() knows it for free, and ``apply`` then
+    builds no mask. ``slot_count``: how many output gradients the engine collects for it.
+    """
+
+    __slots__ = (
+        "spec",
+        "edges",
+        "saved",
+        "output_metas",
+        "slot_count",
+        "every_edge",
+        "_hooks",
+        "released",
+        "__weakref__",
+    )
 
     def __init__(
-        self, spec: GradSpec, edges: list[Any], saved: list[Any], output_metas: list[Any]
+        self,
+        spec: GradSpec,
+        edges: list[Any],
+        saved: list[Any],
+        output_metas: list[Any],
+        every_edge: bool = False,
     ) -> None:
         self.spec = spec
         self.edges = edges
         self.saved = saved
         self.output_metas = output_metas
-        self.hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] = {}
+        self.slot_count = len(output_metas)
+        self.every_edge = every_edge
+        self._hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] | None = None
         self.released = False
 
     @property
@@ -206,28 +280,30 @@ class GradNode:
             return None
         return tuple(wanted)
 
-    def apply(self, grads: list[Any], keep_graph: bool) -> list[Any]:
+    def apply(
+        self, grads: list[Any], keep_graph: bool, retain: bool = True
+    ) -> list[Any] | tuple[Any, ...]:
         """Gradients of the forward inputs (lists for Tensor[] inputs, None where none flows),
-        from ``grads``, the gradients of the forward outputs (None where none arrived)."""
+        one per edge, from ``grads``, the gradients of the forward outputs (None where none
+        arrived); the saved tensors are released after unless ``retain``."""
         if self.released:
             raise PreconditionNotMetError(
                 f"backward of '{self.spec.op}' runs a second time, but its saved tensors were freed "
                 "after the first backward pass; pass retain_graph=True to the first backward() or grad()"
             )
         spec = self.spec
-        args = []
-        for (kind, value), saved in zip(spec.args, self.saved):
-            if kind == "grad":
-                args.append(grads[value])
-            elif saved is None or (kind != "input" and kind != "output"):
-                args.append(saved)
-            elif type(saved) is list:
-                args.append([wrapper.unwrap(keep_graph) for wrapper in saved])
-            else:
-                args.append(saved.unwrap(keep_graph))
+        # ``saved`` holds the attributes in place and None at the gradients' positions.
+        args = self.saved.copy()
+        for position, output in spec.grad_args:
+            args[position] = grads[output]
+        for position in spec.tensor_args:
+            saved = args[position]
+            if type(saved) is TensorWrapper:
+                args[position] = saved.unwrap(keep_graph)
+            elif saved is not None:
+                args[position] = [wrapper.unwrap(keep_graph) for wrapper in saved]
         api = _BACKWARD_APIS.get(spec.backward) or _backward_api(spec.backward)
-        # Every edge a plain (node, slot) pair: every input gradient is wanted, no mask to build.
-        if keep_graph or (None not in self.edges and list not in map(type, self.edges)):
+        if keep_graph or self.every_edge:
             results = api(*args)
         else:
             mask = self._wanted_outputs()
@@ -239,6 +315,9 @@ class GradNode:
                     results = api(*args)
                 finally:
                     swap_wanted_outputs(previous)
+        if not retain:
+            self.saved = []
+            self.released = True
         if type(results) is not tuple:
             results = (results,)
         if keep_graph and not spec.double_grad and self._reads_graph(args):
@@ -250,6 +329,8 @@ class GradNode:
                 ):
                     result.stop_gradient = False
                     result._grad_node = (MissingGradNode(spec), 0)
+        if spec.grads_in_order and len(results) == len(self.edges):
+            return results
         input_grads: list[Any] = [None] * len(self.edges)
         for index, result in zip(spec.input_grads, results):
             if index is not None:
@@ -268,15 +349,18 @@ class GradNode:
         return False
 
 
-class MissingGradNode:
+class MissingGradNode(_Hooked):
     """Stands for the backward of a backward op that has none (``create_graph=True`` through an op
     without a double grad): reaching it in a later backward pass is an error, not a silent zero."""
 
-    __slots__ = ("spec", "hooks", "output_metas", "__weakref__")
+    __slots__ = ("spec", "_hooks", "output_metas", "__weakref__")
+
+    slot_count = 1
+    edges: tuple[Any, ...] = ()
 
     def __init__(self, spec: GradSpec) -> None:
         self.spec = spec
-        self.hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] = {}
+        self._hooks = None
         self.output_metas = [None]
 
     @property
@@ -296,21 +380,32 @@ class MissingGradNode:
     def check_arrivals(self, slots: list[Any]) -> None:
         return None
 
-    def apply(self, grads: list[Any], keep_graph: bool) -> list[Any]:
+    def apply(self, grads: list[Any], keep_graph: bool, retain: bool = True) -> list[Any]:
         raise UnimplementedError(
             f"higher-order gradient through '{self.spec.op}': its backward op '{self.spec.backward}' "
             "has no backward op in ops/backward.yaml"
         )
 
 
-class AccumulationNode:
-    """The end of the graph for a leaf tensor: adds arriving gradients to ``tensor.grad``."""
+class AccumulationNode(_Hooked):
+    """The end of the graph for a leaf tensor: adds arriving gradients to ``tensor.grad``.
 
-    __slots__ = ("tensor", "hooks", "__weakref__")
+    ``owned_grad`` is the leaf's gradient when it is a buffer nothing else shares (one the
+    engine's add or ``clear_grad`` allocated), which later gradients are then added to in place;
+    ``zeroed_version`` the version that buffer had when ``clear_grad`` zeroed it (-1: not
+    zeroed), while which the next gradient is copied into it rather than added to zeros.
+    """
+
+    __slots__ = ("tensor", "_hooks", "owned_grad", "zeroed_version", "__weakref__")
+
+    slot_count = 1
+    edges: tuple[Any, ...] = ()
 
     def __init__(self, tensor: Tensor) -> None:
         self.tensor = weakref.ref(tensor)
-        self.hooks: dict[Any, list[Callable[[Tensor], Tensor | None]]] = {}
+        self._hooks = None
+        self.owned_grad: Tensor | None = None
+        self.zeroed_version = -1
 
     @property
     def name(self) -> str:

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec, TensorWrapper
+from runtime.autograd.grad_node import (
+    SAVE_ATTR,
+    SAVE_INPUT,
+    SAVE_OUTPUT,
+    SAVE_VALUE,
+    AccumulationNode,
+    GradNode,
+    GradSpec,
+    TensorWrapper,
+)
 from runtime.core.tensor import Tensor
 
 __all__ = ["record", "edge_of", "is_differentiable"]
@@ -34,15 +43,19 @@ def record(
     """Attach a GradNode for this call to ``outputs`` if any input needs a gradient."""
     edges: list[Any] = []
     needed = False
+    every_edge = True
     for value in inputs:
         if value is None:
             edges.append(None)
+            every_edge = False
         elif isinstance(value, (list, tuple)):
             items = [edge_of(t) for t in value]
             needed = needed or any(e is not None for e in items)
             edges.append(items)
+            every_edge = False
         elif value.stop_gradient or value.array.dtype.kind not in _DIFFERENTIABLE_KINDS:
             edges.append(None)
+            every_edge = False
         else:
             edge = value._grad_node
             if edge is None:
@@ -54,45 +67,46 @@ def record(
     if len(outputs) == 1 and type(outputs[0]) is Tensor:
         # The common case, one Tensor output: no per-output dispatch on its kind.
         output = outputs[0]
-        node = GradNode(spec, edges, [], [output.meta])
+        node = GradNode(spec, edges, [], [output.meta], every_edge)
         if output.array.dtype.kind in _DIFFERENTIABLE_KINDS:
             output.stop_gradient = False
             output._grad_node = (node, 0)
     else:
-        node = _node_for_outputs(spec, edges, outputs)
+        node = _node_for_outputs(spec, edges, outputs, every_edge)
     # Saved after the outputs got their node, so a saved output still leads back to it.
     saved = node.saved
-    meta_only = spec.meta_only
     op = spec.op
-    for kind, index in spec.args:
-        if kind == "input":
+    for kind, index, name, meta_only in spec.save_plan:
+        if kind == SAVE_INPUT:
             value = inputs[index]
             if type(value) is Tensor:
-                saved.append(TensorWrapper(value, op, ("input", index), index in meta_only, False))
+                saved.append(TensorWrapper(value, op, name, meta_only, False))
             else:
-                saved.append(_wrap(value, op, ("input", index), index in meta_only, False))
-        elif kind == "output":
+                saved.append(_wrap(value, op, name, meta_only, False))
+        elif kind == SAVE_OUTPUT:
             value = outputs[index]
             if type(value) is Tensor:
-                saved.append(TensorWrapper(value, op, ("output", index), False, True))
+                saved.append(TensorWrapper(value, op, name, False, True))
             else:
-                saved.append(_wrap(value, op, ("output", index), False, True))
-        elif kind == "attr":
+                saved.append(_wrap(value, op, name, False, True))
+        elif kind == SAVE_ATTR:
             saved.append(attrs[index])
-        elif kind == "value":
+        elif kind == SAVE_VALUE:
             saved.append(index)
         else:
             saved.append(None)
 
 
-def _node_for_outputs(spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...]) -> GradNode:
+def _node_for_outputs(
+    spec: GradSpec, edges: list[Any], outputs: tuple[Any, ...], every_edge: bool
+) -> GradNode:
     """The GradNode of a call with several outputs (or a list or optional one), set as the
     producer of each differentiable output."""
     metas = [
         (None if out is None else tuple(t.meta for t in out) if isinstance(out, list) else out.meta)
         for out in outputs
     ]
-    node = GradNode(spec, edges, [], metas)
+    node = GradNode(spec, edges, [], metas, every_edge)
     for slot, output in enumerate(outputs):
         if output is None:
             continue

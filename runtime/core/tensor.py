@@ -172,14 +172,11 @@ class Tensor(DenseTensor):
         run_backward([self], [grad_tensor], retain_graph)
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
-        """Reset ``.grad``: to zeros (PaddlePaddle's default) or, with ``set_to_zero=False``, to None."""
-        if self._grad is not None and set_to_zero:
-            from runtime.device import module_of
+        """Reset ``.grad``: to zeros in place (PaddlePaddle's default) or, with
+        ``set_to_zero=False``, to None."""
+        from runtime.autograd.engine import clear_grad
 
-            grad = self._grad
-            self._grad = wrap_array(module_of(grad.array).zeros_like(grad.array), grad.meta)
-        else:
-            self._grad = None
+        clear_grad(self, set_to_zero)
 
     clear_gradient = clear_grad
 

@@ -182,6 +182,31 @@ def test_multi_tensor_step_gives_the_bits_of_the_per_parameter_step(optimizer_ty
     assert all(not np.array_equal(a, b.numpy()) for a, b in zip(fused, start))
 
 
+def adam_steps_over_changing_gradients(use_multi_tensor: bool) -> list[np.ndarray]:
+    """Three Adam steps: the first with a gradient for one parameter only, then for both, then
+    for the other one only."""
+    params = [
+        phi.to_tensor(np.array([1.0, -2.0]), stop_gradient=False),
+        phi.to_tensor(np.array([0.5]), stop_gradient=False),
+    ]
+    optimizer = Adam(learning_rate=0.1, parameters=params, use_multi_tensor=use_multi_tensor)
+    for used in ([0], [0, 1], [1]):
+        loss = phi.sum(phi.multiply(params[used[0]], params[used[0]]))
+        for index in used[1:]:
+            loss = phi.add(loss, phi.sum(phi.multiply(params[index], params[index])))
+        loss.backward()
+        optimizer.step()
+        optimizer.clear_grad(set_to_zero=False)
+    return [p.numpy() for p in params]
+
+
+def test_multi_tensor_adam_follows_which_parameters_have_a_gradient():
+    fused = adam_steps_over_changing_gradients(use_multi_tensor=True)
+    single = adam_steps_over_changing_gradients(use_multi_tensor=False)
+    for a, b in zip(fused, single):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_momentum_matches_the_reference_formula():
     w = param([1.0, -2.0])
     optimizer = Momentum(learning_rate=0.1, momentum=0.9, parameters=[w])
