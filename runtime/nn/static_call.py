@@ -57,9 +57,8 @@ def declare_parameter(layer: Any, tensor: Tensor, initializer: Initializer) -> N
     `builtin.parameter` now (as PaddlePaddle declares a layer's parameters when it is made), its
     startup value ``initializer``'s ops while the array it drew is unchanged."""
     key = id(tensor)
-    impl = tensor._impl
     reference = weakref.ref(tensor, lambda _: _BORN_STATIC.pop(key, None))
-    _BORN_STATIC[key] = (reference, initializer, impl.array, version_of(impl))
+    _BORN_STATIC[key] = (reference, initializer, tensor.array, version_of(tensor))
     _parameter_value(layer, tensor, not tensor.stop_gradient)
 
 
@@ -70,8 +69,7 @@ def _born_static(tensor: Tensor) -> tuple[Initializer, bool] | None:
     if born is None or born[0]() is not tensor:
         return None
     _, initializer, drawn, version = born
-    impl = tensor._impl
-    return initializer, drawn is impl.array and version == version_of(impl)
+    return initializer, drawn is tensor.array and version == version_of(tensor)
 
 
 def _startup_initializer(tensor: Tensor, array: np.ndarray) -> Initializer:
