@@ -38,7 +38,10 @@ def assign_inplace(
             if not all(isinstance(item, Tensor) for item in tensor):
                 continue  # Values of a static program: the results are the inputs' next values
             for item, computed in zip(tensor, outputs[index]):
-                _assign(item, computed)
+                if computed.array is item.array:
+                    bump_version(item)  # written in place by the kernel (merged_adam_)
+                else:
+                    _assign(item, computed)
             result[index] = list(tensor)
         else:
             if not isinstance(tensor, Tensor):

@@ -26,20 +26,26 @@ struct conv2d {
 
 #define T float
 #define ACC float
+#define SQRT sqrtf
 #define NAME(f) f##_float32
 #include "layer_norm.h"
 #include "conv2d.h"
+#include "adam.h"
 #undef T
 #undef ACC
+#undef SQRT
 #undef NAME
 
 #define T double
 #define ACC double
+#define SQRT sqrt
 #define NAME(f) f##_float64
 #include "layer_norm.h"
 #include "conv2d.h"
+#include "adam.h"
 #undef T
 #undef ACC
+#undef SQRT
 #undef NAME
 
 /* Fill `view` from `obj`, a C-contiguous buffer of `items` elements of format `format` ("f" or
@@ -249,7 +255,52 @@ static PyObject *col2im_2d(PyObject *self, PyObject *args)
     return convert_columns(args, 0);
 }
 
+PyDoc_STRVAR(adam_step_doc,
+             "adam_step(param, grad, moment1, moment2, beta1, grad_weight1, beta2, grad_weight2,\n"
+             "          step, epsilon)\n\n"
+             "One Adam step in place on param, moment1 and moment2 (grad read), all of one float\n"
+             "format and size, with the step's scalars (AdamScalars) given as numbers.");
+
+static PyObject *adam_step(PyObject *self, PyObject *args)
+{
+    PyObject *param, *grad, *moment1, *moment2;
+    double beta1, grad_weight1, beta2, grad_weight2, step, epsilon;
+    if (!PyArg_ParseTuple(args, "OOOOdddddd:adam_step", &param, &grad, &moment1, &moment2, &beta1,
+                          &grad_weight1, &beta2, &grad_weight2, &step, &epsilon))
+        return NULL;
+    const char *format = float_format(param);
+    if (!format)
+        return NULL;
+    /* the element count is param's; the others must match it */
+    Py_buffer probe;
+    if (PyObject_GetBuffer(param, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    Py_ssize_t n = probe.len / probe.itemsize;
+    PyBuffer_Release(&probe);
+    Py_buffer v[4];
+    memset(v, 0, sizeof v);
+    if (get_array(param, "param", format, n, 1, 0, &v[0]) < 0 ||
+        get_array(grad, "grad", format, n, 0, 0, &v[1]) < 0 ||
+        get_array(moment1, "moment1", format, n, 1, 0, &v[2]) < 0 ||
+        get_array(moment2, "moment2", format, n, 1, 0, &v[3]) < 0) {
+        release_all(v, 4);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        adam_step_float32(v[0].buf, v[1].buf, v[2].buf, v[3].buf, n, (float)beta1,
+                          (float)grad_weight1, (float)beta2, (float)grad_weight2, (float)step,
+                          (float)epsilon);
+    else
+        adam_step_float64(v[0].buf, v[1].buf, v[2].buf, v[3].buf, n, beta1, grad_weight1, beta2,
+                          grad_weight2, step, epsilon);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 4);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"adam_step", adam_step, METH_VARARGS, adam_step_doc},
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},

@@ -19,6 +19,7 @@ from runtime.common import DataType
 from runtime.kernels.impl.adam_kernel import ADAM_DTYPES
 from runtime.kernels.impl.optimizer_functors import AdamScalars, adam_step_
 from runtime.kernels.kernel import Array, Kernel, KernelContext
+from runtime.kernels.native import native_kernels
 from runtime.kernels.registration import register_kernel
 
 # learning_rate, beta1_pow and beta2_pow keep their dtypes (the beta powers are updated in
@@ -51,7 +52,10 @@ def merged_adam_kernel(
     xp = ctx.xp
     use_master = multi_precision and bool(master_param)
     sources = master_param if use_master else param
-    scratch = xp.empty(max(source.size for source in sources), dtype=sources[0].dtype)
+    # the native step needs no scratch (adam_step_ makes one where it falls back to numpy)
+    scratch = None
+    if native_kernels(sources[0]) is None:
+        scratch = xp.empty(max(source.size for source in sources), dtype=sources[0].dtype)
     shared_rate = learning_rate[0] if len(learning_rate) == 1 else None
     scalars, reused = None, None
     for index, source in enumerate(sources):
@@ -76,7 +80,7 @@ def merged_adam_kernel(
             moment1[index],
             moment2[index],
             scalars,
-            scratch[: source.size].reshape(source.shape),
+            None if scratch is None else scratch[: source.size].reshape(source.shape),
         )
         if use_master:
             xp.copyto(param[index], source, casting="unsafe")

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from runtime.kernels.kernel import Array
+from runtime.kernels.native import native_kernels
 
 __all__ = [
     "first_element",
@@ -77,11 +78,41 @@ def adam_step_(
     moment1: Array,
     moment2: Array,
     scalars: AdamScalars,
-    scratch: Array,
+    scratch: Array | None,
 ) -> None:
     """``moment1 = beta1 * moment1 + (1 - beta1) * grad``,
-    ``moment2 = beta2 * moment2 + (1 - beta2) * grad * grad`` and
-    ``param -= step * (moment1 / (sqrt(moment2) + epsilon))``, all in place."""
+        ``moment2 = beta2 * moment2 + (1 - beta2) * grad * grad`` and
+        ``param -= step * (moment1 / (sqrt(moment2) + epsilon))``, all in place. With the native
+        kernels (runtime/kernels/native.py) and C-contiguous numpy arrays of one float dtype, one
+        pass in C with the same operations in the same order and dtype: the same bits. ``scratch``
+    (param's shape and dtype) holds the intermediate values of the numpy path; None makes one
+    there."""
+    native = native_kernels(param)
+    if (
+        native is not None
+        and grad.dtype == param.dtype
+        and moment1.dtype == param.dtype
+        and moment2.dtype == param.dtype
+        and param.flags.c_contiguous
+        and grad.flags.c_contiguous
+        and moment1.flags.c_contiguous
+        and moment2.flags.c_contiguous
+    ):
+        native.adam_step(
+            param,
+            grad,
+            moment1,
+            moment2,
+            float(scalars.beta1),
+            float(scalars.grad_weight1),
+            float(scalars.beta2),
+            float(scalars.grad_weight2),
+            float(scalars.step),
+            float(scalars.epsilon),
+        )
+        return
+    if scratch is None:
+        scratch = xp.empty_like(param)
     xp.multiply(moment1, scalars.beta1, out=moment1)
     xp.multiply(grad, scalars.grad_weight1, out=scratch)
     xp.add(moment1, scratch, out=moment1)
