@@ -44,7 +44,8 @@ flags.define_int32(
 flags.define_bool(
     "use_native_kernels",
     True,
-    "Run layer_norm, layer_norm_grad and conv2d's im2col and col2im on numpy float32/float64 arrays with "
+    "Run layer_norm, layer_norm_grad, Adam's step and conv2d's im2col and col2im on numpy "
+    "float32/float64 arrays with "
     "the compiled kernels of runtime.kernels._native when it is built "
     "(runtime/kernels/native.py); false: always the numpy kernels.",
 )

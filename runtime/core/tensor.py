@@ -247,8 +247,9 @@ _HAND_WRITTEN = frozenset(name for cls in Tensor.__mro__[:-1] for name in vars(c
 _new_tensor = object.__new__
 
 
-def wrap_array(array: Any, meta: DenseTensorMeta) -> Tensor:
-    """A new Tensor around ``array`` whose meta is already known (the dispatch hot path)."""
+def python_wrap_array(array: Any, meta: DenseTensorMeta) -> Tensor:
+    """A new Tensor around ``array`` whose meta is already known (the dispatch hot path).
+    ``wrap_array`` is this, or the same in C where runtime.kernels._native is built."""
     tensor = _new_tensor(Tensor)
     tensor.array = array
     tensor.meta = meta
@@ -259,6 +260,33 @@ def wrap_array(array: Any, meta: DenseTensorMeta) -> Tensor:
     tensor._grad_node = None
     tensor.name = None
     return tensor
+
+
+# The slots wrap_array fills, in the order runtime.kernels._native's wrap_tensor takes them.
+WRAPPED_SLOTS = (
+    "array",
+    "meta",
+    "_version",
+    "_base",
+    "stop_gradient",
+    "_grad",
+    "_grad_node",
+    "name",
+)
+
+
+def _native_wrap() -> Callable[[Any, DenseTensorMeta], Tensor]:
+    """The compiled wrap_array where the optional extension is built (one C call instead of a
+    Python frame and eight attribute stores), else ``python_wrap_array``."""
+    try:
+        from runtime.kernels import _native
+    except ImportError:
+        return python_wrap_array
+    _native.configure_tensor(Tensor, WRAPPED_SLOTS)
+    return _native.wrap_tensor
+
+
+wrap_array = _native_wrap()
 
 
 def to_tensor(

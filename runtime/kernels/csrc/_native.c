@@ -9,6 +9,7 @@
  * run without the GIL. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <math.h>
 #include <string.h>
 
@@ -299,7 +300,86 @@ static PyObject *adam_step(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* wrap_tensor(array, meta): runtime.core.tensor's wrap_array in C, the dispatch hot path's
+ * one allocation per output. configure_tensor(cls, names) records the class and the offsets of
+ * its slots `names` (array, meta, _version, _base, stop_gradient, _grad, _grad_node, name),
+ * read from their member descriptors, so the new object's slots are filled directly. */
+#define TENSOR_SLOTS 8
+static PyTypeObject *tensor_type = NULL;
+static Py_ssize_t tensor_offsets[TENSOR_SLOTS];
+
+PyDoc_STRVAR(configure_tensor_doc,
+             "configure_tensor(cls, names)\n\n"
+             "Make wrap_tensor build instances of cls, whose __slots__ names (8 of them, in\n"
+             "wrap_tensor's order) are given.");
+
+static PyObject *configure_tensor(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *names;
+    if (!PyArg_ParseTuple(args, "O!O!:configure_tensor", &PyType_Type, &cls, &PyTuple_Type,
+                          &names))
+        return NULL;
+    if (PyTuple_GET_SIZE(names) != TENSOR_SLOTS) {
+        PyErr_Format(PyExc_ValueError, "names: expected %d slot names, got %zd", TENSOR_SLOTS,
+                     PyTuple_GET_SIZE(names));
+        return NULL;
+    }
+    Py_ssize_t offsets[TENSOR_SLOTS];
+    for (int k = 0; k < TENSOR_SLOTS; k++) {
+        PyObject *descr = PyObject_GetAttr(cls, PyTuple_GET_ITEM(names, k));
+        if (!descr)
+            return NULL;
+        int ok = Py_IS_TYPE(descr, &PyMemberDescr_Type) &&
+                 ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX;
+        if (ok)
+            offsets[k] = ((PyMemberDescrObject *)descr)->d_member->offset;
+        Py_DECREF(descr);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "names[%d]: %R is not an object slot of the class", k,
+                         PyTuple_GET_ITEM(names, k));
+            return NULL;
+        }
+    }
+    Py_INCREF(cls);
+    Py_XSETREF(tensor_type, (PyTypeObject *)cls);
+    memcpy(tensor_offsets, offsets, sizeof offsets);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(wrap_tensor_doc,
+             "wrap_tensor(array, meta)\n\n"
+             "A new instance of the configured class with array and meta set, _version 0,\n"
+             "stop_gradient True and _base, _grad, _grad_node and name None.");
+
+static PyObject *wrap_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "wrap_tensor() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (!tensor_type) {
+        PyErr_SetString(PyExc_RuntimeError, "wrap_tensor: configure_tensor was not called");
+        return NULL;
+    }
+    static PyObject *zero = NULL;
+    if (!zero && !(zero = PyLong_FromLong(0)))
+        return NULL;
+    PyObject *obj = tensor_type->tp_alloc(tensor_type, 0);
+    if (!obj)
+        return NULL;
+    PyObject *values[TENSOR_SLOTS] = {args[0], args[1], zero,    Py_None,
+                                      Py_True, Py_None, Py_None, Py_None};
+    for (int k = 0; k < TENSOR_SLOTS; k++) {
+        PyObject **slot = (PyObject **)((char *)obj + tensor_offsets[k]);
+        Py_INCREF(values[k]);
+        *slot = values[k];
+    }
+    return obj;
+}
+
 static PyMethodDef methods[] = {
+    {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
+    {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
     {"adam_step", adam_step, METH_VARARGS, adam_step_doc},
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
