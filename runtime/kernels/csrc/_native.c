@@ -32,6 +32,7 @@ struct conv2d {
 #include "layer_norm.h"
 #include "conv2d.h"
 #include "adam.h"
+#include "adam_scalars.h"
 #undef T
 #undef ACC
 #undef SQRT
@@ -44,6 +45,7 @@ struct conv2d {
 #include "layer_norm.h"
 #include "conv2d.h"
 #include "adam.h"
+#include "adam_scalars.h"
 #undef T
 #undef ACC
 #undef SQRT
@@ -377,10 +379,111 @@ static PyObject *wrap_tensor(PyObject *self, PyObject *const *args, Py_ssize_t n
     return obj;
 }
 
+/* ---- adam_steps: merged_adam_'s whole step over lists of parameters (issue 16) ---- */
+
+PyDoc_STRVAR(adam_steps_doc,
+             "adam_steps(params, grads, moments1, moments2, beta1_pows, beta2_pows,\n"
+             "           learning_rates, beta1, beta2, epsilon, update_pows)\n\n"
+             "merged_adam_'s step in place on each parameter in turn: its Adam scalars from\n"
+             "learning_rates[i] (or learning_rates[0] when it holds one) and its beta powers,\n"
+             "the step of adam_step, then (update_pows) beta1_pows[i] *= beta1 and\n"
+             "beta2_pows[i] *= beta2. Lists of buffers of one float format (params[0]'s): each\n"
+             "grad and moment of its parameter's size, learning rates and powers of 1 element.");
+
+/* The 7 buffers of one parameter: param, grad, moment1, moment2, beta1_pow, beta2_pow, rate. */
+#define ADAM_BUFFERS 7
+
+static PyObject *adam_steps(PyObject *self, PyObject *args)
+{
+    PyObject *lists[7];
+    double beta1, beta2, epsilon;
+    int update_pows;
+    static const char *names[7] = {"params",     "grads",      "moments1",      "moments2",
+                                   "beta1_pows", "beta2_pows", "learning_rates"};
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!dddp:adam_steps", &PyList_Type, &lists[0],
+                          &PyList_Type, &lists[1], &PyList_Type, &lists[2], &PyList_Type,
+                          &lists[3], &PyList_Type, &lists[4], &PyList_Type, &lists[5],
+                          &PyList_Type, &lists[6], &beta1, &beta2, &epsilon, &update_pows))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(lists[0]);
+    for (int k = 1; k < 7; k++) {
+        Py_ssize_t size = PyList_GET_SIZE(lists[k]);
+        if (size != count && !(k == 6 && size == 1)) {
+            PyErr_Format(PyExc_ValueError, "%s: expected %zd buffers%s, got %zd", names[k],
+                         count, k == 6 ? " (or 1)" : "", size);
+            return NULL;
+        }
+    }
+    if (count == 0)
+        Py_RETURN_NONE;
+    int shared_rate = PyList_GET_SIZE(lists[6]) == 1;
+    const char *format = float_format(PyList_GET_ITEM(lists[0], 0));
+    if (!format)
+        return NULL;
+    Py_buffer *views = PyMem_Calloc((size_t)count * ADAM_BUFFERS, sizeof(Py_buffer));
+    Py_ssize_t *sizes = PyMem_Calloc((size_t)count, sizeof(Py_ssize_t));
+    if (!views || !sizes) {
+        PyMem_Free(views);
+        PyMem_Free(sizes);
+        return PyErr_NoMemory();
+    }
+    /* every buffer is checked before any is written */
+    int failed = 0;
+    char argument[64];
+    for (Py_ssize_t i = 0; i < count && !failed; i++) {
+        Py_buffer *v = views + i * ADAM_BUFFERS;
+        PyObject *param = PyList_GET_ITEM(lists[0], i);
+        Py_buffer probe;
+        if (PyObject_GetBuffer(param, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            failed = 1;
+            break;
+        }
+        sizes[i] = probe.len / probe.itemsize;
+        PyBuffer_Release(&probe);
+        for (int k = 0; k < ADAM_BUFFERS; k++) {
+            if (k == 6 && shared_rate && i > 0)
+                break;
+            PyObject *obj = PyList_GET_ITEM(lists[k], k == 6 && shared_rate ? 0 : i);
+            PyOS_snprintf(argument, sizeof argument, "%s[%zd]", names[k],
+                          k == 6 && shared_rate ? (Py_ssize_t)0 : i);
+            Py_ssize_t items = k < 4 ? sizes[i] : 1;
+            int writable = k != 1 && k != 6 && (k < 4 || update_pows);
+            if (get_array(obj, argument, format, items, writable, 0, &v[k]) < 0) {
+                failed = 1;
+                break;
+            }
+        }
+    }
+    if (!failed) {
+        Py_BEGIN_ALLOW_THREADS;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            Py_buffer *v = views + i * ADAM_BUFFERS;
+            void *rate = shared_rate ? views[6].buf : v[6].buf;
+            if (format[0] == 'f')
+                adam_full_step_float32(v[0].buf, v[1].buf, v[2].buf, v[3].buf, sizes[i], rate,
+                                       v[4].buf, v[5].buf, beta1, beta2, epsilon, update_pows);
+            else
+                adam_full_step_float64(v[0].buf, v[1].buf, v[2].buf, v[3].buf, sizes[i], rate,
+                                       v[4].buf, v[5].buf, beta1, beta2, epsilon, update_pows);
+        }
+        Py_END_ALLOW_THREADS;
+    }
+    release_all(views, (int)(count * ADAM_BUFFERS));
+    PyMem_Free(views);
+    PyMem_Free(sizes);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* ---- end adam_steps ---- */
+
 static PyMethodDef methods[] = {
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
     {"adam_step", adam_step, METH_VARARGS, adam_step_doc},
+    /* adam_steps (issue 16) */
+    {"adam_steps", adam_steps, METH_VARARGS, adam_steps_doc},
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
@@ -390,7 +493,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional fused CPU kernels for phiops (layer_norm); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, conv2d columns, Adam, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

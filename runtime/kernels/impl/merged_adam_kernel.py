@@ -5,10 +5,14 @@ Parameter ``i`` takes the step of ``adam_`` (runtime/kernels/impl/adam_kernel.py
 ``learning_rate[i]`` (or ``learning_rate[0]`` when the list holds one tensor), its own moments
 and beta powers. Unlike ``adam_``, the update is made in place: the kernel writes into the
 arrays it receives (the inputs' own storage unless a dtype transform gave it copies) and returns
-them, so the dispatcher copies nothing back; the only temporary is one scratch buffer of the
-largest parameter's size, shared by all of them. With ``multi_precision`` and master copies
-the step is taken on the master copies and each ``param_out`` is its cast; the master copies
-given are returned as ``master_param_out`` (untouched without ``multi_precision``).
+them, so the dispatcher copies nothing back. With the native kernels
+(runtime/kernels/native.py) and arrays of one float dtype, the whole step (scalars, update and
+beta powers, parameter after parameter) is one C call, runtime.kernels._native.adam_steps, doing
+the numpy path's operations in the same order and dtype (the same bits); otherwise the only
+temporary is one scratch buffer of the largest parameter's size, shared by all of them. With
+``multi_precision`` and master copies the step is taken on the master copies and each
+``param_out`` is its cast; the master copies given are returned as ``master_param_out``
+(untouched without ``multi_precision``).
 """
 
 from __future__ import annotations
@@ -32,6 +36,36 @@ def _keep_state_dtypes(kernel: Kernel) -> None:
         kernel.input_at(index).set_dtype(DataType.ALL_DTYPE)
 
 
+def _native_takes(
+    param: list[Array],
+    grad: list[Array],
+    moment1: list[Array],
+    moment2: list[Array],
+    beta1_pow: list[Array],
+    beta2_pow: list[Array],
+    learning_rate: list[Array],
+) -> bool:
+    """Whether runtime.kernels._native.adam_steps takes these lists whole: C-contiguous numpy
+    arrays all of param[0]'s dtype, the learning rates and beta powers of one element, one
+    learning rate or one per parameter."""
+    if len(learning_rate) not in (1, len(param)):
+        return False
+    dtype = param[0].dtype
+    for arrays in (param, grad, moment1, moment2):
+        for array in arrays:
+            if (
+                type(array) is not np.ndarray
+                or array.dtype != dtype
+                or not array.flags.c_contiguous
+            ):
+                return False
+    for arrays in (beta1_pow, beta2_pow, learning_rate):
+        for array in arrays:
+            if type(array) is not np.ndarray or array.dtype != dtype or array.size != 1:
+                return False
+    return True
+
+
 @register_kernel("merged_adam", dtypes=ADAM_DTYPES, configure=_keep_state_dtypes)
 def merged_adam_kernel(
     ctx: KernelContext,
@@ -52,6 +86,24 @@ def merged_adam_kernel(
     xp = ctx.xp
     use_master = multi_precision and bool(master_param)
     sources = master_param if use_master else param
+    native = None if use_master else native_kernels(param[0])
+    if native is not None and _native_takes(
+        param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate
+    ):
+        native.adam_steps(
+            param,
+            grad,
+            moment1,
+            moment2,
+            beta1_pow,
+            beta2_pow,
+            learning_rate,
+            beta1,
+            beta2,
+            epsilon,
+            not use_global_beta_pow,
+        )
+        return param, moment1, moment2, beta1_pow, beta2_pow, master_param
     # the native step needs no scratch (adam_step_ makes one where it falls back to numpy)
     scratch = None
     if native_kernels(sources[0]) is None:
