@@ -24,8 +24,11 @@ def softmax_kernel(ctx: KernelContext, x: Array, axis: int) -> Array:
         return xp.ones_like(x)
     if x.size == 0:
         return xp.empty_like(x)
-    exp = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
-    return exp / xp.sum(exp, axis=axis, keepdims=True)
+    # one new array, then exp and the division in place (the same values as out-of-place)
+    out = x - xp.max(x, axis=axis, keepdims=True)
+    xp.exp(out, out=out)
+    out /= xp.sum(out, axis=axis, keepdims=True)
+    return out
 
 
 @register_kernel("log_softmax", dtypes=SOFTMAX_DTYPES)
