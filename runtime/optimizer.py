@@ -475,7 +475,12 @@ class Adam(Optimizer):
             self.beta2,
             self.epsilon,
             self._lazy_mode,
+            decay=self._static_decay(parameter),
         )
+
+    def _static_decay(self, parameter: Any) -> tuple[float, bool] | None:
+        """(coeff, with_decay) for an ``adamw_``; None: Adam builds ``adam_``."""
+        return None
 
 
 class AdamW(Adam):
@@ -540,25 +545,13 @@ class AdamW(Adam):
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun
 
-    def _static_update(self, parameter: Any, grad: Any, rate: Any) -> None:
-        from runtime.static.optimize import adam_op
-
+    def _static_decay(self, parameter: Any) -> tuple[float, bool] | None:
         if self._lr_ratio is not None:
             raise UnimplementedError(
                 "AdamW.minimize() in a static program with lr_ratio is not implemented (nor is "
                 "it in PaddlePaddle 3.3.1 on CPU); pass lr_ratio=None"
             )
-        adam_op(
-            parameter,
-            grad,
-            rate,
-            self._static_moments[id(parameter)],
-            self.beta1,
-            self.beta2,
-            self.epsilon,
-            self._lazy_mode,
-            decay=(self._coeff, self._decay_of(parameter)[0]),
-        )
+        return self._coeff, self._decay_of(parameter)[0]
 
     def _decay_of(self, parameter: Tensor) -> tuple[bool, float]:
         """(with_decay, lr_ratio) of ``parameter``."""

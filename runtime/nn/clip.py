@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runtime.common import DataType
 from runtime.core.tensor import Tensor
 from runtime.dispatch.op_def import op_api
 from runtime.errors import InvalidArgumentError
@@ -23,8 +24,8 @@ def _positive(value: Any, owner: str, name: str) -> float:
 def _sum_of_squares(grad: Tensor) -> Tensor:
     """sum(grad**2) as a 0-D float32 tensor (float64 for float64 grads), PaddlePaddle's
     squared_l2_norm."""
-    if grad.dtype.name.lower() not in ("float32", "float64"):
-        grad = op_api("cast")(grad, "float32")
+    if grad.dtype not in (DataType.FLOAT32, DataType.FLOAT64):
+        grad = op_api("cast")(grad, DataType.FLOAT32)
     return op_api("sum")(op_api("multiply")(grad, grad), [], None, False)
 
 

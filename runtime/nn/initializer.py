@@ -106,7 +106,33 @@ class Constant(Initializer):
         return f"Constant(value={self.value!r})"
 
 
-class Normal(Initializer):
+class _UniformDraw(Initializer):
+    """Uniform in ``[low, high)`` of ``bounds(shape)``: numpy's draw, or ``pd_op.uniform``."""
+
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
+        return self._rng().uniform(*self.bounds(shape), shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _uniform(shape, *self.bounds(shape), dtype)
+
+
+class _NormalDraw(Initializer):
+    """Normal with the (mean, std) of ``moments(shape)``: numpy's draw, or ``pd_op.gaussian``."""
+
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
+        return self._rng().normal(*self.moments(shape), shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _gaussian(shape, *self.moments(shape), dtype)
+
+
+class Normal(_NormalDraw):
     """Normal with ``mean`` and standard deviation ``std``: ``pd_op.gaussian``."""
 
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
@@ -115,17 +141,14 @@ class Normal(Initializer):
         if self.std < 0:
             raise InvalidArgumentError(f"Normal(): argument 'std' must be >= 0, got {std}")
 
-    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        return self._rng().normal(self.mean, self.std, shape)
-
-    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
-        return _gaussian(shape, self.mean, self.std, dtype)
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        return self.mean, self.std
 
     def __repr__(self) -> str:
         return f"Normal(mean={self.mean!r}, std={self.std!r})"
 
 
-class Uniform(Initializer):
+class Uniform(_UniformDraw):
     """Uniform in ``[low, high)``: ``pd_op.uniform``."""
 
     def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
@@ -136,18 +159,15 @@ class Uniform(Initializer):
                 f"Uniform(): argument 'low' ({low}) must not be greater than 'high' ({high})"
             )
 
-    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        return self._rng().uniform(self.low, self.high, shape)
-
-    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
-        return _uniform(shape, self.low, self.high, dtype)
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        return self.low, self.high
 
     def __repr__(self) -> str:
         return f"Uniform(low={self.low!r}, high={self.high!r})"
 
 
-class XavierUniform(Initializer):
-    """Uniform in ``±gain * sqrt(6 / (fan_in + fan_out))`` (Glorot): ``pd_op.uniform``."""
+class _Xavier(Initializer):
+    """The fans and gain of the Glorot initializers."""
 
     def __init__(
         self,
@@ -172,29 +192,20 @@ class XavierUniform(Initializer):
             )
         return float(fan_in + fan_out)
 
-    def _limit(self, shape: tuple[int, ...]) -> float:
-        return self.gain * math.sqrt(6.0 / self._fan_sum(shape))
 
-    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        limit = self._limit(shape)
-        return self._rng().uniform(-limit, limit, shape)
+class XavierUniform(_Xavier, _UniformDraw):
+    """Uniform in ``±gain * sqrt(6 / (fan_in + fan_out))`` (Glorot): ``pd_op.uniform``."""
 
-    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
-        limit = self._limit(shape)
-        return _uniform(shape, -limit, limit, dtype)
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        limit = self.gain * math.sqrt(6.0 / self._fan_sum(shape))
+        return -limit, limit
 
 
-class XavierNormal(XavierUniform):
+class XavierNormal(_Xavier, _NormalDraw):
     """Normal with std ``gain * sqrt(2 / (fan_in + fan_out))`` (Glorot): ``pd_op.gaussian``."""
 
-    def _std(self, shape: tuple[int, ...]) -> float:
-        return self.gain * math.sqrt(2.0 / self._fan_sum(shape))
-
-    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        return self._rng().normal(0.0, self._std(shape), shape)
-
-    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
-        return _gaussian(shape, 0.0, self._std(shape), dtype)
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        return 0.0, self.gain * math.sqrt(2.0 / self._fan_sum(shape))
 
 
 def _gain(nonlinearity: str, negative_slope: float) -> float:
@@ -209,8 +220,8 @@ def _gain(nonlinearity: str, negative_slope: float) -> float:
     raise InvalidArgumentError(f"Kaiming: unsupported nonlinearity {nonlinearity!r}")
 
 
-class KaimingNormal(Initializer):
-    """N(0, std), std = gain / sqrt(fan_in) (gain sqrt(2) for relu): ``pd_op.gaussian``."""
+class _Kaiming(Initializer):
+    """The fan_in and gain of the He initializers."""
 
     def __init__(
         self, fan_in: float | None = None, negative_slope: float = 0.0, nonlinearity: str = "relu"
@@ -218,29 +229,23 @@ class KaimingNormal(Initializer):
         _gain(nonlinearity, negative_slope)
         self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
 
-    def _fan_in(self, shape: tuple[int, ...]) -> float:
-        return self.fan_in if self.fan_in is not None else _fans(shape)[0]
-
-    def _std(self, shape: tuple[int, ...]) -> float:
-        return _gain(self.nonlinearity, self.negative_slope) / math.sqrt(self._fan_in(shape))
-
-    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        return self._rng().normal(0.0, self._std(shape), shape)
-
-    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
-        return _gaussian(shape, 0.0, self._std(shape), dtype)
+    def _gain_and_fan_in(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        fan_in = self.fan_in if self.fan_in is not None else _fans(shape)[0]
+        return _gain(self.nonlinearity, self.negative_slope), fan_in
 
 
-class KaimingUniform(KaimingNormal):
+class KaimingNormal(_Kaiming, _NormalDraw):
+    """N(0, std), std = gain / sqrt(fan_in) (gain sqrt(2) for relu): ``pd_op.gaussian``."""
+
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        gain, fan_in = self._gain_and_fan_in(shape)
+        return 0.0, gain / math.sqrt(fan_in)
+
+
+class KaimingUniform(_Kaiming, _UniformDraw):
     """U(-a, a), a = gain * sqrt(3 / fan_in): ``pd_op.uniform``."""
 
-    def _limit(self, shape: tuple[int, ...]) -> float:
-        return _gain(self.nonlinearity, self.negative_slope) * math.sqrt(3.0 / self._fan_in(shape))
-
-    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        limit = self._limit(shape)
-        return self._rng().uniform(-limit, limit, shape)
-
-    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
-        limit = self._limit(shape)
-        return _uniform(shape, -limit, limit, dtype)
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        gain, fan_in = self._gain_and_fan_in(shape)
+        limit = gain * math.sqrt(3.0 / fan_in)
+        return -limit, limit

@@ -104,10 +104,7 @@ def merged_adam_kernel(
             not use_global_beta_pow,
         )
         return param, moment1, moment2, beta1_pow, beta2_pow, master_param
-    # the native step needs no scratch (adam_step_ makes one where it falls back to numpy)
-    scratch = None
-    if native_kernels(sources[0]) is None:
-        scratch = xp.empty(max(source.size for source in sources), dtype=sources[0].dtype)
+    scratch = xp.empty(max(source.size for source in sources), dtype=sources[0].dtype)
     shared_rate = learning_rate[0] if len(learning_rate) == 1 else None
     scalars, reused = None, None
     for index, source in enumerate(sources):
@@ -132,7 +129,7 @@ def merged_adam_kernel(
             moment1[index],
             moment2[index],
             scalars,
-            None if scratch is None else scratch[: source.size].reshape(source.shape),
+            scratch[: source.size].reshape(source.shape),
         )
         if use_master:
             xp.copyto(param[index], source, casting="unsafe")
