@@ -1,15 +1,25 @@
-# The two commands a newcomer needs: `make demo` and `make test`. Both create .venv on first use.
+# The two commands a newcomer needs: `make demo` and `make test`. Both create .venv on first use,
+# from requirements.lock (exact versions with hashes), and install phiops into it without build
+# isolation, so that the build backend and the generator's own packages come from the lock too.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+# test-latest: a venv of the newest versions that pyproject.toml's ranges allow
+LATEST := .venv-latest
+# lock: the tool that writes requirements.lock, pinned, in a venv of its own
+UV_VERSION := 0.13.9
+LOCK_TOOLS := .venv-lock
 
-.PHONY: demo test generate check bench clean
+.PHONY: demo test test-latest lock wheel generate check bench clean
 
-$(STAMP): pyproject.toml setup.py
+$(STAMP): $(LOCK) pyproject.toml setup.py
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip "setuptools>=77"
-	$(PY) -m pip install --quiet -e '.[dev,examples]'
+	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m pip check
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -22,6 +32,30 @@ test: $(STAMP)
 	$(PY) -m codegen --check
 	$(PY) -m pytest -q
 
+# Not part of CI: the suite on the newest releases that pyproject.toml allows, to meet the next
+# upstream change before users do. The venv is made anew each time.
+test-latest:
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --upgrade pip "setuptools>=77"
+	$(LATEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[dev,examples]'
+	$(LATEST)/bin/python -m pip list --format=freeze
+	$(LATEST)/bin/python -m codegen --check
+	$(LATEST)/bin/python -m pytest -q
+
+# Rewrite requirements.lock from pyproject.toml's ranges (extras dev and examples, group build),
+# for every platform and every Python that requires-python allows.
+lock:
+	test -x $(LOCK_TOOLS)/bin/uv || ($(PYTHON) -m venv $(LOCK_TOOLS) && \
+		$(LOCK_TOOLS)/bin/python -m pip install --quiet uv==$(UV_VERSION))
+	$(LOCK_TOOLS)/bin/uv pip compile pyproject.toml --extra dev --extra examples --group build \
+		--universal --python-version 3.10 --generate-hashes --quiet \
+		--custom-compile-command "make lock" --output-file $(LOCK)
+
+# The wheel, built from the locked venv (no build isolation: the build's packages are the lock's).
+wheel: $(STAMP)
+	$(PY) -m pip wheel --no-deps --no-build-isolation --quiet --wheel-dir dist .
+
 generate: $(STAMP)
 	$(PY) -m codegen
 
@@ -32,4 +66,4 @@ bench: $(STAMP)
 	$(PY) bench/static.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(LATEST) $(LOCK_TOOLS) build dist *.egg-info

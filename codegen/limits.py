@@ -22,8 +22,9 @@ MAX_SPEC_FILE_BYTES = 16 * 1024 * 1024
 # Nesting of YAML mappings and lists (an op entry needs 4: list > entry > kernel > param).
 MAX_YAML_DEPTH = 64
 # Nodes a YAML document may expand to, each alias counting as the nodes it stands for: a
-# "billion laughs" bomb expands exponentially.
-MAX_YAML_NODES = 1_000_000
+# "billion laughs" bomb expands exponentially.  Composing costs a few microseconds a node, so
+# this also bounds the time any one file can take (about a second), whatever its size.
+MAX_YAML_NODES = 200_000
 # Digits of one number, in YAML or in a spec string (an int64 has 19).
 MAX_NUMBER_DIGITS = 400
 # Nesting of (), [] and {} inside one spec string such as a default or a size expression, and

@@ -17,7 +17,7 @@ file: not a FIFO, a device or a directory).
 
 from __future__ import annotations
 
-import os
+import gc
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +26,14 @@ from typing import Iterator
 import yaml
 
 from .errors import Diagnostic
+from .yaml_errors import syntax_error, text_offset
 from .limits import MAX_NUMBER_DIGITS, MAX_SPEC_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
 from .model import Location
 
 _ParserLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml 0.2.6 (bundled with PyYAML 6.0.4 on) refuses to nest deeper than 1,000 levels; it may
+# say so while scanning ahead, before the composer has seen the events past MAX_YAML_DEPTH
+_LIBYAML_DEPTH_PROBLEM = "exceeded maximum nesting depth"
 _STR_TAG = "tag:yaml.org,2002:str"
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _PLAIN_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
@@ -43,13 +47,17 @@ class _Reject(Exception):
         self.diagnostic = Diagnostic(loc, None, message, hint)
 
 
-@dataclass
 class _Frame:
-    node: YMap | YSeq
-    anchor: str | None
-    items: list[YNode] = field(default_factory=list)
-    key: YNode | None = None
-    size: int = 1
+    """A mapping or list being composed: a list's items, or a mapping's pending key."""
+
+    __slots__ = ("node", "anchor", "items", "key", "size")
+
+    def __init__(self, node: YMap | YSeq, anchor: str | None) -> None:
+        self.node = node
+        self.anchor = anchor
+        self.items: list[YNode] | None = [] if isinstance(node, YSeq) else None
+        self.key: YNode | None = None
+        self.size = 1
 
 
 class _Composer:
@@ -57,29 +65,77 @@ class _Composer:
 
     def __init__(self, text: str, file: str) -> None:
         self.file = file
-        self.parser = _ParserLoader(text)
+        self.parser = _ParserLoader(text)  # read at each call: tests swap in the pure-Python one
         self.loader = yaml.SafeLoader("")
         self.anchors: dict[str, tuple[YNode, int]] = {}
         self.expanded = 0
+        self.resolved: dict[tuple[str, object], str] = {}  # (value, implicit) -> tag
 
     def location(self, mark: yaml.Mark) -> Location:
         return Location(self.file, mark.line + 1, mark.column + 1)
 
     def compose(self) -> YNode | None:
         """The single document of the stream, None for an empty stream."""
+        # the nodes form a tree (an alias only refers to a finished node), so no cycle is made
+        # for the garbage collector to find; its passes over the growing tree would double the
+        # cost of composing a large file
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             return self._compose(iter(self.parser.get_event, None))
         finally:
+            if collecting:
+                gc.enable()
             self.parser.dispose()
 
     def _compose(self, events: Iterator[yaml.Event]) -> YNode | None:
+        # one pass over the events, dispatched on their exact class: this loop is the loader's
+        # cost per node (a few microseconds), so it avoids calls it does not need
         root: YNode | None = None
         stack: list[_Frame] = []
         documents = 0
+        file = self.file
         for event in events:
-            if isinstance(event, yaml.StreamEndEvent):
+            kind = event.__class__
+            if kind is yaml.ScalarEvent:
+                finished, size = self.scalar(event), 1
+                self.expanded += 1
+                if self.expanded > MAX_YAML_NODES:
+                    self.too_many_nodes(finished.loc)
+                if event.anchor is not None:
+                    self.anchors[event.anchor] = (finished, size)
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                mark = event.start_mark
+                loc = Location(file, mark.line + 1, mark.column + 1)
+                if event.tag not in _PLAIN_TAGS:
+                    raise _Reject(
+                        loc,
+                        f"invalid YAML: could not determine a constructor for the tag "
+                        f"{event.tag!r}",
+                    )
+                if len(stack) >= MAX_YAML_DEPTH:
+                    raise _Reject(loc, _depth_message(), _DEPTH_HINT)
+                node = YMap(loc) if kind is yaml.MappingStartEvent else YSeq((), loc)
+                self.count(1, loc)
+                stack.append(_Frame(node, event.anchor))
+                continue
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                frame = stack.pop()
+                node = frame.node
+                if kind is yaml.SequenceEndEvent:
+                    node.items = tuple(frame.items)
+                finished, size = node, frame.size
+                if frame.anchor is not None:
+                    self.anchors[frame.anchor] = (finished, size)
+            elif kind is yaml.AliasEvent:
+                loc = self.location(event.start_mark)
+                if event.anchor not in self.anchors:
+                    raise _Reject(loc, f"invalid YAML: found undefined alias {event.anchor!r}")
+                finished, size = self.anchors[event.anchor]
+                self.count(size, loc)
+            elif kind is yaml.StreamEndEvent:
                 break
-            if isinstance(event, yaml.DocumentStartEvent):
+            elif kind is yaml.DocumentStartEvent:
                 documents += 1
                 if documents > 1:
                     raise _Reject(
@@ -88,44 +144,6 @@ class _Composer:
                         "remove the '---' line",
                     )
                 continue
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                loc = self.location(event.start_mark)
-                if event.tag not in _PLAIN_TAGS:
-                    raise _Reject(
-                        loc,
-                        f"invalid YAML: could not determine a constructor for the tag "
-                        f"{event.tag!r}",
-                    )
-                if len(stack) >= MAX_YAML_DEPTH:
-                    raise _Reject(
-                        loc,
-                        f"the YAML nests deeper than {MAX_YAML_DEPTH} levels "
-                        f"(codegen.limits.MAX_YAML_DEPTH)",
-                        "op entries need at most 4 levels of lists and mappings",
-                    )
-                node = YMap(loc) if isinstance(event, yaml.MappingStartEvent) else YSeq((), loc)
-                self.count(1, loc)
-                stack.append(_Frame(node, event.anchor))
-                continue
-            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                frame = stack.pop()
-                node = frame.node
-                if isinstance(node, YSeq):
-                    node.items = tuple(frame.items)
-                finished, size = node, frame.size
-                if frame.anchor is not None:
-                    self.anchors[frame.anchor] = (finished, size)
-            elif isinstance(event, yaml.ScalarEvent):
-                finished, size = self.scalar(event), 1
-                self.count(1, finished.loc)
-                if event.anchor is not None:
-                    self.anchors[event.anchor] = (finished, size)
-            elif isinstance(event, yaml.AliasEvent):
-                loc = self.location(event.start_mark)
-                if event.anchor not in self.anchors:
-                    raise _Reject(loc, f"invalid YAML: found undefined alias {event.anchor!r}")
-                finished, size = self.anchors[event.anchor]
-                self.count(size, loc)
             else:
                 continue
             if not stack:
@@ -133,7 +151,7 @@ class _Composer:
                 continue
             parent = stack[-1]
             parent.size += size
-            if isinstance(parent.node, YSeq):
+            if parent.items is not None:
                 parent.items.append(finished)
             elif parent.key is None:
                 parent.key = finished
@@ -145,12 +163,19 @@ class _Composer:
     def count(self, nodes: int, loc: Location) -> None:
         self.expanded += nodes
         if self.expanded > MAX_YAML_NODES:
-            raise _Reject(
-                loc,
-                f"the YAML expands to more than {MAX_YAML_NODES:,} nodes "
-                f"(codegen.limits.MAX_YAML_NODES)",
-                "aliases (*name) repeat what they refer to; write the values out instead",
-            )
+            self.too_many_nodes(loc)
+
+    def too_many_nodes(self, loc: Location) -> None:
+        if self.anchors:
+            hint = "aliases (*name) repeat what they refer to; write the values out instead"
+        else:
+            hint = "PaddlePaddle's largest spec file has about 12,000; split the file"
+        raise _Reject(
+            loc,
+            f"the YAML expands to more than {MAX_YAML_NODES:,} nodes "
+            f"(codegen.limits.MAX_YAML_NODES)",
+            hint,
+        )
 
     def scalar(self, event: yaml.ScalarEvent) -> YScalar:
         loc = self.location(event.start_mark)
@@ -160,7 +185,11 @@ class _Composer:
         if tag is None or tag == "!":
             if style is not None:  # quoted or block: a string, as YAML says
                 return YScalar(event.value, loc, style, single_line)
-            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            resolved = (event.value, event.implicit)
+            tag = self.resolved.get(resolved)
+            if tag is None:
+                tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+                self.resolved[resolved] = tag
         if tag == _STR_TAG:
             return YScalar(event.value, loc, style, single_line)
         if tag in _NUMBER_TAGS:
@@ -293,11 +322,11 @@ def _too_big(size: int) -> str:
 def read_entries(text: str, file: str) -> tuple[list[YMap], list[Diagnostic]]:
     """Parse one spec file's text into its entry mappings plus file-level diagnostics."""
     try:
-        root = _Composer(text, file).compose()
+        root = _compose(text, file)
     except _Reject as exc:
         return [], [exc.diagnostic]
     except yaml.MarkedYAMLError as exc:
-        return [], [_syntax_error(text, file, exc)]
+        return [], [syntax_error(text, file, exc)]
     except (yaml.YAMLError, ValueError, TypeError) as exc:
         return [], [Diagnostic(Location(file, 1, 1), None, f"invalid YAML: {exc}")]
     if root is None:
@@ -331,18 +360,57 @@ def read_entries(text: str, file: str) -> tuple[list[YMap], list[Diagnostic]]:
     return entries, diagnostics
 
 
-def _syntax_error(text: str, file: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
-    # libyaml words its errors differently; re-parse with the pure-Python parser so that the
-    # message is the same on every machine.
-    if _ParserLoader is not yaml.SafeLoader:
-        try:
-            for _ in yaml.parse(text, Loader=yaml.SafeLoader):
-                pass
-        except yaml.MarkedYAMLError as pure_exc:
-            exc = pure_exc
-    mark = exc.problem_mark or exc.context_mark
-    loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file, 1, 1)
-    problem = exc.problem or "malformed YAML"
-    if exc.context:
-        problem = f"{problem} ({exc.context})"
-    return Diagnostic(loc, None, f"invalid YAML: {problem}")
+def read_data(text: str, file: str) -> tuple[object, list[Diagnostic]]:
+    """Plain Python data (lists, dicts, scalars) of a YAML file, within the limits of
+    `codegen.limits`, or the located diagnostic that says why not. For YAML files that are read
+    as data rather than as op entries (the pd_op dialect's copies of PaddlePaddle's files)."""
+    try:
+        root = _compose(text, file)
+    except _Reject as exc:
+        return None, [exc.diagnostic]
+    except yaml.MarkedYAMLError as exc:
+        return None, [syntax_error(text, file, exc)]
+    except (yaml.YAMLError, ValueError, TypeError) as exc:
+        return None, [Diagnostic(Location(file, 1, 1), None, f"invalid YAML: {exc}")]
+    return (None if root is None else _plain(root)), []
+
+
+def _plain(node: YNode) -> object:
+    # recursion is bounded by MAX_YAML_DEPTH
+    if isinstance(node, YScalar):
+        return node.value
+    if isinstance(node, YSeq):
+        return [_plain(item) for item in node.items]
+    return {key: _plain(value) for key, (_, value) in node.items.items()}
+
+
+def _compose(text: str, file: str) -> YNode | None:
+    """The document, or _Reject / yaml.MarkedYAMLError for the first problem in it.
+
+    Where libyaml's own nesting limit fires, the nesting past MAX_YAML_DEPTH lies before the
+    place it names, and so do the events that lead there: composing the text up to that place
+    (with libyaml again, in time linear in its length) finds the same first problem, at the same
+    location, as a parser without such a limit."""
+    try:
+        return _Composer(text, file).compose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        if exc.problem != _LIBYAML_DEPTH_PROBLEM or mark is None:
+            raise
+    cut = text_offset(text, mark.line, mark.column)
+    prefix = text[:cut]
+    try:
+        _Composer(prefix, file).compose()
+    except yaml.MarkedYAMLError as earlier:
+        # an error before the cut is a real one; one at the cut is the cut's own doing
+        end = earlier.problem_mark
+        if end is not None and text_offset(prefix, end.line, end.column) < len(prefix):
+            raise
+    raise _Reject(Location(file, mark.line + 1, mark.column + 1), _depth_message(), _DEPTH_HINT)
+
+
+_DEPTH_HINT = "op entries need at most 4 levels of lists and mappings"
+
+
+def _depth_message() -> str:
+    return f"the YAML nests deeper than {MAX_YAML_DEPTH} levels (codegen.limits.MAX_YAML_DEPTH)"

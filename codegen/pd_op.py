@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from codegen.errors import Diagnostic, SpecError
+from codegen.loader import read_data, read_spec_file
+from codegen.model import Location
 
 __all__ = [
     "PD_OP_DIR",
@@ -142,14 +142,13 @@ def pd_op_input_files(root: Path) -> list[Path]:
 
 
 def _load(path: Path, rel: str) -> list:
-    try:
-        data = yaml.load(
-            path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        )
-    except (OSError, yaml.YAMLError) as error:
-        raise SpecError([Diagnostic(None, None, f"{rel}: cannot read: {error}")]) from None
+    text, diagnostics = read_spec_file(path, rel)
+    if text is not None:
+        data, diagnostics = read_data(text, rel)
+    if diagnostics:
+        raise SpecError(diagnostics)
     if not isinstance(data, list):
-        raise SpecError([Diagnostic(None, None, f"{rel}: expected a list of ops")])
+        raise SpecError([Diagnostic(Location(rel, 1, 1), None, "expected a list of ops")])
     return data
 
 

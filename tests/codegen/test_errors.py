@@ -130,15 +130,15 @@ CASES = [
         "yaml_syntax_error",
         {API: "- op : foo\n  args : (Tensor x)\n output : Tensor(out)\n"},
         [
-            "ops/api.yaml:3:2: invalid YAML: expected <block end>, but found "
-            "'<block mapping start>' (while parsing a block collection)"
+            "ops/api.yaml:3:2: invalid YAML: expected '-' indicator, but found 'output' "
+            "(while parsing a block collection)"
         ],
     ),
     Case(
         "yaml_unclosed_flow_list",
         {API: op(kernel="    param : [x, axis\n")},
         [
-            "ops/api.yaml:9:1: invalid YAML: expected ',' or ']', but got '<stream end>' "
+            "ops/api.yaml:9:1: invalid YAML: expected ',' or ']', but found the end of the file "
             "(while parsing a flow sequence)"
         ],
     ),
