@@ -23,13 +23,13 @@ $(STAMP): $(LOCK) pyproject.toml setup.py
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m codegen
+	$(PY) -m phiops codegen
 	$(PY) examples/quickstart.py
 	$(PY) examples/train_mlp.py
 	$(PY) examples/train_cnn.py
 
 test: $(STAMP)
-	$(PY) -m codegen --check
+	$(PY) -m phiops codegen --check
 	$(PY) -m pytest -q
 
 # Not part of CI: the suite on the newest releases that pyproject.toml allows, to meet the next
@@ -40,7 +40,7 @@ test-latest:
 	$(LATEST)/bin/python -m pip install --quiet --upgrade pip "setuptools>=77"
 	$(LATEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[dev,examples]'
 	$(LATEST)/bin/python -m pip list --format=freeze
-	$(LATEST)/bin/python -m codegen --check
+	$(LATEST)/bin/python -m phiops codegen --check
 	$(LATEST)/bin/python -m pytest -q
 
 # Rewrite requirements.lock from pyproject.toml's ranges (extras dev and examples, group build),
@@ -57,7 +57,7 @@ wheel: $(STAMP)
 	$(PY) -m pip wheel --no-deps --no-build-isolation --quiet --wheel-dir dist .
 
 generate: $(STAMP)
-	$(PY) -m codegen
+	$(PY) -m phiops codegen
 
 bench: $(STAMP)
 	$(PY) bench/dispatch.py

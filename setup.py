@@ -1,10 +1,14 @@
-"""Build hook: codegen runs before setuptools looks for packages, so that `pip install .` of a
+"""Build hook: codegen runs before setuptools collects the packages, so that `pip install .` of a
 checkout without generated/ still produces a working package. When generated/ is up to date the
 run takes well under a second and writes nothing.
 
-The one C extension, runtime.kernels._native (fused layer_norm kernels, conv2d's im2col and col2im), is
-optional: without a C compiler the build warns and installs the pure-Python package, whose numpy
-kernels are used instead (README, "Native kernels")."""
+The wheel holds one top-level package, `phiops`: the folders `runtime/`, `generated/` and
+`codegen/` at the repository root become its subpackages `phiops.runtime`, `phiops.generated` and
+`phiops.codegen` (package_dir), beside the hand-written facade in `phiops/`.
+
+The one C extension, phiops.runtime.kernels._native (fused layer_norm kernels, conv2d's im2col and
+col2im, Adam's step), is optional: without a C compiler the build warns and installs the
+pure-Python package, whose numpy kernels are used instead (README, "Native kernels")."""
 
 from __future__ import annotations
 
@@ -12,19 +16,29 @@ import subprocess
 import sys
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 ROOT = Path(__file__).resolve().parent
+# subpackage of phiops -> its folder at the repository root
+FOLDERS = {"runtime": "runtime", "generated": "generated", "codegen": "codegen"}
 
 
 def run_codegen() -> None:
-    result = subprocess.run([sys.executable, "-m", "codegen", "--root", str(ROOT)], cwd=ROOT)
+    result = subprocess.run([sys.executable, "-m", "phiops.codegen", "--root", str(ROOT)], cwd=ROOT)
     if result.returncode != 0:
         raise SystemExit("codegen failed; see the errors above")
 
 
+def packages() -> list[str]:
+    found = ["phiops", *(f"phiops.{name}" for name in find_packages(str(ROOT / "phiops")))]
+    for package, folder in FOLDERS.items():
+        found.append(f"phiops.{package}")
+        found += [f"phiops.{package}.{name}" for name in find_packages(str(ROOT / folder))]
+    return sorted(found)
+
+
 NATIVE = Extension(
-    "runtime.kernels._native",
+    "phiops.runtime.kernels._native",
     sources=["runtime/kernels/csrc/_native.c"],
     depends=[
         "runtime/kernels/csrc/layer_norm.h",
@@ -40,4 +54,9 @@ NATIVE = Extension(
 )
 
 run_codegen()
-setup(ext_modules=[NATIVE])
+setup(
+    packages=packages(),
+    package_dir={"phiops": "phiops", **{f"phiops.{p}": f for p, f in FOLDERS.items()}},
+    package_data={"": ["py.typed"]},
+    ext_modules=[NATIVE],
+)

@@ -27,7 +27,7 @@ from typing import Any, Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import generated as phi  # noqa: E402
+import phiops as phi  # noqa: E402
 
 SIZES = (((8, 16), (16, 16), 2000), ((64, 128), (128, 64), 500))
 REPEATS = 7

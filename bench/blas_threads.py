@@ -22,9 +22,9 @@ from typing import Callable
 
 import numpy as np
 
-import generated as phi
-from runtime.kernels import blas
-from runtime.optimizer import Adam
+import phiops as phi
+from phiops.runtime.kernels import blas
+from phiops.runtime.optimizer import Adam
 
 POLICIES = {"auto": -1, "blas default": 0, "one thread": 1}
 

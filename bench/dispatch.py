@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-import generated as phi
+import phiops as phi
 
 
 def best_times(fns: dict[str, Callable[[], Any]], number: int) -> dict[str, float]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import time
 
-import generated as phi
-from runtime.ir import Attribute, Builder, DenseTensorType, Program
+import phiops as phi
+from phiops.runtime.ir import Attribute, Builder, DenseTensorType, Program
 
 ROW = DenseTensorType((-1, 64), "f32")
 

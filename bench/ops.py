@@ -24,7 +24,7 @@ from typing import Any, Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import generated as phi  # noqa: E402
+import phiops as phi  # noqa: E402
 
 RNG = np.random.default_rng(0)
 IMAGE = RNG.standard_normal((8, 64, 32, 32)).astype(np.float32)

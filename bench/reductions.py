@@ -19,8 +19,8 @@ from typing import Any, Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import generated as phi  # noqa: E402
-import generated.backward as phi_backward  # noqa: E402
+import phiops as phi  # noqa: E402
+import phiops.generated.backward as phi_backward  # noqa: E402
 
 
 def best_time(fn: Callable[[], Any], number: int = 10, repeat: int = 7) -> float:

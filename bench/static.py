@@ -23,8 +23,8 @@ from typing import Any, Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import generated as phi  # noqa: E402
-from runtime.ir import parse_program  # noqa: E402
+import phiops as phi  # noqa: E402
+from phiops.runtime.ir import parse_program  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAIN_OPS = 1000

@@ -30,8 +30,8 @@ from typing import Any, Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import generated as phi  # noqa: E402
-from runtime.optimizer import Adam  # noqa: E402
+import phiops as phi  # noqa: E402
+from phiops.runtime.optimizer import Adam  # noqa: E402
 
 # (label, batch, inputs, hidden, classes, steps per repeat)
 SIZES = (

@@ -93,9 +93,9 @@ def collect(
     """Every op that parsed (even with errors elsewhere), the file names, all diagnostics.
 
     ``python_api=False`` leaves out what only phiops' Python API requires (for PaddlePaddle's
-    own files). A file named op_compat.yaml is read as one (`codegen.compat`) and checked against
+    own files). A file named op_compat.yaml is read as one (`phiops.codegen.compat`) and checked against
     the op specs among ``paths``."""
-    # Imported here, not at the top: pyyaml is the `codegen` extra, and `python -m codegen`
+    # Imported here, not at the top: pyyaml is the `codegen` extra, and `phiops codegen`
     # from a wheel installed without it must be able to say so.
     from .loader import read_entries, read_spec_file
     from .parse import parse_entry
@@ -196,7 +196,7 @@ def load(
     """Load and validate `paths` as one set of op specs.
 
     Raises SpecError listing every diagnostic when there is a schema error, or (with
-    strict=True) an inconsistency: entries or keys that disagree (see `codegen.errors`).
+    strict=True) an inconsistency: entries or keys that disagree (see `phiops.codegen.errors`).
     """
     spec_set, diagnostics = check(paths, base=base, python_api=python_api)
     if spec_set is None or (strict and diagnostics):

@@ -1,4 +1,4 @@
-"""Command line: ``python -m codegen [--check | --list] [--root DIR]`` and ``python -m codegen lint FILE...``.
+"""Command line: ``phiops codegen [--check | --list] [--root DIR]`` and ``phiops lint FILE...``.
 
 - no option: write ``generated/`` (only files whose content changed; stale ones removed);
 - ``--check``: exit 1 with a unified diff when ``generated/`` is stale or was edited by hand;
@@ -43,11 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         if "pyyaml" in missing:
             print("codegen lint needs pyyaml: pip install 'phiops[codegen]'", file=sys.stderr)
             return 1
-        from codegen.lint import main as lint_main
+        from phiops.codegen.lint import main as lint_main
 
         return lint_main(argv[1:])
     parser = argparse.ArgumentParser(
-        prog="python -m codegen", description="Generate generated/ from ops/*.yaml."
+        prog="phiops codegen", description="Generate generated/ from ops/*.yaml."
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
@@ -64,9 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"codegen needs {', '.join(missing)}: pip install 'phiops[codegen]'", file=sys.stderr)
         return 1
-    from codegen.errors import SpecError
-    from codegen.files import stale_temp_files
-    from codegen.generate import TEMPLATES, Project, build_files, up_to_date
+    from phiops.codegen.errors import SpecError
+    from phiops.codegen.files import stale_temp_files
+    from phiops.codegen.generate import TEMPLATES, Project, build_files, up_to_date
 
     reason = _not_a_project(options.root)
     if reason is not None:
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         if diff:
             sys.stdout.write(diff)
             print(
-                "generated/ is stale or was edited by hand; run `python -m codegen`",
+                "generated/ is stale or was edited by hand; run `phiops codegen`",
                 file=sys.stderr,
             )
             return 1

@@ -2,7 +2,7 @@
 
 Its own model and parser, to the standards of the op specs: every value located, keys consumed one
 by one (a leftover key is an error with a "did you mean"), every diagnostic collected before
-stopping, mini-language values parsed by the token parsers of `codegen.parse`.
+stopping, mini-language values parsed by the token parsers of `phiops.codegen.parse`.
 
 An entry (SCHEMA.md §9)::
 
@@ -22,7 +22,7 @@ An entry (SCHEMA.md §9)::
       complex_promote : [X]
 
 `check_compat(path, specs)` checks an entry against phiops' op specs when it is given them: an
-input, output or attribute the op does not have is an inconsistency (so `codegen.load`-strict
+input, output or attribute the op does not have is an inconsistency (so `phiops.codegen.load`-strict
 generation and lint reject it), as is an entry for an op phiops does not have.
 """
 

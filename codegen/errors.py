@@ -15,7 +15,7 @@ print with an `inconsistency: ` prefix before the message.  Two severities:
   expressions, `optional`, `inplace`, `invoke` arguments, `backward:` targets, ...), an empty
   kernel candidate (`place>`, dropped), a backward op that does not match its forward op.
 
-`codegen.load(strict=True)` and `python -m codegen lint` reject both (lint with
+`phiops.codegen.load(strict=True)` and `phiops lint` reject both (lint with
 `--no-fail-on-inconsistency`: only errors).
 """
 

@@ -22,7 +22,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
-from codegen.limits import MAX_SPEC_FILE_BYTES
+from phiops.codegen.limits import MAX_SPEC_FILE_BYTES
 
 __all__ = [
     "GENERATED_MARK",

@@ -10,9 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from codegen.errors import Diagnostic, SpecError
-from codegen.files import FileManager, body_is_intact, fingerprint_inputs, header, stale_files
-from codegen.model import OpSpec
+from phiops.codegen.errors import Diagnostic, SpecError
+from phiops.codegen.files import (
+    FileManager,
+    body_is_intact,
+    fingerprint_inputs,
+    header,
+    stale_files,
+)
+from phiops.codegen.model import OpSpec
 
 __all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
 
@@ -59,7 +65,7 @@ class Project:
 
     def fingerprint(self) -> str:
         codegen_dir = Path(__file__).resolve().parent
-        from codegen.pd_op import pd_op_input_files
+        from phiops.codegen.pd_op import pd_op_input_files
 
         files = [(p.relative_to(self.root).as_posix(), p) for p in self.spec_paths()]
         if self.compat_path().exists():
@@ -80,10 +86,10 @@ def runtime_facts() -> bytes:
 
     Importing every kernel module takes about half a second, so the facts are cached in the
     runtime's ``__pycache__`` keyed on a hash of the runtime's sources: an up-to-date
-    ``python -m codegen`` then imports nothing from the runtime. An unwritable cache is skipped.
+    ``phiops codegen`` then imports nothing from the runtime. An unwritable cache is skipped.
     When the runtime is already imported, its registries (which code in this process may have
     changed) are read directly and the cache is neither read nor written."""
-    if "runtime.kernels" in sys.modules:
+    if "phiops.runtime.kernels" in sys.modules:
         return _runtime_facts_uncached()
     key = _runtime_source_hash()
     cache = _RUNTIME_DIR / "__pycache__" / "codegen_runtime_facts.txt" if _RUNTIME_DIR else None
@@ -135,9 +141,9 @@ def _runtime_source_hash() -> str | None:
 def _runtime_facts_uncached() -> bytes:
     import inspect
 
-    from runtime.common import DataLayout, DataType
-    from runtime.infermeta import INFER_META_FUNCTIONS
-    from runtime.kernels import KERNEL_FACTORY
+    from phiops.runtime.common import DataLayout, DataType
+    from phiops.runtime.infermeta import INFER_META_FUNCTIONS
+    from phiops.runtime.kernels import KERNEL_FACTORY
 
     lines = [
         "DataType " + " ".join(DataType.__members__),
@@ -155,8 +161,8 @@ def _runtime_facts_uncached() -> bytes:
 
 def hand_written_mappings() -> list[str]:
     """The legacy ops mapped by hand in runtime/compat/, sorted."""
-    import runtime.compat.mappings  # noqa: F401  (registers the hand-written functions)
-    from runtime.compat.registry import hand_written_op_types
+    import phiops.runtime.compat.mappings  # noqa: F401  (registers the hand-written functions)
+    from phiops.runtime.compat.registry import hand_written_op_types
 
     return hand_written_op_types()
 
@@ -174,23 +180,23 @@ def up_to_date(project: Project) -> bool:
 
 def build_files(project: Project) -> FileManager:
     """Load, check and render everything; SpecError (nothing written) on any problem."""
-    import codegen
-    from codegen.api.registry import op_info_source
-    from codegen.api.views import (
+    from phiops import codegen
+    from phiops.codegen.api.registry import op_info_source
+    from phiops.codegen.api.views import (
         OpViews,
         infer_meta_function_variable,
         inplace_ops,
         inplace_view,
         op_views,
     )
-    from codegen.pd_op import pd_op_context
-    from codegen.render import (
+    from phiops.codegen.pd_op import pd_op_context
+    from phiops.codegen.render import (
         format_source,
         make_environment,
         prune_black_cache,
         render_template,
     )
-    from runtime.dispatch.checks import check_op
+    from phiops.runtime.dispatch.checks import check_op
 
     paths = project.spec_paths()
     if not paths:
@@ -291,8 +297,8 @@ def build_files(project: Project) -> FileManager:
 
 def _compat_context(project: Project, specs) -> dict[str, Any]:
     """The legacy ops' mapping functions from ops/op_compat.yaml (checked against ``specs``)."""
-    from codegen.api.compat import mapping_views, pd_op_names
-    from codegen.compat import CompatSet, check_compat
+    from phiops.codegen.api.compat import mapping_views, pd_op_names
+    from phiops.codegen.compat import CompatSet, check_compat
 
     if project.compat_path().exists():
         by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}

@@ -2,7 +2,7 @@
 
 `args`, `output`, `forward`, `inplace`/`view`, `invoke`/`composite`, size expressions,
 kernel candidates and default values are all C++-flavoured token streams.  This module turns
-such a string into `Token`s; `codegen.parse` gives them structure.
+such a string into `Token`s; `phiops.codegen.parse` gives them structure.
 
 Normalisation: two spellings of a value are equivalent when they lex to the same sequence of
 token texts, i.e. whitespace between tokens is insignificant and nothing else is.

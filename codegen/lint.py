@@ -1,11 +1,11 @@
-"""`python -m codegen lint FILE...`: check op-spec files without generating anything.
+"""`phiops lint FILE...`: check op-spec files without generating anything.
 
 The files are loaded as one set (so that backward ops find their forward ops) and checked by the
-same validation as generation (`codegen.collect`, which also builds each op's generated views:
+same validation as generation (`phiops.codegen.collect`, which also builds each op's generated views:
 C++ helpers in `invoke`, sparse-only kernels, types the Python API cannot take, DataType names
 the runtime lacks); only the checks that need the runtime's functions (InferMeta functions
 exist, kernel signatures match) are left to generation. `--paddle` leaves out what only phiops'
-Python API requires. Every schema error and inconsistency (see `codegen.errors`) is printed,
+Python API requires. Every schema error and inconsistency (see `phiops.codegen.errors`) is printed,
 then a summary line; the exit code is 1 when there is any (with --no-fail-on-inconsistency, for
 PaddlePaddle's own files, only when there is a schema error), 2 for a bad command line, else 0.
 """
@@ -21,7 +21,7 @@ from .errors import ERROR
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m codegen lint",
+        prog="phiops lint",
         description="Check op-spec YAML files: schema errors, and inconsistencies between "
         "entries or keys.",
     )

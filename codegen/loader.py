@@ -9,7 +9,7 @@ by `yaml.SafeLoader`'s rules: YAML never constructs Python objects.  A duplicate
 mapping is recorded on the `YMap` (the first value wins) so that the caller reports it with the
 op's name and goes on.
 
-Hostile input is bounded by the limits of `codegen.limits`, each reported as a located diagnostic: nesting
+Hostile input is bounded by the limits of `phiops.codegen.limits`, each reported as a located diagnostic: nesting
 depth, the number of nodes the document expands to through aliases (a "billion laughs" bomb
 expands exponentially), the digits of a number, and the size of a file (which must be a regular
 file: not a FIFO, a device or a directory).
@@ -362,7 +362,7 @@ def read_entries(text: str, file: str) -> tuple[list[YMap], list[Diagnostic]]:
 
 def read_data(text: str, file: str) -> tuple[object, list[Diagnostic]]:
     """Plain Python data (lists, dicts, scalars) of a YAML file, within the limits of
-    `codegen.limits`, or the located diagnostic that says why not. For YAML files that are read
+    `phiops.codegen.limits`, or the located diagnostic that says why not. For YAML files that are read
     as data rather than as op entries (the pd_op dialect's copies of PaddlePaddle's files)."""
     try:
         root = _compose(text, file)

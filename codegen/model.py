@@ -1,9 +1,9 @@
 """The op-spec model: frozen dataclasses, tuples not lists, every YAML-born object with a `loc`.
 
-Nothing downstream of `codegen.load` sees raw YAML.  Every string mini-language value (`args`,
-`output`, `forward`, ...) is parsed by `codegen.parse` into these classes, and each class prints
+Nothing downstream of `phiops.codegen.load` sees raw YAML.  Every string mini-language value (`args`,
+`output`, `forward`, ...) is parsed by `phiops.codegen.parse` into these classes, and each class prints
 back its canonical spelling with `str()`.  Round-trip rule: `normalise(str(obj)) ==
-normalise(source)`, where `codegen.lexer.normalise` compares token texts, so only whitespace
+normalise(source)`, where `phiops.codegen.lexer.normalise` compares token texts, so only whitespace
 between tokens may differ (`Tensor (out)` prints as `Tensor(out)`, `int axis=-1` as
 `int axis = -1`).
 

@@ -1,6 +1,6 @@
 """String mini-languages of the op specs -> model objects.
 
-Every parser here works on the token stream of `codegen.lexer` (never on `str.split`) and ends
+Every parser here works on the token stream of `phiops.codegen.lexer` (never on `str.split`) and ends
 by checking that the object it built prints back to the same token texts
 (`lexer.normalise(str(obj)) == lexer.normalise(source)`; for candidates, less the separators of
 dropped empty items).  Errors raise `ParseError` with the character offset inside the value;

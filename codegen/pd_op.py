@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.errors import Diagnostic, SpecError
-from codegen.loader import read_data, read_spec_file
-from codegen.model import Location
+from phiops.codegen.errors import Diagnostic, SpecError
+from phiops.codegen.loader import read_data, read_spec_file
+from phiops.codegen.model import Location
 
 __all__ = [
     "PD_OP_DIR",

@@ -9,8 +9,8 @@ from typing import Any, Callable, Sequence
 
 import jinja2
 
-from codegen.errors import Diagnostic, SpecError
-from codegen.model import OpSpec
+from phiops.codegen.errors import Diagnostic, SpecError
+from phiops.codegen.model import OpSpec
 
 __all__ = ["make_environment", "render_template", "format_source", "prune_black_cache"]
 

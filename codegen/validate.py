@@ -1,7 +1,7 @@
 """Checks on parsed op specs: per op, then across ops.
 
 Every check appends to a list instead of raising, so that one run reports everything.
-Per-field checks (syntax, types, defaults) happen while parsing (`codegen.parse`); here:
+Per-field checks (syntax, types, defaults) happen while parsing (`phiops.codegen.parse`); here:
 
 - per op (`error`): Tensor args before attributes, no attribute without default after one
   with a default, duplicate arg/output names, DataType constants only in `kernel.data_type`;

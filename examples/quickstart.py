@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import generated as phi
+import phiops as phi
 
 
 def show(title: str, value: object) -> None:

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-import generated as phi
+import phiops as phi
 
 nn = phi.nn
 

@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-import generated as phi
-from runtime.optimizer import Adam
+import phiops as phi
+from phiops.runtime.optimizer import Adam
 from train_mlp import MLP, batches, load_digits_split
 
 PARAMETERS = ("w1", "b1", "w2", "b2")

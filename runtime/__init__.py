@@ -3,8 +3,8 @@
 Hand-written; the generated API (``generated/``) is built on it. It never imports ``codegen``.
 """
 
-from runtime import runtime_flags as _runtime_flags  # defines the runtime's own flags
-from runtime.common import (
+from phiops.runtime import runtime_flags as _runtime_flags  # defines the runtime's own flags
+from phiops.runtime.common import (
     Backend,
     CPUPlace,
     DataLayout,
@@ -14,8 +14,8 @@ from runtime.common import (
     Place,
     Scalar,
 )
-from runtime.core import MetaConfig, MetaTensor, Tensor, to_tensor
-from runtime.errors import (
+from phiops.runtime.core import MetaConfig, MetaTensor, Tensor, to_tensor
+from phiops.runtime.errors import (
     AlreadyExistsError,
     InvalidArgumentError,
     NotFoundError,

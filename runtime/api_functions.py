@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, Iterator
 
-from runtime.dispatch.op_def import OP_DEFS, op_api
+from phiops.runtime.dispatch.op_def import OP_DEFS, op_api
 
 __all__ = ["API_FUNCTIONS"]
 

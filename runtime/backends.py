@@ -15,8 +15,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from runtime.common import Backend, CPUPlace, Place
-from runtime.errors import AlreadyExistsError, NotFoundError, UnimplementedError
+from phiops.runtime.common import Backend, CPUPlace, Place
+from phiops.runtime.errors import AlreadyExistsError, NotFoundError, UnimplementedError
 
 __all__ = [
     "BackendDef",
@@ -87,7 +87,7 @@ def _numpy() -> ModuleType:
 
 
 def _cupy() -> ModuleType:
-    from runtime.device import cupy
+    from phiops.runtime.device import cupy
 
     if cupy is None:
         raise UnimplementedError("GPU backend needs CuPy; install phiops[gpu]")

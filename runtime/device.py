@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from runtime.common import Backend, CPUPlace, GPUPlace, Place
-from runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.common import Backend, CPUPlace, GPUPlace, Place
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 __all__ = [
     "cupy",
@@ -67,7 +67,7 @@ def check_place_available(place: Place, op: str) -> None:
 def array_module(backend: Backend) -> ModuleType:
     """The array module of ``backend`` (numpy for CPU, cupy for GPU), as runtime/backends.py
     registers it."""
-    from runtime.backends import get_backend  # runtime.backends imports this module
+    from phiops.runtime.backends import get_backend  # runtime.backends imports this module
 
     return get_backend(backend).load_module()
 

@@ -26,17 +26,17 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from runtime.autograd.engine import clear_grad
-from runtime.autograd.grad_mode import no_grad
-from runtime.common import DataType
-from runtime.core.tensor import Tensor, to_tensor
-from runtime.core.version import bump_version
-from runtime.nn.clip import ClipGradBase
-from runtime.device import module_of
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.ir.core import Value
-from runtime.kernels.impl.optimizer_functors import decay_factor, decay_step_
+from phiops.runtime.autograd.engine import clear_grad
+from phiops.runtime.autograd.grad_mode import no_grad
+from phiops.runtime.common import DataType
+from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.core.version import bump_version
+from phiops.runtime.nn.clip import ClipGradBase
+from phiops.runtime.device import module_of
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.core import Value
+from phiops.runtime.kernels.impl.optimizer_functors import decay_factor, decay_step_
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW"]
 
@@ -59,7 +59,7 @@ class Optimizer:
         name: str | None = None,
     ) -> None:
         kind = type(self).__name__
-        from runtime.static.mode import in_static_mode
+        from phiops.runtime.static.mode import in_static_mode
 
         self._parameters = [] if parameters is None else list(parameters)
         # in a static program, minimize() updates the program's parameters: none need be given
@@ -141,8 +141,8 @@ class Optimizer:
         runtime/static/optimize.py. Eagerly, as PaddlePaddle: ``step()`` with the gradients the
         last ``loss.backward()`` left (it runs no backward itself)."""
         if isinstance(loss, Value):
-            from runtime.static.optimize import minimize
-            from runtime.static.program import default_main_program, program_guard
+            from phiops.runtime.static.optimize import minimize
+            from phiops.runtime.static.program import default_main_program, program_guard
 
             main = default_main_program()
             with program_guard(main, startup_program):
@@ -282,7 +282,7 @@ class Momentum(Optimizer):
         return velocity
 
     def _static_state(self, params: list[Any]) -> None:
-        from runtime.static.optimize import accumulator
+        from phiops.runtime.static.optimize import accumulator
 
         self._static_velocities = {id(p): accumulator(p, "velocity", 0.0) for p in params}
 
@@ -451,7 +451,7 @@ class Adam(Optimizer):
         """What AdamW does to the parameters before the merged Adam step: nothing for Adam."""
 
     def _static_state(self, params: list[Any]) -> None:
-        from runtime.static.optimize import accumulator
+        from phiops.runtime.static.optimize import accumulator
 
         self._static_moments = {
             id(p): (
@@ -464,7 +464,7 @@ class Adam(Optimizer):
         }
 
     def _static_update(self, parameter: Any, grad: Any, rate: Any) -> None:
-        from runtime.static.optimize import adam_op
+        from phiops.runtime.static.optimize import adam_op
 
         adam_op(
             parameter,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import Place
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import Place
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["seed", "generator_for", "draw_generator"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from runtime import flags
+from phiops.runtime import flags
 
 __all__ = ["SWITCHES", "on_dispatch_flag_change"]
 

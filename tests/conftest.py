@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.device import gpu_available
+from phiops.runtime.device import gpu_available
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

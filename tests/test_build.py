@@ -1,4 +1,6 @@
-"""The package build runs codegen: a checkout without generated/ still builds a working package."""
+"""The package build runs codegen, so a checkout without generated/ still builds a working
+package, and the wheel installs one top-level package, `phiops`, that works beside other
+packages named `runtime`, `generated` or `codegen`."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def _copy_sources(target: Path) -> None:
     for name in (
+        "phiops",
         "codegen",
         "runtime",
         "templates",
@@ -47,12 +50,12 @@ def test_build_regenerates_a_deleted_generated_package(tmp_path: Path) -> None:
     assert not (checkout / "generated").exists()
     build = _build_py(checkout, tmp_path / "lib")
     assert build.returncode == 0, build.stdout + build.stderr
-    assert (tmp_path / "lib" / "generated" / "api.py").exists()
+    assert (tmp_path / "lib" / "phiops" / "generated" / "api.py").exists()
     use = subprocess.run(
         [
             sys.executable,
             "-c",
-            "import generated as phi; print(phi.add(phi.ones([2]), phi.ones([2])).numpy().tolist())",
+            "import phiops as phi; print(phi.add(phi.ones([2]), phi.ones([2])).numpy().tolist())",
         ],
         cwd=tmp_path,
         env=dict(os.environ, PYTHONPATH=str(tmp_path / "lib")),
@@ -78,14 +81,17 @@ def test_build_stops_on_a_spec_error(tmp_path: Path) -> None:
 
 
 _USE_THE_WHEEL = """
-import generated as phi
+import phiops as phi
 x = phi.to_tensor([1.0, 2.0, 3.0])
 x.stop_gradient = False
 y = phi.sum(phi.multiply(x, x))
 y.backward()
 print(phi.add(phi.ones([2]), phi.ones([2])).numpy().tolist(), x.grad.numpy().tolist())
-import generated, runtime, runtime.autograd
-print(generated.__file__.startswith(SITE), runtime.autograd.__file__.startswith(SITE))
+import phiops.generated, phiops.runtime.autograd
+print(phiops.generated.__file__.startswith(SITE), phiops.runtime.autograd.__file__.startswith(SITE))
+# the user's own packages of those names are untouched
+import generated, runtime, codegen
+print(generated.WHOSE, runtime.WHOSE, codegen.WHOSE)
 for generator_package in ("jinja2", "yaml", "black"):
     try:
         __import__(generator_package)
@@ -199,7 +205,7 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
     )
     assert install.returncode == 0, install.stdout + install.stderr
     elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
+    _users_own_packages(python, elsewhere)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     site = str(tmp_path / "venv")
     use = subprocess.run(
@@ -211,15 +217,25 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
         timeout=120,
     )
     assert use.returncode == 0, use.stderr
-    assert use.stdout.splitlines() == ["[2.0, 2.0] [2.0, 4.0, 6.0]", "True True"]
+    assert use.stdout.splitlines() == [
+        "[2.0, 2.0] [2.0, 4.0, 6.0]",
+        "True True",
+        "user's generated/ user's runtime.py user's site-packages codegen",
+    ]
+    phiops_command = str(python.parent / "phiops")
+    usage = subprocess.run(
+        [phiops_command, "--help"], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert usage.returncode == 0, usage.stderr
+    assert usage.stdout.startswith("usage: phiops COMMAND [ARGS...]")
     flags = subprocess.run(
-        [str(python), "-m", "runtime.flags"], cwd=elsewhere, env=env, capture_output=True, text=True
+        [phiops_command, "flags"], cwd=elsewhere, env=env, capture_output=True, text=True
     )
     assert flags.returncode == 0, flags.stderr
     assert "check_nan_inf" in flags.stdout
     # The generator is not usable without its extra, and says so instead of a traceback.
     codegen = subprocess.run(
-        [str(python), "-m", "codegen"], cwd=elsewhere, env=env, capture_output=True, text=True
+        [phiops_command, "codegen"], cwd=elsewhere, env=env, capture_output=True, text=True
     )
     assert codegen.returncode == 1
     assert codegen.stderr.strip().startswith("codegen needs pyyaml, jinja2, black: pip install")
@@ -227,7 +243,7 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
     _add_codegen_extra(python)
     project = make_project(tmp_path / "project")
     generate = subprocess.run(
-        [str(python), "-m", "codegen", "--root", str(project)],
+        [phiops_command, "codegen", "--root", str(project)],
         cwd=elsewhere,
         env=env,
         capture_output=True,
@@ -237,7 +253,7 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
     assert generate.returncode == 0, generate.stderr
     assert (project / "generated" / "api.py").read_text().count("\ndef ") >= 3
     check = subprocess.run(
-        [str(python), "-m", "codegen", "--root", str(project), "--check"],
+        [phiops_command, "codegen", "--root", str(project), "--check"],
         cwd=elsewhere,
         env=env,
         capture_output=True,
@@ -248,4 +264,26 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
     import zipfile
 
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"runtime/autograd/__init__.py", "runtime/py.typed", "generated/api.py"} <= names
+    assert {
+        "phiops/runtime/autograd/__init__.py",
+        "phiops/py.typed",
+        "phiops/generated/api.py",
+    } <= names
+    assert {name.split("/")[0] for name in names} == {"phiops", "phiops-0.1.0.dist-info"}
+
+
+def _users_own_packages(python: Path, elsewhere: Path) -> None:
+    """A package named `codegen` in the venv, and a `runtime.py` and a `generated/` folder in the
+    directory the user works in, as PyPI and users' projects have them."""
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(site) / "codegen").mkdir()
+    (Path(site) / "codegen" / "__init__.py").write_text('WHOSE = "user\'s site-packages codegen"\n')
+    elsewhere.mkdir()
+    (elsewhere / "runtime.py").write_text('WHOSE = "user\'s runtime.py"\n')
+    (elsewhere / "generated").mkdir()
+    (elsewhere / "generated" / "__init__.py").write_text('WHOSE = "user\'s generated/"\n')

@@ -69,7 +69,7 @@ def test_train_static_losses_equal_eager_losses() -> None:
     pytest.importorskip("sklearn", reason="the examples extra (scikit-learn) is not installed")
     import numpy as np
 
-    import generated as phi
+    import phiops.generated as phi
 
     train_mlp = import_example("train_mlp")
     train_static = import_example("train_static")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from codegen.api.python import GenerationError, default_literal, literal
-from codegen.errors import Diagnostic
-from codegen.model import OpSpec
+from phiops.codegen.api.python import GenerationError, default_literal, literal
+from phiops.codegen.errors import Diagnostic
+from phiops.codegen.model import OpSpec
 
 __all__ = ["grad_spec_source"]
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.api.registry import kernel_name
-from codegen.compat import CompatEntry, CompatSet
-from codegen.errors import Diagnostic
-from codegen.model import Location, OpSpec, SpecSet
+from phiops.codegen.api.registry import kernel_name
+from phiops.codegen.compat import CompatEntry, CompatSet
+from phiops.codegen.errors import Diagnostic
+from phiops.codegen.model import Location, OpSpec, SpecSet
 
 __all__ = ["MappingView", "mapping_views", "pd_op_names"]
 

@@ -10,8 +10,8 @@ import keyword
 import re
 from dataclasses import dataclass
 
-from codegen.errors import Diagnostic
-from codegen.model import Arg, Call, CallArg, OpSpec, Output
+from phiops.codegen.errors import Diagnostic
+from phiops.codegen.model import Arg, Call, CallArg, OpSpec, Output
 
 __all__ = [
     "GenerationError",

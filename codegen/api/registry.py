@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from codegen.api.python import candidate_names, identifier, key_attrs, literal
-from codegen.model import OpSpec
-from runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo
-from runtime.dispatch.signature import KernelSignature
+from phiops.codegen.api.python import candidate_names, identifier, key_attrs, literal
+from phiops.codegen.model import OpSpec
+from phiops.runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo
+from phiops.runtime.dispatch.signature import KernelSignature
 
 __all__ = ["op_info", "op_info_source", "kernel_name", "kernel_signature"]
 

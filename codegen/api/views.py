@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.api.python import (
+from phiops.codegen.api.python import (
     GenerationError,
     PyArg,
     invoke_call,
@@ -14,9 +14,9 @@ from codegen.api.python import (
     python_args,
     returns_annotation,
 )
-from codegen.api.autograd import grad_spec_source
-from codegen.errors import Diagnostic
-from codegen.model import DataTypeConst, OpSpec
+from phiops.codegen.api.autograd import grad_spec_source
+from phiops.codegen.errors import Diagnostic
+from phiops.codegen.model import DataTypeConst, OpSpec
 
 __all__ = [
     "ApiView",
@@ -276,7 +276,7 @@ class InferMetaView:
 
 
 def infer_meta_function_variable(phi_name: str) -> str:
-    from runtime.infermeta import infer_meta_python_name
+    from phiops.runtime.infermeta import infer_meta_python_name
 
     return "_" + infer_meta_python_name(phi_name)
 
@@ -333,7 +333,7 @@ class SignatureView:
 
 
 def signature_view(op: OpSpec, kernel: str) -> SignatureView:
-    from codegen.api.registry import kernel_signature
+    from phiops.codegen.api.registry import kernel_signature
 
     signature = kernel_signature(op)
 
@@ -362,7 +362,7 @@ class OpViews:
 def op_views(op: OpSpec, generated_names: set[str], backward: OpSpec | None) -> OpViews:
     """The views of ``op`` (``backward``: its backward op, if any); GenerationError when the
     spec cannot be generated."""
-    from codegen.api.registry import kernel_name, op_info
+    from phiops.codegen.api.registry import kernel_name, op_info
 
     api = api_view(op, op.loc.file, generated_names, backward)
     infer_meta = signature = None
@@ -378,7 +378,7 @@ def generation_problems(
     """Why ``op`` cannot be generated, short of the runtime's own checks (InferMeta functions
     exist, kernel signatures match): the views cannot be built, or a DataType/DataLayout name
     the model accepts (PaddlePaddle's list) is missing from the runtime's enums, where a
-    generated ``DataType.FLOAT8_E4M3FN`` would fail only at import. Run by ``codegen.collect``,
+    generated ``DataType.FLOAT8_E4M3FN`` would fail only at import. Run by ``phiops.codegen.collect``,
     so that lint and generation reject the same specs."""
     try:
         op_views(op, generated_names, backward)
@@ -388,7 +388,7 @@ def generation_problems(
 
 
 def _runtime_name_problems(op: OpSpec) -> list[Diagnostic]:
-    from runtime.common import DataLayout, DataType
+    from phiops.runtime.common import DataLayout, DataType
 
     problems = []
     members = {"datatype": ("DataType", DataType), "layout": ("DataLayout", DataLayout)}

@@ -1,15 +1,15 @@
 """Autograd: grad mode, grad nodes recorded by the generated ops, and the backward engine."""
 
-from runtime.autograd.engine import grad, run_backward
-from runtime.autograd.grad_mode import (
+from phiops.runtime.autograd.engine import grad, run_backward
+from phiops.runtime.autograd.grad_mode import (
     GRAD_MODE,
     enable_grad,
     is_grad_enabled,
     no_grad,
     set_grad_enabled,
 )
-from runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec
-from runtime.autograd.record import record
+from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec
+from phiops.runtime.autograd.record import record
 
 __all__ = [
     "grad",

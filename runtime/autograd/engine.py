@@ -6,16 +6,16 @@ import threading
 from collections import deque
 from typing import Any, Sequence
 
-from runtime.autograd.grad_mode import GRAD_MODE
-from runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
-from runtime.autograd.record import edge_of, is_differentiable
-from runtime.core.tensor import Tensor
-from runtime.core.tensor import wrap_array
-from runtime.core.version import bump_version, version_of
-from runtime.device import array_module, module_of
-from runtime import runtime_flags
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.autograd.grad_mode import GRAD_MODE
+from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
+from phiops.runtime.autograd.record import edge_of, is_differentiable
+from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.core.tensor import wrap_array
+from phiops.runtime.core.version import bump_version, version_of
+from phiops.runtime.device import array_module, module_of
+from phiops.runtime import runtime_flags
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["run_backward", "grad", "clear_grad"]
 

@@ -13,13 +13,13 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from runtime.core.dense_tensor import DenseTensor
-from runtime.core.tensor import Tensor, wrap_array
-from runtime.core.version import detached_storage, version_of
-from runtime.device import module_of
-from runtime.dispatch.op_def import OP_DEFS, op_api
-from runtime.errors import PreconditionNotMetError, UnimplementedError
-from runtime.kernels.kernel import swap_wanted_outputs
+from phiops.runtime.core.dense_tensor import DenseTensor
+from phiops.runtime.core.tensor import Tensor, wrap_array
+from phiops.runtime.core.version import detached_storage, version_of
+from phiops.runtime.device import module_of
+from phiops.runtime.dispatch.op_def import OP_DEFS, op_api
+from phiops.runtime.errors import PreconditionNotMetError, UnimplementedError
+from phiops.runtime.kernels.kernel import swap_wanted_outputs
 
 __all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.autograd.grad_node import (
+from phiops.runtime.autograd.grad_node import (
     SAVE_ATTR,
     SAVE_INPUT,
     SAVE_OUTPUT,
@@ -14,7 +14,7 @@ from runtime.autograd.grad_node import (
     GradSpec,
     TensorWrapper,
 )
-from runtime.core.tensor import Tensor
+from phiops.runtime.core.tensor import Tensor
 
 __all__ = ["record", "edge_of", "is_differentiable"]
 

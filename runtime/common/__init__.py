@@ -1,9 +1,9 @@
 """Common types shared by every layer: DataType, Backend, DataLayout, Place, Scalar, IntArray."""
 
-from runtime.common.backend import Backend, DataLayout
-from runtime.common.data_type import DataType, promote_types, to_data_type
-from runtime.common.place import CPUPlace, GPUPlace, Place, to_place
-from runtime.common.scalar import IntArray, IntArrayFromValue, Scalar, is_from_value
+from phiops.runtime.common.backend import Backend, DataLayout
+from phiops.runtime.common.data_type import DataType, promote_types, to_data_type
+from phiops.runtime.common.place import CPUPlace, GPUPlace, Place, to_place
+from phiops.runtime.common.scalar import IntArray, IntArrayFromValue, Scalar, is_from_value
 
 __all__ = [
     "Backend",

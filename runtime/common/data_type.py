@@ -8,7 +8,7 @@ from typing import Any, Callable
 import ml_dtypes
 import numpy as np
 
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["DataType", "data_type_named", "to_data_type", "promote_types"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.common.backend import Backend
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common.backend import Backend
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["Place", "CPUPlace", "GPUPlace", "to_place"]
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from runtime.common.data_type import DataType
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common.data_type import DataType
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = [
     "PROMOTING_OPS",

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from runtime.common.data_type import DataType, from_numpy_dtype
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common.data_type import DataType, from_numpy_dtype
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["Scalar", "IntArray"]
 

@@ -10,9 +10,11 @@ ones.
 
 from __future__ import annotations
 
-from runtime.compat import mappings as _mappings  # noqa: F401  (registers the hand-written ones)
-from runtime.compat.context import LegacyCallContext
-from runtime.compat.registry import (
+from phiops.runtime.compat import (
+    mappings as _mappings,
+)  # noqa: F401  (registers the hand-written ones)
+from phiops.runtime.compat.context import LegacyCallContext
+from phiops.runtime.compat.registry import (
     GENERATED,
     HAND_WRITTEN,
     MappingEntry,
@@ -24,7 +26,7 @@ from runtime.compat.registry import (
     register_argument_mapping,
     register_generated_mappings,
 )
-from runtime.dispatch.signature import (
+from phiops.runtime.dispatch.signature import (
     ArgumentMappingContext,
     KernelSignature,
     grad_var_name,

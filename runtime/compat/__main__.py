@@ -1,4 +1,4 @@
-"""``python -m runtime.compat MODEL.pdmodel [...]``: which legacy ops of a saved model phiops runs.
+"""``phiops compat MODEL.pdmodel [...]``: which legacy ops of a saved model phiops runs.
 
 For each op of the model (the global block's, then, after a control-flow op, those of its
 sub-blocks, labelled with their block): its argument-mapping `KernelSignature` (or why there is
@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import Any, Sequence, TextIO
 
-from runtime.errors import PhiError
+from phiops.runtime.errors import PhiError
 
 __all__ = ["main", "report_model"]
 
@@ -36,8 +36,8 @@ _FRAMEWORK_OPS = frozenset(("feed", "fetch"))
 
 def _signature(op: Any, block: Any, desc: Any) -> tuple[str, bool]:
     """The op's mapping signature as text, and whether it has a mapping function."""
-    from runtime.compat import argument_mapping
-    from runtime.compat.opdesc_context import OpDescContext
+    from phiops.runtime.compat import argument_mapping
+    from phiops.runtime.compat.opdesc_context import OpDescContext
 
     if op.type in _FRAMEWORK_OPS:
         return "framework op (an executor step)", True
@@ -53,13 +53,13 @@ def _signature(op: Any, block: Any, desc: Any) -> tuple[str, bool]:
 
 def _kernel(operation: Any) -> str:
     """The kernel ``operation`` selects, as text; raises PhiError when there is none."""
-    from runtime.common import Backend, DataLayout, to_data_type
-    from runtime.dispatch.op_def import OP_DEFS
-    from runtime.errors import NotFoundError
-    from runtime.ir.dialect import get_dialect
-    from runtime.ir.types import DenseTensorType
-    from runtime.kernels.kernel_factory import KERNEL_FACTORY
-    from runtime.kernels.kernel_key import KernelKey
+    from phiops.runtime.common import Backend, DataLayout, to_data_type
+    from phiops.runtime.dispatch.op_def import OP_DEFS
+    from phiops.runtime.errors import NotFoundError
+    from phiops.runtime.ir.dialect import get_dialect
+    from phiops.runtime.ir.types import DenseTensorType
+    from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY
+    from phiops.runtime.kernels.kernel_key import KernelKey
 
     short = operation.name.split(".", 1)[1]
     op_def = OP_DEFS.get(short) or OP_DEFS.get(short.rstrip("_"))
@@ -84,9 +84,9 @@ def _kernel(operation: Any) -> str:
 
 def report_model(path: str, out: TextIO) -> tuple[int, int]:
     """Print the report of one ``.pdmodel``; returns (ops covered, ops)."""
-    from runtime.compat.legacy import lowerings
-    from runtime.compat.program_desc import read_program_desc
-    from runtime.compat.translate import OWN_TRANSLATIONS, translate_op_by_op
+    from phiops.runtime.compat.legacy import lowerings
+    from phiops.runtime.compat.program_desc import read_program_desc
+    from phiops.runtime.compat.translate import OWN_TRANSLATIONS, translate_op_by_op
 
     desc = read_program_desc(path)
     program, entries = translate_op_by_op(desc)
@@ -144,14 +144,14 @@ def _own_operations(operations: Any) -> list[Any]:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m runtime.compat",
+        prog="phiops compat",
         description="Report which legacy ops of PaddlePaddle .pdmodel files phiops runs.",
     )
     parser.add_argument("models", nargs="+", metavar="MODEL.pdmodel")
     args = parser.parse_args(argv)
     out = sys.stdout if out is None else out
-    from runtime.dispatch.op_def import op_defs
-    from runtime.ir.plugins import load_dialect_plugins
+    from phiops.runtime.dispatch.op_def import op_defs
+    from phiops.runtime.ir.plugins import load_dialect_plugins
 
     # the ops, kernels and generated mappings come with the generated package, which the runtime
     # never imports: through the phiops.ir.dialects entry points (runtime/ir/plugins.py)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from runtime.dispatch.signature import ArgumentMappingContext
-from runtime.errors import NotFoundError
+from phiops.runtime.dispatch.signature import ArgumentMappingContext
+from phiops.runtime.errors import NotFoundError
 
 __all__ = ["LegacyCallContext"]
 

@@ -14,12 +14,12 @@ from typing import Callable
 
 import numpy as np
 
-from runtime.compat.program_desc import ProgramDesc, read_program_desc
-from runtime.compat.translate import translate_program_desc
-from runtime.errors import NotFoundError, UnimplementedError
-from runtime.ir.attributes import Attribute
-from runtime.ir.core import Block, Operation, Program, Value
-from runtime.ir.types import DenseTensorType
+from phiops.runtime.compat.program_desc import ProgramDesc, read_program_desc
+from phiops.runtime.compat.translate import translate_program_desc
+from phiops.runtime.errors import NotFoundError, UnimplementedError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.ir.types import DenseTensorType
 
 __all__ = [
     "read_legacy_inference_model",
@@ -177,7 +177,7 @@ def read_legacy_inference_model(
 ) -> tuple[Program, list[str], list[Value], dict[str, np.ndarray]]:
     """``(program, feed_names, fetch_targets, parameters)`` of ``PREFIX.pdmodel`` (translated
     and lowered for the Executor) and ``PREFIX.pdiparams``."""
-    from runtime.serialization.tensor_stream import load_combine
+    from phiops.runtime.serialization.tensor_stream import load_combine
 
     model_path, params_path = prefix + ".pdmodel", prefix + ".pdiparams"
     desc = read_program_desc(model_path)

@@ -10,8 +10,8 @@ answer too; whoever runs the op reports that kernel as missing.
 
 from __future__ import annotations
 
-from runtime.compat.registry import register_argument_mapping
-from runtime.dispatch.signature import ArgumentMappingContext, KernelSignature
+from phiops.runtime.compat.registry import register_argument_mapping
+from phiops.runtime.dispatch.signature import ArgumentMappingContext, KernelSignature
 
 __all__: list[str] = []
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.compat.program_desc import BlockDesc, OpDesc, ProgramDesc, VarDesc
-from runtime.dispatch.signature import ArgumentMappingContext
-from runtime.errors import NotFoundError
+from phiops.runtime.compat.program_desc import BlockDesc, OpDesc, ProgramDesc, VarDesc
+from phiops.runtime.dispatch.signature import ArgumentMappingContext
+from phiops.runtime.errors import NotFoundError
 
 __all__ = ["OpDescContext"]
 

@@ -1,7 +1,7 @@
 """PaddlePaddle's legacy ``ProgramDesc`` (a ``.pdmodel`` file) as plain Python objects.
 
 `read_program_desc(path)` parses the protobuf with the message classes of
-`runtime.compat.framework_proto` and returns a `ProgramDesc`: blocks, each with its variables
+`phiops.runtime.compat.framework_proto` and returns a `ProgramDesc`: blocks, each with its variables
 (name, type, dtype, shape, persistable, stop_gradient) and its ops (type, inputs and outputs as
 parameter -> argument names, attributes with their legacy types). Fields a newer PaddlePaddle
 added, a version newer than 3.3.1's and enum values this reader does not know are skipped with a
@@ -16,7 +16,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from runtime.errors import InvalidArgumentError, NotFoundError
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 
 __all__ = [
     "ProgramDesc",
@@ -148,7 +148,7 @@ def parse_program_desc(data: bytes, source: str = "<bytes>") -> ProgramDesc:
     """The ProgramDesc serialized in ``data``; ``source`` names it in errors and warnings."""
     from google.protobuf.message import DecodeError
 
-    from runtime.compat.framework_proto import ProgramDesc as ProgramDescProto
+    from phiops.runtime.compat.framework_proto import ProgramDesc as ProgramDescProto
 
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InvalidArgumentError(

@@ -7,9 +7,9 @@ the hand-written functions of runtime/compat/mappings.py register with the
 listed in ``manual_signature`` of ops/op_compat.yaml (then no function is generated for it) or the
 hand-written one removed.
 
-The runtime never imports ``generated``: until something has registered the generated functions
-(``import generated`` does), a lookup imports the modules of the ``phiops.compat.mappings`` entry
-points (pyproject.toml declares generated/compat_signatures.py there).
+Until something has registered the generated functions (importing ``phiops``'s API does), a
+lookup imports them by name (``phiops.generated.compat_signatures``), then the modules of any
+other package's ``phiops.compat.mappings`` entry points.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from __future__ import annotations
 import difflib
 import inspect
 from dataclasses import dataclass
+import importlib
 from importlib.metadata import entry_points
 from typing import Callable, Mapping
 
-from runtime.dispatch.signature import ArgumentMappingContext, KernelSignature
-from runtime.errors import AlreadyExistsError, NotFoundError
+from phiops.runtime.dispatch.signature import ArgumentMappingContext, KernelSignature
+from phiops.runtime.errors import AlreadyExistsError, NotFoundError
 
 __all__ = [
     "MappingFunction",
@@ -56,6 +57,7 @@ _MAPPINGS: dict[str, MappingEntry] = {}
 # legacy op type -> pd_op name, for every op_compat.yaml entry (mapped or not)
 _PD_OP_NAMES: dict[str, str] = {}
 ENTRY_POINT_GROUP = "phiops.compat.mappings"
+OWN_MAPPINGS = "phiops.generated.compat_signatures"
 _generated_registered = False
 
 
@@ -128,9 +130,11 @@ def register_generated_mappings(
 
 
 def _load_generated() -> None:
-    """Import the generated mappings through their entry points, unless they are registered."""
+    """Import the generated mappings, and other packages' through their entry points, unless
+    they are registered."""
     if _generated_registered:
         return
+    importlib.import_module(OWN_MAPPINGS)
     for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         entry.load()
 
@@ -139,7 +143,7 @@ def _not_found(legacy_op_type: str, known: list[str]) -> NotFoundError:
     close = difflib.get_close_matches(legacy_op_type, known, n=1, cutoff=0.5)
     hint = f"; the nearest known legacy op is '{close[0]}'" if close else ""
     if not _generated_registered:
-        hint += " (the generated mappings are not registered: is `import generated` missing?)"
+        hint += " (the generated mappings are not registered: is phiops.generated missing?)"
     return NotFoundError(f"no argument-mapping function for legacy op '{legacy_op_type}'{hint}")
 
 

@@ -36,8 +36,8 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from runtime.compat.opdesc_context import OpDescContext
-from runtime.compat.program_desc import (
+from phiops.runtime.compat.opdesc_context import OpDescContext
+from phiops.runtime.compat.program_desc import (
     BlockDesc,
     BlockRef,
     OpDesc,
@@ -46,12 +46,12 @@ from runtime.compat.program_desc import (
     parse_program_desc,
     read_program_desc,
 )
-from runtime.errors import InvalidArgumentError, NotFoundError, PhiError, UnimplementedError
-from runtime.ir.attributes import Attribute
-from runtime.ir.core import Block, Operation, Program, Region, Value
-from runtime.ir.dialect import OpDef as IrOpDef
-from runtime.ir.dialect import get_dialect
-from runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PhiError, UnimplementedError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.core import Block, Operation, Program, Region, Value
+from phiops.runtime.ir.dialect import OpDef as IrOpDef
+from phiops.runtime.ir.dialect import get_dialect
+from phiops.runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
 
 __all__ = [
     "OWN_TRANSLATIONS",
@@ -225,8 +225,8 @@ def legacy_arguments(op: OpDesc, block: BlockDesc, program: ProgramDesc | None) 
     argument-mapping function (its signature lined up with the phiops op's); an op without one
     maps by PaddlePaddle's default names. The kernel named by the signature must be the pd_op's
     own; the ops with a translation of their own are not asked here."""
-    from runtime.compat import argument_mapping, pd_op_name
-    from runtime.dispatch.op_def import OP_DEFS
+    from phiops.runtime.compat import argument_mapping, pd_op_name
+    from phiops.runtime.dispatch.op_def import OP_DEFS
 
     try:
         function = argument_mapping(op.type)
@@ -719,7 +719,7 @@ class _Translator:
 
     # -- every other op ------------------------------------------------------------------------
     def generic(self, op: OpDesc, where: str) -> None:
-        from runtime.dispatch.op_def import OP_DEFS
+        from phiops.runtime.dispatch.op_def import OP_DEFS
 
         arguments = legacy_arguments(op, self.block_desc, self.desc)
         name = arguments.pd_op

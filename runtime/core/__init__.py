@@ -1,9 +1,9 @@
 """Tensors: DenseTensor (array + meta), Tensor (a DenseTensor with autograd state, the user
 handle), MetaTensor (meta only)."""
 
-from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta, TensorBase
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.core.tensor import Tensor, install_operators, to_tensor, wrap_array
+from phiops.runtime.core.dense_tensor import DenseTensor, DenseTensorMeta, TensorBase
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.core.tensor import Tensor, install_operators, to_tensor, wrap_array
 
 __all__ = [
     "DenseTensor",

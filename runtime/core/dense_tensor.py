@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from runtime.common import DataLayout, DataType, Place
-from runtime.common.data_type import from_numpy_dtype
+from phiops.runtime.common import DataLayout, DataType, Place
+from phiops.runtime.common.data_type import from_numpy_dtype
 
 __all__ = ["DenseTensorMeta", "DenseTensor", "TensorBase"]
 
@@ -38,7 +38,7 @@ class DenseTensorMeta:
         place: Place | None = None,
     ) -> DenseTensorMeta:
         """The interned meta for these values."""
-        from runtime.common import CPUPlace
+        from phiops.runtime.common import CPUPlace
 
         if place is None:
             place = CPUPlace()
@@ -91,7 +91,7 @@ class DenseTensor(TensorBase):
     __slots__ = ("array", "meta", "_version", "_base")
 
     def __init__(self, array: Any, meta: DenseTensorMeta | None = None) -> None:
-        from runtime.device import place_of_array
+        from phiops.runtime.device import place_of_array
 
         self.array = array
         self._version = 0
@@ -109,7 +109,7 @@ class DenseTensor(TensorBase):
         array = self.array
         if isinstance(array, np.ndarray):
             return array
-        from runtime.device import to_backend
-        from runtime.common import CPUPlace
+        from phiops.runtime.device import to_backend
+        from phiops.runtime.common import CPUPlace
 
         return to_backend(array, CPUPlace())

@@ -27,10 +27,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from runtime.core.tensor import Tensor, to_tensor, wrap_array
-from runtime.core.version import bump_version
-from runtime.device import module_of
-from runtime.errors import InvalidArgumentError, OutOfRangeError, UnimplementedError
+from phiops.runtime.core.tensor import Tensor, to_tensor, wrap_array
+from phiops.runtime.core.version import bump_version
+from phiops.runtime.device import module_of
+from phiops.runtime.errors import InvalidArgumentError, OutOfRangeError, UnimplementedError
 
 __all__ = ["install_indexing", "getitem", "setitem"]
 
@@ -261,7 +261,7 @@ def _gather_advanced(
 
 def setitem(api: ModuleType, x: Tensor, index: Any, value: Any) -> None:
     """``x[index] = value`` in place, through set_value / set_value_with_tensor / index_put."""
-    from runtime.autograd.grad_mode import GRAD_MODE
+    from phiops.runtime.autograd.grad_mode import GRAD_MODE
 
     if GRAD_MODE.enabled and not x.stop_gradient and x.is_leaf:
         raise InvalidArgumentError(

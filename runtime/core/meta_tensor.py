@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runtime.common import DataLayout, DataType
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.errors import PreconditionNotMetError
+from phiops.runtime.common import DataLayout, DataType
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.errors import PreconditionNotMetError
 
 __all__ = ["MetaTensor", "MetaConfig"]
 

@@ -21,10 +21,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.common.data_type import from_numpy_dtype
-from runtime.common.promotion import scalar_result_dtype, zero_d_result_dtype
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import DataType
+from phiops.runtime.common.data_type import from_numpy_dtype
+from phiops.runtime.common.promotion import scalar_result_dtype, zero_d_result_dtype
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["python_number", "ScalarOperators"]
 

@@ -14,12 +14,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from runtime.common import DataType, Place, to_data_type, to_place
-from runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
-from runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
-from runtime.core.version import bump_version
-from runtime.core.scalar_operands import ScalarOperators, python_number
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import DataType, Place, to_data_type, to_place
+from phiops.runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
+from phiops.runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
+from phiops.runtime.core.version import bump_version
+from phiops.runtime.core.scalar_operands import ScalarOperators, python_number
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
 
@@ -105,7 +105,7 @@ class Tensor(DenseTensor):
         The storage is shared with views and with grad nodes that saved this tensor: its version
         goes up, so a backward pass that needs the old values raises instead of using new ones.
         """
-        from runtime.device import module_of
+        from phiops.runtime.device import module_of
 
         array = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
         if tuple(array.shape) != self.meta.dims:
@@ -157,7 +157,7 @@ class Tensor(DenseTensor):
     @property
     def is_leaf(self) -> bool:
         """True unless an op that records gradients produced this tensor."""
-        from runtime.autograd.grad_node import AccumulationNode
+        from phiops.runtime.autograd.grad_node import AccumulationNode
 
         return self._grad_node is None or isinstance(self._grad_node[0], AccumulationNode)
 
@@ -167,14 +167,14 @@ class Tensor(DenseTensor):
         ``grad_tensor`` is the gradient of this tensor (ones when None); after the pass the
         graph's saved tensors are freed unless ``retain_graph``.
         """
-        from runtime.autograd.engine import run_backward
+        from phiops.runtime.autograd.engine import run_backward
 
         run_backward([self], [grad_tensor], retain_graph)
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset ``.grad``: to zeros in place (PaddlePaddle's default) or, with
         ``set_to_zero=False``, to None."""
-        from runtime.autograd.engine import clear_grad
+        from phiops.runtime.autograd.engine import clear_grad
 
         clear_grad(self, set_to_zero)
 
@@ -183,7 +183,7 @@ class Tensor(DenseTensor):
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _HookHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a Tensor it returns replaces
         the gradient. Returns a handle whose ``remove()`` unregisters the hook."""
-        from runtime.autograd.record import edge_of
+        from phiops.runtime.autograd.record import edge_of
 
         if not callable(hook):
             raise InvalidArgumentError(
@@ -279,7 +279,7 @@ def _native_wrap() -> Callable[[Any, DenseTensorMeta], Tensor]:
     """The compiled wrap_array where the optional extension is built (one C call instead of a
     Python frame and eight attribute stores), else ``python_wrap_array``."""
     try:
-        from runtime.kernels import _native
+        from phiops.runtime.kernels import _native
     except ImportError:
         return python_wrap_array
     _native.configure_tensor(Tensor, WRAPPED_SLOTS)
@@ -298,7 +298,7 @@ def to_tensor(
     int64, as in PaddlePaddle; a numpy
     array keeps its dtype unless ``dtype`` is given. The data is copied.
     """
-    from runtime.device import to_backend
+    from phiops.runtime.device import to_backend
 
     if isinstance(data, Tensor):
         array = np.array(data.numpy(), copy=True)
@@ -365,7 +365,7 @@ TENSOR_METHODS: list[str] = []
 
 def _number_tensor(value: Any, like: Tensor, dtype: DataType) -> Tensor:
     """A 0-D tensor of ``dtype`` holding ``value``, on ``like``'s place."""
-    from runtime.device import to_backend
+    from phiops.runtime.device import to_backend
 
     array = to_backend(np.asarray(value, dtype=dtype.numpy_dtype), like.place)
     return wrap_array(array, DenseTensor(array).meta)
@@ -478,11 +478,11 @@ def install_operators(
     for name, function in installed:
         setattr(Tensor, name, function)
     TENSOR_METHODS[:] = [name for name, _ in installed]
-    from runtime.core.tensor_basics import install_tensor_basics
+    from phiops.runtime.core.tensor_basics import install_tensor_basics
 
     install_tensor_basics(api, inplace)
     if {"slice", "strided_slice", "index_select", "gather_nd", "index_put"} <= available:
-        from runtime.core.indexing import install_indexing
+        from phiops.runtime.core.indexing import install_indexing
 
         install_indexing(api)
 

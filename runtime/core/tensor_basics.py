@@ -14,9 +14,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from runtime.common import DataType, Place, to_data_type, to_place
-from runtime.core.tensor import Tensor, wrap_array
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import DataType, Place, to_data_type, to_place
+from phiops.runtime.core.tensor import Tensor, wrap_array
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["install_tensor_basics", "set_printoptions", "METHOD_ALIASES"]
 
@@ -107,13 +107,13 @@ def _repr(self: Tensor) -> str:
 
 
 def _moved(self: Tensor, place: Place) -> Tensor:
-    from runtime.device import check_place_available, to_backend
+    from phiops.runtime.device import check_place_available, to_backend
 
     check_place_available(place, "Tensor.to")
     if place == self.place:
         return self
     array = to_backend(self.array, place)
-    from runtime.core.dense_tensor import DenseTensor
+    from phiops.runtime.core.dense_tensor import DenseTensor
 
     moved = wrap_array(array, DenseTensor(array).meta)
     moved.stop_gradient = self.stop_gradient
@@ -123,7 +123,7 @@ def _moved(self: Tensor, place: Place) -> Tensor:
 def install_tensor_basics(api: ModuleType, inplace: ModuleType | None) -> None:
     """Put the hand-written methods and PaddlePaddle's aliases on Tensor; ``api`` and
     ``inplace`` are the generated modules they call."""
-    from runtime.dispatch.inplace import check_inplace, write_inplace
+    from phiops.runtime.dispatch.inplace import check_inplace, write_inplace
 
     def transposed(self: Tensor) -> Tensor:
         return api.transpose(self, list(range(self.ndim))[::-1])

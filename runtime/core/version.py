@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.core.dense_tensor import DenseTensor
+from phiops.runtime.core.dense_tensor import DenseTensor
 
 __all__ = [
     "version_of",
@@ -102,7 +102,7 @@ def _shares_memory(a: Any, b: Any) -> bool:
             and owner_b.base is None
         ):
             return False
-    from runtime.device import module_of
+    from phiops.runtime.device import module_of
 
     xp = module_of(a)
     return xp is module_of(b) and bool(xp.may_share_memory(a, b))

@@ -1,8 +1,8 @@
 """Dispatch: the OpDef registry, attribute normalisers and the per-op dispatcher (plan, execute)."""
 
-from runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher, clear_dispatch_caches
-from runtime.dispatch.op_def import OP_DEFS, OpDef, get_op_def, op_api, register_op_def
-from runtime.dispatch.op_info import (
+from phiops.runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher, clear_dispatch_caches
+from phiops.runtime.dispatch.op_def import OP_DEFS, OpDef, get_op_def, op_api, register_op_def
+from phiops.runtime.dispatch.op_info import (
     OP_REGISTRY,
     AttrInfo,
     InputInfo,

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from runtime.common import DataType, IntArray, Place, Scalar, to_data_type, to_place
-from runtime.common.data_type import data_type_named
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import DataType, IntArray, Place, Scalar, to_data_type, to_place
+from phiops.runtime.common.data_type import data_type_named
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = [
     "INT32_MIN",
@@ -187,7 +187,7 @@ def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
             value = IntArray(value).data
         except InvalidArgumentError as error:
             if _holds_value(value):  # static mode: the built operation's operand
-                from runtime.static.build import int_array_from_value
+                from phiops.runtime.static.build import int_array_from_value
 
                 return int_array_from_value(value, op, arg)
             raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
@@ -199,7 +199,7 @@ def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
 def _holds_value(value: Any) -> bool:
     """Whether an IntArray or Scalar argument is (or, a list, holds) a Value of a static program
     (only on the slow paths: the generated API's eager fast path never gets here)."""
-    from runtime.ir.core import Value
+    from phiops.runtime.ir.core import Value
 
     if isinstance(value, Value):
         return True
@@ -274,7 +274,7 @@ def _scalar_number(value: Any, op: str, arg: str) -> Any:
         return Scalar(value).value
     except InvalidArgumentError as error:
         if _holds_value(value) and not isinstance(value, (list, tuple)):
-            from runtime.static.build import scalar_from_value
+            from phiops.runtime.static.build import scalar_from_value
 
             return scalar_from_value(value, op, arg)
         raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None

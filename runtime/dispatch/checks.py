@@ -10,10 +10,10 @@ from __future__ import annotations
 import inspect
 from typing import Iterable
 
-from runtime.dispatch.op_info import OpInfo
-from runtime.errors import NotFoundError, PreconditionNotMetError
-from runtime.infermeta import get_infer_meta
-from runtime.kernels import KERNEL_FACTORY
+from phiops.runtime.dispatch.op_info import OpInfo
+from phiops.runtime.errors import NotFoundError, PreconditionNotMetError
+from phiops.runtime.infermeta import get_infer_meta
+from phiops.runtime.kernels import KERNEL_FACTORY
 
 __all__ = ["check_op", "check_registry"]
 
@@ -37,7 +37,7 @@ def check_registry(infos: Iterable[OpInfo]) -> None:
     ]
     if lines:
         raise PreconditionNotMetError(
-            "the generated registry does not match the runtime (regenerate with `python -m codegen` "
+            "the generated registry does not match the runtime (regenerate with `phiops codegen` "
             "or fix the runtime):\n" + "\n".join(lines)
         )
 

@@ -21,26 +21,26 @@ from typing import Any, Callable
 
 import numpy as np
 
-from runtime import runtime_flags
-from runtime.backends import place_for_inputs
-from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
-from runtime.common.data_type import from_numpy_dtype
-from runtime.common.promotion import promote_metas, promotion_rule
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.core.tensor import Tensor, wrap_array
-from runtime.device import array_module, check_place_available, cupy, to_backend
-from runtime.dispatch.op_info import OpInfo
-from runtime.errors import (
+from phiops.runtime import runtime_flags
+from phiops.runtime.backends import place_for_inputs
+from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
+from phiops.runtime.common.data_type import from_numpy_dtype
+from phiops.runtime.common.promotion import promote_metas, promotion_rule
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.core.tensor import Tensor, wrap_array
+from phiops.runtime.device import array_module, check_place_available, cupy, to_backend
+from phiops.runtime.dispatch.op_info import OpInfo
+from phiops.runtime.errors import (
     InvalidArgumentError,
     NotFoundError,
     PhiError,
     PreconditionNotMetError,
     ResourceExhaustedError,
 )
-from runtime.infermeta.sizes import check_output_sizes
-from runtime.kernels import KERNEL_FACTORY, Kernel, KernelContext, KernelKey
-from runtime.kernels.kernel import wanted_outputs
+from phiops.runtime.infermeta.sizes import check_output_sizes
+from phiops.runtime.kernels import KERNEL_FACTORY, Kernel, KernelContext, KernelKey
+from phiops.runtime.kernels.kernel import wanted_outputs
 
 __all__ = [
     "OpDispatcher",

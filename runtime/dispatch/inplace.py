@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.autograd.grad_mode import GRAD_MODE
-from runtime.core.dense_tensor import DenseTensor
-from runtime.core.tensor import Tensor
-from runtime.core.version import bump_version
-from runtime.device import module_of
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.autograd.grad_mode import GRAD_MODE
+from phiops.runtime.core.dense_tensor import DenseTensor
+from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.core.version import bump_version
+from phiops.runtime.device import module_of
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["assign_inplace", "check_inplace", "write_inplace"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from runtime.errors import PhiError
+from phiops.runtime.errors import PhiError
 
 __all__ = ["as_called"]
 

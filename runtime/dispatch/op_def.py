@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from runtime.dispatch.dispatcher import OpDispatcher
-from runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo, register_op
-from runtime.dispatch.signature import KernelSignature
-from runtime.errors import AlreadyExistsError, NotFoundError, UnimplementedError
+from phiops.runtime.dispatch.dispatcher import OpDispatcher
+from phiops.runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo, register_op
+from phiops.runtime.dispatch.signature import KernelSignature
+from phiops.runtime.errors import AlreadyExistsError, NotFoundError, UnimplementedError
 
 if TYPE_CHECKING:
-    from runtime.autograd.grad_node import GradSpec
+    from phiops.runtime.autograd.grad_node import GradSpec
 
 __all__ = ["OpDef", "OP_DEFS", "register_op_def", "get_op_def", "op_api", "op_defs"]
 

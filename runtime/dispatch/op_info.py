@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from runtime.dispatch.signature import KernelSignature
-from runtime.errors import AlreadyExistsError, NotFoundError
+from phiops.runtime.dispatch.signature import KernelSignature
+from phiops.runtime.errors import AlreadyExistsError, NotFoundError
 
 __all__ = [
     "InputInfo",

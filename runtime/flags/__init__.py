@@ -5,14 +5,14 @@ defined it. Its value comes from the default, or from the environment variable F
 that is set at definition, and later from set_flags, flags_guard or the command line.
 
 The functions below are the methods of `DEFAULT_REGISTRY`, the registry the runtime and user code
-share. ``python -m runtime.flags`` lists every flag the runtime defines.
+share. ``phiops flags`` lists every flag the runtime defines.
 """
 
 from __future__ import annotations
 
-from runtime.flags.location import Location
-from runtime.flags.registry import Flag, FlagRegistry, Listener
-from runtime.flags.values import ENV_PREFIX, FlagType, FlagValue
+from phiops.runtime.flags.location import Location
+from phiops.runtime.flags.registry import Flag, FlagRegistry, Listener
+from phiops.runtime.flags.values import ENV_PREFIX, FlagType, FlagValue
 
 __all__ = [
     "DEFAULT_REGISTRY",

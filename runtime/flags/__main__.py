@@ -1,4 +1,4 @@
-"""``python -m runtime.flags [--json]``: list every flag that importing the runtime defines."""
+"""``phiops flags [--json]``: list every flag that importing the runtime defines."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ import sys
 from collections.abc import Sequence
 
 # The runtime defines its own flags when its package is imported; an import error must surface.
-import runtime  # noqa: F401
-from runtime.cli_output import write_stdout
-from runtime.flags import all_flags
-from runtime.flags.listing import format_json, format_table
+from phiops import runtime  # noqa: F401
+from phiops.runtime.cli_output import write_stdout
+from phiops.runtime.flags import all_flags
+from phiops.runtime.flags.listing import format_json, format_table
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the flags as an aligned table, or as a JSON list of objects with --json."""
     parser = argparse.ArgumentParser(
-        prog="python -m runtime.flags",
+        prog="phiops flags",
         description="List every flag defined by importing the phiops runtime: name, type, "
         "default, current value, where it is defined, and help.",
     )

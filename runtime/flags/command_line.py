@@ -24,13 +24,13 @@ from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import TYPE_CHECKING
 
-from runtime.errors import InvalidArgumentError
-from runtime.flags.listing import format_help_entries
-from runtime.flags.location import caller_location
-from runtime.flags.values import ENV_PREFIX, FlagType, FlagValue
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.flags.listing import format_help_entries
+from phiops.runtime.flags.location import caller_location
+from phiops.runtime.flags.values import ENV_PREFIX, FlagType, FlagValue
 
 if TYPE_CHECKING:
-    from runtime.flags.registry import Flag, FlagRegistry
+    from phiops.runtime.flags.registry import Flag, FlagRegistry
 
 __all__ = ["RESERVED_NAMES", "parse_command_line_flags"]
 

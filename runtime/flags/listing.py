@@ -1,4 +1,4 @@
-"""How flags are shown: the table and JSON of ``python -m runtime.flags``, and --help entries."""
+"""How flags are shown: the table and JSON of ``phiops flags``, and --help entries."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from runtime.flags.values import FlagType, FlagValue
+from phiops.runtime.flags.values import FlagType, FlagValue
 
 if TYPE_CHECKING:
-    from runtime.flags.registry import Flag
+    from phiops.runtime.flags.registry import Flag
 
 __all__ = ["display_value", "format_help_entries", "format_json", "format_table"]
 

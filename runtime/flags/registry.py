@@ -9,15 +9,15 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
-from runtime.errors import (
+from phiops.runtime.errors import (
     AlreadyExistsError,
     InvalidArgumentError,
     NotFoundError,
     PreconditionNotMetError,
 )
-from runtime.flags import command_line
-from runtime.flags.location import Location, caller_location
-from runtime.flags.values import ENV_PREFIX, FlagType, FlagValue
+from phiops.runtime.flags import command_line
+from phiops.runtime.flags.location import Location, caller_location
+from phiops.runtime.flags.values import ENV_PREFIX, FlagType, FlagValue
 
 __all__ = ["Flag", "FlagRegistry", "Listener"]
 
@@ -84,8 +84,8 @@ class Flag:
 class FlagRegistry:
     """A table of flags by name. Every method is safe to call from several threads at once.
 
-    The module-level functions of `runtime.flags` are the methods of one registry,
-    `runtime.flags.DEFAULT_REGISTRY`; tests make their own registry to stay isolated.
+    The module-level functions of `phiops.runtime.flags` are the methods of one registry,
+    `phiops.runtime.flags.DEFAULT_REGISTRY`; tests make their own registry to stay isolated.
     """
 
     def __init__(self) -> None:
@@ -238,7 +238,7 @@ class FlagRegistry:
         remove_flags: bool = True,
         allow_undefined: bool = False,
     ) -> list[str]:
-        """Set flags from a gflags-style command line; see `runtime.flags.command_line`."""
+        """Set flags from a gflags-style command line; see `phiops.runtime.flags.command_line`."""
         return command_line.parse_command_line_flags(
             self, argv, remove_flags=remove_flags, allow_undefined=allow_undefined
         )
@@ -324,7 +324,7 @@ class FlagRegistry:
         close = difflib.get_close_matches(
             str(name).removeprefix(ENV_PREFIX), list(self._flags), n=1
         )
-        hint = f"; did you mean {close[0]!r}?" if close else " (python -m runtime.flags lists them)"
+        hint = f"; did you mean {close[0]!r}?" if close else " (phiops flags lists them)"
         return f"no flag named {name!r} is defined{hint}"
 
     def _notify(self, changes: list[tuple[str, FlagValue, FlagValue]]) -> None:

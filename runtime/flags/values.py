@@ -12,7 +12,7 @@ import re
 from enum import Enum
 from types import MappingProxyType
 
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["ENV_PREFIX", "FlagType", "FlagValue", "INTEGER_RANGES"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from runtime.errors import NotFoundError
-from runtime.infermeta import backward, binary, multiary, nullary, ternary, unary
+from phiops.runtime.errors import NotFoundError
+from phiops.runtime.infermeta import backward, binary, multiary, nullary, ternary, unary
 
 __all__ = ["infer_meta_python_name", "get_infer_meta", "INFER_META_FUNCTIONS"]
 

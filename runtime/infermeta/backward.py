@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, is_known, numel
-from runtime.infermeta.unary import check_axis
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, is_known, numel
+from phiops.runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runtime.common import DataType, promote_types
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.spatial import (
+from phiops.runtime.common import DataType, promote_types
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.spatial import (
     check_data_format,
     check_positive,
     conv_out_size,
@@ -14,7 +14,7 @@ from runtime.infermeta.spatial import (
 )
 
 
-from runtime.infermeta.dims import (
+from phiops.runtime.infermeta.dims import (
     UNKNOWN,
     dims_match,
     extents_match,

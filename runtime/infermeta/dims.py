@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError
 
-from runtime.core.meta_tensor import MetaConfig
+from phiops.runtime.core.meta_tensor import MetaConfig
 
 __all__ = [
     "UNKNOWN",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import DataType, promote_types
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.infermeta.dims import (
+from phiops.runtime.common import DataType, promote_types
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.infermeta.dims import (
     UNKNOWN,
     dims_match,
     extents_match,
@@ -15,7 +15,7 @@ from runtime.infermeta.dims import (
     numel,
     sum_extents,
 )
-from runtime.infermeta.unary import check_axis
+from phiops.runtime.infermeta.unary import check_axis
 
 _RUNTIME = MetaConfig()
 

@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.infermeta.dims import integer_scalar
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import DataType
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.infermeta.dims import integer_scalar
+from phiops.runtime.errors import InvalidArgumentError
 
 _RUNTIME = MetaConfig()
 

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from runtime.errors import InvalidArgumentError, ResourceExhaustedError
+from phiops.runtime.errors import InvalidArgumentError, ResourceExhaustedError
 
 __all__ = ["MAX_NDIM", "MAX_BYTES", "check_output_sizes"]
 

@@ -6,7 +6,7 @@ the same geometry (PHI's UpdatePaddingAndDilation, ConvOutSize, PoolOutputSize).
 
 from __future__ import annotations
 
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = [
     "CHANNEL_LAST",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from runtime.common import DataType, promote_types
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.binary import broadcast_dims, index_depth, require_index_dtype
-from runtime.infermeta.dims import dims_match, extents_match, numel
+from phiops.runtime.common import DataType, promote_types
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.binary import broadcast_dims, index_depth, require_index_dtype
+from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
 
 __all__ = ["where_infer_meta"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runtime.common import DataType, is_from_value
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.spatial import (
+from phiops.runtime.common import DataType, is_from_value
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.spatial import (
     check_data_format,
     check_positive,
     pool_out_size,
@@ -13,7 +13,7 @@ from runtime.infermeta.spatial import (
 )
 
 
-from runtime.infermeta.dims import UNKNOWN, integer_scalar, is_known, numel
+from phiops.runtime.infermeta.dims import UNKNOWN, integer_scalar, is_known, numel
 
 _RUNTIME = MetaConfig()
 

@@ -1,24 +1,31 @@
 """PIR for phiops: the IR core, its dialects, PaddlePaddle 3.3.1's text and JSON forms.
 
 `pd_op`'s op definitions are registered by the generated package (`import generated`, which is
-also where `phi.ir` comes from), or by `runtime.ir.plugins.load_dialect_plugins()` through the
+also where `phi.ir` comes from), or by `phiops.runtime.ir.plugins.load_dialect_plugins()` through the
 ``phiops.ir.dialects`` entry points without the runtime importing `generated`; builtin and cf are
 complete here.
 """
 
 from __future__ import annotations
 
-from runtime.ir import dialects
-from runtime.ir.attributes import Attribute
-from runtime.ir.builder import Builder
-from runtime.ir.core import Block, BlockArgument, Operation, OpResult, Program, Region, Value
-from runtime.ir.dialect import Dialect, OpDef, OperandDef, ResultDef, get_dialect, register_dialect
-from runtime.ir.json_io import load_program_json, save_program_json
-from runtime.ir.lexer import IRParseError
-from runtime.ir.parser import parse_program
-from runtime.ir.printer import print_program
-from runtime.ir.translate import translate_to_pir
-from runtime.ir.types import (
+from phiops.runtime.ir import dialects
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.builder import Builder
+from phiops.runtime.ir.core import Block, BlockArgument, Operation, OpResult, Program, Region, Value
+from phiops.runtime.ir.dialect import (
+    Dialect,
+    OpDef,
+    OperandDef,
+    ResultDef,
+    get_dialect,
+    register_dialect,
+)
+from phiops.runtime.ir.json_io import load_program_json, save_program_json
+from phiops.runtime.ir.lexer import IRParseError
+from phiops.runtime.ir.parser import parse_program
+from phiops.runtime.ir.printer import print_program
+from phiops.runtime.ir.translate import translate_to_pir
+from phiops.runtime.ir.types import (
     NULL_TYPE,
     DenseTensorType,
     SelectedRowsType,
@@ -27,7 +34,7 @@ from runtime.ir.types import (
     Type,
     VectorType,
 )
-from runtime.ir.verify import verify
+from phiops.runtime.ir.verify import verify
 
 __all__ = [
     "parse_program",

@@ -1,8 +1,8 @@
-"""`python -m runtime.ir FILE... [--stats]`: parse (text or .json) and verify each program, print
+"""`phiops ir FILE... [--stats]`: parse (text or .json) and verify each program, print
 it back, or print the located error; exit status 1 when any file fails.
 
-Dialects and op tables defined outside the runtime (the generated pd_op table) are loaded through
-the ``phiops.ir.dialects`` entry points (runtime/ir/plugins.py)."""
+The generated pd_op table, and dialects other packages define through the ``phiops.ir.dialects``
+entry points, are loaded by runtime/ir/plugins.py."""
 
 from __future__ import annotations
 
@@ -13,24 +13,24 @@ from typing import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from runtime.errors import PhiError
-    from runtime.ir import load_program_json, parse_program, verify
-    from runtime.ir.dialects.pd_op import has_op_table
-    from runtime.ir.plugins import ENTRY_POINT_GROUP, load_dialect_plugins
+    from phiops.runtime.errors import PhiError
+    from phiops.runtime.ir import load_program_json, parse_program, verify
+    from phiops.runtime.ir.dialects.pd_op import has_op_table
+    from phiops.runtime.ir.plugins import ENTRY_POINT_GROUP, load_dialect_plugins
 
-    # pd_op's op table is generated: it comes through the dialect entry points, never through
-    # an import of `generated` here (the runtime does not depend on it)
+    # pd_op's op table is generated: plugins imports it by name (the runtime's modules never
+    # import phiops.generated)
     load_dialect_plugins()
     if not has_op_table():
         print(
-            "python -m runtime.ir: no op table for the pd_op dialect is registered; an installed "
-            f"phiops provides one through its '{ENTRY_POINT_GROUP}' entry points "
-            "(pip install -e . in a checkout)",
+            "phiops ir: no op table for the pd_op dialect is registered: phiops.generated is "
+            "missing (run `phiops codegen` in a checkout), and no package declares one through "
+            f"the '{ENTRY_POINT_GROUP}' entry points",
             file=sys.stderr,
         )
         return 1
 
-    cli = argparse.ArgumentParser(prog="python -m runtime.ir", description=__doc__)
+    cli = argparse.ArgumentParser(prog="phiops ir", description=__doc__)
     cli.add_argument("files", nargs="+", metavar="FILE", help="PIR text or .json program files")
     cli.add_argument("--stats", action="store_true", help="count the ops of each program by name")
     cli.add_argument(

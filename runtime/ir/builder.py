@@ -5,12 +5,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator, Mapping, Sequence
 
-from runtime.errors import InvalidArgumentError, NotFoundError
-from runtime.ir.attributes import Attribute
-from runtime.ir.core import Block, Operation, Value
-from runtime.ir.dialect import get_dialect
-from runtime.ir.types import Type
-from runtime.ir.verify import operand_problems
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.core import Block, Operation, Value
+from phiops.runtime.ir.dialect import get_dialect
+from phiops.runtime.ir.types import Type
+from phiops.runtime.ir.verify import operand_problems
 
 __all__ = ["Builder", "to_attribute", "scoped_attributes", "scoped_attributes_of"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Iterator, Sequence
 
-from runtime.ir.attributes import Attribute
-from runtime.ir.types import NULL_TYPE, Type
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.types import NULL_TYPE, Type
 
 __all__ = ["Value", "OpResult", "BlockArgument", "Operation", "Region", "Block", "Program"]
 
@@ -140,7 +140,7 @@ class Operation:
         return [NULL_TYPE if v is None else v.type for v in self.operands]
 
     def __str__(self) -> str:
-        from runtime.ir.printer import print_operation
+        from phiops.runtime.ir.printer import print_operation
 
         return f"Operation({print_operation(self)})"
 
@@ -178,7 +178,7 @@ class Block:
 
     def add_kwarg(self, name: str, type: Type) -> BlockArgument:
         """A keyword argument, printed `%kwarg_<name>`: ``name`` is letters, digits and `_`."""
-        from runtime.errors import AlreadyExistsError, InvalidArgumentError
+        from phiops.runtime.errors import AlreadyExistsError, InvalidArgumentError
 
         if not _KWARG_NAME.fullmatch(name):
             raise InvalidArgumentError(
@@ -210,7 +210,7 @@ class Block:
                     yield from block.walk()
 
     def __str__(self) -> str:
-        from runtime.ir.printer import print_block
+        from phiops.runtime.ir.printer import print_block
 
         return print_block(self)
 
@@ -236,8 +236,8 @@ class Program:
 
     def value(self, name: str) -> Value:
         """The value printed as ``name`` (e.g. "%15", "%arg_0", "%stack_0")."""
-        from runtime.errors import NotFoundError
-        from runtime.ir.printer import Namer
+        from phiops.runtime.errors import NotFoundError
+        from phiops.runtime.ir.printer import Namer
 
         namer = Namer()
         namer.name_block(self.block)
@@ -247,12 +247,12 @@ class Program:
         raise NotFoundError(f"program has no value printed as {name!r}")
 
     def __str__(self) -> str:
-        from runtime.ir.printer import print_program
+        from phiops.runtime.ir.printer import print_program
 
         return print_program(self)
 
     def __eq__(self, other: object) -> bool:
-        from runtime.ir.printer import structural_key
+        from phiops.runtime.ir.printer import structural_key
 
         return isinstance(other, Program) and structural_key(self) == structural_key(other)
 

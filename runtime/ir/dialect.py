@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from runtime.errors import AlreadyExistsError
+from phiops.runtime.errors import AlreadyExistsError
 
 if TYPE_CHECKING:
-    from runtime.ir.core import Operation
-    from runtime.ir.parser import Parser
-    from runtime.ir.printer import Printer
-    from runtime.ir.types import Type
+    from phiops.runtime.ir.core import Operation
+    from phiops.runtime.ir.parser import Parser
+    from phiops.runtime.ir.printer import Printer
+    from phiops.runtime.ir.types import Type
 
 __all__ = [
     "OperandDef",

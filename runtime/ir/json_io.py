@@ -11,10 +11,10 @@ import math
 import os
 from typing import Any, Union
 
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.ir.attributes import Attribute
-from runtime.ir.core import Block, Operation, Program, Value
-from runtime.ir.types import (
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.ir.types import (
     NULL_TYPE,
     DenseTensorType,
     NullType,

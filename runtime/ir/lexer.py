@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["IRParseError", "Source", "tokenize"]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from runtime.ir.attributes import DTYPE_NAMES, Attribute
-from runtime.ir.core import Block, Operation, Program, Value
-from runtime.ir.dialect import OpDef, get_dialect, registered_dialects
-from runtime.ir.lexer import IRParseError, Source, tokenize
-from runtime.ir.types import (
+from phiops.runtime.ir.attributes import DTYPE_NAMES, Attribute
+from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.ir.dialect import OpDef, get_dialect, registered_dialects
+from phiops.runtime.ir.lexer import IRParseError, Source, tokenize
+from phiops.runtime.ir.types import (
     ELEMENT_TYPES,
     NULL_TYPE,
     DenseTensorType,
@@ -21,7 +21,7 @@ from runtime.ir.types import (
     Type,
     VectorType,
 )
-from runtime.ir.verify import operand_problems
+from phiops.runtime.ir.verify import operand_problems
 
 __all__ = ["parse_program", "Parser", "IRParseError", "MAX_NESTING"]
 
@@ -38,7 +38,7 @@ def parse_program(
     text: str, source_name: str = "<string>", *, allow_unregistered: bool = False
 ) -> Program:
     """Parse the text of `str(program)` into a Program; `IRParseError` says what and where."""
-    import runtime.ir.dialects  # noqa: F401  (registers builtin, pd_op, cf)
+    import phiops.runtime.ir.dialects  # noqa: F401  (registers builtin, pd_op, cf)
 
     return Parser(text, source_name, allow_unregistered).parse_program()
 
@@ -220,7 +220,7 @@ class Parser:
         return op
 
     def add_region_block(self, op: Operation) -> Block:
-        from runtime.ir.core import Region
+        from phiops.runtime.ir.core import Region
 
         region = Region(op)
         op.regions.append(region)

@@ -1,29 +1,34 @@
-"""Dialects defined outside the runtime plug in through package entry points.
+"""Dialects and op tables: phiops's own generated pd_op table, and those defined by other packages.
 
-A package that defines a dialect (or a dialect's op table) declares a module in the
-``phiops.ir.dialects`` entry-point group; importing that module registers it (with
-`register_dialect`, or `register_op_table` for pd_op). phiops declares its own generated pd_op
-table there (pyproject.toml: ``pd_op = "generated.pd_op_dialect"``), so `python -m runtime.ir`
-gets PaddlePaddle's op definitions without the runtime importing `generated`:
+phiops's pd_op table is generated (``phiops.generated.pd_op_dialect``); importing ``phiops``'s API
+registers it, and `load_dialect_plugins` imports it by name where nothing has. A package that
+defines a dialect (or a dialect's op table) declares a module in the ``phiops.ir.dialects``
+entry-point group; importing that module registers it (with `register_dialect`, or
+`register_op_table` for pd_op):
 
     [project.entry-points."phiops.ir.dialects"]
     my_dialect = "my_package.my_dialect"
-
-`import generated` registers the pd_op table itself; this is for code that does not import it.
 """
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import entry_points
 
-__all__ = ["ENTRY_POINT_GROUP", "load_dialect_plugins"]
+__all__ = ["ENTRY_POINT_GROUP", "OWN_OP_TABLE", "load_dialect_plugins"]
 
 ENTRY_POINT_GROUP = "phiops.ir.dialects"
+OWN_OP_TABLE = "phiops.generated.pd_op_dialect"
 
 
 def load_dialect_plugins() -> list[str]:
-    """Import every module of the ``phiops.ir.dialects`` entry points (sorted by entry name);
-    returns the names loaded."""
+    """Import phiops's own pd_op table, then every module of the ``phiops.ir.dialects`` entry
+    points (sorted by entry name); returns the entry names loaded."""
+    try:
+        importlib.import_module(OWN_OP_TABLE)
+    except ModuleNotFoundError as error:
+        if error.name is None or not OWN_OP_TABLE.startswith(error.name):
+            raise  # a module the table imports is missing: not the same as no table
     loaded = []
     for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         entry.load()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from runtime import flags
-from runtime.ir.core import Block, Operation, Program, Value
-from runtime.ir.dialect import get_dialect
+from phiops.runtime import flags
+from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.ir.dialect import get_dialect
 
 __all__ = ["Namer", "Printer", "print_program", "print_block", "print_operation", "structural_key"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from runtime.errors import InvalidArgumentError
-from runtime.ir.core import Operation, Program, Value
-from runtime.ir.dialect import OpDef, get_dialect
-from runtime.ir.types import NullType, TensorArrayType, VectorType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.ir.core import Operation, Program, Value
+from phiops.runtime.ir.dialect import OpDef, get_dialect
+from phiops.runtime.ir.types import NullType, TensorArrayType, VectorType
 
 __all__ = ["operand_problems", "verify"]
 

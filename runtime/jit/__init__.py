@@ -14,16 +14,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from runtime.core.tensor import Tensor, to_tensor
-from runtime.errors import InvalidArgumentError
-from runtime.ir.core import Program, Value
-from runtime.static.executor import Executor
-from runtime.static.input_spec import InputSpec
-from runtime.static.io import PathLike, load_inference_model, save_inference_model
-from runtime.static.mode import disable_static, enable_static, in_static_mode
-from runtime.static.program import program_guard
-from runtime.static.scope import Scope
-from runtime.static.variables import data
+from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.ir.core import Program, Value
+from phiops.runtime.static.executor import Executor
+from phiops.runtime.static.input_spec import InputSpec
+from phiops.runtime.static.io import PathLike, load_inference_model, save_inference_model
+from phiops.runtime.static.mode import disable_static, enable_static, in_static_mode
+from phiops.runtime.static.program import program_guard
+from phiops.runtime.static.scope import Scope
+from phiops.runtime.static.variables import data
 
 __all__ = ["save", "load", "TranslatedLayer"]
 
@@ -60,7 +60,7 @@ def save(layer: Any, path: PathLike, input_spec: Sequence[InputSpec] | None = No
     model of its forward in eval mode with its current parameter values; ``input_spec`` gives
     one ``InputSpec`` per forward input. `paddle.jit.load` and
     `paddle.static.load_inference_model` read the files."""
-    from runtime.nn.layer import Layer
+    from phiops.runtime.nn.layer import Layer
 
     if not isinstance(layer, Layer):
         raise InvalidArgumentError(

@@ -9,10 +9,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
-from runtime.kernels.kernel_key import KernelKey
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
+from phiops.runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.kernels.registration import register_kernel
 
 __all__ = [
     "Array",

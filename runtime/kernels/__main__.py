@@ -1,4 +1,4 @@
-"""``python -m runtime.kernels``: the registered kernels as a table (kernel, backend, layout,
+"""``phiops kernels``: the registered kernels as a table (kernel, backend, layout,
 dtypes), or as JSON with ``--json``."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import sys
 from collections import defaultdict
 
-from runtime.cli_output import write_stdout
-from runtime.kernels import KERNEL_FACTORY, KernelFactory
+from phiops.runtime.cli_output import write_stdout
+from phiops.runtime.kernels import KERNEL_FACTORY, KernelFactory
 
 
 def rows(factory: KernelFactory) -> list[dict[str, object]]:
@@ -67,7 +67,7 @@ def format_table(table: list[dict[str, object]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m runtime.kernels", description=__doc__)
+    parser = argparse.ArgumentParser(prog="phiops kernels", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     options = parser.parse_args(argv)
     table = rows(KERNEL_FACTORY)

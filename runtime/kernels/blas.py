@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy
 
-from runtime import flags, runtime_flags  # noqa: F401 (defines FLAGS_blas_threads)
+from phiops.runtime import flags, runtime_flags  # noqa: F401 (defines FLAGS_blas_threads)
 
 __all__ = ["MULTITHREAD_MIN_MACS", "matmul", "blas_info"]
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
-from runtime.common import Backend, DataLayout, DataType, Place
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.common import Backend, DataLayout, DataType, Place
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel_key import KernelKey
 
 __all__ = [
     "Array",

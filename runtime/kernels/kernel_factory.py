@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runtime.common import Backend, DataLayout, DataType
-from runtime.errors import AlreadyExistsError, NotFoundError
-from runtime.kernels.kernel import Kernel
-from runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.common import Backend, DataLayout, DataType
+from phiops.runtime.errors import AlreadyExistsError, NotFoundError
+from phiops.runtime.kernels.kernel import Kernel
+from phiops.runtime.kernels.kernel_key import KernelKey
 
 __all__ = ["KernelFactory", "KERNEL_FACTORY"]
 

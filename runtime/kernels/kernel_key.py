@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from runtime.common import Backend, DataLayout, DataType
+from phiops.runtime.common import Backend, DataLayout, DataType
 
 __all__ = ["KernelKey"]
 

@@ -1,6 +1,6 @@
 """The optional compiled kernels, and when a numpy kernel may use them.
 
-`runtime.kernels._native` is a C extension built from ``runtime/kernels/csrc/`` by setup.py
+`phiops.runtime.kernels._native` is a C extension built from ``runtime/kernels/csrc/`` by setup.py
 when a C compiler is at hand (README, "Native kernels"); without it, or with
 ``FLAGS_use_native_kernels`` off, every kernel runs its numpy code. The C code takes C-contiguous
 buffers of one float format; the kernels using it make their arrays so
@@ -14,10 +14,10 @@ from types import ModuleType
 
 import numpy as np
 
-from runtime import flags, runtime_flags  # noqa: F401 (defines FLAGS_use_native_kernels)
+from phiops.runtime import flags, runtime_flags  # noqa: F401 (defines FLAGS_use_native_kernels)
 
 try:
-    from runtime.kernels import _native
+    from phiops.runtime.kernels import _native
 except ImportError:  # not built: no compiler at install time, or a source checkout
     _native = None
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from runtime.common import Backend, DataLayout, DataType
-from runtime.device import cupy
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Kernel, args_def_from_signature
-from runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
-from runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.common import Backend, DataLayout, DataType
+from phiops.runtime.device import cupy
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Kernel, args_def_from_signature
+from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
+from phiops.runtime.kernels.kernel_key import KernelKey
 
 __all__ = [
     "register_kernel",

@@ -1,10 +1,10 @@
 """``phi.nn``: PaddlePaddle's layers over the generated ops (``import generated as phi``)."""
 
-from runtime.nn import functional, initializer
-from runtime.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
-from runtime.nn.layer import Layer, LayerList, Sequential
-from runtime.nn.param_attr import ParamAttr
-from runtime.nn.layers import (
+from phiops.runtime.nn import functional, initializer
+from phiops.runtime.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
+from phiops.runtime.nn.layer import Layer, LayerList, Sequential
+from phiops.runtime.nn.param_attr import ParamAttr
+from phiops.runtime.nn.layers import (
     AdaptiveAvgPool2D,
     AvgPool2D,
     BatchNorm1D,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.common import DataType
-from runtime.core.tensor import Tensor
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import DataType
+from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["ClipGradBase", "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from runtime.core.tensor import Tensor
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 __all__ = [
     "linear",

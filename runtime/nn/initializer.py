@@ -16,9 +16,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from runtime.common import CPUPlace, DataType, Place
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.random import generator_for
+from phiops.runtime.common import CPUPlace, DataType, Place
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.random import generator_for
 
 __all__ = [
     "Initializer",
@@ -54,19 +54,19 @@ def _fans(shape: Sequence[int]) -> tuple[int, int]:
 
 
 def _full(shape: Sequence[int], value: float, dtype: DataType) -> Any:
-    from runtime.dispatch.op_def import op_api
+    from phiops.runtime.dispatch.op_def import op_api
 
     return op_api("full")(list(shape), value, dtype, Place())
 
 
 def _uniform(shape: Sequence[int], low: float, high: float, dtype: DataType) -> Any:
-    from runtime.dispatch.op_def import op_api
+    from phiops.runtime.dispatch.op_def import op_api
 
     return op_api("uniform")(list(shape), dtype, low, high, 0, Place())
 
 
 def _gaussian(shape: Sequence[int], mean: float, std: float, dtype: DataType) -> Any:
-    from runtime.dispatch.op_def import op_api
+    from phiops.runtime.dispatch.op_def import op_api
 
     return op_api("gaussian")(list(shape), mean, std, 0, dtype, Place())
 

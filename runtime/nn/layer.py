@@ -11,11 +11,11 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from runtime.common import to_data_type
-from runtime.core.tensor import Tensor, to_tensor
-from runtime.errors import InvalidArgumentError
-from runtime.static.mode import in_static_mode
-from runtime.static.program import unique_name
+from phiops.runtime.common import to_data_type
+from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.static.mode import in_static_mode
+from phiops.runtime.static.program import unique_name
 
 __all__ = ["Layer", "Sequential", "LayerList", "create_parameter"]
 
@@ -130,8 +130,8 @@ class Layer:
         Constant(0) for a bias and XavierUniform for a weight; named by ``attr``'s name, else
         the layer's next (``linear_0.w_0``). Made while static mode is on, it is declared in the
         program at once (its initializer's ops in the startup program), as PaddlePaddle does."""
-        from runtime.nn.initializer import Constant, Initializer, XavierUniform
-        from runtime.nn.param_attr import ParamAttr
+        from phiops.runtime.nn.initializer import Constant, Initializer, XavierUniform
+        from phiops.runtime.nn.param_attr import ParamAttr
 
         if attr is not None and not isinstance(attr, (ParamAttr, Initializer)):
             raise InvalidArgumentError(
@@ -148,7 +148,7 @@ class Layer:
             f"{self._full_name}.{'b' if is_bias else 'w'}"
         )
         if in_static_mode():
-            from runtime.nn.static_call import declare_parameter
+            from phiops.runtime.nn.static_call import declare_parameter
 
             declare_parameter(self, parameter, initializer)
         return parameter
@@ -314,7 +314,7 @@ class Layer:
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
         if in_static_mode():
-            from runtime.nn.static_call import static_state, struct_name_scope
+            from phiops.runtime.nn.static_call import static_state, struct_name_scope
 
             with static_state(self), struct_name_scope(self):
                 return self._call(inputs, kwargs)

@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from runtime.core.tensor import Tensor, to_tensor
-from runtime.errors import InvalidArgumentError
-from runtime.nn import functional as F
-from runtime.nn.initializer import Constant, Normal, XavierUniform
-from runtime.nn.param_attr import ParamAttr
-from runtime.nn.layer import Layer
+from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.nn import functional as F
+from phiops.runtime.nn.initializer import Constant, Normal, XavierUniform
+from phiops.runtime.nn.param_attr import ParamAttr
+from phiops.runtime.nn.layer import Layer
 
 __all__ = [
     "Linear",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["LRScheduler", "StepDecay", "CosineAnnealingDecay"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime import optimizer as _base
-from runtime.errors import InvalidArgumentError
-from runtime.nn import lr
+from phiops.runtime import optimizer as _base
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.nn import lr
 
 __all__ = ["SGD", "Momentum", "Adam", "AdamW", "lr"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.nn.initializer import Initializer
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.nn.initializer import Initializer
 
 __all__ = ["ParamAttr"]
 

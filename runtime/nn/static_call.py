@@ -21,18 +21,18 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.core.tensor import Tensor
-from runtime.core.version import version_of
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError
-from runtime.ir.attributes import Attribute
-from runtime.ir.builder import scoped_attributes
-from runtime.ir.core import Value
-from runtime.nn.initializer import Initializer
-from runtime.static.mode import in_static_mode
-from runtime.static.program import current_block, default_main_program, unique_name
-from runtime.static.variables import create_parameter
+from phiops.runtime.common import DataType
+from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.core.version import version_of
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.builder import scoped_attributes
+from phiops.runtime.ir.core import Value
+from phiops.runtime.nn.initializer import Initializer
+from phiops.runtime.static.mode import in_static_mode
+from phiops.runtime.static.program import current_block, default_main_program, unique_name
+from phiops.runtime.static.variables import create_parameter
 
 __all__ = ["static_state", "struct_name_scope", "declare_parameter"]
 

@@ -1,7 +1,7 @@
 """PaddlePaddle's file formats for tensors: the `.pdiparams` tensor stream and the `.pdparams`
 pickle (`phi.save` / `phi.load`)."""
 
-from runtime.serialization.tensor_stream import (
+from phiops.runtime.serialization.tensor_stream import (
     TensorStreamError,
     load_combine,
     read_all_tensors,

@@ -27,9 +27,13 @@ from typing import Any, Callable, Union
 
 import numpy as np
 
-from runtime.core import Tensor, to_tensor
-from runtime.errors import InvalidArgumentError
-from runtime.serialization.tensor_stream import TensorStreamError, read_tensor, tensor_to_bytes
+from phiops.runtime.core import Tensor, to_tensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.serialization.tensor_stream import (
+    TensorStreamError,
+    read_tensor,
+    tensor_to_bytes,
+)
 
 __all__ = ["save", "load", "NAME_TABLE_KEY", "UNPACK_INFO_KEY"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
-from runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 __all__ = [
     "TensorDesc",

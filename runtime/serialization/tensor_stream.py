@@ -20,8 +20,8 @@ from typing import Mapping, Sequence, Union
 
 import numpy as np
 
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.serialization.tensor_desc import (
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.serialization.tensor_desc import (
     TensorDesc,
     TensorDescError,
     decode_tensor_desc,

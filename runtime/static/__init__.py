@@ -5,28 +5,33 @@ executor (docs/executor.md), save and load inference models (docs/saved_models.m
 current program; ``data`` and ``create_parameter`` make a program's inputs and parameters;
 ``nn.cond`` and ``nn.while_loop`` build control flow; parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
 once per feed signature and then only runs kernels. ``append_backward`` and ``gradients`` append
-backward programs, and ``runtime.optimizer``'s ``minimize`` appends training (docs/static.md,
+backward programs, and ``phiops.runtime.optimizer``'s ``minimize`` appends training (docs/static.md,
 Training).
 """
 
 from __future__ import annotations
 
-from runtime.ir.core import Program, Value
-from runtime.static import initializer, nn
-from runtime.static.backward import append_backward, gradients
-from runtime.static.executor import Executor
-from runtime.static.input_spec import InputSpec
-from runtime.static.io import load_inference_model, normalize_program, save_inference_model
-from runtime.static.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
-from runtime.static.program import (
+from phiops.runtime.ir.core import Program, Value
+from phiops.runtime.static import initializer, nn
+from phiops.runtime.static.backward import append_backward, gradients
+from phiops.runtime.static.executor import Executor
+from phiops.runtime.static.input_spec import InputSpec
+from phiops.runtime.static.io import load_inference_model, normalize_program, save_inference_model
+from phiops.runtime.static.mode import (
+    disable_static,
+    enable_static,
+    in_dynamic_mode,
+    in_static_mode,
+)
+from phiops.runtime.static.program import (
     default_main_program,
     default_startup_program,
     program_guard,
     unique_name_guard,
 )
-from runtime.static.scope import Scope, global_scope, scope_guard
-from runtime.static.value_api import install_value_api
-from runtime.static.variables import create_parameter, data
+from phiops.runtime.static.scope import Scope, global_scope, scope_guard
+from phiops.runtime.static.value_api import install_value_api
+from phiops.runtime.static.variables import create_parameter, data
 
 install_value_api()
 

@@ -1,8 +1,8 @@
-"""Run a saved inference model: ``python -m runtime.static run MODEL_PREFIX [options]``.
+"""Run a saved inference model: ``phiops run MODEL_PREFIX [options]``.
 
-    python -m runtime.static run model --input x=image.npy            # outputs: shape, dtype, summary
-    python -m runtime.static run model --input x=image.npy --plan     # each op, its kernel, its time
-    python -m runtime.static run model --input image.npy --repeat 20  # one feed: the name may go
+    phiops run model --input x=image.npy            # outputs: shape, dtype, summary
+    phiops run model --input x=image.npy --plan     # each op, its kernel, its time
+    phiops run model --input image.npy --repeat 20  # one feed: the name may go
 
 ``MODEL_PREFIX`` names ``MODEL_PREFIX.json`` and ``MODEL_PREFIX.pdiparams`` as PaddlePaddle's
 ``paddle.jit.save`` / ``paddle.static.save_inference_model`` (or phiops's) write them, or a legacy
@@ -26,16 +26,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from runtime.cli_output import write_stdout
-from runtime.errors import InvalidArgumentError, PhiError
+from phiops.runtime.cli_output import write_stdout
+from phiops.runtime.errors import InvalidArgumentError, PhiError
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(
-        prog="python -m runtime.static", description=__doc__.split("\n\n")[0]
-    )
+    cli = argparse.ArgumentParser(prog="phiops", description=__doc__.split("\n\n")[0])
     commands = cli.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run a saved inference model")
     run.add_argument("model", help="the model's path prefix (PREFIX.json, PREFIX.pdiparams)")
@@ -54,14 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(options)
     except (PhiError, OSError, ValueError) as error:
-        print(f"python -m runtime.static: {error}", file=sys.stderr)
+        print(f"phiops run: {error}", file=sys.stderr)
         return 1
 
 
 def _run(options: argparse.Namespace) -> int:
-    from runtime.dispatch.op_def import op_defs
-    from runtime.ir.plugins import load_dialect_plugins
-    from runtime.static import Executor, Scope, load_inference_model
+    from phiops.runtime.dispatch.op_def import op_defs
+    from phiops.runtime.ir.plugins import load_dialect_plugins
+    from phiops.runtime.static import Executor, Scope, load_inference_model
 
     load_dialect_plugins()
     if not any(True for _ in op_defs()):

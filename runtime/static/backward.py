@@ -36,16 +36,16 @@ from __future__ import annotations
 import collections
 from typing import Any, Iterable, Sequence
 
-from runtime.common import Place
-from runtime.dispatch.op_def import OP_DEFS, OpDef, op_api
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.ir.builder import Builder
-from runtime.ir.core import Block, Operation, Value
-from runtime.ir.dialect import get_dialect
-from runtime.ir.dialects.cf import INLET, OUTLET, STACK
-from runtime.ir.types import NULL_TYPE, DenseTensorType, VectorType
-from runtime.static.control_flow import _append_if, _bools, _yield
-from runtime.static.program import building_block, current_block
+from phiops.runtime.common import Place
+from phiops.runtime.dispatch.op_def import OP_DEFS, OpDef, op_api
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.builder import Builder
+from phiops.runtime.ir.core import Block, Operation, Value
+from phiops.runtime.ir.dialect import get_dialect
+from phiops.runtime.ir.dialects.cf import INLET, OUTLET, STACK
+from phiops.runtime.ir.types import NULL_TYPE, DenseTensorType, VectorType
+from phiops.runtime.static.control_flow import _append_if, _bools, _yield
+from phiops.runtime.static.program import building_block, current_block
 
 __all__ = ["append_backward", "gradients", "grad_op_def"]
 

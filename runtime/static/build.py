@@ -18,22 +18,22 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, Iterator, Sequence
 
-from runtime.common import Backend, CPUPlace, DataLayout, DataType, IntArrayFromValue, Place
-from runtime.common.promotion import promote_metas, promotion_rule
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.core.tensor import Tensor
-from runtime.dispatch.dispatcher import OpDispatcher, naming_op
-from runtime.dispatch.op_def import op_api
-from runtime.dispatch.op_info import OpInfo
-from runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
-from runtime.ir.builder import Builder
-from runtime.ir.core import Operation, Value
-from runtime.ir.dialect import OpDef as IrOpDef
-from runtime.ir.dialect import get_dialect
-from runtime.ir.dialects.pd_op import scalar_operand_dtype
-from runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
-from runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
-from runtime.static.program import current_block
+from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, IntArrayFromValue, Place
+from phiops.runtime.common.promotion import promote_metas, promotion_rule
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.dispatch.dispatcher import OpDispatcher, naming_op
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.dispatch.op_info import OpInfo
+from phiops.runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
+from phiops.runtime.ir.builder import Builder
+from phiops.runtime.ir.core import Operation, Value
+from phiops.runtime.ir.dialect import OpDef as IrOpDef
+from phiops.runtime.ir.dialect import get_dialect
+from phiops.runtime.ir.dialects.pd_op import scalar_operand_dtype
+from phiops.runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
+from phiops.runtime.static.program import current_block
 
 __all__ = [
     "StaticOpDispatcher",
@@ -139,7 +139,7 @@ def value_meta(value: Value, name: str) -> MetaTensor:
 def _static_value(value: Value, op: str, arg: str) -> tuple[int, ...]:
     """The dims of a Value given for an attribute, checked to be a dense tensor and built in
     static mode."""
-    from runtime.static.mode import in_static_mode
+    from phiops.runtime.static.mode import in_static_mode
 
     if not in_static_mode():
         raise InvalidArgumentError(
@@ -187,7 +187,7 @@ def int_array_from_value(value: Any, op: str, arg: str) -> IntArrayFromValue:
             )
         count = dims[0] if dims else 1
         return IntArrayFromValue((_known_int(value),) if count == 1 else (-1,) * count, value)
-    from runtime.dispatch.attributes import to_int64
+    from phiops.runtime.dispatch.attributes import to_int64
 
     entries = []
     for position, item in enumerate(value):

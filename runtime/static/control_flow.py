@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from runtime.common import DataType, Place
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError
-from runtime.ir.attributes import Attribute
-from runtime.ir.builder import Builder, scoped_attributes_of, to_attribute
-from runtime.ir.core import Block, Operation, Value
-from runtime.ir.types import DenseTensorType, Type
-from runtime.static.build import dtype_of_type
-from runtime.static.mode import in_static_mode
-from runtime.static.program import building_block, current_block
+from phiops.runtime.common import DataType, Place
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.builder import Builder, scoped_attributes_of, to_attribute
+from phiops.runtime.ir.core import Block, Operation, Value
+from phiops.runtime.ir.types import DenseTensorType, Type
+from phiops.runtime.static.build import dtype_of_type
+from phiops.runtime.static.mode import in_static_mode
+from phiops.runtime.static.program import building_block, current_block
 
 __all__ = ["cond", "while_loop", "flatten", "pack_sequence_as"]
 

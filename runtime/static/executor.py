@@ -24,28 +24,36 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from runtime import runtime_flags
-from runtime.common import Backend, CPUPlace, DataLayout, DataType, Place, to_data_type, to_place
-from runtime.common.data_type import from_numpy_dtype
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.tensor import Tensor, wrap_array
-from runtime.device import check_place_available, cupy, module_of, place_of_array, to_backend
-from runtime.dispatch import attributes as _attr
-from runtime.dispatch.dispatcher import check_outputs, execute
-from runtime.dispatch.op_def import OP_DEFS, OpDef
-from runtime.errors import (
+from phiops.runtime import runtime_flags
+from phiops.runtime.common import (
+    Backend,
+    CPUPlace,
+    DataLayout,
+    DataType,
+    Place,
+    to_data_type,
+    to_place,
+)
+from phiops.runtime.common.data_type import from_numpy_dtype
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.tensor import Tensor, wrap_array
+from phiops.runtime.device import check_place_available, cupy, module_of, place_of_array, to_backend
+from phiops.runtime.dispatch import attributes as _attr
+from phiops.runtime.dispatch.dispatcher import check_outputs, execute
+from phiops.runtime.dispatch.op_def import OP_DEFS, OpDef
+from phiops.runtime.errors import (
     InvalidArgumentError,
     NotFoundError,
     PhiError,
     PreconditionNotMetError,
     UnimplementedError,
 )
-from runtime.ir.attributes import Attribute
-from runtime.ir.core import Block, Operation, Program, Value
-from runtime.ir.dialect import get_dialect
-from runtime.ir.types import ELEMENT_TYPES, DenseTensorType, NullType, VectorType
-from runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
-from runtime.static.scope import Scope, global_scope
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.ir.dialect import get_dialect
+from phiops.runtime.ir.types import ELEMENT_TYPES, DenseTensorType, NullType, VectorType
+from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
+from phiops.runtime.static.scope import Scope, global_scope
 
 __all__ = ["Executor"]
 
@@ -672,7 +680,7 @@ class _Compiler:
         return DenseTensorMeta.get(dtype, tuple(array.shape), DataLayout.NCHW, self.place)
 
     def number_values(self, block: Block) -> None:
-        from runtime.ir.printer import Namer
+        from phiops.runtime.ir.printer import Namer
 
         namer = Namer()
         namer.name_block(block)

@@ -9,7 +9,7 @@ persistable and stores with ``builtin.set_parameter``.
 
 from __future__ import annotations
 
-from runtime.nn.initializer import (
+from phiops.runtime.nn.initializer import (
     Constant,
     Initializer,
     KaimingNormal,

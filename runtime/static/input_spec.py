@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from runtime.common import DataType, to_data_type
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common import DataType, to_data_type
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["InputSpec"]
 

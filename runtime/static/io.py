@@ -14,13 +14,13 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
-from runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
-from runtime.ir.attributes import Attribute
-from runtime.ir.core import Block, Operation, Program, Value
-from runtime.ir.json_io import load_program_json, program_from_json, program_to_json
-from runtime.ir.json_io import save_program_json
-from runtime.ir.types import DenseTensorType
-from runtime.serialization.tensor_stream import load_combine, save_combine
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.ir.json_io import load_program_json, program_from_json, program_to_json
+from phiops.runtime.ir.json_io import save_program_json
+from phiops.runtime.ir.types import DenseTensorType
+from phiops.runtime.serialization.tensor_stream import load_combine, save_combine
 
 __all__ = [
     "save_inference_model",
@@ -39,14 +39,14 @@ _FEED_OPS = ("pd_op.data", "pd_op.feed")
 
 # -- scope access ------------------------------------------------------------------------------
 def _default_scope() -> Any:
-    from runtime.static.scope import global_scope
+    from phiops.runtime.static.scope import global_scope
 
     return global_scope()
 
 
 def _scope_get(scope: Any, name: str) -> np.ndarray | None:
     """The array under ``name``; None when the scope has no such variable or it holds nothing."""
-    from runtime.static.scope import Scope
+    from phiops.runtime.static.scope import Scope
 
     if isinstance(scope, Scope):
         variable = scope.find_var(name)
@@ -310,7 +310,7 @@ def read_inference_model(
     model_path, params_path = prefix + MODEL_SUFFIX, prefix + PARAMS_SUFFIX
     if not os.path.isfile(model_path):
         if os.path.isfile(prefix + ".pdmodel"):  # a legacy ProgramDesc model (issue 12)
-            from runtime.compat.legacy import read_legacy_inference_model
+            from phiops.runtime.compat.legacy import read_legacy_inference_model
 
             return read_legacy_inference_model(prefix)
         raise NotFoundError(

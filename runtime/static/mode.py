@@ -12,9 +12,9 @@ calling thread.
 
 from __future__ import annotations
 
-from runtime.autograd import GRAD_MODE
-from runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher
-from runtime.static.build import StaticOpDispatcher
+from phiops.runtime.autograd import GRAD_MODE
+from phiops.runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher
+from phiops.runtime.static.build import StaticOpDispatcher
 
 __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"]
 

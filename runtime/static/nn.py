@@ -4,6 +4,6 @@
 
 from __future__ import annotations
 
-from runtime.static.control_flow import cond, while_loop
+from phiops.runtime.static.control_flow import cond, while_loop
 
 __all__ = ["cond", "while_loop"]

@@ -20,19 +20,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from runtime.common import CPUPlace, DataType, Place
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.ir.attributes import Attribute
-from runtime.ir.builder import Builder
-from runtime.ir.core import Value
-from runtime.ir.types import NULL_TYPE
-from runtime.static.backward import gradients
-from runtime.static.build import building_without_gradients, dense_type, dtype_name
-from runtime.static.program import building_startup, current_block, unique_name
+from phiops.runtime.common import CPUPlace, DataType, Place
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.builder import Builder
+from phiops.runtime.ir.core import Value
+from phiops.runtime.ir.types import NULL_TYPE
+from phiops.runtime.static.backward import gradients
+from phiops.runtime.static.build import building_without_gradients, dense_type, dtype_name
+from phiops.runtime.static.program import building_startup, current_block, unique_name
 
 if TYPE_CHECKING:
-    from runtime.optimizer import Optimizer
+    from phiops.runtime.optimizer import Optimizer
 
 __all__ = ["minimize", "persistable_value", "accumulator", "scalar_operand", "adam_op"]
 

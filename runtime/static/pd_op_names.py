@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from runtime.errors import PreconditionNotMetError
-from runtime.ir.dialect import OpDef
+from phiops.runtime.errors import PreconditionNotMetError
+from phiops.runtime.ir.dialect import OpDef
 
 __all__ = ["PdOpNames", "pd_op_names", "result_positions"]
 

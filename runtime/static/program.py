@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator
 
-from runtime.errors import InvalidArgumentError
-from runtime.ir.core import Block, Program
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.ir.core import Block, Program
 
 __all__ = [
     "Program",

@@ -14,10 +14,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from runtime.common import Place
-from runtime.core.tensor import Tensor
-from runtime.device import to_backend
-from runtime.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
+from phiops.runtime.common import Place
+from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.device import to_backend
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 
 __all__ = ["Variable", "Scope", "global_scope", "scope_guard"]
 

@@ -10,7 +10,7 @@ one divided by an int. Other operators turn the number into a ``full`` of the va
 (shape ``[]``, or the value's shape when the number comes first) and call the binary op; so
 do numpy scalars other than np.float64 (np.float32, np.int64, np.bool_, ...) and 0-D arrays, whatever
 the operator. Operands of different dtypes are cast to the compute dtype first (static build).
-``install_value_api()`` puts all this on ``runtime.ir.Value``; ``runtime.static`` calls it once.
+``install_value_api()`` puts all this on ``phiops.runtime.ir.Value``; ``phiops.runtime.static`` calls it once.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from runtime.common import DataType, Place
-from runtime.dispatch.op_def import op_api
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
-from runtime.ir.core import Value
-from runtime.static.build import dtype_of_type
+from phiops.runtime.common import DataType, Place
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
+from phiops.runtime.ir.core import Value
+from phiops.runtime.static.build import dtype_of_type
 
 __all__ = ["install_value_api", "install_value_methods"]
 
@@ -150,7 +150,7 @@ def _method(name: str) -> Callable:
 
 
 def install_value_api() -> None:
-    """Give ``runtime.ir.Value`` its user-facing properties, methods and operators."""
+    """Give ``phiops.runtime.ir.Value`` its user-facing properties, methods and operators."""
     Value.shape = property(_shape, doc="The dims, -1 where unknown.")
     Value.dtype = property(_dtype, doc="The element DataType.")
     Value.ndim = property(lambda self: len(self.type.dims), doc="The number of dims.")

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from runtime.common import DataType, to_data_type
-from runtime.errors import AlreadyExistsError, InvalidArgumentError, PreconditionNotMetError
-from runtime.ir.attributes import Attribute
-from runtime.ir.builder import Builder
-from runtime.ir.core import Value
-from runtime.static.build import dense_type, dtype_name
-from runtime.static.initializer import Constant, Initializer, XavierUniform
-from runtime.static.mode import in_static_mode
-from runtime.static.program import (
+from phiops.runtime.common import DataType, to_data_type
+from phiops.runtime.errors import AlreadyExistsError, InvalidArgumentError, PreconditionNotMetError
+from phiops.runtime.ir.attributes import Attribute
+from phiops.runtime.ir.builder import Builder
+from phiops.runtime.ir.core import Value
+from phiops.runtime.static.build import dense_type, dtype_name
+from phiops.runtime.static.initializer import Constant, Initializer, XavierUniform
+from phiops.runtime.static.mode import in_static_mode
+from phiops.runtime.static.program import (
     building_startup,
     current_block,
     default_main_program,

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-import generated as phi
+import phiops.generated as phi
 
 
 def _away_from(points: tuple[float, ...], shape: tuple[int, ...], seed: int) -> np.ndarray:

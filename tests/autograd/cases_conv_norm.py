@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import generated as phi
+import phiops.generated as phi
 from tests.autograd.test_gradcheck_ops import Case, case, distinct, positive, uniform
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-import generated as phi
+import phiops.generated as phi
 
 
 def _uniform(shape: tuple[int, ...], seed: int) -> np.ndarray:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import generated as phi
+import phiops.generated as phi
 
 Fn = Callable[..., "phi.Tensor | Sequence[phi.Tensor]"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError
 
 DEPTH = 2000  # well past Python's default recursion limit of 1000
 

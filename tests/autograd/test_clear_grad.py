@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import PreconditionNotMetError
-from runtime.optimizer import SGD
+import phiops.generated as phi
+from phiops.runtime.errors import PreconditionNotMetError
+from phiops.runtime.optimizer import SGD
 
 
 def leaf(values: object) -> phi.Tensor:

@@ -7,8 +7,8 @@ import weakref
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 
 
 def leaf(values: object, dtype: str = "float64") -> phi.Tensor:
@@ -271,7 +271,7 @@ def test_no_need_buffer_inputs_are_saved_by_shape_only() -> None:
 
 
 def test_higher_order_gradient_through_an_op_without_double_grad_is_an_error() -> None:
-    from runtime.errors import UnimplementedError
+    from phiops.runtime.errors import UnimplementedError
 
     x = leaf([0.5, 1.0])
     (dx,) = phi.grad(phi.sum(phi.sin(x)), x, create_graph=True)  # sin_grad has no backward op
@@ -284,7 +284,7 @@ def test_higher_order_gradient_through_an_op_without_double_grad_is_an_error() -
 
 
 def test_a_gradient_into_an_output_the_backward_op_ignores_is_an_error() -> None:
-    from runtime.errors import UnimplementedError
+    from phiops.runtime.errors import UnimplementedError
 
     logits = leaf(np.zeros((2, 3)))
     softmax, loss = phi.cross_entropy_with_softmax(logits, phi.to_tensor(np.array([[0], [1]])))

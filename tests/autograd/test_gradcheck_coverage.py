@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 from tests.autograd.gradcheck import check_double_gradients, check_gradients
 from tests.autograd.test_gradcheck_ops import CASES, DOUBLE_CASES, Case, op_specs
 

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-import codegen
-import generated as phi
-from codegen.model import SpecSet
+from phiops import codegen
+import phiops.generated as phi
+from phiops.codegen.model import SpecSet
 from tests.autograd import cases_activation_shape
 from tests.autograd.cases_indexing import INDEXING_CASES
 from tests.autograd.gradcheck import check_double_gradients, check_gradients

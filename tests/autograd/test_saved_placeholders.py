@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import generated as phi
+import phiops.generated as phi
 
 
 def _saved_impls(out: phi.Tensor) -> list[object]:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 
 THREADS = 8
 

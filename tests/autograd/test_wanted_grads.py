@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-import generated.backward as phi_backward
-from runtime.kernels.impl import conv_grad_kernel, matmul_grad_kernel
-from runtime.kernels.kernel import swap_wanted_outputs
+import phiops.generated as phi
+import phiops.generated.backward as phi_backward
+from phiops.runtime.kernels.impl import conv_grad_kernel, matmul_grad_kernel
+from phiops.runtime.kernels.kernel import swap_wanted_outputs
 
 
 def _tensor(shape: tuple[int, ...], seed: int, needs_grad: bool) -> phi.Tensor:

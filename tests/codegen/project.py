@@ -49,10 +49,10 @@ def make_project(root: Path, spec: str = SMALL_SPEC) -> Path:
 
 
 def run_codegen(root: Path, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
-    """``python -m codegen --root root args...`` from ``root`` (so messages say ops/api.yaml)."""
+    """``phiops codegen --root root args...`` from ``root`` (so messages say ops/api.yaml)."""
     env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO))
     return subprocess.run(
-        [sys.executable, "-m", "codegen", "--root", str(root), *args],
+        [sys.executable, "-m", "phiops.codegen", "--root", str(root), *args],
         cwd=root,
         env=env,
         capture_output=True,

@@ -1,7 +1,7 @@
 """Helpers for table-driven spec-error tests: write a few YAML files, load them, compare.
 
 A `Case` names the files to write under a temporary directory (relative paths such as
-`ops/api.yaml`) and the diagnostics expected from `codegen.load(..., strict=True)`, in sorted
+`ops/api.yaml`) and the diagnostics expected from `phiops.codegen.load(..., strict=True)`, in sorted
 order.  An expected string without a `hint:` line is compared with the first line of the
 diagnostic only; one with `\\n  hint: ...` is compared with the whole diagnostic.
 """
@@ -12,7 +12,7 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import codegen
+from phiops import codegen
 
 
 @dataclass(frozen=True)

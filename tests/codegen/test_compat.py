@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import codegen
-from codegen.api.compat import mapping_views, pd_op_names
-from codegen.compat import check_compat
+from phiops import codegen
+from phiops.codegen.api.compat import mapping_views, pd_op_names
+from phiops.codegen.compat import check_compat
 
 from .spec_cases import Case, compare, load_case, write_files
 
@@ -242,7 +242,13 @@ def test_phiops_op_compat_yaml_agrees_with_the_op_specs() -> None:
 def test_lint_checks_op_compat_yaml_against_the_specs_given_with_it(tmp_path: Path) -> None:
     paths = write_files(tmp_path, entry("  inputs : {z : Z}\n"))
     result = subprocess.run(
-        [sys.executable, "-m", "codegen", "lint", *[str(p.relative_to(tmp_path)) for p in paths]],
+        [
+            sys.executable,
+            "-m",
+            "phiops.codegen",
+            "lint",
+            *[str(p.relative_to(tmp_path)) for p in paths],
+        ],
         cwd=tmp_path,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
         capture_output=True,
@@ -314,9 +320,9 @@ def test_a_hand_written_mapping_for_a_generated_op_is_a_spec_error(tmp_path: Pat
 
 
 def test_op_compat_yaml_is_part_of_the_generated_files_fingerprint(tmp_path: Path) -> None:
-    """So that `python -m codegen --check` finds generated/compat_signatures.py stale after an
+    """So that `phiops codegen --check` finds generated/compat_signatures.py stale after an
     edit of ops/op_compat.yaml (the repository's own --check is test_generate's)."""
-    from codegen.generate import TEMPLATES, Project
+    from phiops.codegen.generate import TEMPLATES, Project
 
     from .project import make_project
 

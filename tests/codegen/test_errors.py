@@ -749,7 +749,7 @@ def test_unresolved_names_do_not_raise_when_not_strict(tmp_path) -> None:
 
 
 def test_spec_error_lists_every_diagnostic(tmp_path) -> None:
-    import codegen
+    from phiops import codegen
     from .spec_cases import write_files
 
     paths = write_files(

@@ -9,9 +9,9 @@ from pathlib import Path
 import black
 import pytest
 
-import codegen.render as render
-from codegen.errors import SpecError
-from codegen.generate import Project, build_files
+import phiops.codegen.render as render
+from phiops.codegen.errors import SpecError
+from phiops.codegen.generate import Project, build_files
 from tests.codegen.project import REPO, make_project
 
 MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
@@ -82,7 +82,7 @@ def test_regeneration_with_unchanged_bodies_formats_only_the_init(
     build_files(Project(root)).write()
     assert first >= 6
     assert len(black_calls) - first == 1
-    assert black_calls[-1].startswith('"""phiops\' generated API')
+    assert black_calls[-1].startswith('"""phiops.generated: every op')
 
 
 def test_the_cache_keeps_only_the_entries_used_last(black_calls) -> None:

@@ -24,7 +24,7 @@ def project(tmp_path: Path) -> Path:
 
 def test_repository_generated_matches_its_specs() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "codegen", "--check"],
+        [sys.executable, "-m", "phiops.codegen", "--check"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -198,7 +198,7 @@ def test_up_to_date_run_takes_under_a_second(project: Path, mode: tuple[str, ...
         baseline.append(time.perf_counter() - started)
     bound = max(1.0, 8 * min(baseline))
     assert min(timings) < bound, (
-        f"python -m codegen {' '.join(mode)} took {min(timings):.2f} s with nothing to do "
+        f"phiops codegen {' '.join(mode)} took {min(timings):.2f} s with nothing to do "
         f"(bound {bound:.2f} s; a bare interpreter took {min(baseline):.2f} s)"
     )
 
@@ -206,7 +206,7 @@ def test_up_to_date_run_takes_under_a_second(project: Path, mode: tuple[str, ...
 def test_up_to_date_run_imports_no_kernels(project: Path) -> None:
     code = (
         "import sys; from codegen.__main__ import main; rc = main(['--root', sys.argv[1], '--check']);"
-        "print(rc, 'runtime.kernels' in sys.modules, 'numpy' in sys.modules)"
+        "print(rc, 'phiops.runtime.kernels' in sys.modules, 'numpy' in sys.modules)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code, str(project)],
@@ -222,12 +222,13 @@ def test_a_changed_kernel_signature_makes_generated_stale(project: Path, tmp_pat
     """The runtime facts are cached by the runtime sources' hash: editing a kernel's parameters
     must still make generated/ stale, and restoring them makes it current again."""
     copy = tmp_path / "copy"
-    shutil.copytree(REPO / "runtime", copy / "runtime", ignore=shutil.ignore_patterns("*.pyc"))
-    env = dict(os.environ, PYTHONPATH=f"{copy}{os.pathsep}{REPO}")
+    for folder in ("phiops", "runtime", "codegen", "generated"):
+        shutil.copytree(REPO / folder, copy / folder, ignore=shutil.ignore_patterns("*.pyc"))
+    env = dict(os.environ, PYTHONPATH=str(copy))
 
     def check() -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "codegen", "--root", str(project), "--check"],
+            [sys.executable, "-m", "phiops.codegen", "--root", str(project), "--check"],
             cwd=project,
             env=env,
             capture_output=True,

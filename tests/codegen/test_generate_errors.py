@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import SpecError
-from codegen.generate import Project, build_files
-from runtime.infermeta import INFER_META_FUNCTIONS
-from runtime.infermeta.unary import unchanged_infer_meta
-from runtime.kernels import Array, KernelContext, register_kernel
+from phiops.codegen.errors import SpecError
+from phiops.codegen.generate import Project, build_files
+from phiops.runtime.infermeta import INFER_META_FUNCTIONS
+from phiops.runtime.infermeta.unary import unchanged_infer_meta
+from phiops.runtime.kernels import Array, KernelContext, register_kernel
 from tests.codegen.project import make_project, run_codegen, snapshot
 
 
@@ -43,7 +43,7 @@ CASES = [
         "kernel registered with a different signature",
         "- op : add\n  args : (Tensor x, Tensor y, int axis = -1)\n  output : Tensor(out)\n"
         "  infer_meta :\n    func : ElementwiseInferMeta\n    param : [x, y]\n  kernel :\n    func : add\n",
-        "ops/api.yaml:8:5: op 'add': kernel 'add' (runtime.kernels.impl.elementwise_kernel.add_kernel) takes 2 arguments (x, y), the spec passes 3 (x, y, axis)",
+        "ops/api.yaml:8:5: op 'add': kernel 'add' (phiops.runtime.kernels.impl.elementwise_kernel.add_kernel) takes 2 arguments (x, y), the spec passes 3 (x, y, axis)",
     ),
     Case(
         "kernel not registered",
@@ -55,14 +55,14 @@ CASES = [
         "InferMeta takes other parameters than infer_meta.param gives",
         ADD_HEAD
         + "  infer_meta :\n    func : ElementwiseInferMeta\n    param : [x]\n  kernel :\n    func : add\n",
-        "ops/api.yaml:5:5: op 'add': InferMeta ElementwiseInferMeta (runtime.infermeta.binary.elementwise_infer_meta) takes 3 arguments (x, y, out) besides config; the spec passes 2 (x, out)",
+        "ops/api.yaml:5:5: op 'add': InferMeta ElementwiseInferMeta (phiops.runtime.infermeta.binary.elementwise_infer_meta) takes 3 arguments (x, y, out) besides config; the spec passes 2 (x, out)",
     ),
     Case(
         "kernel returns fewer outputs than the spec declares",
         "- op : exp\n  args : (Tensor x)\n  output : Tensor(out), Tensor(extra)\n"
         "  infer_meta :\n    func : UnchangedInferMeta\n    param : [x]\n  kernel :\n    func : exp\n",
-        "ops/api.yaml:5:5: op 'exp': InferMeta UnchangedInferMeta (runtime.infermeta.unary.unchanged_infer_meta) takes 2 arguments (x, out) besides config; the spec passes 3 (x, out, extra)\n"
-        "ops/api.yaml:8:5: op 'exp': kernel 'exp' (runtime.kernels.impl.activation_kernel.exp_kernel) must return tuple of 2 Arrays for outputs (out, extra)",
+        "ops/api.yaml:5:5: op 'exp': InferMeta UnchangedInferMeta (phiops.runtime.infermeta.unary.unchanged_infer_meta) takes 2 arguments (x, out) besides config; the spec passes 3 (x, out, extra)\n"
+        "ops/api.yaml:8:5: op 'exp': kernel 'exp' (phiops.runtime.kernels.impl.activation_kernel.exp_kernel) must return tuple of 2 Arrays for outputs (out, extra)",
     ),
     Case(
         "kernel returns an Array where the spec declares a Tensor[] output",
@@ -75,8 +75,8 @@ CASES = [
         "Tensor[](master_param_out){param.size()}\n"
         "  infer_meta :\n    func : MergedMomentumInferMeta\n"
         "  kernel :\n    func : momentum\n  optional : master_param, master_param_out\n",
-        "ops/api.yaml:7:5: op 'merged_momentum_': kernel 'momentum' (runtime.kernels.impl.momentum_kernel.momentum_kernel) must return tuple[list[Array], list[Array], list[Array]] for outputs (param_out, velocity_out, master_param_out)\n"
-        "ops/api.yaml:7:5: op 'merged_momentum_': kernel 'momentum' (runtime.kernels.impl.momentum_kernel.momentum_kernel) takes Tensor 'param' as argument 1, the spec passes Tensor[] 'param'",
+        "ops/api.yaml:7:5: op 'merged_momentum_': kernel 'momentum' (phiops.runtime.kernels.impl.momentum_kernel.momentum_kernel) must return tuple[list[Array], list[Array], list[Array]] for outputs (param_out, velocity_out, master_param_out)\n"
+        "ops/api.yaml:7:5: op 'merged_momentum_': kernel 'momentum' (phiops.runtime.kernels.impl.momentum_kernel.momentum_kernel) takes Tensor 'param' as argument 1, the spec passes Tensor[] 'param'",
     ),
     Case(
         "invoke of a C++ helper",
@@ -149,7 +149,7 @@ def string_attribute_op(monkeypatch: pytest.MonkeyPatch) -> str:
     def kernel(ctx: KernelContext, x: Array, mode: str) -> Array:
         return x
 
-    from runtime.kernels import KERNEL_FACTORY
+    from phiops.runtime.kernels import KERNEL_FACTORY
 
     if not KERNEL_FACTORY.has_kernel(name):
         register_kernel(name, dtypes=(__import__("runtime").DataType.FLOAT32,), backends=("CPU",))(
@@ -222,7 +222,7 @@ def test_a_template_failure_names_the_op_its_line_and_the_template(tmp_path: Pat
     assert result.returncode == 1
     assert result.stderr.startswith(
         "ops/api.yaml:21:8: op 'ones': rendering templates/api.py.j2 failed: UndefinedError: "
-        "'codegen.api.views.ApiView object' has no attribute 'no_such_field'\n"
+        "'phiops.codegen.api.views.ApiView object' has no attribute 'no_such_field'\n"
     )
     assert "Traceback" not in result.stderr
     assert snapshot(root / "generated") == {}

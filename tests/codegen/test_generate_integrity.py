@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.__main__ import main
-from codegen.errors import SpecError
-from codegen.generate import Project, build_files, up_to_date
+from phiops.codegen.__main__ import main
+from phiops.codegen.errors import SpecError
+from phiops.codegen.generate import Project, build_files, up_to_date
 from tests.codegen.project import REPO, SMALL_SPEC, make_project, snapshot
 
 EXTRA_OP = """
@@ -64,7 +64,7 @@ def test_import_refuses_files_of_two_runs(tmp_path: Path, project: Path) -> None
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: generated/api.py is not from the same codegen run")
-    assert last.endswith("regenerate with `python -m codegen`")
+    assert last.endswith("regenerate with `phiops codegen`")
 
 
 def test_import_of_one_run_works(project: Path) -> None:
@@ -139,7 +139,7 @@ def test_unwritable_generated_is_an_error_and_changes_nothing(
 
 
 def test_renaming_an_infer_meta_function_makes_generated_stale(project: Path, monkeypatch) -> None:
-    from runtime.infermeta import INFER_META_FUNCTIONS
+    from phiops.runtime.infermeta import INFER_META_FUNCTIONS
 
     assert up_to_date(Project(project))
     function = INFER_META_FUNCTIONS["elementwise_infer_meta"]
@@ -149,7 +149,7 @@ def test_renaming_an_infer_meta_function_makes_generated_stale(project: Path, mo
 
 
 def test_swapping_a_kernels_parameters_makes_generated_stale(project: Path, monkeypatch) -> None:
-    from runtime.kernels import KERNEL_FACTORY
+    from phiops.runtime.kernels import KERNEL_FACTORY
 
     assert up_to_date(Project(project))
     registrations = KERNEL_FACTORY.kernels["add"]

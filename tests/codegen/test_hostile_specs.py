@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codegen import loader
+from phiops.codegen import loader
 
 from tests.codegen.project import make_project
 
@@ -156,8 +156,8 @@ def test_hostile_spec_gives_a_located_error(
 
 
 def _codegen(root: Path, monkeypatch, capsys, *args: str) -> tuple[int, str]:
-    """``python -m codegen --root root`` in this process: (exit code, stderr)."""
-    from codegen.__main__ import main
+    """``phiops codegen --root root`` in this process: (exit code, stderr)."""
+    from phiops.codegen.__main__ import main
 
     monkeypatch.chdir(root)
     code = main(["--root", str(root), *args])
@@ -207,7 +207,7 @@ def test_a_spec_file_over_the_size_limit_is_refused(tmp_path: Path, monkeypatch,
 
 
 def test_an_unreadable_spec_file_is_refused(tmp_path: Path) -> None:
-    from codegen.loader import read_spec_file
+    from phiops.codegen.loader import read_spec_file
 
     path = tmp_path / "api.yaml"
     path.write_bytes(b"- op : \xff\n")
@@ -220,7 +220,7 @@ def test_an_unreadable_spec_file_is_refused(tmp_path: Path) -> None:
 
 def test_a_spec_file_without_read_permission_is_refused(tmp_path: Path, monkeypatch) -> None:
     """As root a chmod 000 file stays readable, so the open is made to fail as it would."""
-    from codegen.loader import read_spec_file
+    from phiops.codegen.loader import read_spec_file
 
     path = tmp_path / "api.yaml"
     path.write_text(ADD.format(extra=""))
@@ -245,11 +245,11 @@ def test_no_spec_files_is_one_clear_error(tmp_path: Path, monkeypatch, capsys) -
 
 
 def test_paddle_files_stay_within_the_limits() -> None:
-    import codegen
+    from phiops import codegen
 
     data = Path(__file__).resolve().parents[1] / "data" / "paddle_yaml"
     _, diagnostics = codegen.check([data / "ops.yaml", data / "backward.yaml"], base=data)
-    assert not [d for d in diagnostics if "codegen.limits" in d.message]
+    assert not [d for d in diagnostics if "phiops.codegen.limits" in d.message]
 
 
 class _CountingParser:
@@ -280,7 +280,7 @@ def test_deep_nesting_is_refused_in_bounded_work(
     spec.write_text("[" * levels + "]" * levels + "\n", encoding="utf-8")
     _CountingParser.events = 0
     monkeypatch.setattr(loader, "_ParserLoader", lambda text: _CountingParser(parser, text))
-    from codegen.lint import main as lint
+    from phiops.codegen.lint import main as lint
 
     monkeypatch.chdir(tmp_path)
     started = time.process_time()
@@ -393,8 +393,8 @@ def test_a_large_file_of_many_nodes_stops_at_the_node_limit(
 def test_pd_op_yaml_files_are_read_within_the_limits(tmp_path: Path, parser: type) -> None:
     """The pd_op dialect's copies of PaddlePaddle's YAML go through the same loader: a hostile
     file there is a located error, not a crash inside PyYAML."""
-    from codegen.errors import SpecError
-    from codegen.pd_op import _load
+    from phiops.codegen.errors import SpecError
+    from phiops.codegen.pd_op import _load
 
     path = tmp_path / "ops.yaml"
     path.write_text("- " + "[" * 50_000 + "\n", encoding="utf-8")

@@ -1,8 +1,8 @@
-"""`python -m codegen lint FILE...` via codegen.lint.main."""
+"""`phiops lint FILE...` via codegen.lint.main."""
 
 from __future__ import annotations
 
-from codegen.lint import main
+from phiops.codegen.lint import main
 
 from .spec_cases import write_files
 

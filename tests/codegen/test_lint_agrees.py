@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import codegen
-from codegen.errors import SpecError
-from codegen.generate import Project, build_files
-from codegen.lint import main as lint_main
+from phiops import codegen
+from phiops.codegen.errors import SpecError
+from phiops.codegen.generate import Project, build_files
+from phiops.codegen.lint import main as lint_main
 from tests.codegen.project import REPO, SMALL_SPEC
 from tests.codegen.test_spec_fuzz import mutation, mutate
 
@@ -197,7 +197,7 @@ def _lint_and_generate(spec: str, workdir: Path) -> bool:
 def test_mutated_specs_lint_and_generation_agree(monkeypatch) -> None:
     """With the runtime's own checks (InferMeta functions, kernel signatures) out of the way,
     generation rejects a mutated spec exactly when lint does, with the same diagnostics."""
-    monkeypatch.setattr("runtime.dispatch.checks.check_op", lambda info: [])
+    monkeypatch.setattr("phiops.runtime.dispatch.checks.check_op", lambda info: [])
     outcomes = []
     with tempfile.TemporaryDirectory() as workdir:
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-import codegen
-from codegen.loader import YMap, YScalar, read_entries
+from phiops import codegen
+from phiops.codegen.loader import YMap, YScalar, read_entries
 from .spec_cases import load_case, write_files
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.lexer import canonical, normalise, tokenize
-from codegen.model import Candidate, DataTypeConst, KernelFunc, Location, Type
-from codegen.parse import (
+from phiops.codegen.lexer import canonical, normalise, tokenize
+from phiops.codegen.model import Candidate, DataTypeConst, KernelFunc, Location, Type
+from phiops.codegen.parse import (
     ParseError,
     parse_args,
     parse_call,

@@ -7,10 +7,10 @@ import keyword
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.lexer import normalise
-from codegen.model import Arg, ArgList, Location, Output, OutputList, SizeExpr, Type
-from codegen.parse import parse_args, parse_outputs, parse_default_tokens
-from codegen.lexer import tokenize
+from phiops.codegen.lexer import normalise
+from phiops.codegen.model import Arg, ArgList, Location, Output, OutputList, SizeExpr, Type
+from phiops.codegen.parse import parse_args, parse_outputs, parse_default_tokens
+from phiops.codegen.lexer import tokenize
 
 LOC = Location("f", 1, 1)
 NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-import codegen
+from phiops import codegen
 from .spec_cases import write_files
 
 API = """

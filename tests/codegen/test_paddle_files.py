@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-import codegen
-from codegen.lexer import normalise
-from codegen.lint import main as lint_main
-from codegen.model import Location
-from codegen.parse import parse_args, parse_forward, parse_outputs
+from phiops import codegen
+from phiops.codegen.lexer import normalise
+from phiops.codegen.lint import main as lint_main
+from phiops.codegen.model import Location
+from phiops.codegen.parse import parse_args, parse_forward, parse_outputs
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "paddle_yaml"
 NOT_OP_SPECS = {"op_compat.yaml", "extra/op_version.yaml"}
@@ -194,7 +194,7 @@ def test_inconsistencies_are_exactly_the_real_ones(group_results, group: str) ->
     assert found == INCONSISTENCIES[group], "\n".join(found)
 
 
-# `python -m codegen lint` on each group: its last line, and its exit code.
+# `phiops lint` on each group: its last line, and its exit code.
 LINT_SUMMARIES = {
     "dygraph": ("499 ops, 368 backward ops: 0 errors, 9 inconsistencies", 0),
     "static": ("557 ops, 378 backward ops: 1 error, 7 inconsistencies", 1),

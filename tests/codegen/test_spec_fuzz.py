@@ -15,8 +15,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.errors import SpecError
-from codegen.generate import Project, build_files
+from phiops.codegen.errors import SpecError
+from phiops.codegen.generate import Project, build_files
 from tests.codegen.project import REPO, SMALL_SPEC
 
 BASE = textwrap.dedent(SMALL_SPEC).lstrip("\n")
@@ -137,14 +137,14 @@ def _run(spec: str, workdir: Path) -> None:
 
 _IMPORT_EACH = """
 import os, sys
-import runtime  # imported once; each generated package is imported in a forked child
+from phiops import runtime  # imported once; each generated package is imported in a forked child
 failed = 0
 for root in sys.argv[1:]:
     pid = os.fork()
     if pid == 0:
         sys.path.insert(0, root)
         try:
-            import generated
+            from phiops import generated
         except BaseException as error:
             print(f"{root}: {type(error).__name__}: {error}", flush=True)
             os._exit(1)

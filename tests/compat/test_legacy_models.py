@@ -10,13 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.compat.__main__ import main as compat_main
-from runtime.compat.framework_proto import ATTR_TYPES, VAR_TYPES, ProgramDesc as ProgramDescProto
-from runtime.compat.program_desc import parse_program_desc
-from runtime.compat.translate import translate_program_desc
-from runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
-from runtime.static.scope import Scope
+import phiops.generated as phi
+from phiops.runtime.compat.__main__ import main as compat_main
+from phiops.runtime.compat.framework_proto import (
+    ATTR_TYPES,
+    VAR_TYPES,
+    ProgramDesc as ProgramDescProto,
+)
+from phiops.runtime.compat.program_desc import parse_program_desc
+from phiops.runtime.compat.translate import translate_program_desc
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
+from phiops.runtime.static.scope import Scope
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "legacy"
 FIXTURES = sorted(p.name for p in DATA.iterdir() if (p / "model.pdmodel").is_file())

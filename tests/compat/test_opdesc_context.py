@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from runtime.compat import argument_mapping
-from runtime.compat.opdesc_context import OpDescContext
-from runtime.compat.program_desc import read_program_desc
-from runtime.errors import NotFoundError
+from phiops.runtime.compat import argument_mapping
+from phiops.runtime.compat.opdesc_context import OpDescContext
+from phiops.runtime.compat.program_desc import read_program_desc
+from phiops.runtime.errors import NotFoundError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "legacy"
 

@@ -8,14 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from runtime.compat.framework_proto import ATTR_TYPES, VAR_TYPES, ProgramDesc as ProgramDescProto
-from runtime.compat.program_desc import (
+from phiops.runtime.compat.framework_proto import (
+    ATTR_TYPES,
+    VAR_TYPES,
+    ProgramDesc as ProgramDescProto,
+)
+from phiops.runtime.compat.program_desc import (
     BlockRef,
     LegacyProgramWarning,
     parse_program_desc,
     read_program_desc,
 )
-from runtime.errors import InvalidArgumentError, NotFoundError
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "legacy"
 

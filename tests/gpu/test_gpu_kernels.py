@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import Backend
+import phiops.generated as phi
+from phiops.runtime.common import Backend
 
 pytestmark = pytest.mark.gpu
 

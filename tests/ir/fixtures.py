@@ -6,7 +6,7 @@ import contextlib
 from pathlib import Path
 from typing import Iterator
 
-from runtime import flags
+from phiops.runtime import flags
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ir"
 TEXTS = sorted(p for p in DATA.glob("*.txt") if not p.name.endswith(".from_json.txt"))

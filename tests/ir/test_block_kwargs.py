@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import generated as phi
-from runtime.errors import AlreadyExistsError, InvalidArgumentError, UnimplementedError
-from runtime.ir import Builder, DenseTensorType, Program
+import phiops.generated as phi
+from phiops.runtime.errors import AlreadyExistsError, InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir import Builder, DenseTensorType, Program
 
 F32 = DenseTensorType((2, 3), "f32")
 ONE = DenseTensorType((1,), "f32")

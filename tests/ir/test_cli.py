@@ -1,4 +1,4 @@
-"""`python -m runtime.ir FILE... [--stats]` on every fixture and on a malformed file."""
+"""`phiops ir FILE... [--stats]` on every fixture and on a malformed file."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from runtime.ir.__main__ import main
-from runtime.ir.plugins import ENTRY_POINT_GROUP
+from phiops.runtime.ir.__main__ import main
+from phiops.runtime.ir.plugins import ENTRY_POINT_GROUP
 from tests.ir.fixtures import JSONS, PRINT_IR, TEXTS, print_ir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,37 +67,48 @@ def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_importing_runtime_ir_does_not_import_generated() -> None:
     result = _python(
-        "import sys, runtime.ir, runtime.ir.__main__, runtime.ir.plugins; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'generated'))"
+        "import sys, phiops.runtime.ir, phiops.runtime.ir.__main__, phiops.runtime.ir.plugins; "
+        "print(sorted(m for m in sys.modules if m.startswith('phiops.generated')))"
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
 
 
-def test_the_cli_finds_the_pd_op_table_through_the_dialect_entry_point() -> None:
+def test_the_cli_finds_phiops_own_pd_op_table() -> None:
     fixture = next(p for p in TEXTS if p.name == "18_cond.txt")
-    result = _python("", "-m", "runtime.ir", str(fixture))
+    result = _python("", "-m", "phiops", "ir", str(fixture))
     assert result.returncode == 0, result.stderr
     assert result.stdout == fixture.read_text(encoding="utf-8")
 
 
-def test_the_dialect_entry_point_names_the_generated_pd_op_table() -> None:
+def test_phiops_own_pd_op_table_needs_no_entry_point() -> None:
+    """The dialect entry points are for other packages; phiops's generated table is imported by
+    name, so a bare checkout (nothing installed) has it too."""
     entries = {e.name: e.value for e in entry_points(group=ENTRY_POINT_GROUP)}
-    assert entries.get("pd_op") == "generated.pd_op_dialect"
+    assert "phiops.generated.pd_op_dialect" not in entries.values()
+    result = _python(
+        "import sys; sys.path[:] = [p for p in sys.path if 'site-packages' not in p or "
+        "'__editable__' not in p]; "
+        "from phiops.runtime.ir.plugins import load_dialect_plugins; "
+        "from phiops.runtime.ir.dialects.pd_op import has_op_table; "
+        "load_dialect_plugins(); print(has_op_table())"
+    )
+    assert result.stdout.strip() == "True", result.stderr
 
 
 def test_the_cli_without_a_pd_op_table_says_how_to_get_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import runtime.ir.__main__ as cli
-    from runtime.ir.dialects import pd_op
+    import phiops.runtime.ir.__main__ as cli
+    from phiops.runtime.ir.dialects import pd_op
 
     monkeypatch.setattr(pd_op, "_TABLE", {})
-    monkeypatch.setattr("runtime.ir.plugins.entry_points", lambda group: [])
+    monkeypatch.setattr("phiops.runtime.ir.plugins.OWN_OP_TABLE", "phiops.no_such_module")
+    monkeypatch.setattr("phiops.runtime.ir.plugins.entry_points", lambda group: [])
     assert cli.main([str(TEXTS[0])]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("python -m runtime.ir: no op table for the pd_op dialect is registered")
-    assert "'phiops.ir.dialects' entry points" in err
+    assert err.startswith("phiops ir: no op table for the pd_op dialect is registered")
+    assert "phiops codegen" in err
 
 
 def test_no_runtime_module_imports_generated() -> None:
@@ -109,6 +120,8 @@ def test_no_runtime_module_imports_generated() -> None:
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 names = [node.module or ""]
-            if any(name.split(".")[0] == "generated" for name in names):
+            if any(
+                name.split(".")[:2] in (["generated"], ["phiops", "generated"]) for name in names
+            ):
                 importers.append(f"{path.relative_to(REPO)}:{node.lineno}")
     assert importers == []

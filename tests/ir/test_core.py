@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-import generated as phi
-from runtime.ir import (
+import phiops.generated as phi
+from phiops.runtime.ir import (
     Attribute,
     Builder,
     DenseTensorType,
@@ -20,7 +20,7 @@ from runtime.ir import (
     SimpleDialectType,
     VectorType,
 )
-from runtime.ir.dialect import unregister_dialect
+from phiops.runtime.ir.dialect import unregister_dialect
 from tests.ir.fixtures import DATA
 
 F32 = DenseTensorType((2, 3), "f32")

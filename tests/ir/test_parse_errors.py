@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 
 FULL = '    (%0) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2],stop_gradient:[true],value:1} : () -> tensor<2xf32>'
 BOOL = '    (%0) = "pd_op.full" () {dtype:bool,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xb>'

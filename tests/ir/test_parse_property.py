@@ -9,7 +9,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import generated as phi
+import phiops.generated as phi
 from tests.ir.fixtures import TEXTS
 
 PIECE = re.compile(r'\s+|"[^"\n]*"|[A-Za-z0-9_.%<>-]+|.', re.S)

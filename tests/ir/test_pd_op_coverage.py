@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import generated as phi
-from generated.pd_op_dialect import OPS
-from runtime.ir.dialect import get_dialect
+import phiops.generated as phi
+from phiops.generated.pd_op_dialect import OPS
+from phiops.runtime.ir.dialect import get_dialect
 
 REGISTERED = json.loads(
     (

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 from tests.ir.fixtures import JSONS, PRINT_IR, TEXTS, print_ir
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import generated as phi
-from runtime.ir import Builder, DenseTensorType, Program, SelectedRowsType, TensorArrayType
-from runtime.ir.types import NULL_TYPE, SimpleDialectType, VectorType
+import phiops.generated as phi
+from phiops.runtime.ir import Builder, DenseTensorType, Program, SelectedRowsType, TensorArrayType
+from phiops.runtime.ir.types import NULL_TYPE, SimpleDialectType, VectorType
 
 
 def test_a_dense_type_prints_dims_with_unknowns_and_its_element_only() -> None:

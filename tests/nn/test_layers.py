@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 from tests.nn.small_net import small_net
 
 nn = phi.nn

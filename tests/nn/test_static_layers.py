@@ -12,7 +12,7 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 
 nn = phi.nn
 RNG = np.random.default_rng(7)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.kernels.impl.nth_element import nth_element
+from phiops.runtime.kernels.impl.nth_element import nth_element
 
 
 def introselect_adversary(size: int, k: int) -> np.ndarray:

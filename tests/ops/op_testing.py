@@ -12,8 +12,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from runtime.common import Backend, DataType
-from runtime.kernels.kernel_factory import KERNEL_FACTORY
+from phiops.runtime.common import Backend, DataType
+from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY
 
 OP_TESTS: dict[str, set[str]] = defaultdict(set)
 

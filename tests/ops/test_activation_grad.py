@@ -11,10 +11,10 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from runtime.common import Backend, DataType
-from runtime.kernels import KERNEL_FACTORY
+from phiops.runtime.common import Backend, DataType
+from phiops.runtime.kernels import KERNEL_FACTORY
 from tests.ops.op_testing import sample
-import generated as phi
+import phiops.generated as phi
 from tests.ops.test_elementwise_grad import (
     FD_TOLERANCE,
     backward_api,

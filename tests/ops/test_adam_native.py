@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime import flags
-from runtime.kernels import native
-from runtime.kernels.impl.optimizer_functors import AdamScalars, adam_step_
-from runtime.optimizer import Adam, AdamW
+import phiops.generated as phi
+from phiops.runtime import flags
+from phiops.runtime.kernels import native
+from phiops.runtime.kernels.impl.optimizer_functors import AdamScalars, adam_step_
+from phiops.runtime.optimizer import Adam, AdamW
 
-NOT_BUILT = "runtime.kernels._native is not built (no C compiler when phiops was installed)"
+NOT_BUILT = "phiops.runtime.kernels._native is not built (no C compiler when phiops was installed)"
 SHAPES = [(64, 33), (33,), (5, 7), (1,)]
 
 

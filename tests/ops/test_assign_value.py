@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import CPUPlace, DataType
-from runtime.errors import InvalidArgumentError
+import phiops.generated as phi
+from phiops.runtime.common import CPUPlace, DataType
+from phiops.runtime.errors import InvalidArgumentError
 from tests.ops.op_testing import cpu_dtypes, op_test
 
 VALUES = (1, 2.5, -3.75, 0)

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from generated import backward as grads
+import phiops.generated as phi
+from phiops.generated import backward as grads
 
 TABLE = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "complex_activation_grads.json").read_text()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
-from runtime.core.meta_tensor import MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.multiary import concat_infer_meta
+import phiops.generated as phi
+from phiops.runtime.common import DataType
+from phiops.runtime.core.meta_tensor import MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.multiary import concat_infer_meta
 from tests.ops.op_testing import cpu_dtypes, op_test, sample
 
 D = DataType

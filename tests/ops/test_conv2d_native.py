@@ -10,15 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-import generated as phi
-import generated.backward as phi_backward
-from runtime import flags
-from runtime.common import DataType
-from runtime.kernels import native
+import phiops.generated as phi
+import phiops.generated.backward as phi_backward
+from phiops.runtime import flags
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels import native
 from tests.ops.op_testing import sample, tolerance
 
 D = DataType
-NOT_BUILT = "runtime.kernels._native is not built (no C compiler when phiops was installed)"
+NOT_BUILT = "phiops.runtime.kernels._native is not built (no C compiler when phiops was installed)"
 
 # (input shape, filter shape, strides, paddings, dilations, groups): stride 2, dilation 2,
 # asymmetric 4-value paddings, paddings wider than the kernel reaches, grouped and depthwise

@@ -9,9 +9,9 @@ import itertools
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError, NotFoundError
+import phiops.generated as phi
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
 

@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-import codegen
+from phiops import codegen
 import tests.ops
 from tests.ops.op_testing import OP_TESTS
 

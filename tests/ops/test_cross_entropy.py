@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from generated import backward
-from runtime.common import DataType
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.meta_tensor import MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.binary import cross_entropy_with_softmax_infer_meta
+import phiops.generated as phi
+from phiops.generated import backward
+from phiops.runtime.common import DataType
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.meta_tensor import MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.binary import cross_entropy_with_softmax_infer_meta
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 from tests.ops.test_elementwise_grad import FD_TOLERANCE, grad_kernel, numeric_grad
 

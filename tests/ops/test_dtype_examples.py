@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType as D
-from runtime.errors import InvalidArgumentError
+import phiops.generated as phi
+from phiops.runtime.common import DataType as D
+from phiops.runtime.errors import InvalidArgumentError
 
 
 def test_integer_tensor_divided_by_an_int_is_true_division_in_float32() -> None:

@@ -20,8 +20,8 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import PhiError
+import phiops.generated as phi
+from phiops.runtime.errors import PhiError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dtype_semantics"
 

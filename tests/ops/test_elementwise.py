@@ -10,9 +10,9 @@ from typing import Callable
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
+import phiops.generated as phi
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
 D = DataType
@@ -298,8 +298,8 @@ def test_divide_of_integers_by_zero_follows_ieee_in_float32():
 
 
 def _integer_divide_kernel(dtype: DataType):
-    from runtime.common import Backend, CPUPlace, DataLayout
-    from runtime.kernels import KERNEL_FACTORY, KernelContext, KernelKey
+    from phiops.runtime.common import Backend, CPUPlace, DataLayout
+    from phiops.runtime.kernels import KERNEL_FACTORY, KernelContext, KernelKey
 
     kernel = KERNEL_FACTORY.select("divide", KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, dtype))
     return lambda x, y: kernel.fn(KernelContext(np, CPUPlace()), x, y)

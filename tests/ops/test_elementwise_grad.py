@@ -11,11 +11,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import Backend, CPUPlace, DataLayout, DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels import KERNEL_FACTORY, KernelContext, KernelKey
-from runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
+import phiops.generated as phi
+from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels import KERNEL_FACTORY, KernelContext, KernelKey
+from phiops.runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
 from tests.ops.op_testing import sample, tolerance
 
 D = DataType
@@ -90,9 +90,9 @@ FD_TOLERANCE = {"rtol": 1e-6, "atol": 1e-7}
 
 
 def backward_api(name: str) -> Callable[..., Any]:
-    """``generated.backward.<name>``; the test skips while the backward API lacks it (it is
+    """``phiops.generated.backward.<name>``; the test skips while the backward API lacks it (it is
     generated from ops/backward.yaml, which is being written)."""
-    from generated import backward
+    from phiops.generated import backward
 
     function = getattr(backward, name, None)
     if function is None:

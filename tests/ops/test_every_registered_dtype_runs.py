@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import generated as phi
-from generated.registry import OPS
-from runtime.common import Backend, DataType
-from runtime.dispatch.dispatcher import clear_dispatch_caches
-from runtime.kernels import KERNEL_FACTORY
+import phiops.generated as phi
+from phiops.generated.registry import OPS
+from phiops.runtime.common import Backend, DataType
+from phiops.runtime.dispatch.dispatcher import clear_dispatch_caches
+from phiops.runtime.kernels import KERNEL_FACTORY
 from tests.runtime.test_bad_argument_sweep import _baseline
 
 # (op, dtype) pairs no API call reaches, with the reason (each is tested another way).

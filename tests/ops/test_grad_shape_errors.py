@@ -9,9 +9,9 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-import generated as phi
-from generated import backward as grads
-from runtime.errors import InvalidArgumentError
+import phiops.generated as phi
+from phiops.generated import backward as grads
+from phiops.runtime.errors import InvalidArgumentError
 
 
 def _ones(shape: list[int], dtype: str = "float32") -> phi.Tensor:

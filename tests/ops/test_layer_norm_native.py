@@ -10,18 +10,18 @@ from typing import Any
 import numpy as np
 import pytest
 
-import generated as phi
-import generated.backward as phi_backward
-from runtime import flags
-from runtime.common import CPUPlace, DataType
-from runtime.kernels import KernelContext, native
-from runtime.kernels.impl.norm_kernel import layer_norm_kernel
-from runtime.kernels.kernel import swap_wanted_outputs
+import phiops.generated as phi
+import phiops.generated.backward as phi_backward
+from phiops.runtime import flags
+from phiops.runtime.common import CPUPlace, DataType
+from phiops.runtime.kernels import KernelContext, native
+from phiops.runtime.kernels.impl.norm_kernel import layer_norm_kernel
+from phiops.runtime.kernels.kernel import swap_wanted_outputs
 from tests.ops.op_testing import sample, tolerance
 
 D = DataType
 CPU = KernelContext(np, CPUPlace())
-NOT_BUILT = "runtime.kernels._native is not built (no C compiler when phiops was installed)"
+NOT_BUILT = "phiops.runtime.kernels._native is not built (no C compiler when phiops was installed)"
 # odd row lengths: 33 = two blocks of the kernel's 16 partial sums and a tail of one
 SHAPE, AXIS = (3, 4, 33), 2
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.impl.nth_element import nth_element
+import phiops.generated as phi
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.nth_element import nth_element
 from tests.ops.adversary import introselect_adversary
 from tests.ops.op_testing import cpu_dtypes, op_test, sample
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.registration import ALL_TYPES
+import phiops.generated as phi
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.registration import ALL_TYPES
 from tests.ops.op_testing import cpu_dtypes, op_test, sample
 
 D = DataType

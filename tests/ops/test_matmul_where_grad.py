@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
+import phiops.generated as phi
+from phiops.runtime.common import DataType
 from tests.ops.op_testing import sample
 from tests.ops.test_elementwise_grad import (
     FD_TOLERANCE,
@@ -172,8 +172,8 @@ def test_where_grad_matches_finite_differences_of_where(cond_shape, x_shape, y_s
 
 
 def test_where_grad_keeps_a_bool_condition_uncast():
-    from runtime.common import Backend, DataLayout
-    from runtime.kernels import KERNEL_FACTORY, KernelKey
+    from phiops.runtime.common import Backend, DataLayout
+    from phiops.runtime.kernels import KERNEL_FACTORY, KernelKey
 
     kernel = KERNEL_FACTORY.select(
         "where_grad", KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, D.FLOAT32)

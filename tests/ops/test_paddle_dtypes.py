@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import generated  # noqa: F401  (registers every kernel)
-from runtime.common import Backend
-from runtime.kernels.kernel_factory import KERNEL_FACTORY
+from phiops import generated  # noqa: F401  (registers every kernel)
+from phiops.runtime.common import Backend
+from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY
 
 TABLE = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "paddle_cpu_kernel_dtypes.json").read_text()
@@ -34,8 +34,7 @@ bitwise_xor bitwise_not allclose isclose set_value set_value_with_tensor index_p
 """.split()
 
 # kernel -> (dtypes PaddlePaddle registers that phiops does not, the reverse, why)
-KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
-}
+KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {}
 
 
 def _kernels() -> list[str]:

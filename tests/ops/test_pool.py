@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
+import phiops.generated as phi
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
 D = DataType

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from generated import backward
-from runtime.common import DataType
+import phiops.generated as phi
+from phiops.generated import backward
+from phiops.runtime.common import DataType
 from tests.ops.op_testing import cpu_dtypes, sample
 from tests.ops.test_elementwise_grad import (
     FD_TOLERANCE,

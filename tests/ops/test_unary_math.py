@@ -12,10 +12,10 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.impl.activation_kernel import erf
+import phiops.generated as phi
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.activation_kernel import erf
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
 D = DataType

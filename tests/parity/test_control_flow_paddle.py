@@ -14,7 +14,7 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
+import phiops.generated as phi  # noqa: E402
 from tests.static.control_flow_cases import CASES, NOT_BUILT_BY_PHIOPS, phiops_library  # noqa: E402
 from tests.static.test_control_flow_fixtures import DATA, PROGRAMS  # noqa: E402
 from tests.tools import make_control_flow_fixtures as fixtures  # noqa: E402

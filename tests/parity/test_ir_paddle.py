@@ -9,7 +9,7 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
+import phiops.generated as phi  # noqa: E402
 from tests.ir.fixtures import JSONS, TEXTS  # noqa: E402
 
 # PaddlePaddle 3.3.1 cannot load its own files for these (float8 dtypes; non-finite "VD" values)

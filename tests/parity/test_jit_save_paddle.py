@@ -13,7 +13,7 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
+import phiops.generated as phi  # noqa: E402
 
 
 def _mlp(nn: Any) -> Any:

@@ -16,8 +16,8 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
-from runtime.common import CPUPlace, DataType  # noqa: E402
+import phiops.generated as phi  # noqa: E402
+from phiops.runtime.common import CPUPlace, DataType  # noqa: E402
 
 DTYPES = ["bool", "int8", "int32", "int64", "float16", "float32", "float64"]
 DTYPES += ["complex64", "complex128"]

@@ -18,7 +18,7 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
+import phiops.generated as phi  # noqa: E402
 from tests.ops.adversary import introselect_adversary  # noqa: E402
 
 RNG = np.random.default_rng(0)

@@ -1,4 +1,4 @@
-"""runtime.optimizer against PaddlePaddle 3.3.1's optimizers: the same parameters trained for
+"""phiops.runtime.optimizer against PaddlePaddle 3.3.1's optimizers: the same parameters trained for
 several steps on the same loss, by phiops's multi-tensor and per-parameter paths and by
 PaddlePaddle's; and the optimizer ops against ``paddle._C_ops``. Runs only where PaddlePaddle is
 installed.
@@ -13,8 +13,8 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
-from runtime import optimizer as phi_optim  # noqa: E402
+import phiops.generated as phi  # noqa: E402
+from phiops.runtime import optimizer as phi_optim  # noqa: E402
 
 SHAPES = [(3, 4), (4,), (5, 1), (2,)]
 STEPS = 5

@@ -14,7 +14,7 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
+import phiops.generated as phi  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "saved_models"
 MODELS = sorted(p for p in DATA.iterdir() if (p / "model.json").exists())

@@ -11,7 +11,7 @@ import pytest
 
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
-import generated as phi  # noqa: E402
+import phiops.generated as phi  # noqa: E402
 from tests.static.build_cases import CASES, phiops_library  # noqa: E402
 from tests.static.test_build_text import EXPECTED  # noqa: E402
 from tests.tools import make_static_build_fixtures as fixtures  # noqa: E402

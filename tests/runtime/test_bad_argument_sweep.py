@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-import generated as phi
-from generated.registry import OPS
-from runtime.errors import PhiError
+import phiops.generated as phi
+from phiops.generated.registry import OPS
+from phiops.runtime.errors import PhiError
 
 BAD_VALUES: dict[str, Any] = {
     "a string": "bad",

@@ -14,9 +14,9 @@ from typing import Any, Iterator
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime import flags
-from runtime.kernels import blas
+import phiops.generated as phi
+from phiops.runtime import flags
+from phiops.runtime.kernels import blas
 
 
 class RecordingController:
@@ -119,14 +119,16 @@ def test_blas_info_describes_the_state(fake_blas: RecordingController) -> None:
     assert info["blas_threads"] == -1
     assert info["default_threads"] == 4 and info["large_product_threads"] == 4
     assert info["multithread_min_macs"] == 2**23
-    assert info["libraries"] == [{"user_api": "blas", "internal_api": "recording", "num_threads": 1}]
+    assert info["libraries"] == [
+        {"user_api": "blas", "internal_api": "recording", "num_threads": 1}
+    ]
 
 
 def test_without_threadpoolctl_products_still_run(monkeypatch: pytest.MonkeyPatch) -> None:
     code = (
         "import sys; sys.modules['threadpoolctl'] = None\n"
         "import numpy as np, generated as phi\n"
-        "from runtime.kernels import blas\n"
+        "from phiops.runtime.kernels import blas\n"
         "x = phi.to_tensor(np.ones((300, 300), np.float32))\n"
         "print(float(phi.matmul(x, x).numpy()[0, 0]), blas.blas_info()['libraries'])\n"
     )

@@ -6,7 +6,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from runtime.common import (
+from phiops.runtime.common import (
     CPUPlace,
     DataType,
     GPUPlace,
@@ -16,9 +16,9 @@ from runtime.common import (
     to_data_type,
     to_place,
 )
-from runtime.common.backend import Backend
-from runtime.core import to_tensor
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.common.backend import Backend
+from phiops.runtime.core import to_tensor
+from phiops.runtime.errors import InvalidArgumentError
 
 
 @pytest.mark.parametrize(

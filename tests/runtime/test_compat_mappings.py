@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-import generated  # noqa: F401  (registers the generated mapping functions)
-from generated.signatures import SIGNATURES
-from runtime.compat import (
+from phiops import generated  # noqa: F401  (registers the generated mapping functions)
+from phiops.generated.signatures import SIGNATURES
+from phiops.runtime.compat import (
     GENERATED,
     HAND_WRITTEN,
     KernelSignature,
@@ -30,8 +30,8 @@ from runtime.compat import (
     register_argument_mapping,
     register_generated_mappings,
 )
-from runtime.dispatch import OP_DEFS
-from runtime.errors import AlreadyExistsError, NotFoundError
+from phiops.runtime.dispatch import OP_DEFS
+from phiops.runtime.errors import AlreadyExistsError, NotFoundError
 
 REPO = Path(__file__).resolve().parents[2]
 RAW = yaml.safe_load((REPO / "ops" / "op_compat.yaml").read_text(encoding="utf-8"))
@@ -423,7 +423,7 @@ def test_runtime_compat_finds_the_generated_mappings_without_import_generated() 
     import sys
 
     code = (
-        "import runtime.compat as compat; "
+        "import phiops.runtime.compat as compat; "
         "print(compat.pd_op_name('matmul_v2'), compat.mapping_entry('reshape2').origin)"
     )
     result = subprocess.run(

@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from generated import api
-from runtime.common import DataType
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.meta_tensor import MetaTensor
-from runtime.dispatch import OpDispatcher, get_op_info
-from runtime.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
-from runtime.kernels import KERNEL_FACTORY
+import phiops.generated as phi
+from phiops.generated import api
+from phiops.runtime.common import DataType
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.meta_tensor import MetaTensor
+from phiops.runtime.dispatch import OpDispatcher, get_op_info
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
+from phiops.runtime.kernels import KERNEL_FACTORY
 
 
 def test_first_call_fills_the_cache_and_later_calls_hit_it() -> None:
@@ -158,7 +158,7 @@ def test_results_are_new_tensors_that_do_not_alias_inputs_of_non_view_ops() -> N
 
 
 def test_every_generated_op_has_a_registered_kernel_or_invokes_one() -> None:
-    from generated.registry import OPS
+    from phiops.generated.registry import OPS
 
     for info in OPS.values():
         assert info.invoke is not None or KERNEL_FACTORY.has_kernel(info.kernel), info.name
@@ -181,7 +181,7 @@ def test_an_empty_tensor_list_is_named_in_the_error(op: str) -> None:
 def test_registry_check_names_the_op_kernel_and_differing_argument() -> None:
     import dataclasses
 
-    from runtime.dispatch.checks import check_registry
+    from phiops.runtime.dispatch.checks import check_registry
 
     info = get_op_info("matmul")
     renamed = dataclasses.replace(
@@ -190,7 +190,7 @@ def test_registry_check_names_the_op_kernel_and_differing_argument() -> None:
     with pytest.raises(PreconditionNotMetError) as raised:
         check_registry([renamed])
     assert str(raised.value).splitlines()[1] == (
-        "ops/api.yaml:{}: op 'matmul': kernel 'matmul' (runtime.kernels.impl.matmul_kernel.matmul_kernel) "
+        "ops/api.yaml:{}: op 'matmul': kernel 'matmul' (phiops.runtime.kernels.impl.matmul_kernel.matmul_kernel) "
         "takes attribute 'transpose_x' as argument 3, the spec passes attribute 'trans_x'".format(
             info.location.split(":")[1]
         )

@@ -9,14 +9,14 @@ import uuid
 
 import pytest
 
-import runtime.flags
-from runtime.errors import (
+import phiops.runtime.flags
+from phiops.runtime.errors import (
     AlreadyExistsError,
     InvalidArgumentError,
     NotFoundError,
     PreconditionNotMetError,
 )
-from runtime.flags import FlagRegistry, FlagType, Location
+from phiops.runtime.flags import FlagRegistry, FlagType, Location
 
 
 @pytest.fixture
@@ -602,9 +602,9 @@ def test_compare_and_set_notifies_listeners(registry):
 def test_module_level_functions_use_the_default_registry():
     name = f"test_flags_{uuid.uuid4().hex}"
     line = next_line()
-    flag = runtime.flags.define_int32(name, 1, "help")
-    runtime.flags.set_flags({f"FLAGS_{name}": 2})
-    assert runtime.flags.get_flags(name) == {f"FLAGS_{name}": 2}
-    assert runtime.flags.flag_value(name) == 2
-    assert flag in runtime.flags.DEFAULT_REGISTRY.all_flags()
+    flag = phiops.runtime.flags.define_int32(name, 1, "help")
+    phiops.runtime.flags.set_flags({f"FLAGS_{name}": 2})
+    assert phiops.runtime.flags.get_flags(name) == {f"FLAGS_{name}": 2}
+    assert phiops.runtime.flags.flag_value(name) == 2
+    assert flag in phiops.runtime.flags.DEFAULT_REGISTRY.all_flags()
     assert flag.location == Location(__file__, line)

@@ -1,4 +1,4 @@
-"""``python -m runtime.flags``: the table and the JSON listing of every defined flag."""
+"""``phiops flags``: the table and the JSON listing of every defined flag."""
 
 from __future__ import annotations
 
@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from runtime.flags import FlagRegistry, FlagType
-from runtime.flags.listing import format_json, format_table
+from phiops.runtime.flags import FlagRegistry, FlagType
+from phiops.runtime.flags.listing import format_json, format_table
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 # sitecustomize runs at interpreter start-up, before -m runs the CLI: it stands in for the
 # runtime's own flag definitions, so the listing's content is known exactly.
 SITECUSTOMIZE = textwrap.dedent("""\
-    import runtime.flags
-    runtime.flags.define_int32("test_cli_size", 32, "Examples per batch.")
-    runtime.flags.define_string("test_cli_mode", "", "How to run.")
-    runtime.flags.define_double("test_cli_limit", float("inf"), "Upper bound.")
+    import phiops.runtime.flags
+    phiops.runtime.flags.define_int32("test_cli_size", 32, "Examples per batch.")
+    phiops.runtime.flags.define_string("test_cli_mode", "", "How to run.")
+    phiops.runtime.flags.define_double("test_cli_limit", float("inf"), "Upper bound.")
     """)
 
 
@@ -37,7 +37,7 @@ def run_cli(
         **environment,
     }
     return subprocess.run(
-        [sys.executable, "-m", "runtime.flags", *arguments],
+        [sys.executable, "-m", "phiops.runtime.flags", *arguments],
         cwd=REPOSITORY,
         env=env,
         capture_output=True,
@@ -90,7 +90,7 @@ def test_the_cli_prints_json_with_one_object_per_flag(tmp_path):
 
 def test_the_cli_lists_what_importing_the_bare_runtime_defines():
     result = subprocess.run(
-        [sys.executable, "-m", "runtime.flags", "--json"],
+        [sys.executable, "-m", "phiops.runtime.flags", "--json"],
         cwd=REPOSITORY,
         env={**os.environ, "PYTHONPATH": str(REPOSITORY)},
         capture_output=True,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.errors import InvalidArgumentError
-from runtime.flags import FlagRegistry
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.flags import FlagRegistry
 
 
 @pytest.fixture

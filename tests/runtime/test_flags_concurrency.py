@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from runtime.errors import AlreadyExistsError
-from runtime.flags import FlagRegistry
+from phiops.runtime.errors import AlreadyExistsError
+from phiops.runtime.flags import FlagRegistry
 
 THREADS = 8
 

@@ -9,9 +9,9 @@ import pkgutil
 import re
 from pathlib import Path
 
-import runtime
-from runtime import flags
-from runtime.flags.listing import display_value
+from phiops import runtime
+from phiops.runtime import flags
+from phiops.runtime.flags.listing import display_value
 
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME_DIR = Path(runtime.__file__).resolve().parent
@@ -33,7 +33,7 @@ def _documented() -> dict[str, tuple[str, str, str]]:
 
 def _defined_by_the_runtime() -> dict[str, tuple[str, str, str]]:
     """Every flag a runtime module defines, with every module imported (CLIs excepted)."""
-    for module in pkgutil.walk_packages(runtime.__path__, "runtime."):
+    for module in pkgutil.walk_packages(runtime.__path__, "phiops.runtime."):
         if not module.name.endswith("__main__"):
             importlib.import_module(module.name)
     defined = {}

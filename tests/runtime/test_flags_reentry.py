@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator, Mapping
 
 import pytest
 
-from runtime.errors import InvalidArgumentError
-from runtime.flags import FlagRegistry
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.flags import FlagRegistry
 
 
 def finishes(action: Callable[[], object], seconds: float = 5.0) -> object:

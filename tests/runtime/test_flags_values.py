@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.errors import InvalidArgumentError
-from runtime.flags import FlagType
-from runtime.flags.values import INTEGER_RANGES
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.flags import FlagType
+from phiops.runtime.flags.values import INTEGER_RANGES
 
 INTEGER_TYPES = tuple(INTEGER_RANGES)
 PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, database=None)

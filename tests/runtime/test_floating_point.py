@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.floating_point import ieee_results
 
 
 @ieee_results
@@ -40,7 +40,7 @@ def test_the_callers_error_state_is_restored_after_the_kernel_raises() -> None:
     [("float64", "float32"), ("float32", "int32"), ("float64", "float16"), ("float32", "bool")],
 )
 def test_cast_that_can_overflow_gives_ieee_results_without_a_warning(source, target) -> None:
-    import generated as phi
+    import phiops.generated as phi
 
     values = np.array([1e300 if source == "float64" else 3e38, np.nan, -np.inf, 1.5], source)
     with np.errstate(all="raise"):
@@ -58,7 +58,7 @@ def test_cast_that_can_overflow_gives_ieee_results_without_a_warning(source, tar
     "source, target", [("float32", "float64"), ("int32", "int64"), ("int8", "float32")]
 )
 def test_a_cast_that_keeps_every_value_is_exact(source, target) -> None:
-    import generated as phi
+    import phiops.generated as phi
 
     values = np.array([1, -2, 3, 100], source)
     with np.errstate(all="raise"):

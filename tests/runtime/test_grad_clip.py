@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError, UnimplementedError
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 nn = phi.nn
 START = [np.array([3.0, 4.0], np.float32), np.array([[1.0, -2.0], [0.5, 0.0]], np.float32)]

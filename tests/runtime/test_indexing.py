@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError, OutOfRangeError, PreconditionNotMetError
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError, OutOfRangeError, PreconditionNotMetError
 
 X = np.arange(24.0).reshape(2, 3, 4)
 MASK = X[:, :, 0] > 5

@@ -7,18 +7,18 @@ import re
 
 import pytest
 
-from runtime.common import DataType
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta import get_infer_meta
-from runtime.infermeta.binary import (
+from phiops.runtime.common import DataType
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta import get_infer_meta
+from phiops.runtime.infermeta.binary import (
     compare_infer_meta,
     elementwise_infer_meta,
     logical_binary_infer_meta,
     matmul_infer_meta,
 )
-from runtime.infermeta.ternary import where_infer_meta
+from phiops.runtime.infermeta.ternary import where_infer_meta
 
 D = DataType
 GRAPH = MetaConfig(is_runtime=False)

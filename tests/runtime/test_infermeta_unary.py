@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from runtime.common import DataLayout, DataType
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.meta_tensor import MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta import get_infer_meta
-from runtime.infermeta.unary import (
+from phiops.runtime.common import DataLayout, DataType
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.meta_tensor import MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta import get_infer_meta
+from phiops.runtime.infermeta.unary import (
     arg_min_max_infer_meta,
     cast_infer_meta,
     check_axis,

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from runtime.common import DataLayout, DataType
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.meta_tensor import MetaConfig, MetaTensor
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta import INFER_META_FUNCTIONS
-from runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, numel, sum_extents
+from phiops.runtime.common import DataLayout, DataType
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta import INFER_META_FUNCTIONS
+from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, numel, sum_extents
 
 F32, F64, I64, BOOL, C64 = (
     DataType.FLOAT32,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.dispatch import attributes
-from runtime.errors import InvalidArgumentError
+from phiops.runtime.dispatch import attributes
+from phiops.runtime.errors import InvalidArgumentError
 
 CONVERTERS = [attributes.to_int_array, attributes.to_int_list]
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.common import Backend, DataLayout, DataType
-from runtime.errors import AlreadyExistsError, InvalidArgumentError, NotFoundError
-from runtime.kernels.kernel import Array, KernelContext, args_def_from_signature
-from runtime.kernels.kernel_factory import KernelFactory
-from runtime.kernels.kernel_key import KernelKey
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import Backend, DataLayout, DataType
+from phiops.runtime.errors import AlreadyExistsError, InvalidArgumentError, NotFoundError
+from phiops.runtime.kernels.kernel import Array, KernelContext, args_def_from_signature
+from phiops.runtime.kernels.kernel_factory import KernelFactory
+from phiops.runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.kernels.registration import register_kernel
 
 CPU, GPU = Backend.CPU, Backend.GPU
 F32, F64, I64 = DataType.FLOAT32, DataType.FLOAT64, DataType.INT64
@@ -176,7 +176,7 @@ def test_configure_overrides_single_argument_definitions() -> None:
 
 
 def test_gpu_registrations_are_skipped_without_cupy(monkeypatch: pytest.MonkeyPatch) -> None:
-    import runtime.kernels.registration as registration
+    import phiops.runtime.kernels.registration as registration
 
     monkeypatch.setattr(registration, "cupy", None)
     factory = KernelFactory()

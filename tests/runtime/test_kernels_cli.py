@@ -1,4 +1,4 @@
-"""``python -m runtime.kernels`` lists what is registered."""
+"""``phiops kernels`` lists what is registered."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ import sys
 
 def run(*args: str) -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "runtime.kernels", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "phiops.runtime.kernels", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -24,7 +27,7 @@ def test_table_has_a_row_per_kernel_and_backend() -> None:
 
 
 def test_json_lists_the_kernel_of_every_generated_op() -> None:
-    from generated.registry import OPS
+    from phiops.generated.registry import OPS
 
     table = json.loads(run("--json"))
     assert {info.kernel for info in OPS.values() if info.kernel} <= {row["kernel"] for row in table}

@@ -10,12 +10,12 @@ import weakref
 import numpy as np
 import pytest
 
-from runtime.common import DataType
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.tensor import Tensor, WRAPPED_SLOTS, python_wrap_array, wrap_array
-from runtime.kernels import native
+from phiops.runtime.common import DataType
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.tensor import Tensor, WRAPPED_SLOTS, python_wrap_array, wrap_array
+from phiops.runtime.kernels import native
 
-NOT_BUILT = "runtime.kernels._native is not built (no C compiler when phiops was installed)"
+NOT_BUILT = "phiops.runtime.kernels._native is not built (no C compiler when phiops was installed)"
 META = DenseTensorMeta.get(DataType.FLOAT32, (2, 3))
 
 

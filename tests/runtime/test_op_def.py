@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-import codegen
-import generated as phi
-from generated.signatures import SIGNATURES
-from runtime.api_functions import API_FUNCTIONS
-from runtime.dispatch import OP_DEFS, OpDef, get_op_def, op_api
-from runtime.dispatch.signature import KernelSignature
-from runtime.errors import NotFoundError, UnimplementedError
+from phiops import codegen
+import phiops.generated as phi
+from phiops.generated.signatures import SIGNATURES
+from phiops.runtime.api_functions import API_FUNCTIONS
+from phiops.runtime.dispatch import OP_DEFS, OpDef, get_op_def, op_api
+from phiops.runtime.dispatch.signature import KernelSignature
+from phiops.runtime.errors import NotFoundError, UnimplementedError
 
 REPO = Path(__file__).resolve().parents[2]
 SPECS = codegen.load(sorted((REPO / "ops").glob("*.yaml")), base=REPO)

@@ -1,4 +1,4 @@
-"""runtime.optimizer: SGD, Momentum, Adam and AdamW on the in-place ops, with PaddlePaddle's
+"""phiops.runtime.optimizer: SGD, Momentum, Adam and AdamW on the in-place ops, with PaddlePaddle's
 interface; the multi-tensor path against the per-parameter one."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.optimizer import SGD, Adam, AdamW, Momentum
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.optimizer import SGD, Adam, AdamW, Momentum
 
 
 def param(values: list[float]) -> phi.Tensor:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 
 DATA = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "paddle_tensor_methods.json").read_text()

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError
-from runtime.serialization.pdparams import NAME_TABLE_KEY, UNPACK_INFO_KEY
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.serialization.pdparams import NAME_TABLE_KEY, UNPACK_INFO_KEY
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "saved_models" / "pdparams"
 EXPECTED = np.load(DATA / "expected.npz")

@@ -8,15 +8,15 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.backends import BACKENDS, BackendDef, backend_priority, place_for_inputs
-from runtime.backends import get_backend, register_backend
-from runtime.common import Backend, CPUPlace, DataLayout, DataType, GPUPlace
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.dispatch import OpDispatcher, get_op_def
-from runtime.dispatch.dispatcher import KernelPlan, execute
-from runtime.errors import AlreadyExistsError, NotFoundError
-from runtime.kernels import KERNEL_FACTORY, Array, KernelContext, register_kernel
+import phiops.generated as phi
+from phiops.runtime.backends import BACKENDS, BackendDef, backend_priority, place_for_inputs
+from phiops.runtime.backends import get_backend, register_backend
+from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, GPUPlace
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.dispatch import OpDispatcher, get_op_def
+from phiops.runtime.dispatch.dispatcher import KernelPlan, execute
+from phiops.runtime.errors import AlreadyExistsError, NotFoundError
+from phiops.runtime.kernels import KERNEL_FACTORY, Array, KernelContext, register_kernel
 
 COUNTING = "test_counting_exp"
 CALLS: list[np.dtype] = []

@@ -9,12 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime import flags
-from runtime.common import Backend, DataLayout, DataType, GPUPlace
-from runtime.core.dense_tensor import DenseTensorMeta
-from runtime.core.tensor import wrap_array
-from runtime.errors import InvalidArgumentError, NotFoundError
+import phiops.generated as phi
+from phiops.runtime import flags
+from phiops.runtime.common import Backend, DataLayout, DataType, GPUPlace
+from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.core.tensor import wrap_array
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 
 
 def test_runtime_flags_are_defined_with_their_defaults() -> None:
@@ -91,7 +91,7 @@ def _fake_gpu_tensor() -> phi.Tensor:
 
 
 def test_kernel_fallback_runs_the_cpu_kernel_when_no_gpu_kernel_exists() -> None:
-    from runtime.kernels import KERNEL_FACTORY
+    from phiops.runtime.kernels import KERNEL_FACTORY
 
     if any(key.backend is Backend.GPU for key in KERNEL_FACTORY.kernels_of("exp")):
         pytest.skip("a GPU exp kernel is registered here, so there is nothing to fall back from")
@@ -100,7 +100,7 @@ def test_kernel_fallback_runs_the_cpu_kernel_when_no_gpu_kernel_exists() -> None
 
 
 def test_kernel_fallback_disabled_raises_not_found() -> None:
-    from runtime.kernels import KERNEL_FACTORY
+    from phiops.runtime.kernels import KERNEL_FACTORY
 
     if any(key.backend is Backend.GPU for key in KERNEL_FACTORY.kernels_of("exp")):
         pytest.skip("a GPU exp kernel is registered here, so there is nothing to fall back from")
@@ -116,7 +116,7 @@ def test_kernel_fallback_disabled_raises_not_found() -> None:
 
 def test_flags_cli_lists_the_runtime_flags() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "runtime.flags"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "phiops.runtime.flags"], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
     for name in ("check_nan_inf", "enable_api_kernel_fallback", "log_dispatch"):

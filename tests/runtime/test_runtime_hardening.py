@@ -11,10 +11,10 @@ import sys
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.device import gpu_count
-from runtime.errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
-from runtime.flags import flags_guard
+import phiops.generated as phi
+from phiops.runtime.device import gpu_count
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
+from phiops.runtime.flags import flags_guard
 
 NAN = float("nan")
 INF = float("inf")
@@ -392,7 +392,7 @@ def test_sum_of_a_0d_tensor_over_axis_1_is_an_error() -> None:
         phi.sum(phi.to_tensor(3.0), 1)
 
 
-@pytest.mark.parametrize("module", ["runtime.kernels", "runtime.flags"])
+@pytest.mark.parametrize("module", ["phiops.runtime.kernels", "phiops.runtime.flags"])
 def test_cli_output_into_a_closed_pipe_ends_without_a_traceback(module: str) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", module], stdout=subprocess.PIPE, stderr=subprocess.PIPE

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.common import CPUPlace, DataLayout, DataType
-from runtime.core import DenseTensorMeta, MetaTensor, Tensor, to_tensor
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError
+from phiops.runtime.common import CPUPlace, DataLayout, DataType
+from phiops.runtime.core import DenseTensorMeta, MetaTensor, Tensor, to_tensor
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 
 
 def test_python_floats_become_float32_and_ints_int64() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 
 
 def test_uniform_fills_in_place_within_its_bounds() -> None:

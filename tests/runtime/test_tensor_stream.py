@@ -10,14 +10,14 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.serialization.tensor_desc import (
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.serialization.tensor_desc import (
     TensorDesc,
     TensorDescError,
     decode_tensor_desc,
     encode_tensor_desc,
 )
-from runtime.serialization.tensor_stream import (
+from phiops.runtime.serialization.tensor_stream import (
     TensorStreamError,
     load_combine,
     read_all_tensors,

@@ -25,7 +25,7 @@ def case(fn: Callable[[Any], None]) -> Callable[[Any], None]:
 
 def phiops_library() -> SimpleNamespace:
     """``lib`` for phiops: its static API and generated ops."""
-    import generated as phi
+    import phiops.generated as phi
 
     ops = "matmul add relu scale full full_int_array reshape clip topk concat split sum cumsum"
     ops += " allclose multiply exp equal logical_not cast argmax divide maximum sqrt tanh mean"

@@ -6,7 +6,7 @@ from typing import Iterator
 
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 
 
 @pytest.fixture(autouse=True)

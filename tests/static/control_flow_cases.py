@@ -38,7 +38,7 @@ def case(*feeds: dict[str, np.ndarray]) -> Callable[[Callable[[Any], list[Any]]]
 
 def phiops_library() -> SimpleNamespace:
     """``lib`` for phiops: its static API and generated ops."""
-    import generated as phi
+    import phiops.generated as phi
 
     ops = "mean exp abs sum max tanh cast slice index_select concat"
     return SimpleNamespace(

@@ -28,8 +28,8 @@ def case(steps: int = 1) -> Callable[[Callable[[Any], list[Any]]], Callable[[Any
 
 def phiops_library() -> SimpleNamespace:
     """``lib`` for phiops: its static API, generated ops and optimizers."""
-    import generated as phi
-    from runtime import optimizer
+    import phiops.generated as phi
+    from phiops.runtime import optimizer
 
     return SimpleNamespace(
         data=phi.static.data,

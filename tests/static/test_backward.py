@@ -8,11 +8,11 @@ from typing import Callable
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime import optimizer
-from runtime.errors import InvalidArgumentError, UnimplementedError
-from runtime.ir.builder import Builder
-from runtime.ir.types import NULL_TYPE
+import phiops.generated as phi
+from phiops.runtime import optimizer
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.builder import Builder
+from phiops.runtime.ir.types import NULL_TYPE
 
 RNG = np.random.default_rng(7)
 nn = phi.static.nn

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import generated as phi
-from runtime.dispatch.op_def import op_api
+import phiops.generated as phi
+from phiops.runtime.dispatch.op_def import op_api
 
 
 def test_result_types_come_from_infermeta_with_unknown_dims(programs):

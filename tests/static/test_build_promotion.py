@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.static.executor import Executor
+import phiops.generated as phi
+from phiops.runtime.static.executor import Executor
 
 
 def test_float16_plus_bfloat16_builds_a_float32_result(programs):

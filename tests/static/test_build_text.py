@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 from tests.static.build_cases import CASES, phiops_library
 
 EXPECTED = json.loads(

@@ -1,4 +1,4 @@
-"""``python -m runtime.static run``: a saved model PaddlePaddle 3.3.1 wrote, run from the command
+"""``phiops run``: a saved model PaddlePaddle 3.3.1 wrote, run from the command
 line on PaddlePaddle's input, prints PaddlePaddle's output summary; ``--plan`` lists the kernels
 chosen ahead of time; bad arguments are one line naming what was wrong, exit status 1."""
 
@@ -16,7 +16,7 @@ MODELS = Path(__file__).resolve().parents[1] / "data" / "saved_models"
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "runtime.static", *args],
+        [sys.executable, "-m", "phiops", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -65,8 +65,8 @@ def test_plan_lists_each_kernel_and_repeat_times_runs() -> None:
         line for line in out.splitlines() if line.strip()[:1].isdigit() and " us  pd_op." in line
     ]
     kernels = {line.split("  ")[-1].split(" [")[0] for line in steps}
-    assert "runtime.kernels.impl.conv_kernel.conv2d_kernel" in kernels
-    assert "runtime.kernels.impl.matmul_kernel.matmul_kernel" in kernels
+    assert "phiops.runtime.kernels.impl.conv_kernel.conv2d_kernel" in kernels
+    assert "phiops.runtime.kernels.impl.matmul_kernel.matmul_kernel" in kernels
     assert any("pd_op.batch_norm_" in line for line in steps)
     assert f"plan ({len(steps)} steps):" in out
     assert out.rstrip().splitlines()[-1].startswith("total ")
@@ -97,6 +97,6 @@ def test_bad_arguments_are_one_line_and_exit_1(args: list[str], message: str) ->
     result = cli("run", *given)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("python -m runtime.static: ")
+    assert result.stderr.startswith("phiops run: ")
     assert message.replace("{m}", model) in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.dispatch.dispatcher import OpDispatcher
-from runtime.errors import InvalidArgumentError, PreconditionNotMetError
-from runtime.ir import parse_program
-from runtime.static import Executor
+import phiops.generated as phi
+from phiops.runtime.dispatch.dispatcher import OpDispatcher
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
+from phiops.runtime.ir import parse_program
+from phiops.runtime.static import Executor
 
 IR = Path(__file__).resolve().parents[1] / "data" / "ir"
 nn = phi.static.nn

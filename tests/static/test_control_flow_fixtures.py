@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.ir import parse_program
+import phiops.generated as phi
+from phiops.runtime.ir import parse_program
 from tests.static.control_flow_cases import CASES, NOT_BUILT_BY_PHIOPS, phiops_library
 
 DATA = Path(__file__).parents[1] / "data" / "control_flow"

@@ -22,9 +22,9 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.dispatch.op_def import op_defs
-from runtime.errors import UnimplementedError
+import phiops.generated as phi
+from phiops.runtime.dispatch.op_def import op_defs
+from phiops.runtime.errors import UnimplementedError
 
 Tensor = Callable[[tuple[int, ...], str], Any]
 
@@ -506,7 +506,7 @@ RANDOM = frozenset("bernoulli dropout gaussian randint randperm uniform".split()
 
 @pytest.mark.parametrize("op", sorted(set(_API) - set(CANNOT_BUILD)))
 def test_running_the_built_program_gives_the_eager_values(op):
-    from runtime.static import Executor, Scope
+    from phiops.runtime.static import Executor, Scope
 
     phi.disable_static()
     eager = _eager_values(op)

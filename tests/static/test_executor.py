@@ -8,17 +8,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.dispatch.dispatcher import OpDispatcher
-from runtime.errors import (
+import phiops.generated as phi
+from phiops.runtime.dispatch.dispatcher import OpDispatcher
+from phiops.runtime.errors import (
     PhiError,
     InvalidArgumentError,
     NotFoundError,
     PreconditionNotMetError,
     UnimplementedError,
 )
-from runtime.ir import Operation, load_program_json, parse_program
-from runtime.static import Executor, Scope, global_scope, scope_guard
+from phiops.runtime.ir import Operation, load_program_json, parse_program
+from phiops.runtime.static import Executor, Scope, global_scope, scope_guard
 
 IR = Path(__file__).resolve().parents[1] / "data" / "ir"
 

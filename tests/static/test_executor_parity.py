@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.ir import load_program_json, parse_program
+import phiops.generated as phi
+from phiops.runtime.ir import load_program_json, parse_program
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIXTURES = sorted((DATA / "executor").glob("*.npz"))

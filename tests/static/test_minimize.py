@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime import optimizer
-from runtime.errors import InvalidArgumentError, UnimplementedError
+import phiops.generated as phi
+from phiops.runtime import optimizer
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 
 def regression(programs):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher
-from runtime.dispatch.op_def import get_op_def
-from runtime.static.build import StaticOpDispatcher
+import phiops.generated as phi
+from phiops.runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher
+from phiops.runtime.dispatch.op_def import get_op_def
+from phiops.runtime.static.build import StaticOpDispatcher
 
 
 def test_static_mode_is_on_inside_the_fixture():

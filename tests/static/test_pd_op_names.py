@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.dispatch.op_def import op_api
-from runtime.errors import UnimplementedError
-from runtime.ir import parse_program
-from runtime.static import Executor, Scope
+import phiops.generated as phi
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import UnimplementedError
+from phiops.runtime.ir import parse_program
+from phiops.runtime.static import Executor, Scope
 
 DATA = (
     '(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,3],'

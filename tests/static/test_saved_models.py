@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
-from runtime.ir import parse_program, print_program, verify
-from runtime.serialization import TensorStreamError, save_combine
-from runtime.static.io import normalize_program, read_inference_model
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
+from phiops.runtime.ir import parse_program, print_program, verify
+from phiops.runtime.serialization import TensorStreamError, save_combine
+from phiops.runtime.static.io import normalize_program, read_inference_model
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "saved_models"
 MODELS = sorted(p for p in DATA.iterdir() if (p / "model.json").exists())
@@ -363,7 +363,7 @@ def test_loaded_model_runs_with_paddles_outputs(model: Path) -> None:
     """The CNN (conv2d/batch_norm/relu/pool2d/linear) and the transformer encoder layer, as
     PaddlePaddle saved them, run in the phiops Executor on PaddlePaddle's input and give the
     output PaddlePaddle computed (output.npy)."""
-    from runtime.static import Executor, Scope
+    from phiops.runtime.static import Executor, Scope
 
     scope, executor = Scope(), Executor()
     program, feeds, fetches = phi.static.load_inference_model(

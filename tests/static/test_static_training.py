@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.ir import parse_program
+import phiops.generated as phi
+from phiops.runtime.ir import parse_program
 from tests.static.static_training_cases import CASES as BUILDERS
 from tests.static.static_training_cases import phiops_library
 

@@ -14,8 +14,8 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-import generated as phi
-from runtime.errors import InvalidArgumentError, UnimplementedError
+import phiops.generated as phi
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 DATA = Path(__file__).parents[1] / "data" / "value_attributes"
 PROGRAMS = json.loads((DATA / "programs.json").read_text("utf-8"))

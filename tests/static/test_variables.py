@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-import generated as phi
+import phiops.generated as phi
 
 I = phi.static.initializer
 

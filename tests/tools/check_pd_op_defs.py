@@ -23,7 +23,7 @@ import paddle  # noqa: E402
 from paddle.base import libpaddle  # noqa: E402
 
 import make_ir_fixtures  # noqa: E402
-from codegen.pd_op import pd_op_rows  # noqa: E402
+from phiops.codegen.pd_op import pd_op_rows  # noqa: E402
 
 TAGS = {
     "0.a_bool": "bool",

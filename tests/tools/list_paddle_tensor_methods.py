@@ -170,7 +170,7 @@ def main() -> None:
     import sys
 
     sys.path.insert(0, str(ROOT))
-    from runtime.core.tensor_basics import METHOD_ALIASES
+    from phiops.runtime.core.tensor_basics import METHOD_ALIASES
 
     candidates = sorted(set(ops) | set(inplace) | set(METHOD_ALIASES) | set(HAND_WRITTEN))
     methods = []

@@ -55,8 +55,11 @@ INPUTS: dict[str, dict[str, list[Any]]] = {
     "uint8": {"x": [5, 7], "y": [2, 3], "u": [1, 2, 0]},
     "signed": {"x": [5, -7], "y": [2, 3], "u": [1, -2, 0]},
     "float": {"x": [5.5, -7.0], "y": [2.0, 3.0], "u": [0.5, -2.0, 0.0]},
-    "complex": {"x": [[5.5, 1.0], [-7.0, 0.0]], "y": [[2.0, 0.0], [3.0, -1.0]],
-                "u": [[0.5, 1.0], [-2.0, 0.0], [0.0, 0.0]]},
+    "complex": {
+        "x": [[5.5, 1.0], [-7.0, 0.0]],
+        "y": [[2.0, 0.0], [3.0, -1.0]],
+        "u": [[0.5, 1.0], [-2.0, 0.0], [0.0, 0.0]],
+    },
 }
 
 
@@ -342,8 +345,12 @@ def binary_rows() -> dict[str, Any]:
                 same = OPERATOR_OPS[symbol]
                 results.append(f"={same}" if by_op[same] == result else result)
             operators.append([dx, dy, results])
-    return {"op_names": list(BINARY_OPS), "operator_names": list(OPERATORS), "ops": ops,
-            "operators": operators}
+    return {
+        "op_names": list(BINARY_OPS),
+        "operator_names": list(OPERATORS),
+        "ops": ops,
+        "operators": operators,
+    }
 
 
 def unary_rows() -> dict[str, list[list[Any]]]:
@@ -353,9 +360,7 @@ def unary_rows() -> dict[str, list[list[Any]]]:
         for op in {**UNARY_OPS, **REDUCTIONS}:
             rows.append([op, dtype, attempt(lambda: call_unary(op, u))])
         for target in DTYPES:
-            casts.append(
-                [dtype, target, attempt(lambda: _C_ops.cast(u, getattr(paddle, target)))]
-            )
+            casts.append([dtype, target, attempt(lambda: _C_ops.cast(u, getattr(paddle, target)))])
     return {"ops": rows, "casts": casts}
 
 
@@ -381,6 +386,7 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 INTS = ("uint8", "int8", "int16", "int32", "int64")
 SIGNED = ("int8", "int16", "int32", "int64")
 
+
 # (op or operator, [[dtype, values], ...]) ; ops take the inputs positionally.
 def edge_cases() -> list[tuple[str, list[list[Any]]]]:
     cases: list[tuple[str, list[list[Any]]]] = []
@@ -389,9 +395,18 @@ def edge_cases() -> list[tuple[str, list[list[Any]]]]:
         for op in ("maximum", "minimum", "fmax", "fmin", "add", "subtract", "multiply"):
             cases.append((op, [[d, a], [d, b]]))
         cases.append(("divide", [[d, [1.0, -1.0, 0.0, INF, -0.0]], [d, [0.0, 0.0, 0.0, INF, 1.0]]]))
-        cases.append(("floor_divide", [[d, [7.0, -7.0, 7.0, -7.0, 1.0]], [d, [2.0, 2.0, -2.0, -2.0, 0.0]]]))
-        cases.append(("remainder", [[d, [7.0, -7.0, 7.0, -7.0, 1.0]], [d, [2.0, 2.0, -2.0, -2.0, 0.0]]]))
-        cases.append(("elementwise_pow", [[d, [0.0, -2.0, 2.0, -8.0, INF]], [d, [0.0, 3.0, -1.0, 0.5, -1.0]]]))
+        cases.append(
+            ("floor_divide", [[d, [7.0, -7.0, 7.0, -7.0, 1.0]], [d, [2.0, 2.0, -2.0, -2.0, 0.0]]])
+        )
+        cases.append(
+            ("remainder", [[d, [7.0, -7.0, 7.0, -7.0, 1.0]], [d, [2.0, 2.0, -2.0, -2.0, 0.0]]])
+        )
+        cases.append(
+            (
+                "elementwise_pow",
+                [[d, [0.0, -2.0, 2.0, -8.0, INF]], [d, [0.0, 3.0, -1.0, 0.5, -1.0]]],
+            )
+        )
         for op in ("sqrt", "log", "exp", "abs", "sign", "rsqrt", "floor", "tanh", "sigmoid"):
             cases.append((op, [[d, [-1.0, 0.0, -0.0, INF, -INF, NAN]]]))
         for op in ("sum", "max", "min", "mean", "prod"):
@@ -424,9 +439,23 @@ def edge_cases() -> list[tuple[str, list[list[Any]]]]:
         cases.append(("elementwise_pow", [[d, [0]], [d, [-1]]]))
         cases.append(("-", [[d, [-7, 0]], [d, [3, 0]]]))
     tf = [[True, True, False, False], [True, False, True, False]]
-    for op in ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "maximum",
-               "minimum", "elementwise_pow", "logical_and", "logical_or", "logical_xor",
-               "bitwise_and", "bitwise_or", "bitwise_xor"):
+    for op in (
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "floor_divide",
+        "remainder",
+        "maximum",
+        "minimum",
+        "elementwise_pow",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+    ):
         cases.append((op, [["bool", tf[0]], ["bool", tf[1]]]))
     for symbol in ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^"):
         cases.append((symbol, [["bool", tf[0]], ["bool", tf[1]]]))
@@ -450,7 +479,9 @@ def edge_rows() -> list[list[Any]]:
         elif op in UNARY_OPS or op in REDUCTIONS:
             fn = lambda x, op=op: call_unary(op, x)  # noqa: E731
         else:
-            fn = lambda *ts, op=op: getattr(_C_ops, op)(*ts, *BINARY_ATTRS.get(op, []))  # noqa: E731
+            fn = lambda *ts, op=op: getattr(_C_ops, op)(
+                *ts, *BINARY_ATTRS.get(op, [])
+            )  # noqa: E731
         rows.append([op, spec, attempt_isolated(lambda: fn(*tensors))])
     return rows
 

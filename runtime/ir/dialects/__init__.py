@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runtime.ir.dialects.builtin import BuiltinDialect
-from runtime.ir.dialects.cf import ControlFlowDialect
-from runtime.ir.dialects.pd_op import PaddleDialect, register_op_table
-from runtime.ir.dialect import get_dialect, register_dialect
+from phiops.runtime.ir.dialects.builtin import BuiltinDialect
+from phiops.runtime.ir.dialects.cf import ControlFlowDialect
+from phiops.runtime.ir.dialects.pd_op import PaddleDialect, register_op_table
+from phiops.runtime.ir.dialect import get_dialect, register_dialect
 
 __all__ = ["BuiltinDialect", "ControlFlowDialect", "PaddleDialect", "register_op_table"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from runtime.ir.dialect import Dialect
-from runtime.ir.dialects.table import op_def_from_row
+from phiops.runtime.ir.dialect import Dialect
+from phiops.runtime.ir.dialects.table import op_def_from_row
 
 __all__ = ["BuiltinDialect"]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from runtime.ir.dialect import Dialect
-from runtime.ir.dialects.table import op_def_from_row
-from runtime.ir.types import SimpleDialectType, Type
+from phiops.runtime.ir.dialect import Dialect
+from phiops.runtime.ir.dialects.table import op_def_from_row
+from phiops.runtime.ir.types import SimpleDialectType, Type
 
 __all__ = ["ControlFlowDialect", "STACK", "INLET", "OUTLET"]
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from runtime.ir.core import Operation
-from runtime.ir.dialect import OpDef
-from runtime.ir.printer import format_attributes
+from phiops.runtime.ir.core import Operation
+from phiops.runtime.ir.dialect import OpDef
+from phiops.runtime.ir.printer import format_attributes
 
 if TYPE_CHECKING:
-    from runtime.ir.parser import Parser
-    from runtime.ir.printer import Printer
+    from phiops.runtime.ir.parser import Parser
+    from phiops.runtime.ir.printer import Printer
 
 __all__ = ["print_if", "print_while", "parse_if", "parse_while"]
 

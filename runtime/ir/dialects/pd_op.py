@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from runtime.ir.dialect import Dialect, OpDef
-from runtime.ir.dialects.control_flow import (
+from phiops.runtime.ir.dialect import Dialect, OpDef
+from phiops.runtime.ir.dialects.control_flow import (
     parse_if,
     parse_while,
     print_if,
     print_while,
 )
-from runtime.ir.dialects.table import op_def_from_row
-from runtime.ir.types import SelectedRowsType, TensorArrayType, Type, ELEMENT_TYPES
+from phiops.runtime.ir.dialects.table import op_def_from_row
+from phiops.runtime.ir.types import SelectedRowsType, TensorArrayType, Type, ELEMENT_TYPES
 
 __all__ = ["PaddleDialect", "register_op_table", "has_op_table", "scalar_operand_dtype"]
 
@@ -61,7 +61,7 @@ class PaddleDialect(Dialect):
         return found
 
     def parse_type(self, parser, text: str, pos: int) -> Type:
-        from runtime.ir.parser import parse_dense
+        from phiops.runtime.ir.parser import parse_dense
 
         head, _, rest = text.partition("<")
         inner = rest[:-1]

@@ -8,7 +8,7 @@ Example: ``("x y", "transpose_x:bool transpose_y:bool", "out")``.
 
 from __future__ import annotations
 
-from runtime.ir.dialect import OpDef, OperandDef, ResultDef
+from phiops.runtime.ir.dialect import OpDef, OperandDef, ResultDef
 
 __all__ = ["op_def_from_row"]
 

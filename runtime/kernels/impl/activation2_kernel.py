@@ -15,12 +15,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.impl.activation_kernel import erf
-from runtime.kernels.impl.reduce_kernel import reduction_axes
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.impl.activation_kernel import erf
+from phiops.runtime.kernels.impl.reduce_kernel import reduction_axes
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

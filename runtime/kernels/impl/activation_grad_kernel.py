@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 
-from runtime.common import DataType
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.impl.activation_kernel import erf
-from runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.impl.activation_kernel import erf
+from phiops.runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

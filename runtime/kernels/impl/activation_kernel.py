@@ -14,10 +14,10 @@ from types import ModuleType
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.registration import INTEGRAL, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.registration import INTEGRAL, register_kernel
 
 D = DataType
 

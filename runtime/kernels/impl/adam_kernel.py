@@ -19,9 +19,9 @@ this dense kernel never receives.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/adam_kernel.cc).
 ADAM_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)

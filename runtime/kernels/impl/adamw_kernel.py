@@ -12,16 +12,16 @@ multi-tensor one give the same bits; the only temporary is one scratch buffer. W
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.impl.adam_kernel import ADAM_DTYPES, adam_kernel
-from runtime.kernels.impl.optimizer_functors import (
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.adam_kernel import ADAM_DTYPES, adam_kernel
+from phiops.runtime.kernels.impl.optimizer_functors import (
     AdamScalars,
     adam_step_,
     decay_factor,
     decay_step_,
 )
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # learning_rate, beta1_pow, beta2_pow and skip_update keep their dtypes (the beta powers are
 # updated in place in their own); the moments arrive in the parameter's dtype, as a copy when

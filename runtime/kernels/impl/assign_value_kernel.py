@@ -14,10 +14,10 @@ import math
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 
@@ -46,8 +46,7 @@ def _converted(value: bool | int | float | complex, dtype: np.dtype, position: i
     if dtype.kind in "iu":
         if isinstance(value, float) and not math.isfinite(value):
             raise InvalidArgumentError(
-                f"argument 'values[{position}]' {value!r} cannot be converted "
-                f"to {dtype}"
+                f"argument 'values[{position}]' {value!r} cannot be converted " f"to {dtype}"
             )
         info = np.iinfo(dtype)
         if not info.min <= math.trunc(value) <= info.max:

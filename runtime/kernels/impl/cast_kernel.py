@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import Backend, DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.registration import ALL_TYPES, register_kernel
+from phiops.runtime.common import Backend, DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/cast_kernel.cc) without bfloat16 and
 # float8: the dtypes ``x`` may have; the target may be any dtype numpy has.

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.registration import ALL_TYPES, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/compare_kernel.cc) without bfloat16.
 COMPARE_DTYPES = ALL_TYPES

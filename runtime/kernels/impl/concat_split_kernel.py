@@ -7,9 +7,9 @@ returns views of ``x`` along ``axis``; a -1 section takes what the others leave.
 
 from __future__ import annotations
 
-from runtime.infermeta.unary import split_axis, split_sections
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import ALL_TYPES, register_kernel
+from phiops.runtime.infermeta.unary import split_axis, split_sections
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 # PaddlePaddle registers concat, split and stack on CPU for bool, uint8, int8, int16, int32,
 # int64, float16, bfloat16, float32, float64, complex64 and complex128: ALL_TYPES without

@@ -9,9 +9,9 @@ takes its tensor's dtype, since concat may have promoted mixed inputs). stack_gr
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import FLOATING_AND_COMPLEX, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import FLOATING_AND_COMPLEX, register_kernel
 
 CONCAT_STACK_GRAD_DTYPES = FLOATING_AND_COMPLEX
 

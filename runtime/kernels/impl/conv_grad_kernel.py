@@ -4,7 +4,7 @@ With the forward's column matrix ``cols`` [G, N*P, K*Cg] and the output gradient
 ``dout`` [G, N*P, Mg]: ``filter_grad = cols^T @ dout`` and ``dcols = dout @ filter^T``, two
 batched matmuls; col2im then adds ``dcols`` back onto the padded input, one strided slice per
 kernel tap (prod(kernel) vectorised adds, never a loop over pixels or channels). For 2-D
-channels-first numpy float input, the compiled col2im of `runtime.kernels.native` does that in
+channels-first numpy float input, the compiled col2im of `phiops.runtime.kernels.native` does that in
 one pass over ``dcols`` when it is built.
 """
 
@@ -14,8 +14,8 @@ import itertools
 import math
 from typing import Any
 
-from runtime.kernels import blas
-from runtime.kernels.impl.conv_kernel import (
+from phiops.runtime.kernels import blas
+from phiops.runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
     channels_last,
@@ -23,9 +23,9 @@ from runtime.kernels.impl.conv_kernel import (
     filter_matrix,
     im2col,
 )
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.native import native_kernels
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.native import native_kernels
+from phiops.runtime.kernels.registration import register_kernel
 
 
 def col2im(xp: Any, dcols: Array, x_shape: tuple[int, ...], geometry: ConvGeometry) -> Array:

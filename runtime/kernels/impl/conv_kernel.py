@@ -9,19 +9,19 @@ Channels-last input is padded; ``as_strided`` views it (no copy) as windows
 N * prod(out), prod(kernel) * C/groups] (im2col, contiguous runs of channels), and one
 ``matmul`` with the filter [groups, prod(kernel) * C/groups, M/groups] gives every output
 channel of every group. The output is produced directly in the requested layout. Geometry
-(paddings, "SAME"/"VALID", dilations) is PHI's, from ``runtime.infermeta.spatial``.
+(paddings, "SAME"/"VALID", dilations) is PHI's, from ``phiops.runtime.infermeta.spatial``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from runtime.common import DataType
-from runtime.infermeta.spatial import CHANNEL_LAST, conv_transpose_out_size, resolve_paddings
-from runtime.kernels import blas
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.native import native_kernels
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.infermeta.spatial import CHANNEL_LAST, conv_transpose_out_size, resolve_paddings
+from phiops.runtime.kernels import blas
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.native import native_kernels
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/conv_kernel.cc).
 CONV_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
@@ -174,7 +174,7 @@ def columns_channels_first(xp: Any, x: Array, geometry: ConvGeometry) -> Array:
     """The column matrix [N, groups, C/groups * prod(kernel), prod(out)] of ``x`` [N, C,
     *spatial]: strided windows of the padded input copied once, each row copying runs of an
     output row's width. 2-D numpy float input takes the compiled im2col of
-    `runtime.kernels.native` when it is built (no padded copy, one pass)."""
+    `phiops.runtime.kernels.native` when it is built (no padded copy, one pass)."""
     n, c, g = x.shape[0], x.shape[1], geometry.groups
     width = (c // g) * _prod(geometry.kernel)
     native = native_kernels(x) if len(geometry.kernel) == 2 else None

@@ -7,9 +7,9 @@ output gradient) and ``filter_grad = cols^T @ x``, two batched matmuls.
 
 from __future__ import annotations
 
-from runtime.kernels import blas
-from runtime.kernels.impl.conv_grad_kernel import dout_matrix, filter_grad_of
-from runtime.kernels.impl.conv_kernel import (
+from phiops.runtime.kernels import blas
+from phiops.runtime.kernels.impl.conv_grad_kernel import dout_matrix, filter_grad_of
+from phiops.runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
     channels_last,
@@ -17,8 +17,8 @@ from runtime.kernels.impl.conv_kernel import (
     im2col,
     output_from_matrix,
 )
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 @register_kernel("conv2d_transpose_grad", dtypes=CONV_DTYPES)

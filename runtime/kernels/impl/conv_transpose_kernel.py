@@ -9,10 +9,10 @@ to 1) and ``output_padding``/``output_size`` are PHI's (ConvTransposeInferMeta).
 
 from __future__ import annotations
 
-from runtime.kernels.impl.conv_grad_kernel import dout_matrix, input_grad_of
-from runtime.kernels.impl.conv_kernel import CONV_DTYPES, ConvGeometry
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.impl.conv_grad_kernel import dout_matrix, input_grad_of
+from phiops.runtime.kernels.impl.conv_kernel import CONV_DTYPES, ConvGeometry
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 @register_kernel("conv2d_transpose", dtypes=CONV_DTYPES)

@@ -14,11 +14,11 @@ checked by the forward kernel; an empty input gives an empty gradient.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.impl.cross_entropy_kernel import CROSS_ENTROPY_DTYPES, class_axis
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.impl.cross_entropy_kernel import CROSS_ENTROPY_DTYPES, class_axis
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 def _label_keeps_its_dtype(kernel: Kernel) -> None:

@@ -20,11 +20,11 @@ reduce raises InvalidArgumentError, as in PHI.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/cross_entropy_kernel.cc).
 CROSS_ENTROPY_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import FLOATING, register_kernel
-from runtime.random import draw_generator
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import FLOATING, register_kernel
+from phiops.runtime.random import draw_generator
 
 
 def _uint8_mask(kernel: Kernel) -> None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Array, KernelContext, array_ufunc
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.registration import ARITHMETIC, INTEGRAL, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, KernelContext, array_ufunc
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.registration import ARITHMETIC, INTEGRAL, register_kernel
 
 D = DataType
 

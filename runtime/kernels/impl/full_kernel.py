@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 
-from runtime.common import Backend, DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import ALL_TYPES, register_kernel
+from phiops.runtime.common import Backend, DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 # PaddlePaddle registers full and full_like on CPU for bool, uint8, int8, int16, int32, int64,
 # float16, bfloat16, float32, float64, complex64, complex128 (and float8 for full): ALL_TYPES

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.kernels.impl.group_instance_norm_kernel import (
+from phiops.runtime.kernels.impl.group_instance_norm_kernel import (
     GROUP_INSTANCE_NORM_DTYPES,
     as_ncl,
     from_ncl,
 )
-from runtime.kernels.impl.norm_kernel import float32_attribute
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.impl.norm_kernel import float32_attribute
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 def rows_grad(

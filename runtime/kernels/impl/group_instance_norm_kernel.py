@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.common import DataType
-from runtime.kernels.impl.norm_kernel import CHANNEL_LAST_FORMATS, float32_attribute
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.norm_kernel import CHANNEL_LAST_FORMATS, float32_attribute
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/group_norm_kernel.cc,
 # instance_norm_kernel.cc).

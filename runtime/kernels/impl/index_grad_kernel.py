@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.impl.gather_scatter_kernel import (
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.gather_scatter_kernel import (
     ALONG_AXIS_DTYPES,
     GATHER_DTYPES,
     GATHER_ND_DTYPES,
@@ -27,8 +27,8 @@ from runtime.kernels.impl.gather_scatter_kernel import (
     index_put_positions,
     nd_coordinates,
 )
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -3,10 +3,10 @@ per-dim weight matrices of the forward (``interp_kernel.InterpPlan``), one ``ein
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.impl.interp_kernel import InterpPlan, as_nchw, from_nchw
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.interp_kernel import InterpPlan, as_nchw, from_nchw
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/interpolate_grad_kernel.cc).
 INTERP_GRAD_DTYPES = (DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64)

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.multiary import interpolate_out_sizes, interpolate_scales, scaled_size
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.multiary import interpolate_out_sizes, interpolate_scales, scaled_size
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/interpolate_kernel.cc).
 INTERP_DTYPES = (

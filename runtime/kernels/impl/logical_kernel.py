@@ -6,9 +6,9 @@ Inputs of any registered dtype count as true where nonzero; the output is bool. 
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import SIGNED_INTEGRAL, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import SIGNED_INTEGRAL, register_kernel
 
 D = DataType
 

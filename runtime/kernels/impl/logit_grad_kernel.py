@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 # PaddlePaddle 3.3.1 registers logit_grad on CPU for float32 and float64 only.

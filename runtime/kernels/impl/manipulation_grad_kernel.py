@@ -11,9 +11,9 @@ it is never cast.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import FLOATING_AND_COMPLEX, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import FLOATING_AND_COMPLEX, register_kernel
 
 # PaddlePaddle registers these grads for every dtype; gradients exist only for the floating and
 # complex ones (bfloat16 aside).

@@ -9,16 +9,16 @@ as the InferMeta functions, so kernels and InferMeta cannot disagree.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.infermeta.unary import (
+from phiops.runtime.common import DataType
+from phiops.runtime.infermeta.unary import (
     expand_out_dims,
     flatten_out_dims,
     reshape_out_dims,
     squeeze_out_dims,
     unsqueeze_out_dims,
 )
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import ALL_TYPES, register_kernel
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 # PaddlePaddle registers reshape for ALL_DTYPE (PD_REGISTER_GENERAL_KERNEL) and the others for
 # bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64 and

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from runtime.common import DataType
-from runtime.kernels import blas
-from runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex, reduce_to_shape
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels import blas
+from phiops.runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex, reduce_to_shape
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

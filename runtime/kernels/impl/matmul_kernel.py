@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels import blas
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels import blas
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -3,10 +3,10 @@ names; positions shared by several windows sum their gradients (one ``bincount``
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.impl.max_pool_with_index_kernel import MAX_POOL_WITH_INDEX_DTYPES
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.max_pool_with_index_kernel import MAX_POOL_WITH_INDEX_DTYPES
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 def _keep_mask_int32(kernel: Kernel) -> None:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.common import DataType
-from runtime.kernels.impl.conv_kernel import pad_spatial
-from runtime.kernels.impl.pool_kernel import (
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.conv_kernel import pad_spatial
+from phiops.runtime.kernels.impl.pool_kernel import (
     PoolGeometry,
     adaptive_indices,
     gather_windows,
     pool,
     window_coordinates,
 )
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/pool_kernel.cc).
 MAX_POOL_WITH_INDEX_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)

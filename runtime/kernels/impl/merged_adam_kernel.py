@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.impl.adam_kernel import ADAM_DTYPES
-from runtime.kernels.impl.optimizer_functors import AdamScalars, adam_step_
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.native import native_kernels
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.adam_kernel import ADAM_DTYPES
+from phiops.runtime.kernels.impl.optimizer_functors import AdamScalars, adam_step_
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.native import native_kernels
+from phiops.runtime.kernels.registration import register_kernel
 
 # learning_rate, beta1_pow and beta2_pow keep their dtypes (the beta powers are updated in
 # place in their own dtype, as adam_'s outputs keep their inputs' dtypes).

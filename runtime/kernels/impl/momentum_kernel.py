@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from runtime.common import DataType
-from runtime.kernels.impl.optimizer_functors import first_element, momentum_step_
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.optimizer_functors import first_element, momentum_step_
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/momentum_kernel.cc).
 MOMENTUM_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)

@@ -6,15 +6,15 @@ scale: ``scale_grad = sum(out_grad * x_hat)``, ``bias_grad = sum(out_grad)`` and
 the batch; ``x_grad = g * inv_std`` when batch_norm used its running statistics (they are
 constants then). A gradient of an absent scale or bias is absent, and so is one the autograd
 engine does not want (``ctx.wants``). layer_norm_grad runs the compiled row kernel of
-`runtime.kernels.native` on numpy float arrays when that is built.
+`phiops.runtime.kernels.native` on numpy float arrays when that is built.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.impl.norm_kernel import (
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.norm_kernel import (
     NORM_DTYPES,
     channel_dots,
     channel_sums,
@@ -24,9 +24,9 @@ from runtime.kernels.impl.norm_kernel import (
     rows_of,
     uses_global_stats,
 )
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.native import native_kernels
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.native import native_kernels
+from phiops.runtime.kernels.registration import register_kernel
 
 
 @register_kernel("batch_norm_grad", dtypes=NORM_DTYPES)

@@ -9,7 +9,7 @@ is mean) and returns the batch mean and the inverse standard deviation 1/sqrt(va
 leaves them as they are and returns zero saved statistics. ``reserve_space`` is cuDNN's and is
 absent. layer_norm normalises each row of x flattened at ``begin_norm_axis`` and returns the
 rows' mean and biased variance; on numpy float arrays it runs the compiled row kernel of
-`runtime.kernels.native` when that is built (a pass over memory per row instead of one per step).
+`phiops.runtime.kernels.native` when that is built (a pass over memory per row instead of one per step).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from types import ModuleType
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.native import native_kernels
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.native import native_kernels
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/batch_norm_kernel.cc,
 # layer_norm_kernel.cc).

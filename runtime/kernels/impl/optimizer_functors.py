@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from runtime.kernels.kernel import Array
-from runtime.kernels.native import native_kernels
+from phiops.runtime.kernels.kernel import Array
+from phiops.runtime.kernels.native import native_kernels
 
 __all__ = [
     "first_element",

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
-from runtime.kernels.impl.pool_kernel import (
+from phiops.runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
+from phiops.runtime.kernels.impl.pool_kernel import (
     POOL_DTYPES,
     PoolGeometry,
     adaptive_einsum,
@@ -22,8 +22,8 @@ from runtime.kernels.impl.pool_kernel import (
     gather_windows,
     window_coordinates,
 )
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 def _scatter_first_max(

@@ -13,12 +13,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from runtime.common import DataType
-from runtime.infermeta.spatial import CHANNEL_LAST, pool_out_size
-from runtime.infermeta.unary import pool_geometry
-from runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.infermeta.spatial import CHANNEL_LAST, pool_out_size
+from phiops.runtime.infermeta.unary import pool_geometry
+from phiops.runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/pool_kernel.cc).
 POOL_DTYPES = (DataType.FLOAT16, DataType.FLOAT32, DataType.FLOAT64)

@@ -1,6 +1,6 @@
 """Random kernels of issue 8: uniform, gaussian, bernoulli, randint, randperm.
 
-Every kernel draws from ``runtime.random.draw_generator``: the process-wide generator of its
+Every kernel draws from ``phiops.runtime.random.draw_generator``: the process-wide generator of its
 place (``phi.seed(n)`` makes it reproducible) or, for a nonzero ``seed`` attribute, a generator
 of that seed alone. Numbers are drawn on the host and moved to the place (``xp.asarray``).
 Dtypes are PaddlePaddle's CPU registrations, without bernoulli's integer inputs (PHI draws them
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
-from runtime.random import draw_generator
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
+from phiops.runtime.random import draw_generator
 
 D = DataType
 

@@ -15,11 +15,11 @@ as in the forward kernels. Semantics are PHI's reduce grad functors
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.impl.reduce_kernel import reduction_axes
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.impl.reduce_kernel import reduction_axes
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -12,10 +12,10 @@ are PHI's (paddle/phi/kernels/reduce_*_kernel.cc):
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import ALL_TYPES, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 D = DataType
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.impl.scale_kernel import scalar_as
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.impl.scale_kernel import scalar_as
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -14,11 +14,11 @@ from types import ModuleType
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.registration import ALL_TYPES, register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 D = DataType
 

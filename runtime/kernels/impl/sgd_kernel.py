@@ -9,9 +9,9 @@ copy and ``param_out`` is its cast (PHI's GPU kernel); otherwise ``master_param_
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registration without bfloat16.
 SGD_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)

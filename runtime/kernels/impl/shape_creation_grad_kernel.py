@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.kernels.impl.shape_creation_kernel import (
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.shape_creation_kernel import (
     ADD_N_DTYPES,
     CUMPROD_DTYPES,
     CUMSUM_DTYPES,
@@ -21,8 +21,8 @@ from runtime.kernels.impl.shape_creation_kernel import (
     pad3d_widths,
     pad3d_kernel,
 )
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle 3.3.1's CPU grad registrations are narrower than their forward ones: tile_grad
 # has no float16, roll_grad no bool, pad3d_grad no integer types.

@@ -4,12 +4,12 @@ tril, triu, cumsum, cumprod, eye, full_int_array, meshgrid, diag. Dtypes are Pad
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.infermeta.nullary import ARANGE_DTYPES, arange_values
-from runtime.infermeta.unary import pad3d_spatial_axes
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.infermeta.nullary import ARANGE_DTYPES, arange_values
+from phiops.runtime.infermeta.unary import pad3d_spatial_axes
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -7,16 +7,16 @@ the region of ``out_grad`` summed back to the value's (broadcast) dims.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.impl.index_grad_kernel import reduce_to_shape
-from runtime.kernels.impl.slice_kernel import (
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.index_grad_kernel import reduce_to_shape
+from phiops.runtime.kernels.impl.slice_kernel import (
     SLICE_DTYPES,
     slice_index,
     strided_index,
     value_dims,
 )
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 
 def _shape_only_first(kernel: Kernel) -> None:

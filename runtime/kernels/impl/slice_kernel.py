@@ -13,11 +13,11 @@ import math
 
 from typing import Any
 
-from runtime.common import DataType
-from runtime.errors import InvalidArgumentError
-from runtime.infermeta.unary import slice_ranges, strided_slice_ranges
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.unary import slice_ranges, strided_slice_ranges
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -9,10 +9,10 @@ input gives an empty gradient.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/softmax_grad_kernel.cc,
 # log_softmax_grad_kernel.cc).

@@ -7,10 +7,10 @@ input gives an empty output.
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.kernel import Array, KernelContext
-from runtime.kernels.floating_point import ieee_results
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/softmax_kernel.cc, log_softmax_kernel.cc).
 SOFTMAX_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)

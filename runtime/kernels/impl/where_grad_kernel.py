@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from runtime.common import DataType
-from runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
-from runtime.kernels.kernel import Array, Kernel, KernelContext
-from runtime.kernels.registration import register_kernel
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 

@@ -1,0 +1,60 @@
+"""phiops: PaddlePaddle's PHI operator library for Python.
+
+``import phiops as paddle`` gives PaddlePaddle's Python API for the ops phiops has: tensors,
+autograd, ``nn``, ``optimizer``, ``static``, ``jit`` and the rest. The functions generated from
+the op specs, with the YAML's own signatures, are in ``phiops._C_ops``, as PaddlePaddle keeps
+them in ``paddle._C_ops``.
+
+The package is one import name. In the wheel, ``runtime/``, ``generated/`` and ``codegen/`` are
+its subpackages ``phiops.runtime``, ``phiops.generated`` and ``phiops.codegen``; in a checkout they
+sit beside this folder at the repository root and are found there, installed or not.
+
+The API loads on first use (``phiops.add``, ``from phiops import nn``), so that ``phiops
+codegen`` runs even where ``generated/`` is missing or stale.
+"""
+
+from __future__ import annotations
+
+import os as _os
+
+__version__ = "0.1.0"
+
+
+def _find_checkout_folders() -> None:
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    if _os.path.isdir(_os.path.join(here, "runtime")):
+        return  # the wheel: the folders are inside the package
+    root = _os.path.dirname(here)
+    if all(_os.path.isfile(_os.path.join(root, name, "__init__.py")) for name in _FOLDERS):
+        __path__.append(root)
+
+
+_FOLDERS = ("runtime", "codegen")
+_find_checkout_folders()
+
+_api_names: frozenset[str] | None = None
+
+
+def _load_api() -> frozenset[str]:
+    """Import the API (phiops/_api.py) and put its names here; returns them."""
+    global _api_names
+    if _api_names is None:
+        import importlib
+
+        _api = importlib.import_module("phiops._api")
+        names = frozenset(_api.__all__)
+        globals().update({name: getattr(_api, name) for name in names})
+        _api_names = names
+    return _api_names
+
+
+def __getattr__(name: str) -> object:
+    if name.startswith("_"):  # private names and submodules being imported
+        raise AttributeError(f"module 'phiops' has no attribute {name!r}")
+    if name in _load_api():
+        return globals()[name]
+    raise AttributeError(f"module 'phiops' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _load_api())
