@@ -13,10 +13,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Callable, Sequence
 
 __all__ = ["main", "COMMANDS"]
+
+_BROKEN_PIPE_EXIT = 141  # as a shell reports a command ended by SIGPIPE (runtime/cli_output.py)
 
 
 def _codegen(argv: list[str]) -> int:
@@ -112,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return command[1](args[1:])
     except SystemExit as exit_:  # argparse's --help and usage errors
         return exit_.code if isinstance(exit_.code, int) else 1
+    except BrokenPipeError:  # the reader stopped early (`phiops lint ... | head`)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return _BROKEN_PIPE_EXIT
 
 
 if __name__ == "__main__":

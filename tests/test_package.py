@@ -104,3 +104,19 @@ def test_no_subcommand_prints_the_usage_and_fails(capsys: pytest.CaptureFixture[
 def test_the_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"phiops {phiops.__version__}"
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
+    """`phiops lint FILE | head -1`: the command ends quietly when its reader goes away."""
+    spec = tmp_path / "broken.yaml"
+    spec.write_text("".join(f"- op : op{i}\n" for i in range(2000)), encoding="utf-8")
+    pipeline = subprocess.run(
+        f"{sys.executable} -m phiops lint {spec} | head -1",
+        shell=True,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert pipeline.stdout.count("\n") == 1
+    assert "Traceback" not in pipeline.stderr, pipeline.stderr
