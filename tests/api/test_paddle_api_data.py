@@ -12,6 +12,17 @@ import pytest
 from tests import paddle_api
 
 KINDS = {"function", "class", "module", "other", "missing"}
+ENTRY_KEYS = {
+    "kind",
+    "signature",
+    "signature_error",
+    "builtin",
+    "alias_of",
+    "module_name",
+    "type",
+    "repr",
+    "error",
+}
 PARAMETER_KINDS = {
     "POSITIONAL_ONLY",
     "POSITIONAL_OR_KEYWORD",
@@ -89,6 +100,8 @@ def test_entries_are_well_formed():
         count += 1
         assert not qualname.rsplit(".", 1)[1].startswith("_"), qualname
         assert entry["kind"] in KINDS, qualname
+        assert set(entry) <= ENTRY_KEYS, qualname
+        assert entry.get("builtin", True) is True, qualname
         if entry["kind"] in ("function", "class"):
             if entry["signature"] is None:
                 assert entry["signature_error"], qualname
@@ -112,6 +125,7 @@ def test_tensor_entries_are_well_formed():
     for name, entry in tensor.items():
         assert not name.startswith("_"), name
         assert entry["kind"] in {"method", "property", "other", "missing"}, name
+        assert set(entry) <= ENTRY_KEYS, name
         if entry["kind"] == "method":
             if entry["signature"] is None:
                 assert entry["signature_error"], name

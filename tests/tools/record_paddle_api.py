@@ -15,7 +15,9 @@ tests/api/test_paddle_api_data.py checks it. What is recorded:
   never recorded) with its ``kind`` (``function``, ``class``, ``module``, ``other``, or
   ``missing`` where ``__all__`` lists a name the module lacks), for functions and classes the
   parameters of ``inspect.signature`` (a class's is ``inspect.signature(cls)``: its
-  ``__init__`` without ``self``), or ``signature: null`` and ``signature_error``, and
+  ``__init__`` without ``self``), or ``signature: null`` and ``signature_error``
+  (``builtin: true`` marks a routine written in C, whose signature inspect can only take from
+  its ``__text_signature__``), and
   ``alias_of`` where the object is the very object of another recorded name (see
   mark_aliases for which name is the canonical one). Where a module has ``__all__``, its other
   public attributes (``paddle.set_device``, ``paddle.nn``) are recorded apart, in
@@ -97,6 +99,26 @@ def _parameters(obj: Any) -> tuple[list[dict] | None, str | None]:
     return params, None
 
 
+BUILTIN_ROUTINES = (
+    types.BuiltinFunctionType,
+    types.MethodDescriptorType,
+    types.WrapperDescriptorType,
+    types.ClassMethodDescriptorType,
+)
+
+
+def _signature_entry(entry: dict[str, Any], obj: Any) -> dict[str, Any]:
+    """Add ``signature`` (and ``signature_error``, ``builtin``) for a function or method."""
+    params, error = _parameters(obj)
+    entry["signature"] = params
+    if error is not None:
+        entry["signature_error"] = error
+    if isinstance(obj, BUILTIN_ROUTINES):
+        # Implemented in C: inspect reads only its __text_signature__, where there is one.
+        entry["builtin"] = True
+    return entry
+
+
 def _kind(obj: Any) -> str:
     if isinstance(obj, types.ModuleType):
         return "module"
@@ -111,10 +133,7 @@ def _describe(obj: Any) -> dict:
     kind = _kind(obj)
     entry: dict[str, Any] = {"kind": kind}
     if kind in ("function", "class"):
-        params, error = _parameters(obj)
-        entry["signature"] = params
-        if error is not None:
-            entry["signature_error"] = error
+        _signature_entry(entry, obj)
     elif kind == "module":
         entry["module_name"] = obj.__name__
     else:
@@ -234,11 +253,7 @@ def record_tensor() -> dict:
             out[name] = {"kind": "missing", "error": _clean(f"{type(exc).__name__}: {exc}")}
             continue
         if inspect.isroutine(obj) or isinstance(static, (staticmethod, classmethod)):
-            params, error = _parameters(obj)
-            entry: dict[str, Any] = {"kind": "method", "signature": params}
-            if error is not None:
-                entry["signature_error"] = error
-            out[name] = entry
+            out[name] = _signature_entry({"kind": "method"}, obj)
         else:
             out[name] = _describe(obj)
             if out[name]["kind"] == "function":  # a callable that is not a routine descriptor
