@@ -17,15 +17,16 @@ tests/api/test_paddle_api_data.py checks it. What is recorded:
   parameters of ``inspect.signature`` (a class's is ``inspect.signature(cls)``: its
   ``__init__`` without ``self``), or ``signature: null`` and ``signature_error``
   (``builtin: true`` marks a routine written in C, whose signature inspect can only take from
-  its ``__text_signature__``), and
-  ``alias_of`` where the object is the very object of another recorded name (see
-  mark_aliases for which name is the canonical one). Where a module has ``__all__``, its other
-  public attributes (``paddle.set_device``, ``paddle.nn``) are recorded apart, in
-  ``outside_all``, in the same format.
+  its ``__text_signature__``), and ``alias_of`` where the object is the very object of another
+  recorded name (see mark_aliases for which name is the canonical one). Where a module has
+  ``__all__``, its other public attributes (``paddle.set_device``, ``paddle.nn``) are recorded
+  apart, in ``outside_all``, in the same format.
 * ``skipped_modules``: a module that failed to import, with why.
 * ``tensor``: ``paddle.Tensor``'s public methods and properties, in the same format.
 * ``returns``: what a few everyday calls return on small inputs, as a structure such as
-  ``{"type": "list", "items": [{"type": "Tensor", "shape": [2, 2], "dtype": "float32"}]}``.
+  ``{"type": "list", "items": [{"type": "Tensor", "shape": [2, 2], "dtype": "float32"}]}``; a
+  subclass of list, tuple, int, float or bool is given as that base type with its ``class``
+  (``x.shape`` is a list, of class ``paddle.base.libpaddle.Size``).
 
 Parameters are ``{"name", "kind", "default"}``; ``default`` is ``repr()`` of the default (with
 memory addresses replaced by ``0x...``) and absent where there is none. Docstrings and
