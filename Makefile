@@ -56,8 +56,11 @@ lock:
 wheel: $(STAMP)
 	$(PY) -m pip wheel --no-deps --no-build-isolation --quiet --wheel-dir dist .
 
+# generated/ from the specs, then docs/coming_from_paddle.md from the code (both are checked by
+# the tests)
 generate: $(STAMP)
 	$(PY) -m phiops codegen
+	$(PY) -m tests.tools.coming_from_paddle
 
 bench: $(STAMP)
 	$(PY) bench/dispatch.py

@@ -1,0 +1,175 @@
+"""Write docs/coming_from_paddle.md: for each PaddlePaddle 3.3.1 module, which of its names phiops
+has with PaddlePaddle's signature, which it has with another signature, and which it lacks,
+from phiops's code and tests/data/paddle_api_3_3_1.json (tests/tools/record_paddle_api.py).
+
+    .venv/bin/python -m tests.tools.coming_from_paddle          # rewrite the page
+    .venv/bin/python -m tests.tools.coming_from_paddle --check  # exit 1 if it is stale
+
+tests/api/test_coming_from_paddle_doc.py fails when the committed page is not what this writes, so
+the page cannot go stale. The deliberate differences at the top are kept here, by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import sys
+from pathlib import Path
+
+from tests import paddle_api
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "coming_from_paddle.md"
+
+INTRO = """\
+# Coming from PaddlePaddle
+
+`import phiops as paddle` gives PaddlePaddle 3.3.1's Python API for what phiops has. This page is
+written by `tests/tools/coming_from_paddle.py` from phiops's code and PaddlePaddle 3.3.1's API as
+recorded in `tests/data/paddle_api_3_3_1.json`; `tests/api/test_coming_from_paddle_doc.py` fails
+when it is stale. For each module: the names phiops has with PaddlePaddle's signature (parameter
+names, order, kinds and defaults), those it has with another signature (both shown), and those it
+lacks.
+
+## Differences on purpose
+
+- `x.numpy()` of a CPU tensor is a read-only view of its storage, not a copy: writing into it
+  raises numpy's "assignment destination is read-only" instead of silently changing values a grad
+  node saved. `x.numpy().copy()` gives an array to modify.
+- Attributes are checked against what PHI stores: an `int` attribute is int32 and a `float` one
+  float32, so `leaky_relu(x, 1e39)` is an error where PaddlePaddle silently uses inf.
+- A complex number in a plain `Scalar` attribute needs a complex computation: `scale(x, 1 + 2j)` on
+  a float32 `x` is an error, where PaddlePaddle's `_C_ops` silently drop the imaginary part.
+- `phiops._C_ops` holds the functions generated from the op specs, with the specs' signatures, as
+  PaddlePaddle's `paddle._C_ops` does; they are not meant to match `paddle.*`.
+"""
+
+
+def _phiops_object(qualname: str) -> object | None:
+    """The phiops object for PaddlePaddle's ``qualname`` (``paddle.nn.functional.relu``), or None."""
+    parts = qualname.split(".")
+    parts[0] = "phiops"
+    if parts[1:2] == ["Tensor"]:
+        import phiops
+
+        return getattr(phiops.Tensor, parts[2], None) if len(parts) == 3 else phiops.Tensor
+    for split in range(len(parts), 0, -1):
+        try:
+            target: object = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for name in parts[split:]:
+            target = getattr(target, name, None)
+            if target is None:
+                return None
+        return target
+    return None
+
+
+def _parameters(target: object) -> list[dict] | None:
+    function = target.__init__ if inspect.isclass(target) else target
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    recorded = []
+    for parameter in signature.parameters.values():
+        if inspect.isclass(target) and parameter.name == "self":
+            continue
+        entry = {"name": parameter.name, "kind": parameter.kind.name}
+        if parameter.default is not inspect.Parameter.empty:
+            entry["default"] = repr(parameter.default)
+        recorded.append(entry)
+    return recorded
+
+
+def _paddle_parameters(qualname: str) -> list[dict] | None:
+    parameters = paddle_api.parameters(qualname)
+    if parameters is None:
+        return None
+    return [p for p in parameters if p["name"] != "self"]
+
+
+def _spelled(parameters: list[dict] | None) -> str:
+    if parameters is None:
+        return "(?)"
+    words = []
+    keyword_only = False
+    for p in parameters:
+        if p["kind"] == "KEYWORD_ONLY" and not keyword_only:
+            words.append("*")
+            keyword_only = True
+        prefix = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}.get(p["kind"], "")
+        keyword_only |= p["kind"] == "VAR_POSITIONAL"
+        default = f"={p['default']}" if "default" in p else ""
+        words.append(f"{prefix}{p['name']}{default}")
+    return "(" + ", ".join(words) + ")"
+
+
+def _compare(qualname: str, target: object) -> str | None:
+    """None when phiops's signature is PaddlePaddle's, else both spelled out."""
+    record = paddle_api.entry(qualname)
+    if record.get("kind") not in ("function", "class", "method"):
+        return None
+    ours, theirs = _parameters(target), _paddle_parameters(qualname)
+    if theirs is None or ours == theirs:
+        return None
+    return f"phiops `{_spelled(ours)}`, PaddlePaddle `{_spelled(theirs)}`"
+
+
+def _section(title: str, qualnames: list[str]) -> list[str]:
+    same, differ, missing = [], [], []
+    for qualname in qualnames:
+        name = qualname.rsplit(".", 1)[1]
+        target = _phiops_object(qualname)
+        if target is None:
+            missing.append(name)
+            continue
+        difference = _compare(qualname, target)
+        (differ if difference else same).append((name, difference))
+    lines = [
+        f"## `{title}`",
+        "",
+        f"{len(qualnames)} names in PaddlePaddle 3.3.1: phiops has {len(same)} with PaddlePaddle's "
+        f"signature, {len(differ)} with another, and lacks {len(missing)}.",
+        "",
+    ]
+    if same:
+        lines += ["As in PaddlePaddle: " + ", ".join(f"`{n}`" for n, _ in same) + ".", ""]
+    if differ:
+        lines += ["Another signature:", ""]
+        lines += [f"- `{n}`: {d}" for n, d in differ]
+        lines.append("")
+    if missing:
+        lines += ["Missing: " + ", ".join(f"`{n}`" for n in missing) + ".", ""]
+    return lines
+
+
+def render() -> str:
+    """The page, from the code and the recorded API."""
+    lines = [INTRO]
+    for module in paddle_api.modules():
+        qualnames = [f"{module}.{name}" for name in paddle_api.names(module)]
+        lines += _section(module, qualnames)
+    methods = [f"paddle.Tensor.{name}" for name in sorted(paddle_api.load()["tensor"])]
+    lines += _section("paddle.Tensor", methods)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        if PAGE.read_text(encoding="utf-8") != text:
+            print(f"{PAGE} is stale: run python -m tests.tools.coming_from_paddle", file=sys.stderr)
+            return 1
+        return 0
+    PAGE.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
