@@ -3,6 +3,7 @@ learning-rate scheduler (``phi.optimizer.lr``) as ``learning_rate``, as PaddlePa
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from phiops.runtime import optimizer as _base
@@ -51,3 +52,10 @@ class Adam(_Scheduled, _base.Adam):
 
 class AdamW(_Scheduled, _base.AdamW):
     pass
+
+
+# The mixin takes (learning_rate, *args, **kwargs); what a reader of help() or an IDE needs is the
+# optimizer's own parameters, which are the base class's.
+for _optimizer in (SGD, Momentum, Adam, AdamW):
+    _optimizer.__signature__ = inspect.signature(_optimizer.__mro__[2])
+    _optimizer.__doc__ = _optimizer.__mro__[2].__doc__

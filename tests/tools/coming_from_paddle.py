@@ -68,15 +68,12 @@ def _phiops_object(qualname: str) -> object | None:
 
 
 def _parameters(target: object) -> list[dict] | None:
-    function = target.__init__ if inspect.isclass(target) else target
     try:
-        signature = inspect.signature(function)
+        signature = inspect.signature(target)  # a class: its constructor's, less self
     except (TypeError, ValueError):
         return None
     recorded = []
     for parameter in signature.parameters.values():
-        if inspect.isclass(target) and parameter.name == "self":
-            continue
         entry = {"name": parameter.name, "kind": parameter.kind.name}
         if parameter.default is not inspect.Parameter.empty:
             entry["default"] = repr(parameter.default)
