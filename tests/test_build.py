@@ -220,7 +220,7 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
     assert use.stdout.splitlines() == [
         "[2.0, 2.0] [2.0, 4.0, 6.0]",
         "True True",
-        "user's generated/ user's runtime.py user's site-packages codegen",
+        "user's generated/ site-packages runtime site-packages codegen",
     ]
     phiops_command = str(python.parent / "phiops")
     usage = subprocess.run(
@@ -273,17 +273,17 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
 
 
 def _users_own_packages(python: Path, elsewhere: Path) -> None:
-    """A package named `codegen` in the venv, and a `runtime.py` and a `generated/` folder in the
-    directory the user works in, as PyPI and users' projects have them."""
+    """Packages named `runtime` and `codegen` in the venv (PyPI has both), and a `generated/`
+    folder in the directory the user works in."""
     site = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.strip()
-    (Path(site) / "codegen").mkdir()
-    (Path(site) / "codegen" / "__init__.py").write_text('WHOSE = "user\'s site-packages codegen"\n')
+    for name in ("runtime", "codegen"):
+        (Path(site) / name).mkdir()
+        (Path(site) / name / "__init__.py").write_text(f'WHOSE = "site-packages {name}"\n')
     elsewhere.mkdir()
-    (elsewhere / "runtime.py").write_text('WHOSE = "user\'s runtime.py"\n')
     (elsewhere / "generated").mkdir()
     (elsewhere / "generated" / "__init__.py").write_text('WHOSE = "user\'s generated/"\n')
