@@ -58,5 +58,6 @@ setup(
     packages=packages(),
     package_dir={"phiops": "phiops", **{f"phiops.{p}": f for p, f in FOLDERS.items()}},
     package_data={"": ["py.typed"]},
+    include_package_data=False,  # the C sources are built, not shipped (no csrc/ in the wheel)
     ext_modules=[NATIVE],
 )

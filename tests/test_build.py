@@ -270,6 +270,7 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
         "phiops/generated/api.py",
     } <= names
     assert {name.split("/")[0] for name in names} == {"phiops", "phiops-0.1.0.dist-info"}
+    assert not [name for name in names if name.endswith((".c", ".h"))]
 
 
 def _users_own_packages(python: Path, elsewhere: Path) -> None:
