@@ -156,7 +156,7 @@ def test_static_initializer_holds_nn_initializers_classes() -> None:
         assert getattr(phiops.static.initializer, name) is getattr(phiops.nn.initializer, name)
 
 
-def test_optimizers_take_a_scheduler_and_are_optimizers() -> None:
+def test_the_optimizers_are_the_runtimes_and_subclass_optimizer() -> None:
     assert phiops.optimizer.Adam is runtime.nn.optimizer.Adam
     assert issubclass(phiops.optimizer.AdamW, phiops.optimizer.Optimizer)
 
