@@ -1,9 +1,30 @@
 """phiops: PaddlePaddle's PHI operator library for Python.
 
 ``import phiops as paddle`` gives PaddlePaddle's Python API for the ops phiops has: tensors,
-autograd, ``nn``, ``optimizer``, ``static``, ``jit`` and the rest. The functions generated from
-the op specs, with the YAML's own signatures, are in ``phiops._C_ops``, as PaddlePaddle keeps
-them in ``paddle._C_ops``.
+autograd, the submodules below and the rest. The functions generated from the op specs, with the
+YAML's own signatures, are in ``phiops._C_ops``, as PaddlePaddle keeps them in ``paddle._C_ops``.
+
+Submodules, named and laid out as PaddlePaddle's (each one's docstring says what PaddlePaddle
+has there that phiops lacks):
+
+    phiops.nn                  layers, gradient clipping, ParamAttr
+    phiops.nn.functional       the functions behind the layers
+    phiops.nn.initializer      parameter initializers
+    phiops.optimizer           SGD, Momentum, Adam, AdamW and their base class Optimizer
+    phiops.optimizer.lr        learning-rate schedulers
+    phiops.static              static programs: build, differentiate, run, save and load
+    phiops.static.nn           static control flow: cond, while_loop
+    phiops.static.initializer  phiops.nn.initializer's classes, for static code
+    phiops.static.io           saved inference models
+    phiops.jit                 save a Layer as an inference model, load one back
+    phiops.autograd            grad and the grad mode
+    phiops.io                  empty so far (no Dataset, no DataLoader)
+    phiops.metric              empty so far
+    phiops.regularizer         empty so far (optimizers take a float weight_decay)
+    phiops.amp                 empty so far
+    phiops.distributed         empty so far
+
+``phiops.ir`` is phiops's own: PIR programs (parse, print, verify, JSON).
 
 The package is one import name. In the wheel, ``runtime/``, ``generated/`` and ``codegen/`` are
 its subpackages ``phiops.runtime``, ``phiops.generated`` and ``phiops.codegen``; in a checkout they

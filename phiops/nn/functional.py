@@ -1,0 +1,60 @@
+"""``phiops.nn.functional`` (``paddle.nn.functional``): the functions phiops has, with
+PaddlePaddle's Python signatures (runtime/nn/functional.py).
+
+Holds linear, conv2d, conv2d_transpose; relu, gelu, sigmoid, tanh, softmax, hardswish; dropout;
+max_pool2d, avg_pool2d, adaptive_avg_pool2d; batch_norm, layer_norm, group_norm; embedding,
+flatten; cross_entropy and mse_loss.
+
+PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other activations
+(leaky_relu, silu, log_softmax, ...), the other losses (l1_loss, binary_cross_entropy, nll_loss,
+...), 1-D and 3-D convolutions and pools, interpolate, pad, one_hot, normalize and the attention
+functions (scaled_dot_product_attention, flash_attention).
+"""
+
+from __future__ import annotations
+
+from phiops.runtime.nn.functional import (
+    adaptive_avg_pool2d,
+    avg_pool2d,
+    batch_norm,
+    conv2d,
+    conv2d_transpose,
+    cross_entropy,
+    dropout,
+    embedding,
+    flatten,
+    gelu,
+    group_norm,
+    hardswish,
+    layer_norm,
+    linear,
+    max_pool2d,
+    mse_loss,
+    relu,
+    sigmoid,
+    softmax,
+    tanh,
+)
+
+__all__ = [
+    "linear",
+    "conv2d",
+    "conv2d_transpose",
+    "relu",
+    "gelu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "hardswish",
+    "dropout",
+    "max_pool2d",
+    "avg_pool2d",
+    "adaptive_avg_pool2d",
+    "batch_norm",
+    "layer_norm",
+    "group_norm",
+    "embedding",
+    "flatten",
+    "cross_entropy",
+    "mse_loss",
+]
