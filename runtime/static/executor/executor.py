@@ -2,11 +2,12 @@
 
 ``Executor.run(program, feed, fetch_list, scope)`` compiles the program's top-level block once
 per *feed signature* (the shapes of the fed arrays and the fetch targets; a plan also remembers
-the shapes and dtypes of the parameters it was made for, and is made anew when they change): every operation is planned with its op's dispatcher (``plan`` from
-runtime/dispatch/dispatcher.py: kernel, data transforms, concrete output metas), attributes that
-PaddlePaddle passes as tensors from constant ops (``full_int_array``, ``full``) are folded into the
-plan, and each operation becomes one *step*, a closure over the planned kernel, its attributes and
-the slots its inputs and outputs live in. The first run of a plan also checks every kernel's
+the shapes and dtypes of the parameters it was made for, and is made anew when they change):
+every operation is planned with its op's dispatcher (``plan`` from runtime/dispatch/dispatcher.py:
+kernel, data transforms, concrete output metas), attributes that PaddlePaddle passes as tensors
+from constant ops (``full_int_array``, ``full``) are folded into the plan, and each operation
+becomes one *step*, a closure over the planned kernel, its attributes and the slots its inputs and
+outputs live in. The first run of a plan also checks every kernel's
 result against its planned metas (``check_outputs``), once; later runs only call the steps.
 
 Values live in a list of slots; a slot is emptied right after the last step that reads it (a
@@ -17,7 +18,6 @@ a persistable ``data``) the step also stores the new array in the scope, as Padd
 
 from __future__ import annotations
 
-import inspect
 import time
 import weakref
 from typing import Any, Callable, Sequence
@@ -25,20 +25,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from phiops.runtime import runtime_flags
-from phiops.runtime.common import (
-    Backend,
-    CPUPlace,
-    DataLayout,
-    DataType,
-    Place,
-    to_data_type,
-    to_place,
-)
+from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, Place, to_place
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.tensor import Tensor, wrap_array
-from phiops.runtime.device import check_place_available, cupy, module_of, place_of_array, to_backend
-from phiops.runtime.dispatch import attributes as _attr
+from phiops.runtime.core.tensor import wrap_array
+from phiops.runtime.device import check_place_available, module_of, to_backend
 from phiops.runtime.dispatch.dispatcher import check_outputs, execute
 from phiops.runtime.dispatch.op_def import OP_DEFS, OpDef
 from phiops.runtime.errors import (
@@ -48,50 +39,43 @@ from phiops.runtime.errors import (
     PreconditionNotMetError,
     UnimplementedError,
 )
-from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
 from phiops.runtime.ir.dialect import get_dialect
-from phiops.runtime.ir.types import ELEMENT_TYPES, DenseTensorType, NullType, VectorType
+from phiops.runtime.ir.types import DenseTensorType, NullType, VectorType
+from phiops.runtime.static.executor.arrays import array_meta, meta_of_array, to_numpy
+from phiops.runtime.static.executor.attributes import (
+    NORMALISERS,
+    TENSOR_ATTRIBUTE_TYPES,
+    Computed,
+    attribute_value,
+    default,
+    scalar_of,
+)
+from phiops.runtime.static.executor.feeds import feed_arrays, scope_arrays
+from phiops.runtime.static.executor.metas import (
+    check_fits,
+    dtype_of,
+    extents_unknown,
+    has_unknown_dims,
+    rank_only,
+)
+from phiops.runtime.static.executor.program_info import ProgramInfo
 from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
 from phiops.runtime.static.scope import Scope, global_scope
 
-__all__ = ["Executor"]
+__all__ = ["Executor", "clear_executor_plans"]
 
-# attribute type in an OpInfo -> the normaliser the generated API also uses for it
-_NORMALISERS: dict[str, Callable[[Any, str, str], Any]] = {
-    "bool": _attr.to_bool,
-    "int": _attr.to_int32,
-    "int64_t": _attr.to_int64,
-    "float": _attr.to_float,
-    "double": _attr.to_float,
-    "str": _attr.to_str,
-    "IntArray": _attr.to_int_array,
-    "DataType": _attr.to_dtype,
-    "Place": _attr.to_place_attr,
-    "Scalar": _attr.to_scalar,
-    "Scalar(int)": _attr.to_scalar_int,
-    "Scalar(int64_t)": _attr.to_scalar_int,
-    "Scalar(float)": _attr.to_scalar_float,
-    "Scalar(double)": _attr.to_scalar_float,
-    "Scalar(bool)": _attr.to_scalar_bool,
-    "int[]": _attr.to_int_list,
-    "int64_t[]": _attr.to_int_list,
-    "float[]": _attr.to_float_list,
-    "double[]": _attr.to_float_list,
-    "bool[]": _attr.to_bool_list,
-    "str[]": _attr.to_str_list,
-    "Scalar[]": _attr.to_scalar_list,
-}
 _PLAN_LIMIT = 64  # plans kept per program (one per feed signature); more clears them
 _PROGRAM_LIMIT = 64  # programs an executor keeps plans for; more clears them
-# every program the executors know, so a dispatch flag change (kernel fallback, ...) drops plans
-_PROGRAM_INFOS: weakref.WeakSet[_ProgramInfo] = weakref.WeakSet()
+# every executor, so a dispatch flag change (kernel fallback, ...) drops their plans
+_EXECUTORS: weakref.WeakSet[Executor] = weakref.WeakSet()
 
 
 def clear_executor_plans() -> None:
     """Forget every compiled plan (after a flag that changes dispatch was set)."""
-    for info in list(_PROGRAM_INFOS):
-        info.plans.clear()
+    for executor in list(_EXECUTORS):
+        for _, plans in executor._programs.values():
+            plans.clear()
 
 
 runtime_flags.on_dispatch_flag_change(clear_executor_plans)
@@ -105,10 +89,12 @@ class Executor:
     def __init__(self, place: Place | str | None = None) -> None:
         self.place = CPUPlace() if place is None else to_place(place, "Executor(place)")
         check_place_available(self.place, "Executor")
-        # id of the program's module op -> what the executor knows of it; an entry keeps its
-        # program alive (its plans refer to the program's values), so the count is bounded
-        self._programs: dict[int, _ProgramInfo] = {}
+        # id of the program's module op -> what the executor knows of it and its plans per
+        # feed signature; an entry keeps its program alive (its plans refer to the program's
+        # values), so the count is bounded
+        self._programs: dict[int, tuple[ProgramInfo, dict[tuple, _Plan]]] = {}
         self._profile: list[tuple[str, str, float]] | None = None
+        _EXECUTORS.add(self)
 
     def run_profiled(
         self,
@@ -160,215 +146,41 @@ class Executor:
                 f"{type(feed).__name__}"
             )
         module = program.module
-        info = self._programs.get(id(module))
-        if info is None or info.module is not module or len(info.block.ops) != info.num_ops:
+        known = self._programs.get(id(module))
+        if (
+            known is None
+            or known[0].module is not module
+            or len(known[0].block.ops) != known[0].num_ops
+        ):
             if len(self._programs) >= _PROGRAM_LIMIT:
                 self._programs.clear()
-            info = self._programs[id(module)] = _ProgramInfo(program)
+            known = self._programs[id(module)] = (ProgramInfo(program), {})
+        info, plans = known
         if fetch_list is None:
             fetch_key: tuple = ()
         elif isinstance(fetch_list, (Value, str)):
             fetch_key = (fetch_list,)
         else:
             fetch_key = tuple(fetch_list)
-        feed_arrays, feed_key = info.feed_arrays(feed, self.place, scope)
-        param_arrays = info.scope_arrays(scope, self.place)
+        fed, feed_key = feed_arrays(info.feeds, info.feed_names, feed, self.place, scope)
+        param_arrays = scope_arrays(info.params, scope, self.place)
         key = (feed_key, fetch_key)
-        plan = info.plans.get(key)
+        plan = plans.get(key)
         if plan is None or not plan.fits(param_arrays):
-            if len(info.plans) >= _PLAN_LIMIT:
-                info.plans.clear()
-            plan = info.plans[key] = _compile(
-                info, self.place, feed_arrays, param_arrays, fetch_key
-            )
+            if len(plans) >= _PLAN_LIMIT:
+                plans.clear()
+            plan = plans[key] = _compile(info, self.place, fed, param_arrays, fetch_key)
         if self._profile is not None:
-            results, timings = plan.run_profiled(scope, feed_arrays, param_arrays)
+            results, timings = plan.run_profiled(scope, fed, param_arrays)
             self._profile.extend(timings)
         else:
-            results = plan.run(scope, feed_arrays, param_arrays)
+            results = plan.run(scope, fed, param_arrays)
         if return_numpy:
-            return [r if type(r) is np.ndarray else _to_numpy(r) for r in results]
+            return [r if type(r) is np.ndarray else to_numpy(r) for r in results]
         return [
-            wrap_array(r, meta if r.shape == meta.dims else _meta_of_array(r, meta))
+            wrap_array(r, meta if r.shape == meta.dims else meta_of_array(r, meta))
             for r, meta in zip(results, plan.fetch_metas)
         ]
-
-
-def _meta_of_array(array: Any, planned: DenseTensorMeta) -> DenseTensorMeta:
-    """The meta of a result whose planned dims were unknown (-1: they depend on the data)."""
-    return DenseTensorMeta.get(planned.dtype, tuple(array.shape), planned.layout, planned.place)
-
-
-def _has_unknown_dims(meta: Any) -> bool:
-    if isinstance(meta, tuple):
-        return any(_has_unknown_dims(item) for item in meta)
-    return meta is not None and -1 in meta.dims
-
-
-def _to_numpy(array: Any) -> np.ndarray:
-    if isinstance(array, np.ndarray):
-        return array
-    if cupy is not None and isinstance(array, cupy.ndarray):
-        return cupy.asnumpy(array)
-    return np.asarray(array)
-
-
-class _Feed:
-    """One ``pd_op.data`` (or ``pd_op.feed``) op: its name, declared dims and dtype, and whether it is persistable
-    (then, when not fed, it is read from the scope, as PaddlePaddle reads a learning rate)."""
-
-    __slots__ = ("name", "value", "dims", "dtype", "np_dtype", "persistable", "known")
-
-    def __init__(self, op: Operation) -> None:
-        self.name = op.attributes["name"].value
-        self.value = op.results[0]
-        value_type = self.value.type
-        self.dims = value_type.dims
-        self.dtype = _dtype_of(value_type.element, f"pd_op.data '{self.name}'")
-        self.np_dtype = self.dtype.numpy_dtype
-        persistable = op.attributes.get("persistable")
-        self.persistable = persistable is not None and any(a.value for a in persistable.value)
-        self.known = tuple((i, d) for i, d in enumerate(self.dims) if d != -1)
-
-    def fits(self, shape: tuple[int, ...]) -> bool:
-        """Whether ``shape`` has the declared dims (-1: any extent)."""
-        if shape == self.dims:
-            return True
-        if len(shape) != len(self.dims):
-            return False
-        for index, extent in self.known:
-            if shape[index] != extent:
-                return False
-        return True
-
-
-class _ProgramInfo:
-    """What an executor knows of one program independently of feeds: its feeds, parameters,
-    fetch names, and the compiled plans per feed signature."""
-
-    def __init__(self, program: Program) -> None:
-        block = program.block
-        self.module = program.module
-        self.block = block
-        self.num_ops = len(block.ops)
-        self.feeds: list[_Feed] = []
-        self.params: list[tuple[str, Value]] = []
-        self.names: dict[str, Value] = {}
-        self.fetch_ops: list[Value] = []
-        self.plans: dict[tuple, _Plan] = {}
-        _PROGRAM_INFOS.add(self)
-        for op in block.ops:
-            name = op.name
-            if name == "pd_op.data" or name == "pd_op.feed":  # feed: translated legacy programs
-                feed = _Feed(op)
-                self.feeds.append(feed)
-                self.names.setdefault(feed.name, feed.value)
-            elif name == "builtin.parameter":
-                pname = op.attributes["parameter_name"].value
-                self.params.append((pname, op.results[0]))
-                self.names.setdefault(pname, op.results[0])
-            elif name == "pd_op.fetch":
-                self.fetch_ops.append(op.results[0])
-                self.names[op.attributes["name"].value] = op.results[0]
-            elif name == "builtin.shadow_output":
-                self.names[op.attributes["output_name"].value] = op.operands[0]
-        self.feed_names = {feed.name for feed in self.feeds}
-
-    def feed_arrays(self, feed: dict[str, Any], place: Place, scope: Scope) -> tuple[list, tuple]:
-        """The arrays of the program's data ops, checked against their declared dtype and dims,
-        and the signature (their shapes) that selects a plan."""
-        if len(feed) > len(self.feeds) or not self.feed_names.issuperset(feed):
-            unknown = sorted(name for name in feed if name not in self.feed_names)
-            raise InvalidArgumentError(
-                f"Executor.run(): feed '{unknown[0]}' is not a data op of the program; its data "
-                f"ops are {sorted(self.feed_names)}"
-            )
-        on_cpu = place.backend is Backend.CPU
-        arrays = []
-        shapes = []
-        for spec in self.feeds:
-            value = feed.get(spec.name)
-            if (
-                type(value) is np.ndarray
-                and on_cpu
-                and (value.dtype is spec.np_dtype or value.dtype == spec.np_dtype)
-                and spec.fits(value.shape)
-            ):
-                # the common case: a numpy array of exactly the declared meta. Copied, as
-                # PaddlePaddle's feed copies into the scope's tensor: an op updating its input
-                # in place (batch_norm's running statistics) never writes into the caller's array
-                array = value.copy()
-            else:
-                array = self.feed_array(value, spec, place, scope)
-            arrays.append(array)
-            shapes.append(array.shape)
-        return arrays, tuple(shapes)
-
-    def feed_array(self, value: Any, spec: _Feed, place: Place, scope: Scope) -> Any:
-        if value is None:
-            if spec.persistable:
-                var = scope.find_var(spec.name)
-                if var is not None and var.is_initialized():
-                    value = var.array
-            if value is None:
-                raise InvalidArgumentError(
-                    f"Executor.run(): feed '{spec.name}' is missing: the program reads data "
-                    f"'{spec.name}' ({spec.dtype.name.lower()} {list(spec.dims)})"
-                )
-            array = _feed_array(value, spec)  # the scope's own array: updated in place
-        else:
-            array = _feed_array(value, spec)
-            if array is value or (isinstance(value, Tensor) and array is value.array):
-                array = array.copy()  # the caller's array: never written (see feed_arrays)
-        if place.backend is not Backend.CPU or type(array) is not np.ndarray:
-            array = to_backend(array, place)
-        return array
-
-    def scope_arrays(self, scope: Scope, place: Place) -> list:
-        """The arrays of the program's parameters, from ``scope`` (moved to ``place`` there,
-        once, when they are elsewhere)."""
-        on_cpu = place.backend is Backend.CPU
-        arrays = []
-        for name, _ in self.params:
-            var = scope.find_var(name)
-            array = None if var is None else var.array
-            if array is None:
-                raise PreconditionNotMetError(
-                    f"Executor.run(): parameter '{name}' is not in the scope (run the startup "
-                    "program first, or set it with scope.var(name).set(array))"
-                )
-            if on_cpu is not (type(array) is np.ndarray):
-                array = var.array = to_backend(array, place)
-            arrays.append(array)
-        return arrays
-
-
-def _feed_array(value: Any, spec: _Feed) -> Any:
-    """``value`` as an array of the feed's declared dtype and dims; InvalidArgumentError naming
-    the feed otherwise. A Python number or list takes the declared dtype."""
-    if isinstance(value, Tensor):
-        array = value.array
-    elif isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray)):
-        array = value
-    else:
-        try:
-            array = np.asarray(value, dtype=spec.np_dtype)
-        except (TypeError, ValueError) as error:
-            raise InvalidArgumentError(
-                f"Executor.run(): feed '{spec.name}' cannot be made a "
-                f"{spec.dtype.name.lower()} array: {error}"
-            ) from None
-    if array.dtype != spec.np_dtype:
-        raise InvalidArgumentError(
-            f"Executor.run(): feed '{spec.name}' must be {spec.dtype.name.lower()}, as its data op "
-            f"declares, got {array.dtype}"
-        )
-    if not spec.fits(array.shape):
-        raise InvalidArgumentError(
-            f"Executor.run(): feed '{spec.name}' has shape {list(array.shape)}, but its data op "
-            f"declares {list(spec.dims)} (-1: any extent)"
-        )
-    return array
 
 
 class _OpStep:
@@ -561,7 +373,7 @@ def _kernel_text(op: _OpStep) -> str:
 
 
 def _compile(
-    info: _ProgramInfo, place: Place, feed_arrays: list, param_arrays: list, fetch_key: tuple
+    info: ProgramInfo, place: Place, feed_arrays: list, param_arrays: list, fetch_key: tuple
 ) -> _Plan:
     return _Compiler(info, place).compile(feed_arrays, param_arrays, fetch_key)
 
@@ -569,7 +381,7 @@ def _compile(
 class _Compiler:
     """Plans every operation of one program for one feed signature and builds its steps."""
 
-    def __init__(self, info: _ProgramInfo, place: Place) -> None:
+    def __init__(self, info: ProgramInfo, place: Place) -> None:
         self.info = info
         self.place = place
         self.plan = _Plan()
@@ -692,7 +504,7 @@ class _Compiler:
 
     def check_declared(self, value: Value, meta: Any, where: str) -> None:
         """PreconditionNotMetError unless ``meta`` fits the value's declared type."""
-        _check_fits(meta, value.type, where)
+        check_fits(meta, value.type, where)
 
     def declared_meta(self, value: Value, where: str) -> Any:
         """The meta a value's declared type gives (-1 where it does not know a dim), for the
@@ -709,7 +521,7 @@ class _Compiler:
             raise UnimplementedError(
                 f"{where}: the executor cannot hold a value of type {declared}"
             )
-        dtype = _dtype_of(declared.element, where)
+        dtype = dtype_of(declared.element, where)
         return DenseTensorMeta.get(dtype, tuple(declared.dims), DataLayout.NCHW, self.place)
 
     # -- one operation -----------------------------------------------------------------------
@@ -773,15 +585,15 @@ class _Compiler:
                 f"{where}: the op has {len(op.results)} results, phiops' op '{info.name}' has "
                 f"{len(info.outputs)} outputs"
             )
-        late = any(_has_unknown_dims(m) for m in metas) or any(
-            isinstance(a, _Computed) for a in attrs
+        late = any(has_unknown_dims(m) for m in metas) or any(
+            isinstance(a, Computed) for a in attrs
         )
         if late:
             # planned when it runs: its input dims or attributes depend on the data
             kernel_plan = None
             out_metas = tuple(self.declared_meta(value, where) for value in results)
             if self.loose_extents:
-                out_metas = tuple(_extents_unknown(meta) for meta in out_metas)
+                out_metas = tuple(extents_unknown(meta) for meta in out_metas)
         else:
             try:
                 kernel_plan = op_def.dispatcher.plan(tuple(metas), attrs)
@@ -813,7 +625,7 @@ class _Compiler:
             input_slots = tuple(None if v is None else self.slot_of[v] for v in inputs)
             declared = [r.type for r in results]
             if self.loose_extents:
-                declared = [_rank_only(t) for t in declared]
+                declared = [rank_only(t) for t in declared]
             step = _late_step(op_def, where, input_slots, attrs, out_slots, many, declared)
             if runtime_flags.SWITCHES.check_nan_inf:
                 step = _checking_nan_inf(step, out_slots, info, where)
@@ -868,26 +680,26 @@ class _Compiler:
         if position is not None and position < len(op.operands):
             value = op.operands[position]
             if value is None:
-                raw = _default(op_def, name, where)
+                raw = default(op_def, name, where)
             elif value in self.constant_of:
                 raw = self.constant_of[value]
                 if spec.type.startswith("Scalar") and not spec.type.endswith("[]"):
-                    raw = _scalar_of(raw)
+                    raw = scalar_of(raw)
             else:
-                normalise = _NORMALISERS.get(spec.type)
-                if normalise is None or spec.type not in _TENSOR_ATTRIBUTE_TYPES:
+                normalise = NORMALISERS.get(spec.type)
+                if normalise is None or spec.type not in TENSOR_ATTRIBUTE_TYPES:
                     raise UnimplementedError(
                         f"{where}: attribute '{name}' of type {spec.type} comes from a tensor"
                     )
-                return _Computed(self.slot_of[value], spec.type, normalise, op_def.name, name)
+                return Computed(self.slot_of[value], spec.type, normalise, op_def.name, name)
         elif names.pd_op_name(name) in op.attributes:
             attribute = op.attributes[names.pd_op_name(name)]
-            raw = _attribute_value(attribute, spec.type, self.place, where)
+            raw = attribute_value(attribute, spec.type, self.place, where)
         elif name in names.phiops_only:
             raw = names.phiops_only[name]
         else:
-            raw = _default(op_def, name, where)
-        normalise = _NORMALISERS.get(spec.type)
+            raw = default(op_def, name, where)
+        normalise = NORMALISERS.get(spec.type)
         if normalise is None:
             raise UnimplementedError(
                 f"{where}: attribute '{name}' has type {spec.type}, which "
@@ -1023,7 +835,7 @@ class _Compiler:
                     f"it ({self.numbering.get(value, '?')}): a carried value keeps its dtype and "
                     "shape between iterations, unless the program declares an extent unknown (-1)"
                 )
-            if _has_unknown_dims(meta) and not _has_unknown_dims(entry):
+            if has_unknown_dims(meta) and not has_unknown_dims(entry):
                 runtime_checks.append((k, tuple(entry.dims), self.numbering.get(arg, "?")))
         for value, arg in zip(op.results, body.args):
             self.check_declared(value, self.meta_of[arg], where)
@@ -1109,7 +921,7 @@ class _Compiler:
         value = op.results[0]
         self.meta_of[value] = tuple(self.meta_of[v] for v in op.operands)
         if all(v in self.constant_of for v in op.operands):
-            self.constant_of[value] = [_scalar_of(self.constant_of[v]) for v in op.operands]
+            self.constant_of[value] = [scalar_of(self.constant_of[v]) for v in op.operands]
         self.plan.ops.append(_OpStep(_combine_step(sources, self.new_slot(value))))
 
     def compile_split(self, op: Operation, where: str) -> None:
@@ -1138,7 +950,7 @@ class _Compiler:
         """pd_op.assign_value_: writes the constant array of its ``values``, ``shape`` and
         ``dtype`` attributes into its operand, in place."""
         attrs = op.attributes
-        dtype = _dtype_of(attrs["dtype"].value, where)
+        dtype = dtype_of(attrs["dtype"].value, where)
         shape = tuple(
             attrs["shape"].value
             if attrs["shape"].kind == "intarray"
@@ -1169,15 +981,15 @@ class _Compiler:
         ``shape``'s array holds, filled with ``value``'s one element in ``dtype`` (both read
         each run)."""
         value_slot, shape_slot = (self.slot_of[v] for v in op.operands)
-        dtype = _dtype_of(op.attributes["dtype"].value, where)
+        dtype = dtype_of(op.attributes["dtype"].value, where)
         result = op.results[0]
         self.meta_of[result] = self.declared_meta(result, where)
         target = self.new_slot(result)
         place = self.place
 
         def step(s: list) -> None:
-            number = _to_numpy(s[value_slot]).reshape(-1)
-            extents = [int(e) for e in _to_numpy(s[shape_slot]).reshape(-1).tolist()]
+            number = to_numpy(s[value_slot]).reshape(-1)
+            extents = [int(e) for e in to_numpy(s[shape_slot]).reshape(-1).tolist()]
             if number.size != 1 or any(e < 0 for e in extents):
                 raise InvalidArgumentError(
                     f"{where}: needs a 1-element value and sizes >= 0, got {number.size} "
@@ -1250,111 +1062,6 @@ def _check_pd_op_only(op: Operation, row: Any, names: PdOpNames, where: str) -> 
             )
 
 
-_DEFAULTS: dict[str, dict[str, Any]] = {}
-
-
-def _default(op_def: OpDef, name: str, where: str) -> Any:
-    """The default of attribute ``name`` of ``op_def``, read from its eager API function."""
-    defaults = _DEFAULTS.get(op_def.name)
-    if defaults is None:
-        defaults = {}
-        if op_def.api is not None:
-            for parameter in inspect.signature(op_def.api).parameters.values():
-                if parameter.default is not inspect.Parameter.empty:
-                    defaults[parameter.name] = parameter.default
-        _DEFAULTS[op_def.name] = defaults
-    if name not in defaults:
-        raise InvalidArgumentError(f"{where}: attribute '{name}' is missing and has no default")
-    return defaults[name]
-
-
-def _attribute_value(attribute: Attribute, attr_type: str, place: Place, where: str) -> Any:
-    """The plain Python value of an IR attribute."""
-    kind, value = attribute.kind, attribute.value
-    if kind == "array":
-        return [_attribute_value(item, attr_type, place, where) for item in value]
-    if kind == "intarray":
-        return list(value)
-    if kind == "dtype":
-        return DataType.UNDEFINED if value == "Undefined" else _dtype_name(value, where)
-    if kind == "place":
-        return None if value.startswith("undefined") else value
-    if kind == "null":
-        return None
-    return value
-
-
-def _dtype_name(name: str, where: str) -> DataType:
-    try:
-        return to_data_type(name, where)
-    except InvalidArgumentError:
-        raise UnimplementedError(f"{where}: phiops has no dtype '{name}'") from None
-
-
-def _dtype_of(element: str, where: str) -> DataType:
-    """The DataType of an IR element type (`f32`) or a dtype attribute (`float32`)."""
-    return _dtype_name(ELEMENT_TYPES.get(element, element), where)
-
-
-def _scalar_of(constant: Any) -> Any:
-    if isinstance(constant, list):
-        if len(constant) != 1:
-            raise InvalidArgumentError(
-                f"a list of tensors used as an IntArray needs 1-element tensors, got {constant}"
-            )
-        return constant[0]
-    return constant
-
-
-# attribute types an op may take from a tensor computed while the program runs
-_TENSOR_ATTRIBUTE_TYPES = frozenset(
-    (
-        "IntArray",
-        "Scalar",
-        "Scalar(int)",
-        "Scalar(int64_t)",
-        "Scalar(float)",
-        "Scalar(double)",
-        "Scalar(bool)",
-    )
-)
-
-
-class _Computed:
-    """An attribute whose value is the array in ``slot`` (a shape from `pd_op.shape` arithmetic,
-    a Scalar from a computed tensor): read, converted and normalised each run."""
-
-    __slots__ = ("slot", "type", "normalise", "op", "name")
-
-    def __init__(
-        self, slot: int, attr_type: str, normalise: Callable[..., Any], op: str, name: str
-    ) -> None:
-        self.slot = slot
-        self.type = attr_type
-        self.normalise = normalise
-        self.op = op
-        self.name = name
-
-    def value(self, slots: list) -> Any:
-        held = slots[self.slot]
-        if isinstance(held, list):  # a builtin.combine: each tensor gives all its elements
-            items = [x for item in held for x in _to_numpy(item).reshape(-1).tolist()]
-        else:
-            items = _to_numpy(held).reshape(-1).tolist()
-        raw = items if self.type == "IntArray" else _scalar_of(items)
-        return self.normalise(raw, self.op, self.name)
-
-
-def _array_meta(array: Any) -> Any:
-    if isinstance(array, list):
-        return tuple(_array_meta(item) for item in array)
-    if array is None:
-        return None
-    return DenseTensorMeta.get(
-        from_numpy_dtype(array.dtype), tuple(array.shape), DataLayout.NCHW, place_of_array(array)
-    )
-
-
 def _late_step(
     op_def: OpDef,
     where: str,
@@ -1370,16 +1077,16 @@ def _late_step(
     dispatcher = op_def.dispatcher
     info = op_def.info
     plans: dict[tuple, Any] = {}
-    computed = any(isinstance(a, _Computed) for a in attrs)
+    computed = any(isinstance(a, Computed) for a in attrs)
 
     def step(s: list) -> None:
         arrays = tuple(None if slot is None else s[slot] for slot in input_slots)
         values = (
-            tuple(a.value(s) if isinstance(a, _Computed) else a for a in attrs)
+            tuple(a.value(s) if isinstance(a, Computed) else a for a in attrs)
             if computed
             else attrs
         )
-        metas = tuple(_array_meta(array) for array in arrays)
+        metas = tuple(array_meta(array) for array in arrays)
         key = (metas, values)
         kernel_plan = plans.get(key)
         try:
@@ -1407,32 +1114,7 @@ def _late_step(
 def _check_late_result(kernel_plan: Any, declared: list, many: bool, where: str) -> None:
     metas = kernel_plan.out_metas if many else (kernel_plan.out_metas,)
     for meta, declared_type in zip(metas, declared):
-        _check_fits(meta, declared_type, where)
-
-
-def _check_fits(meta: Any, declared: Any, where: str) -> None:
-    """PreconditionNotMetError unless ``meta`` (a tuple of metas for a vector) fits the declared
-    type: same dtype, same rank, same extent wherever both know it."""
-    if isinstance(declared, VectorType) and isinstance(meta, tuple):
-        if len(meta) != len(declared.types):
-            raise PreconditionNotMetError(
-                f"{where}: computed {len(meta)} tensors, but the program declares {declared}"
-            )
-        for item, item_type in zip(meta, declared.types):
-            _check_fits(item, item_type, where)
-        return
-    if not isinstance(declared, DenseTensorType) or not isinstance(meta, DenseTensorMeta):
-        return
-    dims = meta.dims
-    if (
-        _dtype_of(declared.element, where) is not meta.dtype
-        or len(dims) != len(declared.dims)
-        or any(d != -1 and m != -1 and d != m for d, m in zip(declared.dims, dims))
-    ):
-        raise PreconditionNotMetError(
-            f"{where}: computed {meta.dtype.name.lower()} {list(dims)}, but the program declares "
-            f"{declared}"
-        )
+        check_fits(meta, declared_type, where)
 
 
 # -- steps: closures over slots ----------------------------------------------------------------
@@ -1664,24 +1346,6 @@ def _joined_meta(first: Any, second: Any, where: str, index: int) -> Any:
         )
     dims = tuple(a if a == b else -1 for a, b in zip(first.dims, second.dims))
     return DenseTensorMeta.get(first.dtype, dims, first.layout, first.place)
-
-
-def _extents_unknown(meta: Any) -> Any:
-    """``meta`` with every extent unknown (-1), dtype and rank kept."""
-    if isinstance(meta, tuple):
-        return tuple(_extents_unknown(item) for item in meta)
-    if not isinstance(meta, DenseTensorMeta):
-        return meta
-    return DenseTensorMeta.get(meta.dtype, (-1,) * len(meta.dims), meta.layout, meta.place)
-
-
-def _rank_only(declared: Any) -> Any:
-    """A declared type with every extent unknown (-1), element type and rank kept."""
-    if isinstance(declared, VectorType):
-        return VectorType(tuple(_rank_only(t) for t in declared.types))
-    if not isinstance(declared, DenseTensorType):
-        return declared
-    return DenseTensorType((-1,) * len(declared.dims), declared.element, declared.layout)
 
 
 def _with_unknown_dims(meta: Any, declared: Any) -> Any:
