@@ -1,10 +1,41 @@
 """What ``import phiops`` gives: PaddlePaddle's top-level Python API (phiops/__init__.py loads
-this module on first use)."""
+this module on first use).
+
+The op-level functions of ``phiops.generated`` come first; over them, the names PaddlePaddle's
+Python API spells differently: the one-op functions declared in ops/python_api.yaml
+(generated/python_api.py) and the hand-written ones (phiops/_paddle_api.py). Their Tensor
+methods take PaddlePaddle's signatures too (``x.flatten(1)``, ``x.argmax(axis=1)``), replacing
+the op-level ones for the whole process once this module is imported. ``phiops._C_ops`` keeps
+the op-level functions.
+"""
 
 from __future__ import annotations
 
+from phiops import _paddle_api
 from phiops.generated import *  # noqa: F401,F403
 from phiops.generated import __all__ as _generated_names
+from phiops.generated import python_api as _python_api
+from phiops.generated.python_api import *  # noqa: F401,F403
 from phiops.runtime import ir, static
+from phiops.runtime.core.tensor import Tensor as _Tensor
 
-__all__ = [*_generated_names, "ir", "static"]
+from ._paddle_api import *  # noqa: F401,F403
+
+__all__ = list(
+    dict.fromkeys([*_generated_names, *_python_api.__all__, *_paddle_api.__all__, "ir", "static"])
+)
+
+# Tensor method -> the paddle.* function it calls with the tensor first
+PADDLE_TENSOR_METHODS = {
+    **{name: getattr(_python_api, name) for name in _python_api.TENSOR_METHODS},
+    **{name: getattr(_paddle_api, name) for name in _paddle_api.TENSOR_METHODS},
+    "clamp": _paddle_api.clip,
+}
+
+
+def _install_paddle_methods() -> None:
+    for name, function in PADDLE_TENSOR_METHODS.items():
+        setattr(_Tensor, name, function)
+
+
+_install_paddle_methods()
