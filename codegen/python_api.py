@@ -318,6 +318,7 @@ class _PythonApiParser(_EntryParser):
         if node is None:
             return None
         items = node.items if isinstance(node, YSeq) else (node,)
+        before = len(self.diagnostics)
         names = []
         for index, item in enumerate(items):
             name = self.identifier("returns", item)
@@ -328,7 +329,7 @@ class _PythonApiParser(_EntryParser):
                 self.error(item.loc, f"returns: output '{name}' is named twice")
                 continue
             names.append(name)
-        if not names and not self.diagnostics:
+        if not names and len(self.diagnostics) == before:
             self.error(node.loc, "returns: name at least one output")
         return tuple(names)
 
@@ -489,7 +490,7 @@ def _check_against_op(api: PythonApi, specs: Mapping[str, OpSpec]) -> list[Diagn
                 f"argument '{arg.name}' is {arg.type}, but op argument '{target}' of "
                 f"'{op.name}' is {op_arg.type}",
             )
-        if arg.default is NONE and op_arg.default is None:
+        if arg.default is NONE and op_arg.default is None and not op.is_optional(target):
             if not any(item.name == arg.name for item in api.if_none):
                 say(
                     arg.loc,

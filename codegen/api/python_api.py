@@ -83,6 +83,7 @@ def python_api_view(api: PythonApi, ops: Mapping[str, OpSpec]) -> PythonApiView:
             none_lines.append((arg.name, _value(api, op, op_arg, if_none[arg.name])))
         elif op_arg.default is not None:
             none_lines.append((arg.name, default_literal(op, op_arg)))
+        # an optional tensor takes None as it is
     outputs = op.visible_outputs
     pick = None
     returns = op_returns_annotation(op)

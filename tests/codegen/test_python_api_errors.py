@@ -13,6 +13,12 @@ API = "ops/api.yaml"
 PY = "ops/python_api.yaml"
 
 OPS = (
+    "- op : bar\n"
+    "  args : (Tensor x, Tensor weight)\n"
+    "  output : Tensor(out)\n"
+    "  infer_meta :\n    func : UnchangedInferMeta\n"
+    "  kernel :\n    func : bar\n"
+    "  optional : weight\n"
     "- op : foo\n"
     "  args : (Tensor x, int axis, bool flatten = false, DataType dtype = DataType::INT64)\n"
     "  output : Tensor(out), Tensor(indices)\n"
@@ -234,6 +240,15 @@ CASES = [
         "returns_output_twice",
         GOOD + "  returns : [out, out]\n",
         "ops/python_api.yaml:4:19: api 'foo': returns: output 'out' is named twice",
+    ),
+    case(
+        "returns_empty_list",
+        GOOD + "  returns : []\n",
+        "ops/python_api.yaml:4:13: api 'foo': returns: name at least one output",
+    ),
+    case(
+        "optional_tensor_may_default_to_none",
+        "- api : bar\n  op : bar\n  args : (Tensor x, Tensor weight = None)\n",
     ),
     case(
         "alias_not_a_list",
