@@ -486,3 +486,20 @@ def test_c_ops_keep_the_op_signatures() -> None:
     out, indices = _C_ops.argsort(t(M))
     check(out, np.sort(M, axis=-1))
     assert len(_C_ops.split(t(X), [3], 1)) == 1
+
+
+def test_top_level_names_are_the_paddle_functions() -> None:
+    from phiops import _paddle_api
+    from phiops.generated import python_api
+
+    for name in python_api.__all__:
+        assert getattr(paddle, name) is getattr(python_api, name)
+    for name in _paddle_api.__all__:
+        assert getattr(paddle, name) is getattr(_paddle_api, name)
+
+
+def test_every_paddle_tensor_method_is_installed() -> None:
+    from phiops import _api
+
+    for name, function in _api.PADDLE_TENSOR_METHODS.items():
+        assert getattr(paddle.Tensor, name) is function

@@ -119,3 +119,21 @@ def test_bad_entry_is_reported_with_its_location_and_nothing_is_written(tmp_path
     ) in result.stderr
     assert "nothing was written" in result.stderr
     assert not (root / "generated").exists()
+
+
+def test_repository_spec_files_lint_clean() -> None:
+    import subprocess
+    import sys
+
+    from tests.codegen.project import REPO
+
+    result = subprocess.run(
+        [sys.executable, "-m", "phiops", "lint", "ops/api.yaml", "ops/backward.yaml"]
+        + ["ops/python_api.yaml"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith(": 0 errors, 0 inconsistencies\n")
