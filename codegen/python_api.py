@@ -432,7 +432,7 @@ def accepts(op_type: Type, given: Type) -> bool:
     return given.base in _INTS and op_type.base in _FLOATS
 
 
-def literal(api: PythonApi, value: FixedValue, op_arg: Arg) -> Default:
+def literal(value: FixedValue, op_arg: Arg) -> Default:
     """``value`` typed as ``op_arg``'s type; ParseError (offset in the text) when it does not fit."""
     tokens = [t for t in Tokens(value.text).tokens if t.kind != EOF]
     return parse_default_tokens(tokens, op_arg.type, op_arg.name)
@@ -551,7 +551,7 @@ def _check_against_op(api: PythonApi, specs: Mapping[str, OpSpec]) -> list[Diagn
 
 def _typed(api: PythonApi, value: FixedValue, op_arg: Arg, key: str) -> list[Diagnostic]:
     try:
-        literal(api, value, op_arg)
+        literal(value, op_arg)
     except ParseError as exc:
         loc = value.loc.shifted(exc.pos) if exc.pos is not None else value.loc
         return [

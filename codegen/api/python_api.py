@@ -54,7 +54,7 @@ def _param(api: PythonApi, op: OpSpec, arg: Arg) -> str:
 
 def _value(api: PythonApi, op: OpSpec, op_arg: Arg, value: FixedValue) -> str:
     """Python source of ``value`` passed as ``op_arg``."""
-    return default_literal(op, dataclasses.replace(op_arg, default=literal(api, value, op_arg)))
+    return default_literal(op, dataclasses.replace(op_arg, default=literal(value, op_arg)))
 
 
 def python_api_view(api: PythonApi, ops: Mapping[str, OpSpec]) -> PythonApiView:
