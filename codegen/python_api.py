@@ -13,6 +13,7 @@ every diagnostic collected before stopping, mini-language values parsed by the t
       if_none : {dtype : DataType::FLOAT32} # what an argument defaulting to None passes when None
       returns : indices                     # the op outputs it returns: a name or a list
       alias : [cat]                         # other names of the same function
+      arg_alias : {x : [input], axis : [dim]}  # other keyword names of arguments
       method : true                         # also a Tensor method (default: first arg a Tensor)
 
 `check_python_api(path, specs)` reads the file and, given phiops' ops by name, checks every entry
@@ -56,7 +57,18 @@ __all__ = [
 ]
 
 PYTHON_API_FILE_NAME = "python_api.yaml"
-PYTHON_API_KEYS = ("api", "op", "args", "map", "values", "if_none", "returns", "alias", "method")
+PYTHON_API_KEYS = (
+    "api",
+    "op",
+    "args",
+    "map",
+    "values",
+    "if_none",
+    "returns",
+    "alias",
+    "arg_alias",
+    "method",
+)
 # the Default of an argument written `= None`
 NONE = Default("none", None, "None")
 # paddle's `name` argument: accepted and unused, as PaddlePaddle's dynamic mode leaves it
@@ -87,6 +99,8 @@ class PythonApi:
     if_none: tuple[FixedValue, ...]
     returns: tuple[str, ...] | None  # None: what the op returns
     alias: tuple[str, ...]
+    # (argument, its other keyword names): PaddlePaddle's ParamAliasDecorator (`dim` for `axis`)
+    arg_alias: tuple[tuple[str, tuple[str, ...]], ...]
     method: bool | None  # None: a Tensor method when the first argument is one Tensor
     loc: Location = field(compare=False)
     key_locs: tuple[tuple[str, Location], ...] = field(default=(), compare=False)
@@ -237,6 +251,10 @@ class _PythonApiParser(_EntryParser):
         if_none = self.literals("if_none", values.get("if_none"))
         returns = self.returns(values.get("returns"))
         alias = self.identifier_list("alias", values.get("alias"))
+        arg_alias = tuple(
+            (name, self.identifier_list(f"arg_alias.{name}", value))
+            for name, _, value in self.key_names("arg_alias", values.get("arg_alias"))
+        )
         method = None
         node = values.get("method")
         if node is not None:
@@ -255,6 +273,7 @@ class _PythonApiParser(_EntryParser):
             if_none=if_none,
             returns=returns,
             alias=alias,
+            arg_alias=arg_alias,
             method=method,
             loc=entry.items["api"][1].loc,
             key_locs=tuple(self.key_locs),
@@ -538,6 +557,7 @@ def _check_against_op(api: PythonApi, specs: Mapping[str, OpSpec]) -> list[Diagn
                 f"op argument '{op_arg.name}' of '{op.name}' gets no value",
                 f"add an argument for it, map one to it, or give it in 'values'",
             )
+    found.extend(_check_arg_alias(api))
     visible = [output.name for output in op.visible_outputs]
     for name in api.returns or ():
         if name not in visible:
@@ -558,3 +578,33 @@ def _typed(api: PythonApi, value: FixedValue, op_arg: Arg, key: str) -> list[Dia
             Diagnostic(loc, api.name, f"{key}.{value.name}: {exc.message}", exc.hint, subject="api")
         ]
     return []
+
+
+def _check_arg_alias(api: PythonApi) -> list[Diagnostic]:
+    """Each `arg_alias` key is an argument; each alias is a name no argument or other alias has."""
+    found: list[Diagnostic] = []
+    names = [arg.name for arg in api.args]
+    taken: dict[str, str] = {}
+    for name, others in api.arg_alias:
+        if name not in names:
+            found.append(
+                Diagnostic(
+                    api.loc_of(f"arg_alias.{name}"),
+                    api.name,
+                    f"arg_alias: '{name}' is not an argument of the function",
+                    suggest(name, names),
+                    INCONSISTENCY,
+                    subject="api",
+                )
+            )
+        for other in others:
+            where = api.loc_of(f"arg_alias.{name}.{other}")
+            if other in names:
+                message = f"arg_alias: '{other}' is already an argument of the function"
+            elif other in taken:
+                message = f"arg_alias: '{other}' is already an alias of '{taken[other]}'"
+            else:
+                taken[other] = name
+                continue
+            found.append(Diagnostic(where, api.name, message, subject="api"))
+    return found

@@ -4,8 +4,8 @@ are declared in ops/python_api.yaml and generated (generated/python_api.py); phi
 exports both over the op-level functions of the same name.
 
 Each function follows the dynamic-mode branch of its namesake in PaddlePaddle's
-python/paddle/tensor/*.py; docs/python_api.md lists what still differs (``out=``, the
-``input``/``dim`` keyword aliases).
+python/paddle/tensor/*.py, with the same other keyword names (``keyword_aliases``);
+docs/python_api.md lists what still differs (``out=``, torch-style calls).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from phiops.generated import api as _C_ops
+from phiops.generated.python_api import keyword_aliases
 from phiops.runtime.common import DataType
 from phiops.runtime.core.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.attributes import to_dtype
@@ -123,6 +124,7 @@ def _is_integer(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
+@keyword_aliases({"shape": ("size",)})
 def full(
     shape: Any,
     fill_value: Any,
@@ -155,6 +157,7 @@ _CLIP_BOUNDS = {
 _FLOAT32_BOUNDS = (float(np.finfo(np.float32).min), float(np.finfo(np.float32).max))
 
 
+@keyword_aliases({"x": ("input",)})
 def clip(
     x: Tensor,
     min: Any = None,
@@ -179,6 +182,7 @@ def clip(
 clamp = clip
 
 
+@keyword_aliases({"x": ("input",), "axis": ("dim",)})
 def cumsum(
     x: Tensor,
     axis: int | None = None,
@@ -196,6 +200,7 @@ def cumsum(
     return _C_ops.cumsum(x, -1 if flatten else axis, flatten, False, False)
 
 
+@keyword_aliases({"x": ("input",)})
 def cumprod(
     x: Tensor,
     dim: int | None = None,
@@ -212,6 +217,7 @@ def cumprod(
     return _C_ops.cumprod(x, dim, False, False)
 
 
+@keyword_aliases({"x": ("input",), "axis": ("dim",)})
 def mean(
     x: Tensor,
     axis: int | Sequence[int] | None = None,
@@ -226,6 +232,7 @@ def mean(
     return _C_ops.mean(x, () if axis is None else axis, keepdim)
 
 
+@keyword_aliases({"x": ("input",), "y": ("exponent",)})
 def pow(x: Tensor, y: Any, name: str | None = None) -> Tensor:
     """``x ** y``: op ``pow`` for a Python number ``y``, ``elementwise_pow`` for a Tensor."""
     if isinstance(y, (int, float)):
@@ -299,6 +306,7 @@ class TopKRetType(NamedTuple):
     indices: Tensor
 
 
+@keyword_aliases({"x": ("input",), "axis": ("dim",)})
 def topk(
     x: Tensor,
     k: int | Tensor,
@@ -313,6 +321,7 @@ def topk(
     return TopKRetType(values=values, indices=indices)
 
 
+@keyword_aliases({"x": ("input",), "y": ("other",)})
 def where(
     condition: Tensor,
     x: Any = None,

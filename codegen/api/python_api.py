@@ -31,6 +31,7 @@ class PythonApiView:
     pick: tuple[int, ...] | None  # the op's outputs returned, by position; None: all
     alias: tuple[str, ...]
     is_method: bool
+    keyword_aliases: str | None  # `{"x": ("input",)}` for keyword_aliases(...), or None
 
 
 def _fail(api: PythonApi, message: str) -> GenerationError:
@@ -55,6 +56,16 @@ def _param(api: PythonApi, op: OpSpec, arg: Arg) -> str:
 def _value(api: PythonApi, op: OpSpec, op_arg: Arg, value: FixedValue) -> str:
     """Python source of ``value`` passed as ``op_arg``."""
     return default_literal(op, dataclasses.replace(op_arg, default=literal(value, op_arg)))
+
+
+def _keyword_aliases(api: PythonApi) -> str | None:
+    items = [(name, others) for name, others in api.arg_alias if others]
+    if not items:
+        return None
+    entries = ", ".join(
+        f'"{name}": (' + "".join(f'"{other}", ' for other in others) + ")" for name, others in items
+    )
+    return "{" + entries + "}"
 
 
 def python_api_view(api: PythonApi, ops: Mapping[str, OpSpec]) -> PythonApiView:
@@ -111,4 +122,5 @@ def python_api_view(api: PythonApi, ops: Mapping[str, OpSpec]) -> PythonApiView:
         pick=pick,
         alias=api.alias,
         is_method=api.is_method,
+        keyword_aliases=_keyword_aliases(api),
     )

@@ -503,3 +503,32 @@ def test_every_paddle_tensor_method_is_installed() -> None:
 
     for name, function in _api.PADDLE_TENSOR_METHODS.items():
         assert getattr(paddle.Tensor, name) is function
+
+
+# ---- PaddlePaddle's other keyword names
+
+
+def test_keyword_aliases_of_declared_functions() -> None:
+    check(paddle.flatten(input=t(X), start_dim=1, end_dim=2), X.reshape(2, 12))
+    check(paddle.concat(tensors=[t(M), t(M)], dim=1), np.concatenate([M, M], axis=1))
+    check(paddle.squeeze(input=t(np.zeros((1, 2), np.float32)), dim=0), np.zeros(2))
+    check(paddle.zeros(size=[2]), np.zeros(2))
+    check(paddle.linspace(0, end=1, steps=3), [0.0, 0.5, 1.0])
+
+
+def test_keyword_aliases_of_hand_written_functions() -> None:
+    check(paddle.cumsum(input=t(M), dim=0), np.cumsum(M, axis=0))
+    check(paddle.pow(input=t(M), exponent=2), M**2)
+    check(paddle.full(size=[2], fill_value=1.5), [1.5, 1.5])
+    check(paddle.topk(input=t(M), k=1, dim=0).values, [[3.0, 5.0, 4.0]])
+    check(paddle.where(t(M > 2), input=t(M), other=t(-M)), np.where(M > 2, M, -M))
+
+
+def test_keyword_alias_works_on_tensor_methods() -> None:
+    check(t(X).flatten(start_dim=1), X.reshape(2, 12))
+    check(t(M).cumsum(dim=1), np.cumsum(M, axis=1))
+
+
+def test_argument_and_its_alias_together_are_refused() -> None:
+    with pytest.raises(ValueError, match="Cannot specify both 'axis' and its alias 'dim'"):
+        paddle.argsort(t(M), axis=0, dim=1)

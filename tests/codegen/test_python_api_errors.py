@@ -267,6 +267,34 @@ CASES = [
         "  hint: each function and alias needs a name of its own",
     ),
     case(
+        "arg_alias_of_unknown_argument",
+        GOOD + "  arg_alias : {dim : [axes]}\n",
+        "ops/python_api.yaml:4:16: api 'foo': inconsistency: arg_alias: 'dim' is not an argument "
+        "of the function",
+    ),
+    case(
+        "arg_alias_is_an_argument",
+        GOOD + "  arg_alias : {axis : [x]}\n",
+        "ops/python_api.yaml:4:24: api 'foo': arg_alias: 'x' is already an argument of the "
+        "function",
+    ),
+    case(
+        "arg_alias_given_to_two_arguments",
+        GOOD + "  arg_alias : {x : [input], axis : [input]}\n",
+        "ops/python_api.yaml:4:37: api 'foo': arg_alias: 'input' is already an alias of 'x'",
+    ),
+    case(
+        "arg_alias_not_a_mapping",
+        GOOD + "  arg_alias : [input]\n",
+        "ops/python_api.yaml:4:15: api 'foo': 'arg_alias' must be a mapping, not a list",
+    ),
+    case(
+        "arg_alias_names_not_a_list",
+        GOOD + "  arg_alias : {x : input}\n",
+        "ops/python_api.yaml:4:20: api 'foo': 'arg_alias.x' must be a list like [a, b], not a "
+        "string",
+    ),
+    case(
         "method_not_a_bool",
         GOOD + "  method : yes please\n",
         "ops/python_api.yaml:4:12: api 'foo': 'method' must be true or false, not a string",

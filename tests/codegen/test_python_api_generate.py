@@ -51,6 +51,7 @@ PYTHON_API = """\
   op : argsort
   args : (Tensor x, int axis = -1, bool descending = false, bool stable = false, str name = None)
   returns : indices
+  arg_alias : {x : [input], axis : [dim]}
 """
 
 
@@ -87,6 +88,7 @@ def test_declared_function_renames_defaults_and_fixes_op_arguments(tmp_path: Pat
         "    _outputs = _api.argsort(x, axis, descending, stable)\n    return _outputs[1]\n"
     ) in text
     assert 'TENSOR_METHODS = ("argsort",)' in text
+    assert '\n@keyword_aliases({"x": ("input",), "axis": ("dim",)})\ndef argsort(' in text
 
 
 def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
