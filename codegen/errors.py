@@ -37,6 +37,8 @@ class Diagnostic:
     message: str
     hint: str | None = None
     severity: str = ERROR
+    # what `op` names: an op of the op specs, or a function of ops/python_api.yaml ("api")
+    subject: str = "op"
 
     @property
     def is_error(self) -> bool:
@@ -51,7 +53,7 @@ class Diagnostic:
         if self.loc is not None:
             parts.append(f"{self.loc}: ")
         if self.op is not None:
-            parts.append(f"op '{self.op}': ")
+            parts.append(f"{self.subject} '{self.op}': ")
         if self.severity != ERROR:
             parts.append(f"{self.severity}: ")
         parts.append(self.message)

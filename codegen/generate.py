@@ -34,9 +34,11 @@ TEMPLATES = {
     "compat_signatures.py": "compat_signatures.py.j2",
     "inplace.py": "inplace.py.j2",
     "tensor_methods.py": "tensor_methods.py.j2",
+    "python_api.py": "python_api.py.j2",
 }
 SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
 COMPAT_SPEC_FILE = "ops/op_compat.yaml"
+PYTHON_API_SPEC_FILE = "ops/python_api.yaml"
 # generated file -> the context list its template places between `# fmt: off` and `# fmt: on`:
 # the template writes the rest black-formatted, so black checks the file without that table
 # (codegen/render.py::format_source) instead of formatting 1,700 rows
@@ -63,6 +65,9 @@ class Project:
     def compat_path(self) -> Path:
         return self.root / COMPAT_SPEC_FILE
 
+    def python_api_path(self) -> Path:
+        return self.root / PYTHON_API_SPEC_FILE
+
     def fingerprint(self) -> str:
         codegen_dir = Path(__file__).resolve().parent
         from phiops.codegen.pd_op import pd_op_input_files
@@ -70,6 +75,8 @@ class Project:
         files = [(p.relative_to(self.root).as_posix(), p) for p in self.spec_paths()]
         if self.compat_path().exists():
             files.append((COMPAT_SPEC_FILE, self.compat_path()))
+        if self.python_api_path().exists():
+            files.append((PYTHON_API_SPEC_FILE, self.python_api_path()))
         files += [(p.relative_to(self.root).as_posix(), p) for p in pd_op_input_files(self.root)]
         files += [(f"templates/{p.name}", p) for p in self.templates.glob("*.j2")]
         files += [
@@ -278,6 +285,7 @@ def build_files(project: Project) -> FileManager:
     context = context_for(ops)
     context.update(pd_op_context(project.root))
     context.update(compat_context)
+    context.update(_python_api_context(project, specs))
     for name, template in TEMPLATES.items():
         rendered = render_template(env, template, context, ops, context_for)
         skeleton = None
@@ -290,9 +298,34 @@ def build_files(project: Project) -> FileManager:
             sources = context["pd_op_files"] or spec_text
         elif name == "compat_signatures.py" and project.compat_path().exists():
             sources = f"{spec_text}, {COMPAT_SPEC_FILE}"
+        elif name == "python_api.py" and project.python_api_path().exists():
+            sources = f"{PYTHON_API_SPEC_FILE}, {spec_text}"
         manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)
     prune_black_cache()
     return manager
+
+
+def _python_api_context(project: Project, specs) -> dict[str, Any]:
+    """The paddle.* functions of ops/python_api.yaml (checked against ``specs``), as views."""
+    from phiops.codegen.api.python import GenerationError
+    from phiops.codegen.api.python_api import python_api_view
+    from phiops.codegen.python_api import check_python_api
+
+    if not project.python_api_path().exists():
+        return {"python_apis": [], "python_api_file": PYTHON_API_SPEC_FILE}
+    by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}
+    found, diagnostics = check_python_api(project.python_api_path(), by_name, base=project.root)
+    if found is None:
+        raise SpecError(diagnostics)
+    views = []
+    for api in found.apis:
+        try:
+            views.append(python_api_view(api, by_name))
+        except GenerationError as error:
+            diagnostics.append(error.diagnostic)
+    if diagnostics:
+        raise SpecError(diagnostics)
+    return {"python_apis": views, "python_api_file": PYTHON_API_SPEC_FILE}
 
 
 def _compat_context(project: Project, specs) -> dict[str, Any]:

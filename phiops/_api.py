@@ -1,25 +1,39 @@
 """What ``import phiops`` gives: PaddlePaddle's top-level Python API (phiops/__init__.py loads
 this module on first use), with PaddlePaddle's submodules (``phiops.nn``, ``phiops.optimizer``,
-``phiops.static``, ...: the facade modules beside this file)."""
+``phiops.static``, ...: the facade modules beside this file).
+
+The op-level functions of ``phiops.generated`` come first; over them, the names PaddlePaddle's
+Python API spells differently: the one-op functions declared in ops/python_api.yaml
+(generated/python_api.py) and the hand-written ones (phiops/_paddle_api.py). Their Tensor
+methods take PaddlePaddle's signatures too (``x.flatten(1)``, ``x.argmax(axis=1)``), installed
+when this module is loaded: on first use of ``phiops.<name>`` or on import of a facade submodule.
+``phiops._C_ops`` keeps the op-level functions.
+"""
 
 from __future__ import annotations
 
+from phiops import _paddle_api
 from phiops.generated import *  # noqa: F401,F403
 from phiops.generated import __all__ as _generated_names
-
-# After the star import: the facades replace the runtime modules that phiops.generated exports
-# under the same names (nn, jit, optimizer).
-import phiops.amp as amp
-import phiops.autograd as autograd
-import phiops.distributed as distributed
-import phiops.io as io
-import phiops.jit as jit
-import phiops.metric as metric
-import phiops.nn as nn
-import phiops.optimizer as optimizer
-import phiops.regularizer as regularizer
-import phiops.static as static
+from phiops.generated import python_api as _python_api
+from phiops.generated.python_api import *  # noqa: F401,F403
 from phiops.runtime import ir
+from phiops.runtime.core.tensor import Tensor as _Tensor
+
+from ._paddle_api import *  # noqa: F401,F403
+
+# After the star imports: the facades replace the runtime modules that phiops.generated exports
+# under the same names (nn, jit, optimizer, static).
+import phiops.amp as amp  # noqa: E402
+import phiops.autograd as autograd  # noqa: E402
+import phiops.distributed as distributed  # noqa: E402
+import phiops.io as io  # noqa: E402
+import phiops.jit as jit  # noqa: E402
+import phiops.metric as metric  # noqa: E402
+import phiops.nn as nn  # noqa: E402
+import phiops.optimizer as optimizer  # noqa: E402
+import phiops.regularizer as regularizer  # noqa: E402
+import phiops.static as static  # noqa: E402
 
 _SUBMODULES = (
     "amp",
@@ -34,4 +48,23 @@ _SUBMODULES = (
     "static",
 )
 
-__all__ = [*dict.fromkeys([*_generated_names, "ir", *_SUBMODULES])]
+__all__ = list(
+    dict.fromkeys(
+        [*_generated_names, *_python_api.__all__, *_paddle_api.__all__, "ir", *_SUBMODULES]
+    )
+)
+
+# Tensor method -> the paddle.* function it calls with the tensor first
+PADDLE_TENSOR_METHODS = {
+    **{name: getattr(_python_api, name) for name in _python_api.TENSOR_METHODS},
+    **{name: getattr(_paddle_api, name) for name in _paddle_api.TENSOR_METHODS},
+    "clamp": _paddle_api.clip,
+}
+
+
+def _install_paddle_methods() -> None:
+    for name, function in PADDLE_TENSOR_METHODS.items():
+        setattr(_Tensor, name, function)
+
+
+_install_paddle_methods()

@@ -9,7 +9,10 @@ function or Layer to a program; phiops's ``save`` traces instead), ``not_to_stat
 
 from __future__ import annotations
 
-import phiops.generated as _generated  # noqa: F401  (registers the ops that a traced layer calls)
+import phiops as _phiops
+
 from phiops.runtime.jit import TranslatedLayer, load, save
 
 __all__ = ["save", "load", "TranslatedLayer"]
+
+_phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -14,7 +14,8 @@ LayerDict, ParameterList, and ``paddle.nn.utils`` and ``paddle.nn.quant``.
 
 from __future__ import annotations
 
-import phiops.generated as _generated  # noqa: F401  (registers the ops that the layers call)
+import phiops as _phiops
+
 from phiops.nn import functional, initializer
 from phiops.runtime.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from phiops.runtime.nn.layer import Layer, LayerList, Sequential
@@ -75,3 +76,5 @@ __all__ = [
     "Softmax",
     "Tanh",
 ]
+
+_phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -11,9 +11,12 @@ NAdam, RAdam, ASGD and Rprop, which phiops lacks; phiops's optimizers take no pa
 
 from __future__ import annotations
 
-import phiops.generated as _generated  # noqa: F401  (registers the update ops)
+import phiops as _phiops
+
 from phiops.optimizer import lr
 from phiops.runtime.nn.optimizer import SGD, Adam, AdamW, Momentum
 from phiops.runtime.optimizer import Optimizer
 
 __all__ = ["lr", "Optimizer", "SGD", "Momentum", "Adam", "AdamW"]
+
+_phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -15,7 +15,8 @@ are PIR ``Value``\\ s), CompiledProgram and BuildStrategy, ExponentialMovingAver
 
 from __future__ import annotations
 
-import phiops.generated as _generated  # noqa: F401  (registers the ops and the Value methods)
+import phiops as _phiops
+
 from phiops.runtime.static import (
     Executor,
     InputSpec,
@@ -68,3 +69,5 @@ __all__ = [
     "load_inference_model",
     "normalize_program",
 ]
+
+_phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -33,7 +33,7 @@ def test_repository_generated_matches_its_specs() -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
-def test_writes_the_ten_generated_files(project: Path) -> None:
+def test_writes_the_eleven_generated_files(project: Path) -> None:
     assert sorted(snapshot(project / "generated")) == [
         "__init__.py",
         "api.py",
@@ -42,6 +42,7 @@ def test_writes_the_ten_generated_files(project: Path) -> None:
         "infer_meta.py",
         "inplace.py",
         "pd_op_dialect.py",
+        "python_api.py",
         "registry.py",
         "signatures.py",
         "tensor_methods.py",
@@ -147,6 +148,7 @@ def test_list_names_the_files_without_writing(tmp_path: Path) -> None:
         "generated/compat_signatures.py",
         "generated/inplace.py",
         "generated/tensor_methods.py",
+        "generated/python_api.py",
     ]
     assert not (root / "generated").exists()
 
