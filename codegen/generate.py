@@ -37,10 +37,13 @@ TEMPLATES = {
 }
 SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
 COMPAT_SPEC_FILE = "ops/op_compat.yaml"
+DOCS_SPEC_FILE = "ops/docs.yaml"
 # generated file -> the context list its template places between `# fmt: off` and `# fmt: on`:
 # the template writes the rest black-formatted, so black checks the file without that table
 # (codegen/render.py::format_source) instead of formatting 1,700 rows
 FMT_OFF_TABLES = {"pd_op_dialect.py": "pd_ops"}
+# the generated files whose docstrings come from ops/docs.yaml
+DOCUMENTED_FILES = ("api.py", "inplace.py")
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,9 @@ class Project:
     def compat_path(self) -> Path:
         return self.root / COMPAT_SPEC_FILE
 
+    def docs_path(self) -> Path:
+        return self.root / DOCS_SPEC_FILE
+
     def fingerprint(self) -> str:
         codegen_dir = Path(__file__).resolve().parent
         from phiops.codegen.pd_op import pd_op_input_files
@@ -70,6 +76,8 @@ class Project:
         files = [(p.relative_to(self.root).as_posix(), p) for p in self.spec_paths()]
         if self.compat_path().exists():
             files.append((COMPAT_SPEC_FILE, self.compat_path()))
+        if self.docs_path().exists():
+            files.append((DOCS_SPEC_FILE, self.docs_path()))
         files += [(p.relative_to(self.root).as_posix(), p) for p in pd_op_input_files(self.root)]
         files += [(f"templates/{p.name}", p) for p in self.templates.glob("*.j2")]
         files += [
@@ -210,6 +218,7 @@ def build_files(project: Project) -> FileManager:
     specs = codegen.load(paths, base=project.root)
     ops = list(specs.ops) + list(specs.backward_ops)
     compat_context = _compat_context(project, specs)
+    docs = _docs(project, specs)
     generated_names = {op.name for op in ops}
     # codegen.load has run every check but the runtime's own (InferMeta functions, kernel
     # signatures), including building these views once (codegen.api.views.generation_problems).
@@ -217,7 +226,7 @@ def build_files(project: Project) -> FileManager:
     diagnostics: list[Diagnostic] = []
     for op in ops:
         backward = specs.find(op.backward) if op.backward is not None else None
-        views[op.name] = op_views(op, generated_names, backward)
+        views[op.name] = op_views(op, generated_names, backward, docs.get(op.name))
         info = views[op.name].info
         diagnostics.extend(
             Diagnostic(op.loc_of(key), op.name, message) for key, message in check_op(info)
@@ -255,7 +264,7 @@ def build_files(project: Project) -> FileManager:
                 for op in selected
             ],
             "api_names": [op.name for op in forward],
-            "inplace_ops": [inplace_view(op) for op in inplace_ops(forward)],
+            "inplace_ops": [inplace_view(op, docs.get(op.name)) for op in inplace_ops(forward)],
             "tensor_methods": [
                 op.name
                 for op in forward
@@ -290,6 +299,8 @@ def build_files(project: Project) -> FileManager:
             sources = context["pd_op_files"] or spec_text
         elif name == "compat_signatures.py" and project.compat_path().exists():
             sources = f"{spec_text}, {COMPAT_SPEC_FILE}"
+        elif name in DOCUMENTED_FILES and docs:
+            sources = f"{spec_text}, {DOCS_SPEC_FILE}"
         manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)
     prune_black_cache()
     return manager
@@ -311,3 +322,17 @@ def _compat_context(project: Project, specs) -> dict[str, Any]:
     if problems:
         raise SpecError(problems)
     return {"mappings": views, "pd_op_names": pd_op_names(specs, compat)}
+
+
+def _docs(project: Project, specs) -> dict[str, Any]:
+    """Each documented op's OpDoc from ops/docs.yaml (checked against ``specs``), by op name.
+    A project without the file (a test's throwaway project) gets docstrings without prose."""
+    from phiops.codegen.docs import check_docs
+
+    if not project.docs_path().exists():
+        return {}
+    by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}
+    docs, diagnostics = check_docs(project.docs_path(), by_name, base=project.root)
+    if docs is None or diagnostics:
+        raise SpecError(diagnostics)
+    return {entry.op: entry for entry in docs.entries}
