@@ -92,6 +92,10 @@ class _DocsParser(_EntryParser):
         if name is not None:
             self.op = name.value
         values = self.consume(entry, DOCS_KEYS)
+        # a missing sentence is reported at the 'args' key, not at its first sentence
+        self.key_locs = [
+            (key, entry.items[key][0].loc if key == "args" else loc) for key, loc in self.key_locs
+        ]
         missing = [k for k in ("summary", "returns") if k not in values]
         for key in missing:
             self.error(name_key.loc, f"missing required key '{key}'")
@@ -199,7 +203,8 @@ def check_docs(
     if specs is not None:
         for entry in entries:
             diagnostics.extend(_check_against_spec(entry, specs))
-        diagnostics.extend(_undocumented(entries, nodes, specs, display))
+        if nodes or not found:  # a file that is not a list of entries has said so already
+            diagnostics.extend(_undocumented(entries, nodes, specs, display))
     diagnostics = sort_diagnostics(diagnostics)
     if any(d.is_error for d in diagnostics):
         return None, diagnostics
@@ -280,10 +285,9 @@ def _undocumented(
         Diagnostic(
             op.loc,
             op.name,
-            f"no entry in {file}: every forward op needs a summary, a sentence for each "
-            "argument and what it returns",
-            f"add '- op : {op.name}' with summary, args "
-            f"({', '.join(a.name for a in op.args) or 'none'}) and returns to {file}",
+            f"no entry in {file}",
+            f"add '- op : {op.name}' with a summary, a sentence for each argument "
+            f"({', '.join(a.name for a in op.args) or 'none'}) and returns",
             INCONSISTENCY,
         )
         for op in specs.values()
