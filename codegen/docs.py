@@ -122,7 +122,9 @@ class _DocsParser(_EntryParser):
         if not text:
             self.error(scalar.loc, f"'{key}' is empty", "write a sentence")
             return None
-        if "\n\n" in "\n".join(line.strip() for line in text.splitlines()):
+        # a line break that YAML keeps is a blank line in the source, except in a literal block
+        lines = [line.strip() for line in text.splitlines()]
+        if "" in lines if scalar.style == "|" else len(lines) > 1:
             self.error(
                 scalar.loc,
                 f"'{key}' has more than one paragraph",
@@ -199,7 +201,7 @@ def check_docs(
         entry = _DocsParser(node, diagnostics).run_docs()
         if entry is not None:
             entries.append(entry)
-    diagnostics.extend(_duplicates(nodes, display))
+    diagnostics.extend(_duplicates(nodes))
     if specs is not None:
         for entry in entries:
             diagnostics.extend(_check_against_spec(entry, specs))
@@ -218,7 +220,7 @@ def _entry_name(node: YMap) -> tuple[str, Location] | None:
     return item[1].value, item[0].loc
 
 
-def _duplicates(nodes: list[YMap], file: str) -> list[Diagnostic]:
+def _duplicates(nodes: list[YMap]) -> list[Diagnostic]:
     """A second entry for the same op, whatever else is wrong with either."""
     found = []
     first: dict[str, Location] = {}

@@ -88,7 +88,6 @@ def _wrapped(first: str, text: str, indent: str) -> list[str]:
     return textwrap.wrap(
         f"{first}{text}",
         _DOC_WIDTH,
-        initial_indent="",
         subsequent_indent=indent,
         break_long_words=False,
         break_on_hyphens=False,

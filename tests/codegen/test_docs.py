@@ -191,6 +191,16 @@ CASES = [
         ],
     ),
     Case(
+        "two_paragraphs_in_a_plain_sentence",
+        docs(foo_doc(x="The input.\n\n      And more.")),
+        ["ops/docs.yaml:4:9: op 'foo': 'args.x' has more than one paragraph"],
+    ),
+    Case(
+        "literal_block_lines_are_one_paragraph",
+        docs(foo_doc(returns="|\n    The fooed\n    x.")),
+        [],
+    ),
+    Case(
         "no_full_stop",
         docs(foo_doc(summary="Foos x")),
         [
