@@ -26,12 +26,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from .errors import INCONSISTENCY, Diagnostic, sort_diagnostics
+from .errors import INCONSISTENCY, Diagnostic, SpecError, sort_diagnostics
 from .loader import YMap, YScalar
-from .model import Location, OpSpec
+from .model import Location, OpSpec, SpecSet
 from .parse import _EntryParser, _kind_phrase, suggest
 
-__all__ = ["DOCS_FILE_NAME", "DOCS_KEYS", "OpDoc", "DocSet", "check_docs", "is_docs_file"]
+__all__ = [
+    "DOCS_FILE_NAME",
+    "DOCS_KEYS",
+    "OpDoc",
+    "DocSet",
+    "check_docs",
+    "docs_by_op",
+    "is_docs_file",
+]
 
 DOCS_FILE_NAME = "docs.yaml"
 DOCS_KEYS = ("op", "summary", "args", "returns")
@@ -211,6 +219,21 @@ def check_docs(
     if any(d.is_error for d in diagnostics):
         return None, diagnostics
     return DocSet(tuple(entries), display), diagnostics
+
+
+def docs_by_op(
+    path: Path, specs: SpecSet, *, base: str | os.PathLike[str] | None = None
+) -> dict[str, OpDoc]:
+    """For generation: each documented op's OpDoc, by op name, from docs.yaml ``path`` checked
+    against ``specs``; SpecError on any diagnostic. A project without the file (a test's
+    throwaway project) gets docstrings without prose: {}."""
+    if not path.exists():
+        return {}
+    by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}
+    docs, diagnostics = check_docs(path, by_name, base=base)
+    if docs is None or diagnostics:
+        raise SpecError(diagnostics)
+    return {entry.op: entry for entry in docs.entries}
 
 
 def _entry_name(node: YMap) -> tuple[str, Location] | None:

@@ -197,6 +197,7 @@ def build_files(project: Project) -> FileManager:
         inplace_view,
         op_views,
     )
+    from phiops.codegen.docs import docs_by_op
     from phiops.codegen.pd_op import pd_op_context
     from phiops.codegen.render import (
         format_source,
@@ -218,7 +219,7 @@ def build_files(project: Project) -> FileManager:
     specs = codegen.load(paths, base=project.root)
     ops = list(specs.ops) + list(specs.backward_ops)
     compat_context = _compat_context(project, specs)
-    docs = _docs(project, specs)
+    docs = docs_by_op(project.docs_path(), specs, base=project.root)
     generated_names = {op.name for op in ops}
     # codegen.load has run every check but the runtime's own (InferMeta functions, kernel
     # signatures), including building these views once (codegen.api.views.generation_problems).
@@ -322,17 +323,3 @@ def _compat_context(project: Project, specs) -> dict[str, Any]:
     if problems:
         raise SpecError(problems)
     return {"mappings": views, "pd_op_names": pd_op_names(specs, compat)}
-
-
-def _docs(project: Project, specs) -> dict[str, Any]:
-    """Each documented op's OpDoc from ops/docs.yaml (checked against ``specs``), by op name.
-    A project without the file (a test's throwaway project) gets docstrings without prose."""
-    from phiops.codegen.docs import check_docs
-
-    if not project.docs_path().exists():
-        return {}
-    by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}
-    docs, diagnostics = check_docs(project.docs_path(), by_name, base=project.root)
-    if docs is None or diagnostics:
-        raise SpecError(diagnostics)
-    return {entry.op: entry for entry in docs.entries}
