@@ -6,12 +6,13 @@ every value located, keys consumed one by one (a leftover key is an error with a
 mean"), every diagnostic collected before stopping. An entry::
 
     - op : flatten
-      summary : Merges the axes start_axis to stop_axis of x into one axis.
+      summary : Merges the consecutive axes start_axis to stop_axis of x into one axis.
       args :
         x : The tensor to flatten.
-        start_axis : The first axis merged; negative counts from the last axis.
-        stop_axis : The last axis merged; negative counts from the last axis.
-      returns : A tensor holding x's elements in the same order, with the merged shape.
+        start_axis : The first axis merged; negative counts from the last.
+        stop_axis : The last axis merged; negative counts from the last.
+      returns : A tensor holding x's elements in the same order, with the merged axes replaced
+        by one.
 
 Each value is one paragraph of plain text (YAML may fold it over several lines), ending in
 ``.``. `check_docs(path, specs)` checks the entries against phiops' op specs when it is given
@@ -58,6 +59,7 @@ class OpDoc:
     key_locs: tuple[tuple[str, Location], ...] = field(default=(), compare=False)
 
     def arg(self, name: str) -> str | None:
+        """The sentence of argument ``name``, or None."""
         for arg_name, sentence in self.args:
             if arg_name == name:
                 return sentence
@@ -73,10 +75,13 @@ class OpDoc:
 
 @dataclass(frozen=True)
 class DocSet:
+    """Every entry of one docs.yaml, in the file's order."""
+
     entries: tuple[OpDoc, ...]
     file: str
 
     def find(self, name: str) -> OpDoc | None:
+        """The entry of op ``name``, or None."""
         for entry in self.entries:
             if entry.op == name:
                 return entry
@@ -150,6 +155,7 @@ class _DocsParser(_EntryParser):
         return text
 
     def arg_sentences(self, node) -> tuple[tuple[str, str], ...] | None:
+        """``args``: (argument, sentence) pairs in the file's order; None when one is bad."""
         if node is None:
             return ()
         mapping = self.mapping("args", node)
