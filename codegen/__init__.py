@@ -94,7 +94,8 @@ def collect(
 
     ``python_api=False`` leaves out what only phiops' Python API requires (for PaddlePaddle's
     own files). A file named op_compat.yaml is read as one (`phiops.codegen.compat`) and checked against
-    the op specs among ``paths``; so is one named python_api.yaml (`phiops.codegen.python_api`)."""
+    the op specs among ``paths``; so is one named python_api.yaml (`phiops.codegen.python_api`), and one named docs.yaml
+    (`phiops.codegen.docs`)."""
     # Imported here, not at the top: pyyaml is the `codegen` extra, and `phiops codegen`
     # from a wheel installed without it must be able to say so.
     from .loader import read_entries, read_spec_file
@@ -102,13 +103,17 @@ def collect(
 
     from .compat import check_compat, is_compat_file
     from .python_api import check_python_api, is_python_api_file
+    from .docs import check_docs, is_docs_file
 
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = list(paths)
     compat_paths = [p for p in paths if is_compat_file(p)]
     python_api_paths = [p for p in paths if is_python_api_file(p)]
-    paths = [p for p in paths if not is_compat_file(p) and not is_python_api_file(p)]
+    docs_paths = [p for p in paths if is_docs_file(p)]
+    paths = [
+        p for p in paths if not (is_compat_file(p) or is_python_api_file(p) or is_docs_file(p))
+    ]
     diagnostics: list[Diagnostic] = []
     specs: list[OpSpec] = []
     broken: set[int] = set()
@@ -144,6 +149,9 @@ def collect(
     for raw in python_api_paths:
         files.append(_display_name(Path(raw), base))
         diagnostics.extend(check_python_api(raw, by_name, base=base)[1])
+    for raw in docs_paths:
+        files.append(_display_name(Path(raw), base))
+        diagnostics.extend(check_docs(raw, by_name, base=base)[1])
     return specs, files, sort_diagnostics(diagnostics)
 
 

@@ -39,10 +39,13 @@ TEMPLATES = {
 SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
 COMPAT_SPEC_FILE = "ops/op_compat.yaml"
 PYTHON_API_SPEC_FILE = "ops/python_api.yaml"
+DOCS_SPEC_FILE = "ops/docs.yaml"
 # generated file -> the context list its template places between `# fmt: off` and `# fmt: on`:
 # the template writes the rest black-formatted, so black checks the file without that table
 # (codegen/render.py::format_source) instead of formatting 1,700 rows
 FMT_OFF_TABLES = {"pd_op_dialect.py": "pd_ops"}
+# the generated files whose docstrings come from ops/docs.yaml
+DOCUMENTED_FILES = ("api.py", "inplace.py")
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class Project:
     def python_api_path(self) -> Path:
         return self.root / PYTHON_API_SPEC_FILE
 
+    def docs_path(self) -> Path:
+        return self.root / DOCS_SPEC_FILE
+
     def fingerprint(self) -> str:
         codegen_dir = Path(__file__).resolve().parent
         from phiops.codegen.pd_op import pd_op_input_files
@@ -77,6 +83,8 @@ class Project:
             files.append((COMPAT_SPEC_FILE, self.compat_path()))
         if self.python_api_path().exists():
             files.append((PYTHON_API_SPEC_FILE, self.python_api_path()))
+        if self.docs_path().exists():
+            files.append((DOCS_SPEC_FILE, self.docs_path()))
         files += [(p.relative_to(self.root).as_posix(), p) for p in pd_op_input_files(self.root)]
         files += [(f"templates/{p.name}", p) for p in self.templates.glob("*.j2")]
         files += [
@@ -196,6 +204,7 @@ def build_files(project: Project) -> FileManager:
         inplace_view,
         op_views,
     )
+    from phiops.codegen.docs import docs_by_op
     from phiops.codegen.pd_op import pd_op_context
     from phiops.codegen.render import (
         format_source,
@@ -217,6 +226,7 @@ def build_files(project: Project) -> FileManager:
     specs = codegen.load(paths, base=project.root)
     ops = list(specs.ops) + list(specs.backward_ops)
     compat_context = _compat_context(project, specs)
+    docs = docs_by_op(project.docs_path(), specs, base=project.root)
     generated_names = {op.name for op in ops}
     # codegen.load has run every check but the runtime's own (InferMeta functions, kernel
     # signatures), including building these views once (codegen.api.views.generation_problems).
@@ -224,7 +234,7 @@ def build_files(project: Project) -> FileManager:
     diagnostics: list[Diagnostic] = []
     for op in ops:
         backward = specs.find(op.backward) if op.backward is not None else None
-        views[op.name] = op_views(op, generated_names, backward)
+        views[op.name] = op_views(op, generated_names, backward, docs.get(op.name))
         info = views[op.name].info
         diagnostics.extend(
             Diagnostic(op.loc_of(key), op.name, message) for key, message in check_op(info)
@@ -262,7 +272,7 @@ def build_files(project: Project) -> FileManager:
                 for op in selected
             ],
             "api_names": [op.name for op in forward],
-            "inplace_ops": [inplace_view(op) for op in inplace_ops(forward)],
+            "inplace_ops": [inplace_view(op, docs.get(op.name)) for op in inplace_ops(forward)],
             "tensor_methods": [
                 op.name
                 for op in forward
@@ -300,6 +310,8 @@ def build_files(project: Project) -> FileManager:
             sources = f"{spec_text}, {COMPAT_SPEC_FILE}"
         elif name == "python_api.py" and project.python_api_path().exists():
             sources = f"{PYTHON_API_SPEC_FILE}, {spec_text}"
+        elif name in DOCUMENTED_FILES and docs:
+            sources = f"{spec_text}, {DOCS_SPEC_FILE}"
         manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)
     prune_black_cache()
     return manager

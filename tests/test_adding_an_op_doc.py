@@ -1,4 +1,5 @@
-"""docs/adding_an_op.md shows logit's spec, kernel and gradient case as they are in the tree."""
+"""docs/adding_an_op.md shows logit's spec, prose, kernel and gradient case as they are in the
+tree."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ def blocks(language: str) -> list[str]:
 
 def test_the_specs_shown_are_in_ops() -> None:
     api = (ROOT / "ops" / "api.yaml").read_text()
+    docs = (ROOT / "ops" / "docs.yaml").read_text()
     backward = (ROOT / "ops" / "backward.yaml").read_text()
     shown = [block for block in blocks("yaml") if "logit" in block]
-    assert len(shown) == 2
-    assert shown[0] in api and shown[1] in backward
+    assert len(shown) == 3
+    assert shown[0] in api and shown[1] in docs and shown[2] in backward
 
 
 def test_the_kernel_shown_is_the_kernel_file_without_its_docstring() -> None:

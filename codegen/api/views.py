@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from phiops.codegen.api.python import (
     returns_annotation,
 )
 from phiops.codegen.api.autograd import grad_spec_source
+from phiops.codegen.docs import OpDoc
 from phiops.codegen.errors import Diagnostic
 from phiops.codegen.model import DataTypeConst, OpSpec
 
@@ -78,7 +80,56 @@ def _tuple(items: list[str]) -> str:
     return "(" + ", ".join(items) + ")"
 
 
-def _doc(op: OpSpec, args: tuple[PyArg, ...], file: str) -> tuple[str, ...]:
+_DOC_WIDTH = 92  # a docstring line's text: black's 100 less the function body's indent
+
+
+def _wrapped(first: str, text: str, indent: str) -> list[str]:
+    """``first`` then ``text``, filled to the docstring's width, later lines under ``indent``."""
+    return textwrap.wrap(
+        f"{first}{text}",
+        _DOC_WIDTH,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _prose_doc(
+    op: OpSpec,
+    args: tuple[PyArg, ...],
+    file: str,
+    doc: OpDoc,
+    lead: str = "",
+    note: tuple[str, ...] = (),
+) -> list[str]:
+    """The docstring of ``op`` from its ops/docs.yaml entry ``doc``: ``lead`` and the summary,
+    the paragraph ``note`` (if any), a line per argument (type, default, meaning), what it
+    returns, then where it comes from."""
+    lines = _wrapped(lead, doc.summary, "")
+    if note:
+        lines += ["", *note]
+    lines += ["", "Args:"]
+    for arg in args:
+        default = "" if arg.default is None else f", default {arg.default}"
+        head = f"    {arg.name} ({arg.annotation}{default}): "
+        lines += _wrapped(head, doc.arg(arg.name) or "", " " * 8)
+    lines.append("    name (str | None): Unused; accepted for PaddlePaddle compatibility.")
+    lines += ["", "Returns:"]
+    lines += _wrapped(f"    {returns_annotation(op)}: ", doc.returns, " " * 8)
+    outputs = ", ".join(str(o) for o in op.visible_outputs)
+    lines += [
+        "",
+        f"PHI op ``{op.name}``: {op.args} -> {outputs}.",
+        f"Generated from {file}:{op.loc.line} and {doc.loc.file}:{doc.loc.line}.",
+    ]
+    return lines
+
+
+def _doc(
+    op: OpSpec, args: tuple[PyArg, ...], file: str, doc: OpDoc | None = None
+) -> tuple[str, ...]:
+    if doc is not None:
+        return tuple(_doc_escape(line) for line in _prose_doc(op, args, file, doc))
     outputs = ", ".join(str(o) for o in op.visible_outputs)
     lines = [
         f"PHI op ``{op.name}``: {op.args} -> {outputs}.",
@@ -101,11 +152,15 @@ def _doc(op: OpSpec, args: tuple[PyArg, ...], file: str) -> tuple[str, ...]:
 
 
 def api_view(
-    op: OpSpec, file: str, generated_ops: set[str], backward_op: OpSpec | None = None
+    op: OpSpec,
+    file: str,
+    generated_ops: set[str],
+    backward_op: OpSpec | None = None,
+    op_doc: OpDoc | None = None,
 ) -> ApiView:
     args = python_args(op)
     params = ", ".join([a.signature for a in args] + ["name: str | None = None"])
-    doc = _doc(op, args, file)
+    doc = _doc(op, args, file, op_doc)
     normalise = tuple(line for a in args for line in a.normalise)
     if op.invoke is not None:
         return ApiView(
@@ -359,12 +414,14 @@ class OpViews:
     info: Any
 
 
-def op_views(op: OpSpec, generated_names: set[str], backward: OpSpec | None) -> OpViews:
-    """The views of ``op`` (``backward``: its backward op, if any); GenerationError when the
-    spec cannot be generated."""
+def op_views(
+    op: OpSpec, generated_names: set[str], backward: OpSpec | None, doc: OpDoc | None = None
+) -> OpViews:
+    """The views of ``op`` (``backward``: its backward op, if any; ``doc``: its prose from
+    ops/docs.yaml, if any); GenerationError when the spec cannot be generated."""
     from phiops.codegen.api.registry import kernel_name, op_info
 
-    api = api_view(op, op.loc.file, generated_names, backward)
+    api = api_view(op, op.loc.file, generated_names, backward, doc)
     infer_meta = signature = None
     if op.invoke is None:
         infer_meta = infer_meta_view(op)
@@ -433,8 +490,9 @@ class InplaceView:
     returns_many: bool
 
 
-def inplace_view(op: OpSpec) -> InplaceView:
-    """The in-place variant of ``op`` (which has ``inplace`` pairs and no ``_`` suffix)."""
+def inplace_view(op: OpSpec, op_doc: OpDoc | None = None) -> InplaceView:
+    """The in-place variant of ``op`` (which has ``inplace`` pairs and no ``_`` suffix); its
+    docstring reuses the prose of ``op``'s ops/docs.yaml entry ``op_doc``, if any."""
     args = python_args(op)
     visible = [o.name for o in op.visible_outputs]
     pairs = []
@@ -450,14 +508,27 @@ def inplace_view(op: OpSpec) -> InplaceView:
             )
         pairs.append((pair.input, visible.index(pair.output)))
     written = ", ".join(f"``{p.input}``" for p in op.inplace)
-    doc = (
-        f"In-place ``{op.name}``: writes the result into the storage of {written} and returns it.",
-        "",
-        f"Generated from {op.loc.file}:{op.loc.line} (``inplace : {', '.join(str(p) for p in op.inplace)}``).",
+    rules = (
         "The written tensor's version goes up; a leaf tensor that needs a gradient cannot be",
         "written in place while gradients are recorded; otherwise the tensor takes the grad",
         f"node of ``{op.name}`` (the graph is rebased onto it), as in PaddlePaddle.",
     )
+    pairs_text = ", ".join(str(p) for p in op.inplace)
+    if op_doc is None:
+        doc = (
+            f"In-place ``{op.name}``: writes the result into the storage of {written} and returns it.",
+            "",
+            f"Generated from {op.loc.file}:{op.loc.line} (``inplace : {pairs_text}``).",
+            *rules,
+        )
+    else:
+        where = _wrapped(
+            "", f"The result is written into the storage of {written}, which is returned.", ""
+        )
+        lines = _prose_doc(
+            op, args, op.loc.file, op_doc, f"In-place ``{op.name}``: ", (*where, *rules)
+        )
+        doc = (*lines[:-1], f"{lines[-1][:-1]} (``inplace : {pairs_text}``).")
     return InplaceView(
         name=f"{op.name}_",
         op=op.name,
