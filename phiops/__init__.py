@@ -54,26 +54,25 @@ _FOLDERS = ("runtime", "codegen")
 _find_checkout_folders()
 
 _api_names: frozenset[str] | None = None
-_loading_api = False
 
 
 def _load_api() -> frozenset[str]:
     """Import the API (phiops/_api.py) and put its names here; returns them. The facade
     submodules call it too, so that ``import phiops.nn`` gives the same Tensor methods as
-    ``import phiops``; while phiops/_api.py is loading (it imports them) it does nothing."""
-    global _api_names, _loading_api
-    if _api_names is None and not _loading_api:
+    ``import phiops``; while phiops/_api.py is still loading (it imports them) it does nothing."""
+    global _api_names
+    if _api_names is None:
         import importlib
+        import sys
 
-        _loading_api = True
-        try:
-            _api = importlib.import_module("phiops._api")
-        finally:
-            _loading_api = False
+        loading = sys.modules.get("phiops._api")
+        if loading is not None and not getattr(loading, "LOADED", False):
+            return frozenset()
+        _api = importlib.import_module("phiops._api")
         names = frozenset(_api.__all__)
         globals().update({name: getattr(_api, name) for name in names})
         _api_names = names
-    return _api_names or frozenset()
+    return _api_names
 
 
 def __getattr__(name: str) -> object:

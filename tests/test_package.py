@@ -120,3 +120,18 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
     )
     assert pipeline.stdout.count("\n") == 1
     assert "Traceback" not in pipeline.stderr, pipeline.stderr
+
+
+def test_the_api_module_imported_directly_loads_once() -> None:
+    result = _python("from phiops import _api\nimport phiops\nprint(phiops.add is _api.add)")
+    assert result.stdout.strip() == "True", result.stderr
+
+
+def test_a_facade_submodule_alone_gives_paddles_tensor_methods() -> None:
+    """`import phiops.nn` without touching `phiops.<name>`: x.flatten() is paddle's (every axis)."""
+    result = _python(
+        "import numpy as np\nimport phiops.nn\n"
+        "from phiops.runtime.core.tensor import to_tensor\n"
+        "print(to_tensor(np.ones((2, 3, 4), 'float32')).flatten().shape)"
+    )
+    assert result.stdout.strip() == "[24]", result.stderr

@@ -11,121 +11,39 @@ import numpy as np
 import pytest
 
 import phiops as paddle
-from phiops import _C_ops
+from phiops import _api, _C_ops, _paddle_api
+from phiops.generated import python_api as _python_api
+from tests import paddle_api
 
-EMPTY = inspect.Parameter.empty
-KW = "kw"  # marks a keyword-only parameter in SIGNATURES
-
-
-def _p(name, default=EMPTY, kind=None):
-    return (name, default, kind)
-
-
-# PaddlePaddle 3.3.1's signatures, less what phiops does not take yet (docs/python_api.md):
-# ``out=``, ``device=``, ``requires_grad=``, ``pin_memory=``.
-SIGNATURES = {
-    "flatten": [_p("x"), _p("start_axis", 0), _p("stop_axis", -1), _p("name", None)],
-    "cumsum": [_p("x"), _p("axis", None), _p("dtype", None), _p("name", None)],
-    "cumprod": [_p("x"), _p("dim", None), _p("dtype", None, KW), _p("name", None, KW)],
-    "split": [_p("x"), _p("num_or_sections"), _p("axis", 0), _p("name", None)],
-    "argsort": [
-        _p("x"),
-        _p("axis", -1),
-        _p("descending", False),
-        _p("stable", False),
-        _p("name", None),
-    ],
-    "sort": [
-        _p("x"),
-        _p("axis", -1),
-        _p("descending", False),
-        _p("stable", False),
-        _p("name", None),
-    ],
-    "argmax": [
-        _p("x"),
-        _p("axis", None),
-        _p("keepdim", False),
-        _p("dtype", "int64"),
-        _p("name", None),
-    ],
-    "argmin": [
-        _p("x"),
-        _p("axis", None),
-        _p("keepdim", False),
-        _p("dtype", "int64"),
-        _p("name", None),
-    ],
-    "arange": [
-        _p("start", 0),
-        _p("end", None),
-        _p("step", 1),
-        _p("dtype", None),
-        _p("name", None, KW),
-    ],
-    "linspace": [_p("start"), _p("stop"), _p("num"), _p("dtype", None), _p("name", None)],
-    "full": [_p("shape"), _p("fill_value"), _p("dtype", None), _p("name", None)],
-    "full_like": [_p("x"), _p("fill_value"), _p("dtype", None), _p("name", None)],
-    "zeros": [_p("shape"), _p("dtype", None), _p("name", None)],
-    "ones": [_p("shape"), _p("dtype", None), _p("name", None)],
-    "clip": [_p("x"), _p("min", None), _p("max", None), _p("name", None)],
-    "where": [_p("condition"), _p("x", None), _p("y", None), _p("name", None)],
-    "sum": [_p("x"), _p("axis", None), _p("dtype", None), _p("keepdim", False), _p("name", None)],
-    "mean": [
-        _p("x"),
-        _p("axis", None),
-        _p("keepdim", False),
-        _p("name", None),
-        _p("dtype", None, KW),
-    ],
-    "max": [_p("x"), _p("axis", None), _p("keepdim", False), _p("name", None)],
-    "min": [_p("x"), _p("axis", None), _p("keepdim", False), _p("name", None)],
-    "transpose": [_p("x"), _p("perm"), _p("name", None)],
-    "reshape": [_p("x"), _p("shape"), _p("name", None)],
-    "squeeze": [_p("x"), _p("axis", None), _p("name", None)],
-    "unsqueeze": [_p("x"), _p("axis"), _p("name", None)],
-    "concat": [_p("x"), _p("axis", 0), _p("name", None)],
-    "stack": [_p("x"), _p("axis", 0), _p("name", None)],
-    "topk": [
-        _p("x"),
-        _p("k"),
-        _p("axis", None),
-        _p("largest", True),
-        _p("sorted", True),
-        _p("name", None),
-    ],
-    "gather": [_p("x"), _p("index"), _p("axis", None), _p("name", None)],
-    "scale": [
-        _p("x"),
-        _p("scale", 1.0),
-        _p("bias", 0.0),
-        _p("bias_after_scale", True),
-        _p("act", None),
-        _p("name", None),
-    ],
-    "pow": [_p("x"), _p("y"), _p("name", None)],
-    "matmul": [
-        _p("x"),
-        _p("y"),
-        _p("transpose_x", False),
-        _p("transpose_y", False),
-        _p("name", None),
-    ],
-    "softmax": [_p("input"), _p("dim", None), _p("dtype", None)],
-}
+# what phiops does not take yet (docs/python_api.md): PaddlePaddle 3.3.1's torch-style keywords
+NOT_YET = {"out", "device", "requires_grad", "pin_memory"}
+PADDLE_NAMES = sorted((set(_python_api.__all__) | set(_paddle_api.__all__)) - {"TopKRetType"})
 
 
-def _signature(function) -> list[tuple]:
-    found = []
-    for param in inspect.signature(function).parameters.values():
-        kind = KW if param.kind is inspect.Parameter.KEYWORD_ONLY else None
-        found.append((param.name, param.default, kind))
-    return found
+def _ours(function) -> list[tuple]:
+    return [
+        (p.name, p.kind.name, None if p.default is inspect.Parameter.empty else repr(p.default))
+        for p in inspect.signature(function).parameters.values()
+    ]
 
 
-@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def _theirs(qualname: str) -> list[tuple]:
+    """PaddlePaddle 3.3.1's parameters as recorded (tests/data/paddle_api_3_3_1.json)."""
+    return [
+        (p["name"], p["kind"], p.get("default"))
+        for p in paddle_api.parameters(qualname)
+        if p["name"] not in NOT_YET and p["name"] != "self"
+    ]
+
+
+@pytest.mark.parametrize("name", PADDLE_NAMES)
 def test_signature_is_paddles(name: str) -> None:
-    assert _signature(getattr(paddle, name)) == SIGNATURES[name]
+    assert _ours(getattr(paddle, name)) == _theirs(f"paddle.{name}")
+
+
+@pytest.mark.parametrize("name", sorted(_api.PADDLE_TENSOR_METHODS))
+def test_tensor_method_signature_is_paddles(name: str) -> None:
+    assert _ours(getattr(paddle.Tensor, name)) == _theirs(f"paddle.Tensor.{name}")
 
 
 def t(data, dtype=None):
