@@ -497,20 +497,10 @@ def check_compat(
     """Read and check op_compat.yaml ``path``; with ``specs`` (phiops' ops by name), check each
     entry against its op. Returns the set (None when there is a schema error) and every
     diagnostic, sorted. Never raises for bad input."""
-    from . import _display_name
-    from .loader import read_entries, read_spec_file
+    from .entry_files import read_entry_file
 
-    display = _display_name(Path(path), base)
-    text, diagnostics = read_spec_file(Path(path), display)
-    if text is None:
-        return None, diagnostics
-    nodes, found = read_entries(text, display)
-    diagnostics.extend(found)
-    entries = []
-    for node in nodes:
-        entry = _CompatParser(node, diagnostics).run_compat()
-        if entry is not None:
-            entries.append(entry)
+    read = read_entry_file(path, base, lambda node, said: _CompatParser(node, said).run_compat())
+    display, entries, diagnostics = read.display, read.entries, read.diagnostics
     diagnostics.extend(_check_names(entries))
     if specs is not None:
         for entry in entries:

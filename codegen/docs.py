@@ -201,26 +201,17 @@ def check_docs(
     backward), check each entry against its op and that every forward op has an entry.
     Returns the set (None when there is a schema error) and every diagnostic, sorted. Never
     raises for bad input."""
-    from . import _display_name
-    from .loader import read_entries, read_spec_file
+    from .entry_files import read_entry_file
 
-    display = _display_name(Path(path), base)
-    text, diagnostics = read_spec_file(Path(path), display)
-    if text is None:
-        return None, diagnostics
-    nodes, found = read_entries(text, display)
-    diagnostics.extend(found)
-    entries: list[OpDoc] = []
-    for node in nodes:
-        entry = _DocsParser(node, diagnostics).run_docs()
-        if entry is not None:
-            entries.append(entry)
+    read = read_entry_file(path, base, lambda node, said: _DocsParser(node, said).run_docs())
+    if read.diagnostics and not read.is_entry_list and not read.nodes:
+        return None, read.diagnostics  # unreadable, or not a list of entries: said so already
+    display, nodes, entries, diagnostics = read.display, read.nodes, read.entries, read.diagnostics
     diagnostics.extend(_duplicates(nodes))
     if specs is not None:
         for entry in entries:
             diagnostics.extend(_check_against_spec(entry, specs))
-        if nodes or not found:  # a file that is not a list of entries has said so already
-            diagnostics.extend(_undocumented(entries, nodes, specs, display))
+        diagnostics.extend(_undocumented(entries, nodes, specs, display))
     diagnostics = sort_diagnostics(diagnostics)
     if any(d.is_error for d in diagnostics):
         return None, diagnostics
