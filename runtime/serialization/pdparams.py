@@ -233,12 +233,19 @@ def _scalar(dtype: Any, *data: Any) -> Any:
     return _NUMPY_SCALAR(_refuse_object_dtype(dtype), *data)
 
 
+def _latin1_encode(text: Any, encoding: Any = "latin1") -> bytes:
+    """`_codecs.encode(str, "latin1")`: how protocol 2 spells bytes; no other codec is run."""
+    if not isinstance(text, str) or encoding not in ("latin1", "latin-1"):
+        raise pickle.UnpicklingError("_codecs.encode is loaded only for latin1 bytes")
+    return codecs.encode(text, "latin1")
+
+
 _ALLOWED: dict[tuple[str, str], Any] = {
     ("builtins", "tuple"): tuple,
     ("builtins", "set"): set,
     ("builtins", "frozenset"): frozenset,
     ("collections", "OrderedDict"): collections.OrderedDict,
-    ("_codecs", "encode"): codecs.encode,
+    ("_codecs", "encode"): _latin1_encode,
     ("numpy", "ndarray"): _ArrayClass,
     ("numpy", "dtype"): _checked_dtype,
 }
@@ -273,6 +280,7 @@ _UNPICKLING_ERRORS = (
     KeyError,
     IndexError,
     OverflowError,
+    LookupError,
     MemoryError,
     RecursionError,
 )
