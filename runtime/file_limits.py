@@ -24,8 +24,6 @@ __all__ = [
     "MAX_NPY_FILE_BYTES",
     "MAX_PICKLE_NODES",
     "MAX_PICKLE_DEPTH",
-    "MAX_JSON_DEPTH",
-    "MAX_PROGRAM_OPS",
     "MAX_BLOCK_DEPTH",
     "MAX_TENSOR_DIMS",
     "MAX_NUMBER_DIGITS",
@@ -37,7 +35,7 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 # Bytes of a program file: PIR text or `.json`, or a legacy `.pdmodel` (PaddlePaddle's
-# protobuf reader refuses messages over 2 GiB; a 100,000-op `.json` program has about 60 MB).
+# protobuf reader refuses messages over 2 GiB; an 80,000-op `.json` program has about 20 MB).
 MAX_PROGRAM_FILE_BYTES = 1 << 30
 # Bytes of a `.pdiparams` parameter file, read whole into memory.
 MAX_PARAMS_FILE_BYTES = 64 << 30
@@ -45,15 +43,11 @@ MAX_PARAMS_FILE_BYTES = 64 << 30
 MAX_PICKLE_FILE_BYTES = 64 << 30
 # Bytes of one `.npy` input of `phiops run`.
 MAX_NPY_FILE_BYTES = 16 << 30
-# Containers and arrays that loading a pickle visits, each shared reference counting every time
+# Containers and arrays a pickle unfolds to, each shared reference counting every time
 # it is reached: a 400-byte pickle of shared lists stands for 2**40 of them.
 MAX_PICKLE_NODES = 1_000_000
 # Nesting of lists, tuples and dicts in a pickle (PaddlePaddle's files nest a few levels).
 MAX_PICKLE_DEPTH = 200
-# Nesting of JSON arrays and objects in a `.json` program (each region of an op adds 4).
-MAX_JSON_DEPTH = 400
-# Operations of one program read from a file (the largest real models have some 100,000).
-MAX_PROGRAM_OPS = 10_000_000
 # Nesting of blocks (sub-blocks of control-flow ops) in a program read from a file.
 MAX_BLOCK_DEPTH = 64
 # Dimensions of one tensor read from a file (PaddlePaddle's DDim holds at most 9).

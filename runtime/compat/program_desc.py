@@ -140,7 +140,9 @@ def read_program_desc(path: PathLike) -> ProgramDesc:
     source = os.fspath(path)
     if not os.path.exists(source):
         raise NotFoundError(f"read_program_desc: no file {source}")
-    data = read_file_bytes(source, MAX_PROGRAM_FILE_BYTES, "MAX_PROGRAM_FILE_BYTES", ".pdmodel file")
+    data = read_file_bytes(
+        source, MAX_PROGRAM_FILE_BYTES, "MAX_PROGRAM_FILE_BYTES", ".pdmodel file"
+    )
     return parse_program_desc(data, source)
 
 

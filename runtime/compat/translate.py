@@ -504,7 +504,8 @@ class _Translator:
     def mul(self, op: OpDesc, where: str) -> None:
         """``mul`` flattens X and Y to matrices at ``x_num_col_dims``/``y_num_col_dims``, then
         `matmul`, then the result takes X's leading and Y's trailing dims."""
-        x, y = self.value(self.single_input(op, "X", where), where), self.value(self.single_input(op, "Y", where), where)
+        x = self.value(self.single_input(op, "X", where), where)
+        y = self.value(self.single_input(op, "Y", where), where)
         out_name = self.single_output(op, "Out", where)
         x_cols, y_cols = int(op.attrs.get("x_num_col_dims", 1)), int(
             op.attrs.get("y_num_col_dims", 1)
@@ -537,7 +538,8 @@ class _Translator:
     def elementwise(self, op: OpDesc, where: str) -> None:
         """Y aligned with X from ``axis`` is reshaped to X's rank first, as PaddlePaddle does."""
         axis = int(op.attrs.get("axis", -1))
-        x, y = self.value(self.single_input(op, "X", where), where), self.value(self.single_input(op, "Y", where), where)
+        x = self.value(self.single_input(op, "X", where), where)
+        y = self.value(self.single_input(op, "Y", where), where)
         x_rank, y_dims = len(x.type.dims), tuple(y.type.dims)
         if axis != -1:
             if axis < 0:

@@ -75,7 +75,9 @@ def load_program_json(path: PathLike) -> Program:
         try:
             data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
         except RecursionError:
-            raise InvalidArgumentError(f"{source}: not JSON phiops reads: it nests too deep") from None
+            raise InvalidArgumentError(
+                f"{source}: not JSON phiops reads: it nests too deep"
+            ) from None
         except json.JSONDecodeError as error:
             raise InvalidArgumentError(f"{source}: not JSON: {error}") from None
         except ValueError as error:
@@ -109,7 +111,7 @@ def _bounded_int(text: str) -> int:
 
 
 def _no_constant(text: str) -> float:
-    raise ValueError(f"{text} is not JSON (the file spells non-finite numbers as \"VD\")")
+    raise ValueError(f'{text} is not JSON (the file spells non-finite numbers as "VD")')
 
 
 def save_program_json(program: Program, path: PathLike, *, readable: bool = False) -> None:

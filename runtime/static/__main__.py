@@ -142,7 +142,15 @@ def _read_npy(path: Path, where: str) -> np.ndarray:
             shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
         else:
             raise ValueError(f"format version {version[0]}.{version[1]} (1.0 and 2.0 are read)")
-    except (ValueError, EOFError, SyntaxError, TypeError, TokenError, MemoryError, RecursionError) as error:
+    except (
+        ValueError,
+        EOFError,
+        SyntaxError,
+        TypeError,
+        TokenError,
+        MemoryError,
+        RecursionError,
+    ) as error:
         detail = str(error) or type(error).__name__
         raise InvalidArgumentError(f"{where} is not a .npy array: {detail}") from None
     if dtype.hasobject:
