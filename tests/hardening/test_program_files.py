@@ -194,6 +194,15 @@ def test_phiops_run_refuses_an_npy_input_linked_to_dev_zero(tmp_path: Path, caps
     assert "not a regular file" in capsys.readouterr().err
 
 
+def test_phiops_run_refuses_an_npy_input_past_the_size_limit(monkeypatch, capsys) -> None:
+    import phiops.runtime.file_limits as file_limits
+
+    monkeypatch.setattr(file_limits, "MAX_NPY_FILE_BYTES", 1000)
+    assert run_main(["run", str(MODEL / "model"), "--input", f"x={MODEL / 'input.npy'}"]) == 1
+    err = capsys.readouterr().err
+    assert "reads at most 1,000 (phiops.runtime.file_limits.MAX_NPY_FILE_BYTES)" in err
+
+
 def test_phiops_run_reads_a_good_npy_input(capsys) -> None:
     assert run_main(["run", str(MODEL / "model"), "--input", f"x={MODEL / 'input.npy'}"]) == 0
 
