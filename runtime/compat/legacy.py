@@ -185,7 +185,7 @@ def read_legacy_inference_model(
     names = persistable_names(desc)
     params: dict[str, np.ndarray] = {}
     if names:
-        if not os.path.isfile(params_path):
+        if not os.path.exists(params_path):
             raise NotFoundError(
                 f"load_inference_model: {model_path} has {len(names)} persistable variable(s) "
                 f"but there is no {params_path}"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError
+from phiops.runtime.file_limits import MAX_BLOCK_DEPTH, MAX_PROGRAM_FILE_BYTES, read_file_bytes
 
 __all__ = [
     "ProgramDesc",
@@ -137,10 +138,11 @@ class ProgramDesc:
 def read_program_desc(path: PathLike) -> ProgramDesc:
     """The ProgramDesc in the ``.pdmodel`` file ``path``."""
     source = os.fspath(path)
-    if not os.path.isfile(source):
+    if not os.path.exists(source):
         raise NotFoundError(f"read_program_desc: no file {source}")
-    with open(source, "rb") as handle:
-        data = handle.read()
+    data = read_file_bytes(
+        source, MAX_PROGRAM_FILE_BYTES, "MAX_PROGRAM_FILE_BYTES", ".pdmodel file"
+    )
     return parse_program_desc(data, source)
 
 
@@ -172,8 +174,55 @@ def parse_program_desc(data: bytes, source: str = "<bytes>") -> ProgramDesc:
             f"{KNOWN_VERSION}); what it does not know is skipped"
         )
     blocks = tuple(reader.block(block, index) for index, block in enumerate(message.blocks))
+    _check_block_tree(blocks, source)
     op_versions = {pair.op_name: pair.op_version.version for pair in message.op_version_map.pair}
     return ProgramDesc(blocks, version, op_versions, source)
+
+
+def _check_block_tree(blocks: tuple[BlockDesc, ...], source: str) -> None:
+    """The blocks form a tree, so that walking it ends: block ``i`` has index ``i``, block 0 no
+    parent and every other block an earlier one; an op's BLOCK attribute names a later block
+    (no op holds its own block), and sub-blocks nest at most MAX_BLOCK_DEPTH deep."""
+    count = len(blocks)
+    depth = [0] * count
+    for position, block in enumerate(blocks):
+        where = f"{source}: block {position}"
+        if block.idx != position:
+            raise InvalidArgumentError(f"{where} has idx {block.idx}, expected {position}")
+        if position == 0:
+            if block.parent_idx != -1:
+                raise InvalidArgumentError(
+                    f"{where} (the global block) has parent_idx {block.parent_idx}, expected -1"
+                )
+        elif not 0 <= block.parent_idx < position:
+            raise InvalidArgumentError(
+                f"{where} has parent_idx {block.parent_idx}; a sub-block's parent is an earlier "
+                f"block (0 to {position - 1})"
+            )
+        if not -1 <= block.forward_block_idx < count:
+            raise InvalidArgumentError(
+                f"{where} has forward_block_idx {block.forward_block_idx}, not a block of the "
+                f"program (-1 to {count - 1})"
+            )
+    for position, block in enumerate(blocks):
+        for index, op in enumerate(block.ops):
+            for name, value in op.attrs.items():
+                refs = value if isinstance(value, tuple) else (value,)
+                for ref in refs:
+                    if not isinstance(ref, BlockRef):
+                        continue
+                    if not position < ref.index < count:
+                        raise InvalidArgumentError(
+                            f"{source}: block {position} op {index} ('{op.type}') attribute "
+                            f"'{name}' names block {ref.index}; an op's sub-block is a later "
+                            f"block of the program ({position + 1} to {count - 1})"
+                        )
+                    depth[ref.index] = max(depth[ref.index], depth[position] + 1)
+                    if depth[ref.index] > MAX_BLOCK_DEPTH:
+                        raise InvalidArgumentError(
+                            f"{source}: sub-blocks nest more than {MAX_BLOCK_DEPTH} deep at block "
+                            f"{ref.index} (phiops.runtime.file_limits.MAX_BLOCK_DEPTH)"
+                        )
 
 
 class _Reader:

@@ -110,6 +110,9 @@ OWN_TRANSLATIONS = frozenset(
 _CONTROL_FLOW = ("conditional_block", "while")
 
 
+_MALFORMED_OP_ERRORS = (IndexError, KeyError, TypeError, ValueError, AttributeError, OverflowError)
+
+
 class _SubBlockError(UnimplementedError):
     """A legacy op of a sub-block that cannot be translated (its message names the op, the block
     and the model); the ops around it pass it on unchanged."""
@@ -429,6 +432,18 @@ class _Translator:
             self.block_desc, self.block = outer_desc, outer_block
 
     def translate_op(self, op: OpDesc, where: str) -> None:
+        try:
+            self._translate_op(op, where)
+        except PhiError:
+            raise
+        except _MALFORMED_OP_ERRORS as error:
+            # a desc that parses but that no PaddlePaddle writes (an op lacking the inputs or
+            # attributes its type has, one of the wrong type): named with the op, never raw
+            raise InvalidArgumentError(
+                f"{where}: malformed legacy op '{op.type}' ({type(error).__name__}: {error})"
+            ) from None
+
+    def _translate_op(self, op: OpDesc, where: str) -> None:
         if op.type not in _CONTROL_FLOW:
             for name, value in op.attrs.items():
                 if isinstance(value, BlockRef) or (
@@ -470,7 +485,7 @@ class _Translator:
                     self.values[name] = parameter.results[0]
 
     def feed(self, op: OpDesc, where: str) -> None:
-        name = op.output("Out")[0]
+        name = self.single_output(op, "Out", where)
         attributes = {"col": Attribute("int32", int(op.attrs.get("col", 0)))}
         attributes["name"] = Attribute("str", name)
         attributes.update(self.result_flags([name]))
@@ -478,7 +493,7 @@ class _Translator:
         self.values[name] = result.results[0]
 
     def fetch(self, op: OpDesc, where: str) -> None:
-        name = op.input("X")[0]
+        name = self.single_input(op, "X", where)
         source = self.value(name, where)
         attributes = {
             "col": Attribute("int32", int(op.attrs.get("col", 0))),
@@ -489,8 +504,9 @@ class _Translator:
     def mul(self, op: OpDesc, where: str) -> None:
         """``mul`` flattens X and Y to matrices at ``x_num_col_dims``/``y_num_col_dims``, then
         `matmul`, then the result takes X's leading and Y's trailing dims."""
-        x, y = self.value(op.input("X")[0], where), self.value(op.input("Y")[0], where)
-        out_name = op.output("Out")[0]
+        x = self.value(self.single_input(op, "X", where), where)
+        y = self.value(self.single_input(op, "Y", where), where)
+        out_name = self.single_output(op, "Out", where)
         x_cols, y_cols = int(op.attrs.get("x_num_col_dims", 1)), int(
             op.attrs.get("y_num_col_dims", 1)
         )
@@ -522,7 +538,8 @@ class _Translator:
     def elementwise(self, op: OpDesc, where: str) -> None:
         """Y aligned with X from ``axis`` is reshaped to X's rank first, as PaddlePaddle does."""
         axis = int(op.attrs.get("axis", -1))
-        x, y = self.value(op.input("X")[0], where), self.value(op.input("Y")[0], where)
+        x = self.value(self.single_input(op, "X", where), where)
+        y = self.value(self.single_input(op, "Y", where), where)
         x_rank, y_dims = len(x.type.dims), tuple(y.type.dims)
         if axis != -1:
             if axis < 0:
@@ -535,7 +552,7 @@ class _Translator:
                     )
                 shape = [1] * axis + list(y_dims) + [1] * append
                 y = self.reshape(y, shape, {"stop_gradient": _bools([True])})
-        out_name = op.output("Out")[0]
+        out_name = self.single_output(op, "Out", where)
         attributes = self.result_flags([out_name])
         result = self.append(
             f"pd_op.{_ELEMENTWISE[op.type]}",
@@ -548,7 +565,7 @@ class _Translator:
     def fill_constant(self, op: OpDesc, where: str) -> None:
         """`full` from the attributes, or `full_with_tensor` when a tensor gives the value or
         the shape."""
-        out_name = op.output("Out")[0]
+        out_name = self.single_output(op, "Out", where)
         out_type = _tensor_type(self.var(out_name), where)
         dtype = _attribute("dtype", op.attrs.get("dtype", 5), where)
         tensors = [op.input(n) for n in ("ShapeTensor", "ShapeTensorList", "ValueTensor")]
@@ -592,7 +609,7 @@ class _Translator:
         """``assign`` to a variable that has a value (in this block or one around it) is
         ``assign_out_`` of that value, else ``assign``."""
         source = self.value(self.single_input(op, "X", where), where)
-        out_name = op.output("Out")[0]
+        out_name = self.single_output(op, "Out", where)
         out_type = _tensor_type(self.var(out_name), where)
         existing = self.lookup(out_name)
         attributes = self.result_flags([out_name])
@@ -605,7 +622,7 @@ class _Translator:
     def increment(self, op: OpDesc, where: str) -> None:
         """``increment(X, step)``: ``increment_`` when it writes X, else ``increment``; the
         attribute ``value`` is the step."""
-        x_name, out_name = self.single_input(op, "X", where), op.output("Out")[0]
+        x_name, out_name = self.single_input(op, "X", where), self.single_output(op, "Out", where)
         name = "pd_op.increment_" if out_name == x_name else "pd_op.increment"
         attributes = {"value": Attribute("float", float(op.attrs.get("step", 1.0)))}
         attributes.update(self.result_flags([out_name]))
@@ -621,7 +638,7 @@ class _Translator:
         """``select_input(Mask, X)``: the ``Mask``-th of the X values, each an operand."""
         operands = [self.value(self.single_input(op, "Mask", where), where)]
         operands += [self.value(name, where) for name in op.input("X")]
-        out_name = op.output("Out")[0]
+        out_name = self.single_output(op, "Out", where)
         created = self.append(
             "pd_op.select_input",
             operands,
@@ -635,6 +652,15 @@ class _Translator:
         if len(names) != 1:
             raise InvalidArgumentError(
                 f"{where}: legacy op '{op.type}' takes one variable as input '{parameter}', "
+                f"got {list(names)}"
+            )
+        return names[0]
+
+    def single_output(self, op: OpDesc, parameter: str, where: str) -> str:
+        names = op.output(parameter)
+        if len(names) != 1:
+            raise InvalidArgumentError(
+                f"{where}: legacy op '{op.type}' writes one variable as output '{parameter}', "
                 f"got {list(names)}"
             )
         return names[0]

@@ -14,6 +14,7 @@ from typing import Sequence
 
 def main(argv: Sequence[str] | None = None) -> int:
     from phiops.runtime.errors import PhiError
+    from phiops.runtime.file_limits import MAX_PROGRAM_FILE_BYTES, read_file_text
     from phiops.runtime.ir import load_program_json, parse_program, verify
     from phiops.runtime.ir.dialects.pd_op import has_op_table
     from phiops.runtime.ir.plugins import ENTRY_POINT_GROUP, load_dialect_plugins
@@ -47,10 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not args.allow_unregistered:
                     verify(program)
             else:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read()
+                text = read_file_text(
+                    path, MAX_PROGRAM_FILE_BYTES, "MAX_PROGRAM_FILE_BYTES", "program file"
+                )
                 program = parse_program(text, path, allow_unregistered=args.allow_unregistered)
-        except (PhiError, OSError, UnicodeDecodeError) as error:
+        except PhiError as error:
             print(error, file=sys.stderr)
             failed = True
             continue

@@ -6,12 +6,14 @@ one; `save_program_json` writes the one-line form, or the readable one with ``re
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 from typing import Any, Union
 
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.file_limits import MAX_NUMBER_DIGITS, MAX_PROGRAM_FILE_BYTES, read_file_text
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
 from phiops.runtime.ir.types import (
@@ -62,19 +64,54 @@ class _Error(InvalidArgumentError):
 
 def load_program_json(path: PathLike) -> Program:
     """Read a PaddlePaddle program file (`.json`) into a Program."""
-    with open(path, encoding="utf-8") as f:
-        try:
-            data = json.load(f)
-        except json.JSONDecodeError as error:
-            raise InvalidArgumentError(f"{os.fspath(path)}: not JSON: {error}") from None
+    source = os.fspath(path)
+    text = read_file_text(path, MAX_PROGRAM_FILE_BYTES, "MAX_PROGRAM_FILE_BYTES", "program file")
+    # the decoded JSON and the program are trees (a Value's uses point back, but nothing needs
+    # collecting while they are built): without this, the collector's passes over the growing
+    # heap take most of the time of a large program (80,000 ops: ~4 s of ~6)
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        return program_from_json(data)
-    except (KeyError, IndexError, TypeError, ValueError) as error:
-        if isinstance(error, InvalidArgumentError):
-            raise InvalidArgumentError(f"{os.fspath(path)}: {error}") from None
-        raise InvalidArgumentError(
-            f"{os.fspath(path)}: malformed program file ({type(error).__name__}: {error})"
-        ) from None
+        try:
+            data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        except RecursionError:
+            raise InvalidArgumentError(
+                f"{source}: not JSON phiops reads: it nests too deep"
+            ) from None
+        except json.JSONDecodeError as error:
+            raise InvalidArgumentError(f"{source}: not JSON: {error}") from None
+        except ValueError as error:
+            raise InvalidArgumentError(f"{source}: not JSON phiops reads: {error}") from None
+        try:
+            return program_from_json(data)
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(f"{source}: {error}") from None
+        except UnimplementedError as error:
+            raise UnimplementedError(f"{source}: {error}") from None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            raise InvalidArgumentError(
+                f"{source}: malformed program file ({type(error).__name__}: {error})"
+            ) from None
+        except RecursionError:
+            raise InvalidArgumentError(
+                f"{source}: malformed program file: its regions or attributes nest too deep"
+            ) from None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise ValueError(
+            f"a number of more than {MAX_NUMBER_DIGITS} digits "
+            "(phiops.runtime.file_limits.MAX_NUMBER_DIGITS)"
+        )
+    return int(text)
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f'{text} is not JSON (the file spells non-finite numbers as "VD")')
 
 
 def save_program_json(program: Program, path: PathLike, *, readable: bool = False) -> None:
@@ -89,6 +126,8 @@ def save_program_json(program: Program, path: PathLike, *, readable: bool = Fals
 
 # -- reading -----------------------------------------------------------------------------------
 def program_from_json(data: dict) -> Program:
+    if not isinstance(data, dict) or not isinstance(data.get("base_code"), dict):
+        raise _Error("expected an object with 'base_code' and 'program' objects")
     base = data["base_code"]
     if base.get("magic") != "pir":
         raise _Error(f"magic is {base.get('magic')!r}, expected 'pir'")
@@ -160,7 +199,7 @@ def _read_attr(data: dict) -> Attribute:
 
 def _read_block(data: dict, block: Block, values: dict[int, Value]) -> None:
     for arg in data["args"]:
-        values[arg["#"]] = block.add_arg(_read_type(arg["TT"]))
+        _define(values, arg["#"], block.add_arg(_read_type(arg["TT"])), "block argument")
     for op_data in data["ops"]:
         block.append(_read_op(op_data, values))
 
@@ -175,6 +214,8 @@ def _read_op(data: dict, values: dict[int, Value]) -> Operation:
     operands = []
     for ref in data["I"]:
         vid = ref["%"]
+        if type(vid) is not int:
+            raise _Error(f"op {data['#']!r}: operand id {vid!r} is not an integer")
         if vid == 0:
             operands.append(None)
             continue
@@ -193,7 +234,7 @@ def _read_op(data: dict, values: dict[int, Value]) -> Operation:
         num_regions=len(regions),
     )
     for value, out in zip(op.results, outputs):
-        values[out["%"]] = value
+        _define(values, out["%"], value, f"result of op {data['#']!r}")
     for region, region_data in zip(op.regions, regions):
         for block_data in region_data["blocks"]:
             _read_block(block_data, region.add_block(), values)
@@ -211,8 +252,17 @@ def _read_parameter(data: dict, values: dict[int, Value]) -> Operation:
         attributes[key] = Attribute("array", (Attribute("bool", bool(flag)),))
     out = data["O"]
     op = Operation("builtin.parameter", (), [_read_type(out["TT"])], attributes)
-    values[out["%"]] = op.results[0]
+    _define(values, out["%"], op.results[0], f"parameter {name!r}")
     return op
+
+
+def _define(values: dict[int, Value], vid: Any, value: Value, what: str) -> None:
+    """Record value id ``vid``: an integer other than 0 (a null operand) that no value has."""
+    if type(vid) is not int or vid == 0:
+        raise _Error(f"{what}: value id {vid!r} is not a non-zero integer")
+    if vid in values:
+        raise _Error(f"{what}: value id {vid} is defined twice")
+    values[vid] = value
 
 
 # -- writing -----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import bisect
 import re
 
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.file_limits import MAX_NUMBER_DIGITS
 
 __all__ = ["IRParseError", "Source", "tokenize"]
 
@@ -44,7 +45,10 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|inf|nan)\Z")
-_BAD = frozenset(("badstr", "badnum", "err"))
+_BAD = frozenset(("badstr", "badnum", "longnum", "err"))
+# a number, or a run of digits in a type such as tensor<2x3xf32>, longer than this is refused
+# before Python's int() (which refuses over 4,300 digits) sees it
+_LONG_DIGITS = re.compile(r"\d{%d}" % (MAX_NUMBER_DIGITS + 1))
 _KNOWN: dict[str, str] = {c: "punct" for c in "(){}[],:=^<>"}
 _KNOWN.update(
     {
@@ -64,10 +68,14 @@ def _kind(text: str) -> str:
     if first == "%":
         return "value" if len(text) > 1 else "err"
     if first.isalpha() or first == "_":
-        return "type" if text[-1] == ">" else "ident"
+        if text[-1] != ">":
+            return "ident"
+        return "longnum" if _LONG_DIGITS.search(text) else "type"
     if first == '"':
         return "str"
     if first.isdigit() or first == "-":
+        if _LONG_DIGITS.search(text):
+            return "longnum"
         return "num" if _NUMBER.match(text) else "badnum"
     return "err"
 
@@ -127,6 +135,11 @@ def tokenize(source: Source) -> tuple[list[str], list[str], _Offsets]:
         bad, text = kinds[first], texts[first]
         if bad == "badnum":
             message = f"malformed number '{text}'"
+        elif bad == "longnum":
+            message = (
+                f"a number of more than {MAX_NUMBER_DIGITS} digits ('{text[:20]}...'; "
+                "phiops.runtime.file_limits.MAX_NUMBER_DIGITS)"
+            )
         elif bad == "err":
             message = f"stray character {text!r}"
         else:

@@ -28,7 +28,14 @@ from typing import Any, Callable, Union
 import numpy as np
 
 from phiops.runtime.core import Tensor, to_tensor
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, PhiError
+from phiops.runtime.file_limits import (
+    MAX_PICKLE_DEPTH,
+    MAX_PICKLE_FILE_BYTES,
+    MAX_PICKLE_NODES,
+    MAX_TENSOR_DIMS,
+    read_file_bytes,
+)
 from phiops.runtime.serialization.tensor_stream import (
     TensorStreamError,
     read_tensor,
@@ -163,17 +170,74 @@ def _dump(obj: Any, path: PathLike | io.IOBase, protocol: int, reduce_tensor: Ca
 
 
 # -- loading -----------------------------------------------------------------------------------
-def _checked_dtype(*args: Any) -> np.dtype:
-    dtype = np.dtype(*args)
+def _refuse_object_dtype(dtype: np.dtype) -> np.dtype:
     if dtype.hasobject:
         raise pickle.UnpicklingError("arrays of Python objects are not loaded")
     return dtype
 
 
-# numpy's own reconstructors, whatever module the installed numpy keeps them in; every dtype
-# they get comes through `_checked_dtype`, and `_reconstruct` accepts only ndarray subtypes
+def _checked_dtype(obj: Any, align: bool = False, copy: bool = True) -> np.dtype:
+    # always a copy: a BUILD opcode then sets the state of this dtype, never of numpy's shared
+    # float32 (`np.dtype("f4", copy=False)` is numpy's own instance); a state that makes it an
+    # object dtype is refused where an array or scalar gets it
+    if not isinstance(obj, str) or not isinstance(align, bool):
+        raise pickle.UnpicklingError(f"numpy.dtype of {type(obj).__name__} is not loaded")
+    return _refuse_object_dtype(np.dtype(obj, align, True))
+
+
+# numpy's own reconstructors, whatever module the installed numpy keeps them in
 _NUMPY_RECONSTRUCT = np.zeros(0).__reduce__()[0]
 _NUMPY_SCALAR = np.float32(0).__reduce__()[0]
+
+
+class _ArrayClass:
+    """What ``numpy.ndarray`` resolves to: the class argument `_reconstruct` expects, nothing
+    that can be called to allocate an array of any shape."""
+
+
+class _LoadedArray(np.ndarray):
+    """An array being unpickled: its state is checked before numpy sets it (the dtype of a
+    state may have been made an object dtype by a BUILD opcode); `load` hands out plain
+    ndarray views of these."""
+
+    def __setstate__(self, state: Any) -> None:
+        if not isinstance(state, tuple) or len(state) not in (4, 5):
+            raise pickle.UnpicklingError("an array's state is not numpy's (version, shape, ...)")
+        shape, dtype = state[-4], state[-3]
+        if not isinstance(dtype, np.dtype):
+            raise pickle.UnpicklingError("an array's state holds no dtype")
+        _refuse_object_dtype(dtype)
+        if not isinstance(shape, tuple) or len(shape) > MAX_TENSOR_DIMS:
+            raise pickle.UnpicklingError(
+                f"an array's shape is not a tuple of at most {MAX_TENSOR_DIMS} extents "
+                "(phiops.runtime.file_limits.MAX_TENSOR_DIMS)"
+            )
+        super().__setstate__(state)
+
+
+def _reconstruct(subtype: Any, shape: Any, dtype: Any) -> np.ndarray:
+    """numpy's `_reconstruct(ndarray, (0,), b"b")`, which every pickled array starts with."""
+    if subtype is not _ArrayClass or shape != (0,):
+        raise pickle.UnpicklingError(
+            "an array is reconstructed other than as numpy pickles one (ndarray, (0,), dtype)"
+        )
+    if not isinstance(dtype, (bytes, str)):
+        raise pickle.UnpicklingError("an array is reconstructed with no dtype code")
+    _refuse_object_dtype(np.dtype(dtype))
+    return _NUMPY_RECONSTRUCT(_LoadedArray, (0,), b"b")
+
+
+def _scalar(dtype: Any, *data: Any) -> Any:
+    if not isinstance(dtype, np.dtype):
+        raise pickle.UnpicklingError("a numpy scalar is reconstructed with no dtype")
+    return _NUMPY_SCALAR(_refuse_object_dtype(dtype), *data)
+
+
+def _latin1_encode(text: Any, encoding: Any = "latin1") -> bytes:
+    """`_codecs.encode(str, "latin1")`: how protocol 2 spells bytes; no other codec is run."""
+    if not isinstance(text, str) or encoding not in ("latin1", "latin-1"):
+        raise pickle.UnpicklingError("_codecs.encode is loaded only for latin1 bytes")
+    return codecs.encode(text, "latin1")
 
 
 _ALLOWED: dict[tuple[str, str], Any] = {
@@ -181,13 +245,13 @@ _ALLOWED: dict[tuple[str, str], Any] = {
     ("builtins", "set"): set,
     ("builtins", "frozenset"): frozenset,
     ("collections", "OrderedDict"): collections.OrderedDict,
-    ("_codecs", "encode"): codecs.encode,
-    ("numpy", "ndarray"): np.ndarray,
+    ("_codecs", "encode"): _latin1_encode,
+    ("numpy", "ndarray"): _ArrayClass,
     ("numpy", "dtype"): _checked_dtype,
 }
 for _module in ("numpy.core.multiarray", "numpy._core.multiarray"):
-    _ALLOWED[(_module, "_reconstruct")] = _NUMPY_RECONSTRUCT
-    _ALLOWED[(_module, "scalar")] = _NUMPY_SCALAR
+    _ALLOWED[(_module, "_reconstruct")] = _reconstruct
+    _ALLOWED[(_module, "scalar")] = _scalar
 
 
 class _RestrictedUnpickler(pickle.Unpickler):
@@ -204,14 +268,98 @@ class _RestrictedUnpickler(pickle.Unpickler):
         return found
 
 
+# what the C unpickler raises on a malformed stream: a bad opcode or memo index, a length field
+# of 2**40 (MemoryError, OverflowError), a reconstructor given the wrong arguments, a container
+# nested past the C stack (RecursionError while hashing a key)
+_UNPICKLING_ERRORS = (
+    pickle.UnpicklingError,
+    EOFError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    KeyError,
+    IndexError,
+    OverflowError,
+    LookupError,
+    MemoryError,
+    RecursionError,
+)
+
+
 def _unpickle(f: Any, source: str) -> Any:
     try:
-        return _RestrictedUnpickler(f, encoding="latin1").load()
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError) as error:
+        obj = _RestrictedUnpickler(f, encoding="latin1").load()
+    except PhiError:
+        raise
+    except _UNPICKLING_ERRORS as error:
+        if isinstance(error, MemoryError):
+            error = MemoryError("a length field asks for more memory than there is")
         raise InvalidArgumentError(
             f"load: {source} is not a PaddlePaddle pickle file phiops can read: "
             f"{type(error).__name__}: {error}"
         ) from None
+    _check_loaded(obj, source)
+    return _convert(obj, lambda v: type(v) is _LoadedArray, lambda a: a.view(np.ndarray))
+
+
+_CONTAINERS = (dict, list, tuple, set, frozenset)
+_NUMPY_THINGS = (np.ndarray, np.generic, np.dtype)
+
+
+def _children(item: Any) -> list[Any]:
+    values = item.values() if isinstance(item, dict) else item
+    return [v for v in values if isinstance(v, _CONTAINERS) or isinstance(v, _NUMPY_THINGS)]
+
+
+def _check_loaded(obj: Any, source: str) -> None:
+    """Refuse what unpickling made that `load` must not walk or hand out: a tree that unfolds
+    to more than MAX_PICKLE_NODES containers and arrays (a shared reference counts each time
+    it is reached: 400 bytes of shared lists can stand for 2**40 of them), nesting past
+    MAX_PICKLE_DEPTH, a container inside itself, and object dtypes. The unfolded sizes are
+    computed once per distinct object, so this costs what the pickle holds, not what it
+    unfolds to."""
+
+    def refuse(message: str) -> InvalidArgumentError:
+        return InvalidArgumentError(
+            f"load: {source} is not a PaddlePaddle pickle file phiops can read: {message}"
+        )
+
+    sizes: dict[int, int] = {}  # id -> unfolded size of each finished container
+    on_path: set[int] = set()
+    stack: list[tuple[Any, int, bool]] = [(obj, 1, False)]
+    while stack:
+        item, depth, finished = stack.pop()
+        if isinstance(item, _NUMPY_THINGS):
+            dtype = item if isinstance(item, np.dtype) else item.dtype
+            if dtype.hasobject:
+                raise refuse("arrays of Python objects are not loaded")
+            continue
+        if not isinstance(item, _CONTAINERS):
+            continue
+        key = id(item)
+        if finished:
+            on_path.discard(key)
+            size = 1 + sum(sizes.get(id(child), 1) for child in _children(item))
+            if size > MAX_PICKLE_NODES:
+                raise refuse(
+                    f"it unfolds to more than {MAX_PICKLE_NODES:,} containers and arrays "
+                    "(a shared reference counts each time it is reached; "
+                    "phiops.runtime.file_limits.MAX_PICKLE_NODES)"
+                )
+            sizes[key] = size
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            raise refuse(f"a {type(item).__name__} contains itself")
+        if depth > MAX_PICKLE_DEPTH:
+            raise refuse(
+                f"containers nest more than {MAX_PICKLE_DEPTH} deep "
+                "(phiops.runtime.file_limits.MAX_PICKLE_DEPTH)"
+            )
+        on_path.add(key)
+        stack.append((item, depth, True))
+        stack.extend((child, depth + 1, False) for child in _children(item))
 
 
 def _read_binary_tensor(data: bytes, source: str) -> np.ndarray:
@@ -231,19 +379,18 @@ def _read_binary_tensor(data: bytes, source: str) -> np.ndarray:
 def _read(path: PathLike | io.IOBase, return_numpy: bool) -> tuple[Any, bool]:
     """The unpickled object, or for a binary tensor file the tensor itself, and which it was."""
     if isinstance(path, io.IOBase):
-        source, f, close = "<file object>", path, False
+        source, f = "<file object>", path
     else:
-        source, f, close = os.fspath(path), open(path, "rb"), True
-    try:
-        start = f.tell()
-        is_pickle = f.read(1) == _PICKLE_START
-        f.seek(start)
-        if is_pickle:
-            return _unpickle(f, source), True
-        return _to_tensor(_read_binary_tensor(f.read(), source), None, return_numpy), False
-    finally:
-        if close:
-            f.close()
+        source = os.fspath(path)
+        f = io.BytesIO(
+            read_file_bytes(path, MAX_PICKLE_FILE_BYTES, "MAX_PICKLE_FILE_BYTES", "pickle file")
+        )
+    start = f.tell()
+    is_pickle = f.read(1) == _PICKLE_START
+    f.seek(start)
+    if is_pickle:
+        return _unpickle(f, source), True
+    return _to_tensor(_read_binary_tensor(f.read(), source), None, return_numpy), False
 
 
 def _to_tensor(array: np.ndarray, name: str | None, return_numpy: bool) -> Any:
@@ -293,12 +440,43 @@ def _convert(obj: Any, test: Callable[[Any], bool], convert: Callable[[Any], Any
     return obj
 
 
-def _join_sliced_arrays(obj: dict) -> dict:
+def _join_sliced_arrays(obj: dict, source: str) -> dict:
     info = obj.pop(UNPACK_INFO_KEY, None)
-    if info:
-        for key, value in info.items():
-            parts = [obj.pop(part) for part in value["slices"]]
-            obj[key] = np.concatenate(parts).reshape(value["OriginShape"])
+    if not info:
+        return obj
+
+    def refuse(message: str) -> InvalidArgumentError:
+        return InvalidArgumentError(f"load: {source}: '{UNPACK_INFO_KEY}' {message}")
+
+    if not isinstance(info, dict):
+        raise refuse(f"is a {type(info).__name__}, expected a dict key -> {{OriginShape, slices}}")
+    for key, value in info.items():
+        if not isinstance(value, dict) or "OriginShape" not in value or "slices" not in value:
+            raise refuse(f"entry {key!r} is not a dict with 'OriginShape' and 'slices'")
+        shape, slices = value["OriginShape"], value["slices"]
+        if not isinstance(shape, (tuple, list)) or not all(
+            type(d) is int and d >= 0 for d in shape
+        ):
+            raise refuse(f"entry {key!r}: OriginShape {shape!r} is not a list of extents")
+        if not isinstance(slices, (tuple, list)) or not slices:
+            raise refuse(f"entry {key!r}: slices {slices!r} is not a list of keys")
+        parts = []
+        for part in slices:
+            array = obj.get(part) if isinstance(part, str) else None
+            if not isinstance(array, np.ndarray) or array.ndim != 1:
+                raise refuse(f"entry {key!r}: slice {part!r} is not a 1-D array of the file")
+            parts.append(array)
+        if len({a.dtype for a in parts}) != 1:
+            raise refuse(f"entry {key!r}: its slices differ in dtype")
+        joined = np.concatenate(parts)
+        if joined.size != math.prod(shape):
+            raise refuse(
+                f"entry {key!r}: the slices hold {joined.size} element(s), OriginShape "
+                f"{list(shape)} has {math.prod(shape)}"
+            )
+        for part in slices:
+            obj.pop(part, None)
+        obj[key] = joined.reshape(shape)
     return obj
 
 
@@ -308,10 +486,11 @@ def load(
     """Load what `paddle.save` (or `save`) wrote: tensors come back as Tensors with their saved
     names (numpy arrays with ``return_numpy=True``) in the saved containers."""
     obj, pickled = _read(path, return_numpy)
+    source = "<file object>" if isinstance(path, io.IOBase) else os.fspath(path)
     if not pickled:
         return obj
     if isinstance(obj, dict):
-        obj = _join_sliced_arrays(obj)
+        obj = _join_sliced_arrays(obj, source)
         table = obj.get(NAME_TABLE_KEY)
         if isinstance(table, dict):
             for key, name in table.items():

@@ -14,6 +14,7 @@ Parameters carry no LoD; a LoD read from a file is checked and dropped (an array
 
 from __future__ import annotations
 
+import math
 import os
 import struct
 from typing import Mapping, Sequence, Union
@@ -21,6 +22,7 @@ from typing import Mapping, Sequence, Union
 import numpy as np
 
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.file_limits import MAX_PARAMS_FILE_BYTES, MAX_TENSOR_DIMS, read_file_bytes
 from phiops.runtime.serialization.tensor_desc import (
     TensorDesc,
     TensorDescError,
@@ -121,9 +123,20 @@ def _read_one(reader: _Reader, label: str) -> np.ndarray:
         raise UnimplementedError(f"{reader.source}: at byte {desc_at}: {label}: {error}") from None
     except InvalidArgumentError as error:
         raise reader.error(f"{label}: {error}", desc_at) from None
+    if len(desc.dims) > MAX_TENSOR_DIMS:
+        raise reader.error(
+            f"{label}: {len(desc.dims)} dims; a tensor has at most {MAX_TENSOR_DIMS} "
+            "(phiops.runtime.file_limits.MAX_TENSOR_DIMS)",
+            desc_at,
+        )
     if any(d < 0 for d in desc.dims):
         raise reader.error(f"{label}: dims {list(desc.dims)} are not all known", desc_at)
-    count = int(np.prod(desc.dims, dtype=np.int64)) if desc.dims else 1
+    count = math.prod(desc.dims)  # Python's ints: a product past int64 is no wrapped count
+    if count * dtype.itemsize > len(reader.data) - reader.pos:
+        raise reader.error(
+            f"truncated: the data of {label} ({list(desc.dims)} {dtype}) needs "
+            f"{count * dtype.itemsize} byte(s), only {len(reader.data) - reader.pos} left"
+        )
     raw = reader.take(count * dtype.itemsize, f"the data of {label} ({list(desc.dims)} {dtype})")
     array = np.frombuffer(raw, dtype=dtype).reshape(desc.dims)
     return array.astype(dtype.newbyteorder("="), copy=True)
@@ -149,8 +162,8 @@ def save_combine(path: PathLike, arrays: Mapping[str, np.ndarray]) -> None:
 
 def _read_file(path: PathLike) -> tuple[bytes, str]:
     source = os.fspath(path)
-    with open(path, "rb") as f:
-        return f.read(), source
+    data = read_file_bytes(path, MAX_PARAMS_FILE_BYTES, "MAX_PARAMS_FILE_BYTES", "parameter file")
+    return data, source
 
 
 def load_combine(path: PathLike, names: Sequence[str]) -> dict[str, np.ndarray]:

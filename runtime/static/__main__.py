@@ -18,10 +18,13 @@ this needs an installed phiops (``make .venv/.installed`` or ``pip install .``).
 from __future__ import annotations
 
 import argparse
+import io
+import math
 import statistics
 import sys
 import time
 from pathlib import Path
+from tokenize import TokenError
 from typing import Any, Sequence
 
 import numpy as np
@@ -113,18 +116,59 @@ def _feeds(inputs: list[str], feed_names: list[str]) -> dict[str, Any]:
                 f"--input {item}: the model has no input '{name}'; its inputs are {feed_names}"
             )
         path = Path(file)
-        if not path.is_file():
+        if not path.exists():
             raise InvalidArgumentError(f"--input {item}: no such file: {file}")
-        try:
-            feed[name] = np.load(path, allow_pickle=False)
-        except ValueError as error:
-            raise InvalidArgumentError(f"--input {item}: {file} is not a .npy array: {error}")
+        feed[name] = _read_npy(path, f"--input {item}: {file}")
     missing = [name for name in feed_names if name not in feed]
     if missing:
         raise InvalidArgumentError(
             f"missing input(s) {missing}: give each with --input NAME=FILE.npy"
         )
     return feed
+
+
+def _read_npy(path: Path, where: str) -> np.ndarray:
+    """The array of the `.npy` file ``path``, its header checked against the bytes that follow
+    before anything is allocated (numpy's own reader allocates what the header asks first)."""
+    from phiops.runtime.file_limits import MAX_NPY_FILE_BYTES, MAX_TENSOR_DIMS, read_file_bytes
+
+    data = read_file_bytes(path, MAX_NPY_FILE_BYTES, "MAX_NPY_FILE_BYTES", ".npy input")
+    stream = io.BytesIO(data)
+    try:
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+        elif version == (2, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+        else:
+            raise ValueError(f"format version {version[0]}.{version[1]} (1.0 and 2.0 are read)")
+    except (
+        ValueError,
+        EOFError,
+        SyntaxError,
+        TypeError,
+        TokenError,
+        MemoryError,
+        RecursionError,
+    ) as error:
+        detail = str(error) or type(error).__name__
+        raise InvalidArgumentError(f"{where} is not a .npy array: {detail}") from None
+    if dtype.hasobject:
+        raise InvalidArgumentError(f"{where}: arrays of Python objects are not read")
+    if len(shape) > MAX_TENSOR_DIMS:
+        raise InvalidArgumentError(
+            f"{where}: {len(shape)} dims; a tensor has at most {MAX_TENSOR_DIMS} "
+            "(phiops.runtime.file_limits.MAX_TENSOR_DIMS)"
+        )
+    needed = math.prod(shape) * dtype.itemsize
+    left = len(data) - stream.tell()
+    if needed != left:
+        raise InvalidArgumentError(
+            f"{where}: its header says shape {list(shape)} {dtype}, {needed:,} bytes of data, "
+            f"but {left:,} follow the header"
+        )
+    array = np.frombuffer(data, dtype=dtype, count=math.prod(shape), offset=stream.tell())
+    return array.reshape(shape, order="F" if fortran else "C").copy()
 
 
 def _fetch_names(program: Any, fetch_targets: list[Any]) -> list[str]:

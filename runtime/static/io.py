@@ -300,6 +300,27 @@ def write_inference_model(
         save_combine(params_path, arrays)
 
 
+def _check_named_ops(program: Program, where: str) -> None:
+    """Every feed/data op has its str ``name``, every parameter its ``parameter_name``, every
+    fetch an operand: what reading the model relies on, checked once with the op named."""
+    for index, op in enumerate(program.walk()):
+        key = (
+            "name"
+            if op.name in _FEED_OPS or op.name == "pd_op.fetch"
+            else "parameter_name" if op.name == "builtin.parameter" else None
+        )
+        if key is not None:
+            attr = op.attributes.get(key)
+            if attr is None or attr.kind != "str":
+                raise InvalidArgumentError(
+                    f"{where}: op {index} ('{op.name}') has no str attribute '{key}'"
+                )
+        if op.name == "builtin.parameter" and len(op.results) != 1:
+            raise InvalidArgumentError(f"{where}: op {index} ('{op.name}') has no result")
+        if op.name == "pd_op.fetch" and (not op.operands or op.operands[0] is None):
+            raise InvalidArgumentError(f"{where}: op {index} ('{op.name}') fetches no value")
+
+
 def read_inference_model(
     path_prefix: PathLike,
 ) -> tuple[Program, list[str], list[Value], dict[str, np.ndarray]]:
@@ -308,8 +329,8 @@ def read_inference_model(
     ``PREFIX.json``, a legacy ``PREFIX.pdmodel`` is read and translated to PIR."""
     prefix = _normalize_prefix(path_prefix, "load_inference_model")
     model_path, params_path = prefix + MODEL_SUFFIX, prefix + PARAMS_SUFFIX
-    if not os.path.isfile(model_path):
-        if os.path.isfile(prefix + ".pdmodel"):  # a legacy ProgramDesc model (issue 12)
+    if not os.path.exists(model_path):
+        if os.path.exists(prefix + ".pdmodel"):  # a legacy ProgramDesc model (issue 12)
             from phiops.runtime.compat.legacy import read_legacy_inference_model
 
             return read_legacy_inference_model(prefix)
@@ -317,10 +338,11 @@ def read_inference_model(
             f"load_inference_model: no model file {model_path} (nor a legacy {prefix}.pdmodel)"
         )
     program = load_program_json(model_path)
+    _check_named_ops(program, model_path)
     declared = _parameter_types(program)
     params: dict[str, np.ndarray] = {}
     if declared:
-        if not os.path.isfile(params_path):
+        if not os.path.exists(params_path):
             raise NotFoundError(
                 f"load_inference_model: {model_path} has {len(declared)} parameter(s) but there "
                 f"is no {params_path}"
