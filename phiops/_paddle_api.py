@@ -5,7 +5,8 @@ exports both over the op-level functions of the same name.
 
 Each function follows the dynamic-mode branch of its namesake in PaddlePaddle's
 python/paddle/tensor/*.py, with the same other keyword names (``keyword_aliases``);
-docs/python_api.md lists what still differs (``out=``, torch-style calls).
+docs/python_api.md lists what still differs (torch-style calls). ``out=`` writes the result
+into the given tensor (``write_out``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from phiops.generated import api as _C_ops
-from phiops.generated.python_api import keyword_aliases
+from phiops.generated.python_api import keyword_aliases, write_out
 from phiops.runtime.common import DataType
 from phiops.runtime.core.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.attributes import to_dtype
@@ -107,6 +108,7 @@ def arange(
     step: Any = 1,
     dtype: Any = None,
     *,
+    out: Tensor | None = None,
     name: str | None = None,
 ) -> Tensor:
     """``[start, end)`` by ``step``; ``arange(n)`` is ``[0, n)``. Without a dtype: int64 when
@@ -115,7 +117,7 @@ def arange(
         start, end = 0, start
     if dtype is None:
         dtype = DataType.INT64 if all(_is_integer(v) for v in (start, end, step)) else "float32"
-    return _C_ops.arange(start, end, step, _dtype(dtype, "arange"))
+    return write_out("arange", out, _C_ops.arange(start, end, step, _dtype(dtype, "arange")))
 
 
 def _is_integer(value: Any) -> bool:
@@ -130,6 +132,8 @@ def full(
     fill_value: Any,
     dtype: Any = None,
     name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor:
     """A tensor of ``shape`` filled with ``fill_value``. Without a dtype: bool for a bool value,
     complex128 for a complex one, else float32."""
@@ -145,7 +149,7 @@ def full(
             dtype = DataType.COMPLEX128
         else:
             dtype = DataType.FLOAT32
-    return _C_ops.full(shape, fill_value, _dtype(dtype, "full"), None)
+    return write_out("full", out, _C_ops.full(shape, fill_value, _dtype(dtype, "full"), None))
 
 
 _CLIP_BOUNDS = {
@@ -163,6 +167,8 @@ def clip(
     min: Any = None,
     max: Any = None,
     name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor:
     """``x`` limited to ``[min, max]``; a bound left None is the lowest or highest value of the
     dtype. An integer ``x`` with a float bound is clipped in float32, as paddle does."""
@@ -176,7 +182,7 @@ def clip(
             max = max.item()
         if isinstance(min, float) or isinstance(max, float):
             x = _C_ops.cast(x, DataType.FLOAT32)
-    return _C_ops.clip(x, min, max)
+    return write_out("clip", out, _C_ops.clip(x, min, max))
 
 
 clamp = clip
@@ -188,6 +194,8 @@ def cumsum(
     axis: int | None = None,
     dtype: Any = None,
     name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor:
     """Cumulative sum along ``axis``; over the flattened ``x`` when it is None. Without a dtype,
     uint8/int8/int16/int32 inputs are summed in int64."""
@@ -197,7 +205,7 @@ def cumsum(
     else:
         x = _cast_to(x, dtype, "cumsum")
     flatten = axis is None
-    return _C_ops.cumsum(x, -1 if flatten else axis, flatten, False, False)
+    return write_out("cumsum", out, _C_ops.cumsum(x, -1 if flatten else axis, flatten, False, False))
 
 
 @keyword_aliases({"x": ("input",)})
@@ -206,6 +214,7 @@ def cumprod(
     dim: int | None = None,
     *,
     dtype: Any = None,
+    out: Tensor | None = None,
     name: str | None = None,
 ) -> Tensor:
     """Cumulative product along ``dim``; over the flattened ``x`` when it is None."""
@@ -214,7 +223,7 @@ def cumprod(
         x = _C_ops.flatten(x, 0, len(x.shape) - 1)
     if dtype is not None:
         x = _cast_to(x, dtype, "cumprod")
-    return _C_ops.cumprod(x, dim, False, False)
+    return write_out("cumprod", out, _C_ops.cumprod(x, dim, False, False))
 
 
 @keyword_aliases({"x": ("input",), "axis": ("dim",)})
@@ -225,20 +234,21 @@ def mean(
     name: str | None = None,
     *,
     dtype: Any = None,
+    out: Tensor | None = None,
 ) -> Tensor:
     """Mean over ``axis`` (all axes when None), of ``x`` cast to ``dtype`` when one is given."""
     if dtype is not None:
         x = _cast_to(x, dtype, "mean")
-    return _C_ops.mean(x, () if axis is None else axis, keepdim)
+    return write_out("mean", out, _C_ops.mean(x, () if axis is None else axis, keepdim))
 
 
 @keyword_aliases({"x": ("input",), "y": ("exponent",)})
-def pow(x: Tensor, y: Any, name: str | None = None) -> Tensor:
+def pow(x: Tensor, y: Any, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
     """``x ** y``: op ``pow`` for a Python number ``y``, ``elementwise_pow`` for a Tensor."""
     if isinstance(y, (int, float)):
-        return _C_ops.pow(x, y)
+        return write_out("pow", out, _C_ops.pow(x, y))
     if isinstance(y, _TENSORS):
-        return _C_ops.elementwise_pow(x, y)
+        return write_out("pow", out, _C_ops.elementwise_pow(x, y))
     raise TypeError(
         f"y must be scalar, Tensor(in dygraph mode), Value(in pir mode) but received: {type(y)}"
     )
@@ -263,7 +273,9 @@ def scale(
     return activation(out)
 
 
-def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
+def softmax(
+    input: Tensor, dim: int | None = None, dtype: Any = None, *, out: Tensor | None = None
+) -> Tensor:
     """``paddle.softmax`` (PaddlePaddle's torch-compatible one): softmax along ``dim``; when it
     is None, axis 0 for 0-D, 1-D and 3-D inputs, else axis 1. ``input`` is cast to ``dtype``
     first when one is given."""
@@ -271,7 +283,7 @@ def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         dim = 0 if input.ndim in (0, 1, 3) else 1
     if dtype is not None:
         input = _C_ops.cast(input, _dtype(dtype, "softmax"))
-    return _C_ops.softmax(input, dim)
+    return write_out("softmax", out, _C_ops.softmax(input, dim))
 
 
 def split(
@@ -314,10 +326,15 @@ def topk(
     largest: bool = True,
     sorted: bool = True,
     name: str | None = None,
+    *,
+    out: tuple[Tensor, Tensor] | None = None,
 ) -> TopKRetType:
     """The ``k`` largest (or smallest) values along ``axis`` (the last when None), with their
-    indices, as a named tuple ``(values, indices)``."""
+    indices, as a named tuple ``(values, indices)``; written into the two tensors of ``out``
+    when it is given."""
     values, indices = _C_ops.topk(x, k, -1 if axis is None else axis, largest, sorted)
+    if out is not None:
+        values, indices = write_out("topk", out[0], values), write_out("topk", out[1], indices)
     return TopKRetType(values=values, indices=indices)
 
 
@@ -327,6 +344,8 @@ def where(
     x: Any = None,
     y: Any = None,
     name: str | None = None,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor | tuple[Tensor, ...]:
     """Elements of ``x`` where ``condition`` holds, else of ``y`` (broadcast together; numbers
     become tensors as ``to_tensor`` makes them). ``where(condition)`` alone is
@@ -344,7 +363,7 @@ def where(
             "The `condition` is expected to be a boolean Tensor, "
             f"but got a Tensor with dtype {condition.dtype}"
         )
-    return _C_ops.where(condition, x, y)
+    return write_out("where", out, _C_ops.where(condition, x, y))
 
 
 def _nonzero_tuple(condition: Tensor) -> tuple[Tensor, ...]:

@@ -16,7 +16,7 @@ from phiops.generated import python_api as _python_api
 from tests import paddle_api
 
 # what phiops does not take yet (docs/python_api.md): PaddlePaddle 3.3.1's torch-style keywords
-NOT_YET = {"out", "device", "requires_grad", "pin_memory"}
+NOT_YET = {"device", "requires_grad", "pin_memory"}
 PADDLE_NAMES = sorted((set(_python_api.__all__) | set(_paddle_api.__all__)) - {"TopKRetType"})
 
 
@@ -450,3 +450,43 @@ def test_keyword_alias_works_on_tensor_methods() -> None:
 def test_argument_and_its_alias_together_are_refused() -> None:
     with pytest.raises(ValueError, match="Cannot specify both 'axis' and its alias 'dim'"):
         paddle.argsort(t(M), axis=0, dim=1)
+
+
+# ---- out=: the result is written into the given tensor, which is returned
+
+
+def test_out_of_a_declared_function_is_written_and_returned() -> None:
+    out = paddle.zeros([3])
+    result = paddle.sum(t(M), axis=0, out=out)
+    assert result is out
+    check(out, M.sum(axis=0))
+
+
+def test_out_taken_positionally_where_paddle_takes_it_so() -> None:
+    out = paddle.zeros([1, 3])
+    assert paddle.gather(t(M), t([1], "int64"), 0, None, out) is out
+    check(out, M[[1]])
+
+
+def test_out_of_a_hand_written_function_is_written_and_returned() -> None:
+    out = paddle.zeros([2, 3])
+    assert paddle.cumsum(t(M), axis=1, out=out) is out
+    check(out, np.cumsum(M, axis=1))
+
+
+def test_out_of_topk_is_a_pair_of_tensors() -> None:
+    values, indices = paddle.zeros([2, 1]), paddle.zeros([2, 1], "int64")
+    result = paddle.topk(t(M), 1, out=(values, indices))
+    assert result.values is values and result.indices is indices
+    check(values, [[3.0], [5.0]])
+    check(indices, [[0], [1]])
+
+
+def test_out_of_another_shape_is_an_error_naming_out() -> None:
+    with pytest.raises(ValueError, match=r"paddle.sum: 'out' has shape \[2\]"):
+        paddle.sum(t(M), axis=0, out=paddle.zeros([2]))
+
+
+def test_out_of_another_dtype_is_an_error_naming_out() -> None:
+    with pytest.raises(ValueError, match=r"'out' has shape \[3\] and dtype .*int64"):
+        paddle.sum(t(M), axis=0, out=paddle.zeros([3], "int64"))
