@@ -21,22 +21,33 @@ from phiops.generated.python_api import keyword_aliases, write_out
 from phiops.runtime.common import DataType
 from phiops.runtime.core.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.attributes import to_dtype
+from phiops.runtime.errors import UnimplementedError
 from phiops.runtime.ir.core import Value
 
 __all__ = [
+    "add",
     "arange",
     "argmax",
     "argmin",
+    "bernoulli",
     "clip",
     "clamp",
     "cumprod",
     "cumsum",
+    "divide",
+    "eye",
     "full",
+    "logsumexp",
     "mean",
+    "normal",
     "pow",
+    "prod",
+    "randint",
+    "randperm",
     "scale",
     "softmax",
     "split",
+    "subtract",
     "topk",
     "TopKRetType",
     "where",
@@ -44,16 +55,21 @@ __all__ = [
 
 # The functions that are also Tensor methods: ``x.cumsum()`` is ``cumsum(x)``.
 TENSOR_METHODS = (
+    "add",
     "argmax",
     "argmin",
     "clip",
     "cumprod",
     "cumsum",
+    "divide",
+    "logsumexp",
     "mean",
     "pow",
+    "prod",
     "scale",
     "softmax",
     "split",
+    "subtract",
     "topk",
     "where",
 )
@@ -373,3 +389,224 @@ def _nonzero_tuple(condition: Tensor) -> tuple[Tensor, ...]:
         return (_C_ops.reshape(indices, [-1]),)
     columns = _C_ops.split_with_num(indices, rank, 1)
     return tuple(_C_ops.reshape(column, [-1]) for column in columns)
+
+
+# ---- elementwise arithmetic with PaddlePaddle's keyword-only extras
+
+
+def _scaled(y: Any, alpha: Any) -> Any:
+    """``y * alpha``, as PaddlePaddle's add/subtract scale ``y`` first when ``alpha`` is not 1."""
+    return y if alpha == 1 else _C_ops.scale(y, alpha, 0.0, True)
+
+
+@keyword_aliases({"x": ("input",), "y": ("other",)})
+def add(
+    x: Tensor,
+    y: Tensor,
+    name: str | None = None,
+    *,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``x + alpha * y``."""
+    return write_out("add", out, _C_ops.add(x, _scaled(y, alpha)))
+
+
+@keyword_aliases({"x": ("input",), "y": ("other",)})
+def subtract(
+    x: Tensor,
+    y: Tensor,
+    name: str | None = None,
+    *,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``x - alpha * y``."""
+    return write_out("subtract", out, _C_ops.subtract(x, _scaled(y, alpha)))
+
+
+@keyword_aliases({"x": ("input",), "y": ("other",)})
+def divide(
+    x: Tensor,
+    y: Tensor,
+    name: str | None = None,
+    *,
+    rounding_mode: str | None = None,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``x / y``; rounded toward zero (``rounding_mode='trunc'``) or down (``'floor'``).
+    PaddlePaddle's ``trunc_divide`` op is not one of phiops' ops: ``'trunc'`` is the floored
+    quotient of the floating-point quotient's sign (``ceil`` below zero, ``floor`` above), and
+    of integers ``sign(x) * sign(y) * (|x| // |y|)``."""
+    if rounding_mode is None:
+        result = _C_ops.divide(x, y)
+    elif rounding_mode == "floor":
+        result = _C_ops.floor_divide(x, y)
+    elif rounding_mode == "trunc":
+        if x.dtype.is_integer:
+            signs = _C_ops.multiply(_C_ops.sign(x), _C_ops.sign(y))
+            result = _C_ops.multiply(
+                signs, _C_ops.floor_divide(_C_ops.abs(x), _C_ops.abs(y))
+            )
+        else:
+            quotient = _C_ops.divide(x, y)
+            negative = _C_ops.less_than(quotient, _C_ops.zeros_like(quotient))
+            result = _C_ops.where(negative, _C_ops.ceil(quotient), _C_ops.floor(quotient))
+    else:
+        raise ValueError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"{rounding_mode}."
+        )
+    return write_out("divide", out, result)
+
+
+# ---- reductions that choose reduce_all from the axis
+
+
+def _reduce_axes(x: Tensor, axis: Any) -> tuple[list[int], bool]:
+    """PaddlePaddle's ``_get_reduce_axis``: the axes as a list, and whether every axis is
+    reduced (no axis, an empty list, or as many axes as ``x`` has)."""
+    if axis is None:
+        return [], True
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    return axes, len(axes) == 0 or len(axes) == len(x.shape)
+
+
+@keyword_aliases({"x": ("input",), "axis": ("dim",)})
+def prod(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    dtype: Any = None,
+    out: Tensor | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """The product over ``axis`` (every axis when None), of ``x`` cast to ``dtype`` first when
+    one is given."""
+    if dtype is not None:
+        x = _cast_to(x, dtype, "prod")
+    axes, reduce_all = _reduce_axes(x, axis)
+    return write_out("prod", out, _C_ops.prod(x, axes, keepdim, reduce_all))
+
+
+def logsumexp(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``log(sum(exp(x)))`` over ``axis`` (every axis when None), computed stably."""
+    axes, reduce_all = _reduce_axes(x, axis)
+    return write_out("logsumexp", out, _C_ops.logsumexp(x, axes, keepdim, reduce_all))
+
+
+# ---- creation and random: the random ones draw from phiops' generator (phiops.seed)
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, _TENSORS):
+        value = value.item()
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise TypeError(f"{what} should be a non-negative int.")
+    return int(value)
+
+
+@keyword_aliases({"num_rows": ("n",), "num_columns": ("m",)})
+def eye(
+    num_rows: int | Tensor,
+    num_columns: int | Tensor | None = None,
+    dtype: Any = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """A ``num_rows`` x ``num_columns`` (square when None) matrix with ones on the diagonal."""
+    rows = _count(num_rows, "num_rows")
+    columns = rows if num_columns is None else _count(num_columns, "num_columns")
+    dtype = DataType.FLOAT32 if dtype is None else _dtype(dtype, "eye")
+    return write_out("eye", out, _C_ops.eye(rows, columns, dtype))
+
+
+@keyword_aliases({"shape": ("size",)})
+def normal(
+    mean: Any = 0.0,
+    std: Any = 1.0,
+    shape: Any = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Samples of N(``mean``, ``std``²): of ``shape`` for numbers; for a Tensor ``mean`` or
+    ``std``, one sample per element (of ``mean``'s shape when it is a Tensor, else ``std``'s)."""
+    if isinstance(mean, complex) or (
+        isinstance(mean, _TENSORS) and mean.dtype in (DataType.COMPLEX64, DataType.COMPLEX128)
+    ):
+        raise UnimplementedError("paddle.normal: a complex mean is not implemented in phiops")
+    if isinstance(mean, _TENSORS):
+        if isinstance(std, _TENSORS):
+            std = _C_ops.reshape(_cast_to(std, mean.dtype, "normal"), mean.shape)
+        else:
+            std = float(std)
+        samples = _C_ops.gaussian(mean.shape, 0.0, 1.0, 0, mean.dtype)
+    elif isinstance(std, _TENSORS):
+        mean = float(mean)
+        samples = _C_ops.gaussian(std.shape, 0.0, 1.0, 0, std.dtype)
+    else:
+        return write_out(
+            "normal",
+            out,
+            _C_ops.gaussian(shape, float(mean), float(std), 0, DataType.FLOAT32),
+        )
+    scaled = (
+        _C_ops.multiply(samples, std)
+        if isinstance(std, _TENSORS)
+        else _C_ops.scale(samples, std, 0.0, True)
+    )
+    shifted = (
+        _C_ops.add(scaled, mean)
+        if isinstance(mean, _TENSORS)
+        else _C_ops.scale(scaled, 1.0, mean, True)
+    )
+    return write_out("normal", out, shifted)
+
+
+def randint(
+    low: int = 0,
+    high: int | None = None,
+    shape: Any = [1],
+    dtype: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """Integers drawn uniformly from ``[low, high)``; from ``[0, low)`` when ``high`` is None.
+    int64 unless ``dtype`` says otherwise."""
+    if high is None:
+        if low <= 0:
+            raise ValueError(
+                f"If high is None, low must be greater than 0, but received low = {low}."
+            )
+        low, high = 0, low
+    dtype = DataType.INT64 if dtype is None else _dtype(dtype, "randint")
+    if isinstance(shape, _TENSORS):
+        shape = shape.numpy().tolist()
+    return _C_ops.randint(low, high, shape, dtype)
+
+
+def randperm(
+    n: int,
+    dtype: Any = "int64",
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """A random permutation of ``0 .. n-1``."""
+    return write_out("randperm", out, _C_ops.randperm(n, _dtype(dtype, "randperm")))
+
+
+def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Tensor:
+    """1 with probability ``x`` (elementwise), else 0, in ``x``'s dtype; with ``p``, every
+    element has probability ``p``."""
+    if p is not None:
+        x = _C_ops.full_like(x, p)
+    return _C_ops.bernoulli(x)
