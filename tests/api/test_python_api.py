@@ -6,6 +6,7 @@ values come from numpy or are worked out by hand."""
 from __future__ import annotations
 
 import inspect
+import math
 
 import numpy as np
 import pytest
@@ -670,6 +671,8 @@ UNARY = {
     "sign": np.sign,
     "square": np.square,
     "rsqrt": lambda a: 1 / np.sqrt(a),
+    "sigmoid": lambda a: 1 / (1 + np.exp(-a)),
+    "erf": lambda a: np.array([math.erf(v) for v in a], dtype=a.dtype),
 }
 POSITIVE = np.array([0.25, 1.5, 4.0], dtype=np.float32)
 SIGNED = np.array([-1.5, 0.0, 2.25], dtype=np.float32)
@@ -691,6 +694,10 @@ BINARY = {
     "greater_equal": np.greater_equal,
     "less_than": np.less,
     "less_equal": np.less_equal,
+    "fmax": np.fmax,
+    "fmin": np.fmin,
+    "floor_divide": np.floor_divide,
+    "remainder": np.mod,
 }
 A = np.array([1.0, 2.0, 3.0], dtype=np.float32)
 B = np.array([3.0, 2.0, 1.0], dtype=np.float32)
@@ -744,3 +751,16 @@ def test_out_of_an_elementwise_function_is_written_and_returned() -> None:
     flags = paddle.zeros([3], "bool")
     assert paddle.less_than(t(A), t(B), out=flags) is flags
     check(flags, A < B)
+
+
+def test_isnan_isinf_isfinite() -> None:
+    data = np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32)
+    check(paddle.isnan(t(data)), np.isnan(data))
+    check(paddle.isinf(t(data)), np.isinf(data))
+    check(paddle.isfinite(t(data)), np.isfinite(data))
+
+
+def test_floor_divide_and_remainder_of_negative_integers_round_down() -> None:
+    x, y = np.array([7, -7, 7, -7]), np.array([2, 2, -2, -2])
+    check(paddle.floor_divide(t(x), t(y)), np.floor_divide(x, y), "int64")
+    check(paddle.remainder(input=t(x), other=t(y)), np.mod(x, y), "int64")

@@ -110,7 +110,21 @@ CASES: list[tuple[str, Call]] = [
     ],
     *[
         (name, lambda p, t, name=name: getattr(p, name)(t(M - 2.5)))
-        for name in ("abs", "sin", "cos", "tanh", "floor", "ceil", "sign", "square")
+        for name in (
+            "abs",
+            "sin",
+            "cos",
+            "tanh",
+            "floor",
+            "ceil",
+            "sign",
+            "square",
+            "sigmoid",
+            "erf",
+            "isnan",
+            "isinf",
+            "isfinite",
+        )
     ],
     *[
         (name, lambda p, t, name=name: getattr(p, name)(t(M), t(M[::-1])))
@@ -124,6 +138,8 @@ CASES: list[tuple[str, Call]] = [
             "greater_equal",
             "less_than",
             "less_equal",
+            "fmax",
+            "fmin",
         )
     ],
     *[
@@ -131,6 +147,9 @@ CASES: list[tuple[str, Call]] = [
         for name in ("logical_and", "logical_or", "logical_xor")
     ],
     ("logical_not", lambda p, t: p.logical_not(t(COND))),
+    ("floor_divide", lambda p, t: p.floor_divide(t(I32), t(np.abs(I32[::-1])))),
+    ("remainder", lambda p, t: p.remainder(t(I32), t(I32[::-1]))),
+    ("remainder-float", lambda p, t: p.remainder(t(M - 2), t(M * 0 + 1.5), out=p.zeros([2, 3]))),
     ("add", lambda p, t: p.add(t(M), t(M), alpha=3)),
     ("subtract", lambda p, t: p.subtract(t(M), t(M[::-1]))),
     ("divide", lambda p, t: p.divide(t(M), t(M + 1))),
