@@ -51,6 +51,7 @@ __all__ = [
     "FixedValue",
     "PythonApi",
     "PythonApiSet",
+    "PythonArgs",
     "parse_python_args",
     "check_python_api",
     "is_python_api_file",
@@ -73,6 +74,8 @@ PYTHON_API_KEYS = (
 NONE = Default("none", None, "None")
 # paddle's `name` argument: accepted and unused, as PaddlePaddle's dynamic mode leaves it
 NAME_ARG = "name"
+# paddle's `out` argument (`Tensor out = None`): the result is written into it and it is returned
+OUT_ARG = "out"
 _INTS = ("int", "int64_t")
 _FLOATS = ("float", "double")
 
@@ -103,6 +106,8 @@ class PythonApi:
     arg_alias: tuple[tuple[str, tuple[str, ...]], ...]
     method: bool | None  # None: a Tensor method when the first argument is one Tensor
     loc: Location = field(compare=False)
+    # the index in `args` of the first keyword-only argument (after `*`); None: there is none
+    keyword_only: int | None = None
     key_locs: tuple[tuple[str, Location], ...] = field(default=(), compare=False)
 
     def op_arg(self, name: str) -> str:
@@ -114,8 +119,13 @@ class PythonApi:
 
     @property
     def passed_args(self) -> tuple[Arg, ...]:
-        """The arguments handed to the op: all but ``name``."""
-        return tuple(arg for arg in self.args if arg.name != NAME_ARG)
+        """The arguments handed to the op: all but ``name`` and ``out``."""
+        return tuple(arg for arg in self.args if arg.name not in (NAME_ARG, OUT_ARG))
+
+    @property
+    def has_out(self) -> bool:
+        """Whether the function takes ``out``, the tensor its result is written into."""
+        return any(arg.name == OUT_ARG for arg in self.args)
 
     @property
     def is_method(self) -> bool:
@@ -166,30 +176,61 @@ def _python_arg(toks: Tokens, locate) -> Arg:
     return Arg(type_, name.text, default, locate(start.pos))
 
 
-def parse_python_args(text: str, locate) -> ArgList:
-    """``(Tensor x, int axis = -1, str name = None)``: the op-spec grammar, where any argument
-    may default to ``None``; names must be Python identifiers that are not keywords, given
-    once, and an argument without a default may not follow one with a default."""
+@dataclass(frozen=True)
+class PythonArgs:
+    """A parsed ``args``: the arguments, and where the keyword-only ones (after ``*``) start."""
+
+    args: ArgList
+    keyword_only: int | None  # index in ``args`` of the first keyword-only argument
+
+    def __str__(self) -> str:
+        items = [str(arg) for arg in self.args]
+        if self.keyword_only is not None:
+            items.insert(self.keyword_only, "*")
+        return f"({', '.join(items)})"
+
+
+def parse_python_args(text: str, locate) -> PythonArgs:
+    """``(Tensor x, int axis = -1, str name = None, *, Tensor out = None)``: the op-spec grammar,
+    where any argument may default to ``None`` and a bare ``*`` makes the arguments after it
+    keyword-only, as in Python; names must be Python identifiers that are not keywords, given
+    once, and a positional argument without a default may not follow one with a default."""
     toks = Tokens(text)
     toks.expect("(", "'(' to open the argument list")
     args: list[Arg] = []
     positions: list[int] = []
+    keyword_only = None
+    star_pos = None
     if not toks.accept(")"):
         while True:
-            positions.append(toks.peek().pos)
-            args.append(_python_arg(toks, locate))
+            if toks.peek().text == "*":
+                if keyword_only is not None:
+                    raise ParseError("'*' is given twice", toks.peek().pos)
+                star_pos = toks.next().pos
+                keyword_only = len(args)
+            else:
+                positions.append(toks.peek().pos)
+                args.append(_python_arg(toks, locate))
             if toks.accept(")"):
                 break
             if toks.peek().kind == EOF:
                 raise ParseError("unbalanced '(': the argument list is not closed", toks.peek().pos)
             toks.expect(",", "',' or ')' after an argument")
     toks.end("end of the argument list")
+    if keyword_only is not None and keyword_only == len(args):
+        raise ParseError(
+            "'*' must be followed by an argument",
+            star_pos,
+            "write the keyword-only arguments after '*', or remove it",
+        )
     seen: set[str] = set()
     defaulted = None
-    for arg, pos in zip(args, positions):
+    for index, (arg, pos) in enumerate(zip(args, positions)):
         if arg.name in seen:
             raise ParseError(f"argument '{arg.name}' is given twice", pos)
         seen.add(arg.name)
+        if keyword_only is not None and index >= keyword_only:
+            continue  # a keyword-only argument may go without a default anywhere
         if arg.default is not None:
             defaulted = arg.name
         elif defaulted is not None:
@@ -198,7 +239,7 @@ def parse_python_args(text: str, locate) -> ArgList:
                 pos,
                 "Python requires defaulted arguments last",
             )
-    result = ArgList(tuple(args))
+    result = PythonArgs(ArgList(tuple(args)), keyword_only)
     _check_round_trip(result, toks)
     return result
 
@@ -238,6 +279,7 @@ class _PythonApiParser(_EntryParser):
         else:
             op = self.identifier("op", values["op"])
         args = None
+        keyword_only = None
         if "args" not in values:
             self.error(
                 entry.loc,
@@ -245,7 +287,9 @@ class _PythonApiParser(_EntryParser):
                 "write paddle's signature, e.g. 'args : (Tensor x, str name = None)'",
             )
         else:
-            args = self.parse("args", values["args"], parse_python_args)
+            parsed = self.parse("args", values["args"], parse_python_args)
+            args = None if parsed is None else parsed.args
+            keyword_only = None if parsed is None else parsed.keyword_only
         renames = self.renames(values.get("map"))
         fixed = self.literals("values", values.get("values"))
         if_none = self.literals("if_none", values.get("if_none"))
@@ -276,6 +320,7 @@ class _PythonApiParser(_EntryParser):
             arg_alias=arg_alias,
             method=method,
             loc=entry.items["api"][1].loc,
+            keyword_only=keyword_only,
             key_locs=tuple(self.key_locs),
         )
 
@@ -566,7 +611,39 @@ def _check_against_op(api: PythonApi, specs: Mapping[str, OpSpec]) -> list[Diagn
                 f"returns: '{name}' is not an output of op '{op.name}'",
                 suggest(name, visible) or f"outputs of '{op.name}': {', '.join(visible)}",
             )
+    found.extend(_check_out(api, op))
     return found
+
+
+def _check_out(api: PythonApi, op: OpSpec) -> list[Diagnostic]:
+    """``out`` is ``Tensor out = None`` and the function returns one Tensor to write into it."""
+    arg = api.args.get(OUT_ARG)
+    if arg is None:
+        return []
+    if not (arg.type.is_tensor and not arg.type.is_list) or arg.default is not NONE:
+        return [
+            Diagnostic(
+                arg.loc,
+                api.name,
+                f"argument 'out' is '{arg}', but 'out' is the tensor the result is written into",
+                "declare it 'Tensor out = None'",
+                subject="api",
+            )
+        ]
+    returned = [o for o in op.visible_outputs if api.returns is None or o.name in api.returns]
+    if len(returned) != 1 or returned[0].type.is_list:
+        names = ", ".join(o.name for o in returned) or "nothing"
+        return [
+            Diagnostic(
+                arg.loc,
+                api.name,
+                f"argument 'out' needs one Tensor result, but the function returns {names}",
+                "pick one output with 'returns : name', or drop 'out'",
+                INCONSISTENCY,
+                subject="api",
+            )
+        ]
+    return []
 
 
 def _typed(api: PythonApi, value: FixedValue, op_arg: Arg, key: str) -> list[Diagnostic]:

@@ -15,7 +15,7 @@ from phiops.codegen.api.python import GenerationError, annotation, default_liter
 from phiops.codegen.api.python import returns_annotation as op_returns_annotation
 from phiops.codegen.errors import Diagnostic
 from phiops.codegen.model import Arg, OpSpec
-from phiops.codegen.python_api import NONE, FixedValue, PythonApi, literal
+from phiops.codegen.python_api import NONE, OUT_ARG, FixedValue, PythonApi, literal
 
 __all__ = ["PythonApiView", "python_api_view"]
 
@@ -32,6 +32,7 @@ class PythonApiView:
     alias: tuple[str, ...]
     is_method: bool
     keyword_aliases: str | None  # `{"x": ("input",)}` for keyword_aliases(...), or None
+    has_out: bool  # the result is written into argument `out` when it is given
 
 
 def _fail(api: PythonApi, message: str) -> GenerationError:
@@ -39,6 +40,8 @@ def _fail(api: PythonApi, message: str) -> GenerationError:
 
 
 def _param(api: PythonApi, op: OpSpec, arg: Arg) -> str:
+    if arg.name == OUT_ARG:
+        return f"{arg.name}: Tensor | None = None"
     if arg.type.is_tensor_like:
         text = "list[Tensor]" if arg.type.is_list else "Tensor"
     else:
@@ -51,6 +54,14 @@ def _param(api: PythonApi, op: OpSpec, arg: Arg) -> str:
     if arg.default is NONE:
         return f"{arg.name}: {text} | None = None"
     return f"{arg.name}: {text} = {default_literal(op, arg)}"
+
+
+def _params(api: PythonApi, op: OpSpec) -> tuple[str, ...]:
+    """The signature's parameters, with ``*`` before the keyword-only ones."""
+    params = [_param(api, op, arg) for arg in api.args]
+    if api.keyword_only is not None:
+        params.insert(api.keyword_only, "*")
+    return tuple(params)
 
 
 def _value(api: PythonApi, op: OpSpec, op_arg: Arg, value: FixedValue) -> str:
@@ -114,7 +125,7 @@ def python_api_view(api: PythonApi, ops: Mapping[str, OpSpec]) -> PythonApiView:
     )
     return PythonApiView(
         name=api.name,
-        params=tuple(_param(api, op, arg) for arg in api.args),
+        params=_params(api, op),
         returns=returns,
         doc=doc,
         none_lines=tuple(none_lines),
@@ -123,4 +134,5 @@ def python_api_view(api: PythonApi, ops: Mapping[str, OpSpec]) -> PythonApiView:
         alias=api.alias,
         is_method=api.is_method,
         keyword_aliases=_keyword_aliases(api),
+        has_out=api.has_out,
     )

@@ -6,6 +6,7 @@ values come from numpy or are worked out by hand."""
 from __future__ import annotations
 
 import inspect
+import math
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from phiops.generated import python_api as _python_api
 from tests import paddle_api
 
 # what phiops does not take yet (docs/python_api.md): PaddlePaddle 3.3.1's torch-style keywords
-NOT_YET = {"out", "device", "requires_grad", "pin_memory"}
+NOT_YET = {"device", "requires_grad", "pin_memory"}
 PADDLE_NAMES = sorted((set(_python_api.__all__) | set(_paddle_api.__all__)) - {"TopKRetType"})
 
 
@@ -450,3 +451,316 @@ def test_keyword_alias_works_on_tensor_methods() -> None:
 def test_argument_and_its_alias_together_are_refused() -> None:
     with pytest.raises(ValueError, match="Cannot specify both 'axis' and its alias 'dim'"):
         paddle.argsort(t(M), axis=0, dim=1)
+
+
+# ---- out=: the result is written into the given tensor, which is returned
+
+
+def test_out_of_a_declared_function_is_written_and_returned() -> None:
+    out = paddle.zeros([3])
+    result = paddle.sum(t(M), axis=0, out=out)
+    assert result is out
+    check(out, M.sum(axis=0))
+
+
+def test_out_taken_positionally_where_paddle_takes_it_so() -> None:
+    out = paddle.zeros([1, 3])
+    assert paddle.gather(t(M), t([1], "int64"), 0, None, out) is out
+    check(out, M[[1]])
+
+
+def test_out_of_a_hand_written_function_is_written_and_returned() -> None:
+    out = paddle.zeros([2, 3])
+    assert paddle.cumsum(t(M), axis=1, out=out) is out
+    check(out, np.cumsum(M, axis=1))
+
+
+def test_out_of_topk_is_a_pair_of_tensors() -> None:
+    values, indices = paddle.zeros([2, 1]), paddle.zeros([2, 1], "int64")
+    result = paddle.topk(t(M), 1, out=(values, indices))
+    assert result.values is values and result.indices is indices
+    check(values, [[3.0], [5.0]])
+    check(indices, [[0], [1]])
+
+
+def test_out_of_another_shape_is_an_error_naming_out() -> None:
+    with pytest.raises(ValueError, match=r"paddle.sum: 'out' has shape \[2\]"):
+        paddle.sum(t(M), axis=0, out=paddle.zeros([2]))
+
+
+def test_out_of_another_dtype_is_an_error_naming_out() -> None:
+    with pytest.raises(ValueError, match=r"'out' has shape \[3\] and dtype .*int64"):
+        paddle.sum(t(M), axis=0, out=paddle.zeros([3], "int64"))
+
+
+# ---- random: phiops' generator (phiops.seed replays them); shape, dtype, range, statistics
+
+
+def test_rand_is_uniform_on_0_1_in_float32() -> None:
+    values = paddle.rand([4000]).numpy()
+    assert values.dtype == np.float32 and values.shape == (4000,)
+    assert values.min() >= 0.0 and values.max() < 1.0
+    assert abs(values.mean() - 0.5) < 0.03
+
+
+def test_rand_takes_dtype_and_size_keyword() -> None:
+    assert paddle.rand(size=[2, 3], dtype="float64").numpy().dtype == np.float64
+
+
+def test_uniform_draws_from_min_to_max() -> None:
+    values = paddle.uniform([4000], min=-2.0, max=3.0).numpy()
+    assert values.min() >= -2.0 and values.max() < 3.0
+    assert abs(values.mean() - 0.5) < 0.15
+
+
+def test_randn_and_standard_normal_are_standard_normal() -> None:
+    for function in (paddle.randn, paddle.standard_normal):
+        values = function([4000]).numpy()
+        assert values.dtype == np.float32
+        assert abs(values.mean()) < 0.1 and abs(values.std() - 1.0) < 0.1
+
+
+def test_normal_of_numbers_has_that_mean_and_std() -> None:
+    values = paddle.normal(3.0, 2.0, [4000]).numpy()
+    assert values.shape == (4000,)
+    assert abs(values.mean() - 3.0) < 0.2 and abs(values.std() - 2.0) < 0.2
+
+
+def test_normal_of_a_mean_tensor_draws_one_sample_per_element() -> None:
+    means = np.array([-100.0, 0.0, 100.0], dtype=np.float32)
+    values = paddle.normal(t(means), 0.01).numpy()
+    assert values.shape == (3,) and values.dtype == np.float32
+    np.testing.assert_allclose(values, means, atol=0.1)
+
+
+def test_normal_of_a_std_tensor_has_its_shape() -> None:
+    values = paddle.normal(5.0, t(np.zeros((2, 2), dtype=np.float32))).numpy()
+    np.testing.assert_allclose(values, np.full((2, 2), 5.0))
+
+
+def test_randint_draws_from_low_to_high_in_int64() -> None:
+    values = paddle.randint(-3, 4, [2000]).numpy()
+    assert values.dtype == np.int64
+    assert values.min() == -3 and values.max() == 3
+
+
+def test_randint_with_one_bound_draws_from_zero() -> None:
+    values = paddle.randint(5, shape=[2000]).numpy()
+    assert set(values.tolist()) == {0, 1, 2, 3, 4}
+    assert paddle.randint(5).shape == [1]
+
+
+def test_randint_with_one_nonpositive_bound_is_an_error() -> None:
+    with pytest.raises(ValueError, match="low must be greater than 0"):
+        paddle.randint(0)
+
+
+def test_randperm_is_a_permutation() -> None:
+    values = paddle.randperm(10).numpy()
+    assert values.dtype == np.int64
+    assert sorted(values.tolist()) == list(range(10))
+    assert paddle.randperm(4, "int32").numpy().dtype == np.int32
+
+
+def test_bernoulli_of_probabilities_zero_and_one() -> None:
+    check(paddle.bernoulli(t([0.0, 1.0, 1.0, 0.0], "float32")), [0.0, 1.0, 1.0, 0.0], "float32")
+
+
+def test_bernoulli_with_p_draws_with_that_probability() -> None:
+    values = paddle.bernoulli(paddle.zeros([4000]), p=0.25).numpy()
+    assert set(values.tolist()) <= {0.0, 1.0}
+    assert abs(values.mean() - 0.25) < 0.03
+
+
+def test_seed_replays_the_random_functions() -> None:
+    draws = []
+    for _ in range(2):
+        paddle.seed(123)
+        draws.append(
+            [
+                paddle.rand([3]).numpy(),
+                paddle.randn([3]).numpy(),
+                paddle.uniform([3]).numpy(),
+                paddle.normal(shape=[3]).numpy(),
+                paddle.randint(10, shape=[3]).numpy(),
+                paddle.randperm(5).numpy(),
+            ]
+        )
+    for first, second in zip(*draws):
+        np.testing.assert_array_equal(first, second)
+
+
+# ---- creation
+
+
+def test_empty_and_empty_like_have_the_shape_and_dtype() -> None:
+    assert paddle.empty([2, 3]).shape == [2, 3]
+    assert paddle.empty([2], "int32").numpy().dtype == np.int32
+    like = paddle.empty_like(t(M), dtype="float64")
+    assert like.shape == [2, 3] and like.numpy().dtype == np.float64
+
+
+def test_zeros_like_and_ones_like_keep_or_change_the_dtype() -> None:
+    check(paddle.zeros_like(t(M)), np.zeros((2, 3)), "float32")
+    check(paddle.ones_like(t(M), "int64"), np.ones((2, 3)), "int64")
+
+
+def test_eye_is_square_without_num_columns() -> None:
+    check(paddle.eye(3), np.eye(3), "float32")
+    check(paddle.eye(2, 3, "int32"), np.eye(2, 3), "int32")
+
+
+def test_eye_refuses_a_negative_size() -> None:
+    with pytest.raises(TypeError, match="num_rows should be a non-negative int"):
+        paddle.eye(-1)
+
+
+# ---- shape and reduction
+
+
+def test_tril_and_triu_with_diagonal() -> None:
+    square = np.arange(9, dtype=np.float32).reshape(3, 3)
+    check(paddle.tril(t(square)), np.tril(square))
+    check(paddle.triu(t(square), 1), np.triu(square, 1))
+    check(t(square).tril(-1), np.tril(square, -1))
+
+
+def test_tile_flip_roll_expand() -> None:
+    check(paddle.tile(t(M), [2, 1]), np.tile(M, (2, 1)))
+    check(paddle.flip(t(M), [1]), M[:, ::-1])
+    check(paddle.roll(t(M), 1), np.roll(M, 1))
+    check(paddle.roll(t(M), 1, axis=1), np.roll(M, 1, axis=1))
+    check(paddle.expand(t([1.0, 2.0, 3.0]), [2, 3]), np.tile([1.0, 2.0, 3.0], (2, 1)))
+
+
+def test_all_and_any_over_every_axis_or_one() -> None:
+    flags = np.array([[True, False], [True, True]])
+    check(paddle.all(t(flags)), np.all(flags))
+    check(paddle.any(t(flags), axis=1), np.any(flags, axis=1))
+    check(paddle.all(t(flags), axis=0, keepdim=True), np.all(flags, axis=0, keepdims=True))
+
+
+def test_prod_over_every_axis_or_one_with_dtype() -> None:
+    check(paddle.prod(t(M + 1)), np.prod(M + 1))
+    check(paddle.prod(t(M + 1), 1, keepdim=True), np.prod(M + 1, axis=1, keepdims=True))
+    check(paddle.prod(t([[1, 2], [3, 4]], "int32"), dtype="int64"), 24, "int64")
+    check(t(M + 1).prod(axis=[0, 1]), np.prod(M + 1))
+
+
+def test_logsumexp_over_every_axis_or_one() -> None:
+    expected = np.log(np.exp(M.astype(np.float64)).sum())
+    np.testing.assert_allclose(paddle.logsumexp(t(M)).numpy(), expected, rtol=1e-6)
+    by_row = np.log(np.exp(M.astype(np.float64)).sum(axis=1))
+    np.testing.assert_allclose(paddle.logsumexp(t(M), 1).numpy(), by_row, rtol=1e-6)
+    assert paddle.logsumexp(t(M), axis=[1], keepdim=True).shape == [2, 1]
+
+
+# ---- elementwise
+
+
+UNARY = {
+    "abs": np.abs,
+    "exp": np.exp,
+    "log": np.log,
+    "sqrt": np.sqrt,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tanh": np.tanh,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "sign": np.sign,
+    "square": np.square,
+    "rsqrt": lambda a: 1 / np.sqrt(a),
+    "sigmoid": lambda a: 1 / (1 + np.exp(-a)),
+    "erf": lambda a: np.array([math.erf(v) for v in a], dtype=a.dtype),
+}
+POSITIVE = np.array([0.25, 1.5, 4.0], dtype=np.float32)
+SIGNED = np.array([-1.5, 0.0, 2.25], dtype=np.float32)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_function_matches_numpy(name: str) -> None:
+    data = POSITIVE if name in ("log", "sqrt", "rsqrt") else SIGNED
+    np.testing.assert_allclose(getattr(paddle, name)(t(data)).numpy(), UNARY[name](data), rtol=1e-6)
+
+
+BINARY = {
+    "multiply": np.multiply,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "equal": np.equal,
+    "not_equal": np.not_equal,
+    "greater_than": np.greater,
+    "greater_equal": np.greater_equal,
+    "less_than": np.less,
+    "less_equal": np.less_equal,
+    "fmax": np.fmax,
+    "fmin": np.fmin,
+    "floor_divide": np.floor_divide,
+    "remainder": np.mod,
+}
+A = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+B = np.array([3.0, 2.0, 1.0], dtype=np.float32)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_function_matches_numpy(name: str) -> None:
+    check(getattr(paddle, name)(t(A), t(B)), BINARY[name](A, B))
+
+
+def test_logical_functions_match_numpy() -> None:
+    p, q = np.array([True, True, False, False]), np.array([True, False, True, False])
+    check(paddle.logical_and(t(p), t(q)), p & q)
+    check(paddle.logical_or(t(p), t(q)), p | q)
+    check(paddle.logical_xor(t(p), t(q)), p ^ q)
+    check(paddle.logical_not(t(p)), ~p)
+
+
+def test_comparison_takes_input_and_other_keywords() -> None:
+    check(paddle.equal(input=t(A), other=t(B)), A == B)
+
+
+def test_add_and_subtract_scale_y_by_alpha() -> None:
+    check(paddle.add(t(A), t(B)), A + B)
+    check(paddle.add(t(A), t(B), alpha=2), A + 2 * B)
+    check(paddle.subtract(t(A), t(B), alpha=0.5), A - 0.5 * B)
+    check(t(A).add(t(B), alpha=-1), A - B)
+
+
+def test_divide_rounding_modes() -> None:
+    x, y = np.array([7.0, -7.0, 5.0], dtype=np.float32), np.array([2.0, 2.0, -4.0], dtype=np.float32)
+    check(paddle.divide(t(x), t(y)), x / y)
+    check(paddle.divide(t(x), t(y), rounding_mode="floor"), np.floor(x / y))
+    check(paddle.divide(t(x), t(y), rounding_mode="trunc"), np.trunc(x / y))
+
+
+def test_divide_trunc_of_integers_rounds_toward_zero() -> None:
+    x, y = np.array([7, -7, 7, -7]), np.array([2, 2, -2, -2])
+    check(paddle.divide(t(x), t(y), rounding_mode="trunc"), [3, -3, -3, 3], "int64")
+
+
+def test_divide_refuses_an_unknown_rounding_mode() -> None:
+    with pytest.raises(ValueError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
+        paddle.divide(t(A), t(B), rounding_mode="round")
+
+
+def test_out_of_an_elementwise_function_is_written_and_returned() -> None:
+    out = paddle.zeros([3])
+    assert paddle.abs(t(SIGNED), out=out) is out
+    check(out, np.abs(SIGNED))
+    flags = paddle.zeros([3], "bool")
+    assert paddle.less_than(t(A), t(B), out=flags) is flags
+    check(flags, A < B)
+
+
+def test_isnan_isinf_isfinite() -> None:
+    data = np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32)
+    check(paddle.isnan(t(data)), np.isnan(data))
+    check(paddle.isinf(t(data)), np.isinf(data))
+    check(paddle.isfinite(t(data)), np.isfinite(data))
+
+
+def test_floor_divide_and_remainder_of_negative_integers_round_down() -> None:
+    x, y = np.array([7, -7, 7, -7]), np.array([2, 2, -2, -2])
+    check(paddle.floor_divide(t(x), t(y)), np.floor_divide(x, y), "int64")
+    check(paddle.remainder(input=t(x), other=t(y)), np.mod(x, y), "int64")

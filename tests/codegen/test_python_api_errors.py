@@ -310,6 +310,38 @@ CASES = [
         "ops/python_api.yaml:7:12: api 'bar': name 'foo' is already taken by the entry at line 1",
     ),
     case(
+        "keyword_only_star_at_the_end",
+        "- api : foo\n  op : foo\n  args : (Tensor x, int axis = -1, *)\n",
+        "ops/python_api.yaml:3:36: api 'foo': args: '*' must be followed by an argument\n"
+        "  hint: write the keyword-only arguments after '*', or remove it",
+    ),
+    case(
+        "keyword_only_star_twice",
+        "- api : foo\n  op : foo\n  args : (Tensor x, *, int axis = -1, *, Tensor out = None)\n",
+        "ops/python_api.yaml:3:39: api 'foo': args: '*' is given twice",
+    ),
+    case(
+        "out_not_an_optional_tensor",
+        "- api : foo\n  op : foo\n  args : (Tensor x, int axis = -1, int out = 0)\n"
+        "  returns : out\n",
+        "ops/python_api.yaml:3:36: api 'foo': argument 'out' is 'int out = 0', but 'out' is the "
+        "tensor the result is written into\n  hint: declare it 'Tensor out = None'",
+    ),
+    case(
+        "out_of_a_function_returning_two_tensors",
+        "- api : foo\n  op : foo\n"
+        "  args : (Tensor x, int axis = -1, str name = None, *, Tensor out = None)\n",
+        "ops/python_api.yaml:3:56: api 'foo': inconsistency: argument 'out' needs one Tensor "
+        "result, but the function returns out, indices\n"
+        "  hint: pick one output with 'returns : name', or drop 'out'",
+    ),
+    case(
+        "keyword_only_argument_without_default_after_defaults",
+        "- api : foo\n  op : foo\n"
+        "  args : (Tensor x, str name = None, *, int axis, Tensor out = None)\n"
+        "  returns : indices\n",
+    ),
+    case(
         "entry_not_a_mapping",
         "- foo\n",
         "ops/python_api.yaml:1:3: entry 1 is a string, expected a mapping with an 'op' key",
@@ -355,3 +387,22 @@ def test_valid_file_gives_the_frozen_model(tmp_path) -> None:
     assert str(api.loc_of("map.dim")) == "ops/python_api.yaml:4:10"
     with pytest.raises(AttributeError):
         api.name = "other"  # type: ignore[misc]
+
+
+def test_keyword_only_and_out_arguments_in_the_model(tmp_path) -> None:
+    paths = write_files(
+        tmp_path,
+        {
+            API: OPS,
+            PY: "- api : foo\n  op : foo\n"
+            "  args : (Tensor x, int axis = -1, str name = None, *, Tensor out = None)\n"
+            "  returns : indices\n",
+        },
+    )
+    specs = {op.name: op for op in codegen.load(paths[:1], base=tmp_path).ops}
+    found, diagnostics = check_python_api(paths[1], specs, base=tmp_path)
+    assert diagnostics == []
+    api = found.find("foo")
+    assert api.keyword_only == 3
+    assert api.has_out
+    assert [arg.name for arg in api.passed_args] == ["x", "axis"]

@@ -91,6 +91,35 @@ def test_declared_function_renames_defaults_and_fixes_op_arguments(tmp_path: Pat
     assert '\n@keyword_aliases({"x": ("input",), "axis": ("dim",)})\ndef argsort(' in text
 
 
+def test_out_argument_writes_the_result_into_out(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        PYTHON_API
+        + """
+- api : plus
+  op : add
+  args : (Tensor x, Tensor y, str name = None, *, Tensor out = None)
+
+- api : order
+  op : argsort
+  args : (Tensor x, int axis = -1, Tensor out = None, str name = None)
+  returns : indices
+""",
+    )
+    result = run_codegen(root)
+    assert result.returncode == 0, result.stderr
+    text = (root / "generated" / "python_api.py").read_text(encoding="utf-8")
+    assert (
+        "def plus(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) "
+        "-> Tensor:\n"
+    ) in text
+    assert '    return write_out("plus", out, _api.add(x, y))\n' in text
+    assert (
+        "    _outputs = _api.argsort(x, axis, False, False)\n"
+        '    return write_out("order", out, _outputs[1])\n'
+    ) in text
+
+
 def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
     outputs = []
     for index, seed in enumerate(("0", "1", "12345")):
