@@ -429,20 +429,10 @@ def check_python_api(
     """Read and check python_api.yaml ``path``; with ``specs`` (phiops' ops by name), check each
     entry against its op. Returns the set (None when there is any diagnostic: generation needs
     every entry to resolve) and every diagnostic, sorted. Never raises for bad input."""
-    from . import _display_name
-    from .loader import read_entries, read_spec_file
+    from .entry_files import read_entry_file
 
-    display = _display_name(Path(path), base)
-    text, diagnostics = read_spec_file(Path(path), display)
-    if text is None:
-        return None, diagnostics
-    nodes, found = read_entries(text, display)
-    diagnostics.extend(found)
-    apis = []
-    for node in nodes:
-        api = _PythonApiParser(node, diagnostics).run_api()
-        if api is not None:
-            apis.append(api)
+    read = read_entry_file(path, base, lambda node, said: _PythonApiParser(node, said).run_api())
+    display, apis, diagnostics = read.display, read.entries, read.diagnostics
     diagnostics.extend(_check_names(apis))
     if specs is not None:
         for api in apis:
