@@ -24,7 +24,6 @@ from typing import Any, Callable  # noqa: E402
 import numpy as np  # noqa: E402
 
 import phiops as phi  # noqa: E402
-import phiops.generated  # noqa: E402,F401  (the ops and the pd_op table a parsed program needs)
 from phiops.runtime.ir import parse_program  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

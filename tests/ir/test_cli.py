@@ -125,3 +125,15 @@ def test_no_runtime_module_imports_generated() -> None:
             ):
                 importers.append(f"{path.relative_to(REPO)}:{node.lineno}")
     assert importers == []
+
+
+def test_parsing_a_program_needs_no_import_of_the_generated_table_first() -> None:
+    """The runtime finds phiops's own pd_op table the first time a pd_op op is looked up."""
+    fixture = next(p for p in TEXTS if p.name == "18_cond.txt")
+    result = _python(
+        "import sys\n"
+        "from phiops.runtime.ir import parse_program\n"
+        f"text = open({str(fixture)!r}, encoding='utf-8').read()\n"
+        "print(str(parse_program(text)) == text, 'phiops.generated' in sys.modules)"
+    )
+    assert result.stdout.split() == ["True", "True"], result.stderr

@@ -39,8 +39,24 @@ def scalar_operand_dtype(op: str, operand: str) -> str:
 
 
 def has_op_table() -> bool:
-    """Whether an op table has been registered (by `import generated` or a dialect plugin)."""
+    """Whether an op table has been registered (by `import phiops.generated` or a dialect
+    plugin)."""
     return bool(_TABLE)
+
+
+_loaded_own_table = False
+
+
+def _load_own_table() -> None:
+    """Import phiops's generated op table (and other packages' dialect plugins) the first time a
+    pd_op op is looked up with no table registered, so that building or parsing a program needs
+    no import beforehand."""
+    global _loaded_own_table
+    if not _loaded_own_table:
+        _loaded_own_table = True
+        from phiops.runtime.ir.plugins import load_dialect_plugins
+
+        load_dialect_plugins()
 
 
 class PaddleDialect(Dialect):
@@ -54,6 +70,8 @@ class PaddleDialect(Dialect):
     def lookup(self, name: str) -> OpDef | None:
         found = self.ops.get(name)
         if found is None:
+            if not _TABLE:
+                _load_own_table()
             row = _TABLE.get(name[6:]) if name.startswith("pd_op.") else None
             if row is None:
                 return None
