@@ -221,7 +221,9 @@ def cumsum(
     else:
         x = _cast_to(x, dtype, "cumsum")
     flatten = axis is None
-    return write_out("cumsum", out, _C_ops.cumsum(x, -1 if flatten else axis, flatten, False, False))
+    return write_out(
+        "cumsum", out, _C_ops.cumsum(x, -1 if flatten else axis, flatten, False, False)
+    )
 
 
 @keyword_aliases({"x": ("input",)})
@@ -445,9 +447,7 @@ def divide(
     elif rounding_mode == "trunc":
         if x.dtype.is_integer:
             signs = _C_ops.multiply(_C_ops.sign(x), _C_ops.sign(y))
-            result = _C_ops.multiply(
-                signs, _C_ops.floor_divide(_C_ops.abs(x), _C_ops.abs(y))
-            )
+            result = _C_ops.multiply(signs, _C_ops.floor_divide(_C_ops.abs(x), _C_ops.abs(y)))
         else:
             quotient = _C_ops.divide(x, y)
             negative = _C_ops.less_than(quotient, _C_ops.zeros_like(quotient))

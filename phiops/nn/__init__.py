@@ -16,65 +16,14 @@ from __future__ import annotations
 
 import phiops as _phiops
 
-from phiops.nn import functional, initializer
-from phiops.runtime.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
-from phiops.runtime.nn.layer import Layer, LayerList, Sequential
-from phiops.runtime.nn.layers import (
-    AdaptiveAvgPool2D,
-    AvgPool2D,
-    BatchNorm1D,
-    BatchNorm2D,
-    Conv2D,
-    Conv2DTranspose,
-    CrossEntropyLoss,
-    Dropout,
-    Embedding,
-    Flatten,
-    GELU,
-    GroupNorm,
-    Hardswish,
-    LayerNorm,
-    Linear,
-    MaxPool2D,
-    MSELoss,
-    ReLU,
-    Sigmoid,
-    Softmax,
-    Tanh,
-)
-from phiops.runtime.nn.param_attr import ParamAttr
+from phiops.runtime.nn import *  # noqa: F401,F403
+from phiops.runtime.nn import __all__ as _runtime_names
 
-__all__ = [
-    "functional",
-    "initializer",
-    "Layer",
-    "LayerList",
-    "Sequential",
-    "ParamAttr",
-    "ClipGradByGlobalNorm",
-    "ClipGradByNorm",
-    "ClipGradByValue",
-    "AdaptiveAvgPool2D",
-    "AvgPool2D",
-    "BatchNorm1D",
-    "BatchNorm2D",
-    "Conv2D",
-    "Conv2DTranspose",
-    "CrossEntropyLoss",
-    "Dropout",
-    "Embedding",
-    "Flatten",
-    "GELU",
-    "GroupNorm",
-    "Hardswish",
-    "LayerNorm",
-    "Linear",
-    "MaxPool2D",
-    "MSELoss",
-    "ReLU",
-    "Sigmoid",
-    "Softmax",
-    "Tanh",
-]
+# the facade submodules replace the runtime's modules of the same names (importing a submodule
+# sets the package's attribute; `from phiops.nn import functional` would find the runtime's)
+import phiops.nn.functional as _functional  # noqa: E402,F401
+import phiops.nn.initializer as _initializer  # noqa: E402,F401
+
+__all__ = list(_runtime_names)
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -17,57 +17,15 @@ from __future__ import annotations
 
 import phiops as _phiops
 
-from phiops.runtime.static import (
-    Executor,
-    InputSpec,
-    Program,
-    Scope,
-    Value,
-    append_backward,
-    create_parameter,
-    data,
-    default_main_program,
-    default_startup_program,
-    disable_static,
-    enable_static,
-    global_scope,
-    gradients,
-    in_dynamic_mode,
-    in_static_mode,
-    load_inference_model,
-    normalize_program,
-    program_guard,
-    save_inference_model,
-    scope_guard,
-    unique_name_guard,
-)
-from phiops.static import initializer, io, nn
+from phiops.runtime.static import *  # noqa: F401,F403
+from phiops.runtime.static import __all__ as _runtime_names
 
-__all__ = [
-    "Program",
-    "Value",
-    "program_guard",
-    "unique_name_guard",
-    "default_main_program",
-    "default_startup_program",
-    "enable_static",
-    "disable_static",
-    "in_dynamic_mode",
-    "in_static_mode",
-    "data",
-    "create_parameter",
-    "initializer",
-    "nn",
-    "append_backward",
-    "gradients",
-    "Executor",
-    "InputSpec",
-    "Scope",
-    "global_scope",
-    "scope_guard",
-    "save_inference_model",
-    "load_inference_model",
-    "normalize_program",
-]
+# the facade submodules replace the runtime's modules of the same names (importing a submodule
+# sets the package's attribute; `from phiops.static import nn` would find the runtime's)
+import phiops.static.initializer as _initializer  # noqa: E402,F401
+import phiops.static.io as _io  # noqa: E402,F401
+import phiops.static.nn as _nn  # noqa: E402,F401
+
+__all__ = list(_runtime_names)
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them
