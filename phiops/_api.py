@@ -18,7 +18,7 @@ from phiops.generated import __all__ as _generated_names
 from phiops.generated import python_api as _python_api
 from phiops.generated.python_api import *  # noqa: F401,F403
 from phiops.runtime import ir
-from phiops.runtime.core.tensor import Tensor as _Tensor
+from phiops.runtime.eager.tensor import Tensor as _Tensor
 
 from ._paddle_api import *  # noqa: F401,F403
 

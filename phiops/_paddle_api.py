@@ -19,7 +19,7 @@ import numpy as np
 from phiops.generated import api as _C_ops
 from phiops.generated.python_api import keyword_aliases, write_out
 from phiops.runtime.common import DataType
-from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.attributes import to_dtype
 from phiops.runtime.errors import UnimplementedError
 from phiops.runtime.ir.core import Value

@@ -1,46 +1,9 @@
-"""phiops runtime: common types, tensors, InferMeta functions, kernels and dispatch.
+"""phiops runtime: common types, tensors, InferMeta functions, kernels, dispatch, the eager
+Tensor and autograd, static programs, file formats, and the training library.
 
 Hand-written; the generated API (``generated/``) is built on it. It never imports ``codegen``.
+This package's own module imports nothing, so importing one layer (``phiops.runtime.flags``,
+``phiops.runtime.common``) loads that layer and those below it only; docs/architecture.md
+draws the layers and tests/test_layering.py keeps them pointing one way. Users import
+``phiops``.
 """
-
-from phiops.runtime import runtime_flags as _runtime_flags  # defines the runtime's own flags
-from phiops.runtime.common import (
-    Backend,
-    CPUPlace,
-    DataLayout,
-    DataType,
-    GPUPlace,
-    IntArray,
-    Place,
-    Scalar,
-)
-from phiops.runtime.core import MetaConfig, MetaTensor, Tensor, to_tensor
-from phiops.runtime.errors import (
-    AlreadyExistsError,
-    InvalidArgumentError,
-    NotFoundError,
-    PhiError,
-    PreconditionNotMetError,
-    UnimplementedError,
-)
-
-__all__ = [
-    "Backend",
-    "CPUPlace",
-    "DataLayout",
-    "DataType",
-    "GPUPlace",
-    "IntArray",
-    "Place",
-    "Scalar",
-    "MetaConfig",
-    "MetaTensor",
-    "Tensor",
-    "to_tensor",
-    "AlreadyExistsError",
-    "InvalidArgumentError",
-    "NotFoundError",
-    "PhiError",
-    "PreconditionNotMetError",
-    "UnimplementedError",
-]

@@ -29,8 +29,8 @@ import numpy as np
 from phiops.runtime.autograd.engine import clear_grad
 from phiops.runtime.autograd.grad_mode import no_grad
 from phiops.runtime.common import DataType
-from phiops.runtime.core.tensor import Tensor, to_tensor
-from phiops.runtime.core.version import bump_version
+from phiops.runtime.eager.tensor import Tensor, to_tensor
+from phiops.runtime.tensor.version import bump_version
 from phiops.runtime.nn.clip import ClipGradBase
 from phiops.runtime.device import module_of
 from phiops.runtime.dispatch.op_def import op_api

@@ -131,7 +131,7 @@ def test_a_facade_submodule_alone_gives_paddles_tensor_methods() -> None:
     """`import phiops.nn` without touching `phiops.<name>`: x.flatten() is paddle's (every axis)."""
     result = _python(
         "import numpy as np\nimport phiops.nn\n"
-        "from phiops.runtime.core.tensor import to_tensor\n"
+        "from phiops.runtime.eager.tensor import to_tensor\n"
         "print(to_tensor(np.ones((2, 3, 4), 'float32')).flatten().shape)"
     )
     assert result.stdout.strip() == "[24]", result.stderr

@@ -282,7 +282,7 @@ def _inplace_pairs(op: OpSpec) -> str | None:
 
 def _view_lines(op: OpSpec) -> tuple[str, ...]:
     """For an op with ``view`` pairs (reshape: ``x -> out``): each output shares its input's
-    version counter when its array is a view of the input's (runtime/core/version.py)."""
+    version counter when its array is a view of the input's (runtime/tensor/version.py)."""
     if op.name.endswith("_") or not op.view:
         return ()
     index = {o.name: i for i, o in enumerate(op.outputs)}

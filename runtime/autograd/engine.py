@@ -9,9 +9,9 @@ from typing import Any, Sequence
 from phiops.runtime.autograd.grad_mode import GRAD_MODE
 from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
 from phiops.runtime.autograd.record import edge_of, is_differentiable
-from phiops.runtime.core.tensor import Tensor
-from phiops.runtime.core.tensor import wrap_array
-from phiops.runtime.core.version import bump_version, version_of
+from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.eager.tensor import wrap_array
+from phiops.runtime.tensor.version import bump_version, version_of
 from phiops.runtime.device import array_module, module_of
 from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import op_api

@@ -13,9 +13,9 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from phiops.runtime.core.dense_tensor import DenseTensor
-from phiops.runtime.core.tensor import Tensor, wrap_array
-from phiops.runtime.core.version import detached_storage, version_of
+from phiops.runtime.tensor.dense_tensor import DenseTensor
+from phiops.runtime.eager.tensor import Tensor, wrap_array
+from phiops.runtime.tensor.version import detached_storage, version_of
 from phiops.runtime.device import module_of
 from phiops.runtime.dispatch.op_def import OP_DEFS, op_api
 from phiops.runtime.errors import PreconditionNotMetError, UnimplementedError

@@ -14,7 +14,7 @@ from phiops.runtime.autograd.grad_node import (
     GradSpec,
     TensorWrapper,
 )
-from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.eager.tensor import Tensor
 
 __all__ = ["record", "edge_of", "is_differentiable"]
 

@@ -26,9 +26,9 @@ from phiops.runtime.backends import place_for_inputs
 from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.common.promotion import promote_metas, promotion_rule
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
-from phiops.runtime.core.tensor import Tensor, wrap_array
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.eager.tensor import Tensor, wrap_array
 from phiops.runtime.device import array_module, check_place_available, cupy, to_backend
 from phiops.runtime.dispatch.op_info import OpInfo
 from phiops.runtime.errors import (

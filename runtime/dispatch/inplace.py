@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from phiops.runtime.autograd.grad_mode import GRAD_MODE
-from phiops.runtime.core.dense_tensor import DenseTensor
-from phiops.runtime.core.tensor import Tensor
-from phiops.runtime.core.version import bump_version
+from phiops.runtime.tensor.dense_tensor import DenseTensor
+from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.tensor.version import bump_version
 from phiops.runtime.device import module_of
 from phiops.runtime.errors import InvalidArgumentError
 

@@ -6,8 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-# The runtime defines its own flags when its package is imported; an import error must surface.
-from phiops import runtime  # noqa: F401
+# The runtime's own flags and the kernels' (blas threads, native kernels) are defined when their
+# modules are imported; an import error must surface.
+from phiops.runtime import kernels, runtime_flags  # noqa: F401
 from phiops.runtime.cli_output import write_stdout
 from phiops.runtime.flags import all_flags
 from phiops.runtime.flags.listing import format_json, format_table

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, is_known, numel
 from phiops.runtime.infermeta.unary import check_axis

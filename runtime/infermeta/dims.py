@@ -21,7 +21,7 @@ from typing import Iterable
 
 from phiops.runtime.errors import InvalidArgumentError
 
-from phiops.runtime.core.meta_tensor import MetaConfig
+from phiops.runtime.tensor.meta_tensor import MetaConfig
 
 __all__ = [
     "UNKNOWN",

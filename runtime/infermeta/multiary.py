@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from phiops.runtime.common import DataType, promote_types
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.infermeta.dims import (
     UNKNOWN,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from phiops.runtime.common import DataType
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.infermeta.dims import integer_scalar
 from phiops.runtime.errors import InvalidArgumentError
 

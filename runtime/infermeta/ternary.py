@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from phiops.runtime.common import DataType, promote_types
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.binary import broadcast_dims, index_depth, require_index_dtype
 from phiops.runtime.infermeta.dims import dims_match, extents_match, numel

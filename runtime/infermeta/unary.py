@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from phiops.runtime.common import DataType, is_from_value
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.spatial import (
     check_data_format,

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.core import Program, Value
 from phiops.runtime.static.executor import Executor

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from phiops.runtime.common import DataType
-from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.errors import InvalidArgumentError
 

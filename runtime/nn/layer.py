@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from phiops.runtime.common import to_data_type
-from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import unique_name

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from phiops.runtime.core.tensor import Tensor, to_tensor
+from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.nn import functional as F
 from phiops.runtime.nn.initializer import Constant, Normal, XavierUniform

@@ -22,8 +22,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from phiops.runtime.common import DataType
-from phiops.runtime.core.tensor import Tensor
-from phiops.runtime.core.version import version_of
+from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.tensor.version import version_of
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.attributes import Attribute

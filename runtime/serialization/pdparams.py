@@ -27,7 +27,7 @@ from typing import Any, Callable, Union
 
 import numpy as np
 
-from phiops.runtime.core import Tensor, to_tensor
+from phiops.runtime.eager import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError, PhiError
 from phiops.runtime.file_limits import (
     MAX_PICKLE_DEPTH,

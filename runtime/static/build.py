@@ -20,8 +20,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, IntArrayFromValue, Place
 from phiops.runtime.common.promotion import promote_metas, promotion_rule
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
-from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.dispatch.dispatcher import OpDispatcher, naming_op
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.dispatch.op_info import OpInfo

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from phiops.runtime.common import Place
-from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.device import to_backend
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 

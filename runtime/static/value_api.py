@@ -167,7 +167,7 @@ def install_value_api() -> None:
 
 
 def install_value_methods(names: Sequence[str]) -> None:
-    """Give ``Value`` the tensor methods ``names`` (runtime/core/tensor.py's ``TENSOR_METHODS``,
+    """Give ``Value`` the tensor methods ``names`` (runtime/eager/tensor.py's ``TENSOR_METHODS``,
     which ``generated`` installs on Tensor), each building the op of that name; a name ``Value``
     already has keeps its meaning."""
     for name in names:

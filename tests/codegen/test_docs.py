@@ -401,7 +401,7 @@ def test_in_place_variants_reuse_the_forward_ops_prose() -> None:
 def test_tensor_methods_carry_the_ops_docstrings() -> None:
     """A generated Tensor method is the op's API function (or its in-place variant) itself."""
     from phiops.generated import api
-    from phiops.runtime.core.tensor import Tensor
+    from phiops.runtime.eager.tensor import Tensor
 
     assert Tensor.relu is api.relu
     assert inspect.getdoc(Tensor.relu).startswith(_repository_docs().find("relu").summary)

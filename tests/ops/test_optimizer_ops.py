@@ -9,8 +9,8 @@ import pytest
 
 import phiops.generated as phi
 from phiops.runtime.common import DataType
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.meta_tensor import MetaTensor
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.meta_tensor import MetaTensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.multiary import adam_infer_meta, sgd_infer_meta
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance

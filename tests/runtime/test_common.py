@@ -17,7 +17,7 @@ from phiops.runtime.common import (
     to_place,
 )
 from phiops.runtime.common.backend import Backend
-from phiops.runtime.core import to_tensor
+from phiops.runtime.eager import to_tensor
 from phiops.runtime.errors import InvalidArgumentError
 
 

@@ -8,8 +8,8 @@ import pytest
 import phiops.generated as phi
 from phiops.generated import api
 from phiops.runtime.common import DataType
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.meta_tensor import MetaTensor
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.meta_tensor import MetaTensor
 from phiops.runtime.dispatch import OpDispatcher, get_op_info
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from phiops.runtime.kernels import KERNEL_FACTORY

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from phiops.runtime.common import DataType
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta import get_infer_meta
 from phiops.runtime.infermeta.binary import (

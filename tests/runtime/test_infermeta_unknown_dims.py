@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from phiops.runtime.common import DataLayout, DataType
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta import INFER_META_FUNCTIONS
 from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, numel, sum_extents

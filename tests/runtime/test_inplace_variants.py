@@ -10,7 +10,7 @@ import pytest
 
 import phiops.generated as phi
 from phiops.generated.tensor_methods import INPLACE_METHODS
-from phiops.runtime.core.version import is_view_of, version_of
+from phiops.runtime.tensor.version import is_view_of, version_of
 
 
 def _f(*shape: int, low: float = 0.5) -> np.ndarray:
@@ -253,8 +253,8 @@ def test_a_reshape_that_must_copy_gets_a_counter_of_its_own() -> None:
     ids=["view-of-view", "owner", "two-views"],
 )
 def test_arrays_sharing_memory_share_a_version_counter(make) -> None:
-    from phiops.runtime.core.dense_tensor import DenseTensor
-    from phiops.runtime.core.version import share_version
+    from phiops.runtime.tensor.dense_tensor import DenseTensor
+    from phiops.runtime.tensor.version import share_version
 
     for owner in (np.arange(6.0), np.frombuffer(np.arange(6.0).tobytes(), np.float64)):
         base_array, view_array = make(owner)
@@ -264,8 +264,8 @@ def test_arrays_sharing_memory_share_a_version_counter(make) -> None:
 
 
 def test_arrays_that_do_not_share_memory_keep_their_own_counters() -> None:
-    from phiops.runtime.core.dense_tensor import DenseTensor
-    from phiops.runtime.core.version import share_version
+    from phiops.runtime.tensor.dense_tensor import DenseTensor
+    from phiops.runtime.tensor.version import share_version
 
     owner = np.arange(6.0)
     for other in (owner.copy(), owner[::2].copy(), np.frombuffer(owner.tobytes(), np.float64)):

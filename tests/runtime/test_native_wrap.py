@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from phiops.runtime.common import DataType
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.tensor import Tensor, WRAPPED_SLOTS, python_wrap_array, wrap_array
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.eager.tensor import Tensor, WRAPPED_SLOTS, python_wrap_array, wrap_array
 from phiops.runtime.kernels import native
 
 NOT_BUILT = "phiops.runtime.kernels._native is not built (no C compiler when phiops was installed)"

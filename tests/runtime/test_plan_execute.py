@@ -12,7 +12,7 @@ import phiops.generated as phi
 from phiops.runtime.backends import BACKENDS, BackendDef, backend_priority, place_for_inputs
 from phiops.runtime.backends import get_backend, register_backend
 from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, GPUPlace
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.dispatch import OpDispatcher, get_op_def
 from phiops.runtime.dispatch.dispatcher import KernelPlan, execute
 from phiops.runtime.errors import AlreadyExistsError, NotFoundError

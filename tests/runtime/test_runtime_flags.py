@@ -12,8 +12,8 @@ import pytest
 import phiops.generated as phi
 from phiops.runtime import flags
 from phiops.runtime.common import Backend, DataLayout, DataType, GPUPlace
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
-from phiops.runtime.core.tensor import wrap_array
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.eager.tensor import wrap_array
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 
 

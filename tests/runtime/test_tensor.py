@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from phiops.runtime.common import CPUPlace, DataLayout, DataType
-from phiops.runtime.core import DenseTensorMeta, MetaTensor, Tensor, to_tensor
+from phiops.runtime.eager import Tensor, to_tensor
+from phiops.runtime.tensor import DenseTensorMeta, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 
 

@@ -1,4 +1,4 @@
-"""Hand-written Tensor basics (runtime/core/tensor_basics.py) the PaddlePaddle comparison in
+"""Hand-written Tensor basics (runtime/eager/tensor_basics.py) the PaddlePaddle comparison in
 test_paddle_tensor_methods.py cannot check by value: random fills, printing, places."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import phiops.runtime.static.executor as executor_package
 
 PACKAGE = executor_package.__name__
 FOLDER = Path(executor_package.__path__[0])
-TENSOR_MODULE = "phiops.runtime.core.tensor"
+TENSOR_MODULE = "phiops.runtime.eager.tensor"
 MEETS_USER_TENSORS = {f"{PACKAGE}.executor", f"{PACKAGE}.feeds"}
 
 

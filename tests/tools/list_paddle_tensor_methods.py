@@ -1,6 +1,6 @@
 """Write tests/data/paddle_tensor_methods.json: the methods PaddlePaddle 3.3.1's Tensor has for
 the ops phiops defines (and their in-place variants, PaddlePaddle's aliases of them and the
-hand-written basics of runtime/core/tensor_basics.py), with PaddlePaddle's result on a sample
+hand-written basics of runtime/eager/tensor_basics.py), with PaddlePaddle's result on a sample
 call of each where one is given below.
 
 Run from the repository root: ``PYTHONPATH=$PWD /work/paddle-venv/bin/python
@@ -170,7 +170,7 @@ def main() -> None:
     import sys
 
     sys.path.insert(0, str(ROOT))
-    from phiops.runtime.core.tensor_basics import METHOD_ALIASES
+    from phiops.runtime.eager.tensor_basics import METHOD_ALIASES
 
     candidates = sorted(set(ops) | set(inplace) | set(METHOD_ALIASES) | set(HAND_WRITTEN))
     methods = []

@@ -8,7 +8,7 @@ import numpy as np
 
 from phiops.runtime.common import DataLayout
 from phiops.runtime.common.data_type import from_numpy_dtype
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.device import cupy, place_of_array
 
 __all__ = ["array_meta", "meta_of_array", "to_numpy"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from phiops.runtime.common import DataLayout, DataType, Place
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.errors import UnimplementedError
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.ir.types import DenseTensorType, NullType, VectorType

@@ -25,7 +25,7 @@ import numpy as np
 
 from phiops.runtime import runtime_flags
 from phiops.runtime.common import CPUPlace, Place, to_place
-from phiops.runtime.core.tensor import wrap_array
+from phiops.runtime.eager.tensor import wrap_array
 from phiops.runtime.device import check_place_available
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.core import Program, Value

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from phiops.runtime.common import Backend, Place
-from phiops.runtime.core.tensor import Tensor
+from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.device import cupy, to_backend
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.core import Operation, Value

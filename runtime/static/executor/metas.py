@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from phiops.runtime.common import DataType, to_data_type
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
 from phiops.runtime.ir.types import ELEMENT_TYPES, DenseTensorType, VectorType
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from phiops.runtime.common import Place
 from phiops.runtime.common.data_type import from_numpy_dtype
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.errors import (
     InvalidArgumentError,
     NotFoundError,

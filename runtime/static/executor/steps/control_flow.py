@@ -9,7 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from phiops.runtime.common import Backend, DataLayout, DataType, Place
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.device import to_backend
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.core import Block, Operation, Value

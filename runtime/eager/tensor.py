@@ -16,9 +16,9 @@ import numpy as np
 
 from phiops.runtime.common import DataType, Place, to_data_type, to_place
 from phiops.runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
-from phiops.runtime.core.dense_tensor import DenseTensor, DenseTensorMeta
-from phiops.runtime.core.version import bump_version
-from phiops.runtime.core.scalar_operands import ScalarOperators, python_number
+from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
+from phiops.runtime.tensor.version import bump_version
+from phiops.runtime.eager.scalar_operands import ScalarOperators, python_number
 from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
@@ -478,11 +478,11 @@ def install_operators(
     for name, function in installed:
         setattr(Tensor, name, function)
     TENSOR_METHODS[:] = [name for name, _ in installed]
-    from phiops.runtime.core.tensor_basics import install_tensor_basics
+    from phiops.runtime.eager.tensor_basics import install_tensor_basics
 
     install_tensor_basics(api, inplace)
     if {"slice", "strided_slice", "index_select", "gather_nd", "index_put"} <= available:
-        from phiops.runtime.core.indexing import install_indexing
+        from phiops.runtime.eager.indexing import install_indexing
 
         install_indexing(api)
 

@@ -27,8 +27,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from phiops.runtime.core.tensor import Tensor, to_tensor, wrap_array
-from phiops.runtime.core.version import bump_version
+from phiops.runtime.eager.tensor import Tensor, to_tensor, wrap_array
+from phiops.runtime.tensor.version import bump_version
 from phiops.runtime.device import module_of
 from phiops.runtime.errors import InvalidArgumentError, OutOfRangeError, UnimplementedError
 

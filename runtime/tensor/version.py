@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from phiops.runtime.core.dense_tensor import DenseTensor
+from phiops.runtime.tensor.dense_tensor import DenseTensor
 
 __all__ = [
     "version_of",

@@ -4,7 +4,7 @@
 (``zero_``, ``fill_``, ``uniform_``, ``normal_``), PaddlePaddle's method aliases (``astype``,
 ``sub``, ``mul``, ``clamp``, ``mm``, ...) and ``set_printoptions`` with a repr that prints like
 PaddlePaddle's, summarised for large tensors. ``install_tensor_basics(api, inplace)`` puts them
-on Tensor; runtime/core/tensor.py's ``install_operators`` calls it.
+on Tensor; runtime/eager/tensor.py's ``install_operators`` calls it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from phiops.runtime.common import DataType, Place, to_data_type, to_place
-from phiops.runtime.core.tensor import Tensor, wrap_array
+from phiops.runtime.eager.tensor import Tensor, wrap_array
 from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["install_tensor_basics", "set_printoptions", "METHOD_ALIASES"]
@@ -113,7 +113,7 @@ def _moved(self: Tensor, place: Place) -> Tensor:
     if place == self.place:
         return self
     array = to_backend(self.array, place)
-    from phiops.runtime.core.dense_tensor import DenseTensor
+    from phiops.runtime.tensor.dense_tensor import DenseTensor
 
     moved = wrap_array(array, DenseTensor(array).meta)
     moved.stop_gradient = self.stop_gradient

@@ -82,7 +82,7 @@ class DenseTensor(TensorBase):
     shared ``no_need_buffer`` placeholder, values kept before an in-place write).
 
     ``_base`` is set on a view (reshape, squeeze, ... of another DenseTensor): the DenseTensor
-    whose ``_version`` it shares (runtime/core/version.py); None or unset on one that is no view.
+    whose ``_version`` it shares (runtime/tensor/version.py); None or unset on one that is no view.
     ``_version`` counts in-place writes (unset means 0); autograd compares it with the version a
     grad node saved. This constructor and ``wrap_array`` set both (0, None): reading an unset slot
     with a default costs more than the stores, and autograd reads them for every saved tensor.

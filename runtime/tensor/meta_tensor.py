@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from phiops.runtime.common import DataLayout, DataType
-from phiops.runtime.core.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.errors import PreconditionNotMetError
 
 __all__ = ["MetaTensor", "MetaConfig"]
