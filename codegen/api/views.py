@@ -479,7 +479,7 @@ def _runtime_name_problems(op: OpSpec) -> list[Diagnostic]:
 @dataclass(frozen=True)
 class InplaceView:
     """``<op>_``, the in-place variant of an op with ``inplace`` pairs: it calls the op's API
-    function and writes each paired output into its input (runtime/dispatch/inplace.py)."""
+    function and writes each paired output into its input (runtime/eager/inplace.py)."""
 
     name: str
     op: str

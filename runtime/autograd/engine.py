@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from phiops.runtime.autograd.grad_mode import GRAD_MODE
 from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
 from phiops.runtime.autograd.record import edge_of, is_differentiable
-from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.eager.tensor import wrap_array
 from phiops.runtime.tensor.version import bump_version, version_of
 from phiops.runtime.device import array_module, module_of
 from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 from phiops.runtime.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from phiops.runtime.eager.tensor import Tensor
 
 __all__ = ["run_backward", "grad", "clear_grad"]
 
@@ -71,13 +73,13 @@ def _apply_hooks(node: Any, slot: Any, grad: Tensor) -> Tensor:
         if replaced is None:
             continue
         if (
-            not isinstance(replaced, Tensor)
+            not isinstance(replaced, TENSOR_TYPE.cls)
             or replaced.shape != grad.shape
             or replaced.dtype is not grad.dtype
         ):
             got = (
                 f"{replaced.dtype.name.lower()} {replaced.shape}"
-                if isinstance(replaced, Tensor)
+                if isinstance(replaced, TENSOR_TYPE.cls)
                 else f"{type(replaced).__name__} {replaced!r}"
             )
             raise InvalidArgumentError(
@@ -151,7 +153,7 @@ def _reaching(roots: list[Any], targets: set[int]) -> set[int]:
 
 def _zeros(meta: Any) -> Tensor:
     xp = array_module(meta.place.backend)
-    return wrap_array(xp.zeros(meta.dims, meta.dtype.numpy_dtype), meta)
+    return TENSOR_TYPE.wrap(xp.zeros(meta.dims, meta.dtype.numpy_dtype), meta)
 
 
 def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
@@ -188,7 +190,7 @@ def _execute(
     buffers: dict[Any, list[Any]] = {}
     root_nodes = []
     for tensor, seed in zip(roots, root_grads):
-        if not isinstance(tensor, Tensor):
+        if not isinstance(tensor, TENSOR_TYPE.cls):
             raise InvalidArgumentError(
                 f"backward: outputs must be Tensors, got {type(tensor).__name__} {tensor!r}"
             )
@@ -199,10 +201,10 @@ def _execute(
             )
         if seed is None:
             impl = tensor
-            seed = wrap_array(
+            seed = TENSOR_TYPE.wrap(
                 module_of(impl.array).ones(impl.meta.dims, impl.array.dtype), impl.meta
             )
-        elif not isinstance(seed, Tensor):
+        elif not isinstance(seed, TENSOR_TYPE.cls):
             raise InvalidArgumentError(
                 f"backward: grad_tensor must be a Tensor or None, got {type(seed).__name__} {seed!r}"
             )
@@ -413,7 +415,7 @@ def clear_grad(tensor: Tensor, set_to_zero: bool = True) -> None:
             impl.array.fill(0)
             bump_version(impl)
         else:
-            grad = wrap_array(module_of(impl.array).zeros_like(impl.array), impl.meta)
+            grad = TENSOR_TYPE.wrap(module_of(impl.array).zeros_like(impl.array), impl.meta)
             tensor._grad = grad
             if node is None:
                 return
@@ -442,7 +444,7 @@ def grad(
     inputs = _tensor_list(inputs, "inputs")
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
-    elif isinstance(grad_outputs, Tensor):
+    elif isinstance(grad_outputs, TENSOR_TYPE.cls):
         grad_outputs = [grad_outputs]
     elif isinstance(grad_outputs, (list, tuple)):
         grad_outputs = list(grad_outputs)
@@ -458,7 +460,7 @@ def grad(
     capture: dict[Any, Any] = {}
     keys = []
     for position, tensor in enumerate(inputs):
-        if not isinstance(tensor, Tensor):
+        if not isinstance(tensor, TENSOR_TYPE.cls):
             raise InvalidArgumentError(
                 f"grad: inputs[{position}] must be a Tensor, got {type(tensor).__name__}"
             )
@@ -492,7 +494,7 @@ def grad(
 
 
 def _tensor_list(value: Any, what: str) -> list[Tensor]:
-    if isinstance(value, Tensor):
+    if isinstance(value, TENSOR_TYPE.cls):
         return [value]
     if not isinstance(value, (list, tuple)):
         raise InvalidArgumentError(
@@ -500,7 +502,7 @@ def _tensor_list(value: Any, what: str) -> list[Tensor]:
             f"{value!r}"
         )
     for position, item in enumerate(value):
-        if not isinstance(item, Tensor):
+        if not isinstance(item, TENSOR_TYPE.cls):
             raise InvalidArgumentError(
                 f"grad: {what}[{position}] must be a Tensor, got {type(item).__name__} {item!r}"
             )

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from phiops.runtime.tensor.dense_tensor import DenseTensor
-from phiops.runtime.eager.tensor import Tensor, wrap_array
+from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 from phiops.runtime.tensor.version import detached_storage, version_of
 from phiops.runtime.device import module_of
 from phiops.runtime.dispatch.op_def import OP_DEFS, op_api
 from phiops.runtime.errors import PreconditionNotMetError, UnimplementedError
 from phiops.runtime.kernels.kernel import swap_wanted_outputs
+
+if TYPE_CHECKING:
+    from phiops.runtime.eager.tensor import Tensor
 
 __all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
 
@@ -154,7 +157,7 @@ class TensorWrapper:
                 f"the forward pass (version {version_of(impl)}, saved at version "
                 f"{self.version}); compute it again or copy it before changing it"
             )
-        tensor = wrap_array(impl.array, impl.meta)
+        tensor = TENSOR_TYPE.wrap(impl.array, impl.meta)
         if keep_graph:
             tensor.stop_gradient = self.stop_gradient
             node = self.grad_node

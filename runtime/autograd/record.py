@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from phiops.runtime.autograd.grad_node import (
     SAVE_ATTR,
@@ -14,7 +14,10 @@ from phiops.runtime.autograd.grad_node import (
     GradSpec,
     TensorWrapper,
 )
-from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
+
+if TYPE_CHECKING:
+    from phiops.runtime.eager.tensor import Tensor
 
 __all__ = ["record", "edge_of", "is_differentiable"]
 
@@ -64,7 +67,8 @@ def record(
             needed = True
     if not needed:
         return
-    if len(outputs) == 1 and type(outputs[0]) is Tensor:
+    tensor = TENSOR_TYPE.cls
+    if len(outputs) == 1 and type(outputs[0]) is tensor:
         # The common case, one Tensor output: no per-output dispatch on its kind.
         output = outputs[0]
         node = GradNode(spec, edges, [], [output.meta], every_edge)
@@ -79,13 +83,13 @@ def record(
     for kind, index, name, meta_only in spec.save_plan:
         if kind == SAVE_INPUT:
             value = inputs[index]
-            if type(value) is Tensor:
+            if type(value) is tensor:
                 saved.append(TensorWrapper(value, op, name, meta_only, False))
             else:
                 saved.append(_wrap(value, op, name, meta_only, False))
         elif kind == SAVE_OUTPUT:
             value = outputs[index]
-            if type(value) is Tensor:
+            if type(value) is tensor:
                 saved.append(TensorWrapper(value, op, name, False, True))
             else:
                 saved.append(_wrap(value, op, name, False, True))

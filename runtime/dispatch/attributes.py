@@ -187,7 +187,7 @@ def to_int_array(value: Any, op: str, arg: str) -> tuple[int, ...]:
             value = IntArray(value).data
         except InvalidArgumentError as error:
             if _holds_value(value):  # static mode: the built operation's operand
-                from phiops.runtime.static.build import int_array_from_value
+                from phiops.runtime.dispatch.value_attributes import int_array_from_value
 
                 return int_array_from_value(value, op, arg)
             raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None
@@ -274,7 +274,7 @@ def _scalar_number(value: Any, op: str, arg: str) -> Any:
         return Scalar(value).value
     except InvalidArgumentError as error:
         if _holds_value(value) and not isinstance(value, (list, tuple)):
-            from phiops.runtime.static.build import scalar_from_value
+            from phiops.runtime.dispatch.value_attributes import scalar_from_value
 
             return scalar_from_value(value, op, arg)
         raise InvalidArgumentError(f"{op}(): argument '{arg}': {error}") from None

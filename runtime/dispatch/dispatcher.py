@@ -28,9 +28,10 @@ from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.common.promotion import promote_metas, promotion_rule
 from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
-from phiops.runtime.eager.tensor import Tensor, wrap_array
 from phiops.runtime.device import array_module, check_place_available, cupy, to_backend
+from phiops.runtime.dispatch.build_mode import BUILD_MODE
 from phiops.runtime.dispatch.op_info import OpInfo
+from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 from phiops.runtime.errors import (
     InvalidArgumentError,
     NotFoundError,
@@ -153,7 +154,12 @@ class OpDispatcher:
     def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Check, plan, execute and cache; returns every output (intermediate ones included) as a
         tuple: a Tensor, a list of Tensors for a Tensor[] output, None for an absent optional one.
+        In static mode (a builder installed, runtime/dispatch/build_mode.py) the builder takes the
+        call instead and builds it into a program.
         """
+        builder = BUILD_MODE.builder
+        if builder is not None:
+            return builder(self, inputs, attrs)
         try:
             return self._call(inputs, attrs)
         except PhiError as error:
@@ -219,14 +225,15 @@ class OpDispatcher:
                 raise InvalidArgumentError(
                     f"{op}(): argument '{spec.name}' expects a list of Tensors, got {type(value).__name__}"
                 )
+            tensor = TENSOR_TYPE.cls
             for position, item in enumerate(value):
-                if not isinstance(item, Tensor):
+                if not isinstance(item, tensor):
                     raise InvalidArgumentError(
                         f"{op}(): argument '{spec.name}[{position}]' expects a Tensor, "
                         f"got {type(item).__name__} {item!r}"
                     )
             return tuple(item.meta for item in value)
-        if not isinstance(value, Tensor):
+        if not isinstance(value, TENSOR_TYPE.cls):
             raise InvalidArgumentError(
                 f"{op}(): argument '{spec.name}' expects a Tensor, got {type(value).__name__} {value!r}"
             )
@@ -405,6 +412,7 @@ class OpDispatcher:
         outputs = self.info.outputs
         if len(outputs) == 1:
             result, out_metas = (result,), (out_metas,)
+        wrap_array = TENSOR_TYPE.wrap
         wrapped = []
         for value, meta, spec in zip(result, out_metas, outputs):
             # value None where a grad kernel skipped an output nobody wanted

@@ -16,6 +16,7 @@ import numpy as np
 
 from phiops.runtime.common import DataType, Place, to_data_type, to_place
 from phiops.runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
+from phiops.runtime.dispatch.tensor_type import install_tensor_type
 from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
 from phiops.runtime.tensor.version import bump_version
 from phiops.runtime.eager.scalar_operands import ScalarOperators, python_number
@@ -287,6 +288,8 @@ def _native_wrap() -> Callable[[Any, DenseTensorMeta], Tensor]:
 
 
 wrap_array = _native_wrap()
+# Dispatch and autograd make their outputs as Tensors through this (they sit below this layer).
+install_tensor_type(Tensor, wrap_array)
 
 
 def to_tensor(

@@ -123,7 +123,7 @@ def _moved(self: Tensor, place: Place) -> Tensor:
 def install_tensor_basics(api: ModuleType, inplace: ModuleType | None) -> None:
     """Put the hand-written methods and PaddlePaddle's aliases on Tensor; ``api`` and
     ``inplace`` are the generated modules they call."""
-    from phiops.runtime.dispatch.inplace import check_inplace, write_inplace
+    from phiops.runtime.eager.inplace import check_inplace, write_inplace
 
     def transposed(self: Tensor) -> Tensor:
         return api.transpose(self, list(range(self.ndim))[::-1])

@@ -1,7 +1,7 @@
 """Building an operation from an API call on Values (DESIGN.md §6).
 
-In static mode each op's dispatcher is a ``StaticOpDispatcher`` (see runtime/static/mode.py), so a
-generated API function's slow path appends a ``pd_op`` operation to the current block instead of
+In static mode ``build_call`` is the dispatchers' builder (runtime/dispatch/build_mode.py, installed
+by runtime/static/mode.py), so a generated API function's slow path appends a ``pd_op`` operation to the current block instead of
 running a kernel: its result types come from the op's InferMeta on MetaTensors with
 ``MetaConfig(is_runtime=False)`` (an unknown extent is -1), its operands and attributes follow the
 op's ``pd_op`` definition. A Scalar or IntArray attribute that ``pd_op`` takes as an operand (a
@@ -25,6 +25,11 @@ from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.dispatch.dispatcher import OpDispatcher, naming_op
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.dispatch.op_info import OpInfo
+from phiops.runtime.dispatch.value_attributes import (
+    dtype_of_type,
+    int_array_from_value,
+    scalar_from_value,
+)
 from phiops.runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
 from phiops.runtime.ir.builder import Builder
 from phiops.runtime.ir.core import Operation, Value
@@ -36,7 +41,7 @@ from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_pos
 from phiops.runtime.static.program import current_block
 
 __all__ = [
-    "StaticOpDispatcher",
+    "build_call",
     "build_op",
     "dense_type",
     "value_meta",
@@ -97,11 +102,6 @@ def dtype_name(dtype: DataType) -> str:
     return "Undefined" if dtype is DataType.UNDEFINED else dtype.name.lower()
 
 
-def dtype_of_type(type: Type) -> DataType:
-    """The DataType of a dense tensor type's elements."""
-    return DataType[ELEMENT_TYPES[type.element].upper()]
-
-
 def dense_type(
     dims: Sequence[int], dtype: DataType, layout: DataLayout = DataLayout.NCHW
 ) -> DenseTensorType:
@@ -136,97 +136,13 @@ def value_meta(value: Value, name: str) -> MetaTensor:
     return meta
 
 
-def _static_value(value: Value, op: str, arg: str) -> tuple[int, ...]:
-    """The dims of a Value given for an attribute, checked to be a dense tensor and built in
-    static mode."""
-    from phiops.runtime.static.mode import in_static_mode
-
-    if not in_static_mode():
-        raise InvalidArgumentError(
-            f"{op}(): argument '{arg}' is a Value of a static program, but static mode is off "
-            "(phi.enable_static() builds programs)"
-        )
-    if not isinstance(value.type, DenseTensorType):
-        raise InvalidArgumentError(
-            f"{op}(): argument '{arg}' expects a dense tensor Value, got type {value.type}"
-        )
-    return value.type.dims
-
-
-def _one_element(dims: tuple[int, ...]) -> bool:
-    """Whether ``dims`` may hold exactly one element (an unknown extent may be 1)."""
-    return all(d in (1, -1) for d in dims)
-
-
-def _known_int(value: Value) -> int:
-    """A 1-element int Value's number when a `pd_op.full` makes it (PaddlePaddle reads it so
-    while building), else -1."""
-    op = value.define_op
-    if op is not None and op.name == "pd_op.full":
-        number = op.attributes["value"].value
-        if float(number).is_integer():
-            return int(number)
-    return -1
-
-
-def int_array_from_value(value: Any, op: str, arg: str) -> IntArrayFromValue:
-    """An IntArray argument given as an int Value (0-D or 1-D) or a list mixing ints and
-    1-element int Values: its entries as known while building (-1 where the data decides)."""
-    if isinstance(value, Value):
-        dims = _static_value(value, op, arg)
-        dtype = dtype_of_type(value.type)
-        if dtype not in (DataType.INT32, DataType.INT64) or len(dims) > 1:
-            raise InvalidArgumentError(
-                f"{op}(): argument '{arg}' expects a 0-D or 1-D int32/int64 Value, got "
-                f"{value.type}"
-            )
-        if -1 in dims:
-            raise UnimplementedError(
-                f"{op}(): argument '{arg}' is a Value of unknown length ({value.type}); building "
-                "with it is not implemented"
-            )
-        count = dims[0] if dims else 1
-        return IntArrayFromValue((_known_int(value),) if count == 1 else (-1,) * count, value)
-    from phiops.runtime.dispatch.attributes import to_int64
-
-    entries = []
-    for position, item in enumerate(value):
-        where = f"{arg}[{position}]"
-        if isinstance(item, Value):
-            dims = _static_value(item, op, where)
-            dtype = dtype_of_type(item.type)
-            if dtype not in (DataType.INT32, DataType.INT64) or not _one_element(dims):
-                raise InvalidArgumentError(
-                    f"{op}(): argument '{where}' expects an int or a 1-element int32/int64 "
-                    f"Value, got a Value of type {item.type}"
-                )
-            entries.append(_known_int(item))
-        else:
-            entries.append(to_int64(item, op, where))
-    return IntArrayFromValue(tuple(entries), tuple(value))
-
-
-def scalar_from_value(value: Value, op: str, arg: str) -> Value:
-    """A Scalar argument given as a Value: it must hold one element."""
-    dims = _static_value(value, op, arg)
-    if not _one_element(dims):
-        raise InvalidArgumentError(
-            f"{op}(): argument '{arg}' expects a number or a 1-element Value, got a Value of type "
-            f"{value.type}"
-        )
-    return value
-
-
-class StaticOpDispatcher(OpDispatcher):
-    """An op's dispatcher in static mode: ``call`` builds the op into the current program."""
-
-    __slots__ = ()
-
-    def call(self, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
-        try:
-            return build_op(self.info, self.infer_meta, inputs, attrs)
-        except PhiError as error:
-            raise naming_op(error, self.info.name) from None
+def build_call(dispatcher: OpDispatcher, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Static mode's builder (runtime/dispatch/build_mode.py): a call that reaches the op's slow
+    path builds the op into the current program; errors name the op."""
+    try:
+        return build_op(dispatcher.info, dispatcher.infer_meta, inputs, attrs)
+    except PhiError as error:
+        raise naming_op(error, dispatcher.info.name) from None
 
 
 def _check_input(op: str, name: str, value: Any) -> None:

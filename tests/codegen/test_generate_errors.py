@@ -11,6 +11,7 @@ import pytest
 
 from phiops.codegen.errors import SpecError
 from phiops.codegen.generate import Project, build_files
+from phiops.runtime.common import DataType
 from phiops.runtime.infermeta import INFER_META_FUNCTIONS
 from phiops.runtime.infermeta.unary import unchanged_infer_meta
 from phiops.runtime.kernels import Array, KernelContext, register_kernel
@@ -152,9 +153,7 @@ def string_attribute_op(monkeypatch: pytest.MonkeyPatch) -> str:
     from phiops.runtime.kernels import KERNEL_FACTORY
 
     if not KERNEL_FACTORY.has_kernel(name):
-        register_kernel(name, dtypes=(__import__("runtime").DataType.FLOAT32,), backends=("CPU",))(
-            kernel
-        )
+        register_kernel(name, dtypes=(DataType.FLOAT32,), backends=("CPU",))(kernel)
 
     def string_attribute_test_infer_meta(x: object, out: object, config: object = None) -> None:
         unchanged_infer_meta(x, out)

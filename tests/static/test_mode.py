@@ -8,7 +8,8 @@ import pytest
 import phiops.generated as phi
 from phiops.runtime.dispatch.dispatcher import DISPATCHERS, OpDispatcher
 from phiops.runtime.dispatch.op_def import get_op_def
-from phiops.runtime.static.build import StaticOpDispatcher
+from phiops.runtime.dispatch.build_mode import BUILD_MODE
+from phiops.runtime.static.build import build_call
 
 
 def test_static_mode_is_on_inside_the_fixture():
@@ -21,15 +22,18 @@ def test_disable_static_gives_eager_calls_back():
     assert phi.in_dynamic_mode()
     out = phi.add(phi.to_tensor([1.0, 2.0]), phi.to_tensor([3.0, 4.0]))
     np.testing.assert_array_equal(out.numpy(), [4.0, 6.0])
+    assert BUILD_MODE.builder is None
     assert all(type(d) is OpDispatcher for d in DISPATCHERS)
 
 
-def test_enable_static_swaps_every_dispatcher_and_empties_plan_caches():
+def test_enable_static_installs_the_builder_and_empties_plan_caches():
     phi.disable_static()
     phi.full([2], 1.0, phi.float32)  # an eager call caches a plan
     assert get_op_def("full").dispatcher.cache
     phi.enable_static()
-    assert all(type(d) is StaticOpDispatcher for d in DISPATCHERS)
+    assert BUILD_MODE.builder is build_call
+    # The dispatchers stay what they are: static mode is a check on the slow path.
+    assert all(type(d) is OpDispatcher for d in DISPATCHERS)
     assert not get_op_def("full").dispatcher.cache
 
 
