@@ -17,7 +17,6 @@ from phiops.generated import *  # noqa: F401,F403
 from phiops.generated import __all__ as _generated_names
 from phiops.generated import python_api as _python_api
 from phiops.generated.python_api import *  # noqa: F401,F403
-from phiops.runtime import ir
 from phiops.runtime.eager.tensor import Tensor as _Tensor
 
 from ._paddle_api import *  # noqa: F401,F403
@@ -28,6 +27,7 @@ import phiops.amp as amp  # noqa: E402
 import phiops.autograd as autograd  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
 import phiops.io as io  # noqa: E402
+import phiops.ir as ir  # noqa: E402
 import phiops.jit as jit  # noqa: E402
 import phiops.metric as metric  # noqa: E402
 import phiops.nn as nn  # noqa: E402

@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("dispatch", frozenset({"dispatch", "api_functions"})),
     ("autograd", frozenset({"autograd"})),
     ("eager", frozenset({"eager"})),
-    ("static and formats", frozenset({"static", "compat", "formats", "serialization"})),
+    ("static and formats", frozenset({"static", "compat", "formats"})),
     ("library", frozenset({"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp"})),
 )
 LAYER_OF = {unit: index for index, (_, units) in enumerate(LAYERS) for unit in units}

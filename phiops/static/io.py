@@ -1,5 +1,6 @@
 """``phiops.static.io`` (``paddle.static.io``): saved inference models in PaddlePaddle 3.3.1's
-files, ``PREFIX.json`` (PIR JSON) and ``PREFIX.pdiparams`` (runtime/static/io.py):
+files, ``PREFIX.json`` (PIR JSON) and ``PREFIX.pdiparams`` (runtime/static/io.py over
+runtime/formats/inference_model.py):
 ``save_inference_model``, ``load_inference_model`` and ``normalize_program`` as PaddlePaddle's;
 and phiops's own ``write_inference_model`` / ``read_inference_model`` (a program and its
 parameter arrays, to and from the files, without an executor or a scope) and ``parameter_names``
@@ -13,14 +14,12 @@ legacy ``.pdmodel`` files but writes only PIR JSON.
 
 from __future__ import annotations
 
-from phiops.runtime.static.io import (
-    load_inference_model,
-    normalize_program,
+from phiops.runtime.formats.inference_model import (
     parameter_names,
     read_inference_model,
-    save_inference_model,
     write_inference_model,
 )
+from phiops.runtime.static.io import load_inference_model, normalize_program, save_inference_model
 
 __all__ = [
     "save_inference_model",

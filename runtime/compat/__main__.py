@@ -84,8 +84,8 @@ def _kernel(operation: Any) -> str:
 
 def report_model(path: str, out: TextIO) -> tuple[int, int]:
     """Print the report of one ``.pdmodel``; returns (ops covered, ops)."""
-    from phiops.runtime.compat.legacy import lowerings
-    from phiops.runtime.compat.program_desc import read_program_desc
+    from phiops.runtime.compat.lowering import lowerings
+    from phiops.runtime.formats.pdmodel import read_program_desc
     from phiops.runtime.compat.translate import OWN_TRANSLATIONS, translate_op_by_op
 
     desc = read_program_desc(path)

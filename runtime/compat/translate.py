@@ -33,7 +33,6 @@ its top-level context only). An ``assign`` to a variable that already has a valu
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable
 
 from phiops.runtime.compat.opdesc_context import OpDescContext
@@ -43,8 +42,6 @@ from phiops.runtime.compat.program_desc import (
     OpDesc,
     ProgramDesc,
     VarDesc,
-    parse_program_desc,
-    read_program_desc,
 )
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PhiError, UnimplementedError
 from phiops.runtime.ir.attributes import Attribute
@@ -57,7 +54,6 @@ __all__ = [
     "OWN_TRANSLATIONS",
     "translate_program_desc",
     "translate_op_by_op",
-    "as_program_desc",
     "legacy_arguments",
     "LegacyArguments",
 ]
@@ -116,20 +112,6 @@ _MALFORMED_OP_ERRORS = (IndexError, KeyError, TypeError, ValueError, AttributeEr
 class _SubBlockError(UnimplementedError):
     """A legacy op of a sub-block that cannot be translated (its message names the op, the block
     and the model); the ops around it pass it on unchanged."""
-
-
-def as_program_desc(source: Any) -> ProgramDesc:
-    """A `ProgramDesc` from itself, the bytes of a ``.pdmodel`` or its path."""
-    if isinstance(source, ProgramDesc):
-        return source
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return parse_program_desc(bytes(source))
-    if isinstance(source, (str, os.PathLike)):
-        return read_program_desc(source)
-    raise InvalidArgumentError(
-        "translate_to_pir: expected a ProgramDesc (runtime.compat.program_desc), the bytes of a "
-        f".pdmodel file or its path, got {type(source).__name__}"
-    )
 
 
 def _camel(name: str) -> str:
@@ -826,9 +808,15 @@ class _Translator:
         )
 
 
-def translate_program_desc(source: Any) -> Program:
-    """The PIR program of a legacy ProgramDesc (a `ProgramDesc`, ``.pdmodel`` bytes or path)."""
-    return _Translator(as_program_desc(source)).translate()
+def translate_program_desc(desc: ProgramDesc) -> Program:
+    """The PIR program of a legacy `ProgramDesc` (`phiops.runtime.formats.pdmodel` reads one
+    from a ``.pdmodel`` file; its ``translate_to_pir`` takes the file's bytes or path too)."""
+    if not isinstance(desc, ProgramDesc):
+        raise InvalidArgumentError(
+            "translate_program_desc: expected a ProgramDesc (runtime.compat.program_desc), got "
+            f"{type(desc).__name__}"
+        )
+    return _Translator(desc).translate()
 
 
 def translate_op_by_op(

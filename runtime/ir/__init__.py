@@ -1,9 +1,10 @@
-"""PIR for phiops: the IR core, its dialects, PaddlePaddle 3.3.1's text and JSON forms.
+"""PIR for phiops: the IR core, its dialects, PaddlePaddle 3.3.1's text form. Its `.json` form
+and the translation of legacy `.pdmodel` programs are file formats (`phiops.runtime.formats`);
+``phi.ir`` (phiops/ir.py) puts them beside these.
 
-`pd_op`'s op definitions are registered by the generated package (`import generated`, which is
-also where `phi.ir` comes from), or by `phiops.runtime.ir.plugins.load_dialect_plugins()` through the
-``phiops.ir.dialects`` entry points without the runtime importing `generated`; builtin and cf are
-complete here.
+`pd_op`'s op definitions are registered by the generated package (`import generated`), or by
+`phiops.runtime.ir.plugins.load_dialect_plugins()` through the ``phiops.ir.dialects`` entry points
+without the runtime importing `generated`; builtin and cf are complete here.
 """
 
 from __future__ import annotations
@@ -20,11 +21,9 @@ from phiops.runtime.ir.dialect import (
     get_dialect,
     register_dialect,
 )
-from phiops.runtime.ir.json_io import load_program_json, save_program_json
 from phiops.runtime.ir.lexer import IRParseError
 from phiops.runtime.ir.parser import parse_program
 from phiops.runtime.ir.printer import print_program
-from phiops.runtime.ir.translate import translate_to_pir
 from phiops.runtime.ir.types import (
     NULL_TYPE,
     DenseTensorType,
@@ -38,11 +37,8 @@ from phiops.runtime.ir.verify import verify
 
 __all__ = [
     "parse_program",
-    "load_program_json",
-    "save_program_json",
     "IRParseError",
     "print_program",
-    "translate_to_pir",
     "verify",
     "Program",
     "Block",

@@ -15,7 +15,8 @@ from typing import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     from phiops.runtime.errors import PhiError
     from phiops.runtime.file_limits import MAX_PROGRAM_FILE_BYTES, read_file_text
-    from phiops.runtime.ir import load_program_json, parse_program, verify
+    from phiops.runtime.formats.pir_json import load_program_json
+    from phiops.runtime.ir import parse_program, verify
     from phiops.runtime.ir.dialects.pd_op import has_op_table
     from phiops.runtime.ir.plugins import ENTRY_POINT_GROUP, load_dialect_plugins
 

@@ -1,6 +1,7 @@
-"""Saved inference models in PaddlePaddle 3.3.1's files: ``PREFIX.json`` (the program, PIR JSON
-base_code version 4) and ``PREFIX.pdiparams`` (its parameters, a `save_combine` tensor stream in
-ascending name order).
+"""Saved inference models, PaddlePaddle's static API: `save_inference_model` normalizes a
+program and writes it with its parameters, `load_inference_model` reads one back. The files
+(``PREFIX.json`` + ``PREFIX.pdiparams``, or a legacy ``PREFIX.pdmodel``) are
+`phiops.runtime.formats.inference_model`'s.
 
 Parameters come from and go to a *scope*: a mapping name -> numpy array (a dict) or any object
 with ``get(name)`` and ``set(name, array)``, such as the executor's `Scope`.
@@ -8,33 +9,24 @@ with ``get(name)`` and ``set(name, array)``, such as the executor's `Scope`.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, MutableMapping
-from typing import Any, Sequence, Union
+from collections.abc import MutableMapping
+from typing import Any, Sequence
 
 import numpy as np
 
-from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.formats.inference_model import (
+    FEED_OPS,
+    PathLike,
+    parameter_names,
+    read_inference_model,
+    write_inference_model,
+)
+from phiops.runtime.formats.pir_json import program_from_json, program_to_json
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
-from phiops.runtime.ir.json_io import load_program_json, program_from_json, program_to_json
-from phiops.runtime.ir.json_io import save_program_json
-from phiops.runtime.ir.types import DenseTensorType
-from phiops.runtime.serialization.tensor_stream import load_combine, save_combine
 
-__all__ = [
-    "save_inference_model",
-    "load_inference_model",
-    "normalize_program",
-    "read_inference_model",
-    "write_inference_model",
-    "parameter_names",
-]
-
-PathLike = Union[str, "os.PathLike[str]"]
-MODEL_SUFFIX = ".json"
-PARAMS_SUFFIX = ".pdiparams"
-_FEED_OPS = ("pd_op.data", "pd_op.feed")
+__all__ = ["save_inference_model", "load_inference_model", "normalize_program"]
 
 
 # -- scope access ------------------------------------------------------------------------------
@@ -64,40 +56,6 @@ def _scope_set(scope: Any, name: str, array: np.ndarray) -> None:
 
 
 # -- program helpers ---------------------------------------------------------------------------
-def parameter_names(program: Program) -> list[str]:
-    """The names of the program's `builtin.parameter` ops, sorted as `.pdiparams` stores them."""
-    names = {
-        op.attributes["parameter_name"].value
-        for op in program.walk()
-        if op.name == "builtin.parameter"
-    }
-    return sorted(names)
-
-
-def _parameter_types(program: Program) -> dict[str, Any]:
-    return {
-        op.attributes["parameter_name"].value: op.results[0].type
-        for op in program.walk()
-        if op.name == "builtin.parameter"
-    }
-
-
-def _check_array(name: str, array: np.ndarray, declared: Any, where: str) -> None:
-    if not isinstance(declared, DenseTensorType):
-        return
-    if declared.dtype != array.dtype.name:
-        raise InvalidArgumentError(
-            f"{where}: parameter '{name}' is declared {declared.dtype} in the program but its "
-            f"array is {array.dtype.name}"
-        )
-    dims = declared.dims
-    if all(d >= 0 for d in dims) and tuple(dims) != array.shape:
-        raise InvalidArgumentError(
-            f"{where}: parameter '{name}' is declared with shape {list(dims)} in the program but "
-            f"its array has shape {list(array.shape)}"
-        )
-
-
 def _map_values(source: Block, copy: Block, mapping: dict[Value, Value]) -> None:
     for a, b in zip(source.args, copy.args):
         mapping[a] = b
@@ -188,7 +146,7 @@ def _named(value: Value) -> str | None:
     op = value.define_op
     if op is None:
         return None
-    if op.name in _FEED_OPS:
+    if op.name in FEED_OPS:
         return op.attributes["name"].value
     if op.name == "builtin.parameter":
         return op.attributes["parameter_name"].value
@@ -232,7 +190,7 @@ def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any) -> Prog
         ) from None
     for value in feeds:
         op = value.define_op
-        if op is None or op.name not in _FEED_OPS:
+        if op is None or op.name not in FEED_OPS:
             raise UnimplementedError(
                 "save_inference_model: feed_vars must be results of pd_op.data (a feed var "
                 f"computed by {op.name if op else 'a block argument'} is not supported)"
@@ -258,107 +216,7 @@ def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any) -> Prog
     return copy
 
 
-# -- files -------------------------------------------------------------------------------------
-def _normalize_prefix(path_prefix: PathLike, api: str) -> str:
-    prefix = os.path.normpath(os.fspath(path_prefix))
-    if os.path.basename(prefix) in ("", ".", "..") or os.fspath(path_prefix).endswith(os.sep):
-        raise InvalidArgumentError(
-            f"{api}: path_prefix must be a directory plus a model name such as 'out/model', "
-            f"got {os.fspath(path_prefix)!r}"
-        )
-    return prefix
-
-
-def write_inference_model(
-    path_prefix: PathLike, program: Program, params: Mapping[str, np.ndarray]
-) -> None:
-    """Write ``program`` as ``PREFIX.json`` and the arrays of its parameters, taken from
-    ``params`` (name -> array), as ``PREFIX.pdiparams``. As PaddlePaddle, no `.pdiparams` is
-    written for a program without parameters."""
-    prefix = _normalize_prefix(path_prefix, "save_inference_model")
-    model_path, params_path = prefix + MODEL_SUFFIX, prefix + PARAMS_SUFFIX
-    for path in (model_path, params_path):
-        if os.path.isdir(path):
-            raise InvalidArgumentError(f"save_inference_model: '{path}' is a directory")
-    declared = _parameter_types(program)
-    arrays = {}
-    for name in sorted(declared):
-        array = params.get(name)
-        if array is None:
-            raise NotFoundError(
-                f"save_inference_model: parameter '{name}' of the program has no value in the "
-                "scope (run the startup program first)"
-            )
-        array = np.asarray(array)
-        _check_array(name, array, declared[name], "save_inference_model")
-        arrays[name] = array
-    directory = os.path.dirname(prefix)
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-    save_program_json(program, model_path)
-    if arrays:
-        save_combine(params_path, arrays)
-
-
-def _check_named_ops(program: Program, where: str) -> None:
-    """Every feed/data op has its str ``name``, every parameter its ``parameter_name``, every
-    fetch an operand: what reading the model relies on, checked once with the op named."""
-    for index, op in enumerate(program.walk()):
-        key = (
-            "name"
-            if op.name in _FEED_OPS or op.name == "pd_op.fetch"
-            else "parameter_name" if op.name == "builtin.parameter" else None
-        )
-        if key is not None:
-            attr = op.attributes.get(key)
-            if attr is None or attr.kind != "str":
-                raise InvalidArgumentError(
-                    f"{where}: op {index} ('{op.name}') has no str attribute '{key}'"
-                )
-        if op.name == "builtin.parameter" and len(op.results) != 1:
-            raise InvalidArgumentError(f"{where}: op {index} ('{op.name}') has no result")
-        if op.name == "pd_op.fetch" and (not op.operands or op.operands[0] is None):
-            raise InvalidArgumentError(f"{where}: op {index} ('{op.name}') fetches no value")
-
-
-def read_inference_model(
-    path_prefix: PathLike,
-) -> tuple[Program, list[str], list[Value], dict[str, np.ndarray]]:
-    """``(program, feed_names, fetch_targets, parameters)`` of a saved model; parameters maps
-    each `builtin.parameter` name to its array from ``PREFIX.pdiparams``. Without
-    ``PREFIX.json``, a legacy ``PREFIX.pdmodel`` is read and translated to PIR."""
-    prefix = _normalize_prefix(path_prefix, "load_inference_model")
-    model_path, params_path = prefix + MODEL_SUFFIX, prefix + PARAMS_SUFFIX
-    if not os.path.exists(model_path):
-        if os.path.exists(prefix + ".pdmodel"):  # a legacy ProgramDesc model (issue 12)
-            from phiops.runtime.compat.legacy import read_legacy_inference_model
-
-            return read_legacy_inference_model(prefix)
-        raise NotFoundError(
-            f"load_inference_model: no model file {model_path} (nor a legacy {prefix}.pdmodel)"
-        )
-    program = load_program_json(model_path)
-    _check_named_ops(program, model_path)
-    declared = _parameter_types(program)
-    params: dict[str, np.ndarray] = {}
-    if declared:
-        if not os.path.exists(params_path):
-            raise NotFoundError(
-                f"load_inference_model: {model_path} has {len(declared)} parameter(s) but there "
-                f"is no {params_path}"
-            )
-        params = load_combine(params_path, list(declared))
-        for name, array in params.items():
-            _check_array(name, array, declared[name], params_path)
-    feed_names, fetch_targets = [], []
-    for op in program.block.ops:
-        if op.name in _FEED_OPS:
-            feed_names.append(op.attributes["name"].value)
-        elif op.name == "pd_op.fetch":
-            fetch_targets.extend(v for v in op.operands if v is not None)
-    return program, feed_names, fetch_targets, params
-
-
+# -- saving and loading ------------------------------------------------------------------------
 def save_inference_model(
     path_prefix: PathLike,
     feed_vars: Any,

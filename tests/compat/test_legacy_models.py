@@ -12,14 +12,14 @@ import pytest
 
 import phiops.generated as phi
 from phiops.runtime.compat.__main__ import main as compat_main
-from phiops.runtime.compat.framework_proto import (
+from phiops.runtime.formats.framework_proto import (
     ATTR_TYPES,
     VAR_TYPES,
     ProgramDesc as ProgramDescProto,
 )
-from phiops.runtime.compat.program_desc import parse_program_desc
-from phiops.runtime.compat.translate import translate_program_desc
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
+from phiops.runtime.formats.pdmodel import parse_program_desc
+from phiops.runtime.formats.pdmodel import translate_to_pir as translate_program_desc
 from phiops.runtime.static.scope import Scope
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "legacy"

@@ -8,7 +8,7 @@ import pytest
 
 from phiops.runtime.compat import argument_mapping
 from phiops.runtime.compat.opdesc_context import OpDescContext
-from phiops.runtime.compat.program_desc import read_program_desc
+from phiops.runtime.formats.pdmodel import read_program_desc
 from phiops.runtime.errors import NotFoundError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "legacy"

@@ -17,7 +17,8 @@ from phiops.runtime.errors import (
     PreconditionNotMetError,
     UnimplementedError,
 )
-from phiops.runtime.ir import Operation, load_program_json, parse_program
+from phiops.runtime.formats.pir_json import load_program_json
+from phiops.runtime.ir import Operation, parse_program
 from phiops.runtime.static import Executor, Scope, global_scope, scope_guard
 
 IR = Path(__file__).resolve().parents[1] / "data" / "ir"

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import phiops.generated as phi
-from phiops.runtime.ir import load_program_json, parse_program
+from phiops.runtime.formats.pir_json import load_program_json
+from phiops.runtime.ir import parse_program
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIXTURES = sorted((DATA / "executor").glob("*.npz"))

@@ -15,8 +15,9 @@ import pytest
 import phiops.generated as phi
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from phiops.runtime.ir import parse_program, print_program, verify
-from phiops.runtime.serialization import TensorStreamError, save_combine
-from phiops.runtime.static.io import normalize_program, read_inference_model
+from phiops.runtime.formats.inference_model import read_inference_model
+from phiops.runtime.formats.pdiparams import TensorStreamError, save_combine
+from phiops.runtime.static.io import normalize_program
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "saved_models"
 MODELS = sorted(p for p in DATA.iterdir() if (p / "model.json").exists())

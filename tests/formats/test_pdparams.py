@@ -12,7 +12,7 @@ import pytest
 
 import phiops.generated as phi
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.serialization.pdparams import NAME_TABLE_KEY, UNPACK_INFO_KEY
+from phiops.runtime.formats.pdparams import NAME_TABLE_KEY, UNPACK_INFO_KEY
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "saved_models" / "pdparams"
 EXPECTED = np.load(DATA / "expected.npz")

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PhiError
-from phiops.runtime.ir import load_program_json, parse_program
+from phiops.runtime.formats.inference_model import read_inference_model
+from phiops.runtime.formats.pir_json import load_program_json
+from phiops.runtime.ir import parse_program
 from phiops.runtime.ir.__main__ import main as ir_main
 from phiops.runtime.static.__main__ import main as run_main
-from phiops.runtime.static.io import read_inference_model
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MODEL = DATA / "saved_models" / "cnn_jit"
@@ -68,7 +69,7 @@ def test_a_pdiparams_that_is_a_directory_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_size_limit_is_named(tmp_path: Path, monkeypatch) -> None:
-    import phiops.runtime.ir.json_io as json_io
+    import phiops.runtime.formats.pir_json as json_io
 
     monkeypatch.setattr(json_io, "MAX_PROGRAM_FILE_BYTES", 100)
     with pytest.raises(InvalidArgumentError, match="MAX_PROGRAM_FILE_BYTES"):

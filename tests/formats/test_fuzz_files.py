@@ -28,13 +28,14 @@ import numpy as np
 import pytest
 
 import phiops as phi
-from phiops.runtime.compat.framework_proto import ProgramDesc as ProgramDescProto
-from phiops.runtime.compat.legacy import read_legacy_inference_model
 from phiops.runtime.errors import PhiError
-from phiops.runtime.ir import load_program_json, parse_program, verify
-from phiops.runtime.serialization.tensor_stream import load_combine, read_all_tensors
+from phiops.runtime.formats.framework_proto import ProgramDesc as ProgramDescProto
+from phiops.runtime.formats.inference_model import read_inference_model
+from phiops.runtime.formats.inference_model import read_legacy_inference_model
+from phiops.runtime.formats.pdiparams import load_combine, read_all_tensors
+from phiops.runtime.formats.pir_json import load_program_json
+from phiops.runtime.ir import parse_program, verify
 from phiops.runtime.static.__main__ import _read_npy
-from phiops.runtime.static.io import read_inference_model
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SAVED = DATA / "saved_models"

@@ -6,7 +6,7 @@ PaddlePaddle writes two layouts, both plain pickles of numpy arrays (protocol 4 
 - anything else (a tensor, nested dicts/lists/tuples) has each tensor pickled as the tuple
   ``(name, array)``.
 `load` undoes either, and PaddlePaddle's own `paddle.load` reads what `save` writes. A single
-tensor saved with ``use_binary_format=True`` is a tensor stream (tensor_stream.py), not a pickle.
+tensor saved with ``use_binary_format=True`` is a tensor stream (pdiparams.py), not a pickle.
 
 Loading never runs code from the file: the unpickler resolves only the few globals those files
 contain (numpy's array and scalar reconstructors and dtype, tuple/set/frozenset, OrderedDict,
@@ -36,7 +36,7 @@ from phiops.runtime.file_limits import (
     MAX_TENSOR_DIMS,
     read_file_bytes,
 )
-from phiops.runtime.serialization.tensor_stream import (
+from phiops.runtime.formats.pdiparams import (
     TensorStreamError,
     read_tensor,
     tensor_to_bytes,

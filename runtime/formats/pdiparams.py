@@ -23,7 +23,7 @@ import numpy as np
 
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.file_limits import MAX_PARAMS_FILE_BYTES, MAX_TENSOR_DIMS, read_file_bytes
-from phiops.runtime.serialization.tensor_desc import (
+from phiops.runtime.formats.tensor_desc import (
     TensorDesc,
     TensorDescError,
     decode_tensor_desc,

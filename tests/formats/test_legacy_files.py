@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from phiops.runtime.compat.framework_proto import ProgramDesc as ProgramDescProto
-from phiops.runtime.compat.program_desc import parse_program_desc, read_program_desc
 from phiops.runtime.compat.translate import translate_program_desc
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError
-from phiops.runtime.serialization.tensor_desc import TensorDesc, encode_tensor_desc
-from phiops.runtime.serialization.tensor_stream import TensorStreamError, load_combine
+from phiops.runtime.formats.framework_proto import ProgramDesc as ProgramDescProto
+from phiops.runtime.formats.pdiparams import TensorStreamError, load_combine
+from phiops.runtime.formats.pdmodel import parse_program_desc, read_program_desc
+from phiops.runtime.formats.tensor_desc import TensorDesc, encode_tensor_desc
 
 LEGACY = Path(__file__).resolve().parents[1] / "data" / "legacy"
 

@@ -1,44 +1,19 @@
-"""Legacy inference models (``PREFIX.pdmodel`` + ``PREFIX.pdiparams``) on phiops' plan/execute
-path: the ProgramDesc is translated to PIR (runtime/compat/translate.py, PaddlePaddle's own
-translation), then run by the same Executor as PIR programs.
-
-The parameters file holds every persistable variable of the desc, sorted by name, as
-PaddlePaddle's ``save_inference_model`` writes it in legacy mode. The ``feed``/``fetch`` ops give
-the feed names and fetch targets in ``col`` order, as PaddlePaddle's ``GetFeedTargetNames``.
+"""Legacy programs on phiops' plan/execute path: a ProgramDesc translated to PIR
+(translate.py, PaddlePaddle's own translation) has a few ops phiops runs as others; this module
+rewrites them, so that the same Executor as for PIR programs runs it. Reading the files of a
+legacy inference model is `phiops.runtime.formats.inference_model`'s.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Callable
 
-import numpy as np
-
-from phiops.runtime.compat.program_desc import ProgramDesc, read_program_desc
-from phiops.runtime.compat.translate import translate_program_desc
-from phiops.runtime.errors import NotFoundError, UnimplementedError
+from phiops.runtime.errors import UnimplementedError
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
 from phiops.runtime.ir.types import DenseTensorType
 
-__all__ = [
-    "read_legacy_inference_model",
-    "persistable_names",
-    "lower_for_execution",
-    "lowerings",
-]
-
-_NOT_SAVED = ("feed", "fetch")
-
-
-def persistable_names(desc: ProgramDesc) -> list[str]:
-    """The variables a legacy ``.pdiparams`` holds, in its order: the persistable tensors."""
-    return sorted(
-        var.name
-        for block in desc.blocks
-        for var in block.vars.values()
-        if var.persistable and var.kind == "DENSE_TENSOR" and var.name not in _NOT_SAVED
-    )
+__all__ = ["lower_for_execution", "lowerings"]
 
 
 def lower_for_execution(program: Program) -> Program:
@@ -170,34 +145,3 @@ _LOWERINGS: dict[str, Callable[[Operation], list[Operation]]] = {
     "pd_op.assign_out_": _assign_out,
     "pd_op.select_input": _select_input,
 }
-
-
-def read_legacy_inference_model(
-    prefix: str,
-) -> tuple[Program, list[str], list[Value], dict[str, np.ndarray]]:
-    """``(program, feed_names, fetch_targets, parameters)`` of ``PREFIX.pdmodel`` (translated
-    and lowered for the Executor) and ``PREFIX.pdiparams``."""
-    from phiops.runtime.serialization.tensor_stream import load_combine
-
-    model_path, params_path = prefix + ".pdmodel", prefix + ".pdiparams"
-    desc = read_program_desc(model_path)
-    program = lower_for_execution(translate_program_desc(desc))
-    names = persistable_names(desc)
-    params: dict[str, np.ndarray] = {}
-    if names:
-        if not os.path.exists(params_path):
-            raise NotFoundError(
-                f"load_inference_model: {model_path} has {len(names)} persistable variable(s) "
-                f"but there is no {params_path}"
-            )
-        params = load_combine(params_path, names)
-    feeds: dict[int, str] = {}
-    fetches: dict[int, Value] = {}
-    for op in program.block.ops:
-        if op.name == "pd_op.feed":
-            feeds[op.attributes["col"].value] = op.attributes["name"].value
-        elif op.name == "pd_op.fetch":
-            fetches[op.attributes["col"].value] = op.operands[0]
-    feed_names = [feeds[col] for col in sorted(feeds)]
-    fetch_targets = [fetches[col] for col in sorted(fetches)]
-    return program, feed_names, fetch_targets, params

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.serialization.tensor_desc import (
+from phiops.runtime.formats.tensor_desc import (
     TensorDesc,
     TensorDescError,
     decode_tensor_desc,
     encode_tensor_desc,
 )
-from phiops.runtime.serialization.tensor_stream import (
+from phiops.runtime.formats.pdiparams import (
     TensorStreamError,
     load_combine,
     read_all_tensors,

@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from phiops.runtime.compat.framework_proto import (
+from phiops.runtime.formats.framework_proto import (
     ATTR_TYPES,
     VAR_TYPES,
     ProgramDesc as ProgramDescProto,
 )
-from phiops.runtime.compat.program_desc import (
-    BlockRef,
+from phiops.runtime.compat.program_desc import BlockRef
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
+from phiops.runtime.formats.pdmodel import (
     LegacyProgramWarning,
     parse_program_desc,
     read_program_desc,
 )
-from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "legacy"
 
