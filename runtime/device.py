@@ -49,9 +49,9 @@ def gpu_count() -> int:
 def check_place_available(place: Place, op: str) -> None:
     """InvalidArgumentError naming ``place`` and the places this machine has, when a user asked
     for a device that is not there (the CPU fallback flag is about kernels, not about places)."""
-    backend = place.backend
-    if not place.is_defined or backend is Backend.CPU:
+    if not place.is_defined:
         return
+    backend = place.backend
     count = device_count(backend)
     if place.device_id < count:
         return

@@ -359,3 +359,13 @@ def test_the_gpu_scatter_gives_numpys_results_with_only_what_cupy_supports(
         cupy_like, op, got, (cupy_like.asarray(rows), cupy_like.asarray(cols)), values[0]
     )
     np.testing.assert_array_equal(got.view(np.ndarray), expected)
+
+
+def test_a_registered_backends_places_are_checked_by_its_device_count(fake_backend: None) -> None:
+    check_place_available(FAKE_PLACE, "full")
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"^full\(\): place custom:1 is not available on this machine; available: cpu, "
+        r"custom:0$",
+    ):
+        check_place_available(Place(Backend.CUSTOM, 1), "full")
