@@ -60,8 +60,12 @@ def _one_device(module: ModuleType) -> int:
     return 1
 
 
-def _host_to_host(array: Any) -> np.ndarray:
+def _asarray_to_host(array: Any) -> np.ndarray:
     return np.asarray(array)
+
+
+def _asarray_from_host(module: ModuleType, array: Any, device_id: int) -> Any:
+    return module.asarray(array)
 
 
 def _ufunc_at(module: ModuleType, op: str, array: Any, indices: Any, values: Any) -> None:
@@ -76,9 +80,9 @@ class BackendDef:
     install; among the backends of an op's inputs, the highest ``priority`` wins. The other
     fields have numpy-like defaults: ``array_types(module)`` the array classes it owns
     (``module.ndarray``), ``device_of(array)`` the device id of one of its arrays (0),
-    ``device_count(module)`` how many devices it has (1), ``to_host(array)`` a numpy copy,
-    ``from_host(module, array, device_id)`` the array on device ``device_id``
-    (``module.asarray``), ``scatter(module, op, array, indices, values)`` numpy's
+    ``device_count(module)`` how many devices it has (1), ``to_host(array)`` the array as a
+    numpy array (``numpy.asarray``), ``from_host(module, array, device_id)`` a host array (or
+    one of its own) on device ``device_id`` (``module.asarray``), ``scatter(module, op, array, indices, values)`` numpy's
     ``getattr(module, op).at(array, indices, values)`` (op: add, multiply, maximum, minimum),
     ``returns_scalars`` whether its ufuncs give scalars for 0-D inputs (numpy's do),
     ``missing_hint`` and ``no_device_hint`` why it has no device here (for error messages).
@@ -90,8 +94,8 @@ class BackendDef:
     array_types: Callable[[ModuleType], tuple[type, ...]] = _default_array_types
     device_of: Callable[[Any], int] = _device_zero
     device_count: Callable[[ModuleType], int] = _one_device
-    to_host: Callable[[Any], np.ndarray] = _host_to_host
-    from_host: Callable[[ModuleType, Any, int], Any] | None = None
+    to_host: Callable[[Any], np.ndarray] = _asarray_to_host
+    from_host: Callable[[ModuleType, Any, int], Any] = _asarray_from_host
     scatter: Callable[[ModuleType, str, Any, Any, Any], None] = _ufunc_at
     returns_scalars: bool = False
     missing_hint: str = "its array module does not load"
@@ -130,10 +134,7 @@ class BackendDef:
         return cache["count"]
 
     def move_from_host(self, array: Any, device_id: int) -> Any:
-        module = self.module()
-        if self.from_host is not None:
-            return self.from_host(module, array, device_id)
-        return module.asarray(array)
+        return self.from_host(self.module(), array, device_id)
 
 
 BACKENDS: dict[Backend, BackendDef] = {}
