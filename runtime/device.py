@@ -1,100 +1,66 @@
-"""Array modules per backend: numpy for CPU, CuPy for GPU when it is importable."""
+"""Places and devices, as the backend registry (runtime/backends.py) knows them.
+
+A thin place-level API over the registry: which GPUs this machine has, whether a place a user
+asked for exists, and (re-exported for the callers that think in places) the array module of a
+backend, the module and place of an array, and copying an array to a place. It knows no array
+module itself.
+"""
 
 from __future__ import annotations
 
-import functools
-from types import ModuleType
-from typing import Any
-
-import numpy as np
-
-from phiops.runtime.common import Backend, CPUPlace, GPUPlace, Place
-from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.backends import (
+    array_module,
+    backend_available,
+    device_count,
+    is_array,
+    module_of,
+    place_of_array,
+    to_backend,
+    to_numpy,
+    unavailable_reason,
+)
+from phiops.runtime.common import Backend, Place
+from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = [
-    "cupy",
     "gpu_available",
     "gpu_count",
     "check_place_available",
+    "backend_available",
     "array_module",
+    "is_array",
     "module_of",
     "place_of_array",
     "to_backend",
+    "to_numpy",
 ]
-
-try:  # CuPy is an optional extra; without it GPU kernels are simply not registered.
-    import cupy  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - depends on the machine
-    cupy = None
 
 
 def gpu_available() -> bool:
-    """True when CuPy is importable and sees at least one GPU."""
+    """True when the GPU backend loads and sees at least one GPU."""
     return gpu_count() > 0
 
 
-@functools.lru_cache(maxsize=1)
 def gpu_count() -> int:
-    """How many GPUs CuPy sees (0 without CuPy or CUDA); asked once per process."""
-    if cupy is None:
-        return 0
-    try:
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - any CUDA failure means "no usable GPU"
-        return 0
+    """How many GPUs the GPU backend sees (0 without it); asked once per process."""
+    return device_count(Backend.GPU)
 
 
 def check_place_available(place: Place, op: str) -> None:
     """InvalidArgumentError naming ``place`` and the places this machine has, when a user asked
-    for a GPU that is not there (the CPU fallback flag is about kernels, not about places)."""
-    if place.backend is not Backend.GPU:
+    for a device that is not there (the CPU fallback flag is about kernels, not about places)."""
+    if not place.is_defined:
         return
-    count = gpu_count()
+    backend = place.backend
+    count = device_count(backend)
     if place.device_id < count:
         return
+    name = backend.name.lower()
     if count:
-        available = "cpu, " + ", ".join(f"gpu:{i}" for i in range(count))
-    elif cupy is None:
-        available = "cpu only (CuPy is not installed: install phiops[gpu] for GPUs)"
+        available = "cpu, " + ", ".join(f"{name}:{i}" for i in range(count))
     else:
-        available = "cpu only (CuPy sees no GPU)"
+        available = f"cpu only ({unavailable_reason(backend)})"
     raise InvalidArgumentError(
-        f"{op}(): place gpu:{place.device_id} is not available on this machine; available: "
+        f"{op}(): place {name}:{place.device_id} is not available on this machine; available: "
         f"{available}"
     )
-
-
-def array_module(backend: Backend) -> ModuleType:
-    """The array module of ``backend`` (numpy for CPU, cupy for GPU), as runtime/backends.py
-    registers it."""
-    from phiops.runtime.backends import get_backend  # runtime.backends imports this module
-
-    return get_backend(backend).load_module()
-
-
-def module_of(array: Any) -> ModuleType:
-    """numpy or cupy, whichever ``array`` belongs to."""
-    if cupy is not None and isinstance(array, cupy.ndarray):
-        return cupy
-    return np
-
-
-def place_of_array(array: Any) -> Place:
-    """The Place of a numpy or CuPy array."""
-    if isinstance(array, np.ndarray):
-        return CPUPlace()
-    if cupy is not None and isinstance(array, cupy.ndarray):
-        return GPUPlace(array.device.id)
-    raise UnimplementedError(f"arrays of type {type(array).__name__} are not supported")
-
-
-def to_backend(array: Any, place: Place) -> Any:
-    """Copy ``array`` to ``place`` (no copy when it is already there)."""
-    if place.backend is Backend.GPU:
-        if cupy is None:
-            raise UnimplementedError("GPU backend needs CuPy; install phiops[gpu]")
-        with cupy.cuda.Device(place.device_id):
-            return cupy.asarray(array)
-    if isinstance(array, np.ndarray):
-        return array
-    return cupy.asnumpy(array)

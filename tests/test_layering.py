@@ -159,6 +159,8 @@ def test_runtime_units_import_each_other_without_a_cycle() -> None:
     graph: dict[str, set[str]] = {}
     lines: dict[tuple[str, str], str] = {}
     for module, imports in EDGES.items():
+        if module.endswith(".__main__"):
+            continue  # a command's entry point sits above every unit
         for line, target in imports:
             source, destination = _unit(module), _unit(target)
             if source and destination and source != destination:

@@ -8,11 +8,16 @@ __all__ = ["Backend", "DataLayout"]
 
 
 class Backend(enum.IntEnum):
-    """Device family a kernel runs on; UNDEFINED doubles as ALL_BACKEND in kernel keys."""
+    """Device family a kernel runs on; UNDEFINED doubles as ALL_BACKEND in kernel keys.
+
+    CUSTOM (PaddlePaddle's custom-device backend) is the value a backend registered from outside
+    phiops takes in runtime/backends.py; which array module serves it is the registry's business.
+    """
 
     UNDEFINED = 0
     CPU = 1
     GPU = 2
+    CUSTOM = 4
 
     ALL_BACKEND = 0
 

@@ -22,13 +22,13 @@ from typing import Any, Callable
 import numpy as np
 
 from phiops.runtime import runtime_flags
-from phiops.runtime.backends import place_for_inputs
+from phiops.runtime.backends import is_array, module_of, place_for_inputs, returns_scalars
 from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.common.promotion import promote_metas, promotion_rule
 from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
-from phiops.runtime.device import array_module, check_place_available, cupy, to_backend
+from phiops.runtime.device import array_module, check_place_available, to_backend
 from phiops.runtime.dispatch.build_mode import BUILD_MODE
 from phiops.runtime.dispatch.op_info import OpInfo
 from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
@@ -486,7 +486,7 @@ def check_outputs(plan: KernelPlan, result: Any, info: OpInfo) -> None:
                         f"{'set' if item_meta is not None else 'did not set'} its meta"
                     )
                 continue
-            if not _is_array(item):
+            if not is_array(item):
                 raise PreconditionNotMetError(
                     f"{info.name}(): kernel {kernel!r} returned {type(item).__name__} for output "
                     f"'{spec.name}', expected an array"
@@ -523,12 +523,14 @@ def _output_fix(
     dtype the kernel's argument definition asks for, the kernel computes in that dtype, so every
     output is cast back to the dtype InferMeta gave it (a no-op where it already has it)."""
 
+    scalars = returns_scalars(place.backend)
+
     def needs(meta: Any) -> bool:
         if meta is None:
             return False
         if isinstance(meta, tuple):
             return any(needs(m) for m in meta)
-        return inputs_cast or (place.backend is Backend.CPU and meta.dims == ())
+        return inputs_cast or (scalars and meta.dims == ())
 
     if not any(needs(meta) for meta in out_metas):
         return None
@@ -621,10 +623,6 @@ def _transform(
     return DataTransform(name, position, dtype if cast else None, place if move else None, convert)
 
 
-def _is_array(value: Any) -> bool:
-    return isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray))
-
-
 def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
     """The cheapest function that turns a kernel's output into an array of ``meta``'s dtype:
     numpy scalars (what ufuncs give for 0-D inputs) become 0-D arrays, other dtypes are cast.
@@ -642,7 +640,7 @@ def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
     def conform(value: Any) -> Any:
         if value is None:  # an output a grad kernel skipped (nobody wanted it)
             return None
-        if type(value) is not np.ndarray and not _is_array(value):
+        if type(value) is not np.ndarray and not is_array(value):
             value = asarray(value)
         return value if value.dtype == np_dtype else value.astype(np_dtype)
 
@@ -663,7 +661,7 @@ def _check_nan_inf(op: str, outputs: tuple, result: Any) -> None:
         for position, array in enumerate(items):
             if array.dtype.kind not in "fc" or array.size == 0:
                 continue
-            xp = cupy if cupy is not None and isinstance(array, cupy.ndarray) else np
+            xp = module_of(array)
             bad_nan = bool(xp.isnan(array).any())
             bad_inf = not bad_nan and bool(xp.isinf(array).any())
             if bad_nan or bad_inf:
@@ -678,6 +676,6 @@ def _log_dispatch(op: str, kernel: Kernel, args: Any) -> None:
     shapes = [
         [list(a.shape) for a in arg] if isinstance(arg, list) else list(arg.shape)
         for arg in args
-        if _is_array(arg) or (isinstance(arg, list) and arg and _is_array(arg[0]))
+        if is_array(arg) or (isinstance(arg, list) and arg and is_array(arg[0]))
     ]
     log.info("dispatch op=%s kernel=%s key=%s input_shapes=%s", op, kernel.name, kernel.key, shapes)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from phiops.runtime.backends import BACKENDS, BackendDef, backend_available, on_backend_change
 from phiops.runtime.common import Backend, DataLayout, DataType
-from phiops.runtime.device import cupy
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.kernel import Kernel, args_def_from_signature
 from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
@@ -36,7 +36,7 @@ def register_kernel(
     name: str,
     *,
     dtypes: Iterable[DataType],
-    backends: Iterable[str] = ("CPU", "GPU"),
+    backends: Iterable[str] | None = None,
     layout: str = "ALL_LAYOUT",
     configure: Callable[[Kernel], Any] | None = None,
     factory: KernelFactory = KERNEL_FACTORY,
@@ -45,11 +45,13 @@ def register_kernel(
 
     ``configure(kernel)`` runs for each registration and may override single argument
     definitions, as PHI's registration body does, e.g.
-    ``lambda k: k.output_at(0).set_dtype(DataType.BOOL)``. GPU registrations are skipped
-    when CuPy is not importable.
+    ``lambda k: k.output_at(0).set_dtype(DataType.BOOL)``. ``backends`` None (the default):
+    every backend registered in runtime/backends.py, now and later (the kernel is xp-generic).
+    Registrations for a backend whose array module does not load (GPU without CuPy) are
+    skipped.
     """
     try:
-        backend_list = [Backend[b] for b in backends]
+        backend_list = None if backends is None else [Backend[b] for b in backends]
         layout_value = DataLayout[layout]
     except KeyError as error:
         raise InvalidArgumentError(
@@ -58,15 +60,65 @@ def register_kernel(
     dtype_list = list(dtypes)
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-        for backend in backend_list:
-            if backend is Backend.GPU and cupy is None:
-                continue
-            for dtype in dtype_list:
-                key = KernelKey(backend, layout_value, dtype)
-                kernel = Kernel(name, fn, key, args_def_from_signature(fn, key))
-                if configure is not None:
-                    configure(kernel)
-                factory.register(kernel)
+        registration = _Registration(name, fn, dtype_list, layout_value, configure, factory)
+        for backend in list(BACKENDS) if backend_list is None else backend_list:
+            registration.register_for(backend)
+        if backend_list is None:
+            _EVERY_BACKEND.append(registration)
         return fn
 
     return decorate
+
+
+class _Registration:
+    """One ``register_kernel`` call, kept to register it again for a backend registered
+    later."""
+
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        dtypes: list[DataType],
+        layout: DataLayout,
+        configure: Callable[[Kernel], Any] | None,
+        factory: KernelFactory,
+    ) -> None:
+        self.name, self.fn, self.dtypes, self.layout = name, fn, dtypes, layout
+        self.configure, self.factory = configure, factory
+
+    def register_for(self, backend: Backend) -> None:
+        if not backend_available(backend):
+            return
+        for dtype in self.dtypes:
+            key = KernelKey(backend, self.layout, dtype)
+            kernel = Kernel(self.name, self.fn, key, args_def_from_signature(self.fn, key))
+            if self.configure is not None:
+                self.configure(kernel)
+            self.factory.register(kernel)
+
+    def forget(self, backend: Backend) -> None:
+        per_key = self.factory.kernels.get(self.name, {})
+        for dtype in self.dtypes:
+            kernel = per_key.get(KernelKey(backend, self.layout, dtype))
+            if kernel is not None and kernel.fn is self.fn:
+                del per_key[kernel.key]
+
+
+# the registrations made for every backend, in order
+_EVERY_BACKEND: list[_Registration] = []
+
+
+def _follow_backends(definition: BackendDef, registered: bool) -> None:
+    """A backend registered after the kernels gets every xp-generic kernel that is still
+    registered; an unregistered one loses them."""
+    for registration in _EVERY_BACKEND:
+        per_key = registration.factory.kernels.get(registration.name, {})
+        if not any(kernel.fn is registration.fn for kernel in per_key.values()):
+            continue  # removed or replaced since (a test's temporary kernel)
+        if registered:
+            registration.register_for(definition.backend)
+        else:
+            registration.forget(definition.backend)
+
+
+on_backend_change(_follow_backends)

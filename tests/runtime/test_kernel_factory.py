@@ -176,9 +176,13 @@ def test_configure_overrides_single_argument_definitions() -> None:
 
 
 def test_gpu_registrations_are_skipped_without_cupy(monkeypatch: pytest.MonkeyPatch) -> None:
-    import phiops.runtime.kernels.registration as registration
+    from phiops.runtime.backends import BACKENDS, BackendDef
+    from phiops.runtime.errors import UnimplementedError
 
-    monkeypatch.setattr(registration, "cupy", None)
+    def no_cupy() -> object:
+        raise UnimplementedError("GPU backend needs CuPy; install phiops[gpu]")
+
+    monkeypatch.setitem(BACKENDS, Backend.GPU, BackendDef(Backend.GPU, 10, no_cupy))
     factory = KernelFactory()
     register_kernel("g", dtypes=(F32,), factory=factory)(kernel_fn)
     assert list(factory.kernels_of("g")) == [key(CPU, F32)]

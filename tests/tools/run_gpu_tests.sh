@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The GPU tests (tests/gpu, marked `gpu`) on a machine with an NVIDIA GPU and CuPy, from a bare
 # checkout (no install needed: phiops/__init__.py finds runtime/ and generated/ beside itself).
+# They are tests/gpu/test_gpu_kernels.py and tests/gpu/test_every_op_gpu.py (every registered op,
+# forward and backward, on the GPU against the CPU: one test per op, failures name op and dtype).
 #   bash tests/tools/run_gpu_tests.sh            # PYTHON=... to choose the interpreter
+#   bash tests/tools/run_gpu_tests.sh -k "test_every_op_gpu and matmul"   # one op
 set -u
 cd "$(dirname "$0")/../.."
 PY=${PYTHON:-python3}

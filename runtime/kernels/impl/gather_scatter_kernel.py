@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
@@ -227,7 +228,7 @@ def scatter_kernel(
         out[rows] = updates
     else:
         out[rows] = 0
-        xp.add.at(out, rows, updates)
+        scatter_at("add", out, rows, updates)
     return out
 
 
@@ -238,7 +239,7 @@ def scatter_nd_add_kernel(ctx: KernelContext, x: Array, index: Array, updates: A
     if index.shape[-1] == 0:
         out += updates.reshape((-1,) + tuple(x.shape)).sum(axis=0, dtype=x.dtype)
         return out
-    xp.add.at(out, nd_coordinates(xp, x, index, "scatter_nd_add"), updates)
+    scatter_at("add", out, nd_coordinates(xp, x, index, "scatter_nd_add"), updates)
     return out
 
 
@@ -273,8 +274,8 @@ def put_along_axis_kernel(
     if reduce == "mean":
         total = xp.zeros_like(arr)
         count = xp.zeros(arr.shape, dtype=xp.int64)
-        xp.add.at(total, where, values)
-        xp.add.at(count, where, 1)
+        scatter_at("add", total, where, values)
+        scatter_at("add", count, where, 1)
         if include_self:
             total = total + arr
             count = count + 1
@@ -285,11 +286,11 @@ def put_along_axis_kernel(
         out[touched] = mean[touched].astype(arr.dtype)
         return out
     ufunc = {
-        "add": xp.add,
-        "mul": xp.multiply,
-        "multiply": xp.multiply,
-        "amin": xp.minimum,
-        "amax": xp.maximum,
+        "add": "add",
+        "mul": "multiply",
+        "multiply": "multiply",
+        "amin": "minimum",
+        "amax": "maximum",
     }[reduce]
     if not include_self:
         identity = {"add": 0, "mul": 1, "multiply": 1}.get(reduce)
@@ -299,7 +300,7 @@ def put_along_axis_kernel(
             out[touched] = _extreme_identity(xp, arr.dtype, reduce)
         else:
             out[where] = identity
-    ufunc.at(out, where, values)
+    scatter_at(ufunc, out, where, values)
     return out
 
 
@@ -318,7 +319,7 @@ def index_put_kernel(
     target_shape = out[where].shape
     value = xp.broadcast_to(value, target_shape)
     if accumulate:
-        xp.add.at(out, where, value)
+        scatter_at("add", out, where, value)
     else:
         out[where] = value
     return out

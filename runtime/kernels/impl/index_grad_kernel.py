@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.gather_scatter_kernel import (
@@ -62,7 +63,7 @@ def embedding_grad_kernel(
     rows, width = weight.shape
     grad = xp.zeros((rows, width), dtype=out_grad.dtype)
     ids = x.reshape(-1)
-    xp.add.at(grad, ids, out_grad.reshape(-1, width))
+    scatter_at("add", grad, ids, out_grad.reshape(-1, width))
     if padding_idx != -1:
         grad[padding_idx + rows if padding_idx < 0 else padding_idx] = 0
     return grad
@@ -78,7 +79,7 @@ def gather_grad_kernel(
     grad = xp.zeros(x.shape, dtype=out_grad.dtype)
     moved = xp.moveaxis(grad, a, 0)
     source = xp.moveaxis(out_grad.reshape(x.shape[:a] + (-1,) + x.shape[a + 1 :]), a, 0)
-    xp.add.at(moved, flat_index(index), source)
+    scatter_at("add", moved, flat_index(index), source)
     return grad
 
 
@@ -88,7 +89,7 @@ def gather_nd_grad_kernel(ctx: KernelContext, x: Array, index: Array, out_grad: 
     grad = xp.zeros(x.shape, dtype=out_grad.dtype)
     if index.shape[-1] == 0:
         return grad + out_grad.reshape((-1,) + tuple(x.shape)).sum(axis=0)
-    xp.add.at(grad, nd_coordinates(xp, x, index, "gather_nd_grad"), out_grad)
+    scatter_at("add", grad, nd_coordinates(xp, x, index, "gather_nd_grad"), out_grad)
     return grad
 
 
@@ -105,7 +106,8 @@ def take_along_axis_grad_kernel(
 ) -> Array:
     xp = ctx.xp
     grad = xp.zeros(arr.shape, dtype=out_grad.dtype)
-    xp.add.at(grad, along_axis_index(xp, arr, indices, axis, "take_along_axis_grad"), out_grad)
+    where = along_axis_index(xp, arr, indices, axis, "take_along_axis_grad")
+    scatter_at("add", grad, where, out_grad)
     return grad
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.multiary import interpolate_out_sizes, interpolate_scales, scaled_size
@@ -78,8 +79,8 @@ def bilinear_matrix(
     low, high, frac = bilinear_axis(size, out, scale, align_corners, align_mode)
     k = np.arange(out)
     matrix = np.zeros((out, size), np.float64)
-    np.add.at(matrix, (k, low), (np.float32(1) - frac).astype(np.float64))
-    np.add.at(matrix, (k, high), frac.astype(np.float64))
+    scatter_at("add", matrix, (k, low), (np.float32(1) - frac).astype(np.float64))
+    scatter_at("add", matrix, (k, high), frac.astype(np.float64))
     return matrix
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.shape_creation_kernel import (
@@ -96,10 +97,7 @@ def pad3d_grad_kernel(
     source = xp.arange(x.size, dtype=xp.int64).reshape(x.shape)
     padded = pad3d_kernel(ctx, source, paddings, mode, 0.0, data_format)
     grad = xp.zeros(x.size, dtype=out_grad.dtype)
-    if xp is np:
-        np.add.at(grad, padded.reshape(-1), out_grad.reshape(-1))
-    else:
-        xp.add.at(grad, padded.reshape(-1), out_grad.reshape(-1))
+    scatter_at("add", grad, padded.reshape(-1), out_grad.reshape(-1))
     return grad.reshape(x.shape)
 
 

@@ -4,23 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from phiops.runtime.backends import place_of_array, to_numpy
 from phiops.runtime.common import DataLayout
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
-from phiops.runtime.device import cupy, place_of_array
 
 __all__ = ["array_meta", "meta_of_array", "to_numpy"]
-
-
-def to_numpy(array: Any) -> np.ndarray:
-    """``array`` as a numpy array (copied from the GPU when it is a CuPy array)."""
-    if isinstance(array, np.ndarray):
-        return array
-    if cupy is not None and isinstance(array, cupy.ndarray):
-        return cupy.asnumpy(array)
-    return np.asarray(array)
 
 
 def array_meta(array: Any) -> Any:

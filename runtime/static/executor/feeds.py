@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from phiops.runtime.backends import is_array, to_backend
 from phiops.runtime.common import Backend, Place
 from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.device import cupy, to_backend
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.core import Operation, Value
 from phiops.runtime.static.executor.metas import dtype_of
@@ -109,7 +109,7 @@ def _checked_array(value: Any, spec: Feed) -> Any:
     the feed otherwise. A Python number or list takes the declared dtype."""
     if isinstance(value, Tensor):
         array = value.array
-    elif isinstance(value, np.ndarray) or (cupy is not None and isinstance(value, cupy.ndarray)):
+    elif is_array(value):
         array = value
     else:
         try:
