@@ -166,10 +166,15 @@ def _ignoring_nan(xp: ModuleType, x: Array, y: Array, chosen: Array) -> Array:
 @ieee_results
 def elementwise_pow_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """x ** y. Integers are raised as PHI's CPU kernel does, by ``std::pow`` on doubles cast
-    back to the integer type (truncating: 2 ** -1 == 0, (-2) ** -1 == 0, 1 ** -3 == 1)."""
+    back to the integer type (truncating: 2 ** -1 == 0, (-2) ** -1 == 0, 1 ** -3 == 1).
+
+    The exact power of integers is an integer (y >= 0) or, for y < 0, 0 truncated from at most
+    0.5 in magnitude or +-1; rounding the double to the nearest integer gives that same result,
+    also where a device's ``pow`` lands an ulp below the integer (seen with CuPy on an H200,
+    where truncating gave 2 for a CPU result of 3)."""
     xp = ctx.xp
     if _is_integer(x):
-        powered = xp.power(x.astype(xp.float64), y.astype(xp.float64))
+        powered = xp.rint(xp.power(x.astype(xp.float64), y.astype(xp.float64)))
         # 0 ** -1 is inf in double; PaddlePaddle's integer result is 0 there.
         return xp.where(xp.isfinite(powered), powered, 0).astype(x.dtype)
     return xp.power(x, y)
