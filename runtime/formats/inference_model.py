@@ -155,7 +155,7 @@ def read_inference_model(
     prefix = _normalize_prefix(path_prefix, "load_inference_model")
     model_path, params_path = prefix + MODEL_SUFFIX, prefix + PARAMS_SUFFIX
     if not os.path.exists(model_path):
-        if os.path.exists(prefix + LEGACY_MODEL_SUFFIX):  # a legacy ProgramDesc model (issue 12)
+        if os.path.exists(prefix + LEGACY_MODEL_SUFFIX):  # a legacy ProgramDesc model
             return read_legacy_inference_model(prefix)
         raise NotFoundError(
             f"load_inference_model: no model file {model_path} (nor a legacy {prefix}.pdmodel)"

@@ -141,7 +141,7 @@ def layer_norm_grad_infer_meta(
     _like(bias_grad, bias)
 
 
-# Issue 8 -------------------------------------------------------------------------------------
+# PReLU and more backward InferMeta ------------------------------------------------------------
 
 
 def prelu_grad_infer_meta(
@@ -156,7 +156,7 @@ def prelu_grad_infer_meta(
     _like(alpha_grad, alpha)
 
 
-# Issue 8: grads of gather_nd, scatter, scatter_nd_add, set_value_with_tensor, index_put ------
+# Grads of gather_nd, scatter, scatter_nd_add, set_value_with_tensor, index_put ----------------
 
 
 def _check_grad_dims(

@@ -240,7 +240,7 @@ def cross_entropy_with_softmax_infer_meta(
     loss.set_layout(input.layout)
 
 
-# Convolution (issue 8) ------------------------------------------------------------------------
+# Convolution ----------------------------------------------------------------------------------
 # PHI's ConvInferMeta (paddle/phi/infermeta/binary.cc); depthwise_conv2d and conv3d only order
 # their attributes differently.
 
@@ -501,7 +501,7 @@ def conv2d_transpose_infer_meta(
     )
 
 
-# Issue 8: activations, logic and bits --------------------------------------------------------
+# Activations, logic and bits ------------------------------------------------------------------
 
 
 def p_relu_infer_meta(
@@ -558,7 +558,7 @@ def p_relu_infer_meta(
     out.share_meta(x)
 
 
-# Issue 8: lookup and indexing -----------------------------------------------------------------
+# Lookup and indexing --------------------------------------------------------------------------
 # Shape rules and checks of paddle/phi/infermeta/binary.cc: EmbeddingInferMeta, GatherInferMeta,
 # GatherNdInferMeta, IndexSelectInferMeta, MaskedSelectInferMeta, TakeAlongAxisInferMeta.
 

@@ -436,7 +436,7 @@ def _require_param_list(param: list[MetaTensor]) -> None:
         )
 
 
-# Batch normalization (issue 8) ----------------------------------------------------------------
+# Batch normalization --------------------------------------------------------------------------
 
 
 def batch_norm_infer_meta(
@@ -497,7 +497,7 @@ def batch_norm_infer_meta(
         reserve_space.set_layout(x.layout)
 
 
-# Issue 8: index_put (paddle/phi/infermeta/multiary.cc IndexPutInferMeta) ------------------------
+# Index_put (paddle/phi/infermeta/multiary.cc IndexPutInferMeta) -------------------------------
 
 
 def index_put_infer_meta(
@@ -528,7 +528,7 @@ def index_put_infer_meta(
     out.share_meta(x)
 
 
-# Interpolation (issue 8) ----------------------------------------------------------------------
+# Interpolation --------------------------------------------------------------------------------
 
 
 def interpolate_out_sizes(
@@ -650,12 +650,12 @@ def interpolate_infer_meta(
     if len(dims) != 4:
         raise UnimplementedError(
             f"interpolation of a {len(dims)}-D input: only 4-D (NCHW/NHWC) inputs are "
-            "implemented (issue 8)"
+            "implemented"
         )
     if interp_method not in ("nearest", "bilinear"):
         raise UnimplementedError(
             f"argument 'interp_method' {interp_method!r}: only 'nearest' and 'bilinear' are "
-            "implemented (issue 8)"
+            "implemented"
         )
     if data_format not in ("NCHW", "NHWC"):
         raise InvalidArgumentError(
@@ -677,7 +677,7 @@ def interpolate_infer_meta(
     output.set_layout(x.layout)
 
 
-# Issue 8 -------------------------------------------------------------------------------------
+# add_n and more multi-input ops --------------------------------------------------------------
 
 
 def add_n_infer_meta(

@@ -37,7 +37,7 @@ def assign_value_infer_meta(
     create_infer_meta(shape, dtype, out, config)
 
 
-# Issue 8: random and creation ops -------------------------------------------------------------
+# Random and creation ops ----------------------------------------------------------------------
 
 
 def uniform_random_infer_meta(

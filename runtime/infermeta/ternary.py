@@ -39,7 +39,7 @@ def where_infer_meta(
     out.set_layout(x.layout)
 
 
-# Layer normalization (issue 8) ----------------------------------------------------------------
+# Layer normalization --------------------------------------------------------------------------
 
 
 def layer_norm_infer_meta(
@@ -83,7 +83,7 @@ def layer_norm_infer_meta(
         stat.set_layout(x.layout)
 
 
-# Issue 8: scatter and scatter_nd_add (paddle/phi/infermeta/ternary.cc) ------------------------
+# Scatter and scatter_nd_add (paddle/phi/infermeta/ternary.cc) ---------------------------------
 
 
 def scatter_infer_meta(

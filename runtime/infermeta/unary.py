@@ -485,7 +485,7 @@ def create_like_infer_meta(
     out.set_layout(x.layout)
 
 
-# Pooling (issue 8) ----------------------------------------------------------------------------
+# Pooling --------------------------------------------------------------------------------------
 
 
 def pool_geometry(
@@ -599,7 +599,7 @@ def pool2_d_infer_meta(
     )
 
 
-# Issue 8: slicing, set_value, one_hot, topk, argsort, nonzero, unique --------------------------
+# Slicing, set_value, one_hot, topk, argsort, nonzero, unique ----------------------------------
 # Shape rules follow paddle/phi/infermeta/unary.cc (SliceRawInferMeta, StridedSliceInferMeta,
 # SetValueInferMeta, OneHotInferMeta, TopKInferMeta, ArgsortInferMeta, NonZeroInferMeta,
 # UniqueInferMeta). The pure ``*_ranges`` helpers also serve the kernels. Dims that depend on the
@@ -718,7 +718,7 @@ def strided_slice_infer_meta(
     out.set_layout(x.layout)
 
 
-# Issue 8: activations, shape and creation, random, logic and bits ----------------------------
+# Activations, shape and creation, random, logic and bits --------------------------------------
 
 
 def logsumexp_infer_meta(

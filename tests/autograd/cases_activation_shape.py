@@ -1,4 +1,4 @@
-"""Gradient-check cases of the issue 8 ops (activations, shape and creation, dropout), added to
+"""Gradient-check cases of the activations, shape and creation, dropout), added to
 ``CASES`` in test_gradcheck_ops.py.
 
 ``cases()`` builds them with that module's ``case`` and input helpers, imported when it is
@@ -148,5 +148,5 @@ def shape_cases() -> list[Any]:
 
 
 def cases() -> list[Any]:
-    """Every issue 8 gradient-check case."""
+    """Every gradient-check case of this module."""
     return activation_cases() + dropout_cases() + shape_cases()

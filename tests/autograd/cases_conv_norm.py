@@ -1,4 +1,4 @@
-"""Gradient-check cases of convolution, pooling and normalization (issue 8), for CASES in
+"""Gradient-check cases of convolution, pooling and normalization, for CASES in
 test_gradcheck_ops.py. Pooling inputs are distinct values, so no max is tied."""
 
 from __future__ import annotations

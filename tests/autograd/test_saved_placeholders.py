@@ -1,5 +1,5 @@
 """Meta-only saved inputs (no_need_buffer) share one read-only placeholder per meta instead of
-a new zero-stride view per record (issue 16)."""
+a new zero-stride view per record."""
 
 from __future__ import annotations
 

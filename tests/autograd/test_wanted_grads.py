@@ -1,4 +1,4 @@
-"""Gradients only where needed (issue 16): the engine tells a backward op which input gradients
+"""Gradients only where needed: the engine tells a backward op which input gradients
 are wanted, and its grad kernel computes only those (PHI passes null outputs for the others)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Derandomized fuzzing of every file format phiops reads (issue 27): mutants of the real
+"""Derandomized fuzzing of every file format phiops reads: mutants of the real
 fixtures PaddlePaddle 3.3.1 wrote end in success or one of phiops's named errors (`PhiError`),
 never a raw exception, a hang or unbounded memory.
 

@@ -1,4 +1,4 @@
-"""Hostile legacy files (issue 27, items 7 and 11): a `.pdmodel` whose blocks do not form a
+"""Hostile legacy files: a `.pdmodel` whose blocks do not form a
 tree, ops lacking their inputs, `.pdiparams` dims past int64 or past 64 of them; each a named
 error, never a hang, RecursionError, IndexError or numpy's ValueError."""
 

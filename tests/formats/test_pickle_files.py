@@ -1,4 +1,4 @@
-"""`phi.load` of hostile `.pdparams` pickles (issue 27, items 5, 6 and 11): a named error, never
+"""`phi.load` of hostile `.pdparams` pickles: a named error, never
 an object array, a hang, a raw exception from pickle or numpy."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hostile program files and inputs (issue 27, items 8, 10 and 12): PIR `.json` and text,
+"""Hostile program files and inputs: PIR `.json` and text,
 `phiops ir` on devices and FIFOs, `phiops run` on broken `.npy` inputs. Each a named error,
 never a hang or a raw exception."""
 

@@ -1,4 +1,4 @@
-"""The IR's types (issue 9, core): dense tensors keep layout, LoD and offset without printing
+"""The IR's types: dense tensors keep layout, LoD and offset without printing
 them (GRAMMAR.md §4), selected rows and tensor arrays print with their dialect prefix, and the
 JSON form keeps what the text drops."""
 

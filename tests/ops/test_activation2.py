@@ -1,4 +1,4 @@
-"""Forward tests of the issue 8 activations against float64 numpy references written from
+"""Forward tests of the activations of activation2_kernel.py against float64 numpy references written from
 their definitions (not from the kernels' formulas), for every registered dtype, plus 0-D,
 empty, special values and bad input."""
 

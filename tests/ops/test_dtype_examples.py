@@ -1,4 +1,4 @@
-"""The examples of issue 13, each behaving as PaddlePaddle 3.3.1 does (values from its CPU build,
+"""Everyday dtype examples (promotion, casts, integer division, comparisons), each behaving as PaddlePaddle 3.3.1 does (values from its CPU build,
 tests/data/dtype_semantics/)."""
 
 from __future__ import annotations

@@ -305,7 +305,7 @@ def test_edge_values_match_paddle() -> None:
 
 
 def test_table_covers_every_section() -> None:
-    """The counts the issue asks for: every ordered pair of the 12 dtypes for each binary op and
+    """The counts that cover the dtype matrix: every ordered pair of the 12 dtypes for each binary op and
     operator, every dtype for each unary op, every scalar kind with every dtype on both sides."""
     pairs = len(OPS["dtypes"]) ** 2
     assert len(BINARY["ops"]) == pairs and len(BINARY["operators"]) == pairs

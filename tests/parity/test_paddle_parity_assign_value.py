@@ -1,4 +1,4 @@
-"""assign_value_ (issue 8) against PaddlePaddle's ``paddle._C_ops.assign_value_`` in dynamic
+"""assign_value_ against PaddlePaddle's ``paddle._C_ops.assign_value_`` in dynamic
 mode: the same values, shape and dtype written into the same tensor. Runs only where
 PaddlePaddle is installed.
 

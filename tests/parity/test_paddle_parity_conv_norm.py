@@ -1,4 +1,4 @@
-"""Convolution, pooling, normalization and interpolation (issue 8) against PaddlePaddle's generated ops
+"""Convolution, pooling, normalization and interpolation against PaddlePaddle's generated ops
 (``paddle._C_ops.<op>``) on the same inputs: forward outputs and the gradients of
 ``sum(out * g)`` for every float input. Runs only where PaddlePaddle is installed.
 

@@ -1,4 +1,4 @@
-"""Transposed convolution (issue 8) against PaddlePaddle's generated ops (``paddle._C_ops``) on
+"""Transposed convolution against PaddlePaddle's generated ops (``paddle._C_ops``) on
 the same inputs: forward outputs and the gradients of ``sum(out * g)`` for x and filter. Runs
 only where PaddlePaddle is installed.
 

@@ -1,5 +1,5 @@
 """nearest_interp and bilinear_interp with the output size given as tensors (``out_size``,
-``size_tensor``, ``scale_tensor``, issue 8) against PaddlePaddle's generated ops
+``size_tensor``, ``scale_tensor``) against PaddlePaddle's generated ops
 (``paddle._C_ops``): forward outputs and the gradient of ``sum(out * g)`` for x. Runs only where
 PaddlePaddle is installed.
 

@@ -1,4 +1,4 @@
-"""Issue 8 ops (activations, shape and creation, logic and bits) against PaddlePaddle's
+"""Activations, shape and creation, logic and bits) against PaddlePaddle's
 generated ops (``paddle._C_ops.<op>``) with the same arguments, forward and, for
 differentiable ops, the gradient of every float input. Runs only where PaddlePaddle is
 installed. Random ops are checked by statistics in tests/ops/test_random.py, not here.

@@ -27,7 +27,7 @@ import make_ir_fixtures  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 IR = ROOT / "tests" / "data" / "ir"
 OUT = ROOT / "tests" / "data" / "executor"
-# programs the executor runs: not control flow or tensor arrays (issue 11), nor 08_casts, whose
+# programs the executor runs: not control flow or tensor arrays, nor 08_casts, whose
 # bfloat16 and float8 casts numpy cannot hold
 PROGRAMS = (
     "01_elementwise_broadcast",

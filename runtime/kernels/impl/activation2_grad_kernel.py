@@ -1,4 +1,4 @@
-"""Grad kernels of the issue 8 activations (activation2_kernel.py), PaddlePaddle's grad
+"""Grad kernels of the activations (activation2_kernel.py), PaddlePaddle's grad
 functors (paddle/phi/kernels/funcs/activation_functor.h), float32 and float64."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Activation kernels added for issue 8: relu6, hardswish, hardsigmoid, swish, elu, selu,
+"""More activation kernels: relu6, hardswish, hardsigmoid, swish, elu, selu,
 softplus, softsign, mish, hardtanh, logsigmoid, prelu, erf and logsumexp.
 
 Formulas are PaddlePaddle's functors (paddle/phi/kernels/funcs/activation_functor.h). Dtypes

@@ -1,4 +1,4 @@
-"""Logic and bit kernels of issue 8: all, any, isnan, isinf, isfinite, bitwise_and/or/xor/not,
+"""Logic and bit kernels: all, any, isnan, isinf, isfinite, bitwise_and/or/xor/not,
 allclose, isclose. Dtypes are PaddlePaddle 3.3.1's CPU registrations (checked by calling its
 ops), without bfloat16; every output but the bitwise ones is bool."""
 

@@ -1,4 +1,4 @@
-"""Random kernels of issue 8: uniform, gaussian, bernoulli, randint, randperm.
+"""Random kernels: uniform, gaussian, bernoulli, randint, randperm.
 
 Every kernel draws from ``phiops.runtime.random.draw_generator``: the process-wide generator of its
 place (``phi.seed(n)`` makes it reproducible) or, for a nonzero ``seed`` attribute, a generator

@@ -1,4 +1,4 @@
-"""Grad kernels of the issue 8 shape ops (shape_creation_kernel.py)."""
+"""Grad kernels of the shape ops (shape_creation_kernel.py)."""
 
 from __future__ import annotations
 

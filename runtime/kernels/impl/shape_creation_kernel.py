@@ -1,4 +1,4 @@
-"""Shape and creation kernels of issue 8: split_with_num, add_n, tile, flip, roll, pad, pad3d,
+"""Shape and creation kernels: split_with_num, add_n, tile, flip, roll, pad, pad3d,
 tril, triu, cumsum, cumprod, eye, full_int_array, meshgrid, diag. Dtypes are PaddlePaddle
 3.3.1's CPU registrations (checked by calling its ops) without bfloat16."""
 

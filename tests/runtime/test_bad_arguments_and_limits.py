@@ -1,4 +1,4 @@
-"""Bad arguments, sizes, places, NaN and error text (issue 15, items 9-11, 13, 14).
+"""Bad arguments, sizes, places, NaN and error text .
 
 Expected NaN results were read from PaddlePaddle 3.3.1 (CPU) by hand; they are not produced by
 the code under test."""
