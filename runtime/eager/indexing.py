@@ -1,6 +1,8 @@
 """Tensor indexing: ``x[index]``, ``x[index] = value`` and iteration, lowered to ops.
 
-Reading lowers to ops that record gradients, so they flow through indexing:
+Reading lowers to ops that record gradients, so they flow through indexing; a basic index
+(ints, slices, ``None``, ``...``) then gives a view of ``x``'s storage, sharing its version
+counter, as PaddlePaddle's does (an advanced index gives a copy):
 - ints and slices become one ``slice`` (all steps 1, ints as ``decrease_axis``) or
   ``strided_slice`` (+ ``squeeze`` for the ints); ``None`` becomes ``unsqueeze``; ``...`` is
   expanded;
@@ -28,7 +30,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from phiops.runtime.eager.tensor import Tensor, to_tensor, wrap_array
-from phiops.runtime.tensor.version import bump_version
+from phiops.runtime.tensor.version import bump_version, share_storage
 from phiops.runtime.device import module_of
 from phiops.runtime.errors import InvalidArgumentError, OutOfRangeError, UnimplementedError
 
@@ -172,6 +174,18 @@ def _lower_basic(
     return x, advanced
 
 
+def _as_view(out: Tensor, x: Tensor, entries: list[tuple[str, Any]]) -> Tensor:
+    """``out``, the result of a basic index of ``x`` computed by ops (so that it has their grad
+    node), made to hold the view of ``x``'s storage that the same index gives, and to share
+    ``x``'s version counter."""
+    index = tuple(None if kind == _NONE else payload for kind, payload in entries) + (Ellipsis,)
+    view = x.array[index]
+    if tuple(view.shape) == tuple(out.meta.dims) and view.dtype == out.array.dtype:
+        out.array = view
+        share_storage(out, x)
+    return out
+
+
 def _with_axes(entries: list[tuple[str, Any]]) -> list[tuple[str, Any, int, int]]:
     """Each entry with the axis it starts at once every ``None`` is an inserted axis, and the
     axis of the indexed tensor it addresses (for error messages)."""
@@ -187,13 +201,18 @@ def _with_axes(entries: list[tuple[str, Any]]) -> list[tuple[str, Any, int, int]
 
 
 def getitem(api: ModuleType, x: Tensor, index: Any) -> Tensor:
-    """``x[index]`` with PaddlePaddle's (NumPy's) semantics, through ops that record grads."""
+    """``x[index]`` with PaddlePaddle's (NumPy's) semantics, through ops that record grads.
+
+    A basic index (ints, slices, ``None``, ``...``) gives a view, as in PaddlePaddle: the result
+    shares ``x``'s storage and version counter, so writing it in place writes ``x`` (and a
+    backward that saved ``x`` then raises). An advanced index gives a copy."""
     entries = _entries(index, x.ndim)
     if not entries:
-        return api.assign(x)
+        return _as_view(api.assign(x), x, entries)
+    source = x
     x, advanced = _lower_basic(api, x, entries)
     if not advanced:
-        return x
+        return _as_view(x, source, entries)
     dims = tuple(x.shape)
     if len(advanced) == 1:
         kind, payload, axis, original = advanced[0]

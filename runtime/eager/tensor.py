@@ -18,7 +18,7 @@ from phiops.runtime.common import DataType, Place, to_data_type, to_place
 from phiops.runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
 from phiops.runtime.dispatch.tensor_type import install_tensor_type
 from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
-from phiops.runtime.tensor.version import bump_version
+from phiops.runtime.tensor.version import bump_version, share_storage
 from phiops.runtime.eager.scalar_operands import ScalarOperators, python_number
 from phiops.runtime.errors import InvalidArgumentError
 
@@ -206,8 +206,12 @@ class Tensor(DenseTensor):
         return _HookHandle(hooks, hook)
 
     def detach(self) -> Tensor:
-        """A new tensor sharing this one's data, outside any autograd graph."""
-        return wrap_array(self.array, self.meta)
+        """A new tensor sharing this one's data and its version counter, outside any autograd
+        graph: writing it in place changes this tensor too, and a backward that saved this
+        tensor then raises instead of using the new values (as in PaddlePaddle)."""
+        detached = wrap_array(self.array, self.meta)
+        share_storage(detached, self)
+        return detached
 
     # -- display ----------------------------------------------------------------------------
     def __repr__(self) -> str:

@@ -22,27 +22,45 @@ __all__ = [
     "bump_version",
     "share_version",
     "share_view",
+    "share_storage",
     "is_view_of",
     "detached_storage",
 ]
 
 
 def _root(impl: DenseTensor) -> DenseTensor:
+    """The tensor holding ``impl``'s counter. A view points at its base's root when it is made,
+    but that root may itself become a view later (``detached_storage`` turns a saved output
+    that already has aliases into a view of the storage its grad node keeps), so the chain is
+    followed; it is one or two links long."""
     base = getattr(impl, "_base", None)
-    return impl if base is None else base
+    while base is not None:
+        impl = base
+        base = getattr(impl, "_base", None)
+    return impl
 
 
 def version_of(impl: DenseTensor) -> int:
     """The number of in-place writes to ``impl``'s storage (its base's, for a view)."""
     base = getattr(impl, "_base", None)
-    return getattr(impl if base is None else base, "_version", 0)
+    if base is None:
+        return getattr(impl, "_version", 0)
+    return getattr(_root(base), "_version", 0)
 
 
 def bump_version(impl: DenseTensor) -> None:
     """Count one in-place write to ``impl``'s storage."""
     base = getattr(impl, "_base", None)
-    root = impl if base is None else base
+    root = impl if base is None else _root(base)
     root._version = getattr(root, "_version", 0) + 1
+
+
+def share_storage(alias: DenseTensor, tensor: DenseTensor) -> None:
+    """Make ``alias``, a new tensor over ``tensor``'s very array (``detach()``, a basic slice
+    that is a view), share ``tensor``'s version counter: a write through either is seen by a
+    grad node that saved either."""
+    if alias is not tensor:
+        alias._base = _root(tensor)
 
 
 def share_version(view: DenseTensor, base: DenseTensor) -> None:

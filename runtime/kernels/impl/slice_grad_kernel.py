@@ -87,6 +87,9 @@ def set_value_grad_kernel(
     index = strided_index(tuple(out_grad.shape), axes, starts, ends, steps)
     region = out_grad[index]
     spread = region.reshape(value_dims(tuple(region.shape), decrease_axes, none_axes))
+    extra = values.ndim - spread.ndim
+    if extra > 0:  # values with leading 1s beyond the slice's dims (set_value_with_tensor)
+        spread = spread.reshape((1,) * extra + tuple(spread.shape))
     values_grad = reduce_to_shape(xp, spread, tuple(values.shape))
     x_grad = out_grad.copy()
     x_grad[index] = 0

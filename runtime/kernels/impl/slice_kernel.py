@@ -110,6 +110,12 @@ def _set_region(
     if 0 in region:  # an empty slice (ends before starts): nothing to set, as PaddlePaddle 3.3.1
         return out
     target = value_dims(tuple(region), decrease_axes, none_axes)
+    # A value with more dims than the slice broadcasts when the extra leading dims are 1, as
+    # PHI's elementwise broadcast gives it: x[0] = 5.0 on a 1-D x sets a 0-D slice from values
+    # of shape [1], and x[0] = [[7.0]] works too in PaddlePaddle 3.3.1.
+    extra = value.ndim - len(target)
+    if extra > 0 and all(extent == 1 for extent in value.shape[:extra]):
+        value = value.reshape(value.shape[extra:])
     try:
         spread = xp.broadcast_to(value, target)
     except ValueError:
