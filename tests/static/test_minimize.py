@@ -1,4 +1,4 @@
-"""Optimizer.minimize in a static program (runtime/static/optimize.py); the programs and values
+"""Optimizer.minimize in a static program (runtime/optimizer/static_program.py); the programs and values
 are checked against PaddlePaddle's in test_static_training.py."""
 
 from __future__ import annotations
