@@ -361,7 +361,11 @@ class Optimizer:
                     )
                 tensor.set_value(
                     _loaded_array(
-                        kind, tensor.name, loaded[tensor.name], tensor.shape, tensor.dtype.numpy_dtype
+                        kind,
+                        tensor.name,
+                        loaded[tensor.name],
+                        tensor.shape,
+                        tensor.dtype.numpy_dtype,
                     )
                 )
 
