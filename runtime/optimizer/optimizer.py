@@ -99,6 +99,8 @@ class Optimizer:
         self._state: dict[int, tuple[Tensor, ...]] = {}
         self._state_parameters: list[Tensor] = []
         self._merged_plan: tuple[tuple[int, ...], list[_MergedGroup]] | None = None
+        # after set_state_dict: parameters it gave fresh state (the first key it lacked)
+        self._unloaded: dict[int, str] = {}
         self._scheduler: LRScheduler | None = None
         if isinstance(learning_rate, LRScheduler):
             self._set_rate(learning_rate())
@@ -174,6 +176,8 @@ class Optimizer:
         params = [p for p in self._parameters if p._grad is not None]
         if not params:
             return
+        if self._unloaded:
+            self._check_loaded(params)
         grads = [p._grad for p in params]
         if self._grad_clip is not None:
             grads = self._grad_clip.clip(params, grads)
@@ -237,7 +241,7 @@ class Optimizer:
         of ``loaded`` where it has their names (checked against their shapes)."""
         tensors = []
         for accumulator in self._accumulators():
-            name = unique_name(self.accumulator_prefix(parameter.name, accumulator))
+            name = unique_name(self._accumulator_key(parameter.name, accumulator))
             shape = parameter.shape if accumulator.shape is None else list(accumulator.shape)
             dtype = parameter.dtype.numpy_dtype
             value = loaded.get(name)
@@ -252,7 +256,7 @@ class Optimizer:
         self._state_parameters.append(parameter)
         return state
 
-    def accumulator_prefix(self, parameter_name: str | None, accumulator: Accumulator) -> str:
+    def _accumulator_key(self, parameter_name: str | None, accumulator: Accumulator) -> str:
         """``<parameter name>_<accumulator>`` (with the optimizer's ``name`` before the
         accumulator's, as PaddlePaddle's ``_add_accumulator``): the unique name's key."""
         label = accumulator.name if self._name is None else f"{self._name}_{accumulator.name}"
@@ -310,10 +314,12 @@ class Optimizer:
     def set_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load a ``state_dict()`` (of this optimizer, or as ``phiops.load`` reads a ``.pdopt``
         file): the scheduler's state, and each accumulator's values by its name. The
-        accumulators of parameters that have none yet are made now, as PaddlePaddle makes them
-        at the first step, taking their loaded values; a parameter none of whose accumulators is
-        in ``state_dict`` starts afresh. A missing key or a value of another shape is an
-        InvalidArgumentError naming the key."""
+        accumulators of trainable parameters that have none yet are made now (PaddlePaddle makes
+        them at the first step), taking their loaded values. A missing key or a value of
+        another shape is an InvalidArgumentError naming the key, and so is a state none of whose
+        keys names an accumulator of this optimizer; a parameter none of whose accumulators the
+        state has may not take a step (PaddlePaddle's rule): ``step()`` says which key it
+        lacks."""
         kind = type(self).__name__
         if not isinstance(state_dict, dict):
             raise InvalidArgumentError(
@@ -335,21 +341,32 @@ class Optimizer:
                 "weights) are not implemented"
             )
         accumulators = self._accumulators()
-        made_now = set()
+        # parameters given state now -> the first key of theirs that ``loaded`` lacks (None: all)
+        made_now: dict[int, str | None] = {}
         for parameter in self._parameters:
             if not isinstance(parameter, Tensor) or parameter.stop_gradient:
                 continue
-            if id(parameter) in self._state:
+            if id(parameter) in self._state or not accumulators:
                 continue
             state = self._new_state(parameter, loaded)
-            made_now.add(id(parameter))
-            found = [t.name in loaded for t in state]
-            if any(found) and not all(found):
-                position = found.index(False)
+            missing = [t.name for t in state if t.name not in loaded]
+            if missing and len(missing) < len(state):
+                position = [t.name for t in state].index(missing[0])
                 raise InvalidArgumentError(
-                    f"{kind}.set_state_dict: the state has no '{state[position].name}' (the "
+                    f"{kind}.set_state_dict: the state has no '{missing[0]}' (the "
                     f"{accumulators[position].name} of parameter '{parameter.name}')"
                 )
+            made_now[id(parameter)] = missing[0] if missing else None
+        if loaded and made_now and all(made_now.values()) and len(made_now) == len(self._state):
+            expected = next(iter(made_now.values()))
+            raise InvalidArgumentError(
+                f"{kind}.set_state_dict: none of the state's keys ({', '.join(sorted(loaded)[:3])}"
+                f"{', ...' if len(loaded) > 3 else ''}) names an accumulator of this optimizer, "
+                f"such as '{expected}' (were its parameters named otherwise when it was saved?)"
+            )
+        # PaddlePaddle's rule: once a state is loaded, a parameter whose state it lacks may not
+        # take a step (its fresh state would not be the saved training's)
+        self._unloaded = {key: name for key, name in made_now.items() if name and loaded}
         for parameter in self._state_parameters:
             if id(parameter) in made_now:
                 continue
@@ -367,6 +384,15 @@ class Optimizer:
                         tensor.shape,
                         tensor.dtype.numpy_dtype,
                     )
+                )
+
+    def _check_loaded(self, params: list[Tensor]) -> None:
+        for parameter in params:
+            missing = self._unloaded.get(id(parameter))
+            if missing is not None:
+                raise InvalidArgumentError(
+                    f"{type(self).__name__}.step: parameter '{parameter.name}' has a gradient, "
+                    f"but the state given to set_state_dict has no '{missing}'"
                 )
 
 

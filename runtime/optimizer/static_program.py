@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from phiops.runtime.common import CPUPlace, DataType, Place
 from phiops.runtime.dispatch.op_def import op_api
-from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.builder import Builder
 from phiops.runtime.ir.core import Value
@@ -117,7 +117,7 @@ def accumulator(optimizer: Optimizer, parameter: Value, spec: Accumulator) -> Va
     """``spec`` for ``parameter``: ``<parameter name>_<name>_N`` (a unique name)."""
     parameter_name = parameter.define_op.attributes["parameter_name"].value
     return persistable_value(
-        unique_name(optimizer.accumulator_prefix(parameter_name, spec)),
+        unique_name(optimizer._accumulator_key(parameter_name, spec)),
         list(parameter.shape) if spec.shape is None else list(spec.shape),
         parameter.dtype,
         spec.fill,

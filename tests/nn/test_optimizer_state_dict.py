@@ -193,3 +193,30 @@ def test_a_loaded_scheduler_state_sets_the_next_steps_rate() -> None:
     _, optimizer = fresh(OPTIMIZERS["sgd_scheduled"])
     optimizer.set_state_dict({"LR_Scheduler": {"last_epoch": 2, "last_lr": 0.025}})
     assert optimizer.get_lr() == 0.025
+
+
+def test_a_state_saved_under_other_parameter_names_is_an_error_naming_both() -> None:
+    layer, optimizer = fresh(OPTIMIZERS["adamw"])
+    train(layer, optimizer, 1)
+    state = optimizer.state_dict()
+    _, same_process = fresh(OPTIMIZERS["adamw"])  # linear_1, without a new unique_name_guard
+    with pytest.raises(
+        InvalidArgumentError, match="linear_0.b_0_beta1_pow_acc_0.*such as 'linear_1.w_0_moment1_0'"
+    ):
+        same_process.set_state_dict(state)
+
+
+def test_a_parameter_the_state_lacks_may_not_step() -> None:
+    layer, optimizer = fresh(OPTIMIZERS["momentum"])
+    train(layer, optimizer, 1)
+    state = optimizer.state_dict()
+    with phi.static.unique_name_guard():
+        layer = linear()
+        extra = phi.to_tensor(np.ones(2, np.float32), stop_gradient=False)
+        extra.name = "extra"
+        resumed = phi.optimizer.Momentum(0.1, parameters=[*layer.parameters(), extra])
+        resumed.set_state_dict(state)
+    train(layer, resumed, 1)  # extra has no gradient: fine
+    phi.sum(extra).backward()
+    with pytest.raises(InvalidArgumentError, match="'extra' has a gradient.*no 'extra_velocity_0'"):
+        resumed.step()
