@@ -1,6 +1,6 @@
 """``phiops.nn.initializer`` (``paddle.nn.initializer``): the parameter initializers phiops has,
 with PaddlePaddle's names and defaults, for eager and static parameters alike
-(runtime/nn/initializer.py): Constant, Normal, Uniform, XavierUniform, XavierNormal,
+(runtime/static/initializer.py): Constant, Normal, Uniform, XavierUniform, XavierNormal,
 KaimingNormal, KaimingUniform, and their base class Initializer.
 
 PaddlePaddle has more that phiops lacks: TruncatedNormal, Assign, Bilinear, Dirac, Orthogonal,

@@ -1,7 +1,9 @@
 """``phiops.optimizer`` (``paddle.optimizer``): SGD, Momentum, Adam and AdamW with PaddlePaddle's
 interface, taking a float or a scheduler of ``phiops.optimizer.lr`` as ``learning_rate``
-(runtime/nn/optimizer.py over runtime/optimizer.py's update rules, which also append the updates
-of a static program in ``minimize``); ``Optimizer`` is their base class.
+(runtime/optimizer/: one update rule per optimizer, run eagerly by ``step()`` and built into a
+static program by ``minimize``); ``Optimizer`` is their base class. ``state_dict()`` /
+``set_state_dict()`` use PaddlePaddle's keys, and ``phiops.save`` / ``phiops.load`` round-trip
+them as ``.pdopt`` files.
 
 PaddlePaddle's ``paddle.optimizer`` also has Adagrad, Adadelta, Adamax, RMSProp, Lamb, LBFGS,
 NAdam, RAdam, ASGD and Rprop, which phiops lacks; phiops's optimizers take no parameter groups
@@ -14,8 +16,7 @@ from __future__ import annotations
 import phiops as _phiops
 
 from phiops.optimizer import lr
-from phiops.runtime.nn.optimizer import SGD, Adam, AdamW, Momentum
-from phiops.runtime.optimizer import Optimizer
+from phiops.runtime.optimizer import SGD, Adam, AdamW, Momentum, Optimizer
 
 __all__ = ["lr", "Optimizer", "SGD", "Momentum", "Adam", "AdamW"]
 

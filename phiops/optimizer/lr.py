@@ -1,5 +1,5 @@
 """``phiops.optimizer.lr`` (``paddle.optimizer.lr``): the learning-rate schedulers phiops has
-(runtime/nn/lr.py): StepDecay and CosineAnnealingDecay, and their base class LRScheduler.
+(runtime/optimizer/lr.py): StepDecay and CosineAnnealingDecay, and their base class LRScheduler.
 
 PaddlePaddle has more that phiops lacks: NoamDecay, PiecewiseDecay, NaturalExpDecay,
 InverseTimeDecay, PolynomialDecay, LinearWarmup, ExponentialDecay, MultiStepDecay, LambdaDecay,
@@ -9,6 +9,6 @@ CosineAnnealingWarmRestarts.
 
 from __future__ import annotations
 
-from phiops.runtime.nn.lr import CosineAnnealingDecay, LRScheduler, StepDecay
+from phiops.runtime.optimizer.lr import CosineAnnealingDecay, LRScheduler, StepDecay
 
 __all__ = ["LRScheduler", "StepDecay", "CosineAnnealingDecay"]

@@ -1,32 +1,253 @@
-"""``phi.static.initializer``: PaddlePaddle's parameter initializers, the same classes as
-``phi.nn.initializer`` (runtime/nn/initializer.py), as ``paddle.nn.initializer`` serves both modes.
+"""Parameter initializers with PaddlePaddle's names and defaults (``paddle.nn.initializer``), for
+eager and static parameters alike.
 
-``create_parameter`` calls ``initializer.build(shape, dtype)`` while the startup program is the
-one being built; the initializer appends its ops through the generated API (so the ops are typed
-by InferMeta like any other) and returns the value, which ``create_parameter`` then marks
-persistable and stores with ``builtin.set_parameter``.
+Called with a shape and a numpy dtype, an initializer draws the first value as a numpy array from
+the process generator (``phi.seed`` makes it repeatable): an eager parameter. ``build(shape,
+dtype)`` records the ops that compute it in the program being built instead, as PaddlePaddle's
+startup programs hold them (``pd_op.full``, ``pd_op.uniform``, ``pd_op.gaussian``): a static
+parameter (``phi.static.create_parameter``, or a Layer made while static mode is on).
+``phi.static.initializer`` is this module; ``phi.nn.initializer`` (runtime/nn/initializer.py)
+re-exports it. It sits in runtime/static, below runtime/nn, because ``create_parameter`` needs
+its classes and static imports nothing from nn.
 """
 
 from __future__ import annotations
 
-from phiops.runtime.nn.initializer import (
-    Constant,
-    Initializer,
-    KaimingNormal,
-    KaimingUniform,
-    Normal,
-    Uniform,
-    XavierNormal,
-    XavierUniform,
-)
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from phiops.runtime.common import CPUPlace, DataType, Place
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.random import generator_for
 
 __all__ = [
     "Initializer",
     "Constant",
-    "Uniform",
     "Normal",
+    "Uniform",
     "XavierUniform",
     "XavierNormal",
     "KaimingNormal",
     "KaimingUniform",
 ]
+
+
+def _number(value: Any, owner: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidArgumentError(
+            f"{owner}(): argument '{name}' expects a number, got {type(value).__name__} {value!r}"
+        )
+    return float(value)
+
+
+def _fans(shape: Sequence[int]) -> tuple[int, int]:
+    """PaddlePaddle's fan_in/fan_out: [in, out] for 2-D weights (Linear), [out, in, k...] for
+    convolution filters (receptive field multiplies both), the single extent twice for a vector."""
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = math.prod(shape[2:])
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def _full(shape: Sequence[int], value: float, dtype: DataType) -> Any:
+    from phiops.runtime.dispatch.op_def import op_api
+
+    return op_api("full")(list(shape), value, dtype, Place())
+
+
+def _uniform(shape: Sequence[int], low: float, high: float, dtype: DataType) -> Any:
+    from phiops.runtime.dispatch.op_def import op_api
+
+    return op_api("uniform")(list(shape), dtype, low, high, 0, Place())
+
+
+def _gaussian(shape: Sequence[int], mean: float, std: float, dtype: DataType) -> Any:
+    from phiops.runtime.dispatch.op_def import op_api
+
+    return op_api("gaussian")(list(shape), mean, std, 0, dtype, Place())
+
+
+class Initializer:
+    """Base: ``init(shape, dtype)`` -> numpy array; ``build(shape, dtype)`` -> the Value of the
+    ops computing it, appended to the program being built."""
+
+    def __call__(self, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+        return self.draw(tuple(int(s) for s in shape)).astype(dtype)
+
+    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
+        raise UnimplementedError(f"{type(self).__name__} draws no eager values")
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        raise UnimplementedError(f"{type(self).__name__} records no startup-program ops")
+
+    @staticmethod
+    def _rng() -> np.random.Generator:
+        return generator_for(CPUPlace())
+
+
+class Constant(Initializer):
+    """Every element ``value``: ``pd_op.full``."""
+
+    def __init__(self, value: float = 0.0, name: str | None = None) -> None:
+        _number(value, "Constant", "value")
+        self.value = value
+
+    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
+        return np.full(shape, float(self.value))
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _full(shape, self.value, dtype)
+
+    def __repr__(self) -> str:
+        return f"Constant(value={self.value!r})"
+
+
+class _UniformDraw(Initializer):
+    """Uniform in ``[low, high)`` of ``bounds(shape)``: numpy's draw, or ``pd_op.uniform``."""
+
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
+        return self._rng().uniform(*self.bounds(shape), shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _uniform(shape, *self.bounds(shape), dtype)
+
+
+class _NormalDraw(Initializer):
+    """Normal with the (mean, std) of ``moments(shape)``: numpy's draw, or ``pd_op.gaussian``."""
+
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def draw(self, shape: tuple[int, ...]) -> np.ndarray:
+        return self._rng().normal(*self.moments(shape), shape)
+
+    def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
+        return _gaussian(shape, *self.moments(shape), dtype)
+
+
+class Normal(_NormalDraw):
+    """Normal with ``mean`` and standard deviation ``std``: ``pd_op.gaussian``."""
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
+        self.mean = _number(mean, "Normal", "mean")
+        self.std = _number(std, "Normal", "std")
+        if self.std < 0:
+            raise InvalidArgumentError(f"Normal(): argument 'std' must be >= 0, got {std}")
+
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        return self.mean, self.std
+
+    def __repr__(self) -> str:
+        return f"Normal(mean={self.mean!r}, std={self.std!r})"
+
+
+class Uniform(_UniformDraw):
+    """Uniform in ``[low, high)``: ``pd_op.uniform``."""
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
+        self.low = _number(low, "Uniform", "low")
+        self.high = _number(high, "Uniform", "high")
+        if self.low > self.high:
+            raise InvalidArgumentError(
+                f"Uniform(): argument 'low' ({low}) must not be greater than 'high' ({high})"
+            )
+
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        return self.low, self.high
+
+    def __repr__(self) -> str:
+        return f"Uniform(low={self.low!r}, high={self.high!r})"
+
+
+class _Xavier(Initializer):
+    """The fans and gain of the Glorot initializers."""
+
+    def __init__(
+        self,
+        fan_in: float | None = None,
+        fan_out: float | None = None,
+        gain: float = 1.0,
+        name: str | None = None,
+    ) -> None:
+        owner = type(self).__name__
+        self.fan_in = None if fan_in is None else _number(fan_in, owner, "fan_in")
+        self.fan_out = None if fan_out is None else _number(fan_out, owner, "fan_out")
+        self.gain = _number(gain, owner, "gain")
+
+    def _fan_sum(self, shape: tuple[int, ...]) -> float:
+        fan_in, fan_out = _fans(shape)
+        fan_in = fan_in if self.fan_in is None else self.fan_in
+        fan_out = fan_out if self.fan_out is None else self.fan_out
+        if fan_in + fan_out <= 0:
+            raise InvalidArgumentError(
+                f"{type(self).__name__}(): fan_in + fan_out must be positive for shape "
+                f"{list(shape)}, got {fan_in} + {fan_out}"
+            )
+        return float(fan_in + fan_out)
+
+
+class XavierUniform(_Xavier, _UniformDraw):
+    """Uniform in ``±gain * sqrt(6 / (fan_in + fan_out))`` (Glorot): ``pd_op.uniform``."""
+
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        limit = self.gain * math.sqrt(6.0 / self._fan_sum(shape))
+        return -limit, limit
+
+
+class XavierNormal(_Xavier, _NormalDraw):
+    """Normal with std ``gain * sqrt(2 / (fan_in + fan_out))`` (Glorot): ``pd_op.gaussian``."""
+
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        return 0.0, self.gain * math.sqrt(2.0 / self._fan_sum(shape))
+
+
+def _gain(nonlinearity: str, negative_slope: float) -> float:
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        return math.sqrt(2.0 / (1 + negative_slope**2))
+    if nonlinearity in ("linear", "conv2d", "sigmoid"):
+        return 1.0
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    raise InvalidArgumentError(f"Kaiming: unsupported nonlinearity {nonlinearity!r}")
+
+
+class _Kaiming(Initializer):
+    """The fan_in and gain of the He initializers."""
+
+    def __init__(
+        self, fan_in: float | None = None, negative_slope: float = 0.0, nonlinearity: str = "relu"
+    ) -> None:
+        _gain(nonlinearity, negative_slope)
+        self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
+
+    def _gain_and_fan_in(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        fan_in = self.fan_in if self.fan_in is not None else _fans(shape)[0]
+        return _gain(self.nonlinearity, self.negative_slope), fan_in
+
+
+class KaimingNormal(_Kaiming, _NormalDraw):
+    """N(0, std), std = gain / sqrt(fan_in) (gain sqrt(2) for relu): ``pd_op.gaussian``."""
+
+    def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        gain, fan_in = self._gain_and_fan_in(shape)
+        return 0.0, gain / math.sqrt(fan_in)
+
+
+class KaimingUniform(_Kaiming, _UniformDraw):
+    """U(-a, a), a = gain * sqrt(3 / fan_in): ``pd_op.uniform``."""
+
+    def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
+        gain, fan_in = self._gain_and_fan_in(shape)
+        limit = gain * math.sqrt(3.0 / fan_in)
+        return -limit, limit

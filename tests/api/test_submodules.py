@@ -28,8 +28,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
     ),
     "phiops.nn.functional": ("phiops.runtime.nn.functional",),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
-    "phiops.optimizer": ("phiops.runtime.nn.optimizer", "phiops.runtime.optimizer"),
-    "phiops.optimizer.lr": ("phiops.runtime.nn.lr",),
+    "phiops.optimizer": ("phiops.runtime.optimizer",),
+    "phiops.optimizer.lr": ("phiops.runtime.optimizer.lr",),
     "phiops.static": ("phiops.runtime.static",),
     "phiops.static.nn": ("phiops.runtime.static.nn",),
     "phiops.static.initializer": ("phiops.runtime.static.initializer",),
@@ -48,7 +48,7 @@ MIRRORS = {
     "phiops.nn": "phiops.runtime.nn",
     "phiops.nn.functional": "phiops.runtime.nn.functional",
     "phiops.nn.initializer": "phiops.runtime.nn.initializer",
-    "phiops.optimizer.lr": "phiops.runtime.nn.lr",
+    "phiops.optimizer.lr": "phiops.runtime.optimizer.lr",
     "phiops.static": "phiops.runtime.static",
     "phiops.static.nn": "phiops.runtime.static.nn",
     "phiops.static.initializer": "phiops.runtime.static.initializer",
@@ -157,7 +157,7 @@ def test_static_initializer_holds_nn_initializers_classes() -> None:
 
 
 def test_the_optimizers_are_the_runtimes_and_subclass_optimizer() -> None:
-    assert phiops.optimizer.Adam is runtime.nn.optimizer.Adam
+    assert phiops.optimizer.Adam is runtime.optimizer.Adam
     assert issubclass(phiops.optimizer.AdamW, phiops.optimizer.Optimizer)
 
 

@@ -1,4 +1,4 @@
-"""Optimizer.minimize in a static program (runtime/static/optimize.py); the programs and values
+"""Optimizer.minimize in a static program (runtime/optimizer/static_program.py); the programs and values
 are checked against PaddlePaddle's in test_static_training.py."""
 
 from __future__ import annotations
@@ -77,3 +77,57 @@ def test_eager_parameters_are_still_required_outside_static_mode() -> None:
             optimizer.SGD(0.1)
     finally:
         phi.enable_static()
+
+
+SAME_RULE = {
+    "sgd_l2": lambda ps, **kw: optimizer.SGD(0.1, parameters=ps, weight_decay=0.05),
+    "momentum_nesterov_l2": lambda ps, **kw: optimizer.Momentum(
+        0.1, 0.8, parameters=ps, use_nesterov=True, weight_decay=0.01, **kw
+    ),
+    "adam_l2": lambda ps, **kw: optimizer.Adam(0.05, parameters=ps, weight_decay=0.1, **kw),
+    "adamw_decay_w_only": lambda ps, **kw: optimizer.AdamW(
+        0.05, parameters=ps, weight_decay=0.3, apply_decay_param_fun=lambda n: n == "w", **kw
+    ),
+}
+
+
+@pytest.mark.parametrize("multi_tensor", [False, True])
+@pytest.mark.parametrize("kind", sorted(SAME_RULE))
+def test_a_static_program_trains_as_the_eager_step_of_the_same_rule(
+    programs, kind: str, multi_tensor: bool
+) -> None:
+    main, startup = programs
+    w, b, loss = regression(programs)
+    SAME_RULE[kind](None).minimize(loss)
+    scope = phi.static.Scope()
+    exe = phi.static.Executor()
+    exe.run(startup, scope=scope)
+    start = {name: np.asarray(scope.get(name)).copy() for name in ("w", "b")}
+    rng = np.random.default_rng(0)
+    feeds = [
+        {
+            "x": rng.normal(size=(8, 3)).astype("float32"),
+            "y": rng.normal(size=(8, 1)).astype("float32"),
+        }
+        for _ in range(3)
+    ]
+    for feed in feeds:
+        exe.run(main, feed=feed, scope=scope)
+
+    phi.disable_static()
+    try:
+        params = {}
+        for name, value in start.items():
+            params[name] = phi.to_tensor(value, stop_gradient=False)
+            params[name].name = name
+        extra = {} if kind == "sgd_l2" else {"use_multi_tensor": multi_tensor}
+        eager = SAME_RULE[kind]([params["w"], params["b"]], **extra)
+        for feed in feeds:
+            prediction = phi.add(phi.matmul(phi.to_tensor(feed["x"]), params["w"]), params["b"])
+            phi.mean(phi.square(prediction - phi.to_tensor(feed["y"]))).backward()
+            eager.step()
+            eager.clear_grad()
+    finally:
+        phi.enable_static()
+    for name, tensor in params.items():
+        np.testing.assert_array_equal(tensor.numpy(), np.asarray(scope.get(name)))

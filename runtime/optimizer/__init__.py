@@ -1,0 +1,29 @@
+"""Optimizers with PaddlePaddle 3.3.1's interface (``paddle.optimizer``): SGD, Momentum, Adam and
+AdamW, and the learning-rate schedulers of ``lr``.
+
+Each optimizer is one update rule (runtime/optimizer/rule.py): the per-parameter state it keeps
+(accumulators with PaddlePaddle's names, shapes and initial values) and the generated op that
+updates a parameter (``sgd_``, ``momentum_``, ``adam_``, ``adamw_``; multi-tensor
+``merged_momentum_`` / ``merged_adam_`` with ``use_multi_tensor``, the default of Momentum, Adam and
+AdamW here, off in PaddlePaddle). The base class (optimizer.py) runs a rule eagerly in ``step()``,
+through the generated API, and builds it into a static program in ``minimize()``
+(static_program.py); ``state_dict()`` / ``set_state_dict()`` use PaddlePaddle's keys, so
+``phiops.save`` / ``phiops.load`` of a ``.pdopt`` file round-trips.
+
+``weight_decay`` as a float is PaddlePaddle's ``L2Decay``: SGD and Adam add ``coeff * param`` to
+the gradient, Momentum passes it to its op as ``l2_decay``; AdamW's is the decoupled
+coefficient. ``grad_clip`` (runtime/nn/clip.py: ClipGradByValue, ClipGradByNorm,
+ClipGradByGlobalNorm) clips the gradients first, eagerly; parameter groups (dicts), regularizer
+objects, ``amsgrad``, half-precision master weights and ``grad_clip`` in a static program raise
+``UnimplementedError``.
+"""
+
+from __future__ import annotations
+
+from phiops.runtime.optimizer import lr
+from phiops.runtime.optimizer.adam import Adam, AdamW
+from phiops.runtime.optimizer.momentum import Momentum
+from phiops.runtime.optimizer.optimizer import Optimizer
+from phiops.runtime.optimizer.sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "lr"]

@@ -1,0 +1,437 @@
+"""The optimizers' base class: parameters, learning rate (a float or an ``LRScheduler``), L2
+weight decay, gradient clipping, per-parameter state, and the two ways an update rule runs.
+
+A subclass is one update rule (runtime/optimizer/rule.py): ``_accumulators()`` describes its
+per-parameter state and ``_update_call(parameter, grad, rate, state)`` the op call that updates
+one parameter; a rule with a multi-tensor op also gives ``_merged_calls``. Then
+
+- ``step()`` (eager) creates the state as Tensors on the first step of each parameter and calls
+  the ops through the generated API;
+- ``minimize(loss)`` on a static Value creates the state as persistable values of the startup
+  program and builds the same ops into the main program (runtime/optimizer/static_program.py).
+
+``weight_decay`` as a float is PaddlePaddle's ``L2Decay``: ``add_n([grad, scale(param,
+coeff)])`` before the update, in both modes. ``state_dict()`` / ``set_state_dict()`` use
+PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``) and
+``LR_Scheduler`` when the learning rate is a scheduler.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+from phiops.runtime.autograd.engine import clear_grad
+from phiops.runtime.autograd.grad_mode import no_grad
+from phiops.runtime.common import DataType
+from phiops.runtime.eager.tensor import Tensor, to_tensor
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.core import Value
+from phiops.runtime.nn.clip import ClipGradBase
+from phiops.runtime.optimizer.lr import LRScheduler
+from phiops.runtime.optimizer.rule import Accumulator, OpCall, run_eager
+from phiops.runtime.static.mode import in_static_mode
+from phiops.runtime.static.program import unique_name
+
+__all__ = ["Optimizer"]
+
+_HALF = (DataType.FLOAT16, DataType.BFLOAT16)
+_SCHEDULER_KEY = "LR_Scheduler"
+_MASTER_WEIGHTS_KEY = "master_weights"
+# PaddlePaddle names a tensor made without a name generated_tensor_N; its accumulators then
+# start with that
+_UNNAMED = "generated_tensor"
+
+# (positions in the step's parameters, the group's parameters, its state by accumulator)
+_MergedGroup = tuple[list[int], list[Tensor], list[list[Tensor]]]
+
+
+class Optimizer:
+    """Holds the parameters, the learning rate, the L2 weight decay and the per-parameter state;
+    subclasses give the update rule."""
+
+    _use_multi_tensor = False
+
+    def __init__(
+        self,
+        learning_rate: float | LRScheduler,
+        parameters: Iterable[Tensor] | None,
+        weight_decay: float | None = None,
+        grad_clip: Any = None,
+        name: str | None = None,
+    ) -> None:
+        kind = type(self).__name__
+        self._parameters = [] if parameters is None else list(parameters)
+        # in a static program, minimize() updates the program's parameters: none need be given
+        if not self._parameters and not in_static_mode():
+            if parameters is None:
+                raise InvalidArgumentError(
+                    f"{kind}: 'parameters' is None; pass the tensors to optimize (eager mode has "
+                    "no default program to take them from)"
+                )
+            raise InvalidArgumentError(f"{kind}: 'parameters' is empty")
+        for position, parameter in enumerate(self._parameters):
+            if isinstance(parameter, dict):
+                raise UnimplementedError(
+                    f"{kind}: parameter groups (parameters[{position}] is a dict) are not "
+                    "implemented; pass a list of tensors"
+                )
+            if not isinstance(parameter, Tensor) and not (
+                in_static_mode() and isinstance(parameter, Value)
+            ):
+                raise InvalidArgumentError(
+                    f"{kind}: parameters[{position}] is a {type(parameter).__name__}, not a Tensor"
+                    f"{' or a Value' if in_static_mode() else ''}"
+                )
+        if grad_clip is not None and not isinstance(grad_clip, ClipGradBase):
+            raise InvalidArgumentError(
+                f"{kind}: grad_clip must be a ClipGradByValue, ClipGradByNorm or "
+                f"ClipGradByGlobalNorm, got {type(grad_clip).__name__}"
+            )
+        self._grad_clip = grad_clip
+        self._weight_decay = float_or_none(weight_decay, kind)
+        self._name = name
+        self._learning_rates: dict[object, Tensor] = {}
+        # the per-parameter state, in _accumulators() order, and the parameters in the order
+        # their state was made (state_dict's order within each accumulator)
+        self._state: dict[int, tuple[Tensor, ...]] = {}
+        self._state_parameters: list[Tensor] = []
+        self._merged_plan: tuple[tuple[int, ...], list[_MergedGroup]] | None = None
+        # after set_state_dict: parameters it gave fresh state (the first key it lacked)
+        self._unloaded: dict[int, str] = {}
+        self._scheduler: LRScheduler | None = None
+        if isinstance(learning_rate, LRScheduler):
+            self._set_rate(learning_rate())
+            self._scheduler = learning_rate
+        else:
+            self.set_lr(learning_rate)
+
+    # -- the update rule (subclasses) ---------------------------------------------------------
+    def _accumulators(self) -> tuple[Accumulator, ...]:
+        """The per-parameter state the update op reads and writes (none by default)."""
+        return ()
+
+    def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
+        """The op call that updates one parameter (a Tensor eagerly, a Value in a program)."""
+        raise NotImplementedError
+
+    def _merged_calls(
+        self, params: list[Tensor], grads: list[Tensor], rate: Tensor, state: list[list[Tensor]]
+    ) -> list[OpCall] | None:
+        """The multi-tensor op calls for one group of parameters of one dtype and place
+        (``state``: each accumulator's tensors, in the parameters' order); None: the rule has
+        no multi-tensor op."""
+        return None
+
+    def _check_static(self) -> None:
+        """Refuse what a static ``minimize`` cannot build."""
+        if self._grad_clip is not None:
+            raise UnimplementedError(
+                f"{type(self).__name__}.minimize() in a static program: grad_clip is not "
+                "implemented there (it is eagerly); pass grad_clip=None"
+            )
+
+    # -- learning rate --------------------------------------------------------------------
+    def get_lr(self) -> float:
+        """The learning rate of the next step (the scheduler's current one, if any)."""
+        return self._scheduler() if self._scheduler is not None else self._learning_rate
+
+    def set_lr(self, value: float) -> None:
+        """Change the learning rate used by the next ``step()``."""
+        if self._scheduler is not None:
+            raise InvalidArgumentError(
+                "set_lr: this optimizer's learning rate comes from an LRScheduler; step the scheduler"
+            )
+        self._set_rate(value)
+
+    def _set_rate(self, value: float) -> None:
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+            raise InvalidArgumentError(
+                f"learning_rate must be a non-negative number, got {value!r}"
+            )
+        self._learning_rate = float(value)
+        self._learning_rates.clear()
+
+    def _lr_tensor(self, like: Tensor) -> Tensor:
+        """The learning rate as a 1-element tensor of ``like``'s dtype and place (cached)."""
+        key = (like.dtype, like.place)
+        tensor = self._learning_rates.get(key)
+        if tensor is None:
+            tensor = self._learning_rates[key] = to_tensor(
+                np.array([self._learning_rate], like.dtype.numpy_dtype), place=like.place
+            )
+        return tensor
+
+    # -- eager ------------------------------------------------------------------------------
+    @no_grad()
+    def step(self) -> None:
+        """Update every parameter that has a gradient: its gradient clipped by ``grad_clip``,
+        then decayed, as PaddlePaddle's dygraph step does."""
+        if self._scheduler is not None:
+            rate = self._scheduler()
+            if rate != self._learning_rate:
+                self._set_rate(rate)
+        params = [p for p in self._parameters if p._grad is not None]
+        if not params:
+            return
+        if self._unloaded:
+            self._check_loaded(params)
+        grads = [p._grad for p in params]
+        if self._grad_clip is not None:
+            grads = self._grad_clip.clip(params, grads)
+        grads = [self._regularized(p, g) for p, g in zip(params, grads)]
+        if self._use_multi_tensor and self._merged_step(params, grads):
+            return
+        for parameter, grad in zip(params, grads):
+            run_eager(
+                self._update_call(
+                    parameter, grad, self._lr_tensor(parameter), self._state_of(parameter)
+                )
+            )
+
+    def _merged_step(self, params: list[Tensor], grads: list[Tensor]) -> bool:
+        """One multi-tensor step per group of parameters of one dtype and place; False when the
+        rule has no multi-tensor op. The groups and their state lists are kept for the next step
+        with the same parameters (the usual case): the state is updated in place."""
+        key = tuple(map(id, params))
+        plan = self._merged_plan
+        if plan is None or plan[0] != key:
+            plan = self._merged_plan = (key, self._merged_groups(params))
+        for positions, group, state in plan[1]:
+            calls = self._merged_calls(
+                group, [grads[i] for i in positions], self._lr_tensor(group[0]), state
+            )
+            if calls is None:
+                return False
+            for call in calls:
+                run_eager(call)
+        return True
+
+    def _merged_groups(self, params: list[Tensor]) -> list[_MergedGroup]:
+        groups: dict[object, tuple[list[int], list[Tensor]]] = {}
+        for index, parameter in enumerate(params):
+            group = groups.setdefault((parameter.dtype, parameter.place), ([], []))
+            group[0].append(index)
+            group[1].append(parameter)
+        count = len(self._accumulators())
+        planned = []
+        for positions, group in groups.values():
+            states = [self._state_of(p) for p in group]
+            planned.append((positions, group, [[s[i] for s in states] for i in range(count)]))
+        return planned
+
+    def _regularized(self, parameter: Any, grad: Any) -> Any:
+        """``grad`` with L2 weight decay added, as PaddlePaddle builds it in both modes:
+        ``add_n([grad, scale(param, weight_decay)])``; ``grad`` itself without decay."""
+        if self._weight_decay is None:
+            return grad
+        scaled = op_api("scale")(parameter, self._weight_decay, 0.0, True)
+        return op_api("add_n")([grad, scaled])
+
+    def _state_of(self, parameter: Tensor) -> tuple[Tensor, ...]:
+        state = self._state.get(id(parameter))
+        if state is None:
+            state = self._new_state(parameter, {})
+        return state
+
+    def _new_state(self, parameter: Tensor, loaded: dict[str, Any]) -> tuple[Tensor, ...]:
+        """Make ``parameter``'s accumulators, named as PaddlePaddle names them; with the values
+        of ``loaded`` where it has their names (checked against their shapes)."""
+        tensors = []
+        for accumulator in self._accumulators():
+            name = unique_name(self._accumulator_key(parameter.name, accumulator))
+            shape = parameter.shape if accumulator.shape is None else list(accumulator.shape)
+            dtype = parameter.dtype.numpy_dtype
+            value = loaded.get(name)
+            if value is None:
+                array = np.full(shape, accumulator.fill, dtype)
+            else:
+                array = _loaded_array(type(self).__name__, name, value, shape, dtype)
+            tensor = to_tensor(array, place=parameter.place)
+            tensor.name = name
+            tensors.append(tensor)
+        state = self._state[id(parameter)] = tuple(tensors)
+        self._state_parameters.append(parameter)
+        return state
+
+    def _accumulator_key(self, parameter_name: str | None, accumulator: Accumulator) -> str:
+        """``<parameter name>_<accumulator>`` (with the optimizer's ``name`` before the
+        accumulator's, as PaddlePaddle's ``_add_accumulator``): the unique name's key."""
+        label = accumulator.name if self._name is None else f"{self._name}_{accumulator.name}"
+        return f"{parameter_name or _UNNAMED}_{label}"
+
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Reset every gradient, as ``Tensor.clear_grad``: to zeros in place (PaddlePaddle's
+        default), or to None; either way the next backward writes the gradient instead of
+        adding it to zeros."""
+        for parameter in self._parameters:
+            clear_grad(parameter, set_to_zero)
+
+    # -- static -----------------------------------------------------------------------------
+    def minimize(
+        self,
+        loss: Any,
+        startup_program: Any = None,
+        parameters: list[Any] | None = None,
+        no_grad_set: set[Any] | None = None,
+    ) -> tuple[list[Any], list[tuple[Any, Any]]]:
+        """In a static program (``loss`` a Value): append the backward program and the update
+        ops, and return (the update ops, the (parameter, gradient) pairs); see
+        runtime/optimizer/static_program.py. Eagerly, as PaddlePaddle: ``step()`` with the
+        gradients the last ``loss.backward()`` left (it runs no backward itself)."""
+        if isinstance(loss, Value):
+            from phiops.runtime.optimizer.static_program import minimize
+            from phiops.runtime.static.program import default_main_program, program_guard
+
+            main = default_main_program()
+            with program_guard(main, startup_program):
+                return minimize(self, loss, parameters or self._parameters or None, no_grad_set)
+        if not isinstance(loss, Tensor):
+            raise InvalidArgumentError(
+                f"{type(self).__name__}.minimize(): loss must be a Tensor or a static Value, got "
+                f"{type(loss).__name__}"
+            )
+        self.step()
+        return [], [(p, p._grad) for p in self._parameters if p._grad is not None]
+
+    # -- state dict -------------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """The state as PaddlePaddle 3.3.1's ``Optimizer.state_dict``: each accumulator's
+        tensors by name (all the first accumulator's, then the next's...), and
+        ``LR_Scheduler``: the scheduler's state dict when the learning rate is one. Empty
+        before the first step. The tensors are the optimizer's own, not copies."""
+        state: dict[str, Any] = {}
+        for index in range(len(self._accumulators())):
+            for parameter in self._state_parameters:
+                tensor = self._state[id(parameter)][index]
+                state[tensor.name] = tensor
+        if self._scheduler is not None:
+            state[_SCHEDULER_KEY] = self._scheduler.state_dict()
+        return state
+
+    def set_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load a ``state_dict()`` (of this optimizer, or as ``phiops.load`` reads a ``.pdopt``
+        file): the scheduler's state, and each accumulator's values by its name. The
+        accumulators of trainable parameters that have none yet are made now (PaddlePaddle makes
+        them at the first step), taking their loaded values. A missing key or a value of
+        another shape is an InvalidArgumentError naming the key, and so is a state none of whose
+        keys names an accumulator of this optimizer; a parameter none of whose accumulators the
+        state has may not take a step (PaddlePaddle's rule): ``step()`` says which key it
+        lacks."""
+        kind = type(self).__name__
+        if not isinstance(state_dict, dict):
+            raise InvalidArgumentError(
+                f"{kind}.set_state_dict: expected a dict, got {type(state_dict).__name__}"
+            )
+        loaded = dict(state_dict)
+        scheduler_state = loaded.pop(_SCHEDULER_KEY, None)
+        if self._scheduler is not None:
+            if scheduler_state is None:
+                raise InvalidArgumentError(
+                    f"{kind}.set_state_dict: the state has no '{_SCHEDULER_KEY}' (this "
+                    "optimizer's learning rate is an LRScheduler)"
+                )
+            self._scheduler.set_state_dict(scheduler_state)
+            self._set_rate(self._scheduler())
+        if loaded.pop(_MASTER_WEIGHTS_KEY, None):
+            raise UnimplementedError(
+                f"{kind}.set_state_dict: '{_MASTER_WEIGHTS_KEY}' (multi_precision master "
+                "weights) are not implemented"
+            )
+        accumulators = self._accumulators()
+        # parameters given state now -> the first key of theirs that ``loaded`` lacks (None: all)
+        made_now: dict[int, str | None] = {}
+        for parameter in self._parameters:
+            if not isinstance(parameter, Tensor) or parameter.stop_gradient:
+                continue
+            if id(parameter) in self._state or not accumulators:
+                continue
+            state = self._new_state(parameter, loaded)
+            missing = [t.name for t in state if t.name not in loaded]
+            if missing and len(missing) < len(state):
+                position = [t.name for t in state].index(missing[0])
+                raise InvalidArgumentError(
+                    f"{kind}.set_state_dict: the state has no '{missing[0]}' (the "
+                    f"{accumulators[position].name} of parameter '{parameter.name}')"
+                )
+            made_now[id(parameter)] = missing[0] if missing else None
+        if loaded and made_now and all(made_now.values()) and len(made_now) == len(self._state):
+            expected = next(iter(made_now.values()))
+            raise InvalidArgumentError(
+                f"{kind}.set_state_dict: none of the state's keys ({', '.join(sorted(loaded)[:3])}"
+                f"{', ...' if len(loaded) > 3 else ''}) names an accumulator of this optimizer, "
+                f"such as '{expected}' (were its parameters named otherwise when it was saved?)"
+            )
+        # PaddlePaddle's rule: once a state is loaded, a parameter whose state it lacks may not
+        # take a step (its fresh state would not be the saved training's)
+        self._unloaded = {key: name for key, name in made_now.items() if name and loaded}
+        for parameter in self._state_parameters:
+            if id(parameter) in made_now:
+                continue
+            for accumulator, tensor in zip(accumulators, self._state[id(parameter)]):
+                if tensor.name not in loaded:
+                    raise InvalidArgumentError(
+                        f"{kind}.set_state_dict: the state has no '{tensor.name}' (the "
+                        f"{accumulator.name} of parameter '{parameter.name}')"
+                    )
+                tensor.set_value(
+                    _loaded_array(
+                        kind,
+                        tensor.name,
+                        loaded[tensor.name],
+                        tensor.shape,
+                        tensor.dtype.numpy_dtype,
+                    )
+                )
+
+    def _check_loaded(self, params: list[Tensor]) -> None:
+        for parameter in params:
+            missing = self._unloaded.get(id(parameter))
+            if missing is not None:
+                raise InvalidArgumentError(
+                    f"{type(self).__name__}.step: parameter '{parameter.name}' has a gradient, "
+                    f"but the state given to set_state_dict has no '{missing}'"
+                )
+
+
+def _loaded_array(kind: str, key: str, value: Any, shape: list[int], dtype: Any) -> np.ndarray:
+    """``value`` (a Tensor or an array) as an array of ``dtype``; InvalidArgumentError naming
+    ``key`` when it is not one or its shape is not ``shape``."""
+    if isinstance(value, Tensor):
+        array = value.numpy()
+    elif isinstance(value, np.ndarray):
+        array = value
+    else:
+        raise InvalidArgumentError(
+            f"{kind}.set_state_dict: '{key}' must be a Tensor or a numpy array, got "
+            f"{type(value).__name__}"
+        )
+    if list(array.shape) != list(shape):
+        raise InvalidArgumentError(
+            f"{kind}.set_state_dict: '{key}' has shape {list(array.shape)}, the optimizer's "
+            f"has shape {list(shape)}"
+        )
+    return np.array(array, dtype=dtype, copy=True)
+
+
+def float_or_none(weight_decay: Any, kind: str) -> float | None:
+    """A float weight decay (PaddlePaddle's L2Decay coefficient) or None."""
+    if weight_decay is None:
+        return None
+    if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
+        raise UnimplementedError(
+            f"{kind}: weight_decay must be a float (PaddlePaddle's L2Decay coefficient); "
+            f"regularizer objects such as {type(weight_decay).__name__} are not implemented"
+        )
+    return float(weight_decay)
+
+
+def check_multi_precision(kind: str, multi_precision: bool, params: list[Tensor]) -> None:
+    """UnimplementedError for master weights of half-precision parameters."""
+    if multi_precision and any(p.dtype in _HALF for p in params):
+        raise UnimplementedError(
+            f"{kind}: multi_precision master weights for float16/bfloat16 parameters are not "
+            "implemented (the optimizer kernels are registered for float32 and float64)"
+        )

@@ -1,0 +1,32 @@
+"""SGD: ``param -= learning_rate * grad`` (PaddlePaddle's ``sgd_``); no state."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.optimizer.lr import LRScheduler
+from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision
+from phiops.runtime.optimizer.rule import OpCall
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """param -= learning_rate * grad (PaddlePaddle's ``sgd_``)."""
+
+    def __init__(
+        self,
+        learning_rate: float | LRScheduler = 0.001,
+        parameters: Iterable[Tensor] | None = (),
+        weight_decay: float | None = None,
+        grad_clip: Any = None,
+        multi_precision: bool = False,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        check_multi_precision("SGD", multi_precision, self._parameters)
+        self._multi_precision = multi_precision
+
+    def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
+        return OpCall("sgd_", (parameter, rate, grad, None, False))
