@@ -754,12 +754,17 @@ def dropout_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """``out`` like ``x``, ``mask`` x's dims as uint8. ``p`` must be a probability and
-    ``mode`` one of PaddlePaddle's two (its Python API checks both; its op does not)."""
+    ``mode`` one of PaddlePaddle's: ``upscale_in_train``, or ``downgrade_in_infer`` (what
+    ``F.dropout`` passes to the op for its ``downscale_in_infer``, and what legacy programs hold)
+    or ``downscale_in_infer``, both read as downgrade, as PHI's kernel reads every mode but
+    ``upscale_in_train``. Another string is refused (PaddlePaddle's op would read it as
+    downgrade too; a typo is likelier)."""
     if not 0.0 <= p <= 1.0:
         raise InvalidArgumentError(f"argument 'p' must be in [0, 1], got {p}")
-    if mode not in ("upscale_in_train", "downscale_in_infer"):
+    if mode not in ("upscale_in_train", "downgrade_in_infer", "downscale_in_infer"):
         raise InvalidArgumentError(
-            f"argument 'mode' must be 'upscale_in_train' or 'downscale_in_infer', got {mode!r}"
+            "argument 'mode' must be 'upscale_in_train', 'downgrade_in_infer' or "
+            f"'downscale_in_infer', got {mode!r}"
         )
     if seed_tensor is not None and seed_tensor.numel() != 1:
         raise InvalidArgumentError(

@@ -173,7 +173,9 @@ def dropout(
         )
     if not training and mode == "upscale_in_train":
         return x
-    return op_api("dropout")(x, None, p, not training, mode, 0, False)
+    # The op's name for the mode, as PaddlePaddle's F.dropout passes it (and saved programs hold).
+    op_mode = "upscale_in_train" if mode == "upscale_in_train" else "downgrade_in_infer"
+    return op_api("dropout")(x, None, p, not training, op_mode, 0, False)
 
 
 def _pool(

@@ -232,3 +232,18 @@ def test_dropout_grad_uses_the_forward_mask() -> None:
     out = phi.dropout(x, None, 0.25, True, "downscale_in_infer", 0, False)
     (grad,) = phi.grad(phi.sum(out), [x])
     np.testing.assert_allclose(grad.numpy(), np.full(1000, 0.75))
+
+
+@pytest.mark.parametrize("mode", ["downgrade_in_infer", "downscale_in_infer"])
+def test_dropout_takes_the_ops_downgrade_in_infer_mode(mode: str) -> None:
+    # PaddlePaddle 3.3.1: _C_ops.dropout(ones([2, 4]), None, 0.25, True, mode, 0, False) is 0.75
+    # everywhere for both spellings ('downgrade_in_infer' is what F.dropout passes and what
+    # legacy programs hold).
+    x = phi.to_tensor(np.ones((2, 4), "float32"))
+    out = phi.dropout(x, None, 0.25, True, mode, 0, False)  # the mask is intermediate
+    np.testing.assert_allclose(out.numpy(), np.full((2, 4), 0.75, np.float32))
+
+
+def test_dropout_refuses_an_unknown_mode() -> None:
+    with pytest.raises(phi.InvalidArgumentError, match="argument 'mode'"):
+        phi.dropout(phi.to_tensor(np.ones((2, 4), "float32")), None, 0.25, True, "down", 0, False)
