@@ -272,3 +272,19 @@ def test_expand_rejects_growing_a_dimension_whose_size_is_not_one():
         match=r"dimension 0 of 'x' has size 2, which is not 1 and differs from 4",
     ):
         phi.expand(phi.to_tensor(np.ones((2, 3))), [4, 3])
+
+
+def test_expand_of_a_0d_tensor_to_shape_empty_stays_0d() -> None:
+    # PaddlePaddle 3.3.1: paddle.expand(to_tensor(float32(3.0)), []).shape == [].
+    x = phi.to_tensor(np.float32(3.0))
+    out = phi.expand(x, [])
+    assert out.shape == []
+    assert out.numpy() == np.float32(3.0)
+
+
+def test_expand_to_the_same_shape_gives_a_writable_copy() -> None:
+    x = phi.to_tensor(np.array([1.0, 2.0], "float32"))
+    out = phi.expand(x, [2])
+    out.scale_(3.0)
+    np.testing.assert_array_equal(x.numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(out.numpy(), [3.0, 6.0])

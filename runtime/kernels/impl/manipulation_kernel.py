@@ -56,5 +56,6 @@ def flatten_kernel(ctx: KernelContext, x: Array, start_axis: int, stop_axis: int
 
 @register_kernel("expand", dtypes=MANIPULATION_DTYPES)
 def expand_kernel(ctx: KernelContext, x: Array, shape: tuple[int, ...]) -> Array:
-    xp = ctx.xp
-    return xp.ascontiguousarray(xp.broadcast_to(x, expand_out_dims(shape, x.shape)))
+    # A copy: ascontiguousarray would make a 0-D result 1-D, and hand back the read-only
+    # broadcast view itself (x's memory) when the shape does not change.
+    return ctx.xp.broadcast_to(x, expand_out_dims(shape, x.shape)).copy()
