@@ -167,8 +167,10 @@ def test_runtime_units_import_each_other_without_a_cycle() -> None:
                 graph.setdefault(source, set()).add(destination)
                 lines.setdefault((source, destination), _where(module, line))
     cycle = _cycle(graph)
-    assert cycle is None, "a cycle between runtime/ units: " + " -> ".join(cycle) + (
-        "\n" + "\n".join(f"{a} -> {b}: {lines[a, b]}" for a, b in zip(cycle, cycle[1:]))
+    assert cycle is None, (
+        "a cycle between runtime/ units: "
+        + " -> ".join(cycle)
+        + ("\n" + "\n".join(f"{a} -> {b}: {lines[a, b]}" for a, b in zip(cycle, cycle[1:])))
     )
 
 

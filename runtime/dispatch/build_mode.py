@@ -21,7 +21,9 @@ class BuildMode:
     __slots__ = ("builder",)
 
     def __init__(self) -> None:
-        self.builder: Callable[[Any, tuple[Any, ...], tuple[Any, ...]], tuple[Any, ...]] | None = None
+        self.builder: Callable[[Any, tuple[Any, ...], tuple[Any, ...]], tuple[Any, ...]] | None = (
+            None
+        )
 
 
 BUILD_MODE = BuildMode()

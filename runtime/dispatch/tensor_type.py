@@ -43,8 +43,6 @@ def install_tensor_type(cls: type, wrap: Callable[[Any, DenseTensorMeta], Any]) 
     """Make ``cls`` the type of every tensor dispatch and autograd create (runtime/eager/tensor.py
     calls this once); ``cls`` must be a DenseTensor, since kernels read its array and meta."""
     if not (isinstance(cls, type) and issubclass(cls, DenseTensor)):
-        raise PreconditionNotMetError(
-            f"install_tensor_type: {cls!r} is not a DenseTensor subclass"
-        )
+        raise PreconditionNotMetError(f"install_tensor_type: {cls!r} is not a DenseTensor subclass")
     TENSOR_TYPE.cls = cls
     TENSOR_TYPE.wrap = wrap

@@ -136,7 +136,9 @@ def value_meta(value: Value, name: str) -> MetaTensor:
     return meta
 
 
-def build_call(dispatcher: OpDispatcher, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...]:
+def build_call(
+    dispatcher: OpDispatcher, inputs: tuple[Any, ...], attrs: tuple[Any, ...]
+) -> tuple[Any, ...]:
     """Static mode's builder (runtime/dispatch/build_mode.py): a call that reaches the op's slow
     path builds the op into the current program; errors name the op."""
     try:

@@ -68,3 +68,23 @@ def test_on_the_real_axis_the_complex_grad_is_the_real_one(op: str, attrs: list[
         phi.to_tensor(x.astype("complex128")), phi.to_tensor(out_grad.astype("complex128")), *attrs
     )
     np.testing.assert_allclose(as_complex.numpy(), real.numpy(), rtol=1e-12, atol=1e-15)
+
+
+# PaddlePaddle 3.3.1, paddle.grad of exp / sigmoid at these complex128 inputs (read by hand).
+_X = np.array([0.5 + 1j, -1 - 0.25j], "complex128")
+_OUT_GRAD = np.array([1 - 2j, 0.5 + 0.5j], "complex128")
+_PADDLE_X_GRAD = {
+    "exp": np.array([-1.88389421 - 3.16896668j, 0.13271407 + 0.2237289j]),
+    "sigmoid": np.array([0.44684503 - 0.4996489j, 0.08733449 + 0.11037287j]),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_PADDLE_X_GRAD))
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_exp_and_sigmoid_have_complex_gradients_as_paddle(op: str, dtype: str) -> None:
+    x = phi.to_tensor(_X.astype(dtype), stop_gradient=False)
+    (x_grad,) = phi.grad([getattr(phi, op)(x)], [x], [phi.to_tensor(_OUT_GRAD.astype(dtype))])
+    assert x_grad.numpy().dtype == np.dtype(dtype)
+    np.testing.assert_allclose(
+        x_grad.numpy(), _PADDLE_X_GRAD[op], rtol=1e-5 if dtype == "complex64" else 1e-7
+    )

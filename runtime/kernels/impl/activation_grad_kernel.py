@@ -30,11 +30,11 @@ _ONE_OVER_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 _GELU_CONSTANT = 0.044715
 
 
-@register_kernel("exp_grad", dtypes=EXP_LOG_DTYPES)
+@register_kernel("exp_grad", dtypes=EXP_LOG_DTYPES + (D.COMPLEX64, D.COMPLEX128))
 @ieee_results
 def exp_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
-    """x_grad = out_grad * out."""
-    return out_grad * out
+    """x_grad = out_grad * conj(out)."""
+    return out_grad * conj_if_complex(ctx.xp, out)
 
 
 @register_kernel("log_grad", dtypes=EXP_LOG_DTYPES)
@@ -115,11 +115,11 @@ def tanh_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
     return out_grad * conj_if_complex(xp, 1 - out * out)
 
 
-@register_kernel("sigmoid_grad", dtypes=REAL)
+@register_kernel("sigmoid_grad", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def sigmoid_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
-    """x_grad = out_grad * out * (1 - out)."""
-    return out_grad * out * (1 - out)
+    """x_grad = out_grad * conj(out * (1 - out))."""
+    return out_grad * conj_if_complex(ctx.xp, out * (1 - out))
 
 
 @register_kernel("relu_grad", dtypes=REAL)
