@@ -18,13 +18,17 @@ __all__ = [
 ]
 
 CHANNEL_LAST = ("NHWC", "NDHWC", "NLC")
-_FORMATS = {4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+# PHI's conv and pool kernels read channels last for "NHWC" or "NDHWC", whatever the input's
+# rank, and channels first for anything else: legacy programs pass "AnyLayout", and wrappers
+# pass "NCDHW" with a 4-D input. phiops takes every layout name of either rank (an unknown
+# string is refused: a typo is likelier than a meaning).
+_FORMATS = ("NCHW", "NHWC", "NCDHW", "NDHWC", "AnyLayout")
 _ALGORITHMS = ("EXPLICIT", "SAME", "VALID")
 
 
 def check_data_format(data_format: str, rank: int) -> bool:
     """Whether ``data_format`` puts the channels last; InvalidArgumentError for an unknown one."""
-    allowed = _FORMATS.get(rank, ("NCHW", "NHWC")) + ("AnyLayout",)
+    allowed = _FORMATS
     if data_format not in allowed:
         raise InvalidArgumentError(
             f"argument 'data_format' must be one of {list(allowed)} for a {rank}-D input, "

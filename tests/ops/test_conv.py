@@ -187,3 +187,20 @@ def test_conv3d_rejects_a_4d_filter():
         match=r"argument 'filter' must have the rank of argument 'input' \(5\)",
     ):
         phi.conv3d(phi.to_tensor(np.ones((1, 1, 3, 3, 3))), phi.to_tensor(np.ones((1, 1, 3, 3))))
+
+
+@pytest.mark.parametrize("data_format", ["AnyLayout", "NCDHW", "NCHW"])
+def test_conv2d_reads_any_channels_first_layout_name_as_nchw(data_format: str) -> None:
+    # PaddlePaddle 3.3.1's _C_ops.conv2d on ones [1,1,4,4] with a ones [1,1,3,3] filter gives
+    # [1,1,2,2] of 9.0 for each of these (legacy programs pass AnyLayout, wrappers NCDHW).
+    x = phi.to_tensor(np.ones((1, 1, 4, 4), "float32"))
+    w = phi.to_tensor(np.ones((1, 1, 3, 3), "float32"))
+    out = phi.conv2d(x, w, [1, 1], [0, 0], "EXPLICIT", [1, 1], 1, data_format)
+    np.testing.assert_array_equal(out.numpy(), np.full((1, 1, 2, 2), 9.0, np.float32))
+
+
+def test_conv2d_refuses_a_layout_name_that_is_none() -> None:
+    x = phi.to_tensor(np.ones((1, 1, 4, 4), "float32"))
+    w = phi.to_tensor(np.ones((1, 1, 3, 3), "float32"))
+    with pytest.raises(InvalidArgumentError, match="data_format"):
+        phi.conv2d(x, w, [1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCWH")
