@@ -1,7 +1,9 @@
 """PaddlePaddle 3.3.1's type promotion: the dtype an op computes in when its inputs differ.
 
-One table for eager dispatch (runtime/dispatch/dispatcher.py) and static program building
-(runtime/static/build.py). The rules, as tests/data/dtype_semantics/ records them:
+One set of rules for eager dispatch (runtime/dispatch/dispatcher.py) and static program building
+(runtime/static/build.py); which ops they apply to, and to which inputs, is each op's traits in
+the registry (ops/op_traits.yaml: ``promotes``, ``same_dtype``, ``float_math``). The rules, as
+tests/data/dtype_semantics/ records them:
 
 - equal dtypes stay as they are;
 - two floating dtypes promote to the wider (float16 with bfloat16 gives float32);
@@ -10,25 +12,21 @@ One table for eager dispatch (runtime/dispatch/dispatcher.py) and static program
 - any other pair (int32 with int64, an integer with a float, bool with anything but complex)
   is refused: InvalidArgumentError naming the op, both dtypes and the cast that makes it work.
 
-Ops outside PROMOTING_OPS (concat, stack, add_n, matmul, bitwise ops) take one dtype; a mix is
-refused the same way. ``divide`` computes integer inputs in float32 (true division), and the
-unary ops in FLOAT_MATH_OPS compute the integer dtypes listed for them in float32, as
+Ops whose inputs are ``same_dtype`` (concat, stack, add_n, matmul, bitwise ops) take one dtype;
+a mix is refused the same way. ``divide`` computes integer inputs in float32 (true division), and
+the unary ops with ``float_math`` compute the integer dtypes listed for them in float32, as
 PaddlePaddle's do.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from phiops.runtime.common.data_type import DataType
 from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = [
-    "PROMOTING_OPS",
-    "SAME_DTYPE_OPS",
-    "FLOAT_MATH_OPS",
     "promote_pair",
-    "promotion_inputs",
     "compute_dtype",
     "unary_compute_dtype",
     "PromotionRule",
@@ -42,57 +40,8 @@ __all__ = [
 
 D = DataType
 
-# Ops whose tensor inputs promote (for where: x and y, never the condition).
-PROMOTING_OPS: dict[str, tuple[str, ...]] = {
-    **{
-        op: ("x", "y")
-        for op in (
-            "add",
-            "subtract",
-            "multiply",
-            "divide",
-            "floor_divide",
-            "remainder",
-            "elementwise_pow",
-            "maximum",
-            "minimum",
-            "fmax",
-            "fmin",
-            "equal",
-            "not_equal",
-            "less_than",
-            "less_equal",
-            "greater_than",
-            "greater_equal",
-            "logical_and",
-            "logical_or",
-            "logical_xor",
-            "where",
-        )
-    },
-}
-# Multi-input ops whose inputs must share one dtype (no promotion at all).
-SAME_DTYPE_OPS: dict[str, tuple[str, ...]] = {
-    "matmul": ("x", "y"),
-    "bitwise_and": ("x", "y"),
-    "bitwise_or": ("x", "y"),
-    "bitwise_xor": ("x", "y"),
-    "concat": ("x",),
-    "stack": ("x",),
-    "add_n": ("inputs",),
-}
-
 _INTEGERS = frozenset((D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64))
 _WIDE_INTEGERS = frozenset((D.INT32, D.INT64))
-# Unary ops PaddlePaddle computes in float32 for these integer dtypes (its API casts them).
-FLOAT_MATH_OPS: dict[str, frozenset[DataType]] = {
-    "exp": _WIDE_INTEGERS,
-    "log": _WIDE_INTEGERS,
-    **{
-        op: _INTEGERS
-        for op in ("sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "erf", "logit", "logsumexp")
-    },
-}
 
 _FLOATS = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
 
@@ -112,15 +61,6 @@ def promote_pair(x: DataType, y: DataType) -> DataType | None:
     if x.is_complex or y.is_complex:
         wide = D.COMPLEX128 in (x, y) or D.FLOAT64 in (x, y)
         return D.COMPLEX128 if wide else D.COMPLEX64
-    return None
-
-
-def promotion_inputs(op: str) -> tuple[tuple[str, ...], bool] | None:
-    """``(input names, promotes)`` for an op under these rules, None for an op outside them."""
-    if op in PROMOTING_OPS:
-        return PROMOTING_OPS[op], True
-    if op in SAME_DTYPE_OPS:
-        return SAME_DTYPE_OPS[op], False
     return None
 
 
@@ -194,25 +134,33 @@ def kernel_transform(op: str, kernel: DataType, other: DataType) -> DataType | N
     return None
 
 
-def unary_compute_dtype(op: str, dtype: DataType) -> DataType | None:
-    """float32 where PaddlePaddle computes unary ``op`` on integer ``dtype`` in float32."""
-    return D.FLOAT32 if dtype in FLOAT_MATH_OPS.get(op, ()) else None
+def unary_compute_dtype(float_math: frozenset[DataType], dtype: DataType) -> DataType | None:
+    """float32 where ``dtype`` is one of the integer dtypes ``float_math`` that PaddlePaddle
+    computes a unary op in float32 for."""
+    return D.FLOAT32 if dtype in float_math else None
 
 
-# (positions and names of the participating inputs, whether they promote) for one op.
-PromotionRule = tuple[tuple[tuple[int, str], ...], bool]
+class PromotionRule(NamedTuple):
+    """The rule ``promote_metas`` applies to one op: the participating inputs (positions and
+    names), whether they promote (else they must share one dtype), and the integer dtypes a
+    unary op computes in float32 (empty for any other op)."""
+
+    inputs: tuple[tuple[int, str], ...]
+    promotes: bool
+    float_math: frozenset[DataType] = frozenset()
 
 
-def promotion_rule(op: str, input_names: Sequence[str]) -> PromotionRule | None:
-    """The rule ``promote_metas`` applies to ``op``'s inputs (None for an op these rules leave
-    alone): which inputs take part, by position and name, and whether they promote."""
-    if op in FLOAT_MATH_OPS:
-        return ((0, input_names[0]),), True
-    found = promotion_inputs(op)
-    if found is None:
+def promotion_rule(info: Any) -> PromotionRule | None:
+    """The rule ``promote_metas`` applies to the op of ``info`` (an OpInfo: its ``traits`` and
+    ``input_names``), None for an op these rules leave alone."""
+    traits, input_names = info.traits, info.input_names
+    if traits.float_math:
+        float_math = frozenset(DataType[name.upper()] for name in traits.float_math)
+        return PromotionRule(((0, input_names[0]),), True, float_math)
+    names, promotes = (traits.promotes, True) if traits.promotes else (traits.same_dtype, False)
+    if not names:
         return None
-    names, promotes = found
-    return tuple((input_names.index(name), name) for name in names), promotes
+    return PromotionRule(tuple((input_names.index(name), name) for name in names), promotes)
 
 
 def promote_metas(
@@ -225,10 +173,10 @@ def promote_metas(
     ``with_dtype(meta, dtype)``, or None for an op with fewer than two participating inputs and
     no unary float32 rule. ``metas`` hold anything with a ``dtype`` (a tuple of them for a
     Tensor[] input, None for an absent optional one); InvalidArgumentError for a refused mix."""
-    inputs, promotes = rule
-    if op in FLOAT_MATH_OPS:
+    inputs, promotes, float_math = rule
+    if float_math:
         meta = metas[0]
-        target = unary_compute_dtype(op, meta.dtype)
+        target = unary_compute_dtype(float_math, meta.dtype)
         if target is None:
             return None
         return target, (with_dtype(meta, target), *metas[1:])
