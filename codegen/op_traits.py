@@ -408,13 +408,13 @@ def _check_against_spec(entry: OpTraitsEntry, specs: Mapping[str, OpSpec]) -> li
             if name not in allowed:
                 say(
                     f"{key}.{index}",
-                    f"{key}: '{name}' is not {what} of op '{op.name}'",
+                    f"{key}: '{name}' is not an {what} of op '{op.name}'",
                     suggest(name, allowed) or f"its {what}s: {', '.join(allowed) or 'none'}",
                 )
 
-    check_names("promotes", entry.promotes, inputs, "an input")
-    check_names("same_dtype", entry.same_dtype, inputs, "an input")
-    check_names("value_attributes", entry.value_attributes, attrs, "an attribute")
+    check_names("promotes", entry.promotes, inputs, "input")
+    check_names("same_dtype", entry.same_dtype, inputs, "input")
+    check_names("value_attributes", entry.value_attributes, attrs, "attribute")
     for name, _ in entry.phiops_only:
         if name not in attrs:
             say(

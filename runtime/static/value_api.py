@@ -149,7 +149,9 @@ def install_value_operators(operators: Sequence[tuple[Any, str]]) -> None:
     ``static`` (a Tensor's ``&`` and ``|``) are left out."""
     for operator, op in operators:
         if operator.static:
-            setattr(Value, operator.dunder, _binary(op, operator.static_swaps, operator.scalar_rule))
+            setattr(
+                Value, operator.dunder, _binary(op, operator.static_swaps, operator.scalar_rule)
+            )
 
 
 def install_value_methods(names: Sequence[str]) -> None:

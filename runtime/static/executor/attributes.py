@@ -62,6 +62,7 @@ TENSOR_ATTRIBUTE_TYPES = frozenset(
     )
 )
 
+
 def default(op_def: OpDef, name: str, where: str) -> Any:
     """The default of attribute ``name`` of ``op_def``, as its spec gives it (the registry's
     ``AttrInfo.default``)."""
