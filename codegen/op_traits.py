@@ -36,6 +36,7 @@ __all__ = [
     "BINARY_OPERATORS",
     "REFLECTED_OPERATORS",
     "SCALAR_RULES",
+    "KERNEL_TRANSFORMS",
     "OpTraitsEntry",
     "check_op_traits",
     "op_traits_by_op",
@@ -48,6 +49,8 @@ OP_TRAITS_KEYS = (
     "promotes",
     "same_dtype",
     "float_math",
+    "true_division",
+    "kernel_transform",
     "integer_kernel",
     "results_stop_gradient",
     "value_attributes",
@@ -84,7 +87,10 @@ _LIST_KEYS = (
     "operators",
     "static_unswapped",
 )
-_BOOL_KEYS = ("integer_kernel", "results_stop_gradient", "static_operators")
+_BOOL_KEYS = ("true_division", "integer_kernel", "results_stop_gradient", "static_operators")
+# the data transforms a no-promotion op's kernel applies to mixed dtypes
+# (runtime/common/promotion.py kernel_transform)
+KERNEL_TRANSFORMS = ("into_complex", "matmul")
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,8 @@ class OpTraitsEntry:
     promotes: tuple[str, ...] = ()
     same_dtype: tuple[str, ...] = ()
     float_math: tuple[str, ...] = ()
+    true_division: bool = False
+    kernel_transform: str | None = None
     integer_kernel: bool = False
     results_stop_gradient: bool = False
     value_attributes: tuple[str, ...] = ()
@@ -160,10 +168,11 @@ class _TraitsParser(_EntryParser):
                 found = self.pairs(key, values[key], strings=False)
                 ok &= found is not None
                 fields[key] = found
-        if "legacy_elementwise" in values:
-            found = self.identifier("legacy_elementwise", values["legacy_elementwise"])
-            ok &= found is not None
-            fields["legacy_elementwise"] = found
+        for key in ("legacy_elementwise", "kernel_transform"):
+            if key in values:
+                found = self.identifier(key, values[key])
+                ok &= found is not None
+                fields[key] = found
         if ok:
             ok = self.check_values(fields)
         if name is None or not ok:
@@ -243,6 +252,20 @@ class _TraitsParser(_EntryParser):
                     suggest(dtype, _INTEGER_DTYPES) or f"one of {', '.join(_INTEGER_DTYPES)}",
                 )
                 ok = False
+        transform = fields.get("kernel_transform")
+        if transform is not None and transform not in KERNEL_TRANSFORMS:
+            self.error(
+                self.loc_of("kernel_transform"),
+                f"kernel_transform: '{transform}' is not a data transform",
+                suggest(transform, KERNEL_TRANSFORMS) or f"one of {', '.join(KERNEL_TRANSFORMS)}",
+            )
+            ok = False
+        if transform is not None and "same_dtype" not in fields:
+            self.error(
+                self.loc_of("kernel_transform"),
+                "kernel_transform: only an op whose inputs are 'same_dtype' has one",
+            )
+            ok = False
         known = BINARY_OPERATORS + REFLECTED_OPERATORS
         for index, dunder in enumerate(fields.get("operators", ())):
             if dunder not in known:

@@ -149,6 +149,8 @@ def op_traits_source(entry: OpTraitsEntry) -> str:
         ("promotes", literal(entry.promotes), bool(entry.promotes)),
         ("same_dtype", literal(entry.same_dtype), bool(entry.same_dtype)),
         ("float_math", literal(entry.float_math), bool(entry.float_math)),
+        ("true_division", "True", entry.true_division),
+        ("kernel_transform", repr(entry.kernel_transform), entry.kernel_transform),
         ("integer_kernel", "True", entry.integer_kernel),
         ("results_stop_gradient", "True", entry.results_stop_gradient),
         ("value_attributes", literal(entry.value_attributes), bool(entry.value_attributes)),

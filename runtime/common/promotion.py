@@ -13,7 +13,8 @@ tests/data/dtype_semantics/ records them:
   is refused: InvalidArgumentError naming the op, both dtypes and the cast that makes it work.
 
 Ops whose inputs are ``same_dtype`` (concat, stack, add_n, matmul, bitwise ops) take one dtype;
-a mix is refused the same way. ``divide`` computes integer inputs in float32 (true division), and
+a mix is refused the same way, but for the pairs their kernels' data transform takes
+(``kernel_transform``). ``divide`` computes integer inputs in float32 (``true_division``), and
 the unary ops with ``float_math`` compute the integer dtypes listed for them in float32, as
 PaddlePaddle's do.
 """
@@ -36,6 +37,7 @@ __all__ = [
     "zero_d_result_dtype",
     "matmul_operator_dtype",
     "kernel_transform",
+    "KERNEL_TRANSFORMS",
 ]
 
 D = DataType
@@ -81,14 +83,22 @@ def _kind_rank(dtype: DataType) -> int:
 
 
 def compute_dtype(
-    op: str, named: Sequence[tuple[str, DataType]], promotes: bool = True
+    op: str,
+    named: Sequence[tuple[str, DataType]],
+    promotes: bool = True,
+    transform: str | None = None,
+    true_division: bool = False,
 ) -> DataType:
     """The dtype ``op`` computes in for its participating inputs ``named`` ((name, dtype) pairs,
-    ``x[0]``, ``x[1]``... for a Tensor[] input); InvalidArgumentError naming both dtypes and the
-    cast that would make it work for a pair the rules refuse."""
+    ``x[0]``, ``x[1]``... for a Tensor[] input): promoted, or for an op that does not promote
+    the first input's where its kernel's data ``transform`` (``kernel_transform``) takes the
+    others; float32 for integers where the op is a ``true_division``. InvalidArgumentError
+    naming both dtypes and the cast that would make it work for a pair the rules refuse."""
     first_name, result = named[0]
     for name, dtype in named[1:]:
-        promoted = promote_pair(result, dtype) if promotes else kernel_transform(op, result, dtype)
+        promoted = (
+            promote_pair(result, dtype) if promotes else kernel_transform(transform, result, dtype)
+        )
         if promoted is None:
             rule = (
                 "PaddlePaddle promotes only between floating-point dtypes and between complex "
@@ -101,7 +111,7 @@ def compute_dtype(
                 f"{dtype.name.lower()}: {rule}; {_suggestion(first_name, result, name, dtype)}"
             )
         result = promoted
-    if op == "divide" and result in _INTEGERS:
+    if true_division and result in _INTEGERS:
         return D.FLOAT32
     return result
 
@@ -110,19 +120,24 @@ def compute_dtype(
 _INTO_COMPLEX = frozenset((D.UINT8, D.INT16, D.FLOAT16, D.BFLOAT16, D.FLOAT32))
 
 
-def kernel_transform(op: str, kernel: DataType, other: DataType) -> DataType | None:
+# the data transforms of ops/op_traits.yaml's kernel_transform
+KERNEL_TRANSFORMS = ("into_complex", "matmul")
+
+
+def kernel_transform(transform: str | None, kernel: DataType, other: DataType) -> DataType | None:
     """The dtype a no-promotion op computes in when an input of dtype ``other`` meets the kernel
     dtype ``kernel`` (the first input's), or None where PaddlePaddle 3.3.1 refuses: none but
-    the pairs its kernels' data transform casts on the way in (stack and add_n of a complex
-    first input take uint8/int16/float16/bfloat16/float32/float64; matmul of complex with
-    those but float64 only for complex128, either order, and float32 with int32/int64)."""
+    the pairs its kernels' data ``transform`` casts on the way in (``into_complex``, stack's and
+    add_n's: a complex first input takes uint8/int16/float16/bfloat16/float32/float64;
+    ``matmul``: complex with those but float64 only for complex128, either order, and float32
+    with int32/int64; None: nothing)."""
     if other is kernel:
         return kernel
-    if op in ("stack", "add_n"):
+    if transform == "into_complex":
         return (
             kernel if kernel.is_complex and (other in _INTO_COMPLEX or other is D.FLOAT64) else None
         )
-    if op != "matmul":
+    if transform != "matmul":
         return None
     if kernel is D.FLOAT32 and other in _WIDE_INTEGERS:
         return kernel
@@ -142,12 +157,15 @@ def unary_compute_dtype(float_math: frozenset[DataType], dtype: DataType) -> Dat
 
 class PromotionRule(NamedTuple):
     """The rule ``promote_metas`` applies to one op: the participating inputs (positions and
-    names), whether they promote (else they must share one dtype), and the integer dtypes a
-    unary op computes in float32 (empty for any other op)."""
+    names), whether they promote (else they must share one dtype, but for the kernel's data
+    ``transform``), the integer dtypes a unary op computes in float32 (empty for any other op),
+    and whether integer inputs compute in float32 (``true_division``)."""
 
     inputs: tuple[tuple[int, str], ...]
     promotes: bool
     float_math: frozenset[DataType] = frozenset()
+    transform: str | None = None
+    true_division: bool = False
 
 
 def promotion_rule(info: Any) -> PromotionRule | None:
@@ -160,7 +178,12 @@ def promotion_rule(info: Any) -> PromotionRule | None:
     names, promotes = (traits.promotes, True) if traits.promotes else (traits.same_dtype, False)
     if not names:
         return None
-    return PromotionRule(tuple((input_names.index(name), name) for name in names), promotes)
+    return PromotionRule(
+        tuple((input_names.index(name), name) for name in names),
+        promotes,
+        transform=traits.kernel_transform,
+        true_division=traits.true_division,
+    )
 
 
 def promote_metas(
@@ -173,7 +196,7 @@ def promote_metas(
     ``with_dtype(meta, dtype)``, or None for an op with fewer than two participating inputs and
     no unary float32 rule. ``metas`` hold anything with a ``dtype`` (a tuple of them for a
     Tensor[] input, None for an absent optional one); InvalidArgumentError for a refused mix."""
-    inputs, promotes, float_math = rule
+    inputs, promotes, float_math, transform, true_division = rule
     if float_math:
         meta = metas[0]
         target = unary_compute_dtype(float_math, meta.dtype)
@@ -187,9 +210,9 @@ def promote_metas(
             named.extend((f"{name}[{i}]", item.dtype) for i, item in enumerate(meta))
         elif meta is not None:
             named.append((name, meta.dtype))
-    if not named or (len(named) < 2 and op != "divide"):
+    if not named or (len(named) < 2 and not true_division):
         return None
-    target = compute_dtype(op, named, promotes)
+    target = compute_dtype(op, named, promotes, transform, true_division)
     changed = list(metas)
     for position, _ in inputs:
         meta = metas[position]

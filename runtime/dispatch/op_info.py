@@ -83,6 +83,8 @@ class OpTraits:
     promotes: tuple[str, ...] = ()
     same_dtype: tuple[str, ...] = ()
     float_math: tuple[str, ...] = ()
+    true_division: bool = False
+    kernel_transform: str | None = None
     integer_kernel: bool = False
     results_stop_gradient: bool = False
     value_attributes: tuple[str, ...] = ()

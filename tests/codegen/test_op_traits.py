@@ -103,6 +103,18 @@ def diagnostics_of(tmp_path: Path, traits: str, *, with_specs: bool = True) -> l
             id="float_math_names_no_integer_dtype",
         ),
         pytest.param(
+            "- op : foo\n  same_dtype : [x, y]\n  kernel_transform : complex\n",
+            "ops/op_traits.yaml:3:22: op 'foo': kernel_transform: 'complex' is not a data "
+            "transform\n  hint: did you mean 'into_complex'?",
+            id="unknown_kernel_transform",
+        ),
+        pytest.param(
+            "- op : foo\n  promotes : [x, y]\n  kernel_transform : matmul\n",
+            "ops/op_traits.yaml:3:22: op 'foo': kernel_transform: only an op whose inputs are "
+            "'same_dtype' has one",
+            id="kernel_transform_without_same_dtype",
+        ),
+        pytest.param(
             "- op : foo\n  operators : [__plus__]\n",
             "ops/op_traits.yaml:2:16: op 'foo': operators: '__plus__' is not a binary operator "
             "method\n  hint: did you mean '__lt__'?",

@@ -31,6 +31,19 @@ def test_promotion_facts_come_from_the_registry() -> None:
     exp = promotion_rule(get_op_info("exp"))
     assert exp.float_math == frozenset((DataType.INT32, DataType.INT64))
     assert promotion_rule(get_op_info("reshape")) is None
+    assert promotion_rule(get_op_info("divide")).true_division
+    assert promotion_rule(get_op_info("stack")).transform == "into_complex"
+    assert promotion_rule(get_op_info("matmul")).transform == "matmul"
+
+
+def test_codegen_and_runtime_agree_on_the_rule_names() -> None:
+    """The closed sets of names op_traits.yaml's values may take are those the runtime has."""
+    from phiops.codegen import op_traits
+    from phiops.runtime.common import promotion
+    from phiops.runtime.static import value_api
+
+    assert op_traits.KERNEL_TRANSFORMS == promotion.KERNEL_TRANSFORMS
+    assert set(op_traits.SCALAR_RULES) == set(value_api._SCALE_RULES)
 
 
 def test_static_building_quirks_come_from_the_registry() -> None:
