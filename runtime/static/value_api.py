@@ -6,8 +6,9 @@ generated API.
 Operators follow PaddlePaddle's rules: ``+ - * /`` with a Python number become one
 ``pd_op.scale`` (``x - 1.0`` is ``scale(x, 1, bias=-1)``, ``1.0 - x`` is ``scale(x, -1, bias=1)``,
 ``x / 4`` is ``scale(x, 0.25)``); an integer value meeting a float is cast to float32 first, as is
-one divided by an int. Other operators turn the number into a ``full`` of the value's dtype
-(shape ``[]``, or the value's shape when the number comes first) and call the binary op; so
+one divided by an int (an op whose traits say ``true_division``). Other operators turn the number
+into a ``full`` of the value's dtype (shape ``[]``, or the value's shape when the number comes
+first) and call the binary op; so
 do numpy scalars other than np.float64 (np.float32, np.int64, np.bool_, ...) and 0-D arrays, whatever
 the operator. Operands of different dtypes are cast to the compute dtype first (static build).
 ``install_value_api()`` puts all this on ``phiops.runtime.ir.Value`` (``phiops.runtime.static`` calls it
@@ -22,7 +23,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from phiops.runtime.common import DataType, Place
-from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.dispatch.op_def import get_op_info, op_api
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
 from phiops.runtime.ir.core import Value
 from phiops.runtime.static.build import dtype_of_type
@@ -79,6 +80,7 @@ def _numpy_operand(op: str, self: Value, other: np.generic | np.ndarray) -> Valu
 
 def _binary(op: str, reverse: bool = False, scalar_rule: str | None = None) -> Callable:
     scalar = _SCALE_RULES[scalar_rule] if scalar_rule else None
+    true_division = get_op_info(op).traits.true_division
 
     def method(self: Value, other: Any) -> Any:
         if isinstance(other, (np.generic, np.ndarray)) and not isinstance(other, (float, int)):
@@ -90,7 +92,7 @@ def _binary(op: str, reverse: bool = False, scalar_rule: str | None = None) -> C
                 return scalar(self, other)
         elif isinstance(other, int):
             other = float(other)
-            if op == "divide" and _dtype(self) in _INTEGER:
+            if true_division and _dtype(self) in _INTEGER:
                 self = _astype(self, DataType.FLOAT32)
             if _dtype(self) is DataType.BOOL:
                 self = _astype(self, DataType.INT64)
