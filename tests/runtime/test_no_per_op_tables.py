@@ -15,25 +15,28 @@ from phiops.runtime.dispatch.op_def import OP_DEFS
 
 RUNTIME = Path(__file__).resolve().parents[2] / "runtime"
 
-# Collections that name ops without being facts about them, each with its reason; a new
-# collection, or one of these naming other ops, fails the test.
+# Collections that name ops without being facts about them, each with its reason, by file name
+# (so that moving a module between layers keeps its entry); a new collection, or one of these
+# naming other ops, fails the test.
 ALLOWED = {
     # the ops the indexing operators call: installed only where the generated API has them all
-    ("core/tensor.py", ("gather_nd", "index_put", "index_select", "slice", "strided_slice")),
+    ("tensor.py", ("gather_nd", "index_put", "index_select", "slice", "strided_slice")),
     # hand-written Tensor methods, keyed by method name, some of which are also op names
     (
-        "core/tensor_basics.py",
+        "tensor_basics.py",
         ("argsort", "flatten", "logit", "logsumexp", "prod", "slice", "softmax", "unique"),
     ),
     # the values of put_along_axis's `reduce` attribute, which happen to spell op names
-    ("kernels/impl/gather_scatter_kernel.py", ("add", "assign", "mean", "multiply")),
+    ("gather_scatter_kernel.py", ("add", "assign", "mean", "multiply")),
+    # CuPy's scatter ufuncs (add.at, maximum.at, minimum.at) and the dtypes they take
+    ("backends.py", ("add", "maximum", "minimum")),
     # PaddlePaddle 3.3.1's rules for a Tensor meeting a Python or numpy number, by operator
-    # (not yet in ops/op_traits.yaml: runtime/core/scalar_operands.py belongs to the eager layer
-    # being moved under issue 23)
-    ("core/scalar_operands.py", ("add", "multiply", "subtract")),
-    ("core/scalar_operands.py", ("add", "divide", "elementwise_pow", "multiply", "subtract")),
+    # (not yet in ops/op_traits.yaml: scalar_operands.py belongs to the eager layer, being moved
+    # under issue 23)
+    ("scalar_operands.py", ("add", "multiply", "subtract")),
+    ("scalar_operands.py", ("add", "divide", "elementwise_pow", "multiply", "subtract")),
     (
-        "core/scalar_operands.py",
+        "scalar_operands.py",
         ("floor_divide", "greater_equal", "greater_than", "less_equal", "less_than", "remainder"),
     ),
 }
@@ -95,7 +98,7 @@ def test_no_per_op_table_in_the_hand_written_runtime() -> None:
     for path in sorted(RUNTIME.rglob("*.py")):
         relative = path.relative_to(RUNTIME).as_posix()
         for line, names in per_op_tables(path.read_text(encoding="utf-8"), ops):
-            if (relative, names) not in ALLOWED:
+            if (path.name, names) not in ALLOWED:
                 found.append(f"runtime/{relative}:{line}: {', '.join(names)}")
     assert found == [], (
         "per-op tables in the hand-written runtime (put the facts in ops/op_traits.yaml, "
