@@ -28,6 +28,8 @@ ALLOWED = {
     ),
     # the values of put_along_axis's `reduce` attribute, which happen to spell op names
     ("gather_scatter_kernel.py", ("add", "assign", "mean", "multiply")),
+    # and the numpy/CuPy ufunc each `reduce` value scatters with
+    ("gather_scatter_kernel.py", ("add", "maximum", "minimum", "multiply")),
     # CuPy's scatter ufuncs (add.at, maximum.at, minimum.at) and the dtypes they take
     ("backends.py", ("add", "maximum", "minimum")),
     # PaddlePaddle 3.3.1's rules for a Tensor meeting a Python or numpy number, by operator
