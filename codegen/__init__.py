@@ -94,8 +94,8 @@ def collect(
 
     ``python_api=False`` leaves out what only phiops' Python API requires (for PaddlePaddle's
     own files). A file named op_compat.yaml is read as one (`phiops.codegen.compat`) and checked against
-    the op specs among ``paths``; so is one named python_api.yaml (`phiops.codegen.python_api`), and one named docs.yaml
-    (`phiops.codegen.docs`)."""
+    the op specs among ``paths``; so is one named python_api.yaml (`phiops.codegen.python_api`), one named docs.yaml
+    (`phiops.codegen.docs`) and one named op_traits.yaml (`phiops.codegen.op_traits`)."""
     # Imported here, not at the top: pyyaml is the `codegen` extra, and `phiops codegen`
     # from a wheel installed without it must be able to say so.
     from .loader import read_entries, read_spec_file
@@ -104,6 +104,7 @@ def collect(
     from .compat import check_compat, is_compat_file
     from .python_api import check_python_api, is_python_api_file
     from .docs import check_docs, is_docs_file
+    from .op_traits import check_op_traits, is_op_traits_file
 
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -111,8 +112,13 @@ def collect(
     compat_paths = [p for p in paths if is_compat_file(p)]
     python_api_paths = [p for p in paths if is_python_api_file(p)]
     docs_paths = [p for p in paths if is_docs_file(p)]
+    traits_paths = [p for p in paths if is_op_traits_file(p)]
     paths = [
-        p for p in paths if not (is_compat_file(p) or is_python_api_file(p) or is_docs_file(p))
+        p
+        for p in paths
+        if not (
+            is_compat_file(p) or is_python_api_file(p) or is_docs_file(p) or is_op_traits_file(p)
+        )
     ]
     diagnostics: list[Diagnostic] = []
     specs: list[OpSpec] = []
@@ -152,6 +158,9 @@ def collect(
     for raw in docs_paths:
         files.append(_display_name(Path(raw), base))
         diagnostics.extend(check_docs(raw, by_name, base=base)[1])
+    for raw in traits_paths:
+        files.append(_display_name(Path(raw), base))
+        diagnostics.extend(check_op_traits(raw, by_name, base=base)[1])
     return specs, files, sort_diagnostics(diagnostics)
 
 

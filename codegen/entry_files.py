@@ -1,6 +1,6 @@
-"""The spec files read beside the op specs (op_compat.yaml, python_api.yaml, docs.yaml): each is
-a YAML list of mappings, read within the loader's limits (`codegen.loader`) and parsed entry by
-entry, every problem a located diagnostic."""
+"""The spec files read beside the op specs (op_compat.yaml, python_api.yaml, docs.yaml,
+op_traits.yaml): each is a YAML list of mappings, read within the loader's limits
+(`codegen.loader`) and parsed entry by entry, every problem a located diagnostic."""
 
 from __future__ import annotations
 

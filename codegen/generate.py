@@ -40,6 +40,7 @@ SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
 COMPAT_SPEC_FILE = "ops/op_compat.yaml"
 PYTHON_API_SPEC_FILE = "ops/python_api.yaml"
 DOCS_SPEC_FILE = "ops/docs.yaml"
+OP_TRAITS_SPEC_FILE = "ops/op_traits.yaml"
 # generated file -> the context list its template places between `# fmt: off` and `# fmt: on`:
 # the template writes the rest black-formatted, so black checks the file without that table
 # (codegen/render.py::format_source) instead of formatting 1,700 rows
@@ -74,6 +75,9 @@ class Project:
     def docs_path(self) -> Path:
         return self.root / DOCS_SPEC_FILE
 
+    def op_traits_path(self) -> Path:
+        return self.root / OP_TRAITS_SPEC_FILE
+
     def fingerprint(self) -> str:
         codegen_dir = Path(__file__).resolve().parent
         from phiops.codegen.pd_op import pd_op_input_files
@@ -85,6 +89,8 @@ class Project:
             files.append((PYTHON_API_SPEC_FILE, self.python_api_path()))
         if self.docs_path().exists():
             files.append((DOCS_SPEC_FILE, self.docs_path()))
+        if self.op_traits_path().exists():
+            files.append((OP_TRAITS_SPEC_FILE, self.op_traits_path()))
         files += [(p.relative_to(self.root).as_posix(), p) for p in pd_op_input_files(self.root)]
         files += [(f"templates/{p.name}", p) for p in self.templates.glob("*.j2")]
         files += [
@@ -205,6 +211,7 @@ def build_files(project: Project) -> FileManager:
         op_views,
     )
     from phiops.codegen.docs import docs_by_op
+    from phiops.codegen.op_traits import op_traits_by_op
     from phiops.codegen.pd_op import pd_op_context
     from phiops.codegen.render import (
         format_source,
@@ -227,6 +234,7 @@ def build_files(project: Project) -> FileManager:
     ops = list(specs.ops) + list(specs.backward_ops)
     compat_context = _compat_context(project, specs)
     docs = docs_by_op(project.docs_path(), specs, base=project.root)
+    traits = op_traits_by_op(project.op_traits_path(), specs, base=project.root)
     generated_names = {op.name for op in ops}
     # codegen.load has run every check but the runtime's own (InferMeta functions, kernel
     # signatures), including building these views once (codegen.api.views.generation_problems).
@@ -265,7 +273,7 @@ def build_files(project: Project) -> FileManager:
             "registrations": [
                 {
                     "name": op.name,
-                    "info": op_info_source(views[op.name].info),
+                    "info": op_info_source(views[op.name].info, op, traits.get(op.name)),
                     "signature": views[op.name].signature,
                     "grad_spec": views[op.name].api.grad_spec,
                 }
@@ -310,6 +318,8 @@ def build_files(project: Project) -> FileManager:
             sources = f"{spec_text}, {COMPAT_SPEC_FILE}"
         elif name == "python_api.py" and project.python_api_path().exists():
             sources = f"{PYTHON_API_SPEC_FILE}, {spec_text}"
+        elif name == "registry.py" and traits:
+            sources = f"{spec_text}, {OP_TRAITS_SPEC_FILE}"
         elif name in DOCUMENTED_FILES and docs:
             sources = f"{spec_text}, {DOCS_SPEC_FILE}"
         manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from phiops.codegen.api.python import candidate_names, identifier, key_attrs, literal
+from typing import TYPE_CHECKING
+
+from phiops.codegen.api.python import (
+    candidate_names,
+    default_literal,
+    identifier,
+    key_attrs,
+    literal,
+)
 from phiops.codegen.model import OpSpec
 from phiops.runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo
 from phiops.runtime.dispatch.signature import KernelSignature
+
+if TYPE_CHECKING:
+    from phiops.codegen.op_traits import OpTraitsEntry
 
 __all__ = ["op_info", "op_info_source", "kernel_name", "kernel_signature"]
 
@@ -65,8 +76,10 @@ def op_info(op: OpSpec) -> OpInfo:
     )
 
 
-def op_info_source(info: OpInfo) -> str:
-    """Python source constructing ``info``: only names and literals."""
+def op_info_source(info: OpInfo, op: OpSpec, traits: OpTraitsEntry | None = None) -> str:
+    """Python source constructing ``info`` of ``op``, with each attribute's default as the
+    generated API spells it and the op's entry of ops/op_traits.yaml (``traits``, if any): only
+    names and literals."""
 
     def items(values: tuple) -> str:
         return literal(tuple(values))
@@ -74,8 +87,11 @@ def op_info_source(info: OpInfo) -> str:
     inputs = ", ".join(
         f"InputInfo({i.name!r}, is_list={i.is_list}, optional={i.optional})" for i in info.inputs
     )
+    defaults = {a.name: default_literal(op, a) for a in op.attrs if a.default is not None}
     attrs = ", ".join(
-        f"AttrInfo({a.name!r}, {a.type!r}, has_default={a.has_default})" for a in info.attrs
+        f"AttrInfo({a.name!r}, {a.type!r}, has_default={a.has_default}"
+        + (f", default={defaults[a.name]})" if a.name in defaults else ")")
+        for a in info.attrs
     )
     outputs = ", ".join(
         f"OutputInfo({o.name!r}, is_list={o.is_list}, intermediate={o.intermediate}, optional={o.optional})"
@@ -102,4 +118,60 @@ def op_info_source(info: OpInfo) -> str:
         f"view={literal(tuple(info.view))}",
         f"no_need_buffer={items(info.no_need_buffer)}",
     ]
+    if traits is not None:
+        fields.append(f"traits={op_traits_source(traits)}")
     return "OpInfo(" + ", ".join(fields) + ")"
+
+
+def op_traits_source(entry: OpTraitsEntry) -> str:
+    """Python source constructing the OpTraits of an ops/op_traits.yaml entry: only names and
+    literals; the fields the entry leaves at their defaults are left out."""
+    from phiops.codegen.op_traits import REFLECTED_OPERATORS
+
+    scalar_rules = dict(entry.scalar_operators)
+    operators = tuple(
+        "OperatorInfo("
+        + ", ".join(
+            [repr(dunder)]
+            + (["reflected=True"] if dunder in REFLECTED_OPERATORS else [])
+            + ([f"scalar_rule={scalar_rules[dunder]!r}"] if dunder in scalar_rules else [])
+            + ([] if entry.static_operators else ["static=False"])
+            + (
+                ["static_swaps=True"]
+                if dunder in REFLECTED_OPERATORS and dunder not in entry.static_unswapped
+                else []
+            )
+        )
+        + ")"
+        for dunder in entry.operators
+    )
+    fields = [
+        ("promotes", literal(entry.promotes), bool(entry.promotes)),
+        ("same_dtype", literal(entry.same_dtype), bool(entry.same_dtype)),
+        ("float_math", literal(entry.float_math), bool(entry.float_math)),
+        ("true_division", "True", entry.true_division),
+        ("kernel_transform", repr(entry.kernel_transform), entry.kernel_transform),
+        ("integer_kernel", "True", entry.integer_kernel),
+        ("results_stop_gradient", "True", entry.results_stop_gradient),
+        ("value_attributes", literal(entry.value_attributes), bool(entry.value_attributes)),
+        ("pd_op_renames", _pairs(entry.pd_op_renames), bool(entry.pd_op_renames)),
+        ("pd_op_only", _pairs(entry.pd_op_only), bool(entry.pd_op_only)),
+        ("phiops_only", _pairs(entry.phiops_only), bool(entry.phiops_only)),
+        ("operators", _tuple(operators), bool(operators)),
+        ("method_aliases", literal(entry.method_aliases), bool(entry.method_aliases)),
+        ("legacy_elementwise", repr(entry.legacy_elementwise), entry.legacy_elementwise),
+        (
+            "translator_attributes",
+            _pairs(entry.translator_attributes),
+            bool(entry.translator_attributes),
+        ),
+    ]
+    return "OpTraits(" + ", ".join(f"{k}={v}" for k, v, given in fields if given) + ")"
+
+
+def _tuple(sources: tuple[str, ...]) -> str:
+    return f"({sources[0]},)" if len(sources) == 1 else f"({', '.join(sources)})"
+
+
+def _pairs(pairs: tuple[tuple[str, object], ...]) -> str:
+    return _tuple(tuple(f"({literal(k)}, {literal(v)})" for k, v in pairs))

@@ -1,7 +1,9 @@
 """PaddlePaddle 3.3.1's type promotion: the dtype an op computes in when its inputs differ.
 
-One table for eager dispatch (runtime/dispatch/dispatcher.py) and static program building
-(runtime/static/build.py). The rules, as tests/data/dtype_semantics/ records them:
+One set of rules for eager dispatch (runtime/dispatch/dispatcher.py) and static program building
+(runtime/static/build.py); which ops they apply to, and to which inputs, is each op's traits in
+the registry (ops/op_traits.yaml: ``promotes``, ``same_dtype``, ``float_math``). The rules, as
+tests/data/dtype_semantics/ records them:
 
 - equal dtypes stay as they are;
 - two floating dtypes promote to the wider (float16 with bfloat16 gives float32);
@@ -10,25 +12,22 @@ One table for eager dispatch (runtime/dispatch/dispatcher.py) and static program
 - any other pair (int32 with int64, an integer with a float, bool with anything but complex)
   is refused: InvalidArgumentError naming the op, both dtypes and the cast that makes it work.
 
-Ops outside PROMOTING_OPS (concat, stack, add_n, matmul, bitwise ops) take one dtype; a mix is
-refused the same way. ``divide`` computes integer inputs in float32 (true division), and the
-unary ops in FLOAT_MATH_OPS compute the integer dtypes listed for them in float32, as
+Ops whose inputs are ``same_dtype`` (concat, stack, add_n, matmul, bitwise ops) take one dtype;
+a mix is refused the same way, but for the pairs their kernels' data transform takes
+(``kernel_transform``). ``divide`` computes integer inputs in float32 (``true_division``), and
+the unary ops with ``float_math`` compute the integer dtypes listed for them in float32, as
 PaddlePaddle's do.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from phiops.runtime.common.data_type import DataType
 from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = [
-    "PROMOTING_OPS",
-    "SAME_DTYPE_OPS",
-    "FLOAT_MATH_OPS",
     "promote_pair",
-    "promotion_inputs",
     "compute_dtype",
     "unary_compute_dtype",
     "PromotionRule",
@@ -38,61 +37,13 @@ __all__ = [
     "zero_d_result_dtype",
     "matmul_operator_dtype",
     "kernel_transform",
+    "KERNEL_TRANSFORMS",
 ]
 
 D = DataType
 
-# Ops whose tensor inputs promote (for where: x and y, never the condition).
-PROMOTING_OPS: dict[str, tuple[str, ...]] = {
-    **{
-        op: ("x", "y")
-        for op in (
-            "add",
-            "subtract",
-            "multiply",
-            "divide",
-            "floor_divide",
-            "remainder",
-            "elementwise_pow",
-            "maximum",
-            "minimum",
-            "fmax",
-            "fmin",
-            "equal",
-            "not_equal",
-            "less_than",
-            "less_equal",
-            "greater_than",
-            "greater_equal",
-            "logical_and",
-            "logical_or",
-            "logical_xor",
-            "where",
-        )
-    },
-}
-# Multi-input ops whose inputs must share one dtype (no promotion at all).
-SAME_DTYPE_OPS: dict[str, tuple[str, ...]] = {
-    "matmul": ("x", "y"),
-    "bitwise_and": ("x", "y"),
-    "bitwise_or": ("x", "y"),
-    "bitwise_xor": ("x", "y"),
-    "concat": ("x",),
-    "stack": ("x",),
-    "add_n": ("inputs",),
-}
-
 _INTEGERS = frozenset((D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64))
 _WIDE_INTEGERS = frozenset((D.INT32, D.INT64))
-# Unary ops PaddlePaddle computes in float32 for these integer dtypes (its API casts them).
-FLOAT_MATH_OPS: dict[str, frozenset[DataType]] = {
-    "exp": _WIDE_INTEGERS,
-    "log": _WIDE_INTEGERS,
-    **{
-        op: _INTEGERS
-        for op in ("sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "erf", "logit", "logsumexp")
-    },
-}
 
 _FLOATS = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
 
@@ -115,15 +66,6 @@ def promote_pair(x: DataType, y: DataType) -> DataType | None:
     return None
 
 
-def promotion_inputs(op: str) -> tuple[tuple[str, ...], bool] | None:
-    """``(input names, promotes)`` for an op under these rules, None for an op outside them."""
-    if op in PROMOTING_OPS:
-        return PROMOTING_OPS[op], True
-    if op in SAME_DTYPE_OPS:
-        return SAME_DTYPE_OPS[op], False
-    return None
-
-
 def _suggestion(x_name: str, x: DataType, y_name: str, y: DataType) -> str:
     """Cast the input of the lower kind (bool < integer < float < complex; the narrower of two
     of one kind) to the other's dtype."""
@@ -141,14 +83,22 @@ def _kind_rank(dtype: DataType) -> int:
 
 
 def compute_dtype(
-    op: str, named: Sequence[tuple[str, DataType]], promotes: bool = True
+    op: str,
+    named: Sequence[tuple[str, DataType]],
+    promotes: bool = True,
+    transform: str | None = None,
+    true_division: bool = False,
 ) -> DataType:
     """The dtype ``op`` computes in for its participating inputs ``named`` ((name, dtype) pairs,
-    ``x[0]``, ``x[1]``... for a Tensor[] input); InvalidArgumentError naming both dtypes and the
-    cast that would make it work for a pair the rules refuse."""
+    ``x[0]``, ``x[1]``... for a Tensor[] input): promoted, or for an op that does not promote
+    the first input's where its kernel's data ``transform`` (``kernel_transform``) takes the
+    others; float32 for integers where the op is a ``true_division``. InvalidArgumentError
+    naming both dtypes and the cast that would make it work for a pair the rules refuse."""
     first_name, result = named[0]
     for name, dtype in named[1:]:
-        promoted = promote_pair(result, dtype) if promotes else kernel_transform(op, result, dtype)
+        promoted = (
+            promote_pair(result, dtype) if promotes else kernel_transform(transform, result, dtype)
+        )
         if promoted is None:
             rule = (
                 "PaddlePaddle promotes only between floating-point dtypes and between complex "
@@ -161,7 +111,7 @@ def compute_dtype(
                 f"{dtype.name.lower()}: {rule}; {_suggestion(first_name, result, name, dtype)}"
             )
         result = promoted
-    if op == "divide" and result in _INTEGERS:
+    if true_division and result in _INTEGERS:
         return D.FLOAT32
     return result
 
@@ -170,19 +120,24 @@ def compute_dtype(
 _INTO_COMPLEX = frozenset((D.UINT8, D.INT16, D.FLOAT16, D.BFLOAT16, D.FLOAT32))
 
 
-def kernel_transform(op: str, kernel: DataType, other: DataType) -> DataType | None:
+# the data transforms of ops/op_traits.yaml's kernel_transform
+KERNEL_TRANSFORMS = ("into_complex", "matmul")
+
+
+def kernel_transform(transform: str | None, kernel: DataType, other: DataType) -> DataType | None:
     """The dtype a no-promotion op computes in when an input of dtype ``other`` meets the kernel
     dtype ``kernel`` (the first input's), or None where PaddlePaddle 3.3.1 refuses: none but
-    the pairs its kernels' data transform casts on the way in (stack and add_n of a complex
-    first input take uint8/int16/float16/bfloat16/float32/float64; matmul of complex with
-    those but float64 only for complex128, either order, and float32 with int32/int64)."""
+    the pairs its kernels' data ``transform`` casts on the way in (``into_complex``, stack's and
+    add_n's: a complex first input takes uint8/int16/float16/bfloat16/float32/float64;
+    ``matmul``: complex with those but float64 only for complex128, either order, and float32
+    with int32/int64; None: nothing)."""
     if other is kernel:
         return kernel
-    if op in ("stack", "add_n"):
+    if transform == "into_complex":
         return (
             kernel if kernel.is_complex and (other in _INTO_COMPLEX or other is D.FLOAT64) else None
         )
-    if op != "matmul":
+    if transform != "matmul":
         return None
     if kernel is D.FLOAT32 and other in _WIDE_INTEGERS:
         return kernel
@@ -194,25 +149,41 @@ def kernel_transform(op: str, kernel: DataType, other: DataType) -> DataType | N
     return None
 
 
-def unary_compute_dtype(op: str, dtype: DataType) -> DataType | None:
-    """float32 where PaddlePaddle computes unary ``op`` on integer ``dtype`` in float32."""
-    return D.FLOAT32 if dtype in FLOAT_MATH_OPS.get(op, ()) else None
+def unary_compute_dtype(float_math: frozenset[DataType], dtype: DataType) -> DataType | None:
+    """float32 where ``dtype`` is one of the integer dtypes ``float_math`` that PaddlePaddle
+    computes a unary op in float32 for."""
+    return D.FLOAT32 if dtype in float_math else None
 
 
-# (positions and names of the participating inputs, whether they promote) for one op.
-PromotionRule = tuple[tuple[tuple[int, str], ...], bool]
+class PromotionRule(NamedTuple):
+    """The rule ``promote_metas`` applies to one op: the participating inputs (positions and
+    names), whether they promote (else they must share one dtype, but for the kernel's data
+    ``transform``), the integer dtypes a unary op computes in float32 (empty for any other op),
+    and whether integer inputs compute in float32 (``true_division``)."""
+
+    inputs: tuple[tuple[int, str], ...]
+    promotes: bool
+    float_math: frozenset[DataType] = frozenset()
+    transform: str | None = None
+    true_division: bool = False
 
 
-def promotion_rule(op: str, input_names: Sequence[str]) -> PromotionRule | None:
-    """The rule ``promote_metas`` applies to ``op``'s inputs (None for an op these rules leave
-    alone): which inputs take part, by position and name, and whether they promote."""
-    if op in FLOAT_MATH_OPS:
-        return ((0, input_names[0]),), True
-    found = promotion_inputs(op)
-    if found is None:
+def promotion_rule(info: Any) -> PromotionRule | None:
+    """The rule ``promote_metas`` applies to the op of ``info`` (an OpInfo: its ``traits`` and
+    ``input_names``), None for an op these rules leave alone."""
+    traits, input_names = info.traits, info.input_names
+    if traits.float_math:
+        float_math = frozenset(DataType[name.upper()] for name in traits.float_math)
+        return PromotionRule(((0, input_names[0]),), True, float_math)
+    names, promotes = (traits.promotes, True) if traits.promotes else (traits.same_dtype, False)
+    if not names:
         return None
-    names, promotes = found
-    return tuple((input_names.index(name), name) for name in names), promotes
+    return PromotionRule(
+        tuple((input_names.index(name), name) for name in names),
+        promotes,
+        transform=traits.kernel_transform,
+        true_division=traits.true_division,
+    )
 
 
 def promote_metas(
@@ -225,10 +196,10 @@ def promote_metas(
     ``with_dtype(meta, dtype)``, or None for an op with fewer than two participating inputs and
     no unary float32 rule. ``metas`` hold anything with a ``dtype`` (a tuple of them for a
     Tensor[] input, None for an absent optional one); InvalidArgumentError for a refused mix."""
-    inputs, promotes = rule
-    if op in FLOAT_MATH_OPS:
+    inputs, promotes, float_math, transform, true_division = rule
+    if float_math:
         meta = metas[0]
-        target = unary_compute_dtype(op, meta.dtype)
+        target = unary_compute_dtype(float_math, meta.dtype)
         if target is None:
             return None
         return target, (with_dtype(meta, target), *metas[1:])
@@ -239,9 +210,9 @@ def promote_metas(
             named.extend((f"{name}[{i}]", item.dtype) for i, item in enumerate(meta))
         elif meta is not None:
             named.append((name, meta.dtype))
-    if not named or (len(named) < 2 and op != "divide"):
+    if not named or (len(named) < 2 and not true_division):
         return None
-    target = compute_dtype(op, named, promotes)
+    target = compute_dtype(op, named, promotes, transform, true_division)
     changed = list(metas)
     for position, _ in inputs:
         meta = metas[position]

@@ -43,6 +43,7 @@ from phiops.runtime.compat.program_desc import (
     ProgramDesc,
     VarDesc,
 )
+from phiops.runtime.dispatch.op_def import OP_DEFS, legacy_elementwise_ops
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, PhiError, UnimplementedError
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Region, Value
@@ -52,6 +53,7 @@ from phiops.runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, T
 
 __all__ = [
     "OWN_TRANSLATIONS",
+    "own_translations",
     "translate_program_desc",
     "translate_op_by_op",
     "legacy_arguments",
@@ -64,44 +66,50 @@ _VAR_DTYPES = {
     0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
     20: "uint8", 21: "int8", 22: "bfloat16", 23: "complex64", 24: "complex128",
 }  # fmt: skip
-_ELEMENTWISE = {
-    "elementwise_add": "add",
-    "elementwise_sub": "subtract",
-    "elementwise_mul": "multiply",
-    "elementwise_div": "divide",
-    "elementwise_max": "maximum",
-    "elementwise_min": "minimum",
-    "elementwise_pow": "elementwise_pow",
-    "elementwise_floordiv": "floor_divide",
-    "elementwise_mod": "remainder",
-}
 _NOT_PARAMETERS = ("feed", "fetch")
 # fill_constant's place_type -> the place PaddlePaddle 3.3.1 gives its `full`
 _PLACE_TYPES = {-1: "undefined:0", 0: "cpu", 1: "gpu:0"}
 
-# Attributes PaddlePaddle 3.3.1's translator (built with oneDNN, as its CPU wheel is) gives the
-# op a legacy op becomes, though neither the legacy op nor the pd_op definition has them.
-_TRANSLATOR_ATTRIBUTES: dict[str, dict[str, Attribute]] = {
-    "cast": {
-        "mkldnn_data_type": Attribute("str", "float32"),
-        "onednn_data_type": Attribute("str", ""),
-    },
-}
-# legacy ops translated by a rule of their own, as PaddlePaddle's translator has one for each
-OWN_TRANSLATIONS = frozenset(
-    (
-        "feed",
-        "fetch",
-        "mul",
-        "fill_constant",
-        "assign",
-        "increment",
-        "select_input",
-        "conditional_block",
-        "while",
-        *_ELEMENTWISE,
-    )
+# legacy ops translated by a rule of their own, as PaddlePaddle's translator has one for each;
+# the legacy elementwise ops (ops/op_traits.yaml legacy_elementwise) have one rule between them
+_OWN_RULES = (
+    "feed",
+    "fetch",
+    "mul",
+    "fill_constant",
+    "assign",
+    "increment",
+    "select_input",
+    "conditional_block",
+    "while",
 )
+
+
+def own_translations() -> frozenset[str]:
+    """The legacy op types translated by a rule of their own (the legacy elementwise ops of the
+    registered ops among them)."""
+    return frozenset((*_OWN_RULES, *legacy_elementwise_ops()))
+
+
+def __getattr__(name: str) -> Any:
+    # OWN_TRANSLATIONS depends on the registry, which is complete only once the ops are loaded
+    if name == "OWN_TRANSLATIONS":
+        return own_translations()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _translator_attributes(op: str) -> dict[str, Attribute]:
+    """Attributes PaddlePaddle 3.3.1's translator (built with oneDNN, as its CPU wheel is) gives
+    the op a legacy op becomes, though neither the legacy op nor the pd_op definition has them
+    (ops/op_traits.yaml translator_attributes)."""
+    op_def = OP_DEFS.get(op)
+    if op_def is None:
+        return {}
+    return {
+        name: Attribute("str", value) for name, value in op_def.info.traits.translator_attributes
+    }
+
+
 # legacy ops holding a sub-block that are translated (as PaddlePaddle 3.3.1 translates them)
 _CONTROL_FLOW = ("conditional_block", "while")
 
@@ -439,7 +447,7 @@ class _Translator:
         handler = self.special.get(op.type)
         if handler is not None:
             handler(op, where)
-        elif op.type in _ELEMENTWISE:
+        elif op.type in legacy_elementwise_ops():
             self.elementwise(op, where)
         else:
             self.generic(op, where)
@@ -537,7 +545,7 @@ class _Translator:
         out_name = self.single_output(op, "Out", where)
         attributes = self.result_flags([out_name])
         result = self.append(
-            f"pd_op.{_ELEMENTWISE[op.type]}",
+            f"pd_op.{legacy_elementwise_ops()[op.type]}",
             [x, y],
             [_tensor_type(self.var(out_name), where)],
             attributes,
@@ -766,7 +774,7 @@ class _Translator:
                 attributes[attr] = _attribute(kind, op.attrs[legacy], where)
             else:  # PaddlePaddle translates an absent attribute as its type's empty value
                 attributes[attr] = _empty_attribute(kind, where)
-        attributes.update(_TRANSLATOR_ATTRIBUTES.get(name, {}))
+        attributes.update(_translator_attributes(name))
         output_names: list[str | None] = []
         types: list[Type] = []
         for result in ir_def.results:

@@ -147,7 +147,7 @@ class OpDispatcher:
             for name in info.kernel_params
         )
         self._key_attr_index = tuple(attr_index[name] for name in info.key_attrs)
-        self._promotion = promotion_rule(info.name, info.input_names)
+        self._promotion = promotion_rule(info)
         DISPATCHERS.append(self)
 
     # -- the slow path -----------------------------------------------------------------------

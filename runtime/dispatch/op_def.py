@@ -5,7 +5,10 @@ facts (the ``OpInfo``: inputs, attributes, outputs, optional, intermediate, inpl
 no_need_buffer), its InferMeta binding (the generated wrapper), its ``KernelSignature``, its
 ``GradSpec`` and its dispatcher (``plan``/``execute``). The generated API binds each eager function
 to its OpDef when it is defined. The autograd engine, the optimizer and, later, the IR's ``pd_op``
-dialect and the executors find ops here and nowhere else: ``get_op_def(name)``.
+dialect and the executors find ops here and nowhere else: ``get_op_def(name)`` (``get_op_info``
+for its spec facts). It is the one op registry: the tables the runtime derives from every op's
+traits (the Python operators, the Tensor method aliases, the legacy elementwise ops) are read
+from it too.
 """
 
 from __future__ import annotations
@@ -13,14 +16,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from phiops.runtime.dispatch.dispatcher import OpDispatcher
-from phiops.runtime.dispatch.op_info import AttrInfo, InputInfo, OpInfo, OutputInfo, register_op
+from phiops.runtime.dispatch.op_info import (
+    AttrInfo,
+    InputInfo,
+    OperatorInfo,
+    OpInfo,
+    OutputInfo,
+)
 from phiops.runtime.dispatch.signature import KernelSignature
 from phiops.runtime.errors import AlreadyExistsError, NotFoundError, UnimplementedError
 
 if TYPE_CHECKING:
     from phiops.runtime.autograd.grad_node import GradSpec
 
-__all__ = ["OpDef", "OP_DEFS", "register_op_def", "get_op_def", "op_api", "op_defs"]
+__all__ = [
+    "OpDef",
+    "OP_DEFS",
+    "register_op_def",
+    "get_op_def",
+    "get_op_info",
+    "op_api",
+    "op_defs",
+    "python_operators",
+    "method_aliases",
+    "legacy_elementwise_ops",
+]
 
 
 class OpDef:
@@ -123,14 +143,14 @@ OP_DEFS: dict[str, OpDef] = {}
 
 
 def register_op_def(op: OpDef) -> OpDef:
-    """Add ``op`` (and its OpInfo) to the registries; AlreadyExistsError if the name is taken."""
+    """Add ``op`` to the registry; AlreadyExistsError if the name is taken by another op."""
     previous = OP_DEFS.get(op.name)
     if previous is not None and previous.info != op.info:
         raise AlreadyExistsError(
             f"op {op.name!r} is registered twice ({previous.location}, {op.location})"
         )
-    register_op(op.info)
     OP_DEFS[op.name] = op
+    _DERIVED.clear()
     return op
 
 
@@ -142,6 +162,11 @@ def get_op_def(name: str) -> OpDef:
         raise NotFoundError(
             f"no op named {name!r} is registered (is `import generated` missing?)"
         ) from None
+
+
+def get_op_info(name: str) -> OpInfo:
+    """The spec facts (OpInfo) of op ``name``; NotFoundError naming it when none is registered."""
+    return get_op_def(name).info
 
 
 def op_api(name: str) -> Callable[..., Any]:
@@ -159,3 +184,44 @@ def op_api(name: str) -> Callable[..., Any]:
 def op_defs() -> Iterator[OpDef]:
     """Every registered OpDef, in registration order."""
     return iter(tuple(OP_DEFS.values()))
+
+
+# tables derived from every registered op's traits, built on first use after a registration
+_DERIVED: dict[str, Any] = {}
+
+
+def python_operators() -> tuple[tuple[OperatorInfo, str], ...]:
+    """Every Python operator an op declares (ops/op_traits.yaml ``operators``) with the op it
+    calls, in registration order: the one table Tensor's and Value's operators are made from."""
+    found = _DERIVED.get("operators")
+    if found is None:
+        found = _DERIVED["operators"] = tuple(
+            (operator, op.name) for op in OP_DEFS.values() for operator in op.info.traits.operators
+        )
+    return found
+
+
+def method_aliases() -> dict[str, str]:
+    """PaddlePaddle's Tensor method aliases (ops/op_traits.yaml ``method_aliases``): alias ->
+    the generated function it calls (an alias ending in ``_`` calls the op's in-place form)."""
+    found = _DERIVED.get("aliases")
+    if found is None:
+        found = _DERIVED["aliases"] = {
+            alias: op.name + "_" if alias.endswith("_") else op.name
+            for op in OP_DEFS.values()
+            for alias in op.info.traits.method_aliases
+        }
+    return dict(found)
+
+
+def legacy_elementwise_ops() -> dict[str, str]:
+    """Legacy elementwise op type -> the op it becomes (ops/op_traits.yaml
+    ``legacy_elementwise``)."""
+    found = _DERIVED.get("elementwise")
+    if found is None:
+        found = _DERIVED["elementwise"] = {
+            op.info.traits.legacy_elementwise: op.name
+            for op in OP_DEFS.values()
+            if op.info.traits.legacy_elementwise is not None
+        }
+    return dict(found)

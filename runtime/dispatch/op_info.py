@@ -1,21 +1,34 @@
-"""OpInfo: what the generated registry records about each op, and the op registry."""
+"""OpInfo: what the generated registry records about each op (its spec facts and its traits
+from ops/op_traits.yaml). The registry itself is runtime/dispatch/op_def.py's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from phiops.runtime.dispatch.signature import KernelSignature
-from phiops.runtime.errors import AlreadyExistsError, NotFoundError
 
 __all__ = [
     "InputInfo",
     "AttrInfo",
+    "NO_DEFAULT",
     "OutputInfo",
+    "OperatorInfo",
+    "OpTraits",
     "OpInfo",
-    "OP_REGISTRY",
-    "register_op",
-    "get_op_info",
 ]
+
+
+class _NoDefault:
+    """The default of an attribute the spec gives none (``None`` is a default of its own)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT: Any = _NoDefault()
 
 
 @dataclass(frozen=True)
@@ -27,9 +40,13 @@ class InputInfo:
 
 @dataclass(frozen=True)
 class AttrInfo:
+    """One attribute; ``default`` is the spec's default as the generated API takes it
+    (``NO_DEFAULT`` where the spec gives none)."""
+
     name: str
     type: str
     has_default: bool = False
+    default: Any = NO_DEFAULT
 
 
 @dataclass(frozen=True)
@@ -38,6 +55,49 @@ class OutputInfo:
     is_list: bool = False
     intermediate: bool = False
     optional: bool = False
+
+
+@dataclass(frozen=True)
+class OperatorInfo:
+    """A Python operator that calls the op (ops/op_traits.yaml ``operators``): ``x + y`` is
+    ``add(x, y)``; a ``reflected`` one (``__radd__``) swaps the operands. ``scalar_rule``: how a
+    static Value meeting a Python number builds one ``pd_op.scale`` instead (``plus``, ``minus``,
+    ``rminus``, ``times``, ``over``), None to build the op on a ``full``; ``static``: whether
+    Values have the operator too; ``static_swaps``: whether a Value's reflected form builds the
+    op with the operands swapped (PaddlePaddle's math_op_patch does not for ``__radd__`` and
+    ``__rmul__``)."""
+
+    dunder: str
+    reflected: bool = False
+    scalar_rule: str | None = None
+    static: bool = True
+    static_swaps: bool = False
+
+
+@dataclass(frozen=True)
+class OpTraits:
+    """The facts about an op that PaddlePaddle's schema has no key for (ops/op_traits.yaml,
+    docs/op_traits.md): type promotion, static-building quirks, the pd_op's argument
+    differences, Python operators and Tensor method aliases, legacy translation."""
+
+    promotes: tuple[str, ...] = ()
+    same_dtype: tuple[str, ...] = ()
+    float_math: tuple[str, ...] = ()
+    true_division: bool = False
+    kernel_transform: str | None = None
+    integer_kernel: bool = False
+    results_stop_gradient: bool = False
+    value_attributes: tuple[str, ...] = ()
+    pd_op_renames: tuple[tuple[str, str], ...] = ()
+    pd_op_only: tuple[tuple[str, Any], ...] = ()
+    phiops_only: tuple[tuple[str, Any], ...] = ()
+    operators: tuple[OperatorInfo, ...] = ()
+    method_aliases: tuple[str, ...] = ()
+    legacy_elementwise: str | None = None
+    translator_attributes: tuple[tuple[str, str], ...] = ()
+
+
+NO_TRAITS = OpTraits()
 
 
 @dataclass(frozen=True)
@@ -50,7 +110,8 @@ class OpInfo:
     function, in order; ``data_type``/``backend``/``layout`` are candidate names (a
     ``complex(x)`` candidate is spelled ``complex:x``, a DataType constant ``DataType::X``);
     ``key_attrs`` are the attributes that the dispatch cache key includes, because they can
-    change the selected kernel or the inferred meta.
+    change the selected kernel or the inferred meta; ``traits`` are its facts from
+    ops/op_traits.yaml.
     """
 
     name: str
@@ -72,6 +133,7 @@ class OpInfo:
     inplace: tuple[tuple[str, str], ...] = ()
     view: tuple[tuple[str, str], ...] = ()
     no_need_buffer: tuple[str, ...] = ()
+    traits: OpTraits = NO_TRAITS
     extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -91,24 +153,3 @@ class OpInfo:
     @property
     def input_names(self) -> tuple[str, ...]:
         return tuple(i.name for i in self.inputs)
-
-
-OP_REGISTRY: dict[str, OpInfo] = {}
-
-
-def register_op(info: OpInfo) -> OpInfo:
-    """Add ``info`` to the registry; AlreadyExistsError if the name is taken."""
-    previous = OP_REGISTRY.get(info.name)
-    if previous is not None and previous != info:
-        raise AlreadyExistsError(
-            f"op {info.name!r} is registered twice ({previous.location}, {info.location})"
-        )
-    OP_REGISTRY[info.name] = info
-    return info
-
-
-def get_op_info(name: str) -> OpInfo:
-    try:
-        return OP_REGISTRY[name]
-    except KeyError:
-        raise NotFoundError(f"no op named {name!r} is registered") from None

@@ -10,7 +10,7 @@ DenseTensor behind a Tensor that way; the runtime and the generated API read ``a
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -335,36 +335,6 @@ def to_tensor(
     return tensor
 
 
-_BINARY = {
-    "__add__": "add",
-    "__sub__": "subtract",
-    "__mul__": "multiply",
-    "__truediv__": "divide",
-    "__floordiv__": "floor_divide",
-    "__mod__": "remainder",
-    "__pow__": "elementwise_pow",
-    "__matmul__": "matmul",
-    "__eq__": "equal",
-    "__ne__": "not_equal",
-    "__lt__": "less_than",
-    "__le__": "less_equal",
-    "__gt__": "greater_than",
-    "__ge__": "greater_equal",
-    "__and__": "logical_and",
-    "__or__": "logical_or",
-}
-_REFLECTED = {
-    "__radd__": "add",
-    "__rsub__": "subtract",
-    "__rmul__": "multiply",
-    "__rtruediv__": "divide",
-    "__rfloordiv__": "floor_divide",
-    "__rmod__": "remainder",
-    "__rpow__": "elementwise_pow",
-    "__rmatmul__": "matmul",
-}
-
-
 # The names of the methods install_operators gave Tensor from the generated API (every op whose
 # first argument is a Tensor, and the in-place variants); static Values have the same ones.
 TENSOR_METHODS: list[str] = []
@@ -421,11 +391,16 @@ def install_operators(
     inplace: ModuleType | None = None,
     methods: Sequence[str] = (),
     inplace_methods: Sequence[str] = (),
+    operators: Sequence[tuple[Any, str]] = (),
+    aliases: Mapping[str, str] | None = None,
 ) -> None:
     """Give Tensor its Python operators and methods, implemented by the generated API in ``api``
     (those whose op ``api`` defines): ``x.op(...)`` is ``api.op(x, ...)`` for each of
     ``methods``, ``x.op_(...)`` is ``inplace.op_(x, ...)`` for each of ``inplace_methods``. A
-    method Tensor's class defines by hand (``set_value``) keeps its own meaning."""
+    method Tensor's class defines by hand (``set_value``) keeps its own meaning. ``operators``
+    are the registry's (OperatorInfo, op) pairs (``python_operators()``: ``__add__`` calls
+    ``add``, a reflected one with the operands swapped); ``aliases`` its Tensor method aliases
+    (``method_aliases()``)."""
 
     scalars = ScalarOperators(api, _number_tensor)
 
@@ -458,12 +433,10 @@ def install_operators(
         return method
 
     available = set(getattr(api, "__all__", ()))
-    for dunder, op in _BINARY.items():
+    for operator, op in operators:
         if op in available:
-            setattr(Tensor, dunder, binary(getattr(api, op)))
-    for dunder, op in _REFLECTED.items():
-        if op in available:
-            setattr(Tensor, dunder, reflected(getattr(api, op)))
+            make = reflected if operator.reflected else binary
+            setattr(Tensor, operator.dunder, make(getattr(api, op)))
     if "scale" in available:
         Tensor.__neg__ = lambda self: api.scale(self, -1.0, 0.0, True)
     if "abs" in available:
@@ -487,7 +460,7 @@ def install_operators(
     TENSOR_METHODS[:] = [name for name, _ in installed]
     from phiops.runtime.eager.tensor_basics import install_tensor_basics
 
-    install_tensor_basics(api, inplace)
+    install_tensor_basics(api, inplace, aliases or {})
     if {"slice", "strided_slice", "index_select", "gather_nd", "index_put"} <= available:
         from phiops.runtime.eager.indexing import install_indexing
 

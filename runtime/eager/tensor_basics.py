@@ -3,14 +3,15 @@
 ``T``/``mT``, ``clone``, ``cpu``/``cuda``/``to``, ``dim``, ``element_size``, the in-place fills
 (``zero_``, ``fill_``, ``uniform_``, ``normal_``), PaddlePaddle's method aliases (``astype``,
 ``sub``, ``mul``, ``clamp``, ``mm``, ...) and ``set_printoptions`` with a repr that prints like
-PaddlePaddle's, summarised for large tensors. ``install_tensor_basics(api, inplace)`` puts them
-on Tensor; runtime/eager/tensor.py's ``install_operators`` calls it.
+PaddlePaddle's, summarised for large tensors. ``install_tensor_basics(api, inplace, aliases)``
+puts them on Tensor (the aliases are the registry's, from ops/op_traits.yaml);
+runtime/eager/tensor.py's ``install_operators`` calls it.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -20,31 +21,9 @@ from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["install_tensor_basics", "set_printoptions", "METHOD_ALIASES"]
 
-# PaddlePaddle's Tensor method aliases: alias -> the generated function it calls.
-METHOD_ALIASES = {
-    "astype": "cast",
-    "sub": "subtract",
-    "sub_": "subtract_",
-    "mul": "multiply",
-    "mul_": "multiply_",
-    "div": "divide",
-    "div_": "divide_",
-    "true_divide": "divide",
-    "mod": "remainder",
-    "mod_": "remainder_",
-    "floor_mod": "remainder",
-    "floor_mod_": "remainder_",
-    "gt": "greater_than",
-    "ge": "greater_equal",
-    "lt": "less_than",
-    "le": "less_equal",
-    "eq": "equal",
-    "ne": "not_equal",
-    "clamp": "clip",
-    "clamp_": "clip_",
-    "mm": "matmul",
-    "bmm": "matmul",
-}
+# PaddlePaddle's Tensor method aliases: alias -> the generated function it calls; the
+# registry's (ops/op_traits.yaml method_aliases), as install_tensor_basics was given them.
+METHOD_ALIASES: dict[str, str] = {}
 
 # np.array2string settings; PaddlePaddle's defaults (paddle.set_printoptions)
 _PRINT = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 80, "sci_mode": False}
@@ -120,9 +99,12 @@ def _moved(self: Tensor, place: Place) -> Tensor:
     return moved
 
 
-def install_tensor_basics(api: ModuleType, inplace: ModuleType | None) -> None:
-    """Put the hand-written methods and PaddlePaddle's aliases on Tensor; ``api`` and
-    ``inplace`` are the generated modules they call."""
+def install_tensor_basics(
+    api: ModuleType, inplace: ModuleType | None, aliases: Mapping[str, str] | None = None
+) -> None:
+    """Put the hand-written methods and PaddlePaddle's method ``aliases`` (alias -> the
+    generated function it calls) on Tensor; ``api`` and ``inplace`` are the generated modules
+    they call."""
     from phiops.runtime.eager.inplace import check_inplace, write_inplace
 
     def transposed(self: Tensor) -> Tensor:
@@ -340,6 +322,8 @@ def install_tensor_basics(api: ModuleType, inplace: ModuleType | None) -> None:
     }
     for name, method in methods.items():
         setattr(Tensor, name, method)
+    METHOD_ALIASES.clear()
+    METHOD_ALIASES.update(aliases or {})
     for alias, target in METHOD_ALIASES.items():
         function = getattr(inplace if target.endswith("_") else api, target, None)
         if function is not None:

@@ -8,8 +8,8 @@ op's ``pd_op`` definition. A Scalar or IntArray attribute that ``pd_op`` takes a
 "mutable attribute": ``scale``'s scale, ``reshape``'s shape) becomes a ``pd_op.full`` or
 ``pd_op.full_int_array`` operand, as PaddlePaddle builds it; given as a Value (an IntArray also
 as a list mixing ints and 1-element Values, stacked), the Value is the operand and InferMeta sees
-an ``IntArrayFromValue`` (-1 where the data decides), for the ops in ``_VALUE_ATTRIBUTES``
-(``full`` so becomes ``pd_op.full_with_tensor``); a ``Tensor[]`` input becomes a
+an ``IntArrayFromValue`` (-1 where the data decides), for the attributes an op's traits list as
+``value_attributes`` (ops/op_traits.yaml; ``full`` so becomes ``pd_op.full_with_tensor``); a ``Tensor[]`` input becomes a
 ``builtin.combine`` and a ``Tensor[]`` output is unpacked by ``builtin.split``.
 """
 
@@ -54,34 +54,7 @@ __all__ = [
 ]
 
 COMPILE_TIME = MetaConfig(is_runtime=False)
-# PaddlePaddle's Python API marks the results of comparisons and logical ops stop_gradient
-# whatever their inputs (python/paddle/tensor/logic.py); other results stop the gradient only
-# when every operand does
-_RESULTS_STOP_GRADIENT = frozenset(
-    (
-        "equal",
-        "not_equal",
-        "less_than",
-        "less_equal",
-        "greater_than",
-        "greater_equal",
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-        "logical_not",
-    )
-)
 _ELEMENTS = {name: element for element, name in ELEMENT_TYPES.items()}
-# The IntArray and Scalar attributes that may be given as Values (their pd_op operands), by op:
-# their InferMeta types the result with -1 where the value decides an extent.
-_VALUE_ATTRIBUTES = {
-    "slice": ("starts", "ends"),
-    "reshape": ("shape",),
-    "expand": ("shape",),
-    "tile": ("repeat_times",),
-    "scale": ("scale",),
-    "full": ("shape", "value"),  # built as pd_op.full_with_tensor, see _build_full_with_tensor
-}
 _WITHOUT_GRADIENTS: list[bool] = []
 
 
@@ -271,10 +244,6 @@ def _result_type(meta: Any) -> Type:
     return dense_type(meta.dims, meta.dtype, meta.layout)
 
 
-# Ops PaddlePaddle builds on int32/int64 inputs without a cast, its kernels taking them.
-_INTEGER_KERNEL_OPS = frozenset(("exp", "log"))
-
-
 def _cast_inputs(rule: Any, inputs: tuple[Any, ...], target: DataType) -> tuple[Any, ...]:
     """``inputs`` with each participating Value not of ``target`` replaced by a pd_op.cast of
     it, built now in input order (PaddlePaddle casts once per operand: divide(x, x) of an int
@@ -303,14 +272,15 @@ def build_op(
         return (_build_full_with_tensor(*attrs[:3]),)
     pd_op = _pd_op(name)
     metas = _input_metas(info, inputs)
-    rule = promotion_rule(name, info.input_names)
+    rule = promotion_rule(info)
     try:
         if rule is not None:
             # The same promotion as eager dispatch. As PaddlePaddle's static API does, an input
-            # not in the compute dtype gets a pd_op.cast first (exp and log of integers excepted:
-            # their kernels take them, and the result types come from the promoted metas).
+            # not in the compute dtype gets a pd_op.cast first (ops whose traits say
+            # integer_kernel excepted, exp and log: their kernels take integer inputs, and the
+            # result types come from the promoted metas).
             promoted = promote_metas(name, rule, metas, _with_dtype)
-            if promoted is not None and name not in _INTEGER_KERNEL_OPS:
+            if promoted is not None and not info.traits.integer_kernel:
                 inputs = _cast_inputs(rule, inputs, promoted[0])
         out_metas = infer_meta(*metas, *attrs, COMPILE_TIME)
     except InvalidArgumentError as error:
@@ -355,7 +325,10 @@ def build_op(
     if _WITHOUT_GRADIENTS:
         attributes["stop_gradient"] = [t is not NULL_TYPE for t in result_types]
     else:
-        stop = name in _RESULTS_STOP_GRADIENT or _all_stop_gradient(operands)
+        # PaddlePaddle's Python API marks the results of comparisons and logical ops
+        # stop_gradient whatever their inputs (traits: results_stop_gradient); other results
+        # stop the gradient only when every operand does
+        stop = info.traits.results_stop_gradient or _all_stop_gradient(operands)
         attributes["stop_gradient"] = [stop] * len(result_types)
     op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
     return tuple(_output(op, position, meta) for position, meta in zip(positions, out_metas))
@@ -363,8 +336,9 @@ def build_op(
 
 def _check_value_attributes(info: OpInfo, attrs: tuple[Any, ...]) -> None:
     """An IntArray or Scalar attribute given as a Value is built only where the op's InferMeta
-    knows it (see ``_VALUE_ATTRIBUTES``)."""
-    allowed = _VALUE_ATTRIBUTES.get(info.name, ())
+    knows it: the op's traits list it as one of its ``value_attributes``; their InferMeta types
+    the result with -1 where the value decides an extent."""
+    allowed = info.traits.value_attributes
     for name, value in zip(info.attr_names, attrs):
         if isinstance(value, (Value, IntArrayFromValue)) and name not in allowed:
             raise UnimplementedError(

@@ -1,13 +1,15 @@
 """Where a phiops op and PaddlePaddle 3.3.1's ``pd_op`` of the same name differ in their
 arguments, and how building (runtime/static/build.py) and the Executor bridge the difference.
 
-Three kinds of difference, each a table entry below with its reason:
-- a *rename*: the same argument or result under another name (pd_op ``lambda``, phiops
+Three kinds of difference, each a key of the op's entry in ops/op_traits.yaml (with its reason
+there), read from the op's traits in the registry:
+- ``pd_op_renames``: the same argument or result under another name (pd_op ``lambda``, phiops
   ``threshold``, as Python cannot name a parameter ``lambda``);
-- a pd_op argument phiops' op lacks, with the one value phiops' kernel computes (``None``: an
-  optional operand left out): building writes that value, the Executor rejects any other;
-- a phiops attribute the pd_op lacks, with the one value the pd_op computes: building rejects
-  any other, the Executor passes that value.
+- ``pd_op_only``: a pd_op argument phiops' op lacks, with the one value phiops' kernel computes
+  (``None``: an optional operand left out): building writes that value, the Executor rejects
+  any other;
+- ``phiops_only``: a phiops attribute the pd_op lacks, with the one value the pd_op computes:
+  building rejects any other, the Executor passes that value.
 Any other phiops attribute that the pd_op lacks cannot be built: building raises.
 """
 
@@ -16,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from phiops.runtime.dispatch.op_def import OP_DEFS
+from phiops.runtime.dispatch.op_info import OpTraits
 from phiops.runtime.errors import PreconditionNotMetError
 from phiops.runtime.ir.dialect import OpDef
 
@@ -41,34 +45,24 @@ class PdOpNames:
 
 
 _SAME = PdOpNames()
-# amsgrad (3.3.1): the moment2_max operand and result exist only when amsgrad is true, which
-# phiops' Adam kernels do not implement
-_NO_AMSGRAD = PdOpNames(pd_op_only={"moment2_max": None, "moment2_max_out": None, "amsgrad": False})
-_MISH = PdOpNames(renames={"lambda": "threshold"})
-_TABLE: dict[str, PdOpNames] = {
-    "adam_": _NO_AMSGRAD,
-    "adamw_": _NO_AMSGRAD,
-    "merged_adam_": _NO_AMSGRAD,
-    "mish": _MISH,
-    "mish_grad": _MISH,
-    # 3.3.1 names the forward op's grad input grad_out (backward.yaml: fwd_grad_out)
-    "sigmoid_double_grad": PdOpNames(
-        renames={"grad_out": "fwd_grad_out", "grad_out_grad": "fwd_grad_out_grad"}
-    ),
-    "meshgrid_grad": PdOpNames(renames={"out_grad": "outputs_grad"}),
-    # 3.3.1's static unique keeps the legacy first-appearance order behind is_sorted=false;
-    # phiops' unique is the sorted one (PaddlePaddle's dygraph unique)
-    "unique": PdOpNames(pd_op_only={"is_sorted": True}),
-    # 3.3.1's instance_norm_grad takes bias (unused by its kernel); phiops' does not
-    "instance_norm_grad": PdOpNames(pd_op_only={"bias": None}),
-    # 3.3.1 has a separate embedding_sparse_grad; its embedding_grad is the dense one
-    "embedding_grad": PdOpNames(phiops_only={"sparse": False}),
-}
+_BY_TRAITS: dict[OpTraits, PdOpNames] = {}
 
 
 def pd_op_names(op: str) -> PdOpNames:
-    """The mapping for phiops op ``op`` (an identity mapping where the two agree)."""
-    return _TABLE.get(op, _SAME)
+    """The mapping for phiops op ``op``, from its traits (an identity mapping where the two
+    agree, or for an op the registry lacks)."""
+    op_def = OP_DEFS.get(op)
+    if op_def is None:
+        return _SAME
+    traits = op_def.info.traits
+    if not (traits.pd_op_renames or traits.pd_op_only or traits.phiops_only):
+        return _SAME
+    found = _BY_TRAITS.get(traits)
+    if found is None:
+        found = _BY_TRAITS[traits] = PdOpNames(
+            dict(traits.pd_op_renames), dict(traits.pd_op_only), dict(traits.phiops_only)
+        )
+    return found
 
 
 def result_positions(op: str, pd_op: OpDef, output_names: Sequence[str]) -> list[int]:

@@ -6,11 +6,14 @@ generated API.
 Operators follow PaddlePaddle's rules: ``+ - * /`` with a Python number become one
 ``pd_op.scale`` (``x - 1.0`` is ``scale(x, 1, bias=-1)``, ``1.0 - x`` is ``scale(x, -1, bias=1)``,
 ``x / 4`` is ``scale(x, 0.25)``); an integer value meeting a float is cast to float32 first, as is
-one divided by an int. Other operators turn the number into a ``full`` of the value's dtype
-(shape ``[]``, or the value's shape when the number comes first) and call the binary op; so
+one divided by an int (an op whose traits say ``true_division``). Other operators turn the number
+into a ``full`` of the value's dtype (shape ``[]``, or the value's shape when the number comes
+first) and call the binary op; so
 do numpy scalars other than np.float64 (np.float32, np.int64, np.bool_, ...) and 0-D arrays, whatever
 the operator. Operands of different dtypes are cast to the compute dtype first (static build).
-``install_value_api()`` puts all this on ``phiops.runtime.ir.Value``; ``phiops.runtime.static`` calls it once.
+``install_value_api()`` puts all this on ``phiops.runtime.ir.Value`` (``phiops.runtime.static`` calls it
+once) but the operators, which ``install_value_operators`` makes from the registry's table when
+the generated package registers the ops.
 """
 
 from __future__ import annotations
@@ -20,12 +23,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from phiops.runtime.common import DataType, Place
-from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.dispatch.op_def import get_op_info, op_api
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
 from phiops.runtime.ir.core import Value
 from phiops.runtime.static.build import dtype_of_type
 
-__all__ = ["install_value_api", "install_value_methods"]
+__all__ = ["install_value_api", "install_value_operators", "install_value_methods"]
 
 _INTEGER = (DataType.UINT8, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64)
 
@@ -46,12 +49,14 @@ def _scale(value: Value, scale: float, bias: float) -> Value:
     return op_api("scale")(value, scale, bias, True)
 
 
-_SCALAR_METHODS: dict[str, Callable[[Value, float], Value]] = {
-    "add": lambda v, s: _scale(v, 1.0, s),
-    "subtract": lambda v, s: _scale(v, 1.0, -s),
-    "rsubtract": lambda v, s: _scale(v, -1.0, s),
-    "multiply": lambda v, s: _scale(v, s, 0.0),
-    "divide": lambda v, s: _scale(v, 1.0 / s, 0.0),
+# an operator's scalar_rule (ops/op_traits.yaml scalar_operators) -> the pd_op.scale it builds
+# for a Value ``v`` meeting a Python number ``s``
+_SCALE_RULES: dict[str, Callable[[Value, float], Value]] = {
+    "plus": lambda v, s: _scale(v, 1.0, s),
+    "minus": lambda v, s: _scale(v, 1.0, -s),
+    "rminus": lambda v, s: _scale(v, -1.0, s),
+    "times": lambda v, s: _scale(v, s, 0.0),
+    "over": lambda v, s: _scale(v, 1.0 / s, 0.0),
 }
 
 
@@ -73,9 +78,11 @@ def _numpy_operand(op: str, self: Value, other: np.generic | np.ndarray) -> Valu
     return op_api("full")([], number, _dtype(self), Place())
 
 
-def _binary(op: str, reverse: bool = False, scalar_method: str | None = None) -> Callable:
+def _binary(op: str, reverse: bool = False, scalar_rule: str | None = None) -> Callable:
+    scalar = _SCALE_RULES[scalar_rule] if scalar_rule else None
+    true_division = get_op_info(op).traits.true_division
+
     def method(self: Value, other: Any) -> Any:
-        scalar = _SCALAR_METHODS.get(scalar_method) if scalar_method else None
         if isinstance(other, (np.generic, np.ndarray)) and not isinstance(other, (float, int)):
             other = _numpy_operand(op, self, other)
         if isinstance(other, float):
@@ -85,7 +92,7 @@ def _binary(op: str, reverse: bool = False, scalar_method: str | None = None) ->
                 return scalar(self, other)
         elif isinstance(other, int):
             other = float(other)
-            if op == "divide" and _dtype(self) in _INTEGER:
+            if true_division and _dtype(self) in _INTEGER:
                 self = _astype(self, DataType.FLOAT32)
             if _dtype(self) is DataType.BOOL:
                 self = _astype(self, DataType.INT64)
@@ -114,32 +121,6 @@ def _binary(op: str, reverse: bool = False, scalar_method: str | None = None) ->
     return method
 
 
-_OPERATORS = {
-    "__add__": ("add", False, "add"),
-    "__radd__": ("add", False, "add"),
-    "__sub__": ("subtract", False, "subtract"),
-    "__rsub__": ("subtract", True, "rsubtract"),
-    "__mul__": ("multiply", False, "multiply"),
-    "__rmul__": ("multiply", False, "multiply"),
-    "__truediv__": ("divide", False, "divide"),
-    "__rtruediv__": ("divide", True, None),
-    "__pow__": ("elementwise_pow", False, None),
-    "__rpow__": ("elementwise_pow", True, None),
-    "__floordiv__": ("floor_divide", False, None),
-    "__rfloordiv__": ("floor_divide", True, None),
-    "__mod__": ("remainder", False, None),
-    "__rmod__": ("remainder", True, None),
-    "__matmul__": ("matmul", False, None),
-    "__rmatmul__": ("matmul", True, None),
-    "__eq__": ("equal", False, None),
-    "__ne__": ("not_equal", False, None),
-    "__lt__": ("less_than", False, None),
-    "__le__": ("less_equal", False, None),
-    "__gt__": ("greater_than", False, None),
-    "__ge__": ("greater_equal", False, None),
-}
-
-
 def _method(name: str) -> Callable:
     def method(self: Value, *args: Any, **kwargs: Any) -> Any:
         return op_api(name)(self, *args, **kwargs)
@@ -155,8 +136,6 @@ def install_value_api() -> None:
     Value.dtype = property(_dtype, doc="The element DataType.")
     Value.ndim = property(lambda self: len(self.type.dims), doc="The number of dims.")
     Value.astype = _astype
-    for dunder, (op, reverse, scalar_method) in _OPERATORS.items():
-        setattr(Value, dunder, _binary(op, reverse, scalar_method))
     Value.__neg__ = lambda self: _scale(self, -1.0, 0.0)
     Value.__abs__ = lambda self: op_api("abs")(self)
     # `==` builds an op, so hashing stays by identity (values key the printer's and verifier's
@@ -164,6 +143,17 @@ def install_value_api() -> None:
     # decided while the program is built, and `value in some_list` must not silently succeed
     Value.__hash__ = object.__hash__
     Value.__bool__ = _bool
+
+
+def install_value_operators(operators: Sequence[tuple[Any, str]]) -> None:
+    """Give ``Value`` the Python operators of the registry (``python_operators()``: (OperatorInfo,
+    op) pairs, the table Tensor's operators come from too), each building its op; those not
+    ``static`` (a Tensor's ``&`` and ``|``) are left out."""
+    for operator, op in operators:
+        if operator.static:
+            setattr(
+                Value, operator.dunder, _binary(op, operator.static_swaps, operator.scalar_rule)
+            )
 
 
 def install_value_methods(names: Sequence[str]) -> None:

@@ -170,7 +170,10 @@ def main() -> None:
     import sys
 
     sys.path.insert(0, str(ROOT))
-    from phiops.runtime.eager.tensor_basics import METHOD_ALIASES
+    import phiops.generated  # noqa: F401  (registers the ops, whose traits give the aliases)
+    from phiops.runtime.dispatch.op_def import method_aliases
+
+    METHOD_ALIASES = method_aliases()
 
     candidates = sorted(set(ops) | set(inplace) | set(METHOD_ALIASES) | set(HAND_WRITTEN))
     methods = []

@@ -3,12 +3,12 @@ uses for each attribute type, an op's defaults, and attributes computed while a 
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable
 
 from phiops.runtime.common import DataType, Place
 from phiops.runtime.dispatch import attributes as _attr
 from phiops.runtime.dispatch.op_def import OpDef
+from phiops.runtime.dispatch.op_info import NO_DEFAULT
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.static.executor.arrays import to_numpy
@@ -62,22 +62,14 @@ TENSOR_ATTRIBUTE_TYPES = frozenset(
     )
 )
 
-_DEFAULTS: dict[str, dict[str, Any]] = {}
-
 
 def default(op_def: OpDef, name: str, where: str) -> Any:
-    """The default of attribute ``name`` of ``op_def``, read from its eager API function."""
-    defaults = _DEFAULTS.get(op_def.name)
-    if defaults is None:
-        defaults = {}
-        if op_def.api is not None:
-            for parameter in inspect.signature(op_def.api).parameters.values():
-                if parameter.default is not inspect.Parameter.empty:
-                    defaults[parameter.name] = parameter.default
-        _DEFAULTS[op_def.name] = defaults
-    if name not in defaults:
-        raise InvalidArgumentError(f"{where}: attribute '{name}' is missing and has no default")
-    return defaults[name]
+    """The default of attribute ``name`` of ``op_def``, as its spec gives it (the registry's
+    ``AttrInfo.default``)."""
+    for attr in op_def.attrs:
+        if attr.name == name and attr.default is not NO_DEFAULT:
+            return attr.default
+    raise InvalidArgumentError(f"{where}: attribute '{name}' is missing and has no default")
 
 
 def attribute_value(attribute: Attribute, attr_type: str, place: Place, where: str) -> Any:

@@ -1,0 +1,108 @@
+"""No per-op table in the hand-written runtime: facts about single ops live in the specs
+(ops/*.yaml, ops/op_traits.yaml) and reach the runtime through the generated registry.
+
+A per-op table is a dict, set, list, tuple or frozenset literal (an ``in (...)`` comparison
+included) that holds three or more string constants naming registered ops (``pd_op.<op>``
+counts too); ``__all__`` lists are exports, not tables. The op names come from the registry."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import phiops.generated  # noqa: F401  (registers the ops)
+from phiops.runtime.dispatch.op_def import OP_DEFS
+
+RUNTIME = Path(__file__).resolve().parents[2] / "runtime"
+
+# Collections that name ops without being facts about them, each with its reason, by file name
+# (so that moving a module between layers keeps its entry); a new collection, or one of these
+# naming other ops, fails the test.
+ALLOWED = {
+    # the ops the indexing operators call: installed only where the generated API has them all
+    ("tensor.py", ("gather_nd", "index_put", "index_select", "slice", "strided_slice")),
+    # hand-written Tensor methods, keyed by method name, some of which are also op names
+    (
+        "tensor_basics.py",
+        ("argsort", "flatten", "logit", "logsumexp", "prod", "slice", "softmax", "unique"),
+    ),
+    # the values of put_along_axis's `reduce` attribute, which happen to spell op names
+    ("gather_scatter_kernel.py", ("add", "assign", "mean", "multiply")),
+    # and the numpy/CuPy ufunc each `reduce` value scatters with
+    ("gather_scatter_kernel.py", ("add", "maximum", "minimum", "multiply")),
+    # CuPy's scatter ufuncs (add.at, maximum.at, minimum.at) and the dtypes they take
+    ("backends.py", ("add", "maximum", "minimum")),
+    # PaddlePaddle 3.3.1's rules for a Tensor meeting a Python or numpy number, by operator
+    # (not yet in ops/op_traits.yaml: scalar_operands.py belongs to the eager layer, being moved
+    # under issue 23)
+    ("scalar_operands.py", ("add", "multiply", "subtract")),
+    ("scalar_operands.py", ("add", "divide", "elementwise_pow", "multiply", "subtract")),
+    (
+        "scalar_operands.py",
+        ("floor_divide", "greater_equal", "greater_than", "less_equal", "less_than", "remainder"),
+    ),
+}
+
+
+def _op_name(node: ast.AST, ops: frozenset[str]) -> str | None:
+    if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+        return None
+    name = node.value.removeprefix("pd_op.")
+    return name if name in ops else None
+
+
+def _is_export_list(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    parent = parents.get(node)
+    return isinstance(parent, (ast.Assign, ast.AnnAssign)) and any(
+        isinstance(t, ast.Name) and t.id == "__all__"
+        for t in (parent.targets if isinstance(parent, ast.Assign) else [parent.target])
+    )
+
+
+def per_op_tables(source: str, ops: frozenset[str]) -> list[tuple[int, tuple[str, ...]]]:
+    """(line, sorted op names) of every per-op table in ``source``."""
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            items = list(node.elts)
+        elif isinstance(node, ast.Dict):
+            items = [k for k in node.keys if k is not None] + list(node.values)
+        else:
+            continue
+        names = [name for name in (_op_name(item, ops) for item in items) if name is not None]
+        if len(names) >= 3 and not _is_export_list(node, parents):
+            found.append((node.lineno, tuple(sorted(set(names)))))
+    return found
+
+
+def test_the_detector_flags_a_per_op_table() -> None:
+    ops = frozenset(OP_DEFS)
+    source = (
+        "PROMOTING = {'add': ('x', 'y'), 'subtract': ('x', 'y'), 'multiply': ('x', 'y')}\n"
+        "if op in ('exp', 'log', 'pd_op.sqrt'):\n    pass\n"
+        "KINDS = frozenset(('add', 'multiply', 'mean'))\n"
+        "__all__ = ['add', 'subtract', 'multiply']\n"
+        "SMALL = ('stack', 'add_n')\n"
+    )
+    assert per_op_tables(source, ops) == [
+        (1, ("add", "multiply", "subtract")),
+        (2, ("exp", "log", "sqrt")),
+        (4, ("add", "mean", "multiply")),
+    ]
+
+
+def test_no_per_op_table_in_the_hand_written_runtime() -> None:
+    ops = frozenset(OP_DEFS)
+    assert len(ops) > 100  # the registry is loaded
+    found = []
+    for path in sorted(RUNTIME.rglob("*.py")):
+        relative = path.relative_to(RUNTIME).as_posix()
+        for line, names in per_op_tables(path.read_text(encoding="utf-8"), ops):
+            if (path.name, names) not in ALLOWED:
+                found.append(f"runtime/{relative}:{line}: {', '.join(names)}")
+    assert found == [], (
+        "per-op tables in the hand-written runtime (put the facts in ops/op_traits.yaml, "
+        "docs/op_traits.md):\n" + "\n".join(found)
+    )
