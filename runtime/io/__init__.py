@@ -21,7 +21,7 @@ from phiops.runtime.io.sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
-from phiops.runtime.io.worker import WorkerInfo, get_worker_info
+from phiops.runtime.io.worker import get_worker_info
 
 __all__ = [
     "Dataset",

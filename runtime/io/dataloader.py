@@ -20,7 +20,6 @@ import time
 import weakref
 from typing import Any, Callable, Iterator
 
-import numpy as np
 
 from phiops.runtime.common import to_place
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
@@ -35,6 +34,7 @@ __all__ = ["DataLoader"]
 
 POLL_SECONDS = 0.5  # how often the main process checks its workers while it waits
 JOIN_SECONDS = 5.0  # how long a stopping worker may take before it is terminated
+FAILED_JOIN_SECONDS = 0.2  # the same after an error or a timeout: a worker may be stuck
 
 
 class DataLoader:
@@ -128,9 +128,7 @@ class DataLoader:
                     f"DataLoader: an IterableDataset cannot be shuffled, got shuffle={shuffle}"
                 )
             if batch_sampler is not None:
-                raise InvalidArgumentError(
-                    "DataLoader: an IterableDataset takes no batch_sampler"
-                )
+                raise InvalidArgumentError("DataLoader: an IterableDataset takes no batch_sampler")
         if batch_sampler is not None:
             if batch_size != 1 or shuffle or drop_last:
                 raise InvalidArgumentError(
@@ -208,6 +206,13 @@ def _index_sampler(loader: DataLoader) -> Any:
     return range(len(loader.dataset))
 
 
+def _draw_epoch_seed() -> int:
+    """The workers' base seed for a pass, from phiops's global generator. Every pass draws one,
+    with or without workers, so that the shuffles that follow it are the same whatever
+    ``num_workers`` is."""
+    return int(global_generator().integers(0, 2**62))
+
+
 def _collate_fn(loader: DataLoader) -> Callable[[Any], Any]:
     if loader.collate_fn is not None:
         return loader.collate_fn
@@ -225,6 +230,7 @@ class _SingleProcessIterator:
             _collate_fn(loader),
             loader.drop_last,
         )
+        _draw_epoch_seed()
         self._indices = iter(_index_sampler(loader))
         self._place = loader.places[0] if loader.places else None
         self._length = None if loader.iterable else len(loader)
@@ -272,7 +278,7 @@ class _MultiProcessIterator:
         self._place = loader.places[0] if loader.places else None
         self.closed = False
         self._epoch = 0
-        base_seed = int(global_generator().integers(0, 2**62))
+        base_seed = _draw_epoch_seed()
         context = multiprocessing.get_context()
         self._done_event = context.Event()
         self._result_queue = context.Queue()
@@ -310,13 +316,18 @@ class _MultiProcessIterator:
             self.close()
             raise
         _LIVE.add(self)
-        self.start_epoch()
+        self._begin_epoch()
 
     # ---- one epoch
 
     def start_epoch(self) -> None:
-        """Begin a pass over the sampler (again, for persistent workers): results still on
-        their way from an earlier pass are recognised by their epoch and dropped."""
+        """Begin another pass with the same (persistent) workers."""
+        _draw_epoch_seed()
+        self._begin_epoch()
+
+    def _begin_epoch(self) -> None:
+        """Begin a pass over the sampler: results still on their way from an earlier pass are
+        recognised by their epoch and dropped."""
         self._epoch += 1
         self._indices = iter(self._index_sampler)
         self._sampler_done = False
@@ -375,7 +386,7 @@ class _MultiProcessIterator:
             if payload is END:
                 continue
             if isinstance(payload, WorkerError):
-                self.close()
+                self.close(FAILED_JOIN_SECONDS)
                 payload.reraise()
             return to_tensors(payload, self._place)
 
@@ -389,7 +400,7 @@ class _MultiProcessIterator:
                 left = self._timeout - (time.monotonic() - started)
                 if left <= 0:
                     worker_id = self._owner[task]
-                    self.close()
+                    self.close(FAILED_JOIN_SECONDS)
                     raise TimeoutError(
                         f"DataLoader timed out after {self._timeout:g} seconds waiting for "
                         f"batch {task} of worker {worker_id} (argument 'timeout')"
@@ -411,7 +422,7 @@ class _MultiProcessIterator:
         for worker_id, worker in enumerate(self._workers):
             if not worker.is_alive():
                 exit_code = worker.exitcode
-                self.close()
+                self.close(FAILED_JOIN_SECONDS)
                 raise RuntimeError(
                     f"DataLoader worker {worker_id} (pid {worker.pid}) exited unexpectedly "
                     f"with exit code {exit_code}"
@@ -419,8 +430,9 @@ class _MultiProcessIterator:
 
     # ---- shutdown
 
-    def close(self) -> None:
-        """Stop the workers and release the queues (idempotent)."""
+    def close(self, patience: float = JOIN_SECONDS) -> None:
+        """Stop the workers and release the queues (idempotent); a worker still running after
+        ``patience`` seconds is terminated."""
         if self.closed:
             return
         self.closed = True
@@ -431,7 +443,7 @@ class _MultiProcessIterator:
                 index_queue.put(None)
             except (OSError, ValueError):
                 pass
-        deadline = time.monotonic() + JOIN_SECONDS
+        deadline = time.monotonic() + patience
         for worker in self._workers:
             worker.join(timeout=max(0.0, deadline - time.monotonic()))
             if worker.is_alive():

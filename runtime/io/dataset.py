@@ -31,9 +31,7 @@ class Dataset:
         pass
 
     def __getitem__(self, idx: int) -> Any:
-        raise NotImplementedError(
-            f"'__getitem__' not implemented in class {type(self).__name__}"
-        )
+        raise NotImplementedError(f"'__getitem__' not implemented in class {type(self).__name__}")
 
     def __len__(self) -> int:
         raise NotImplementedError(f"'__len__' not implemented in class {type(self).__name__}")

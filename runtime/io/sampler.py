@@ -187,9 +187,7 @@ class SubsetRandomSampler(Sampler):
 
     def __init__(self, indices: Sequence[int]) -> None:
         if len(indices) == 0:
-            raise InvalidArgumentError(
-                "SubsetRandomSampler: argument 'indices' must not be empty"
-            )
+            raise InvalidArgumentError("SubsetRandomSampler: argument 'indices' must not be empty")
         self.indices = indices
 
     def __iter__(self) -> Iterator[Any]:

@@ -160,3 +160,18 @@ class InitMark(Dataset):
 
     def __getitem__(self, i: int) -> list:
         return [i, -1 if INIT_MARK is None else INIT_MARK]
+
+
+class DiesAt(Dataset):
+    """The reading process exits abruptly (exit code 3) on item ``bad``."""
+
+    def __init__(self, n: int, bad: int) -> None:
+        self.n, self.bad = n, bad
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> int:
+        if i == self.bad:
+            os._exit(3)
+        return i

@@ -97,7 +97,10 @@ def batches(sampler):
 
 
 def main() -> None:
-    record = {"paddle_version": paddle.__version__, "generated_by": "tests/tools/record_paddle_io.py"}
+    record = {
+        "paddle_version": paddle.__version__,
+        "generated_by": "tests/tools/record_paddle_io.py",
+    }
     record["sequence_sampler"] = {
         str(n): [int(i) for i in SequenceSampler(Indices(n))] for n in (0, 1, 7)
     }
@@ -182,9 +185,7 @@ def main() -> None:
     record["dataloader_unbatched"] = [describe(item) for item in unbatched]
     record["collate_nested"] = [describe(batch) for batch in DataLoader(Nested(), batch_size=2)]
     compose = ComposeDataset([Indices(3), Pairs()])
-    record["compose_dataset"] = [
-        [type(field).__name__ for field in compose[i]] for i in range(3)
-    ]
+    record["compose_dataset"] = [[type(field).__name__ for field in compose[i]] for i in range(3)]
     concat = ConcatDataset([Indices(3), Indices(2)])
     record["concat_dataset"] = [int(concat[i]) for i in range(-5, 5)]
     record["subset"] = [int(Subset(Indices(10), [7, 2, 9])[i]) for i in range(3)]
