@@ -96,7 +96,8 @@ def batches(sampler):
     return [[int(i) for i in batch] for batch in sampler]
 
 
-def main() -> None:
+def record() -> dict:
+    """Everything this script records, as the JSON it writes."""
     record = {
         "paddle_version": paddle.__version__,
         "generated_by": "tests/tools/record_paddle_io.py",
@@ -189,8 +190,12 @@ def main() -> None:
     concat = ConcatDataset([Indices(3), Indices(2)])
     record["concat_dataset"] = [int(concat[i]) for i in range(-5, 5)]
     record["subset"] = [int(Subset(Indices(10), [7, 2, 9])[i]) for i in range(3)]
+    return record
+
+
+def main() -> None:
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    OUT.write_text(json.dumps(record(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)
 
 
