@@ -277,6 +277,7 @@ class _MultiProcessIterator:
         self._persistent = loader._persistent_workers
         self._place = loader.places[0] if loader.places else None
         self.closed = False
+        self._owner_pid = os.getpid()
         self._epoch = 0
         base_seed = _draw_epoch_seed()
         context = multiprocessing.get_context()
@@ -433,8 +434,8 @@ class _MultiProcessIterator:
     def close(self, patience: float = JOIN_SECONDS) -> None:
         """Stop the workers and release the queues (idempotent); a worker still running after
         ``patience`` seconds is terminated."""
-        if self.closed:
-            return
+        if self.closed or os.getpid() != self._owner_pid:
+            return  # a forked worker's copy of an iterator owns none of its processes
         self.closed = True
         _LIVE.discard(self)
         self._done_event.set()

@@ -175,3 +175,20 @@ class DiesAt(Dataset):
         if i == self.bad:
             os._exit(3)
         return i
+
+
+class TwoArgumentError(Exception):
+    """An exception class that cannot be built from one message."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(code, reason)
+
+
+class FailsOddly(Dataset):
+    """Raises TwoArgumentError on every item."""
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i: int) -> int:
+        raise TwoArgumentError(7, "odd failure")

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import phiops
-from phiops.io import DataLoader, get_worker_info
+from phiops.io import DataLoader, TensorDataset, get_worker_info
 from tests.io.datasets import (
+    FailsOddly,
     DiesAt,
     FailsAt,
     Indices,
@@ -84,6 +85,14 @@ def test_nested_batches_match_the_main_process_ones() -> None:
     assert workers == alone
 
 
+def test_tensor_samples_are_stacked_in_the_workers_and_made_tensors_here() -> None:
+    x = phiops.to_tensor([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
+    y = phiops.to_tensor([7, 8, 9])
+    loader = DataLoader(TensorDataset([x, y]), batch_size=2, num_workers=2)
+    batches = [[part.numpy().tolist() for part in batch] for batch in loader]
+    assert batches == [[[[0.0, 1.0], [2.0, 3.0]], [7, 8]], [[[4.0, 5.0]], [9]]]
+
+
 def test_worker_init_fn_runs_in_each_worker_first() -> None:
     loader = DataLoader(InitMark(), batch_size=1, num_workers=2, worker_init_fn=mark_worker)
     assert [b[1].numpy().tolist() for b in loader] == [[0], [100], [0], [100]]
@@ -115,7 +124,15 @@ def test_an_error_in_worker_init_fn_is_raised_naming_the_worker() -> None:
         list(loader)
 
 
-def test_an_error_in_the_main_process_collate_is_raised_as_is() -> None:
+def test_an_error_class_that_takes_no_single_message_comes_back_as_runtime_error() -> None:
+    loader = DataLoader(FailsOddly(), batch_size=1, num_workers=2)
+    with pytest.raises(
+        RuntimeError, match="worker\\(0\\) caught TwoArgumentError(.|\n)*odd failure"
+    ):
+        list(loader)
+
+
+def test_an_error_in_the_main_process_dataset_is_raised_as_is() -> None:
     loader = DataLoader(FailsAt(3, bad=1), batch_size=1)
     with pytest.raises(KeyError, match="item 1 is missing"):
         list(loader)
