@@ -267,8 +267,6 @@ class _MultiProcessIterator:
     drops the loader."""
 
     def __init__(self, loader: DataLoader) -> None:
-        self._dataset = loader.dataset
-        self._iterable = loader.iterable
         self._index_sampler = _index_sampler(loader)
         self._length = None if loader.iterable else len(loader)
         self._num_workers = loader.num_workers
