@@ -18,7 +18,7 @@ has there that phiops lacks):
     phiops.static.io           saved inference models
     phiops.jit                 save a Layer as an inference model, load one back
     phiops.autograd            grad and the grad mode
-    phiops.io                  empty so far (no Dataset, no DataLoader)
+    phiops.io                  datasets, samplers and the DataLoader
     phiops.metric              empty so far
     phiops.regularizer         empty so far (optimizers take a float weight_decay)
     phiops.amp                 empty so far

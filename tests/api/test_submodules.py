@@ -36,7 +36,13 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "phiops.static.io": ("phiops.runtime.static.io",),
     "phiops.jit": ("phiops.runtime.jit",),
     "phiops.autograd": ("phiops.runtime.autograd",),
-    "phiops.io": (),
+    "phiops.io": (
+        "phiops.runtime.io.dataset",
+        "phiops.runtime.io.sampler",
+        "phiops.runtime.io.batch_sampler",
+        "phiops.runtime.io.dataloader",
+        "phiops.runtime.io.worker",
+    ),
     "phiops.metric": (),
     "phiops.regularizer": (),
     "phiops.amp": (),
@@ -54,6 +60,7 @@ MIRRORS = {
     "phiops.static.initializer": "phiops.runtime.static.initializer",
     "phiops.static.io": "phiops.runtime.static.io",
     "phiops.jit": "phiops.runtime.jit",
+    "phiops.io": "phiops.runtime.io",
 }
 
 TOP_LEVEL = sorted(name for name in SOURCES if name.count(".") == 1)
@@ -161,7 +168,7 @@ def test_the_optimizers_are_the_runtimes_and_subclass_optimizer() -> None:
     assert issubclass(phiops.optimizer.AdamW, phiops.optimizer.Optimizer)
 
 
-@pytest.mark.parametrize("name", ["io", "metric", "regularizer", "amp", "distributed"])
+@pytest.mark.parametrize("name", ["metric", "regularizer", "amp", "distributed"])
 def test_a_module_phiops_has_nothing_for_is_empty_and_says_so(name: str) -> None:
     module = importlib.import_module(f"phiops.{name}")
     assert module.__all__ == []
@@ -169,8 +176,8 @@ def test_a_module_phiops_has_nothing_for_is_empty_and_says_so(name: str) -> None
 
 
 def test_a_missing_name_is_an_import_error_not_a_stub() -> None:
-    with pytest.raises(ImportError, match="cannot import name 'DataLoader'"):
-        from phiops.io import DataLoader  # noqa: F401
+    with pytest.raises(ImportError, match="cannot import name 'DataParallel'"):
+        from phiops.distributed import DataParallel  # noqa: F401
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
