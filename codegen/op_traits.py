@@ -61,6 +61,9 @@ OP_TRAITS_KEYS = (
     "static_operators",
     "static_unswapped",
     "scalar_operators",
+    "numpy_int16_own_dtype",
+    "small_numpy_scalars",
+    "numpy_scalar_by_value",
     "method_aliases",
     "legacy_elementwise",
     "translator_attributes",
@@ -75,8 +78,10 @@ REFLECTED_OPERATORS = (
     "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rpow__",
     "__rmatmul__", "__rand__", "__ror__", "__rxor__",
 )  # fmt: skip
-# how a static Value meeting a Python number builds one pd_op.scale (runtime/static/value_api.py)
-SCALAR_RULES = ("plus", "minus", "rminus", "times", "over")
+# how a Tensor or Value meeting a Python number computes without a 0-D operand: one scale
+# (plus, minus, rminus, times, over; runtime/eager/scalar_operands.py, runtime/static/value_api.py)
+# or, for a Tensor, one pow (power)
+SCALAR_RULES = ("plus", "minus", "rminus", "times", "over", "power")
 # the dtypes `float_math` may name: the integer ones
 _INTEGER_DTYPES = ("uint8", "int8", "int16", "int32", "int64")
 _LIST_KEYS = (
@@ -86,8 +91,16 @@ _LIST_KEYS = (
     "value_attributes",
     "operators",
     "static_unswapped",
+    "numpy_int16_own_dtype",
 )
-_BOOL_KEYS = ("true_division", "integer_kernel", "results_stop_gradient", "static_operators")
+_BOOL_KEYS = (
+    "true_division",
+    "integer_kernel",
+    "results_stop_gradient",
+    "static_operators",
+    "small_numpy_scalars",
+    "numpy_scalar_by_value",
+)
 # the data transforms a no-promotion op's kernel applies to mixed dtypes
 # (runtime/common/promotion.py kernel_transform)
 KERNEL_TRANSFORMS = ("into_complex", "matmul")
@@ -115,6 +128,9 @@ class OpTraitsEntry:
     static_operators: bool = True
     static_unswapped: tuple[str, ...] = ()
     scalar_operators: tuple[tuple[str, str], ...] = ()
+    numpy_int16_own_dtype: tuple[str, ...] = ()
+    small_numpy_scalars: bool = False
+    numpy_scalar_by_value: bool = False
     method_aliases: tuple[str, ...] = ()
     legacy_elementwise: str | None = None
     translator_attributes: tuple[tuple[str, str], ...] = ()
@@ -282,6 +298,14 @@ class _TraitsParser(_EntryParser):
                     self.loc_of(f"static_unswapped.{index}"),
                     f"static_unswapped: '{dunder}' is not one of the entry's reflected operators",
                     "name a reflected operator (__radd__, ...) of 'operators'",
+                )
+                ok = False
+        for index, dunder in enumerate(fields.get("numpy_int16_own_dtype", ())):
+            if dunder not in operators:
+                self.error(
+                    self.loc_of(f"numpy_int16_own_dtype.{index}"),
+                    f"numpy_int16_own_dtype: '{dunder}' is not one of the entry's operators",
+                    "add it to 'operators' or remove it here",
                 )
                 ok = False
         for dunder, rule in fields.get("scalar_operators", ()):

@@ -135,6 +135,7 @@ def op_traits_source(entry: OpTraitsEntry) -> str:
             [repr(dunder)]
             + (["reflected=True"] if dunder in REFLECTED_OPERATORS else [])
             + ([f"scalar_rule={scalar_rules[dunder]!r}"] if dunder in scalar_rules else [])
+            + (["int16_own_dtype=True"] if dunder in entry.numpy_int16_own_dtype else [])
             + ([] if entry.static_operators else ["static=False"])
             + (
                 ["static_swaps=True"]
@@ -158,6 +159,8 @@ def op_traits_source(entry: OpTraitsEntry) -> str:
         ("pd_op_only", _pairs(entry.pd_op_only), bool(entry.pd_op_only)),
         ("phiops_only", _pairs(entry.phiops_only), bool(entry.phiops_only)),
         ("operators", _tuple(operators), bool(operators)),
+        ("small_numpy_scalars", "True", entry.small_numpy_scalars),
+        ("numpy_scalar_by_value", "True", entry.numpy_scalar_by_value),
         ("method_aliases", literal(entry.method_aliases), bool(entry.method_aliases)),
         ("legacy_elementwise", repr(entry.legacy_elementwise), entry.legacy_elementwise),
         (

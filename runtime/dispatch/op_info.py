@@ -61,8 +61,10 @@ class OutputInfo:
 class OperatorInfo:
     """A Python operator that calls the op (ops/op_traits.yaml ``operators``): ``x + y`` is
     ``add(x, y)``; a ``reflected`` one (``__radd__``) swaps the operands. ``scalar_rule``: how a
-    static Value meeting a Python number builds one ``pd_op.scale`` instead (``plus``, ``minus``,
-    ``rminus``, ``times``, ``over``), None to build the op on a ``full``; ``static``: whether
+    Tensor or a static Value meeting a Python number computes with one ``scale`` instead
+    (``plus``, ``minus``, ``rminus``, ``times``, ``over``), or a Tensor with one ``pow``
+    (``power``), None to run or build the op on a 0-D operand; ``int16_own_dtype``: a numpy
+    int16 scalar is taken as a 0-D int16 operand, as PaddlePaddle 3.3.1 takes it; ``static``: whether
     Values have the operator too; ``static_swaps``: whether a Value's reflected form builds the
     op with the operands swapped (PaddlePaddle's math_op_patch does not for ``__radd__`` and
     ``__rmul__``)."""
@@ -72,6 +74,7 @@ class OperatorInfo:
     scalar_rule: str | None = None
     static: bool = True
     static_swaps: bool = False
+    int16_own_dtype: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ class OpTraits:
     pd_op_only: tuple[tuple[str, Any], ...] = ()
     phiops_only: tuple[tuple[str, Any], ...] = ()
     operators: tuple[OperatorInfo, ...] = ()
+    small_numpy_scalars: bool = False
+    numpy_scalar_by_value: bool = False
     method_aliases: tuple[str, ...] = ()
     legacy_elementwise: str | None = None
     translator_attributes: tuple[tuple[str, str], ...] = ()

@@ -58,37 +58,36 @@ class ScalarOperators:
             return zero_d_result_dtype(op, tensor.dtype, from_numpy_dtype(value.dtype))
         return scalar_result_dtype(tensor.dtype, value)
 
-    def apply(self, op: str, tensor: Any, value: Any, reflected: bool) -> Any:
-        """``tensor <op> value`` (``value <op> tensor`` when ``reflected``); ``value`` is a Python
-        number, a numpy scalar or a 0-D numpy array."""
+    def apply(self, op: str, operator: Any, traits: Any, tensor: Any, value: Any) -> Any:
+        """``tensor <operator> value`` (``value <operator> tensor`` for a reflected operator)
+        for the operator ``operator`` (an OperatorInfo) of op ``op`` with ``traits`` (its
+        OpTraits, ops/op_traits.yaml); ``value`` is a Python number, a numpy scalar or a 0-D
+        numpy array."""
         api = self.api
+        reflected = operator.reflected
         if isinstance(value, np.generic) and not isinstance(value, (float, complex)):
-            return self._apply_numpy_scalar(op, tensor, value, reflected)
+            return self._apply_numpy_scalar(op, operator, traits, tensor, value)
         value = python_number(value) if isinstance(value, np.generic) else value
         dtype = self.result_dtype(op, tensor, value)
         number = value.item() if isinstance(value, np.ndarray) else value
         by_scale = not isinstance(value, np.ndarray) and not isinstance(number, (bool, complex))
-        if op == "divide" and not reflected and by_scale and number != 0:
+        rule = operator.scalar_rule if by_scale else None
+        if rule == "over" and number != 0:
             if not (dtype.is_floating_point or dtype.is_complex):
                 dtype = DataType.FLOAT32
             return api.scale(self._cast(tensor, dtype), 1.0 / number, 0.0, True)
-        if by_scale and op in ("add", "subtract", "multiply"):
-            x = self._cast(tensor, dtype)
-            if op == "add":
-                return api.scale(x, 1.0, number, True)
-            if op == "multiply":
-                return api.scale(x, number, 0.0, True)
-            if reflected:
-                return api.scale(x, -1.0, number, True)
-            return api.scale(x, 1.0, -number, True)
-        if op == "elementwise_pow" and not reflected and by_scale:
+        if rule in _SCALES:
+            return _SCALES[rule](api, self._cast(tensor, dtype), number)
+        if rule == "power":
             return api.pow(self._cast(tensor, dtype), number)
         other = self.wrap_number(number, tensor, dtype)
         x = self._cast(tensor, dtype)
         fn = getattr(api, op)
         return fn(other, x) if reflected else fn(x, other)
 
-    def _apply_numpy_scalar(self, op: str, tensor: Any, value: np.generic, reflected: bool) -> Any:
+    def _apply_numpy_scalar(
+        self, op: str, operator: Any, traits: Any, tensor: Any, value: np.generic
+    ) -> Any:
         """A numpy scalar that is no Python float or complex, as PaddlePaddle 3.3.1 takes it:
 
         - np.bool_, np.uint8, np.int8 (and np.int16 in ``// % > >= < <=``, ``s / t``,
@@ -108,18 +107,16 @@ class ScalarOperators:
         """
         kind = value.dtype
         api = self.api
-        own_dtype = kind in _OWN_DTYPE_KINDS or (
-            kind == np.int16
-            and (op in _INT16_OWN_DTYPE_OPS or reflected and op in ("divide", "elementwise_pow"))
-        )
+        reflected = operator.reflected
+        own_dtype = kind in _OWN_DTYPE_KINDS or (kind == np.int16 and operator.int16_own_dtype)
         numpy_answers = kind in _OWN_DTYPE_KINDS or kind == np.int16
-        if (numpy_answers and op in ("equal", "not_equal")) or (
+        if (numpy_answers and traits.numpy_scalar_by_value) or (
             kind.kind == "c" and not tensor.dtype.is_complex
         ):
-            return self.apply(op, tensor, python_number(value), reflected)
+            return self.apply(op, operator, traits, tensor, python_number(value))
         fn = getattr(api, op)
         if own_dtype:
-            if op not in ("remainder", "elementwise_pow") or tensor.dtype.is_complex:
+            if not traits.small_numpy_scalars or tensor.dtype.is_complex:
                 raise InvalidArgumentError(
                     f"{op}(): a numpy {kind} scalar with a Tensor of dtype "
                     f"{tensor.dtype.name.lower()} is refused (as PaddlePaddle 3.3.1 refuses it); "
@@ -127,30 +124,27 @@ class ScalarOperators:
                 )
             other = self.wrap_number(value.item(), tensor, from_numpy_dtype(kind))
             return fn(other, tensor) if reflected else fn(tensor, other)
-        if kind.kind in "iu" and op in ("add", "subtract", "multiply", "divide", "elementwise_pow"):
+        # An op that some operator computes with one scale or pow (ops/op_traits.yaml
+        # scalar_operators: + - * / **) takes numpy integer scalars by their number.
+        if kind.kind in "iu" and any(o.scalar_rule for o in traits.operators):
             number = int(value)
-            if op == "elementwise_pow" and not reflected:
+            rule = operator.scalar_rule
+            if rule == "power":
                 if tensor.dtype is DataType.BOOL:
                     raise InvalidArgumentError(
                         f"{op}(): a bool Tensor ** a numpy {kind} scalar is refused (as "
                         "PaddlePaddle 3.3.1 refuses it); cast the tensor first"
                     )
                 return api.pow(tensor, number)
-            if op == "divide":
+            if traits.true_division:
                 is_real = tensor.dtype.is_floating_point or tensor.dtype.is_complex
                 x = tensor if is_real else api.cast(tensor, DataType.FLOAT32)
                 if not reflected and number != 0:
                     return api.scale(x, 1.0 / number, 0.0, True)
                 other = self.wrap_number(number, x, x.dtype)
                 return fn(other, x) if reflected else fn(x, other)
-            if op == "add":
-                return api.scale(tensor, 1.0, number, True)
-            if op == "multiply":
-                return api.scale(tensor, number, 0.0, True)
-            if op == "subtract":
-                return api.scale(
-                    tensor, -1.0 if reflected else 1.0, number if reflected else -number, True
-                )
+            if rule in _SCALES:
+                return _SCALES[rule](api, tensor, number)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # np.float32(2.5) into an int tensor: 2, as there
             number = np.asarray(value).astype(tensor.dtype.numpy_dtype).item()
@@ -158,14 +152,15 @@ class ScalarOperators:
         return fn(other, tensor) if reflected else fn(tensor, other)
 
 
-# numpy scalar kinds PaddlePaddle 3.3.1 takes only in % and **, as a 0-D tensor of their own
-# dtype; np.int16 is taken so in these operators and in ``s / t`` and ``s ** t``
+# numpy scalar kinds PaddlePaddle 3.3.1 takes only where the op's traits say
+# ``small_numpy_scalars`` (% and **), as a 0-D tensor of their own dtype; np.int16 is taken so by
+# the operators with ``int16_own_dtype`` (ops/op_traits.yaml numpy_int16_own_dtype)
 _OWN_DTYPE_KINDS = (np.dtype(np.bool_), np.dtype(np.uint8), np.dtype(np.int8))
-_INT16_OWN_DTYPE_OPS = (
-    "remainder",
-    "floor_divide",
-    "greater_than",
-    "greater_equal",
-    "less_than",
-    "less_equal",
-)
+
+# an operator's scale rule (ops/op_traits.yaml scalar_operators) -> its one scale
+_SCALES: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "plus": lambda api, x, s: api.scale(x, 1.0, s, True),
+    "minus": lambda api, x, s: api.scale(x, 1.0, -s, True),
+    "rminus": lambda api, x, s: api.scale(x, -1.0, s, True),
+    "times": lambda api, x, s: api.scale(x, s, 0.0, True),
+}

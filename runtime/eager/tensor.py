@@ -16,6 +16,7 @@ import numpy as np
 
 from phiops.runtime.common import DataType, Place, to_data_type, to_place
 from phiops.runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
+from phiops.runtime.dispatch.op_def import get_op_def
 from phiops.runtime.dispatch.tensor_type import install_tensor_type
 from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
 from phiops.runtime.tensor.version import bump_version, share_storage
@@ -404,12 +405,13 @@ def install_operators(
 
     scalars = ScalarOperators(api, _number_tensor)
 
-    def binary(fn: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    def binary(fn: Callable[..., Tensor], operator: Any) -> Callable[[Tensor, Any], Tensor]:
         op = fn.__name__
+        traits = get_op_def(op).info.traits
 
         def method(self: Tensor, other: Any) -> Tensor:
             if op != "matmul" and not isinstance(other, Tensor) and _is_number(other):
-                return scalars.apply(op, self, _number_or_array(other), False)
+                return scalars.apply(op, operator, traits, self, _number_or_array(other))
             other = _operand(self, other)
             if op == "matmul":
                 return fn(*_matmul_operands(api, self, other))
@@ -418,12 +420,13 @@ def install_operators(
         method.__doc__ = f"Calls ``{fn.__name__}``."
         return method
 
-    def reflected(fn: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    def reflected(fn: Callable[..., Tensor], operator: Any) -> Callable[[Tensor, Any], Tensor]:
         op = fn.__name__
+        traits = get_op_def(op).info.traits
 
         def method(self: Tensor, other: Any) -> Tensor:
             if op != "matmul" and _is_number(other):
-                return scalars.apply(op, self, _number_or_array(other), True)
+                return scalars.apply(op, operator, traits, self, _number_or_array(other))
             other = _operand(self, other)
             if op == "matmul":
                 return fn(*_matmul_operands(api, other, self))
@@ -436,7 +439,7 @@ def install_operators(
     for operator, op in operators:
         if op in available:
             make = reflected if operator.reflected else binary
-            setattr(Tensor, operator.dunder, make(getattr(api, op)))
+            setattr(Tensor, operator.dunder, make(getattr(api, op), operator))
     if "scale" in available:
         Tensor.__neg__ = lambda self: api.scale(self, -1.0, 0.0, True)
     if "abs" in available:

@@ -79,7 +79,8 @@ def _numpy_operand(op: str, self: Value, other: np.generic | np.ndarray) -> Valu
 
 
 def _binary(op: str, reverse: bool = False, scalar_rule: str | None = None) -> Callable:
-    scalar = _SCALE_RULES[scalar_rule] if scalar_rule else None
+    # a rule that is no scale (a Tensor's ``power``) builds the op on a full, as no rule does
+    scalar = _SCALE_RULES.get(scalar_rule) if scalar_rule else None
     true_division = get_op_info(op).traits.true_division
 
     def method(self: Value, other: Any) -> Any:

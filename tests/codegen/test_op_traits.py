@@ -123,8 +123,20 @@ def diagnostics_of(tmp_path: Path, traits: str, *, with_specs: bool = True) -> l
         pytest.param(
             "- op : foo\n  operators : [__add__]\n  scalar_operators : {__add__ : add}\n",
             "ops/op_traits.yaml:3:33: op 'foo': scalar_operators.__add__: 'add' is not a scale "
-            "rule\n  hint: one of plus, minus, rminus, times, over",
+            "rule\n  hint: one of plus, minus, rminus, times, over, power",
             id="unknown_scale_rule",
+        ),
+        pytest.param(
+            "- op : foo\n  operators : [__add__]\n  numpy_int16_own_dtype : [__radd__]\n",
+            "ops/op_traits.yaml:3:28: op 'foo': numpy_int16_own_dtype: '__radd__' is not one of "
+            "the entry's operators\n  hint: add it to 'operators' or remove it here",
+            id="int16_own_dtype_not_an_operator",
+        ),
+        pytest.param(
+            "- op : foo\n  small_numpy_scalars : yes please\n",
+            "ops/op_traits.yaml:2:25: op 'foo': 'small_numpy_scalars' must be true or false, "
+            "not a string",
+            id="small_numpy_scalars_not_a_bool",
         ),
         pytest.param(
             "- op : foo\n  operators : [__add__]\n  static_unswapped : [__add__]\n",

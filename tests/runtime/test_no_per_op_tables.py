@@ -32,15 +32,6 @@ ALLOWED = {
     ("gather_scatter_kernel.py", ("add", "maximum", "minimum", "multiply")),
     # CuPy's scatter ufuncs (add.at, maximum.at, minimum.at) and the dtypes they take
     ("backends.py", ("add", "maximum", "minimum")),
-    # PaddlePaddle 3.3.1's rules for a Tensor meeting a Python or numpy number, by operator
-    # (not yet in ops/op_traits.yaml: scalar_operands.py belongs to the eager layer, being moved
-    # under issue 23)
-    ("scalar_operands.py", ("add", "multiply", "subtract")),
-    ("scalar_operands.py", ("add", "divide", "elementwise_pow", "multiply", "subtract")),
-    (
-        "scalar_operands.py",
-        ("floor_divide", "greater_equal", "greater_than", "less_equal", "less_than", "remainder"),
-    ),
 }
 
 

@@ -40,10 +40,13 @@ def test_codegen_and_runtime_agree_on_the_rule_names() -> None:
     """The closed sets of names op_traits.yaml's values may take are those the runtime has."""
     from phiops.codegen import op_traits
     from phiops.runtime.common import promotion
+    from phiops.runtime.eager import scalar_operands
     from phiops.runtime.static import value_api
 
     assert op_traits.KERNEL_TRANSFORMS == promotion.KERNEL_TRANSFORMS
-    assert set(op_traits.SCALAR_RULES) == set(value_api._SCALE_RULES)
+    # Values build a scale for every rule but a Tensor's ``power``; Tensors take each rule.
+    assert set(op_traits.SCALAR_RULES) == set(value_api._SCALE_RULES) | {"power"}
+    assert set(op_traits.SCALAR_RULES) == set(scalar_operands._SCALES) | {"over", "power"}
 
 
 def test_static_building_quirks_come_from_the_registry() -> None:
