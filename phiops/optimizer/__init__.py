@@ -7,8 +7,9 @@ them as ``.pdopt`` files.
 
 PaddlePaddle's ``paddle.optimizer`` also has Adagrad, Adadelta, Adamax, RMSProp, Lamb, LBFGS,
 NAdam, RAdam, ASGD and Rprop, which phiops lacks; phiops's optimizers take no parameter groups
-(dicts) and no regularizer objects (a float ``weight_decay`` is L2Decay's), and say so with
-``UnimplementedError``.
+(dicts), and say so with ``UnimplementedError``. ``weight_decay`` is an ``L1Decay`` or
+``L2Decay`` of ``phiops.regularizer`` or a float (``L2Decay``'s coefficient), and a parameter's
+own ``ParamAttr(regularizer=...)`` replaces it for that parameter, as in PaddlePaddle.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.momentum import NO_MASTER_COPIES
 from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision, float_or_none
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
+from phiops.runtime.regularizer import WeightDecayRegularizer
 
 __all__ = ["Adam", "AdamW"]
 
@@ -31,7 +32,7 @@ class Adam(Optimizer):
         beta2: float = 0.999,
         epsilon: float = 1e-8,
         parameters: Iterable[Tensor] | None = (),
-        weight_decay: float | None = None,
+        weight_decay: float | WeightDecayRegularizer | None = None,
         grad_clip: Any = None,
         lazy_mode: bool = False,
         multi_precision: bool = False,

@@ -1,5 +1,6 @@
-"""The optimizers' base class: parameters, learning rate (a float or an ``LRScheduler``), L2
-weight decay, gradient clipping, per-parameter state, and the two ways an update rule runs.
+"""The optimizers' base class: parameters, learning rate (a float or an ``LRScheduler``), weight
+decay (a regularizer), gradient clipping, per-parameter state, and the two ways an update rule
+runs.
 
 A subclass is one update rule (runtime/optimizer/rule.py): ``_accumulators()`` describes its
 per-parameter state and ``_update_call(parameter, grad, rate, state)`` the op call that updates
@@ -10,8 +11,9 @@ one parameter; a rule with a multi-tensor op also gives ``_merged_calls``. Then
 - ``minimize(loss)`` on a static Value creates the state as persistable values of the startup
   program and builds the same ops into the main program (runtime/optimizer/static_program.py).
 
-``weight_decay`` as a float is PaddlePaddle's ``L2Decay``: ``add_n([grad, scale(param,
-coeff)])`` before the update, in both modes. ``state_dict()`` / ``set_state_dict()`` use
+``weight_decay`` is an ``L1Decay`` or ``L2Decay`` (runtime/regularizer.py; a float is
+``L2Decay``'s coefficient): ``add_n([grad, term])`` before the update, in both modes, where a
+parameter's own regularizer (``ParamAttr(regularizer=...)``) replaces the optimizer's. ``state_dict()`` / ``set_state_dict()`` use
 PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``) and
 ``LR_Scheduler`` when the learning rate is a scheduler.
 """
@@ -32,6 +34,7 @@ from phiops.runtime.ir.core import Value
 from phiops.runtime.nn.clip import ClipGradBase
 from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.rule import Accumulator, OpCall, run_eager
+from phiops.runtime.regularizer import L2Decay, WeightDecayRegularizer, parameter_regularizer
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import unique_name
 
@@ -49,7 +52,7 @@ _MergedGroup = tuple[list[int], list[Tensor], list[list[Tensor]]]
 
 
 class Optimizer:
-    """Holds the parameters, the learning rate, the L2 weight decay and the per-parameter state;
+    """Holds the parameters, the learning rate, the weight decay and the per-parameter state;
     subclasses give the update rule."""
 
     _use_multi_tensor = False
@@ -58,7 +61,7 @@ class Optimizer:
         self,
         learning_rate: float | LRScheduler,
         parameters: Iterable[Tensor] | None,
-        weight_decay: float | None = None,
+        weight_decay: float | WeightDecayRegularizer | None = None,
         grad_clip: Any = None,
         name: str | None = None,
     ) -> None:
@@ -91,7 +94,7 @@ class Optimizer:
                 f"ClipGradByGlobalNorm, got {type(grad_clip).__name__}"
             )
         self._grad_clip = grad_clip
-        self._weight_decay = float_or_none(weight_decay, kind)
+        self._regularization = regularization_of(weight_decay, kind)
         self._name = name
         self._learning_rates: dict[object, Tensor] = {}
         # the per-parameter state, in _accumulators() order, and the parameters in the order
@@ -223,12 +226,14 @@ class Optimizer:
         return planned
 
     def _regularized(self, parameter: Any, grad: Any) -> Any:
-        """``grad`` with L2 weight decay added, as PaddlePaddle builds it in both modes:
-        ``add_n([grad, scale(param, weight_decay)])``; ``grad`` itself without decay."""
-        if self._weight_decay is None:
+        """``grad`` with the weight decay term added, as PaddlePaddle's
+        ``_create_regularization_of_grad`` builds it in both modes: ``add_n([grad, term])``,
+        the term from the parameter's own regularizer (its ParamAttr's) if it has one, else
+        from the optimizer's ``weight_decay``; ``grad`` itself without either."""
+        regularizer = parameter_regularizer(parameter) or self._regularization
+        if regularizer is None:
             return grad
-        scaled = op_api("scale")(parameter, self._weight_decay, 0.0, True)
-        return op_api("add_n")([grad, scaled])
+        return op_api("add_n")([grad, regularizer(parameter, grad)])
 
     def _state_of(self, parameter: Tensor) -> tuple[Tensor, ...]:
         state = self._state.get(id(parameter))
@@ -416,14 +421,28 @@ def _loaded_array(kind: str, key: str, value: Any, shape: list[int], dtype: Any)
     return np.array(array, dtype=dtype, copy=True)
 
 
+def regularization_of(weight_decay: Any, kind: str) -> WeightDecayRegularizer | None:
+    """An optimizer's ``weight_decay`` as PaddlePaddle reads it: None, a regularizer (L1Decay,
+    L2Decay), or a number, which is L2Decay's coefficient."""
+    if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
+        return weight_decay
+    if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
+        raise InvalidArgumentError(
+            f"{kind}: weight_decay must be a float, an L1Decay, an L2Decay or None, got "
+            f"{type(weight_decay).__name__}"
+        )
+    return L2Decay(float(weight_decay))
+
+
 def float_or_none(weight_decay: Any, kind: str) -> float | None:
-    """A float weight decay (PaddlePaddle's L2Decay coefficient) or None."""
+    """A float coefficient (AdamW's decoupled decay) or None."""
     if weight_decay is None:
         return None
     if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
         raise UnimplementedError(
-            f"{kind}: weight_decay must be a float (PaddlePaddle's L2Decay coefficient); "
-            f"regularizer objects such as {type(weight_decay).__name__} are not implemented"
+            f"{kind}: weight_decay must be a float (its decoupled decay coefficient), got "
+            f"{type(weight_decay).__name__}; a Tensor coefficient is not implemented and a "
+            "regularizer object is not AdamW's (PaddlePaddle refuses it too)"
         )
     return float(weight_decay)
 
