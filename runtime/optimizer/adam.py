@@ -169,6 +169,11 @@ class AdamW(Adam):
             amsgrad,
             name,
         )
+        if self._param_groups:
+            raise UnimplementedError(
+                "AdamW: parameter groups are not implemented (a group's weight_decay is AdamW's "
+                "decoupled coefficient); pass a list of parameters"
+            )
         self._coeff = coeff
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun

@@ -170,9 +170,7 @@ class NoamDecay(LRScheduler):
             raise InvalidArgumentError(f"NoamDecay: d_model must be > 0, got {d_model}")
         _check_number("NoamDecay", "warmup_steps", warmup_steps)
         if warmup_steps <= 0:
-            raise InvalidArgumentError(
-                f"NoamDecay: warmup_steps must be > 0, got {warmup_steps}"
-            )
+            raise InvalidArgumentError(f"NoamDecay: warmup_steps must be > 0, got {warmup_steps}")
         self.d_model = d_model
         self.warmup_steps = warmup_steps
         super().__init__(learning_rate, last_epoch, verbose)

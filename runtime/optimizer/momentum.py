@@ -7,16 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.optimizer.lr import LRScheduler
-from phiops.runtime.optimizer.optimizer import (
-    Optimizer,
-    check_multi_precision,
-    regularization_of,
-)
+from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
-from phiops.runtime.regularizer import L2Decay, WeightDecayRegularizer, parameter_regularizer
+from phiops.runtime.regularizer import L2Decay, WeightDecayRegularizer
 
 __all__ = ["Momentum"]
 
@@ -45,38 +42,53 @@ class Momentum(Optimizer):
     ) -> None:
         if momentum is None or isinstance(momentum, bool) or not isinstance(momentum, (int, float)):
             raise InvalidArgumentError(f"Momentum: momentum must be a number, got {momentum!r}")
-        regularization = regularization_of(weight_decay, "Momentum")
-        # L2 decay is fused into the op; anything else is the base class's, on the gradient
-        fused = isinstance(regularization, L2Decay)
-        super().__init__(
-            learning_rate, parameters, None if fused else regularization, grad_clip, name
-        )
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         check_multi_precision("Momentum", multi_precision, self._parameters)
         self._momentum = float(momentum)
         self._use_nesterov = bool(use_nesterov)
-        self._coeff = regularization._coeff if fused else None
         self._rescale_grad = float(rescale_grad)
         self._use_multi_tensor = bool(use_multi_tensor)
 
     def _accumulators(self) -> tuple[Accumulator, ...]:
         return _VELOCITY
 
+    def _own_regularizer(self, parameter: Any) -> WeightDecayRegularizer | None:
+        """PaddlePaddle's Momentum keeps a group's L2 decay out of ``param.regularizer`` (it
+        becomes the group's fused ``l2_decay``): a group's other decay, else the ParamAttr's."""
+        index = self._group_of.get(id(parameter))
+        if index is None:
+            return super()._own_regularizer(parameter)
+        decay = self._param_groups[index]["weight_decay"]
+        return None if isinstance(decay, L2Decay) else decay
+
     def _op_regularization(self, parameter: Any) -> tuple[str, float]:
-        """The op's (regularization_method, regularization_coeff) for ``parameter``: its own
-        L2Decay's, none when it has another regularizer (added to the gradient), else the
-        optimizer's L2 decay."""
-        own = parameter_regularizer(parameter)
+        """The op's (regularization_method, regularization_coeff) for ``parameter``, as
+        PaddlePaddle's Momentum fuses L2 decay: the parameter's own L2Decay; none when it has
+        another regularizer (that goes on the gradient); else its group's or the optimizer's
+        weight decay when that is an L2Decay."""
+        own = self._own_regularizer(parameter)
         if isinstance(own, L2Decay):
             return "l2_decay", float(own._coeff)
-        if own is not None or self._coeff is None:
+        if own is not None:
             return "", 0.0
-        return "l2_decay", float(self._coeff)
+        index = self._group_of.get(id(parameter))
+        default = (
+            self._regularization if index is None else self._param_groups[index]["weight_decay"]
+        )
+        if isinstance(default, L2Decay):
+            return "l2_decay", float(default._coeff)
+        return "", 0.0
 
     def _regularized(self, parameter: Any, grad: Any) -> Any:
-        """A parameter's own L2Decay is fused into the op: its gradient is left as it is."""
-        if isinstance(parameter_regularizer(parameter), L2Decay):
+        """The gradient with the decay PaddlePaddle's Momentum adds to it: the parameter's own
+        regularizer unless it is an L2Decay (fused), else the optimizer's unless it is one."""
+        own = self._own_regularizer(parameter)
+        if isinstance(own, L2Decay):
             return grad
-        return super()._regularized(parameter, grad)
+        term = own if own is not None else self._regularization
+        if term is None or isinstance(term, L2Decay):
+            return grad
+        return op_api("add_n")([grad, term(parameter, grad)])
 
     def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
         method, coeff = self._op_regularization(parameter)

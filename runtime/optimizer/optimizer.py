@@ -66,20 +66,32 @@ class Optimizer:
         name: str | None = None,
     ) -> None:
         kind = type(self).__name__
-        self._parameters = [] if parameters is None else list(parameters)
+        given = [] if parameters is None else list(parameters)
         # in a static program, minimize() updates the program's parameters: none need be given
-        if not self._parameters and not in_static_mode():
+        if not given and not in_static_mode():
             if parameters is None:
                 raise InvalidArgumentError(
                     f"{kind}: 'parameters' is None; pass the tensors to optimize (eager mode has "
                     "no default program to take them from)"
                 )
             raise InvalidArgumentError(f"{kind}: 'parameters' is empty")
+        self._regularization = regularization_of(weight_decay, kind)
+        self._param_groups: list[dict[str, Any]] = []
+        if given and isinstance(given[0], dict):
+            for position, group in enumerate(given):
+                self._param_groups.append(self._parameter_group(position, group))
+            self._parameters = [p for group in self._param_groups for p in group["params"]]
+        else:
+            self._parameters = given
+        # id(parameter) -> its group's index (parameter groups only)
+        self._group_of = {
+            id(p): index for index, group in enumerate(self._param_groups) for p in group["params"]
+        }
         for position, parameter in enumerate(self._parameters):
             if isinstance(parameter, dict):
-                raise UnimplementedError(
-                    f"{kind}: parameter groups (parameters[{position}] is a dict) are not "
-                    "implemented; pass a list of tensors"
+                raise InvalidArgumentError(
+                    f"{kind}: parameters[{position}] is a dict but parameters[0] is not: give "
+                    "either tensors or parameter groups (dicts), not both"
                 )
             if not isinstance(parameter, Tensor) and not (
                 in_static_mode() and isinstance(parameter, Value)
@@ -94,14 +106,14 @@ class Optimizer:
                 f"ClipGradByGlobalNorm, got {type(grad_clip).__name__}"
             )
         self._grad_clip = grad_clip
-        self._regularization = regularization_of(weight_decay, kind)
         self._name = name
         self._learning_rates: dict[object, Tensor] = {}
         # the per-parameter state, in _accumulators() order, and the parameters in the order
         # their state was made (state_dict's order within each accumulator)
         self._state: dict[int, tuple[Tensor, ...]] = {}
         self._state_parameters: list[Tensor] = []
-        self._merged_plan: tuple[tuple[int, ...], list[_MergedGroup]] | None = None
+        # the multi-tensor plan of each set of parameters stepped together (one per group)
+        self._merged_plans: dict[tuple[int, ...], list[_MergedGroup]] = {}
         # after set_state_dict: parameters it gave fresh state (the first key it lacked)
         self._unloaded: dict[int, str] = {}
         self._scheduler: LRScheduler | None = None
@@ -110,6 +122,72 @@ class Optimizer:
             self._scheduler = learning_rate
         else:
             self.set_lr(learning_rate)
+
+    def _parameter_group(self, position: int, group: Any) -> dict[str, Any]:
+        """A parameter group as PaddlePaddle's ``_add_param_group`` reads it: ``params`` (a
+        list of tensors), ``learning_rate`` (a factor of the optimizer's rate, 1.0 by default)
+        and ``weight_decay`` (its regularizer, the optimizer's by default)."""
+        kind = type(self).__name__
+        label = f"{kind}: parameters[{position}]"
+        if not isinstance(group, dict):
+            raise InvalidArgumentError(
+                f"{label} is a {type(group).__name__} but parameters[0] is a dict: give either "
+                "tensors or parameter groups (dicts), not both"
+            )
+        if "params" not in group:
+            raise InvalidArgumentError(f"{label} (a parameter group) has no 'params'")
+        other = sorted(set(group) - {"params", "learning_rate", "weight_decay"})
+        if other:
+            raise UnimplementedError(
+                f"{label}: the parameter group options {other} are not implemented; a group "
+                "takes 'params', 'learning_rate' and 'weight_decay'"
+            )
+        params = group["params"]
+        if isinstance(params, set):
+            raise InvalidArgumentError(
+                f"{label}['params'] is a set; give an ordered collection (a list)"
+            )
+        params = [params] if isinstance(params, Tensor) else list(params)
+        if not params:
+            raise InvalidArgumentError(f"{label}['params'] is empty")
+        seen = {id(p) for g in self._param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise InvalidArgumentError(
+                f"{label}: some parameters appear in more than one parameter group"
+            )
+        factor = group.get("learning_rate", 1.0)
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or factor < 0:
+            raise InvalidArgumentError(
+                f"{label}['learning_rate'] must be a non-negative number (a factor of the "
+                f"optimizer's learning rate), got {factor!r}"
+            )
+        decay = group.get("weight_decay", self._regularization)
+        return {
+            "params": params,
+            "learning_rate": float(factor),
+            "weight_decay": regularization_of(decay, f"{label}['weight_decay']"),
+        }
+
+    def _own_regularizer(self, parameter: Any) -> WeightDecayRegularizer | None:
+        """What PaddlePaddle keeps as ``parameter.regularizer``: its group's weight decay
+        (``_add_param_group`` sets it on every parameter of a group, replacing a ParamAttr's),
+        else its ParamAttr's."""
+        index = self._group_of.get(id(parameter))
+        if index is not None:
+            return self._param_groups[index]["weight_decay"]
+        return parameter_regularizer(parameter)
+
+    def _regularizer_of(self, parameter: Any) -> WeightDecayRegularizer | None:
+        """The regularizer whose term is added to ``parameter``'s gradient: its own (see
+        ``_own_regularizer``), else the optimizer's (PaddlePaddle's
+        ``_create_regularization_of_grad``)."""
+        own = self._own_regularizer(parameter)
+        return own if own is not None else self._regularization
+
+    def _rate_factor(self, parameter: Any) -> float:
+        """The factor of the learning rate for ``parameter`` (its group's; 1.0 without)."""
+        index = self._group_of.get(id(parameter))
+        return 1.0 if index is None else self._param_groups[index]["learning_rate"]
 
     # -- the update rule (subclasses) ---------------------------------------------------------
     def _accumulators(self) -> tuple[Accumulator, ...]:
@@ -130,6 +208,11 @@ class Optimizer:
 
     def _check_static(self) -> None:
         """Refuse what a static ``minimize`` cannot build."""
+        if self._param_groups:
+            raise UnimplementedError(
+                f"{type(self).__name__}.minimize() in a static program: parameter groups are "
+                "not implemented there (they are eagerly); pass a list of parameters"
+            )
         if self._grad_clip is not None:
             raise UnimplementedError(
                 f"{type(self).__name__}.minimize() in a static program: grad_clip is not "
@@ -158,20 +241,27 @@ class Optimizer:
         self._learning_rates.clear()
 
     def _lr_tensor(self, like: Tensor) -> Tensor:
-        """The learning rate as a 1-element tensor of ``like``'s dtype and place (cached)."""
-        key = (like.dtype, like.place)
+        """The learning rate for parameter ``like``: a 1-element tensor of its dtype and place
+        (cached), times its group's factor as PaddlePaddle's ``_create_param_lr`` computes it
+        (``scale`` of the rate tensor) when that is not 1."""
+        factor = self._rate_factor(like)
+        key = (like.dtype, like.place, factor)
         tensor = self._learning_rates.get(key)
         if tensor is None:
-            tensor = self._learning_rates[key] = to_tensor(
+            tensor = to_tensor(
                 np.array([self._learning_rate], like.dtype.numpy_dtype), place=like.place
             )
+            if factor != 1.0:
+                tensor = op_api("scale")(tensor, factor, 0.0, True)
+            self._learning_rates[key] = tensor
         return tensor
 
     # -- eager ------------------------------------------------------------------------------
     @no_grad()
     def step(self) -> None:
         """Update every parameter that has a gradient: its gradient clipped by ``grad_clip``,
-        then decayed, as PaddlePaddle's dygraph step does."""
+        then decayed, as PaddlePaddle's dygraph step does; with parameter groups, one group
+        after another (each clipped on its own, as in PaddlePaddle)."""
         if self._scheduler is not None:
             rate = self._scheduler()
             if rate != self._learning_rate:
@@ -181,6 +271,17 @@ class Optimizer:
             return
         if self._unloaded:
             self._check_loaded(params)
+        if not self._param_groups:
+            self._step_parameters(params)
+            return
+        # PaddlePaddle's step with groups: each group clipped, decayed and updated on its own
+        with_grad = {id(p) for p in params}
+        for group in self._param_groups:
+            members = [p for p in group["params"] if id(p) in with_grad]
+            if members:
+                self._step_parameters(members)
+
+    def _step_parameters(self, params: list[Tensor]) -> None:
         grads = [p._grad for p in params]
         if self._grad_clip is not None:
             grads = self._grad_clip.clip(params, grads)
@@ -199,10 +300,10 @@ class Optimizer:
         rule has no multi-tensor op. The groups and their state lists are kept for the next step
         with the same parameters (the usual case): the state is updated in place."""
         key = tuple(map(id, params))
-        plan = self._merged_plan
-        if plan is None or plan[0] != key:
-            plan = self._merged_plan = (key, self._merged_groups(params))
-        for positions, group, state in plan[1]:
+        plan = self._merged_plans.get(key)
+        if plan is None:
+            plan = self._merged_plans[key] = self._merged_groups(params)
+        for positions, group, state in plan:
             calls = self._merged_calls(
                 group, [grads[i] for i in positions], self._lr_tensor(group[0]), state
             )
@@ -215,7 +316,8 @@ class Optimizer:
     def _merged_groups(self, params: list[Tensor]) -> list[_MergedGroup]:
         groups: dict[object, tuple[list[int], list[Tensor]]] = {}
         for index, parameter in enumerate(params):
-            group = groups.setdefault((parameter.dtype, parameter.place), ([], []))
+            key = (parameter.dtype, parameter.place, self._rate_factor(parameter))
+            group = groups.setdefault(key, ([], []))
             group[0].append(index)
             group[1].append(parameter)
         count = len(self._accumulators())
@@ -230,7 +332,7 @@ class Optimizer:
         ``_create_regularization_of_grad`` builds it in both modes: ``add_n([grad, term])``,
         the term from the parameter's own regularizer (its ParamAttr's) if it has one, else
         from the optimizer's ``weight_decay``; ``grad`` itself without either."""
-        regularizer = parameter_regularizer(parameter) or self._regularization
+        regularizer = self._regularizer_of(parameter)
         if regularizer is None:
             return grad
         return op_api("add_n")([grad, regularizer(parameter, grad)])

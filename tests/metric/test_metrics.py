@@ -102,8 +102,11 @@ def test_accuracy_function_equals_paddles(k: int) -> None:
     correct = phi.zeros([1], "int32")
     total = phi.zeros([1], "int32")
     got = metric.accuracy(
-        phi.to_tensor(DATA["fn_input"]), phi.to_tensor(DATA["fn_label"]), k=k,
-        correct=correct, total=total,
+        phi.to_tensor(DATA["fn_input"]),
+        phi.to_tensor(DATA["fn_label"]),
+        k=k,
+        correct=correct,
+        total=total,
     )
     assert got.dtype == phi.float32 and got.shape == []
     np.testing.assert_array_equal(got.numpy(), DATA[f"fn_k{k}"])

@@ -26,8 +26,16 @@ for _optimizer in ("SGD", "Momentum", "Adam"):
         ("float", lambda lib: 0.03, lambda lib: None),
         ("own_l1", lambda lib: None, lambda lib: lib.regularizer.L1Decay(0.06)),
         ("own_l1_over_l2", lambda lib: 0.04, lambda lib: lib.regularizer.L1Decay(0.02)),
-        ("own_l2_over_l1", lambda lib: lib.regularizer.L1Decay(0.05), lambda lib: lib.regularizer.L2Decay(0.07)),
-        ("own_l2_over_l2", lambda lib: lib.regularizer.L2Decay(0.01), lambda lib: lib.regularizer.L2Decay(0.09)),
+        (
+            "own_l2_over_l1",
+            lambda lib: lib.regularizer.L1Decay(0.05),
+            lambda lib: lib.regularizer.L2Decay(0.07),
+        ),
+        (
+            "own_l2_over_l2",
+            lambda lib: lib.regularizer.L2Decay(0.01),
+            lambda lib: lib.regularizer.L2Decay(0.09),
+        ),
     ):
         CASES[f"{_optimizer.lower()}_{_label}"] = (_optimizer, _decay, _own)
 CASES["adamw_own_l1"] = ("AdamW", lambda lib: 0.02, lambda lib: lib.regularizer.L1Decay(0.05))

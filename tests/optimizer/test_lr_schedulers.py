@@ -26,10 +26,24 @@ SCHEDULERS = DATA["schedulers"]
 def test_every_paddle_scheduler_is_here_and_recorded() -> None:
     assert sorted(lr.__all__) == sorted(
         [
-            "LRScheduler", "NoamDecay", "PiecewiseDecay", "NaturalExpDecay", "InverseTimeDecay",
-            "PolynomialDecay", "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay",
-            "LambdaDecay", "ReduceOnPlateau", "CosineAnnealingDecay", "MultiplicativeDecay",
-            "OneCycleLR", "CyclicLR", "LinearLR", "CosineAnnealingWarmRestarts",
+            "LRScheduler",
+            "NoamDecay",
+            "PiecewiseDecay",
+            "NaturalExpDecay",
+            "InverseTimeDecay",
+            "PolynomialDecay",
+            "LinearWarmup",
+            "ExponentialDecay",
+            "MultiStepDecay",
+            "StepDecay",
+            "LambdaDecay",
+            "ReduceOnPlateau",
+            "CosineAnnealingDecay",
+            "MultiplicativeDecay",
+            "OneCycleLR",
+            "CyclicLR",
+            "LinearLR",
+            "CosineAnnealingWarmRestarts",
         ]
     )
     covered = {type(make(lr)).__name__ for make in CASES.values()} | {"ReduceOnPlateau"}
@@ -169,7 +183,10 @@ def test_one_cycle_refuses_steps_past_total_steps() -> None:
         (lambda: lr.CosineAnnealingDecay(0.1, T_max=0), "T_max must be a positive int"),
         (lambda: lr.OneCycleLR(0.1, total_steps=10, phase_pct=1), "phase_pct must be a float"),
         (lambda: lr.OneCycleLR(0.1, 10, anneal_strategy="exp"), "anneal_strategy must be"),
-        (lambda: lr.OneCycleLR(0.1, 10, phase_pct=0.6, three_phase=True), "phase_pct must be < 0.5"),
+        (
+            lambda: lr.OneCycleLR(0.1, 10, phase_pct=0.6, three_phase=True),
+            "phase_pct must be < 0.5",
+        ),
         (lambda: lr.CyclicLR(0.1, 1.0, step_size_up=0), "step_size_up must be a positive int"),
         (lambda: lr.CyclicLR(0.1, 1.0, 2, mode="saw"), "mode must be"),
         (lambda: lr.CyclicLR(0.1, 1.0, 2, scale_mode="x"), "scale_mode must be"),

@@ -46,7 +46,10 @@ def test_l1_and_l2_terms_are_computed_with_ops() -> None:
     param = phi.to_tensor([[-2.0, 0.0, 3.0]])
     np.testing.assert_allclose(L1Decay(0.5)(param, None).numpy(), [[-0.5, 0.0, 0.5]])
     np.testing.assert_allclose(L2Decay(0.5)(param, None).numpy(), [[-1.0, 0.0, 1.5]])
-    assert (str(L1Decay(0.1)), str(L2Decay())) == ("L1Decay, coeff=0.100000", "L2Decay, coeff=0.000000")
+    assert (str(L1Decay(0.1)), str(L2Decay())) == (
+        "L1Decay, coeff=0.100000",
+        "L2Decay, coeff=0.000000",
+    )
 
 
 def test_sgd_with_l1_decay_adds_coeff_times_sign() -> None:

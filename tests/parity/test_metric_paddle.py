@@ -40,8 +40,10 @@ def test_precision_recall_auc_as_paddles(seed: int) -> None:
         positive = rng.random(40)
         label = rng.integers(0, 2, (40, 1))
         for ours, theirs in pairs:
-            pred = positive[:, None] if ours.name() != "auc" else np.stack(
-                [1 - positive, positive], axis=1
+            pred = (
+                positive[:, None]
+                if ours.name() != "auc"
+                else np.stack([1 - positive, positive], axis=1)
             )
             ours.update(pred, label)
             theirs.update(pred, label)

@@ -73,7 +73,10 @@ def main() -> None:
         correct = paddle.zeros([1], "int32")
         total = paddle.zeros([1], "int32")
         acc = paddle.metric.accuracy(
-            paddle.to_tensor(fn_input), paddle.to_tensor(fn_label), k=k, correct=correct,
+            paddle.to_tensor(fn_input),
+            paddle.to_tensor(fn_label),
+            k=k,
+            correct=correct,
             total=total,
         )
         out[f"fn_k{k}"] = acc.numpy()
