@@ -10,7 +10,7 @@ has there that phiops lacks):
     phiops.nn                  layers, gradient clipping, ParamAttr
     phiops.nn.functional       the functions behind the layers
     phiops.nn.initializer      parameter initializers
-    phiops.optimizer           SGD, Momentum, Adam, AdamW and their base class Optimizer
+    phiops.optimizer           SGD, Momentum, Adam, AdamW, their base class Optimizer, state_dict
     phiops.optimizer.lr        learning-rate schedulers
     phiops.static              static programs: build, differentiate, run, save and load
     phiops.static.nn           static control flow: cond, while_loop
@@ -19,8 +19,8 @@ has there that phiops lacks):
     phiops.jit                 save a Layer as an inference model, load one back
     phiops.autograd            grad and the grad mode
     phiops.io                  datasets, samplers and the DataLoader
-    phiops.metric              empty so far
-    phiops.regularizer         empty so far (optimizers take a float weight_decay)
+    phiops.metric              Accuracy, Precision, Recall, Auc, accuracy()
+    phiops.regularizer         L1Decay, L2Decay
     phiops.amp                 empty so far
     phiops.distributed         empty so far
 

@@ -1,8 +1,17 @@
-"""``phiops.metric`` (``paddle.metric``): empty so far. PaddlePaddle's Metric, Accuracy,
-Precision, Recall, Auc and the ``accuracy`` function are missing from phiops, as are the
-``accuracy`` and ``auc`` ops they run on.
+"""``phiops.metric`` (``paddle.metric``): the ``Metric`` base class, ``Accuracy`` (top-k),
+``Precision``, ``Recall``, ``Auc`` (ROC area from PaddlePaddle's bucketed counts) and the
+``accuracy(input, label, k)`` function, with PaddlePaddle 3.3.1's signatures and results
+(runtime/metric/). ``accuracy`` is built from ops (``topk``, ``equal``, ``any``, ``sum``): phiops
+has no ``accuracy`` op, so ``_C_ops.accuracy`` is missing; ``Auc(curve='PR')`` raises
+``UnimplementedError`` (PaddlePaddle computes the ROC area for it).
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import phiops as _phiops
+
+from phiops.runtime.metric import Accuracy, Auc, Metric, Precision, Recall, accuracy
+
+__all__ = ["Metric", "Accuracy", "Precision", "Recall", "Auc", "accuracy"]
+
+_phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

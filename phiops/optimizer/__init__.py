@@ -6,9 +6,12 @@ static program by ``minimize``); ``Optimizer`` is their base class. ``state_dict
 them as ``.pdopt`` files.
 
 PaddlePaddle's ``paddle.optimizer`` also has Adagrad, Adadelta, Adamax, RMSProp, Lamb, LBFGS,
-NAdam, RAdam, ASGD and Rprop, which phiops lacks; phiops's optimizers take no parameter groups
-(dicts) and no regularizer objects (a float ``weight_decay`` is L2Decay's), and say so with
-``UnimplementedError``.
+NAdam, RAdam, ASGD and Rprop, which phiops lacks. Parameter groups (dicts with ``params``,
+``learning_rate`` and ``weight_decay``) work eagerly with SGD, Momentum and Adam; other group
+options, AdamW's groups and groups in a static program raise ``UnimplementedError``.
+``weight_decay`` is an ``L1Decay`` or
+``L2Decay`` of ``phiops.regularizer`` or a float (``L2Decay``'s coefficient), and a parameter's
+own ``ParamAttr(regularizer=...)`` replaces it for that parameter, as in PaddlePaddle.
 """
 
 from __future__ import annotations

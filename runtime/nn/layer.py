@@ -132,6 +132,7 @@ class Layer:
         program at once (its initializer's ops in the startup program), as PaddlePaddle does."""
         from phiops.runtime.nn.initializer import Constant, Initializer, XavierUniform
         from phiops.runtime.nn.param_attr import ParamAttr
+        from phiops.runtime.regularizer import set_parameter_regularizer
 
         if attr is not None and not isinstance(attr, (ParamAttr, Initializer)):
             raise InvalidArgumentError(
@@ -147,6 +148,8 @@ class Layer:
         parameter.name = param_attr.name or unique_name(
             f"{self._full_name}.{'b' if is_bias else 'w'}"
         )
+        if param_attr.regularizer is not None:
+            set_parameter_regularizer(parameter, param_attr.regularizer)
         if in_static_mode():
             from phiops.runtime.nn.static_call import declare_parameter
 

@@ -6,15 +6,18 @@ from typing import Any
 
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.nn.initializer import Initializer
+from phiops.runtime.regularizer import WeightDecayRegularizer
 
 __all__ = ["ParamAttr"]
 
 
 class ParamAttr:
     """A parameter's ``name`` (else the layer's next, ``linear_0.w_0``), ``initializer`` (else
-    the layer's default) and ``trainable`` (False: it takes no gradient and optimizers leave it,
-    as BatchNorm's running statistics). ``learning_rate``, ``regularizer`` and ``need_clip``
-    other than their defaults raise UnimplementedError: phiops' optimizers do not read them."""
+    the layer's default), ``regularizer`` (an L1Decay or L2Decay that replaces the optimizer's
+    ``weight_decay`` for this parameter) and ``trainable`` (False: it takes no gradient and
+    optimizers leave it, as BatchNorm's running statistics). ``learning_rate`` and
+    ``need_clip`` other than their defaults raise UnimplementedError: phiops' optimizers do not
+    read them."""
 
     def __init__(
         self,
@@ -32,11 +35,15 @@ class ParamAttr:
             raise InvalidArgumentError(
                 f"ParamAttr: initializer must be an Initializer, got {type(initializer).__name__}"
             )
+        if regularizer is not None and not isinstance(regularizer, WeightDecayRegularizer):
+            raise InvalidArgumentError(
+                "ParamAttr: regularizer must be an L1Decay, an L2Decay or None, got "
+                f"{type(regularizer).__name__}"
+            )
         if not isinstance(trainable, bool):
             raise InvalidArgumentError(f"ParamAttr: trainable must be a bool, got {trainable!r}")
         for label, value, default in (
             ("learning_rate", learning_rate, 1.0),
-            ("regularizer", regularizer, None),
             ("need_clip", need_clip, True),
         ):
             if value != default:
@@ -45,9 +52,10 @@ class ParamAttr:
                     f"not read it); leave it at {default!r}"
                 )
         self.name, self.initializer, self.trainable = name, initializer, trainable
+        self.regularizer = regularizer
 
     def __repr__(self) -> str:
         return (
             f"ParamAttr(name={self.name!r}, initializer={self.initializer!r}, "
-            f"trainable={self.trainable!r})"
+            f"regularizer={self.regularizer!r}, trainable={self.trainable!r})"
         )

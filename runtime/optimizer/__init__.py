@@ -10,11 +10,15 @@ through the generated API, and builds it into a static program in ``minimize()``
 (static_program.py); ``state_dict()`` / ``set_state_dict()`` use PaddlePaddle's keys, so
 ``phiops.save`` / ``phiops.load`` of a ``.pdopt`` file round-trips.
 
-``weight_decay`` as a float is PaddlePaddle's ``L2Decay``: SGD and Adam add ``coeff * param`` to
-the gradient, Momentum passes it to its op as ``l2_decay``; AdamW's is the decoupled
-coefficient. ``grad_clip`` (runtime/nn/clip.py: ClipGradByValue, ClipGradByNorm,
-ClipGradByGlobalNorm) clips the gradients first, eagerly; parameter groups (dicts), regularizer
-objects, ``amsgrad``, half-precision master weights and ``grad_clip`` in a static program raise
+``weight_decay`` is an ``L1Decay`` or ``L2Decay`` (runtime/regularizer.py), a float meaning
+``L2Decay``: SGD and Adam add its term to the gradient, Momentum passes L2 to its op as
+``l2_decay``; a parameter's own regularizer (``ParamAttr(regularizer=...)``) replaces the
+optimizer's for it. AdamW's is the decoupled coefficient. ``grad_clip`` (runtime/nn/clip.py:
+ClipGradByValue, ClipGradByNorm, ClipGradByGlobalNorm) clips the gradients first, eagerly.
+Parameter groups (dicts with ``params`` and their own ``learning_rate`` factor and
+``weight_decay``) follow PaddlePaddle's rules eagerly (each group clipped and updated on its
+own). A group's other options (``beta1``, ``momentum`` ...), AdamW's groups, groups and
+``grad_clip`` in a static program, ``amsgrad`` and half-precision master weights raise
 ``UnimplementedError``.
 """
 

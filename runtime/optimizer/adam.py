@@ -14,6 +14,7 @@ from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.momentum import NO_MASTER_COPIES
 from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision, float_or_none
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
+from phiops.runtime.regularizer import WeightDecayRegularizer
 
 __all__ = ["Adam", "AdamW"]
 
@@ -31,7 +32,7 @@ class Adam(Optimizer):
         beta2: float = 0.999,
         epsilon: float = 1e-8,
         parameters: Iterable[Tensor] | None = (),
-        weight_decay: float | None = None,
+        weight_decay: float | WeightDecayRegularizer | None = None,
         grad_clip: Any = None,
         lazy_mode: bool = False,
         multi_precision: bool = False,
@@ -168,6 +169,11 @@ class AdamW(Adam):
             amsgrad,
             name,
         )
+        if self._param_groups:
+            raise UnimplementedError(
+                "AdamW: parameter groups are not implemented (a group's weight_decay is AdamW's "
+                "decoupled coefficient); pass a list of parameters"
+            )
         self._coeff = coeff
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun

@@ -1,5 +1,6 @@
-"""The optimizers' base class: parameters, learning rate (a float or an ``LRScheduler``), L2
-weight decay, gradient clipping, per-parameter state, and the two ways an update rule runs.
+"""The optimizers' base class: parameters, learning rate (a float or an ``LRScheduler``), weight
+decay (a regularizer), gradient clipping, per-parameter state, and the two ways an update rule
+runs.
 
 A subclass is one update rule (runtime/optimizer/rule.py): ``_accumulators()`` describes its
 per-parameter state and ``_update_call(parameter, grad, rate, state)`` the op call that updates
@@ -10,8 +11,9 @@ one parameter; a rule with a multi-tensor op also gives ``_merged_calls``. Then
 - ``minimize(loss)`` on a static Value creates the state as persistable values of the startup
   program and builds the same ops into the main program (runtime/optimizer/static_program.py).
 
-``weight_decay`` as a float is PaddlePaddle's ``L2Decay``: ``add_n([grad, scale(param,
-coeff)])`` before the update, in both modes. ``state_dict()`` / ``set_state_dict()`` use
+``weight_decay`` is an ``L1Decay`` or ``L2Decay`` (runtime/regularizer.py; a float is
+``L2Decay``'s coefficient): ``add_n([grad, term])`` before the update, in both modes, where a
+parameter's own regularizer (``ParamAttr(regularizer=...)``) replaces the optimizer's. ``state_dict()`` / ``set_state_dict()`` use
 PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``) and
 ``LR_Scheduler`` when the learning rate is a scheduler.
 """
@@ -32,6 +34,7 @@ from phiops.runtime.ir.core import Value
 from phiops.runtime.nn.clip import ClipGradBase
 from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.rule import Accumulator, OpCall, run_eager
+from phiops.runtime.regularizer import L2Decay, WeightDecayRegularizer, parameter_regularizer
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import unique_name
 
@@ -49,7 +52,7 @@ _MergedGroup = tuple[list[int], list[Tensor], list[list[Tensor]]]
 
 
 class Optimizer:
-    """Holds the parameters, the learning rate, the L2 weight decay and the per-parameter state;
+    """Holds the parameters, the learning rate, the weight decay and the per-parameter state;
     subclasses give the update rule."""
 
     _use_multi_tensor = False
@@ -58,25 +61,37 @@ class Optimizer:
         self,
         learning_rate: float | LRScheduler,
         parameters: Iterable[Tensor] | None,
-        weight_decay: float | None = None,
+        weight_decay: float | WeightDecayRegularizer | None = None,
         grad_clip: Any = None,
         name: str | None = None,
     ) -> None:
         kind = type(self).__name__
-        self._parameters = [] if parameters is None else list(parameters)
+        given = [] if parameters is None else list(parameters)
         # in a static program, minimize() updates the program's parameters: none need be given
-        if not self._parameters and not in_static_mode():
+        if not given and not in_static_mode():
             if parameters is None:
                 raise InvalidArgumentError(
                     f"{kind}: 'parameters' is None; pass the tensors to optimize (eager mode has "
                     "no default program to take them from)"
                 )
             raise InvalidArgumentError(f"{kind}: 'parameters' is empty")
+        self._regularization = regularization_of(weight_decay, kind)
+        self._param_groups: list[dict[str, Any]] = []
+        if given and isinstance(given[0], dict):
+            for position, group in enumerate(given):
+                self._param_groups.append(self._parameter_group(position, group))
+            self._parameters = [p for group in self._param_groups for p in group["params"]]
+        else:
+            self._parameters = given
+        # id(parameter) -> its group's index (parameter groups only)
+        self._group_of = {
+            id(p): index for index, group in enumerate(self._param_groups) for p in group["params"]
+        }
         for position, parameter in enumerate(self._parameters):
             if isinstance(parameter, dict):
-                raise UnimplementedError(
-                    f"{kind}: parameter groups (parameters[{position}] is a dict) are not "
-                    "implemented; pass a list of tensors"
+                raise InvalidArgumentError(
+                    f"{kind}: parameters[{position}] is a dict but parameters[0] is not: give "
+                    "either tensors or parameter groups (dicts), not both"
                 )
             if not isinstance(parameter, Tensor) and not (
                 in_static_mode() and isinstance(parameter, Value)
@@ -91,14 +106,14 @@ class Optimizer:
                 f"ClipGradByGlobalNorm, got {type(grad_clip).__name__}"
             )
         self._grad_clip = grad_clip
-        self._weight_decay = float_or_none(weight_decay, kind)
         self._name = name
         self._learning_rates: dict[object, Tensor] = {}
         # the per-parameter state, in _accumulators() order, and the parameters in the order
         # their state was made (state_dict's order within each accumulator)
         self._state: dict[int, tuple[Tensor, ...]] = {}
         self._state_parameters: list[Tensor] = []
-        self._merged_plan: tuple[tuple[int, ...], list[_MergedGroup]] | None = None
+        # the multi-tensor plan of each set of parameters stepped together (one per group)
+        self._merged_plans: dict[tuple[int, ...], list[_MergedGroup]] = {}
         # after set_state_dict: parameters it gave fresh state (the first key it lacked)
         self._unloaded: dict[int, str] = {}
         self._scheduler: LRScheduler | None = None
@@ -107,6 +122,72 @@ class Optimizer:
             self._scheduler = learning_rate
         else:
             self.set_lr(learning_rate)
+
+    def _parameter_group(self, position: int, group: Any) -> dict[str, Any]:
+        """A parameter group as PaddlePaddle's ``_add_param_group`` reads it: ``params`` (a
+        list of tensors), ``learning_rate`` (a factor of the optimizer's rate, 1.0 by default)
+        and ``weight_decay`` (its regularizer, the optimizer's by default)."""
+        kind = type(self).__name__
+        label = f"{kind}: parameters[{position}]"
+        if not isinstance(group, dict):
+            raise InvalidArgumentError(
+                f"{label} is a {type(group).__name__} but parameters[0] is a dict: give either "
+                "tensors or parameter groups (dicts), not both"
+            )
+        if "params" not in group:
+            raise InvalidArgumentError(f"{label} (a parameter group) has no 'params'")
+        other = sorted(set(group) - {"params", "learning_rate", "weight_decay"})
+        if other:
+            raise UnimplementedError(
+                f"{label}: the parameter group options {other} are not implemented; a group "
+                "takes 'params', 'learning_rate' and 'weight_decay'"
+            )
+        params = group["params"]
+        if isinstance(params, set):
+            raise InvalidArgumentError(
+                f"{label}['params'] is a set; give an ordered collection (a list)"
+            )
+        params = [params] if isinstance(params, Tensor) else list(params)
+        if not params:
+            raise InvalidArgumentError(f"{label}['params'] is empty")
+        seen = {id(p) for g in self._param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise InvalidArgumentError(
+                f"{label}: some parameters appear in more than one parameter group"
+            )
+        factor = group.get("learning_rate", 1.0)
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or factor < 0:
+            raise InvalidArgumentError(
+                f"{label}['learning_rate'] must be a non-negative number (a factor of the "
+                f"optimizer's learning rate), got {factor!r}"
+            )
+        decay = group.get("weight_decay", self._regularization)
+        return {
+            "params": params,
+            "learning_rate": float(factor),
+            "weight_decay": regularization_of(decay, f"{label}['weight_decay']"),
+        }
+
+    def _own_regularizer(self, parameter: Any) -> WeightDecayRegularizer | None:
+        """What PaddlePaddle keeps as ``parameter.regularizer``: its group's weight decay
+        (``_add_param_group`` sets it on every parameter of a group, replacing a ParamAttr's),
+        else its ParamAttr's."""
+        index = self._group_of.get(id(parameter))
+        if index is not None:
+            return self._param_groups[index]["weight_decay"]
+        return parameter_regularizer(parameter)
+
+    def _regularizer_of(self, parameter: Any) -> WeightDecayRegularizer | None:
+        """The regularizer whose term is added to ``parameter``'s gradient: its own (see
+        ``_own_regularizer``), else the optimizer's (PaddlePaddle's
+        ``_create_regularization_of_grad``)."""
+        own = self._own_regularizer(parameter)
+        return own if own is not None else self._regularization
+
+    def _rate_factor(self, parameter: Any) -> float:
+        """The factor of the learning rate for ``parameter`` (its group's; 1.0 without)."""
+        index = self._group_of.get(id(parameter))
+        return 1.0 if index is None else self._param_groups[index]["learning_rate"]
 
     # -- the update rule (subclasses) ---------------------------------------------------------
     def _accumulators(self) -> tuple[Accumulator, ...]:
@@ -127,6 +208,11 @@ class Optimizer:
 
     def _check_static(self) -> None:
         """Refuse what a static ``minimize`` cannot build."""
+        if self._param_groups:
+            raise UnimplementedError(
+                f"{type(self).__name__}.minimize() in a static program: parameter groups are "
+                "not implemented there (they are eagerly); pass a list of parameters"
+            )
         if self._grad_clip is not None:
             raise UnimplementedError(
                 f"{type(self).__name__}.minimize() in a static program: grad_clip is not "
@@ -155,20 +241,27 @@ class Optimizer:
         self._learning_rates.clear()
 
     def _lr_tensor(self, like: Tensor) -> Tensor:
-        """The learning rate as a 1-element tensor of ``like``'s dtype and place (cached)."""
-        key = (like.dtype, like.place)
+        """The learning rate for parameter ``like``: a 1-element tensor of its dtype and place
+        (cached), times its group's factor as PaddlePaddle's ``_create_param_lr`` computes it
+        (``scale`` of the rate tensor) when that is not 1."""
+        factor = self._rate_factor(like)
+        key = (like.dtype, like.place, factor)
         tensor = self._learning_rates.get(key)
         if tensor is None:
-            tensor = self._learning_rates[key] = to_tensor(
+            tensor = to_tensor(
                 np.array([self._learning_rate], like.dtype.numpy_dtype), place=like.place
             )
+            if factor != 1.0:
+                tensor = op_api("scale")(tensor, factor, 0.0, True)
+            self._learning_rates[key] = tensor
         return tensor
 
     # -- eager ------------------------------------------------------------------------------
     @no_grad()
     def step(self) -> None:
         """Update every parameter that has a gradient: its gradient clipped by ``grad_clip``,
-        then decayed, as PaddlePaddle's dygraph step does."""
+        then decayed, as PaddlePaddle's dygraph step does; with parameter groups, one group
+        after another (each clipped on its own, as in PaddlePaddle)."""
         if self._scheduler is not None:
             rate = self._scheduler()
             if rate != self._learning_rate:
@@ -178,6 +271,17 @@ class Optimizer:
             return
         if self._unloaded:
             self._check_loaded(params)
+        if not self._param_groups:
+            self._step_parameters(params)
+            return
+        # PaddlePaddle's step with groups: each group clipped, decayed and updated on its own
+        with_grad = {id(p) for p in params}
+        for group in self._param_groups:
+            members = [p for p in group["params"] if id(p) in with_grad]
+            if members:
+                self._step_parameters(members)
+
+    def _step_parameters(self, params: list[Tensor]) -> None:
         grads = [p._grad for p in params]
         if self._grad_clip is not None:
             grads = self._grad_clip.clip(params, grads)
@@ -196,10 +300,10 @@ class Optimizer:
         rule has no multi-tensor op. The groups and their state lists are kept for the next step
         with the same parameters (the usual case): the state is updated in place."""
         key = tuple(map(id, params))
-        plan = self._merged_plan
-        if plan is None or plan[0] != key:
-            plan = self._merged_plan = (key, self._merged_groups(params))
-        for positions, group, state in plan[1]:
+        plan = self._merged_plans.get(key)
+        if plan is None:
+            plan = self._merged_plans[key] = self._merged_groups(params)
+        for positions, group, state in plan:
             calls = self._merged_calls(
                 group, [grads[i] for i in positions], self._lr_tensor(group[0]), state
             )
@@ -212,7 +316,8 @@ class Optimizer:
     def _merged_groups(self, params: list[Tensor]) -> list[_MergedGroup]:
         groups: dict[object, tuple[list[int], list[Tensor]]] = {}
         for index, parameter in enumerate(params):
-            group = groups.setdefault((parameter.dtype, parameter.place), ([], []))
+            key = (parameter.dtype, parameter.place, self._rate_factor(parameter))
+            group = groups.setdefault(key, ([], []))
             group[0].append(index)
             group[1].append(parameter)
         count = len(self._accumulators())
@@ -223,12 +328,14 @@ class Optimizer:
         return planned
 
     def _regularized(self, parameter: Any, grad: Any) -> Any:
-        """``grad`` with L2 weight decay added, as PaddlePaddle builds it in both modes:
-        ``add_n([grad, scale(param, weight_decay)])``; ``grad`` itself without decay."""
-        if self._weight_decay is None:
+        """``grad`` with the weight decay term added, as PaddlePaddle's
+        ``_create_regularization_of_grad`` builds it in both modes: ``add_n([grad, term])``,
+        the term from the parameter's own regularizer (its ParamAttr's) if it has one, else
+        from the optimizer's ``weight_decay``; ``grad`` itself without either."""
+        regularizer = self._regularizer_of(parameter)
+        if regularizer is None:
             return grad
-        scaled = op_api("scale")(parameter, self._weight_decay, 0.0, True)
-        return op_api("add_n")([grad, scaled])
+        return op_api("add_n")([grad, regularizer(parameter, grad)])
 
     def _state_of(self, parameter: Tensor) -> tuple[Tensor, ...]:
         state = self._state.get(id(parameter))
@@ -416,14 +523,28 @@ def _loaded_array(kind: str, key: str, value: Any, shape: list[int], dtype: Any)
     return np.array(array, dtype=dtype, copy=True)
 
 
+def regularization_of(weight_decay: Any, kind: str) -> WeightDecayRegularizer | None:
+    """An optimizer's ``weight_decay`` as PaddlePaddle reads it: None, a regularizer (L1Decay,
+    L2Decay), or a number, which is L2Decay's coefficient."""
+    if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
+        return weight_decay
+    if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
+        raise InvalidArgumentError(
+            f"{kind}: weight_decay must be a float, an L1Decay, an L2Decay or None, got "
+            f"{type(weight_decay).__name__}"
+        )
+    return L2Decay(float(weight_decay))
+
+
 def float_or_none(weight_decay: Any, kind: str) -> float | None:
-    """A float weight decay (PaddlePaddle's L2Decay coefficient) or None."""
+    """A float coefficient (AdamW's decoupled decay) or None."""
     if weight_decay is None:
         return None
     if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
         raise UnimplementedError(
-            f"{kind}: weight_decay must be a float (PaddlePaddle's L2Decay coefficient); "
-            f"regularizer objects such as {type(weight_decay).__name__} are not implemented"
+            f"{kind}: weight_decay must be a float (its decoupled decay coefficient), got "
+            f"{type(weight_decay).__name__}; a Tensor coefficient is not implemented and a "
+            "regularizer object is not AdamW's (PaddlePaddle refuses it too)"
         )
     return float(weight_decay)
 

@@ -8,6 +8,7 @@ from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision
 from phiops.runtime.optimizer.rule import OpCall
+from phiops.runtime.regularizer import WeightDecayRegularizer
 
 __all__ = ["SGD"]
 
@@ -19,7 +20,7 @@ class SGD(Optimizer):
         self,
         learning_rate: float | LRScheduler = 0.001,
         parameters: Iterable[Tensor] | None = (),
-        weight_decay: float | None = None,
+        weight_decay: float | WeightDecayRegularizer | None = None,
         grad_clip: Any = None,
         multi_precision: bool = False,
         name: str | None = None,

@@ -249,8 +249,9 @@ def test_the_multi_tensor_step_updates_each_dtype_group():
     [
         (lambda: Adam(parameters=[param([1.0])], amsgrad=True), "Adam: amsgrad is not implemented"),
         (
-            lambda: Momentum(parameters=[{"params": [param([1.0])]}]),
-            r"Momentum: parameter groups \(parameters\[0\] is a dict\) are not implemented",
+            lambda: Momentum(parameters=[{"params": [param([1.0])], "momentum": 0.5}]),
+            r"Momentum: parameters\[0\]: the parameter group options \['momentum'\] are not "
+            "implemented",
         ),
         (
             lambda: AdamW(parameters=[param([1.0])], weight_decay=object()),
