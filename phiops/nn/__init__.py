@@ -4,12 +4,14 @@ shapes and initializers (runtime/nn/); ``functional`` and ``initializer`` are it
 Holds ``Layer``, ``Sequential`` and ``LayerList``; Linear, Conv2D, Conv2DTranspose, Embedding,
 BatchNorm1D/2D, LayerNorm, GroupNorm, Dropout, Flatten, MaxPool2D, AvgPool2D, AdaptiveAvgPool2D;
 the activations ReLU, GELU, Sigmoid, Tanh, Softmax, Hardswish; the losses CrossEntropyLoss and
-MSELoss; gradient clipping (ClipGradByValue, ClipGradByNorm, ClipGradByGlobalNorm); ParamAttr.
+MSELoss; MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer,
+TransformerDecoder and Transformer; gradient clipping (ClipGradByValue, ClipGradByNorm,
+ClipGradByGlobalNorm); ParamAttr.
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the recurrent layers (RNN, LSTM, GRU), Transformer and MultiHeadAttention, the other activations
-(LeakyReLU, SiLU, ...) and losses (L1Loss, BCELoss, NLLLoss, ...), Upsample, Pad, Identity,
-LayerDict, ParameterList, and ``paddle.nn.utils`` and ``paddle.nn.quant``.
+the recurrent layers (RNN, LSTM, GRU), the other activations (LeakyReLU, SiLU, ...) and losses
+(L1Loss, BCELoss, NLLLoss, ...), Upsample, Pad, Identity, LayerDict, ParameterList, and
+``paddle.nn.utils`` and ``paddle.nn.quant``.
 """
 
 from __future__ import annotations

@@ -3,12 +3,12 @@ PaddlePaddle's Python signatures (runtime/nn/functional.py).
 
 Holds linear, conv2d, conv2d_transpose; relu, gelu, sigmoid, tanh, softmax, hardswish; dropout;
 max_pool2d, avg_pool2d, adaptive_avg_pool2d; batch_norm, layer_norm, group_norm; embedding,
-flatten; cross_entropy and mse_loss.
+flatten; cross_entropy and mse_loss; scaled_dot_product_attention.
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other activations
 (leaky_relu, silu, log_softmax, ...), the other losses (l1_loss, binary_cross_entropy, nll_loss,
-...), 1-D and 3-D convolutions and pools, interpolate, pad, one_hot, normalize and the attention
-functions (scaled_dot_product_attention, flash_attention).
+...), 1-D and 3-D convolutions and pools, interpolate, pad, one_hot, normalize and the fused
+attention functions (flash_attention, flashmask_attention, sparse_attention).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from phiops.runtime.nn.functional import (
     max_pool2d,
     mse_loss,
     relu,
+    scaled_dot_product_attention,
     sigmoid,
     softmax,
     tanh,
@@ -57,4 +58,5 @@ __all__ = [
     "flatten",
     "cross_entropy",
     "mse_loss",
+    "scaled_dot_product_attention",
 ]

@@ -27,6 +27,14 @@ from phiops.runtime.nn.layers import (
     Softmax,
     Tanh,
 )
+from phiops.runtime.nn.transformer import (
+    MultiHeadAttention,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "functional",
@@ -59,4 +67,10 @@ __all__ = [
     "Sigmoid",
     "Softmax",
     "Tanh",
+    "MultiHeadAttention",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]

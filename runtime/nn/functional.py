@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from phiops.runtime.common import DataType
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
@@ -30,6 +31,7 @@ __all__ = [
     "flatten",
     "cross_entropy",
     "mse_loss",
+    "scaled_dot_product_attention",
 ]
 
 
@@ -366,3 +368,90 @@ def mse_loss(
 ) -> Tensor:
     difference = op_api("subtract")(input, label)
     return _reduce(op_api("multiply")(difference, difference), reduction, "mse_loss")
+
+
+def _repeat_kv(key: Tensor, value: Tensor, repeats: int) -> tuple[Tensor, Tensor]:
+    """Grouped-query attention: each of the key/value heads repeated ``repeats`` times in place
+    ([b, s, h, d] -> [b, s, h * repeats, d], head i serving query heads i*repeats...)."""
+    if repeats == 1:
+        return key, value
+    expanded = []
+    for tensor in (key, value):
+        tensor = op_api("expand")(op_api("unsqueeze")(tensor, [3]), [-1, -1, -1, repeats, -1])
+        expanded.append(op_api("flatten")(tensor, 2, 3))
+    return expanded[0], expanded[1]
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    training: bool = True,
+    backend: str | None = None,
+    scale: float | None = None,
+    enable_gqa: bool = True,
+    name: str | None = None,
+) -> Tensor:
+    """softmax(query key^T * scale + attn_mask) value, on [batch, seq, num_heads, head_dim]
+    tensors (or [seq, num_heads, head_dim], unbatched), as PaddlePaddle 3.3.1 computes it on
+    CPU (its "math" backend). ``scale`` defaults to 1/sqrt(head_dim). ``attn_mask`` broadcasts
+    to [batch, num_heads, q_len, k_len]: a float mask is added, a bool mask keeps the True
+    positions (False ones get -inf). ``is_causal`` masks the positions above the diagonal with
+    -1e4 and, as PaddlePaddle's math backend, then ignores ``attn_mask``. With ``enable_gqa``
+    key/value may have fewer heads than query (a divisor of them), each serving a group of query
+    heads. Dropout ``dropout_p`` on the weights applies while ``training``. ``backend`` other
+    than None, as PaddlePaddle without distributed tensors, changes nothing but 'p2p' (ring
+    attention), which phiops does not implement."""
+    where = "scaled_dot_product_attention"
+    if backend == "p2p":
+        raise UnimplementedError(f"{where}: backend 'p2p' (ring attention) is not implemented")
+    if not 0.0 <= dropout_p <= 1.0:
+        raise InvalidArgumentError(
+            f"{where}: argument 'dropout_p' must be in [0, 1], got {dropout_p}"
+        )
+    for argument, tensor in (("query", query), ("key", key), ("value", value)):
+        if tensor.ndim not in (3, 4) or tensor.ndim != query.ndim:
+            raise InvalidArgumentError(
+                f"{where}: argument '{argument}' must be [batch, seq, num_heads, head_dim] (or "
+                f"unbatched [seq, num_heads, head_dim], as query), got shape {tensor.shape}"
+            )
+    batched = query.ndim == 4
+    if not batched:
+        query, key, value = (op_api("unsqueeze")(t, [0]) for t in (query, key, value))
+    q_heads, k_heads, v_heads = query.shape[2], key.shape[2], value.shape[2]
+    if enable_gqa:
+        if k_heads != v_heads or (k_heads != 0 and q_heads % k_heads):
+            raise InvalidArgumentError(
+                f"{where}: with enable_gqa, key and value must have the same number of heads "
+                f"and it must divide query's: query has {q_heads}, key {k_heads}, value {v_heads}"
+            )
+    elif not q_heads == k_heads == v_heads:
+        raise InvalidArgumentError(
+            f"{where}: without enable_gqa, query, key and value must have the same number of "
+            f"heads, got {q_heads}, {k_heads}, {v_heads}"
+        )
+    if attn_mask is not None and attn_mask.dtype is DataType.BOOL:
+        attn_mask = op_api("where")(
+            attn_mask,
+            op_api("full")([], 0.0, query.dtype),
+            op_api("full")([], float("-inf"), query.dtype),
+        )
+    key, value = _repeat_kv(key, value, q_heads // k_heads if k_heads else 1)
+
+    head_dim = query.shape[-1]
+    query, key, value = (op_api("transpose")(t, [0, 2, 1, 3]) for t in (query, key, value))
+    factor = scale or (head_dim**-0.5 if head_dim != 0 else 1.0)
+    product = op_api("matmul")(op_api("scale")(query, factor, 0.0, True), key, False, True)
+    if is_causal:
+        upper = op_api("triu")(op_api("full_like")(product, -1e4), 1)
+        product = op_api("add")(product, upper)
+    elif attn_mask is not None:
+        product = op_api("add")(product, attn_mask)
+    weights = softmax(product)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, training=training, mode="upscale_in_train")
+    out = op_api("transpose")(op_api("matmul")(weights, value, False, False), [0, 2, 1, 3])
+    return out if batched else op_api("squeeze")(out, [0])

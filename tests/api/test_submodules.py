@@ -25,6 +25,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.layers",
         "phiops.runtime.nn.clip",
         "phiops.runtime.nn.param_attr",
+        "phiops.runtime.nn.transformer",
     ),
     "phiops.nn.functional": ("phiops.runtime.nn.functional",),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
