@@ -42,9 +42,13 @@ def paddle_source(path: Path) -> str:
 
 
 def run(source: str, python: str, cwd: Path, timeout: float = 240) -> dict[str, float]:
-    """Run ``source`` with ``python`` in ``cwd``; the ``test <metric> <value>`` lines it printed."""
+    """Run ``source`` with ``python`` in ``cwd`` (from a file there: PaddlePaddle's
+    ``jit.save`` reads the source of the layer it converts); the ``test <metric> <value>`` lines
+    it printed."""
+    script = cwd / "tutorial.py"
+    script.write_text(source, encoding="utf-8")
     result = subprocess.run(
-        [python, "-c", source], cwd=cwd, capture_output=True, text=True, timeout=timeout
+        [python, str(script)], cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
     assert result.returncode == 0, result.stderr[-4000:]
     return {name: float(value) for name, value in RESULT.findall(result.stdout)}
