@@ -33,7 +33,6 @@ __all__ = [
     "Transformer",
 ]
 
-_ACTIVATIONS = ("relu", "gelu", "sigmoid", "tanh", "hardswish")
 _INTEGER_OR_BOOL = (
     DataType.BOOL,
     DataType.UINT8,
@@ -60,10 +59,12 @@ def _dropout_rate(where: str, argument: str, value: Any) -> None:
 
 
 def _activation(where: str, name: Any) -> Any:
-    if name not in _ACTIVATIONS:
+    """``getattr(F, name)``, as PaddlePaddle's layers take their activation, for a name that
+    ``phiops.nn.functional`` has."""
+    if not isinstance(name, str) or name not in F.__all__:
         raise InvalidArgumentError(
-            f"{where}: argument 'activation' must name one of phiops.nn.functional's "
-            f"activations {list(_ACTIVATIONS)}, got {name!r}"
+            f"{where}: argument 'activation' must name a function of phiops.nn.functional "
+            f"(relu, gelu, ...), got {name!r}"
         )
     return getattr(F, name)
 
