@@ -19,6 +19,7 @@ from phiops.runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
     channels_last,
+    check_columns,
     columns_channels_first,
     filter_matrix,
     im2col,
@@ -147,6 +148,7 @@ def filter_grad_of(
 
 def convolve_grad(
     ctx: KernelContext,
+    op: str,
     input: Array,
     filter: Array,
     out_grad: Array,
@@ -175,6 +177,7 @@ def convolve_grad(
             xp.zeros_like(filter) if want_filter else None,
         )
     last = geometry.channel_last
+    check_columns(op, input.shape[0], input.shape[-1 if last else 1], geometry, input.itemsize)
     if not last:
         return convolve_grad_channels_first(
             xp, input, filter, out_grad, geometry, want_input, want_filter
@@ -204,6 +207,7 @@ def conv2d_grad_kernel(
 ) -> tuple[Array, Array]:
     return convolve_grad(
         ctx,
+        "conv2d_grad",
         input,
         filter,
         out_grad,
@@ -230,8 +234,10 @@ def conv3d_grad_kernel(  # depthwise_conv2d_grad takes its arguments in the same
     dilations: tuple[int, ...],
     data_format: str,
 ) -> tuple[Array, Array]:
+    op = "conv3d_grad" if input.ndim == 5 else "depthwise_conv2d_grad"
     return convolve_grad(
         ctx,
+        op,
         input,
         filter,
         out_grad,

@@ -10,16 +10,14 @@ to 1) and ``output_padding``/``output_size`` are PHI's (ConvTransposeInferMeta).
 from __future__ import annotations
 
 from phiops.runtime.kernels.impl.conv_grad_kernel import dout_matrix, input_grad_of
-from phiops.runtime.kernels.impl.conv_kernel import CONV_DTYPES, ConvGeometry
+from phiops.runtime.kernels.impl.conv_kernel import CONV_DTYPES, ConvGeometry, check_columns
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 
-@register_kernel("conv2d_transpose", dtypes=CONV_DTYPES)
-@register_kernel("depthwise_conv2d_transpose", dtypes=CONV_DTYPES)
-@register_kernel("conv3d_transpose", dtypes=CONV_DTYPES)
-def conv_transpose_kernel(
+def conv_transpose(
     ctx: KernelContext,
+    op: str,
     x: Array,
     filter: Array,
     strides: tuple[int, ...],
@@ -31,7 +29,8 @@ def conv_transpose_kernel(
     dilations: tuple[int, ...],
     data_format: str,
 ) -> Array:
-    """One kernel for the three ops: they differ only in their InferMeta checks."""
+    """What the three kernels compute (they differ only in their InferMeta checks); ``op``
+    names the one in errors."""
     xp = ctx.xp
     geometry, out_shape = ConvGeometry.of_transpose(
         x.shape,
@@ -49,5 +48,67 @@ def conv_transpose_kernel(
         return xp.zeros(out_shape, x.dtype)
     last = geometry.channel_last
     out_last_shape = out_shape if last else (out_shape[0],) + out_shape[2:] + (out_shape[1],)
+    check_columns(op, x.shape[0], out_last_shape[-1], geometry, x.itemsize)
     out = input_grad_of(xp, dout_matrix(xp, x, groups, last), filter, geometry, out_last_shape)
     return xp.ascontiguousarray(out if last else xp.moveaxis(out, -1, 1))
+
+
+@register_kernel("conv2d_transpose", dtypes=CONV_DTYPES)
+@register_kernel("conv3d_transpose", dtypes=CONV_DTYPES)
+def conv_transpose_kernel(
+    ctx: KernelContext,
+    x: Array,
+    filter: Array,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+) -> Array:
+    return conv_transpose(
+        ctx,
+        "conv3d_transpose" if x.ndim == 5 else "conv2d_transpose",
+        x,
+        filter,
+        strides,
+        paddings,
+        output_padding,
+        output_size,
+        padding_algorithm,
+        groups,
+        dilations,
+        data_format,
+    )
+
+
+@register_kernel("depthwise_conv2d_transpose", dtypes=CONV_DTYPES)
+def depthwise_conv2d_transpose_kernel(
+    ctx: KernelContext,
+    x: Array,
+    filter: Array,
+    strides: tuple[int, ...],
+    paddings: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    output_size: tuple[int, ...],
+    padding_algorithm: str,
+    groups: int,
+    dilations: tuple[int, ...],
+    data_format: str,
+) -> Array:
+    return conv_transpose(
+        ctx,
+        "depthwise_conv2d_transpose",
+        x,
+        filter,
+        strides,
+        paddings,
+        output_padding,
+        output_size,
+        padding_algorithm,
+        groups,
+        dilations,
+        data_format,
+    )
