@@ -21,7 +21,9 @@ def int_array_operands(op_name: str) -> frozenset[str]:
     if found is not None:
         return found
     dialect, _, name = op_name.partition(".")
-    op_def = OP_DEFS.get(name) or OP_DEFS.get(name.rstrip("_")) if dialect == "pd_op" else None
+    op_def = None
+    if dialect == "pd_op":
+        op_def = OP_DEFS.get(name) or OP_DEFS.get(name.rstrip("_"))
     if op_def is None:
         return _NONE  # not remembered: the op definitions may not be registered yet
     found = _FOUND[op_name] = frozenset(a.name for a in op_def.attrs if a.type == "IntArray")

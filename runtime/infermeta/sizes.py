@@ -63,10 +63,11 @@ def _check_one(op: str, name: str, meta: Any, max_alloc_bytes: int) -> None:
         )
 
 
-def check_scratch_size(op: str, what: str, shape: tuple[int, ...], itemsize: int) -> None:
+def check_scratch_size(what: str, shape: tuple[int, ...], itemsize: int) -> None:
     """Raise `ResourceExhaustedError` when a kernel's scratch buffer ``what`` of ``shape`` (items
     of ``itemsize`` bytes) needs more bytes than ``FLAGS_max_alloc_bytes`` (when positive):
-    called before the buffer is allocated, as outputs are checked before their kernel runs."""
+    called before the buffer is allocated, as outputs are checked before their kernel runs.
+    The dispatcher puts the op's name in front of the message."""
     limit = runtime_flags.SWITCHES.max_alloc_bytes
     if limit <= 0:
         return
@@ -75,6 +76,6 @@ def check_scratch_size(op: str, what: str, shape: tuple[int, ...], itemsize: int
         nbytes *= size
     if nbytes > limit:
         raise ResourceExhaustedError(
-            f"{op}(): its {what} of shape {list(shape)} needs {nbytes} bytes of scratch memory, "
+            f"its {what} of shape {list(shape)} needs {nbytes} bytes of scratch memory, "
             f"more than FLAGS_max_alloc_bytes={limit}"
         )

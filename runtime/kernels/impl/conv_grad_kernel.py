@@ -148,7 +148,6 @@ def filter_grad_of(
 
 def convolve_grad(
     ctx: KernelContext,
-    op: str,
     input: Array,
     filter: Array,
     out_grad: Array,
@@ -177,7 +176,7 @@ def convolve_grad(
             xp.zeros_like(filter) if want_filter else None,
         )
     last = geometry.channel_last
-    check_columns(op, input.shape[0], input.shape[-1 if last else 1], geometry, input.itemsize)
+    check_columns(input.shape[0], input.shape[-1 if last else 1], geometry, input.itemsize)
     if not last:
         return convolve_grad_channels_first(
             xp, input, filter, out_grad, geometry, want_input, want_filter
@@ -207,7 +206,6 @@ def conv2d_grad_kernel(
 ) -> tuple[Array, Array]:
     return convolve_grad(
         ctx,
-        "conv2d_grad",
         input,
         filter,
         out_grad,
@@ -234,10 +232,8 @@ def conv3d_grad_kernel(  # depthwise_conv2d_grad takes its arguments in the same
     dilations: tuple[int, ...],
     data_format: str,
 ) -> tuple[Array, Array]:
-    op = "conv3d_grad" if input.ndim == 5 else "depthwise_conv2d_grad"
     return convolve_grad(
         ctx,
-        op,
         input,
         filter,
         out_grad,

@@ -242,12 +242,12 @@ def output_from_matrix(
     return xp.ascontiguousarray(xp.transpose(result, order)).reshape((n, g * mg) + geometry.out)
 
 
-def check_columns(op: str, n: int, channels: int, geometry: ConvGeometry, itemsize: int) -> None:
+def check_columns(n: int, channels: int, geometry: ConvGeometry, itemsize: int) -> None:
     """Refuse, before it is allocated, a column matrix (im2col's, or the col2im input of a
     gradient or transpose: N * prod(out) rows of prod(kernel) * C values) larger than
-    FLAGS_max_alloc_bytes, naming ``op``."""
+    FLAGS_max_alloc_bytes."""
     rows, width = n * _prod(geometry.out), _prod(geometry.kernel) * channels
-    check_scratch_size(op, "im2col column matrix", (rows, width), itemsize)
+    check_scratch_size("im2col column matrix", (rows, width), itemsize)
 
 
 def _prod(values: tuple[int, ...]) -> int:
@@ -259,7 +259,6 @@ def _prod(values: tuple[int, ...]) -> int:
 
 def convolve(
     ctx: KernelContext,
-    op: str,
     input: Array,
     filter: Array,
     strides: tuple[int, ...],
@@ -269,7 +268,7 @@ def convolve(
     groups: int,
     data_format: str,
 ) -> Array:
-    """The convolution all three kernels compute (``op`` names the one in errors)."""
+    """The convolution all three kernels compute."""
     xp = ctx.xp
     geometry = ConvGeometry(
         input.shape,
@@ -289,7 +288,7 @@ def convolve(
             else (n, filter.shape[0]) + geometry.out
         )
         return xp.zeros(shape, input.dtype)
-    check_columns(op, n, input.shape[-1 if geometry.channel_last else 1], geometry, input.itemsize)
+    check_columns(n, input.shape[-1 if geometry.channel_last else 1], geometry, input.itemsize)
     if not geometry.channel_last:
         return convolve_channels_first(xp, input, filter, geometry)
     x_last = channels_last(xp, input, geometry.channel_last)
@@ -310,16 +309,7 @@ def conv2d_kernel(
     data_format: str,
 ) -> Array:
     return convolve(
-        ctx,
-        "conv2d",
-        input,
-        filter,
-        strides,
-        paddings,
-        padding_algorithm,
-        dilations,
-        groups,
-        data_format,
+        ctx, input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format
     )
 
 
@@ -336,7 +326,6 @@ def conv3d_kernel(  # depthwise_conv2d takes its arguments in the same order
     dilations: tuple[int, ...],
     data_format: str,
 ) -> Array:
-    op = "conv3d" if input.ndim == 5 else "depthwise_conv2d"
     return convolve(
-        ctx, op, input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format
+        ctx, input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format
     )

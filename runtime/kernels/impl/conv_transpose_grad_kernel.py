@@ -22,9 +22,11 @@ from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 
-def conv_transpose_grad(
+@register_kernel("conv2d_transpose_grad", dtypes=CONV_DTYPES)
+@register_kernel("depthwise_conv2d_transpose_grad", dtypes=CONV_DTYPES)
+@register_kernel("conv3d_transpose_grad", dtypes=CONV_DTYPES)
+def conv_transpose_grad_kernel(
     ctx: KernelContext,
-    op: str,
     x: Array,
     filter: Array,
     out_grad: Array,
@@ -37,7 +39,6 @@ def conv_transpose_grad(
     dilations: tuple[int, ...],
     data_format: str,
 ) -> tuple[Array, Array]:
-    """The three grad kernels' computation; ``op`` names the one in errors."""
     xp = ctx.xp
     geometry, _ = ConvGeometry.of_transpose(
         x.shape,
@@ -58,8 +59,7 @@ def conv_transpose_grad(
             xp.zeros_like(filter) if want_filter else None,
         )
     last = geometry.channel_last
-    channels = out_grad.shape[-1 if last else 1]
-    check_columns(op, out_grad.shape[0], channels, geometry, out_grad.itemsize)
+    check_columns(out_grad.shape[0], out_grad.shape[-1 if last else 1], geometry, out_grad.itemsize)
     cols = im2col(xp, channels_last(xp, out_grad, last), geometry)
     x_grad = filter_grad = None
     if want_x:
@@ -75,68 +75,3 @@ def conv_transpose_grad(
             xp, cols, dout_matrix(xp, x, groups, last), geometry, filter.shape
         )
     return x_grad, filter_grad
-
-
-@register_kernel("conv2d_transpose_grad", dtypes=CONV_DTYPES)
-@register_kernel("conv3d_transpose_grad", dtypes=CONV_DTYPES)
-def conv_transpose_grad_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    out_grad: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> tuple[Array, Array]:
-    return conv_transpose_grad(
-        ctx,
-        "conv3d_transpose_grad" if x.ndim == 5 else "conv2d_transpose_grad",
-        x,
-        filter,
-        out_grad,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )
-
-
-@register_kernel("depthwise_conv2d_transpose_grad", dtypes=CONV_DTYPES)
-def depthwise_conv2d_transpose_grad_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    out_grad: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> tuple[Array, Array]:
-    return conv_transpose_grad(
-        ctx,
-        "depthwise_conv2d_transpose_grad",
-        x,
-        filter,
-        out_grad,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )

@@ -15,9 +15,11 @@ from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 
-def conv_transpose(
+@register_kernel("conv2d_transpose", dtypes=CONV_DTYPES)
+@register_kernel("depthwise_conv2d_transpose", dtypes=CONV_DTYPES)
+@register_kernel("conv3d_transpose", dtypes=CONV_DTYPES)
+def conv_transpose_kernel(
     ctx: KernelContext,
-    op: str,
     x: Array,
     filter: Array,
     strides: tuple[int, ...],
@@ -29,8 +31,7 @@ def conv_transpose(
     dilations: tuple[int, ...],
     data_format: str,
 ) -> Array:
-    """What the three kernels compute (they differ only in their InferMeta checks); ``op``
-    names the one in errors."""
+    """One kernel for the three ops: they differ only in their InferMeta checks."""
     xp = ctx.xp
     geometry, out_shape = ConvGeometry.of_transpose(
         x.shape,
@@ -48,67 +49,6 @@ def conv_transpose(
         return xp.zeros(out_shape, x.dtype)
     last = geometry.channel_last
     out_last_shape = out_shape if last else (out_shape[0],) + out_shape[2:] + (out_shape[1],)
-    check_columns(op, x.shape[0], out_last_shape[-1], geometry, x.itemsize)
+    check_columns(x.shape[0], out_last_shape[-1], geometry, x.itemsize)
     out = input_grad_of(xp, dout_matrix(xp, x, groups, last), filter, geometry, out_last_shape)
     return xp.ascontiguousarray(out if last else xp.moveaxis(out, -1, 1))
-
-
-@register_kernel("conv2d_transpose", dtypes=CONV_DTYPES)
-@register_kernel("conv3d_transpose", dtypes=CONV_DTYPES)
-def conv_transpose_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> Array:
-    return conv_transpose(
-        ctx,
-        "conv3d_transpose" if x.ndim == 5 else "conv2d_transpose",
-        x,
-        filter,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )
-
-
-@register_kernel("depthwise_conv2d_transpose", dtypes=CONV_DTYPES)
-def depthwise_conv2d_transpose_kernel(
-    ctx: KernelContext,
-    x: Array,
-    filter: Array,
-    strides: tuple[int, ...],
-    paddings: tuple[int, ...],
-    output_padding: tuple[int, ...],
-    output_size: tuple[int, ...],
-    padding_algorithm: str,
-    groups: int,
-    dilations: tuple[int, ...],
-    data_format: str,
-) -> Array:
-    return conv_transpose(
-        ctx,
-        "depthwise_conv2d_transpose",
-        x,
-        filter,
-        strides,
-        paddings,
-        output_padding,
-        output_size,
-        padding_algorithm,
-        groups,
-        dilations,
-        data_format,
-    )

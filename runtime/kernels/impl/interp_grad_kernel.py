@@ -44,7 +44,7 @@ def _interp_grad_kernel(
         align_mode,
     )
     compute = output_grad.dtype if output_grad.dtype.itemsize >= 4 else "float32"
-    height, width = plan.matrices(xp, compute, f"{plan.method}_interp_grad")
+    height, width = plan.matrices(xp, compute)
     dout = as_nchw(xp, output_grad, plan.channel_last).astype(compute, copy=False)
     grad = xp.einsum("ncop,oh,pw->nchw", dout, height, width).astype(output_grad.dtype)
     return from_nchw(xp, grad, plan.channel_last)

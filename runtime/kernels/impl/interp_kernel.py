@@ -113,12 +113,12 @@ class InterpPlan:
         )
         self.align_corners, self.mode = align_corners, align_mode
 
-    def matrices(self, xp: Any, dtype: Any, op: str) -> list[Array]:
+    def matrices(self, xp: Any, dtype: Any) -> list[Array]:
         """Per spatial dim, the [out, in] weights (one-hot rows for nearest); a matrix larger
-        than FLAGS_max_alloc_bytes is refused before it is allocated, naming ``op``."""
+        than FLAGS_max_alloc_bytes is refused before it is allocated."""
         result = []
         for size, out, scale in zip(self.spatial, self.out, self.scales):
-            check_scratch_size(op, "interpolation weight matrix", (out, size), 8)
+            check_scratch_size("interpolation weight matrix", (out, size), 8)
             if self.method == "nearest":
                 matrix = np.zeros((out, size))
                 matrix[np.arange(out), nearest_indices(size, out, scale, self.align_corners)] = 1

@@ -183,8 +183,7 @@ def pool2d_grad_kernel(
         adaptive,
         padding_algorithm,
     )
-    op = "pool3d_grad" if x.ndim == 5 else "pool2d_grad"
-    geometry.check_scratch(op, x, geometry.adaptive and pooling_type == "max")
+    geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
     last = geometry.channel_last
     grad = pool_grad(
         xp,

@@ -97,16 +97,16 @@ class PoolGeometry:
             counts += padded[self.tap_slices(tap)]
         return counts[0, 0]
 
-    def check_scratch(self, op: str, x: Array, gathers_windows: bool) -> None:
+    def check_scratch(self, x: Array, gathers_windows: bool) -> None:
         """Refuse, before allocating them, scratch buffers of pooling ``x`` larger than
-        FLAGS_max_alloc_bytes, naming ``op``: the padded copy of the input (regular windows)
+        FLAGS_max_alloc_bytes: the padded copy of the input (regular windows)
         and, when ``gathers_windows`` (adaptive max, max_pool2d_with_index), the gathered
         windows [N, C, *out, *window]."""
         lead = (x.shape[0], x.shape[-1] if self.channel_last else x.shape[1])
         if not self.adaptive:
             extent = self.padded_extent()
             padded = tuple(size + p0 + p1 for size, (p0, p1) in zip(self.spatial, extent))
-            check_scratch_size(op, "padded input", lead + padded, x.itemsize)
+            check_scratch_size("padded input", lead + padded, x.itemsize)
         if gathers_windows:
             if self.adaptive:
                 window = tuple(
@@ -115,7 +115,7 @@ class PoolGeometry:
                 )
             else:
                 window = self.kernel
-            check_scratch_size(op, "gathered windows", lead + self.out + window, x.itemsize)
+            check_scratch_size("gathered windows", lead + self.out + window, x.itemsize)
 
 
 def adaptive_bounds(size: int, out: int) -> list[tuple[int, int]]:
@@ -246,8 +246,7 @@ def pool2d_kernel(
         adaptive,
         padding_algorithm,
     )
-    op = "pool3d" if x.ndim == 5 else "pool2d"
-    geometry.check_scratch(op, x, geometry.adaptive and pooling_type == "max")
+    geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
     result = pool(
         xp, channels_first(xp, x, geometry.channel_last), geometry, pooling_type, exclusive
     )
