@@ -33,6 +33,7 @@ flags.define_int64(
     0,
     "Largest output, in bytes, an op may allocate; a larger one is an error before it is "
     "allocated. 0: no limit but the machine's.",
+    minimum=0,
 )
 flags.define_int32(
     "blas_threads",

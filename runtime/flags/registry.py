@@ -35,7 +35,7 @@ class Flag:
     line), which checks it and tells the listeners.
     """
 
-    __slots__ = ("name", "type", "default", "help", "location", "value")
+    __slots__ = ("name", "type", "default", "help", "location", "value", "minimum")
 
     name: str
     type: FlagType
@@ -43,6 +43,7 @@ class Flag:
     help: str
     location: Location
     value: FlagValue
+    minimum: int | float | None
 
     def __init__(
         self,
@@ -52,6 +53,7 @@ class Flag:
         help: str,
         location: Location,
         value: FlagValue,
+        minimum: int | float | None = None,
     ) -> None:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "type", flag_type)
@@ -59,6 +61,7 @@ class Flag:
         object.__setattr__(self, "help", help)
         object.__setattr__(self, "location", location)
         object.__setattr__(self, "value", value)
+        object.__setattr__(self, "minimum", minimum)
 
     @property
     def defined_at(self) -> str:
@@ -109,31 +112,45 @@ class FlagRegistry:
         """Define a bool flag."""
         return self._define(name, FlagType.BOOL, default, help)
 
-    def define_int32(self, name: str, default: int, help: str) -> Flag:
-        """Define an int32 flag (-2**31 to 2**31 - 1)."""
-        return self._define(name, FlagType.INT32, default, help)
+    def define_int32(
+        self, name: str, default: int, help: str, *, minimum: int | None = None
+    ) -> Flag:
+        """Define an int32 flag (-2**31 to 2**31 - 1; not below ``minimum`` when given)."""
+        return self._define(name, FlagType.INT32, default, help, minimum)
 
     def define_uint32(self, name: str, default: int, help: str) -> Flag:
         """Define a uint32 flag (0 to 2**32 - 1)."""
         return self._define(name, FlagType.UINT32, default, help)
 
-    def define_int64(self, name: str, default: int, help: str) -> Flag:
-        """Define an int64 flag (-2**63 to 2**63 - 1)."""
-        return self._define(name, FlagType.INT64, default, help)
+    def define_int64(
+        self, name: str, default: int, help: str, *, minimum: int | None = None
+    ) -> Flag:
+        """Define an int64 flag (-2**63 to 2**63 - 1; not below ``minimum`` when given)."""
+        return self._define(name, FlagType.INT64, default, help, minimum)
 
     def define_uint64(self, name: str, default: int, help: str) -> Flag:
         """Define a uint64 flag (0 to 2**64 - 1)."""
         return self._define(name, FlagType.UINT64, default, help)
 
-    def define_double(self, name: str, default: float, help: str) -> Flag:
-        """Define a double flag; an int default is stored as a float."""
-        return self._define(name, FlagType.DOUBLE, default, help)
+    def define_double(
+        self, name: str, default: float, help: str, *, minimum: float | None = None
+    ) -> Flag:
+        """Define a double flag (not below ``minimum`` when given); an int default is stored
+        as a float."""
+        return self._define(name, FlagType.DOUBLE, default, help, minimum)
 
     def define_string(self, name: str, default: str, help: str) -> Flag:
         """Define a string flag."""
         return self._define(name, FlagType.STRING, default, help)
 
-    def _define(self, name: str, flag_type: FlagType, default: object, help: str) -> Flag:
+    def _define(
+        self,
+        name: str,
+        flag_type: FlagType,
+        default: object,
+        help: str,
+        minimum: int | float | None = None,
+    ) -> Flag:
         location = caller_location()
         _check_name(name, location)
         name = str.__str__(name)  # a str subclass's __hash__/__eq__ must not run under the lock
@@ -142,7 +159,7 @@ class FlagRegistry:
                 f"flag {name!r} defined at {location}: help must be a str, got {help!r}"
             )
         try:
-            default = flag_type.check(default)
+            default = _at_least(minimum, flag_type.check(default))
         except InvalidArgumentError as error:
             raise InvalidArgumentError(
                 f"flag {name!r} ({flag_type.value}) defined at {location} has a bad default: "
@@ -152,8 +169,8 @@ class FlagRegistry:
             existing = self._flags.get(name)
             if existing is not None:
                 raise AlreadyExistsError(_duplicate_message(name, existing.location, location))
-            value = _value_from_environment(name, flag_type, location, default)
-            flag = Flag(name, flag_type, default, help, location, value)
+            value = _value_from_environment(name, flag_type, location, default, minimum)
+            flag = Flag(name, flag_type, default, help, location, value, minimum)
             self._flags[name] = flag
         return flag
 
@@ -377,14 +394,18 @@ def _duplicate_message(name: str, first: Location, second: Location) -> str:
 
 
 def _value_from_environment(
-    name: str, flag_type: FlagType, location: Location, default: FlagValue
+    name: str,
+    flag_type: FlagType,
+    location: Location,
+    default: FlagValue,
+    minimum: int | float | None,
 ) -> FlagValue:
     variable = ENV_PREFIX + name
     text = os.environ.get(variable)
     if text is None:
         return default
     try:
-        return flag_type.parse(text)
+        return _at_least(minimum, flag_type.parse(text))
     except InvalidArgumentError as error:
         raise InvalidArgumentError(
             f"environment variable {variable}={text!r} does not hold a {flag_type.value} for "
@@ -394,12 +415,19 @@ def _value_from_environment(
 
 def _checked(flag: Flag, value: object) -> FlagValue:
     try:
-        return flag.type.check(value)
+        return _at_least(flag.minimum, flag.type.check(value))
     except InvalidArgumentError as error:
         raise InvalidArgumentError(
             f"flag {flag.name!r} ({flag.type.value}, defined at {flag.location}) cannot be set "
             f"to {value!r}: {error}"
         ) from None
+
+
+def _at_least(minimum: int | float | None, value: FlagValue) -> FlagValue:
+    """``value``, checked against the flag's ``minimum`` (None: no bound but its type's)."""
+    if minimum is not None and value < minimum:  # type: ignore[operator]
+        raise InvalidArgumentError(f"{value!r} is below the flag's minimum {minimum!r}")
+    return value
 
 
 def _same_value(flag_type: FlagType, first: FlagValue, second: FlagValue) -> bool:

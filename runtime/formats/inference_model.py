@@ -26,6 +26,7 @@ from phiops.runtime.compat.translate import translate_program_desc
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 from phiops.runtime.formats.pdiparams import load_combine, save_combine
 from phiops.runtime.formats.pdmodel import read_program_desc
+from phiops.runtime.formats.program_verify import verify_program
 from phiops.runtime.formats.pir_json import load_program_json, save_program_json
 from phiops.runtime.ir.core import Program, Value
 from phiops.runtime.ir.types import DenseTensorType
@@ -200,6 +201,10 @@ def read_legacy_inference_model(
     model_path, params_path = prefix + LEGACY_MODEL_SUFFIX, prefix + PARAMS_SUFFIX
     desc = read_program_desc(model_path)
     program = lower_for_execution(translate_program_desc(desc))
+    try:
+        verify_program(program)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"{model_path}: {error}") from None
     names = persistable_names(desc)
     params: dict[str, np.ndarray] = {}
     if names:

@@ -23,6 +23,7 @@ import io
 import math
 import os
 import pickle
+import pickletools
 from typing import Any, Callable, Union
 
 import numpy as np
@@ -362,6 +363,131 @@ def _check_loaded(obj: Any, source: str) -> None:
         stack.extend((child, depth + 1, False) for child in _children(item))
 
 
+# containers the unpickler builds whole, and hashes when they are a dict key or a set element:
+# hashing walks every node of a tuple again each time, through shared references too
+_HASHED_CONTAINERS = frozenset(("TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "FROZENSET"))
+_PUTS = frozenset(("PUT", "BINPUT", "LONG_BINPUT"))
+_GETS = frozenset(("GET", "BINGET", "LONG_BINGET"))
+_MUTATORS = frozenset(("APPEND", "APPENDS", "SETITEM", "SETITEMS", "ADDITEMS"))
+_SATURATED = MAX_PICKLE_NODES + 1  # a size past the limit; a list's may grow no further
+
+
+class _LargeChunk:
+    """A long argument of an opcode (an array's bytes), as a view: its length, and its text
+    when an opcode decodes it."""
+
+    __slots__ = ("view",)
+
+    def __init__(self, view: memoryview) -> None:
+        self.view = view
+
+    def __len__(self) -> int:
+        return len(self.view)
+
+    def decode(self, *args: str) -> str:
+        return bytes(self.view).decode(*args)
+
+
+class _ByteReader:
+    """A read-only file over bytes for `pickletools.genops` that hands out long arguments as
+    views, so that scanning a file of large arrays copies none of them."""
+
+    _COPIED = 1 << 16  # arguments up to this long are plain bytes
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.view = memoryview(data)
+        self.pos = 0
+
+    def read(self, n: int = -1) -> bytes | _LargeChunk:
+        end = len(self.data) if n < 0 else min(self.pos + n, len(self.data))
+        start, self.pos = self.pos, end
+        if end - start <= self._COPIED:
+            return self.data[start:end]
+        return _LargeChunk(self.view[start:end])
+
+    def readline(self) -> bytes:
+        end = self.data.find(b"\n", self.pos)
+        end = len(self.data) if end < 0 else end + 1
+        line = self.data[self.pos : end]
+        self.pos = end
+        return line
+
+    def tell(self) -> int:
+        return self.pos
+
+
+def _scan_opcodes(data: bytes, source: str) -> None:
+    """Walk the pickle's opcodes before the unpickler runs them: a length field asking for more
+    bytes than the file holds is refused before anything allocates them (the unpickler would
+    allocate first), and so is a tuple or frozenset that unfolds through shared references to
+    more than MAX_PICKLE_NODES nodes (hashing one as a dict key would walk them all: a
+    100-byte file can stand for 2**60). Only the stack effects are simulated; each stack entry
+    is the unfolded node count of what the unpickler would hold there."""
+
+    def refuse(message: str) -> InvalidArgumentError:
+        return InvalidArgumentError(
+            f"load: {source} is not a PaddlePaddle pickle file phiops can read: {message}"
+        )
+
+    # a cell per object, shared by the stack and the memo as the objects are: a list that
+    # grows after it was memoized grows everywhere, and tuple(list) is as large as the list
+    stack: list[list[int]] = []
+    marks: list[int] = []
+    memo: dict[Any, list[int]] = {}
+    try:
+        for opcode, arg, pos in pickletools.genops(_ByteReader(data)):
+            name = opcode.name
+            if name == "MARK":
+                marks.append(len(stack))
+                continue
+            if name in _PUTS or name == "MEMOIZE":
+                memo[arg if name in _PUTS else len(memo)] = stack[-1] if stack else [0]
+                continue
+            if name in _GETS:
+                stack.append(memo.get(arg, [0]))
+                continue
+            if name == "DUP":
+                stack.append(stack[-1] if stack else [0])
+                continue
+            before = opcode.stack_before
+            popped: list[list[int]] = []
+            if pickletools.markobject in before:
+                start = marks.pop() if marks else len(stack)
+                popped = stack[start:]
+                del stack[start:]
+                fixed = before.index(pickletools.markobject)
+            else:
+                fixed = len(before)
+            if fixed:
+                popped = stack[-fixed:] + popped
+                del stack[-fixed:]
+            if name in _HASHED_CONTAINERS:
+                size = 1 + sum(cell[0] for cell in popped)
+                if size > MAX_PICKLE_NODES:
+                    raise refuse(
+                        f"the {'tuple' if name.startswith('TUPLE') else 'frozenset'} built at "
+                        f"byte {pos} unfolds to more than {MAX_PICKLE_NODES:,} nodes (a "
+                        "shared reference counts each time it is reached; "
+                        "phiops.runtime.file_limits.MAX_PICKLE_NODES)"
+                    )
+                stack.append([size])
+            elif name in _MUTATORS and popped:  # the container stays, holding the rest
+                container = popped[0]
+                container[0] = min(container[0] + sum(c[0] for c in popped[1:]), _SATURATED)
+                stack.append(container)
+            elif name == "REDUCE" and popped:  # tuple(x) and frozenset(x) are as large as x
+                stack.append([popped[-1][0]])
+            elif name == "BUILD" and popped:
+                stack.append(popped[0])
+            else:
+                stack.extend([0] for _ in opcode.stack_after)
+    except InvalidArgumentError:
+        raise
+    except ValueError as error:  # a length past the end, an unknown opcode, a cut file
+        raise refuse(str(error)) from None
+
+
 def _read_binary_tensor(data: bytes, source: str) -> np.ndarray:
     """A file `paddle.save(tensor, path, use_binary_format=True)` wrote: one tensor stream."""
     try:
@@ -386,11 +512,16 @@ def _read(path: PathLike | io.IOBase, return_numpy: bool) -> tuple[Any, bool]:
             read_file_bytes(path, MAX_PICKLE_FILE_BYTES, "MAX_PICKLE_FILE_BYTES", "pickle file")
         )
     start = f.tell()
-    is_pickle = f.read(1) == _PICKLE_START
-    f.seek(start)
-    if is_pickle:
-        return _unpickle(f, source), True
-    return _to_tensor(_read_binary_tensor(f.read(), source), None, return_numpy), False
+    data = f.read()
+    if data[:1] != _PICKLE_START:
+        return _to_tensor(_read_binary_tensor(data, source), None, return_numpy), False
+    _scan_opcodes(data, source)
+    stream = io.BytesIO(data)
+    try:
+        return _unpickle(stream, source), True
+    finally:
+        if f.seekable():  # a file object is left just past the pickle, as pickle.load leaves it
+            f.seek(start + stream.tell())
 
 
 def _to_tensor(array: np.ndarray, name: str | None, return_numpy: bool) -> Any:

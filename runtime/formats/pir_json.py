@@ -14,6 +14,7 @@ from typing import Any, Union
 
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.file_limits import MAX_NUMBER_DIGITS, MAX_PROGRAM_FILE_BYTES, read_file_text
+from phiops.runtime.formats.program_verify import verify_program
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
 from phiops.runtime.ir.types import (
@@ -63,7 +64,8 @@ class _Error(InvalidArgumentError):
 
 
 def load_program_json(path: PathLike) -> Program:
-    """Read a PaddlePaddle program file (`.json`) into a Program."""
+    """Read a PaddlePaddle program file (`.json`) into a Program, verified (`verify_program`): a program
+    the verifier refuses is an `InvalidArgumentError` naming the file and the op."""
     source = os.fspath(path)
     text = read_file_text(path, MAX_PROGRAM_FILE_BYTES, "MAX_PROGRAM_FILE_BYTES", "program file")
     # the decoded JSON and the program are trees (a Value's uses point back, but nothing needs
@@ -83,7 +85,9 @@ def load_program_json(path: PathLike) -> Program:
         except ValueError as error:
             raise InvalidArgumentError(f"{source}: not JSON phiops reads: {error}") from None
         try:
-            return program_from_json(data)
+            program = program_from_json(data)
+            verify_program(program)
+            return program
         except InvalidArgumentError as error:
             raise InvalidArgumentError(f"{source}: {error}") from None
         except UnimplementedError as error:

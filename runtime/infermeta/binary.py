@@ -722,11 +722,23 @@ def _same_dims(x: MetaTensor, y: MetaTensor, config: MetaConfig) -> None:
         )
 
 
+def _same_dtype(x: MetaTensor, y: MetaTensor) -> None:
+    """``x`` and ``y`` of one dtype: PaddlePaddle 3.3.1's isclose/allclose kernels read ``y`` as
+    ``x``'s type and refuse any other (float32 with int32 or float64 alike); nothing casts."""
+    if x.dtype != y.dtype:
+        raise InvalidArgumentError(
+            f"arguments 'x' and 'y' must have the same dtype, got {x.dtype.name.lower()} and "
+            f"{y.dtype.name.lower()}"
+        )
+
+
 def all_value_compare_infer_meta(
     x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
-    """One bool for the whole comparison (allclose): a 0-D ``out``; ``x`` and ``y`` equal dims."""
+    """One bool for the whole comparison (allclose): a 0-D ``out``; ``x`` and ``y`` equal dims
+    and one dtype."""
     _same_dims(x, y, config)
+    _same_dtype(x, y)
     out.set_dims(())
     out.set_dtype(DataType.BOOL)
 
@@ -734,8 +746,10 @@ def all_value_compare_infer_meta(
 def value_compare_infer_meta(
     x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:
-    """An elementwise bool comparison (isclose): ``out`` has ``x``'s dims; equal dims."""
+    """An elementwise bool comparison (isclose): ``out`` has ``x``'s dims; equal dims and one
+    dtype."""
     _same_dims(x, y, config)
+    _same_dtype(x, y)
     out.set_dims(merge_dims(x.dims, y.dims))
     out.set_dtype(DataType.BOOL)
     out.set_layout(x.layout)

@@ -3,7 +3,9 @@
 numpy cannot hold more than ``MAX_NDIM`` dimensions or more than ``MAX_BYTES`` bytes in one array;
 ``FLAGS_max_alloc_bytes`` (0: no limit) lowers the second bound. A shape past either is an
 error naming the op, the output and its size, instead of numpy's ValueError or MemoryError, or a
-machine brought to a halt by a silent multi-gigabyte allocation.
+machine brought to a halt by a silent multi-gigabyte allocation. Kernels whose scratch memory can
+outgrow their output (conv's im2col columns, interpolation matrices, pooling windows) check it
+against the same flag with `check_scratch_size` before allocating it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from phiops.runtime import runtime_flags
 from phiops.runtime.errors import InvalidArgumentError, ResourceExhaustedError
 
-__all__ = ["MAX_NDIM", "MAX_BYTES", "check_output_sizes"]
+__all__ = ["MAX_NDIM", "MAX_BYTES", "check_output_sizes", "check_scratch_size"]
 
 MAX_NDIM = 64
 """numpy's NPY_MAXDIMS."""
@@ -57,4 +60,22 @@ def _check_one(op: str, name: str, meta: Any, max_alloc_bytes: int) -> None:
         raise ResourceExhaustedError(
             f"{op}(): output '{name}' of shape {list(dims)} ({meta.dtype.name.lower()}) needs "
             f"{nbytes} bytes, more than FLAGS_max_alloc_bytes={max_alloc_bytes}"
+        )
+
+
+def check_scratch_size(what: str, shape: tuple[int, ...], itemsize: int) -> None:
+    """Raise `ResourceExhaustedError` when a kernel's scratch buffer ``what`` of ``shape`` (items
+    of ``itemsize`` bytes) needs more bytes than ``FLAGS_max_alloc_bytes`` (when positive):
+    called before the buffer is allocated, as outputs are checked before their kernel runs.
+    The dispatcher puts the op's name in front of the message."""
+    limit = runtime_flags.SWITCHES.max_alloc_bytes
+    if limit <= 0:
+        return
+    nbytes = itemsize
+    for size in shape:
+        nbytes *= size
+    if nbytes > limit:
+        raise ResourceExhaustedError(
+            f"its {what} of shape {list(shape)} needs {nbytes} bytes of scratch memory, "
+            f"more than FLAGS_max_alloc_bytes={limit}"
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from phiops.runtime.common import DataType, promote_types
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 from phiops.runtime.errors import InvalidArgumentError
@@ -57,7 +59,10 @@ def layer_norm_infer_meta(
     per row of ``x`` flattened to [prod(dims[:begin_norm_axis]), prod(dims[begin_norm_axis:])],
     with dims ``dims[:begin_norm_axis]`` (PaddlePaddle 3.3.1 declares x [-1, 5, 16] with
     begin_norm_axis 2 to give a mean of [-1, 5]);
-    ``scale`` and ``bias``, when given, have the row length as their element count."""
+    ``scale`` and ``bias``, when given, have the row length as their element count; ``epsilon``
+    is in [0, 0.001], compared in float32 as PHI does."""
+    if not (np.float32(0.0) <= np.float32(epsilon) <= np.float32(0.001)):
+        raise InvalidArgumentError(f"argument 'epsilon' must be in [0, 0.001], got {epsilon}")
     dims = tuple(x.dims)
     if not 0 < begin_norm_axis < len(dims):
         raise InvalidArgumentError(

@@ -21,7 +21,7 @@ from phiops.runtime.ir.types import (
     Type,
     VectorType,
 )
-from phiops.runtime.ir.verify import operand_problems
+from phiops.runtime.ir.verify import ProgramVerifyError, operand_problems, verify
 
 __all__ = ["parse_program", "Parser", "IRParseError", "MAX_NESTING"]
 
@@ -81,6 +81,9 @@ class Parser:
         # types and typed attribute values repeat; both are immutable, so equal texts share one
         self.type_cache: dict[str, Type] = {}
         self.attribute_cache: dict[tuple, Attribute] = {}
+        # where each op was read (its name's token, its operands' tokens), so that what the
+        # verifier refuses after parsing is reported at its place in the text
+        self.op_positions: dict[Operation, tuple[int, list[int]]] = {}
 
     # -- tokens -------------------------------------------------------------------------------
     def error(self, message: str, pos: int | None = None) -> IRParseError:
@@ -126,6 +129,13 @@ class Parser:
             raise self.error(
                 f"expected end of input after the program's block, found {self.describe()}"
             )
+        try:
+            verify(program, allow_unregistered=self.allow_unregistered)
+        except ProgramVerifyError as error:
+            name_pos, operand_pos = self.op_positions.get(error.op, (0, []))
+            index = error.operand
+            pos = operand_pos[index] if index is not None and index < len(operand_pos) else name_pos
+            raise self.error(str(error), pos) from None
         return program
 
     def parse_ops(self, block: Block, what: str) -> None:
@@ -192,6 +202,7 @@ class Parser:
             self.enter()
             op = dialect.op_parsers[name](self, results, name_pos, opdef)
             self.depth -= 1
+            self.op_positions[op] = (name_pos, [])
             return op
         op_id = self.parse_op_id()
         operands, operand_pos = self.parse_operand_list()
@@ -210,6 +221,7 @@ class Parser:
         self.check_operands(name, opdef, operands, operand_pos or [name_pos], operand_types)
         self.check_result_count(name, opdef, len(results), start)
         op = Operation(name, operands, result_types, attributes, id=op_id)
+        self.op_positions[op] = (name_pos, operand_pos)
         self.define_results(op, results)
         if self.texts[self.i] == "{" and self.kinds[self.i] == "punct":
             self.enter()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pickle
 import struct
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -138,3 +139,73 @@ def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(InvalidArgumentError, match="not a regular file"):
         phi.load(fifo)
+
+
+def _dict_keyed_by(key_ops: bytes) -> bytes:
+    """A protocol 2 pickle of {KEY: 1}, KEY given as the opcodes that build it: the file is
+    written without ever hashing the key here."""
+    return b"\x80\x02}" + key_ops + b"K\x01s."
+
+
+def test_a_shared_reference_bomb_used_as_a_dict_key_is_refused(tmp_path: Path) -> None:
+    bomb: tuple = ()
+    for _ in range(64):  # hashing it would visit 2**64 tuples
+        bomb = (bomb, bomb)
+    path = tmp_path / "key.pdparams"
+    path.write_bytes(_dict_keyed_by(pickle.dumps(bomb, protocol=2)[2:-1]))
+    assert path.stat().st_size < 1000
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"key\.pdparams .* the tuple built at byte \d+ unfolds to .*MAX_PICKLE_NODES",
+    ):
+        phi.load(path)
+
+
+def test_a_key_bomb_built_by_tuple_of_a_list_is_refused(tmp_path: Path) -> None:
+    level: Any = ()
+    for _ in range(64):
+        level = _Reduce(tuple, ([level, level],))  # unpickles as tuple([t, t]) == (t, t)
+    path = tmp_path / "listkey.pdparams"
+    path.write_bytes(pickle.dumps({level: 1}, protocol=2))
+    assert path.stat().st_size < 2000
+    with pytest.raises(InvalidArgumentError, match="MAX_PICKLE_NODES"):
+        phi.load(path)
+
+
+def test_tuple_keys_within_the_limit_load(tmp_path: Path) -> None:
+    key: tuple = ()
+    for _ in range(10):
+        key = (key, key)
+    path = tmp_path / "fine.pdparams"
+    path.write_bytes(pickle.dumps({key: np.arange(3.0)}, protocol=2))
+    loaded = phi.load(path, return_numpy=True)
+    np.testing.assert_array_equal(loaded[key], np.arange(3.0))
+
+
+@pytest.mark.parametrize("length", [2**63 - 1, 2**62, 2**40])
+def test_a_huge_bytearray8_length_is_a_named_error_with_nothing_on_stderr(
+    length: int, tmp_path: Path, capfd
+) -> None:
+    data = pickle.dumps({"w": bytearray(b"abc")}, protocol=5)
+    at = data.index(b"\x96\x03" + b"\x00" * 7)  # BYTEARRAY8, length 3
+    path = tmp_path / "bytearray.pdparams"
+    path.write_bytes(data[:at] + b"\x96" + struct.pack("<Q", length) + data[at + 9 :])
+    with pytest.raises(
+        InvalidArgumentError,
+        match=rf"bytearray\.pdparams is not a PaddlePaddle pickle file phiops can read: expected "
+        rf"{length} bytes in a bytearray8, but only \d+ remain",
+    ):
+        phi.load(path)
+    assert capfd.readouterr().err == ""
+
+
+def test_a_file_object_is_left_just_past_the_pickle(tmp_path: Path) -> None:
+    path = tmp_path / "two.pdparams"
+    with open(path, "wb") as f:
+        pickle.dump({"a": np.arange(2.0)}, f, protocol=4)
+        pickle.dump({"b": np.arange(3.0)}, f, protocol=4)
+    with open(path, "rb") as f:
+        first = phi.load(f, return_numpy=True)
+        second = phi.load(f, return_numpy=True)
+    np.testing.assert_array_equal(first["a"], np.arange(2.0))
+    np.testing.assert_array_equal(second["b"], np.arange(3.0))

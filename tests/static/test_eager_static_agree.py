@@ -158,6 +158,8 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         False,
         False,
     ],
+    # probabilities in [0.25, 0.75): PaddlePaddle refuses one outside [0, 1]
+    "bernoulli": lambda f, t: [t((2, 3), "float32") * 0.5],
     "conv2d": lambda f, t: [t((2, 3, 8, 8), "float32"), t((4, 3, 3, 3), "float32")],
     "cross_entropy_with_softmax": lambda f, t: [t((4, 5), "float32"), t((4, 1), "int64")],
     "dropout": lambda f, t: [t((2, 3), "float32"), None, 0.5, True, "upscale_in_train", 0, False],

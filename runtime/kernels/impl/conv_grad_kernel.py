@@ -19,6 +19,7 @@ from phiops.runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
     channels_last,
+    check_columns,
     columns_channels_first,
     filter_matrix,
     im2col,
@@ -175,6 +176,7 @@ def convolve_grad(
             xp.zeros_like(filter) if want_filter else None,
         )
     last = geometry.channel_last
+    check_columns(input.shape[0], input.shape[-1 if last else 1], geometry, input.itemsize)
     if not last:
         return convolve_grad_channels_first(
             xp, input, filter, out_grad, geometry, want_input, want_filter

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from phiops.runtime.common import DataType
+from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.infermeta.spatial import CHANNEL_LAST, conv_transpose_out_size, resolve_paddings
 from phiops.runtime.kernels import blas
 from phiops.runtime.kernels.kernel import Array, KernelContext
@@ -241,6 +242,14 @@ def output_from_matrix(
     return xp.ascontiguousarray(xp.transpose(result, order)).reshape((n, g * mg) + geometry.out)
 
 
+def check_columns(n: int, channels: int, geometry: ConvGeometry, itemsize: int) -> None:
+    """Refuse, before it is allocated, a column matrix (im2col's, or the col2im input of a
+    gradient or transpose: N * prod(out) rows of prod(kernel) * C values) larger than
+    FLAGS_max_alloc_bytes."""
+    rows, width = n * _prod(geometry.out), _prod(geometry.kernel) * channels
+    check_scratch_size("im2col column matrix", (rows, width), itemsize)
+
+
 def _prod(values: tuple[int, ...]) -> int:
     count = 1
     for v in values:
@@ -279,6 +288,7 @@ def convolve(
             else (n, filter.shape[0]) + geometry.out
         )
         return xp.zeros(shape, input.dtype)
+    check_columns(n, input.shape[-1 if geometry.channel_last else 1], geometry, input.itemsize)
     if not geometry.channel_last:
         return convolve_channels_first(xp, input, filter, geometry)
     x_last = channels_last(xp, input, geometry.channel_last)

@@ -13,6 +13,7 @@ from phiops.runtime.kernels.impl.conv_kernel import (
     CONV_DTYPES,
     ConvGeometry,
     channels_last,
+    check_columns,
     filter_matrix,
     im2col,
     output_from_matrix,
@@ -58,6 +59,7 @@ def conv_transpose_grad_kernel(
             xp.zeros_like(filter) if want_filter else None,
         )
     last = geometry.channel_last
+    check_columns(out_grad.shape[0], out_grad.shape[-1 if last else 1], geometry, out_grad.itemsize)
     cols = im2col(xp, channels_last(xp, out_grad, last), geometry)
     x_grad = filter_grad = None
     if want_x:

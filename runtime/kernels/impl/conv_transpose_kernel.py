@@ -10,7 +10,7 @@ to 1) and ``output_padding``/``output_size`` are PHI's (ConvTransposeInferMeta).
 from __future__ import annotations
 
 from phiops.runtime.kernels.impl.conv_grad_kernel import dout_matrix, input_grad_of
-from phiops.runtime.kernels.impl.conv_kernel import CONV_DTYPES, ConvGeometry
+from phiops.runtime.kernels.impl.conv_kernel import CONV_DTYPES, ConvGeometry, check_columns
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -49,5 +49,6 @@ def conv_transpose_kernel(
         return xp.zeros(out_shape, x.dtype)
     last = geometry.channel_last
     out_last_shape = out_shape if last else (out_shape[0],) + out_shape[2:] + (out_shape[1],)
+    check_columns(x.shape[0], out_last_shape[-1], geometry, x.itemsize)
     out = input_grad_of(xp, dout_matrix(xp, x, groups, last), filter, geometry, out_last_shape)
     return xp.ascontiguousarray(out if last else xp.moveaxis(out, -1, 1))

@@ -21,6 +21,7 @@ from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.multiary import interpolate_out_sizes, interpolate_scales, scaled_size
+from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -113,9 +114,11 @@ class InterpPlan:
         self.align_corners, self.mode = align_corners, align_mode
 
     def matrices(self, xp: Any, dtype: Any) -> list[Array]:
-        """Per spatial dim, the [out, in] weights (one-hot rows for nearest)."""
+        """Per spatial dim, the [out, in] weights (one-hot rows for nearest); a matrix larger
+        than FLAGS_max_alloc_bytes is refused before it is allocated."""
         result = []
         for size, out, scale in zip(self.spatial, self.out, self.scales):
+            check_scratch_size("interpolation weight matrix", (out, size), 8)
             if self.method == "nearest":
                 matrix = np.zeros((out, size))
                 matrix[np.arange(out), nearest_indices(size, out, scale, self.align_corners)] = 1

@@ -92,5 +92,6 @@ def max_pool2d_with_index_kernel(
         adaptive,
         "EXPLICIT",
     )
+    geometry.check_scratch(x, True)
     out = pool(xp, x, geometry, "max", True)
     return out, max_positions(xp, x, out, geometry).astype("int32")

@@ -183,6 +183,7 @@ def pool2d_grad_kernel(
         adaptive,
         padding_algorithm,
     )
+    geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
     last = geometry.channel_last
     grad = pool_grad(
         xp,

@@ -14,6 +14,7 @@ import itertools
 from typing import Any
 
 from phiops.runtime.common import DataType
+from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.infermeta.spatial import CHANNEL_LAST, pool_out_size
 from phiops.runtime.infermeta.unary import pool_geometry
 from phiops.runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
@@ -95,6 +96,26 @@ class PoolGeometry:
         for tap in self.taps():
             counts += padded[self.tap_slices(tap)]
         return counts[0, 0]
+
+    def check_scratch(self, x: Array, gathers_windows: bool) -> None:
+        """Refuse, before allocating them, scratch buffers of pooling ``x`` larger than
+        FLAGS_max_alloc_bytes: the padded copy of the input (regular windows)
+        and, when ``gathers_windows`` (adaptive max, max_pool2d_with_index), the gathered
+        windows [N, C, *out, *window]."""
+        lead = (x.shape[0], x.shape[-1] if self.channel_last else x.shape[1])
+        if not self.adaptive:
+            extent = self.padded_extent()
+            padded = tuple(size + p0 + p1 for size, (p0, p1) in zip(self.spatial, extent))
+            check_scratch_size("padded input", lead + padded, x.itemsize)
+        if gathers_windows:
+            if self.adaptive:
+                window = tuple(
+                    max(end - start for start, end in adaptive_bounds(size, out))
+                    for size, out in zip(self.spatial, self.out)
+                )
+            else:
+                window = self.kernel
+            check_scratch_size("gathered windows", lead + self.out + window, x.itemsize)
 
 
 def adaptive_bounds(size: int, out: int) -> list[tuple[int, int]]:
@@ -225,6 +246,7 @@ def pool2d_kernel(
         adaptive,
         padding_algorithm,
     )
+    geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
     result = pool(
         xp, channels_first(xp, x, geometry.channel_last), geometry, pooling_type, exclusive
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from phiops.runtime.common import DataType
+from phiops.runtime.errors import OutOfRangeError
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 from phiops.runtime.random import draw_generator
@@ -68,7 +69,16 @@ def gaussian_kernel(
 @register_kernel("bernoulli", dtypes=(D.FLOAT32, D.FLOAT64))
 def bernoulli_kernel(ctx: KernelContext, x: Array) -> Array:
     """1 with probability x, else 0 (PHI's BernoulliKernel: uniform < x), from the process
-    generator."""
+    generator. As PHI's CPU kernel, a probability outside [0, 1] (NaN included) is an
+    `OutOfRangeError` naming the first one."""
+    xp = ctx.xp
+    outside = ~((x <= 1) & (x >= 0))
+    if bool(outside.any()):
+        index = int(xp.argmax(outside.reshape(-1)))
+        raise OutOfRangeError(
+            f"bernoulli(): argument 'x' must hold probabilities in [0, 1], got "
+            f"{float(x.reshape(-1)[index])} at flat index {index}"
+        )
     rng = draw_generator(ctx.place, 0)
     uniform = ctx.xp.asarray(rng.random(x.shape, dtype=np.float64).astype(x.dtype))
     return (uniform < x).astype(x.dtype)

@@ -17,7 +17,9 @@ from phiops.runtime.errors import (
     PreconditionNotMetError,
     UnimplementedError,
 )
+from phiops.runtime.formats.program_verify import verify_program
 from phiops.runtime.ir.core import Operation, Value
+from phiops.runtime.ir.verify import ProgramVerifyError
 from phiops.runtime.static.executor.builder import PlanBuilder, value_numbering
 from phiops.runtime.static.executor.liveness import Lifetimes
 from phiops.runtime.static.executor.program_info import ProgramInfo
@@ -124,7 +126,14 @@ def compile_plan(
 ) -> Plan:
     """Plan every operation of ``info``'s program for these feed and parameter arrays (their
     shapes select the plan) and the fetch targets ``fetch_key`` (the program's own fetch ops
-    when empty)."""
+    when empty). The block is verified first (`verify_program`): a program the verifier refuses
+    never reaches a kernel."""
+    try:
+        verify_program(info.block)
+    except ProgramVerifyError as error:
+        raise InvalidArgumentError(
+            f"Executor.run(): the program does not verify: {error}"
+        ) from None
     plan = Plan()
     block = info.block
     numbering = value_numbering(block)
