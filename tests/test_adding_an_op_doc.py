@@ -33,3 +33,9 @@ def test_the_gradient_case_shown_is_in_the_gradient_checks() -> None:
     checks = (ROOT / "tests" / "autograd" / "test_gradcheck_ops.py").read_text()
     line = next(b for b in blocks("python") if b.startswith('case("logit"')).strip()
     assert line in checks
+
+
+def test_the_traits_entry_shown_is_in_op_traits() -> None:
+    traits = (ROOT / "ops" / "op_traits.yaml").read_text()
+    shown = [block for block in blocks("yaml") if "op : subtract" in block]
+    assert len(shown) == 1 and shown[0] in traits
