@@ -306,3 +306,35 @@ def test_max_pool_gradient_on_tiling_windows_goes_to_the_first_maximum():
     np.testing.assert_array_equal(
         _max_pool_grad(distinct.transpose(0, 2, 3, 1), "NHWC"), grad.transpose(0, 2, 3, 1)
     )
+
+
+def test_average_without_exclusive_divides_ceil_mode_windows_as_paddle() -> None:
+    # PaddlePaddle 3.3.1: F.avg_pool2d(arange(36).reshape(1,1,6,6), 3, 2, 1, ceil_mode=True,
+    # exclusive=False); the last, clipped row and column divide by the window counted from its
+    # start up to the input's end plus the leading padding, not by 9.
+    import phiops.nn.functional as F
+
+    x = phi.to_tensor(np.arange(36, dtype="float32").reshape(1, 1, 6, 6), stop_gradient=False)
+    out = F.avg_pool2d(x, kernel_size=3, stride=2, padding=1, ceil_mode=True, exclusive=False)
+    expected = [
+        [1.5556, 3.3333, 4.6667, 2.6667],
+        [8.3333, 14.0, 16.0, 8.5],
+        [16.3333, 26.0, 28.0, 14.5],
+        [10.1667, 16.0, 17.0, 8.75],
+    ]
+    np.testing.assert_allclose(out.numpy()[0, 0], expected, atol=1e-4)
+    (out * phi.to_tensor(np.arange(16, dtype="float32").reshape(1, 1, 4, 4))).sum().backward()
+    np.testing.assert_allclose(
+        x.grad.numpy()[0, 0, -1],
+        [2.888889, 6.055556, 3.166667, 6.611111, 3.444445, 9.027779],
+        rtol=1e-5,
+    )
+
+
+def test_average_without_exclusive_and_no_padding_counts_only_the_input() -> None:
+    # PaddlePaddle 3.3.1 gives 1.0 everywhere for ones [1,1,6,6], kernel 3, stride 2, padding 0,
+    # ceil_mode=True, exclusive=False (the overhanging last window divides by 6, not 9).
+    import phiops.nn.functional as F
+
+    out = F.avg_pool2d(phi.ones([1, 1, 6, 6]), 3, 2, 0, ceil_mode=True, exclusive=False)
+    np.testing.assert_allclose(out.numpy(), np.ones((1, 1, 3, 3)), rtol=1e-6)

@@ -140,10 +140,7 @@ def pool_grad(
         if exclusive:
             share = dout / geometry.window_counts(xp, dout.dtype)
         else:
-            size = 1
-            for k in geometry.kernel:
-                size *= k
-            share = dout / dout.dtype.type(size)
+            share = dout / geometry.inclusive_counts(xp, dout.dtype)
         share = share.astype(dout.dtype, copy=False)
         for tap in geometry.taps():
             grad[geometry.tap_slices(tap)] += share

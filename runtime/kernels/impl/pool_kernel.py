@@ -3,8 +3,9 @@
 Regular pooling views the padded input as strided slices, one per kernel tap, and combines
 them with ``maximum``/``add`` (prod(kernel) vectorised steps, never a loop over pixels). As PHI's
 CPU kernels (paddle/phi/kernels/funcs/pooling.cc): a window is clipped to the input, so padding
-never wins a max; the average divides by the clipped window's size when ``exclusive`` and by
-prod(kernel) otherwise. Adaptive pooling uses the windows [floor(i*in/out), ceil((i+1)*in/out)):
+never wins a max; the average divides by the clipped window's size when ``exclusive`` and
+otherwise by the window counted from its start, leading padding included, up to the input's end
+plus the leading padding (prod(kernel) unless ceil_mode or trailing padding runs past that). Adaptive pooling uses the windows [floor(i*in/out), ceil((i+1)*in/out)):
 averages as one separable matrix product per spatial dim, maxima over gathered windows.
 """
 
@@ -96,6 +97,21 @@ class PoolGeometry:
         for tap in self.taps():
             counts += padded[self.tap_slices(tap)]
         return counts[0, 0]
+
+    def inclusive_counts(self, xp: Any, dtype: Any) -> Array:
+        """The divisor of a non-exclusive average per window, [*out], as PHI's pooling.cc
+        computes it: the window from its unclamped start (``o * stride - pad_before``), ended at
+        ``size + pad_before``. So the leading padding counts, and a window that ceil_mode lets
+        run past that end (into the trailing padding or beyond) counts only what is before it:
+        prod(kernel) for every window that stays inside."""
+        counts = None
+        for size, kernel, stride, (before, _), out in zip(
+            self.spatial, self.kernel, self.strides, self.pads, self.out
+        ):
+            starts = xp.arange(out) * stride - before
+            extents = xp.minimum(starts + kernel, size + before) - starts
+            counts = extents if counts is None else xp.multiply.outer(counts, extents)
+        return counts.astype(dtype)
 
     def check_scratch(self, x: Array, gathers_windows: bool) -> None:
         """Refuse, before allocating them, scratch buffers of pooling ``x`` larger than
@@ -212,10 +228,7 @@ def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive
         return result
     if exclusive:
         return (result / geometry.window_counts(xp, x.dtype)).astype(x.dtype, copy=False)
-    size = 1
-    for k in geometry.kernel:
-        size *= k
-    return (result / x.dtype.type(size)).astype(x.dtype, copy=False)
+    return (result / geometry.inclusive_counts(xp, x.dtype)).astype(x.dtype, copy=False)
 
 
 @register_kernel("pool2d", dtypes=POOL_DTYPES)
