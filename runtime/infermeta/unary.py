@@ -546,9 +546,9 @@ def pool_out_dims(
     kernel, pads = pool_geometry(
         spatial, kernel_size, strides, paddings, global_pooling, adaptive, padding_algorithm
     )
-    if global_pooling:
+    if global_pooling and not adaptive:
         spatial_out = (1,) * len(spatial)
-    elif adaptive:
+    elif adaptive:  # the output size; with global pooling the kernel, so the input's extent
         spatial_out = kernel
     else:
         spatial_out = tuple(

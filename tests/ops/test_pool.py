@@ -338,3 +338,39 @@ def test_average_without_exclusive_and_no_padding_counts_only_the_input() -> Non
 
     out = F.avg_pool2d(phi.ones([1, 1, 6, 6]), 3, 2, 0, ceil_mode=True, exclusive=False)
     np.testing.assert_allclose(out.numpy(), np.ones((1, 1, 3, 3)), rtol=1e-6)
+
+
+_GLOBAL_ADAPTIVE_X = [[[[1.0, 5.0, 2.0], [3.0, 0.0, 4.0], [2.0, 2.0, 1.0]]]]
+
+
+def test_max_pool2d_with_index_global_and_adaptive_keeps_the_input_as_paddle() -> None:
+    # PaddlePaddle 3.3.1: _C_ops.max_pool2d_with_index(x, [2, 2], [1, 1], [0, 0], True, True,
+    # False) gives x itself, the mask 0..8, and passes the gradient through.
+    x = phi.to_tensor(np.array(_GLOBAL_ADAPTIVE_X, "float32"), stop_gradient=False)
+    out, mask = phi.max_pool2d_with_index(x, [2, 2], [1, 1], [0, 0], True, True, False)
+    assert out.shape == [1, 1, 3, 3] and mask.shape == [1, 1, 3, 3]
+    np.testing.assert_array_equal(out.numpy(), _GLOBAL_ADAPTIVE_X)
+    np.testing.assert_array_equal(mask.numpy().ravel(), np.arange(9))
+    (grad,) = phi.grad([out], [x], [phi.to_tensor(np.arange(9, dtype="float32").reshape(x.shape))])
+    np.testing.assert_array_equal(grad.numpy().ravel(), np.arange(9))
+
+
+@pytest.mark.parametrize(
+    "pooling, expected, expected_grad",
+    [
+        # PaddlePaddle 3.3.1's CPU max ignores `adaptive` but for the output's dims: regular
+        # windows of the whole extent from each position (stride 1), clipped at the end
+        ("max", [5, 5, 4, 4, 4, 4, 2, 2, 1], [0, 1, 0, 0, 0, 14, 6, 7, 8]),
+        ("avg", [1, 5, 2, 3, 0, 4, 2, 2, 1], list(range(9))),
+    ],
+)
+def test_pool2d_global_and_adaptive_as_paddle(
+    pooling: str, expected: list, expected_grad: list
+) -> None:
+    x = phi.to_tensor(np.array(_GLOBAL_ADAPTIVE_X, "float32"), stop_gradient=False)
+    out = phi.pool2d(
+        x, [2, 2], [1, 1], [0, 0], False, True, "NCHW", pooling, True, True, "EXPLICIT"
+    )
+    np.testing.assert_array_equal(out.numpy().ravel(), expected)
+    (grad,) = phi.grad([out], [x], [phi.to_tensor(np.arange(9, dtype="float32").reshape(x.shape))])
+    np.testing.assert_array_equal(grad.numpy().ravel(), expected_grad)

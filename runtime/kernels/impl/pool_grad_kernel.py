@@ -180,6 +180,8 @@ def pool2d_grad_kernel(
         adaptive,
         padding_algorithm,
     )
+    if global_pooling and adaptive and pooling_type == "max":
+        geometry.as_phi_global_adaptive_max()
     geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
     last = geometry.channel_last
     grad = pool_grad(

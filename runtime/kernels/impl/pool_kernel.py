@@ -58,7 +58,12 @@ class PoolGeometry:
         )
         self.strides = tuple(strides)
         self.adaptive = adaptive and not global_pooling
-        if global_pooling:
+        if global_pooling and adaptive:
+            # PHI: global pooling makes the kernel the input's extent and adaptive pooling makes
+            # the output that kernel, so each window is one element (the output is the input)
+            self.adaptive = True
+            self.out = self.spatial
+        elif global_pooling:
             self.out = (1,) * len(self.spatial)
             self.strides = (1,) * len(self.spatial)
         elif self.adaptive:
@@ -70,6 +75,16 @@ class PoolGeometry:
                     zip(self.spatial, self.kernel, self.pads, self.strides)
                 )
             )
+
+    def as_phi_global_adaptive_max(self) -> None:
+        """pool2d/pool3d's max with global_pooling and adaptive, as PHI's CPU max functor runs it:
+        it ignores ``adaptive`` (which only gave the output its dims, the input's) and takes
+        regular windows of the whole extent from each output position at the given strides,
+        clipped at the input's end."""
+        self.adaptive = False
+        self.kernel = self.spatial
+        self.out = self.spatial
+        self.pads = ((0, 0),) * len(self.spatial)
 
     def padded_extent(self) -> tuple[tuple[int, int], ...]:
         """(before, after) padding that makes every window fit inside the padded input."""
@@ -259,6 +274,8 @@ def pool2d_kernel(
         adaptive,
         padding_algorithm,
     )
+    if global_pooling and adaptive and pooling_type == "max":
+        geometry.as_phi_global_adaptive_max()
     geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
     result = pool(
         xp, channels_first(xp, x, geometry.channel_last), geometry, pooling_type, exclusive
