@@ -642,35 +642,46 @@ def interpolate_infer_meta(
     output: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """PHI's InterpolateInferMeta for 4-D (bilinear, nearest) inputs, output size from
-    ``scale`` or ``out_h``/``out_w``; sizes given as tensors (``out_size``, ``size_tensor``,
-    ``scale_tensor``) are values, so the spatial extents are -1 here and the kernel's result
-    gives them."""
+    """PHI's InterpolateInferMeta for 4-D (bilinear, nearest) and 5-D (nearest) inputs, output
+    size from ``scale`` or ``out_d``/``out_h``/``out_w``; sizes given as tensors (``out_size``,
+    ``size_tensor``, ``scale_tensor``) are values, so the spatial extents are -1 here and the
+    kernel's result gives them."""
     dims = tuple(x.dims)
-    if len(dims) != 4:
+    if len(dims) not in (4, 5) or (len(dims) == 5 and interp_method != "nearest"):
         raise UnimplementedError(
-            f"interpolation of a {len(dims)}-D input: only 4-D (NCHW/NHWC) inputs are "
-            "implemented"
+            f"{interp_method} interpolation of a {len(dims)}-D input: 4-D (NCHW/NHWC) inputs, "
+            "and 5-D (NCDHW/NDHWC) ones for nearest, are implemented"
         )
     if interp_method not in ("nearest", "bilinear"):
         raise UnimplementedError(
             f"argument 'interp_method' {interp_method!r}: only 'nearest' and 'bilinear' are "
             "implemented"
         )
-    if data_format not in ("NCHW", "NHWC"):
+    # The op's layout for a 5-D input is what F.interpolate passes: "NCHW" for channels first
+    # and "NHWC" (or "NDHWC") for channels last. PHI's kernel reads any layout but NCHW as
+    # channels last, "NCDHW" included: refused here rather than silently read that way.
+    formats = ("NCHW", "NHWC") if len(dims) == 4 else ("NCHW", "NHWC", "NDHWC")
+    if data_format not in formats:
+        hint = (
+            "; PaddlePaddle's op reads 'NCDHW' as channels last: pass 'NCHW' for channels "
+            "first, as F.interpolate does"
+            if data_format == "NCDHW"
+            else ""
+        )
         raise InvalidArgumentError(
-            f"argument 'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}"
+            f"argument 'data_format' must be one of {list(formats)} for a {len(dims)}-D "
+            f"input, got {data_format!r}{hint}"
         )
     if align_mode not in (0, 1):
         raise InvalidArgumentError(f"argument 'align_mode' must be 0 or 1, got {align_mode}")
-    channel_last = data_format == "NHWC"
-    spatial = dims[1:3] if channel_last else dims[2:]
+    channel_last = data_format in ("NHWC", "NDHWC")
+    spatial = dims[1:-1] if channel_last else dims[2:]
     if check_interpolate_size_tensors(out_size, size_tensor, scale_tensor, len(spatial), config):
         sizes: tuple[int, ...] = (-1,) * len(spatial)
     else:
         sizes, _ = interpolate_out_sizes(spatial, out_d, out_h, out_w, scale)
     if channel_last:
-        output.set_dims((dims[0],) + sizes + (dims[3],))
+        output.set_dims((dims[0],) + sizes + (dims[-1],))
     else:
         output.set_dims(dims[:2] + sizes)
     output.set_dtype(x.dtype)

@@ -220,5 +220,40 @@ def test_interp_rejects_bad_size_tensors():
 
 @op_test("bilinear_interp", kind="edge")
 def test_bilinear_interp_of_a_5d_input_is_unimplemented():
-    with pytest.raises(UnimplementedError, match="only 4-D"):
+    with pytest.raises(UnimplementedError, match="bilinear interpolation of a 5-D input"):
         interp("bilinear_interp", np.ones((1, 1, 2, 2, 2)), (3, 3))
+
+
+_X5 = np.arange(2 * 2 * 2 * 3 * 2, dtype="float32").reshape(2, 2, 2, 3, 2)
+
+
+@op_test("nearest_interp", kind="edge")
+def test_nearest_interp_of_a_5d_input_as_paddle():
+    # PaddlePaddle 3.3.1: _C_ops.nearest_interp(x, None, None, None, "NCHW", 3, 4, 3, [],
+    # "nearest", False, 1) on a [2, 2, 2, 3, 2] input (what F.interpolate passes for NCDHW),
+    # and its gradient for out_grad = arange.
+    x = phi.to_tensor(_X5, stop_gradient=False)
+    out = phi.nearest_interp(x, None, None, None, "NCHW", 3, 4, 3, [], "nearest", False, 1)
+    assert out.shape == [2, 2, 3, 4, 3]
+    np.testing.assert_array_equal(out.numpy().ravel()[:12], [0, 0, 1, 0, 0, 1, 2, 2, 3, 4, 4, 5])
+    out_grad = phi.to_tensor(np.arange(out.size, dtype="float32").reshape(out.shape))
+    (grad,) = phi.grad([out], [x], [out_grad])
+    np.testing.assert_array_equal(
+        grad.numpy().ravel()[:12], [64, 38, 50, 28, 62, 34, 104, 55, 61, 32, 67, 35]
+    )
+    aligned = phi.nearest_interp(x, None, None, None, "NCHW", 3, 5, 3, [], "nearest", True, 1)
+    np.testing.assert_array_equal(
+        aligned.numpy().ravel()[:15], [0, 1, 1, 2, 3, 3, 2, 3, 3, 4, 5, 5, 4, 5, 5]
+    )
+    last = phi.nearest_interp(
+        x, None, None, None, "NDHWC", 0, 0, 0, [2.0, 1.5, 2.0], "nearest", False, 1
+    )
+    assert last.shape == [2, 4, 3, 6, 2] and float(last.numpy().sum()) == 6480.0
+
+
+@op_test("nearest_interp", kind="edge")
+def test_nearest_interp_refuses_ncdhw_which_paddle_reads_as_channels_last():
+    with pytest.raises(InvalidArgumentError, match="reads 'NCDHW' as channels last"):
+        phi.nearest_interp(
+            phi.to_tensor(_X5), None, None, None, "NCDHW", 3, 4, 3, [], "nearest", False, 1
+        )

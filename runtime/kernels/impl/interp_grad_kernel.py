@@ -44,9 +44,12 @@ def _interp_grad_kernel(
         align_mode,
     )
     compute = output_grad.dtype if output_grad.dtype.itemsize >= 4 else "float32"
-    height, width = plan.matrices(xp, compute)
+    matrices = plan.matrices(xp, compute)
     dout = as_nchw(xp, output_grad, plan.channel_last).astype(compute, copy=False)
-    grad = xp.einsum("ncop,oh,pw->nchw", dout, height, width).astype(output_grad.dtype)
+    # one [out, in] matrix per spatial dim: "ncop,oh,pw->nchw" (or with a depth dim)
+    outs, ins = "opq"[: len(matrices)], "hwd"[: len(matrices)]
+    spec = f"nc{outs}," + ",".join(o + i for o, i in zip(outs, ins)) + f"->nc{ins}"
+    grad = xp.einsum(spec, dout, *matrices).astype(output_grad.dtype)
     return from_nchw(xp, grad, plan.channel_last)
 
 

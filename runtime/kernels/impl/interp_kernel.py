@@ -1,4 +1,4 @@
-"""nearest_interp and bilinear_interp of 4-D inputs, as PHI's CPU kernels.
+"""nearest_interp (4-D and 5-D inputs) and bilinear_interp (4-D), as PHI's CPU kernels.
 
 The source positions are computed as PHI computes them (paddle/phi/kernels/cpu/
 interpolate_kernel.cc), in float32 where it uses float: ratio = (in-1)/(out-1) with
@@ -106,8 +106,8 @@ class InterpPlan:
         align_mode: int,
     ) -> None:
         self.method = interp_method
-        self.channel_last = data_format == "NHWC"
-        self.spatial = tuple(shape[1:3] if self.channel_last else shape[2:])
+        self.channel_last = data_format in ("NHWC", "NDHWC")
+        self.spatial = tuple(shape[1:-1] if self.channel_last else shape[2:])
         self.out, self.scales = tensor_out_sizes(
             self.spatial, out_size, size_tensor, scale_tensor, out_d, out_h, out_w, scale
         )
@@ -182,11 +182,12 @@ def interpolate(ctx: KernelContext, x: Array, plan: InterpPlan) -> Array:
     xp = ctx.xp
     nchw = as_nchw(xp, x, plan.channel_last)
     if plan.method == "nearest":
-        rows, cols = (
-            xp.asarray(nearest_indices(size, out, scale, plan.align_corners))
+        indices = [
+            nearest_indices(size, out, scale, plan.align_corners)
             for size, out, scale in zip(plan.spatial, plan.out, plan.scales)
-        )
-        result = nchw[:, :, rows[:, None], cols[None, :]]
+        ]
+        mesh = tuple(xp.asarray(index) for index in np.ix_(*indices))
+        result = nchw[(slice(None), slice(None)) + mesh]
     else:
         # PHI's sum of four weighted corners, in float32 (float64 for a float64 input)
         compute = np.float64 if x.dtype == np.float64 else np.float32
