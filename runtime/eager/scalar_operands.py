@@ -16,6 +16,7 @@ autograd graph is kept.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, Callable
 
@@ -72,10 +73,10 @@ class ScalarOperators:
         number = value.item() if isinstance(value, np.ndarray) else value
         by_scale = not isinstance(value, np.ndarray) and not isinstance(number, (bool, complex))
         rule = operator.scalar_rule if by_scale else None
-        if rule == "over" and number != 0:
+        if rule == "over" and (number != 0 or dtype.is_floating_point):
             if not (dtype.is_floating_point or dtype.is_complex):
                 dtype = DataType.FLOAT32
-            return api.scale(self._cast(tensor, dtype), 1.0 / number, 0.0, True)
+            return api.scale(self._cast(tensor, dtype), _reciprocal(number), 0.0, True)
         if rule in _SCALES:
             return _SCALES[rule](api, self._cast(tensor, dtype), number)
         if rule == "power":
@@ -139,8 +140,8 @@ class ScalarOperators:
             if traits.true_division:
                 is_real = tensor.dtype.is_floating_point or tensor.dtype.is_complex
                 x = tensor if is_real else api.cast(tensor, DataType.FLOAT32)
-                if not reflected and number != 0:
-                    return api.scale(x, 1.0 / number, 0.0, True)
+                if not reflected and (number != 0 or x.dtype.is_floating_point):
+                    return api.scale(x, _reciprocal(number), 0.0, True)
                 other = self.wrap_number(number, x, x.dtype)
                 return fn(other, x) if reflected else fn(x, other)
             if rule in _SCALES:
@@ -156,6 +157,16 @@ class ScalarOperators:
 # ``small_numpy_scalars`` (% and **), as a 0-D tensor of their own dtype; np.int16 is taken so by
 # the operators with ``int16_own_dtype`` (ops/op_traits.yaml numpy_int16_own_dtype)
 _OWN_DTYPE_KINDS = (np.dtype(np.bool_), np.dtype(np.uint8), np.dtype(np.int8))
+
+
+def _reciprocal(number: float) -> float:
+    """1 / number, and +-inf for +-0 (a real floating tensor divided by zero scales by inf,
+    which gives IEEE division's inf, -inf and nan, as PaddlePaddle's ``x / 0.0`` does; float16
+    has no divide kernel on CPU)."""
+    if number == 0:
+        return math.copysign(math.inf, number)
+    return 1.0 / number
+
 
 # an operator's scale rule (ops/op_traits.yaml scalar_operators) -> its one scale
 _SCALES: dict[str, Callable[[Any, Any, Any], Any]] = {

@@ -83,3 +83,18 @@ def test_bfloat16_sum_accumulates_in_float32() -> None:
     """256 + 1 + 1 + ... is 256 in bfloat16 at each step; in float32 the ones add up."""
     t = phi.to_tensor([256.0] + [1.0] * 64, dtype="bfloat16")
     assert phi.sum(t).numpy().astype(np.float32).item() == 320.0
+
+
+@pytest.mark.parametrize("divisor", [0.0, 0, -0.0])
+def test_a_float16_tensor_divided_by_zero_gives_inf_and_nan_as_paddle(divisor: float) -> None:
+    # PaddlePaddle 3.3.1: to_tensor([1, -2, 0], float16) / 0.0 is [inf, -inf, nan] (float16 has
+    # no divide kernel on CPU; the division is a scale by inf). / -0.0 flips the infinities.
+    import phiops as paddle
+
+    x = paddle.to_tensor(np.array([1.0, -2.0, 0.0], "float16"))
+    out = x / divisor
+    assert out.dtype == paddle.float16
+    sign = -1.0 if str(divisor) == "-0.0" else 1.0
+    np.testing.assert_array_equal(
+        out.numpy(), np.array([sign * np.inf, -sign * np.inf, np.nan], "float16")
+    )
