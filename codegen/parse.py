@@ -35,6 +35,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import difflib
+import math
 import re
 from typing import Callable
 
@@ -83,6 +84,10 @@ NAMED_CONSTANTS = {
     "INT32_MIN": -(2**31),
 }
 INT_RANGES = {"int": (-(2**31), 2**31 - 1), "int64_t": (-(2**63), 2**63 - 1)}
+# The smallest magnitude that rounds to inf in float32 (FLT_MAX plus half an ulp), as the
+# runtime's FLOAT32_OVERFLOW: a `float` default must be below it, or be inf or nan.
+FLOAT32_OVERFLOW = float(2**128 - 2**103)
+FLOAT32_MAX = float(2**128 - 2**104)
 PLACE_CONSTRUCTORS = {"CPUPlace": "cpu", "GPUPlace": "gpu", "Place": "undefined"}
 
 
@@ -533,9 +538,17 @@ def _coerce_scalar(tokens: list[Token], type_: Type, where: str, misfit) -> Defa
         if kind not in ("int", "float"):
             raise misfit()
         try:
-            return Default("float", float(value), text)
+            number = float(value)
         except OverflowError:
             raise ParseError(f"{where} is too large for {type_}", pos) from None
+        if target == "float" and FLOAT32_OVERFLOW <= abs(number) < math.inf:
+            # the runtime refuses such a value for every call (dispatch/attributes.py)
+            raise ParseError(
+                f"{where} is out of range for {type_} (float32: largest finite value "
+                f"{FLOAT32_MAX:.8g}; inf and nan are allowed)",
+                pos,
+            )
+        return Default("float", number, text)
     if target == "bool":
         if kind != "bool":
             raise misfit()

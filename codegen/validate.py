@@ -25,6 +25,7 @@ from typing import Iterable
 
 from .errors import ERROR, INCONSISTENCY, Diagnostic
 from .model import Arg, OpSpec, Type
+from .reserved import reserved_reason
 
 
 class _Collector:
@@ -46,6 +47,10 @@ def validate_op(op: OpSpec, *, python_api: bool = True) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     err = _Collector(op, found)
     inc = _Collector(op, found, INCONSISTENCY)
+    if python_api:
+        reason = reserved_reason(op.name)
+        if reason is not None:
+            err(op.loc, f"op name '{op.name}' is reserved: {reason}", "rename the op")
     _check_args(op, err, python_api)
     _check_outputs(op, err, inc)
     arg_names = set(op.args.names)
