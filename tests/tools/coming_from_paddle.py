@@ -74,6 +74,8 @@ def _parameters(target: object) -> list[dict] | None:
         return None
     recorded = []
     for parameter in signature.parameters.values():
+        if parameter.name == "self":
+            continue  # the receiver, as PaddlePaddle's recorded methods leave it out
         entry = {"name": parameter.name, "kind": parameter.kind.name}
         if parameter.default is not inspect.Parameter.empty:
             entry["default"] = repr(parameter.default)
