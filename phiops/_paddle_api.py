@@ -824,11 +824,14 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
 
 
 def assign(x: Any, output: Tensor | None = None) -> Tensor:
-    """A copy of ``x`` (a Tensor, a numpy array, a number or a nested list, taken with numpy's
-    dtype: a Python float gives float64), written into ``output`` when it is given."""
+    """A copy of ``x`` (a Tensor, a numpy array, a nested list, or a Python number, which gives
+    a 1-element tensor), taken with numpy's dtype (a Python float gives float64), written into
+    ``output`` when it is given."""
     if isinstance(x, _TENSORS):
         result = _C_ops.assign(x)
-    elif isinstance(x, (np.ndarray, np.generic, numbers.Number, list, tuple)):
+    elif isinstance(x, (int, float, bool, complex)):
+        result = to_tensor(np.array([x]))
+    elif isinstance(x, (np.ndarray, np.generic, list, tuple)):
         result = to_tensor(np.array(x))
     else:
         raise TypeError(
