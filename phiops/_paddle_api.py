@@ -11,6 +11,7 @@ into the given tensor (``write_out``).
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any, NamedTuple, Sequence
 
@@ -27,6 +28,16 @@ from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 
 __all__ = [
+    "expand_as",
+    "neg",
+    "negative",
+    "normal_",
+    "numel",
+    "permute",
+    "ravel",
+    "tolist",
+    "true_divide",
+    "view",
     "assign",
     "bmm",
     "cast_",
@@ -84,6 +95,16 @@ __all__ = [
 # ``add_``, ``clip_``/``clamp_``, ``scale_`` and ``put_along_axis_`` are only Tensor methods in
 # PaddlePaddle 3.3.1 (not ``paddle.*`` names), so they are not in ``__all__``.
 TENSOR_METHODS = (
+    "expand_as",
+    "neg",
+    "negative",
+    "normal_",
+    "numel",
+    "permute",
+    "ravel",
+    "tolist",
+    "true_divide",
+    "view",
     "add_",
     "bmm",
     "cast_",
@@ -1049,3 +1070,86 @@ def cast_(x: Tensor, dtype: Any) -> Tensor:
     """In-place ``cast``: ``x`` takes ``dtype``."""
     _checked("cast_", x)
     return _inplace.cast_(x, _dtype(dtype, "cast_"))
+
+
+# ---- functions PaddlePaddle also has as Tensor methods with the tensor named x/input
+
+
+def _sizes_as_varargs(parameter: str) -> Any:
+    """Let ``f(x, 2, 3)`` mean ``f(x, [2, 3])`` for the list ``parameter``, as PaddlePaddle's
+    ``permute``/``view`` decorators do; the signature stays PaddlePaddle's."""
+
+    def decorate(function: Any) -> Any:
+        @functools.wraps(function)
+        def call(first: Any, *args: Any, **kwargs: Any) -> Any:
+            if len(args) > 1 and all(isinstance(a, (int, np.integer)) for a in args):
+                args = (list(args),)
+            return function(first, *args, **kwargs)
+
+        return call
+
+    return decorate
+
+
+def neg(x: Tensor, name: str | None = None) -> Tensor:
+    """``-x``."""
+    return _C_ops.scale(x, -1.0, 0.0, True)
+
+
+negative = neg
+
+
+def numel(x: Tensor, name: str | None = None) -> Tensor:
+    """The number of elements of ``x``, as a 0-D int64 tensor."""
+    count = 1
+    for size in x.shape:
+        count *= size
+    return to_tensor(np.array(count, dtype=np.int64))
+
+
+def tolist(x: Tensor) -> Any:
+    """The elements of ``x`` as nested Python lists (a number for a 0-D tensor)."""
+    return x.numpy().tolist()
+
+
+def true_divide(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``input / other`` in floating point (integers divide as float32)."""
+    return write_out("true_divide", out, _C_ops.divide(input, other))
+
+
+@_sizes_as_varargs("dims")
+def permute(input: Tensor, dims: Sequence[int]) -> Tensor:
+    """``input`` with its dims in the order ``dims`` (``x.permute(1, 0)`` also works)."""
+    if not isinstance(dims, (list, tuple)):
+        raise InvalidArgumentError(f"permute: 'dims' must be a list of ints, got {dims!r}")
+    return _C_ops.transpose(input, list(dims))
+
+
+def ravel(input: Tensor) -> Tensor:
+    """``input`` flattened to 1-D."""
+    return _C_ops.flatten(input, 0, -1) if len(input.shape) else _C_ops.reshape(input, [1])
+
+
+@_sizes_as_varargs("shape_or_dtype")
+def view(x: Tensor, shape_or_dtype: Any, name: str | None = None) -> Tensor:
+    """``x`` with another shape (``x.view(2, 3)`` also works). A dtype view (reinterpreting
+    the bytes) is not implemented."""
+    if isinstance(shape_or_dtype, (int, np.integer)):
+        shape_or_dtype = [int(shape_or_dtype)]
+    if isinstance(shape_or_dtype, (list, tuple)):
+        return _C_ops.reshape(x, list(shape_or_dtype))
+    raise UnimplementedError(
+        f"view: a dtype view (shape_or_dtype={shape_or_dtype!r}) is not implemented in phiops; "
+        "give a shape"
+    )
+
+
+def expand_as(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """``x`` broadcast to ``y``'s shape."""
+    return _C_ops.expand(x, list(y.shape))
+
+
+def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> Tensor:
+    """Fill ``x`` with samples of N(``mean``, ``std``²), in place."""
+    _checked("normal_", x)
+    return write_inplace(x, _C_ops.gaussian(x.shape, float(mean), float(std), 0, x.dtype, x.place))
