@@ -28,6 +28,18 @@ from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 
 __all__ = [
+    "empty",
+    "empty_like",
+    "full_like",
+    "linspace",
+    "ones",
+    "ones_like",
+    "rand",
+    "randn",
+    "standard_normal",
+    "uniform",
+    "zeros",
+    "zeros_like",
     "expand_as",
     "neg",
     "negative",
@@ -1153,3 +1165,88 @@ def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = N
     """Fill ``x`` with samples of N(``mean``, ``std``²), in place."""
     _checked("normal_", x)
     return write_inplace(x, _C_ops.gaussian(x.shape, float(mean), float(std), 0, x.dtype, x.place))
+
+
+# ---- creation functions: PaddlePaddle 3.3.1's device=, requires_grad=, pin_memory=
+
+
+def _with_creation_keywords(function: Any, pin_memory: bool = True) -> Any:
+    """``function`` taking PaddlePaddle's keyword-only ``device=None, requires_grad=False``
+    (and ``pin_memory=False`` where 3.3.1 has it), placed before a keyword-only ``name`` and
+    otherwise last, as in 3.3.1. ``device`` ('cpu', 'gpu', 'gpu:N' or a Place) moves the result
+    there, ``requires_grad=True`` gives it ``stop_gradient=False``; phiops has no pinned memory,
+    so ``pin_memory=True`` raises UnimplementedError (PaddlePaddle's CPU build raises a
+    RuntimeError for it)."""
+    import inspect
+
+    from phiops.runtime.common import to_place
+
+    label = function.__name__
+    takes_pin_memory = pin_memory
+
+    @functools.wraps(function)
+    def call(*args: Any, device: Any = None, requires_grad: bool = False, **kwargs: Any) -> Any:
+        if not takes_pin_memory and "pin_memory" in kwargs:
+            raise TypeError(f"{label}() got an unexpected keyword argument 'pin_memory'")
+        if kwargs.pop("pin_memory", False):
+            raise UnimplementedError(
+                f"paddle.{label}: pin_memory=True is not implemented (phiops has no pinned memory)"
+            )
+        if not isinstance(requires_grad, bool):
+            raise InvalidArgumentError(
+                f"paddle.{label}: 'requires_grad' must be a bool, got {requires_grad!r}"
+            )
+        place = None if device is None else to_place(device, f"paddle.{label}: 'device'")
+        result = function(*args, **kwargs)
+        if isinstance(result, Tensor):
+            if place is not None and kwargs.get("out") is None:
+                result = result.to(place)
+            if requires_grad:
+                result.stop_gradient = False
+        return result
+
+    signature = inspect.signature(function)
+    parameters = list(signature.parameters.values())
+    added = [
+        inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),
+        inspect.Parameter("requires_grad", inspect.Parameter.KEYWORD_ONLY, default=False),
+    ]
+    if pin_memory:
+        added.append(inspect.Parameter("pin_memory", inspect.Parameter.KEYWORD_ONLY, default=False))
+    last = parameters[-1] if parameters else None
+    if last is not None and last.name == "name" and last.kind is inspect.Parameter.KEYWORD_ONLY:
+        parameters[-1:-1] = added
+    else:
+        parameters += added
+    call.__signature__ = signature.replace(parameters=parameters)
+    return call
+
+
+def _creation_functions() -> dict[str, Any]:
+    from phiops.generated import python_api as generated
+
+    here = globals()
+    functions = {name: here[name] for name in ("arange", "eye", "full", "randperm")}
+    for name in (
+        "empty",
+        "empty_like",
+        "full_like",
+        "linspace",
+        "ones",
+        "ones_like",
+        "rand",
+        "randn",
+        "standard_normal",
+        "uniform",
+        "zeros",
+        "zeros_like",
+    ):
+        functions[name] = getattr(generated, name)
+    without_pin_memory = ("linspace", "standard_normal", "uniform")
+    return {
+        name: _with_creation_keywords(function, pin_memory=name not in without_pin_memory)
+        for name, function in functions.items()
+    }
+
+
+globals().update(_creation_functions())

@@ -124,3 +124,60 @@ def test_assign_refuses_other_types() -> None:
 def test_numel_is_a_tensor() -> None:
     count = paddle.to_tensor(M).numel()
     assert isinstance(count, paddle.Tensor) and count.dtype == paddle.int64 and count.item() == 6
+
+
+CREATIONS = {
+    "arange": lambda **kw: paddle.arange(3, **kw),
+    "empty": lambda **kw: paddle.empty([2], **kw),
+    "empty_like": lambda **kw: paddle.empty_like(paddle.to_tensor(M), **kw),
+    "eye": lambda **kw: paddle.eye(2, **kw),
+    "full": lambda **kw: paddle.full([2], 1.5, **kw),
+    "full_like": lambda **kw: paddle.full_like(paddle.to_tensor(M), 2, **kw),
+    "linspace": lambda **kw: paddle.linspace(0, 1, 3, **kw),
+    "ones": lambda **kw: paddle.ones([2], **kw),
+    "ones_like": lambda **kw: paddle.ones_like(paddle.to_tensor(M), **kw),
+    "rand": lambda **kw: paddle.rand([2], **kw),
+    "randn": lambda **kw: paddle.randn([2], **kw),
+    "randperm": lambda **kw: paddle.randperm(4, **kw),
+    "standard_normal": lambda **kw: paddle.standard_normal([2], **kw),
+    "uniform": lambda **kw: paddle.uniform([2], **kw),
+    "zeros": lambda **kw: paddle.zeros([2], **kw),
+    "zeros_like": lambda **kw: paddle.zeros_like(paddle.to_tensor(M), **kw),
+}
+WITHOUT_PIN_MEMORY = {"linspace", "standard_normal", "uniform"}
+
+
+@pytest.mark.parametrize("name", sorted(CREATIONS))
+def test_creation_requires_grad_gives_a_tensor_that_records_gradients(name: str) -> None:
+    assert CREATIONS[name]().stop_gradient is True
+    assert CREATIONS[name](requires_grad=True).stop_gradient is False
+
+
+@pytest.mark.parametrize("name", sorted(CREATIONS))
+@pytest.mark.parametrize("device", ["cpu", paddle.CPUPlace()])
+def test_creation_device_puts_the_tensor_there(name: str, device: object) -> None:
+    assert CREATIONS[name](device=device).place == paddle.CPUPlace()
+
+
+@pytest.mark.parametrize("name", sorted(CREATIONS))
+def test_creation_device_must_be_a_place(name: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="'device'"):
+        CREATIONS[name](device="xyz")
+
+
+@pytest.mark.parametrize("name", sorted(set(CREATIONS) - WITHOUT_PIN_MEMORY))
+def test_creation_pin_memory_is_unimplemented(name: str) -> None:
+    with pytest.raises(UnimplementedError, match="pin_memory"):
+        CREATIONS[name](pin_memory=True)
+    assert CREATIONS[name](pin_memory=False).place == paddle.CPUPlace()
+
+
+@pytest.mark.parametrize("name", sorted(WITHOUT_PIN_MEMORY))
+def test_creation_without_pin_memory_refuses_it(name: str) -> None:
+    with pytest.raises(TypeError, match="pin_memory"):
+        CREATIONS[name](pin_memory=False)
+
+
+def test_creation_requires_grad_must_be_a_bool() -> None:
+    with pytest.raises(InvalidArgumentError, match="'requires_grad'"):
+        paddle.zeros([2], requires_grad=1)

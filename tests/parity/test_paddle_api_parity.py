@@ -281,6 +281,20 @@ CASES: list[tuple[str, Call]] = [
     ("eq-out", lambda p, t: t(M).eq(t(M[::-1]), out=p.zeros([2, 3], "bool"))),
     ("floor_mod", lambda p, t: t(I32).floor_mod(t(I32 * 0 + 4))),
     ("dim", lambda p, t: t(np.array(t(X).dim()))),
+    # creation keywords: device= and requires_grad= (the flag compared as a bool tensor)
+    (
+        "zeros-device",
+        lambda p, t: p.zeros([2, 3], device="cpu", requires_grad=True),
+    ),
+    (
+        "arange-requires_grad",
+        lambda p, t: t(np.array(p.arange(4.0, requires_grad=True).stop_gradient)),
+    ),
+    (
+        "full_like-requires_grad",
+        lambda p, t: t(np.array(p.full_like(t(M), 2, requires_grad=True).stop_gradient)),
+    ),
+    ("linspace-device", lambda p, t: p.linspace(0, 1, 4, device=p.CPUPlace())),
     # random: compared in structure, shape and dtype only (RANDOM)
     ("rand", lambda p, t: p.rand([2, 3])),
     ("randn", lambda p, t: p.randn([4], dtype="float64")),
