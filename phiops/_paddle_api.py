@@ -28,6 +28,13 @@ from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 
 __all__ = [
+    "disable_static",
+    "get_flags",
+    "grad",
+    "load",
+    "save",
+    "seed",
+    "set_flags",
     "empty",
     "empty_like",
     "full_like",
@@ -728,7 +735,9 @@ def unique(
         _dtype(dtype, "unique"),
     )
     kept = [outs[0]] + [
-        out for out, wanted in zip(outs[1:], (return_index, return_inverse, return_counts)) if wanted
+        out
+        for out, wanted in zip(outs[1:], (return_index, return_inverse, return_counts))
+        if wanted
     ]
     return kept[0] if len(kept) == 1 else tuple(kept)
 
@@ -955,7 +964,9 @@ def _checked(function: str, x: Any) -> None:
     check_inplace(function, "x", x)
 
 
-def flatten_(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Tensor:
+def flatten_(
+    x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None
+) -> Tensor:
     """In-place ``flatten``: dims ``start_axis`` .. ``stop_axis`` of ``x`` become one."""
     _checked("flatten_", x)
     if len(x.shape) == 0:
@@ -963,7 +974,9 @@ def flatten_(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | No
     return _inplace.flatten_(x, start_axis, stop_axis)
 
 
-def cumsum_(x: Tensor, axis: int | None = None, dtype: Any = None, name: str | None = None) -> Tensor:
+def cumsum_(
+    x: Tensor, axis: int | None = None, dtype: Any = None, name: str | None = None
+) -> Tensor:
     """In-place ``cumsum``: over the flattened ``x`` when ``axis`` is None (``x`` becomes 1-D);
     ``x`` is cast to ``dtype`` first when one is given."""
     _checked("cumsum_", x)
@@ -973,7 +986,9 @@ def cumsum_(x: Tensor, axis: int | None = None, dtype: Any = None, name: str | N
     return _inplace.cumsum_(x, -1 if flatten else axis, flatten, False, False)
 
 
-def cumprod_(x: Tensor, dim: int | None = None, dtype: Any = None, name: str | None = None) -> Tensor:
+def cumprod_(
+    x: Tensor, dim: int | None = None, dtype: Any = None, name: str | None = None
+) -> Tensor:
     """In-place ``cumprod``: over the flattened ``x`` when ``dim`` is None (``x`` becomes 1-D);
     ``x`` is cast to ``dtype`` first when one is given."""
     _checked("cumprod_", x)
@@ -1250,3 +1265,119 @@ def _creation_functions() -> dict[str, Any]:
 
 
 globals().update(_creation_functions())
+
+
+# ---- names whose parameters PaddlePaddle spells otherwise than the runtime functions
+
+
+def seed(seed: int) -> None:
+    """Reseed phiops' generators with ``seed`` (an int >= 0), so that the random functions
+    replay. PaddlePaddle returns its Generator object; phiops returns None."""
+    from phiops.runtime import random as _random
+
+    _random.seed(seed)
+
+
+def get_flags(flags: str | Sequence[str]) -> dict[str, Any]:
+    """The values of one flag name or a list of them, keyed ``FLAGS_<name>``."""
+    from phiops.runtime.flags import get_flags as _get_flags
+
+    return _get_flags(flags)
+
+
+def set_flags(flags: dict[str, Any]) -> None:
+    """Set several flags at once, by name with or without the ``FLAGS_`` prefix; an unknown
+    name or a bad value changes no flag."""
+    from phiops.runtime.flags import set_flags as _set_flags
+
+    _set_flags(flags)
+
+
+def disable_static(place: Any = None) -> None:
+    """Run API calls eagerly again (the default). ``place`` (PaddlePaddle's place of eager
+    mode) is checked; choosing another place than the default one is not implemented."""
+    from phiops.runtime.common import to_place
+    from phiops.runtime.static import disable_static as _disable_static
+
+    if place is not None:
+        wanted = to_place(place, "disable_static: 'place'")
+        default = to_tensor(np.zeros([0], dtype=np.float32)).place
+        if wanted != default:
+            raise UnimplementedError(
+                f"disable_static(place={place!r}): phiops runs eager calls on the default place "
+                f"({default}); choosing another one is not implemented"
+            )
+    _disable_static()
+
+
+def grad(
+    outputs: Tensor | Sequence[Tensor],
+    inputs: Tensor | Sequence[Tensor],
+    grad_outputs: Tensor | Sequence[Tensor | None] | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool = False,
+    no_grad_vars: Any = None,
+    *,
+    dump_backward_graph_path: str | None = None,
+) -> list[Tensor | None]:
+    """The gradients of ``outputs`` with respect to ``inputs`` (``.grad`` is not touched; with
+    ``create_graph`` they are differentiable again). ``only_inputs=False`` (also accumulating
+    into the other leaves), ``no_grad_vars`` and ``dump_backward_graph_path`` are not
+    implemented."""
+    from phiops.runtime.autograd.engine import grad as _grad
+
+    if only_inputs is not True:
+        raise UnimplementedError("grad: only_inputs=False is not implemented in phiops")
+    if no_grad_vars is not None and (
+        not isinstance(no_grad_vars, (list, tuple, set)) or no_grad_vars
+    ):
+        raise UnimplementedError("grad: no_grad_vars is not implemented in phiops")
+    if dump_backward_graph_path is not None:
+        raise UnimplementedError("grad: dump_backward_graph_path is not implemented in phiops")
+    return _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
+
+
+_SAVE_CONFIGS = ("use_binary_format", "pickle_protocol", "safetensors")
+_LOAD_CONFIGS = (
+    "model_filename",
+    "params_filename",
+    "keep_name_table",
+    "return_numpy",
+    "safetensors",
+)
+
+
+def _configs(function: str, configs: dict[str, Any], supported: Sequence[str]) -> None:
+    for key in configs:
+        if key not in supported:
+            raise ValueError(
+                f"The additional config ({key}) of `paddle.{function}` is not supported."
+            )
+    for key in ("safetensors", "model_filename", "params_filename"):
+        if configs.get(key):
+            raise UnimplementedError(f"paddle.{function}: the config {key}= is not implemented")
+
+
+def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
+    """Save tensors (alone or in dicts, lists, tuples, with plain Python values) as
+    PaddlePaddle's ``paddle.save``; configs ``use_binary_format`` (one Tensor as a tensor
+    stream) and ``pickle_protocol`` (over ``protocol``)."""
+    from phiops.runtime.formats.pdparams import save as _save
+
+    _configs("save", configs, _SAVE_CONFIGS)
+    if configs.get("pickle_protocol") is not None:
+        protocol = configs["pickle_protocol"]
+    _save(obj, path, protocol, bool(configs.get("use_binary_format", False)))
+
+
+def load(path: Any, **configs: Any) -> Any:
+    """Load what ``paddle.save`` wrote; configs ``return_numpy`` (numpy arrays instead of
+    Tensors) and ``keep_name_table``."""
+    from phiops.runtime.formats.pdparams import load as _load
+
+    _configs("load", configs, _LOAD_CONFIGS)
+    return _load(
+        path, bool(configs.get("return_numpy", False)), bool(configs.get("keep_name_table", False))
+    )

@@ -50,7 +50,9 @@ CASES: list[tuple[str, Call]] = [
     ),
     (
         "divide_-trunc",
-        lambda p, t: in_place(t(M - 2), lambda x: p.divide_(x, t(M * 0 + 2), rounding_mode="trunc")),
+        lambda p, t: in_place(
+            t(M - 2), lambda x: p.divide_(x, t(M * 0 + 2), rounding_mode="trunc")
+        ),
     ),
     ("unique", lambda p, t: p.unique(t(U))),
     ("unique-method", lambda p, t: t(U).unique()),
@@ -65,7 +67,10 @@ CASES: list[tuple[str, Call]] = [
     ("slice", lambda p, t: p.slice(t(X), [0, 2], [1, 1], [2, 3])),
     ("layer_norm", lambda p, t: p.layer_norm(t(X), [3, 4])),
     ("group_norm", lambda p, t: p.group_norm(t(X.reshape(2, 4, 3, 1)), 2)),
-    ("conv2d", lambda p, t: p.conv2d(t(X.reshape(1, 2, 3, 4)), t(M.reshape(1, 2, 3, 1)), padding=1)),
+    (
+        "conv2d",
+        lambda p, t: p.conv2d(t(X.reshape(1, 2, 3, 4)), t(M.reshape(1, 2, 3, 1)), padding=1),
+    ),
     ("meshgrid", lambda p, t: p.meshgrid(t(np.arange(2)), t(np.arange(3)))),
     ("assign-output", lambda p, t: p.assign(t(M), p.zeros([2, 3]))),
     ("assign-float", lambda p, t: p.assign(2.5)),

@@ -181,3 +181,68 @@ def test_creation_without_pin_memory_refuses_it(name: str) -> None:
 def test_creation_requires_grad_must_be_a_bool() -> None:
     with pytest.raises(InvalidArgumentError, match="'requires_grad'"):
         paddle.zeros([2], requires_grad=1)
+
+
+def test_seed_takes_its_value_as_seed() -> None:
+    paddle.seed(seed=5)
+    first = paddle.rand([3]).numpy()
+    paddle.seed(5)
+    np.testing.assert_array_equal(paddle.rand([3]).numpy(), first)
+
+
+def test_flags_are_set_and_read_by_the_flags_keyword() -> None:
+    name = "FLAGS_check_nan_inf"
+    before = paddle.get_flags(flags=[name])[name]
+    try:
+        paddle.set_flags(flags={name: not before})
+        assert paddle.get_flags(flags=name)[name] is (not before)
+    finally:
+        paddle.set_flags({name: before})
+
+
+def test_disable_static_takes_the_default_place() -> None:
+    paddle.disable_static(place="cpu")
+    paddle.disable_static(paddle.CPUPlace())
+    assert paddle.in_dynamic_mode()
+
+
+def test_disable_static_place_must_be_a_place() -> None:
+    with pytest.raises(InvalidArgumentError, match="'place'"):
+        paddle.disable_static(place="xyz")
+
+
+def test_grad_takes_paddles_extra_arguments() -> None:
+    x = paddle.to_tensor(M, stop_gradient=False)
+    (dx,) = paddle.grad([paddle.sum(x * x)], [x], only_inputs=True, no_grad_vars=[])
+    np.testing.assert_allclose(dx.numpy(), 2 * M)
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [{"only_inputs": False}, {"no_grad_vars": "x"}, {"dump_backward_graph_path": "/tmp/g"}],
+)
+def test_grad_options_phiops_lacks_are_unimplemented(keywords: dict) -> None:
+    x = paddle.to_tensor(M, stop_gradient=False)
+    if keywords.get("no_grad_vars") == "x":
+        keywords = {"no_grad_vars": [x]}
+    with pytest.raises(UnimplementedError, match=next(iter(keywords))):
+        paddle.grad([paddle.sum(x)], [x], **keywords)
+
+
+def test_save_and_load_take_their_configs(tmp_path) -> None:
+    path = str(tmp_path / "x.pdtensor")
+    paddle.save(paddle.to_tensor(M), path, use_binary_format=True, pickle_protocol=4)
+    np.testing.assert_array_equal(paddle.load(path, return_numpy=True), M)
+    pickled = str(tmp_path / "d.pdparams")
+    paddle.save({"w": paddle.to_tensor(M)}, pickled)
+    assert isinstance(paddle.load(pickled, keep_name_table=False)["w"], paddle.Tensor)
+
+
+def test_save_refuses_an_unknown_config(tmp_path) -> None:
+    with pytest.raises(ValueError, match=r"\(compress\) of `paddle.save`"):
+        paddle.save(paddle.to_tensor(M), str(tmp_path / "x"), compress=True)
+
+
+def test_load_file_name_configs_are_unimplemented(tmp_path) -> None:
+    with pytest.raises(UnimplementedError, match="model_filename"):
+        paddle.load(str(tmp_path / "x"), model_filename="m")

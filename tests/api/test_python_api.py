@@ -729,7 +729,9 @@ def test_add_and_subtract_scale_y_by_alpha() -> None:
 
 
 def test_divide_rounding_modes() -> None:
-    x, y = np.array([7.0, -7.0, 5.0], dtype=np.float32), np.array([2.0, 2.0, -4.0], dtype=np.float32)
+    x, y = np.array([7.0, -7.0, 5.0], dtype=np.float32), np.array(
+        [2.0, 2.0, -4.0], dtype=np.float32
+    )
     check(paddle.divide(t(x), t(y)), x / y)
     check(paddle.divide(t(x), t(y), rounding_mode="floor"), np.floor(x / y))
     check(paddle.divide(t(x), t(y), rounding_mode="trunc"), np.trunc(x / y))

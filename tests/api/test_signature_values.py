@@ -16,14 +16,14 @@ import phiops
 from tests.api.signature_cases import CASES
 
 RECORDED = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "paddle_api" / "signature_values.json").read_text(
-        encoding="utf-8"
-    )
+    (
+        Path(__file__).resolve().parents[1] / "data" / "paddle_api" / "signature_values.json"
+    ).read_text(encoding="utf-8")
 )
 
 
 def _check(ours: Any, theirs: dict, where: str) -> None:
-    (kind, expected), = theirs.items()
+    ((kind, expected),) = theirs.items()
     if kind != "tensor":
         assert type(ours).__name__ == kind, f"{where}: a {type(ours).__name__}, not a {kind}"
         assert len(ours) == len(expected), f"{where}: {len(ours)} items, not {len(expected)}"

@@ -7,6 +7,8 @@ installed.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Any, Callable
 
 import numpy as np
@@ -22,6 +24,20 @@ X = np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 7.5
 M = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], dtype=np.float32)
 I32 = np.array([[1, -2, 3], [4, 5, -6]], dtype=np.int32)
 COND = np.array([[True, False, True], [False, False, True]])
+
+
+def _grad_case(p: Any, t: Callable[[np.ndarray], Any]) -> Any:
+    x = t(M)
+    x.stop_gradient = False
+    return p.grad([p.sum(x * x)], [x], only_inputs=True, no_grad_vars=None)
+
+
+def _save_load_case(p: Any, t: Callable[[np.ndarray], Any]) -> Any:
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "m.pdparams")
+        p.save({"w": t(M)}, path, pickle_protocol=4)
+        return t(p.load(path, return_numpy=True)["w"])
+
 
 # (case id, a call written against a module `p` and a tensor maker `t`)
 Call = Callable[[Any, Callable[[np.ndarray], Any]], Any]
@@ -224,7 +240,9 @@ CASES: list[tuple[str, Call]] = [
     ("conv2d", lambda p, t: p.conv2d(t(X.reshape(1, 2, 3, 4)), t(M.reshape(1, 2, 3, 1)))),
     (
         "conv2d-stride",
-        lambda p, t: p.conv2d(t(X.reshape(2, 1, 3, 4)), t(M.reshape(1, 1, 2, 3)), stride=1, padding=1),
+        lambda p, t: p.conv2d(
+            t(X.reshape(2, 1, 3, 4)), t(M.reshape(1, 1, 2, 3)), stride=1, padding=1
+        ),
     ),
     ("meshgrid", lambda p, t: p.meshgrid(t(np.arange(2)), t(np.arange(3)))),
     ("meshgrid-list", lambda p, t: p.meshgrid([t(np.arange(3.0)), t(np.arange(2.0))])),
@@ -295,6 +313,20 @@ CASES: list[tuple[str, Call]] = [
         lambda p, t: t(np.array(p.full_like(t(M), 2, requires_grad=True).stop_gradient)),
     ),
     ("linspace-device", lambda p, t: p.linspace(0, 1, 4, device=p.CPUPlace())),
+    # renamed parameters (seed, flags, place, grad's extras, save/load configs)
+    ("seed", lambda p, t: (p.seed(seed=3), p.ones([1]))[1]),
+    (
+        "get_flags",
+        lambda p, t: t(np.array(p.get_flags(flags=["FLAGS_check_nan_inf"])["FLAGS_check_nan_inf"])),
+    ),
+    ("set_flags", lambda p, t: (p.set_flags(flags={"FLAGS_check_nan_inf": False}), p.ones([1]))[1]),
+    (
+        "disable_static",
+        lambda p, t: (p.disable_static(place="cpu"), t(np.array(p.in_dynamic_mode())))[1],
+    ),
+    ("grad", lambda p, t: _grad_case(p, t)),
+    ("save", lambda p, t: _save_load_case(p, t)),
+    ("load", lambda p, t: _save_load_case(p, t)),
     # random: compared in structure, shape and dtype only (RANDOM)
     ("rand", lambda p, t: p.rand([2, 3])),
     ("randn", lambda p, t: p.randn([4], dtype="float64")),
