@@ -28,6 +28,8 @@ from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 
 __all__ = [
+    "conv3d",
+    "scatter_",
     "disable_static",
     "get_flags",
     "grad",
@@ -114,6 +116,7 @@ __all__ = [
 # ``add_``, ``clip_``/``clamp_``, ``scale_`` and ``put_along_axis_`` are only Tensor methods in
 # PaddlePaddle 3.3.1 (not ``paddle.*`` names), so they are not in ``__all__``.
 TENSOR_METHODS = (
+    "scatter_",
     "expand_as",
     "neg",
     "negative",
@@ -1381,3 +1384,67 @@ def load(path: Any, **configs: Any) -> Any:
     return _load(
         path, bool(configs.get("return_numpy", False)), bool(configs.get("keep_name_table", False))
     )
+
+
+def _triple(value: Any, what: str) -> list[int]:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return [int(value)] * 3
+    if isinstance(value, (list, tuple)) and len(value) == 3:
+        return [int(v) for v in value]
+    raise InvalidArgumentError(f"conv3d: '{what}' must be an int or 3 ints, got {value!r}")
+
+
+def conv3d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCDHW",
+    name: str | None = None,
+) -> Tensor:
+    """A 3-D convolution of ``x`` (NCDHW or NDHWC) with ``weight`` ([out, in / groups, kd, kh,
+    kw]), plus ``bias``; ``padding`` is an int, 3 ints, 'SAME' or 'VALID'."""
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise InvalidArgumentError(
+            f"conv3d: 'data_format' must be 'NCDHW' or 'NDHWC', got {data_format!r}"
+        )
+    if isinstance(padding, str):
+        paddings, algorithm = [0, 0, 0], padding.upper()
+    else:
+        paddings, algorithm = _triple(padding, "padding"), "EXPLICIT"
+    out = _C_ops.conv3d(
+        x,
+        weight,
+        _triple(stride, "stride"),
+        paddings,
+        algorithm,
+        groups,
+        _triple(dilation, "dilation"),
+        data_format,
+    )
+    if bias is None:
+        return out
+    shape = [1, -1, 1, 1, 1] if data_format == "NCDHW" else [1, 1, 1, 1, -1]
+    return _C_ops.add(out, _C_ops.reshape(bias, shape))
+
+
+def scatter_(*args: Any, **kwargs: Any) -> Tensor:
+    """In-place ``scatter``: ``scatter_(x, index, updates, overwrite=True, name=None)`` writes
+    the result into ``x``. PaddlePaddle's other form, torch's ``scatter_(x, dim, index, src,
+    reduce=...)`` (an int second argument or ``dim=``), is not implemented."""
+    if (len(args) >= 2 and isinstance(args[1], int)) or "dim" in kwargs:
+        raise UnimplementedError(
+            "scatter_: the torch-style form (x, dim, index, src, reduce) is not implemented in "
+            "phiops; use put_along_axis_"
+        )
+    return _scatter_inplace(*args, **kwargs)
+
+
+def _scatter_inplace(
+    x: Tensor, index: Tensor, updates: Tensor, overwrite: bool = True, name: str | None = None
+) -> Tensor:
+    _checked("scatter_", x)
+    return _inplace.scatter_(x, index, updates, overwrite)

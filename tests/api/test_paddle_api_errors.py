@@ -246,3 +246,18 @@ def test_save_refuses_an_unknown_config(tmp_path) -> None:
 def test_load_file_name_configs_are_unimplemented(tmp_path) -> None:
     with pytest.raises(UnimplementedError, match="model_filename"):
         paddle.load(str(tmp_path / "x"), model_filename="m")
+
+
+def test_scatter_in_place_torch_form_is_unimplemented() -> None:
+    x = paddle.to_tensor(M)
+    with pytest.raises(UnimplementedError, match="torch-style"):
+        x.scatter_(0, paddle.to_tensor(np.zeros([1, 3], np.int64)), paddle.to_tensor(M[:1]))
+
+
+def test_conv3d_checks_its_layout_and_sizes() -> None:
+    x = paddle.to_tensor(np.ones([1, 1, 2, 2, 2], np.float32))
+    w = paddle.to_tensor(np.ones([1, 1, 1, 1, 1], np.float32))
+    with pytest.raises(InvalidArgumentError, match="'data_format'"):
+        paddle.conv3d(x, w, data_format="NCHW")
+    with pytest.raises(InvalidArgumentError, match="'stride'"):
+        paddle.conv3d(x, w, stride=[1, 1])

@@ -313,6 +313,20 @@ CASES: list[tuple[str, Call]] = [
         lambda p, t: t(np.array(p.full_like(t(M), 2, requires_grad=True).stop_gradient)),
     ),
     ("linspace-device", lambda p, t: p.linspace(0, 1, 4, device=p.CPUPlace())),
+    (
+        "conv3d",
+        lambda p, t: p.conv3d(
+            t(X.reshape(1, 2, 3, 2, 2)), t(M.reshape(1, 2, 3, 1, 1)), t(np.array([0.5], np.float32))
+        ),
+    ),
+    (
+        "conv3d-padding",
+        lambda p, t: p.conv3d(
+            t(X.reshape(1, 1, 2, 3, 4)), t(M.reshape(1, 1, 1, 2, 3)), padding=1, stride=[1, 2, 1]
+        ),
+    ),
+    ("scatter_", lambda p, t: p.scatter_(t(M), t(np.array([1])), t(M[:1] + 1))),
+    ("scatter_-method", lambda p, t: t(M).scatter_(t(np.array([0, 0])), t(M), overwrite=False)),
     # renamed parameters (seed, flags, place, grad's extras, save/load configs)
     ("seed", lambda p, t: (p.seed(seed=3), p.ones([1]))[1]),
     (
