@@ -33,8 +33,6 @@ __all__ = [
     "disable_static",
     "get_flags",
     "grad",
-    "load",
-    "save",
     "seed",
     "set_flags",
     "empty",
@@ -1340,50 +1338,6 @@ def grad(
     if dump_backward_graph_path is not None:
         raise UnimplementedError("grad: dump_backward_graph_path is not implemented in phiops")
     return _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
-
-
-_SAVE_CONFIGS = ("use_binary_format", "pickle_protocol", "safetensors")
-_LOAD_CONFIGS = (
-    "model_filename",
-    "params_filename",
-    "keep_name_table",
-    "return_numpy",
-    "safetensors",
-)
-
-
-def _configs(function: str, configs: dict[str, Any], supported: Sequence[str]) -> None:
-    for key in configs:
-        if key not in supported:
-            raise ValueError(
-                f"The additional config ({key}) of `paddle.{function}` is not supported."
-            )
-    for key in ("safetensors", "model_filename", "params_filename"):
-        if configs.get(key):
-            raise UnimplementedError(f"paddle.{function}: the config {key}= is not implemented")
-
-
-def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
-    """Save tensors (alone or in dicts, lists, tuples, with plain Python values) as
-    PaddlePaddle's ``paddle.save``; configs ``use_binary_format`` (one Tensor as a tensor
-    stream) and ``pickle_protocol`` (over ``protocol``)."""
-    from phiops.runtime.formats.pdparams import save as _save
-
-    _configs("save", configs, _SAVE_CONFIGS)
-    if configs.get("pickle_protocol") is not None:
-        protocol = configs["pickle_protocol"]
-    _save(obj, path, protocol, bool(configs.get("use_binary_format", False)))
-
-
-def load(path: Any, **configs: Any) -> Any:
-    """Load what ``paddle.save`` wrote; configs ``return_numpy`` (numpy arrays instead of
-    Tensors) and ``keep_name_table``."""
-    from phiops.runtime.formats.pdparams import load as _load
-
-    _configs("load", configs, _LOAD_CONFIGS)
-    return _load(
-        path, bool(configs.get("return_numpy", False)), bool(configs.get("keep_name_table", False))
-    )
 
 
 def _triple(value: Any, what: str) -> list[int]:

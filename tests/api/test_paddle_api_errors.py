@@ -229,25 +229,6 @@ def test_grad_options_phiops_lacks_are_unimplemented(keywords: dict) -> None:
         paddle.grad([paddle.sum(x)], [x], **keywords)
 
 
-def test_save_and_load_take_their_configs(tmp_path) -> None:
-    path = str(tmp_path / "x.pdtensor")
-    paddle.save(paddle.to_tensor(M), path, use_binary_format=True, pickle_protocol=4)
-    np.testing.assert_array_equal(paddle.load(path, return_numpy=True), M)
-    pickled = str(tmp_path / "d.pdparams")
-    paddle.save({"w": paddle.to_tensor(M)}, pickled)
-    assert isinstance(paddle.load(pickled, keep_name_table=False)["w"], paddle.Tensor)
-
-
-def test_save_refuses_an_unknown_config(tmp_path) -> None:
-    with pytest.raises(ValueError, match=r"\(compress\) of `paddle.save`"):
-        paddle.save(paddle.to_tensor(M), str(tmp_path / "x"), compress=True)
-
-
-def test_load_file_name_configs_are_unimplemented(tmp_path) -> None:
-    with pytest.raises(UnimplementedError, match="model_filename"):
-        paddle.load(str(tmp_path / "x"), model_filename="m")
-
-
 def test_scatter_in_place_torch_form_is_unimplemented() -> None:
     x = paddle.to_tensor(M)
     with pytest.raises(UnimplementedError, match="torch-style"):

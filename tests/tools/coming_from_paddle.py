@@ -53,8 +53,7 @@ lacks.
   memory; PaddlePaddle's CPU build raises a RuntimeError for it), and `device=` moves the tensor
   made on the default place there, a copy PaddlePaddle does not make.
 - `paddle.seed(seed)` returns None, not PaddlePaddle's Generator object. `paddle.grad`'s
-  `only_inputs=False`, `no_grad_vars` and `dump_backward_graph_path`, `paddle.load`'s
-  `model_filename`/`params_filename`, `safetensors`, a dtype `Tensor.view`, the torch-style form
+  `only_inputs=False`, `no_grad_vars` and `dump_backward_graph_path`, a dtype `Tensor.view`, the torch-style form
   of `scatter_` and `disable_static` with a place other than the default one raise
   UnimplementedError.
 """
