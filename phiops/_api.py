@@ -59,6 +59,21 @@ PADDLE_TENSOR_METHODS = {
     **{name: getattr(_python_api, name) for name in _python_api.TENSOR_METHODS},
     **{name: getattr(_paddle_api, name) for name in _paddle_api.TENSOR_METHODS},
     "clamp": _paddle_api.clip,
+    # PaddlePaddle's method aliases (ops/op_traits.yaml's method_aliases give them the ops'
+    # signatures): the paddle.* functions they are in 3.3.1, with its alpha=, rounding_mode=, out=
+    "sub": _paddle_api.subtract,
+    "sub_": _paddle_api.subtract_,
+    "div": _paddle_api.divide,
+    "div_": _paddle_api.divide_,
+    "mul": _python_api.multiply,
+    "mod": _python_api.remainder,
+    "floor_mod": _python_api.remainder,
+    "eq": _python_api.equal,
+    "ne": _python_api.not_equal,
+    "lt": _python_api.less_than,
+    "le": _python_api.less_equal,
+    "gt": _python_api.greater_than,
+    "ge": _python_api.greater_equal,
 }
 
 

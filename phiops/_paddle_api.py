@@ -11,20 +11,77 @@ into the given tensor (``write_out``).
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from phiops.generated import api as _C_ops
+from phiops.generated import inplace as _inplace
 from phiops.generated.python_api import keyword_aliases, write_out
 from phiops.runtime.common import DataType
+from phiops.runtime.eager.inplace import check_inplace, write_inplace
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.attributes import to_dtype
-from phiops.runtime.errors import UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 
 __all__ = [
+    "conv3d",
+    "scatter_",
+    "disable_static",
+    "get_flags",
+    "grad",
+    "seed",
+    "set_flags",
+    "empty",
+    "empty_like",
+    "full_like",
+    "linspace",
+    "ones",
+    "ones_like",
+    "rand",
+    "randn",
+    "standard_normal",
+    "uniform",
+    "zeros",
+    "zeros_like",
+    "expand_as",
+    "neg",
+    "negative",
+    "normal_",
+    "numel",
+    "permute",
+    "ravel",
+    "tolist",
+    "true_divide",
+    "view",
+    "assign",
+    "bmm",
+    "cast_",
+    "conv2d",
+    "cumprod_",
+    "cumsum_",
+    "divide_",
+    "flatten_",
+    "group_norm",
+    "layer_norm",
+    "logit",
+    "meshgrid",
+    "mm",
+    "nonzero",
+    "pow_",
+    "put_along_axis",
+    "slice",
+    "squeeze_",
+    "subtract_",
+    "take_along_axis",
+    "tril_",
+    "triu_",
+    "unique",
+    "unsqueeze_",
+    "where_",
     "add",
     "arange",
     "argmax",
@@ -53,8 +110,46 @@ __all__ = [
     "where",
 ]
 
-# The functions that are also Tensor methods: ``x.cumsum()`` is ``cumsum(x)``.
+# The functions that are also Tensor methods: ``x.cumsum()`` is ``cumsum(x)``. The in-place
+# ``add_``, ``clip_``/``clamp_``, ``scale_`` and ``put_along_axis_`` are only Tensor methods in
+# PaddlePaddle 3.3.1 (not ``paddle.*`` names), so they are not in ``__all__``.
 TENSOR_METHODS = (
+    "scatter_",
+    "expand_as",
+    "neg",
+    "negative",
+    "normal_",
+    "numel",
+    "permute",
+    "ravel",
+    "tolist",
+    "true_divide",
+    "view",
+    "add_",
+    "bmm",
+    "cast_",
+    "clip_",
+    "clamp_",
+    "cumprod_",
+    "cumsum_",
+    "divide_",
+    "flatten_",
+    "logit",
+    "mm",
+    "nonzero",
+    "pow_",
+    "put_along_axis",
+    "put_along_axis_",
+    "scale_",
+    "slice",
+    "squeeze_",
+    "subtract_",
+    "take_along_axis",
+    "tril_",
+    "triu_",
+    "unique",
+    "unsqueeze_",
+    "where_",
     "add",
     "argmax",
     "argmin",
@@ -610,3 +705,700 @@ def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Ten
     if p is not None:
         x = _C_ops.full_like(x, p)
     return _C_ops.bernoulli(x)
+
+
+# ---- selection, indexing and shape functions whose PaddlePaddle signature is not the op's
+
+
+def unique(
+    x: Tensor,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    dtype: Any = "int64",
+    sorted: bool = True,
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, ...]:
+    """The sorted unique elements of ``x`` (flattened, or the unique slices along ``axis``),
+    followed by the index, inverse and counts tensors that were asked for (a tuple then).
+    ``sorted=False`` gives sorted output too, as PaddlePaddle 3.3.1's CPU kernel does."""
+    if not isinstance(sorted, bool):
+        raise InvalidArgumentError(f"unique: 'sorted' must be a bool, got {sorted!r}")
+    if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
+        raise InvalidArgumentError(f"unique: 'axis' must be an int or None, got {axis!r}")
+    outs = _C_ops.unique(
+        x,
+        return_index,
+        return_inverse,
+        return_counts,
+        [] if axis is None else [int(axis)],
+        _dtype(dtype, "unique"),
+    )
+    kept = [outs[0]] + [
+        out
+        for out, wanted in zip(outs[1:], (return_index, return_inverse, return_counts))
+        if wanted
+    ]
+    return kept[0] if len(kept) == 1 else tuple(kept)
+
+
+def nonzero(
+    x: Tensor, as_tuple: bool = False, *, out: Tensor | None = None
+) -> Tensor | tuple[Tensor, ...]:
+    """The int64 indices of the nonzero elements of ``x``: a ``[count, rank]`` tensor, or with
+    ``as_tuple`` one 1-D tensor per dimension."""
+    if as_tuple:
+        if out is not None:
+            raise InvalidArgumentError("nonzero: 'out' cannot be given with as_tuple=True")
+        return _nonzero_tuple(x)
+    return write_out("nonzero", out, _C_ops.nonzero(x))
+
+
+def logit(x: Tensor, eps: float | None = None, name: str | None = None) -> Tensor:
+    """``log(x / (1 - x))``; with ``eps``, ``x`` is first clipped to ``[eps, 1 - eps]`` (None:
+    no clipping, so 0 and 1 give -inf and inf)."""
+    return _C_ops.logit(x, 0.0 if eps is None else eps)
+
+
+def _along_axis_shape(arr: Tensor, indices: Tensor, axis: int) -> list[int] | None:
+    """PaddlePaddle's ``infer_broadcast_shape``: ``arr``'s shape with ``indices``' size at
+    ``axis``, or None when ``indices`` is larger than ``arr`` in some dimension."""
+    if len(arr.shape) != len(indices.shape):
+        raise InvalidArgumentError(
+            f"'indices' must have as many dims as 'arr' ({len(arr.shape)}), "
+            f"got shape {list(indices.shape)}"
+        )
+    if any(a < i for a, i in zip(arr.shape, indices.shape)):
+        return None
+    shape = list(arr.shape)
+    shape[axis] = indices.shape[axis]
+    return shape
+
+
+def take_along_axis(
+    arr: Tensor,
+    indices: Tensor,
+    axis: int,
+    broadcast: bool = True,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The elements of ``arr`` at ``indices`` along ``axis``. With ``broadcast``, ``indices``
+    is first broadcast to ``arr``'s shape in the other dims (and ``arr`` to ``indices``')."""
+    if broadcast:
+        shape = _along_axis_shape(arr, indices, axis)
+        if shape is None:
+            shape = list(indices.shape)
+        indices = _C_ops.expand(indices, shape)
+        arr_shape = list(shape)
+        arr_shape[axis] = arr.shape[axis]
+        arr = _C_ops.expand(arr, arr_shape)
+    return write_out("take_along_axis", out, _C_ops.take_along_axis(arr, indices, axis))
+
+
+def _put_along_axis_operands(
+    arr: Tensor, indices: Tensor, values: Any, axis: int, broadcast: bool
+) -> tuple[Tensor, Any]:
+    if broadcast:
+        shape = _along_axis_shape(arr, indices, axis)
+        if shape is not None:
+            indices = _C_ops.expand(indices, shape)
+    if isinstance(values, _TENSORS):
+        values = _cast_to(values, arr.dtype, "put_along_axis")
+        if list(values.shape) != list(indices.shape):
+            values = _C_ops.expand(values, list(indices.shape))
+    else:
+        values = _C_ops.full(list(indices.shape), values, arr.dtype, None)
+    return indices, values
+
+
+def put_along_axis(
+    arr: Tensor,
+    indices: Tensor,
+    values: Any,
+    axis: int,
+    reduce: str = "assign",
+    include_self: bool = True,
+    broadcast: bool = True,
+) -> Tensor:
+    """``arr`` with ``values`` put (or reduced with ``reduce``) at ``indices`` along ``axis``;
+    a number ``values`` fills every index. With ``broadcast``, ``indices`` is broadcast to
+    ``arr``'s shape in the other dims and ``values`` to ``indices``'."""
+    indices, values = _put_along_axis_operands(arr, indices, values, axis, broadcast)
+    return _C_ops.put_along_axis(arr, indices, values, axis, reduce, include_self)
+
+
+def put_along_axis_(
+    arr: Tensor,
+    indices: Tensor,
+    values: Any,
+    axis: int,
+    reduce: str = "assign",
+    include_self: bool = True,
+    broadcast: bool = True,
+) -> Tensor:
+    """In-place ``put_along_axis``: the result is written into ``arr``, which is returned."""
+    indices, values = _put_along_axis_operands(arr, indices, values, axis, broadcast)
+    return _inplace.put_along_axis_(arr, indices, values, axis, reduce, include_self)
+
+
+def slice(input: Tensor, axes: Sequence[int], starts: Any, ends: Any) -> Tensor:  # noqa: A001
+    """``input[starts[i]:ends[i]]`` along each of ``axes`` (ends past the size are clipped)."""
+    if not isinstance(axes, (list, tuple)):
+        raise InvalidArgumentError(f"slice: 'axes' must be a list or tuple, got {axes!r}")
+    return _C_ops.slice(input, list(axes), starts, ends, [1] * len(axes), [])
+
+
+def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
+    """Coordinate grids from 1-D tensors, given one by one or as one list: each output has
+    shape ``[len(t) for t in tensors]`` ('ij' indexing)."""
+    unknown = set(kwargs) - {"name"}
+    if unknown:
+        raise TypeError(f"meshgrid got unexpected keyword arguments {sorted(unknown)}")
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    if not args or not all(isinstance(arg, _TENSORS) for arg in args):
+        raise InvalidArgumentError(
+            "meshgrid: expected 1-D Tensors (one by one or as one list), got "
+            f"{[type(arg).__name__ for arg in args]}"
+        )
+    return _C_ops.meshgrid(list(args))
+
+
+def assign(x: Any, output: Tensor | None = None) -> Tensor:
+    """A copy of ``x`` (a Tensor, a numpy array, a nested list, or a Python number, which gives
+    a 1-element tensor), taken with numpy's dtype (a Python float gives float64), written into
+    ``output`` when it is given."""
+    if isinstance(x, _TENSORS):
+        result = _C_ops.assign(x)
+    elif isinstance(x, (int, float, bool, complex)):
+        result = to_tensor(np.array([x]))
+    elif isinstance(x, (np.ndarray, np.generic, list, tuple)):
+        result = to_tensor(np.array(x))
+    else:
+        raise TypeError(
+            "The type of 'x' in assign must be Tensor, numpy.ndarray, list, tuple or a number, "
+            f"but received {type(x)}."
+        )
+    if output is None:
+        return result
+    return write_out("assign", output, result)
+
+
+def _check_matrices(function: str, x: Tensor, y: Tensor, rank: int) -> None:
+    if len(x.shape) != rank or len(y.shape) != rank:
+        raise InvalidArgumentError(
+            f"{function}: x and y must be {rank}-D, got shapes {list(x.shape)} and {list(y.shape)}"
+        )
+    if x.shape[-1] != y.shape[-2] or (rank == 3 and x.shape[0] != y.shape[0]):
+        raise InvalidArgumentError(
+            f"{function}: shapes {list(x.shape)} and {list(y.shape)} do not multiply"
+        )
+
+
+def bmm(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """Batched matrix product of two 3-D tensors: ``[b, m, k] @ [b, k, n] -> [b, m, n]``."""
+    _check_matrices("bmm", x, y, 3)
+    return write_out("bmm", out, _C_ops.matmul(x, y, False, False))
+
+
+def mm(input: Tensor, mat2: Tensor, name: str | None = None) -> Tensor:
+    """The matrix product ``input @ mat2`` (with matmul's broadcasting)."""
+    return _C_ops.matmul(input, mat2, False, False)
+
+
+def layer_norm(
+    x: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    epsilon: float = 1e-05,
+    name: str | None = None,
+) -> Tensor:
+    """``paddle.layer_norm`` is ``paddle.nn.functional.layer_norm``: normalise over the last
+    dims, those of ``normalized_shape``."""
+    from phiops.runtime.nn.functional import layer_norm as functional
+
+    return functional(x, normalized_shape, weight, bias, epsilon)
+
+
+def group_norm(
+    x: Tensor,
+    num_groups: int,
+    epsilon: float = 1e-05,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """``paddle.group_norm`` is ``paddle.nn.functional.group_norm``: normalise the channels in
+    ``num_groups`` groups."""
+    from phiops.runtime.nn.functional import group_norm as functional
+
+    return functional(x, num_groups, epsilon, weight, bias, data_format)
+
+
+def conv2d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """``paddle.conv2d`` is ``paddle.nn.functional.conv2d``: a 2-D convolution, plus ``bias``."""
+    from phiops.runtime.nn.functional import conv2d as functional
+
+    return functional(x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+# ---- in-place variants with PaddlePaddle's signatures: the out-of-place result written into x
+
+
+def _checked(function: str, x: Any) -> None:
+    if not isinstance(x, _TENSORS):
+        raise InvalidArgumentError(f"{function}: 'x' must be a Tensor, got {type(x).__name__}")
+    check_inplace(function, "x", x)
+
+
+def flatten_(
+    x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None
+) -> Tensor:
+    """In-place ``flatten``: dims ``start_axis`` .. ``stop_axis`` of ``x`` become one."""
+    _checked("flatten_", x)
+    if len(x.shape) == 0:
+        return write_inplace(x, _C_ops.reshape(x, [1]))
+    return _inplace.flatten_(x, start_axis, stop_axis)
+
+
+def cumsum_(
+    x: Tensor, axis: int | None = None, dtype: Any = None, name: str | None = None
+) -> Tensor:
+    """In-place ``cumsum``: over the flattened ``x`` when ``axis`` is None (``x`` becomes 1-D);
+    ``x`` is cast to ``dtype`` first when one is given."""
+    _checked("cumsum_", x)
+    if dtype is not None and x.dtype != _dtype(dtype, "cumsum_"):
+        x = _inplace.cast_(x, _dtype(dtype, "cumsum_"))
+    flatten = axis is None
+    return _inplace.cumsum_(x, -1 if flatten else axis, flatten, False, False)
+
+
+def cumprod_(
+    x: Tensor, dim: int | None = None, dtype: Any = None, name: str | None = None
+) -> Tensor:
+    """In-place ``cumprod``: over the flattened ``x`` when ``dim`` is None (``x`` becomes 1-D);
+    ``x`` is cast to ``dtype`` first when one is given."""
+    _checked("cumprod_", x)
+    if dtype is not None and x.dtype != _dtype(dtype, "cumprod_"):
+        x = _inplace.cast_(x, _dtype(dtype, "cumprod_"))
+    if dim is None:
+        x = flatten_(x)
+        dim = -1
+    return _inplace.cumprod_(x, dim, False, False)
+
+
+def squeeze_(x: Tensor, axis: Any = None, name: str | None = None) -> Tensor:
+    """In-place ``squeeze``: removes the size-1 dims ``axis`` (all of them when None)."""
+    _checked("squeeze_", x)
+    return _inplace.squeeze_(x, [] if axis is None else axis)
+
+
+def unsqueeze_(x: Tensor, axis: Any, name: str | None = None) -> Tensor:
+    """In-place ``unsqueeze``: inserts size-1 dims at ``axis`` (an int or a list)."""
+    _checked("unsqueeze_", x)
+    return _inplace.unsqueeze_(x, axis)
+
+
+def tril_(x: Tensor, diagonal: int = 0, name: str | None = None) -> Tensor:
+    """In-place ``tril``: zeros above the ``diagonal``-th diagonal."""
+    _checked("tril_", x)
+    return _inplace.tril_(x, diagonal)
+
+
+def triu_(x: Tensor, diagonal: int = 0, name: str | None = None) -> Tensor:
+    """In-place ``triu``: zeros below the ``diagonal``-th diagonal."""
+    _checked("triu_", x)
+    return _inplace.triu_(x, diagonal)
+
+
+def pow_(x: Tensor, y: Any, name: str | None = None) -> Tensor:
+    """In-place ``pow`` by a number ``y`` (PaddlePaddle's ``pow_`` takes no Tensor ``y``)."""
+    if not isinstance(y, (int, float)) or isinstance(y, bool):
+        raise TypeError(f"y must be scalar type, but received: {type(y)} ")
+    _checked("pow_", x)
+    return _inplace.pow_(x, y)
+
+
+def where_(condition: Tensor, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """In-place ``where``: ``x`` takes the elements of ``y`` where ``condition`` is false."""
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    if np.isscalar(y):
+        y = _C_ops.full(list(x.shape), y, x.dtype, None)
+    _checked("where_", x)
+    return _inplace.where_(condition, x, y)
+
+
+def add_(x: Tensor, y: Tensor, name: str | None = None, *, alpha: Any = 1) -> Tensor:
+    """In-place ``x + alpha * y``."""
+    _checked("add_", x)
+    return _inplace.add_(x, _scaled(y, alpha))
+
+
+def subtract_(x: Tensor, y: Tensor, name: str | None = None, *, alpha: Any = 1) -> Tensor:
+    """In-place ``x - alpha * y``."""
+    _checked("subtract_", x)
+    return _inplace.subtract_(x, _scaled(y, alpha))
+
+
+def divide_(
+    x: Tensor, y: Tensor, name: str | None = None, *, rounding_mode: str | None = None
+) -> Tensor:
+    """In-place ``divide``, with its ``rounding_mode`` (None, ``'trunc'`` or ``'floor'``)."""
+    _checked("divide_", x)
+    if rounding_mode is None:
+        return _inplace.divide_(x, y)
+    return write_inplace(x, divide(x, y, rounding_mode=rounding_mode))
+
+
+def clip_(x: Tensor, min: Any = None, max: Any = None, name: str | None = None) -> Tensor:
+    """In-place ``clip``; a bound left None is the dtype's lowest or highest value."""
+    _checked("clip_", x)
+    lowest, highest = _CLIP_BOUNDS.get(x.dtype, _FLOAT32_BOUNDS)
+    return _inplace.clip_(x, lowest if min is None else min, highest if max is None else max)
+
+
+clamp_ = clip_
+
+
+def scale_(
+    x: Tensor,
+    scale: Any = 1.0,
+    bias: float = 0.0,
+    bias_after_scale: bool = True,
+    act: str | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """In-place ``scale``, then the in-place activation named ``act`` if one is."""
+    _checked("scale_", x)
+    out = _inplace.scale_(x, scale, float(bias), bias_after_scale)
+    if act is None:
+        return out
+    activation = getattr(_inplace, f"{act}_", None)
+    if activation is None:
+        raise ValueError(f"scale_: unknown activation act={act!r}")
+    return activation(out)
+
+
+def cast_(x: Tensor, dtype: Any) -> Tensor:
+    """In-place ``cast``: ``x`` takes ``dtype``."""
+    _checked("cast_", x)
+    return _inplace.cast_(x, _dtype(dtype, "cast_"))
+
+
+# ---- functions PaddlePaddle also has as Tensor methods with the tensor named x/input
+
+
+def _sizes_as_varargs(parameter: str) -> Any:
+    """Let ``f(x, 2, 3)`` mean ``f(x, [2, 3])`` for the list ``parameter``, as PaddlePaddle's
+    ``permute``/``view`` decorators do; the signature stays PaddlePaddle's."""
+
+    def decorate(function: Any) -> Any:
+        @functools.wraps(function)
+        def call(first: Any, *args: Any, **kwargs: Any) -> Any:
+            if len(args) > 1 and all(isinstance(a, (int, np.integer)) for a in args):
+                args = (list(args),)
+            return function(first, *args, **kwargs)
+
+        return call
+
+    return decorate
+
+
+def neg(x: Tensor, name: str | None = None) -> Tensor:
+    """``-x``."""
+    return _C_ops.scale(x, -1.0, 0.0, True)
+
+
+negative = neg
+
+
+def numel(x: Tensor, name: str | None = None) -> Tensor:
+    """The number of elements of ``x``, as a 0-D int64 tensor."""
+    count = 1
+    for size in x.shape:
+        count *= size
+    return to_tensor(np.array(count, dtype=np.int64))
+
+
+def tolist(x: Tensor) -> Any:
+    """The elements of ``x`` as nested Python lists (a number for a 0-D tensor)."""
+    return x.numpy().tolist()
+
+
+def true_divide(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``input / other`` in floating point (integers divide as float32)."""
+    return write_out("true_divide", out, _C_ops.divide(input, other))
+
+
+@_sizes_as_varargs("dims")
+def permute(input: Tensor, dims: Sequence[int]) -> Tensor:
+    """``input`` with its dims in the order ``dims`` (``x.permute(1, 0)`` also works)."""
+    if not isinstance(dims, (list, tuple)):
+        raise InvalidArgumentError(f"permute: 'dims' must be a list of ints, got {dims!r}")
+    return _C_ops.transpose(input, list(dims))
+
+
+def ravel(input: Tensor) -> Tensor:
+    """``input`` flattened to 1-D."""
+    return _C_ops.flatten(input, 0, -1) if len(input.shape) else _C_ops.reshape(input, [1])
+
+
+@_sizes_as_varargs("shape_or_dtype")
+def view(x: Tensor, shape_or_dtype: Any, name: str | None = None) -> Tensor:
+    """``x`` with another shape (``x.view(2, 3)`` also works). A dtype view (reinterpreting
+    the bytes) is not implemented."""
+    if isinstance(shape_or_dtype, (int, np.integer)):
+        shape_or_dtype = [int(shape_or_dtype)]
+    if isinstance(shape_or_dtype, (list, tuple)):
+        return _C_ops.reshape(x, list(shape_or_dtype))
+    raise UnimplementedError(
+        f"view: a dtype view (shape_or_dtype={shape_or_dtype!r}) is not implemented in phiops; "
+        "give a shape"
+    )
+
+
+def expand_as(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """``x`` broadcast to ``y``'s shape."""
+    return _C_ops.expand(x, list(y.shape))
+
+
+def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> Tensor:
+    """Fill ``x`` with samples of N(``mean``, ``std``²), in place."""
+    _checked("normal_", x)
+    return write_inplace(x, _C_ops.gaussian(x.shape, float(mean), float(std), 0, x.dtype, x.place))
+
+
+# ---- creation functions: PaddlePaddle 3.3.1's device=, requires_grad=, pin_memory=
+
+
+def _with_creation_keywords(function: Any, pin_memory: bool = True) -> Any:
+    """``function`` taking PaddlePaddle's keyword-only ``device=None, requires_grad=False``
+    (and ``pin_memory=False`` where 3.3.1 has it), placed before a keyword-only ``name`` and
+    otherwise last, as in 3.3.1. ``device`` ('cpu', 'gpu', 'gpu:N' or a Place) moves the result
+    there, ``requires_grad=True`` gives it ``stop_gradient=False``; phiops has no pinned memory,
+    so ``pin_memory=True`` raises UnimplementedError (PaddlePaddle's CPU build raises a
+    RuntimeError for it)."""
+    import inspect
+
+    from phiops.runtime.common import to_place
+
+    label = function.__name__
+    takes_pin_memory = pin_memory
+
+    @functools.wraps(function)
+    def call(*args: Any, device: Any = None, requires_grad: bool = False, **kwargs: Any) -> Any:
+        if not takes_pin_memory and "pin_memory" in kwargs:
+            raise TypeError(f"{label}() got an unexpected keyword argument 'pin_memory'")
+        if kwargs.pop("pin_memory", False):
+            raise UnimplementedError(
+                f"paddle.{label}: pin_memory=True is not implemented (phiops has no pinned memory)"
+            )
+        if not isinstance(requires_grad, bool):
+            raise InvalidArgumentError(
+                f"paddle.{label}: 'requires_grad' must be a bool, got {requires_grad!r}"
+            )
+        place = None if device is None else to_place(device, f"paddle.{label}: 'device'")
+        result = function(*args, **kwargs)
+        if isinstance(result, Tensor):
+            if place is not None and kwargs.get("out") is None:
+                result = result.to(place)
+            if requires_grad:
+                result.stop_gradient = False
+        return result
+
+    signature = inspect.signature(function)
+    parameters = list(signature.parameters.values())
+    added = [
+        inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),
+        inspect.Parameter("requires_grad", inspect.Parameter.KEYWORD_ONLY, default=False),
+    ]
+    if pin_memory:
+        added.append(inspect.Parameter("pin_memory", inspect.Parameter.KEYWORD_ONLY, default=False))
+    last = parameters[-1] if parameters else None
+    if last is not None and last.name == "name" and last.kind is inspect.Parameter.KEYWORD_ONLY:
+        parameters[-1:-1] = added
+    else:
+        parameters += added
+    call.__signature__ = signature.replace(parameters=parameters)
+    return call
+
+
+def _creation_functions() -> dict[str, Any]:
+    from phiops.generated import python_api as generated
+
+    here = globals()
+    functions = {name: here[name] for name in ("arange", "eye", "full", "randperm")}
+    for name in (
+        "empty",
+        "empty_like",
+        "full_like",
+        "linspace",
+        "ones",
+        "ones_like",
+        "rand",
+        "randn",
+        "standard_normal",
+        "uniform",
+        "zeros",
+        "zeros_like",
+    ):
+        functions[name] = getattr(generated, name)
+    without_pin_memory = ("linspace", "standard_normal", "uniform")
+    return {
+        name: _with_creation_keywords(function, pin_memory=name not in without_pin_memory)
+        for name, function in functions.items()
+    }
+
+
+globals().update(_creation_functions())
+
+
+# ---- names whose parameters PaddlePaddle spells otherwise than the runtime functions
+
+
+def seed(seed: int) -> None:
+    """Reseed phiops' generators with ``seed`` (an int >= 0), so that the random functions
+    replay. PaddlePaddle returns its Generator object; phiops returns None."""
+    from phiops.runtime import random as _random
+
+    _random.seed(seed)
+
+
+def get_flags(flags: str | Sequence[str]) -> dict[str, Any]:
+    """The values of one flag name or a list of them, keyed ``FLAGS_<name>``."""
+    from phiops.runtime.flags import get_flags as _get_flags
+
+    return _get_flags(flags)
+
+
+def set_flags(flags: dict[str, Any]) -> None:
+    """Set several flags at once, by name with or without the ``FLAGS_`` prefix; an unknown
+    name or a bad value changes no flag."""
+    from phiops.runtime.flags import set_flags as _set_flags
+
+    _set_flags(flags)
+
+
+def disable_static(place: Any = None) -> None:
+    """Run API calls eagerly again (the default). ``place`` (PaddlePaddle's place of eager
+    mode) is checked; choosing another place than the default one is not implemented."""
+    from phiops.runtime.common import to_place
+    from phiops.runtime.static import disable_static as _disable_static
+
+    if place is not None:
+        wanted = to_place(place, "disable_static: 'place'")
+        default = to_tensor(np.zeros([0], dtype=np.float32)).place
+        if wanted != default:
+            raise UnimplementedError(
+                f"disable_static(place={place!r}): phiops runs eager calls on the default place "
+                f"({default}); choosing another one is not implemented"
+            )
+    _disable_static()
+
+
+def grad(
+    outputs: Tensor | Sequence[Tensor],
+    inputs: Tensor | Sequence[Tensor],
+    grad_outputs: Tensor | Sequence[Tensor | None] | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool = False,
+    no_grad_vars: Any = None,
+    *,
+    dump_backward_graph_path: str | None = None,
+) -> list[Tensor | None]:
+    """The gradients of ``outputs`` with respect to ``inputs`` (``.grad`` is not touched; with
+    ``create_graph`` they are differentiable again). ``only_inputs=False`` (also accumulating
+    into the other leaves), ``no_grad_vars`` and ``dump_backward_graph_path`` are not
+    implemented."""
+    from phiops.runtime.autograd.engine import grad as _grad
+
+    if only_inputs is not True:
+        raise UnimplementedError("grad: only_inputs=False is not implemented in phiops")
+    if no_grad_vars is not None and (
+        not isinstance(no_grad_vars, (list, tuple, set)) or no_grad_vars
+    ):
+        raise UnimplementedError("grad: no_grad_vars is not implemented in phiops")
+    if dump_backward_graph_path is not None:
+        raise UnimplementedError("grad: dump_backward_graph_path is not implemented in phiops")
+    return _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
+
+
+def _triple(value: Any, what: str) -> list[int]:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return [int(value)] * 3
+    if isinstance(value, (list, tuple)) and len(value) == 3:
+        return [int(v) for v in value]
+    raise InvalidArgumentError(f"conv3d: '{what}' must be an int or 3 ints, got {value!r}")
+
+
+def conv3d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+    data_format: str = "NCDHW",
+    name: str | None = None,
+) -> Tensor:
+    """A 3-D convolution of ``x`` (NCDHW or NDHWC) with ``weight`` ([out, in / groups, kd, kh,
+    kw]), plus ``bias``; ``padding`` is an int, 3 ints, 'SAME' or 'VALID'."""
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise InvalidArgumentError(
+            f"conv3d: 'data_format' must be 'NCDHW' or 'NDHWC', got {data_format!r}"
+        )
+    if isinstance(padding, str):
+        paddings, algorithm = [0, 0, 0], padding.upper()
+    else:
+        paddings, algorithm = _triple(padding, "padding"), "EXPLICIT"
+    out = _C_ops.conv3d(
+        x,
+        weight,
+        _triple(stride, "stride"),
+        paddings,
+        algorithm,
+        groups,
+        _triple(dilation, "dilation"),
+        data_format,
+    )
+    if bias is None:
+        return out
+    shape = [1, -1, 1, 1, 1] if data_format == "NCDHW" else [1, 1, 1, 1, -1]
+    return _C_ops.add(out, _C_ops.reshape(bias, shape))
+
+
+def scatter_(*args: Any, **kwargs: Any) -> Tensor:
+    """In-place ``scatter``: ``scatter_(x, index, updates, overwrite=True, name=None)`` writes
+    the result into ``x``. PaddlePaddle's other form, torch's ``scatter_(x, dim, index, src,
+    reduce=...)`` (an int second argument or ``dim=``), is not implemented."""
+    if (len(args) >= 2 and isinstance(args[1], int)) or "dim" in kwargs:
+        raise UnimplementedError(
+            "scatter_: the torch-style form (x, dim, index, src, reduce) is not implemented in "
+            "phiops; use put_along_axis_"
+        )
+    return _scatter_inplace(*args, **kwargs)
+
+
+def _scatter_inplace(
+    x: Tensor, index: Tensor, updates: Tensor, overwrite: bool = True, name: str | None = None
+) -> Tensor:
+    _checked("scatter_", x)
+    return _inplace.scatter_(x, index, updates, overwrite)

@@ -157,9 +157,27 @@ def install_tensor_basics(
             result = api.cast(result, dtype)
         return result
 
-    def dim(self: Tensor) -> int:
-        """The number of dims."""
-        return len(self.meta.dims)
+    def dim(var: Tensor) -> int:
+        """The number of dims (PaddlePaddle names the tensor ``var``)."""
+        return len(var.meta.dims)
+
+    def item(self: Tensor, *args: Any) -> Any:
+        """The element at ``args`` (one flat index, or one index per dim) as a Python number;
+        without ``args`` the single element of a 1-element tensor."""
+        if not args and self.meta.numel != 1:
+            raise InvalidArgumentError(
+                f"item() needs a tensor with exactly 1 element, this one has shape {self.shape}"
+            )
+        try:
+            return self.numpy().item(*args)
+        except (IndexError, TypeError, ValueError) as exc:
+            raise InvalidArgumentError(
+                f"item{args}: not an index of a tensor of shape {self.shape}: {exc}"
+            ) from None
+
+    def astype(self: Tensor, dtype: Any) -> Tensor:
+        """This tensor cast to ``dtype``."""
+        return api.cast(self, to_data_type(dtype, "Tensor.astype(dtype)"))
 
     def element_size(self: Tensor) -> int:
         """Bytes per element."""
@@ -169,19 +187,22 @@ def install_tensor_basics(
         check_inplace(method, "x", self)
         return write_inplace(self, api.full_like(self, value))
 
-    def fill_(self: Tensor, value: Any) -> Tensor:
+    def fill_(x: Tensor, value: Any) -> Tensor:
         """Set every element to ``value``, in place."""
-        return _filled(self, value, "fill_")
+        return _filled(x, value, "fill_")
 
-    def zero_(self: Tensor) -> Tensor:
+    def zero_(x: Tensor) -> Tensor:
         """Set every element to 0, in place."""
-        return _filled(self, 0, "zero_")
+        return _filled(x, 0, "zero_")
 
-    def uniform_(self: Tensor, min: float = -1.0, max: float = 1.0, seed: int = 0) -> Tensor:
-        """Fill with numbers drawn uniformly from [min, max), in place."""
-        check_inplace("uniform_", "x", self)
-        drawn = api.uniform(self.shape, self.dtype, min, max, seed, self.place)
-        return write_inplace(self, drawn)
+    def uniform_(
+        x: Tensor, min: float = 0, max: float = 1.0, seed: int = 0, name: Any = None
+    ) -> Tensor:
+        """Fill with numbers drawn uniformly from [min, max) (PaddlePaddle 3.3.1's default
+        [0, 1)), in place."""
+        check_inplace("uniform_", "x", x)
+        drawn = api.uniform(x.shape, x.dtype, min, max, seed, x.place)
+        return write_inplace(x, drawn)
 
     def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
         """Fill with numbers drawn from N(mean, std**2), in place."""
@@ -291,6 +312,8 @@ def install_tensor_basics(
         "to": to,
         "dim": dim,
         "ndimension": dim,
+        "item": item,
+        "astype": astype,
         "element_size": element_size,
         "fill_": fill_,
         "zero_": zero_,
@@ -326,5 +349,5 @@ def install_tensor_basics(
     METHOD_ALIASES.update(aliases or {})
     for alias, target in METHOD_ALIASES.items():
         function = getattr(inplace if target.endswith("_") else api, target, None)
-        if function is not None:
+        if function is not None and alias not in methods:
             setattr(Tensor, alias, function)

@@ -23,6 +23,13 @@ M = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], dtype=np.float32)
 I32 = np.array([[1, -2, 3], [4, 5, -6]], dtype=np.int32)
 COND = np.array([[True, False, True], [False, False, True]])
 
+
+def _grad_case(p: Any, t: Callable[[np.ndarray], Any]) -> Any:
+    x = t(M)
+    x.stop_gradient = False
+    return p.grad([p.sum(x * x)], [x], only_inputs=True, no_grad_vars=None)
+
+
 # (case id, a call written against a module `p` and a tensor maker `t`)
 Call = Callable[[Any, Callable[[np.ndarray], Any]], Any]
 CASES: list[tuple[str, Call]] = [
@@ -156,6 +163,173 @@ CASES: list[tuple[str, Call]] = [
     ("divide-floor", lambda p, t: p.divide(t(M - 2), t(M * 0 + 2), rounding_mode="floor")),
     ("divide-trunc", lambda p, t: p.divide(t(M - 2), t(M * 0 + 2), rounding_mode="trunc")),
     ("divide-trunc_int", lambda p, t: p.divide(t(I32), t(I32 * 0 + 4), rounding_mode="trunc")),
+    # PaddlePaddle's signatures of ops that had the op's (docs/coming_from_paddle.md)
+    ("flatten_", lambda p, t: t(X).flatten_()),
+    ("flatten_-axes", lambda p, t: p.flatten_(t(X), 1)),
+    ("cumsum_", lambda p, t: p.cumsum_(t(I32))),
+    ("cumsum_-dtype", lambda p, t: t(I32).cumsum_(0, dtype="int64")),
+    ("cumprod_", lambda p, t: p.cumprod_(t(M))),
+    ("cumprod_-dtype", lambda p, t: t(M).cumprod_(1, dtype="float64")),
+    ("squeeze_", lambda p, t: p.squeeze_(t(X[:1]))),
+    ("squeeze_-axis", lambda p, t: t(X[:1, :1]).squeeze_(1)),
+    ("unsqueeze_", lambda p, t: p.unsqueeze_(t(M), [0, 2])),
+    ("tril_", lambda p, t: p.tril_(t(M))),
+    ("triu_", lambda p, t: t(M).triu_(1)),
+    ("pow_", lambda p, t: p.pow_(t(M), 2)),
+    ("where_", lambda p, t: p.where_(t(COND), t(M), t(-M))),
+    ("add_", lambda p, t: t(M).add_(t(M[::-1]), alpha=2)),
+    ("subtract_", lambda p, t: p.subtract_(t(M), t(M[::-1]), alpha=3)),
+    ("divide_", lambda p, t: p.divide_(t(M), t(M + 1))),
+    ("divide_-floor", lambda p, t: t(M - 2).divide_(t(M * 0 + 2), rounding_mode="floor")),
+    ("divide_-trunc", lambda p, t: p.divide_(t(M - 2), t(M * 0 + 2), rounding_mode="trunc")),
+    ("clip_", lambda p, t: t(M).clip_(min=2.0)),
+    ("scale_", lambda p, t: t(M).scale_(2.0, bias=1.0)),
+    ("cast_", lambda p, t: p.cast_(t(M), "float64")),
+    ("cast", lambda p, t: p.cast(t(M), "int32")),
+    ("astype", lambda p, t: t(M).astype("int64")),
+    ("unique", lambda p, t: p.unique(t(np.array([3, 1, 2, 3, 1])))),
+    ("unique-all", lambda p, t: p.unique(t(np.array([3, 1, 2, 3, 1])), True, True, True)),
+    ("unique-counts", lambda p, t: t(np.array([3, 1, 3])).unique(return_counts=True)),
+    ("unique-axis", lambda p, t: p.unique(t(np.array([[1, 2], [1, 2], [0, 1]])), axis=0)),
+    ("unique-unsorted", lambda p, t: p.unique(t(np.array([3, 1, 2])), sorted=False)),
+    ("nonzero", lambda p, t: p.nonzero(t(COND))),
+    ("nonzero-tuple", lambda p, t: p.nonzero(t(COND), as_tuple=True)),
+    ("nonzero-out", lambda p, t: p.nonzero(t(COND), out=p.zeros([3, 2], dtype="int64"))),
+    ("logit", lambda p, t: p.logit(t(np.array([0.0, 0.3, 1.0], dtype=np.float32)))),
+    ("logit-eps", lambda p, t: t(np.array([0.0, 0.3, 1.0], dtype=np.float32)).logit(0.1)),
+    ("take_along_axis", lambda p, t: p.take_along_axis(t(M), t(np.array([[0], [2]])), 1)),
+    ("take_along_axis-bcast", lambda p, t: p.take_along_axis(t(M), t(np.array([[0, 1]])), 1)),
+    (
+        "take_along_axis-nobcast",
+        lambda p, t: p.take_along_axis(t(M), t(np.array([[0, 1]])), 1, broadcast=False),
+    ),
+    (
+        "take_along_axis-out",
+        lambda p, t: p.take_along_axis(t(M), t(np.array([[2]])), 1, out=p.zeros([2, 1])),
+    ),
+    ("put_along_axis", lambda p, t: p.put_along_axis(t(M), t(np.array([[0], [2]])), 9.0, 1)),
+    ("put_along_axis-bcast", lambda p, t: p.put_along_axis(t(M), t(np.array([[0, 1]])), 9.0, 1)),
+    (
+        "put_along_axis-nobcast",
+        lambda p, t: p.put_along_axis(
+            t(M), t(np.array([[0, 1]])), t(np.array([[9.0, 8.0]], np.float32)), 1, broadcast=False
+        ),
+    ),
+    (
+        "put_along_axis-add",
+        lambda p, t: t(M).put_along_axis(t(np.array([[1], [1]])), 10.0, 1, reduce="add"),
+    ),
+    (
+        "put_along_axis_",
+        lambda p, t: t(M).put_along_axis_(t(np.array([[0, 1]])), 7.0, 1),
+    ),
+    ("slice", lambda p, t: p.slice(t(X), [0, 2], [1, 1], [2, 3])),
+    ("slice-method", lambda p, t: t(X).slice([1], [-2], [10])),
+    ("layer_norm", lambda p, t: p.layer_norm(t(X), [4])),
+    ("layer_norm-2", lambda p, t: p.layer_norm(t(X), [3, 4], epsilon=1e-3)),
+    ("group_norm", lambda p, t: p.group_norm(t(X[:, :2].reshape(2, 2, 2, 2)), 2)),
+    ("conv2d", lambda p, t: p.conv2d(t(X.reshape(1, 2, 3, 4)), t(M.reshape(1, 2, 3, 1)))),
+    (
+        "conv2d-stride",
+        lambda p, t: p.conv2d(
+            t(X.reshape(2, 1, 3, 4)), t(M.reshape(1, 1, 2, 3)), stride=1, padding=1
+        ),
+    ),
+    ("meshgrid", lambda p, t: p.meshgrid(t(np.arange(2)), t(np.arange(3)))),
+    ("meshgrid-list", lambda p, t: p.meshgrid([t(np.arange(3.0)), t(np.arange(2.0))])),
+    ("assign", lambda p, t: p.assign(t(M))),
+    ("assign-numpy", lambda p, t: p.assign(np.ones([2], dtype=np.float64))),
+    ("assign-list", lambda p, t: p.assign([1, 2])),
+    ("assign-output", lambda p, t: p.assign(t(M), p.zeros([2, 3]))),
+    ("diag", lambda p, t: p.diag(t(np.array([1, 2])))),
+    ("diag-padding", lambda p, t: p.diag(t(np.array([1, 2])), padding_value=7)),
+    ("diag-matrix", lambda p, t: p.diag(t(M), offset=1)),
+    ("bmm", lambda p, t: p.bmm(t(X[:, :2, :3]), t(X[:, :3, :2]))),
+    ("bmm-method", lambda p, t: t(X[:, :2, :3]).bmm(t(X[:, :3, :2]))),
+    ("mm", lambda p, t: p.mm(t(M), t(M.T))),
+    ("mm-method", lambda p, t: t(M).mm(t(M.T))),
+    ("bitwise_and", lambda p, t: p.bitwise_and(t(I32), t(I32[::-1]))),
+    ("bitwise_or", lambda p, t: p.bitwise_or(t(I32), t(I32[::-1]), p.zeros([2, 3], "int32"))),
+    ("bitwise_xor", lambda p, t: p.bitwise_xor(t(I32), t(I32[::-1]))),
+    ("bitwise_not", lambda p, t: p.bitwise_not(t(I32), out=p.zeros([2, 3], "int32"))),
+    ("index_select", lambda p, t: p.index_select(t(M), t(np.array([2, 0])), axis=1)),
+    (
+        "index_select-out",
+        lambda p, t: p.index_select(t(M), t(np.array([1])), out=p.zeros([1, 3])),
+    ),
+    ("masked_select", lambda p, t: p.masked_select(t(M), t(COND))),
+    ("masked_select-out", lambda p, t: p.masked_select(t(M), t(COND), out=p.zeros([3]))),
+    (
+        "scatter",
+        lambda p, t: p.scatter(t(M), t(np.array([1])), t(M[:1] * 0 + 9), overwrite=False),
+    ),
+    (
+        "scatter-out",
+        lambda p, t: p.scatter(t(M), t(np.array([0])), t(M[:1] + 1), True, None, p.zeros([2, 3])),
+    ),
+    ("neg", lambda p, t: p.neg(t(M))),
+    ("negative", lambda p, t: t(I32).negative()),
+    ("numel", lambda p, t: p.numel(t(X))),
+    ("numel-method", lambda p, t: t(M).numel()),
+    ("tolist", lambda p, t: t(np.array(p.tolist(t(M)), dtype=np.float32))),
+    ("true_divide", lambda p, t: p.true_divide(t(I32), t(I32 * 0 + 4))),
+    ("true_divide-method", lambda p, t: t(M).true_divide(t(M + 1), out=p.zeros([2, 3]))),
+    ("permute", lambda p, t: p.permute(t(X), [2, 0, 1])),
+    ("permute-varargs", lambda p, t: t(X).permute(1, 2, 0)),
+    ("ravel", lambda p, t: p.ravel(t(X))),
+    ("view", lambda p, t: p.view(t(X), [4, 6])),
+    ("view-varargs", lambda p, t: t(X).view(6, 4)),
+    ("expand_as", lambda p, t: p.expand_as(t(M[:1]), t(M))),
+    ("normal_", lambda p, t: p.normal_(t(M), 1.0, 0.5)),
+    ("uniform_", lambda p, t: t(M).uniform_()),
+    ("item", lambda p, t: t(np.array(t(M).item(1, 2), dtype=np.float32))),
+    ("item-flat", lambda p, t: t(np.array(t(I32).item(4), dtype=np.int64))),
+    ("sub", lambda p, t: t(M).sub(t(M[::-1]), alpha=2)),
+    ("div-floor", lambda p, t: t(M).div(t(M * 0 + 2), rounding_mode="floor")),
+    ("mul-out", lambda p, t: t(M).mul(t(M), out=p.zeros([2, 3]))),
+    ("eq-out", lambda p, t: t(M).eq(t(M[::-1]), out=p.zeros([2, 3], "bool"))),
+    ("floor_mod", lambda p, t: t(I32).floor_mod(t(I32 * 0 + 4))),
+    ("dim", lambda p, t: t(np.array(t(X).dim()))),
+    # creation keywords: device= and requires_grad= (the flag compared as a bool tensor)
+    (
+        "zeros-device",
+        lambda p, t: p.zeros([2, 3], device="cpu", requires_grad=True),
+    ),
+    (
+        "arange-requires_grad",
+        lambda p, t: t(np.array(p.arange(4.0, requires_grad=True).stop_gradient)),
+    ),
+    (
+        "full_like-requires_grad",
+        lambda p, t: t(np.array(p.full_like(t(M), 2, requires_grad=True).stop_gradient)),
+    ),
+    ("linspace-device", lambda p, t: p.linspace(0, 1, 4, device=p.CPUPlace())),
+    (
+        "conv3d",
+        lambda p, t: p.conv3d(
+            t(X.reshape(1, 2, 3, 2, 2)), t(M.reshape(1, 2, 3, 1, 1)), t(np.array([0.5], np.float32))
+        ),
+    ),
+    (
+        "conv3d-padding",
+        lambda p, t: p.conv3d(
+            t(X.reshape(1, 1, 2, 3, 4)), t(M.reshape(1, 1, 1, 2, 3)), padding=1, stride=[1, 2, 1]
+        ),
+    ),
+    ("scatter_", lambda p, t: p.scatter_(t(M), t(np.array([1])), t(M[:1] + 1))),
+    ("scatter_-method", lambda p, t: t(M).scatter_(t(np.array([0, 0])), t(M), overwrite=False)),
+    # renamed parameters (seed, flags, place, grad's extras, save/load configs)
+    ("seed", lambda p, t: (p.seed(seed=3), p.ones([1]))[1]),
+    (
+        "get_flags",
+        lambda p, t: t(np.array(p.get_flags(flags=["FLAGS_check_nan_inf"])["FLAGS_check_nan_inf"])),
+    ),
+    ("set_flags", lambda p, t: (p.set_flags(flags={"FLAGS_check_nan_inf": False}), p.ones([1]))[1]),
+    (
+        "disable_static",
+        lambda p, t: (p.disable_static(place="cpu"), t(np.array(p.in_dynamic_mode())))[1],
+    ),
+    ("grad", lambda p, t: _grad_case(p, t)),
     # random: compared in structure, shape and dtype only (RANDOM)
     ("rand", lambda p, t: p.rand([2, 3])),
     ("randn", lambda p, t: p.randn([4], dtype="float64")),
@@ -179,6 +353,8 @@ RANDOM = {
     "randint-1",
     "randperm",
     "bernoulli",
+    "normal_",
+    "uniform_",
 }
 
 
@@ -222,3 +398,31 @@ def test_every_paddle_function_has_a_case() -> None:
     names = (set(python_api.__all__) | set(_paddle_api.__all__)) - {"TopKRetType"}
     covered = {case.split("-")[0] for case, _ in CASES}
     assert names - covered == set()
+
+
+# In-place functions on a non-leaf: the gradient flows through the rebased graph as in PaddlePaddle.
+IN_PLACE_GRADIENTS: list[tuple[str, Callable[[Any, Any, Any], Any]]] = [
+    ("add_", lambda p, y, z: y.add_(z, alpha=2)),
+    ("subtract_", lambda p, y, z: p.subtract_(y, z, alpha=3)),
+    ("cumsum_", lambda p, y, z: p.cumsum_(y * z)),
+    ("tril_", lambda p, y, z: p.tril_(y * z)),
+    ("flatten_", lambda p, y, z: p.flatten_(y * z)),
+    ("pow_", lambda p, y, z: (y * z).pow_(2)),
+    ("where_", lambda p, y, z: p.where_(p.to_tensor(M > 1), y, z)),
+    ("divide_", lambda p, y, z: p.divide_(y, z + 1)),
+]
+
+
+def _in_place_gradients(p: Any, call: Callable[[Any, Any, Any], Any]) -> list[np.ndarray]:
+    x = p.to_tensor(M, stop_gradient=False)
+    w = p.to_tensor(M[::-1].copy(), stop_gradient=False)
+    out = call(p, x * 1.0, w)
+    p.sum(out * out).backward()
+    return [x.grad.numpy(), w.grad.numpy()]
+
+
+@pytest.mark.parametrize("case", [case for case, _ in IN_PLACE_GRADIENTS])
+def test_in_place_function_gives_paddles_gradients(case: str) -> None:
+    call = dict(IN_PLACE_GRADIENTS)[case]
+    for ours, theirs in zip(_in_place_gradients(phiops, call), _in_place_gradients(paddle, call)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5)

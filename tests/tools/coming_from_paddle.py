@@ -43,6 +43,19 @@ lacks.
   a float32 `x` is an error, where PaddlePaddle's `_C_ops` silently drop the imaginary part.
 - `phiops._C_ops` holds the functions generated from the op specs, with the specs' signatures, as
   PaddlePaddle's `paddle._C_ops` does; they are not meant to match `paddle.*`.
+- `paddle.Tensor(data, dtype=None, place=None, stop_gradient=True)` is the data form of
+  PaddlePaddle's constructor, whose `(*args, **kwargs)` also takes its internal overloads (a C++
+  tensor, a dims-and-dtype pair); `paddle.to_tensor` is the way to make tensors in both.
+- `paddle.no_grad` and `paddle.enable_grad` take `fn=None` so that they also work as bare
+  decorators (`@paddle.no_grad`); PaddlePaddle's are classes without arguments, used as
+  `@paddle.no_grad()` or `with paddle.no_grad():`, which phiops takes too.
+- The creation functions' `pin_memory=True` raises UnimplementedError (phiops has no pinned
+  memory; PaddlePaddle's CPU build raises a RuntimeError for it), and `device=` moves the tensor
+  made on the default place there, a copy PaddlePaddle does not make.
+- `paddle.seed(seed)` returns None, not PaddlePaddle's Generator object. `paddle.grad`'s
+  `only_inputs=False`, `no_grad_vars` and `dump_backward_graph_path`, a dtype `Tensor.view`, the torch-style form
+  of `scatter_` and `disable_static` with a place other than the default one raise
+  UnimplementedError.
 """
 
 
@@ -74,6 +87,8 @@ def _parameters(target: object) -> list[dict] | None:
         return None
     recorded = []
     for parameter in signature.parameters.values():
+        if parameter.name == "self":
+            continue  # the receiver, as PaddlePaddle's recorded methods leave it out
         entry = {"name": parameter.name, "kind": parameter.kind.name}
         if parameter.default is not inspect.Parameter.empty:
             entry["default"] = repr(parameter.default)
