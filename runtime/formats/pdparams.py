@@ -115,12 +115,23 @@ def _slice_big_arrays(saved: dict, protocol: int) -> dict:
     return saved
 
 
-def save(
-    obj: Any, path: PathLike | io.IOBase, protocol: int = 4, use_binary_format: bool = False
-) -> None:
+def _configs(api: str, configs: dict[str, Any], known: dict[str, Any]) -> dict[str, Any]:
+    """``configs`` (PaddlePaddle's ``**configs``) over ``known``'s defaults; an unknown key is an
+    InvalidArgumentError naming it."""
+    unknown = sorted(set(configs) - set(known))
+    if unknown:
+        raise InvalidArgumentError(
+            f"{api}: unknown config {unknown[0]!r}; it takes {', '.join(sorted(known))}"
+        )
+    return {**known, **configs}
+
+
+def save(obj: Any, path: PathLike | io.IOBase, protocol: int = 4, **configs: Any) -> None:
     """Save tensors (alone or in dicts, lists, tuples, with plain Python values) as PaddlePaddle's
-    `paddle.save` does; ``path`` is a file name or a binary file object. With
-    ``use_binary_format=True``, one Tensor is written as a tensor stream instead of a pickle."""
+    `paddle.save` does; ``path`` is a file name or a binary file object. ``configs``, as
+    PaddlePaddle's: ``use_binary_format=True`` writes one Tensor as a tensor stream instead of a
+    pickle."""
+    use_binary_format = _configs("save", configs, {"use_binary_format": False})["use_binary_format"]
     if not isinstance(protocol, int) or isinstance(protocol, bool) or not 2 <= protocol <= 4:
         raise InvalidArgumentError(f"save: protocol must be 2, 3 or 4, got {protocol!r}")
     if use_binary_format:
@@ -611,11 +622,29 @@ def _join_sliced_arrays(obj: dict, source: str) -> dict:
     return obj
 
 
-def load(
-    path: PathLike | io.IOBase, return_numpy: bool = False, keep_name_table: bool = False
-) -> Any:
+def load(path: PathLike | io.IOBase, **configs: Any) -> Any:
     """Load what `paddle.save` (or `save`) wrote: tensors come back as Tensors with their saved
-    names (numpy arrays with ``return_numpy=True``) in the saved containers."""
+    names in the saved containers. ``configs``, as PaddlePaddle's: ``return_numpy=True`` gives
+    numpy arrays, ``keep_name_table=True`` keeps a state dict's name table; loading a model's
+    parameters by ``model_filename``/``params_filename`` is not implemented."""
+    options = _configs(
+        "load",
+        configs,
+        {
+            "return_numpy": False,
+            "keep_name_table": False,
+            "model_filename": None,
+            "params_filename": None,
+        },
+    )
+    for key in ("model_filename", "params_filename"):
+        if options[key] is not None:
+            raise UnimplementedError(
+                f"load: {key} (a model's parameters saved with paddle.jit.save / "
+                "save_inference_model) is not implemented; use phiops.jit.load or "
+                "phiops.static.load_inference_model"
+            )
+    return_numpy, keep_name_table = options["return_numpy"], options["keep_name_table"]
     obj, pickled = _read(path, return_numpy)
     source = "<file object>" if isinstance(path, io.IOBase) else os.fspath(path)
     if not pickled:

@@ -232,3 +232,37 @@ def test_bytes_after_a_binary_tensor_are_an_error(tmp_path: Path) -> None:
     (tmp_path / "t.bin").write_bytes(data + b"\0\0")
     with pytest.raises(InvalidArgumentError, match=rf"at byte {len(data)}: 2 byte\(s\) after"):
         phi.load(tmp_path / "t.bin")
+
+
+def test_save_and_load_take_paddles_configs(tmp_path) -> None:
+    # PaddlePaddle 3.3.1: paddle.save(obj, path, protocol=4, **configs) and
+    # paddle.load(path, **configs); an unknown config is an error naming it.
+    import inspect
+
+    import phiops as paddle
+    from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+
+    def shape(function):
+        return [
+            (p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()
+        ]
+
+    keyword, positional = inspect.Parameter.VAR_KEYWORD, inspect.Parameter.POSITIONAL_OR_KEYWORD
+    empty = inspect.Parameter.empty
+    assert shape(paddle.save) == [
+        ("obj", positional, empty),
+        ("path", positional, empty),
+        ("protocol", positional, 4),
+        ("configs", keyword, empty),
+    ]
+    assert shape(paddle.load) == [("path", positional, empty), ("configs", keyword, empty)]
+    path = tmp_path / "t.pdparams"
+    paddle.save({"w": paddle.to_tensor([1.0, 2.0])}, str(path))
+    loaded = paddle.load(str(path), return_numpy=True, keep_name_table=True)
+    assert loaded["w"].tolist() == [1.0, 2.0] and "StructuredToParameterName@@" in loaded
+    with pytest.raises(InvalidArgumentError, match="unknown config 'retrun_numpy'"):
+        paddle.load(str(path), retrun_numpy=True)
+    with pytest.raises(InvalidArgumentError, match="unknown config 'binary'"):
+        paddle.save({}, str(path), binary=True)
+    with pytest.raises(UnimplementedError, match="params_filename"):
+        paddle.load(str(path), params_filename="x.pdiparams")
