@@ -29,7 +29,7 @@ from typing import Any, Callable, Union
 import numpy as np
 
 from phiops.runtime.eager import Tensor, to_tensor
-from phiops.runtime.errors import InvalidArgumentError, PhiError
+from phiops.runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
 from phiops.runtime.file_limits import (
     MAX_PICKLE_DEPTH,
     MAX_PICKLE_FILE_BYTES,
