@@ -21,7 +21,7 @@ from phiops.runtime.dispatch.tensor_type import install_tensor_type
 from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
 from phiops.runtime.tensor.version import bump_version, share_storage
 from phiops.runtime.eager.scalar_operands import ScalarOperators, python_number
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 __all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
 
@@ -163,24 +163,40 @@ class Tensor(DenseTensor):
 
         return self._grad_node is None or isinstance(self._grad_node[0], AccumulationNode)
 
-    def backward(self, grad_tensor: Tensor | None = None, retain_graph: bool = False) -> None:
+    def backward(
+        self,
+        grad_tensor: Tensor | None = None,
+        retain_graph: bool = False,
+        *,
+        dump_backward_graph_path: str | None = None,
+    ) -> None:
         """Accumulate the gradient of this tensor into ``.grad`` of every leaf it depends on.
 
         ``grad_tensor`` is the gradient of this tensor (ones when None); after the pass the
-        graph's saved tensors are freed unless ``retain_graph``.
+        graph's saved tensors are freed unless ``retain_graph``. Dumping the backward graph
+        (``dump_backward_graph_path``) is not implemented.
         """
         from phiops.runtime.autograd.engine import run_backward
 
+        if dump_backward_graph_path is not None:
+            raise UnimplementedError(
+                "backward: dump_backward_graph_path (writing the backward graph) is not "
+                "implemented; pass None"
+            )
+
         run_backward([self], [grad_tensor], retain_graph)
 
-    def clear_grad(self, set_to_zero: bool = True) -> None:
+    def clear_gradient(self, set_to_zero: bool = True) -> None:
         """Reset ``.grad``: to zeros in place (PaddlePaddle's default) or, with
         ``set_to_zero=False``, to None."""
         from phiops.runtime.autograd.engine import clear_grad
 
         clear_grad(self, set_to_zero)
 
-    clear_gradient = clear_grad
+    def clear_grad(self) -> None:
+        """Reset ``.grad`` to zeros in place (``clear_gradient(set_to_zero=False)`` sets it to
+        None), as PaddlePaddle's ``clear_grad()``."""
+        self.clear_gradient(True)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _HookHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a Tensor it returns replaces

@@ -341,7 +341,7 @@ class Layer:
 
     def clear_gradients(self, set_to_zero: bool = True) -> None:
         for parameter in self.parameters():
-            parameter.clear_grad(set_to_zero)
+            parameter.clear_gradient(set_to_zero)
 
     def extra_repr(self) -> str:
         return ""

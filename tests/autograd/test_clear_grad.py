@@ -43,7 +43,7 @@ def test_clear_grad_keeps_the_gradient_object_and_its_array_once_zeroed() -> Non
 def test_set_to_zero_false_gives_none() -> None:
     x = leaf([1.0, 2.0])
     backward_of_cube(x)
-    x.clear_grad(set_to_zero=False)
+    x.clear_gradient(set_to_zero=False)
     assert x.grad is None
     backward_of_cube(x)
     assert x.grad.numpy().tolist() == [3.0, 12.0]

@@ -53,7 +53,7 @@ def test_clear_grad_sets_zeros_or_none() -> None:
     phi.sum(x).backward()
     x.clear_grad()
     assert x.grad.numpy().tolist() == [0.0, 0.0]
-    x.clear_grad(set_to_zero=False)
+    x.clear_gradient(set_to_zero=False)
     assert x.grad is None
 
 
