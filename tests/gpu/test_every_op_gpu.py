@@ -71,10 +71,13 @@ def _dtypes(op: str) -> list[DataType | None]:
 # Ops whose bool data stays all True: a False divisor is an error on both devices.
 DIVIDING = {"divide", "floor_divide", "remainder"}
 
+# Ops whose floating data are probabilities (refused outside [0, 1], as PaddlePaddle does).
+PROBABILITIES = {"bernoulli"}
+
 
 def _data(op: str, array: np.ndarray, seed: int) -> np.ndarray:
     """Sample data in place of the baseline's all-ones data tensors, so that results depend on
-    every element: floats in [0.5, 2) (inside every op's domain), distinct integers, random
+    every element: floats in [0.5, 2) ([0, 1) for PROBABILITIES), distinct integers, random
     bools (but for DIVIDING)."""
     rng = np.random.default_rng(seed)
     kind = array.dtype.kind
@@ -85,6 +88,8 @@ def _data(op: str, array: np.ndarray, seed: int) -> np.ndarray:
     if kind in "iu":
         top = min(np.iinfo(array.dtype).max, 100)
         return (rng.permutation(array.size) % top + 1).reshape(array.shape).astype(array.dtype)
+    if op in PROBABILITIES:
+        return rng.uniform(0.0, 1.0, size=array.shape).astype(array.dtype)
     values = rng.uniform(0.5, 2.0, size=array.shape)
     if kind == "c":
         values = values + 1j * rng.uniform(0.5, 2.0, size=array.shape)
