@@ -2,7 +2,7 @@
 CASES in test_gradcheck_ops.py, in float64.
 
 Inputs stay where each op is smooth: above -1 for log1p, positive for log2 and log10, inside
-(-1, 1) for asin, acos and atanh, above 1 for acosh, inside (-pi/2, pi/2) for tan, away from 0
+(-1, 1) for asin, acos, atanh and erfinv, above 1 for acosh, inside (-pi/2, pi/2) for tan, away from 0
 for reciprocal and celu, away from the thresholds (and from 0) for the shrinks and
 thresholded_relu, off the rounding points for round and trunc.
 """
@@ -77,6 +77,7 @@ def unary_math2_cases() -> list[Case]:
                 _away_from((-0.3, 0.3), shape, seed),
             ),
             case("tanh_shrink", label, phi.tanh_shrink, any_x),
+            case("erfinv", label, phi.erfinv, inside_unit),
             case(
                 "thresholded_relu",
                 f"{label}-threshold_0.4_value_0.2",

@@ -7,6 +7,7 @@ here are PaddlePaddle 3.3.1's (tests/ops/test_unary_math2_paddle.py compares man
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from pathlib import Path
 from typing import Callable
@@ -27,6 +28,17 @@ NAN, INF = np.nan, np.inf
 def f32(value: float) -> float:
     """``value`` as a float attribute holds it: rounded to float32 (PaddlePaddle's too)."""
     return float(np.float32(value))
+
+
+def _erfinv_scalar(y: float) -> float:
+    """Newton's method on math.erf, from 0: converges for |y| < 1 (the reference for erfinv)."""
+    x = 0.0
+    for _ in range(100):
+        x -= (math.erf(x) - y) / (2 / math.sqrt(math.pi) * math.exp(-x * x))
+    return x
+
+
+erfinv_reference = np.vectorize(_erfinv_scalar, otypes=[np.float64])
 
 
 def celu(x: np.ndarray, alpha: float = 1.0) -> np.ndarray:
@@ -55,6 +67,7 @@ OPS: dict[str, tuple[tuple, Callable[[np.ndarray], np.ndarray], tuple[float, flo
     "hardshrink": ((0.4,), lambda x: np.where(np.abs(x) >= f32(0.4), x, 0), (-2, 2)),
     "softshrink": ((0.4,), lambda x: np.sign(x) * np.maximum(np.abs(x) - f32(0.4), 0), (-2, 2)),
     "tanh_shrink": ((), lambda x: x - np.tanh(x), (-3, 3)),
+    "erfinv": ((), erfinv_reference, (-0.95, 0.95)),
     "thresholded_relu": ((0.3, -0.5), lambda x: np.where(x > f32(0.3), x, -0.5), (-2, 2)),
 }
 KERNEL = {"hardshrink": "hard_shrink"}
@@ -63,6 +76,7 @@ KERNEL = {"hardshrink": "hard_shrink"}
 # computes integer inputs in float32 before the kernel instead (ops/op_traits.yaml float_math),
 # which test_integer_inputs_compute_in_float32 checks gives PaddlePaddle's dtype and values
 INTEGER_KERNELS_CAST_INSTEAD = {"log1p", "log2", "log10", "expm1"}
+# ...and its API casts erfinv's integer inputs to float32 (no integer kernel)
 
 
 def wide(array: np.ndarray) -> np.ndarray:
@@ -147,6 +161,7 @@ EDGES = {
     "tan": ([INF, 0.0, -0.0], [NAN, 0.0, -0.0]),
     "reciprocal": ([0.0, -0.0, INF], [INF, -INF, 0.0]),
     "trunc": ([-2.7, 2.7, -0.2, INF, NAN], [-2.0, 2.0, -0.0, INF, NAN]),
+    "erfinv": ([1.0, -1.0, 1.5, -INF, NAN, 0.0], [INF, -INF, INF, -INF, NAN, 0.0]),
 }
 
 
@@ -206,7 +221,7 @@ def test_trunc_leaves_integers_unchanged() -> None:
 
 @pytest.mark.parametrize(
     "op, dtype",
-    [(op, d) for op in ("log1p", "log2", "log10", "expm1") for d in (D.INT32, D.INT64)]
+    [(op, d) for op in ("log1p", "log2", "log10", "expm1", "erfinv") for d in (D.INT32, D.INT64)]
     + [
         (op, d)
         for op in ("asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "tan")
@@ -221,7 +236,10 @@ def test_integer_inputs_compute_in_float32(op: str, dtype: DataType) -> None:
         out = call(op, x)
     assert out.dtype == D.FLOAT32
     with np.errstate(all="ignore"):
-        expected = OPS[op][1](x.astype(np.float64))
+        if op == "erfinv":  # saturating beyond 1, as PaddlePaddle's
+            expected = np.array([0.0, INF, INF, INF])
+        else:
+            expected = OPS[op][1](x.astype(np.float64))
         np.testing.assert_allclose(out.numpy(), expected.astype(np.float32), rtol=1e-6)
 
 
@@ -314,3 +332,21 @@ def test_complex_gradients_use_the_conjugate_derivative() -> None:
     x = np.array([0.3 + 0.4j, -0.2 - 0.5j])
     np.testing.assert_allclose(_grad("sinh", x), np.conj(np.cosh(x)), rtol=1e-14)
     np.testing.assert_allclose(_grad("reciprocal", x), np.conj(-1 / x**2), rtol=1e-14)
+
+
+def test_erfinv_inverts_erf_to_the_last_digits_near_one() -> None:
+    y = np.array([0.5, 0.9, 0.999, 0.999999, 1 - 2.0**-40, -0.9999999])
+    x = phi.erfinv(phi.to_tensor(y)).numpy()
+    # of y rounded as PaddlePaddle's (y + 1) / 2 rounds it; erfc keeps the digits of 1 - |y|
+    # that erf would round away
+    # (erfc's relative error is 2 * x**2 times x's: 1e-11 on it is about 2e-13 on x at x = 5)
+    rounded = (y + 1) - 1
+    np.testing.assert_allclose([math.erfc(abs(v)) for v in x], 1 - np.abs(rounded), rtol=1e-11)
+
+
+def test_erfinv_gradient_is_from_the_output() -> None:
+    y = np.array([-0.6, 0.0, 0.3])
+    out = erfinv_reference(y)
+    np.testing.assert_allclose(
+        _grad("erfinv", y), math.sqrt(math.pi) / 2 * np.exp(out * out), rtol=1e-13
+    )

@@ -29,6 +29,11 @@ TOLERANCE = {
     "complex128": {"rtol": 1e-13, "atol": 1e-14},
 }
 
+# erfinv's gradient is exp(out**2) * sqrt(pi) / 2: near x = 1 (out = 3.74 at float32's
+# 0.9999999) it multiplies the 1-2 ulp difference between PaddlePaddle's float32 ndtri and
+# phiops' float64-then-rounded erfinv by 2 * out**2 = 28
+GRAD_TOLERANCE = {"erfinv-float32-default": {"rtol": 1e-5, "atol": 1e-6}}
+
 
 def decode(values: list, dtype: str) -> np.ndarray:
     if dtype.startswith("complex"):
@@ -64,10 +69,11 @@ def test_gradient_matches_paddle(key: str) -> None:
     out_grad = phi.to_tensor(decode(case["out_grad"], case["dtype"]))
     (x_grad,) = phi.grad(out, [x], grad_outputs=out_grad)
     expected = decode(case["x_grad"], case["dtype"])
-    np.testing.assert_allclose(x_grad.numpy(), expected, **TOLERANCE[case["dtype"]])
+    tolerance = GRAD_TOLERANCE.get(key, TOLERANCE[case["dtype"]])
+    np.testing.assert_allclose(x_grad.numpy(), expected, **tolerance)
 
 
 def test_the_recording_covers_every_op_and_registered_dtype() -> None:
     ops = {case["op"] for case in CASES.values()}
-    assert len(ops) == 21
-    assert len(CASES) == 133
+    assert len(ops) == 22
+    assert len(CASES) == 137

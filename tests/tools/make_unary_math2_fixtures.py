@@ -1,7 +1,7 @@
 """Writes tests/data/unary_math2/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of
 the unary math ops of issue 24 (log1p, log2, log10, expm1, round, trunc, asin, acos, atan, sinh,
 cosh, asinh, acosh, atanh, tan, reciprocal, celu, hardshrink, softshrink, tanh_shrink,
-thresholded_relu) on inputs with their edges (nan, +-inf, +-0, poles, thresholds, halves), for
+thresholded_relu, erfinv) on inputs with their edges (nan, +-inf, +-0, poles, thresholds, halves), for
 every dtype PaddlePaddle registers on CPU; tests/ops/test_unary_math2_paddle.py compares phiops
 with them (no PaddlePaddle needed there).
 
@@ -52,6 +52,7 @@ OPS = {
     "hardshrink": (F.hardshrink, [[0.5], [0.6], [0.0]], SHRINK, False),
     "softshrink": (F.softshrink, [[0.5], [0.6], [0.0]], SHRINK, False),
     "tanh_shrink": (F.tanhshrink, [[]], WIDE, False),
+    "erfinv": (paddle.erfinv, [[]], UNIT + [0.9999999, -0.999999, 0.2, 0.7, 0.99, 1e-300], False),
     "thresholded_relu": (F.thresholded_relu, [[1.0, 0.0], [0.6, 3.0], [-0.5, -1.0]], SHRINK, False),
 }
 
@@ -68,6 +69,7 @@ INTEGER_OPS = {
     "tan": ("uint8", "int8", "int16", "int32", "int64"),
     "reciprocal": ("int32", "int64"),
     "sinh": ("int32", "int64"),
+    "erfinv": ("int32", "int64"),
 }
 
 
