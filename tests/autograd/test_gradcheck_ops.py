@@ -583,6 +583,10 @@ from tests.autograd.cases_conv_norm import CONV_NORM_CASES  # noqa: E402
 
 CASES = CASES + CONV_NORM_CASES
 
+from tests.autograd.cases_unary_math2 import UNARY_MATH2_CASES  # noqa: E402
+
+CASES = CASES + UNARY_MATH2_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:
