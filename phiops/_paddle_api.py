@@ -1202,6 +1202,8 @@ def _with_creation_keywords(function: Any, pin_memory: bool = True) -> Any:
 
     @functools.wraps(function)
     def call(*args: Any, device: Any = None, requires_grad: bool = False, **kwargs: Any) -> Any:
+        if device is None and requires_grad is False and not kwargs:
+            return function(*args)  # the everyday call: nothing to add
         if not takes_pin_memory and "pin_memory" in kwargs:
             raise TypeError(f"{label}() got an unexpected keyword argument 'pin_memory'")
         if kwargs.pop("pin_memory", False):
