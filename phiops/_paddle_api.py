@@ -908,53 +908,8 @@ def mm(input: Tensor, mat2: Tensor, name: str | None = None) -> Tensor:
     return _C_ops.matmul(input, mat2, False, False)
 
 
-def layer_norm(
-    x: Tensor,
-    normalized_shape: Any,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    epsilon: float = 1e-05,
-    name: str | None = None,
-) -> Tensor:
-    """``paddle.layer_norm`` is ``paddle.nn.functional.layer_norm``: normalise over the last
-    dims, those of ``normalized_shape``."""
-    from phiops.runtime.nn.functional import layer_norm as functional
-
-    return functional(x, normalized_shape, weight, bias, epsilon)
-
-
-def group_norm(
-    x: Tensor,
-    num_groups: int,
-    epsilon: float = 1e-05,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    data_format: str = "NCHW",
-    name: str | None = None,
-) -> Tensor:
-    """``paddle.group_norm`` is ``paddle.nn.functional.group_norm``: normalise the channels in
-    ``num_groups`` groups."""
-    from phiops.runtime.nn.functional import group_norm as functional
-
-    return functional(x, num_groups, epsilon, weight, bias, data_format)
-
-
-def conv2d(
-    x: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-    data_format: str = "NCHW",
-    name: str | None = None,
-) -> Tensor:
-    """``paddle.conv2d`` is ``paddle.nn.functional.conv2d``: a 2-D convolution, plus ``bias``."""
-    from phiops.runtime.nn.functional import conv2d as functional
-
-    return functional(x, weight, bias, stride, padding, dilation, groups, data_format)
-
+# paddle.conv2d, layer_norm and group_norm are paddle.nn.functional's, as in PaddlePaddle 3.3.1.
+from phiops.runtime.nn.functional import conv2d, group_norm, layer_norm  # noqa: E402
 
 # ---- in-place variants with PaddlePaddle's signatures: the out-of-place result written into x
 
