@@ -57,7 +57,8 @@ run_codegen()
 setup(
     packages=packages(),
     package_dir={"phiops": "phiops", **{f"phiops.{p}": f for p, f in FOLDERS.items()}},
-    package_data={"": ["py.typed"]},
+    # paddle_3_3_1_cpu.json: what PaddlePaddle 3.3.1 runs on CPU, for `phiops kernels --coverage`
+    package_data={"": ["py.typed"], "phiops.runtime.kernels": ["paddle_3_3_1_cpu.json"]},
     include_package_data=False,  # the C sources are built, not shipped (no csrc/ in the wheel)
     ext_modules=[NATIVE],
 )

@@ -7,6 +7,7 @@
     phiops compat MODEL.pdmodel...                    which legacy ops of a model phiops runs
     phiops flags [--json]                             every flag, its value and where it is defined
     phiops kernels [--json]                           the registered kernels
+    phiops kernels --coverage [--missing] [--json]    which PaddlePaddle 3.3.1 ops phiops runs
 
 ``phiops COMMAND --help`` describes a command's options.
 """

@@ -1,5 +1,6 @@
 """``phiops kernels``: the registered kernels as a table (kernel, backend, layout,
-dtypes), or as JSON with ``--json``."""
+dtypes), or as JSON with ``--json``; with ``--coverage``, which of PaddlePaddle 3.3.1's ops phiops
+runs on CPU, forward and backward, per dtype (runtime/kernels/coverage.py)."""
 
 from __future__ import annotations
 
@@ -69,11 +70,36 @@ def format_table(table: list[dict[str, object]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="phiops kernels", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="which of PaddlePaddle 3.3.1's ops.yaml ops phiops runs on CPU, forward and backward",
+    )
+    parser.add_argument(
+        "--missing",
+        action="store_true",
+        help="with --coverage: list only the ops phiops does not run completely",
+    )
     options = parser.parse_args(argv)
+    if options.missing and not options.coverage:
+        parser.error("--missing goes with --coverage")
+    if options.coverage:
+        return _coverage(options.json, options.missing)
     table = rows(KERNEL_FACTORY)
     return write_stdout(
         (json.dumps(table, indent=2) if options.json else format_table(table)) + "\n"
     )
+
+
+def _coverage(as_json: bool, missing_only: bool) -> int:
+    import phiops.generated  # noqa: F401  (registers every op and kernel)
+    from phiops.runtime.dispatch.op_def import op_defs
+    from phiops.runtime.kernels.coverage import coverage, format_coverage
+
+    report = coverage(KERNEL_FACTORY, {op.name: op.kernel for op in op_defs()})
+    if as_json:
+        return write_stdout(json.dumps(report.as_dict(), indent=1) + "\n")
+    return write_stdout(format_coverage(report, missing_only=missing_only) + "\n")
 
 
 if __name__ == "__main__":

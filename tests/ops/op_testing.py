@@ -76,3 +76,14 @@ def tolerance(dtype: DataType) -> dict[str, float]:
     if dtype in (DataType.FLOAT32, DataType.COMPLEX64):
         return {"rtol": 1e-5, "atol": 1e-6}
     return {"rtol": 1e-12, "atol": 1e-12}
+
+
+def non_floating_dtypes_beyond_paddles(name: str) -> set[str]:
+    """The integer and bool dtypes kernel ``name`` is registered for on CPU that PaddlePaddle
+    3.3.1 does not register it for (runtime/kernels/paddle_3_3_1_cpu.json): a gradient kernel
+    may take those dtypes where PaddlePaddle's does, for the static programs that carry them,
+    and nowhere else."""
+    from phiops.runtime.kernels.coverage import paddle_data
+
+    ours = {d.name.lower() for d in cpu_dtypes(name) if not (d.is_floating_point or d.is_complex)}
+    return ours - set(paddle_data()["kernels"].get(name, ()))

@@ -311,6 +311,22 @@ def test_integer_divide_kernel_truncates_toward_zero():
     np.testing.assert_array_equal(out, [-3, 3, 3, -3, -2])
 
 
+@pytest.mark.parametrize("dtype", [D.INT8, D.INT16])
+def test_narrow_integer_divide_kernels_truncate_toward_zero(dtype: DataType):
+    x, y = SIGNS_X.astype(dtype.numpy_dtype), SIGNS_Y.astype(dtype.numpy_dtype)
+    out = _integer_divide_kernel(dtype)(x, y)
+    assert out.dtype == dtype.numpy_dtype
+    np.testing.assert_array_equal(out, [-3, 3, 3, -3, -2])
+
+
+def test_uint8_divide_kernel_floors():
+    out = _integer_divide_kernel(D.UINT8)(
+        np.array([7, 255, 0], np.uint8), np.array([2, 16, 3], np.uint8)
+    )
+    assert out.dtype == np.uint8
+    np.testing.assert_array_equal(out, [3, 15, 0])
+
+
 def test_integer_divide_kernel_by_zero_raises():
     with pytest.raises(InvalidArgumentError, match="Integer division by zero"):
         _integer_divide_kernel(D.INT32)(np.array([1, 2], np.int32), np.array([1, 0], np.int32))

@@ -1,64 +1,96 @@
-"""Every issue-8 kernel is registered on CPU for exactly the dtypes PaddlePaddle 3.3.1's CPU
-build registers (tests/data/paddle_cpu_kernel_dtypes.json, written from PaddlePaddle's kernel
-factory by tests/tools/make_paddle_kernel_dtypes.py), less the float8 dtypes numpy cannot hold, and
-less the gaps listed here with their reason. A gap that gets closed fails the test until it
-is taken off the list, so the list stays true."""
+"""Every kernel phiops registers is registered on CPU for exactly the dtypes PaddlePaddle 3.3.1's
+CPU build registers for the kernel of that name (runtime/kernels/paddle_3_3_1_cpu.json, recorded
+from PaddlePaddle's kernel factory by tests/tools/make_paddle_coverage.py), less the float8 dtypes
+numpy cannot hold, and less the gaps listed here with their reason. The kernels come from the
+registry, so a new kernel is checked as soon as it is registered; a gap that gets closed fails
+the test until it is taken off the list, so the list stays true."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import pytest
 
 from phiops import generated  # noqa: F401  (registers every kernel)
 from phiops.runtime.common import Backend
+from phiops.runtime.kernels.coverage import NUMPY_LACKS, paddle_data
 from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY
 
-TABLE = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "paddle_cpu_kernel_dtypes.json").read_text()
-)
+TABLE = paddle_data()["kernels"]
 
-# numpy has no float8 types (bfloat16 comes from ml_dtypes)
-NUMPY_LACKS = {"float8_e4m3fn", "float8_e5m2"}
-
-ISSUE_8_OPS = """
-conv2d depthwise_conv2d conv3d pool2d max_pool2d_with_index pool3d batch_norm layer_norm
-group_norm instance_norm relu relu6 hardswish hardsigmoid swish elu selu softplus softsign mish
-hardtanh logsigmoid prelu erf logsumexp embedding gather gather_nd index_select scatter
-scatter_nd_add take_along_axis put_along_axis one_hot topk argsort masked_select nonzero unique
-slice strided_slice split_with_num add_n tile flip roll pad pad3d tril triu cumsum cumprod arange
-linspace eye full_int_array meshgrid diag nearest_interp bilinear_interp uniform gaussian
-bernoulli randint randperm dropout all any isnan isinf isfinite bitwise_and bitwise_or
-bitwise_xor bitwise_not allclose isclose set_value set_value_with_tensor index_put
-""".split()
+_INT = {"int32", "int64"}
+# PaddlePaddle registers these for int32/int64 with a float32 output; phiops computes integer
+# inputs in float32 before the kernel instead (ops/op_traits.yaml float_math), which
+# tests/ops/test_unary_math2.py's test_integer_inputs_compute_in_float32 checks gives
+# PaddlePaddle's dtype and values
+_CAST_INSTEAD = "integer inputs are cast to float32 before the kernel (op_traits float_math)"
 
 # kernel -> (dtypes PaddlePaddle registers that phiops does not, the reverse, why)
-KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {}
+_C = {"complex64", "complex128"}
+_INTEGER_GRAD = (
+    "integer gradients, which phiops' autograd never asks for (integer tensors stop gradients) "
+    "and whose C++ integer arithmetic the numpy formula does not reproduce yet"
+)
+_COMPLEX_GRAD = "complex gradient not written yet (PaddlePaddle conjugates the partial derivative)"
+_FLOAT16_GRAD = (
+    "phiops also registers float16, so that its float16 forward kernel can be differentiated"
+)
+KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
+    **{
+        name: (_INT, set(), _CAST_INSTEAD)
+        for name in ("exp", "expm1", "log", "log10", "log1p", "log2")
+    },
+    "divide_grad": ({"bool", "uint8", "int8", "int16"} | _INT, set(), _INTEGER_GRAD),
+    "elementwise_pow_grad": (_INT, set(), _INTEGER_GRAD),
+    "mean_grad": ({"bool"} | _INT, set(), _INTEGER_GRAD),
+    "prod_grad": (_INT, set(), _INTEGER_GRAD),
+    "pow_grad": (_INT | _C, set(), f"{_INTEGER_GRAD}; {_COMPLEX_GRAD}"),
+    "exp_grad": (set(), {"float16"}, _FLOAT16_GRAD),
+    "log_grad": (_C, {"float16"}, f"{_COMPLEX_GRAD}; {_FLOAT16_GRAD}"),
+    **{
+        name: (_C, set(), _COMPLEX_GRAD)
+        for name in (
+            "sigmoid_double_grad",
+            "sqrt_grad",
+            "square_double_grad",
+            "square_grad",
+            "tanh_double_grad",
+        )
+    },
+}
+
+# kernels phiops registers that PaddlePaddle 3.3.1 has under no kernel of that name, and why
+NOT_IN_PADDLE = {
+    "add_n_grad": "PaddlePaddle differentiates add_n by a composite rule; phiops has a kernel",
+    "exp_double_grad": "PaddlePaddle 3.3.1 registers exp_double_grad for GPU only",
+}
 
 
 def _kernels() -> list[str]:
-    names = []
-    for op in ISSUE_8_OPS:
-        for name in (op, f"{op}_grad"):
-            if KERNEL_FACTORY.has_kernel(name) and name in TABLE:
-                names.append(name)
-    return names
+    return sorted(name for name in KERNEL_FACTORY.kernels if name in TABLE)
+
+
+def _ours(name: str) -> set[str]:
+    return {
+        "any" if key.dtype == 0 else key.dtype.name.lower()
+        for key in KERNEL_FACTORY.kernels_of(name)
+        if key.backend is Backend.CPU
+    }
 
 
 @pytest.mark.parametrize("name", _kernels())
 def test_cpu_dtypes_are_paddles(name: str) -> None:
-    ours = {
-        key.dtype.name.lower()
-        for key in KERNEL_FACTORY.kernels_of(name)
-        if key.backend is Backend.CPU
-    }
+    ours = _ours(name)
     theirs = set(TABLE[name]) - NUMPY_LACKS
+    if ours == {"any"}:  # a kernel for every dtype (reshape's): covers PaddlePaddle's
+        return
     missing, extra, _ = KNOWN_GAPS.get(name, (set(), set(), ""))
     assert (theirs - ours, ours - theirs) == (missing, extra)
 
 
-def test_every_issue_8_op_has_a_kernel_paddle_registers() -> None:
-    """The comparison above covers each op: none drops out because of a name mismatch."""
-    covered = {name.removesuffix("_grad") for name in _kernels()}
-    assert covered == set(ISSUE_8_OPS)
+def test_every_kernel_is_one_paddle_registers() -> None:
+    """No kernel escapes the comparison above because of a name PaddlePaddle does not use."""
+    outside = sorted(name for name in KERNEL_FACTORY.kernels if name not in TABLE)
+    assert outside == sorted(NOT_IN_PADDLE)
+
+
+def test_known_gaps_name_registered_kernels() -> None:
+    assert sorted(set(KNOWN_GAPS) - set(_kernels())) == []

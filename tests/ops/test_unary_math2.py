@@ -6,10 +6,8 @@ here are PaddlePaddle 3.3.1's (tests/ops/test_unary_math2_paddle.py compares man
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
-from pathlib import Path
 from typing import Callable
 
 import ml_dtypes
@@ -72,11 +70,11 @@ OPS: dict[str, tuple[tuple, Callable[[np.ndarray], np.ndarray], tuple[float, flo
 }
 KERNEL = {"hardshrink": "hard_shrink"}
 
-# PaddlePaddle 3.3.1 registers these kernels for int32/int64 with a float32 output; phiops
-# computes integer inputs in float32 before the kernel instead (ops/op_traits.yaml float_math),
-# which test_integer_inputs_compute_in_float32 checks gives PaddlePaddle's dtype and values
-INTEGER_KERNELS_CAST_INSTEAD = {"log1p", "log2", "log10", "expm1"}
-# ...and its API casts erfinv's integer inputs to float32 (no integer kernel)
+# PaddlePaddle 3.3.1 registers log1p, log2, log10 and expm1 for int32/int64 with a float32
+# output; phiops computes integer inputs in float32 before the kernel instead
+# (ops/op_traits.yaml float_math), which test_integer_inputs_compute_in_float32 checks gives
+# PaddlePaddle's dtype and values (tests/ops/test_paddle_dtypes.py lists the gap); its API casts
+# erfinv's integer inputs to float32 too (no integer kernel)
 
 
 def wide(array: np.ndarray) -> np.ndarray:
@@ -108,19 +106,6 @@ def test_op_matches_numpy_for_each_dtype(op: str, dtype: DataType) -> None:
     else:
         actual = out.numpy().astype(np.float32) if dtype is D.BFLOAT16 else out.numpy()
         np.testing.assert_allclose(actual, expected, **tolerance(dtype))
-
-
-@pytest.mark.parametrize("op", sorted(OPS))
-def test_registered_dtypes_are_paddles(op: str) -> None:
-    table = json.loads(
-        (Path(__file__).resolve().parents[1] / "data" / "paddle_cpu_kernel_dtypes.json").read_text()
-    )
-    kernel = KERNEL.get(op, op)
-    for name in (kernel, f"{kernel}_grad"):
-        paddle = set(table[name])
-        if op in INTEGER_KERNELS_CAST_INSTEAD and name == kernel:
-            paddle -= {"int32", "int64"}
-        assert {d.name.lower() for d in cpu_dtypes(name)} == paddle, name
 
 
 # -- shapes: 0-D, empty --------------------------------------------------------------------

@@ -101,7 +101,9 @@ def run(fn, x_np: np.ndarray, dtype: str, attrs: list, grad: bool) -> dict:
 
 
 def main() -> None:
-    kernel_dtypes = json.loads((OUT.parents[1] / "paddle_cpu_kernel_dtypes.json").read_text())
+    kernel_dtypes = json.loads(
+        (OUT.parents[3] / "runtime" / "kernels" / "paddle_3_3_1_cpu.json").read_text()
+    )["kernels"]
     cases: dict[str, dict] = {}
     for op, (fn, attr_lists, reals, has_complex) in OPS.items():
         kernel = "hard_shrink" if op == "hardshrink" else op

@@ -23,6 +23,19 @@ D = DataType
 REAL = (D.FLOAT32, D.FLOAT64)
 REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 EXP_LOG_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
+INT = (D.INT32, D.INT64)
+# PaddlePaddle 3.3.1's CPU registrations of the zero gradients of floor and ceil
+ROUNDING_GRAD_DTYPES = (
+    D.BFLOAT16,
+    D.FLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.UINT8,
+    D.INT8,
+    D.INT16,
+    D.INT32,
+    D.INT64,
+)
 
 _SQRT_HALF = math.sqrt(0.5)
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
@@ -30,7 +43,7 @@ _ONE_OVER_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 _GELU_CONSTANT = 0.044715
 
 
-@register_kernel("exp_grad", dtypes=EXP_LOG_DTYPES + (D.COMPLEX64, D.COMPLEX128))
+@register_kernel("exp_grad", dtypes=EXP_LOG_DTYPES + (D.COMPLEX64, D.COMPLEX128) + INT)
 @ieee_results
 def exp_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
     """x_grad = out_grad * conj(out)."""
@@ -58,14 +71,14 @@ def rsqrt_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
     return out_grad * out.dtype.type(-0.5) * out * out * out
 
 
-@register_kernel("square_grad", dtypes=REAL)
+@register_kernel("square_grad", dtypes=REAL + INT)
 @ieee_results
 def square_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
     """x_grad = 2 * x * out_grad."""
     return out_grad * x.dtype.type(2) * x
 
 
-@register_kernel("abs_grad", dtypes=REAL_AND_COMPLEX)
+@register_kernel("abs_grad", dtypes=REAL_AND_COMPLEX + INT)
 def abs_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
     """x_grad = out_grad * sign(x) (0 at x == 0); for complex x, out_grad * x / |x| (0 at 0)
     with out_grad real, PHI's AbsGradFunctor: the imaginary part of a complex out_grad
@@ -79,13 +92,13 @@ def abs_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
     return xp.real(out_grad) * direction
 
 
-@register_kernel("floor_grad", dtypes=REAL)
+@register_kernel("floor_grad", dtypes=ROUNDING_GRAD_DTYPES)
 def floor_grad_kernel(ctx: KernelContext, out_grad: Array) -> Array:
     """Zeros: floor is piecewise constant (PHI's ZeroGradFunctor)."""
     return ctx.xp.zeros(out_grad.shape, dtype=out_grad.dtype)
 
 
-@register_kernel("ceil_grad", dtypes=REAL)
+@register_kernel("ceil_grad", dtypes=ROUNDING_GRAD_DTYPES)
 def ceil_grad_kernel(ctx: KernelContext, out_grad: Array) -> Array:
     """Zeros: ceil is piecewise constant (PHI's ZeroGradFunctor)."""
     return ctx.xp.zeros(out_grad.shape, dtype=out_grad.dtype)
@@ -174,7 +187,7 @@ def leaky_relu_grad_kernel(
     return out_grad * slope
 
 
-@register_kernel("tanh_double_grad", dtypes=REAL)
+@register_kernel("tanh_double_grad", dtypes=(D.FLOAT16,) + REAL)
 @ieee_results
 def tanh_double_grad_kernel(
     ctx: KernelContext, out: Array, grad_out: Array, grad_x_grad: Array
@@ -209,7 +222,7 @@ def exp_double_grad_kernel(
     return grad_x_grad * grad_out, grad_x_grad * out
 
 
-@register_kernel("relu_double_grad", dtypes=REAL)
+@register_kernel("relu_double_grad", dtypes=(D.FLOAT16,) + REAL)
 @ieee_results
 def relu_double_grad_kernel(ctx: KernelContext, out: Array, grad_x_grad: Array) -> Array:
     """Backward of relu_grad w.r.t. its grad_out: grad_out_grad = grad_x_grad * (out > 0)
@@ -217,7 +230,7 @@ def relu_double_grad_kernel(ctx: KernelContext, out: Array, grad_x_grad: Array) 
     return ctx.xp.multiply(grad_x_grad, ctx.xp.greater(out, 0))
 
 
-@register_kernel("square_double_grad", dtypes=REAL)
+@register_kernel("square_double_grad", dtypes=(D.FLOAT16,) + REAL + INT)
 @ieee_results
 def square_double_grad_kernel(
     ctx: KernelContext, x: Array, grad_out: Array, grad_x_grad: Array

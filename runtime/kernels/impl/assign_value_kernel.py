@@ -21,8 +21,9 @@ from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 
-# PaddlePaddle's CPU registrations (bfloat16 has no numpy dtype).
+# PaddlePaddle 3.3.1's CPU registrations
 ASSIGN_VALUE_DTYPES = (
+    D.BFLOAT16,
     D.BOOL,
     D.INT8,
     D.INT32,

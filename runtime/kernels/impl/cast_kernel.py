@@ -9,9 +9,9 @@ from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.floating_point import ieee_results
 from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
-# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/cast_kernel.cc) without bfloat16 and
+# PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/cast_kernel.cc) without
 # float8: the dtypes ``x`` may have; the target may be any dtype numpy has.
-CAST_DTYPES = ALL_TYPES
+CAST_DTYPES = ALL_TYPES + (DataType.UINT16, DataType.UINT32, DataType.UINT64)
 
 
 def _output_dtype_from_attribute(kernel: Kernel) -> None:

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
-from phiops.runtime.kernels.registration import FLOATING_AND_COMPLEX, register_kernel
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
-CONCAT_STACK_GRAD_DTYPES = FLOATING_AND_COMPLEX
+# PaddlePaddle 3.3.1's CPU registrations: every dtype, concat_grad without bfloat16
+STACK_GRAD_DTYPES = ALL_TYPES
+CONCAT_GRAD_DTYPES = tuple(d for d in ALL_TYPES if d is not DataType.BFLOAT16)
 
 
 def _shape_only_x(kernel: Kernel) -> None:
     kernel.input_at(0).set_dtype(DataType.ALL_DTYPE)
 
 
-@register_kernel("concat_grad", dtypes=CONCAT_STACK_GRAD_DTYPES, configure=_shape_only_x)
+@register_kernel("concat_grad", dtypes=CONCAT_GRAD_DTYPES, configure=_shape_only_x)
 def concat_grad_kernel(
     ctx: KernelContext, x: list[Array], out_grad: Array, axis: int
 ) -> list[Array]:
@@ -36,7 +38,7 @@ def concat_grad_kernel(
     return pieces
 
 
-@register_kernel("stack_grad", dtypes=CONCAT_STACK_GRAD_DTYPES)
+@register_kernel("stack_grad", dtypes=STACK_GRAD_DTYPES)
 def stack_grad_kernel(ctx: KernelContext, out_grad: Array, axis: int) -> list[Array]:
     index = axis + out_grad.ndim if axis < 0 else axis
     lead = (slice(None),) * index

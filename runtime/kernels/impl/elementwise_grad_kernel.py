@@ -4,9 +4,10 @@ of the broadcast shape back to one input's shape.
 
 The formulas are PaddlePaddle's (paddle/phi/kernels/impl/elementwise_grad_kernel_impl.h and
 funcs/elementwise_functor.h): complex gradients use the conjugate of the partial derivative
-(MulGradDX<complex>: dout * conj(y)). Integer and bool tensors get no gradients, so every
-kernel is registered for the floating (and, where the forward op has them, complex) dtypes
-only. Outputs never alias inputs: a gradient that equals ``out_grad`` is returned as a copy.
+(MulGradDX<complex>: dout * conj(y)). phiops' autograd gives integer and bool tensors no
+gradients, but a static program may run these kernels in any dtype PaddlePaddle 3.3.1 registers
+them for on CPU, so they are registered for those (divide_grad's integer ones aside: see
+tests/ops/test_paddle_dtypes.py). Outputs never alias inputs: a gradient that equals ``out_grad`` is returned as a copy.
 A gradient the autograd engine does not want (``ctx.wants``) is not computed: None instead.
 """
 
@@ -25,6 +26,14 @@ D = DataType
 
 REAL = (D.FLOAT32, D.FLOAT64)
 REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+INT = (D.INT32, D.INT64)
+# PaddlePaddle 3.3.1's CPU registrations where they go beyond the floating and complex dtypes:
+# integer and bool gradients, which a static program may ask for (phiops' autograd does not:
+# integer tensors stop gradients)
+ADD_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BOOL, D.UINT8, D.INT8, D.INT16) + INT
+SUBTRACT_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BFLOAT16, D.INT16) + INT
+MULTIPLY_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BFLOAT16, D.BOOL) + INT
+MAXIMUM_MINIMUM_GRAD_DTYPES = REAL + (D.BFLOAT16,) + INT
 
 __all__ = ["reduce_to_shape", "conj_if_complex"]
 
@@ -61,7 +70,7 @@ def _fresh(xp: ModuleType, grad: Array, source: Array) -> Array:
     return xp.array(grad, copy=True) if grad is source else grad
 
 
-@register_kernel("add_grad", dtypes=REAL_AND_COMPLEX)
+@register_kernel("add_grad", dtypes=ADD_GRAD_DTYPES)
 def add_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array, axis: int
 ) -> tuple[Array, Array]:
@@ -76,7 +85,7 @@ def add_grad_kernel(
     return x_grad, y_grad
 
 
-@register_kernel("subtract_grad", dtypes=REAL_AND_COMPLEX)
+@register_kernel("subtract_grad", dtypes=SUBTRACT_GRAD_DTYPES)
 def subtract_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array, axis: int
 ) -> tuple[Array, Array]:
@@ -90,7 +99,7 @@ def subtract_grad_kernel(
     return x_grad, y_grad
 
 
-@register_kernel("multiply_grad", dtypes=REAL_AND_COMPLEX)
+@register_kernel("multiply_grad", dtypes=MULTIPLY_GRAD_DTYPES)
 @ieee_results
 def multiply_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array, axis: int
@@ -121,7 +130,7 @@ def divide_grad_kernel(
     return x_grad, y_grad
 
 
-@register_kernel("maximum_grad", dtypes=REAL)
+@register_kernel("maximum_grad", dtypes=MAXIMUM_MINIMUM_GRAD_DTYPES)
 @ieee_results
 def maximum_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array
@@ -139,7 +148,7 @@ def maximum_grad_kernel(
     return x_grad, y_grad
 
 
-@register_kernel("minimum_grad", dtypes=REAL)
+@register_kernel("minimum_grad", dtypes=MAXIMUM_MINIMUM_GRAD_DTYPES)
 @ieee_results
 def minimum_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array
@@ -198,7 +207,7 @@ def _select_grads(
     return x_grad, y_grad
 
 
-@register_kernel("elementwise_pow_grad", dtypes=REAL_AND_COMPLEX)
+@register_kernel("elementwise_pow_grad", dtypes=REAL_AND_COMPLEX + (D.BFLOAT16,))
 @ieee_results
 def elementwise_pow_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array
@@ -217,7 +226,7 @@ def elementwise_pow_grad_kernel(
     return x_grad, y_grad
 
 
-@register_kernel("multiply_double_grad", dtypes=REAL_AND_COMPLEX)
+@register_kernel("multiply_double_grad", dtypes=MULTIPLY_GRAD_DTYPES)
 @ieee_results
 def multiply_double_grad_kernel(
     ctx: KernelContext,

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
-from phiops.runtime.kernels.registration import FLOATING_AND_COMPLEX, register_kernel
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
-# PaddlePaddle registers these grads for every dtype; gradients exist only for the floating and
-# complex ones (bfloat16 aside).
-MANIPULATION_GRAD_DTYPES = FLOATING_AND_COMPLEX
+# PaddlePaddle 3.3.1 registers these grads (pure data movement) for every dtype its CPU build
+# has: ALL_TYPES, and transpose_grad for the unsigned 16/32/64-bit ones too (float8 aside)
+MANIPULATION_GRAD_DTYPES = ALL_TYPES
+UNSIGNED_WIDE = (DataType.UINT16, DataType.UINT32, DataType.UINT64)
 
 
 def _shape_only_x(kernel: Kernel) -> None:
@@ -51,7 +52,7 @@ def flatten_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
     return _as_x(x, out_grad)
 
 
-@register_kernel("transpose_grad", dtypes=MANIPULATION_GRAD_DTYPES)
+@register_kernel("transpose_grad", dtypes=MANIPULATION_GRAD_DTYPES + UNSIGNED_WIDE)
 def transpose_grad_kernel(ctx: KernelContext, out_grad: Array, perm: tuple[int, ...]) -> Array:
     rank = out_grad.ndim
     inverse = [0] * rank

@@ -25,6 +25,8 @@ from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 # complex128: ALL_TYPES without bfloat16.
 RESHAPE_DTYPES = (DataType.ALL_DTYPE,)
 MANIPULATION_DTYPES = ALL_TYPES
+# transpose (and cast) take the unsigned 16/32/64-bit dtypes as well
+UNSIGNED_WIDE = (DataType.UINT16, DataType.UINT32, DataType.UINT64)
 
 
 @register_kernel("reshape", dtypes=RESHAPE_DTYPES)
@@ -33,7 +35,7 @@ def reshape_kernel(ctx: KernelContext, x: Array, shape: tuple[int, ...]) -> Arra
     return x.reshape(reshape_out_dims(shape, x.shape) if 0 in shape else shape)
 
 
-@register_kernel("transpose", dtypes=MANIPULATION_DTYPES)
+@register_kernel("transpose", dtypes=MANIPULATION_DTYPES + UNSIGNED_WIDE)
 def transpose_kernel(ctx: KernelContext, x: Array, perm: tuple[int, ...]) -> Array:
     # The method, not xp.transpose: that Python-level wrapper costs more than the transpose.
     return x.transpose(perm)

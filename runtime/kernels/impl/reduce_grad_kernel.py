@@ -25,9 +25,20 @@ D = DataType
 
 # PaddlePaddle's CPU grad registrations, restricted to the floating and complex dtypes that
 # can carry gradients and that the forward kernels here have.
-SUM_GRAD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+SUM_GRAD_DTYPES = (
+    D.FLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.COMPLEX64,
+    D.COMPLEX128,
+    D.BFLOAT16,
+    D.BOOL,
+    D.INT16,
+    D.INT32,
+    D.INT64,
+)
 MEAN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-MAX_MIN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64)
+MAX_MIN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 PROD_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 

@@ -34,7 +34,7 @@ def pow_grad_kernel(
     return out_grad * exponent * xp.power(x, exponent - 1)
 
 
-@register_kernel("clip_grad", dtypes=REAL)
+@register_kernel("clip_grad", dtypes=REAL + (D.INT32, D.INT64))
 def clip_grad_kernel(
     ctx: KernelContext,
     x: Array,

@@ -13,8 +13,8 @@ from phiops.runtime.common import DataType
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
-# PaddlePaddle's CPU registration without bfloat16.
-SGD_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
+# PaddlePaddle 3.3.1's CPU registration
+SGD_DTYPES = (DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64)
 
 
 def _learning_rate_in_float64(kernel: Kernel) -> None:

@@ -11,7 +11,7 @@ D = DataType
 
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/where_grad_kernel.cc) without the
 # integer dtypes, which get no gradients.
-WHERE_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+WHERE_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128, D.BOOL, D.INT32, D.INT64)
 
 
 def _condition_keeps_its_dtype(kernel: Kernel) -> None:
