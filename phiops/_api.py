@@ -17,6 +17,7 @@ from phiops.generated import *  # noqa: F401,F403
 from phiops.generated import __all__ as _generated_names
 from phiops.generated import python_api as _python_api
 from phiops.generated.python_api import *  # noqa: F401,F403
+from phiops.runtime.common import DataType as _DataType
 from phiops.runtime.eager.tensor import Tensor as _Tensor
 
 from ._paddle_api import *  # noqa: F401,F403
@@ -48,9 +49,28 @@ _SUBMODULES = (
     "static",
 )
 
+# PaddlePaddle's dtype names that phiops.generated does not define (``bool`` there would shadow
+# the builtin), and ``paddle.dtype``, the type of them all
+_DTYPE_NAMES = {
+    "bool": _DataType.BOOL,
+    "bfloat16": _DataType.BFLOAT16,
+    "uint16": _DataType.UINT16,
+    "uint32": _DataType.UINT32,
+    "uint64": _DataType.UINT64,
+    "dtype": _DataType,
+}
+globals().update(_DTYPE_NAMES)
+
 __all__ = list(
     dict.fromkeys(
-        [*_generated_names, *_python_api.__all__, *_paddle_api.__all__, "ir", *_SUBMODULES]
+        [
+            *_generated_names,
+            *_python_api.__all__,
+            *_paddle_api.__all__,
+            *_DTYPE_NAMES,
+            "ir",
+            *_SUBMODULES,
+        ]
     )
 )
 
