@@ -115,6 +115,24 @@ CASES: list[tuple[str, Call]] = [
         (name, lambda p, t, name=name: getattr(p, name)(t(np.abs(M) + 0.5)))
         for name in ("exp", "log", "sqrt", "rsqrt")
     ],
+    # the unary math functions with a keyword-only out=: in their domains, and with out= given
+    *[
+        (name, lambda p, t, name=name, low=low: getattr(p, name)(t(np.abs(M) / 8 + low)))
+        for name, low in (
+            ("acos", 0.1),
+            ("acosh", 1.2),
+            ("atanh", 0.1),
+            ("cosh", 0.0),
+            ("expm1", -0.5),
+            ("log10", 0.5),
+            ("log1p", 0.0),
+            ("log2", 0.5),
+            ("sinh", -0.3),
+        )
+    ],
+    ("round", lambda p, t: p.round(t(M * 0.7 - 1.25))),
+    ("round-decimals", lambda p, t: p.round(t(M * 0.77 - 1.25), decimals=1)),
+    ("log1p-out", lambda p, t: (lambda out: (p.log1p(t(M), out=out), out)[1])(t(M * 0))),
     *[
         (name, lambda p, t, name=name: getattr(p, name)(t(M - 2.5)))
         for name in (
