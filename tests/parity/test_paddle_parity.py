@@ -49,6 +49,7 @@ CASES: list[tuple[str, str, list[Any], list[Any]]] = [
     ("divide-float", "divide", [floats(2, 3), floats(2, 3, low=0.5, high=2)], []),
     ("maximum", "maximum", [floats(2, 3), floats(3)], []),
     ("minimum-int", "minimum", [ints(5), ints(5)], []),
+    ("minimum-broadcast", "minimum", [floats(2, 3), floats(3)], []),
     ("elementwise_pow", "elementwise_pow", [floats(4, low=0.5, high=2), floats(4)], []),
     (
         "elementwise_pow-int",
@@ -127,6 +128,9 @@ CASES: list[tuple[str, str, list[Any], list[Any]]] = [
     ("mean-all-keepdim", "mean", [floats(2, 3)], [[], True]),
     ("max", "max", [floats(2, 3)], [[0], False]),
     ("min-int", "min", [ints(2, 3)], [[-1], True]),
+    ("min-axis", "min", [floats(2, 3)], [[1], True]),
+    ("logit", "logit", [floats(2, 3, low=0.05, high=0.95)], [1e-6]),
+    ("logit-eps", "logit", [floats(2, 3, low=0.0, high=1.0)], [0.2]),
     ("prod", "prod", [floats(2, 3)], [[1], False, False]),
     ("prod-reduce-all", "prod", [floats(2, 3)], [[0], False, True]),
     ("argmax", "argmax", [floats(3, 4)], [1, False, False, "int64"]),
@@ -220,3 +224,117 @@ def test_gradients_equal_paddle(case_id: str, fn: Callable[[Any, Any], Any]) -> 
     x = phi.to_tensor(data, stop_gradient=False)
     (got,) = phi.grad(phi.sum(fn(phi, x)), x)
     np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-10)
+
+
+# -- the gradients of every case, and their gradients -----------------------------------------
+
+
+def _backward_chain(op: str) -> tuple[str, ...]:
+    """The op's backward op and, where it has one, its double grad (phiops' specs)."""
+    from phiops.runtime.dispatch.op_def import OP_DEFS
+
+    chain, name = [], OP_DEFS[op].backward if op in OP_DEFS else None
+    while name is not None and name in OP_DEFS and len(chain) < 2:
+        chain.append(name)
+        name = OP_DEFS[name].backward
+    return tuple(chain)
+
+
+def _floating(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(_floating(v) for v in value)
+    return isinstance(value, np.ndarray) and value.dtype.kind == "f"
+
+
+def _float_output(case: tuple[str, str, list[Any], list[Any]]) -> bool:
+    """The case has a floating output to differentiate (a cast to int or bool has none)."""
+    outputs = as_list(run_phi(case[1], case[2], case[3]))
+    return any(o is not None and "float" in str(o.dtype) for o in outputs)
+
+
+# case id -> why its gradients are not compared
+NO_GRADIENT_PARITY = {
+    # PaddlePaddle 3.3.1's own matmul_grad raises "Input dimension size should be equal to 2,
+    # but received dimension size is 3" for a [2, 3, 4] x [4, 5] product
+    "matmul-batch-broadcast": "PaddlePaddle 3.3.1's matmul_grad fails on it",
+}
+
+GRADIENT_CASES = [
+    case
+    for case in CASES
+    if _backward_chain(case[1])
+    and _floating(case[2][0])
+    and case[0] not in NO_GRADIENT_PARITY
+    and _float_output(case)
+]
+
+
+def _gradients(lib: Any, api: Any, op: str, inputs: list[Any], attrs: list[Any], twice: bool):
+    """d(sum(out_i * w_i))/d(floating inputs), and with ``twice`` the gradient of
+    sum(first gradient * v) again, in ``lib`` (paddle or phiops), float64 throughout."""
+    leaves, tensors = [], []
+    for value in inputs:
+        if _floating(value):
+            group = [
+                lib.to_tensor(v.astype("float64"), stop_gradient=False) for v in as_list(value)
+            ]
+            leaves += group
+            tensors.append(group if isinstance(value, list) else group[0])
+        else:
+            tensors.append(lib.to_tensor(value))
+    outputs = [o for o in as_list(api(op, tensors, attrs)) if o is not None]
+    outputs = [o for o in outputs if "float" in str(o.dtype)]
+    weights = np.random.default_rng(4)
+    loss = None
+    for out in outputs:
+        w = lib.to_tensor(weights.uniform(0.5, 1.5, out.shape).astype("float64"))
+        term = lib.sum(out * w)
+        loss = term if loss is None else loss + term
+    first = lib.grad(loss, leaves, create_graph=twice, allow_unused=True)
+    if not twice:
+        return first
+    used = [(g, x) for g, x in zip(first, leaves) if g is not None and not g.stop_gradient]
+    if not used:
+        return []
+    second_loss = None
+    for g, _ in used:
+        v = lib.to_tensor(weights.uniform(0.5, 1.5, g.shape).astype("float64"))
+        term = lib.sum(g * v)
+        second_loss = term if second_loss is None else second_loss + term
+    return lib.grad(second_loss, [x for _, x in used], allow_unused=True)
+
+
+def _paddle_call(op: str, tensors: list[Any], attrs: list[Any]) -> Any:
+    attrs = [paddle_attr(a) for a in attrs]
+    if op == "sum" and attrs[1] is None:
+        attrs[1] = paddle.base.core.DataType.UNDEFINED
+    return getattr(paddle._C_ops, op)(*tensors, *attrs)
+
+
+def _phi_call(op: str, tensors: list[Any], attrs: list[Any]) -> Any:
+    return getattr(phi, op)(*tensors, *attrs)
+
+
+# each case's gradients, and for an op with a double grad in phiops' specs their gradients too
+GRADIENT_RUNS = [(*case, False) for case in GRADIENT_CASES] + [
+    (*case, True) for case in GRADIENT_CASES if len(_backward_chain(case[1])) == 2
+]
+
+
+@pytest.mark.parametrize(
+    "case_id, op, inputs, attrs, twice",
+    GRADIENT_RUNS,
+    ids=[f"{r[0]}-{'double_grad' if r[4] else 'grad'}" for r in GRADIENT_RUNS],
+)
+def test_case_gradients_equal_paddle(
+    case_id: str, op: str, inputs: list[Any], attrs: list[Any], twice: bool
+) -> None:
+    """Every differentiable case's gradients (its backward op) and, for an op with a double
+    grad, the gradients of those (the double-grad op), in float64."""
+    expected = _gradients(paddle, _paddle_call, op, inputs, attrs, twice)
+    got = _gradients(phi, _phi_call, op, inputs, attrs, twice)
+    assert len(got) == len(expected)
+    for mine, theirs in zip(got, expected):
+        assert (mine is None) == (theirs is None)
+        if mine is not None:
+            np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-9, atol=1e-12)

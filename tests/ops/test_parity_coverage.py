@@ -1,0 +1,51 @@
+"""Meta-test: every op phiops specs, forward and backward, has a case compared with PaddlePaddle
+3.3.1.
+
+tests/data/parity_kernels.json records the kernels the parity tests (tests/parity/ and
+tests/**/test_*_paddle.py) run while passing, written by tests/tools/record_parity_kernels.py in
+the side venv where PaddlePaddle is installed. An op whose kernel is not in the record fails here
+unless NO_PARITY_CASE gives the reason; a new op therefore needs a parity test and a new record.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import phiops.generated  # noqa: F401  (registers every op and kernel)
+from phiops.runtime.dispatch.op_def import op_defs
+from phiops.runtime.kernels import KERNEL_FACTORY
+
+RECORD = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "parity_kernels.json").read_text()
+)
+
+# op -> why no parity test runs its kernel
+NO_PARITY_CASE: dict[str, str] = {}
+
+
+def _ops_with_kernels() -> dict[str, str]:
+    return {op.name: op.kernel for op in op_defs() if op.kernel is not None}
+
+
+def test_every_op_has_a_parity_case() -> None:
+    missing = sorted(
+        name
+        for name, kernel in _ops_with_kernels().items()
+        if kernel not in RECORD and name not in NO_PARITY_CASE
+    )
+    assert missing == [], (
+        "ops no parity test runs: add a case comparing them with PaddlePaddle 3.3.1, then "
+        "rewrite tests/data/parity_kernels.json with tests/tools/record_parity_kernels.py"
+    )
+
+
+def test_ops_without_a_parity_case_are_listed_truly() -> None:
+    ops = _ops_with_kernels()
+    assert sorted(set(NO_PARITY_CASE) - set(ops)) == []
+    assert sorted(name for name in NO_PARITY_CASE if ops[name] in RECORD) == []
+
+
+def test_the_record_names_registered_kernels() -> None:
+    assert sorted(set(RECORD) - set(KERNEL_FACTORY.kernels)) == []
+    assert all(isinstance(count, int) and count > 0 for count in RECORD.values())
