@@ -140,19 +140,21 @@ def scalar_operand(value: float) -> Value:
 
 
 def build_adam(call: OpCall) -> None:
-    """``pd_op.adam_`` / ``pd_op.adamw_`` as PaddlePaddle 3.3.1 builds them: their
-    ``moment2_max`` operand and result (amsgrad, which phiops's ``adam_`` does not have) absent,
-    ``beta1``, ``beta2`` and ``epsilon`` as ``full`` operands."""
+    """``pd_op.adam_`` / ``pd_op.adamw_`` as PaddlePaddle 3.3.1 builds them: ``beta1``,
+    ``beta2`` and ``epsilon`` as ``full`` operands; ``moment2_max`` (operand and result) absent
+    without amsgrad."""
     args = call.named()
     betas = [scalar_operand(args[name]) for name in ("beta1", "beta2", "epsilon")]
     parameter, moment1, moment2 = args["param"], args["moment1"], args["moment2"]
+    moment2_max = args["moment2_max"]
     beta1_pow, beta2_pow = args["beta1_pow"], args["beta2_pow"]
-    operands = [parameter, args["grad"], args["learning_rate"], moment1, moment2, None]
+    operands = [parameter, args["grad"], args["learning_rate"], moment1, moment2, moment2_max]
     operands += [beta1_pow, beta2_pow, None, None]
     types = [v.type for v in (parameter, moment1, moment2)]
-    types += [NULL_TYPE, beta1_pow.type, beta2_pow.type, NULL_TYPE]
+    types += [NULL_TYPE if moment2_max is None else moment2_max.type]
+    types += [beta1_pow.type, beta2_pow.type, NULL_TYPE]
     attributes: dict[str, Any] = {
-        "amsgrad": False,
+        "amsgrad": args["amsgrad"],
         "lazy_mode": args["lazy_mode"],
         "min_row_size_to_use_multithread": 1000,
         "multi_precision": False,
