@@ -198,6 +198,13 @@ class Optimizer:
         """The op call that updates one parameter (a Tensor eagerly, a Value in a program)."""
         raise NotImplementedError
 
+    def _update(
+        self, parameter: Tensor, grad: Tensor, rate: Tensor, state: tuple[Any, ...]
+    ) -> None:
+        """Update one parameter eagerly: ``_update_call``'s op through the generated API (a rule
+        whose step is more than one op call overrides this)."""
+        run_eager(self._update_call(parameter, grad, rate, state))
+
     def _merged_calls(
         self, params: list[Tensor], grads: list[Tensor], rate: Tensor, state: list[list[Tensor]]
     ) -> list[OpCall] | None:
@@ -289,11 +296,7 @@ class Optimizer:
         if self._use_multi_tensor and self._merged_step(params, grads):
             return
         for parameter, grad in zip(params, grads):
-            run_eager(
-                self._update_call(
-                    parameter, grad, self._lr_tensor(parameter), self._state_of(parameter)
-                )
-            )
+            self._update(parameter, grad, self._lr_tensor(parameter), self._state_of(parameter))
 
     def _merged_step(self, params: list[Tensor], grads: list[Tensor]) -> bool:
         """One multi-tensor step per group of parameters of one dtype and place; False when the
@@ -349,8 +352,8 @@ class Optimizer:
         tensors = []
         for accumulator in self._accumulators():
             name = unique_name(self._accumulator_key(parameter.name, accumulator))
-            shape = parameter.shape if accumulator.shape is None else list(accumulator.shape)
-            dtype = parameter.dtype.numpy_dtype
+            shape = accumulator.shape_for(parameter.shape)
+            dtype = (accumulator.dtype or parameter.dtype).numpy_dtype
             value = loaded.get(name)
             if value is None:
                 array = np.full(shape, accumulator.fill, dtype)

@@ -118,8 +118,8 @@ def accumulator(optimizer: Optimizer, parameter: Value, spec: Accumulator) -> Va
     parameter_name = parameter.define_op.attributes["parameter_name"].value
     return persistable_value(
         unique_name(optimizer._accumulator_key(parameter_name, spec)),
-        list(parameter.shape) if spec.shape is None else list(spec.shape),
-        parameter.dtype,
+        spec.shape_for(parameter.shape),
+        spec.dtype or parameter.dtype,
         spec.fill,
     )
 
