@@ -1,0 +1,98 @@
+"""The optimizers of issues 24 and 25 in a static program: ``minimize`` builds their ops
+(``pd_op.adagrad_``, ``rmsprop_``, ``adadelta_``, ``lamb_``, ``nadam_``, ``radam_``, and
+``adam_``/``adamw_`` with amsgrad's ``moment2_max``), the Executor runs them, and three steps
+give the parameters the eager steps of the same rule give."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import numpy as np
+import pytest
+
+import phiops.generated as phi
+from phiops.runtime import optimizer
+
+SAME_RULE = {
+    "adagrad": lambda ps: optimizer.Adagrad(0.1, parameters=ps, weight_decay=0.05),
+    "rmsprop_centered": lambda ps: optimizer.RMSProp(
+        0.01, momentum=0.5, centered=True, parameters=ps
+    ),
+    "adadelta": lambda ps: optimizer.Adadelta(1.0, parameters=ps),
+    "lamb": lambda ps: optimizer.Lamb(0.05, lamb_weight_decay=0.02, parameters=ps),
+    "nadam": lambda ps: optimizer.NAdam(0.01, parameters=ps, weight_decay=0.01),
+    "radam": lambda ps: optimizer.RAdam(0.01, parameters=ps),
+    "adam_amsgrad": lambda ps: optimizer.Adam(0.05, parameters=ps, amsgrad=True),
+    "adamw_amsgrad": lambda ps: optimizer.AdamW(0.05, parameters=ps, amsgrad=True),
+}
+OPS = {
+    "adagrad": "pd_op.adagrad_",
+    "rmsprop_centered": "pd_op.rmsprop_",
+    "adadelta": "pd_op.adadelta_",
+    "lamb": "pd_op.lamb_",
+    "nadam": "pd_op.nadam_",
+    "radam": "pd_op.radam_",
+    "adam_amsgrad": "pd_op.adam_",
+    "adamw_amsgrad": "pd_op.adamw_",
+}
+
+
+@pytest.fixture
+def programs() -> Iterator[tuple[Any, Any]]:
+    phi.enable_static()
+    main, startup = phi.static.Program(), phi.static.Program()
+    try:
+        with phi.static.unique_name_guard(), phi.static.program_guard(main, startup):
+            yield main, startup
+    finally:
+        phi.disable_static()
+
+
+def _regression() -> Any:
+    x = phi.static.data("x", [-1, 3], "float32")
+    y = phi.static.data("y", [-1, 1], "float32")
+    w = phi.static.create_parameter([3, 1], "float32", name="w")
+    b = phi.static.create_parameter([1], "float32", name="b", is_bias=True)
+    prediction = phi.add(phi.matmul(x, w), b)
+    return phi.mean(phi.square(prediction - y))
+
+
+@pytest.mark.parametrize("kind", sorted(SAME_RULE))
+def test_a_static_program_trains_as_the_eager_steps_of_the_same_rule(programs, kind: str) -> None:
+    main, startup = programs
+    loss = _regression()
+    ops, _ = SAME_RULE[kind](None).minimize(loss)
+    assert [op.name for op in ops if op.name.startswith("pd_op.") and op.name.endswith("_")][
+        -2:
+    ] == [OPS[kind]] * 2
+    scope = phi.static.Scope()
+    exe = phi.static.Executor()
+    exe.run(startup, scope=scope)
+    start = {name: np.asarray(scope.get(name)).copy() for name in ("w", "b")}
+    rng = np.random.default_rng(0)
+    feeds = [
+        {
+            "x": rng.normal(size=(8, 3)).astype("float32"),
+            "y": rng.normal(size=(8, 1)).astype("float32"),
+        }
+        for _ in range(3)
+    ]
+    for feed in feeds:
+        exe.run(main, feed=feed, scope=scope)
+
+    phi.disable_static()
+    try:
+        params = {}
+        for name, value in start.items():
+            params[name] = phi.to_tensor(value, stop_gradient=False)
+            params[name].name = name
+        eager = SAME_RULE[kind]([params["w"], params["b"]])
+        for feed in feeds:
+            prediction = phi.add(phi.matmul(phi.to_tensor(feed["x"]), params["w"]), params["b"])
+            phi.mean(phi.square(prediction - phi.to_tensor(feed["y"]))).backward()
+            eager.step()
+            eager.clear_grad()
+    finally:
+        phi.enable_static()
+    for name, tensor in params.items():
+        np.testing.assert_allclose(tensor.numpy(), np.asarray(scope.get(name)), rtol=1e-6)
