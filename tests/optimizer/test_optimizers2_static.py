@@ -1,10 +1,15 @@
 """The optimizers of issues 24 and 25 in a static program: ``minimize`` builds their ops
 (``pd_op.adagrad_``, ``rmsprop_``, ``adadelta_``, ``lamb_``, ``nadam_``, ``radam_``, and
 ``adam_``/``adamw_`` with amsgrad's ``moment2_max``), the Executor runs them, and three steps
-give the parameters the eager steps of the same rule give."""
+give the parameters the eager steps of the same rule give. Then PaddlePaddle 3.3.1's programs
+of the same constructions: phiops prints their text exactly, runs it, and its own program, to
+PaddlePaddle's values."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Iterator
 
 import numpy as np
@@ -12,6 +17,9 @@ import pytest
 
 import phiops.generated as phi
 from phiops.runtime import optimizer
+from phiops.runtime.ir import parse_program
+from tests.optimizer.optimizer2_static_cases import CASES as STATIC_CASES
+from tests.static.static_training_cases import phiops_library
 
 SAME_RULE = {
     "adagrad": lambda ps: optimizer.Adagrad(0.1, parameters=ps, weight_decay=0.05),
@@ -96,3 +104,75 @@ def test_a_static_program_trains_as_the_eager_steps_of_the_same_rule(programs, k
         phi.enable_static()
     for name, tensor in params.items():
         np.testing.assert_allclose(tensor.numpy(), np.asarray(scope.get(name)), rtol=1e-6)
+
+
+# -- against PaddlePaddle 3.3.1's programs (tests/data/optimizer/static/, written by
+# tests/tools/make_optimizer2_static_fixtures.py from tests/optimizer/optimizer2_static_cases.py)
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "optimizer" / "static"
+FIXTURES = sorted(p.stem for p in DATA.glob("*.json"))
+
+
+def _fixture(name: str) -> tuple[dict, dict[str, np.ndarray]]:
+    meta = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    arrays = np.load(DATA / f"{name}.npz")
+    return meta, {key: arrays[key] for key in arrays.files}
+
+
+def _build(name: str) -> tuple[Any, Any, list]:
+    main, startup = phi.static.Program(), phi.static.Program()
+    library = SimpleNamespace(**vars(phiops_library()), optimizer=optimizer)
+    with phi.static.unique_name_guard(), phi.static.program_guard(main, startup):
+        fetches = STATIC_CASES[name](library)
+    return main, startup, fetches
+
+
+def _run_steps(name: str, main: Any, fetches: list) -> None:
+    """Run ``main`` for every recorded step from PaddlePaddle's scope after its startup program,
+    checking the fetched loss and every scope variable after each step."""
+    meta, arrays = _fixture(name)
+    scope = phi.static.Scope()
+    for var in meta["scope"]:
+        scope.var(var).set(arrays[f"before/{var}"].copy())
+    exe = phi.static.Executor()
+    for step in range(meta["steps"]):
+        prefix = f"step{step}/feed/"
+        feed = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
+        fetched = exe.run(main, feed=feed, fetch_list=fetches, scope=scope)
+        for index, got in enumerate(fetched):
+            want = arrays[f"step{step}/fetch/{index}"]
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        for var in meta["scope"]:
+            np.testing.assert_allclose(
+                np.asarray(scope.get(var)),
+                arrays[f"step{step}/after/{var}"],
+                rtol=1e-5,
+                atol=1e-6,
+                err_msg=f"{name} step {step}: {var}",
+            )
+
+
+def test_every_static_fixture_has_a_phiops_twin() -> None:
+    assert FIXTURES and sorted(STATIC_CASES) == FIXTURES
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_phiops_builds_paddles_program_text(programs, name: str) -> None:
+    meta, _ = _fixture(name)
+    main, startup, fetches = _build(name)
+    assert str(main) == meta["main"]
+    assert str(startup) == meta["startup"]
+    assert all(a is main.value(p) for a, p in zip(fetches, meta["fetch"]))
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_paddles_program_text_runs_to_paddles_values(programs, name: str) -> None:
+    meta, _ = _fixture(name)
+    main = parse_program(meta["main"], f"{name}.json")
+    _run_steps(name, main, [main.value(printed) for printed in meta["fetch"]])
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_phiops_program_runs_to_paddles_values(programs, name: str) -> None:
+    main, _, fetches = _build(name)
+    _run_steps(name, main, fetches)
