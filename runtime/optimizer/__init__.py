@@ -19,7 +19,9 @@ optimizer's for it. AdamW's is the decoupled coefficient. ``grad_clip`` (runtime
 ClipGradByValue, ClipGradByNorm, ClipGradByGlobalNorm) clips the gradients first, eagerly.
 Parameter groups (dicts with ``params`` and their own ``learning_rate`` factor and
 ``weight_decay``) follow PaddlePaddle's rules eagerly (each group clipped and updated on its
-own). A group's other options (``beta1``, ``momentum`` ...), AdamW's groups, groups and
+own); the optimizers of issues 24 and 25 also take their PaddlePaddle group options
+(``beta1``, ``rho``, ``epsilon`` ...: ``_group_options``). Other group options (SGD's, Momentum's,
+Adam's), AdamW's groups, groups and
 ``grad_clip`` in a static program, Adamax, Rprop and ASGD in a static program, and
 half-precision master weights raise ``UnimplementedError``.
 """

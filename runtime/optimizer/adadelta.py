@@ -19,7 +19,10 @@ _STATE = (Accumulator("_avg_squared_grad"), Accumulator("_avg_squared_update"))
 
 class Adadelta(Optimizer):
     """Adadelta: the gradient scaled by the ratio of the roots of running averages of squared
-    updates and squared gradients (``rho`` their decay), times the learning rate."""
+    updates and squared gradients (``rho`` their decay), times the learning rate. A parameter
+    group may set ``epsilon`` and ``rho``."""
+
+    _group_options = frozenset({"epsilon", "rho"})
 
     def __init__(
         self,
@@ -44,5 +47,14 @@ class Adadelta(Optimizer):
         squared_grad, squared_update = state
         return OpCall(
             "adadelta_",
-            (parameter, grad, squared_grad, squared_update, rate, None, self._rho, self._epsilon),
+            (
+                parameter,
+                grad,
+                squared_grad,
+                squared_update,
+                rate,
+                None,
+                self._option(parameter, "rho", self._rho),
+                self._option(parameter, "epsilon", self._epsilon),
+            ),
         )

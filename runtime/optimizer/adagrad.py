@@ -16,7 +16,11 @@ __all__ = ["Adagrad"]
 
 
 class Adagrad(Optimizer):
-    """Adagrad: ``moment += grad^2``, ``param -= lr * grad / (sqrt(moment) + epsilon)``."""
+    """Adagrad: ``moment += grad^2``, ``param -= lr * grad / (sqrt(moment) + epsilon)``. A
+    parameter group may set ``epsilon`` and ``initial_accumulator_value``."""
+
+    _group_options = frozenset({"epsilon", "initial_accumulator_value"})
+    _fill_options = {"moment": "initial_accumulator_value"}
 
     def __init__(
         self,
@@ -41,7 +45,8 @@ class Adagrad(Optimizer):
 
     def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
         (moment,) = state
-        return OpCall("adagrad_", (parameter, grad, moment, rate, None, self._epsilon, False))
+        epsilon = self._option(parameter, "epsilon", self._epsilon)
+        return OpCall("adagrad_", (parameter, grad, moment, rate, None, epsilon, False))
 
 
 def require_number(

@@ -21,7 +21,10 @@ __all__ = ["Adamax"]
 
 class Adamax(Optimizer):
     """Adamax: Adam's first moment divided by an exponentially weighted infinity norm of the
-    gradient."""
+    gradient. A parameter group may set ``beta1``, ``beta2`` and ``epsilon``."""
+
+    _group_options = frozenset({"beta1", "beta2", "epsilon"})
+    _fill_options = {"beta1_pow_acc": "beta1"}
 
     def __init__(
         self,
@@ -70,9 +73,9 @@ class Adamax(Optimizer):
                 inf_norm,
                 beta1_pow,
                 None,
-                self._beta1,
-                self._beta2,
-                self._epsilon,
+                self._option(parameter, "beta1", self._beta1),
+                self._option(parameter, "beta2", self._beta2),
+                self._option(parameter, "epsilon", self._epsilon),
                 False,
             ),
         )
@@ -83,4 +86,5 @@ class Adamax(Optimizer):
         """The ``adamax_`` step, then ``beta1_pow = scale(beta1_pow, beta1)`` in place."""
         run_eager(self._update_call(parameter, grad, rate, state))
         beta1_pow = state[2]
-        write_inplace(beta1_pow, op_api("scale")(beta1_pow, self._beta1, 0.0, True))
+        beta1 = self._option(parameter, "beta1", self._beta1)
+        write_inplace(beta1_pow, op_api("scale")(beta1_pow, beta1, 0.0, True))

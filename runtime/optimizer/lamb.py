@@ -17,7 +17,13 @@ __all__ = ["Lamb"]
 
 class Lamb(Optimizer):
     """LAMB: an Adam direction plus ``lamb_weight_decay * param``, scaled by the trust ratio
-    ``||param|| / ||direction||``."""
+    ``||param|| / ||direction||``. A parameter group may set ``beta1``, ``beta2``,
+    ``epsilon``, ``lamb_weight_decay`` and ``exclude_from_weight_decay_fn``."""
+
+    _group_options = frozenset(
+        {"beta1", "beta2", "epsilon", "lamb_weight_decay", "exclude_from_weight_decay_fn"}
+    )
+    _fill_options = {"beta1_pow_acc": "beta1", "beta2_pow_acc": "beta2"}
 
     def __init__(
         self,
@@ -63,8 +69,13 @@ class Lamb(Optimizer):
         return self._state_spec
 
     def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
-        exclude = self._exclude_from_weight_decay_fn
-        decay = 0.0 if exclude is not None and exclude(parameter) else self._lamb_weight_decay
+        option = self._option
+        exclude = option(
+            parameter, "exclude_from_weight_decay_fn", self._exclude_from_weight_decay_fn
+        )
+        decay = option(parameter, "lamb_weight_decay", self._lamb_weight_decay)
+        if exclude is not None and exclude(parameter):
+            decay = 0.0
         moment1, moment2, beta1_pow, beta2_pow = state
         return OpCall(
             "lamb_",
@@ -79,9 +90,9 @@ class Lamb(Optimizer):
                 None,
                 None,
                 decay,
-                self._beta1,
-                self._beta2,
-                self._epsilon,
+                option(parameter, "beta1", self._beta1),
+                option(parameter, "beta2", self._beta2),
+                option(parameter, "epsilon", self._epsilon),
                 self.always_adapt,
                 False,
             ),

@@ -48,7 +48,10 @@ _RADAM_STATE = (
 
 class NAdam(Optimizer):
     """NAdam: Adam with Nesterov momentum and the momentum schedule
-    ``beta1 * (1 - 0.5 * 0.96^(t * momentum_decay))``."""
+    ``beta1 * (1 - 0.5 * 0.96^(t * momentum_decay))``. A parameter group may set ``beta1``,
+    ``beta2``, ``epsilon`` and ``momentum_decay``."""
+
+    _group_options = frozenset({"beta1", "beta2", "epsilon", "momentum_decay"})
 
     def __init__(
         self,
@@ -80,10 +83,10 @@ class NAdam(Optimizer):
                 rate,
                 *state,
                 None,
-                self._beta1,
-                self._beta2,
-                self._epsilon,
-                self._momentum_decay,
+                self._option(parameter, "beta1", self._beta1),
+                self._option(parameter, "beta2", self._beta2),
+                self._option(parameter, "epsilon", self._epsilon),
+                self._option(parameter, "momentum_decay", self._momentum_decay),
                 False,
             ),
         )
@@ -91,7 +94,10 @@ class NAdam(Optimizer):
 
 class RAdam(Optimizer):
     """RAdam: Adam with its adaptive term rectified, and plain momentum while the variance
-    of the adaptive term is not tractable (the first steps)."""
+    of the adaptive term is not tractable (the first steps). A parameter group may set
+    ``beta1``, ``beta2`` and ``epsilon``."""
+
+    _group_options = frozenset({"beta1", "beta2", "epsilon"})
 
     def __init__(
         self,
@@ -120,9 +126,9 @@ class RAdam(Optimizer):
                 rate,
                 *state,
                 None,
-                self._beta1,
-                self._beta2,
-                self._epsilon,
+                self._option(parameter, "beta1", self._beta1),
+                self._option(parameter, "beta2", self._beta2),
+                self._option(parameter, "epsilon", self._epsilon),
                 False,
             ),
         )

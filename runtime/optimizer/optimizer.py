@@ -56,6 +56,11 @@ class Optimizer:
     subclasses give the update rule."""
 
     _use_multi_tensor = False
+    # the keys a parameter group may set besides params, learning_rate and weight_decay
+    # (PaddlePaddle's ``_update_param_group`` of the optimizer), read with ``_option``
+    _group_options: frozenset[str] = frozenset()
+    # accumulator name -> the option whose value fills it (Adamax's beta1_pow_acc: beta1)
+    _fill_options: dict[str, str] = {}
 
     def __init__(
         self,
@@ -136,11 +141,14 @@ class Optimizer:
             )
         if "params" not in group:
             raise InvalidArgumentError(f"{label} (a parameter group) has no 'params'")
-        other = sorted(set(group) - {"params", "learning_rate", "weight_decay"})
+        other = sorted(
+            set(group) - {"params", "learning_rate", "weight_decay"} - self._group_options
+        )
         if other:
+            accepted = ["params", "learning_rate", "weight_decay", *sorted(self._group_options)]
             raise UnimplementedError(
                 f"{label}: the parameter group options {other} are not implemented; a group "
-                "takes 'params', 'learning_rate' and 'weight_decay'"
+                f"of {kind} takes {accepted}"
             )
         params = group["params"]
         if isinstance(params, set):
@@ -166,7 +174,16 @@ class Optimizer:
             "params": params,
             "learning_rate": float(factor),
             "weight_decay": regularization_of(decay, f"{label}['weight_decay']"),
+            **{key: group[key] for key in sorted(self._group_options) if key in group},
         }
+
+    def _option(self, parameter: Any, key: str, default: Any) -> Any:
+        """Option ``key`` for ``parameter``: its parameter group's when the group sets it (one
+        of ``_group_options``), else ``default`` (the optimizer's)."""
+        index = self._group_of.get(id(parameter))
+        if index is None:
+            return default
+        return self._param_groups[index].get(key, default)
 
     def _own_regularizer(self, parameter: Any) -> WeightDecayRegularizer | None:
         """What PaddlePaddle keeps as ``parameter.regularizer``: its group's weight decay
@@ -356,7 +373,13 @@ class Optimizer:
             dtype = (accumulator.dtype or parameter.dtype).numpy_dtype
             value = loaded.get(name)
             if value is None:
-                array = np.full(shape, accumulator.fill, dtype)
+                option = self._fill_options.get(accumulator.name)
+                fill = (
+                    accumulator.fill
+                    if option is None
+                    else self._option(parameter, option, accumulator.fill)
+                )
+                array = np.full(shape, fill, dtype)
             else:
                 array = _loaded_array(type(self).__name__, name, value, shape, dtype)
             tensor = to_tensor(array, place=parameter.place)

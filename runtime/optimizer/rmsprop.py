@@ -19,7 +19,10 @@ _STATE = (Accumulator("momentum"), Accumulator("mean_square"), Accumulator("mean
 
 class RMSProp(Optimizer):
     """RMSProp: the gradient divided by the root of a running average of its square (``rho``
-    its decay), with momentum, optionally centred on the running mean of the gradient."""
+    its decay), with momentum, optionally centred on the running mean of the gradient. A
+    parameter group may set ``rho``, ``epsilon``, ``momentum`` and ``centered``."""
+
+    _group_options = frozenset({"rho", "epsilon", "momentum", "centered"})
 
     def __init__(
         self,
@@ -55,10 +58,10 @@ class RMSProp(Optimizer):
                 rate,
                 mean_grad,
                 None,
-                self._epsilon,
-                self._rho,
-                self._momentum,
-                self._centered,
+                self._option(parameter, "epsilon", self._epsilon),
+                self._option(parameter, "rho", self._rho),
+                self._option(parameter, "momentum", self._momentum),
+                self._option(parameter, "centered", self._centered),
                 False,
             ),
         )

@@ -52,6 +52,52 @@ CASES: dict[str, _Make] = {
         ],
         weight_decay=0.01,
     ),
+    "adagrad_group_options": lambda lib, layer: lib.optimizer.Adagrad(
+        0.1,
+        parameters=[
+            {"params": [layer.weight], "epsilon": 1e-3, "initial_accumulator_value": 0.5},
+            {"params": [layer.bias]},
+        ],
+    ),
+    "rmsprop_group_options": lambda lib, layer: lib.optimizer.RMSProp(
+        0.01,
+        parameters=[
+            {"params": [layer.weight], "rho": 0.8, "momentum": 0.3, "centered": True},
+            {"params": [layer.bias], "epsilon": 1e-4},
+        ],
+    ),
+    "adamax_group_options": lambda lib, layer: lib.optimizer.Adamax(
+        0.05,
+        parameters=[
+            {"params": [layer.weight], "beta1": 0.8, "beta2": 0.9},
+            {"params": [layer.bias], "epsilon": 1e-3, "learning_rate": 0.5},
+        ],
+    ),
+    "adadelta_group_options": lambda lib, layer: lib.optimizer.Adadelta(
+        1.0,
+        parameters=[{"params": [layer.weight], "rho": 0.8}, {"params": [layer.bias]}],
+    ),
+    "lamb_group_options": lambda lib, layer: lib.optimizer.Lamb(
+        0.05,
+        parameters=[
+            {"params": [layer.weight], "beta1": 0.8, "lamb_weight_decay": 0.1},
+            {"params": [layer.bias], "beta2": 0.99, "epsilon": 1e-4},
+        ],
+    ),
+    "nadam_group_options": lambda lib, layer: lib.optimizer.NAdam(
+        0.01,
+        parameters=[
+            {"params": [layer.weight], "beta1": 0.8, "momentum_decay": 0.01},
+            {"params": [layer.bias], "beta2": 0.99},
+        ],
+    ),
+    "radam_group_options": lambda lib, layer: lib.optimizer.RAdam(
+        0.01,
+        parameters=[
+            {"params": [layer.weight], "beta1": 0.8, "epsilon": 1e-4},
+            {"params": [layer.bias], "beta2": 0.99},
+        ],
+    ),
     "rmsprop": lambda lib, layer: lib.optimizer.RMSProp(0.01, parameters=layer.parameters()),
     "rmsprop_centered_clipped": lambda lib, layer: lib.optimizer.RMSProp(
         _scheduler(lib, 0.01),

@@ -169,3 +169,14 @@ def test_a_static_minimize_of_an_eager_only_optimizer_is_unimplemented(name: str
                 getattr(phi.optimizer, name)(learning_rate=0.01).minimize(loss)
     finally:
         phi.disable_static()
+
+
+def test_a_group_option_the_optimizer_does_not_take_is_unimplemented_naming_those_it_takes() -> None:
+    layer = phi.nn.Linear(2, 2)
+    with pytest.raises(
+        UnimplementedError,
+        match=r"parameters\[0\]: the parameter group options \['beta1'\] are not implemented; "
+        r"a group of RMSProp takes \['params', 'learning_rate', 'weight_decay', 'centered', "
+        r"'epsilon', 'momentum', 'rho'\]",
+    ):
+        phi.optimizer.RMSProp(0.1, parameters=[{"params": layer.parameters(), "beta1": 0.5}])
