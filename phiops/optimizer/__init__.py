@@ -8,7 +8,7 @@ PaddlePaddle's keys, and ``phiops.save`` / ``phiops.load`` round-trip them as ``
 PaddlePaddle's ``paddle.optimizer`` also has LBFGS, which phiops lacks. Parameter groups (dicts
 with ``params``, ``learning_rate`` and ``weight_decay``) work eagerly, but for AdamW; other
 group options, AdamW's groups and groups in a static program raise ``UnimplementedError``, as
-do Adamax, Rprop and ASGD in a static program. ``weight_decay`` is an ``L1Decay`` or
+do Rprop and ASGD in a static program. ``weight_decay`` is an ``L1Decay`` or
 ``L2Decay`` of ``phiops.regularizer`` or a float (``L2Decay``'s coefficient), and a parameter's
 own ``ParamAttr(regularizer=...)`` replaces it for that parameter, as in PaddlePaddle.
 """

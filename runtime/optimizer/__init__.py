@@ -22,7 +22,7 @@ Parameter groups (dicts with ``params`` and their own ``learning_rate`` factor a
 own); the optimizers of issues 24 and 25 also take their PaddlePaddle group options
 (``beta1``, ``rho``, ``epsilon`` ...: ``_group_options``). Other group options (SGD's, Momentum's,
 Adam's), AdamW's groups, groups and
-``grad_clip`` in a static program, Adamax, Rprop and ASGD in a static program, and
+``grad_clip`` in a static program, Rprop and ASGD in a static program, and
 half-precision master weights raise ``UnimplementedError``.
 """
 

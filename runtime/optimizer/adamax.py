@@ -1,6 +1,7 @@
 """Adamax (PaddlePaddle's ``adamax_``): per parameter ``moment``, ``inf_norm`` and
 ``beta1_pow_acc``; the op reads the beta power, and the optimizer advances it after the step
-(PaddlePaddle's ``_finish_update``: ``scale`` by ``beta1``)."""
+(PaddlePaddle's ``_finish_update``: ``scale`` by ``beta1``; in a static program a ``scale_``
+after every update op)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, Iterable
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.inplace import write_inplace
 from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.optimizer.adagrad import require_number
 from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.optimizer import Optimizer
@@ -54,13 +55,6 @@ class Adamax(Optimizer):
     def _accumulators(self) -> tuple[Accumulator, ...]:
         return self._state_spec
 
-    def _check_static(self) -> None:
-        super()._check_static()
-        raise UnimplementedError(
-            "Adamax.minimize() in a static program is not implemented (its beta1_pow update, "
-            "an in-place scale_, is not built into programs); use it eagerly"
-        )
-
     def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
         moment, inf_norm, beta1_pow = state
         return OpCall(
@@ -79,6 +73,11 @@ class Adamax(Optimizer):
                 False,
             ),
         )
+
+    def _finish_calls(self, parameter: Any, state: tuple[Any, ...]) -> tuple[OpCall, ...]:
+        """``beta1_pow = scale(beta1_pow, beta1)`` in place (``scale_``)."""
+        beta1 = self._option(parameter, "beta1", self._beta1)
+        return (OpCall("scale_", (state[2], beta1, 0.0, True)),)
 
     def _update(
         self, parameter: Tensor, grad: Tensor, rate: Tensor, state: tuple[Any, ...]

@@ -215,6 +215,12 @@ class Optimizer:
         """The op call that updates one parameter (a Tensor eagerly, a Value in a program)."""
         raise NotImplementedError
 
+    def _finish_calls(self, parameter: Any, state: tuple[Any, ...]) -> tuple[OpCall, ...]:
+        """The op calls a static ``minimize`` builds for ``parameter`` after every update op
+        (PaddlePaddle's ``_finish_update``); none by default. The eager ``_update`` of a rule
+        that has some runs them itself."""
+        return ()
+
     def _update(
         self, parameter: Tensor, grad: Tensor, rate: Tensor, state: tuple[Any, ...]
     ) -> None:

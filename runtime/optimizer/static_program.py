@@ -12,7 +12,8 @@ rule as the eager step:
 3. L2 weight decay (SGD, Adam): ``add_n([grad, scale(param, weight_decay)])`` for every
    parameter; Momentum's goes into ``momentum_`` (``l2_decay``), AdamW's into ``adamw_``;
 4. the rule's update op for each parameter with a gradient (``sgd_``, ``momentum_``, ``adam_``,
-   ``adamw_``), in place; ``adam_`` and ``adamw_`` in PaddlePaddle's PIR form (``build_adam``).
+   ``adamw_``, ``adagrad_``...), in place; ``adam_`` and ``adamw_`` in PaddlePaddle's PIR form
+   (``build_adam``); then the rule's finishing ops (Adamax's ``scale_`` of ``beta1_pow``).
 
 ``exe.run(startup)`` stores the parameters, the learning rate and the state in the scope; each
 ``exe.run(main, feed=...)`` then reads them from it and writes the updates back.
@@ -110,6 +111,9 @@ def minimize(
         start = len(block.ops)
         for parameter, grad in pairs:
             build(optimizer._update_call(parameter, grad, rate, states[id(parameter)]))
+        for parameter, _ in pairs:
+            for call in optimizer._finish_calls(parameter, states[id(parameter)]):
+                build(call)
     return list(block.ops[start:]), pairs
 
 
@@ -168,4 +172,21 @@ def build_adam(call: OpCall) -> None:
     Builder(current_block()).create(f"pd_op.{call.op}", operands + betas, types, attributes)
 
 
-_PIR_FORMS: dict[str, Callable[[OpCall], None]] = {"adam_": build_adam, "adamw_": build_adam}
+def build_scale_(call: OpCall) -> None:
+    """``pd_op.scale_`` on a persistable value (Adamax's ``beta1_pow``), as PaddlePaddle's
+    ``_finish_update`` builds it: the factor a ``full`` operand, the value scaled in place."""
+    x, factor, bias, bias_after_scale = call.args
+    operands = [x, scalar_operand(factor)]
+    attributes = {
+        "bias": float(bias),
+        "bias_after_scale": bias_after_scale,
+        "stop_gradient": [True],
+    }
+    Builder(current_block()).create("pd_op.scale_", operands, [x.type], attributes)
+
+
+_PIR_FORMS: dict[str, Callable[[OpCall], None]] = {
+    "adam_": build_adam,
+    "adamw_": build_adam,
+    "scale_": build_scale_,
+}

@@ -24,6 +24,7 @@ def _minimize(make: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
 CASES: dict[str, Callable[[Any], list[Any]]] = {
     "adagrad_minimize": _minimize(lambda o: o.Adagrad(0.1, weight_decay=0.01)),
     "rmsprop_minimize": _minimize(lambda o: o.RMSProp(0.01, momentum=0.5, centered=True)),
+    "adamax_minimize": _minimize(lambda o: o.Adamax(0.01, beta1=0.8)),
     "adadelta_minimize": _minimize(lambda o: o.Adadelta(1.0, rho=0.9)),
     "lamb_minimize": _minimize(lambda o: o.Lamb(0.01, lamb_weight_decay=0.02)),
     "nadam_minimize": _minimize(lambda o: o.NAdam(0.01)),

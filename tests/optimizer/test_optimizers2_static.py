@@ -27,6 +27,7 @@ SAME_RULE = {
         0.01, momentum=0.5, centered=True, parameters=ps
     ),
     "adadelta": lambda ps: optimizer.Adadelta(1.0, parameters=ps),
+    "adamax": lambda ps: optimizer.Adamax(0.01, beta1=0.8, parameters=ps),
     "lamb": lambda ps: optimizer.Lamb(0.05, lamb_weight_decay=0.02, parameters=ps),
     "nadam": lambda ps: optimizer.NAdam(0.01, parameters=ps, weight_decay=0.01),
     "radam": lambda ps: optimizer.RAdam(0.01, parameters=ps),
@@ -37,6 +38,7 @@ OPS = {
     "adagrad": "pd_op.adagrad_",
     "rmsprop_centered": "pd_op.rmsprop_",
     "adadelta": "pd_op.adadelta_",
+    "adamax": "pd_op.scale_",
     "lamb": "pd_op.lamb_",
     "nadam": "pd_op.nadam_",
     "radam": "pd_op.radam_",
