@@ -1,6 +1,6 @@
 """Optimizers with PaddlePaddle 3.3.1's interface (``paddle.optimizer``): SGD, Momentum, Adam,
-AdamW, Adagrad, RMSProp, Adamax, Adadelta, Lamb, NAdam, RAdam, Rprop and ASGD, and the
-learning-rate schedulers of ``lr``.
+AdamW, Adagrad, RMSProp, Adamax, Adadelta, Lamb, NAdam, RAdam, Rprop, ASGD and LBFGS (lbfgs.py,
+``step(closure)``: not an update rule), and the learning-rate schedulers of ``lr``.
 
 Each optimizer is one update rule (runtime/optimizer/rule.py): the per-parameter state it keeps
 (accumulators with PaddlePaddle's names, shapes and initial values) and the generated op that
@@ -35,6 +35,7 @@ from phiops.runtime.optimizer.adam import Adam, AdamW
 from phiops.runtime.optimizer.adamax import Adamax
 from phiops.runtime.optimizer.asgd import ASGD
 from phiops.runtime.optimizer.lamb import Lamb
+from phiops.runtime.optimizer.lbfgs import LBFGS
 from phiops.runtime.optimizer.momentum import Momentum
 from phiops.runtime.optimizer.nadam import NAdam, RAdam
 from phiops.runtime.optimizer.optimizer import Optimizer
@@ -57,5 +58,6 @@ __all__ = [
     "RAdam",
     "Rprop",
     "ASGD",
+    "LBFGS",
     "lr",
 ]
