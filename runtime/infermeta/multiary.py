@@ -154,6 +154,7 @@ def adam_infer_meta(
     learning_rate: MetaTensor,
     moment1: MetaTensor,
     moment2: MetaTensor,
+    moment2_max: MetaTensor | None,
     beta1_pow: MetaTensor,
     beta2_pow: MetaTensor,
     master_param: MetaTensor | None,
@@ -165,9 +166,11 @@ def adam_infer_meta(
     min_row_size_to_use_multithread: int,
     multi_precision: bool,
     use_global_beta_pow: bool,
+    amsgrad: bool,
     param_out: MetaTensor,
     moment1_out: MetaTensor,
     moment2_out: MetaTensor,
+    moment2_max_out: MetaTensor,
     beta1_pow_out: MetaTensor,
     beta2_pow_out: MetaTensor,
     master_param_out: MetaTensor,
@@ -175,7 +178,16 @@ def adam_infer_meta(
 ) -> None:
     """Every output like its input; ``learning_rate``, ``beta1_pow``, ``beta2_pow`` and
     ``skip_update`` hold one element; ``grad``, the moments and ``master_param`` have
-    ``param``'s dims."""
+    ``param``'s dims; ``amsgrad`` needs ``moment2_max`` (``moment2_max_out`` is None
+    without amsgrad, as in PaddlePaddle)."""
+    if amsgrad:
+        if moment2_max is None:
+            raise InvalidArgumentError(
+                "argument 'moment2_max' is None, but amsgrad is true (it needs the running "
+                "maximum of moment2)"
+            )
+        _require_param_dims(moment2_max, "moment2_max", param, config)
+        moment2_max_out.share_meta(moment2_max)
     _require_one_element(learning_rate, "learning_rate", config)
     _require_one_element(beta1_pow, "beta1_pow", config)
     _require_one_element(beta2_pow, "beta2_pow", config)
@@ -202,6 +214,7 @@ def adamw_infer_meta(
     learning_rate: MetaTensor,
     moment1: MetaTensor,
     moment2: MetaTensor,
+    moment2_max: MetaTensor | None,
     beta1_pow: MetaTensor,
     beta2_pow: MetaTensor,
     master_param: MetaTensor | None,
@@ -216,9 +229,11 @@ def adamw_infer_meta(
     min_row_size_to_use_multithread: int,
     multi_precision: bool,
     use_global_beta_pow: bool,
+    amsgrad: bool,
     param_out: MetaTensor,
     moment1_out: MetaTensor,
     moment2_out: MetaTensor,
+    moment2_max_out: MetaTensor,
     beta1_pow_out: MetaTensor,
     beta2_pow_out: MetaTensor,
     master_param_out: MetaTensor,
@@ -231,6 +246,7 @@ def adamw_infer_meta(
         learning_rate,
         moment1,
         moment2,
+        moment2_max,
         beta1_pow,
         beta2_pow,
         master_param,
@@ -242,9 +258,11 @@ def adamw_infer_meta(
         min_row_size_to_use_multithread,
         multi_precision,
         use_global_beta_pow,
+        amsgrad,
         param_out,
         moment1_out,
         moment2_out,
+        moment2_max_out,
         beta1_pow_out,
         beta2_pow_out,
         master_param_out,
@@ -731,3 +749,394 @@ def meshgrid_infer_meta(
         out.set_dims(tuple(sizes))
         out.set_dtype(item.dtype)
         out.set_layout(item.layout)
+
+
+# -- PaddlePaddle 3.3.1's other in-place optimizer ops (issues 24 and 25) -------------------------
+
+
+def _optimizer_meta(
+    param: MetaTensor,
+    same_dims: tuple[tuple[MetaTensor | None, str], ...],
+    one_element: tuple[tuple[MetaTensor | None, str], ...],
+    outputs: tuple[tuple[MetaTensor | None, MetaTensor | None], ...],
+    config: MetaConfig,
+) -> None:
+    """The checks every optimizer op shares: the tensors of ``same_dims`` (None: absent) have
+    ``param``'s dims, those of ``one_element`` hold one element; each output of ``outputs``
+    takes its input's meta (an absent input leaves its output unset)."""
+    for tensor, name in same_dims:
+        if tensor is not None:
+            _require_param_dims(tensor, name, param, config)
+    for tensor, name in one_element:
+        if tensor is not None:
+            _require_one_element(tensor, name, config)
+    for source, out in outputs:
+        if source is not None and out is not None:
+            out.share_meta(source)
+
+
+def adagrad_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    moment: MetaTensor,
+    learning_rate: MetaTensor,
+    master_param: MetaTensor | None,
+    epsilon: float,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    moment_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Every output like its input; ``grad``, ``moment`` and ``master_param`` have ``param``'s
+    dims, ``learning_rate`` holds one element."""
+    _optimizer_meta(
+        param,
+        ((grad, "grad"), (moment, "moment"), (master_param, "master_param")),
+        ((learning_rate, "learning_rate"),),
+        ((param, param_out), (moment, moment_out)),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def rmsprop_infer_meta(
+    param: MetaTensor,
+    mean_square: MetaTensor,
+    grad: MetaTensor,
+    moment: MetaTensor,
+    learning_rate: MetaTensor,
+    mean_grad: MetaTensor | None,
+    master_param: MetaTensor | None,
+    epsilon: float,
+    decay: float,
+    momentum: float,
+    centered: bool,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    moment_out: MetaTensor,
+    mean_square_out: MetaTensor,
+    mean_grad_out: MetaTensor,
+    master_param_outs: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Every output like its input; the state tensors have ``param``'s dims,
+    ``learning_rate`` holds one element; ``centered`` needs ``mean_grad``."""
+    if centered and mean_grad is None:
+        raise InvalidArgumentError(
+            "argument 'mean_grad' is None, but centered is true (it needs the running mean of "
+            "the gradient)"
+        )
+    _optimizer_meta(
+        param,
+        (
+            (mean_square, "mean_square"),
+            (grad, "grad"),
+            (moment, "moment"),
+            (mean_grad, "mean_grad"),
+            (master_param, "master_param"),
+        ),
+        ((learning_rate, "learning_rate"),),
+        (
+            (param, param_out),
+            (moment, moment_out),
+            (mean_square, mean_square_out),
+            (mean_grad, mean_grad_out),
+        ),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_outs)
+
+
+def adamax_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    moment: MetaTensor,
+    inf_norm: MetaTensor,
+    beta1_pow: MetaTensor,
+    master_param: MetaTensor | None,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    moment_out: MetaTensor,
+    inf_norm_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Every output like its input; ``grad``, ``moment``, ``inf_norm`` and ``master_param``
+    have ``param``'s dims, ``learning_rate`` and ``beta1_pow`` hold one element."""
+    _optimizer_meta(
+        param,
+        (
+            (grad, "grad"),
+            (moment, "moment"),
+            (inf_norm, "inf_norm"),
+            (master_param, "master_param"),
+        ),
+        ((learning_rate, "learning_rate"), (beta1_pow, "beta1_pow")),
+        ((param, param_out), (moment, moment_out), (inf_norm, inf_norm_out)),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def adadelta_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    avg_squared_grad: MetaTensor,
+    avg_squared_update: MetaTensor,
+    learning_rate: MetaTensor,
+    master_param: MetaTensor | None,
+    rho: float,
+    epsilon: float,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    moment_out: MetaTensor,
+    inf_norm_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Every output like its input (``moment_out`` is ``avg_squared_grad``'s, ``inf_norm_out``
+    ``avg_squared_update``'s, PaddlePaddle's names); the state has ``param``'s dims,
+    ``learning_rate`` holds one element."""
+    _optimizer_meta(
+        param,
+        (
+            (grad, "grad"),
+            (avg_squared_grad, "avg_squared_grad"),
+            (avg_squared_update, "avg_squared_update"),
+            (master_param, "master_param"),
+        ),
+        ((learning_rate, "learning_rate"),),
+        (
+            (param, param_out),
+            (avg_squared_grad, moment_out),
+            (avg_squared_update, inf_norm_out),
+        ),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def lamb_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    moment1: MetaTensor,
+    moment2: MetaTensor,
+    beta1_pow: MetaTensor,
+    beta2_pow: MetaTensor,
+    master_param: MetaTensor | None,
+    skip_update: MetaTensor | None,
+    weight_decay: float,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+    always_adapt: bool,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    moment1_out: MetaTensor,
+    moment2_out: MetaTensor,
+    beta1_pow_out: MetaTensor | None,
+    beta2_pow_out: MetaTensor | None,
+    master_param_outs: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Every output like its input; ``grad``, the moments and ``master_param`` have
+    ``param``'s dims; ``learning_rate``, the beta powers and ``skip_update`` hold one
+    element."""
+    _optimizer_meta(
+        param,
+        (
+            (grad, "grad"),
+            (moment1, "moment1"),
+            (moment2, "moment2"),
+            (master_param, "master_param"),
+        ),
+        (
+            (learning_rate, "learning_rate"),
+            (beta1_pow, "beta1_pow"),
+            (beta2_pow, "beta2_pow"),
+            (skip_update, "skip_update"),
+        ),
+        (
+            (param, param_out),
+            (moment1, moment1_out),
+            (moment2, moment2_out),
+            (beta1_pow, beta1_pow_out),
+            (beta2_pow, beta2_pow_out),
+        ),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_outs)
+
+
+def n_adam_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    momentum_decay_pow: MetaTensor,
+    beta2_pow: MetaTensor,
+    mu_product: MetaTensor,
+    moment1: MetaTensor,
+    moment2: MetaTensor,
+    master_param: MetaTensor | None,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+    momentum_decay: float,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    momentum_decay_pow_out: MetaTensor,
+    beta2_pow_out: MetaTensor,
+    mu_product_out: MetaTensor,
+    moment1_out: MetaTensor,
+    moment2_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """NAdam's (PHI's ``NAdamInferMeta``): every output like its input; the state tensors
+    (PaddlePaddle keeps the powers per element) have ``param``'s dims, ``learning_rate``
+    holds one element."""
+    _optimizer_meta(
+        param,
+        (
+            (grad, "grad"),
+            (momentum_decay_pow, "momentum_decay_pow"),
+            (beta2_pow, "beta2_pow"),
+            (mu_product, "mu_product"),
+            (moment1, "moment1"),
+            (moment2, "moment2"),
+            (master_param, "master_param"),
+        ),
+        ((learning_rate, "learning_rate"),),
+        (
+            (param, param_out),
+            (momentum_decay_pow, momentum_decay_pow_out),
+            (beta2_pow, beta2_pow_out),
+            (mu_product, mu_product_out),
+            (moment1, moment1_out),
+            (moment2, moment2_out),
+        ),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def r_adam_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    beta1_pow: MetaTensor,
+    beta2_pow: MetaTensor,
+    rho: MetaTensor,
+    moment1: MetaTensor,
+    moment2: MetaTensor,
+    master_param: MetaTensor | None,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    beta1_pow_out: MetaTensor,
+    beta2_pow_out: MetaTensor,
+    rho_out: MetaTensor,
+    moment1_out: MetaTensor,
+    moment2_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """RAdam's (PHI's ``RAdamInferMeta``): every output like its input; the state tensors
+    have ``param``'s dims, ``learning_rate`` holds one element."""
+    _optimizer_meta(
+        param,
+        (
+            (grad, "grad"),
+            (beta1_pow, "beta1_pow"),
+            (beta2_pow, "beta2_pow"),
+            (rho, "rho"),
+            (moment1, "moment1"),
+            (moment2, "moment2"),
+            (master_param, "master_param"),
+        ),
+        ((learning_rate, "learning_rate"),),
+        (
+            (param, param_out),
+            (beta1_pow, beta1_pow_out),
+            (beta2_pow, beta2_pow_out),
+            (rho, rho_out),
+            (moment1, moment1_out),
+            (moment2, moment2_out),
+        ),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def rprop_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    prev: MetaTensor,
+    learning_rate: MetaTensor,
+    master_param: MetaTensor | None,
+    learning_rate_range: MetaTensor,
+    etas: MetaTensor,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    prev_out: MetaTensor,
+    learning_rate_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Every output like its input; ``grad``, ``prev``, ``learning_rate`` (one rate per
+    element) and ``master_param`` have ``param``'s dims; ``learning_rate_range`` (min, max)
+    and ``etas`` (negative, positive) hold two elements."""
+    _optimizer_meta(
+        param,
+        (
+            (grad, "grad"),
+            (prev, "prev"),
+            (learning_rate, "learning_rate"),
+            (master_param, "master_param"),
+        ),
+        (),
+        ((param, param_out), (prev, prev_out), (learning_rate, learning_rate_out)),
+        config,
+    )
+    for tensor, name in ((learning_rate_range, "learning_rate_range"), (etas, "etas")):
+        if not extents_match(numel(tensor.dims), 2, config):
+            raise InvalidArgumentError(
+                f"argument '{name}' must hold exactly two elements, got dims "
+                f"{list(tensor.dims)} ({numel(tensor.dims)} elements)"
+            )
+    _master_param_out(param, master_param, multi_precision, master_param_out)
+
+
+def asgd_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    d: MetaTensor,
+    y: MetaTensor,
+    n: MetaTensor,
+    master_param: MetaTensor | None,
+    multi_precision: bool,
+    param_out: MetaTensor,
+    d_out: MetaTensor,
+    y_out: MetaTensor,
+    master_param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Every output like its input; ``grad``, ``d``, ``y`` and ``master_param`` have
+    ``param``'s dims; ``learning_rate`` and ``n`` hold one element."""
+    _optimizer_meta(
+        param,
+        ((grad, "grad"), (d, "d"), (y, "y"), (master_param, "master_param")),
+        ((learning_rate, "learning_rate"), (n, "n")),
+        ((param, param_out), (d, d_out), (y, y_out)),
+        config,
+    )
+    _master_param_out(param, master_param, multi_precision, master_param_out)

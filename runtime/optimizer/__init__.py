@@ -1,9 +1,11 @@
-"""Optimizers with PaddlePaddle 3.3.1's interface (``paddle.optimizer``): SGD, Momentum, Adam and
-AdamW, and the learning-rate schedulers of ``lr``.
+"""Optimizers with PaddlePaddle 3.3.1's interface (``paddle.optimizer``): SGD, Momentum, Adam,
+AdamW, Adagrad, RMSProp, Adamax, Adadelta, Lamb, NAdam, RAdam, Rprop, ASGD and LBFGS (lbfgs.py,
+``step(closure)``: not an update rule), and the learning-rate schedulers of ``lr``.
 
 Each optimizer is one update rule (runtime/optimizer/rule.py): the per-parameter state it keeps
 (accumulators with PaddlePaddle's names, shapes and initial values) and the generated op that
-updates a parameter (``sgd_``, ``momentum_``, ``adam_``, ``adamw_``; multi-tensor
+updates a parameter (``sgd_``, ``momentum_``, ``adam_``, ``adamw_``, ``adagrad_``, ``rmsprop_``,
+``adamax_``, ``adadelta_``, ``lamb_``, ``nadam_``, ``radam_``, ``rprop_``, ``asgd_``; multi-tensor
 ``merged_momentum_`` / ``merged_adam_`` with ``use_multi_tensor``, the default of Momentum, Adam and
 AdamW here, off in PaddlePaddle). The base class (optimizer.py) runs a rule eagerly in ``step()``,
 through the generated API, and builds it into a static program in ``minimize()``
@@ -17,17 +19,45 @@ optimizer's for it. AdamW's is the decoupled coefficient. ``grad_clip`` (runtime
 ClipGradByValue, ClipGradByNorm, ClipGradByGlobalNorm) clips the gradients first, eagerly.
 Parameter groups (dicts with ``params`` and their own ``learning_rate`` factor and
 ``weight_decay``) follow PaddlePaddle's rules eagerly (each group clipped and updated on its
-own). A group's other options (``beta1``, ``momentum`` ...), AdamW's groups, groups and
-``grad_clip`` in a static program, ``amsgrad`` and half-precision master weights raise
-``UnimplementedError``.
+own); the optimizers of issues 24 and 25 also take their PaddlePaddle group options
+(``beta1``, ``rho``, ``epsilon`` ...: ``_group_options``). Other group options (SGD's, Momentum's,
+Adam's), AdamW's groups, groups and
+``grad_clip`` in a static program, Rprop and ASGD in a static program, and
+half-precision master weights raise ``UnimplementedError``.
 """
 
 from __future__ import annotations
 
 from phiops.runtime.optimizer import lr
+from phiops.runtime.optimizer.adadelta import Adadelta
+from phiops.runtime.optimizer.adagrad import Adagrad
 from phiops.runtime.optimizer.adam import Adam, AdamW
+from phiops.runtime.optimizer.adamax import Adamax
+from phiops.runtime.optimizer.asgd import ASGD
+from phiops.runtime.optimizer.lamb import Lamb
+from phiops.runtime.optimizer.lbfgs import LBFGS
 from phiops.runtime.optimizer.momentum import Momentum
+from phiops.runtime.optimizer.nadam import NAdam, RAdam
 from phiops.runtime.optimizer.optimizer import Optimizer
+from phiops.runtime.optimizer.rmsprop import RMSProp
+from phiops.runtime.optimizer.rprop import Rprop
 from phiops.runtime.optimizer.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "lr"]
+__all__ = [
+    "Optimizer",
+    "SGD",
+    "Momentum",
+    "Adam",
+    "AdamW",
+    "Adagrad",
+    "RMSProp",
+    "Adamax",
+    "Adadelta",
+    "Lamb",
+    "NAdam",
+    "RAdam",
+    "Rprop",
+    "ASGD",
+    "LBFGS",
+    "lr",
+]

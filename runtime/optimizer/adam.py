@@ -1,6 +1,7 @@
 """Adam (PaddlePaddle's ``adam_``) and AdamW (``adamw_``, Adam with decoupled weight decay), with
 ``merged_adam_`` for the multi-tensor step: per parameter, the state ``moment1``, ``moment2``,
-``beta1_pow_acc`` and ``beta2_pow_acc``."""
+(with ``amsgrad``) ``moment2_max``, ``beta1_pow_acc`` and ``beta2_pow_acc``. ``amsgrad`` steps
+each parameter with ``adam_`` / ``adamw_`` (``merged_adam_`` has no AMSGrad here)."""
 
 from __future__ import annotations
 
@@ -46,18 +47,18 @@ class Adam(Optimizer):
                 raise InvalidArgumentError(f"{kind}: {label} must be in [0, 1), got {value!r}")
         if epsilon <= 0:
             raise InvalidArgumentError(f"{kind}: epsilon must be positive, got {epsilon!r}")
-        if amsgrad:
-            raise UnimplementedError(f"{kind}: amsgrad is not implemented; pass False")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         check_multi_precision(kind, multi_precision, self._parameters)
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         # lazy_mode only changes the update of sparse (SelectedRows) gradients, which eager
         # dense tensors never have.
         self._lazy_mode = bool(lazy_mode)
-        self._use_multi_tensor = bool(use_multi_tensor)
+        self._amsgrad = bool(amsgrad)
+        self._use_multi_tensor = bool(use_multi_tensor) and not self._amsgrad
         self._state_spec = (
             Accumulator("moment1"),
             Accumulator("moment2"),
+            *((Accumulator("moment2_max"),) if self._amsgrad else ()),
             Accumulator("beta1_pow_acc", beta1, (1,)),
             Accumulator("beta2_pow_acc", beta2, (1,)),
         )
@@ -65,8 +66,15 @@ class Adam(Optimizer):
     def _accumulators(self) -> tuple[Accumulator, ...]:
         return self._state_spec
 
-    def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
+    def _moments(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
+        """(moment1, moment2, moment2_max or None, beta1_pow, beta2_pow) of ``state``."""
+        if self._amsgrad:
+            return state
         moment1, moment2, beta1_pow, beta2_pow = state
+        return moment1, moment2, None, beta1_pow, beta2_pow
+
+    def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
+        moment1, moment2, moment2_max, beta1_pow, beta2_pow = self._moments(state)
         return OpCall(
             "adam_",
             (
@@ -75,6 +83,7 @@ class Adam(Optimizer):
                 rate,
                 moment1,
                 moment2,
+                moment2_max,
                 beta1_pow,
                 beta2_pow,
                 None,
@@ -83,6 +92,10 @@ class Adam(Optimizer):
                 self.beta2,
                 self.epsilon,
                 self._lazy_mode,
+                1000,
+                False,
+                False,
+                self._amsgrad,
             ),
         )
 
@@ -199,7 +212,7 @@ class AdamW(Adam):
         return with_decay, ratio
 
     def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
-        moment1, moment2, beta1_pow, beta2_pow = state
+        moment1, moment2, moment2_max, beta1_pow, beta2_pow = self._moments(state)
         with_decay, ratio = self._decay_of(parameter)
         return OpCall(
             "adamw_",
@@ -209,6 +222,7 @@ class AdamW(Adam):
                 rate,
                 moment1,
                 moment2,
+                moment2_max,
                 beta1_pow,
                 beta2_pow,
                 None,
@@ -220,6 +234,10 @@ class AdamW(Adam):
                 self._coeff,
                 with_decay,
                 self._lazy_mode,
+                1000,
+                False,
+                False,
+                self._amsgrad,
             ),
         )
 

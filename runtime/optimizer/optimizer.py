@@ -56,6 +56,11 @@ class Optimizer:
     subclasses give the update rule."""
 
     _use_multi_tensor = False
+    # the keys a parameter group may set besides params, learning_rate and weight_decay
+    # (PaddlePaddle's ``_update_param_group`` of the optimizer), read with ``_option``
+    _group_options: frozenset[str] = frozenset()
+    # accumulator name -> the option whose value fills it (Adamax's beta1_pow_acc: beta1)
+    _fill_options: dict[str, str] = {}
 
     def __init__(
         self,
@@ -136,11 +141,14 @@ class Optimizer:
             )
         if "params" not in group:
             raise InvalidArgumentError(f"{label} (a parameter group) has no 'params'")
-        other = sorted(set(group) - {"params", "learning_rate", "weight_decay"})
+        other = sorted(
+            set(group) - {"params", "learning_rate", "weight_decay"} - self._group_options
+        )
         if other:
+            accepted = ["params", "learning_rate", "weight_decay", *sorted(self._group_options)]
             raise UnimplementedError(
                 f"{label}: the parameter group options {other} are not implemented; a group "
-                "takes 'params', 'learning_rate' and 'weight_decay'"
+                f"of {kind} takes {accepted}"
             )
         params = group["params"]
         if isinstance(params, set):
@@ -166,7 +174,16 @@ class Optimizer:
             "params": params,
             "learning_rate": float(factor),
             "weight_decay": regularization_of(decay, f"{label}['weight_decay']"),
+            **{key: group[key] for key in sorted(self._group_options) if key in group},
         }
+
+    def _option(self, parameter: Any, key: str, default: Any) -> Any:
+        """Option ``key`` for ``parameter``: its parameter group's when the group sets it (one
+        of ``_group_options``), else ``default`` (the optimizer's)."""
+        index = self._group_of.get(id(parameter))
+        if index is None:
+            return default
+        return self._param_groups[index].get(key, default)
 
     def _own_regularizer(self, parameter: Any) -> WeightDecayRegularizer | None:
         """What PaddlePaddle keeps as ``parameter.regularizer``: its group's weight decay
@@ -197,6 +214,19 @@ class Optimizer:
     def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
         """The op call that updates one parameter (a Tensor eagerly, a Value in a program)."""
         raise NotImplementedError
+
+    def _finish_calls(self, parameter: Any, state: tuple[Any, ...]) -> tuple[OpCall, ...]:
+        """The op calls a static ``minimize`` builds for ``parameter`` after every update op
+        (PaddlePaddle's ``_finish_update``); none by default. The eager ``_update`` of a rule
+        that has some runs them itself."""
+        return ()
+
+    def _update(
+        self, parameter: Tensor, grad: Tensor, rate: Tensor, state: tuple[Any, ...]
+    ) -> None:
+        """Update one parameter eagerly: ``_update_call``'s op through the generated API (a rule
+        whose step is more than one op call overrides this)."""
+        run_eager(self._update_call(parameter, grad, rate, state))
 
     def _merged_calls(
         self, params: list[Tensor], grads: list[Tensor], rate: Tensor, state: list[list[Tensor]]
@@ -289,11 +319,7 @@ class Optimizer:
         if self._use_multi_tensor and self._merged_step(params, grads):
             return
         for parameter, grad in zip(params, grads):
-            run_eager(
-                self._update_call(
-                    parameter, grad, self._lr_tensor(parameter), self._state_of(parameter)
-                )
-            )
+            self._update(parameter, grad, self._lr_tensor(parameter), self._state_of(parameter))
 
     def _merged_step(self, params: list[Tensor], grads: list[Tensor]) -> bool:
         """One multi-tensor step per group of parameters of one dtype and place; False when the
@@ -349,11 +375,17 @@ class Optimizer:
         tensors = []
         for accumulator in self._accumulators():
             name = unique_name(self._accumulator_key(parameter.name, accumulator))
-            shape = parameter.shape if accumulator.shape is None else list(accumulator.shape)
-            dtype = parameter.dtype.numpy_dtype
+            shape = accumulator.shape_for(parameter.shape)
+            dtype = (accumulator.dtype or parameter.dtype).numpy_dtype
             value = loaded.get(name)
             if value is None:
-                array = np.full(shape, accumulator.fill, dtype)
+                option = self._fill_options.get(accumulator.name)
+                fill = (
+                    accumulator.fill
+                    if option is None
+                    else self._option(parameter, option, accumulator.fill)
+                )
+                array = np.full(shape, fill, dtype)
             else:
                 array = _loaded_array(type(self).__name__, name, value, shape, dtype)
             tensor = to_tensor(array, place=parameter.place)

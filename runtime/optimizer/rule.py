@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from phiops.runtime.common import DataType
 from phiops.runtime.dispatch.op_def import get_op_def, op_api
 
 __all__ = ["Accumulator", "OpCall", "run_eager"]
@@ -21,11 +22,20 @@ __all__ = ["Accumulator", "OpCall", "run_eager"]
 @dataclass(frozen=True)
 class Accumulator:
     """Per-parameter state: ``name`` (PaddlePaddle's accumulator name, e.g. ``moment1``),
-    ``fill`` (its initial value) and ``shape`` (None: the parameter's)."""
+    ``fill`` (its initial value), ``shape`` (None: the parameter's, after ``prefix``) and
+    ``dtype`` (None: the parameter's)."""
 
     name: str
     fill: float = 0.0
     shape: tuple[int, ...] | None = None
+    dtype: DataType | None = None
+    prefix: tuple[int, ...] = ()
+
+    def shape_for(self, parameter_shape: Any) -> list[int]:
+        """The accumulator's shape for a parameter of ``parameter_shape``."""
+        if self.shape is not None:
+            return list(self.shape)
+        return [*self.prefix, *parameter_shape]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ rule as the eager step:
 3. L2 weight decay (SGD, Adam): ``add_n([grad, scale(param, weight_decay)])`` for every
    parameter; Momentum's goes into ``momentum_`` (``l2_decay``), AdamW's into ``adamw_``;
 4. the rule's update op for each parameter with a gradient (``sgd_``, ``momentum_``, ``adam_``,
-   ``adamw_``), in place; ``adam_`` and ``adamw_`` in PaddlePaddle's PIR form (``build_adam``).
+   ``adamw_``, ``adagrad_``...), in place; ``adam_`` and ``adamw_`` in PaddlePaddle's PIR form
+   (``build_adam``); then the rule's finishing ops (Adamax's ``scale_`` of ``beta1_pow``).
 
 ``exe.run(startup)`` stores the parameters, the learning rate and the state in the scope; each
 ``exe.run(main, feed=...)`` then reads them from it and writes the updates back.
@@ -110,6 +111,9 @@ def minimize(
         start = len(block.ops)
         for parameter, grad in pairs:
             build(optimizer._update_call(parameter, grad, rate, states[id(parameter)]))
+        for parameter, _ in pairs:
+            for call in optimizer._finish_calls(parameter, states[id(parameter)]):
+                build(call)
     return list(block.ops[start:]), pairs
 
 
@@ -118,8 +122,8 @@ def accumulator(optimizer: Optimizer, parameter: Value, spec: Accumulator) -> Va
     parameter_name = parameter.define_op.attributes["parameter_name"].value
     return persistable_value(
         unique_name(optimizer._accumulator_key(parameter_name, spec)),
-        list(parameter.shape) if spec.shape is None else list(spec.shape),
-        parameter.dtype,
+        spec.shape_for(parameter.shape),
+        spec.dtype or parameter.dtype,
         spec.fill,
     )
 
@@ -140,19 +144,21 @@ def scalar_operand(value: float) -> Value:
 
 
 def build_adam(call: OpCall) -> None:
-    """``pd_op.adam_`` / ``pd_op.adamw_`` as PaddlePaddle 3.3.1 builds them: their
-    ``moment2_max`` operand and result (amsgrad, which phiops's ``adam_`` does not have) absent,
-    ``beta1``, ``beta2`` and ``epsilon`` as ``full`` operands."""
+    """``pd_op.adam_`` / ``pd_op.adamw_`` as PaddlePaddle 3.3.1 builds them: ``beta1``,
+    ``beta2`` and ``epsilon`` as ``full`` operands; ``moment2_max`` (operand and result) absent
+    without amsgrad."""
     args = call.named()
     betas = [scalar_operand(args[name]) for name in ("beta1", "beta2", "epsilon")]
     parameter, moment1, moment2 = args["param"], args["moment1"], args["moment2"]
+    moment2_max = args["moment2_max"]
     beta1_pow, beta2_pow = args["beta1_pow"], args["beta2_pow"]
-    operands = [parameter, args["grad"], args["learning_rate"], moment1, moment2, None]
+    operands = [parameter, args["grad"], args["learning_rate"], moment1, moment2, moment2_max]
     operands += [beta1_pow, beta2_pow, None, None]
     types = [v.type for v in (parameter, moment1, moment2)]
-    types += [NULL_TYPE, beta1_pow.type, beta2_pow.type, NULL_TYPE]
+    types += [NULL_TYPE if moment2_max is None else moment2_max.type]
+    types += [beta1_pow.type, beta2_pow.type, NULL_TYPE]
     attributes: dict[str, Any] = {
-        "amsgrad": False,
+        "amsgrad": args["amsgrad"],
         "lazy_mode": args["lazy_mode"],
         "min_row_size_to_use_multithread": 1000,
         "multi_precision": False,
@@ -166,4 +172,21 @@ def build_adam(call: OpCall) -> None:
     Builder(current_block()).create(f"pd_op.{call.op}", operands + betas, types, attributes)
 
 
-_PIR_FORMS: dict[str, Callable[[OpCall], None]] = {"adam_": build_adam, "adamw_": build_adam}
+def build_scale_(call: OpCall) -> None:
+    """``pd_op.scale_`` on a persistable value (Adamax's ``beta1_pow``), as PaddlePaddle's
+    ``_finish_update`` builds it: the factor a ``full`` operand, the value scaled in place."""
+    x, factor, bias, bias_after_scale = call.args
+    operands = [x, scalar_operand(factor)]
+    attributes = {
+        "bias": float(bias),
+        "bias_after_scale": bias_after_scale,
+        "stop_gradient": [True],
+    }
+    Builder(current_block()).create("pd_op.scale_", operands, [x.type], attributes)
+
+
+_PIR_FORMS: dict[str, Callable[[OpCall], None]] = {
+    "adam_": build_adam,
+    "adamw_": build_adam,
+    "scale_": build_scale_,
+}

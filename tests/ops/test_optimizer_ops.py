@@ -92,12 +92,13 @@ def adam(
     use_global_beta_pow=False,
 ):
     kernel = grad_kernel("adam", dtype)
-    return kernel(
+    outputs = kernel(
         param,
         grad,
         lr,
         m1,
         m2,
+        None,
         b1_pow,
         b2_pow,
         master,
@@ -109,7 +110,11 @@ def adam(
         1000,
         multi_precision,
         use_global_beta_pow,
+        False,
     )
+    # without amsgrad there is no moment2_max_out; the other outputs, in order
+    assert outputs[3] is None
+    return outputs[:3] + outputs[4:]
 
 
 @pytest.mark.parametrize("dtype", cpu_dtypes("adam"))
@@ -259,13 +264,14 @@ def test_sgd_infer_meta_rejects_bad_inputs(options, message):
 
 
 def infer_adam(*, beta1_pow=(1,), moment2=(2, 3), master=None, skip=None, multi_precision=False):
-    outs = [MetaTensor() for _ in range(6)]
+    outs = [MetaTensor() for _ in range(7)]
     adam_infer_meta(
         meta((2, 3)),
         meta((2, 3)),
         meta((1,)),
         meta((2, 3), F64),
         meta(moment2),
+        None,
         meta(beta1_pow),
         meta((1,)),
         master,
@@ -277,9 +283,11 @@ def infer_adam(*, beta1_pow=(1,), moment2=(2, 3), master=None, skip=None, multi_
         1000,
         multi_precision,
         False,
+        False,
         *outs,
     )
-    return outs
+    assert not outs[3].is_initialized  # moment2_max_out: no amsgrad
+    return outs[:3] + outs[4:]
 
 
 def test_adam_infer_meta_gives_every_output_its_inputs_meta():
@@ -352,8 +360,10 @@ def test_adam_op_updates_every_state_in_place_over_several_steps(dtype):
     expected = [a.astype(np.float64) for a in start]
     for step in range(3):
         grad = sample((3,), dtype, seed=step + 1)
-        outputs = phi.adam_(param, phi.to_tensor(grad), lr, m1, m2, b1_pow, b2_pow, None, None)
-        assert outputs[0] is param and outputs[5] is None
+        outputs = phi.adam_(
+            param, phi.to_tensor(grad), lr, m1, m2, None, b1_pow, b2_pow, None, None
+        )
+        assert outputs[0] is param and outputs[3] is None and outputs[6] is None
         expected = list(reference_adam(expected[0], grad, 0.01, *expected[1:], 0.9, 0.999, 1e-8))
         for tensor, want in zip((param, m1, m2, b1_pow, b2_pow), expected):
             assert_close(tensor.numpy(), want, dtype)
@@ -363,12 +373,12 @@ def test_adam_op_updates_every_state_in_place_over_several_steps(dtype):
 def test_adam_op_skips_on_request_and_rejects_bad_beta_powers():
     inputs = [phi.to_tensor(a) for a in adam_inputs()]
     before = [t.numpy().copy() for t in inputs]
-    phi.adam_(*inputs, None, phi.to_tensor(np.array([True])))
+    phi.adam_(*inputs[:5], None, *inputs[5:], None, phi.to_tensor(np.array([True])))
     for tensor, original in zip(inputs, before):
         np.testing.assert_array_equal(tensor.numpy(), original)
     inputs[5] = phi.to_tensor(np.array([0.9, 0.9]))
     with pytest.raises(InvalidArgumentError, match=r"adam_\(\): argument 'beta1_pow'"):
-        phi.adam_(*inputs, None, None)
+        phi.adam_(*inputs[:5], None, *inputs[5:], None, None)
 
 
 # -- momentum_ and merged_momentum_ --------------------------------------------------------------
@@ -589,6 +599,7 @@ def test_adamw_op_decays_then_takes_adams_step_in_place(dtype):
             lr,
             m1,
             m2,
+            None,
             b1_pow,
             b2_pow,
             None,
@@ -597,7 +608,8 @@ def test_adamw_op_decays_then_takes_adams_step_in_place(dtype):
             coeff=0.2,
             with_decay=True,
         )
-        assert list(outputs[:5]) == state and outputs[5] is None
+        assert list(outputs[:3] + outputs[4:6]) == state
+        assert outputs[3] is None and outputs[6] is None
         decayed = expected[0] - 0.01 * 0.5 * 0.2 * expected[0]
         expected = list(reference_adam(decayed, grad, 0.01, *expected[1:], 0.9, 0.999, 1e-8))
         for tensor, want in zip(state, expected):
@@ -609,17 +621,30 @@ def test_adamw_op_decays_then_takes_adams_step_in_place(dtype):
 def test_adamw_op_without_decay_or_skipped_is_adam():
     adamw_state, adam_state_ = adam_state(F64, ()), adam_state(F64, ())
     grad, lr = phi.to_tensor(np.array(0.5)), phi.to_tensor(np.array([0.1]))
-    phi.adamw_(*adamw_state[:1], grad, lr, *adamw_state[1:], None, None, coeff=0.5)
-    phi.adam_(*adam_state_[:1], grad, lr, *adam_state_[1:], None, None)
+    phi.adamw_(grad=grad, learning_rate=lr, **adam_arguments(adamw_state), coeff=0.5)
+    phi.adam_(grad=grad, learning_rate=lr, **adam_arguments(adam_state_))
     for a, b in zip(adamw_state, adam_state_):
         assert a.numpy().tolist() == b.numpy().tolist()
     before = [t.numpy().copy() for t in adamw_state]
     skip = phi.to_tensor(np.array([True]))
-    phi.adamw_(*adamw_state[:1], grad, lr, *adamw_state[1:], None, skip, with_decay=True)
+    phi.adamw_(
+        grad=grad,
+        learning_rate=lr,
+        **adam_arguments(adamw_state, skip_update=skip),
+        with_decay=True,
+    )
     assert [t.numpy().tolist() for t in adamw_state] == [b.tolist() for b in before]
     empty = adam_state(F64, (0, 3))
-    outputs = phi.adamw_(empty[0], empty[1], lr, *empty[1:], None, None, with_decay=True)
-    assert outputs[0].shape == [0, 3] and outputs[3].numpy().tolist() == [pytest.approx(0.81)]
+    outputs = phi.adamw_(grad=empty[1], learning_rate=lr, **adam_arguments(empty), with_decay=True)
+    assert outputs[0].shape == [0, 3] and outputs[4].numpy().tolist() == [pytest.approx(0.81)]
+
+
+def adam_arguments(state, **given):
+    """adam_state's tensors as adam_'s / adamw_'s keyword arguments, the optional tensors None
+    unless ``given``."""
+    names = ("param", "moment1", "moment2", "beta1_pow", "beta2_pow")
+    optional = {"moment2_max": None, "master_param": None, "skip_update": None}
+    return {**dict(zip(names, state)), **optional, **given}
 
 
 ADAM_SHAPES = [(3, 4), (4,), (), (0, 2)]
@@ -645,7 +670,14 @@ def test_merged_adam_gives_the_bits_of_one_adam_per_parameter(dtype, shared_rate
         assert list(outputs[:5]) == columns and outputs[5] is None
         for i, state in enumerate(single):
             rate = rates[0] if shared_rate else rates[i]
-            phi.adam_(state[0], grads[i], rate, *state[1:], None, None, 0.8, 0.95, 1e-3)
+            phi.adam_(
+                grad=grads[i],
+                learning_rate=rate,
+                **adam_arguments(state),
+                beta1=0.8,
+                beta2=0.95,
+                epsilon=1e-3,
+            )
     for fused, alone in zip(merged, single):
         for a, b in zip(fused, alone):
             np.testing.assert_array_equal(a.numpy(), b.numpy())
@@ -674,7 +706,12 @@ def test_merged_adam_with_multi_precision_steps_the_master_copies():
     outputs = phi.merged_adam_(
         [state[0]], [grad], [lr], *([t] for t in state[1:]), [master], multi_precision=True
     )
-    phi.adam_(single[0], grad, lr, *single[1:], single_master, None, multi_precision=True)
+    phi.adam_(
+        grad=grad,
+        learning_rate=lr,
+        **adam_arguments(single, master_param=single_master),
+        multi_precision=True,
+    )
     assert outputs[5] == [master]
     np.testing.assert_array_equal(master.numpy(), single_master.numpy())
     np.testing.assert_array_equal(state[0].numpy(), single[0].numpy())

@@ -199,11 +199,9 @@ def test_adamw_op_matches_paddles_with_an_lr_ratio() -> None:
         tail = (to(np.array([0.81], np.float32)), to(np.array([0.998], np.float32)), None, None)
         head = (param, to(arrays[1]), to(np.array([0.1], np.float32)), to(moment.copy()))
         head += (to(moment.copy() * 0.5),)
-        attrs = (0.9, 0.999, 1e-8, 0.5, 0.2, True, False, 1000, False, False)
-        if paddle_layout:  # PaddlePaddle 3.3.1 adds moment2_max and amsgrad
-            paddle._C_ops.adamw_(*head, None, *tail, *attrs, False)
-        else:
-            phi.adamw_(*head, *tail, *attrs)
+        attrs = (0.9, 0.999, 1e-8, 0.5, 0.2, True, False, 1000, False, False, False)
+        # both with PaddlePaddle 3.3.1's moment2_max (None) and amsgrad (False)
+        (paddle._C_ops if paddle_layout else phi).adamw_(*head, None, *tail, *attrs)
         return param.numpy()
 
     np.testing.assert_allclose(run(phi.to_tensor, False), run(_paddle, True), **TOLERANCE)

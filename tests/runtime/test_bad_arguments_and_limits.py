@@ -81,7 +81,9 @@ def test_adam_rejects_complex_betas() -> None:
     with pytest.raises(
         InvalidArgumentError, match=r"^adam_\(\): argument 'beta1' is the complex number 1j"
     ):
-        phi.adam_(p, p, phi.to_tensor(0.1), z, z, phi.ones([1]), phi.ones([1]), None, None, 1j)
+        phi.adam_(
+            p, p, phi.to_tensor(0.1), z, z, None, phi.ones([1]), phi.ones([1]), None, None, 1j
+        )
 
 
 FLT_MAX = float(np.finfo(np.float32).max)
@@ -209,7 +211,7 @@ def _adam_step(master: phi.Tensor | None, multi_precision: bool) -> tuple[list, 
     grad = phi.to_tensor(np.array([0.5, -0.5], "float32"))
     moment = phi.zeros([2])
     outs = phi.adam_(
-        param, grad, phi.to_tensor(np.array([0.1], "float32")), moment, phi.zeros([2]),
+        param, grad, phi.to_tensor(np.array([0.1], "float32")), moment, phi.zeros([2]), None,
         phi.to_tensor(np.array([0.9], "float32")), phi.to_tensor(np.array([0.999], "float32")),
         master, None, multi_precision=multi_precision,
     )  # fmt: skip

@@ -61,17 +61,68 @@ class Case:
 CASES: dict[str, list[Case]] = {
     "adam_infer_meta": [
         Case(
-            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(1), t(1), None, None),
-            (0.9, 0.999, 1e-8, False, 1000, False, False),
-            (0, 0, 0, 0, 0, 0),
-        )
+            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), None, t(1), t(1), None, None),
+            (0.9, 0.999, 1e-8, False, 1000, False, False, False),
+            (0, 0, 0, 0, 0, 0, 0),
+        ),
+        Case(
+            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(2, 3), t(1), t(1), None, None),
+            (0.9, 0.999, 1e-8, False, 1000, False, False, True),
+            (0, 0, 0, 0, 0, 0, 0),
+            "amsgrad",
+        ),
     ],
     "adamw_infer_meta": [
         Case(
+            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(2, 3), t(1), t(1), None, None),
+            (0.9, 0.999, 1e-8, 1.0, 0.01, True, False, 1000, False, False, True),
+            (0, 0, 0, 0, 0, 0, 0),
+        )
+    ],
+    "adagrad_infer_meta": [Case((t(2, 3), t(2, 3), t(2, 3), t(1), None), (1e-6, False), (0, 0, 0))],
+    "rmsprop_infer_meta": [
+        Case(
+            (t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(1), t(2, 3), None),
+            (1e-10, 0.9, 0.0, True, False),
+            (0, 0, 0, 0, 0),
+        )
+    ],
+    "adamax_infer_meta": [
+        Case(
+            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(1), None),
+            (0.9, 0.999, 1e-8, False),
+            (0, 0, 0, 0),
+        )
+    ],
+    "adadelta_infer_meta": [
+        Case((t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(1), None), (0.95, 1e-6, False), (0, 0, 0, 0))
+    ],
+    "lamb_infer_meta": [
+        Case(
             (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(1), t(1), None, None),
-            (0.9, 0.999, 1e-8, 1.0, 0.01, True, False, 1000, False, False),
+            (0.01, 0.9, 0.999, 1e-6, False, False),
             (0, 0, 0, 0, 0, 0),
         )
+    ],
+    "n_adam_infer_meta": [
+        Case(
+            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(2, 3), None),
+            (0.9, 0.999, 1e-8, 0.004, False),
+            (0, 0, 0, 0, 0, 0, 0),
+        )
+    ],
+    "r_adam_infer_meta": [
+        Case(
+            (t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(2, 3), None),
+            (0.9, 0.999, 1e-8, False),
+            (0, 0, 0, 0, 0, 0, 0),
+        )
+    ],
+    "rprop_infer_meta": [
+        Case((t(2, 3), t(2, 3), t(2, 3), t(2, 3), None, t(2), t(2)), (False,), (0, 0, 0, 0))
+    ],
+    "asgd_infer_meta": [
+        Case((t(2, 3), t(2, 3), t(1), t(2, 3), t(2, 3), t(1), None), (False,), (0, 0, 0, 0))
     ],
     "merged_adam_infer_meta": [
         Case(
@@ -356,14 +407,51 @@ CASES: dict[str, list[Case]] = {
 # with other extents unknown.
 MISMATCHES: dict[str, Case] = {
     "adam_infer_meta": Case(
-        (t(-1, 3), t(-1, 4), t(1), t(-1, 3), t(-1, 3), t(1), t(1), None, None),
-        (0.9, 0.999, 1e-8, False, 1000, False, False),
-        (0, 0, 0, 0, 0, 0),
+        (t(-1, 3), t(-1, 4), t(1), t(-1, 3), t(-1, 3), None, t(1), t(1), None, None),
+        (0.9, 0.999, 1e-8, False, 1000, False, False, False),
+        (0, 0, 0, 0, 0, 0, 0),
     ),
     "adamw_infer_meta": Case(
-        (t(-1, 3), t(-1, 3), t(1), t(-1, 4), t(-1, 3), t(1), t(1), None, None),
-        (0.9, 0.999, 1e-8, 1.0, 0.01, True, False, 1000, False, False),
+        (t(-1, 3), t(-1, 3), t(1), t(-1, 3), t(-1, 3), t(-1, 4), t(1), t(1), None, None),
+        (0.9, 0.999, 1e-8, 1.0, 0.01, True, False, 1000, False, False, True),
+        (0, 0, 0, 0, 0, 0, 0),
+    ),
+    "adagrad_infer_meta": Case(
+        (t(-1, 3), t(-1, 4), t(-1, 3), t(1), None), (1e-6, False), (0, 0, 0)
+    ),
+    "rmsprop_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(-1, 3), t(-1, 3), t(1), t(-1, 4), None),
+        (1e-10, 0.9, 0.0, True, False),
+        (0, 0, 0, 0, 0),
+    ),
+    "adamax_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(1), t(-1, 3), t(-1, 4), t(1), None),
+        (0.9, 0.999, 1e-8, False),
+        (0, 0, 0, 0),
+    ),
+    "adadelta_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(-1, 4), t(-1, 3), t(1), None), (0.95, 1e-6, False), (0, 0, 0, 0)
+    ),
+    "lamb_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(1), t(-1, 3), t(-1, 4), t(1), t(1), None, None),
+        (0.01, 0.9, 0.999, 1e-6, False, False),
         (0, 0, 0, 0, 0, 0),
+    ),
+    "n_adam_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(1), t(-1, 3), t(-1, 3), t(-1, 4), t(-1, 3), t(-1, 3), None),
+        (0.9, 0.999, 1e-8, 0.004, False),
+        (0, 0, 0, 0, 0, 0, 0),
+    ),
+    "r_adam_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(1), t(-1, 3), t(-1, 3), t(-1, 3), t(-1, 4), t(-1, 3), None),
+        (0.9, 0.999, 1e-8, False),
+        (0, 0, 0, 0, 0, 0, 0),
+    ),
+    "rprop_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(-1, 4), t(-1, 3), None, t(2), t(2)), (False,), (0, 0, 0, 0)
+    ),
+    "asgd_infer_meta": Case(
+        (t(-1, 3), t(-1, 3), t(1), t(-1, 3), t(-1, 4), t(1), None), (False,), (0, 0, 0, 0)
     ),
     "merged_adam_infer_meta": Case(
         (

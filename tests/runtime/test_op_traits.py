@@ -59,7 +59,7 @@ def test_static_building_quirks_come_from_the_registry() -> None:
 
 def test_pd_op_differences_come_from_the_registry() -> None:
     assert pd_op_names("mish").phiops_name("lambda") == "threshold"
-    assert pd_op_names("adamw_").pd_op_only == {
+    assert pd_op_names("merged_adam_").pd_op_only == {
         "moment2_max": None,
         "moment2_max_out": None,
         "amsgrad": False,

@@ -247,7 +247,10 @@ def test_the_multi_tensor_step_updates_each_dtype_group():
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda: Adam(parameters=[param([1.0])], amsgrad=True), "Adam: amsgrad is not implemented"),
+        (
+            lambda: AdamW(parameters=[param([1.0])], use_lowprecision_moment=True),
+            "AdamW: use_lowprecision_moment is not implemented",
+        ),
         (
             lambda: Momentum(parameters=[{"params": [param([1.0])], "momentum": 0.5}]),
             r"Momentum: parameters\[0\]: the parameter group options \['momentum'\] are not "

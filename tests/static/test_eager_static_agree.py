@@ -196,8 +196,22 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "unique": lambda f, t: [t((6,), "int64"), True, True, True, []],
     "adam_": lambda f, t: [*_adam_tensors(t)],
     "adamw_": lambda f, t: [*_adam_tensors(t)],
-    "merged_adam_": lambda f, t: [[tensor] for tensor in _adam_tensors(t)],
+    "merged_adam_": lambda f, t: [[tensor] for tensor in _adam_tensors(t) if tensor is not None],
     "momentum_": lambda f, t: [*_momentum_tensors(t), None, 0.9],
+    "adagrad_": lambda f, t: [*_distinct(t, 3), t((1,), "float32"), None],
+    "rmsprop_": lambda f, t: [*_distinct(t, 4), t((1,), "float32"), None, None],
+    "adamax_": lambda f, t: [*_distinct(t, 2), t((1,), "float32"), *_distinct(t, 2)]
+    + [t((1,), "float32") * 0.5, None],
+    "adadelta_": lambda f, t: [*_distinct(t, 4), t((1,), "float32"), None],
+    "lamb_": lambda f, t: [*_adam_tensors(t)[:5], *_adam_tensors(t)[6:], None, None, 0.01],
+    "nadam_": lambda f, t: [*_distinct(t, 2), t((1,), "float32"), *_distinct(t, 3, 0.5)]
+    + [*_distinct(t, 2), None],
+    "radam_": lambda f, t: [*_distinct(t, 2), t((1,), "float32"), *_distinct(t, 3, 0.5)]
+    + [*_distinct(t, 2), None],
+    "rprop_": lambda f, t: [*_distinct(t, 3), t((2, 3), "float32") * 0.01, None]
+    + [t((2,), "float32") * 0.01, t((2,), "float32")],
+    "asgd_": lambda f, t: [*_distinct(t, 2), t((1,), "float32"), *_distinct(t, 2)]
+    + [t((1,), "float32") * 3, None],
     "merged_momentum_": lambda f, t: [[tensor] for tensor in _momentum_tensors(t)] + [None, 0.9],
     "argsort_grad": lambda f, t: [
         *[t((2, 3), "int64"), t((2, 3), "float32"), t((2, 3), "float32"), 1, False, False],
@@ -371,14 +385,20 @@ def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
 
 
 def _adam_tensors(t: Tensor) -> list[Any]:
-    """param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow (in (0.25, 0.75), so
-    that Adam's sqrt(1 - beta2_pow) is real)."""
+    """param, grad, learning_rate, moment1, moment2, moment2_max (None: no amsgrad), beta1_pow,
+    beta2_pow (in (0.25, 0.75), so that Adam's sqrt(1 - beta2_pow) is real)."""
     return (
         [t((2, 3), "float32")] * 2
         + [t((1,), "float32")]
         + [t((2, 3), "float32")] * 2
+        + [None]
         + [t((1,), "float32") * 0.5] * 2
     )
+
+
+def _distinct(t: Tensor, count: int, scale: float = 1.0) -> list[Any]:
+    """``count`` distinct (2, 3) float32 tensors (an in-place op's inputs must not alias)."""
+    return [t((2, 3), "float32") * (scale * (1 + index / 4)) for index in range(count)]
 
 
 def _momentum_tensors(t: Tensor) -> list[Any]:

@@ -6,6 +6,11 @@
     param_out = param - lr_t * moment1_out / (sqrt(moment2_out) + epsilon * sqrt(1 - beta2_pow))
     beta1_pow_out = beta1_pow * beta1, beta2_pow_out = beta2_pow * beta2
 
+With ``amsgrad`` (PaddlePaddle 3.3.1) the step divides by the root of the running maximum of
+the second moment instead, ``moment2_max_out = max(moment2_max, moment2_out)``; without it
+``moment2_max`` is not read and ``moment2_max_out`` is None, and the step is the one above,
+computed exactly as before amsgrad existed.
+
 The kernel returns the new values; the dispatcher writes them into the inputs' storage (the op
 is in place). As PHI's kernels:
 - ``use_global_beta_pow`` leaves the beta powers as they are (another op advances them);
@@ -26,9 +31,9 @@ from phiops.runtime.kernels.registration import register_kernel
 # PaddlePaddle's CPU registration (paddle/phi/kernels/cpu/adam_kernel.cc).
 ADAM_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
 
-# learning_rate, moment1, moment2, beta1_pow, beta2_pow and skip_update keep their dtypes: the
-# outputs must have their inputs' dtypes, and skip_update is a bool.
-_UNCAST_INPUTS = (2, 3, 4, 5, 6, 8)
+# learning_rate, moment1, moment2, moment2_max, beta1_pow, beta2_pow and skip_update keep their
+# dtypes: the outputs must have their inputs' dtypes, and skip_update is a bool.
+_UNCAST_INPUTS = (2, 3, 4, 5, 6, 7, 9)
 
 
 def _keep_state_dtypes(kernel: Kernel) -> None:
@@ -49,6 +54,7 @@ def adam_kernel(
     learning_rate: Array,
     moment1: Array,
     moment2: Array,
+    moment2_max: Array | None,
     beta1_pow: Array,
     beta2_pow: Array,
     master_param: Array | None,
@@ -60,7 +66,8 @@ def adam_kernel(
     min_row_size_to_use_multithread: int,
     multi_precision: bool,
     use_global_beta_pow: bool,
-) -> tuple[Array, Array, Array, Array, Array, Array]:
+    amsgrad: bool,
+) -> tuple[Array, Array, Array, Array, Array, Array, Array]:
     xp = ctx.xp
     use_master = multi_precision and master_param is not None
     if skip_update is not None and bool(skip_update.reshape(-1)[0]):
@@ -68,6 +75,7 @@ def adam_kernel(
             param.copy(),
             moment1.copy(),
             moment2.copy(),
+            moment2_max.copy() if amsgrad else None,
             beta1_pow.copy(),
             beta2_pow.copy(),
             master_param.copy() if use_master else None,
@@ -85,7 +93,12 @@ def adam_kernel(
     correction = xp.sqrt(one - b2_pow)
     step = _first(learning_rate, dtype) * (correction / (one - b1_pow))
     eps = xp.asarray(epsilon, dtype=dtype) * correction
-    new = source - step * (m1 / (xp.sqrt(m2) + eps))
+    m2_max = None
+    if amsgrad:
+        m2_max = xp.maximum(moment2_max.astype(dtype, copy=False), m2)
+        new = source - step * (m1 / (xp.sqrt(m2_max) + eps))
+    else:
+        new = source - step * (m1 / (xp.sqrt(m2) + eps))
     if use_global_beta_pow:
         beta1_pow_out, beta2_pow_out = beta1_pow.copy(), beta2_pow.copy()
     else:
@@ -95,6 +108,7 @@ def adam_kernel(
         new.astype(param.dtype, copy=use_master),
         m1.astype(moment1.dtype, copy=False),
         m2.astype(moment2.dtype, copy=False),
+        None if m2_max is None else m2_max.astype(moment2_max.dtype, copy=False),
         beta1_pow_out,
         beta2_pow_out,
         new if use_master else None,
