@@ -817,6 +817,11 @@ def rnn_infer_meta(
                 f"argument 'pre_state'[{index}] must have dims [num_layers * num_directions, "
                 f"batch_size, hidden_size] = {list(expected_state)}, got {list(tensor.dims)}"
             )
+        if not dims_match(tuple(tensor.dims), tuple(pre_state[0].dims), config):
+            raise InvalidArgumentError(
+                f"the tensors of argument 'pre_state' must have the same dims, got "
+                f"{list(pre_state[0].dims)} and {list(tensor.dims)} (pre_state[{index}])"
+            )
     if len(weight_list) != 4 * num_layers * directions:
         raise InvalidArgumentError(
             f"argument 'weight_list' must hold {4 * num_layers * directions} tensors (weight_ih, "
