@@ -607,10 +607,10 @@ class RNNBase(LayerList):
             )
         if not self.time_major:
             inputs = op_api("transpose")(inputs, [1, 0, 2])
-        dropout_state = to_tensor([], dtype="uint8")
-        if sequence_length is not None and not isinstance(sequence_length, Tensor) and not hasattr(
-            sequence_length, "shape"
-        ):
+        # the op's dropout-state buffer (PaddlePaddle keeps a non-persistable uint8 parameter;
+        # the kernel does not read it): an empty uint8 tensor, a Value in static mode
+        dropout_state = op_api("full")([0], 0, DataType.UINT8)
+        if sequence_length is not None and not hasattr(sequence_length, "shape"):
             sequence_length = to_tensor(sequence_length, dtype="int64")
         out, _, state = op_api("rnn")(
             inputs,
