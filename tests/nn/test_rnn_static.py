@@ -104,3 +104,15 @@ def test_an_unknown_batch_without_initial_states_is_unimplemented() -> None:
                 nn.LSTM(3, 4)(phi.static.data("x", [None, 5, 3], "float32"))
     finally:
         phi.disable_static()
+
+
+def test_jit_save_flattens_an_lstms_nested_outputs(tmp_path: Path) -> None:
+    lstm = nn.LSTM(3, 4, direction="bidirect")
+    phi.jit.save(lstm, tmp_path / "lstm", [phi.static.InputSpec([2, 6, 3], "float32", "x")])
+    lstm.eval()
+    x = np.random.default_rng(2).standard_normal((2, 6, 3)).astype(np.float32)
+    out, (h, c) = lstm(phi.to_tensor(x))
+    got = phi.jit.load(tmp_path / "lstm")(phi.to_tensor(x))
+    assert len(got) == 3
+    for loaded, want in zip(got, (out, h, c)):
+        np.testing.assert_allclose(loaded.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
