@@ -116,3 +116,43 @@ def test_jit_save_flattens_an_lstms_nested_outputs(tmp_path: Path) -> None:
     assert len(got) == 3
     for loaded, want in zip(got, (out, h, c)):
         np.testing.assert_allclose(loaded.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_static_training_through_rnn_grad_follows_eager_training() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 5, 3)).astype(np.float32)
+    y = rng.standard_normal((4, 2)).astype(np.float32)
+    static_lstm = nn.LSTM(3, 2, direction="bidirect")
+    eager_lstm = nn.LSTM(3, 2, direction="bidirect")
+    eager_lstm.set_state_dict(static_lstm.state_dict())
+    main, startup = phi.static.Program(), phi.static.Program()
+    phi.enable_static()
+    try:
+        with phi.static.program_guard(main, startup):
+            xs = phi.static.data("x", [4, 5, 3], "float32")
+            ys = phi.static.data("y", [4, 2], "float32")
+            _, (h, _) = static_lstm(xs)
+            diff = phi.mean(h, [0]) - ys
+            loss = phi.mean(diff * diff)
+            phi.optimizer.SGD(learning_rate=0.5).minimize(loss)
+        assert "pd_op.rnn_grad" in [op.name for op in main.block.ops]
+        scope = phi.static.Scope()
+        executor = phi.static.Executor()
+        executor.run(startup, scope=scope)
+        static_losses = [
+            float(executor.run(main, {"x": x, "y": y}, [loss], scope=scope)[0]) for _ in range(3)
+        ]
+    finally:
+        phi.disable_static()
+    optimizer = phi.optimizer.SGD(learning_rate=0.5, parameters=eager_lstm.parameters())
+    eager_losses = []
+    for _ in range(3):
+        _, (h, _) = eager_lstm(phi.to_tensor(x))
+        diff = phi.mean(h, [0]) - phi.to_tensor(y)
+        loss = phi.mean(diff * diff)
+        loss.backward()
+        optimizer.step()
+        optimizer.clear_grad()
+        eager_losses.append(float(loss))
+    np.testing.assert_allclose(static_losses, eager_losses, rtol=1e-6)
+    assert static_losses[-1] < static_losses[0]
