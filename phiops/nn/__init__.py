@@ -5,11 +5,12 @@ Holds ``Layer``, ``Sequential`` and ``LayerList``; Linear, Conv2D, Conv2DTranspo
 BatchNorm1D/2D, LayerNorm, GroupNorm, Dropout, Flatten, MaxPool2D, AvgPool2D, AdaptiveAvgPool2D;
 the activations ReLU, GELU, Sigmoid, Tanh, Softmax, Hardswish; the losses CrossEntropyLoss and
 MSELoss; MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer,
-TransformerDecoder and Transformer; gradient clipping (ClipGradByValue, ClipGradByNorm,
+TransformerDecoder and Transformer; the recurrent cells SimpleRNNCell, LSTMCell, GRUCell (and
+their base RNNCellBase), RNN, BiRNN and the networks SimpleRNN, LSTM, GRU; gradient clipping (ClipGradByValue, ClipGradByNorm,
 ClipGradByGlobalNorm); ParamAttr.
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the recurrent layers (RNN, LSTM, GRU), the other activations (LeakyReLU, SiLU, ...) and losses
+the other activations (LeakyReLU, SiLU, ...) and losses
 (L1Loss, BCELoss, NLLLoss, ...), Upsample, Pad, Identity, LayerDict, ParameterList, and
 ``paddle.nn.utils`` and ``paddle.nn.quant``.
 """

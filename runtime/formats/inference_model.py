@@ -61,12 +61,29 @@ def parameter_names(program: Program) -> list[str]:
     return sorted(names)
 
 
-def _parameter_types(program: Program) -> dict[str, Any]:
+def _persistable(op: Any) -> bool:
+    """False for a `builtin.parameter` marked ``persistable:[false]`` (PaddlePaddle's
+    ``*__non_persistable`` buffers, e.g. an nn.LSTM's dropout state): .pdiparams omits those."""
+    attr = op.attributes.get("persistable")
+    if attr is None or attr.kind != "array" or not attr.value:
+        return True
+    return bool(getattr(attr.value[0], "value", True))
+
+
+def _parameter_types(program: Program, persistable: bool = True) -> dict[str, Any]:
     return {
         op.attributes["parameter_name"].value: op.results[0].type
         for op in program.walk()
-        if op.name == "builtin.parameter"
+        if op.name == "builtin.parameter" and _persistable(op) is persistable
     }
+
+
+def _empty_buffer(declared: Any) -> np.ndarray:
+    """A non-persistable parameter's starting value: zeros of its declared type (unknown
+    extents 0), as PaddlePaddle's startup program would make it."""
+    if not isinstance(declared, DenseTensorType):
+        return np.zeros((0,), dtype=np.float32)
+    return np.zeros(tuple(max(d, 0) for d in declared.dims), dtype=np.dtype(declared.dtype))
 
 
 def _check_array(name: str, array: np.ndarray, declared: Any, where: str) -> None:
@@ -174,6 +191,8 @@ def read_inference_model(
         params = load_combine(params_path, list(declared))
         for name, array in params.items():
             _check_array(name, array, declared[name], params_path)
+    for name, declared_type in _parameter_types(program, persistable=False).items():
+        params[name] = _empty_buffer(declared_type)
     feed_names, fetch_targets = [], []
     for op in program.block.ops:
         if op.name in FEED_OPS:

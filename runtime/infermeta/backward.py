@@ -318,3 +318,19 @@ def meshgrid_grad_infer_meta(
     for index, grad in enumerate(outputs_grad):
         _check_grad_dims(f"outputs_grad[{index}]", grad, expected, "meshgrid's outputs", config)
     unchanged_multi_infer_meta(inputs, inputs_grad, config)
+
+
+def rnn_grad_infer_meta(
+    x: MetaTensor,
+    pre_state: list[MetaTensor],
+    weight_list: list[MetaTensor],
+    x_grad: MetaTensor | None,
+    pre_state_grad: list[MetaTensor | None],
+    weight_list_grad: list[MetaTensor | None],
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's RnnGradInferMeta: each gradient has the meta of its input."""
+    _like(x_grad, x)
+    for grads, sources in ((pre_state_grad, pre_state), (weight_list_grad, weight_list)):
+        for grad, source in zip(grads, sources):
+            _like(grad, source)

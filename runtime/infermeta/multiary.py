@@ -1140,3 +1140,132 @@ def asgd_infer_meta(
         config,
     )
     _master_param_out(param, master_param, multi_precision, master_param_out)
+
+# Rnn (paddle/phi/infermeta/multiary.cc RnnInferMeta; the reserve and dropout-state extents are
+# those paddle/phi/kernels/cpu/rnn_functor.h allocates) ------------------------------------------
+
+_RNN_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def rnn_reserve_rows(mode: str, num_layers: int) -> int:
+    """Rows of the rnn op's ``reserve`` (each D*T*B*H wide), as PaddlePaddle's CPU kernel sizes
+    it: the gate values of every layer, the cell values (LSTM, GRU) and cell activations (LSTM),
+    and the hidden outputs of every layer but the last."""
+    gates = _RNN_GATES[mode]
+    extra = 2 if mode == "LSTM" else 1 if mode == "GRU" else 0
+    return (gates + extra) * num_layers + num_layers - 1
+
+
+def rnn_infer_meta(
+    x: MetaTensor,
+    pre_state: list[MetaTensor],
+    weight_list: list[MetaTensor],
+    sequence_length: MetaTensor | None,
+    dropout_prob: float,
+    is_bidirec: bool,
+    input_size: int,
+    hidden_size: int,
+    num_layers: int,
+    mode: str,
+    seed: int,
+    is_test: bool,
+    out: MetaTensor,
+    dropout_state: MetaTensor,
+    state: list[MetaTensor],
+    reserve: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's RnnInferMeta: ``x`` [T, B, input_size] (time-major), ``pre_state`` two (LSTM) or
+    one tensors [num_layers * D, B, hidden_size], ``weight_list`` 4 * num_layers * D tensors in
+    PaddlePaddle's flattened order; ``out`` [T, B, D * hidden_size], ``state`` like
+    ``pre_state``. When training, ``dropout_state`` is a uint8 mask of ``out``'s dims and
+    ``reserve`` [rows, D*T*B*H] of x's dtype (rnn_reserve_rows); at inference both are empty."""
+    if mode not in _RNN_GATES:
+        raise InvalidArgumentError(
+            f"argument 'mode' must be one of 'LSTM', 'GRU', 'RNN_TANH' and 'RNN_RELU', got {mode!r}"
+        )
+    dims = tuple(x.dims)
+    if len(dims) != 3:
+        raise InvalidArgumentError(
+            f"argument 'x' must be 3-D [time_steps, batch_size, input_size], got dims {list(dims)}"
+        )
+    if num_layers < 1 or hidden_size < 1 or input_size < 1:
+        raise InvalidArgumentError(
+            f"arguments 'num_layers', 'hidden_size' and 'input_size' must be positive, got "
+            f"{num_layers}, {hidden_size} and {input_size}"
+        )
+    if not 0.0 <= dropout_prob <= 1.0:
+        raise InvalidArgumentError(f"argument 'dropout_prob' must be in [0, 1], got {dropout_prob}")
+    if not extents_match(dims[2], input_size, config):
+        raise InvalidArgumentError(
+            f"argument 'x' has {dims[2]} features (dims {list(dims)}), but input_size is {input_size}"
+        )
+    directions = 2 if is_bidirec else 1
+    if sequence_length is not None:
+        if len(sequence_length.dims) != 1 or not extents_match(
+            sequence_length.dims[0], dims[1], config
+        ):
+            raise InvalidArgumentError(
+                f"argument 'sequence_length' must be 1-D with the batch size {dims[1]} of "
+                f"argument 'x', got dims {list(sequence_length.dims)}"
+            )
+        if sequence_length.dtype not in (DataType.INT32, DataType.INT64):
+            raise InvalidArgumentError(
+                f"argument 'sequence_length' must be int32 or int64, got {sequence_length.dtype.name.lower()}"
+            )
+    states = 2 if mode == "LSTM" else 1
+    if len(pre_state) != states:
+        raise InvalidArgumentError(
+            f"argument 'pre_state' of {mode} must hold {states} tensors, got {len(pre_state)}"
+        )
+    expected_state = (num_layers * directions, dims[1], hidden_size)
+    for index, tensor in enumerate(pre_state):
+        if len(tensor.dims) != 3 or not dims_match(tuple(tensor.dims), expected_state, config):
+            raise InvalidArgumentError(
+                f"argument 'pre_state'[{index}] must have dims [num_layers * num_directions, "
+                f"batch_size, hidden_size] = {list(expected_state)}, got {list(tensor.dims)}"
+            )
+        if not dims_match(tuple(tensor.dims), tuple(pre_state[0].dims), config):
+            raise InvalidArgumentError(
+                f"the tensors of argument 'pre_state' must have the same dims, got "
+                f"{list(pre_state[0].dims)} and {list(tensor.dims)} (pre_state[{index}])"
+            )
+    if len(weight_list) != 4 * num_layers * directions:
+        raise InvalidArgumentError(
+            f"argument 'weight_list' must hold {4 * num_layers * directions} tensors (weight_ih, "
+            f"weight_hh, bias_ih and bias_hh of each of {num_layers} layers and {directions} "
+            f"directions), got {len(weight_list)}"
+        )
+    gate_rows = _RNN_GATES[mode] * hidden_size
+    half = 2 * num_layers * directions
+    for index, tensor in enumerate(weight_list):
+        layer = index // (2 * directions) if index < half else (index - half) // (2 * directions)
+        if index >= half:
+            expected: tuple[int, ...] = (gate_rows,)
+        elif index % 2:
+            expected = (gate_rows, hidden_size)
+        else:
+            expected = (gate_rows, input_size if layer == 0 else directions * hidden_size)
+        if not dims_match(tuple(tensor.dims), expected, config):
+            raise InvalidArgumentError(
+                f"argument 'weight_list'[{index}] of {mode} must have dims {list(expected)}, got "
+                f"{list(tensor.dims)}"
+            )
+    out_dims = (dims[0], dims[1], directions * hidden_size)
+    out.set_dims(out_dims)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+    for source, target in zip(pre_state, state):
+        target.set_dims(tuple(source.dims))
+        target.set_dtype(x.dtype)
+        target.set_layout(x.layout)
+    dropout_state.set_dims((0,) if is_test else out_dims)
+    dropout_state.set_dtype(DataType.UINT8)
+    dropout_state.set_layout(x.layout)
+    if reserve is not None:
+        if is_test:
+            reserve.set_dims((0,))
+        else:
+            reserve.set_dims((rnn_reserve_rows(mode, num_layers), numel(out_dims)))
+        reserve.set_dtype(x.dtype)
+        reserve.set_layout(x.layout)

@@ -45,7 +45,11 @@ def _feed_names(layer: Any, specs: list[InputSpec]) -> list[str]:
 
 
 def _flatten(output: Any) -> list[Value]:
-    items = list(output) if isinstance(output, (list, tuple)) else [output]
+    """The output's tensors in order, nested lists/tuples flattened (an nn.LSTM's (out, (h, c))
+    gives three fetches, as PaddlePaddle's jit.save makes them)."""
+    if isinstance(output, (list, tuple)):
+        return [leaf for item in output for leaf in _flatten(item)]
+    items = [output]
     for item in items:
         if not isinstance(item, Value):
             raise InvalidArgumentError(

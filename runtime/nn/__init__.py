@@ -27,6 +27,17 @@ from phiops.runtime.nn.layers import (
     Softmax,
     Tanh,
 )
+from phiops.runtime.nn.rnn import (
+    BiRNN,
+    GRU,
+    GRUCell,
+    LSTM,
+    LSTMCell,
+    RNN,
+    RNNCellBase,
+    SimpleRNN,
+    SimpleRNNCell,
+)
 from phiops.runtime.nn.transformer import (
     MultiHeadAttention,
     Transformer,
@@ -67,6 +78,15 @@ __all__ = [
     "Sigmoid",
     "Softmax",
     "Tanh",
+    "RNNCellBase",
+    "SimpleRNNCell",
+    "LSTMCell",
+    "GRUCell",
+    "RNN",
+    "BiRNN",
+    "SimpleRNN",
+    "LSTM",
+    "GRU",
     "MultiHeadAttention",
     "Transformer",
     "TransformerDecoder",

@@ -26,6 +26,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.clip",
         "phiops.runtime.nn.param_attr",
         "phiops.runtime.nn.transformer",
+        "phiops.runtime.nn.rnn",
     ),
     "phiops.nn.functional": ("phiops.runtime.nn.functional",),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),

@@ -134,6 +134,17 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "transpose": {"perm": [1, 0]},
 }  # fmt: skip
 
+# rnn: a one-layer RNN_TANH of hidden size 2 over [4, 2, 3]
+_OVERRIDES["rnn"] = {
+    "x": _tensor(shape=(4, 2, 3)),
+    "pre_state": [_tensor(shape=(1, 2, 2))],
+    "weight_list": [_tensor(shape=(2, 3)), _tensor(shape=(2, 2)), _tensor(shape=(2,)), _tensor(shape=(2,))],
+    "sequence_length": None,
+    "dropout_state_in": phi.to_tensor(np.zeros((0,), "uint8")),
+    "input_size": 3,
+    "hidden_size": 2,
+}
+
 # Required attributes by name where 0 would not do.
 _ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}
 

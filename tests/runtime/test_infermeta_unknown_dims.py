@@ -527,6 +527,33 @@ MISMATCHES: dict[str, Case] = {
 }
 
 
+# rnn (a one-layer LSTM; two-layer bidirectional GRU): x [T, B, I], pre_state, weight_list
+_LSTM_WEIGHTS = [t(16, 3), t(16, 4), t(16), t(16)]
+_GRU_WEIGHTS = [t(12, 3), t(12, 4), t(12, 3), t(12, 4), t(12, 8), t(12, 4), t(12, 8), t(12, 4)] + [
+    t(12)
+] * 8
+CASES["rnn_infer_meta"] = [
+    Case(
+        (t(5, 2, 3), [t(1, 2, 4), t(1, 2, 4)], _LSTM_WEIGHTS, None),
+        (0.0, False, 3, 4, 1, "LSTM", 0, False),
+        (0, 0, 2, 0),
+    ),
+    Case(
+        (t(5, 2, 3), [t(4, 2, 4)], _GRU_WEIGHTS, t(2, dtype=I64)),
+        (0.0, True, 3, 4, 2, "GRU", 0, True),
+        (0, 0, 1, 0),
+        "gru bidirectional",
+    ),
+]
+CASES["rnn_grad_infer_meta"] = [
+    Case((t(5, 2, 3), [t(1, 2, 4), t(1, 2, 4)], _LSTM_WEIGHTS), (), (0, 2, 4))
+]
+MISMATCHES["rnn_infer_meta"] = Case(
+    (t(5, -1, 3), [t(1, 2, 4), t(1, 3, 4)], _LSTM_WEIGHTS, None),
+    (0.0, False, 3, 4, 1, "LSTM", 0, False),
+    (0, 0, 2, 0),
+)
+
 def _metas(value: Any, name: str) -> Any:
     if value is None:
         return None

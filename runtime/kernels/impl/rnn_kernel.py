@@ -1,0 +1,268 @@
+"""rnn (PHI's RnnKernel, paddle/phi/kernels/cpu/rnn_kernel.cc and rnn_functor.h): a stack of
+recurrent layers over a time-major batch [T, B, I], each layer forward or forward and backward
+in time, in one op.
+
+The math, as PaddlePaddle's CPU kernel computes it (the rows of each weight are the gates,
+stacked in this order):
+
+- ``RNN_TANH`` / ``RNN_RELU``: h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh);
+- ``LSTM``, gates (i, f, c~, o): i, f, o = sigmoid(.), c~ = tanh(.), c' = f c + i c~,
+  h' = o tanh(c');
+- ``GRU``, gates (r, z, c~): r, z = sigmoid(x W_i{r,z}^T + b_i{r,z} + h W_h{r,z}^T + b_h{r,z}),
+  c~ = tanh(x W_ic^T + b_ic + r (h W_hc^T + b_hc)) (the reset gate applied after the hidden
+  matmul and its bias), h' = z h + (1 - z) c~.
+
+``weight_list`` comes flattened as PaddlePaddle's RNNBase passes it: [W_ih, W_hh] of layer 0
+forward, layer 0 reverse, layer 1 forward, ..., then [b_ih, b_hh] in the same order.
+``pre_state`` is [num_layers * D, B, H], index ``layer * D + direction``.
+
+``sequence_length``: step t of sequence b is valid when t < length[b]; at an invalid step the
+output is 0 and the state stays what it was, so the last state is that of the last valid step
+(the reverse direction starts at the last valid step). Between layers, when training with
+``dropout_prob`` > 0, one uint8 mask of ``out``'s dims is drawn once and applied (scaled by
+1 / (1 - p)) to every layer's input but the first; it is the ``dropout_state_out`` output (all
+ones when no dropout is drawn, empty at inference). ``reserve`` has the extents PaddlePaddle
+gives it; phiops's grad kernel recomputes the forward steps from the inputs and the mask instead
+of reading it, so it is left zero.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from phiops.runtime.common import DataType
+from phiops.runtime.infermeta.multiary import rnn_reserve_rows
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
+from phiops.runtime.random import draw_generator
+
+RNN_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
+
+
+def sigmoid(xp: Any, a: Array) -> Array:
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + xp.exp(-a))
+
+
+def split_weights(
+    weight_list: list[Array], num_layers: int, directions: int
+) -> list[list[tuple[Array, Array, Array, Array]]]:
+    """[layer][direction] -> (w_ih, w_hh, b_ih, b_hh) from PaddlePaddle's flattened order."""
+    half = 2 * num_layers * directions
+    layers = []
+    for layer in range(num_layers):
+        per_direction = []
+        for direction in range(directions):
+            index = 2 * (layer * directions + direction)
+            per_direction.append(
+                (
+                    weight_list[index],
+                    weight_list[index + 1],
+                    weight_list[half + index],
+                    weight_list[half + index + 1],
+                )
+            )
+        layers.append(per_direction)
+    return layers
+
+
+def valid_steps(xp: Any, sequence_length: Array | None, steps: int, dtype: Any) -> Array | None:
+    """[T, B] of 1 where step t of sequence b is within its length, else 0 (None: all valid)."""
+    if sequence_length is None:
+        return None
+    lengths = xp.asarray(sequence_length).reshape(1, -1)
+    return (xp.arange(steps).reshape(-1, 1) < lengths).astype(dtype)
+
+
+def run_direction(
+    xp: Any,
+    mode: str,
+    x: Array,
+    weights: tuple[Array, Array, Array, Array],
+    h0: Array,
+    c0: Array | None,
+    valid: Array | None,
+    reverse: bool,
+    keep: bool,
+) -> tuple[Array, Array, Array | None, dict | None]:
+    """One layer in one direction: (out [T, B, H], last h, last c, cache for the grad)."""
+    w_ih, w_hh, b_ih, b_hh = weights
+    steps, batch = x.shape[0], x.shape[1]
+    hidden = w_hh.shape[1]
+    pre = (x.reshape(steps * batch, -1) @ w_ih.T).reshape(steps, batch, -1) + b_ih
+    if mode == "GRU":
+        pre[:, :, : 2 * hidden] += b_hh[: 2 * hidden]
+        w_hh_rz, w_hh_c, b_hh_c = w_hh[: 2 * hidden], w_hh[2 * hidden :], b_hh[2 * hidden :]
+    else:
+        pre += b_hh
+    out = xp.empty((steps, batch, hidden), dtype=x.dtype)
+    h, c = h0, c0
+    cache: dict | None = None
+    if keep:
+        cache = {
+            "h_prev": xp.empty((steps, batch, hidden), dtype=x.dtype),
+            "gates": xp.empty(pre.shape, dtype=x.dtype),
+        }
+        if mode == "LSTM":
+            cache["c_prev"] = xp.empty((steps, batch, hidden), dtype=x.dtype)
+            cache["c_new"] = xp.empty((steps, batch, hidden), dtype=x.dtype)
+        if mode == "GRU":
+            cache["hc"] = xp.empty((steps, batch, hidden), dtype=x.dtype)
+    order = range(steps - 1, -1, -1) if reverse else range(steps)
+    for t in order:
+        if keep:
+            cache["h_prev"][t] = h
+        if mode == "LSTM":
+            g = pre[t] + h @ w_hh.T
+            i = sigmoid(xp, g[:, :hidden])
+            f = sigmoid(xp, g[:, hidden : 2 * hidden])
+            cc = xp.tanh(g[:, 2 * hidden : 3 * hidden])
+            o = sigmoid(xp, g[:, 3 * hidden :])
+            c_new = f * c + i * cc
+            h_new = o * xp.tanh(c_new)
+            if keep:
+                cache["gates"][t] = xp.concatenate([i, f, cc, o], axis=1)
+                cache["c_prev"][t] = c
+                cache["c_new"][t] = c_new
+        elif mode == "GRU":
+            rz = sigmoid(xp, pre[t, :, : 2 * hidden] + h @ w_hh_rz.T)
+            r, z = rz[:, :hidden], rz[:, hidden:]
+            hc = h @ w_hh_c.T + b_hh_c
+            cc = xp.tanh(pre[t, :, 2 * hidden :] + r * hc)
+            h_new = z * h + (1 - z) * cc
+            c_new = None
+            if keep:
+                cache["gates"][t] = xp.concatenate([r, z, cc], axis=1)
+                cache["hc"][t] = hc
+        else:
+            a = pre[t] + h @ w_hh.T
+            h_new = xp.tanh(a) if mode == "RNN_TANH" else xp.maximum(a, 0)
+            c_new = None
+            if keep:
+                cache["gates"][t] = h_new
+        if valid is None:
+            out[t] = h_new
+            h = h_new
+            c = c_new
+        else:
+            m = valid[t].reshape(-1, 1)
+            out[t] = h_new * m
+            h = h_new * m + h * (1 - m)
+            if mode == "LSTM":
+                c = c_new * m + c * (1 - m)
+    return out, h, c, cache
+
+
+def rnn_forward(
+    xp: Any,
+    x: Array,
+    pre_state: list[Array],
+    weight_list: list[Array],
+    sequence_length: Array | None,
+    dropout_mask: Array | None,
+    dropout_prob: float,
+    is_bidirec: bool,
+    num_layers: int,
+    mode: str,
+    keep: bool,
+) -> tuple[Array, list[Array], list[list[Any]]]:
+    """(out, last states, per layer [inputs, caches per direction]). ``dropout_mask``: the uint8
+    mask applied to the inputs of layers 1.. (None: none)."""
+    directions = 2 if is_bidirec else 1
+    weights = split_weights(weight_list, num_layers, directions)
+    valid = valid_steps(xp, sequence_length, x.shape[0], x.dtype)
+    lstm = mode == "LSTM"
+    last_h = xp.empty(pre_state[0].shape, dtype=x.dtype)
+    last_c = xp.empty(pre_state[1].shape, dtype=x.dtype) if lstm else None
+    records: list[list[Any]] = []
+    layer_input = x
+    for layer in range(num_layers):
+        if layer > 0 and dropout_mask is not None:
+            if dropout_prob == 1.0:
+                layer_input = layer_input * x.dtype.type(0)
+            else:
+                layer_input = layer_input * dropout_mask.astype(x.dtype) / x.dtype.type(
+                    1.0 - dropout_prob
+                )
+        outs, caches = [], []
+        for direction in range(directions):
+            index = layer * directions + direction
+            out, h, c, cache = run_direction(
+                xp,
+                mode,
+                layer_input,
+                weights[layer][direction],
+                pre_state[0][index],
+                pre_state[1][index] if lstm else None,
+                valid,
+                direction == 1,
+                keep,
+            )
+            outs.append(out)
+            caches.append(cache)
+            last_h[index] = h
+            if lstm:
+                last_c[index] = c
+        records.append([layer_input, caches])
+        layer_input = outs[0] if directions == 1 else xp.concatenate(outs, axis=2)
+    states = [last_h, last_c] if lstm else [last_h]
+    return layer_input, states, records
+
+
+def _rnn_output_dtypes(kernel: Kernel) -> None:
+    kernel.output_at(1).set_dtype(DataType.UINT8)
+
+
+# PaddlePaddle 3.3.1 registers rnn on CPU for float32 and float64.
+@register_kernel("rnn", dtypes=RNN_DTYPES, configure=_rnn_output_dtypes)
+def rnn_kernel(
+    ctx: KernelContext,
+    x: Array,
+    pre_state: list[Array],
+    weight_list: list[Array],
+    sequence_length: Array | None,
+    dropout_prob: float,
+    is_bidirec: bool,
+    input_size: int,
+    hidden_size: int,
+    num_layers: int,
+    mode: str,
+    seed: int,
+    is_test: bool,
+) -> tuple[Array, Array, list[Array], Array]:
+    """(out, dropout_state_out, state, reserve); see the module docstring."""
+    xp = ctx.xp
+    steps, batch = x.shape[0], x.shape[1]
+    directions = 2 if is_bidirec else 1
+    out_shape = (steps, batch, directions * hidden_size)
+    mask = None
+    if is_test:
+        dropout_state = xp.empty((0,), dtype=xp.uint8)
+    elif dropout_prob != 0.0 and num_layers > 1:
+        rng = draw_generator(ctx.place, seed)
+        keep = rng.random(out_shape, dtype=np.float32) >= np.float32(dropout_prob)
+        mask = dropout_state = xp.asarray(keep).astype(xp.uint8)
+    else:
+        dropout_state = xp.ones(out_shape, dtype=xp.uint8)
+    out, states, _ = rnn_forward(
+        xp,
+        x,
+        pre_state,
+        weight_list,
+        sequence_length,
+        mask,
+        dropout_prob,
+        is_bidirec,
+        num_layers,
+        mode,
+        False,
+    )
+    if is_test:
+        reserve = xp.empty((0,), dtype=x.dtype)
+    else:
+        reserve = xp.zeros(
+            (rnn_reserve_rows(mode, num_layers), int(np.prod(out_shape))), dtype=x.dtype
+        )
+    return out, dropout_state, states, reserve
