@@ -158,7 +158,9 @@ def run_paddle(case: dict[str, Any]) -> dict[str, Any]:
     }
     if case["grad"]:
         out_grad = np.linspace(0.5, 1.5, out.size).astype(dtype).reshape(out.shape)
-        grads = paddle.grad(out, list(tensors.values()), paddle.to_tensor(out_grad), allow_unused=True)
+        grads = paddle.grad(
+            out, list(tensors.values()), paddle.to_tensor(out_grad), allow_unused=True
+        )
         entry["out_grad"] = encode(out_grad)
         entry["grads"] = {
             name: None if grad is None else encode(grad.numpy())
