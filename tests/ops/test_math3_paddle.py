@@ -1,5 +1,5 @@
-"""Parity of the math3 binary ops (atan2, copysign, nextafter, heaviside, lerp) with PaddlePaddle
-3.3.1: results and gradients on inputs with their edges, for every dtype PaddlePaddle registers
+"""Parity of the math3 ops (atan2, copysign, nextafter, heaviside, lerp, angle, real, imag, conj,
+complex, as_complex, as_real) with PaddlePaddle 3.3.1: results and gradients on inputs with their edges, for every dtype PaddlePaddle registers
 on CPU, through the op and through the paddle.* function where it converts its arguments,
 recorded by tests/tools/make_math3_fixtures.py into tests/data/math3/paddle_3_3_1.json."""
 
@@ -15,7 +15,7 @@ import pytest
 import phiops
 import phiops.generated as phi
 from phiops.runtime.common import DataType
-from tests.tools.make_math3_fixtures import BINARY_OPS, as_numpy
+from tests.tools.make_math3_fixtures import BINARY_OPS, COMPLEX_OPS, as_numpy
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "math3" / "paddle_3_3_1.json"
 CASES: dict[str, dict] = json.loads(DATA.read_text())
@@ -26,7 +26,12 @@ TOLERANCE = {
     "bfloat16": {"rtol": 8e-3, "atol": 8e-3},
     "float32": {"rtol": 2e-6, "atol": 1e-6},
     "float64": {"rtol": 1e-13, "atol": 1e-14},
+    "complex64": {"rtol": 2e-6, "atol": 1e-6},
+    "complex128": {"rtol": 1e-13, "atol": 1e-14},
 }
+
+
+REAL_FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
 def phiops_inputs(case: dict, stop_gradient: bool) -> dict[str, phiops.Tensor]:
@@ -55,10 +60,10 @@ def test_result_matches_paddle(key: str) -> None:
     assert out.dtype == DataType[case["out_dtype"].upper()]
     assert list(out.shape) == case["out_shape"]
     expected_dtype = "float32" if case["out_dtype"] == "bfloat16" else case["out_dtype"]
-    expected = np.array(case["out"], expected_dtype).reshape(case["out_shape"])
+    expected = as_numpy(case["out"], expected_dtype).reshape(case["out_shape"])
     tolerance = TOLERANCE.get(case["out_dtype"], {"rtol": 0, "atol": 0})
     np.testing.assert_allclose(compared(out.numpy()), expected, **tolerance)
-    if case["out_dtype"] in TOLERANCE:  # the sign of zeros too (copysign, nextafter)
+    if case["out_dtype"] in REAL_FLOATS:  # the sign of zeros too (copysign, nextafter)
         zeros = expected == 0
         np.testing.assert_array_equal(
             np.signbit(compared(out.numpy())[zeros]), np.signbit(expected[zeros])
@@ -73,14 +78,14 @@ def test_gradient_matches_paddle(key: str) -> None:
     case = CASES[key]
     tensors = phiops_inputs(case, stop_gradient=False)
     out = call(case, tensors)
-    out_grad = phi.to_tensor(np.array(case["out_grad"], case["dtype"]).reshape(out.shape))
+    out_grad = phi.to_tensor(as_numpy(case["out_grad"], case["out_dtype"]).reshape(out.shape))
     grads = phi.grad(out, list(tensors.values()), grad_outputs=out_grad, allow_unused=True)
     for (name, tensor), grad in zip(tensors.items(), grads):
         expected = case["grads"][name]
         if expected is None:
             assert grad is None, name
             continue
-        expected_array = np.array(expected, case["dtype"]).reshape(tensor.shape)
+        expected_array = as_numpy(expected, case["dtype"]).reshape(tensor.shape)
         np.testing.assert_allclose(grad.numpy(), expected_array, **TOLERANCE[case["dtype"]])
 
 
@@ -88,5 +93,5 @@ def test_the_recording_covers_every_op_and_registered_dtype() -> None:
     recorded = {(case["op"], case["dtype"]) for case in CASES.values() if case["via"] == "op"}
     for op, dtypes in BINARY_OPS.items():
         assert {(op, dtype) for dtype in dtypes} <= recorded
-    assert {case["op"] for case in CASES.values()} == {*BINARY_OPS, "lerp"}
-    assert len(CASES) == 39
+    assert {case["op"] for case in CASES.values()} == {*BINARY_OPS, "lerp", *COMPLEX_OPS}
+    assert len(CASES) == 61

@@ -1,5 +1,5 @@
-"""The math3 binary ops (atan2, copysign, nextafter, heaviside, lerp) against PaddlePaddle 3.3.1
-itself: every case tests/tools/make_math3_fixtures.py records, run live on both (results,
+"""The math3 ops (atan2, copysign, nextafter, heaviside, lerp, angle, real, imag, conj, complex,
+as_complex, as_real) against PaddlePaddle 3.3.1 itself: every case tests/tools/make_math3_fixtures.py records, run live on both (results,
 dtypes, shapes and gradients), and the recording in tests/data/math3/ checked against a fresh
 run. Runs only where PaddlePaddle is installed."""
 
@@ -13,7 +13,7 @@ import pytest
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
 from tests.ops.test_math3_paddle import DATA, TOLERANCE, call, compared, phiops_inputs  # noqa: E402
-from tests.tools.make_math3_fixtures import cases, run_paddle  # noqa: E402
+from tests.tools.make_math3_fixtures import as_numpy, cases, run_paddle  # noqa: E402
 
 import phiops.generated as phi  # noqa: E402
 
@@ -36,17 +36,19 @@ def test_phiops_equals_paddle_live(key: str) -> None:
     out_dtype = "float32" if expected["out_dtype"] == "bfloat16" else expected["out_dtype"]
     close(
         compared(out.numpy()).reshape(-1),
-        np.array(expected["out"], out_dtype),
+        as_numpy(expected["out"], out_dtype),
         expected["out_dtype"],
     )
     if case["grad"]:
-        out_grad = phi.to_tensor(np.array(expected["out_grad"], case["dtype"]).reshape(out.shape))
+        out_grad = phi.to_tensor(
+            as_numpy(expected["out_grad"], expected["out_dtype"]).reshape(out.shape)
+        )
         grads = phi.grad(out, list(tensors.values()), grad_outputs=out_grad, allow_unused=True)
         for name, grad in zip(tensors, grads):
             want = expected["grads"][name]
             assert (grad is None) == (want is None), name
             if want is not None:
-                close(grad.numpy().reshape(-1), np.array(want, case["dtype"]), case["dtype"])
+                close(grad.numpy().reshape(-1), as_numpy(want, case["dtype"]), case["dtype"])
 
 
 @pytest.mark.parametrize("key", sorted(CASES))

@@ -1,5 +1,6 @@
 """Writes tests/data/math3/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-math3 binary ops (atan2, copysign, nextafter, heaviside, lerp) on inputs with their edges (nan,
+math3 ops (atan2, copysign, nextafter, heaviside, lerp; angle, real, imag, conj, complex,
+as_complex, as_real) on inputs with their edges (nan,
 +-inf, +-0, ties, broadcasting), for every dtype PaddlePaddle registers on CPU, through the op
 (``paddle._C_ops``) and through the ``paddle.*`` function where it converts its arguments first
 (atan2 broadcasting, copysign and lerp with a number); tests/ops/test_math3_paddle.py compares
@@ -31,6 +32,18 @@ INTEGER_PAIRS = ([1, -2, 0, 0, 3, -3, 7, -7, 5], [2, 3, 0, -1, -1, -1, 0, 0, 5])
 UNSIGNED_PAIRS = ([1, 2, 0, 0, 3, 200, 7], [2, 3, 0, 1, 0, 9, 0])
 BOOL_PAIRS = ([True, False, True, False], [True, True, False, False])
 
+COMPLEX_VALUES = [
+    [1.0, 2.0],
+    [-3.0, 0.0],
+    [0.0, 0.0],
+    [-0.0, -1.0],
+    [-3.0, -0.0],
+    [0.5, -2.5],
+    [INF, 1.0],
+]
+REAL_VALUES = [1.0, -2.0, 0.0, -0.0, NAN, INF, -INF]
+COMPLEX_OPS = ("angle", "real", "imag", "conj", "complex", "as_complex", "as_real")
+
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 INTEGERS = ("int8", "int16", "int32", "int64")
 
@@ -55,7 +68,10 @@ def pairs_for(dtype: str) -> tuple[list, list]:
 
 
 def as_numpy(values: list, dtype: str) -> np.ndarray:
-    """Inputs as numpy arrays (bfloat16 ones as float32: the recorder and the tests cast)."""
+    """Inputs and recorded values as numpy arrays: complex numbers are written as [re, im]
+    pairs, bfloat16 values as float32 (the recorder and the tests cast)."""
+    if dtype.startswith("complex"):
+        return np.array([complex(re, im) for re, im in values], dtype)
     return np.array(values, "float32" if dtype == "bfloat16" else dtype)
 
 
@@ -127,11 +143,67 @@ def cases() -> dict[str, dict[str, Any]]:
             "args": [0.75],
             "grad": True,
         }
+    # the complex-number ops, through the op; their paddle.* functions are the ops themselves
+    for dtype in ("complex64", "complex128"):
+        for op in ("angle", "real", "imag", "conj", "as_real"):
+            out[f"{op}-{dtype}"] = {
+                "op": op,
+                "via": "op",
+                "dtype": dtype,
+                "inputs": {"x": [COMPLEX_VALUES, [len(COMPLEX_VALUES)]]},
+                "args": [],
+                "grad": True,
+            }
+    for dtype in ("float32", "float64"):
+        for op in ("angle", "conj"):
+            out[f"{op}-{dtype}"] = {
+                "op": op,
+                "via": "op",
+                "dtype": dtype,
+                "inputs": {"x": [REAL_VALUES, [len(REAL_VALUES)]]},
+                "args": [],
+                "grad": True,
+            }
+        out[f"complex-{dtype}"] = {
+            "op": "complex",
+            "via": "op",
+            "dtype": dtype,
+            "inputs": {"real": [[1.0, -2.0, 0.0, NAN], [4]], "imag": [[3.0, -0.0, INF, 1.0], [4]]},
+            "args": [],
+            "grad": True,
+        }
+        out[f"complex-{dtype}-broadcast"] = {
+            "op": "complex",
+            "via": "op",
+            "dtype": dtype,
+            "inputs": {"real": [[1.0, 2.0], [2, 1]], "imag": [[3.0, 4.0, 5.0], [3]]},
+            "args": [],
+            "grad": True,
+        }
+        out[f"as_complex-{dtype}"] = {
+            "op": "as_complex",
+            "via": "op",
+            "dtype": dtype,
+            "inputs": {"x": [[1.0, 2.0, -3.0, 0.5, 0.0, -0.0, INF, NAN], [2, 2, 2]]},
+            "args": [],
+            "grad": True,
+        }
+    for dtype in ("int32", "int64"):
+        out[f"conj-{dtype}"] = {
+            "op": "conj",
+            "via": "op",
+            "dtype": dtype,
+            "inputs": {"x": [[1, -2, 0, 7], [4]]},
+            "args": [],
+            "grad": False,
+        }
     return out
 
 
 def encode(array: np.ndarray) -> list:
     flat = array.reshape(-1)
+    if flat.dtype.kind == "c":
+        return [[float(v.real), float(v.imag)] for v in flat]
     if flat.dtype.kind in "iub":
         return [int(v) for v in flat]
     return [float(v) for v in flat.astype(np.float64)]
@@ -157,7 +229,9 @@ def run_paddle(case: dict[str, Any]) -> dict[str, Any]:
         "out": encode(out.astype("float32").numpy() if dtype == "bfloat16" else out.numpy()),
     }
     if case["grad"]:
-        out_grad = np.linspace(0.5, 1.5, out.size).astype(dtype).reshape(out.shape)
+        out_grad = np.linspace(0.5, 1.5, out.size).astype(out.numpy().dtype).reshape(out.shape)
+        if out_grad.dtype.kind == "c":
+            out_grad = (out_grad + 0.25j * out_grad[::-1]).astype(out_grad.dtype)
         grads = paddle.grad(
             out, list(tensors.values()), paddle.to_tensor(out_grad), allow_unused=True
         )

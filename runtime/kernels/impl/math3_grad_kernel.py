@@ -1,4 +1,5 @@
-"""Grad kernels of the math3 binary ops (math3_kernel.py): atan2, copysign, heaviside, lerp.
+"""Grad kernels of the math3 ops (math3_kernel.py): atan2, copysign, heaviside, lerp, angle,
+real, imag and complex.
 
 PHI's formulas (paddle/phi/kernels/impl/atan2_grad_kernel_impl.h, copysign_grad_kernel.cc,
 elementwise_grad_kernel for heaviside, lerp_grad_kernel_impl.h): each gradient is reduced to its
@@ -8,11 +9,19 @@ input's shape where the forward op broadcast; a gradient the autograd engine doe
 
 from __future__ import annotations
 
+from typing import Callable
+
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.floating_point import ieee_results
 from phiops.runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
-from phiops.runtime.kernels.impl.math3_kernel import COPYSIGN_DTYPES, HEAVISIDE_DTYPES, REAL
-from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.impl.math3_kernel import (
+    ANGLE_DTYPES,
+    COMPLEX,
+    COPYSIGN_DTYPES,
+    HEAVISIDE_DTYPES,
+    REAL,
+)
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
@@ -92,3 +101,66 @@ def lerp_grad_kernel(
         grad = xp.broadcast_to(out_grad * weight, out_grad.shape).astype(y.dtype)
         y_grad = reduce_to_shape(xp, grad, tuple(y.shape))
     return x_grad, y_grad
+
+
+# -- complex numbers: angle_grad, real_grad, imag_grad, complex_grad (conj_grad, as_complex_grad
+# and as_real_grad invoke the forward ops)
+
+
+def _out_grad_as_it_comes(index: int) -> Callable[[Kernel], None]:
+    """``out_grad`` (input ``index``) keeps its own dtype: real for a complex kernel (angle_grad,
+    real_grad, imag_grad), complex for a real one (complex_grad), as PHI's kernels take it."""
+
+    def configure(kernel: Kernel) -> None:
+        kernel.input_at(index).set_dtype(D.ALL_DTYPE)
+
+    return configure
+
+
+@register_kernel("angle_grad", dtypes=ANGLE_DTYPES, configure=_out_grad_as_it_comes(1))
+@ieee_results
+def angle_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """PHI's AngleGradFunctor: for complex x, out_grad * (-imag + real * 1j) / |x|^2, 0 where x
+    is 0; for real x, 0."""
+    xp = ctx.xp
+    if x.dtype.kind != "c":
+        return xp.zeros(x.shape, x.dtype)
+    norm = x.real * x.real + x.imag * x.imag
+    safe = xp.where(norm == 0, xp.ones((), norm.dtype), norm)
+    grad = xp.empty(x.shape, x.dtype)
+    grad.real = xp.where(norm == 0, 0, -out_grad * x.imag / safe)
+    grad.imag = xp.where(norm == 0, 0, out_grad * x.real / safe)
+    return grad
+
+
+@register_kernel("real_grad", dtypes=COMPLEX, configure=_out_grad_as_it_comes(0))
+def real_grad_kernel(ctx: KernelContext, out_grad: Array) -> Array:
+    """out_grad + 0j."""
+    xp = ctx.xp
+    grad = xp.zeros(out_grad.shape, xp.complex64 if out_grad.dtype == xp.float32 else xp.complex128)
+    grad.real = out_grad
+    return grad
+
+
+@register_kernel("imag_grad", dtypes=COMPLEX, configure=_out_grad_as_it_comes(0))
+def imag_grad_kernel(ctx: KernelContext, out_grad: Array) -> Array:
+    """0 + out_grad * 1j."""
+    xp = ctx.xp
+    grad = xp.zeros(out_grad.shape, xp.complex64 if out_grad.dtype == xp.float32 else xp.complex128)
+    grad.imag = out_grad
+    return grad
+
+
+@register_kernel("complex_grad", dtypes=REAL, configure=_out_grad_as_it_comes(2))
+def complex_grad_kernel(
+    ctx: KernelContext, real: Array, imag: Array, out_grad: Array
+) -> tuple[Array, Array]:
+    """real_grad = real(out_grad), imag_grad = imag(out_grad), each reduced to its input's
+    shape."""
+    xp = ctx.xp
+    real_grad = imag_grad = None
+    if ctx.wants(0):
+        real_grad = reduce_to_shape(xp, xp.ascontiguousarray(out_grad.real), tuple(real.shape))
+    if ctx.wants(1):
+        imag_grad = reduce_to_shape(xp, xp.ascontiguousarray(out_grad.imag), tuple(imag.shape))
+    return real_grad, imag_grad
