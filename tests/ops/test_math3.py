@@ -315,3 +315,191 @@ def test_lerp_gives_weight_no_gradient_as_paddle() -> None:
         phi.lerp(x, y, w), [x, y, w], grad_outputs=phi.ones([2], "float64"), allow_unused=True
     )
     assert grads[2] is None
+
+
+# == the complex-number ops: angle, real, imag, conj, complex, as_complex, as_real ==============
+
+UNARY_COMPLEX = {
+    "angle": lambda x: np.angle(x) if np.iscomplexobj(x) else np.where(x < 0, np.pi, 0.0),
+    "real": np.real,
+    "imag": np.imag,
+    "conj": np.conj,
+    "as_real": lambda x: np.stack([x.real, x.imag], axis=-1),
+}
+REAL_OF = {D.COMPLEX64: D.FLOAT32, D.COMPLEX128: D.FLOAT64}
+
+
+@op_test(*UNARY_COMPLEX, kind="dtypes")
+@pytest.mark.parametrize(
+    "op, dtype", [(op, dtype) for op in UNARY_COMPLEX for dtype in cpu_dtypes(op)], ids=str
+)
+def test_complex_unary_op_matches_numpy_for_each_dtype(op: str, dtype: DataType) -> None:
+    x = sample((3, 4), dtype, seed=21)
+    out = getattr(phi, op)(phi.to_tensor(x))
+    expected = UNARY_COMPLEX[op](x.astype(np.complex128) if dtype.is_complex else wide(x))
+    if op == "conj" or not dtype.is_complex:
+        assert out.dtype == dtype
+    else:
+        assert out.dtype == REAL_OF[dtype]
+    if dtype.is_integer:
+        np.testing.assert_array_equal(out.numpy(), expected)
+    else:
+        np.testing.assert_allclose(out.numpy(), expected, **tolerance(dtype))
+
+
+@op_test("complex", "as_complex", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("complex"), ids=lambda d: d.name.lower())
+def test_complex_and_as_complex_match_numpy_for_each_dtype(dtype: DataType) -> None:
+    parts = sample((3, 4, 2), dtype, seed=22)
+    expected = parts[..., 0] + 1j * parts[..., 1].astype(np.complex128)
+    built = phi.complex(phi.to_tensor(parts[..., 0]), phi.to_tensor(parts[..., 1]))
+    read = phi.as_complex(phi.to_tensor(parts))
+    for out in (built, read):
+        assert out.dtype == {D.FLOAT32: D.COMPLEX64, D.FLOAT64: D.COMPLEX128}[dtype]
+        assert out.shape == [3, 4]
+        np.testing.assert_allclose(out.numpy(), expected, **tolerance(dtype))
+
+
+@pytest.mark.parametrize("op", [*UNARY_COMPLEX, "complex", "as_complex"])
+def test_complex_registered_dtypes_are_paddles(op: str) -> None:
+    for name in (op, f"{op}_grad"):
+        if name in KERNEL_DTYPES and cpu_dtypes(name):
+            assert {d.name.lower() for d in cpu_dtypes(name)} == set(KERNEL_DTYPES[name]), name
+    assert {d.name.lower() for d in cpu_dtypes(op)} == set(KERNEL_DTYPES[op])
+
+
+@op_test(*UNARY_COMPLEX, "complex", "as_complex", kind="edge")
+@pytest.mark.parametrize("op", sorted(UNARY_COMPLEX))
+def test_complex_unary_op_of_0d_and_empty_tensors(op: str) -> None:
+    zero_d = getattr(phi, op)(t(np.complex128(1 - 2j)))
+    assert zero_d.shape == ([2] if op == "as_real" else [])
+    np.testing.assert_allclose(zero_d.numpy(), UNARY_COMPLEX[op](np.complex128(1 - 2j)))
+    empty = getattr(phi, op)(t(np.zeros((2, 0), np.complex64)))
+    assert empty.shape == ([2, 0, 2] if op == "as_real" else [2, 0])
+
+
+@pytest.mark.parametrize("op", sorted(UNARY_COMPLEX))
+def test_complex_unary_op_of_a_non_contiguous_input(op: str) -> None:
+    x = sample((4, 6), D.COMPLEX128, seed=23)
+    out = getattr(phi, op)(phi.to_tensor(x).transpose([1, 0])[::2])
+    np.testing.assert_allclose(out.numpy(), UNARY_COMPLEX[op](x.T[::2]), rtol=1e-15)
+
+
+def test_angle_of_real_numbers_is_paddles() -> None:
+    out = quiet(phi.angle, t([1.0, -2.0, 0.0, -0.0, NAN, INF, -INF], "float32"))
+    np.testing.assert_array_equal(out.numpy(), np.float32([0, np.pi, 0, 0, NAN, 0, np.pi]))
+
+
+def test_angle_of_complex_zeros_follows_atan2() -> None:
+    out = phi.angle(t(np.array([0j, complex(-0.0, -1.0), complex(-3.0, -0.0)])))
+    np.testing.assert_allclose(out.numpy(), [0.0, -np.pi / 2, -np.pi], rtol=1e-15)
+
+
+def test_conj_of_integers_is_a_copy() -> None:
+    x = t([1, -2, 7], "int32")
+    out = phi.conj(x)
+    assert out.dtype == D.INT32
+    np.testing.assert_array_equal(out.numpy(), [1, -2, 7])
+
+
+def test_complex_broadcasts_its_parts() -> None:
+    out = phi.complex(t([[1.0], [2.0]]), t([3.0, 4.0, 5.0]))
+    assert out.shape == [2, 3] and out.dtype == D.COMPLEX128
+    np.testing.assert_array_equal(
+        out.numpy(), np.array([[1.0], [2.0]]) + 1j * np.array([3.0, 4.0, 5.0])
+    )
+
+
+def test_complex_keeps_nan_and_inf_parts_apart() -> None:
+    out = phi.complex(t([NAN, 1.0]), t([1.0, INF])).numpy()
+    np.testing.assert_array_equal(out.real, [NAN, 1.0])
+    np.testing.assert_array_equal(out.imag, [1.0, INF])
+
+
+def test_as_complex_of_a_pair_is_0d_and_as_real_inverts_it() -> None:
+    pair = phi.as_complex(t([1.5, -2.0]))
+    assert pair.shape == [] and pair.numpy() == 1.5 - 2j
+    x = sample((2, 3), D.COMPLEX64, seed=24)
+    np.testing.assert_array_equal(phi.as_complex(phi.as_real(t(x))).numpy(), x)
+
+
+def test_paddle_complex_writes_out() -> None:
+    out = phiops.zeros([2], "complex64")
+    result = phiops.complex(t([1.0, 2.0], "float32"), t([3.0, 4.0], "float32"), out=out)
+    assert result is out
+    np.testing.assert_array_equal(out.numpy(), [1 + 3j, 2 + 4j])
+
+
+def test_tensor_methods_of_the_complex_ops() -> None:
+    x = t(np.array([1 + 2j, -3 - 1j]))
+    np.testing.assert_array_equal(x.real().numpy(), [1.0, -3.0])
+    np.testing.assert_array_equal(x.imag().numpy(), [2.0, -1.0])
+    np.testing.assert_array_equal(x.conj().numpy(), [1 - 2j, -3 + 1j])
+    np.testing.assert_allclose(x.angle().numpy(), np.angle([1 + 2j, -3 - 1j]))
+    assert x.as_real().shape == [2, 2]
+
+
+def test_real_and_imag_refuse_real_tensors_as_paddle() -> None:
+    with pytest.raises(NotFoundError, match="real.*FLOAT32.*registered: .*COMPLEX"):
+        phi.real(t([1.0, 2.0], "float32"))
+
+
+def test_as_complex_refuses_a_last_axis_other_than_2() -> None:
+    with pytest.raises(
+        InvalidArgumentError, match="as_complex.*last dimension of size 2.*\\[2, 3\\]"
+    ):
+        phi.as_complex(t(np.zeros((2, 3))))
+    with pytest.raises(InvalidArgumentError, match="as_complex.*0-D"):
+        phi.as_complex(t(1.0))
+
+
+def test_as_real_refuses_real_tensors() -> None:
+    with pytest.raises(NotFoundError, match="as_real.*FLOAT32.*registered: .*COMPLEX"):
+        phi.as_real(t([1.0], "float32"))
+
+
+def test_complex_refuses_mixed_and_integer_parts() -> None:
+    with pytest.raises(InvalidArgumentError, match="complex.*float32.*float64"):
+        phi.complex(t([1.0], "float32"), t([1.0], "float64"))
+    with pytest.raises(NotFoundError, match="complex.*INT32.*registered: .*FLOAT32"):
+        phi.complex(t([1], "int32"), t([1], "int32"))
+    with pytest.raises(InvalidArgumentError, match="complex.*cannot be broadcast"):
+        phi.complex(t([1.0, 2.0]), t([1.0, 2.0, 3.0]))
+
+
+# -- gradients (PaddlePaddle 3.3.1's values) ---------------------------------------------------
+
+
+def test_angle_gradient_is_zero_at_the_origin_and_for_real_inputs() -> None:
+    x = phi.to_tensor(np.array([1 + 2j, 0j, -3 + 1j]), stop_gradient=False)
+    (grad,) = phi.grad(phi.angle(x), [x], grad_outputs=t([1.0, 2.0, 3.0]))
+    np.testing.assert_allclose(grad.numpy(), [-0.4 + 0.2j, 0j, -0.3 - 0.9j], rtol=1e-15)
+    r = phi.to_tensor(np.array([1.0, -2.0, 0.0]), stop_gradient=False)
+    (real_grad,) = phi.grad(phi.angle(r), [r], grad_outputs=t([1.0, 1.0, 1.0]))
+    np.testing.assert_array_equal(real_grad.numpy(), [0.0, 0.0, 0.0])
+
+
+def test_real_imag_and_complex_gradients_move_parts_between_dtypes() -> None:
+    x = phi.to_tensor(np.array([1 + 2j, -3j]), stop_gradient=False)
+    (real_grad,) = phi.grad(phi.real(x), [x], grad_outputs=t([1.0, 2.0]))
+    (imag_grad,) = phi.grad(phi.imag(x), [x], grad_outputs=t([1.0, 2.0]))
+    assert real_grad.dtype == imag_grad.dtype == D.COMPLEX128
+    np.testing.assert_array_equal(real_grad.numpy(), [1 + 0j, 2 + 0j])
+    np.testing.assert_array_equal(imag_grad.numpy(), [1j, 2j])
+    re = phi.to_tensor(np.array([[1.0], [2.0]]), stop_gradient=False)
+    im = phi.to_tensor(np.array([3.0, 4.0, 5.0]), stop_gradient=False)
+    out_grad = t(np.arange(6).reshape(2, 3) * (1 + 2j))
+    re_grad, im_grad = phi.grad(phi.complex(re, im), [re, im], grad_outputs=out_grad)
+    np.testing.assert_array_equal(re_grad.numpy(), [[3.0], [12.0]])
+    np.testing.assert_array_equal(im_grad.numpy(), [6.0, 10.0, 14.0])
+
+
+def test_conj_as_complex_and_as_real_gradients_invoke_the_forward_ops() -> None:
+    x = phi.to_tensor(np.array([1 + 2j, -3j]), stop_gradient=False)
+    (conj_grad,) = phi.grad(phi.conj(x), [x], grad_outputs=t(np.array([1 + 1j, 2 + 0j])))
+    np.testing.assert_array_equal(conj_grad.numpy(), [1 - 1j, 2 - 0j])
+    (real_grad,) = phi.grad(phi.as_real(x), [x], grad_outputs=t(np.array([[1.0, 2.0], [3.0, 4.0]])))
+    np.testing.assert_array_equal(real_grad.numpy(), [1 + 2j, 3 + 4j])
+    pairs = phi.to_tensor(np.ones((2, 2)), stop_gradient=False)
+    (pair_grad,) = phi.grad(phi.as_complex(pairs), [pairs], grad_outputs=t(np.array([1 + 5j, 2j])))
+    np.testing.assert_array_equal(pair_grad.numpy(), [[1.0, 5.0], [0.0, 2.0]])

@@ -354,6 +354,11 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3), t(2, 3))),
         Case((t(2, 3, dtype=I64), t(2, 3, dtype=I64)), label="int64"),
     ],
+    "real_and_imag_grad_infer_meta": [Case((t(2, 3),))],
+    "complex_infer_meta": [Case((t(2, 1), t(3)))],
+    "complex_grad_infer_meta": [Case((t(2, 1), t(3), t(2, 3, dtype=C64)), (), (0, 0))],
+    "as_complex_infer_meta": [Case((t(3, 2),))],
+    "as_real_infer_meta": [Case((t(2, 3, dtype=C64),))],
     "lerp_infer_meta": [
         Case((t(3), t(2, 1), t(4, 1, 1))),
         Case((t(2, 3), t(2, 3), t()), label="0-D weight"),
@@ -445,6 +450,7 @@ MISMATCHES: dict[str, Case] = {
     "scatter_nd_add_infer_meta": Case((t(-1, 3, 5), t(-1, 2, dtype=I64), t(-1, 4))),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
     "atan2_infer_meta": Case((t(-1, 3), t(-1, 4))),
+    "complex_infer_meta": Case((t(-1, 3), t(-1, 4))),
     "lerp_infer_meta": Case((t(-1, 3), t(-1, 3), t(-1, 2))),
 }
 

@@ -160,7 +160,7 @@ def complex_grad_kernel(
     xp = ctx.xp
     real_grad = imag_grad = None
     if ctx.wants(0):
-        real_grad = reduce_to_shape(xp, xp.ascontiguousarray(out_grad.real), tuple(real.shape))
+        real_grad = reduce_to_shape(xp, out_grad.real.copy(), tuple(real.shape))
     if ctx.wants(1):
-        imag_grad = reduce_to_shape(xp, xp.ascontiguousarray(out_grad.imag), tuple(imag.shape))
+        imag_grad = reduce_to_shape(xp, out_grad.imag.copy(), tuple(imag.shape))
     return real_grad, imag_grad

@@ -118,12 +118,12 @@ def angle_kernel(ctx: KernelContext, x: Array) -> Array:
 
 @register_kernel("real", dtypes=COMPLEX, configure=real_output)
 def real_kernel(ctx: KernelContext, x: Array) -> Array:
-    return ctx.xp.ascontiguousarray(x.real)
+    return x.real.copy()
 
 
 @register_kernel("imag", dtypes=COMPLEX, configure=real_output)
 def imag_kernel(ctx: KernelContext, x: Array) -> Array:
-    return ctx.xp.ascontiguousarray(x.imag)
+    return x.imag.copy()
 
 
 @register_kernel("conj", dtypes=CONJ_DTYPES)
