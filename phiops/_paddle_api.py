@@ -12,6 +12,7 @@ into the given tensor (``write_out``).
 from __future__ import annotations
 
 import functools
+import warnings
 import numbers
 from typing import Any, NamedTuple, Sequence
 
@@ -1359,3 +1360,56 @@ def _scatter_inplace(
 ) -> Tensor:
     _checked("scatter_", x)
     return _inplace.scatter_(x, index, updates, overwrite)
+
+
+# -- paddle.atan2, copysign and lerp: PaddlePaddle 3.3.1's python/paddle/tensor/math.py, which
+# broadcast or convert their arguments before the op
+
+
+def _broadcast_shape(op: str, x_shape: Sequence[int], y_shape: Sequence[int]) -> list[int]:
+    try:
+        return list(np.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
+    except ValueError:
+        raise InvalidArgumentError(
+            f"{op}(): argument 'y' with shape {list(y_shape)} cannot be broadcast with argument "
+            f"'x' with shape {list(x_shape)}"
+        ) from None
+
+
+def atan2(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """Element-wise arctangent of ``x / y`` in the quadrant of ``(y, x)``, in [-pi, pi];
+    ``x`` and ``y`` are broadcast to one shape first, and integer inputs give float64."""
+    if list(x.shape) != list(y.shape):
+        shape = _broadcast_shape("atan2", x.shape, y.shape)
+        x, y = _C_ops.expand(x, shape), _C_ops.expand(y, shape)
+    return _C_ops.atan2(x, y)
+
+
+def copysign(x: Tensor, y: Any, name: str | None = None) -> Tensor:
+    """The magnitude of ``x`` with the sign of ``y`` (a Tensor broadcast against ``x``, or a
+    number, made a 0-D tensor of ``x``'s dtype), element by element."""
+    if isinstance(y, numbers.Real) and not isinstance(y, bool):
+        y = _C_ops.full([], y, x.dtype)
+    out_shape = _broadcast_shape("copysign", x.shape, y.shape)
+    if out_shape != list(x.shape):
+        warnings.warn(
+            f"The shape of broadcast output {out_shape} is different from the input tensor x "
+            f"with shape: {list(x.shape)}, please make sure you are using copysign api correctly."
+        )
+    return _C_ops.copysign(x, y)
+
+
+def lerp(x: Tensor, y: Tensor, weight: Any, name: str | None = None) -> Tensor:
+    """``x + weight * (y - x)`` element by element; a number ``weight`` becomes a 0-D tensor of
+    ``x``'s dtype, a Tensor one is broadcast against ``x`` and ``y``."""
+    if isinstance(weight, numbers.Real) and not isinstance(weight, bool):
+        weight = _C_ops.full([], float(weight), x.dtype)
+    elif not isinstance(weight, (Tensor, Value)):
+        raise InvalidArgumentError(
+            f"lerp(): argument 'weight' must be a float or a Tensor, got {type(weight).__name__}"
+        )
+    return _C_ops.lerp(x, y, weight)
+
+
+__all__ += ["atan2", "copysign", "lerp"]
+TENSOR_METHODS = TENSOR_METHODS + ("atan2", "copysign", "lerp")

@@ -359,6 +359,19 @@ CASES: list[tuple[str, Call]] = [
     ("randint-1", lambda p, t: p.randint(5)),
     ("randperm", lambda p, t: p.randperm(6)),
     ("bernoulli", lambda p, t: p.bernoulli(t(M * 0 + 0.5))),
+    # math3: the paddle.* functions that broadcast or convert before their op
+    ("atan2", lambda p, t: p.atan2(t(M), t(M[::-1].copy()))),
+    ("atan2-broadcast", lambda p, t: p.atan2(t(M), t(M[:1]))),
+    ("atan2-int32", lambda p, t: p.atan2(t(I32), t(I32[::-1].copy()))),
+    ("atan2-method", lambda p, t: t(M).atan2(t(M - 2))),
+    ("copysign", lambda p, t: p.copysign(t(M), t(M - 2))),
+    ("copysign-number", lambda p, t: p.copysign(t(M), -1.0)),
+    ("copysign-method", lambda p, t: t(I32).copysign(t(-I32))),
+    ("lerp", lambda p, t: p.lerp(t(M), t(M * 2), t(M / 10))),
+    ("lerp-float", lambda p, t: p.lerp(t(M), t(M[:1]), 0.25)),
+    ("lerp-method", lambda p, t: t(M).lerp(t(M + 1), 0.5)),
+    ("complex", lambda p, t: p.complex(t(M), t(M[:1]))),
+    ("complex-out", lambda p, t: p.complex(t(M), t(M), out=p.zeros([2, 3], "complex64"))),
 ]
 RANDOM = {
     "rand",

@@ -80,6 +80,10 @@ _MERGED = {"learning_rate": _ONES, "master_param": []}
 _OVERRIDES: dict[str, dict[str, Any]] = {
     "assign_value": _ASSIGN_VALUE,
     "assign_value_": _ASSIGN_VALUE,
+    "as_complex": {"x": _tensor(shape=(2, 3, 2))},
+    "as_real": {"x": _tensor("complex64")},
+    "imag": {"x": _tensor("complex64")},
+    "real": {"x": _tensor("complex64")},
     "conv2d_transpose": {"x": _tensor(shape=(1, 3, 4, 4)), "filter": _tensor(shape=(3, 2, 2, 2))},
     "conv3d_transpose": {"x": _tensor(shape=(1, 3, 4, 4, 4)),
                          "filter": _tensor(shape=(3, 2, 2, 2, 2))},

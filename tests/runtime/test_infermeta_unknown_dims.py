@@ -401,6 +401,19 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
         Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
     ],
+    "atan2_infer_meta": [
+        Case((t(2, 3), t(2, 3))),
+        Case((t(2, 3, dtype=I64), t(2, 3, dtype=I64)), label="int64"),
+    ],
+    "real_and_imag_grad_infer_meta": [Case((t(2, 3),))],
+    "complex_infer_meta": [Case((t(2, 1), t(3)))],
+    "complex_grad_infer_meta": [Case((t(2, 1), t(3), t(2, 3, dtype=C64)), (), (0, 0))],
+    "as_complex_infer_meta": [Case((t(3, 2),))],
+    "as_real_infer_meta": [Case((t(2, 3, dtype=C64),))],
+    "lerp_infer_meta": [
+        Case((t(3), t(2, 1), t(4, 1, 1))),
+        Case((t(2, 3), t(2, 3), t()), label="0-D weight"),
+    ],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -524,6 +537,9 @@ MISMATCHES: dict[str, Case] = {
     ),
     "scatter_nd_add_infer_meta": Case((t(-1, 3, 5), t(-1, 2, dtype=I64), t(-1, 4))),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
+    "atan2_infer_meta": Case((t(-1, 3), t(-1, 4))),
+    "complex_infer_meta": Case((t(-1, 3), t(-1, 4))),
+    "lerp_infer_meta": Case((t(-1, 3), t(-1, 3), t(-1, 2))),
 }
 
 

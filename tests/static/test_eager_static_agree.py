@@ -60,6 +60,12 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "bitwise_or": _with_integer_inputs("int32"),
     "bitwise_xor": _with_integer_inputs("int32"),
     "bitwise_not": _with_integer_inputs("int32"),
+    "real": lambda f, t: [t((2, 3), "complex64")],
+    "imag": lambda f, t: [t((2, 3), "complex64")],
+    "as_real": lambda f, t: [t((2, 3), "complex64")],
+    "as_real_grad": lambda f, t: [t((2, 3, 2), "float32")],
+    "as_complex": lambda f, t: [t((2, 3, 2), "float32")],
+    "as_complex_grad": lambda f, t: [t((2, 3), "complex64")],
     "one_hot": lambda f, t: [t((2, 3), "int64"), 4],
     "full_int_array": lambda f, t: [[2, 3], "int64"],
     "put_along_axis": lambda f, t: [
