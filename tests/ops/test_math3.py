@@ -5,9 +5,7 @@ non-contiguous inputs, IEEE edges and bad input. The edge values written here ar
 
 from __future__ import annotations
 
-import json
 import warnings
-from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -17,14 +15,13 @@ import phiops
 import phiops.generated as phi
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError
+from phiops.runtime.kernels.coverage import paddle_data
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
 D = DataType
 NAN, INF = np.nan, np.inf
 
-KERNEL_DTYPES = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "paddle_cpu_kernel_dtypes.json").read_text()
-)
+KERNEL_DTYPES = paddle_data()["kernels"]
 
 
 def wide(x: np.ndarray) -> np.ndarray:

@@ -47,7 +47,7 @@ COMPLEX_OPS = ("angle", "real", "imag", "conj", "complex", "as_complex", "as_rea
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 INTEGERS = ("int8", "int16", "int32", "int64")
 
-# (op, dtypes): every CPU registration of PaddlePaddle 3.3.1 (tests/data/paddle_cpu_kernel_dtypes.json)
+# (op, dtypes): every CPU registration of PaddlePaddle 3.3.1 (runtime/kernels/paddle_3_3_1_cpu.json)
 BINARY_OPS = {
     "atan2": ("float16", "float32", "float64", "int32", "int64"),
     "copysign": ("bool", "uint8") + INTEGERS + FLOATS,

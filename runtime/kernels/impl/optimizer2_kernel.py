@@ -57,7 +57,7 @@ from phiops.runtime.kernels.impl.optimizer_functors import first_element
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
-# PaddlePaddle 3.3.1's CPU registrations (tests/data/paddle_cpu_kernel_dtypes.json).
+# PaddlePaddle 3.3.1's CPU registrations (runtime/kernels/paddle_3_3_1_cpu.json).
 OPTIMIZER2_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
 RPROP_DTYPES = (DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64)
 
