@@ -25,6 +25,7 @@ from ._paddle_api import *  # noqa: F401,F403
 # under the same names (nn, jit, optimizer, static).
 import phiops.amp as amp  # noqa: E402
 import phiops.autograd as autograd  # noqa: E402
+import phiops.device as device  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
 import phiops.io as io  # noqa: E402
 import phiops.ir as ir  # noqa: E402
@@ -38,6 +39,7 @@ import phiops.static as static  # noqa: E402
 _SUBMODULES = (
     "amp",
     "autograd",
+    "device",
     "distributed",
     "io",
     "jit",
@@ -48,9 +50,20 @@ _SUBMODULES = (
     "static",
 )
 
+from phiops.device import CustomPlace, get_device, set_device  # noqa: E402
+
 __all__ = list(
     dict.fromkeys(
-        [*_generated_names, *_python_api.__all__, *_paddle_api.__all__, "ir", *_SUBMODULES]
+        [
+            *_generated_names,
+            *_python_api.__all__,
+            *_paddle_api.__all__,
+            "CustomPlace",
+            "set_device",
+            "get_device",
+            "ir",
+            *_SUBMODULES,
+        ]
     )
 )
 

@@ -1,5 +1,8 @@
 """``phiops kernels``: the registered kernels as a table (kernel, backend, layout,
-dtypes), or as JSON with ``--json``."""
+dtypes), or as JSON with ``--json``. ``phiops kernels OP`` lists every kernel registered for one
+op (or kernel name) per key, with its priority and function, and marks the one that wins; the
+kernel packages of the ``phiops.kernels`` entry points are loaded first, and ``--device TYPE``
+registers a custom device type (its package's ``phiops.devices`` entry point) before listing."""
 
 from __future__ import annotations
 
@@ -9,7 +12,9 @@ import sys
 from collections import defaultdict
 
 from phiops.runtime.cli_output import write_stdout
+from phiops.runtime.errors import PhiError
 from phiops.runtime.kernels import KERNEL_FACTORY, KernelFactory
+from phiops.runtime.kernels.registration import load_kernel_plugins
 
 
 def rows(factory: KernelFactory) -> list[dict[str, object]]:
@@ -66,14 +71,87 @@ def format_table(table: list[dict[str, object]]) -> str:
     return "\n".join(out)
 
 
+def candidate_rows(factory: KernelFactory, name: str) -> list[dict[str, object]]:
+    """One row per kernel registered under ``name``: its key, priority, function, and whether
+    it wins its key; sorted by key, the winner first."""
+    table = []
+    for key, kernels in sorted(factory.candidates_of(name).items(), key=lambda item: str(item[0])):
+        for kernel in kernels:
+            table.append(
+                {
+                    "kernel": name,
+                    "backend": key.backend.name,
+                    "layout": "any" if key.layout == 0 else key.layout.name,
+                    "dtype": "any" if key.dtype == 0 else key.dtype.name.lower(),
+                    "priority": kernel.priority,
+                    "function": f"{kernel.fn.__module__}.{kernel.fn.__qualname__}",
+                    "wins": factory.kernels[name].get(key) is kernel,
+                }
+            )
+    return table
+
+
+def format_candidates(table: list[dict[str, object]]) -> str:
+    header = ("BACKEND", "LAYOUT", "DTYPE", "PRIORITY", "FUNCTION", "")
+    lines = [
+        (
+            str(r["backend"]),
+            str(r["layout"]),
+            str(r["dtype"]),
+            str(r["priority"]),
+            str(r["function"]),
+            "wins" if r["wins"] else "",
+        )
+        for r in table
+    ]
+    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(5)]
+    return "\n".join(
+        ("  ".join(cell.ljust(w) for cell, w in zip(row[:5], widths)) + "  " + row[5]).rstrip()
+        for row in [header, *lines]
+    )
+
+
+def _kernel_name(op: str) -> str:
+    """The kernel name of ``op``: itself when a kernel has that name, else the kernel of the op
+    of that name (``sgd_`` runs kernel ``sgd``)."""
+    if KERNEL_FACTORY.has_kernel(op):
+        return op
+    import phiops.generated  # noqa: F401 - registers the OpDefs
+    from phiops.runtime.dispatch.op_def import get_op_def
+
+    kernel = get_op_def(op).info.kernel
+    return kernel if kernel else op
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="phiops kernels", description=__doc__)
+    parser.add_argument("op", nargs="?", help="list every kernel of this op and which one wins")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    options = parser.parse_args(argv)
-    table = rows(KERNEL_FACTORY)
-    return write_stdout(
-        (json.dumps(table, indent=2) if options.json else format_table(table)) + "\n"
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        metavar="TYPE",
+        help="register custom device type TYPE (from its package) first; may be repeated",
     )
+    options = parser.parse_args(argv)
+    try:
+        load_kernel_plugins()
+        if options.device:
+            from phiops.runtime.common import CustomPlace
+
+            for device_type in options.device:
+                CustomPlace(device_type)
+        if options.op is None:
+            table = rows(KERNEL_FACTORY)
+            text = json.dumps(table, indent=2) if options.json else format_table(table)
+        else:
+            candidates = candidate_rows(KERNEL_FACTORY, _kernel_name(options.op))
+            text = json.dumps(candidates, indent=2) if options.json else format_candidates(candidates)
+    except PhiError as error:
+        sys.stderr.write(f"phiops kernels: {error}\n")
+        return 1
+    return write_stdout(text + "\n")
 
 
 if __name__ == "__main__":
