@@ -108,8 +108,9 @@ class KernelPlan:
     ``key`` is the kernel key the call asked for and ``kernel`` the registration selected for it
     (its own key may be more general, or CPU after a fallback); ``place`` is where the kernel
     runs. After a CPU fallback from a device that is there, ``fallback_from`` is that device's
-    place: the inputs come to the CPU and the outputs go back to it, as PHI does. ``out_metas`` is one DenseTensorMeta for a single output, else a tuple (a tuple of metas
-    for a ``Tensor[]`` output, None for an absent optional one). ``arguments`` maps each kernel
+    place: the inputs come to the CPU and the outputs go back to it, as PHI does. ``out_metas``
+    is one DenseTensorMeta for a single output, else a tuple (a tuple of metas for a
+    ``Tensor[]`` output, None for an absent optional one). ``arguments`` maps each kernel
     parameter to ``(is_input, index)`` into the op's inputs or attributes. ``run`` is the kernel
     bound to its context behind the transforms and the output conformers; it takes the kernel's
     arguments in kernel order.

@@ -107,6 +107,7 @@ class Tensor(DenseTensor):
         The storage is shared with views and with grad nodes that saved this tensor: its version
         goes up, so a backward pass that needs the old values raises instead of using new ones.
         """
+        from phiops.runtime.backends import assign_array
         from phiops.runtime.device import module_of
 
         array = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
@@ -114,8 +115,9 @@ class Tensor(DenseTensor):
             raise InvalidArgumentError(
                 f"set_value: value has shape {list(array.shape)}, the tensor has shape {self.shape}"
             )
-        xp = module_of(self.array)
-        xp.copyto(self.array, xp.asarray(array), casting="unsafe")
+        written = assign_array(self.array, module_of(self.array).asarray(array))
+        if written is not self.array:  # a device whose arrays are immutable gave a new one
+            self.array = written
         bump_version(self)
 
     def tolist(self) -> Any:

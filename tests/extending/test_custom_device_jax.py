@@ -94,6 +94,14 @@ def test_tensors_copy_to_and_from_the_host(jax_place: Any) -> None:
     assert paddle.device.get_device(x) == 0 and paddle.device.get_device(on_cpu) == -1
 
 
+def test_set_value_and_in_place_ops_give_the_tensor_a_new_jax_array(jax_place: Any) -> None:
+    x = paddle.to_tensor([1.0, 2.0], place=jax_place)
+    x.set_value(np.array([5.0, 6.0]))
+    assert on_jax(x) and x.numpy().tolist() == [5.0, 6.0]
+    x.add_(paddle.to_tensor([1.0, 1.0], place=jax_place))
+    assert on_jax(x) and x.numpy().tolist() == [6.0, 7.0]
+
+
 def test_int64_and_float64_stay_64_bit_on_the_device(jax_place: Any) -> None:
     x = paddle.to_tensor(np.array([2**40, 3], np.int64), place=jax_place)
     assert x._impl.array.dtype == np.int64 and x.numpy().tolist() == [2**40, 3]
@@ -316,3 +324,16 @@ def test_an_mlp_trains_on_the_device_with_the_cpu_losses(jax_place: Any, optimiz
     assert {"cross_entropy_with_softmax", "cross_entropy_with_softmax_grad"} <= set(on_device)
     expected_fallbacks = [] if optimizer == "sgd" else ["merged_adam_"]
     assert fell_back == expected_fallbacks
+
+
+def test_phiops_kernels_shows_the_device_kernels_and_its_own(
+    jax_place: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from phiops.runtime.kernels.__main__ import main as kernels_main
+
+    assert kernels_main(["full", "--device", "jax"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    jax_rows = [row for row in rows if row[0] == "JAX"]
+    assert {row[2] for row in jax_rows} == {"float16", "float32", "float64", "bool"}
+    assert all(row[4] == "phiops_jax_device.jax_full_kernel" and row[5] == "wins" for row in jax_rows)
+    assert any(row[0] == "CPU" for row in rows)
