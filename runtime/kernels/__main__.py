@@ -7,6 +7,7 @@ registers a custom device type (its package's ``phiops.devices`` entry point) be
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections import defaultdict
@@ -15,6 +16,9 @@ from phiops.runtime.cli_output import write_stdout
 from phiops.runtime.errors import PhiError
 from phiops.runtime.kernels import KERNEL_FACTORY, KernelFactory
 from phiops.runtime.kernels.registration import load_kernel_plugins
+
+
+OWN_REGISTRY = "phiops.generated.registry"
 
 
 def rows(factory: KernelFactory) -> list[dict[str, object]]:
@@ -116,8 +120,11 @@ def _kernel_name(op: str) -> str:
     of that name (``sgd_`` runs kernel ``sgd``)."""
     if KERNEL_FACTORY.has_kernel(op):
         return op
-    import phiops.generated  # noqa: F401 - registers the OpDefs
-    from phiops.runtime.dispatch.op_def import get_op_def
+    from phiops.runtime.dispatch.op_def import OP_DEFS, get_op_def
+
+    if op not in OP_DEFS:
+        # phiops's generated registry, by name as runtime/ir/plugins.py finds its op table
+        importlib.import_module(OWN_REGISTRY)
 
     kernel = get_op_def(op).info.kernel
     return kernel if kernel else op
