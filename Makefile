@@ -14,11 +14,15 @@ LOCK_TOOLS := .venv-lock
 
 .PHONY: demo test test-latest lock wheel generate check bench clean
 
-$(STAMP): $(LOCK) pyproject.toml setup.py
+# the custom device package that tests/extending/ trains on (docs/extending.md)
+JAX_DEVICE := examples/jax_device
+
+$(STAMP): $(LOCK) pyproject.toml setup.py $(JAX_DEVICE)/pyproject.toml $(wildcard $(JAX_DEVICE)/*/*.py)
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $(LOCK)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation ./$(JAX_DEVICE)
 	$(PY) -m pip check
 	touch $(STAMP)
 

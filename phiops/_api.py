@@ -26,6 +26,7 @@ from ._paddle_api import *  # noqa: F401,F403
 # under the same names (nn, jit, optimizer, static).
 import phiops.amp as amp  # noqa: E402
 import phiops.autograd as autograd  # noqa: E402
+import phiops.device as device  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
 import phiops.io as io  # noqa: E402
 import phiops.ir as ir  # noqa: E402
@@ -39,6 +40,7 @@ import phiops.static as static  # noqa: E402
 _SUBMODULES = (
     "amp",
     "autograd",
+    "device",
     "distributed",
     "io",
     "jit",
@@ -61,6 +63,8 @@ _DTYPE_NAMES = {
 }
 globals().update(_DTYPE_NAMES)
 
+from phiops.device import CustomPlace, get_device, set_device  # noqa: E402
+
 __all__ = list(
     dict.fromkeys(
         [
@@ -68,6 +72,9 @@ __all__ = list(
             *_python_api.__all__,
             *_paddle_api.__all__,
             *_DTYPE_NAMES,
+            "CustomPlace",
+            "set_device",
+            "get_device",
             "ir",
             *_SUBMODULES,
         ]

@@ -37,6 +37,10 @@ __all__ = [
     "unavailable_reason",
     "device_count",
     "place_for_inputs",
+    "takes_kernel",
+    "default_place",
+    "set_default_place",
+    "on_default_place_change",
     "array_module",
     "module_of",
     "is_array",
@@ -45,6 +49,8 @@ __all__ = [
     "to_numpy",
     "returns_scalars",
     "scatter_at",
+    "assign_array",
+    "arrays_writable",
 ]
 
 
@@ -72,6 +78,10 @@ def _ufunc_at(module: ModuleType, op: str, array: Any, indices: Any, values: Any
     getattr(module, op).at(array, indices, values)
 
 
+def _every_kernel(name: str) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class BackendDef:
     """One backend.
@@ -85,7 +95,13 @@ class BackendDef:
     one of its own) on device ``device_id`` (``module.asarray``), ``scatter(module, op, array, indices, values)`` numpy's
     ``getattr(module, op).at(array, indices, values)`` (op: add, multiply, maximum, minimum),
     ``returns_scalars`` whether its ufuncs give scalars for 0-D inputs (numpy's do),
-    ``missing_hint`` and ``no_device_hint`` why it has no device here (for error messages).
+    ``missing_hint`` and ``no_device_hint`` why it has no device here (for error messages;
+    an empty ``missing_hint``: the UnimplementedError of ``load_module``),
+    ``takes_kernel(name)`` whether the xp-generic kernel ``name`` (one registered for every
+    backend) runs on it (all of them do by default; a device whose arrays cannot do what a kernel
+    needs, such as writing in place, leaves it out and the op falls back to CPU),
+    ``writable`` whether its arrays can be written in place (JAX's cannot: an in-place op's
+    result then becomes the tensor's new array, and gradients accumulate out of place).
     """
 
     backend: Backend
@@ -100,6 +116,8 @@ class BackendDef:
     returns_scalars: bool = False
     missing_hint: str = "its array module does not load"
     no_device_hint: str = "it sees no device"
+    takes_kernel: Callable[[str], bool] = _every_kernel
+    writable: bool = True
     # module (or the UnimplementedError's message) and device count, worked out once
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -138,6 +156,9 @@ class BackendDef:
 
 
 BACKENDS: dict[Backend, BackendDef] = {}
+# where an op without tensor inputs (and without a place argument) runs: set_default_place
+_DEFAULT: list[Place] = [CPUPlace()]
+_DEFAULT_LISTENERS: list[Callable[[Place], None]] = []
 
 # functions told of every registration (True) and unregistration (False) after their own
 _LISTENERS: list[Callable[[BackendDef, bool], None]] = []
@@ -178,6 +199,8 @@ def unregister_backend(backend: Backend) -> None:
     definition = get_backend(backend)
     del BACKENDS[backend]
     _forget_types()
+    if _DEFAULT[0].backend == backend:
+        set_default_place(CPUPlace())
     for listener in list(_LISTENERS):
         listener(definition, False)
 
@@ -220,7 +243,7 @@ def unavailable_reason(backend: Backend) -> str:
     if definition is None:
         return f"backend {backend.name} is not registered"
     if not definition.available():
-        return definition.missing_hint
+        return definition.missing_hint or str(definition._cache["module"])  # the loader's words
     return "" if definition.count() else definition.no_device_hint
 
 
@@ -230,16 +253,42 @@ def device_count(backend: Backend) -> int:
     return 0 if definition is None else definition.count()
 
 
+def takes_kernel(backend: Backend, name: str) -> bool:
+    """Whether the xp-generic kernel ``name`` is registered for ``backend`` (see BackendDef)."""
+    definition = BACKENDS.get(backend)
+    return definition is not None and definition.takes_kernel(name)
+
+
+def default_place() -> Place:
+    """Where an op without tensor inputs runs when no place is given (CPUPlace() unless
+    ``set_default_place`` chose another: ``paddle.set_device``)."""
+    return _DEFAULT[0]
+
+
+def set_default_place(place: Place) -> None:
+    """Make ``place`` the default place; the listeners of ``on_default_place_change`` are told
+    (dispatch drops its plans, which recorded the old default)."""
+    if place != _DEFAULT[0]:
+        _DEFAULT[0] = place
+        for listener in list(_DEFAULT_LISTENERS):
+            listener(place)
+
+
+def on_default_place_change(listener: Callable[[Place], None]) -> None:
+    """Call ``listener(place)`` whenever the default place changes."""
+    _DEFAULT_LISTENERS.append(listener)
+
+
 def place_for_inputs(places: Iterable[Place]) -> Place:
     """The place an op with inputs on ``places`` runs on: the first place of the backend of
-    highest priority; CPUPlace() for an op without tensor inputs."""
+    highest priority; the default place for an op without tensor inputs."""
     best: Place | None = None
     best_priority = 0
     for place in places:
         priority = BACKENDS[place.backend].priority
         if best is None or priority > best_priority:
             best, best_priority = place, priority
-    return CPUPlace() if best is None else best
+    return _DEFAULT[0] if best is None else best
 
 
 def array_module(backend: Backend) -> ModuleType:
@@ -312,6 +361,24 @@ def to_numpy(array: Any) -> np.ndarray:
     if source is None:
         return np.asarray(array)
     return source.to_host(array)
+
+
+def arrays_writable(array: Any) -> bool:
+    """Whether ``array``'s backend can write into its arrays in place (see BackendDef)."""
+    if type(array) is np.ndarray:
+        return True
+    definition = _backend_of_type(type(array))
+    return definition is None or definition.writable
+
+
+def assign_array(array: Any, values: Any) -> Any:
+    """``values`` written into ``array`` (an in-place op's result into its input's storage);
+    returns the array holding them: ``array`` itself, or where the backend's arrays are
+    immutable a new array of ``array``'s dtype, for the tensor to hold instead."""
+    if not arrays_writable(array):
+        return values.astype(array.dtype)
+    module_of(array).copyto(array, values, casting="unsafe")
+    return array
 
 
 def returns_scalars(backend: Backend) -> bool:

@@ -11,7 +11,7 @@ from typing import Callable
 
 from phiops.runtime import flags
 
-__all__ = ["SWITCHES", "on_dispatch_flag_change"]
+__all__ = ["SWITCHES", "on_dispatch_flag_change", "dispatch_changed"]
 
 flags.define_bool(
     "check_nan_inf",
@@ -67,6 +67,13 @@ _CACHE_CLEARERS: list[Callable[[], None]] = []
 def on_dispatch_flag_change(clear: Callable[[], None]) -> None:
     """Call ``clear`` whenever one of the dispatch switches changes."""
     _CACHE_CLEARERS.append(clear)
+
+
+def dispatch_changed() -> None:
+    """Drop every plan made so far (dispatch's and the executors'): something they recorded
+    changed (a kernel overriding another, the default place)."""
+    for clear in _CACHE_CLEARERS:
+        clear()
 
 
 def _flag_changed(name: str, old: object, new: object) -> None:

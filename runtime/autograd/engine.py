@@ -10,6 +10,7 @@ from phiops.runtime.autograd.grad_mode import GRAD_MODE
 from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
 from phiops.runtime.autograd.record import edge_of, is_differentiable
 from phiops.runtime.tensor.version import bump_version, version_of
+from phiops.runtime.backends import arrays_writable
 from phiops.runtime.device import array_module, module_of
 from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import op_api
@@ -343,6 +344,8 @@ def _in_place(target: Tensor, grad: Tensor, copy: bool) -> bool:
     other = grad.array
     if type(array) is not type(other) or array.shape != other.shape or array.dtype != other.dtype:
         return False
+    if not arrays_writable(array):
+        return False  # immutable arrays (a custom device's): the sum is a new array
     if copy:
         module_of(array).copyto(array, other)
     else:
@@ -411,7 +414,7 @@ def clear_grad(tensor: Tensor, set_to_zero: bool = True) -> None:
                 node.zeroed_version = -1
             return
         impl = grad
-        if node is not None and grad is node.owned_grad:
+        if node is not None and grad is node.owned_grad and arrays_writable(impl.array):
             impl.array.fill(0)
             bump_version(impl)
         else:

@@ -22,7 +22,14 @@ from typing import Any, Callable
 import numpy as np
 
 from phiops.runtime import runtime_flags
-from phiops.runtime.backends import is_array, module_of, place_for_inputs, returns_scalars
+from phiops.runtime.backends import (
+    device_count,
+    is_array,
+    module_of,
+    on_default_place_change,
+    place_for_inputs,
+    returns_scalars,
+)
 from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.common.promotion import promote_metas, promotion_rule
@@ -70,6 +77,9 @@ def clear_dispatch_caches() -> None:
 
 
 runtime_flags.on_dispatch_flag_change(clear_dispatch_caches)
+# plans record the kernel that won their key and the default place of ops without inputs
+KERNEL_FACTORY.on_change(lambda name: runtime_flags.dispatch_changed())
+on_default_place_change(lambda place: runtime_flags.dispatch_changed())
 
 
 def _context(place: Place) -> KernelContext:
@@ -97,8 +107,10 @@ class KernelPlan:
 
     ``key`` is the kernel key the call asked for and ``kernel`` the registration selected for it
     (its own key may be more general, or CPU after a fallback); ``place`` is where the kernel
-    runs. ``out_metas`` is one DenseTensorMeta for a single output, else a tuple (a tuple of metas
-    for a ``Tensor[]`` output, None for an absent optional one). ``arguments`` maps each kernel
+    runs. After a CPU fallback from a device that is there, ``fallback_from`` is that device's
+    place: the inputs come to the CPU and the outputs go back to it, as PHI does. ``out_metas``
+    is one DenseTensorMeta for a single output, else a tuple (a tuple of metas for a
+    ``Tensor[]`` output, None for an absent optional one). ``arguments`` maps each kernel
     parameter to ``(is_input, index)`` into the op's inputs or attributes. ``run`` is the kernel
     bound to its context behind the transforms and the output conformers; it takes the kernel's
     arguments in kernel order.
@@ -112,6 +124,7 @@ class KernelPlan:
     out_metas: Any
     arguments: tuple[tuple[bool, int], ...]
     run: Callable[..., Any]
+    fallback_from: Place | None = None
 
 
 def execute(plan: KernelPlan, arrays: tuple[Any, ...], attrs: tuple[Any, ...]) -> Any:
@@ -263,8 +276,20 @@ class OpDispatcher:
                 info.kernel, key, cpu_fallback=runtime_flags.SWITCHES.enable_api_kernel_fallback
             )
         except NotFoundError as error:
-            raise NotFoundError(f"{info.name}(): {error}") from None
+            flag = (
+                ""
+                if runtime_flags.SWITCHES.enable_api_kernel_fallback
+                or place.backend is Backend.CPU
+                else "; FLAGS_enable_api_kernel_fallback is off, so the CPU kernel does not "
+                "run instead"
+            )
+            raise NotFoundError(
+                f"{info.name}(): {error} (device {_device_name(place)}{flag})"
+            ) from None
+        fallback_from = None
         if kernel.key.backend is Backend.CPU and place.backend is not Backend.CPU:
+            if place.device_id < device_count(place.backend):
+                fallback_from = place  # outputs go back to the device
             place = CPUPlace()
         meta_inputs = [
             _meta_tensors(meta, name) for meta, name in zip(meta_values, info.input_names)
@@ -273,8 +298,9 @@ class OpDispatcher:
             outputs = self.infer_meta(*meta_inputs, *attrs, _CONFIG)
         except InvalidArgumentError as error:
             raise InvalidArgumentError(f"{info.name}(): {error}") from None
+        out_place = place if fallback_from is None else fallback_from
         out_metas = tuple(
-            self._interned(out, spec, place) for out, spec in zip(outputs, info.outputs)
+            self._interned(out, spec, out_place) for out, spec in zip(outputs, info.outputs)
         )
         check_output_sizes(
             info.name,
@@ -296,6 +322,8 @@ class OpDispatcher:
         )
         if fix is not None:
             run = _compose(run, fix)
+        if fallback_from is not None:
+            run = _compose(run, _mover(info.outputs, fallback_from))
         return KernelPlan(
             op=info.name,
             key=key,
@@ -305,6 +333,7 @@ class OpDispatcher:
             out_metas=out_metas[0] if len(out_metas) == 1 else out_metas,
             arguments=self._kernel_slots,
             run=run,
+            fallback_from=fallback_from,
         )
 
     def _key_dtype(self, values: dict[str, Any], metas: tuple) -> DataType:
@@ -645,6 +674,27 @@ def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
         return value if value.dtype == np_dtype else value.astype(np_dtype)
 
     return conform
+
+
+def _device_name(place: Place) -> str:
+    backend = place.backend
+    return f"{getattr(backend, 'device_type', backend.name.lower())}:{place.device_id}"
+
+
+def _mover(outputs: tuple, place: Place) -> Callable[[Any], Any]:
+    """A function moving a kernel's result (one array, a list, or a tuple per output; None
+    where absent) to ``place``: a CPU fallback's outputs back to the device it fell back from."""
+
+    def move(value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, list):
+            return [move(item) for item in value]
+        return to_backend(value, place)
+
+    if len(outputs) == 1:
+        return move
+    return lambda values: tuple(move(value) for value in values)
 
 
 def _compose(run: Callable[..., Any], fix: Callable[[Any], Any]) -> Callable[..., Any]:

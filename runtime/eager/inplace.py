@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from phiops.runtime.autograd.grad_mode import GRAD_MODE
 from phiops.runtime.tensor.dense_tensor import DenseTensor
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.tensor.version import bump_version
+from phiops.runtime.backends import assign_array
 from phiops.runtime.device import module_of
 from phiops.runtime.errors import InvalidArgumentError
 
@@ -62,8 +65,12 @@ def _assign(tensor: Tensor, output: Tensor) -> None:
             # resizes the shared DenseTensor; so do reshape_ and cast_): the tensor takes the new
             # storage and meta.
             tensor.array, tensor.meta = computed, output.meta
-        else:
-            module_of(array).copyto(array, computed, casting="unsafe")
+        elif type(array) is np.ndarray:
+            np.copyto(array, computed, casting="unsafe")
+        else:  # the array's backend writes it (or gives a new one: immutable arrays)
+            written = assign_array(array, computed)
+            if written is not array:
+                tensor.array = written
     bump_version(tensor)
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from phiops.runtime.common import DataType, Place, to_data_type, to_place
+from phiops.runtime.common import Backend, DataType, Place, to_data_type, to_place
 from phiops.runtime.common.promotion import matmul_operator_dtype, scalar_result_dtype
 from phiops.runtime.dispatch.op_def import get_op_def
 from phiops.runtime.dispatch.tensor_type import install_tensor_type
@@ -107,6 +107,7 @@ class Tensor(DenseTensor):
         The storage is shared with views and with grad nodes that saved this tensor: its version
         goes up, so a backward pass that needs the old values raises instead of using new ones.
         """
+        from phiops.runtime.backends import assign_array
         from phiops.runtime.device import module_of
 
         array = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
@@ -114,8 +115,9 @@ class Tensor(DenseTensor):
             raise InvalidArgumentError(
                 f"set_value: value has shape {list(array.shape)}, the tensor has shape {self.shape}"
             )
-        xp = module_of(self.array)
-        xp.copyto(self.array, xp.asarray(array), casting="unsafe")
+        written = assign_array(self.array, module_of(self.array).asarray(array))
+        if written is not self.array:  # a device whose arrays are immutable gave a new one
+            self.array = written
         bump_version(self)
 
     def tolist(self) -> Any:
@@ -322,7 +324,7 @@ def to_tensor(
     int64, as in PaddlePaddle; a numpy
     array keeps its dtype unless ``dtype`` is given. The data is copied.
     """
-    from phiops.runtime.device import to_backend
+    from phiops.runtime.device import default_place, to_backend
 
     if isinstance(data, Tensor):
         array = np.array(data.numpy(), copy=True)
@@ -345,7 +347,9 @@ def to_tensor(
     if dtype is not None:
         array = array.astype(to_data_type(dtype, "to_tensor(dtype)").numpy_dtype)
     target = to_place(place, "to_tensor(place)")
-    if target.is_defined:
+    if not target.is_defined:
+        target = default_place()  # paddle.set_device's choice (CPU unless set)
+    if target.backend is not Backend.CPU:
         array = to_backend(array, target)
     tensor = wrap_array(array, DenseTensor(array).meta)
     tensor.stop_gradient = stop_gradient

@@ -99,6 +99,15 @@ def _moved(self: Tensor, place: Place) -> Tensor:
     return moved
 
 
+def _names_a_device(text: str) -> bool:
+    """Whether ``to(text)`` means a device ('cpu', 'gpu:1', a custom device type 'jax:0') rather
+    than a dtype."""
+    from phiops.runtime.device import custom_device_types
+
+    kind = text.split(":")[0].lower()
+    return kind in ("cpu", "gpu", "cuda") or kind in custom_device_types()
+
+
 def install_tensor_basics(
     api: ModuleType, inplace: ModuleType | None, aliases: Mapping[str, str] | None = None
 ) -> None:
@@ -142,9 +151,7 @@ def install_tensor_basics(
         for arg in args:
             if isinstance(arg, Tensor):
                 place, dtype = arg.place, arg.dtype
-            elif isinstance(arg, Place) or (
-                isinstance(arg, str) and arg.split(":")[0] in ("cpu", "gpu")
-            ):
+            elif isinstance(arg, Place) or (isinstance(arg, str) and _names_a_device(arg)):
                 place = arg
             elif isinstance(arg, bool):
                 continue  # blocking

@@ -12,7 +12,7 @@ import pkgutil
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
 from phiops.runtime.kernels.kernel_key import KernelKey
-from phiops.runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.registration import register_kernel, unregister_kernel
 
 __all__ = [
     "Array",
@@ -22,6 +22,7 @@ __all__ = [
     "KernelFactory",
     "KernelKey",
     "register_kernel",
+    "unregister_kernel",
 ]
 
 

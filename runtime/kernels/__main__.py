@@ -1,16 +1,25 @@
 """``phiops kernels``: the registered kernels as a table (kernel, backend, layout,
-dtypes), or as JSON with ``--json``; with ``--coverage``, which of PaddlePaddle 3.3.1's ops phiops
-runs on CPU, forward and backward, per dtype (runtime/kernels/coverage.py)."""
+dtypes), or as JSON with ``--json``. ``phiops kernels OP`` lists every kernel registered for one
+op (or kernel name) per key, with its priority and function, and marks the one that wins; the
+kernel packages of the ``phiops.kernels`` entry points are loaded first, and ``--device TYPE``
+registers a custom device type (its package's ``phiops.devices`` entry point) before listing.
+With ``--coverage``, which of PaddlePaddle 3.3.1's ops phiops runs on CPU, forward and backward,
+per dtype (runtime/kernels/coverage.py)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections import defaultdict
 
 from phiops.runtime.cli_output import write_stdout
+from phiops.runtime.errors import PhiError
 from phiops.runtime.kernels import KERNEL_FACTORY, KernelFactory
+from phiops.runtime.kernels.registration import load_kernel_plugins
+
+OWN_REGISTRY = "phiops.generated.registry"
 
 
 def rows(factory: KernelFactory) -> list[dict[str, object]]:
@@ -67,9 +76,72 @@ def format_table(table: list[dict[str, object]]) -> str:
     return "\n".join(out)
 
 
+def candidate_rows(factory: KernelFactory, name: str) -> list[dict[str, object]]:
+    """One row per kernel registered under ``name``: its key, priority, function, and whether
+    it wins its key; sorted by key, the winner first."""
+    table = []
+    for key, kernels in sorted(factory.candidates_of(name).items(), key=lambda item: str(item[0])):
+        for kernel in kernels:
+            table.append(
+                {
+                    "kernel": name,
+                    "backend": key.backend.name,
+                    "layout": "any" if key.layout == 0 else key.layout.name,
+                    "dtype": "any" if key.dtype == 0 else key.dtype.name.lower(),
+                    "priority": kernel.priority,
+                    "function": f"{kernel.fn.__module__}.{kernel.fn.__qualname__}",
+                    "wins": factory.kernels[name].get(key) is kernel,
+                }
+            )
+    return table
+
+
+def format_candidates(table: list[dict[str, object]]) -> str:
+    header = ("BACKEND", "LAYOUT", "DTYPE", "PRIORITY", "FUNCTION", "")
+    lines = [
+        (
+            str(r["backend"]),
+            str(r["layout"]),
+            str(r["dtype"]),
+            str(r["priority"]),
+            str(r["function"]),
+            "wins" if r["wins"] else "",
+        )
+        for r in table
+    ]
+    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(5)]
+    return "\n".join(
+        ("  ".join(cell.ljust(w) for cell, w in zip(row[:5], widths)) + "  " + row[5]).rstrip()
+        for row in [header, *lines]
+    )
+
+
+def _kernel_name(op: str) -> str:
+    """The kernel name of ``op``: itself when a kernel has that name, else the kernel of the op
+    of that name (``sgd_`` runs kernel ``sgd``)."""
+    if KERNEL_FACTORY.has_kernel(op):
+        return op
+    from phiops.runtime.dispatch.op_def import OP_DEFS, get_op_def
+
+    if op not in OP_DEFS:
+        # phiops's generated registry, by name as runtime/ir/plugins.py finds its op table
+        importlib.import_module(OWN_REGISTRY)
+
+    kernel = get_op_def(op).info.kernel
+    return kernel if kernel else op
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="phiops kernels", description=__doc__)
+    parser.add_argument("op", nargs="?", help="list every kernel of this op and which one wins")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        metavar="TYPE",
+        help="register custom device type TYPE (from its package) first; may be repeated",
+    )
     parser.add_argument(
         "--coverage",
         action="store_true",
@@ -83,17 +155,37 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.missing and not options.coverage:
         parser.error("--missing goes with --coverage")
-    if options.coverage:
-        return _coverage(options.json, options.missing)
-    table = rows(KERNEL_FACTORY)
-    return write_stdout(
-        (json.dumps(table, indent=2) if options.json else format_table(table)) + "\n"
-    )
+    if options.coverage and options.op is not None:
+        parser.error("--coverage reports every op: give no OP with it")
+    try:
+        load_kernel_plugins()
+        if options.device:
+            from phiops.runtime.common import CustomPlace
+
+            for device_type in options.device:
+                CustomPlace(device_type)
+        if options.coverage:
+            return _coverage(options.json, options.missing)
+        if options.op is None:
+            table = rows(KERNEL_FACTORY)
+            text = json.dumps(table, indent=2) if options.json else format_table(table)
+        else:
+            candidates = candidate_rows(KERNEL_FACTORY, _kernel_name(options.op))
+            text = (
+                json.dumps(candidates, indent=2) if options.json else format_candidates(candidates)
+            )
+    except PhiError as error:
+        sys.stderr.write(f"phiops kernels: {error}\n")
+        return 1
+    return write_stdout(text + "\n")
 
 
 def _coverage(as_json: bool, missing_only: bool) -> int:
-    import phiops.generated  # noqa: F401  (registers every op and kernel)
     from phiops.runtime.dispatch.op_def import op_defs
+
+    # phiops's generated registry (every op and kernel), by name as runtime/ir/plugins.py finds
+    # its op table
+    importlib.import_module(OWN_REGISTRY)
     from phiops.runtime.kernels.coverage import coverage, format_coverage
 
     report = coverage(KERNEL_FACTORY, {op.name: op.kernel for op in op_defs()})

@@ -205,17 +205,24 @@ def _annotation_text(annotation: Any) -> str:
 
 
 class Kernel:
-    """A kernel function registered under one KernelKey."""
+    """A kernel function registered under one KernelKey; among the kernels registered for one
+    key, the one of highest ``priority`` runs (phiops's own have 0)."""
 
-    __slots__ = ("name", "fn", "key", "args_def")
+    __slots__ = ("name", "fn", "key", "args_def", "priority")
 
     def __init__(
-        self, name: str, fn: Callable[..., Any], key: KernelKey, args_def: KernelArgsDef
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        key: KernelKey,
+        args_def: KernelArgsDef,
+        priority: int = 0,
     ) -> None:
         self.name = name
         self.fn = fn
         self.key = key
         self.args_def = args_def
+        self.priority = priority
 
     def input_at(self, index: int) -> TensorArgDef:
         return self.args_def.inputs[index]
@@ -224,4 +231,7 @@ class Kernel:
         return self.args_def.outputs[index]
 
     def __repr__(self) -> str:
-        return f"Kernel({self.name!r}, {self.key}, {self.fn.__module__}.{self.fn.__qualname__})"
+        where = f"{self.fn.__module__}.{self.fn.__qualname__}"
+        if self.priority:
+            return f"Kernel({self.name!r}, {self.key}, {where}, priority={self.priority})"
+        return f"Kernel({self.name!r}, {self.key}, {where})"

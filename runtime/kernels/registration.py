@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import importlib
+from importlib.metadata import entry_points
 from typing import Any, Callable, Iterable
 
-from phiops.runtime.backends import BACKENDS, BackendDef, backend_available, on_backend_change
-from phiops.runtime.common import Backend, DataLayout, DataType
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.backends import (
+    BACKENDS,
+    BackendDef,
+    backend_available,
+    on_backend_change,
+    takes_kernel,
+)
+from phiops.runtime.common import Backend, DataLayout, DataType, backend_named
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 from phiops.runtime.kernels.kernel import Kernel, args_def_from_signature
 from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
 from phiops.runtime.kernels.kernel_key import KernelKey
 
 __all__ = [
     "register_kernel",
+    "unregister_kernel",
+    "load_kernel_plugins",
+    "KERNEL_ENTRY_POINT_GROUP",
     "FLOATING",
     "FLOATING_AND_COMPLEX",
     "INTEGRAL",
@@ -40,18 +51,30 @@ def register_kernel(
     layout: str = "ALL_LAYOUT",
     configure: Callable[[Kernel], Any] | None = None,
     factory: KernelFactory = KERNEL_FACTORY,
+    priority: int = 0,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the decorated function as kernel ``name``, one Kernel per backend and dtype.
 
     ``configure(kernel)`` runs for each registration and may override single argument
     definitions, as PHI's registration body does, e.g.
     ``lambda k: k.output_at(0).set_dtype(DataType.BOOL)``. ``backends`` None (the default):
-    every backend registered in runtime/backends.py, now and later (the kernel is xp-generic).
-    Registrations for a backend whose array module does not load (GPU without CuPy) are
-    skipped.
+    every backend registered in runtime/backends.py, now and later (the kernel is xp-generic);
+    names are ``Backend`` members (``"CPU"``, ``"GPU"``) or a custom device type's backend
+    (``"JAX"``). Registrations for a backend whose array module does not load (GPU without
+    CuPy) are skipped.
+
+    ``priority`` decides between kernels registered for the same key: phiops's own have 0, the
+    highest runs, two at the same priority are an AlreadyExistsError. A kernel registered for an
+    existing op must take that op's arguments (InvalidArgumentError naming what differs
+    otherwise).
     """
+    if not isinstance(priority, int) or isinstance(priority, bool):
+        raise InvalidArgumentError(
+            f"register_kernel({name!r}): priority must be an int, got "
+            f"{type(priority).__name__} {priority!r}"
+        )
     try:
-        backend_list = None if backends is None else [Backend[b] for b in backends]
+        backend_list = None if backends is None else [_backend(b) for b in backends]
         layout_value = DataLayout[layout]
     except KeyError as error:
         raise InvalidArgumentError(
@@ -60,7 +83,10 @@ def register_kernel(
     dtype_list = list(dtypes)
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-        registration = _Registration(name, fn, dtype_list, layout_value, configure, factory)
+        registration = _Registration(
+            name, fn, dtype_list, layout_value, configure, factory, priority
+        )
+        registration.every_backend = backend_list is None
         for backend in list(BACKENDS) if backend_list is None else backend_list:
             registration.register_for(backend)
         if backend_list is None:
@@ -68,6 +94,36 @@ def register_kernel(
         return fn
 
     return decorate
+
+
+def unregister_kernel(
+    name: str, fn: Callable[..., Any], factory: KernelFactory = KERNEL_FACTORY
+) -> int:
+    """Remove every registration of ``fn`` as kernel ``name`` (each backend and dtype); the
+    kernels it had overridden win their keys again. Returns how many were removed;
+    NotFoundError when there were none."""
+    removed = [
+        kernel
+        for kernels in factory.candidates.get(name, {}).values()
+        for kernel in kernels
+        if kernel.fn is fn
+    ]
+    if not removed:
+        raise NotFoundError(
+            f"unregister_kernel: {fn.__module__}.{fn.__qualname__} is not registered as kernel "
+            f"{name!r}"
+        )
+    for kernel in removed:
+        factory.unregister(kernel)
+    _EVERY_BACKEND[:] = [r for r in _EVERY_BACKEND if not (r.name == name and r.fn is fn)]
+    return len(removed)
+
+
+def _backend(name: str) -> Backend:
+    try:
+        return backend_named(name)  # type: ignore[return-value]
+    except InvalidArgumentError:
+        raise KeyError(name) from None
 
 
 class _Registration:
@@ -82,26 +138,32 @@ class _Registration:
         layout: DataLayout,
         configure: Callable[[Kernel], Any] | None,
         factory: KernelFactory,
+        priority: int = 0,
     ) -> None:
         self.name, self.fn, self.dtypes, self.layout = name, fn, dtypes, layout
-        self.configure, self.factory = configure, factory
+        self.configure, self.factory, self.priority = configure, factory, priority
+        self.every_backend = False
 
     def register_for(self, backend: Backend) -> None:
         if not backend_available(backend):
             return
+        if self.every_backend and not takes_kernel(backend, self.name):
+            return  # a device that does not run this xp-generic kernel (it falls back)
         for dtype in self.dtypes:
             key = KernelKey(backend, self.layout, dtype)
-            kernel = Kernel(self.name, self.fn, key, args_def_from_signature(self.fn, key))
+            kernel = Kernel(
+                self.name, self.fn, key, args_def_from_signature(self.fn, key), self.priority
+            )
             if self.configure is not None:
                 self.configure(kernel)
             self.factory.register(kernel)
 
-    def forget(self, backend: Backend) -> None:
-        per_key = self.factory.kernels.get(self.name, {})
-        for dtype in self.dtypes:
-            kernel = per_key.get(KernelKey(backend, self.layout, dtype))
-            if kernel is not None and kernel.fn is self.fn:
-                del per_key[kernel.key]
+    def registered(self) -> bool:
+        """Whether any kernel of this registration is still registered."""
+        per_key = self.factory.candidates.get(self.name, {})
+        if self.name not in self.factory.kernels:
+            return False
+        return any(kernel.fn is self.fn for kernels in per_key.values() for kernel in kernels)
 
 
 # the registrations made for every backend, in order
@@ -110,15 +172,37 @@ _EVERY_BACKEND: list[_Registration] = []
 
 def _follow_backends(definition: BackendDef, registered: bool) -> None:
     """A backend registered after the kernels gets every xp-generic kernel that is still
-    registered; an unregistered one loses them."""
+    registered (and that it takes); an unregistered one loses every kernel of its backend."""
+    if not registered:
+        for factory in {KERNEL_FACTORY, *(r.factory for r in _EVERY_BACKEND)}:
+            factory.forget_backend(definition.backend)
+        return
     for registration in _EVERY_BACKEND:
-        per_key = registration.factory.kernels.get(registration.name, {})
-        if not any(kernel.fn is registration.fn for kernel in per_key.values()):
+        if not registration.registered():
             continue  # removed or replaced since (a test's temporary kernel)
-        if registered:
-            registration.register_for(definition.backend)
-        else:
-            registration.forget(definition.backend)
+        registration.register_for(definition.backend)
 
 
 on_backend_change(_follow_backends)
+
+
+KERNEL_ENTRY_POINT_GROUP = "phiops.kernels"
+_LOADED_PLUGINS: list[str] = []
+
+
+def load_kernel_plugins() -> list[str]:
+    """Import the module of every ``phiops.kernels`` entry point (sorted by entry name) that is
+    not imported yet: a package of kernels registers them (``register_kernel(...,
+    priority=...)``) when imported. Returns the entry names loaded by this call.
+
+        [project.entry-points."phiops.kernels"]
+        my_kernels = "my_package.kernels"
+    """
+    loaded = []
+    for entry in sorted(entry_points(group=KERNEL_ENTRY_POINT_GROUP), key=lambda e: e.name):
+        if entry.name in _LOADED_PLUGINS:
+            continue
+        importlib.import_module(entry.value.split(":")[0])
+        _LOADED_PLUGINS.append(entry.name)
+        loaded.append(entry.name)
+    return loaded
