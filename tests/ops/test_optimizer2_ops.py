@@ -178,11 +178,13 @@ def test_the_op_follows_paddles_formula_in_place_over_several_steps(
 
 
 @op_test(*CASES, kind="edge")
-@pytest.mark.parametrize("op", list(CASES))
-@pytest.mark.parametrize("shape", [(), (0, 3)], ids=["0-d", "empty"])
+@pytest.mark.parametrize(
+    "op, shape",
+    # lamb_ of an empty parameter (no norm) has its own test below
+    [(op, shape) for op in CASES for shape in [(), (0, 3)] if (op, shape) != ("lamb_", (0, 3))],
+    ids=lambda v: v if isinstance(v, str) else ("0-d" if v == () else "empty"),
+)
 def test_the_op_steps_a_0d_or_an_empty_parameter(op: str, shape: tuple[int, ...]) -> None:
-    if op == "lamb_" and shape == (0, 3):
-        pytest.skip("an empty parameter has no norm; checked below")
     _steps(op, DataType.FLOAT64, shape)
 
 

@@ -73,3 +73,15 @@ def test_paddle_resumes_from_a_pdopt_phiops_saved(case: str, tmp_path: Path) -> 
     recorded = np.load(DATA / "optimizers2.npz")
     np.testing.assert_allclose(weight, recorded[f"{case}/weight"], **TOLERANCE)
     np.testing.assert_allclose(bias, recorded[f"{case}/bias"], **TOLERANCE)
+
+
+def test_the_lbfgs_fixtures_are_what_paddle_computes_today() -> None:
+    from tests.optimizer.lbfgs_cases import CASES as LBFGS_CASES
+    from tests.optimizer.lbfgs_cases import train as train_lbfgs
+
+    committed = np.load(DATA / "lbfgs.npz")
+    for case in LBFGS_CASES:
+        weight, bias, losses = train_lbfgs(paddle, case)
+        np.testing.assert_allclose(weight, committed[f"{case}/weight"], rtol=1e-6, err_msg=case)
+        np.testing.assert_allclose(bias, committed[f"{case}/bias"], rtol=1e-6, err_msg=case)
+        np.testing.assert_allclose(losses, committed[f"{case}/losses"], rtol=1e-6, err_msg=case)
