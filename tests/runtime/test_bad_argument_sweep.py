@@ -132,6 +132,8 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "strided_slice": {"starts": [0], "ends": [1], "axes": [0], "strides": [1]},
     "take_along_axis": {"indices": _index((2, 3)), "axis": 1},
     "transpose": {"perm": [1, 0]},
+    "bmm": {"x": _tensor(shape=(2, 2, 3)), "y": _tensor(shape=(2, 3, 2))},
+    "mv": {"vec": _tensor(shape=(3,))},
 }  # fmt: skip
 
 # Required attributes by name where 0 would not do.

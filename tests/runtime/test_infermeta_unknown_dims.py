@@ -350,6 +350,16 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
         Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
     ],
+    # linear algebra (runtime/infermeta/linalg.py)
+    "bmm_infer_meta": [Case((t(2, 3, 4), t(2, 4, 5)))],
+    "bmm_grad_infer_meta": [Case((t(2, 3, 4), t(2, 4, 5), t(2, 3, 5)), (), (0, 0))],
+    "mv_infer_meta": [Case((t(3, 4), t(4)))],
+    "dot_infer_meta": [Case((t(4), t(4))), Case((t(2, 4), t(2, 4)), label="rows")],
+    "kron_infer_meta": [Case((t(2, 3), t(4, 5))), Case((t(3), t(2, 4, 5)), label="ranks")],
+    "cross_infer_meta": [Case((t(4, 3), t(4, 3)), (9,)), Case((t(3, 2), t(3, 2)), (0,), label="axis")],
+    "trace_infer_meta": [Case((t(2, 3, 4),), (1, -1, 0))],
+    "diagonal_infer_meta": [Case((t(2, 3, 4),), (1, -1, 0)), Case((t(3, 4),), (-5, 0, 1), label="beyond")],
+    "diag_embed_infer_meta": [Case((t(2, 3),), (1, 0, 2)), Case((t(4),), (-1, -2, -1), label="1-D")],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -436,6 +446,10 @@ MISMATCHES: dict[str, Case] = {
     ),
     "scatter_nd_add_infer_meta": Case((t(-1, 3, 5), t(-1, 2, dtype=I64), t(-1, 4))),
     "where_infer_meta": Case((t(-1, 3, dtype=BOOL), t(-1, 3), t(2))),
+    "bmm_infer_meta": Case((t(-1, 3, 4), t(2, 5, 5))),
+    "mv_infer_meta": Case((t(-1, 4), t(5))),
+    "dot_infer_meta": Case((t(-1, 4), t(2, 5))),
+    "cross_infer_meta": Case((t(-1, 3), t(2, 4)), (9,)),
 }
 
 

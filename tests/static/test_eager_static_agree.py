@@ -358,6 +358,25 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         t((2, 3), "float32"),
         0,
     ],
+    # linear algebra: operands of the shapes the ops multiply, grads of their outputs' shapes
+    "bmm": lambda f, t: [t((2, 2, 3), "float32"), t((2, 3, 4), "float32")],
+    "bmm_grad": lambda f, t: [
+        t((2, 2, 3), "float32"),
+        t((2, 3, 4), "float32"),
+        t((2, 2, 4), "float32"),
+    ],
+    "mv": lambda f, t: [t((2, 3), "float32"), t((3,), "float32")],
+    "mv_grad": lambda f, t: [t((2, 3), "float32"), t((3,), "float32"), t((2,), "float32")],
+    "dot_grad": lambda f, t: [t((2, 3), "float32"), t((2, 3), "float32"), t((2,), "float32")],
+    "kron_grad": lambda f, t: [t((2, 3), "float32"), t((2, 3), "float32"), t((4, 9), "float32")],
+    "cross_grad": lambda f, t: [
+        t((2, 3), "float32"),
+        t((2, 3), "float32"),
+        t((2, 3), "float32"),
+        9,
+    ],
+    "trace_grad": lambda f, t: [t((2, 3), "float32"), t((), "float32"), 0, 0, 1],
+    "diagonal_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), 0, 0, 1],
 }
 
 

@@ -1,0 +1,44 @@
+"""Gradient-check cases of the linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal), for CASES
+in test_gradcheck_ops.py, in float64: batched and 0-D-result shapes, ranks that differ (kron),
+the default and negative axes (cross), offsets and negative axes (trace)."""
+
+from __future__ import annotations
+
+import phiops.generated as phi
+from tests.autograd.test_gradcheck_ops import Case, case, uniform
+
+
+def linalg_cases() -> list[Case]:
+    return [
+        case("bmm", "[2,3,4]x[2,4,2]", phi.bmm, uniform((2, 3, 4), 400), uniform((2, 4, 2), 401)),
+        case("mv", "[3,4]x[4]", phi.mv, uniform((3, 4), 402), uniform((4,), 403)),
+        case("dot", "[5]x[5]", phi.dot, uniform((5,), 404), uniform((5,), 405)),
+        case("dot", "[2,3]x[2,3]", phi.dot, uniform((2, 3), 406), uniform((2, 3), 407)),
+        case("kron", "[2,3]x[2,2]", phi.kron, uniform((2, 3), 408), uniform((2, 2), 409)),
+        case("kron", "[3]x[2,2]", phi.kron, uniform((3,), 410), uniform((2, 2), 411)),
+        case("cross", "[3,2]x[3,2]", phi.cross, uniform((3, 2), 412), uniform((3, 2), 413)),
+        case(
+            "cross",
+            "[2,3]x[2,3]-axis_-1",
+            lambda x, y: phi.cross(x, y, -1),
+            uniform((2, 3), 414),
+            uniform((2, 3), 415),
+        ),
+        case("trace", "[3,4]", phi.trace, uniform((3, 4), 416)),
+        case(
+            "trace",
+            "[2,3,4]-offset_-1-axes_-1_0",
+            lambda x: phi.trace(x, -1, -1, 0),
+            uniform((2, 3, 4), 417),
+        ),
+        case("diagonal", "[3,4]", phi.diagonal, uniform((3, 4), 418)),
+        case(
+            "diagonal",
+            "[2,3,4]-offset_1-axes_-1_0",
+            lambda x: phi.diagonal(x, 1, -1, 0),
+            uniform((2, 3, 4), 419),
+        ),
+    ]
+
+
+LINALG_CASES: list[Case] = linalg_cases()
