@@ -22,6 +22,8 @@ __all__ = [
     "trace_infer_meta",
     "diagonal_infer_meta",
     "diag_embed_infer_meta",
+    "inverse_infer_meta",
+    "inverse_grad_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -284,3 +286,30 @@ def diag_embed_infer_meta(
     batch = iter(input.dims[:-1])
     dims = tuple(size if i in (first, second) else next(batch) for i in range(rank + 1))
     _set(out, dims, input)
+
+
+def square_matrices(x: MetaTensor, name: str, config: MetaConfig) -> None:
+    """``x`` a batch of square matrices: rank >= 2, the last two extents equal."""
+    if len(x.dims) < 2:
+        raise InvalidArgumentError(
+            f"argument '{name}' must have at least 2 dimensions, got dims {_dims(x.dims)}"
+        )
+    if not extents_match(x.dims[-2], x.dims[-1], config):
+        raise InvalidArgumentError(
+            f"argument '{name}' must hold square matrices (its last two extents equal), got "
+            f"dims {_dims(x.dims)}"
+        )
+
+
+def inverse_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """PHI's InverseInferMeta: ``x`` [..., N, N]; ``out`` has its dims and dtype."""
+    square_matrices(x, "x", config)
+    _set(out, tuple(x.dims), x)
+
+
+def inverse_grad_infer_meta(
+    out: MetaTensor, out_grad: MetaTensor, x_grad: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's InverseGradInferMeta: ``x_grad`` like ``out``."""
+    if x_grad is not None:
+        x_grad.share_meta(out)

@@ -1,8 +1,10 @@
-"""Gradient-check cases of the linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal), for CASES
+"""Gradient-check cases of the linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, inverse), for CASES
 in test_gradcheck_ops.py, in float64: batched and 0-D-result shapes, ranks that differ (kron),
 the default and negative axes (cross), offsets and negative axes (trace)."""
 
 from __future__ import annotations
+
+import numpy as np
 
 import phiops.generated as phi
 from tests.autograd.test_gradcheck_ops import Case, case, uniform
@@ -38,6 +40,7 @@ def linalg_cases() -> list[Case]:
             lambda x: phi.diagonal(x, 1, -1, 0),
             uniform((2, 3, 4), 419),
         ),
+        case("inverse", "[2,3,3]", phi.inverse, uniform((2, 3, 3), 420) + 4 * np.eye(3)),
     ]
 
 

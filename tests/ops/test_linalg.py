@@ -1,4 +1,5 @@
-"""Linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, diag_embed): every registered dtype against numpy in
+"""Linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, diag_embed,
+inverse): every registered dtype against numpy in
 float64 (complex128), the registrations against PaddlePaddle 3.3.1's, shapes (0-D, empty,
 ranks that differ, negative axes, non-contiguous inputs) and bad input. The edge behaviours
 written here are PaddlePaddle 3.3.1's (tests/ops/test_linalg_paddle.py compares recorded
@@ -42,7 +43,10 @@ OPS: dict[str, tuple[tuple[tuple[int, ...], ...], tuple, Callable[..., np.ndarra
     "trace": (((3, 4, 5),), (1, -1, 0), lambda x: np.trace(x, 1, 2, 0)),
     "diagonal": (((3, 4, 5),), (-1, 2, 0), lambda x: np.diagonal(x, -1, 2, 0)),
     "diag_embed": (((2, 3),), (1, 0, 2), lambda x: diag_embed_reference(x, 1, 0, 2)),
+    "inverse": (((2, 3, 3),), (), np.linalg.inv),
 }
+# inputs made well conditioned (diagonally dominant) for the ops that invert
+CONDITION = {"inverse": lambda a: a + 6 * np.eye(a.shape[-1], dtype=a.dtype)}
 # data movement only: compared exactly, in the input's own dtype
 EXACT = {"diagonal", "diag_embed"}
 
@@ -67,6 +71,7 @@ def call(op: str, *arrays: np.ndarray, attrs: tuple | None = None):
 def test_op_matches_numpy_for_each_dtype(op: str, dtype: DataType) -> None:
     shapes, _, reference = OPS[op]
     arrays = [sample(shape, dtype, seed=seed, low=-2, high=2) for seed, shape in enumerate(shapes)]
+    arrays = [CONDITION.get(op, lambda a: a)(a) for a in arrays]
     out = call(op, *arrays)
     assert out.dtype == dtype
     if op in EXACT:
@@ -232,6 +237,10 @@ BAD = [
     ("diag_embed", ((),), (0, -2, -1), "argument 'dim1' must be in"),
     ("diag_embed", ((3,),), (0, 0, 0), "'dim1' .* 'dim2' .* different"),
     ("diag_embed", ((3,),), (0, 0, 2), "argument 'dim2' must be in"),
+    ("inverse", ((3,),), (), "argument 'x' must have at least 2 dimensions"),
+    ("inverse", ((2, 3),), (), "argument 'x' must hold square matrices"),
+    # PaddlePaddle 3.3.1 refuses a zero LU pivot (and a NaN one, below)
+    ("inverse", ((2, 2),), (), "argument 'x' holds a singular matrix"),
 ]
 
 
@@ -253,3 +262,15 @@ def test_unregistered_dtype_is_refused() -> None:
         call("trace", np.ones((2, 2), bool), attrs=(0, 0, 1))
     with pytest.raises(Exception, match="diag_embed"):  # PaddlePaddle 3.3.1 has no float16 one
         call("diag_embed", np.ones(3, np.float16), attrs=(0, -2, -1))
+
+
+@op_test("inverse", kind="edge")
+def test_inverse_of_empty_batches_and_nan() -> None:
+    assert call("inverse", np.ones((0, 2, 2))).shape == [0, 2, 2]
+    assert call("inverse", np.ones((2, 0, 0))).shape == [2, 0, 0]
+    with pytest.raises(InvalidArgumentError, match="inverse.*argument 'x' holds NaN"):
+        call("inverse", np.array([[np.nan, 1.0], [1.0, 1.0]]))
+    x = np.array([[4.0, 7.0], [2.0, 6.0]])
+    np.testing.assert_allclose(call("inverse", x).numpy(), [[0.6, -0.7], [-0.2, 0.4]], rtol=1e-14)
+    strided = np.arange(1.0, 19.0).reshape(2, 3, 3).transpose(0, 2, 1) + 9 * np.eye(3)
+    np.testing.assert_allclose(call("inverse", strided).numpy(), np.linalg.inv(strided), rtol=1e-12)

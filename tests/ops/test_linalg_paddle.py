@@ -1,5 +1,5 @@
 """Parity of the linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal,
-diag_embed) with PaddlePaddle 3.3.1:
+diag_embed, inverse) with PaddlePaddle 3.3.1:
 results and gradients for every dtype PaddlePaddle registers on CPU, recorded by
 tests/tools/make_linalg_fixtures.py into tests/data/linalg/paddle_3_3_1.json."""
 
@@ -73,5 +73,5 @@ def test_the_recording_covers_every_op_and_registered_dtype() -> None:
     recorded = {(case["op"], case["dtype"]) for case in CASES.values()}
     # float8 (numpy lacks it) and bfloat16 (diagonal only moves data) are not recorded
     unrecorded = {"float8_e4m3fn", "float8_e5m2", "bfloat16"}
-    for op in ("bmm", "mv", "dot", "kron", "cross", "trace", "diagonal", "diag_embed"):
+    for op in ("bmm", "mv", "dot", "kron", "cross", "trace", "diagonal", "diag_embed", "inverse"):
         assert {dtype for o, dtype in recorded if o == op} == set(table[op]) - unrecorded, op

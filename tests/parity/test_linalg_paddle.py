@@ -47,6 +47,8 @@ CASES: list[tuple[str, str, list[np.ndarray], dict[str, Any]]] = [
     ("diagonal-complex", "diagonal", [floats(3, 3, dtype="complex64")], {}),
     ("diag_embed", "diag_embed", [floats(2, 3)], {}),
     ("diag_embed-dims", "diag_embed", [floats(2, 3)], {"offset": -1, "dim1": 2, "dim2": 0}),
+    ("inverse", "inverse", [floats(2, 3, 3) + 5 * np.eye(3)], {}),
+    ("inverse-complex", "inverse", [floats(3, 3, dtype="complex128") + 5 * np.eye(3)], {}),
 ]
 # PaddlePaddle's diag_embed has no backward: forward only
 NO_GRAD = {"diag_embed"}
@@ -89,6 +91,8 @@ BAD = [
     ("diagonal", [(2, 3, 4)], {"axis1": 0, "axis2": -3}),
     ("diag_embed", [()], {}),
     ("diag_embed", [(3,)], {"dim1": 0, "dim2": 2}),
+    ("inverse", [(2, 3)], {}),
+    ("inverse", [(2, 2)], {}),
 ]
 
 

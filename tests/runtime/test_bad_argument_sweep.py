@@ -134,6 +134,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "transpose": {"perm": [1, 0]},
     "bmm": {"x": _tensor(shape=(2, 2, 3)), "y": _tensor(shape=(2, 3, 2))},
     "mv": {"vec": _tensor(shape=(3,))},
+    "inverse": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
 }  # fmt: skip
 
 # Required attributes by name where 0 would not do.

@@ -360,6 +360,8 @@ CASES: dict[str, list[Case]] = {
     "trace_infer_meta": [Case((t(2, 3, 4),), (1, -1, 0))],
     "diagonal_infer_meta": [Case((t(2, 3, 4),), (1, -1, 0)), Case((t(3, 4),), (-5, 0, 1), label="beyond")],
     "diag_embed_infer_meta": [Case((t(2, 3),), (1, 0, 2)), Case((t(4),), (-1, -2, -1), label="1-D")],
+    "inverse_infer_meta": [Case((t(2, 3, 3),))],
+    "inverse_grad_infer_meta": [Case((t(2, 3, 3), t(2, 3, 3)))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -450,6 +452,7 @@ MISMATCHES: dict[str, Case] = {
     "mv_infer_meta": Case((t(-1, 4), t(5))),
     "dot_infer_meta": Case((t(-1, 4), t(2, 5))),
     "cross_infer_meta": Case((t(-1, 3), t(2, 4)), (9,)),
+    "inverse_infer_meta": Case((t(-1, 3, 4),)),
 }
 
 

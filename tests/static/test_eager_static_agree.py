@@ -377,6 +377,8 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     ],
     "trace_grad": lambda f, t: [t((2, 3), "float32"), t((), "float32"), 0, 0, 1],
     "diagonal_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), 0, 0, 1],
+    "inverse": lambda f, t: [t((2, 3, 3), "float32")],
+    "inverse_grad": lambda f, t: [t((2, 3, 3), "float32"), t((2, 3, 3), "float32")],
 }
 
 

@@ -1,5 +1,5 @@
 """Writes tests/data/linalg/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, diag_embed) for every dtype PaddlePaddle registers on
+linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, diag_embed, inverse) for every dtype PaddlePaddle registers on
 CPU, on several shapes and attributes each (0-D results, empty operands, ranks that differ,
 default and negative axes, offsets beyond the matrix); tests/ops/test_linalg_paddle.py compares
 phiops with them (no PaddlePaddle needed there).
@@ -64,7 +64,10 @@ OPS = {
             ("1d", [(4,)], [0, -2, -1]),
         ],
     ),
+    "inverse": (paddle.inverse, [("2d", [(3, 3)], []), ("batch", [(2, 4, 4)], []), ("empty", [(0, 2, 2)], [])]),
 }
+# inputs made well conditioned (diagonally dominant) for the ops that invert
+CONDITION = {"inverse"}
 
 
 def encode(array: np.ndarray) -> list:
@@ -103,6 +106,8 @@ def main() -> None:
                 continue  # recorded as float32 would say nothing more: diagonal moves data only
             for label, shapes, attrs in variants:
                 arrays = [sample(shape, dtype, rng) for shape in shapes]
+                if op in CONDITION:
+                    arrays = [a + 6 * np.eye(a.shape[-1], dtype=a.dtype) for a in arrays]
                 tensors = [paddle.to_tensor(a) for a in arrays]
                 for tensor in tensors:
                     tensor.stop_gradient = not grad

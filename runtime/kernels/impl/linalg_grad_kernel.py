@@ -12,6 +12,7 @@ from phiops.runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex
 from phiops.runtime.kernels.impl.linalg_kernel import (
     DIAGONAL_DTYPES,
     DOT_CROSS_DTYPES,
+    FLOATS_AND_COMPLEX,
     KRON_TRACE_DTYPES,
     REAL_FLOATS,
     cross_product,
@@ -124,3 +125,11 @@ def diagonal_grad_kernel(
     x_grad = xp.zeros(x.shape, dtype=out_grad.dtype)
     write_diagonal(xp, x_grad, out_grad, offset, first, second)
     return x_grad
+
+
+@register_kernel("inverse_grad", dtypes=FLOATS_AND_COMPLEX)
+def inverse_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
+    """dX = -out^H @ dOut @ out^H (the conjugate transpose for complex matrices)."""
+    xp = ctx.xp
+    out_h = xp.swapaxes(conj_if_complex(xp, out), -1, -2)
+    return -blas.matmul(xp, blas.matmul(xp, out_h, out_grad), out_h)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.linalg import cross_axis, diag_embed_dims, diagonal_axes
 from phiops.runtime.kernels import blas
 from phiops.runtime.kernels.kernel import Array, KernelContext
@@ -28,6 +29,7 @@ DIAGONAL_DTYPES = (
     D.FLOAT64, D.COMPLEX64, D.COMPLEX128,
 )  # fmt: skip
 DIAG_EMBED_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+FLOATS_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 
 def _accumulator(xp: ModuleType, dtype) -> object:
@@ -126,3 +128,23 @@ def diag_embed_kernel(ctx: KernelContext, input: Array, offset: int, dim1: int, 
     out = xp.zeros(input.shape[:-1] + (size, size), dtype=input.dtype)
     write_diagonal(xp, out, input, offset, out.ndim - 2, out.ndim - 1)
     return xp.ascontiguousarray(xp.moveaxis(out, (-2, -1), (first, second)))
+
+
+@register_kernel("inverse", dtypes=FLOATS_AND_COMPLEX)
+def inverse_kernel(ctx: KernelContext, x: Array) -> Array:
+    """The inverse of each matrix of ``x`` (LU with partial pivoting, numpy's/CuPy's ``inv``).
+
+    PaddlePaddle 3.3.1 refuses a matrix whose LU has a zero or NaN pivot; on CPU so does
+    phiops (an exactly singular matrix, or one holding NaN). CuPy reports neither: a singular
+    matrix on GPU gives inf/NaN entries, as PaddlePaddle's GPU kernel does not check either."""
+    xp = ctx.xp
+    if x.size == 0:
+        return xp.empty(x.shape, dtype=x.dtype)
+    if xp.isnan(x).any():
+        raise InvalidArgumentError("argument 'x' holds NaN, its LU factorization has a NaN pivot")
+    try:
+        return xp.linalg.inv(x).astype(x.dtype, copy=False)
+    except xp.linalg.LinAlgError:
+        raise InvalidArgumentError(
+            "argument 'x' holds a singular matrix (a zero pivot in its LU factorization)"
+        ) from None
