@@ -24,6 +24,7 @@ __all__ = [
     "diag_embed_infer_meta",
     "inverse_infer_meta",
     "inverse_grad_infer_meta",
+    "cholesky_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -313,3 +314,11 @@ def inverse_grad_infer_meta(
     """PHI's InverseGradInferMeta: ``x_grad`` like ``out``."""
     if x_grad is not None:
         x_grad.share_meta(out)
+
+
+def cholesky_infer_meta(
+    x: MetaTensor, upper: bool, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's CholeskyInferMeta: ``x`` [..., N, N]; ``out`` has its dims and dtype."""
+    square_matrices(x, "x", config)
+    _set(out, tuple(x.dims), x)

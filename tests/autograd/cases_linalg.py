@@ -1,4 +1,4 @@
-"""Gradient-check cases of the linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, inverse), for CASES
+"""Gradient-check cases of the linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, inverse, cholesky), for CASES
 in test_gradcheck_ops.py, in float64: batched and 0-D-result shapes, ranks that differ (kron),
 the default and negative axes (cross), offsets and negative axes (trace)."""
 
@@ -41,6 +41,22 @@ def linalg_cases() -> list[Case]:
             uniform((2, 3, 4), 419),
         ),
         case("inverse", "[2,3,3]", phi.inverse, uniform((2, 3, 3), 420) + 4 * np.eye(3)),
+        # cholesky reads the lower triangle while its grad is symmetric (PaddlePaddle's): checked
+        # through a symmetric input a a^T + 3 I, where both agree
+        case(
+            ["cholesky", "matmul"],
+            "spd[3,3]",
+            lambda a: phi.cholesky(phi.matmul(a, a, False, True) + phi.to_tensor(3 * np.eye(3))),
+            uniform((3, 3), 421),
+        ),
+        case(
+            ["cholesky", "matmul"],
+            "spd[2,3,3]-upper",
+            lambda a: phi.cholesky(
+                phi.matmul(a, a, False, True) + phi.to_tensor(3 * np.eye(3)), True
+            ),
+            uniform((2, 3, 3), 422),
+        ),
     ]
 
 

@@ -1,5 +1,5 @@
 """Linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, diag_embed,
-inverse): every registered dtype against numpy in
+inverse, cholesky): every registered dtype against numpy in
 float64 (complex128), the registrations against PaddlePaddle 3.3.1's, shapes (0-D, empty,
 ranks that differ, negative axes, non-contiguous inputs) and bad input. The edge behaviours
 written here are PaddlePaddle 3.3.1's (tests/ops/test_linalg_paddle.py compares recorded
@@ -44,9 +44,18 @@ OPS: dict[str, tuple[tuple[tuple[int, ...], ...], tuple, Callable[..., np.ndarra
     "diagonal": (((3, 4, 5),), (-1, 2, 0), lambda x: np.diagonal(x, -1, 2, 0)),
     "diag_embed": (((2, 3),), (1, 0, 2), lambda x: diag_embed_reference(x, 1, 0, 2)),
     "inverse": (((2, 3, 3),), (), np.linalg.inv),
+    "cholesky": (((2, 3, 3),), (False,), np.linalg.cholesky),
 }
 # inputs made well conditioned (diagonally dominant) for the ops that invert
-CONDITION = {"inverse": lambda a: a + 6 * np.eye(a.shape[-1], dtype=a.dtype)}
+CONDITION = {
+    "inverse": lambda a: a + 6 * np.eye(a.shape[-1], dtype=a.dtype),
+    "cholesky": lambda a: spd(a),
+}
+
+
+def spd(a: np.ndarray) -> np.ndarray:
+    """A symmetric positive-definite matrix (batch) made from ``a``."""
+    return (a @ np.swapaxes(a, -1, -2) + 3 * np.eye(a.shape[-1])).astype(a.dtype)
 # data movement only: compared exactly, in the input's own dtype
 EXACT = {"diagonal", "diag_embed"}
 
@@ -241,6 +250,10 @@ BAD = [
     ("inverse", ((2, 3),), (), "argument 'x' must hold square matrices"),
     # PaddlePaddle 3.3.1 refuses a zero LU pivot (and a NaN one, below)
     ("inverse", ((2, 2),), (), "argument 'x' holds a singular matrix"),
+    ("cholesky", ((3,),), (False,), "argument 'x' must have at least 2 dimensions"),
+    ("cholesky", ((2, 3),), (False,), "argument 'x' must hold square matrices"),
+    # PaddlePaddle 3.3.1's Eigen LLT fails on it: not positive definite
+    ("cholesky", ((2, 2),), (True,), "not positive definite"),
 ]
 
 
@@ -274,3 +287,22 @@ def test_inverse_of_empty_batches_and_nan() -> None:
     np.testing.assert_allclose(call("inverse", x).numpy(), [[0.6, -0.7], [-0.2, 0.4]], rtol=1e-14)
     strided = np.arange(1.0, 19.0).reshape(2, 3, 3).transpose(0, 2, 1) + 9 * np.eye(3)
     np.testing.assert_allclose(call("inverse", strided).numpy(), np.linalg.inv(strided), rtol=1e-12)
+
+
+@op_test("cholesky", kind="edge")
+def test_cholesky_upper_lower_triangle_and_empty() -> None:
+    # PaddlePaddle 3.3.1: cholesky([[4, 2], [2, 3]], upper=True) = [[2, 1], [0, sqrt(2)]]
+    a = np.array([[4.0, 2.0], [2.0, 3.0]])
+    np.testing.assert_allclose(
+        call("cholesky", a, attrs=(True,)).numpy(), [[2, 1], [0, np.sqrt(2)]], rtol=1e-15
+    )
+    # only the lower triangle is read: an upper one of junk changes nothing
+    junk = np.array([[4.0, 100.0], [2.0, 3.0]])
+    np.testing.assert_array_equal(
+        call("cholesky", junk, attrs=(False,)).numpy(), call("cholesky", a, attrs=(False,)).numpy()
+    )
+    assert call("cholesky", np.ones((0, 2, 2)), attrs=(False,)).shape == [0, 2, 2]
+    strided = spd(sample((3, 3), D.FLOAT64, seed=5)).T
+    np.testing.assert_allclose(
+        call("cholesky", strided, attrs=(False,)).numpy(), np.linalg.cholesky(strided), rtol=1e-12
+    )

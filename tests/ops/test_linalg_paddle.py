@@ -1,5 +1,5 @@
 """Parity of the linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal,
-diag_embed, inverse) with PaddlePaddle 3.3.1:
+diag_embed, inverse, cholesky) with PaddlePaddle 3.3.1:
 results and gradients for every dtype PaddlePaddle registers on CPU, recorded by
 tests/tools/make_linalg_fixtures.py into tests/data/linalg/paddle_3_3_1.json."""
 
@@ -62,6 +62,8 @@ def test_gradients_match_paddle(key: str) -> None:
     out = getattr(phi, case["op"])(*tensors, *case["attrs"])
     out_grad = phi.to_tensor(decode(case["out_grad"], case["dtype"], case["out_shape"]))
     grads = phi.grad(out, tensors, grad_outputs=out_grad)
+    # cholesky_grad returns the symmetric gradient (the output grad here is not symmetric, so
+    # the recorded gradient is what both compute: PaddlePaddle's formula)
     for grad, expected, shape in zip(grads, case["grads"], case["shapes"]):
         np.testing.assert_allclose(
             grad.numpy(), decode(expected, case["dtype"], shape), **TOLERANCE[case["dtype"]]
@@ -73,5 +75,6 @@ def test_the_recording_covers_every_op_and_registered_dtype() -> None:
     recorded = {(case["op"], case["dtype"]) for case in CASES.values()}
     # float8 (numpy lacks it) and bfloat16 (diagonal only moves data) are not recorded
     unrecorded = {"float8_e4m3fn", "float8_e5m2", "bfloat16"}
-    for op in ("bmm", "mv", "dot", "kron", "cross", "trace", "diagonal", "diag_embed", "inverse"):
+    for op in ("bmm", "mv", "dot", "kron", "cross", "trace", "diagonal", "diag_embed", "inverse",
+               "cholesky"):
         assert {dtype for o, dtype in recorded if o == op} == set(table[op]) - unrecorded, op

@@ -49,6 +49,8 @@ CASES: list[tuple[str, str, list[np.ndarray], dict[str, Any]]] = [
     ("diag_embed-dims", "diag_embed", [floats(2, 3)], {"offset": -1, "dim1": 2, "dim2": 0}),
     ("inverse", "inverse", [floats(2, 3, 3) + 5 * np.eye(3)], {}),
     ("inverse-complex", "inverse", [floats(3, 3, dtype="complex128") + 5 * np.eye(3)], {}),
+    ("cholesky", "cholesky", [np.stack([np.diag([4.0, 5.0, 6.0]) + 0.5, 2 * np.eye(3) + 1])], {}),
+    ("cholesky-upper", "cholesky", [np.diag([4.0, 5.0, 6.0]) + 0.5], {"upper": True}),
 ]
 # PaddlePaddle's diag_embed has no backward: forward only
 NO_GRAD = {"diag_embed"}
@@ -93,6 +95,8 @@ BAD = [
     ("diag_embed", [(3,)], {"dim1": 0, "dim2": 2}),
     ("inverse", [(2, 3)], {}),
     ("inverse", [(2, 2)], {}),
+    ("cholesky", [(2, 3)], {}),
+    ("cholesky", [(2, 2)], {}),
 ]
 
 

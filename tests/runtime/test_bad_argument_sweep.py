@@ -135,6 +135,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "bmm": {"x": _tensor(shape=(2, 2, 3)), "y": _tensor(shape=(2, 3, 2))},
     "mv": {"vec": _tensor(shape=(3,))},
     "inverse": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "cholesky": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
 }  # fmt: skip
 
 # Required attributes by name where 0 would not do.

@@ -362,6 +362,7 @@ CASES: dict[str, list[Case]] = {
     "diag_embed_infer_meta": [Case((t(2, 3),), (1, 0, 2)), Case((t(4),), (-1, -2, -1), label="1-D")],
     "inverse_infer_meta": [Case((t(2, 3, 3),))],
     "inverse_grad_infer_meta": [Case((t(2, 3, 3), t(2, 3, 3)))],
+    "cholesky_infer_meta": [Case((t(2, 3, 3),), (True,))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -453,6 +454,7 @@ MISMATCHES: dict[str, Case] = {
     "dot_infer_meta": Case((t(-1, 4), t(2, 5))),
     "cross_infer_meta": Case((t(-1, 3), t(2, 4)), (9,)),
     "inverse_infer_meta": Case((t(-1, 3, 4),)),
+    "cholesky_infer_meta": Case((t(-1, 3, 4),), (False,)),
 }
 
 

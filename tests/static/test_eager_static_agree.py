@@ -379,6 +379,9 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "diagonal_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), 0, 0, 1],
     "inverse": lambda f, t: [t((2, 3, 3), "float32")],
     "inverse_grad": lambda f, t: [t((2, 3, 3), "float32"), t((2, 3, 3), "float32")],
+    # 1 x 1 matrices of values in [0.5, 1.5) are positive definite (3 x 3 ones need not be)
+    "cholesky": lambda f, t: [t((2, 1, 1), "float32"), False],
+    "cholesky_grad": lambda f, t: [t((2, 3, 3), "float32"), t((2, 3, 3), "float32"), False],
 }
 
 

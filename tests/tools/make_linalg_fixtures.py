@@ -1,5 +1,5 @@
 """Writes tests/data/linalg/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, diag_embed, inverse) for every dtype PaddlePaddle registers on
+linear-algebra ops (bmm, mv, dot, kron, cross, trace, diagonal, diag_embed, inverse, cholesky) for every dtype PaddlePaddle registers on
 CPU, on several shapes and attributes each (0-D results, empty operands, ranks that differ,
 default and negative axes, offsets beyond the matrix); tests/ops/test_linalg_paddle.py compares
 phiops with them (no PaddlePaddle needed there).
@@ -66,8 +66,14 @@ OPS = {
     ),
     "inverse": (paddle.inverse, [("2d", [(3, 3)], []), ("batch", [(2, 4, 4)], []), ("empty", [(0, 2, 2)], [])]),
 }
+OPS["cholesky"] = (
+    paddle.linalg.cholesky,
+    [("lower", [(3, 3)], [False]), ("upper", [(2, 3, 3)], [True]), ("empty", [(0, 2, 2)], [False])],
+)
 # inputs made well conditioned (diagonally dominant) for the ops that invert
 CONDITION = {"inverse"}
+# symmetric positive-definite inputs
+SPD = {"cholesky"}
 
 
 def encode(array: np.ndarray) -> list:
@@ -108,6 +114,11 @@ def main() -> None:
                 arrays = [sample(shape, dtype, rng) for shape in shapes]
                 if op in CONDITION:
                     arrays = [a + 6 * np.eye(a.shape[-1], dtype=a.dtype) for a in arrays]
+                if op in SPD:
+                    arrays = [
+                        (a @ np.swapaxes(a, -1, -2) + 3 * np.eye(a.shape[-1])).astype(a.dtype)
+                        for a in arrays
+                    ]
                 tensors = [paddle.to_tensor(a) for a in arrays]
                 for tensor in tensors:
                     tensor.stop_gradient = not grad

@@ -133,3 +133,21 @@ def inverse_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Arra
     xp = ctx.xp
     out_h = xp.swapaxes(conj_if_complex(xp, out), -1, -2)
     return -blas.matmul(xp, blas.matmul(xp, out_h, out_grad), out_h)
+
+
+@register_kernel("cholesky_grad", dtypes=REAL_FLOATS)
+def cholesky_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array, upper: bool) -> Array:
+    """With L the lower factor (out, or out^T when ``upper``) and dL its gradient:
+    S = L^-T Phi(L^T dL) L^-1, where Phi keeps the lower triangle and halves the diagonal, and
+    dX = (S + S^T) / 2, symmetric, as PaddlePaddle's CholeskyGradKernel computes it."""
+    xp = ctx.xp
+    if out.size == 0:
+        return xp.zeros(out.shape, dtype=out.dtype)
+    lower = xp.swapaxes(out, -1, -2) if upper else out
+    lower_grad = xp.swapaxes(out_grad, -1, -2) if upper else out_grad
+    product = blas.matmul(xp, xp.swapaxes(lower, -1, -2), lower_grad)
+    n = product.shape[-1]
+    phi = xp.tril(product) - 0.5 * product * xp.eye(n, dtype=product.dtype)
+    lower_inv = xp.linalg.inv(lower)
+    s = blas.matmul(xp, blas.matmul(xp, xp.swapaxes(lower_inv, -1, -2), phi), lower_inv)
+    return (0.5 * (s + xp.swapaxes(s, -1, -2))).astype(out.dtype, copy=False)

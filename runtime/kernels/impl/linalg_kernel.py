@@ -148,3 +148,24 @@ def inverse_kernel(ctx: KernelContext, x: Array) -> Array:
         raise InvalidArgumentError(
             "argument 'x' holds a singular matrix (a zero pivot in its LU factorization)"
         ) from None
+
+
+@register_kernel("cholesky", dtypes=REAL_FLOATS)
+def cholesky_kernel(ctx: KernelContext, x: Array, upper: bool) -> Array:
+    """The Cholesky factor of each symmetric positive-definite matrix of ``x``, read from its
+    lower triangle (as PaddlePaddle's Eigen LLT and LAPACK read it): L with x = L L^T, or
+    U = L^T with x = U^T U when ``upper``. A matrix that is not positive definite is an
+    InvalidArgumentError on CPU, as in PaddlePaddle 3.3.1."""
+    xp = ctx.xp
+    if x.size == 0:
+        return xp.empty(x.shape, dtype=x.dtype)
+    try:
+        factor = xp.linalg.cholesky(x)
+    except xp.linalg.LinAlgError:
+        raise InvalidArgumentError(
+            "argument 'x' holds a matrix that is not positive definite (its Cholesky "
+            "factorization failed)"
+        ) from None
+    if upper:
+        factor = xp.swapaxes(factor, -1, -2)
+    return xp.ascontiguousarray(factor).astype(x.dtype, copy=False)
