@@ -73,10 +73,16 @@ def kron_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
 
 
 def cross_product(xp: ModuleType, x: Array, y: Array, axis: int) -> Array:
-    """x × y along ``axis`` (extent 3), in x's dtype, without conjugation."""
-    x0, x1, x2 = (xp.take(x, i, axis=axis) for i in range(3))
-    y0, y1, y2 = (xp.take(y, i, axis=axis) for i in range(3))
-    return xp.stack((x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0), axis=axis)
+    """x × y along ``axis`` (extent 3), in x's dtype, without conjugation: each component
+    written in place into the result (views, no stacked temporaries)."""
+    out = xp.empty(x.shape, dtype=x.dtype)  # x and y have equal dims (CrossInferMeta)
+    xs, ys, outs = (xp.moveaxis(a, axis, 0) for a in (x, y, out))
+    for k, (i, j) in enumerate(((1, 2), (2, 0), (0, 1))):
+        # slices keep the axis, so a 1-D operand gives views too, not scalars
+        target = outs[k : k + 1]
+        xp.multiply(xs[i : i + 1], ys[j : j + 1], out=target)
+        target -= xs[j : j + 1] * ys[i : i + 1]
+    return out
 
 
 @register_kernel("cross", dtypes=DOT_CROSS_DTYPES)
