@@ -10,7 +10,16 @@ import re
 from typing import Callable
 
 from phiops.runtime.errors import NotFoundError
-from phiops.runtime.infermeta import backward, binary, math3, multiary, nullary, ternary, unary
+from phiops.runtime.infermeta import (
+    backward,
+    binary,
+    linalg,
+    math3,
+    multiary,
+    nullary,
+    ternary,
+    unary,
+)
 
 __all__ = ["infer_meta_python_name", "get_infer_meta", "INFER_META_FUNCTIONS"]
 
@@ -25,7 +34,7 @@ def infer_meta_python_name(phi_name: str) -> str:
 
 INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
     name: value
-    for module in (nullary, unary, binary, ternary, multiary, backward, math3)
+    for module in (nullary, unary, binary, ternary, multiary, backward, math3, linalg)
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
 }

@@ -595,6 +595,10 @@ from tests.autograd.cases_math3 import MATH3_CASES  # noqa: E402
 
 CASES = CASES + MATH3_CASES
 
+from tests.autograd.cases_linalg import LINALG_CASES  # noqa: E402
+
+CASES = CASES + LINALG_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -142,6 +142,10 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "strided_slice": {"starts": [0], "ends": [1], "axes": [0], "strides": [1]},
     "take_along_axis": {"indices": _index((2, 3)), "axis": 1},
     "transpose": {"perm": [1, 0]},
+    "bmm": {"x": _tensor(shape=(2, 2, 3)), "y": _tensor(shape=(2, 3, 2))},
+    "mv": {"vec": _tensor(shape=(3,))},
+    "inverse": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "cholesky": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
 }  # fmt: skip
 
 # rnn: a one-layer RNN_TANH of hidden size 2 over [4, 2, 3]

@@ -414,6 +414,20 @@ CASES: dict[str, list[Case]] = {
         Case((t(3), t(2, 1), t(4, 1, 1))),
         Case((t(2, 3), t(2, 3), t()), label="0-D weight"),
     ],
+
+    # linear algebra (runtime/infermeta/linalg.py)
+    "bmm_infer_meta": [Case((t(2, 3, 4), t(2, 4, 5)))],
+    "bmm_grad_infer_meta": [Case((t(2, 3, 4), t(2, 4, 5), t(2, 3, 5)), (), (0, 0))],
+    "mv_infer_meta": [Case((t(3, 4), t(4)))],
+    "dot_infer_meta": [Case((t(4), t(4))), Case((t(2, 4), t(2, 4)), label="rows")],
+    "kron_infer_meta": [Case((t(2, 3), t(4, 5))), Case((t(3), t(2, 4, 5)), label="ranks")],
+    "cross_infer_meta": [Case((t(4, 3), t(4, 3)), (9,)), Case((t(3, 2), t(3, 2)), (0,), label="axis")],
+    "trace_infer_meta": [Case((t(2, 3, 4),), (1, -1, 0))],
+    "diagonal_infer_meta": [Case((t(2, 3, 4),), (1, -1, 0)), Case((t(3, 4),), (-5, 0, 1), label="beyond")],
+    "diag_embed_infer_meta": [Case((t(2, 3),), (1, 0, 2)), Case((t(4),), (-1, -2, -1), label="1-D")],
+    "inverse_infer_meta": [Case((t(2, 3, 3),))],
+    "inverse_grad_infer_meta": [Case((t(2, 3, 3), t(2, 3, 3)))],
+    "cholesky_infer_meta": [Case((t(2, 3, 3),), (True,))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -540,6 +554,13 @@ MISMATCHES: dict[str, Case] = {
     "atan2_infer_meta": Case((t(-1, 3), t(-1, 4))),
     "complex_infer_meta": Case((t(-1, 3), t(-1, 4))),
     "lerp_infer_meta": Case((t(-1, 3), t(-1, 3), t(-1, 2))),
+
+    "bmm_infer_meta": Case((t(-1, 3, 4), t(2, 5, 5))),
+    "mv_infer_meta": Case((t(-1, 4), t(5))),
+    "dot_infer_meta": Case((t(-1, 4), t(2, 5))),
+    "cross_infer_meta": Case((t(-1, 3), t(2, 4)), (9,)),
+    "inverse_infer_meta": Case((t(-1, 3, 4),)),
+    "cholesky_infer_meta": Case((t(-1, 3, 4),), (False,)),
 }
 
 

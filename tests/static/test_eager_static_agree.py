@@ -378,6 +378,30 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         t((2, 3), "float32"),
         0,
     ],
+    # linear algebra: operands of the shapes the ops multiply, grads of their outputs' shapes
+    "bmm": lambda f, t: [t((2, 2, 3), "float32"), t((2, 3, 4), "float32")],
+    "bmm_grad": lambda f, t: [
+        t((2, 2, 3), "float32"),
+        t((2, 3, 4), "float32"),
+        t((2, 2, 4), "float32"),
+    ],
+    "mv": lambda f, t: [t((2, 3), "float32"), t((3,), "float32")],
+    "mv_grad": lambda f, t: [t((2, 3), "float32"), t((3,), "float32"), t((2,), "float32")],
+    "dot_grad": lambda f, t: [t((2, 3), "float32"), t((2, 3), "float32"), t((2,), "float32")],
+    "kron_grad": lambda f, t: [t((2, 3), "float32"), t((2, 3), "float32"), t((4, 9), "float32")],
+    "cross_grad": lambda f, t: [
+        t((2, 3), "float32"),
+        t((2, 3), "float32"),
+        t((2, 3), "float32"),
+        9,
+    ],
+    "trace_grad": lambda f, t: [t((2, 3), "float32"), t((), "float32"), 0, 0, 1],
+    "diagonal_grad": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), 0, 0, 1],
+    "inverse": lambda f, t: [t((2, 3, 3), "float32")],
+    "inverse_grad": lambda f, t: [t((2, 3, 3), "float32"), t((2, 3, 3), "float32")],
+    # 1 x 1 matrices of values in [0.5, 1.5) are positive definite (3 x 3 ones need not be)
+    "cholesky": lambda f, t: [t((2, 1, 1), "float32"), False],
+    "cholesky_grad": lambda f, t: [t((2, 3, 3), "float32"), t((2, 3, 3), "float32"), False],
 }
 
 
