@@ -10,7 +10,7 @@ import re
 from typing import Callable
 
 from phiops.runtime.errors import NotFoundError
-from phiops.runtime.infermeta import backward, binary, multiary, nullary, ternary, unary
+from phiops.runtime.infermeta import backward, binary, multiary, nullary, ternary, unary, vision
 
 __all__ = ["infer_meta_python_name", "get_infer_meta", "INFER_META_FUNCTIONS"]
 
@@ -25,7 +25,7 @@ def infer_meta_python_name(phi_name: str) -> str:
 
 INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
     name: value
-    for module in (nullary, unary, binary, ternary, multiary, backward)
+    for module in (nullary, unary, binary, ternary, multiary, backward, vision)
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
 }

@@ -587,6 +587,10 @@ from tests.autograd.cases_unary_math2 import UNARY_MATH2_CASES  # noqa: E402
 
 CASES = CASES + UNARY_MATH2_CASES
 
+from tests.autograd.cases_vision import VISION_CASES  # noqa: E402
+
+CASES = CASES + VISION_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -350,6 +350,18 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
         Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
     ],
+    "pixel_shuffle_infer_meta": [
+        Case((t(2, 8, 3, 5),), (2, "NCHW")),
+        Case((t(2, 3, 5, 8),), (2, "NHWC"), label="NHWC"),
+    ],
+    "pixel_shuffle_grad_infer_meta": [Case((t(2, 2, 6, 10),), (2, "NCHW"))],
+    "pixel_unshuffle_infer_meta": [
+        Case((t(2, 2, 6, 10),), (2, "NCHW")),
+        Case((t(2, 6, 10, 2),), (2, "NHWC"), label="NHWC"),
+    ],
+    "pixel_unshuffle_grad_infer_meta": [Case((t(2, 8, 3, 5),), (2, "NCHW"))],
+    "channel_shuffle_infer_meta": [Case((t(2, 6, 3, 5),), (3, "NCHW"))],
+    "channel_shuffle_grad_infer_meta": [Case((t(2, 3, 5, 6),), (3, "NHWC"))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even

@@ -288,6 +288,12 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
             t((int(_array((2, 3), "bool").sum()),), "float32"),
         ],
     ],
+    "pixel_shuffle": lambda f, t: [t((2, 8, 3, 2), "float32"), 2],
+    "pixel_shuffle_grad": lambda f, t: [t((2, 2, 6, 4), "float32"), 2, "NCHW"],
+    "pixel_unshuffle": lambda f, t: [t((2, 2, 6, 4), "float32"), 2],
+    "pixel_unshuffle_grad": lambda f, t: [t((2, 8, 3, 2), "float32"), 2, "NCHW"],
+    "channel_shuffle": lambda f, t: [t((2, 6, 3, 2), "float32"), 3],
+    "channel_shuffle_grad": lambda f, t: [t((2, 6, 3, 2), "float32"), 3],
     "max_pool2d_with_index": lambda f, t: [t((2, 3, 6, 6), "float32"), [2, 2], [2, 2]],
     "max_pool2d_with_index_grad": lambda f, t: [
         *[t((2, 3, 6, 6), "float32"), t((2, 3, 3, 3), "int32"), t((2, 3, 3, 3), "float32")],
