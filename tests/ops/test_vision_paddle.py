@@ -1,6 +1,7 @@
 """Parity of the vision ops with PaddlePaddle 3.3.1: results and gradients recorded by
 tests/tools/make_vision_fixtures.py into tests/data/vision/paddle_3_3_1.json (every dtype
-PaddlePaddle registers on CPU, both data formats), compared without PaddlePaddle."""
+PaddlePaddle registers on CPU; data formats, paddings, strides, dilations, align_corners), compared without PaddlePaddle.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +16,19 @@ import phiops.generated as phi
 DATA = Path(__file__).resolve().parents[1] / "data" / "vision" / "paddle_3_3_1.json"
 CASES: dict[str, dict] = json.loads(DATA.read_text())
 
-TOLERANCE = {"float32": {"rtol": 1e-6, "atol": 1e-6}, "float64": {"rtol": 1e-12, "atol": 1e-12}}
+TOLERANCE = {
+    "float32": {"rtol": 1e-6, "atol": 1e-6},
+    "float64": {"rtol": 1e-12, "atol": 1e-12},
+    "complex64": {"rtol": 1e-6, "atol": 1e-6},
+    "complex128": {"rtol": 1e-12, "atol": 1e-12},
+}
 
 
 def decode(record: dict) -> np.ndarray:
-    return np.array(record["data"], record["dtype"]).reshape(record["shape"])
+    data = record["data"]
+    if record["dtype"].startswith("complex"):
+        data = [complex(re, im) for re, im in data]
+    return np.array(data, record["dtype"]).reshape(record["shape"])
 
 
 def call(case: dict, stop_gradient: bool = True):
@@ -50,5 +59,12 @@ def test_gradient_matches_paddle(key: str) -> None:
 
 def test_the_recording_covers_every_op_and_registered_dtype() -> None:
     ops = {case["op"] for case in CASES.values()}
-    assert ops == {"pixel_shuffle", "pixel_unshuffle", "channel_shuffle"}
-    assert len(CASES) == 20
+    assert ops == {
+        "pixel_shuffle",
+        "pixel_unshuffle",
+        "channel_shuffle",
+        "unfold",
+        "fold",
+        "affine_grid",
+    }
+    assert len(CASES) == 46

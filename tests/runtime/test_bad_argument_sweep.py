@@ -87,6 +87,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
                                    "filter": _tensor(shape=(3, 1, 2, 2)), "groups": 3},
     "merged_adam_": {**_MERGED, "beta1_pow": _ONES, "beta2_pow": _ONES},
     "merged_momentum_": {**_MERGED, "mu": 0.9},
+    "affine_grid": {"input": _tensor(shape=(1, 2, 3)), "output_shape": [1, 1, 2, 3]},
     "batch_norm": _BATCH_NORM,
     "batch_norm_": _BATCH_NORM,
     "bilinear_interp": _INTERP,
@@ -103,6 +104,8 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
                          "filter": _tensor(shape=(3, 1, 2, 2)), "groups": 3},
     "dropout": {"seed_tensor": None},
     "embedding": {"x": _index((2, 3))},
+    "fold": {"x": _tensor(shape=(1, 4, 2)), "output_sizes": [2, 3], "kernel_sizes": [2, 2],
+             "strides": [1, 1], "paddings": [0, 0, 0, 0], "dilations": [1, 1]},
     "full_int_array": {"value": [2, 3], "dtype": "int64"},
     "gather": {"index": _index((2,))},
     "group_norm": {"x": _tensor(shape=(2, 4, 3)), "scale": _tensor(shape=(4,)),
@@ -135,6 +138,8 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "strided_slice": {"starts": [0], "ends": [1], "axes": [0], "strides": [1]},
     "take_along_axis": {"indices": _index((2, 3)), "axis": 1},
     "transpose": {"perm": [1, 0]},
+    "unfold": {"x": _tensor(shape=(1, 1, 2, 3)), "kernel_sizes": [2, 2], "strides": [1, 1],
+               "paddings": [0, 0, 0, 0], "dilations": [1, 1]},
 }  # fmt: skip
 
 # Required attributes by name where 0 would not do.
