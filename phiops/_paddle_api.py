@@ -1413,3 +1413,42 @@ def lerp(x: Tensor, y: Tensor, weight: Any, name: str | None = None) -> Tensor:
 
 __all__ += ["atan2", "copysign", "lerp"]
 TENSOR_METHODS = TENSOR_METHODS + ("atan2", "copysign", "lerp")
+
+def unfold(x: Tensor, axis: int, size: int, step: int, name: str | None = None) -> Tensor:
+    """The slices of ``size`` elements of ``x`` along ``axis``, ``step`` apart: axis becomes
+    the number of slices, (n - size) // step + 1, and a last axis of ``size`` is added. Built
+    from the ``unfold`` op (im2col) on a [M, 1, 1, n] view, so it has gradients; PaddlePaddle
+    3.3.1 returns a view of ``x``, phiops a copy."""
+    rank = len(x.shape)
+    if not isinstance(axis, int) or not -max(rank, 1) <= axis < max(rank, 1):
+        raise InvalidArgumentError(
+            f"unfold: argument 'axis' must be an int in [{-max(rank, 1)}, {max(rank, 1)}), "
+            f"got {axis!r}"
+        )
+    axis %= max(rank, 1)
+    length = x.shape[axis] if rank else 1
+    if not isinstance(size, int) or not 0 <= size <= length:
+        raise InvalidArgumentError(
+            f"unfold: argument 'size' must be an int in [0, {length}] (the extent of axis "
+            f"{axis}), got {size!r}"
+        )
+    if not isinstance(step, int) or step <= 0:
+        raise InvalidArgumentError(f"unfold: argument 'step' must be a positive int, got {step!r}")
+    if size == 0:
+        raise UnimplementedError("unfold: slices of size 0 are not implemented in phiops")
+    shape = list(x.shape) if rank else [1]
+    perm = [a for a in range(len(shape)) if a != axis] + [axis]
+    moved = _C_ops.transpose(_C_ops.reshape(x, shape), perm)
+    rows = [shape[a] for a in perm[:-1]]
+    blocks = _C_ops.unfold(
+        _C_ops.reshape(moved, [-1, 1, 1, length]), [1, size], [1, step], [0, 0, 0, 0], [1, 1]
+    )
+    count = (length - size) // step + 1
+    slices = _C_ops.reshape(_C_ops.transpose(blocks, [0, 2, 1]), rows + [count, size])
+    back = list(range(len(rows)))
+    back.insert(axis, len(rows))
+    return _C_ops.transpose(slices, back + [len(rows) + 1])
+
+
+__all__ += ["unfold"]
+TENSOR_METHODS += ("unfold",)

@@ -3,7 +3,9 @@ PaddlePaddle's Python signatures (runtime/nn/functional.py).
 
 Holds linear, conv2d, conv2d_transpose; relu, gelu, sigmoid, tanh, softmax, hardswish; dropout;
 max_pool2d, avg_pool2d, adaptive_avg_pool2d; batch_norm, layer_norm, group_norm; embedding,
-flatten; cross_entropy and mse_loss; scaled_dot_product_attention.
+flatten; cross_entropy and mse_loss; scaled_dot_product_attention; the vision functions
+pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, affine_grid
+(runtime/nn/vision_functional.py).
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other activations
 (leaky_relu, silu, log_softmax, ...), the other losses (l1_loss, binary_cross_entropy, nll_loss,
@@ -36,8 +38,22 @@ from phiops.runtime.nn.functional import (
     softmax,
     tanh,
 )
+from phiops.runtime.nn.vision_functional import (
+    affine_grid,
+    channel_shuffle,
+    fold,
+    pixel_shuffle,
+    pixel_unshuffle,
+    unfold,
+)
 
 __all__ = [
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "channel_shuffle",
+    "unfold",
+    "fold",
+    "affine_grid",
     "linear",
     "conv2d",
     "conv2d_transpose",

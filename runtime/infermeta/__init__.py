@@ -15,6 +15,7 @@ from phiops.runtime.infermeta import (
     binary,
     linalg,
     math3,
+    vision,
     multiary,
     nullary,
     ternary,
@@ -34,7 +35,7 @@ def infer_meta_python_name(phi_name: str) -> str:
 
 INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
     name: value
-    for module in (nullary, unary, binary, ternary, multiary, backward, math3, linalg)
+    for module in (nullary, unary, binary, ternary, multiary, backward, math3, linalg, vision)
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
 }

@@ -28,7 +28,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.transformer",
         "phiops.runtime.nn.rnn",
     ),
-    "phiops.nn.functional": ("phiops.runtime.nn.functional",),
+    "phiops.nn.functional": ("phiops.runtime.nn.functional", "phiops.runtime.nn.vision_functional"),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.optimizer": ("phiops.runtime.optimizer",),
     "phiops.optimizer.lr": ("phiops.runtime.optimizer.lr",),

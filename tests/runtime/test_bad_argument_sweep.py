@@ -97,6 +97,8 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "radam_": {"beta1_pow": _tensor(), "beta2_pow": _tensor()},
     "rprop_": {"learning_rate": _tensor(), "learning_rate_range": _tensor(shape=(2,)),
                "etas": _tensor(shape=(2,))},
+
+    "affine_grid": {"input": _tensor(shape=(1, 2, 3)), "output_shape": [1, 1, 2, 3]},
     "batch_norm": _BATCH_NORM,
     "batch_norm_": _BATCH_NORM,
     "bilinear_interp": _INTERP,
@@ -104,6 +106,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "bitwise_not": {"x": _tensor("int32")},
     "bitwise_or": {"x": _tensor("int32"), "y": _tensor("int32")},
     "bitwise_xor": {"x": _tensor("int32"), "y": _tensor("int32")},
+    "channel_shuffle": {"x": _tensor(shape=(1, 4, 2, 2)), "groups": 2},
     "conv2d": {"input": _tensor(shape=(1, 3, 4, 4)), "filter": _tensor(shape=(2, 3, 2, 2))},
     "conv3d": {"input": _tensor(shape=(1, 3, 4, 4, 4)), "filter": _tensor(shape=(2, 3, 2, 2, 2)),
                "data_format": "NCDHW"},
@@ -112,6 +115,8 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
                          "filter": _tensor(shape=(3, 1, 2, 2)), "groups": 3},
     "dropout": {"seed_tensor": None},
     "embedding": {"x": _index((2, 3))},
+    "fold": {"x": _tensor(shape=(1, 4, 2)), "output_sizes": [2, 3], "kernel_sizes": [2, 2],
+             "strides": [1, 1], "paddings": [0, 0, 0, 0], "dilations": [1, 1]},
     "full_int_array": {"value": [2, 3], "dtype": "int64"},
     "gather": {"index": _index((2,))},
     "group_norm": {"x": _tensor(shape=(2, 4, 3)), "scale": _tensor(shape=(4,)),
@@ -125,6 +130,8 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "one_hot": {"x": _index((2, 3)), "num_classes": 4},
     "pad": {"paddings": [1, 1, 1, 1]},
     "pad3d": {"x": _tensor(shape=(1, 1, 2, 2, 2)), "paddings": [1, 1, 1, 1, 1, 1]},
+    "pixel_shuffle": {"x": _tensor(shape=(1, 4, 2, 2))},
+    "pixel_unshuffle": {"x": _tensor(shape=(1, 1, 2, 2))},
     "pool2d": {**_POOL2D, **_NCHW},
     "pool3d": {**_POOL2D, "x": _tensor(shape=(1, 3, 4, 4, 4)), "kernel_size": [2, 2, 2],
                "strides": [1, 1, 1], "paddings": [0, 0, 0], "data_format": "NCDHW"},
@@ -146,6 +153,9 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "mv": {"vec": _tensor(shape=(3,))},
     "inverse": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
     "cholesky": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+
+    "unfold": {"x": _tensor(shape=(1, 1, 2, 3)), "kernel_sizes": [2, 2], "strides": [1, 1],
+               "paddings": [0, 0, 0, 0], "dilations": [1, 1]},
 }  # fmt: skip
 
 # rnn: a one-layer RNN_TANH of hidden size 2 over [4, 2, 3]

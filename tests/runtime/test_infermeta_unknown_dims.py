@@ -428,6 +428,26 @@ CASES: dict[str, list[Case]] = {
     "inverse_infer_meta": [Case((t(2, 3, 3),))],
     "inverse_grad_infer_meta": [Case((t(2, 3, 3), t(2, 3, 3)))],
     "cholesky_infer_meta": [Case((t(2, 3, 3),), (True,))],
+
+    "pixel_shuffle_infer_meta": [
+        Case((t(2, 8, 3, 5),), (2, "NCHW")),
+        Case((t(2, 3, 5, 8),), (2, "NHWC"), label="NHWC"),
+    ],
+    "pixel_shuffle_grad_infer_meta": [Case((t(2, 2, 6, 10),), (2, "NCHW"))],
+    "pixel_unshuffle_infer_meta": [
+        Case((t(2, 2, 6, 10),), (2, "NCHW")),
+        Case((t(2, 6, 10, 2),), (2, "NHWC"), label="NHWC"),
+    ],
+    "pixel_unshuffle_grad_infer_meta": [Case((t(2, 8, 3, 5),), (2, "NCHW"))],
+    "channel_shuffle_infer_meta": [Case((t(2, 6, 3, 5),), (3, "NCHW"))],
+    "channel_shuffle_grad_infer_meta": [Case((t(2, 3, 5, 6),), (3, "NHWC"))],
+    "unfold_infer_meta": [Case((t(2, 3, 5, 6),), ((2, 3), (1, 2), (1, 0, 0, 1), (1, 1)))],
+    "fold_infer_meta": [Case((t(2, 12, 12),), ((4, 5), (2, 2), (1, 1), (0, 0, 0, 0), (1, 1)))],
+    "affine_grid_infer_meta": [
+        Case((t(2, 2, 3),), ((2, 3, 4, 5), True)),
+        Case((t(2, 3, 4),), ((2, 3, 4, 5, 6), False), label="3-D"),
+    ],
+    "affine_grid_grad_infer_meta": [Case((t(2, 4, 5, 2),), ((2, 3, 4, 5), True))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even

@@ -308,6 +308,26 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
             t((int(_array((2, 3), "bool").sum()),), "float32"),
         ],
     ],
+    "pixel_shuffle": lambda f, t: [t((2, 8, 3, 2), "float32"), 2],
+    "pixel_shuffle_grad": lambda f, t: [t((2, 2, 6, 4), "float32"), 2, "NCHW"],
+    "pixel_unshuffle": lambda f, t: [t((2, 2, 6, 4), "float32"), 2],
+    "pixel_unshuffle_grad": lambda f, t: [t((2, 8, 3, 2), "float32"), 2, "NCHW"],
+    "channel_shuffle": lambda f, t: [t((2, 6, 3, 2), "float32"), 3],
+    "channel_shuffle_grad": lambda f, t: [t((2, 6, 3, 2), "float32"), 3],
+    "unfold": lambda f, t: [t((2, 3, 5, 6), "float32"), [2, 3], [1, 2], [1, 0, 0, 1], [1, 1]],
+    "unfold_grad": lambda f, t: [
+        *[t((2, 3, 5, 6), "float32"), t((2, 18, 15), "float32")],
+        *[[2, 3], [1, 2], [1, 0, 0, 1], [1, 1]],
+    ],
+    "fold": lambda f, t: [t((2, 12, 12), "float32"), [4, 5], [2, 2], [1, 1], [0, 0, 0, 0], [1, 1]],
+    "fold_grad": lambda f, t: [
+        *[t((2, 12, 12), "float32"), t((2, 3, 4, 5), "float32")],
+        *[[4, 5], [2, 2], [1, 1], [0, 0, 0, 0], [1, 1]],
+    ],
+    "affine_grid": lambda f, t: [t((2, 2, 3), "float32"), [2, 3, 4, 5], True],
+    "affine_grid_grad": lambda f, t: [
+        *[t((2, 2, 3), "float32"), t((2, 4, 5, 2), "float32"), [2, 3, 4, 5], True],
+    ],
     "max_pool2d_with_index": lambda f, t: [t((2, 3, 6, 6), "float32"), [2, 2], [2, 2]],
     "max_pool2d_with_index_grad": lambda f, t: [
         *[t((2, 3, 6, 6), "float32"), t((2, 3, 3, 3), "int32"), t((2, 3, 3, 3), "float32")],
