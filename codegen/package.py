@@ -275,7 +275,7 @@ def import_package_modules(project: OpPackageProject) -> list[Diagnostic]:
     its ``__init__.py``, which imports the generated folder this run is about to write: the
     package is entered in ``sys.modules`` as a bare module over its folder. Returns a
     diagnostic per module that cannot be imported."""
-    import phiops  # noqa: F401  (phiops's runtime and its own ops first)
+    import phiops.generated  # noqa: F401  (phiops's runtime and its own ops first)
 
     name = project.name
     existing = sys.modules.get(name)
@@ -545,6 +545,7 @@ def write_atomically(manager: FileManager) -> list[str]:
     codegen did not write. Folders left by a run that was killed are removed first."""
     out_dir = manager.out_dir
     parent = out_dir.parent
+    parent.mkdir(parents=True, exist_ok=True)
     for leftover in parent.glob(f".{out_dir.name}.*.tmp"):
         shutil.rmtree(leftover, ignore_errors=True)
     if not _changed(manager):

@@ -14,7 +14,9 @@ import pytest
 
 import phiops as paddle
 
-ops = pytest.importorskip("phiops_custom_op_example")
+# The package is imported by the `ops` fixture (conftest.py) when the first test here runs, not
+# while pytest collects: importing it registers its ops, which phiops's own suite (run first,
+# testpaths) counts exactly.
 
 DIALECT = "phiops_custom_op_example"
 
@@ -29,21 +31,21 @@ def swish_grad(x: np.ndarray, beta: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_swish_matches_numpy(dtype: str) -> None:
+def test_swish_matches_numpy(ops, dtype: str) -> None:
     x = np.linspace(-6, 6, 25).astype(dtype).reshape(5, 5)
     out = ops.custom_swish(paddle.to_tensor(x), beta=1.5)
     assert out.dtype == getattr(paddle, dtype) and out.shape == [5, 5]
     np.testing.assert_allclose(out.numpy(), swish(x.astype("float64"), 1.5), rtol=1e-6)
 
 
-def test_swish_is_stable_for_large_inputs() -> None:
+def test_swish_is_stable_for_large_inputs(ops) -> None:
     x = np.array([-1000.0, -80.0, 0.0, 80.0, 1000.0], dtype="float32")
     out = ops.custom_swish(paddle.to_tensor(x)).numpy()
     assert np.all(np.isfinite(out))
     np.testing.assert_allclose(out, [0.0, 0.0, 0.0, 80.0, 1000.0], atol=1e-6)
 
 
-def test_swish_gradient_matches_finite_differences() -> None:
+def test_swish_gradient_matches_finite_differences(ops) -> None:
     rng = np.random.default_rng(0)
     x = rng.normal(size=(3, 4))
     t = paddle.to_tensor(x, stop_gradient=False)
@@ -54,7 +56,7 @@ def test_swish_gradient_matches_finite_differences() -> None:
     np.testing.assert_allclose(t.grad.numpy(), swish_grad(x, 0.7), rtol=1e-10)
 
 
-def test_scaled_add_and_its_gradients() -> None:
+def test_scaled_add_and_its_gradients(ops) -> None:
     x = np.arange(6.0).reshape(2, 3)
     y = np.full((2, 3), 2.0)
     tx = paddle.to_tensor(x, stop_gradient=False)
@@ -66,12 +68,12 @@ def test_scaled_add_and_its_gradients() -> None:
     np.testing.assert_array_equal(ty.grad.numpy(), np.full((2, 3), -1.5))
 
 
-def test_scaled_add_rejects_mismatched_shapes_naming_op_and_argument() -> None:
+def test_scaled_add_rejects_mismatched_shapes_naming_op_and_argument(ops) -> None:
     with pytest.raises(paddle.InvalidArgumentError, match=r"custom_scaled_add.*'y'.*dims"):
         ops.custom_scaled_add(paddle.ones([2, 3]), paddle.ones([3, 2]))
 
 
-def test_count_nonzero_matches_numpy() -> None:
+def test_count_nonzero_matches_numpy(ops) -> None:
     x = np.array([[0, 1, 2], [0, 0, 3]], dtype="int32")
     out = ops.custom_count_nonzero(paddle.to_tensor(x), axis=0, keepdim=True)
     assert out.dtype == paddle.int64
@@ -83,18 +85,18 @@ def test_count_nonzero_matches_numpy() -> None:
         ops.custom_count_nonzero(paddle.to_tensor(x), axis=2)
 
 
-def test_ops_are_tensor_methods() -> None:
+def test_ops_are_tensor_methods(ops) -> None:
     x = paddle.to_tensor(np.array([1.0, -1.0, 0.0]))
     np.testing.assert_allclose(x.custom_swish(2.0).numpy(), swish(x.numpy(), 2.0))
     np.testing.assert_array_equal(x.custom_count_nonzero().numpy(), 2)
 
 
-def test_docstrings_come_from_docs_yaml() -> None:
+def test_docstrings_come_from_docs_yaml(ops) -> None:
     assert ops.custom_swish.__doc__.startswith("Computes swish")
     assert "beta (float, default 1.0)" in ops.custom_swish.__doc__
 
 
-def _static_program():
+def _static_program(ops):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         x = paddle.static.data("x", [2, 3], "float64")
@@ -106,10 +108,10 @@ def _static_program():
     return main, startup, out, count, grad
 
 
-def test_static_program_runs_in_the_executor_with_gradients() -> None:
+def test_static_program_runs_in_the_executor_with_gradients(ops) -> None:
     paddle.enable_static()
     try:
-        main, startup, out, count, grad = _static_program()
+        main, startup, out, count, grad = _static_program(ops)
         text = str(main)
         assert f'"{DIALECT}.custom_swish"' in text
         assert f'"{DIALECT}.custom_swish_grad"' in text
@@ -126,10 +128,10 @@ def test_static_program_runs_in_the_executor_with_gradients() -> None:
     np.testing.assert_allclose(got_grad, (swish_grad(x, 1.5) + 2.0) / 6, rtol=1e-12)
 
 
-def test_pir_text_round_trips_under_the_dialect_name() -> None:
+def test_pir_text_round_trips_under_the_dialect_name(ops) -> None:
     paddle.enable_static()
     try:
-        main = _static_program()[0]
+        main = _static_program(ops)[0]
     finally:
         paddle.disable_static()
     text = str(main)
@@ -145,11 +147,13 @@ class Net(paddle.nn.Layer):
         self.fc = paddle.nn.Linear(3, 4)
 
     def forward(self, x):
+        import phiops_custom_op_example as ops
+
         h = self.fc(x)
         return ops.custom_scaled_add(ops.custom_swish(h, 1.5), h, 0.5)
 
 
-def test_jit_save_and_load_name_the_ops(tmp_path: Path) -> None:
+def test_jit_save_and_load_name_the_ops(ops, tmp_path: Path) -> None:
     paddle.seed(1)
     net = Net()
     x = paddle.to_tensor(np.random.default_rng(1).normal(size=(5, 3)).astype("float32"))
@@ -178,7 +182,7 @@ def test_jit_save_and_load_name_the_ops(tmp_path: Path) -> None:
     np.testing.assert_allclose(np.load(result_file), expected, rtol=1e-6)
 
 
-def test_a_model_using_the_ops_trains() -> None:
+def test_a_model_using_the_ops_trains(ops) -> None:
     paddle.seed(0)
     rng = np.random.default_rng(0)
     x = rng.normal(size=(64, 3)).astype("float32")
