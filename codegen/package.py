@@ -275,7 +275,7 @@ def import_package_modules(project: OpPackageProject) -> list[Diagnostic]:
     its ``__init__.py``, which imports the generated folder this run is about to write: the
     package is entered in ``sys.modules`` as a bare module over its folder. Returns a
     diagnostic per module that cannot be imported."""
-    import phiops.generated  # noqa: F401  (phiops's runtime and its own ops first)
+    import phiops._api  # noqa: F401  (phiops's runtime, ops and Tensor methods first)
 
     name = project.name
     existing = sys.modules.get(name)
