@@ -220,3 +220,21 @@ def test_leftovers_of_a_killed_run_are_removed_and_foreign_files_refused(tmp_pat
     with pytest.raises(OSError, match=r"holds files codegen did not write \(mine.py\)"):
         write_atomically(_manager(out, "new"))
     assert (out / "api.py").read_text().endswith("old\n")
+
+
+# -- the setuptools hook ----------------------------------------------------------------------
+
+
+def test_the_build_hook_finds_the_op_packages_of_a_distribution(tmp_path: Path) -> None:
+    from phiops.codegen.setuptools import build_py, cmdclass, op_package_dirs
+
+    for folder in ("src/ops_pkg", "src/ops_pkg/sub", "plain", "other_pkg"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "src/ops_pkg/ops.yaml").write_text("")
+    (tmp_path / "other_pkg/op_package.yaml").write_text("")
+    found = op_package_dirs(
+        ["ops_pkg", "ops_pkg.sub", "plain", "other_pkg"], {"ops_pkg": "src/ops_pkg"}, tmp_path
+    )
+    assert found == [("ops_pkg", tmp_path / "src/ops_pkg"), ("other_pkg", tmp_path / "other_pkg")]
+    assert cmdclass() == {"build_py": build_py}
