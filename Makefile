@@ -32,8 +32,14 @@ demo: $(STAMP)
 	$(PY) examples/train_mlp.py
 	$(PY) examples/train_cnn.py
 
+# The example op package (examples/custom_op, docs/extending.md) is built and installed into
+# the venv (its build runs `phiops codegen --package`), so that pytest runs its tests too.
+EXAMPLE_OP_PACKAGE := examples/custom_op
+
 test: $(STAMP)
 	$(PY) -m phiops codegen --check
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation ./$(EXAMPLE_OP_PACKAGE)
+	$(PY) -m phiops codegen --package $(EXAMPLE_OP_PACKAGE)/phiops_custom_op_example --check
 	$(PY) -m pytest -q
 
 # Not part of CI: the suite on the newest releases that pyproject.toml allows, to meet the next

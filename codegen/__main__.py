@@ -1,8 +1,11 @@
-"""Command line: ``phiops codegen [--check | --list] [--root DIR]`` and ``phiops lint FILE...``.
+"""Command line: ``phiops codegen [--check | --list] [--root DIR | --package DIR]`` and
+``phiops lint FILE...``.
 
 - no option: write ``generated/`` (only files whose content changed; stale ones removed);
 - ``--check``: exit 1 with a unified diff when ``generated/`` is stale or was edited by hand;
 - ``--list``: print the files a run would write;
+- ``--package DIR``: the same for the out-of-tree op package in ``DIR``, into ``DIR/generated/``
+  (codegen/package.py, docs/extending.md);
 - ``lint FILE...``: parse and validate spec files without generating anything.
 
 Spec errors print as ``file:line:col: op 'name': message`` with exit code 1 and no traceback.
@@ -56,14 +59,25 @@ def main(argv: list[str] | None = None) -> int:
         help="exit 1 with a diff if generated/ is stale or hand-edited",
     )
     mode.add_argument("--list", action="store_true", help="print the files that would be written")
-    parser.add_argument(
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
         "--root", type=Path, default=_DEFAULT_ROOT, help="project root holding ops/ and templates/"
+    )
+    target.add_argument(
+        "--package",
+        type=Path,
+        metavar="DIR",
+        help="generate the out-of-tree op package in DIR (its ops.yaml) into DIR/generated/",
     )
     options = parser.parse_args(argv)
     missing = _missing_generator_packages()
     if missing:
         print(f"codegen needs {', '.join(missing)}: pip install 'phiops[codegen]'", file=sys.stderr)
         return 1
+    if options.package is not None:
+        from phiops.codegen.package import run
+
+        return run(options.package, check=options.check, list_only=options.list)
     from phiops.codegen.errors import SpecError
     from phiops.codegen.files import stale_temp_files
     from phiops.codegen.generate import TEMPLATES, Project, build_files, up_to_date

@@ -47,6 +47,9 @@ OP_TRAITS_SPEC_FILE = "ops/op_traits.yaml"
 FMT_OFF_TABLES = {"pd_op_dialect.py": "pd_ops"}
 # the generated files whose docstrings come from ops/docs.yaml
 DOCUMENTED_FILES = ("api.py", "inplace.py")
+# codegen's modules that only out-of-tree op packages use (`phiops codegen --package`, the
+# setuptools hook): phiops's own generated/ does not depend on them
+PACKAGE_MODE_SOURCES = frozenset({"package.py", "setuptools.py"})
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,7 @@ class Project:
         files += [
             (f"codegen/{p.relative_to(codegen_dir).as_posix()}", p)
             for p in codegen_dir.rglob("*.py")
+            if p.relative_to(codegen_dir).as_posix() not in PACKAGE_MODE_SOURCES
         ]
         return fingerprint_inputs(files, runtime_facts())
 

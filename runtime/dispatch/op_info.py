@@ -116,7 +116,8 @@ class OpInfo:
     ``complex(x)`` candidate is spelled ``complex:x``, a DataType constant ``DataType::X``);
     ``key_attrs`` are the attributes that the dispatch cache key includes, because they can
     change the selected kernel or the inferred meta; ``traits`` are its facts from
-    ops/op_traits.yaml.
+    ops/op_traits.yaml; ``dialect`` is the IR dialect of its operations (``pd_op``, or an op
+    package's own).
     """
 
     name: str
@@ -139,6 +140,9 @@ class OpInfo:
     view: tuple[tuple[str, str], ...] = ()
     no_need_buffer: tuple[str, ...] = ()
     traits: OpTraits = NO_TRAITS
+    # the IR dialect its operations are built in: "pd_op" for phiops's own ops, the op
+    # package's dialect for an op of an out-of-tree package (runtime/dispatch/op_packages.py)
+    dialect: str = "pd_op"
     extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -12,11 +12,13 @@ import math
 import os
 from typing import Any, Union
 
-from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from phiops.runtime.file_limits import MAX_NUMBER_DIGITS, MAX_PROGRAM_FILE_BYTES, read_file_text
 from phiops.runtime.formats.program_verify import verify_program
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.ir.dialect import get_dialect
+from phiops.runtime.ir.plugins import OpPackageDialect, find_dialect, missing_dialect_message
 from phiops.runtime.ir.types import (
     NULL_TYPE,
     DenseTensorType,
@@ -92,6 +94,8 @@ def load_program_json(path: PathLike) -> Program:
             raise InvalidArgumentError(f"{source}: {error}") from None
         except UnimplementedError as error:
             raise UnimplementedError(f"{source}: {error}") from None
+        except NotFoundError as error:
+            raise NotFoundError(f"{source}: {error}") from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
             raise InvalidArgumentError(
                 f"{source}: malformed program file ({type(error).__name__}: {error})"
@@ -213,6 +217,12 @@ def _read_op(data: dict, values: dict[int, Value]) -> Operation:
         return _read_parameter(data, values)
     number, _, op_name = data["#"].partition(".")
     dialect = DIALECT_IDS.get(number)
+    if dialect is None and number.isidentifier():
+        # an op package's dialect is written by its name (docs/extending.md); reading it
+        # imports the package that provides it
+        if find_dialect(number) is None:
+            raise NotFoundError(missing_dialect_message(f"{number}.{op_name}"))
+        dialect = number
     if dialect is None:
         raise _Error(f"op {data['#']!r}: unknown dialect number {number}")
     operands = []
@@ -391,7 +401,10 @@ def _write_op(op: Operation, ids: dict[Value, int], counters: dict[str, int]) ->
                 "QA": [],
             }
     dialect, _, name = op.name.partition(".")
-    if dialect not in DIALECT_NUMBERS:
+    number = DIALECT_NUMBERS.get(dialect)
+    if number is None and isinstance(get_dialect(dialect), OpPackageDialect):
+        number = dialect  # an op package's dialect: written by its name
+    elif number is None:
         raise UnimplementedError(
             f"op {op.name}: dialect '{dialect}' has no number in program files"
         )
@@ -405,7 +418,7 @@ def _write_op(op: Operation, ids: dict[Value, int], counters: dict[str, int]) ->
             inputs.append({"%": ids[value]})
     outputs = [{"%": _new_id(v, ids, counters), "TT": _write_type(v.type)} for v in op.results]
     data: dict[str, Any] = {
-        "#": f"{DIALECT_NUMBERS[dialect]}.{name}",
+        "#": f"{number}.{name}",
         "A": [
             {"AT": _write_attr(a), "N": k}
             for k, a in attrs.items()

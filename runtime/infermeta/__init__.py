@@ -22,7 +22,12 @@ from phiops.runtime.infermeta import (
     unary,
 )
 
-__all__ = ["infer_meta_python_name", "get_infer_meta", "INFER_META_FUNCTIONS"]
+__all__ = [
+    "infer_meta_python_name",
+    "get_infer_meta",
+    "register_infer_meta",
+    "INFER_META_FUNCTIONS",
+]
 
 _BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -51,3 +56,29 @@ def get_infer_meta(phi_name: str) -> Callable[..., None]:
             f"InferMeta function {phi_name!r} (Python name {python_name!r}) does not exist in "
             "runtime/infermeta/"
         ) from None
+
+
+def register_infer_meta(function: Callable[..., None]) -> Callable[..., None]:
+    """Decorator adding an InferMeta function defined outside runtime/infermeta/ (by an op
+    package, docs/extending.md) under its own name, which must end in ``_infer_meta``
+    (``FancyReluInferMeta`` in a spec finds ``fancy_relu_infer_meta``). A name already taken by
+    another function is an AlreadyExistsError naming both."""
+    from phiops.runtime.errors import AlreadyExistsError, InvalidArgumentError
+
+    name = getattr(function, "__name__", "")
+    if not callable(function) or not name.endswith("_infer_meta"):
+        raise InvalidArgumentError(
+            f"register_infer_meta: {name or function!r} is not a function named '<op>_infer_meta'"
+        )
+    previous = INFER_META_FUNCTIONS.get(name)
+    if previous is not None and previous is not function:
+        if (previous.__module__, previous.__qualname__) != (
+            function.__module__,
+            function.__qualname__,
+        ):
+            raise AlreadyExistsError(
+                f"InferMeta function {name!r} of {function.__module__} is already defined by "
+                f"{previous.__module__}; give it another name"
+            )
+    INFER_META_FUNCTIONS[name] = function
+    return function

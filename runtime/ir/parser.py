@@ -12,6 +12,7 @@ import re
 from phiops.runtime.ir.attributes import DTYPE_NAMES, Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
 from phiops.runtime.ir.dialect import OpDef, get_dialect, registered_dialects
+from phiops.runtime.ir.plugins import find_dialect
 from phiops.runtime.ir.lexer import IRParseError, Source, tokenize
 from phiops.runtime.ir.types import (
     ELEMENT_TYPES,
@@ -244,7 +245,7 @@ class Parser:
             raise self.error(
                 f'malformed op name "{name}": expected "<dialect>.<op>", like "pd_op.matmul"', pos
             )
-        dialect = get_dialect(dialect_name)
+        dialect = find_dialect(dialect_name)  # imports the op package that provides it
         if dialect is None:
             if self.allow_unregistered:
                 return None, None

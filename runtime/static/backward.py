@@ -38,6 +38,7 @@ from typing import Any, Iterable, Sequence
 
 from phiops.runtime.common import Place
 from phiops.runtime.dispatch.op_def import OP_DEFS, OpDef, op_api
+from phiops.runtime.dispatch.op_packages import is_op_package_dialect
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.builder import Builder
 from phiops.runtime.ir.core import Block, Operation, Value
@@ -55,13 +56,13 @@ _SINKS = ("pd_op.full_like",)  # ops whose gradient stops there although they ha
 def grad_op_def(op: Operation) -> OpDef | None:
     """The OpDef whose GradSpec differentiates ``op`` (an in-place ``x_`` uses ``x``'s), or None
     when ``op`` has none."""
-    if not op.name.startswith("pd_op."):
+    dialect, _, short = op.name.partition(".")
+    if dialect != "pd_op" and not is_op_package_dialect(dialect):
         return None
-    short = op.name[len("pd_op.") :]
     op_def = OP_DEFS.get(short)
     if op_def is None and short.endswith("_"):
         op_def = OP_DEFS.get(short[:-1])
-    if op_def is None or op_def.grad is None:
+    if op_def is None or op_def.grad is None or op_def.info.dialect != dialect:
         return None
     return op_def
 
@@ -534,7 +535,8 @@ def _reuse_operands(built: list[Operation], reused: dict[str, Value]) -> None:
     VJPs do, instead of the ``full``/``full_int_array`` the API call built for them."""
     fresh = set(built)
     for op in built:
-        row = get_dialect("pd_op").lookup(op.name) if op.name.startswith("pd_op.") else None
+        kernel_op = op.dialect == "pd_op" or is_op_package_dialect(op.dialect)
+        row = get_dialect(op.dialect).lookup(op.name) if kernel_op else None
         if row is None:
             continue
         for position, operand in enumerate(row.operands):
@@ -557,7 +559,7 @@ def _forward_call(op: Operation, op_def: OpDef) -> tuple[list[Any], list[Any]]:
     """The forward call ``op`` was built from: its inputs (Values, lists of Values for a
     ``Tensor[]``, None when absent) and its attributes (plain values, or the Value of a mutable
     attribute) in the OpInfo's order."""
-    row = get_dialect("pd_op").lookup(op.name)
+    row = get_dialect(op.dialect).lookup(op.name)
     positions = {operand.name: i for i, operand in enumerate(row.operands)}
     inputs: list[Any] = []
     for spec in op_def.info.inputs:

@@ -165,10 +165,17 @@ def _input_metas(info: OpInfo, inputs: tuple[Any, ...]) -> list[Any]:
     return metas
 
 
-def _pd_op(name: str) -> IrOpDef:
-    dialect = get_dialect("pd_op")
-    found = dialect.lookup(f"pd_op.{name}") if dialect is not None else None
+def _pd_op(name: str, dialect_name: str = "pd_op") -> IrOpDef:
+    """The IR definition of op ``name``: ``pd_op.<name>``, or ``<dialect>.<name>`` for an op
+    package's op (docs/extending.md)."""
+    dialect = get_dialect(dialect_name)
+    found = dialect.lookup(f"{dialect_name}.{name}") if dialect is not None else None
     if found is None:
+        if dialect_name != "pd_op":
+            raise UnimplementedError(
+                f"{name}(): the op package's dialect '{dialect_name}' has no {dialect_name}.{name} "
+                "(is its generated dialect.py imported?), so the op cannot be built into a program"
+            )
         raise UnimplementedError(
             f"{name}(): PaddlePaddle has no pd_op.{name}, so the op cannot be built into a program"
         )
@@ -270,7 +277,7 @@ def build_op(
     _check_value_attributes(info, attrs)
     if name == "full" and any(isinstance(a, (Value, IntArrayFromValue)) for a in attrs[:2]):
         return (_build_full_with_tensor(*attrs[:3]),)
-    pd_op = _pd_op(name)
+    pd_op = _pd_op(name, info.dialect)
     metas = _input_metas(info, inputs)
     rule = promotion_rule(info)
     try:
@@ -330,7 +337,7 @@ def build_op(
         # stop the gradient only when every operand does
         stop = info.traits.results_stop_gradient or _all_stop_gradient(operands)
         attributes["stop_gradient"] = [stop] * len(result_types)
-    op = Builder(current_block()).create(f"pd_op.{name}", operands, result_types, attributes)
+    op = Builder(current_block()).create(pd_op.name, operands, result_types, attributes)
     return tuple(_output(op, position, meta) for position, meta in zip(positions, out_metas))
 
 

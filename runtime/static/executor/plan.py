@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from phiops.runtime.dispatch.op_packages import is_op_package_dialect
 from phiops.runtime.common import Place
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
@@ -212,7 +213,7 @@ def _compile_op_steps(builder: PlanBuilder, op: Operation, where: str) -> None:
     if builtin is not None:
         builtin(builder, op, where)
         return
-    if not name.startswith("pd_op."):
+    if not name.startswith("pd_op.") and not is_op_package_dialect(op.dialect):
         raise UnimplementedError(
             f"Executor: {where}: the executor cannot run dialect " f"'{op.dialect}' ops"
         )

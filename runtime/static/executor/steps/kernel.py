@@ -42,7 +42,7 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
     (later readers of the input see it) and, for a scope variable, is stored in the scope."""
     op_def, inplace = _op_def_for(op.name, where)
     info = op_def.info
-    row = get_dialect("pd_op").lookup(op.name)
+    row = get_dialect(op.dialect).lookup(op.name)
     names = pd_op_names(info.name)
     operand_index = (
         {names.phiops_name(o.name): i for i, o in enumerate(row.operands)} if row else {}
@@ -208,12 +208,16 @@ def _attribute(
 def _op_def_for(name: str, where: str) -> tuple[OpDef, tuple[tuple[str, str], ...]]:
     """The OpDef that runs pd_op ``name`` and its in-place pairs: the op's own OpDef, or for an
     in-place variant ``x_`` without one, ``x``'s OpDef and its declared in-place pairs."""
-    short = name[len("pd_op.") :]
+    dialect, _, short = name.partition(".")
     op_def = OP_DEFS.get(short)
+    if op_def is not None and op_def.info.dialect != dialect:
+        op_def = None  # pd_op.x is not an op package's x, nor the reverse
     inplace: tuple[tuple[str, str], ...] = ()
     if op_def is not None:
         inplace = op_def.info.inplace if short.endswith("_") else ()
-    elif short.endswith("_") and short[:-1] in OP_DEFS:
+    elif short.endswith("_") and short[:-1] in OP_DEFS and (
+        OP_DEFS[short[:-1]].info.dialect == dialect
+    ):
         op_def = OP_DEFS[short[:-1]]
         inplace = op_def.info.inplace
         if not inplace:
