@@ -67,13 +67,12 @@ class build_py(_build_py):
         super().finalize_options()
         root = Path(self.distribution.src_root or ".").resolve()
         self._op_packages = op_package_dirs(list(self.packages or ()), self.package_dir, root)
+        # generated now, not in run(): setuptools' metadata step (egg_info, before any build)
+        # already lists the files of the packages added here, which must exist by then
+        generate_op_packages([folder for _, folder in self._op_packages])
         for name, _ in self._op_packages:
             if f"{name}.{OUT_DIR}" not in self.packages:
                 self.packages.append(f"{name}.{OUT_DIR}")
-
-    def run(self) -> None:
-        generate_op_packages([folder for _, folder in self._op_packages])
-        super().run()
 
 
 def cmdclass() -> dict[str, type]:
