@@ -23,7 +23,7 @@ RUNTIME = ROOT / "runtime"
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("base", frozenset({"errors", "flags", "runtime_flags", "cli_output", "file_limits"})),
     ("common", frozenset({"common", "random"})),
-    ("backends", frozenset({"backends", "device"})),
+    ("backends", frozenset({"backends", "device", "comm"})),
     ("ir", frozenset({"ir"})),
     ("tensor", frozenset({"tensor"})),
     ("kernels and infermeta", frozenset({"kernels", "infermeta"})),
