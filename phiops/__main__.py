@@ -7,6 +7,7 @@
     phiops compat MODEL.pdmodel...                    which legacy ops of a model phiops runs
     phiops flags [--json]                             every flag, its value and where it is defined
     phiops kernels [--json]                           the registered kernels
+    phiops launch --nproc_per_node N SCRIPT [ARGS...] run SCRIPT on N ranks through MPI
 
 ``phiops COMMAND --help`` describes a command's options.
 """
@@ -66,6 +67,12 @@ def _kernels(argv: list[str]) -> int:
     return main(argv)
 
 
+def _launch(argv: list[str]) -> int:
+    from phiops.runtime.distributed.launch import main
+
+    return main(argv)
+
+
 # name -> (what it does, the function that runs it)
 COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "codegen": ("generate generated/ from the op specs (--check: is it up to date?)", _codegen),
@@ -75,6 +82,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "compat": ("report which legacy ops of a .pdmodel phiops runs", _compat),
     "flags": ("list every flag, its value and where it is defined", _flags),
     "kernels": ("list the registered kernels", _kernels),
+    "launch": ("run a training script on several ranks through MPI (mpiexec)", _launch),
 }
 
 

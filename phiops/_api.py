@@ -34,6 +34,7 @@ import phiops.nn as nn  # noqa: E402
 import phiops.optimizer as optimizer  # noqa: E402
 import phiops.regularizer as regularizer  # noqa: E402
 import phiops.static as static  # noqa: E402
+from phiops.distributed import DataParallel  # noqa: E402  (paddle.DataParallel)
 
 _SUBMODULES = (
     "amp",
@@ -50,7 +51,14 @@ _SUBMODULES = (
 
 __all__ = list(
     dict.fromkeys(
-        [*_generated_names, *_python_api.__all__, *_paddle_api.__all__, "ir", *_SUBMODULES]
+        [
+            *_generated_names,
+            *_python_api.__all__,
+            *_paddle_api.__all__,
+            "ir",
+            *_SUBMODULES,
+            "DataParallel",
+        ]
     )
 )
 

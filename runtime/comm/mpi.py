@@ -292,8 +292,10 @@ class MPICommContext(CommContext):
         check_reducible(x.dtype, op, self.where(what))
         self.agree(what, x, int(op))
         if self._native(x.dtype):
-            x = np.ascontiguousarray(x)
-            request = self.comm.Iallreduce(x, out, op=self._mpi_op(op))
+            # The same array in and out (DataParallel's buckets, the functional API): MPI's
+            # in-place form.
+            source = mpi().IN_PLACE if x is out else np.ascontiguousarray(x)
+            request = self.comm.Iallreduce(source, out, op=self._mpi_op(op))
             finish = (lambda: divide_in_place(np, out, self.size)) if op is ReduceOp.AVG else None
             return _Request(self, [request], what, finish)
         return self._gathered_reduce(what, x, op, lambda result: out.__setitem__(..., result))
