@@ -350,6 +350,11 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3),), (True, True, True, (), I64), (0, 0, 0, 0)),
         Case((t(2, 3),), (False, True, False, (1,), DataType.INT32), (0, 0, 0, 0), "axis"),
     ],
+    # collective ops (nranks 0: the ring's size, an unknown extent)
+    "all_gather_infer_meta": [Case((t(2, 3),), (2,)), Case((t(2, 3),), (0,), label="ring size")],
+    "reduce_scatter_infer_meta": [Case((t(4, 3),), (2,))],
+    "c_concat_infer_meta": [Case((t(2, 3),), (2,))],
+    "c_split_infer_meta": [Case((t(2, 6),), (3,))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even

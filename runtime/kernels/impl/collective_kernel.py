@@ -93,6 +93,7 @@ def c_allgather_kernel(
 @register_kernel("all_to_all", dtypes=ALL_TYPES)
 def all_to_all_kernel(ctx: KernelContext, x: Array, ring_id: int) -> Array:
     ring = _ring(ctx, ring_id, "all_to_all")
+    ring.check_divisible("all_to_all", x)
     out = ctx.xp.empty(x.shape, dtype=x.dtype)
     ring.all_to_all(x, out).wait()
     return out
