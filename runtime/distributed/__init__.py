@@ -25,6 +25,7 @@ from phiops.runtime.distributed.collective import (
 from phiops.runtime.distributed.data_parallel import DataParallel
 from phiops.runtime.distributed.env import (
     ParallelEnv,
+    destroy_process_group,
     get_backend,
     get_rank,
     get_world_size,
@@ -32,7 +33,7 @@ from phiops.runtime.distributed.env import (
     is_available,
     is_initialized,
 )
-from phiops.runtime.distributed.group import Group, destroy_process_group, get_group, new_group
+from phiops.runtime.distributed.group import Group, get_group, new_group
 
 __all__ = [
     "CommunicationError",

@@ -17,7 +17,13 @@ from typing import Any
 from phiops.runtime.comm import COMM_CONTEXTS, CommContext, LocalCommContext
 from phiops.runtime.comm.mpi import MPICommContext, fail_fast_on_exception, launched_by_mpi
 from phiops.runtime.common import Backend
-from phiops.runtime.distributed.group import Group, register_world, resolve, world_group
+from phiops.runtime.distributed.group import (
+    Group,
+    forget_groups,
+    register_world,
+    resolve,
+    world_group,
+)
 from phiops.runtime.errors import UnimplementedError
 
 __all__ = [
@@ -29,6 +35,7 @@ __all__ = [
     "is_available",
     "ParallelEnv",
     "require_world",
+    "destroy_process_group",
 ]
 
 _STATE: dict[str, Any] = {"initialized": False}
@@ -61,6 +68,19 @@ def init_parallel_env(nccl_config: Any = None) -> Group:
     _STATE["initialized"] = True
     _STATE["context"] = context
     return register_world(context.rank, context.size)
+
+
+def destroy_process_group(group: Group | None = None) -> None:
+    """Forget ``group``'s ring; None: every group and the parallel environment itself (a later
+    ``init_parallel_env`` starts over)."""
+    if group is not None:
+        resolve(group, "destroy_process_group")
+        forget_groups(group)
+        return
+    forget_groups()
+    COMM_CONTEXTS.clear()
+    _STATE.clear()
+    _STATE["initialized"] = False
 
 
 def require_world(where: str) -> CommContext:

@@ -14,7 +14,7 @@ from phiops.runtime.comm import COMM_CONTEXTS
 from phiops.runtime.common import Backend
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
 
-__all__ = ["Group", "new_group", "get_group", "destroy_process_group"]
+__all__ = ["Group", "new_group", "get_group", "forget_groups"]
 
 
 class Group:
@@ -160,10 +160,9 @@ def get_group(id: int = 0) -> Group:  # noqa: A002 - PaddlePaddle's name
     return _GROUPS[id]
 
 
-def destroy_process_group(group: Group | None = None) -> None:
-    """Forget ``group`` (every group and the world when None)."""
+def forget_groups(group: Group | None = None) -> None:
+    """Forget ``group``, or every group when None."""
     if group is None:
         _GROUPS.clear()
-        COMM_CONTEXTS.clear()
-        return
-    _GROUPS.pop(group.id, None)
+    else:
+        _GROUPS.pop(group.id, None)

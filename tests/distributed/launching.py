@@ -31,7 +31,8 @@ def run_ranks(
     env: dict[str, str] | None = None,
     launcher: list[str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``mpiexec -n ranks python workers/<worker> args...`` (or ``launcher + [worker, args]``);
+    """``mpiexec -n ranks python workers/<worker> args...`` (or ``launcher + [worker, args]``;
+    ``worker`` may be an absolute path);
     its output, with the whole process group killed if it outlives ``timeout``."""
     environment = dict(os.environ)
     environment["PYTHONPATH"] = os.pathsep.join(
@@ -39,7 +40,7 @@ def run_ranks(
     )
     environment.setdefault("PHIOPS_COMM_TIMEOUT", "60")
     environment.update(env or {})
-    script = str(WORKERS / worker)
+    script = worker if os.path.isabs(worker) else str(WORKERS / worker)
     if launcher is None:
         command = [mpiexec(), "-disable-auto-cleanup", "-n", str(ranks), sys.executable, script]
     else:
