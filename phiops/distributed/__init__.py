@@ -21,6 +21,10 @@ import phiops as _phiops
 from phiops.runtime.distributed import *  # noqa: F401,F403
 from phiops.runtime.distributed import __all__ as _runtime_names
 
+# The subpackage (``python -m phiops.distributed.launch``) loads first, so that the name
+# ``launch`` here is then the function, as paddle.distributed.launch is.
+from phiops.distributed.launch import launch  # noqa: E402
+
 __all__ = list(_runtime_names)
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

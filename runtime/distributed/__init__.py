@@ -4,8 +4,9 @@ runtime/comm's contexts (MPI, NCCL), which the collective ops' kernels call too.
 
 from __future__ import annotations
 
-from phiops.runtime.comm import CommunicationError, ReduceOp
+from phiops.runtime.comm import CommunicationError
 from phiops.runtime.distributed.collective import (
+    ReduceOp,
     all_gather,
     all_gather_object,
     all_reduce,
@@ -34,6 +35,7 @@ from phiops.runtime.distributed.env import (
     is_initialized,
 )
 from phiops.runtime.distributed.group import Group, get_group, new_group
+from phiops.runtime.distributed.launch import launch
 
 __all__ = [
     "CommunicationError",
@@ -65,4 +67,5 @@ __all__ = [
     "barrier",
     "wait",
     "task",
+    "launch",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from phiops.runtime.comm import COMM_CONTEXTS, CommContext, ReduceOp, Work, reduce_op
+from phiops.runtime.comm import COMM_CONTEXTS, CommContext, Work, reduce_op
 from phiops.runtime.comm.context import DoneWork
 from phiops.runtime.backends import place_of_array
 from phiops.runtime.common.data_type import from_numpy_dtype
@@ -40,6 +40,18 @@ __all__ = [
     "barrier",
     "wait",
 ]
+
+
+class ReduceOp:
+    """The reductions of ``all_reduce``, ``reduce`` and ``reduce_scatter``, as PaddlePaddle's
+    ``paddle.distributed.ReduceOp``: plain ints (the ops' ``reduce_type``); AVG of integers
+    truncates toward zero."""
+
+    SUM = 0
+    MAX = 1
+    MIN = 2
+    PROD = 3
+    AVG = 4
 
 
 class task:  # noqa: N801 - PaddlePaddle's name

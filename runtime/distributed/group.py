@@ -142,8 +142,8 @@ def new_group(
     seconds = timeout.total_seconds() if isinstance(timeout, datetime.timedelta) else None
     context = world_context.split(members, ring_id)
     if context is not None:
-        if seconds is not None and hasattr(context, "timeout"):
-            context.timeout = seconds
+        if seconds is not None and seconds != 1800 and hasattr(context, "timeout"):
+            context.timeout = seconds  # else the world's (PHIOPS_COMM_TIMEOUT)
         COMM_CONTEXTS.set(ring_id, Backend.CPU, context)
     rank = members.index(world.rank) if world.rank in members else -1
     group = Group(rank, ring_id, members, name=f"_pg_{ring_id}")

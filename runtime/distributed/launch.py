@@ -21,7 +21,7 @@ from pathlib import Path
 
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 
-__all__ = ["find_mpiexec", "launch_command", "main"]
+__all__ = ["find_mpiexec", "launch_command", "main", "launch"]
 
 
 def find_mpiexec() -> str:
@@ -122,3 +122,9 @@ def main(arguments: list[str] | None = None) -> int:
             file=sys.stderr,
         )
     return completed.returncode
+
+
+def launch() -> None:
+    """``paddle.distributed.launch()``: run the launcher on this process's command line
+    (``sys.argv[1:]``) and exit with its status."""
+    raise SystemExit(main())

@@ -26,7 +26,7 @@ SIGNED = [
     "init_parallel_env", "get_rank", "get_world_size", "new_group", "get_group", "all_reduce",
     "all_gather", "all_gather_object", "broadcast", "reduce", "reduce_scatter", "alltoall",
     "scatter", "send", "recv", "isend", "irecv", "barrier", "wait", "is_initialized",
-    "is_available", "destroy_process_group", "get_backend", "DataParallel",
+    "is_available", "destroy_process_group", "get_backend", "DataParallel", "launch",
 ]
 
 

@@ -133,6 +133,18 @@ def main() -> None:
         task.wait()
         close(tensor.numpy(), data(src, "int64", (4,), salt=3), f"broadcast from {src}")
         checks += 1
+    # a group of the first and the last rank: its own ring, the ops reaching it by ring_id
+    group = paddle.distributed.new_group([0, size - 1])
+    if group.is_member():
+        tensor = paddle.to_tensor(data(rank, "float64", (3,), salt=5))
+        paddle.distributed.all_reduce(tensor, group=group)
+        want = data(0, "float64", (3,), salt=5) + data(size - 1, "float64", (3,), salt=5)
+        close(tensor.numpy(), want, "all_reduce in a group")
+        ring = _C_ops.all_gather(paddle.to_tensor(np.array([rank])), group.id, 2).numpy()
+        close(ring, np.array([0, size - 1]), "all_gather op on the group's ring")
+        checks += 2
+    else:
+        assert group.rank == -1 and paddle.distributed.get_rank(group) == -1
     objects: list = []
     paddle.distributed.all_gather_object(objects, {"rank": rank})
     assert objects == [{"rank": r} for r in range(size)], objects
