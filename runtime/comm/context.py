@@ -133,31 +133,24 @@ class DoneWork(Work):
         return True
 
 
-_KINDS = (
-    "all_reduce",
-    "broadcast",
-    "reduce",
-    "all_gather",
-    "reduce_scatter",
-    "all_to_all",
-    "barrier",
-    "send",
-)
+_NAME_WORDS = 2  # the collective's name, up to 16 ASCII characters, packed into int64s
 _MAX_DIMS = 9
-SIGNATURE_LENGTH = 4 + _MAX_DIMS
+SIGNATURE_LENGTH = _NAME_WORDS + 3 + _MAX_DIMS
 
 
 def signature_of(kind: str, array: Any, extra: int = 0) -> np.ndarray:
-    """A fixed-length int64 description of one rank's part in a collective: which collective,
-    the dtype, the shape and ``extra`` (root or reduce op). Shapes beyond 9 dims compare by
-    their first 9 extents and rank."""
+    """A fixed-length int64 description of one rank's part in a collective: which collective
+    (its name), the dtype, ``extra`` (root or reduce op) and the shape. Shapes beyond 9 dims
+    compare by their first 9 extents and rank."""
     dims = tuple(array.shape)
     signature = np.full(SIGNATURE_LENGTH, -1, dtype=np.int64)
-    signature[0] = _KINDS.index(kind)
-    signature[1] = _dtype_code(array.dtype)
-    signature[2] = extra
-    signature[3] = len(dims)
-    signature[4 : 4 + min(len(dims), _MAX_DIMS)] = dims[:_MAX_DIMS]
+    name = kind.encode("ascii")[: 8 * _NAME_WORDS].ljust(8 * _NAME_WORDS, b"\0")
+    signature[:_NAME_WORDS] = np.frombuffer(name, dtype=np.int64)
+    rest = signature[_NAME_WORDS:]
+    rest[0] = _dtype_code(array.dtype)
+    rest[1] = extra
+    rest[2] = len(dims)
+    rest[3 : 3 + min(len(dims), _MAX_DIMS)] = dims[:_MAX_DIMS]
     return signature
 
 
@@ -173,13 +166,13 @@ def _dtype_code(dtype: np.dtype) -> int:
 
 
 def describe_signature(signature: Sequence[int]) -> str:
-    """``float32[4, 3]`` (plus the collective) for one rank's signature."""
-    kind = _KINDS[int(signature[0])]
-    ndim = int(signature[3])
-    dims = ", ".join(str(int(d)) for d in signature[4 : 4 + min(ndim, _MAX_DIMS)])
-    code = int(signature[1])
-    dtype = _DTYPE_NAMES[code] if code < len(_DTYPE_NAMES) else "another dtype"
-    return f"{kind} of {dtype}[{dims}] (root/op {int(signature[2])})"
+    """``all_reduce of float32[4, 3] (root/op 0)`` for one rank's signature."""
+    words = np.asarray(signature[:_NAME_WORDS], dtype=np.int64)
+    kind = words.tobytes().rstrip(b"\0").decode("ascii", "replace")
+    rest = [int(value) for value in signature[_NAME_WORDS:]]
+    dims = ", ".join(str(d) for d in rest[3 : 3 + min(rest[2], _MAX_DIMS)])
+    dtype = _DTYPE_NAMES[rest[0]] if rest[0] < len(_DTYPE_NAMES) else "another dtype"
+    return f"{kind} of {dtype}[{dims}] (root/op {rest[1]})"
 
 
 def mismatch_error(where: str, signatures: np.ndarray) -> None:

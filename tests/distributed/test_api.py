@@ -200,3 +200,24 @@ def test_destroy_process_group_starts_over() -> None:
     dist.new_group([0])
     dist.destroy_process_group()
     assert not dist.is_initialized() and COMM_CONTEXTS.rings() == []
+
+
+@pytest.mark.parametrize(
+    "legacy, attributes",
+    [
+        ("c_allreduce_sum", ("ring_id", "use_calc_stream", "use_model_parallel")),
+        ("c_allreduce_max", ("ring_id", "use_calc_stream", "use_model_parallel")),
+        ("c_broadcast", ("ring_id", "root", "use_calc_stream")),
+        ("c_allgather", ("ring_id", "nranks", "use_calc_stream")),
+        ("c_identity", ("ring_id", "use_calc_stream", "use_model_parallel")),
+        ("c_concat", ("rank", "nranks", "ring_id", "use_calc_stream", "use_model_parallel")),
+        ("barrier", ("ring_id",)),
+    ],
+)
+def test_legacy_collective_ops_map_their_x_and_out(legacy: str, attributes: tuple) -> None:
+    from phiops.runtime.compat import LegacyCallContext, argument_mapping
+
+    signature = argument_mapping(legacy)(LegacyCallContext({"X": np.ones(2)}, {}))
+    assert signature.name == legacy
+    assert tuple(signature.inputs) == ("X",) and tuple(signature.outputs) == ("Out",)
+    assert tuple(signature.attrs) == attributes
