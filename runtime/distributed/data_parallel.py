@@ -108,9 +108,8 @@ class _Reducer:
         if self.active and self.remaining:
             missing = [
                 self.names[index]
-                for bucket in self.buckets
-                for index in bucket.indices
-                if bucket.work is None and index not in self._arrived
+                for index in range(len(self.parameters))
+                if index not in self._arrived
             ]
             self.active = False
             raise PreconditionNotMetError(
@@ -155,6 +154,7 @@ class _Reducer:
         bucket.waiting -= 1
         self.remaining -= 1
         self._launch_ready()
+        self._progress()
         if self.remaining == 0:
             self._finish()
         return view
@@ -166,6 +166,13 @@ class _Reducer:
                 return
             bucket.work = self.ring.all_reduce(bucket.buffer, bucket.buffer, ReduceOp.AVG)
             self.next_to_launch += 1
+
+    def _progress(self) -> None:
+        """Ask the buckets in flight whether they are done: MPI moves a non-blocking
+        collective on when it is asked, so this keeps them going while backward computes."""
+        for bucket in self.buckets[: self.next_to_launch]:
+            if bucket.work is not None and bucket.work.is_completed():
+                continue
 
     def _finish(self) -> None:
         for bucket in self.buckets:
