@@ -46,7 +46,7 @@ _NCCL_OPS = {
 }
 
 
-def _cupy() -> Any:
+def _device_xp() -> Any:
     return array_module(Backend.GPU)
 
 
@@ -92,11 +92,11 @@ class NCCLCommContext(CommContext):
         return cls(ring_id, world.Get_rank(), world.Get_size(), unique_id)
 
     def _stream(self) -> Any:
-        return _cupy().cuda.get_current_stream()
+        return _device_xp().cuda.get_current_stream()
 
     def _done(self, finish: Any = None) -> Work:
-        cupy = _cupy()
-        event = cupy.cuda.Event()
+        xp = _device_xp()
+        event = xp.cuda.Event()
         event.record(self._stream())
         return _EventWork(event, finish)
 
@@ -106,19 +106,19 @@ class NCCLCommContext(CommContext):
 
     def all_reduce(self, x: Any, out: Any, op: ReduceOp) -> Work:
         check_reducible(x.dtype, op, self.where("all_reduce"))
-        cupy = _cupy()
-        x = cupy.ascontiguousarray(x)
+        xp = _device_xp()
+        x = xp.ascontiguousarray(x)
         kind = self._type(x.dtype)
         if kind is None:
-            gathered = cupy.empty((self.size,) + x.shape, dtype=x.dtype)
+            gathered = xp.empty((self.size,) + x.shape, dtype=x.dtype)
             self.all_gather(x, gathered).wait()
-            out[...] = reduce_arrays(cupy, gathered, op)
+            out[...] = reduce_arrays(xp, gathered, op)
             return self._done()
         self.comm.allReduce(
             x.data.ptr, out.data.ptr, x.size, kind, getattr(self.nccl, _NCCL_OPS[op]),
             self._stream().ptr,
         )
-        finish = (lambda: divide_in_place(cupy, out, self.size)) if op is ReduceOp.AVG else None
+        finish = (lambda: divide_in_place(xp, out, self.size)) if op is ReduceOp.AVG else None
         return self._done(finish)
 
     def broadcast(self, buffer: Any, root: int) -> Work:
@@ -138,8 +138,8 @@ class NCCLCommContext(CommContext):
         return work
 
     def all_gather(self, x: Any, out: Any) -> Work:
-        cupy = _cupy()
-        raw = cupy.ascontiguousarray(x).reshape(-1).view(np.uint8)
+        xp = _device_xp()
+        raw = xp.ascontiguousarray(x).reshape(-1).view(np.uint8)
         target = out.reshape(-1).view(np.uint8)
         self.comm.allGather(
             raw.data.ptr, target.data.ptr, raw.size, self.nccl.NCCL_UINT8, self._stream().ptr
@@ -148,8 +148,8 @@ class NCCLCommContext(CommContext):
 
     def reduce_scatter(self, x: Any, out: Any, op: ReduceOp) -> Work:
         self.check_divisible("reduce_scatter", x)
-        cupy = _cupy()
-        total = cupy.empty_like(x)
+        xp = _device_xp()
+        total = xp.empty_like(x)
         self.all_reduce(x, total, op).wait()
         part = x.shape[0] // self.size
         out[...] = total[self.rank * part : (self.rank + 1) * part]
@@ -157,8 +157,8 @@ class NCCLCommContext(CommContext):
 
     def all_to_all(self, x: Any, out: Any) -> Work:
         self.check_divisible("all_to_all", x)
-        cupy = _cupy()
-        source = cupy.ascontiguousarray(x).reshape(self.size, -1).view(np.uint8)
+        xp = _device_xp()
+        source = xp.ascontiguousarray(x).reshape(self.size, -1).view(np.uint8)
         target = out.reshape(self.size, -1).view(np.uint8)
         stream = self._stream().ptr
         self.nccl.groupStart()
@@ -170,8 +170,8 @@ class NCCLCommContext(CommContext):
 
     def send(self, x: Any, peer: int) -> Work:
         self.check_root("send", peer)
-        cupy = _cupy()
-        raw = cupy.ascontiguousarray(x).reshape(-1).view(np.uint8)
+        xp = _device_xp()
+        raw = xp.ascontiguousarray(x).reshape(-1).view(np.uint8)
         self.comm.send(raw.data.ptr, raw.size, self.nccl.NCCL_UINT8, peer, self._stream().ptr)
         return self._done()
 
@@ -182,8 +182,8 @@ class NCCLCommContext(CommContext):
         return self._done()
 
     def barrier(self) -> Work:
-        cupy = _cupy()
-        token = cupy.zeros(1, dtype=np.float32)
+        xp = _device_xp()
+        token = xp.zeros(1, dtype=np.float32)
         return self.all_reduce(token, token, ReduceOp.SUM)
 
     def split(self, ranks: Sequence[int], ring_id: int) -> CommContext | None:

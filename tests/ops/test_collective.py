@@ -30,7 +30,7 @@ ONE_RANK = {
     "c_allgather": (lambda x: phi.c_allgather(x, 0, 1, False), lambda a: a),
     "c_identity": (lambda x: phi.c_identity(x, 0, False, False), lambda a: a),
     "c_concat": (lambda x: phi.c_concat(x, 0, 1, 0, False, False), lambda a: a),
-    "c_split": (lambda x: phi.c_split(x, 1, 2, 0, False, True), lambda a: a[..., 2:]),
+    "c_split": (lambda x: phi.c_split(x, 1, 2, 0, True), lambda a: a[..., 2:]),
 }
 CASES = [
     pytest.param(op, dtype, id=f"{op}-{dtype.name.lower()}")
@@ -71,7 +71,7 @@ def test_a_collective_keeps_a_0d_and_an_empty_tensor(op: str) -> None:
         lambda x: phi.all_to_all(x, 0),
         lambda x: phi.reduce_scatter(x, 0, 1),
         lambda x: phi.c_concat(x, 0, 1, 0, False, False),
-        lambda x: phi.c_split(x, 0, 1, 0, False, True),
+        lambda x: phi.c_split(x, 0, 1, 0, True),
     ],
     ids=["all_to_all", "reduce_scatter", "c_concat", "c_split"],
 )
@@ -153,14 +153,14 @@ def test_nranks_zero_takes_the_rings_size() -> None:
 @op_test("c_split", kind="edge")
 def test_c_split_takes_the_ranks_part_of_the_last_dimension_and_checks_it() -> None:
     x = np.arange(12, dtype=np.int64).reshape(2, 6)
-    parts = [phi.c_split(phi.to_tensor(x), r, 3, 0, False, True).numpy() for r in range(3)]
+    parts = [phi.c_split(phi.to_tensor(x), r, 3, 0, True).numpy() for r in range(3)]
     np.testing.assert_array_equal(np.concatenate(parts, axis=-1), x)
     with pytest.raises(InvalidArgumentError, match="divisible by nranks=4"):
-        phi.c_split(phi.to_tensor(x), 0, 4, 0, False, True)
+        phi.c_split(phi.to_tensor(x), 0, 4, 0, True)
     with pytest.raises(InvalidArgumentError, match=r"rank must be in \[0, nranks=3\)"):
-        phi.c_split(phi.to_tensor(x), 3, 3, 0, False, True)
+        phi.c_split(phi.to_tensor(x), 3, 3, 0, True)
     with pytest.raises(InvalidArgumentError, match="nranks' must be at least 1"):
-        phi.c_split(phi.to_tensor(x), 0, 0, 0, False, True)
+        phi.c_split(phi.to_tensor(x), 0, 0, 0, True)
 
 
 @op_test("barrier", "c_identity", kind="edge")

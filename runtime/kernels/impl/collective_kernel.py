@@ -178,7 +178,6 @@ def c_split_kernel(
     rank: int,
     nranks: int,
     ring_id: int,
-    use_calc_stream: bool,
     use_model_parallel: bool,
 ) -> Array:
     if not 0 <= rank < nranks:
