@@ -53,12 +53,13 @@ test-latest:
 	$(LATEST)/bin/python -m phiops codegen --check
 	$(LATEST)/bin/python -m pytest -q
 
-# Rewrite requirements.lock from pyproject.toml's ranges (extras dev and examples, group build),
-# for every platform and every Python that requires-python allows.
+# Rewrite requirements.lock from pyproject.toml's ranges (extras dev, examples and distributed,
+# group build), for every platform and every Python that requires-python allows.
 lock:
 	test -x $(LOCK_TOOLS)/bin/uv || ($(PYTHON) -m venv $(LOCK_TOOLS) && \
 		$(LOCK_TOOLS)/bin/python -m pip install --quiet uv==$(UV_VERSION))
-	$(LOCK_TOOLS)/bin/uv pip compile pyproject.toml --extra dev --extra examples --group build \
+	$(LOCK_TOOLS)/bin/uv pip compile pyproject.toml --extra dev --extra examples \
+		--extra distributed --group build \
 		--universal --python-version 3.10 --generate-hashes --quiet \
 		--custom-compile-command "make lock" --output-file $(LOCK)
 

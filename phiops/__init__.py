@@ -22,7 +22,7 @@ has there that phiops lacks):
     phiops.metric              Accuracy, Precision, Recall, Auc, accuracy()
     phiops.regularizer         L1Decay, L2Decay
     phiops.amp                 empty so far
-    phiops.distributed         empty so far
+    phiops.distributed         data-parallel training over MPI and NCCL, DataParallel, launch
 
 ``phiops.ir`` is phiops's own: PIR programs (parse, print, verify, JSON).
 

@@ -8,6 +8,7 @@
     phiops flags [--json]                             every flag, its value and where it is defined
     phiops kernels [--json]                           the registered kernels
     phiops kernels --coverage [--missing] [--json]    which PaddlePaddle 3.3.1 ops phiops runs
+    phiops launch --nproc_per_node N SCRIPT [ARGS...] run SCRIPT on N ranks through MPI
 
 ``phiops COMMAND --help`` describes a command's options.
 """
@@ -67,6 +68,12 @@ def _kernels(argv: list[str]) -> int:
     return main(argv)
 
 
+def _launch(argv: list[str]) -> int:
+    from phiops.runtime.distributed.launch import main
+
+    return main(argv)
+
+
 # name -> (what it does, the function that runs it)
 COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "codegen": ("generate generated/ from the op specs (--check: is it up to date?)", _codegen),
@@ -76,6 +83,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "compat": ("report which legacy ops of a .pdmodel phiops runs", _compat),
     "flags": ("list every flag, its value and where it is defined", _flags),
     "kernels": ("list the registered kernels", _kernels),
+    "launch": ("run a training script on several ranks through MPI (mpiexec)", _launch),
 }
 
 

@@ -36,6 +36,7 @@ import phiops.nn as nn  # noqa: E402
 import phiops.optimizer as optimizer  # noqa: E402
 import phiops.regularizer as regularizer  # noqa: E402
 import phiops.static as static  # noqa: E402
+from phiops.distributed import DataParallel  # noqa: E402  (paddle.DataParallel)
 
 _SUBMODULES = (
     "amp",
@@ -77,6 +78,7 @@ __all__ = list(
             "get_device",
             "ir",
             *_SUBMODULES,
+            "DataParallel",
         ]
     )
 )

@@ -529,3 +529,16 @@ register_backend(
     missing_hint="CuPy is not installed: install phiops[gpu] for GPUs",
     no_device_hint="CuPy sees no GPU",
 )
+
+
+def nccl_module() -> ModuleType:
+    """CuPy's NCCL bindings (``cupy.cuda.nccl``), for the GPU communication context
+    (runtime/comm/nccl.py); this module stays the only one that imports CuPy."""
+    _cupy()
+    try:
+        from cupy.cuda import nccl  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - depends on the machine
+        raise UnimplementedError("GPU collectives need CuPy built with NCCL") from None
+    if not getattr(nccl, "available", True):  # pragma: no cover - depends on the machine
+        raise UnimplementedError("GPU collectives need NCCL, which this CuPy cannot load")
+    return nccl

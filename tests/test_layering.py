@@ -23,7 +23,7 @@ RUNTIME = ROOT / "runtime"
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("base", frozenset({"errors", "flags", "runtime_flags", "cli_output", "file_limits"})),
     ("common", frozenset({"common", "random"})),
-    ("backends", frozenset({"backends", "device"})),
+    ("backends", frozenset({"backends", "device", "comm"})),
     ("ir", frozenset({"ir"})),
     ("tensor", frozenset({"tensor"})),
     ("kernels and infermeta", frozenset({"kernels", "infermeta"})),
@@ -31,7 +31,12 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("autograd", frozenset({"autograd"})),
     ("eager", frozenset({"eager"})),
     ("static and formats", frozenset({"static", "compat", "formats"})),
-    ("library", frozenset({"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp"})),
+    (
+        "library",
+        frozenset(
+            {"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp", "distributed"}
+        ),
+    ),
 )
 LAYER_OF = {unit: index for index, (_, units) in enumerate(LAYERS) for unit in units}
 

@@ -17,7 +17,7 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 # the extras and the dependency group that the Makefile's lock target compiles
-LOCKED_EXTRAS = ("dev", "examples")
+LOCKED_EXTRAS = ("dev", "examples", "distributed")
 LOCKED_GROUPS = ("build",)
 
 _PIN = re.compile(

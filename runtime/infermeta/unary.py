@@ -1194,3 +1194,74 @@ def diag_infer_meta(
         )
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+
+
+# --- collective ops ---------------------------------------------------------------------------
+# nranks <= 0 (the ops' default) stands for "the ring's size", known only when the kernel runs:
+# the gathered extent is then UNKNOWN and taken from the kernel's result.
+
+
+def _scaled_extent(extent: int, nranks: int) -> int:
+    return extent * nranks if nranks > 0 and is_known(extent) else UNKNOWN
+
+
+def all_gather_infer_meta(
+    x: MetaTensor, nranks: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` stacks every rank's ``x`` along dim 0 (a 0-D ``x`` gives a 1-D ``out``)."""
+    dims = tuple(x.dims) or (1,)
+    out.set_dims((_scaled_extent(dims[0], nranks),) + dims[1:])
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def reduce_scatter_infer_meta(
+    x: MetaTensor, nranks: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` is this rank's 1/nranks of ``x`` along dim 0, which nranks must divide."""
+    dims = tuple(x.dims)
+    if not dims:
+        raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got a 0-D tensor")
+    first = UNKNOWN
+    if nranks > 0 and is_known(dims[0]):
+        if dims[0] % nranks:
+            raise InvalidArgumentError(
+                f"argument 'x' must have a first dimension divisible by nranks={nranks}, got "
+                f"shape {list(dims)}"
+            )
+        first = dims[0] // nranks
+    out.set_dims((first,) + dims[1:])
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def c_concat_infer_meta(
+    x: MetaTensor, nranks: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` joins every rank's ``x`` along its last dimension."""
+    dims = tuple(x.dims)
+    if not dims:
+        raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got a 0-D tensor")
+    out.set_dims(dims[:-1] + (_scaled_extent(dims[-1], nranks),))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def c_split_infer_meta(
+    x: MetaTensor, nranks: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` is one of ``nranks`` equal parts of ``x`` along its last dimension."""
+    dims = tuple(x.dims)
+    if nranks < 1:
+        raise InvalidArgumentError(f"argument 'nranks' must be at least 1, got {nranks}")
+    if not dims:
+        raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got a 0-D tensor")
+    last = dims[-1]
+    if is_known(last) and last % nranks:
+        raise InvalidArgumentError(
+            f"argument 'x' must have a last dimension divisible by nranks={nranks}, got shape "
+            f"{list(dims)}"
+        )
+    out.set_dims(dims[:-1] + (last // nranks if is_known(last) else UNKNOWN,))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)

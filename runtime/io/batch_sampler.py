@@ -119,6 +119,18 @@ def _environment_int(name: str, default: int) -> int:
         ) from None
 
 
+# Where a process finds its place in the job: PaddlePaddle's variables, then MPI launchers'.
+_WORLD_SIZE_VARIABLES = ("PADDLE_TRAINERS_NUM", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE")
+_RANK_VARIABLES = ("PADDLE_TRAINER_ID", "PMI_RANK", "OMPI_COMM_WORLD_RANK")
+
+
+def _first_environment_int(names: tuple[str, ...], default: int) -> int:
+    for name in names:
+        if os.environ.get(name):
+            return _environment_int(name, default)
+    return default
+
+
 class DistributedBatchSampler(BatchSampler):
     """The batches of one process (``rank``) of ``num_replicas``: the dataset's indices are
     padded by repeating from the start to a multiple of ``num_replicas``, optionally shuffled
@@ -126,8 +138,10 @@ class DistributedBatchSampler(BatchSampler):
     ``set_epoch`` picks the epoch), and dealt out ``batch_size`` at a time to the ranks in turn.
 
     Without ``num_replicas``/``rank`` they come from the environment as PaddlePaddle's
-    ParallelEnv reads it (``PADDLE_TRAINERS_NUM``, ``PADDLE_TRAINER_ID``), which is 1 and 0 in a
-    single process."""
+    ParallelEnv reads it (``PADDLE_TRAINERS_NUM``, ``PADDLE_TRAINER_ID``, which
+    ``paddle.distributed.init_parallel_env`` sets), else from the MPI launcher that started the
+    process (``PMI_SIZE``/``PMI_RANK``, ``OMPI_COMM_WORLD_SIZE``/``OMPI_COMM_WORLD_RANK``), which
+    is 1 and 0 in a single process."""
 
     def __init__(
         self,
@@ -144,14 +158,14 @@ class DistributedBatchSampler(BatchSampler):
         self.shuffle = _check_bool(owner, "shuffle", shuffle)
         self.drop_last = _check_bool(owner, "drop_last", drop_last)
         if num_replicas is None:
-            num_replicas = _environment_int("PADDLE_TRAINERS_NUM", 1)
+            num_replicas = _first_environment_int(_WORLD_SIZE_VARIABLES, 1)
         elif not _is_int(num_replicas) or num_replicas <= 0:
             raise InvalidArgumentError(
                 f"{owner}: argument 'num_replicas' must be a positive integer, got "
                 f"{num_replicas!r}"
             )
         if rank is None:
-            rank = _environment_int("PADDLE_TRAINER_ID", 0)
+            rank = _first_environment_int(_RANK_VARIABLES, 0)
         elif not _is_int(rank) or rank < 0:
             raise InvalidArgumentError(
                 f"{owner}: argument 'rank' must be a non-negative integer, got {rank!r}"

@@ -448,6 +448,12 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3, 4),), ((2, 3, 4, 5, 6), False), label="3-D"),
     ],
     "affine_grid_grad_infer_meta": [Case((t(2, 4, 5, 2),), ((2, 3, 4, 5), True))],
+
+    # collective ops (nranks 0: the ring's size, an unknown extent)
+    "all_gather_infer_meta": [Case((t(2, 3),), (2,)), Case((t(2, 3),), (0,), label="ring size")],
+    "reduce_scatter_infer_meta": [Case((t(4, 3),), (2,))],
+    "c_concat_infer_meta": [Case((t(2, 3),), (2,))],
+    "c_split_infer_meta": [Case((t(2, 6),), (3,))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
