@@ -26,7 +26,9 @@ from ._paddle_api import *  # noqa: F401,F403
 # under the same names (nn, jit, optimizer, static).
 import phiops.amp as amp  # noqa: E402
 import phiops.autograd as autograd  # noqa: E402
+import phiops.callbacks as callbacks  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
+import phiops.hapi as hapi  # noqa: E402
 import phiops.io as io  # noqa: E402
 import phiops.ir as ir  # noqa: E402
 import phiops.jit as jit  # noqa: E402
@@ -39,7 +41,9 @@ import phiops.static as static  # noqa: E402
 _SUBMODULES = (
     "amp",
     "autograd",
+    "callbacks",
     "distributed",
+    "hapi",
     "io",
     "jit",
     "metric",
@@ -61,6 +65,11 @@ _DTYPE_NAMES = {
 }
 globals().update(_DTYPE_NAMES)
 
+# paddle.Model, paddle.summary, paddle.flops: the high-level API (phiops/hapi.py)
+from phiops.hapi import Model, flops, summary  # noqa: E402
+
+_HAPI_NAMES = ("Model", "summary", "flops")
+
 __all__ = list(
     dict.fromkeys(
         [
@@ -68,6 +77,7 @@ __all__ = list(
             *_python_api.__all__,
             *_paddle_api.__all__,
             *_DTYPE_NAMES,
+            *_HAPI_NAMES,
             "ir",
             *_SUBMODULES,
         ]

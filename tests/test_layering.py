@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("autograd", frozenset({"autograd"})),
     ("eager", frozenset({"eager"})),
     ("static and formats", frozenset({"static", "compat", "formats"})),
-    ("library", frozenset({"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp"})),
+    ("library", frozenset({"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp", "hapi"})),
 )
 LAYER_OF = {unit: index for index, (_, units) in enumerate(LAYERS) for unit in units}
 
