@@ -52,6 +52,24 @@ def _flatten(data: Any) -> list[Any]:
     return [data]
 
 
+def _rename_state(state: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+    """The optimizer state with its per-parameter keys (``<param name>_moment1_0``) renamed
+    from the saved parameters' names to the network's: the file's ``.pdparams`` tensors carry
+    the names they were saved under, and a network built in another process (or another
+    network in this one) names its parameters otherwise."""
+    if not renamed:
+        return state
+    prefixes = sorted(renamed, key=len, reverse=True)
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        for old in prefixes:
+            if key.startswith(old + "_"):
+                key = renamed[old] + key[len(old) :]
+                break
+        out[key] = value
+    return out
+
+
 def _forward_arg_names(network: Layer) -> list[str]:
     params = inspect.signature(network.forward).parameters.values()
     return [
@@ -258,7 +276,9 @@ class Model:
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
         """Load ``path.pdparams`` into the network (shapes must match, or the mismatched ones are
         skipped with a warning when ``skip_mismatch``) and ``path.pdopt`` into the optimizer
-        unless ``reset_optimizer``."""
+        unless ``reset_optimizer``. The optimizer state's keys are renamed from the saved
+        parameter names to this network's, so that files saved by another process (or by
+        PaddlePaddle) restore the accumulators instead of being ignored."""
         base, ext = os.path.splitext(path)
         if ext not in ("", ".pdparams", ".pdopt", ".pdmodel"):
             base = path if ext else base
@@ -271,8 +291,12 @@ class Model:
             )
         param_state = pdparams.load(path + ".pdparams")
         matched = []
+        renamed: dict[str, str] = {}  # the saved parameter name -> this network's
         for key, param in self.network.state_dict().items():
             state = param_state.get(key)
+            saved_name = getattr(state, "name", None)
+            if saved_name and param.name and saved_name != param.name:
+                renamed[saved_name] = param.name
             try:
                 if state is None:
                     raise InvalidArgumentError(f"{key} is not found in the providing file.")
@@ -295,7 +319,7 @@ class Model:
             return
         optim_state = pdparams.load(path + ".pdopt")
         if optim_state:
-            self._optimizer.set_state_dict(optim_state)
+            self._optimizer.set_state_dict(_rename_state(optim_state, renamed))
 
     def parameters(self, *args: Any, **kwargs: Any) -> list[Tensor]:
         """The network's parameters."""
