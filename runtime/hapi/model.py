@@ -100,6 +100,7 @@ class Model:
         self._test_dataloader: Any = None
         self._accumulate = 1
         self.stop_training = False
+        self.num_iters: int | None = None
         if inputs is not None and not isinstance(inputs, (list, tuple, dict, InputSpec)):
             raise InvalidArgumentError(
                 "Model: argument 'inputs' must be an InputSpec or a list, tuple or dict of them, "
@@ -159,7 +160,11 @@ class Model:
                     f"Model.prepare: {type(metric).__name__} is not sub class of Metric"
                 )
         level = amp_configs.get("level", "O1") if isinstance(amp_configs, dict) else amp_configs
-        if amp_configs is not None and level not in ("O0",) and amp_configs != {}:
+        if amp_configs and level not in ("O0", "O1", "O2"):
+            raise InvalidArgumentError(
+                f"Model.prepare: The level of amp_configs should be 'O0', 'O1' or 'O2', got {level!r}"
+            )
+        if amp_configs and level != "O0":
             raise UnimplementedError(
                 f"Model.prepare: amp_configs={amp_configs!r} is not implemented: phiops.amp has no "
                 "auto_cast/GradScaler yet; pass None or 'O0'"
@@ -281,9 +286,7 @@ class Model:
         PaddlePaddle) restore the accumulators instead of being ignored."""
         base, ext = os.path.splitext(path)
         if ext not in ("", ".pdparams", ".pdopt", ".pdmodel"):
-            base = path if ext else base
-            if ext and ext not in ("", ".pdparams", ".pdopt", ".pdmodel"):
-                raise InvalidArgumentError(f"Model.load: Unknown postfix {ext} from weights")
+            raise InvalidArgumentError(f"Model.load: Unknown postfix {ext} from weights ({path!r})")
         path = base
         if not os.path.exists(path + ".pdparams"):
             raise InvalidArgumentError(
@@ -560,5 +563,3 @@ class Model:
                 raise InvalidArgumentError("Model.summary: 'input_size' or 'self._input' must be set")
             input_size = self._inputs
         return summary(self.network, input_size, dtypes=dtype)
-
-    num_iters: int | None = None

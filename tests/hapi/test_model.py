@@ -314,7 +314,13 @@ def test_bad_input_errors():
         _model().fit(None)
     with pytest.raises(UnimplementedError, match="phiops.amp"):
         model.prepare(paddle.optimizer.SGD(parameters=net.parameters()), paddle.nn.CrossEntropyLoss(), amp_configs="O1")
+    with pytest.raises(UnimplementedError, match="phiops.amp"):
+        model.prepare(amp_configs={"init_loss_scaling": 1024.0})
+    with pytest.raises(InvalidArgumentError, match="'O0', 'O1' or 'O2'"):
+        model.prepare(amp_configs="O5")
     model.prepare(paddle.optimizer.SGD(parameters=net.parameters()), paddle.nn.CrossEntropyLoss(), amp_configs="O0")
+    with pytest.raises(InvalidArgumentError, match="Unknown postfix .txt"):
+        model.load("weights.txt")
     with pytest.raises(InvalidArgumentError, match="not sub class of Metric"):
         model.prepare(metrics=[object()])
     with pytest.raises(InvalidArgumentError, match="loss"):
@@ -391,3 +397,19 @@ def test_model_summary_and_flops_options():
     assert "| Layer Name | Input Shape | Output Shape | Params | Flops |" in out.getvalue()
     with pytest.raises(InvalidArgumentError, match="paddle.nn.Layer"):
         paddle.flops(3, [1])
+
+
+def test_batch_methods_return_paddles_structures():
+    x, y = nets.data()[:2]
+    model = _model()
+    losses, metrics = model.train_batch([x[:16]], [y[:16]])
+    assert isinstance(losses[0], np.ndarray) and len(metrics) == 1
+    losses, metrics = model.eval_batch([x[:16]], [y[:16]])
+    logits = model.predict_batch([x[:16]])[0]
+    expected = -np.log(np.exp(logits) / np.exp(logits).sum(1, keepdims=True))[np.arange(16), y[:16, 0]].mean()
+    np.testing.assert_allclose(float(losses[0]), expected, rtol=1e-5)
+    no_loss = paddle.Model(model.network)
+    no_loss.prepare(metrics=paddle.metric.Accuracy())
+    only_metrics = no_loss.eval_batch([x[:16]], [y[:16]])
+    assert only_metrics[0] == pytest.approx(float((logits.argmax(1) == y[:16, 0]).mean()))
+    assert [p.name for p in model.parameters()] == [p.name for p in model.network.parameters()]
