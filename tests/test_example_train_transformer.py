@@ -10,7 +10,9 @@ from tests.test_examples import import_example, run_example
 def test_train_transformer_reaches_95_percent_with_model_fit() -> None:
     output = run_example("train_transformer.py")
     assert re.search(r"^Epoch 4/4$", output, re.M), output
-    assert re.search(r"^step 16/16 - loss: \S+ - acc: \d\.\d{4} - \d+(ms|us|s)/step$", output, re.M), output
+    assert re.search(
+        r"^step 16/16 - loss: \S+ - acc: \d\.\d{4} - \d+(ms|us|s)/step$", output, re.M
+    ), output
     assert output.count("Eval samples: 256") == 4, output
     accuracy = float(output.strip().splitlines()[-1].split()[-1])
     assert accuracy >= 0.95, output

@@ -55,7 +55,13 @@ def config_callbacks(
     cbk_list.set_model(model)
     metrics = (metrics or []) if mode != "test" else []
     cbk_list.set_params(
-        {"batch_size": batch_size, "epochs": epochs, "steps": steps, "verbose": verbose, "metrics": metrics}
+        {
+            "batch_size": batch_size,
+            "epochs": epochs,
+            "steps": steps,
+            "verbose": verbose,
+            "metrics": metrics,
+        }
     )
     return cbk_list
 
@@ -175,7 +181,9 @@ class ProgBarLogger(Callback):
     def __init__(self, log_freq: int = 1, verbose: int = 2) -> None:
         super().__init__()
         if not isinstance(log_freq, int) or isinstance(log_freq, bool) or log_freq <= 0:
-            raise InvalidArgumentError(f"ProgBarLogger: log_freq must be a positive int, got {log_freq!r}")
+            raise InvalidArgumentError(
+                f"ProgBarLogger: log_freq must be a positive int, got {log_freq!r}"
+            )
         self.epochs: int | None = None
         self.steps: int | None = None
         self.progbar = None
@@ -340,7 +348,9 @@ class LRScheduler(Callback):
     def __init__(self, by_step: bool = True, by_epoch: bool = False) -> None:
         super().__init__()
         if by_step and by_epoch:
-            raise InvalidArgumentError("LRScheduler: by_step option is mutually exclusive with by_epoch")
+            raise InvalidArgumentError(
+                "LRScheduler: by_step option is mutually exclusive with by_epoch"
+            )
         self.by_step = by_step
         self.by_epoch = by_epoch
 
@@ -467,7 +477,9 @@ class ReduceLROnPlateau(Callback):
 
     def _reset(self) -> None:
         if self.mode not in ("auto", "min", "max"):
-            warnings.warn(f"Learning rate reduction mode {self.mode} is unknown, fallback to auto mode.")
+            warnings.warn(
+                f"Learning rate reduction mode {self.mode} is unknown, fallback to auto mode."
+            )
             self.mode = "auto"
         if self.mode == "min" or (self.mode == "auto" and "acc" not in self.monitor):
             self.monitor_op = lambda a, b: np.less(a, b - self.min_delta)
@@ -487,7 +499,9 @@ class ReduceLROnPlateau(Callback):
     def on_eval_end(self, logs: dict | None = None) -> None:
         optimizer = getattr(self.model, "_optimizer", None)
         if optimizer is None or _scheduler_of(self.model) is not None:
-            warnings.warn("ReduceLROnPlateau: expected the optimizer's learning_rate to be a float.")
+            warnings.warn(
+                "ReduceLROnPlateau: expected the optimizer's learning_rate to be a float."
+            )
             return
         current = _monitored(logs, self.monitor, "ReduceLROnPlateau")
         if current is None:
@@ -506,7 +520,9 @@ class ReduceLROnPlateau(Callback):
                     new_lr = max(old_lr * self.factor, self.min_lr)
                     optimizer.set_lr(new_lr)
                     if self.verbose > 0:
-                        print(f"\nEpoch {self.epoch + 1}: ReduceLROnPlateau reducing learning rate to {new_lr}.")
+                        print(
+                            f"\nEpoch {self.epoch + 1}: ReduceLROnPlateau reducing learning rate to {new_lr}."
+                        )
                     self.cooldown_counter = self.cooldown
                     self.wait = 0
         self.epoch += 1
@@ -516,7 +532,9 @@ class VisualDL(Callback):
     """Would write the logs for VisualDL: phiops does not depend on visualdl."""
 
     def __init__(self, log_dir: str) -> None:
-        raise UnimplementedError("paddle.callbacks.VisualDL is not implemented in phiops (it needs visualdl)")
+        raise UnimplementedError(
+            "paddle.callbacks.VisualDL is not implemented in phiops (it needs visualdl)"
+        )
 
 
 class WandbCallback(Callback):
@@ -532,4 +550,6 @@ class WandbCallback(Callback):
         job_type: str | None = None,
         **kwargs: Any,
     ) -> None:
-        raise UnimplementedError("paddle.callbacks.WandbCallback is not implemented in phiops (it needs wandb)")
+        raise UnimplementedError(
+            "paddle.callbacks.WandbCallback is not implemented in phiops (it needs wandb)"
+        )

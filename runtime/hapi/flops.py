@@ -109,7 +109,9 @@ def _leaf(m: Layer) -> bool:
     return not any(True for _ in m.children())
 
 
-def flops(net: Any, input_size: list[int], custom_ops: dict | None = None, print_detail: bool = False) -> int:
+def flops(
+    net: Any, input_size: list[int], custom_ops: dict | None = None, print_detail: bool = False
+) -> int:
     """The FLOPs of one forward pass of ``net`` on a random float32 input of ``input_size``
     (printed as ``Total Flops: ... Total Params: ...``; ``print_detail`` prints the per-layer
     table first). A static Program is not supported."""
@@ -117,19 +119,27 @@ def flops(net: Any, input_size: list[int], custom_ops: dict | None = None, print
         from phiops.runtime.ir import Program as _IRProgram
 
         if isinstance(net, _IRProgram) or type(net).__name__ == "Program":
-            raise UnimplementedError("paddle.flops of a static Program is not implemented in phiops")
+            raise UnimplementedError(
+                "paddle.flops of a static Program is not implemented in phiops"
+            )
         raise InvalidArgumentError(
             f"flops: Your model must be an instance of paddle.nn.Layer or paddle.static.Program, got {type(net).__name__}"
         )
-    if not isinstance(input_size, (list, tuple)) or not all(isinstance(d, int) and d > 0 for d in input_size):
-        raise InvalidArgumentError(f"flops: input_size expects a list of positive ints, got {input_size!r}")
+    if not isinstance(input_size, (list, tuple)) or not all(
+        isinstance(d, int) and d > 0 for d in input_size
+    ):
+        raise InvalidArgumentError(
+            f"flops: input_size expects a list of positive ints, got {input_size!r}"
+        )
     custom_ops = custom_ops or {}
     handles = []
     seen: set[type] = set()
     counted: list[Layer] = []
 
     def count_parameters(m: Any, x: Any, y: Any) -> None:
-        m.total_params = abs(sum(_numel(p) for s in m.sublayers(include_self=True) for p in paddle_parameters(s)))
+        m.total_params = abs(
+            sum(_numel(p) for s in m.sublayers(include_self=True) for p in paddle_parameters(s))
+        )
 
     def count_io(m: Any, x: Any, y: Any) -> None:
         object.__setattr__(m, "input_shape", list(x[0].shape))
@@ -184,7 +194,15 @@ def flops(net: Any, input_size: list[int], custom_ops: dict | None = None, print
         if id(m) in marked and hasattr(m, "output_shape"):
             total_ops += int(m.total_ops)
             total_params += int(m.total_params)
-            table.add_row([m.full_name(), m.input_shape, m.output_shape, int(m.total_params), int(m.total_ops)])
+            table.add_row(
+                [
+                    m.full_name(),
+                    m.input_shape,
+                    m.output_shape,
+                    int(m.total_params),
+                    int(m.total_ops),
+                ]
+            )
     for m in counted:
         for attr in ("total_ops", "total_params", "input_shape", "output_shape"):
             m.__dict__.pop(attr, None)

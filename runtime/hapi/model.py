@@ -122,7 +122,9 @@ class Model:
                 raise InvalidArgumentError("Model: argument 'labels' cannot be a dict")
             missing = [n for n in _forward_arg_names(self.network) if n not in specs]
             if missing:
-                raise InvalidArgumentError(f"Model: argument 'inputs' lacks the forward arguments {missing}")
+                raise InvalidArgumentError(
+                    f"Model: argument 'inputs' lacks the forward arguments {missing}"
+                )
             out = [specs[n] for n in _forward_arg_names(self.network)]
         else:
             out = _to_list(specs)
@@ -134,7 +136,9 @@ class Model:
                     f"{type(spec).__name__}"
                 )
             if spec.name is None:
-                raise InvalidArgumentError(f"Model: Requires {what}[{i}].name != None, but receive `None`.")
+                raise InvalidArgumentError(
+                    f"Model: Requires {what}[{i}].name != None, but receive `None`."
+                )
         return out
 
     # -- prepare ----------------------------------------------------------------------------
@@ -177,7 +181,9 @@ class Model:
     # -- one batch --------------------------------------------------------------------------
     def _check_prepared(self, what: str) -> None:
         if not self._prepared:
-            raise PreconditionNotMetError(f"Model.{what}: model not ready, please call `model.prepare()` first")
+            raise PreconditionNotMetError(
+                f"Model.{what}: model not ready, please call `model.prepare()` first"
+            )
 
     def _forward(self, inputs: Any) -> list[Any]:
         return _to_list(self.network(*[_as_tensor(x) for x in _to_list(inputs)]))
@@ -329,10 +335,16 @@ class Model:
         return self.network.parameters(*args, **kwargs)
 
     # -- loops ------------------------------------------------------------------------------
-    def _loader(self, data: Any, batch_size: int, shuffle: bool, drop_last: bool, num_workers: int) -> Any:
+    def _loader(
+        self, data: Any, batch_size: int, shuffle: bool, drop_last: bool, num_workers: int
+    ) -> Any:
         if isinstance(data, Dataset):
-            sampler = DistributedBatchSampler(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
-            return DataLoader(data, batch_sampler=sampler, num_workers=num_workers, return_list=True)
+            sampler = DistributedBatchSampler(
+                data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last
+            )
+            return DataLoader(
+                data, batch_sampler=sampler, num_workers=num_workers, return_list=True
+            )
         if data is None or not hasattr(data, "__iter__"):
             raise InvalidArgumentError(
                 f"Model: data must be a paddle.io.Dataset or a DataLoader (iterable), got {type(data).__name__}"
@@ -452,13 +464,23 @@ class Model:
         elif isinstance(batch_size, int) and not isinstance(batch_size, bool) and batch_size > 0:
             train_batch_size = eval_batch_size = batch_size
         else:
-            raise InvalidArgumentError(f"Model.fit: batch_size must be a positive int or [train, eval], got {batch_size!r}")
-        for name, value in (("epochs", epochs), ("eval_freq", eval_freq), ("accumulate_grad_batches", accumulate_grad_batches)):
+            raise InvalidArgumentError(
+                f"Model.fit: batch_size must be a positive int or [train, eval], got {batch_size!r}"
+            )
+        for name, value in (
+            ("epochs", epochs),
+            ("eval_freq", eval_freq),
+            ("accumulate_grad_batches", accumulate_grad_batches),
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise InvalidArgumentError(f"Model.fit: {name} must be a positive int, got {value!r}")
+                raise InvalidArgumentError(
+                    f"Model.fit: {name} must be a positive int, got {value!r}"
+                )
         train_loader = self._loader(train_data, train_batch_size, shuffle, drop_last, num_workers)
         eval_loader = (
-            self._loader(eval_data, eval_batch_size, False, False, num_workers) if eval_data is not None else None
+            self._loader(eval_data, eval_batch_size, False, False, num_workers)
+            if eval_data is not None
+            else None
         )
         do_eval = eval_loader is not None
         self._test_dataloader = eval_loader
@@ -467,7 +489,9 @@ class Model:
         self.num_iters = num_iters
         if num_iters is not None and isinstance(steps, int):
             if not isinstance(num_iters, int) or num_iters <= 0:
-                raise InvalidArgumentError(f"Model.fit: num_iters must be greater than 0, got {num_iters!r}")
+                raise InvalidArgumentError(
+                    f"Model.fit: num_iters must be greater than 0, got {num_iters!r}"
+                )
             epochs = num_iters // steps + 1
             steps = min(num_iters, steps)
         self.stop_training = False
@@ -515,12 +539,16 @@ class Model:
         self._check_prepared("evaluate")
         loader = self._loader(eval_data, batch_size, False, False, num_workers)
         self._test_dataloader = loader
-        cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=verbose, metrics=self._metrics_name())
+        cbks = config_callbacks(
+            callbacks, model=self, log_freq=log_freq, verbose=verbose, metrics=self._metrics_name()
+        )
         eval_steps = self._len_data_loader(loader)
         self.num_iters = num_iters
         if num_iters is not None and isinstance(eval_steps, int):
             if not isinstance(num_iters, int) or num_iters <= 0:
-                raise InvalidArgumentError(f"Model.evaluate: num_iters must be greater than 0, got {num_iters!r}")
+                raise InvalidArgumentError(
+                    f"Model.evaluate: num_iters must be greater than 0, got {num_iters!r}"
+                )
             eval_steps = min(num_iters, eval_steps)
             self.num_iters = eval_steps
         cbks.on_begin("eval", {"steps": eval_steps, "metrics": self._metrics_name()})
@@ -560,6 +588,8 @@ class Model:
 
         if input_size is None:
             if not self._explicit_inputs:
-                raise InvalidArgumentError("Model.summary: 'input_size' or 'self._input' must be set")
+                raise InvalidArgumentError(
+                    "Model.summary: 'input_size' or 'self._input' must be set"
+                )
             input_size = self._inputs
         return summary(self.network, input_size, dtypes=dtype)

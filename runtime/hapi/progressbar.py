@@ -35,7 +35,9 @@ class ProgressBar:
         name: str = "step",
     ) -> None:
         if isinstance(num, int) and num <= 0:
-            raise InvalidArgumentError(f"ProgressBar: num should be None or an integer > 0, got {num}")
+            raise InvalidArgumentError(
+                f"ProgressBar: num should be None or an integer > 0, got {num}"
+            )
         self._num = num
         terminal_width = shutil.get_terminal_size()[0] or 80
         self._width = min(width, min(int(terminal_width * 0.6), terminal_width - 50))

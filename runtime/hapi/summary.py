@@ -104,13 +104,17 @@ def _normalise_size(input_size: Any, input: Any) -> Any:
     return input_size
 
 
-def summary(net: Layer, input_size: Any = None, dtypes: Any = None, input: Any = None) -> dict[str, int]:
+def summary(
+    net: Layer, input_size: Any = None, dtypes: Any = None, input: Any = None
+) -> dict[str, int]:
     """Print ``net``'s layer table for inputs of ``input_size`` (a shape tuple with at most one
     None/-1 batch extent, an InputSpec, or a list of them; ``dtypes`` their dtypes, float32 by
     default) or for the given ``input`` tensors, and return ``{'total_params': ...,
     'trainable_params': ...}``."""
     if not isinstance(net, Layer):
-        raise InvalidArgumentError(f"summary: argument 'net' expects a paddle.nn.Layer, got {type(net).__name__}")
+        raise InvalidArgumentError(
+            f"summary: argument 'net' expects a paddle.nn.Layer, got {type(net).__name__}"
+        )
     size = _check_input(_normalise_size(input_size, input))
     in_train_mode = net.training
     if in_train_mode:
@@ -141,7 +145,9 @@ def _output_shape(output: Any) -> Any:
 
 
 @no_grad()
-def summary_string(model: Layer, input_size: Any = None, dtypes: Any = None, input: Any = None) -> tuple[str, dict[str, int]]:
+def summary_string(
+    model: Layer, input_size: Any = None, dtypes: Any = None, input: Any = None
+) -> tuple[str, dict[str, int]]:
     """The table ``summary`` prints and its parameter counts."""
 
     def build_dtypes(size: Any, dtype: Any) -> Any:
@@ -204,10 +210,20 @@ def summary_string(model: Layer, input_size: Any = None, dtypes: Any = None, inp
         for h in hooks:
             h.remove()
 
-    widths = {"layer_width": 15, "input_shape_width": 20, "output_shape_width": 20, "params_width": 15, "table_width": 75}
+    widths = {
+        "layer_width": 15,
+        "input_shape_width": 20,
+        "output_shape_width": 20,
+        "params_width": 15,
+        "table_width": 75,
+    }
     for name, entry in table.items():
-        widths["output_shape_width"] = max(widths["output_shape_width"], len(str(entry["output_shape"])))
-        widths["input_shape_width"] = max(widths["input_shape_width"], len(str(entry["input_shape"])))
+        widths["output_shape_width"] = max(
+            widths["output_shape_width"], len(str(entry["output_shape"]))
+        )
+        widths["input_shape_width"] = max(
+            widths["input_shape_width"], len(str(entry["input_shape"]))
+        )
         widths["layer_width"] = max(widths["layer_width"], len(str(name)))
         widths["params_width"] = max(widths["params_width"], len(str(entry["nb_params"])))
     inner = sum(v for k, v in widths.items() if k != "table_width")
@@ -215,16 +231,34 @@ def summary_string(model: Layer, input_size: Any = None, dtypes: Any = None, inp
 
     def row(a: str, b: str, c: str, d: str) -> str:
         return "{:^{}} {:^{}} {:^{}} {:^{}}".format(
-            a, widths["layer_width"], b, widths["input_shape_width"], c, widths["output_shape_width"], d, widths["params_width"]
+            a,
+            widths["layer_width"],
+            b,
+            widths["input_shape_width"],
+            c,
+            widths["output_shape_width"],
+            d,
+            widths["params_width"],
         )
 
     width = widths["table_width"]
-    lines = ["-" * width, row("Layer (type)", "Input Shape", "Output Shape", "Param #"), "=" * width]
+    lines = [
+        "-" * width,
+        row("Layer (type)", "Input Shape", "Output Shape", "Param #"),
+        "=" * width,
+    ]
     total_params = 0
     total_output = 0
     trainable_params = 0
     for name, entry in table.items():
-        lines.append(row(name, str(entry["input_shape"]), str(entry["output_shape"]), "{:,}".format(entry["nb_params"])))
+        lines.append(
+            row(
+                name,
+                str(entry["input_shape"]),
+                str(entry["output_shape"]),
+                "{:,}".format(entry["nb_params"]),
+            )
+        )
         total_params += entry["nb_params"]
         try:
             total_output += np.sum(np.prod(entry["output_shape"], axis=-1))
@@ -255,4 +289,7 @@ def summary_string(model: Layer, input_size: Any = None, dtypes: Any = None, inp
         f"Estimated Total Size (MB): {total_size:0.2f}",
         "-" * width,
     ]
-    return "\n".join(lines) + "\n", {"total_params": int(total_params), "trainable_params": int(trainable_params)}
+    return "\n".join(lines) + "\n", {
+        "total_params": int(total_params),
+        "trainable_params": int(trainable_params),
+    }

@@ -17,10 +17,12 @@ def data() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Three Gaussian blobs: train and eval features (float32) and labels (int64, [N, 1])."""
     rng = np.random.RandomState(0)
     centers = rng.randn(N_CLASSES, N_FEATURES) * 2.0
+
     def draw(n: int) -> tuple[np.ndarray, np.ndarray]:
         y = rng.randint(0, N_CLASSES, size=n)
         x = centers[y] + rng.randn(n, N_FEATURES)
         return x.astype("float32"), y.reshape(-1, 1).astype("int64")
+
     return (*draw(N_TRAIN), *draw(N_EVAL))
 
 

@@ -37,8 +37,15 @@ def _train(lib, epochs=nets.EPOCHS, optimizer="sgd"):
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        model.fit(classes["Blobs"](xt, yt), classes["Blobs"](xe, ye), batch_size=nets.BATCH,
-                  epochs=epochs, shuffle=False, log_freq=2, callbacks=[Keep()])
+        model.fit(
+            classes["Blobs"](xt, yt),
+            classes["Blobs"](xe, ye),
+            batch_size=nets.BATCH,
+            epochs=epochs,
+            shuffle=False,
+            log_freq=2,
+            callbacks=[Keep()],
+        )
     return model, evals, out.getvalue()
 
 
@@ -52,7 +59,9 @@ def test_fit_side_by_side():
     np.testing.assert_allclose(our_evals, their_evals, rtol=1e-4, atol=1e-5)
     assert _mask(our_log) == _mask(their_log)
     for name, value in theirs.network.state_dict().items():
-        np.testing.assert_allclose(ours.network.state_dict()[name].numpy(), value.numpy(), rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(
+            ours.network.state_dict()[name].numpy(), value.numpy(), rtol=1e-4, atol=1e-5
+        )
 
 
 def test_each_loads_the_others_checkpoint(tmp_path):
@@ -67,7 +76,9 @@ def test_each_loads_the_others_checkpoint(tmp_path):
     fresh_ours, _, _ = _train(phiops, epochs=1, optimizer="adam")
     fresh_ours.load(str(tmp_path / "theirs"))
     for name, value in ours.network.state_dict().items():
-        np.testing.assert_array_equal(fresh_paddle.network.state_dict()[name].numpy(), value.numpy())
+        np.testing.assert_array_equal(
+            fresh_paddle.network.state_dict()[name].numpy(), value.numpy()
+        )
     for name, value in theirs.network.state_dict().items():
         np.testing.assert_array_equal(fresh_ours.network.state_dict()[name].numpy(), value.numpy())
 

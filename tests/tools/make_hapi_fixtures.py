@@ -75,8 +75,16 @@ def main() -> None:
     recorder = Recorder()
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
-        model.fit(train, evald, batch_size=nets.BATCH, epochs=nets.EPOCHS, shuffle=False,
-                  verbose=2, log_freq=2, callbacks=[recorder])
+        model.fit(
+            train,
+            evald,
+            batch_size=nets.BATCH,
+            epochs=nets.EPOCHS,
+            shuffle=False,
+            verbose=2,
+            log_freq=2,
+            callbacks=[recorder],
+        )
     result = model.evaluate(evald, batch_size=nets.BATCH, verbose=0)
     predicted = model.predict(evald, batch_size=nets.BATCH, stack_outputs=True, verbose=0)
     fit = {
