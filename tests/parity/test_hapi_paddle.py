@@ -99,3 +99,27 @@ def test_summary_and_flops_side_by_side(case):
         ours = nets.build(phiops)[key]()
         assert phiops.summary(ours, size) == {k: int(v) for k, v in their_counts.items()}
         assert phiops.flops(ours, list(size)) == their_flops
+
+
+def test_the_fixtures_are_what_paddle_records_today(tmp_path, monkeypatch):
+    import json
+    from pathlib import Path
+
+    from tests.tools import make_hapi_fixtures as fixtures
+
+    monkeypatch.setattr(fixtures, "OUT", str(tmp_path))
+    with contextlib.redirect_stdout(io.StringIO()):
+        fixtures.main()
+    committed = Path(__file__).resolve().parents[1] / "data" / "hapi"
+    made_fit = json.loads((tmp_path / "fit.json").read_text())
+    fit = json.loads((committed / "fit.json").read_text())
+    assert made_fit["params"] == fit["params"]
+    assert _mask(made_fit["log"]) == _mask(fit["log"])
+    np.testing.assert_allclose(
+        [e["loss"][0] for e in made_fit["evals"]], [e["loss"][0] for e in fit["evals"]], rtol=1e-6
+    )
+    made_summary = json.loads((tmp_path / "summary.json").read_text())
+    summary = json.loads((committed / "summary.json").read_text())
+    for case in summary:
+        assert made_summary[case]["counts"] == summary[case]["counts"]
+        assert made_summary[case]["flops"] == summary[case]["flops"]
