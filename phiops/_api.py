@@ -27,7 +27,9 @@ from ._paddle_api import *  # noqa: F401,F403
 import phiops.amp as amp  # noqa: E402
 import phiops.autograd as autograd  # noqa: E402
 import phiops.device as device  # noqa: E402
+import phiops.callbacks as callbacks  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
+import phiops.hapi as hapi  # noqa: E402
 import phiops.io as io  # noqa: E402
 import phiops.ir as ir  # noqa: E402
 import phiops.jit as jit  # noqa: E402
@@ -42,7 +44,9 @@ _SUBMODULES = (
     "amp",
     "autograd",
     "device",
+    "callbacks",
     "distributed",
+    "hapi",
     "io",
     "jit",
     "metric",
@@ -66,6 +70,11 @@ globals().update(_DTYPE_NAMES)
 
 from phiops.device import CustomPlace, get_device, set_device  # noqa: E402
 
+# paddle.Model, paddle.summary, paddle.flops: the high-level API (phiops/hapi.py)
+from phiops.hapi import Model, flops, summary  # noqa: E402
+
+_HAPI_NAMES = ("Model", "summary", "flops")
+
 __all__ = list(
     dict.fromkeys(
         [
@@ -76,6 +85,7 @@ __all__ = list(
             "CustomPlace",
             "set_device",
             "get_device",
+            *_HAPI_NAMES,
             "ir",
             *_SUBMODULES,
             "DataParallel",

@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "library",
         frozenset(
-            {"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp", "distributed"}
+            {"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp", "distributed", "hapi"}
         ),
     ),
 )

@@ -7,8 +7,6 @@ results and gradients)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -17,12 +15,11 @@ import pytest
 import phiops.generated as phi
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.coverage import paddle_data
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
 D = DataType
-TABLE = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "paddle_cpu_kernel_dtypes.json").read_text()
-)
+TABLE = paddle_data()["kernels"]
 
 
 def wide(array: np.ndarray) -> np.ndarray:
@@ -56,6 +53,8 @@ CONDITION = {
 def spd(a: np.ndarray) -> np.ndarray:
     """A symmetric positive-definite matrix (batch) made from ``a``."""
     return (a @ np.swapaxes(a, -1, -2) + 3 * np.eye(a.shape[-1])).astype(a.dtype)
+
+
 # data movement only: compared exactly, in the input's own dtype
 EXACT = {"diagonal", "diag_embed"}
 
@@ -72,7 +71,9 @@ def diag_embed_reference(x: np.ndarray, offset: int, dim1: int, dim2: int) -> np
 
 
 def call(op: str, *arrays: np.ndarray, attrs: tuple | None = None):
-    return getattr(phi, op)(*(phi.to_tensor(a) for a in arrays), *(OPS[op][1] if attrs is None else attrs))
+    return getattr(phi, op)(
+        *(phi.to_tensor(a) for a in arrays), *(OPS[op][1] if attrs is None else attrs)
+    )
 
 
 @op_test(*OPS, kind="dtypes")
@@ -120,7 +121,9 @@ def test_empty_operands_give_empty_or_zero_results() -> None:
     assert empty_dot.shape == [] and empty_dot.numpy() == 0
     assert call("kron", np.ones((0, 2)), np.ones((3, 2))).shape == [0, 4]
     assert call("cross", np.ones((0, 3)), np.ones((0, 3)), attrs=(1,)).shape == [0, 3]
-    np.testing.assert_array_equal(call("trace", np.ones((2, 0, 3)), attrs=(0, 1, 2)).numpy(), [0, 0])
+    np.testing.assert_array_equal(
+        call("trace", np.ones((2, 0, 3)), attrs=(0, 1, 2)).numpy(), [0, 0]
+    )
     assert call("diagonal", np.ones((2, 0, 3)), attrs=(0, 1, 2)).shape == [2, 0]
     assert call("diag_embed", np.ones((2, 0)), attrs=(0, -2, -1)).shape == [2, 0, 0]
     # a diagonal beyond the matrices is empty (PaddlePaddle 3.3.1: [2, 0])
@@ -197,7 +200,9 @@ def test_non_contiguous_operands() -> None:
     base = sample((4, 6, 8), D.FLOAT64, seed=3)
     x = base[:, ::2, 1::2]  # [4, 3, 4], strided
     y = np.swapaxes(base[:, :4, :3], 1, 2)  # [4, 3, 4] transposed view... as [B, K, N] below
-    np.testing.assert_allclose(call("bmm", x, np.swapaxes(x, 1, 2)).numpy(), x @ np.swapaxes(x, 1, 2))
+    np.testing.assert_allclose(
+        call("bmm", x, np.swapaxes(x, 1, 2)).numpy(), x @ np.swapaxes(x, 1, 2)
+    )
     np.testing.assert_allclose(call("mv", x[0].T, x[1, :, 0]).numpy(), x[0].T @ x[1, :, 0])
     np.testing.assert_allclose(call("dot", x[0].T, x[1].T).numpy(), (x[0] * x[1]).sum(0))
     np.testing.assert_allclose(call("kron", x[0].T, y[0]).numpy(), np.kron(x[0].T, y[0]))
@@ -257,7 +262,9 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("op, shapes, attrs, message", BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)])
+@pytest.mark.parametrize(
+    "op, shapes, attrs, message", BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)]
+)
 def test_bad_shapes_are_named_errors(op: str, shapes, attrs: tuple, message: str) -> None:
     with pytest.raises(InvalidArgumentError, match=f"{op}.*{message}"):
         call(op, *(np.ones(shape) for shape in shapes), attrs=attrs)

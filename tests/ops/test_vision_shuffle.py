@@ -6,8 +6,6 @@ tests/ops/test_vision_paddle.py compares with PaddlePaddle's recorded results.""
 from __future__ import annotations
 
 import inspect
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +14,7 @@ import phiops.generated as phi
 import phiops.nn.functional as F
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.coverage import paddle_data
 from tests import paddle_api
 from tests.ops.op_testing import cpu_dtypes, op_test, sample
 
@@ -91,9 +90,7 @@ def test_shuffle_channels_last_is_the_channels_first_result_transposed(op: str) 
 
 
 def test_registrations_are_paddles() -> None:
-    recorded = json.loads(
-        (Path(__file__).resolve().parents[1] / "data" / "paddle_cpu_kernel_dtypes.json").read_text()
-    )
+    recorded = paddle_data()["kernels"]
     for op in OPS:
         for kernel in (op, f"{op}_grad"):
             ours = sorted(dtype.name.lower() for dtype in cpu_dtypes(kernel))

@@ -19,7 +19,10 @@ OUT = Path(__file__).resolve().parents[1] / "data" / "linalg" / "paddle_3_3_1.js
 
 # op -> (paddle function taking (*tensors, *attrs), [(label, input shapes, attrs)])
 OPS = {
-    "bmm": (paddle.bmm, [("b2", [(2, 3, 4), (2, 4, 2)], []), ("empty", [(0, 2, 3), (0, 3, 2)], [])]),
+    "bmm": (
+        paddle.bmm,
+        [("b2", [(2, 3, 4), (2, 4, 2)], []), ("empty", [(0, 2, 3), (0, 3, 2)], [])],
+    ),
     "mv": (paddle.mv, [("m3", [(3, 4), (4,)], []), ("empty", [(0, 4), (4,)], [])]),
     "dot": (
         paddle.dot,
@@ -64,7 +67,10 @@ OPS = {
             ("1d", [(4,)], [0, -2, -1]),
         ],
     ),
-    "inverse": (paddle.inverse, [("2d", [(3, 3)], []), ("batch", [(2, 4, 4)], []), ("empty", [(0, 2, 2)], [])]),
+    "inverse": (
+        paddle.inverse,
+        [("2d", [(3, 3)], []), ("batch", [(2, 4, 4)], []), ("empty", [(0, 2, 2)], [])],
+    ),
 }
 OPS["cholesky"] = (
     paddle.linalg.cholesky,
@@ -97,16 +103,17 @@ def sample(shape: tuple[int, ...], dtype: str, rng: np.random.Generator) -> np.n
 
 
 def main() -> None:
-    kernel_dtypes = json.loads((OUT.parents[1] / "paddle_cpu_kernel_dtypes.json").read_text())
+    kernel_dtypes = json.loads(
+        (OUT.parents[3] / "runtime" / "kernels" / "paddle_3_3_1_cpu.json").read_text()
+    )["kernels"]
     rng = np.random.default_rng(20261127)
     cases: dict[str, dict] = {}
     for op, (fn, variants) in OPS.items():
         for dtype in kernel_dtypes[op]:
             if dtype.startswith("float8"):
                 continue  # numpy has no float8 types
-            grad = (
-                dtype in kernel_dtypes.get(f"{op}_grad", ())
-                and dtype.startswith(("float", "complex"))
+            grad = dtype in kernel_dtypes.get(f"{op}_grad", ()) and dtype.startswith(
+                ("float", "complex")
             )
             if dtype == "bfloat16":
                 continue  # recorded as float32 would say nothing more: diagonal moves data only
@@ -140,7 +147,10 @@ def main() -> None:
                     entry["grads"] = [encode(g.numpy()) for g in grads]
                 cases[f"{op}-{dtype}-{label}"] = entry
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    header = {"paddle_version": paddle.__version__, "generated_by": "tests/tools/make_linalg_fixtures.py"}
+    header = {
+        "paddle_version": paddle.__version__,
+        "generated_by": "tests/tools/make_linalg_fixtures.py",
+    }
     OUT.write_text(json.dumps({"header": header, "cases": cases}, indent=0, sort_keys=True) + "\n")
     print(f"wrote {len(cases)} cases to {OUT}")
 

@@ -82,7 +82,9 @@ def run(op: str, arrays: list[np.ndarray], attrs: list, grad: bool) -> dict:
 
 
 def main() -> None:
-    kernel_dtypes = json.loads((OUT.parents[1] / "paddle_cpu_kernel_dtypes.json").read_text())
+    kernel_dtypes = json.loads(
+        (OUT.parents[3] / "runtime" / "kernels" / "paddle_3_3_1_cpu.json").read_text()
+    )["kernels"]
     cases: dict[str, dict] = {}
     for name, op, shapes, attrs in SPECS:
         for dtype in kernel_dtypes[op]:
