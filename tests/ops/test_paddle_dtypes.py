@@ -33,6 +33,7 @@ _COMPLEX_GRAD = "complex gradient not written yet (PaddlePaddle conjugates the p
 _FLOAT16_GRAD = (
     "phiops also registers float16, so that its float16 forward kernel can be differentiated"
 )
+_WIDER_COLLECTIVES = "phiops's collective kernels take every dtype its MPI context carries"
 KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
     **{
         name: (_INT, set(), _CAST_INSTEAD)
@@ -45,6 +46,34 @@ KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
     "pow_grad": (_INT | _C, set(), f"{_INTEGER_GRAD}; {_COMPLEX_GRAD}"),
     "exp_grad": (set(), {"float16"}, _FLOAT16_GRAD),
     "log_grad": (_C, {"float16"}, f"{_COMPLEX_GRAD}; {_FLOAT16_GRAD}"),
+    # the collective kernels (runtime/comm) move every dtype the MPI context carries; PaddlePaddle
+    # 3.3.1's CPU (Gloo) registrations are narrower
+    **{
+        name: (set(), extra, _WIDER_COLLECTIVES)
+        for name, extra in {
+            "all_gather": {"bfloat16"},
+            "all_reduce": {"bfloat16"} | _C,
+            "all_to_all": {"bfloat16"} | _C,
+            "barrier": {
+                "bfloat16",
+                "bool",
+                "float16",
+                "float32",
+                "float64",
+                "int8",
+                "int16",
+                "int64",
+                "uint8",
+            }
+            | _C,
+            "broadcast": {"bfloat16"},
+            "c_concat": {"bfloat16", "bool", "int8", "int16", "uint8"} | _C,
+            "c_identity": {"bfloat16", "bool", "int8", "int16", "uint8"} | _C,
+            "c_split": {"bfloat16", "bool", "int8", "int16", "uint8"} | _C,
+            "reduce": {"bfloat16", "int16"} | _C,
+            "reduce_scatter": {"bfloat16"} | _C,
+        }.items()
+    },
     **{
         name: (_C, set(), _COMPLEX_GRAD)
         for name in (
@@ -61,6 +90,18 @@ KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
 NOT_IN_PADDLE = {
     "add_n_grad": "PaddlePaddle differentiates add_n by a composite rule; phiops has a kernel",
     "exp_double_grad": "PaddlePaddle 3.3.1 registers exp_double_grad for GPU only",
+    **{
+        name: "PaddlePaddle 3.3.1 registers the legacy c_* collectives for GPU (NCCL) only; "
+        "phiops runs them on its MPI context too"
+        for name in (
+            "c_allgather",
+            "c_allreduce_max",
+            "c_allreduce_min",
+            "c_allreduce_prod",
+            "c_allreduce_sum",
+            "c_broadcast",
+        )
+    },
 }
 
 
