@@ -137,3 +137,38 @@ def split(ctx: ArgumentMappingContext) -> KernelSignature:
         return KernelSignature("split_with_num", ("X",), ("num", axis), ("Out",))
     sections = "SectionsTensorList" if ctx.input_size("SectionsTensorList") > 0 else "sections"
     return KernelSignature("split", ("X",), (sections, axis), ("Out",))
+
+
+def _shape_source(ctx: ArgumentMappingContext) -> str:
+    """Where a creation op's IntArray `shape` comes from: ShapeTensor, else ShapeTensorList when
+    it holds tensors, else the attribute."""
+    if ctx.has_input("ShapeTensor"):
+        return "ShapeTensor"
+    if ctx.input_size("ShapeTensorList") > 0:
+        return "ShapeTensorList"
+    return "shape"
+
+
+@register_argument_mapping("uniform_random")
+def uniform_random(ctx: ArgumentMappingContext) -> KernelSignature:
+    """`uniform` from the shape (tensor, tensor list or attribute), `dtype`, `min`, `max` and
+    `seed`; `uniform_raw` (PaddlePaddle's answer, a kernel phiops does not register) when
+    `diag_num` asks for a diagonal to be set."""
+    shape = _shape_source(ctx)
+    if ctx.has_attr("diag_num") and ctx.attr("diag_num"):
+        return KernelSignature(
+            "uniform_raw",
+            (),
+            (shape, "dtype", "min", "max", "seed", "diag_num", "diag_step", "diag_val"),
+            ("Out",),
+        )
+    return KernelSignature("uniform", (), (shape, "dtype", "min", "max", "seed"), ("Out",))
+
+
+@register_argument_mapping("gaussian_random")
+def gaussian_random(ctx: ArgumentMappingContext) -> KernelSignature:
+    """`gaussian` from the shape (tensor, tensor list or attribute), `mean`, `std`, `seed` and
+    `dtype`."""
+    return KernelSignature(
+        "gaussian", (), (_shape_source(ctx), "mean", "std", "seed", "dtype"), ("Out",)
+    )
