@@ -65,7 +65,13 @@ for _legacy, _kernel in (
 
 def _reduce(legacy: str, kernel: str, with_dtype: bool) -> None:
     def mapping(ctx: ArgumentMappingContext) -> KernelSignature:
-        if ctx.has_attr("reduce_all") and ctx.attr("reduce_all"):
+        # an empty `dim` is every axis for the kernel too (PaddlePaddle 3.3.1's legacy layers
+        # write reduce_all with dim []): only reduce_all over a `dim` naming axes needs _raw
+        if (
+            ctx.has_attr("reduce_all")
+            and ctx.attr("reduce_all")
+            and not (ctx.has_attr("dim") and len(ctx.attr("dim")) == 0)
+        ):
             attrs = ("dim", "keep_dim", "reduce_all")
             if with_dtype:
                 attrs = ("dim", "keep_dim", "reduce_all", "in_dtype", "out_dtype")
@@ -75,8 +81,8 @@ def _reduce(legacy: str, kernel: str, with_dtype: bool) -> None:
 
     mapping.__name__ = mapping.__qualname__ = legacy
     mapping.__doc__ = (
-        f"`{kernel}` over `dim`; `{kernel}_raw` when `reduce_all` is set (the legacy op then "
-        "ignores `dim`)."
+        f"`{kernel}` over `dim` (every axis when it is empty); `{kernel}_raw` when `reduce_all` "
+        "is set with a `dim` naming axes (the legacy op then ignores `dim`)."
     )
     register_argument_mapping(legacy)(mapping)
 

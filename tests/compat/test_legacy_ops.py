@@ -24,7 +24,6 @@ RANDOM = {"uniform_random": (-2.0, -1.0), "gaussian_random": (2.9, 3.1)}
 NOT_YET: dict[str, str] = {
     "fill_constant_batch_size_like": "no mapping function: phiops has no full_batch_size_like op",
     "lookup_table": "no mapping function for lookup_table v1 (Ids of shape [N, 1])",
-    "reduce_dims": "reduce_min with reduce_all maps to min_raw, which phiops does not register",
     "sequence_mask": "phiops has no sequence_mask op",
     "shape": "phiops has no shape op",
 }

@@ -253,6 +253,16 @@ HAND_WRITTEN_CASES = [
         KernelSignature("max_raw", ("X",), ("dim", "keep_dim", "reduce_all"), ("Out",)),
     ),
     (
+        "reduce_min",
+        ctx(X=T).attrs(dim=[], keep_dim=False, reduce_all=True),
+        KernelSignature("min", ("X",), ("dim", "keep_dim"), ("Out",)),
+    ),
+    (
+        "reduce_sum",
+        ctx(X=T).attrs(dim=[], keep_dim=True, reduce_all=True),
+        KernelSignature("sum", ("X",), ("dim", "out_dtype", "keep_dim"), ("Out",)),
+    ),
+    (
         "reduce_prod",
         ctx(X=T).attrs(dim=[0], reduce_all=True),
         KernelSignature("prod", ("X",), ("dim", "keep_dim", "reduce_all"), ("Out",)),

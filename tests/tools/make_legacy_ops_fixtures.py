@@ -171,7 +171,9 @@ def _reduce_dims():
         _op("reduce_sum", {"X": x}, {"Out": "float32"}, dim=[1], keep_dim=True, reduce_all=False),
         _op("reduce_mean", {"X": x}, {"Out": "float32"}, dim=[0, 2], keep_dim=False, reduce_all=False),
         _op("reduce_max", {"X": x}, {"Out": "float32"}, dim=[-1], keep_dim=False, reduce_all=False),
-        _op("reduce_min", {"X": x}, {"Out": "float32"}, dim=[0], keep_dim=True, reduce_all=True),
+        # reduce_all as PaddlePaddle 3.3.1's legacy layers write it (paddle.min(x)): dim []
+        _op("reduce_min", {"X": x}, {"Out": "float32"}, dim=[], keep_dim=True, reduce_all=True),
+        _op("reduce_sum", {"X": x}, {"Out": "float32"}, dim=[], keep_dim=False, reduce_all=True),
         _op("reduce_prod", {"X": x}, {"Out": "float32"}, dim=[2], keep_dim=False, reduce_all=False),
     ]
     return [x], outs, {"x": v}
