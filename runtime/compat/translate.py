@@ -78,6 +78,7 @@ _OWN_RULES = (
     "mul",
     "matmul",
     "top_k",
+    "lookup_table",
     "fill_constant",
     "assign",
     "increment",
@@ -274,6 +275,7 @@ class _Translator:
             "mul": self.mul,
             "matmul": self.matmul_v1,
             "top_k": self.top_k_v1,
+            "lookup_table": self.lookup_table_v1,
             "fill_constant": self.fill_constant,
             "assign": self.assign,
             "increment": self.increment,
@@ -553,9 +555,7 @@ class _Translator:
                 "bias_after_scale": Attribute("bool", True),
                 **flags,
             }
-            out = self.append(
-                "pd_op.scale", [out, factor], [out_type], scale_attributes
-            ).results[0]
+            out = self.append("pd_op.scale", [out, factor], [out_type], scale_attributes).results[0]
         self.values[out_name] = out
 
     def top_k_v1(self, op: OpDesc, where: str) -> None:
@@ -583,6 +583,33 @@ class _Translator:
         ]
         created = self.append("pd_op.topk", [x, k], types, attributes)
         self.values[out_name], self.values[indices_name] = created.results
+
+    def lookup_table_v1(self, op: OpDesc, where: str) -> None:
+        """The first ``lookup_table``, whose ``Ids`` end in an axis of 1: `embedding` (dense:
+        ``is_sparse`` is read as false, as PaddlePaddle translates it), then `squeeze` of axis
+        -2. The embedding's result takes the type of ``Out``, the squeeze's drops that type's
+        second-last axis, as PaddlePaddle prints them."""
+        ids = self.value(self.single_input(op, "Ids", where), where)
+        weight = self.value(self.single_input(op, "W", where), where)
+        out_name = self.single_output(op, "Out", where)
+        out_type = _tensor_type(self.var(out_name), where)
+        flags = self.result_flags([out_name])
+        kinds = self.dialect.lookup("pd_op.embedding").attributes
+        attributes = {
+            "padding_idx": _attribute(
+                kinds["padding_idx"], int(op.attrs.get("padding_idx", -1)), where
+            ),
+            "sparse": Attribute("bool", False),
+            **flags,
+        }
+        embedded = self.append("pd_op.embedding", [ids, weight], [out_type], attributes)
+        axis = self.full_int_array([-2])
+        dims = tuple(out_type.dims)
+        squeezed = (
+            DenseTensorType(dims[:-2] + dims[-1:], out_type.element) if len(dims) >= 2 else out_type
+        )
+        created = self.append("pd_op.squeeze", [embedded.results[0], axis], [squeezed], dict(flags))
+        self.values[out_name] = created.results[0]
 
     def elementwise(self, op: OpDesc, where: str) -> None:
         """Y aligned with X from ``axis`` is reshaped to X's rank first, as PaddlePaddle does."""

@@ -23,7 +23,6 @@ FIXTURES = sorted(p.name for p in DATA.iterdir() if (p / "model.pdmodel").is_fil
 RANDOM = {"uniform_random": (-2.0, -1.0), "gaussian_random": (2.9, 3.1)}
 NOT_YET: dict[str, str] = {
     "fill_constant_batch_size_like": "no mapping function: phiops has no full_batch_size_like op",
-    "lookup_table": "no mapping function for lookup_table v1 (Ids of shape [N, 1])",
     "sequence_mask": "phiops has no sequence_mask op",
     "shape": "phiops has no shape op",
 }
@@ -93,7 +92,9 @@ def test_the_report_covers_every_op_of_a_legacy_op_fixture(name: str) -> None:
     out = io.StringIO()
     status = compat_main([str(DATA / name / "model.pdmodel")], out)
     text = out.getvalue()
-    covered, total = next(
-        line for line in text.splitlines() if line.startswith("covered:")
-    ).split()[1].split("/")
+    covered, total = (
+        next(line for line in text.splitlines() if line.startswith("covered:"))
+        .split()[1]
+        .split("/")
+    )
     assert covered == total and status == 0, text

@@ -40,7 +40,8 @@ def _op(op_type: str, inputs: dict, outputs: dict, dtypes: dict | None = None, *
     """One legacy OpDesc; ``outputs`` maps each output parameter to its variable's dtype."""
     helper = paddle.base.layer_helper.LayerHelper(op_type)
     made = {
-        param: [helper.create_variable_for_type_inference(dtype)] for param, dtype in outputs.items()
+        param: [helper.create_variable_for_type_inference(dtype)]
+        for param, dtype in outputs.items()
     }
     inputs = {n: v if isinstance(v, list) else [v] for n, v in inputs.items()}
     helper.append_op(type=op_type, inputs=inputs, outputs=made, attrs=attrs)
@@ -95,7 +96,12 @@ def _matmul_v1():
     x, vx = _x([2, 4, 3], name="x")
     y, vy = _x([2, 5, 4], name="y")
     out = _op(
-        "matmul", {"X": x, "Y": y}, {"Out": "float32"}, transpose_X=True, transpose_Y=True, alpha=0.5
+        "matmul",
+        {"X": x, "Y": y},
+        {"Out": "float32"},
+        transpose_X=True,
+        transpose_Y=True,
+        alpha=0.5,
     )
     return [x, y], [out], {"x": vx, "y": vy}
 
@@ -169,7 +175,14 @@ def _reduce_dims():
     x, v = _x([2, 3, 4])
     outs = [
         _op("reduce_sum", {"X": x}, {"Out": "float32"}, dim=[1], keep_dim=True, reduce_all=False),
-        _op("reduce_mean", {"X": x}, {"Out": "float32"}, dim=[0, 2], keep_dim=False, reduce_all=False),
+        _op(
+            "reduce_mean",
+            {"X": x},
+            {"Out": "float32"},
+            dim=[0, 2],
+            keep_dim=False,
+            reduce_all=False,
+        ),
         _op("reduce_max", {"X": x}, {"Out": "float32"}, dim=[-1], keep_dim=False, reduce_all=False),
         # reduce_all as PaddlePaddle 3.3.1's legacy layers write it (paddle.min(x)): dim []
         _op("reduce_min", {"X": x}, {"Out": "float32"}, dim=[], keep_dim=True, reduce_all=True),
@@ -184,26 +197,105 @@ def _pool2d():
     nhwc, vn = _x([-1, 6, 6, 2], (2, 6, 6, 2), name="nhwc")
     common = dict(use_cudnn=False, data_format="NCHW", padding_algorithm="EXPLICIT")
     outs = [
-        _op("pool2d", {"X": x}, {"Out": "float32"}, **{**common, "pooling_type": "max",
-            "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1], "ceil_mode": True,
-            "exclusive": True, "adaptive": False, "global_pooling": False}),
-        _op("pool2d", {"X": x}, {"Out": "float32"}, **{**common, "pooling_type": "avg",
-            "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1], "ceil_mode": False,
-            "exclusive": False, "adaptive": False, "global_pooling": False}),
-        _op("pool2d", {"X": x}, {"Out": "float32"}, **{**common, "pooling_type": "avg",
-            "ksize": [3, 2], "strides": [1, 1], "paddings": [0, 0], "ceil_mode": False,
-            "exclusive": True, "adaptive": True, "global_pooling": False}),
-        _op("pool2d", {"X": x}, {"Out": "float32"}, **{**common, "pooling_type": "max",
-            "ksize": [2, 2], "strides": [1, 1], "paddings": [0, 0], "ceil_mode": False,
-            "exclusive": True, "adaptive": False, "global_pooling": True}),
-        _op("pool2d", {"X": x}, {"Out": "float32"}, **{**common, "pooling_type": "avg",
-            "ksize": [3, 3], "strides": [2, 2], "paddings": [0, 0], "ceil_mode": False,
-            "exclusive": True, "adaptive": False, "global_pooling": False,
-            "padding_algorithm": "SAME"}),
-        _op("pool2d", {"X": nhwc}, {"Out": "float32"}, **{**common, "pooling_type": "max",
-            "ksize": [2, 2], "strides": [2, 2], "paddings": [0, 0], "ceil_mode": False,
-            "exclusive": True, "adaptive": False, "global_pooling": False,
-            "data_format": "NHWC", "padding_algorithm": "VALID"}),
+        _op(
+            "pool2d",
+            {"X": x},
+            {"Out": "float32"},
+            **{
+                **common,
+                "pooling_type": "max",
+                "ksize": [3, 3],
+                "strides": [2, 2],
+                "paddings": [1, 1],
+                "ceil_mode": True,
+                "exclusive": True,
+                "adaptive": False,
+                "global_pooling": False,
+            },
+        ),
+        _op(
+            "pool2d",
+            {"X": x},
+            {"Out": "float32"},
+            **{
+                **common,
+                "pooling_type": "avg",
+                "ksize": [3, 3],
+                "strides": [2, 2],
+                "paddings": [1, 1],
+                "ceil_mode": False,
+                "exclusive": False,
+                "adaptive": False,
+                "global_pooling": False,
+            },
+        ),
+        _op(
+            "pool2d",
+            {"X": x},
+            {"Out": "float32"},
+            **{
+                **common,
+                "pooling_type": "avg",
+                "ksize": [3, 2],
+                "strides": [1, 1],
+                "paddings": [0, 0],
+                "ceil_mode": False,
+                "exclusive": True,
+                "adaptive": True,
+                "global_pooling": False,
+            },
+        ),
+        _op(
+            "pool2d",
+            {"X": x},
+            {"Out": "float32"},
+            **{
+                **common,
+                "pooling_type": "max",
+                "ksize": [2, 2],
+                "strides": [1, 1],
+                "paddings": [0, 0],
+                "ceil_mode": False,
+                "exclusive": True,
+                "adaptive": False,
+                "global_pooling": True,
+            },
+        ),
+        _op(
+            "pool2d",
+            {"X": x},
+            {"Out": "float32"},
+            **{
+                **common,
+                "pooling_type": "avg",
+                "ksize": [3, 3],
+                "strides": [2, 2],
+                "paddings": [0, 0],
+                "ceil_mode": False,
+                "exclusive": True,
+                "adaptive": False,
+                "global_pooling": False,
+                "padding_algorithm": "SAME",
+            },
+        ),
+        _op(
+            "pool2d",
+            {"X": nhwc},
+            {"Out": "float32"},
+            **{
+                **common,
+                "pooling_type": "max",
+                "ksize": [2, 2],
+                "strides": [2, 2],
+                "paddings": [0, 0],
+                "ceil_mode": False,
+                "exclusive": True,
+                "adaptive": False,
+                "global_pooling": False,
+                "data_format": "NHWC",
+                "padding_algorithm": "VALID",
+            },
+        ),
     ]
     return [x, nhwc], outs, {"x": v, "nhwc": vn}
 
