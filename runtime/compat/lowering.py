@@ -30,7 +30,10 @@ def lower_for_execution(program: Program) -> Program:
     - a `pd_op.while`'s loop values (input, block argument, yielded value, result) keep their
       rank but not their extents: a legacy loop variable's VarDesc holds the extents the body
       last inferred for it (``while_loop`` writes them back), not those it starts with, so the
-      loop is planned for the extents it meets.
+      loop is planned for the extents it meets;
+    - an `embedding` translated from ``lookup_table`` (v1) and the `squeeze` after it take the
+      types they compute (PaddlePaddle's translation gives them the legacy ``Out``'s and one
+      rank fewer).
     """
     lowerings(program)
     return program
@@ -56,6 +59,9 @@ def _lower_block(block: Block, replaced: dict[Operation, list[Operation]]) -> No
         if op.name == "pd_op.while":
             _loosen_loop_values(op)
             continue
+        if op.name == "pd_op.embedding":
+            _embedding_result_types(op)
+            continue
         lowering = _LOWERINGS.get(op.name)
         if lowering is None:
             continue
@@ -68,6 +74,25 @@ def _lower_block(block: Block, replaced: dict[Operation, list[Operation]]) -> No
         for offset, new in enumerate(replacement):
             block.insert(index + offset, new)
         replaced[op] = replacement
+
+
+def _embedding_result_types(op: Operation) -> None:
+    """A legacy ``lookup_table`` (v1) is `embedding` then `squeeze` of axis -2, the embedding's
+    result typed as the legacy ``Out`` (a rank too few) and the squeeze's one rank fewer still,
+    as PaddlePaddle prints them: the types become what the ops compute, ids' dims and the
+    table's width, and that without its second-last axis."""
+    ids, weight = op.operands[0], op.operands[1]
+    result = op.results[0]
+    if not all(isinstance(v.type, DenseTensorType) for v in (ids, weight, result)):
+        return
+    if len(result.type.dims) == len(ids.type.dims) + 1:
+        return
+    dims = (*ids.type.dims, weight.type.dims[-1])
+    result.type = DenseTensorType(dims, result.type.element)
+    for user, _ in result.uses:
+        if user.name == "pd_op.squeeze" and isinstance(user.results[0].type, DenseTensorType):
+            squeezed = user.results[0]
+            squeezed.type = DenseTensorType((*dims[:-2], dims[-1]), squeezed.type.element)
 
 
 def _loosen_loop_values(op: Operation) -> None:

@@ -65,7 +65,13 @@ for _legacy, _kernel in (
 
 def _reduce(legacy: str, kernel: str, with_dtype: bool) -> None:
     def mapping(ctx: ArgumentMappingContext) -> KernelSignature:
-        if ctx.has_attr("reduce_all") and ctx.attr("reduce_all"):
+        # an empty `dim` is every axis for the kernel too (PaddlePaddle 3.3.1's legacy layers
+        # write reduce_all with dim []): only reduce_all over a `dim` naming axes needs _raw
+        if (
+            ctx.has_attr("reduce_all")
+            and ctx.attr("reduce_all")
+            and not (ctx.has_attr("dim") and len(ctx.attr("dim")) == 0)
+        ):
             attrs = ("dim", "keep_dim", "reduce_all")
             if with_dtype:
                 attrs = ("dim", "keep_dim", "reduce_all", "in_dtype", "out_dtype")
@@ -75,8 +81,8 @@ def _reduce(legacy: str, kernel: str, with_dtype: bool) -> None:
 
     mapping.__name__ = mapping.__qualname__ = legacy
     mapping.__doc__ = (
-        f"`{kernel}` over `dim`; `{kernel}_raw` when `reduce_all` is set (the legacy op then "
-        "ignores `dim`)."
+        f"`{kernel}` over `dim` (every axis when it is empty); `{kernel}_raw` when `reduce_all` "
+        "is set with a `dim` naming axes (the legacy op then ignores `dim`)."
     )
     register_argument_mapping(legacy)(mapping)
 
@@ -137,3 +143,38 @@ def split(ctx: ArgumentMappingContext) -> KernelSignature:
         return KernelSignature("split_with_num", ("X",), ("num", axis), ("Out",))
     sections = "SectionsTensorList" if ctx.input_size("SectionsTensorList") > 0 else "sections"
     return KernelSignature("split", ("X",), (sections, axis), ("Out",))
+
+
+def _shape_source(ctx: ArgumentMappingContext) -> str:
+    """Where a creation op's IntArray `shape` comes from: ShapeTensor, else ShapeTensorList when
+    it holds tensors, else the attribute."""
+    if ctx.has_input("ShapeTensor"):
+        return "ShapeTensor"
+    if ctx.input_size("ShapeTensorList") > 0:
+        return "ShapeTensorList"
+    return "shape"
+
+
+@register_argument_mapping("uniform_random")
+def uniform_random(ctx: ArgumentMappingContext) -> KernelSignature:
+    """`uniform` from the shape (tensor, tensor list or attribute), `dtype`, `min`, `max` and
+    `seed`; `uniform_raw` (PaddlePaddle's answer, a kernel phiops does not register) when
+    `diag_num` asks for a diagonal to be set."""
+    shape = _shape_source(ctx)
+    if ctx.has_attr("diag_num") and ctx.attr("diag_num"):
+        return KernelSignature(
+            "uniform_raw",
+            (),
+            (shape, "dtype", "min", "max", "seed", "diag_num", "diag_step", "diag_val"),
+            ("Out",),
+        )
+    return KernelSignature("uniform", (), (shape, "dtype", "min", "max", "seed"), ("Out",))
+
+
+@register_argument_mapping("gaussian_random")
+def gaussian_random(ctx: ArgumentMappingContext) -> KernelSignature:
+    """`gaussian` from the shape (tensor, tensor list or attribute), `mean`, `std`, `seed` and
+    `dtype`."""
+    return KernelSignature(
+        "gaussian", (), (_shape_source(ctx), "mean", "std", "seed", "dtype"), ("Out",)
+    )

@@ -76,6 +76,9 @@ _OWN_RULES = (
     "feed",
     "fetch",
     "mul",
+    "matmul",
+    "top_k",
+    "lookup_table",
     "fill_constant",
     "assign",
     "increment",
@@ -196,6 +199,8 @@ def _empty_attribute(kind: str, where: str) -> Attribute:
     """The value PaddlePaddle's translator gives a pd_op attribute the OpDesc lacks."""
     if kind in _ARRAY_ITEMS:
         return Attribute("array", ())
+    if kind == "place":  # the legacy random ops have none: PaddlePaddle leaves it undefined
+        return Attribute("place", _PLACE_TYPES[-1])
     if kind not in _EMPTY:
         raise UnimplementedError(f"{where}: an absent attribute of kind {kind}")
     return _attribute(kind, _EMPTY[kind], where)
@@ -268,6 +273,9 @@ class _Translator:
             "feed": self.feed,
             "fetch": self.fetch,
             "mul": self.mul,
+            "matmul": self.matmul_v1,
+            "top_k": self.top_k_v1,
+            "lookup_table": self.lookup_table_v1,
             "fill_constant": self.fill_constant,
             "assign": self.assign,
             "increment": self.increment,
@@ -524,6 +532,84 @@ class _Translator:
         out = self.reshape(product_value, list(x_dims[:x_cols] + y_dims[y_cols:]), last)
         out.type = _tensor_type(self.var(out_name), where)
         self.values[out_name] = out
+
+    def matmul_v1(self, op: OpDesc, where: str) -> None:
+        """The first ``matmul``: `matmul` with ``transpose_X``/``transpose_Y``, then `scale` by
+        ``alpha`` (a `full` of shape [1]) when it is not 1, as PaddlePaddle translates it."""
+        x = self.value(self.single_input(op, "X", where), where)
+        y = self.value(self.single_input(op, "Y", where), where)
+        out_name = self.single_output(op, "Out", where)
+        out_type = _tensor_type(self.var(out_name), where)
+        flags = self.result_flags([out_name])
+        attributes = {
+            "transpose_x": Attribute("bool", bool(op.attrs.get("transpose_X", False))),
+            "transpose_y": Attribute("bool", bool(op.attrs.get("transpose_Y", False))),
+            **flags,
+        }
+        out = self.append("pd_op.matmul", [x, y], [out_type], attributes).results[0]
+        alpha = float(op.attrs.get("alpha", 1.0))
+        if alpha != 1.0:
+            factor = self.full_scalar(alpha, "FLOAT")
+            scale_attributes = {
+                "bias": Attribute("float", 0.0),
+                "bias_after_scale": Attribute("bool", True),
+                **flags,
+            }
+            out = self.append("pd_op.scale", [out, factor], [out_type], scale_attributes).results[0]
+        self.values[out_name] = out
+
+    def top_k_v1(self, op: OpDesc, where: str) -> None:
+        """The first ``top_k``: the ``k`` largest along the last axis, sorted, from the ``K``
+        tensor when given, else the ``k`` attribute. PaddlePaddle 3.3.1's translator has no rule
+        for it (it asks for a ``pd_op.topk_v1`` that does not exist); phiops makes it `topk` with
+        ``axis`` -1, ``largest`` and ``sorted``, what the legacy kernel computes."""
+        x = self.value(self.single_input(op, "X", where), where)
+        k_names = op.input("K")
+        if k_names:
+            k = self.value(k_names[0], where)
+        else:
+            k = self.full_scalar(int(op.attrs.get("k", 1)), "INT")
+        out_name = self.single_output(op, "Out", where)
+        indices_name = self.single_output(op, "Indices", where)
+        attributes = {
+            "axis": Attribute("int32", -1),
+            "largest": Attribute("bool", True),
+            "sorted": Attribute("bool", True),
+            **self.result_flags([out_name, indices_name]),
+        }
+        types = [
+            _tensor_type(self.var(out_name), where),
+            _tensor_type(self.var(indices_name), where),
+        ]
+        created = self.append("pd_op.topk", [x, k], types, attributes)
+        self.values[out_name], self.values[indices_name] = created.results
+
+    def lookup_table_v1(self, op: OpDesc, where: str) -> None:
+        """The first ``lookup_table``, whose ``Ids`` end in an axis of 1: `embedding` (dense:
+        ``is_sparse`` is read as false, as PaddlePaddle translates it), then `squeeze` of axis
+        -2. The embedding's result takes the type of ``Out``, the squeeze's drops that type's
+        second-last axis, as PaddlePaddle prints them."""
+        ids = self.value(self.single_input(op, "Ids", where), where)
+        weight = self.value(self.single_input(op, "W", where), where)
+        out_name = self.single_output(op, "Out", where)
+        out_type = _tensor_type(self.var(out_name), where)
+        flags = self.result_flags([out_name])
+        kinds = self.dialect.lookup("pd_op.embedding").attributes
+        attributes = {
+            "padding_idx": _attribute(
+                kinds["padding_idx"], int(op.attrs.get("padding_idx", -1)), where
+            ),
+            "sparse": Attribute("bool", False),
+            **flags,
+        }
+        embedded = self.append("pd_op.embedding", [ids, weight], [out_type], attributes)
+        axis = self.full_int_array([-2])
+        dims = tuple(out_type.dims)
+        squeezed = (
+            DenseTensorType(dims[:-2] + dims[-1:], out_type.element) if len(dims) >= 2 else out_type
+        )
+        created = self.append("pd_op.squeeze", [embedded.results[0], axis], [squeezed], dict(flags))
+        self.values[out_name] = created.results[0]
 
     def elementwise(self, op: OpDesc, where: str) -> None:
         """Y aligned with X from ``axis`` is reshaped to X's rank first, as PaddlePaddle does."""

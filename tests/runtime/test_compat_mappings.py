@@ -253,6 +253,16 @@ HAND_WRITTEN_CASES = [
         KernelSignature("max_raw", ("X",), ("dim", "keep_dim", "reduce_all"), ("Out",)),
     ),
     (
+        "reduce_min",
+        ctx(X=T).attrs(dim=[], keep_dim=False, reduce_all=True),
+        KernelSignature("min", ("X",), ("dim", "keep_dim"), ("Out",)),
+    ),
+    (
+        "reduce_sum",
+        ctx(X=T).attrs(dim=[], keep_dim=True, reduce_all=True),
+        KernelSignature("sum", ("X",), ("dim", "out_dtype", "keep_dim"), ("Out",)),
+    ),
+    (
         "reduce_prod",
         ctx(X=T).attrs(dim=[0], reduce_all=True),
         KernelSignature("prod", ("X",), ("dim", "keep_dim", "reduce_all"), ("Out",)),
@@ -301,6 +311,38 @@ HAND_WRITTEN_CASES = [
         "split",
         ctx(X=T, SectionsTensorList=[T, T]).attrs(num=0, axis=1),
         KernelSignature("split", ("X",), ("SectionsTensorList", "axis"), ("Out",)),
+    ),
+    (
+        "uniform_random",
+        ctx().attrs(shape=[2, 3], dtype=5, min=-1.0, max=1.0, seed=0),
+        KernelSignature("uniform", (), ("shape", "dtype", "min", "max", "seed"), ("Out",)),
+    ),
+    (
+        "uniform_random",
+        ctx(ShapeTensor=T).attrs(dtype=5, min=-1.0, max=1.0, seed=0, diag_num=0),
+        KernelSignature("uniform", (), ("ShapeTensor", "dtype", "min", "max", "seed"), ("Out",)),
+    ),
+    (
+        "uniform_random",
+        ctx(ShapeTensorList=[T, T]).attrs(dtype=5, min=0.0, max=1.0, seed=0, diag_num=2),
+        KernelSignature(
+            "uniform_raw",
+            (),
+            ("ShapeTensorList", "dtype", "min", "max", "seed", "diag_num", "diag_step", "diag_val"),
+            ("Out",),
+        ),
+    ),
+    (
+        "gaussian_random",
+        ctx().attrs(shape=[2], mean=0.0, std=1.0, seed=0, dtype=5),
+        KernelSignature("gaussian", (), ("shape", "mean", "std", "seed", "dtype"), ("Out",)),
+    ),
+    (
+        "gaussian_random",
+        ctx(ShapeTensorList=[T]).attrs(mean=0.0, std=1.0, seed=0, dtype=5),
+        KernelSignature(
+            "gaussian", (), ("ShapeTensorList", "mean", "std", "seed", "dtype"), ("Out",)
+        ),
     ),
 ]
 
