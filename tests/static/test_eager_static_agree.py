@@ -425,6 +425,25 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
 }
 
 
+# rnn: a one-layer RNN_TANH, hidden size 2, over [4, 2, 3] (time-major)
+_RNN_ATTRS = [0.0, False, 3, 2, 1, "RNN_TANH", 0, False]
+
+
+def _rnn_weights(t: Tensor) -> list[Any]:
+    return [t((2, 3), "float32"), t((2, 2), "float32"), t((2,), "float32"), t((2,), "float32")]
+
+
+ARGUMENTS["rnn"] = lambda f, t: [
+    t((4, 2, 3), "float32"), [t((1, 2, 2), "float32")], _rnn_weights(t), None,
+    t((0,), "uint8"), *_RNN_ATTRS,
+]
+ARGUMENTS["rnn_grad"] = lambda f, t: [
+    t((4, 2, 3), "float32"), [t((1, 2, 2), "float32")], _rnn_weights(t), None,
+    t((4, 2, 2), "float32"), t((4, 2, 2), "uint8"), t((1, 16), "float32"),
+    t((4, 2, 2), "float32"), [t((1, 2, 2), "float32")], *_RNN_ATTRS,
+]
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""
