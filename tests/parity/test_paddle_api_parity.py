@@ -131,6 +131,12 @@ CASES: list[tuple[str, Call]] = [
         )
     ],
     ("round", lambda p, t: p.round(t(M * 0.7 - 1.25))),
+    ("dot", lambda p, t: p.dot(t(M[0]), t(M[1]))),
+    ("dot-batch", lambda p, t: p.dot(t(M), t(M + 1))),
+    ("diag_embed", lambda p, t: p.diag_embed(t(M))),
+    ("diag_embed-offset", lambda p, t: p.diag_embed(t(M), offset=1, dim1=0, dim2=2)),
+    ("unfold", lambda p, t: p.unfold(t(X), 2, 2, 1)),
+    ("unfold-method", lambda p, t: t(X).unfold(0, 1, 1)),
     ("round-decimals", lambda p, t: p.round(t(M * 0.77 - 1.25), decimals=1)),
     ("log1p-out", lambda p, t: (lambda out: (p.log1p(t(M), out=out), out)[1])(t(M * 0))),
     *[
