@@ -33,6 +33,16 @@ def test_a_rank_that_dies_makes_the_others_fail_naming_it() -> None:
     assert "rank 1 (pid " in output and ") exited" in output
 
 
+def test_a_rank_killed_by_a_signal_ends_the_job_not_a_hang() -> None:
+    """MPICH's launcher (hydra) stops every rank itself when one is killed by a signal, even with
+    -disable-auto-cleanup, often before the others have named it (docs/distributed.md)."""
+    output, elapsed, status = _run("sigkill")
+    assert status != 0
+    assert "rank 1 (pid " in output or "Killed (signal 9)" in output
+    assert "second all_reduce done" not in output
+    assert elapsed < 60
+
+
 def test_a_rank_that_does_not_join_within_the_timeout_is_an_error_not_a_hang() -> None:
     output, elapsed, status = _run("late")
     assert status != 0

@@ -1,5 +1,6 @@
 """A rank that goes wrong: ``faults.py MODE`` with MODE ``raise`` (rank 1 raises before the
-all_reduce), ``die`` (rank 1 is killed), ``late`` (rank 1 joins after the timeout) or ``shape``
+all_reduce), ``die`` (rank 1's process ends at once, as in a crash), ``sigkill`` (rank 1 is killed by
+SIGKILL), ``late`` (rank 1 joins after the timeout) or ``shape``
 (the ranks' tensors differ in shape). Rank 0's error is left uncaught: phiops' hook prints it
 with the rank's number."""
 
@@ -24,7 +25,9 @@ def main(mode: str) -> None:
     if rank == 1:
         if mode == "raise":
             raise ValueError("boom on rank 1")
-        if mode == "die":
+        if mode == "die":  # a crash: the process ends at once, no Python cleanup
+            os._exit(3)
+        if mode == "sigkill":
             os.kill(os.getpid(), signal.SIGKILL)
         if mode == "late":
             time.sleep(8)
