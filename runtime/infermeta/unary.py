@@ -1314,7 +1314,11 @@ def full_batch_size_like_infer_meta(
 
 
 def sequence_mask_scalar_infer_meta(
-    x: MetaTensor, max_len: object, out_dtype: DataType, y: MetaTensor, config: MetaConfig = _RUNTIME
+    x: MetaTensor,
+    max_len: object,
+    out_dtype: DataType,
+    y: MetaTensor,
+    config: MetaConfig = _RUNTIME,
 ) -> None:
     """``x``'s dims plus a trailing ``max_len`` of ``out_dtype``; a ``max_len`` of 0 or less
     (the largest length in ``x``) gives an extent that comes from the data (-1)."""

@@ -62,9 +62,7 @@ def _any_input(kernel: Kernel) -> None:
     kernel.input_at(0).set_backend(Backend.ALL_BACKEND).set_dtype(DataType.ALL_DTYPE)
 
 
-@register_kernel(
-    "full_batch_size_like", dtypes=FULL_BATCH_SIZE_LIKE_DTYPES, configure=_any_input
-)
+@register_kernel("full_batch_size_like", dtypes=FULL_BATCH_SIZE_LIKE_DTYPES, configure=_any_input)
 def full_batch_size_like_kernel(
     ctx: KernelContext,
     input: Array,
