@@ -5,7 +5,7 @@ Holds linear, conv2d, conv2d_transpose; relu, gelu, sigmoid, tanh, softmax, hard
 max_pool2d, avg_pool2d, adaptive_avg_pool2d; batch_norm, layer_norm, group_norm; embedding,
 flatten; cross_entropy and mse_loss; scaled_dot_product_attention; the vision functions
 pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, affine_grid
-(runtime/nn/vision_functional.py).
+(runtime/nn/vision_functional.py); sequence_mask.
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other activations
 (leaky_relu, silu, log_softmax, ...), the other losses (l1_loss, binary_cross_entropy, nll_loss,
@@ -34,6 +34,7 @@ from phiops.runtime.nn.functional import (
     mse_loss,
     relu,
     scaled_dot_product_attention,
+    sequence_mask,
     sigmoid,
     softmax,
     tanh,
@@ -75,4 +76,5 @@ __all__ = [
     "cross_entropy",
     "mse_loss",
     "scaled_dot_product_attention",
+    "sequence_mask",
 ]

@@ -1265,3 +1265,79 @@ def c_split_infer_meta(
     out.set_dims(dims[:-1] + (last // nranks if is_known(last) else UNKNOWN,))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+
+
+def shape_infer_meta(input: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """A 1-D int32 tensor with one entry per dimension of ``input`` (PaddlePaddle's
+    ShapeInferMeta; a 0-D input gives an empty tensor)."""
+    out.set_dims((len(input.dims),))
+    out.set_dtype(DataType.INT32)
+    out.set_layout(input.layout)
+
+
+def full_batch_size_like_infer_meta(
+    input: MetaTensor,
+    shape: tuple[int, ...],
+    value: object,
+    dtype: DataType,
+    input_dim_idx: int,
+    output_dim_idx: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``shape`` with its ``output_dim_idx`` entry replaced by ``input``'s ``input_dim_idx``
+    extent (the batch size), of ``dtype`` (PaddlePaddle's BatchSizeLikeInferMeta)."""
+    if len(shape) == 0:
+        raise InvalidArgumentError("argument 'shape' must not be empty")
+    if not 0 <= output_dim_idx < len(shape):
+        raise InvalidArgumentError(
+            f"argument 'output_dim_idx' must be in [0, {len(shape)}) (the rank of 'shape'), "
+            f"got {output_dim_idx}"
+        )
+    if not 0 <= input_dim_idx < len(input.dims):
+        raise InvalidArgumentError(
+            f"argument 'input_dim_idx' must be in [0, {len(input.dims)}) (the rank of 'input'), "
+            f"got {input_dim_idx}"
+        )
+    if dtype is DataType.UNDEFINED:
+        raise InvalidArgumentError("argument 'dtype' must be a defined data type, got UNDEFINED")
+    dims = list(shape)
+    for index, extent in enumerate(dims):
+        if index != output_dim_idx and extent < 0 and (config.is_runtime or extent != UNKNOWN):
+            raise InvalidArgumentError(
+                f"argument 'shape' must hold non-negative extents besides output_dim_idx, got {shape}"
+            )
+    dims[output_dim_idx] = input.dims[input_dim_idx]
+    out.set_dims(tuple(dims))
+    out.set_dtype(dtype)
+    out.set_layout(input.layout)
+
+
+def sequence_mask_scalar_infer_meta(
+    x: MetaTensor,
+    max_len: object,
+    out_dtype: DataType,
+    y: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x``'s dims plus a trailing ``max_len`` of ``out_dtype``; a ``max_len`` of 0 or less
+    (the largest length in ``x``) gives an extent that comes from the data (-1)."""
+    if x.dtype not in (DataType.INT32, DataType.INT64, DataType.FLOAT32, DataType.FLOAT64):
+        raise InvalidArgumentError(
+            f"argument 'x' must be int32, int64, float32 or float64, got {x.dtype.name.lower()}"
+        )
+    if out_dtype is DataType.UNDEFINED:
+        raise InvalidArgumentError(
+            "argument 'out_dtype' must be a defined data type, got UNDEFINED"
+        )
+    length = UNKNOWN if is_from_value(max_len) else integer_scalar(max_len, "max_len")
+    y.set_dims(tuple(x.dims) + ((length if length > 0 else UNKNOWN),))
+    y.set_dtype(out_dtype)
+    y.set_layout(x.layout)
+
+
+def shape64_infer_meta(input: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``shape_infer_meta`` with an int64 result (PaddlePaddle's Shape64InferMeta)."""
+    out.set_dims((len(input.dims),))
+    out.set_dtype(DataType.INT64)
+    out.set_layout(input.layout)

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 from phiops.runtime.common import DataType
 from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.dispatch.attributes import to_dtype
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
@@ -32,6 +33,7 @@ __all__ = [
     "cross_entropy",
     "mse_loss",
     "scaled_dot_product_attention",
+    "sequence_mask",
 ]
 
 
@@ -455,3 +457,24 @@ def scaled_dot_product_attention(
         weights = dropout(weights, dropout_p, training=training, mode="upscale_in_train")
     out = op_api("transpose")(op_api("matmul")(weights, value, False, False), [0, 2, 1, 3])
     return out if batched else op_api("squeeze")(out, [0])
+
+
+def sequence_mask(
+    x: Tensor, maxlen: Any = None, dtype: Any = "int64", name: str | None = None
+) -> Tensor:
+    """The mask of the lengths ``x``: ``out[..., j]`` is 1 (True) where ``j < x[...]``, else 0,
+    for ``j`` in ``[0, maxlen)``; ``maxlen`` None (or negative) takes the largest length in
+    ``x``, and may be an int or a 1-element integer Tensor. The result has ``x``'s shape plus a
+    trailing ``maxlen``, of ``dtype`` (int64 by default), and stops gradients, as PaddlePaddle's.
+
+    Raises InvalidArgumentError for a ``maxlen`` that is neither None, an int nor a Tensor, or a
+    ``dtype`` that is not a data type."""
+    if maxlen is None:
+        maxlen = -1
+    elif isinstance(maxlen, bool) or not (isinstance(maxlen, int) or hasattr(maxlen, "shape")):
+        raise InvalidArgumentError(
+            f"sequence_mask(): argument 'maxlen' must be None, an int or a Tensor, got {maxlen!r}"
+        )
+    out = op_api("sequence_mask")(x, maxlen, to_dtype(dtype, "sequence_mask", "dtype"))
+    out.stop_gradient = True
+    return out

@@ -21,11 +21,7 @@ from phiops.runtime.static.scope import Scope
 DATA = Path(__file__).resolve().parents[1] / "data" / "legacy" / "ops"
 FIXTURES = sorted(p.name for p in DATA.iterdir() if (p / "model.pdmodel").is_file())
 RANDOM = {"uniform_random": (-2.0, -1.0), "gaussian_random": (2.9, 3.1)}
-NOT_YET: dict[str, str] = {
-    "fill_constant_batch_size_like": "no mapping function: phiops has no full_batch_size_like op",
-    "sequence_mask": "phiops has no sequence_mask op",
-    "shape": "phiops has no shape op",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def _maybe_xfail(name: str):

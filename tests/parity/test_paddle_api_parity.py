@@ -378,6 +378,8 @@ CASES: list[tuple[str, Call]] = [
     ("lerp-method", lambda p, t: t(M).lerp(t(M + 1), 0.5)),
     ("complex", lambda p, t: p.complex(t(M), t(M[:1]))),
     ("complex-out", lambda p, t: p.complex(t(M), t(M), out=p.zeros([2, 3], "complex64"))),
+    ("shape", lambda p, t: p.shape(t(X))),
+    ("shape-0d", lambda p, t: p.shape(t(np.float32(1.5)))),
 ]
 RANDOM = {
     "rand",

@@ -454,6 +454,14 @@ CASES: dict[str, list[Case]] = {
     "reduce_scatter_infer_meta": [Case((t(4, 3),), (2,))],
     "c_concat_infer_meta": [Case((t(2, 3),), (2,))],
     "c_split_infer_meta": [Case((t(2, 6),), (3,))],
+    # issue 24's ops of legacy programs
+    "shape_infer_meta": [Case((t(2, 3),), ())],
+    "shape64_infer_meta": [Case((t(2, 3),), ())],
+    "full_batch_size_like_infer_meta": [Case((t(2, 3),), ((-1, 4), 1.5, DataType.FLOAT32, 1, 0))],
+    "sequence_mask_scalar_infer_meta": [
+        Case((t(2, 3, dtype=I64),), (4, DataType.INT64)),
+        Case((t(2, 3, dtype=I64),), (-1, DataType.FLOAT32), label="from the data"),
+    ],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even

@@ -422,6 +422,8 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     # 1 x 1 matrices of values in [0.5, 1.5) are positive definite (3 x 3 ones need not be)
     "cholesky": lambda f, t: [t((2, 1, 1), "float32"), False],
     "cholesky_grad": lambda f, t: [t((2, 3, 3), "float32"), t((2, 3, 3), "float32"), False],
+    "full_batch_size_like": lambda f, t: [t((2, 3), "float32"), [-1, 4], "float32", 1.5, 0, 0],
+    "sequence_mask": lambda f, t: [t((2, 3), "int64"), 4, "int64"],
 }
 
 
