@@ -34,7 +34,15 @@ def packages() -> list[str]:
     for package, folder in FOLDERS.items():
         found.append(f"phiops.{package}")
         found += [f"phiops.{package}.{name}" for name in find_packages(str(ROOT / folder))]
-    return sorted(found)
+    return sorted(found + list(TEMPLATE_FOLDERS))
+
+
+# templates/ ships as phiops/templates (data only): `phiops codegen --package` renders a user's op
+# package with phiops's own templates (codegen/package.py's templates_dir), also from a wheel
+TEMPLATE_FOLDERS = {
+    "phiops.templates": "templates",
+    "phiops.templates.package": "templates/package",
+}
 
 
 NATIVE = Extension(
@@ -56,9 +64,17 @@ NATIVE = Extension(
 run_codegen()
 setup(
     packages=packages(),
-    package_dir={"phiops": "phiops", **{f"phiops.{p}": f for p, f in FOLDERS.items()}},
+    package_dir={
+        "phiops": "phiops",
+        **{f"phiops.{p}": f for p, f in FOLDERS.items()},
+        **TEMPLATE_FOLDERS,
+    },
     # paddle_3_3_1_cpu.json: what PaddlePaddle 3.3.1 runs on CPU, for `phiops kernels --coverage`
-    package_data={"": ["py.typed"], "phiops.runtime.kernels": ["paddle_3_3_1_cpu.json"]},
+    package_data={
+        "": ["py.typed"],
+        "phiops.runtime.kernels": ["paddle_3_3_1_cpu.json"],
+        **{package: ["*.j2"] for package in TEMPLATE_FOLDERS},
+    },
     include_package_data=False,  # the C sources are built, not shipped (no csrc/ in the wheel)
     ext_modules=[NATIVE],
 )

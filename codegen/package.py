@@ -99,7 +99,8 @@ RESERVED_DIALECTS = ("builtin", "pd_op", "cf", "pd_dist", "custom_op", "onednn_o
 
 
 def templates_dir() -> Path:
-    """phiops's templates/ (beside codegen/ in a checkout or an editable install)."""
+    """phiops's templates/: beside codegen/ in a checkout or an editable install, and
+    ``phiops/templates`` in a wheel (setup.py ships them there)."""
     return Path(__file__).resolve().parent.parent / "templates"
 
 

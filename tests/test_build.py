@@ -269,9 +269,28 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
         "phiops/py.typed",
         "phiops/generated/api.py",
         "phiops/runtime/kernels/paddle_3_3_1_cpu.json",  # phiops kernels --coverage reads it
+        "phiops/templates/api.py.j2",  # codegen --package renders op packages with them
+        "phiops/templates/package/registry.py.j2",
     } <= names
     assert {name.split("/")[0] for name in names} == {"phiops", "phiops-0.1.0.dist-info"}
     assert not [name for name in names if name.endswith((".c", ".h"))]
+    # The installed generator renders an op package (examples/custom_op's) with its templates.
+    package = tmp_path / "ops_project" / "phiops_custom_op_example"
+    shutil.copytree(
+        REPO / "examples" / "custom_op" / "phiops_custom_op_example",
+        package,
+        ignore=shutil.ignore_patterns("generated", "__pycache__"),
+    )
+    op_package = subprocess.run(
+        [phiops_command, "codegen", "--package", str(package)],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert op_package.returncode == 0, op_package.stdout + op_package.stderr
+    assert (package / "generated" / "registry.py").is_file()
 
 
 def _users_own_packages(python: Path, elsewhere: Path) -> None:
