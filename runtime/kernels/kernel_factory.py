@@ -74,6 +74,10 @@ class KernelFactory:
         if not per_key:
             del self.candidates[kernel.name][kernel.key]
         self._set_winner(kernel.name, kernel.key, notify=True)
+        if not self.candidates[kernel.name]:  # its last kernel: the name is not a kernel any more
+            del self.candidates[kernel.name]
+            if not self.kernels.get(kernel.name):
+                self.kernels.pop(kernel.name, None)
 
     def forget_backend(self, backend: Backend) -> None:
         """Remove every kernel registered for ``backend`` (an unregistered backend)."""

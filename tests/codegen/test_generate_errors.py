@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -15,6 +16,7 @@ from phiops.runtime.common import DataType
 from phiops.runtime.infermeta import INFER_META_FUNCTIONS
 from phiops.runtime.infermeta.unary import unchanged_infer_meta
 from phiops.runtime.kernels import Array, KernelContext, register_kernel
+from phiops.runtime.kernels.registration import unregister_kernel
 from tests.codegen.project import make_project, run_codegen, snapshot
 
 
@@ -143,8 +145,9 @@ def test_several_generation_errors_are_reported_in_one_run(tmp_path: Path) -> No
 
 
 @pytest.fixture
-def string_attribute_op(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A kernel and InferMeta function for a test op with a str attribute."""
+def string_attribute_op(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A kernel and InferMeta function for a test op with a str attribute, unregistered after
+    the test (the registry-wide tests see phiops's kernels only)."""
     name = "string_attribute_test_op"
 
     def kernel(ctx: KernelContext, x: Array, mode: str) -> Array:
@@ -152,7 +155,8 @@ def string_attribute_op(monkeypatch: pytest.MonkeyPatch) -> str:
 
     from phiops.runtime.kernels import KERNEL_FACTORY
 
-    if not KERNEL_FACTORY.has_kernel(name):
+    registered = not KERNEL_FACTORY.has_kernel(name)
+    if registered:
         register_kernel(name, dtypes=(DataType.FLOAT32,), backends=("CPU",))(kernel)
 
     def string_attribute_test_infer_meta(x: object, out: object, config: object = None) -> None:
@@ -161,7 +165,9 @@ def string_attribute_op(monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setitem(
         INFER_META_FUNCTIONS, "string_attribute_test_infer_meta", string_attribute_test_infer_meta
     )
-    return name
+    yield name
+    if registered:
+        unregister_kernel(name, kernel)
 
 
 @pytest.mark.parametrize(

@@ -209,3 +209,14 @@ def test_phiops_kernels_of_an_unknown_op_is_a_clear_error() -> None:
     )
     assert result.returncode == 1
     assert "phiops kernels: no op named 'no_such_op' is registered" in result.stderr
+
+
+def test_unregistering_a_new_kernel_names_last_registration_forgets_the_name() -> None:
+    """A kernel of a name phiops does not have, once unregistered, leaves no empty entry: the
+    name is no kernel (registry-wide checks see phiops's kernels only)."""
+    name = "custom_only_kernel_for_this_test"
+    register_kernel(name, dtypes=(F32,), backends=("CPU",))(fast_exp)
+    assert KERNEL_FACTORY.has_kernel(name)
+    unregister_kernel(name, fast_exp)
+    assert not KERNEL_FACTORY.has_kernel(name)
+    assert name not in KERNEL_FACTORY.kernels and name not in KERNEL_FACTORY.candidates
