@@ -10,7 +10,7 @@ has there that phiops lacks):
     phiops.nn                  layers, gradient clipping, ParamAttr
     phiops.nn.functional       the functions behind the layers
     phiops.nn.initializer      parameter initializers
-    phiops.optimizer           SGD, Momentum, Adam, AdamW, their base class Optimizer, state_dict
+    phiops.optimizer           every optimizer of paddle.optimizer, their base class, state_dict
     phiops.optimizer.lr        learning-rate schedulers
     phiops.static              static programs: build, differentiate, run, save and load
     phiops.static.nn           static control flow: cond, while_loop
@@ -24,7 +24,10 @@ has there that phiops lacks):
     phiops.amp                 empty so far
     phiops.distributed         data-parallel training over MPI and NCCL, DataParallel, launch
 
-``phiops.ir`` is phiops's own: PIR programs (parse, print, verify, JSON).
+``phiops.ir`` is phiops's own: PIR programs (parse, print, verify, JSON). ``phiops.Model``,
+``phiops.summary``, ``phiops.flops`` and ``phiops.callbacks`` are PaddlePaddle's high-level API
+(phiops/hapi.py), ``phiops.device`` and ``phiops.set_device`` its devices, custom ones included
+(docs/extending.md).
 
 The package is one import name. In the wheel, ``runtime/``, ``generated/`` and ``codegen/`` are
 its subpackages ``phiops.runtime``, ``phiops.generated`` and ``phiops.codegen``; in a checkout they
