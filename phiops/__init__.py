@@ -21,7 +21,7 @@ has there that phiops lacks):
     phiops.io                  datasets, samplers and the DataLoader
     phiops.metric              Accuracy, Precision, Recall, Auc, accuracy()
     phiops.regularizer         L1Decay, L2Decay
-    phiops.amp                 empty so far
+    phiops.amp                 auto_cast, decorate, GradScaler (mixed precision)
     phiops.distributed         data-parallel training over MPI and NCCL, DataParallel, launch
 
 ``phiops.ir`` is phiops's own: PIR programs (parse, print, verify, JSON). ``phiops.Model``,

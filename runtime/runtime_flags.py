@@ -51,6 +51,13 @@ flags.define_bool(
     "(runtime/kernels/native.py); false: always the numpy kernels.",
 )
 
+flags.define_bool(
+    "amp_on_cpu",
+    False,
+    "Let paddle.amp.auto_cast, decorate(level='O2') and GradScaler act on CPU tensors (phiops "
+    "only; PaddlePaddle 3.3.1 ignores them on the CPU with a warning, as phiops does by default).",
+)
+
 
 class _Switches:
     __slots__ = ("check_nan_inf", "enable_api_kernel_fallback", "log_dispatch", "max_alloc_bytes")

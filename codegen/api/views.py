@@ -188,6 +188,7 @@ def api_view(
         )
     inputs = [a for a in args if a.is_input]
     attrs = [a for a in args if not a.is_input]
+    normalise += _amp_lines(op, inputs)
     by_name = {a.name: a for a in args}
     key_items = [_meta_expr(a) for a in inputs] + list(key_attrs(op))
     kernel_args = [
@@ -269,6 +270,23 @@ def _wrap_expr(op: OpSpec, index: int, value: str, meta: str) -> str:
     if output.name in op.optional or skippable:
         return f"None if {value} is None else _wrap({value}, {meta})"
     return f"_wrap({value}, {meta})"
+
+
+# Ops that auto-mixed precision never casts the inputs of (PaddlePaddle skips in-place ops and
+# cast itself).
+_NO_AMP = frozenset({"cast"})
+
+
+def _amp_lines(op: OpSpec, inputs: list[PyArg]) -> tuple[str, ...]:
+    """The head of an op function under auto_cast (runtime/dispatch/amp_state.py): its tensor
+    inputs cast to the dtype automatic mixed precision picks for the op."""
+    if not inputs or op.name.endswith("_") or op.name in _NO_AMP:
+        return ()
+    names = _tuple([a.name for a in inputs])
+    return (
+        "if _AMP.active:",
+        f"    {names} = _AMP.cast_inputs({op.name!r}, {names})",
+    )
 
 
 def _inplace_pairs(op: OpSpec) -> str | None:

@@ -1,0 +1,89 @@
+"""paddle.amp.decorate with FLAGS_amp_on_cpu: O2 casts parameters in place except norm layers'
+(PaddlePaddle's need_keep_fp32) and excluded layers'; what phiops does not implement raises."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import phiops as paddle
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import UnimplementedError
+
+F16, BF16, F32 = DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32
+
+
+def net() -> paddle.nn.Layer:
+    return paddle.nn.Sequential(
+        paddle.nn.Linear(4, 4),
+        paddle.nn.BatchNorm1D(4),
+        paddle.nn.LayerNorm(4),
+        paddle.nn.Linear(4, 2),
+    )
+
+
+def dtypes(model: paddle.nn.Layer) -> list[DataType]:
+    return [p.meta.dtype for p in model.parameters()]
+
+
+def test_o2_float16_keeps_batch_norm_and_layer_norm_float32(amp_on_cpu: None) -> None:
+    model = net()
+    weight = model[0].weight
+    values = weight.numpy().copy()
+    assert paddle.amp.decorate(model, level="O2") is model
+    assert dtypes(model) == [F16, F16, F32, F32, F32, F32, F16, F16]
+    assert model[0].weight is weight  # cast in place: optimizers keep their references
+    np.testing.assert_array_equal(weight.numpy(), values.astype(np.float16))
+
+
+def test_o2_bfloat16_casts_layer_norm_too(amp_on_cpu: None) -> None:
+    model = net()
+    paddle.amp.decorate(model, level="O2", dtype="bfloat16")
+    assert dtypes(model) == [BF16, BF16, F32, F32, BF16, BF16, BF16, BF16]
+
+
+def test_excluded_layers_keep_float32(amp_on_cpu: None) -> None:
+    model = net()
+    paddle.amp.decorate(model, level="O2", excluded_layers=[model[3]])
+    assert dtypes(model)[-2:] == [F32, F32]
+    other = net()
+    paddle.amp.decorate(other, level="O2", excluded_layers=paddle.nn.Linear)
+    assert dtypes(other) == [F32, F32, F32, F32, F32, F32, F32, F32]
+    with pytest.raises(TypeError, match="excluded_layers"):
+        paddle.amp.decorate(net(), level="O2", excluded_layers=[3])
+
+
+def test_o1_returns_the_models_and_optimizers_unchanged(amp_on_cpu: None) -> None:
+    model = net()
+    opt = paddle.optimizer.SGD(parameters=model.parameters())
+    models, optimizers = paddle.amp.decorate(model, opt, level="O1")
+    assert models is model and optimizers is opt
+    assert set(dtypes(model)) == {F32}
+
+
+def test_o2_with_optimizers_needs_master_weights_which_are_not_implemented(
+    amp_on_cpu: None,
+) -> None:
+    model = net()
+    opt = paddle.optimizer.Adam(parameters=model.parameters())
+    with pytest.raises(UnimplementedError, match="master weights"):
+        paddle.amp.decorate(model, opt, level="O2")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"level": "OD"}, ValueError, "level should be O1 or O2"),
+        ({"dtype": "float32"}, ValueError, "dtype should be 'float16' or 'bfloat16'"),
+        ({"save_dtype": "float32"}, UnimplementedError, "save_dtype"),
+        ({"master_grad": True}, UnimplementedError, "master_grad"),
+    ],
+)
+def test_bad_arguments(amp_on_cpu: None, kwargs: dict, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        paddle.amp.decorate(net(), **kwargs)
+
+
+def test_models_must_be_layers(amp_on_cpu: None) -> None:
+    with pytest.raises(RuntimeError, match="models should be paddle.nn.Layer"):
+        paddle.amp.decorate([net(), "not a layer"], level="O2")
