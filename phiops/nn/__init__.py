@@ -9,9 +9,13 @@ TransformerDecoder and Transformer; the recurrent cells SimpleRNNCell, LSTMCell,
 their base RNNCellBase), RNN, BiRNN and the networks SimpleRNN, LSTM, GRU; gradient clipping (ClipGradByValue, ClipGradByNorm,
 ClipGradByGlobalNorm); ParamAttr.
 
+Also the activation layers ELU, CELU, SELU, SiLU, Swish, Mish, Softplus, Softsign, Softshrink,
+Hardshrink, Hardsigmoid, Hardtanh, ReLU6, LeakyReLU, LogSoftmax, LogSigmoid, Tanhshrink,
+ThresholdedReLU, PReLU, GLU, Softmax2D, and Identity (runtime/nn/activation.py); the padding
+layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py).
+
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the other activations (LeakyReLU, SiLU, ...) and losses
-(L1Loss, BCELoss, NLLLoss, ...), Upsample, Pad, Identity, LayerDict, ParameterList, and
+the other losses (L1Loss, BCELoss, NLLLoss, ...), Upsample, LayerDict, ParameterList, and
 ``paddle.nn.utils`` and ``paddle.nn.quant``.
 """
 

@@ -7,10 +7,14 @@ flatten; cross_entropy and mse_loss; scaled_dot_product_attention; the vision fu
 pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, affine_grid
 (runtime/nn/vision_functional.py); sequence_mask.
 
-PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other activations
-(leaky_relu, silu, log_softmax, ...), the other losses (l1_loss, binary_cross_entropy, nll_loss,
-...), 1-D and 3-D convolutions and pools, interpolate, pad, one_hot, normalize and the fused
-attention functions (flash_attention, flashmask_attention, sparse_attention).
+Also the activations elu, celu, selu, silu, swish, mish, softplus, softsign, softshrink,
+hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, tanhshrink,
+thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
+runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py).
+
+PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
+binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, interpolate, normalize
+and the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
 """
 
 from __future__ import annotations
@@ -77,4 +81,71 @@ __all__ = [
     "mse_loss",
     "scaled_dot_product_attention",
     "sequence_mask",
+]
+
+# the other activations, padding and one_hot (runtime/nn/activation.py, runtime/nn/padding.py)
+from phiops.runtime.nn.activation import (
+    celu,
+    elu,
+    elu_,
+    glu,
+    hardshrink,
+    hardsigmoid,
+    hardtanh,
+    hardtanh_,
+    leaky_relu,
+    leaky_relu_,
+    log_sigmoid,
+    log_softmax,
+    logsigmoid,
+    mish,
+    prelu,
+    relu6,
+    relu_,
+    selu,
+    silu,
+    softmax_,
+    softplus,
+    softshrink,
+    softsign,
+    swish,
+    tanhshrink,
+    thresholded_relu,
+)
+from phiops.runtime.nn.padding import (
+    one_hot,
+    pad,
+    zeropad2d,
+)
+
+__all__ += [
+    "celu",
+    "elu",
+    "elu_",
+    "glu",
+    "hardshrink",
+    "hardsigmoid",
+    "hardtanh",
+    "hardtanh_",
+    "leaky_relu",
+    "leaky_relu_",
+    "log_sigmoid",
+    "log_softmax",
+    "logsigmoid",
+    "mish",
+    "prelu",
+    "relu6",
+    "relu_",
+    "selu",
+    "silu",
+    "softmax_",
+    "softplus",
+    "softshrink",
+    "softsign",
+    "swish",
+    "tanhshrink",
+    "thresholded_relu",
+    "one_hot",
+    "pad",
+    "zeropad2d",
 ]
