@@ -13,8 +13,8 @@ numpy's GEMM speed)::
 The models are exported by this script (``paddle.jit.save``, seeded weights, no downloads) and
 converted once into ``--cache`` (default ``$XDG_CACHE_HOME/phiops-bench``, else
 ``~/.cache/phiops-bench``). Each figure is the median wall time of ``--repeat`` runs after two
-warm-up runs, the runtimes taking turns run by run so that a change in the machine's load
-touches them alike. Outputs are compared with the Predictor's (largest difference relative to
+warm-up runs, the runtimes taking turns run by run (in a rotating order) so that a change in the machine's
+load touches them alike; onnxruntime's threads do not spin between runs. Outputs are compared with the Predictor's (largest difference relative to
 the output's largest magnitude). Not a test.
 """
 
@@ -115,8 +115,9 @@ def onnx_file(prefix: Path) -> Path | None:
                 str(prefix.with_suffix(".pdiparams")),
                 str(target),
                 opset_version=13,
-                # not polygraphy, the default, which pip-installs packages of its own
-                optimize_tool="onnxoptimizer",
+                # the model as converted: the default tool, polygraphy, pip-installs packages
+                # of its own; onnxruntime optimises the graph when it loads it
+                optimize_tool="none",
             )
         except Exception as error:  # report and go on without onnxruntime for this model
             print(f"  paddle2onnx failed: {error}", file=sys.stderr)
@@ -149,9 +150,19 @@ def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
     if onnx_path is not None:
         import onnxruntime
 
-        session = onnxruntime.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
-        input_name = session.get_inputs()[0].name
-        found["onnxruntime"] = lambda: session.run(None, {input_name: x})[0]
+        options = onnxruntime.SessionOptions()
+        # its idle threads would otherwise spin after each run, taking a core from the runtime
+        # timed next in this process
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            session = onnxruntime.InferenceSession(
+                str(onnx_path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as error:  # a conversion onnxruntime refuses: no onnxruntime column
+            print(f"  onnxruntime cannot load the converted model: {error}", file=sys.stderr)
+        else:
+            input_name = session.get_inputs()[0].name
+            found["onnxruntime"] = lambda: session.run(None, {input_name: x})[0]
     for label, passes in (("phiops", None), ("phiops_nopass", "")):
         scope, executor = Scope(), Executor()
         program, feeds, fetches = load_inference_model(str(prefix), executor, scope=scope)
@@ -179,9 +190,10 @@ def bench_model(name: str, size: int, repeat: int, cache: Path, rate: float) -> 
         out = fn()
         errors[label] = float(np.abs(np.asarray(out) - reference).max()) / scale
     times: dict[str, list[float]] = {label: [] for label in fns}
-    for _ in range(repeat):
-        for label, fn in fns.items():
-            times[label].append(_seconds(fn))
+    order = list(fns)
+    for turn in range(repeat):
+        for label in order[turn % len(order) :] + order[: turn % len(order)]:
+            times[label].append(_seconds(fns[label]))
     medians = {label: statistics.median(values) for label, values in times.items()}
     return {"name": name, "gflop": gflop, "median": medians, "error": errors, "rate": rate}
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from phiops.runtime.common import Backend
+from phiops.runtime.device import to_backend
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.static.executor.builder import PlanBuilder
 from phiops.runtime.static.executor.steps.step import OpStep
@@ -116,6 +117,8 @@ class InferenceRewrite:
         folds: dict[int, BatchNormFold] = {}
         if "batch_norm_folding" in self.passes:
             for fold in match_batch_norm_folds(block, uses, constants):
+                fold.weight = to_backend(fold.weight, builder.place)
+                fold.bias = to_backend(fold.bias, builder.place)
                 folds[fold.producer] = fold
                 self._absorbed.update(fold.chain)
                 self._note_consumed(fold.producer, fold.chain, parameters)
