@@ -1,6 +1,7 @@
-"""Bias and activation fusion: a convolution or matmul, the adds of constants (its bias, or a
-folded batch_norm's) and the one-input activations after it (relu, relu6, sigmoid, gelu,
-swish, hardswish, leaky_relu...: every op with one tensor input and output and
+"""Bias and activation fusion: a convolution or matmul and, in their order, the adds after it
+(of constants: its bias, a folded batch_norm's; or of a value computed before it: a residual
+connection) and the one-input activations after it (relu, relu6, sigmoid, gelu, swish,
+hardswish, leaky_relu...: every op with one tensor input and output and
 ``UnchangedInferMeta``) run as one step. The adds write into the producer's output in place
 (``xp.add(y, bias, out=y)``, the add kernel's own ufunc), the activations run their planned
 kernels on it, and every value of the chain lives in the producer's slot: no extra slot, and
@@ -21,18 +22,26 @@ from phiops.runtime.static.executor.metas import dtype_of
 from phiops.runtime.static.executor.steps.step import OpStep, run_checked
 from phiops.runtime.static.passes.patterns import Uses, broadcasts_into, producer_of
 
-__all__ = ["FusedStep", "Fusion", "in_place_add", "match_fusions"]
+__all__ = ["FusedStep", "Fusion", "Stage", "in_place_add", "in_place_add_value", "match_fusions"]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One op absorbed into a fused step: an add of a constant (``constant``) or of a value
+    computed before the producer (``operand``), or a one-input op (neither)."""
+
+    index: int
+    constant: Any = None
+    operand: Value | None = None
 
 
 @dataclass
 class Fusion:
-    """Op ``producer`` and what runs on its result in its slot: the adds of constants
-    (``adds``: (op index, array)) and the one-input ops ``unary``, in order; ``values`` are the
-    results of the absorbed ops (they share the producer's slot)."""
+    """Op ``producer`` and what runs on its result in its slot, in order (``stages``);
+    ``values`` are the results of the absorbed ops (they share the producer's slot)."""
 
     producer: int
-    adds: list[tuple[int, Any]] = field(default_factory=list)
-    unary: list[int] = field(default_factory=list)
+    stages: list[Stage] = field(default_factory=list)
     values: list[Value] = field(default_factory=list)
 
 
@@ -55,13 +64,12 @@ def match_fusions(
             if reader is None:
                 break
             reader_index, reader_op = reader
-            if _is_constant_add(reader_op, value, constants):
-                other = next(v for v in reader_op.operands if v is not value)
-                fusion.adds.append((reader_index, constants[other]))
-            elif is_unary(reader_op, value):
-                fusion.unary.append(reader_index)
-            else:
+            stage = _add_stage(reader_index, reader_op, value, constants, uses, index)
+            if stage is None and is_unary(reader_op, value):
+                stage = Stage(reader_index)
+            if stage is None:
                 break
+            fusion.stages.append(stage)
             value = reader_op.results[0]
             fusion.values.append(value)
         if fusion.values:
@@ -69,18 +77,39 @@ def match_fusions(
     return fusions
 
 
-def _is_constant_add(op: Operation, value: Value, constants: dict[Value, Any]) -> bool:
+def _add_stage(
+    index: int,
+    op: Operation,
+    value: Value,
+    constants: dict[Value, Any],
+    uses: Uses,
+    producer: int,
+) -> Stage | None:
+    """The stage of an ``add`` of ``value`` and a constant broadcasting into it, or of a value
+    of its dtype and dims computed before the producer (a residual connection); else None."""
     if op.name != "pd_op.add" or len(op.operands) != 2 or len(op.results) != 1:
-        return False
+        return None
     other = [operand for operand in op.operands if operand is not value]
-    if len(other) != 1 or other[0] not in constants:
-        return False
-    array = constants[other[0]]
-    return (
-        hasattr(array, "dtype")
-        and array.dtype == _declared_numpy_dtype(value)
-        and broadcasts_into(value, array)
-    )
+    if len(other) != 1:
+        return None
+    (operand,) = other
+    if operand in constants:
+        array = constants[operand]
+        if (
+            hasattr(array, "dtype")
+            and array.dtype == _declared_numpy_dtype(value)
+            and broadcasts_into(value, array)
+        ):
+            return Stage(index, constant=array)
+        return None
+    defined = operand.define_op
+    if defined is None or uses.index_of.get(defined, producer) >= producer:
+        return None
+    if not isinstance(operand.type, DenseTensorType) or not isinstance(value.type, DenseTensorType):
+        return None
+    if operand.type.dims != value.type.dims or operand.type.element != value.type.element:
+        return None
+    return Stage(index, operand=operand)
 
 
 def _declared_numpy_dtype(value: Value) -> Any:
@@ -131,6 +160,27 @@ def in_place_add(slot: int, constant: Any, on_cpu: bool) -> Callable[[list], Non
             np.add(y, constant, out=y)
         else:
             s[slot] = np.add(y, constant)
+
+    return added_in_place
+
+
+def in_place_add_value(slot: int, other: int, on_cpu: bool) -> Callable[[list], None]:
+    """The step adding the array in slot ``other`` to the array in ``slot``: in place where it
+    may be written and ``other`` has its shape and dtype, else into a new array (as the add
+    kernel computes it)."""
+    if not on_cpu:
+
+        def added(s: list) -> None:
+            s[slot] = s[slot] + s[other]
+
+        return added
+
+    def added_in_place(s: list) -> None:
+        y, z = s[slot], s[other]
+        if y.flags.writeable and z.shape == y.shape and z.dtype == y.dtype:
+            np.add(y, z, out=y)
+        else:
+            s[slot] = np.add(y, z)
 
     return added_in_place
 

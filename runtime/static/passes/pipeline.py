@@ -21,7 +21,13 @@ from phiops.runtime.static.passes.config import (
 )
 from phiops.runtime.static.passes.constant_folding import fold_constants, foldable_ops
 from phiops.runtime.static.passes.dead_code import dead_ops
-from phiops.runtime.static.passes.fusion import FusedStep, Fusion, in_place_add, match_fusions
+from phiops.runtime.static.passes.fusion import (
+    FusedStep,
+    Fusion,
+    in_place_add,
+    in_place_add_value,
+    match_fusions,
+)
 from phiops.runtime.static.passes.memory_planning import MemoryReport
 from phiops.runtime.static.passes.patterns import Uses
 
@@ -129,9 +135,9 @@ class InferenceRewrite:
             start = {index: fold.values[-1] for index, fold in folds.items()}
             for fusion in match_fusions(block, uses, constants, start):
                 fusions[fusion.producer] = fusion
-                members = [i for i, _ in fusion.adds] + fusion.unary
+                members = [stage.index for stage in fusion.stages]
                 self._absorbed.update(members)
-                self._note_consumed(fusion.producer, [i for i, _ in fusion.adds], parameters)
+                self._note_consumed(fusion.producer, members, parameters)
         for index in sorted(set(folds) | set(fusions)):
             self._heads[index] = (folds.get(index), fusions.get(index))
 
@@ -189,13 +195,17 @@ class InferenceRewrite:
         if fold is not None:
             last = self.block.ops[fold.chain[-1]]
             members.append(_labelled(in_place_add(slot, fold.bias, on_cpu), builder, fold.chain[-1], last, "folded"))
-        if fusion is not None:
-            for add_index, constant in fusion.adds:
-                add_op = self.block.ops[add_index]
-                members.append(_labelled(in_place_add(slot, constant, on_cpu), builder, add_index, add_op, "in place"))
-            for unary_index in fusion.unary:
+        for stage in fusion.stages if fusion is not None else ():
+            stage_op = self.block.ops[stage.index]
+            if stage.constant is not None:
+                core = in_place_add(slot, stage.constant, on_cpu)
+                members.append(_labelled(core, builder, stage.index, stage_op, "in place"))
+            elif stage.operand is not None:
+                core = in_place_add_value(slot, builder.slot_of[stage.operand], on_cpu)
+                members.append(_labelled(core, builder, stage.index, stage_op, "in place"))
+            else:
                 first = len(builder.ops)
-                compile_op(builder, unary_index, self.block.ops[unary_index])
+                compile_op(builder, stage.index, stage_op)
                 members.extend(builder.ops[first:])
                 del builder.ops[first:]
         if len(members) == 1:

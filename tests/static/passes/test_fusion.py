@@ -80,3 +80,49 @@ def test_a_fetched_intermediate_keeps_its_value() -> None:
     for a, b in zip(on, off):
         np.testing.assert_array_equal(a, b)
     assert (on[0] < 0).any()  # the pre-activation value, not overwritten by relu
+
+
+def test_stages_run_in_the_programs_order() -> None:
+    def build_fn():
+        x = phi.static.data("x", [None, 6], "float32")
+        hidden = F.relu(phi.matmul(x, phi.static.create_parameter([6, 5], "float32", name="w")))
+        bias = phi.static.create_parameter([5], "float32", name="b")
+        return [F.sigmoid(hidden + bias)]
+
+    main, startup, fetches = build(build_fn)
+    fresh = started_scope(startup)
+
+    def scope():
+        new = fresh()
+        new.var("b").set(np.full((5,), -3.0, np.float32))  # sigmoid(relu(.) - 3): order shows
+        return new
+
+    feed = {"x": RNG.standard_normal((4, 6)).astype(np.float32)}
+    (on,), (off,), plan = run_with_and_without(main, feed, fetches, scope)
+    np.testing.assert_array_equal(on, off)
+    (fused,) = plan.report.fused
+    assert fused.index("relu") < fused.index("pd_op.add") < fused.index("sigmoid")
+
+
+def _residual(shortcut_first: bool):
+    def build_fn():
+        x = phi.static.data("x", [None, 4, 6, 6], "float32")
+        if shortcut_first:
+            shortcut = phi.tanh(x)
+            main = phi.nn.Conv2D(4, 4, 3, padding=1)(x)
+        else:
+            main = phi.nn.Conv2D(4, 4, 3, padding=1)(x)
+            shortcut = phi.tanh(x)
+        return [F.relu(main + shortcut)]
+
+    return build_fn
+
+
+@pytest.mark.parametrize("shortcut_first", [True, False])
+def test_a_residual_add_fuses_when_its_operand_is_computed_before_the_conv(shortcut_first) -> None:
+    main, startup, fetches = build(_residual(shortcut_first))
+    feed = {"x": RNG.standard_normal((2, 4, 6, 6)).astype(np.float32)}
+    (on,), (off,), plan = run_with_and_without(main, feed, fetches, started_scope(startup))
+    np.testing.assert_array_equal(on, off)
+    (fused,) = plan.report.fused
+    assert ("pd_op.relu" in fused) is shortcut_first
