@@ -14,7 +14,9 @@ The models are exported by this script (``paddle.jit.save``, seeded weights, no 
 converted once into ``--cache`` (default ``$XDG_CACHE_HOME/phiops-bench``, else
 ``~/.cache/phiops-bench``). Each figure is the median wall time of ``--repeat`` runs after two
 warm-up runs, the runtimes taking turns run by run (in a rotating order) so that a change in the machine's
-load touches them alike; onnxruntime's threads do not spin between runs. Outputs are compared with the Predictor's (largest difference relative to
+load touches them alike; onnxruntime's threads do not spin between runs. Each run is timed in wall
+time and in CPU time of the process (all its threads): on a machine other processes load, the
+CPU time is the steadier measure of a runtime's cost. Outputs are compared with the Predictor's (largest difference relative to
 the output's largest magnitude). Not a test.
 """
 
@@ -42,19 +44,22 @@ MODELS = (
 )
 
 
-def gemm_rate() -> float:
-    """GFLOP/s of numpy's float32 1024x1024 @ 1024x1024 (best of 7)."""
+def gemm_rate() -> tuple[float, float]:
+    """numpy's float32 1024x1024 @ 1024x1024: GFLOP per wall second and per CPU second of this
+    process (all its threads), each the best of 7."""
     a = np.random.default_rng(0).standard_normal((1024, 1024), dtype=np.float32)
     b = np.random.default_rng(1).standard_normal((1024, 1024), dtype=np.float32)
     a @ b
-    best = min(_seconds(lambda: a @ b) for _ in range(7))
-    return 2 * 1024**3 / best / 1e9
+    timings = [_seconds(lambda: a @ b) for _ in range(7)]
+    flop = 2 * 1024**3
+    return flop / min(w for w, _ in timings) / 1e9, flop / min(c for _, c in timings) / 1e9
 
 
-def _seconds(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+def _seconds(fn: Callable[[], Any]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one call."""
+    start, cpu = time.perf_counter(), time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def export(name: str, size: int, cache: Path) -> tuple[Path, float]:
@@ -134,7 +139,9 @@ def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
     from phiops.runtime.static import Executor, Scope, load_inference_model
 
     found: dict[str, Callable[[], np.ndarray]] = {}
-    config = paddle_infer.Config(str(prefix.with_suffix(".json")), str(prefix.with_suffix(".pdiparams")))
+    config = paddle_infer.Config(
+        str(prefix.with_suffix(".json")), str(prefix.with_suffix(".pdiparams"))
+    )
     config.disable_glog_info()
     predictor = paddle_infer.create_predictor(config)
     input_handle = predictor.get_input_handle(predictor.get_input_names()[0])
@@ -167,8 +174,14 @@ def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
         scope, executor = Scope(), Executor()
         program, feeds, fetches = load_inference_model(str(prefix), executor, scope=scope)
 
-        def run_phiops(program=program, feeds=feeds, fetches=fetches, scope=scope,
-                       executor=executor, passes=passes) -> np.ndarray:
+        def run_phiops(
+            program=program,
+            feeds=feeds,
+            fetches=fetches,
+            scope=scope,
+            executor=executor,
+            passes=passes,
+        ) -> np.ndarray:
             if passes is None:
                 return executor.run(program, {feeds[0]: x}, fetches, scope)[0]
             with flags.flags_guard({"inference_passes": passes}):
@@ -178,7 +191,7 @@ def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
     return found
 
 
-def bench_model(name: str, size: int, repeat: int, cache: Path, rate: float) -> dict[str, Any]:
+def bench_model(name: str, size: int, repeat: int, cache: Path) -> dict[str, Any]:
     prefix, gflop = export(name, size, cache)
     x = np.random.default_rng(7).standard_normal((1, 3, size, size), dtype=np.float32)
     fns = runners(prefix, x)
@@ -189,52 +202,70 @@ def bench_model(name: str, size: int, repeat: int, cache: Path, rate: float) -> 
         fn()  # warm up: phiops plans (and runs the passes) here
         out = fn()
         errors[label] = float(np.abs(np.asarray(out) - reference).max()) / scale
-    times: dict[str, list[float]] = {label: [] for label in fns}
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label in fns}
     order = list(fns)
     for turn in range(repeat):
         for label in order[turn % len(order) :] + order[: turn % len(order)]:
             times[label].append(_seconds(fns[label]))
-    medians = {label: statistics.median(values) for label, values in times.items()}
-    return {"name": name, "gflop": gflop, "median": medians, "error": errors, "rate": rate}
+    wall = {label: statistics.median(w for w, _ in values) for label, values in times.items()}
+    cpu = {label: statistics.median(c for _, c in values) for label, values in times.items()}
+    return {"name": name, "gflop": gflop, "median": wall, "cpu": cpu, "error": errors}
 
 
-def table(rows: list[dict[str, Any]], rate: float, size: int) -> str:
-    labels = ("phiops", "phiops_nopass", "predictor", "onnxruntime")
+LABELS = ("phiops", "phiops_nopass", "predictor", "onnxruntime")
+
+
+def table(rows: list[dict[str, Any]], rates: tuple[float, float], size: int) -> str:
+    """The markdown table: per model and runtime, median wall ms / median CPU ms (all threads
+    of the process) and the GFLOP per CPU second as a share of numpy's GEMM's; the ratios of
+    phiops (passes on) to the Predictor and onnxruntime, in wall and in CPU time."""
     lines = [
-        f"1x3x{size}x{size} float32, median ms per run (GFLOP/s, % of the {rate:.0f} GFLOP/s "
-        "GEMM floor); ratios: phiops / Predictor, phiops / onnxruntime",
+        f"1x3x{size}x{size} float32; each cell: median wall ms / median CPU ms (the process's "
+        f"CPU time, all threads) / GFLOP per CPU second as % of numpy's float32 GEMM "
+        f"({rates[1]:.1f} GFLOP per CPU second; {rates[0]:.1f} GFLOP/s wall)",
         "",
-        "| model | GFLOP | phiops (passes) | phiops (no passes) | Predictor | onnxruntime "
-        "| phiops/Predictor | phiops/ort | max rel. diff (phiops) |",
+        "| model | GFLOP | phiops | phiops, no passes | Predictor | onnxruntime "
+        "| phiops / Predictor (wall, CPU) | phiops / onnxruntime (wall, CPU) | max rel. diff |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         cells = []
-        for label in labels:
-            seconds = row["median"].get(label)
-            if seconds is None:
+        for label in LABELS:
+            wall, cpu = row["median"].get(label), row["cpu"].get(label)
+            if wall is None:
                 cells.append("n/a")
                 continue
-            reached = row["gflop"] / seconds
-            cells.append(f"{seconds * 1e3:.1f} ({reached:.1f}, {100 * reached / rate:.0f}%)")
-        median = row["median"]
-        ratio_p = median["phiops"] / median["predictor"]
-        ratio_o = median["phiops"] / median["onnxruntime"] if "onnxruntime" in median else None
+            share = 100 * row["gflop"] / cpu / rates[1] if cpu > 0 else float("nan")
+            cells.append(f"{wall * 1e3:.1f} / {cpu * 1e3:.1f} / {share:.0f}%")
+        ratios = []
+        for other in ("predictor", "onnxruntime"):
+            if other not in row["median"]:
+                ratios.append("n/a")
+                continue
+            ratios.append(
+                f"{row['median']['phiops'] / row['median'][other]:.2f}, "
+                f"{row['cpu']['phiops'] / row['cpu'][other]:.2f}"
+            )
         lines.append(
-            f"| {row['name']} | {row['gflop']:.3f} | " + " | ".join(cells) + f" | {ratio_p:.2f} | "
-            + (f"{ratio_o:.2f}" if ratio_o is not None else "n/a")
+            f"| {row['name']} | {row['gflop']:.3f} | "
+            + " | ".join(cells)
+            + " | "
+            + " | ".join(ratios)
             + f" | {row['error']['phiops']:.1e} |"
         )
-    ratios_p = [r["median"]["phiops"] / r["median"]["predictor"] for r in rows]
-    ratios_o = [
-        r["median"]["phiops"] / r["median"]["onnxruntime"] for r in rows if "onnxruntime" in r["median"]
-    ]
     lines.append("")
-    lines.append(
-        f"median phiops/Predictor {statistics.median(ratios_p):.2f}"
-        + (f", median phiops/onnxruntime {statistics.median(ratios_o):.2f}, "
-           f"worst {max(ratios_o):.2f}" if ratios_o else "")
-    )
+    for kind in ("median", "cpu"):
+        to_p = [r[kind]["phiops"] / r[kind]["predictor"] for r in rows]
+        to_o = [
+            r[kind]["phiops"] / r[kind]["onnxruntime"] for r in rows if "onnxruntime" in r[kind]
+        ]
+        passes = [r[kind]["phiops_nopass"] / r[kind]["phiops"] for r in rows]
+        lines.append(
+            f"{'wall' if kind == 'median' else 'CPU'} time: median phiops/Predictor "
+            f"{statistics.median(to_p):.2f}, median phiops/onnxruntime "
+            f"{statistics.median(to_o):.2f} (worst {max(to_o):.2f}), median speed-up of the "
+            f"passes {statistics.median(passes):.2f}x"
+        )
     return "\n".join(lines)
 
 
@@ -252,16 +283,24 @@ def main(argv: list[str] | None = None) -> int:
     for variable in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         if variable in os.environ:
             print(f"warning: {variable} is set (run with env -u {variable})", file=sys.stderr)
-    rate = gemm_rate()
-    print(f"numpy float32 GEMM 1024^3: {rate:.1f} GFLOP/s; load average {os.getloadavg()}")
+    rates = gemm_rate()
+    print(
+        f"numpy float32 GEMM 1024^3: {rates[0]:.1f} GFLOP/s wall, {rates[1]:.1f} GFLOP per CPU "
+        f"second; load average {os.getloadavg()}"
+    )
     rows = []
     for name in options.models:
-        row = bench_model(name, options.size, options.repeat, options.cache, rate)
+        row = bench_model(name, options.size, options.repeat, options.cache)
         rows.append(row)
-        print(name, {k: f"{v * 1e3:.1f} ms" for k, v in row["median"].items()},
-              {k: f"{v:.1e}" for k, v in row["error"].items()}, flush=True)
+        print(
+            name,
+            {k: f"{v * 1e3:.1f} ms" for k, v in row["median"].items()},
+            {k: f"{v * 1e3:.1f} ms CPU" for k, v in row["cpu"].items()},
+            {k: f"{v:.1e}" for k, v in row["error"].items()},
+            flush=True,
+        )
     print(f"load average after: {os.getloadavg()}")
-    print(table(rows, rate, options.size))
+    print(table(rows, rates, options.size))
     return 0
 
 

@@ -105,4 +105,3 @@ def _test_mode(op: Operation) -> bool | None:
         if attribute is not None and attribute.value is True:
             return True
     return None
-

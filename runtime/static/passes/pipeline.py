@@ -78,9 +78,7 @@ class InferenceRewrite:
         self.passes = passes
         self.block = block
         self.fetched = set(fetched)
-        self.dead = (
-            dead_ops(block, fetched) if "dead_code_elimination" in passes else frozenset()
-        )
+        self.dead = dead_ops(block, fetched) if "dead_code_elimination" in passes else frozenset()
         self.report = PassReport(passes=passes)
         self.constant_slots: list[tuple[int, Any]] = []
         self.consumed: set[Value] = set()  # the parameters the folded constants were made from
@@ -145,7 +143,9 @@ class InferenceRewrite:
         for index in [producer, *chain]:
             self.consumed.update(v for v in self.block.ops[index].operands if v in parameters)
 
-    def compile(self, builder: PlanBuilder, index: int, op: Operation, compile_op: CompileOp) -> bool:
+    def compile(
+        self, builder: PlanBuilder, index: int, op: Operation, compile_op: CompileOp
+    ) -> bool:
         """Compile op ``index`` as the passes have it (True), or leave it to the executor
         (False): a dead or folded op is skipped, an absorbed one only releases its slots, a
         producer is compiled with its fold and fusion."""
@@ -194,7 +194,11 @@ class InferenceRewrite:
             builder.share_slot(value, result)
         if fold is not None:
             last = self.block.ops[fold.chain[-1]]
-            members.append(_labelled(in_place_add(slot, fold.bias, on_cpu), builder, fold.chain[-1], last, "folded"))
+            members.append(
+                _labelled(
+                    in_place_add(slot, fold.bias, on_cpu), builder, fold.chain[-1], last, "folded"
+                )
+            )
         for stage in fusion.stages if fusion is not None else ():
             stage_op = self.block.ops[stage.index]
             if stage.constant is not None:
@@ -216,7 +220,9 @@ class InferenceRewrite:
         self.report.fused.append(fused.label)
 
 
-def _labelled(core: Callable[[list], None], builder: PlanBuilder, index: int, op: Operation, how: str) -> OpStep:
+def _labelled(
+    core: Callable[[list], None], builder: PlanBuilder, index: int, op: Operation, how: str
+) -> OpStep:
     step = OpStep(core)
     step.label = f"{builder.where(index, op)} [{how}]"
     return step

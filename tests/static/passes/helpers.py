@@ -20,7 +20,11 @@ def plan_of(executor: Any, program: Any) -> Any:
 
 
 def run_with_and_without(
-    program: Any, feed: dict, fetch_list: list, scope_of: Callable[[], Any], passes: str = ALL_PASSES
+    program: Any,
+    feed: dict,
+    fetch_list: list,
+    scope_of: Callable[[], Any],
+    passes: str = ALL_PASSES,
 ) -> tuple[list[np.ndarray], list[np.ndarray], Any]:
     """(fetches with ``passes``, fetches without passes, the plan with them), each run on a
     fresh scope from ``scope_of`` by an executor of its own, the program marked for inference."""

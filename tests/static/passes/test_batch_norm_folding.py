@@ -28,8 +28,9 @@ def _conv_bn(data_format: str = "NCHW", bias: bool = True):
     def build_fn():
         shape = [None, 3, 6, 6] if data_format == "NCHW" else [None, 6, 6, 3]
         x = phi.static.data("x", shape, "float32")
-        conv = phi.nn.Conv2D(3, 4, 3, padding=1, bias_attr=None if bias else False,
-                             data_format=data_format)
+        conv = phi.nn.Conv2D(
+            3, 4, 3, padding=1, bias_attr=None if bias else False, data_format=data_format
+        )
         norm = phi.nn.BatchNorm2D(4, data_format=data_format)
         norm.eval()
         return [F.relu(norm(conv(x)))]
@@ -138,7 +139,9 @@ def test_the_scope_keeps_its_parameters() -> None:
 
 def test_the_legacy_cnn_fixture_folds_and_gives_paddles_outputs() -> None:
     scope, executor = phi.static.Scope(), phi.static.Executor()
-    program, feeds, fetches = phi.static.load_inference_model(str(LEGACY / "model"), executor, scope=scope)
+    program, feeds, fetches = phi.static.load_inference_model(
+        str(LEGACY / "model"), executor, scope=scope
+    )
     inputs, outputs = np.load(LEGACY / "inputs.npz"), np.load(LEGACY / "outputs.npz")
     (got,) = executor.run(program, {feeds[0]: inputs[inputs.files[0]]}, fetches, scope)
     _close(got, outputs[outputs.files[0]])

@@ -14,9 +14,20 @@ MODEL = Path(__file__).resolve().parents[2] / "data" / "saved_models" / "cnn_sta
 
 def _plan(env: dict[str, str] | None = None) -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "phiops", "run", str(MODEL / "model"), "--input",
-         str(MODEL / "input.npy"), "--plan"],
-        capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})},
+        [
+            sys.executable,
+            "-m",
+            "phiops",
+            "run",
+            str(MODEL / "model"),
+            "--input",
+            str(MODEL / "input.npy"),
+            "--plan",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
     )
     assert result.returncode == 0, result.stderr
     return result.stdout

@@ -102,14 +102,21 @@ def test_paddles_executor_fixtures_give_its_values_with_the_passes(fixture: Path
         if want.dtype.kind in "fc":
             scale = max(float(np.nanmax(np.abs(want), initial=0)), 1.0) if want.size else 1.0
             atol = 1e-5 * scale if folded else 1e-6
-            np.testing.assert_allclose(got, want, rtol=1e-6 if not folded else 1e-5, atol=atol,
-                                       equal_nan=True, err_msg=name)
+            np.testing.assert_allclose(
+                got,
+                want,
+                rtol=1e-6 if not folded else 1e-5,
+                atol=atol,
+                equal_nan=True,
+                err_msg=name,
+            )
         else:
             np.testing.assert_array_equal(got, want, err_msg=name)
     for key in expected.files:
         if key.startswith("after/"):
-            np.testing.assert_allclose(np.asarray(scope.get(key[6:])), expected[key], rtol=1e-6,
-                                       atol=1e-6, err_msg=key)
+            np.testing.assert_allclose(
+                np.asarray(scope.get(key[6:])), expected[key], rtol=1e-6, atol=1e-6, err_msg=key
+            )
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.stem)
