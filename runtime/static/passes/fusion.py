@@ -4,7 +4,7 @@ connection) and the one-input activations after it (relu, relu6, sigmoid, gelu, 
 hardswish, leaky_relu...: every op with one tensor input and output and
 ``UnchangedInferMeta``) run as one step. The adds write into the producer's output in place
 (``xp.add(y, bias, out=y)``, the add kernel's own ufunc), the activations run their planned
-kernels on it, and every value of the chain lives in the producer's slot: no extra slot, and
+kernels on it (which allocate their result: kernels take no output array), and every value of the chain lives in the producer's slot: no extra slot, and
 exactly the numbers of the unfused steps."""
 
 from __future__ import annotations
