@@ -8,7 +8,7 @@ import numpy as np
 
 import phiops.generated as phi
 from phiops.runtime import flags
-from phiops.runtime.static.passes import mark_inference_program
+from phiops.runtime.static.passes import mark_inference_program, training_reason
 
 ALL_PASSES = flags.flag_value("inference_passes")
 
@@ -27,14 +27,26 @@ def run_with_and_without(
     passes: str = ALL_PASSES,
 ) -> tuple[list[np.ndarray], list[np.ndarray], Any]:
     """(fetches with ``passes``, fetches without passes, the plan with them), each run on a
-    fresh scope from ``scope_of`` by an executor of its own, the program marked for inference."""
+    fresh scope from ``scope_of`` by an executor of its own, the program marked for inference.
+    Each is run twice, the first run checking each step, the second running the fast steps
+    (fused closures): both must give the same arrays (unless the program trains: its second
+    run starts from updated parameters), and the second run's are returned."""
     mark_inference_program(program)
+    parameters = {op.results[0] for op in program.block.ops if op.name == "builtin.parameter"}
+    trains = training_reason(program.block, parameters) is not None
     results = []
     plans = []
     for setting in (passes, ""):
         executor = phi.static.Executor()
         with flags.flags_guard({"inference_passes": setting}):
-            results.append(executor.run(program, feed, fetch_list, scope=scope_of()))
+            scope = scope_of()
+            first = executor.run(program, feed, fetch_list, scope=scope)
+            second = executor.run(program, feed, fetch_list, scope=scope)
+            for a, b in zip(first, second):
+                if not trains:
+                    np.testing.assert_array_equal(a, b)
+            assert plan_of(executor, program).steps is not None  # the fast steps ran
+            results.append(second)
             plans.append(plan_of(executor, program))
     return results[0], results[1], plans[0]
 
