@@ -167,3 +167,34 @@ def test_matching_needs_the_statistics_as_constants() -> None:
 
     uses = Uses(main.block, frozenset(), set(fetches))
     assert match_batch_norm_folds(main.block, uses, {}) == []
+
+
+def test_a_depthwise_conv_folds_its_batch_norm() -> None:
+    def build_fn():
+        x = phi.static.data("x", [None, 4, 6, 6], "float32")
+        norm = phi.nn.BatchNorm2D(4)
+        norm.eval()
+        return [F.relu(norm(phi.nn.Conv2D(4, 4, 3, padding=1, groups=4)(x)))]
+
+    main, startup, fetches = build(build_fn)
+    feed = {"x": RNG.standard_normal((2, 4, 6, 6)).astype(np.float32)}
+    statistics = _randomise_statistics(started_scope(startup))
+    (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
+    _close(on, off)
+    assert len(plan.report.batch_norms) == 1
+
+
+def test_a_matmul_by_a_transposed_weight_folds_along_its_rows() -> None:
+    def build_fn():
+        x = phi.static.data("x", [None, 6], "float32")
+        w = phi.static.create_parameter([5, 6], "float32", name="w")
+        norm = phi.nn.BatchNorm1D(5)
+        norm.eval()
+        return [norm(phi.matmul(x, w, transpose_y=True))]
+
+    main, startup, fetches = build(build_fn)
+    feed = {"x": RNG.standard_normal((4, 6)).astype(np.float32)}
+    statistics = _randomise_statistics(started_scope(startup))
+    (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
+    _close(on, off)
+    assert len(plan.report.batch_norms) == 1
