@@ -1,7 +1,7 @@
 """Run a saved inference model: ``phiops run MODEL_PREFIX [options]``.
 
     phiops run model --input x=image.npy            # outputs: shape, dtype, summary
-    phiops run model --input x=image.npy --plan     # each op, its kernel, its time
+    phiops run model --input x=image.npy --plan     # each step, its kernel, its time; passes
     phiops run model --input image.npy --repeat 20  # one feed: the name may go
 
 ``MODEL_PREFIX`` names ``MODEL_PREFIX.json`` and ``MODEL_PREFIX.pdiparams`` as PaddlePaddle's
@@ -9,7 +9,9 @@
 ``MODEL_PREFIX.pdmodel`` (docs/legacy_programs.md). Each
 ``--input NAME=FILE`` feeds a ``.npy`` file to the data op NAME. ``--plan`` prints every step of
 the plan the executor made ahead of time, with the kernel it selected and the time the step took
-on a planned run. Exit status: 0, or 1 with a message naming what was wrong.
+on a planned run, and what the inference passes did (FLAGS_inference_passes: the ops removed as
+dead, the constants folded, the batch norms folded, the fused steps, the buffers and the peak
+memory of the intermediates). Exit status: 0, or 1 with a message naming what was wrong.
 
 The op definitions come from the ``phiops.ir.dialects`` entry points (runtime/ir/plugins.py), so
 this needs an installed phiops (``make .venv/.installed`` or ``pip install .``).
@@ -93,11 +95,42 @@ def _run(options: argparse.Namespace) -> int:
             f"median {statistics.median(seconds) * 1e3:.3f} ms"
         )
     if options.plan:
+        plans = executor.compiled_plans(program)
+        if plans:
+            lines.extend(_passes_lines(plans[-1].report))
         lines.append(f"plan ({len(timings)} steps):")
         for index, (op, kernel, seconds) in enumerate(timings):
             lines.append(f"{index:4d} {seconds * 1e6:10.1f} us  {op}  {kernel or '(builtin)'}")
         lines.append(f"total {sum(t for _, _, t in timings) * 1e6:.1f} us")
     return write_stdout("\n".join(lines) + "\n")
+
+
+def _passes_lines(report: Any) -> list[str]:
+    """What the inference passes did to the plan, for ``--plan``."""
+    if report is None:
+        return ["passes: none (FLAGS_inference_passes is empty)"]
+    if report.skipped is not None:
+        return [f"passes: none ({report.skipped})"]
+    lines = [f"passes: {', '.join(report.passes)}"]
+    sections = (
+        ("dead ops removed", report.dead),
+        (f"constants folded ({report.folded_bytes:,} bytes)", report.folded),
+        ("batch norms folded", report.batch_norms),
+        ("fused steps", report.fused),
+    )
+    for title, items in sections:
+        lines.append(f"{title}: {len(items)}")
+        lines.extend(f"  {item}" for item in items)
+    memory = report.memory
+    if memory is not None:
+        lines.append(
+            f"buffers: {memory.buffers} for the intermediates; peak memory {memory.peak:,} bytes "
+            f"(all intermediates {memory.total:,}; feeds, parameters and constants "
+            f"{memory.resident:,}"
+            + (f"; {memory.unknown} of sizes known when they run" if memory.unknown else "")
+            + ")"
+        )
+    return lines
 
 
 def _feeds(inputs: list[str], feed_names: list[str]) -> dict[str, Any]:

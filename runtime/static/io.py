@@ -25,6 +25,7 @@ from phiops.runtime.formats.inference_model import (
 from phiops.runtime.formats.pir_json import program_from_json, program_to_json
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Value
+from phiops.runtime.static.passes.config import mark_inference_program
 
 __all__ = ["save_inference_model", "load_inference_model", "normalize_program"]
 
@@ -248,9 +249,12 @@ def load_inference_model(
 ) -> tuple[Program, list[str], list[Value]]:
     """Load a model saved by `paddle.jit.save`, `paddle.static.save_inference_model` or
     `save_inference_model`: returns ``(program, feed_names, fetch_targets)`` and puts every
-    parameter's array into ``scope`` (default: the global scope)."""
+    parameter's array into ``scope`` (default: the global scope). The program is marked for the
+    executor's inference passes (``FLAGS_inference_passes``, docs/executor.md)."""
     program, feed_names, fetch_targets, params = read_inference_model(path_prefix)
     target = _default_scope() if scope is None else scope
     for name, array in params.items():
         _scope_set(target, name, array)
+    # the executor compiles it with the inference passes (FLAGS_inference_passes)
+    mark_inference_program(program)
     return program, feed_names, fetch_targets

@@ -56,6 +56,9 @@ class PlanBuilder:
         # PaddlePaddle types the body's ops before it knows the extents change, so the declared
         # extents of ops planned when they run are not checked there (dtype and rank are)
         self.loose_extents = 0
+        # memory planning (runtime/static/passes/memory_planning.py): the slots emptied so far,
+        # which new values take before the list grows; None: every value gets a slot of its own
+        self.free_slots: list[int] | None = None
 
     def compile_op_steps(self, op: Operation, where: str) -> None:
         """Append the steps of ``op`` (named ``where`` in errors)."""
@@ -63,10 +66,18 @@ class PlanBuilder:
 
     # -- slots and lifetimes -----------------------------------------------------------------
     def new_slot(self, value: Value) -> int:
-        slot = self.slot_of[value] = self.num_slots
-        self.num_slots += 1
+        if self.free_slots:
+            slot = self.slot_of[value] = self.free_slots.pop()
+        else:
+            slot = self.slot_of[value] = self.num_slots
+            self.num_slots += 1
         self.lifetimes.new_slot(slot, value)
         return slot
+
+    def bare_slot(self) -> int:
+        """A slot of no value, never emptied (a constant the plan places before each run)."""
+        self.num_slots += 1
+        return self.num_slots - 1
 
     def share_slot(self, value: Value, source: Value) -> None:
         """``value`` lives in ``source``'s slot (an in-place output, a fetch); the slot is kept
@@ -80,7 +91,10 @@ class PlanBuilder:
         slots = self.lifetimes.ending_at(index, op, self.slot_of)
         if slots and self.ops:
             last = self.ops[-1]
+            fresh = slots - set(last.releases)
             last.releases = tuple(sorted(set(last.releases) | slots))
+            if self.free_slots is not None:
+                self.free_slots.extend(sorted(fresh, reverse=True))
 
     # -- metas -------------------------------------------------------------------------------
     def meta(self, array: Any, dtype: DataType) -> DenseTensorMeta:

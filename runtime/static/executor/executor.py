@@ -67,6 +67,15 @@ class Executor:
         self._profile: list[tuple[str, str, float]] | None = None
         _EXECUTORS.add(self)
 
+    def compiled_plans(self, program: Program) -> list[Plan]:
+        """The plans compiled for ``program`` so far (one per feed signature), oldest first:
+        their steps, and ``report``, what the inference passes did (None for a program not
+        marked for them)."""
+        known = self._programs.get(id(program.module))
+        if known is None or known[0].module is not program.module:
+            return []
+        return list(known[1].values())
+
     def run_profiled(
         self,
         program: Program,

@@ -20,13 +20,18 @@ def operands_within(op: Operation) -> list[Value]:
 
 class Lifetimes:
     """The index of the last top-level op that reads each value and each slot (-1: none). A
-    value read inside a region counts as read by the top-level op holding the region."""
+    value read inside a region counts as read by the top-level op holding the region; the ops
+    ``skipped`` (removed by dead-code elimination) read nothing."""
 
     __slots__ = ("last_use", "slot_last")
 
-    def __init__(self, block: Block, fetched: list[Value]) -> None:
+    def __init__(
+        self, block: Block, fetched: list[Value], skipped: frozenset[int] = frozenset()
+    ) -> None:
         self.last_use: dict[Value, int] = {}
         for index, op in enumerate(block.ops):
+            if index in skipped:  # not compiled (dead code): its reads do not count
+                continue
             for operand in operands_within(op):
                 self.last_use[operand] = index
         for value in fetched:

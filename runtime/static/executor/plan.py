@@ -28,6 +28,9 @@ from phiops.runtime.static.executor.steps.builtin import BUILTIN_STEPS
 from phiops.runtime.static.executor.steps.control_flow import CONTROL_FLOW_STEPS
 from phiops.runtime.static.executor.steps.kernel import compile_kernel_op
 from phiops.runtime.static.executor.steps.step import SCOPE_SLOT, OpStep, kernel_text, run_checked
+from phiops.runtime.static.passes.config import INFERENCE_PASSES
+from phiops.runtime.static.passes.memory_planning import memory_report
+from phiops.runtime.static.passes.pipeline import InferenceRewrite, PassReport, inference_rewrite
 from phiops.runtime.static.scope import Scope
 
 __all__ = ["Plan", "compile_plan"]
@@ -46,6 +49,11 @@ class Plan:
         "fetch_metas",
         "fetch_copies",
         "param_metas",
+        "constant_slots",
+        "constant_arrays",
+        "passes_flag",
+        "consumed_params",
+        "report",
     )
 
     def __init__(self) -> None:
@@ -58,6 +66,14 @@ class Plan:
         self.fetch_metas: list[DenseTensorMeta] = []
         self.fetch_copies: list[bool] = []
         self.param_metas: list[tuple[tuple[int, ...], np.dtype]] = []
+        # the inference passes (runtime/static/passes): constants folded when compiling, placed
+        # like parameters before each run; the flag's text they ran under (None: the program is
+        # not marked for them); the parameters (position, array) the constants were made from
+        self.constant_slots: list[int] = []
+        self.constant_arrays: list[Any] = []
+        self.passes_flag: str | None = None
+        self.consumed_params: tuple[tuple[int, Any], ...] = ()
+        self.report: PassReport | None = None
 
     def fits(self, param_arrays: list) -> bool:
         """Whether the parameters have the shapes and dtypes this plan was made for (else the
@@ -65,6 +81,14 @@ class Plan:
         for array, (shape, dtype) in zip(param_arrays, self.param_metas):
             if array.shape != shape or array.dtype is not dtype and array.dtype != dtype:
                 return False
+        if self.passes_flag is not None:
+            # constants folded from parameters are made anew when a parameter is replaced,
+            # and the plan is compiled anew when the passes the flag names change
+            if self.passes_flag != INFERENCE_PASSES.value:
+                return False
+            for position, array in self.consumed_params:
+                if param_arrays[position] is not array:
+                    return False
         return True
 
     def run(self, scope: Scope, feed_arrays: list, param_arrays: list) -> list:
@@ -73,6 +97,8 @@ class Plan:
         for slot, array in zip(self.feed_slots, feed_arrays):
             slots[slot] = array
         for slot, array in zip(self.param_slots, param_arrays):
+            slots[slot] = array
+        for slot, array in zip(self.constant_slots, self.constant_arrays):
             slots[slot] = array
         steps = self.steps
         if steps is None:
@@ -96,6 +122,8 @@ class Plan:
         for slot, array in zip(self.feed_slots, feed_arrays):
             slots[slot] = array
         for slot, array in zip(self.param_slots, param_arrays):
+            slots[slot] = array
+        for slot, array in zip(self.constant_slots, self.constant_arrays):
             slots[slot] = array
         timings: list[tuple[str, str, float]] = []
         if self.steps is None:
@@ -139,7 +167,14 @@ def compile_plan(
     block = info.block
     numbering = value_numbering(block)
     fetched = [_fetch_target(info, target) for target in fetch_key] or list(info.fetch_ops)
-    builder = PlanBuilder(place, numbering, Lifetimes(block, fetched), _compile_op_steps)
+    parameters = {value: array for (_, value), array in zip(info.params, param_arrays)}
+    rewrite = inference_rewrite(info.module, block, fetched, set(parameters))
+    passes = rewrite if isinstance(rewrite, InferenceRewrite) else None
+    if rewrite is not None:
+        plan.passes_flag = INFERENCE_PASSES.value
+        plan.report = rewrite if isinstance(rewrite, PassReport) else rewrite.report
+    lifetimes = Lifetimes(block, fetched, passes.dead if passes else frozenset())
+    builder = PlanBuilder(place, numbering, lifetimes, _compile_op_steps)
     for feed, array in zip(info.feeds, feed_arrays):
         builder.meta_of[feed.value] = builder.meta(array, feed.dtype)
         plan.feed_slots.append(builder.new_slot(feed.value))
@@ -151,7 +186,13 @@ def compile_plan(
         plan.param_slots.append(builder.new_slot(value))
         plan.param_metas.append((array.shape, array.dtype))
         builder.scope_name_of[value] = name
+    if passes is not None:
+        passes.prepare(builder, parameters, _compile_op)
+        if passes.plans_memory:
+            builder.free_slots = []
     for index, op in enumerate(block.ops):
+        if passes is not None and passes.compile(builder, index, op, _compile_op):
+            continue
         _compile_op(builder, index, op)
         builder.release(index, op)
     for value in fetched:
@@ -170,6 +211,19 @@ def compile_plan(
         plan.fetch_copies.append(value in builder.scope_name_of)
     plan.num_slots = builder.num_slots
     plan.ops = builder.ops
+    if passes is not None:
+        for slot, array in passes.constant_slots:
+            plan.constant_slots.append(slot)
+            plan.constant_arrays.append(array)
+        plan.consumed_params = tuple(
+            (position, array)
+            for position, ((_, value), array) in enumerate(zip(info.params, param_arrays))
+            if value in passes.consumed
+        )
+        resident = {*(feed.value for feed in info.feeds), *parameters, *passes.folded_values}
+        passes.report.memory = memory_report(
+            block, builder.slot_of, builder.meta_of, lifetimes.last_use, resident
+        )
     return plan
 
 

@@ -108,7 +108,10 @@ class RegionSteps:
 
 def kernel_text(op: OpStep) -> str:
     """The kernel a step runs, as ``module.function [backend, layout, dtype]``; "" for a step
-    that runs none."""
+    that runs none; a fused step's kernels joined by " + "."""
+    members = getattr(op, "members", None)
+    if members is not None:
+        return " + ".join(text for text in (kernel_text(member) for member in members) if text)
     if op.check is None:
         return ""
     kernel = op.check[1].kernel

@@ -1,0 +1,229 @@
+"""Bias and activation fusion: a convolution or matmul and, in their order, the adds after it
+(of constants: its bias, a folded batch_norm's; or of a value computed before it: a residual
+connection) and the one-input activations after it (relu, relu6, sigmoid, gelu, swish,
+hardswish, leaky_relu...: every op with one tensor input and output and
+``UnchangedInferMeta``) run as one step. The adds write into the producer's output in place
+(``xp.add(y, bias, out=y)``, the add kernel's own ufunc), the activations run their planned
+kernels on it (which allocate their result: kernels take no output array), and every value of the chain lives in the producer's slot: no extra slot, and
+exactly the numbers of the unfused steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from phiops.runtime.dispatch.op_def import OP_DEFS
+from phiops.runtime.errors import PhiError
+from phiops.runtime.ir.core import Block, Operation, Value
+from phiops.runtime.ir.types import DenseTensorType
+from phiops.runtime.static.executor.metas import dtype_of
+from phiops.runtime.static.executor.steps.step import OpStep, run_checked
+from phiops.runtime.static.passes.patterns import Uses, broadcasts_into, producer_of
+
+__all__ = ["FusedStep", "Fusion", "Stage", "in_place_add", "in_place_add_value", "match_fusions"]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One op absorbed into a fused step: an add of a constant (``constant``) or of a value
+    computed before the producer (``operand``), or a one-input op (neither)."""
+
+    index: int
+    constant: Any = None
+    operand: Value | None = None
+
+
+@dataclass
+class Fusion:
+    """Op ``producer`` and what runs on its result in its slot, in order (``stages``);
+    ``values`` are the results of the absorbed ops (they share the producer's slot)."""
+
+    producer: int
+    stages: list[Stage] = field(default_factory=list)
+    values: list[Value] = field(default_factory=list)
+
+
+def match_fusions(
+    block: Block,
+    uses: Uses,
+    constants: dict[Value, Any],
+    start: dict[int, Value],
+) -> list[Fusion]:
+    """The fusions after each producer; ``start`` gives, for a producer whose batch_norm was
+    folded, the value its chain continues from (the batch_norm's result)."""
+    fusions = []
+    for index, op in enumerate(block.ops):
+        if index in uses.dead or producer_of(op, constants) is None:
+            continue
+        fusion = Fusion(index)
+        value = start.get(index, op.results[0])
+        while True:
+            reader = uses.only_reader(value)
+            if reader is None:
+                break
+            reader_index, reader_op = reader
+            stage = _add_stage(reader_index, reader_op, value, constants, uses, index)
+            if stage is None and is_unary(reader_op, value):
+                stage = Stage(reader_index)
+            if stage is None:
+                break
+            fusion.stages.append(stage)
+            value = reader_op.results[0]
+            fusion.values.append(value)
+        if fusion.values:
+            fusions.append(fusion)
+    return fusions
+
+
+def _add_stage(
+    index: int,
+    op: Operation,
+    value: Value,
+    constants: dict[Value, Any],
+    uses: Uses,
+    producer: int,
+) -> Stage | None:
+    """The stage of an ``add`` of ``value`` and a constant broadcasting into it, or of a value
+    of its dtype and dims computed before the producer (a residual connection); else None."""
+    if op.name != "pd_op.add" or len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    other = [operand for operand in op.operands if operand is not value]
+    if len(other) != 1:
+        return None
+    (operand,) = other
+    if operand in constants:
+        array = constants[operand]
+        if (
+            hasattr(array, "dtype")
+            and array.dtype == _declared_numpy_dtype(value)
+            and broadcasts_into(value, array)
+        ):
+            return Stage(index, constant=array)
+        return None
+    defined = operand.define_op
+    if defined is None or uses.index_of.get(defined, producer) >= producer:
+        return None
+    if not isinstance(operand.type, DenseTensorType) or not isinstance(value.type, DenseTensorType):
+        return None
+    if operand.type.dims != value.type.dims or operand.type.element != value.type.element:
+        return None
+    return Stage(index, operand=operand)
+
+
+def _declared_numpy_dtype(value: Value) -> Any:
+    if not isinstance(value.type, DenseTensorType):
+        return None
+    try:
+        return dtype_of(value.type.element, "fusion").numpy_dtype
+    except PhiError:  # a dtype numpy lacks: no fusion
+        return None
+
+
+def is_unary(op: Operation, value: Value) -> bool:
+    """Whether ``op`` maps ``value`` alone to one result of its meta, with no effect (its
+    in-place form included): an activation."""
+    if len(op.operands) != 1 or op.operands[0] is not value or len(op.results) != 1:
+        return False
+    short = op.name.partition(".")[2]
+    op_def = OP_DEFS.get(short)
+    if op_def is None and short.endswith("_"):
+        op_def = OP_DEFS.get(short[:-1])
+    if op_def is None or not op.name.startswith("pd_op.") or op.regions:
+        return False
+    info = op_def.info
+    return (
+        len(info.inputs) == 1
+        and len(info.outputs) == 1
+        and info.infer_meta == "UnchangedInferMeta"
+        and "seed" not in info.attr_names
+    )
+
+
+def in_place_add(slot: int, constant: Any, on_cpu: bool) -> Callable[[list], None]:
+    """The step adding ``constant`` to the array in ``slot``, in place where it may be written
+    (a CPU array that is no read-only view), else into a new array."""
+    if not on_cpu:
+        from phiops.runtime.device import module_of
+
+        add = module_of(constant).add
+
+        def added(s: list) -> None:
+            s[slot] = add(s[slot], constant)
+
+        return added
+
+    def added_in_place(s: list) -> None:
+        y = s[slot]
+        if y.flags.writeable:
+            np.add(y, constant, out=y)
+        else:
+            s[slot] = np.add(y, constant)
+
+    return added_in_place
+
+
+def in_place_add_value(slot: int, other: int, on_cpu: bool) -> Callable[[list], None]:
+    """The step adding the array in slot ``other`` to the array in ``slot``: in place where it
+    may be written and ``other`` has its shape and dtype, else into a new array (as the add
+    kernel computes it)."""
+    if not on_cpu:
+
+        def added(s: list) -> None:
+            s[slot] = s[slot] + s[other]
+
+        return added
+
+    def added_in_place(s: list) -> None:
+        y, z = s[slot], s[other]
+        if y.flags.writeable and z.shape == y.shape and z.dtype == y.dtype:
+            np.add(y, z, out=y)
+        else:
+            s[slot] = np.add(y, z)
+
+    return added_in_place
+
+
+class FusedStep(OpStep):
+    """Several steps run as one: ``members`` in order, the first run checked member by member,
+    later runs one closure calling each member's closure."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, members: list[OpStep]) -> None:
+        super().__init__(self._run_checked, members[-1].out_slots, members[-1].many)
+        self.members = members
+        self.label = " + ".join(member.label for member in members)
+
+    def _run_checked(self, slots: list) -> None:
+        run_checked(self.members, slots)
+
+    def fast(self) -> Callable[[list], None]:
+        steps = tuple(member.fast() for member in self.members)
+        releases = self.releases
+        if len(steps) == 2 and not releases:
+            first, second = steps
+
+            def fused_two(s: list) -> None:
+                first(s)
+                second(s)
+
+            return fused_two
+        if len(steps) == 3 and not releases:
+            first, second, third = steps
+
+            def fused_three(s: list) -> None:
+                first(s)
+                second(s)
+                third(s)
+
+            return fused_three
+
+        def fused(s: list) -> None:
+            for step in steps:
+                step(s)
+            for slot in releases:
+                s[slot] = None
+
+        return fused

@@ -1,0 +1,234 @@
+"""The inference passes as the executor runs them while it compiles a plan: which apply to a
+program (``inference_rewrite``), what they change (``InferenceRewrite``: ops not compiled,
+constants computed once, producers compiled with their folded weight and fused epilogue) and
+what they report (``PassReport``, which `phiops run --plan` prints)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from phiops.runtime.common import Backend
+from phiops.runtime.device import to_backend
+from phiops.runtime.ir.core import Block, Operation, Value
+from phiops.runtime.static.executor.builder import PlanBuilder
+from phiops.runtime.static.executor.steps.step import OpStep
+from phiops.runtime.static.passes.batch_norm_folding import BatchNormFold, match_batch_norm_folds
+from phiops.runtime.static.passes.config import (
+    enabled_passes,
+    is_marked_for_inference,
+    training_reason,
+)
+from phiops.runtime.static.passes.constant_folding import fold_constants, foldable_ops
+from phiops.runtime.static.passes.dead_code import dead_ops
+from phiops.runtime.static.passes.fusion import (
+    FusedStep,
+    Fusion,
+    in_place_add,
+    in_place_add_value,
+    match_fusions,
+)
+from phiops.runtime.static.passes.memory_planning import MemoryReport
+from phiops.runtime.static.passes.patterns import Uses
+
+__all__ = ["InferenceRewrite", "PassReport", "inference_rewrite"]
+
+CompileOp = Callable[[PlanBuilder, int, Operation], None]
+
+
+@dataclass
+class PassReport:
+    """What the passes did to one plan: the passes run (none, with ``skipped`` saying why, on a
+    training program), the ops removed as dead, the constants folded (op labels and bytes),
+    the batch norms folded and the fused steps (their labels), and the memory report."""
+
+    passes: tuple[str, ...] = ()
+    skipped: str | None = None
+    dead: list[str] = field(default_factory=list)
+    folded: list[str] = field(default_factory=list)
+    folded_bytes: int = 0
+    batch_norms: list[str] = field(default_factory=list)
+    fused: list[str] = field(default_factory=list)
+    memory: MemoryReport | None = None
+
+
+def inference_rewrite(
+    module: Operation, block: Block, fetched: list[Value], parameters: set[Value]
+) -> InferenceRewrite | PassReport | None:
+    """The rewrite of the passes the ``inference_passes`` flag enables for a program marked for
+    inference; a PassReport saying why none run on a training program; None for a program
+    not marked (or no pass enabled)."""
+    if not is_marked_for_inference(module):
+        return None
+    passes = enabled_passes()
+    if not passes:
+        return None
+    reason = training_reason(block, parameters)
+    if reason is not None:
+        return PassReport(skipped=f"a training program: {reason}")
+    return InferenceRewrite(passes, block, fetched)
+
+
+class InferenceRewrite:
+    """The passes' changes to one compilation: ``dead`` ops are not compiled (nor their reads
+    counted), ``prepare`` folds constants and matches the folds and fusions, ``compile``
+    compiles or skips one op in their place."""
+
+    def __init__(self, passes: tuple[str, ...], block: Block, fetched: list[Value]) -> None:
+        self.passes = passes
+        self.block = block
+        self.fetched = set(fetched)
+        self.dead = dead_ops(block, fetched) if "dead_code_elimination" in passes else frozenset()
+        self.report = PassReport(passes=passes)
+        self.constant_slots: list[tuple[int, Any]] = []
+        self.consumed: set[Value] = set()  # the parameters the folded constants were made from
+        self.folded_values: set[Value] = set()
+        self._folded: set[int] = set()
+        self._heads: dict[int, tuple[BatchNormFold | None, Fusion | None]] = {}
+        self._absorbed: set[int] = set()
+
+    @property
+    def plans_memory(self) -> bool:
+        """Whether slots are reused (memory planning, on a block without regions, whose stacks
+        and region values keep their own slots)."""
+        return "memory_planning" in self.passes and not any(
+            op.regions or op.dialect == "cf" for op in self.block.ops
+        )
+
+    def prepare(
+        self, builder: PlanBuilder, parameters: dict[Value, Any], compile_op: CompileOp
+    ) -> None:
+        """Fold the constants (their arrays go to ``constant_slots``) and match the batch-norm
+        folds and fusions against the parameters and constants."""
+        block = self.block
+        for index in sorted(self.dead):
+            self.report.dead.append(builder.where(index, block.ops[index]))
+        constants = dict(parameters)
+        if "constant_folding" in self.passes:
+            indices = foldable_ops(block, self.dead, set(parameters))
+            folded = fold_constants(builder, block, indices, parameters, compile_op)
+            self._folded = set(indices)
+            for index in indices:
+                op = block.ops[index]
+                self.consumed.update(v for v in op.operands if v in parameters)
+                self.report.folded.append(builder.where(index, op))
+            self.folded_values = set(folded)
+            for value, array in folded.items():
+                self.constant_slots.append((builder.slot_of[value], array))
+                self.report.folded_bytes += _nbytes(array)
+            constants.update(folded)
+        uses = Uses(block, self.dead, self.fetched)
+        folds: dict[int, BatchNormFold] = {}
+        if "batch_norm_folding" in self.passes:
+            for fold in match_batch_norm_folds(block, uses, constants):
+                fold.weight = to_backend(fold.weight, builder.place)
+                fold.bias = to_backend(fold.bias, builder.place)
+                folds[fold.producer] = fold
+                self._absorbed.update(fold.chain)
+                self._note_consumed(fold.producer, fold.chain, parameters)
+                labels = [builder.where(i, block.ops[i]) for i in [fold.producer, *fold.chain]]
+                self.report.batch_norms.append(" + ".join(labels))
+        fusions: dict[int, Fusion] = {}
+        if "bias_activation_fusion" in self.passes:
+            start = {index: fold.values[-1] for index, fold in folds.items()}
+            for fusion in match_fusions(block, uses, constants, start):
+                fusions[fusion.producer] = fusion
+                members = [stage.index for stage in fusion.stages]
+                self._absorbed.update(members)
+                self._note_consumed(fusion.producer, members, parameters)
+        for index in sorted(set(folds) | set(fusions)):
+            self._heads[index] = (folds.get(index), fusions.get(index))
+
+    def _note_consumed(self, producer: int, chain: list[int], parameters: dict) -> None:
+        for index in [producer, *chain]:
+            self.consumed.update(v for v in self.block.ops[index].operands if v in parameters)
+
+    def compile(
+        self, builder: PlanBuilder, index: int, op: Operation, compile_op: CompileOp
+    ) -> bool:
+        """Compile op ``index`` as the passes have it (True), or leave it to the executor
+        (False): a dead or folded op is skipped, an absorbed one only releases its slots, a
+        producer is compiled with its fold and fusion."""
+        if index in self.dead or index in self._folded:
+            return True
+        head = self._heads.get(index)
+        if head is not None:
+            self._compile_fused(builder, index, op, head[0], head[1], compile_op)
+            builder.release(index, op)
+            return True
+        if index in self._absorbed:
+            builder.release(index, op)
+            return True
+        return False
+
+    def _compile_fused(
+        self,
+        builder: PlanBuilder,
+        index: int,
+        op: Operation,
+        fold: BatchNormFold | None,
+        fusion: Fusion | None,
+        compile_op: CompileOp,
+    ) -> None:
+        first = len(builder.ops)
+        if fold is not None:
+            weight = op.operands[fold.weight_operand]
+            slot = builder.bare_slot()
+            self.constant_slots.append((slot, fold.weight))
+            original = builder.slot_of[weight]
+            builder.slot_of[weight] = slot
+            try:
+                compile_op(builder, index, op)
+            finally:
+                builder.slot_of[weight] = original
+        else:
+            compile_op(builder, index, op)
+        members = builder.ops[first:]
+        del builder.ops[first:]
+        result = op.results[0]
+        slot = builder.slot_of[result]
+        on_cpu = builder.place.backend is Backend.CPU
+        chained = [*(fold.values if fold else ()), *(fusion.values if fusion else ())]
+        for value in chained:
+            builder.meta_of[value] = builder.meta_of[result]
+            builder.share_slot(value, result)
+        if fold is not None:
+            last = self.block.ops[fold.chain[-1]]
+            members.append(
+                _labelled(
+                    in_place_add(slot, fold.bias, on_cpu), builder, fold.chain[-1], last, "folded"
+                )
+            )
+        for stage in fusion.stages if fusion is not None else ():
+            stage_op = self.block.ops[stage.index]
+            if stage.constant is not None:
+                core = in_place_add(slot, stage.constant, on_cpu)
+                members.append(_labelled(core, builder, stage.index, stage_op, "in place"))
+            elif stage.operand is not None:
+                core = in_place_add_value(slot, builder.slot_of[stage.operand], on_cpu)
+                members.append(_labelled(core, builder, stage.index, stage_op, "in place"))
+            else:
+                first = len(builder.ops)
+                compile_op(builder, stage.index, stage_op)
+                members.extend(builder.ops[first:])
+                del builder.ops[first:]
+        if len(members) == 1:
+            builder.ops.append(members[0])
+            return
+        fused = FusedStep(members)
+        builder.ops.append(fused)
+        self.report.fused.append(fused.label)
+
+
+def _labelled(
+    core: Callable[[list], None], builder: PlanBuilder, index: int, op: Operation, how: str
+) -> OpStep:
+    step = OpStep(core)
+    step.label = f"{builder.where(index, op)} [{how}]"
+    return step
+
+
+def _nbytes(array: Any) -> int:
+    if isinstance(array, list):
+        return sum(_nbytes(item) for item in array)
+    return int(getattr(array, "nbytes", 0))
