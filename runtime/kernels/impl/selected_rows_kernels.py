@@ -25,7 +25,7 @@ from phiops.runtime.common import DataType
 from phiops.runtime.kernels.impl.adam_kernel import ADAM_DTYPES, adam_kernel
 from phiops.runtime.kernels.impl.adam_kernel import _keep_state_dtypes as _adam_state_dtypes
 from phiops.runtime.kernels.impl.adamw_kernel import _keep_state_dtypes as _adamw_state_dtypes
-from phiops.runtime.kernels.impl.index_grad_kernel import EMBEDDING_GRAD_DTYPES, _any_dtype
+from phiops.runtime.kernels.impl.index_grad_kernel import _any_dtype
 from phiops.runtime.kernels.impl.momentum_kernel import (
     MOMENTUM_DTYPES,
     _keep_learning_rate_dtype,
@@ -57,6 +57,11 @@ __all__ = [
 ]
 
 
+D = DataType
+# PaddlePaddle 3.3.1's CPU registration of embedding_sparse_grad (no float16, unlike the dense one)
+EMBEDDING_SPARSE_GRAD_DTYPES = (D.BFLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+
+
 def merged(grad: SelectedRows) -> tuple[Array, Array]:
     """(rows, values) of ``grad`` with each row once, sorted (PHI's ``MergeAdd``)."""
     return merge_rows(grad.rows, grad.value.array)
@@ -73,7 +78,7 @@ def densified(xp: ModuleType, grad: SelectedRows, dtype: object) -> Array:
 
 @register_kernel(
     "embedding_sparse_grad",
-    dtypes=EMBEDDING_GRAD_DTYPES,
+    dtypes=EMBEDDING_SPARSE_GRAD_DTYPES,
     configure=_any_dtype(0, 1),
     variant_of="embedding_grad",
 )
