@@ -27,12 +27,24 @@ def test_gradients_are_what_paddle_gives_today() -> None:
     assert embedding_cases.sparse_gradients(phiops) == RECORD["gradients"]
 
 
+# PaddlePaddle 3.3.1's non-lazy Adam on a SelectedRows gradient sometimes moves a row no batch
+# ever touches when it runs after many other tests (seen in the parity record's run: row 33 of
+# "adam" moved by 0.19, where a row with zero gradient and zero moments cannot move; alone it
+# gives the committed recording). There the untouched rows are compared with the recording.
+UNSTABLE_UNTOUCHED_ROWS = {"adam"}
+
+
 @pytest.mark.parametrize("name", sorted(RECORD["training"]))
 def test_phiops_trains_as_paddle(name: str) -> None:
     want = embedding_cases.train(paddle, name, DATA)
     got = embedding_cases.train(phiops, name, DATA)
+    recorded = {k: np.asarray(v, np.float32) for k, v in RECORD["training"][name].items()}
     for key, value in want.items():
+        if key == "embedding" and name in UNSTABLE_UNTOUCHED_ROWS:
+            touched = embedding_cases.TOUCHED
+            np.testing.assert_allclose(got[key][:touched],
+                                       value[:touched], rtol=2e-5, atol=2e-6)  # fmt: skip
+            np.testing.assert_allclose(got[key][touched:], recorded[key][touched:], rtol=2e-5)
+            continue
         np.testing.assert_allclose(got[key], value, rtol=2e-5, atol=2e-6, err_msg=f"{name}: {key}")
-        np.testing.assert_allclose(
-            value, np.asarray(RECORD["training"][name][key], np.float32), rtol=1e-6, atol=1e-7
-        )
+        np.testing.assert_allclose(value, recorded[key], rtol=1e-6, atol=1e-7)
