@@ -16,6 +16,8 @@ from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.tensor.kinds import TensorKind
+from phiops.runtime.tensor.selected_rows import add_selected_rows
 
 if TYPE_CHECKING:
     from phiops.runtime.eager.tensor import Tensor
@@ -54,12 +56,30 @@ def _accumulate(
 def _sum(total: Tensor, grad: Tensor, owned: set[int], create_graph: bool) -> Tensor:
     """``total + grad``: into ``total`` when this pass allocated it (a third gradient for one
     slot), else a new sum, which the pass then owns (nothing is recorded without create_graph)."""
+    if total.meta.kind is not _DENSE or grad.meta.kind is not _DENSE:
+        return _add_kinds(total, grad)
     if id(total) in owned and _in_place(total, grad, False):
         return total
     result = op_api("add")(total, grad)
     if not create_graph:
         owned.add(id(result))
     return result
+
+
+_DENSE = TensorKind.DENSE
+
+
+def _add_kinds(a: Tensor, b: Tensor) -> Tensor:
+    """``a + b`` of two gradients one of which is a SelectedRows (an ``Embedding(...,
+    sparse=True)`` weight's), as PaddlePaddle accumulates them: two SelectedRows give one with
+    the rows of both, merged; with a dense gradient, a dense sum. Not recorded (a SelectedRows
+    gradient has no grad node of its own)."""
+    storage = add_selected_rows(
+        a.array if a.meta.kind is not _DENSE else a, b.array if b.meta.kind is not _DENSE else b
+    )
+    if storage.meta.kind is _DENSE:
+        return TENSOR_TYPE.wrap(storage.array, storage.meta)  # type: ignore[attr-defined]
+    return TENSOR_TYPE.wrap(storage, storage.meta)
 
 
 def _hooked_tensor(node: Any, slot: Any) -> str:
@@ -382,6 +402,9 @@ def _finish_leaf(
                 grad = grad.detach()
             tensor._grad = grad
             node.owned_grad = grad if fresh and not create_graph else None
+        elif current.meta.kind is not _DENSE or grad.meta.kind is not _DENSE:
+            tensor._grad = _add_kinds(current, grad)  # a SelectedRows gradient's accumulation
+            node.owned_grad = None
         elif (
             create_graph
             or current is not node.owned_grad
@@ -407,7 +430,9 @@ def clear_grad(tensor: Tensor, set_to_zero: bool = True) -> None:
     node = edge[0] if edge is not None and type(edge[0]) is AccumulationNode else None
     with _LEAF_LOCK:
         grad = tensor._grad
-        if grad is None or not set_to_zero:
+        # A SelectedRows gradient is dropped (PaddlePaddle 3.3.1's clear_grad leaves None):
+        # zeros of its kind would be an empty SelectedRows, and a dense one the memory it saves.
+        if grad is None or not set_to_zero or grad.meta.kind is not _DENSE:
             tensor._grad = None
             if node is not None:
                 node.owned_grad = None

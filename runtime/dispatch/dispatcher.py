@@ -33,8 +33,17 @@ from phiops.runtime.backends import (
 from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType, Place
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.common.promotion import promote_metas, promotion_rule
-from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta, TensorBase
+from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
+from phiops.runtime.tensor.selected_rows import SelectedRows, SelectedRowsMeta
+from phiops.runtime.tensor.sparse import (
+    MISSING_PART,
+    SparseCooMeta,
+    SparseCsrMeta,
+    StringTensorMeta,
+    TensorArrayMeta,
+)
 from phiops.runtime.device import array_module, check_place_available, to_backend
 from phiops.runtime.dispatch.build_mode import BUILD_MODE
 from phiops.runtime.dispatch.op_info import OpInfo
@@ -45,6 +54,7 @@ from phiops.runtime.errors import (
     PhiError,
     PreconditionNotMetError,
     ResourceExhaustedError,
+    UnimplementedError,
 )
 from phiops.runtime.infermeta.sizes import check_output_sizes
 from phiops.runtime.kernels import KERNEL_FACTORY, Kernel, KernelContext, KernelKey
@@ -59,6 +69,7 @@ __all__ = [
     "clear_dispatch_caches",
     "naming_op",
     "DISPATCHERS",
+    "KIND_BY_ATTRIBUTE",
 ]
 
 log = logging.getLogger("phiops.dispatch")
@@ -67,6 +78,26 @@ _CONFIG = MetaConfig(is_runtime=True)
 _CONTEXTS: dict[Place, KernelContext] = {}
 DISPATCHERS: list[OpDispatcher] = []
 _CACHE_LIMIT = 4096
+_DENSE = TensorKind.DENSE
+
+# The meta class of each kind's outputs (an output's kind is the kernel's argument definition's).
+_META_OF_KIND = {
+    TensorKind.DENSE: DenseTensorMeta,
+    TensorKind.SELECTED_ROWS: SelectedRowsMeta,
+    TensorKind.SPARSE_COO: SparseCooMeta,
+    TensorKind.SPARSE_CSR: SparseCsrMeta,
+    TensorKind.TENSOR_ARRAY: TensorArrayMeta,
+    TensorKind.STRING: StringTensorMeta,
+}
+
+# Ops whose kernel kind an attribute chooses, as PHI's hand-written API implementations do
+# (paddle/phi/api/lib/api_custom_impl.cc, ``embedding_grad_impl``: ``sparse`` picks
+# ``embedding_sparse_grad``, whose weight gradient is a SelectedRows). op -> (attribute, the
+# kind selected while it is true). The attribute joins the op's cache key, so the generated
+# fast path, which keys on the input metas alone, never serves these plans.
+KIND_BY_ATTRIBUTE: dict[str, tuple[str, TensorKind]] = {
+    "embedding_grad": ("sparse", TensorKind.SELECTED_ROWS),
+}
 
 
 def clear_dispatch_caches() -> None:
@@ -145,6 +176,7 @@ class OpDispatcher:
         "_kernel_slots",
         "_key_attr_index",
         "_promotion",
+        "_kind_attr",
     )
 
     def __init__(self, info: OpInfo, infer_meta: Callable[..., tuple[Any, ...]]) -> None:
@@ -160,6 +192,12 @@ class OpDispatcher:
             for name in info.kernel_params
         )
         self._key_attr_index = tuple(attr_index[name] for name in info.key_attrs)
+        # (attribute index, kind) when an attribute chooses the kernel's kind
+        self._kind_attr: tuple[int, TensorKind] | None = None
+        chooser = KIND_BY_ATTRIBUTE.get(info.name)
+        if chooser is not None and chooser[0] in attr_index:
+            self._kind_attr = (attr_index[chooser[0]], chooser[1])
+            self._key_attr_index += (attr_index[chooser[0]],)
         self._promotion = promotion_rule(info)
         DISPATCHERS.append(self)
 
@@ -268,14 +306,22 @@ class OpDispatcher:
         dtype = self._key_dtype(values, metas) if promoted is None else promoted[0]
         meta_values = metas if promoted is None else promoted[1]
         place = self._key_place(values, metas)
+        kind, kind_argument = self._key_kind(metas, attrs)
         key = KernelKey(
-            place.backend, DataLayout.ALL_LAYOUT if not metas else _layout_of(metas), dtype
+            place.backend, DataLayout.ALL_LAYOUT if not metas else _layout_of(metas), dtype, kind
         )
+        kernel_name = info.kernel
+        if kind is not _DENSE:
+            # the kernel's variant for the kind (PHI's sgd_dense_param_sparse_grad), or a
+            # kernel of that kind registered under the kernel's own name
+            kernel_name = KERNEL_FACTORY.variant_name(info.kernel, kind) or info.kernel
         try:
             kernel = KERNEL_FACTORY.select(
-                info.kernel, key, cpu_fallback=runtime_flags.SWITCHES.enable_api_kernel_fallback
+                kernel_name, key, cpu_fallback=runtime_flags.SWITCHES.enable_api_kernel_fallback
             )
         except NotFoundError as error:
+            if kind is not _DENSE and kind not in KERNEL_FACTORY.kinds_of(info.kernel):
+                raise self._no_kernel_of_kind(kind, kind_argument) from None
             flag = (
                 ""
                 if runtime_flags.SWITCHES.enable_api_kernel_fallback
@@ -286,6 +332,8 @@ class OpDispatcher:
             raise NotFoundError(
                 f"{info.name}(): {error} (device {_device_name(place)}{flag})"
             ) from None
+        if kind is not _DENSE or kernel.key.kind is not _DENSE:
+            self._check_kinds(kernel, metas)
         fallback_from = None
         if kernel.key.backend is Backend.CPU and place.backend is not Backend.CPU:
             if place.device_id < device_count(place.backend):
@@ -299,8 +347,12 @@ class OpDispatcher:
         except InvalidArgumentError as error:
             raise InvalidArgumentError(f"{info.name}(): {error}") from None
         out_place = place if fallback_from is None else fallback_from
+        out_kinds = [arg.tensor_kind for arg in kernel.args_def.outputs]
+        if len(out_kinds) != len(info.outputs):
+            out_kinds = [_DENSE] * len(info.outputs)
         out_metas = tuple(
-            self._interned(out, spec, out_place) for out, spec in zip(outputs, info.outputs)
+            self._interned(out, spec, out_place, out_kind)
+            for out, spec, out_kind in zip(outputs, info.outputs, out_kinds)
         )
         check_output_sizes(
             info.name,
@@ -336,6 +388,57 @@ class OpDispatcher:
             fallback_from=fallback_from,
         )
 
+    def _key_kind(self, metas: tuple, attrs: tuple) -> tuple[TensorKind, str | None]:
+        """The kind of kernel the call needs and the argument that made it so: the kind its
+        attribute chooses (KIND_BY_ATTRIBUTE), else the first input of another kind than
+        DENSE, else DENSE."""
+        chooser = self._kind_attr
+        if chooser is not None and attrs[chooser[0]]:
+            return chooser[1], None
+        for meta, spec in zip(metas, self.info.inputs):
+            if meta is None:
+                continue
+            for item in meta if isinstance(meta, tuple) else (meta,):
+                if item.kind is not _DENSE:
+                    return item.kind, spec.name
+        return _DENSE, None
+
+    def _no_kernel_of_kind(self, kind: TensorKind, argument: str | None) -> PhiError:
+        """The error for a call with a tensor of a kind the op has no kernel for."""
+        info = self.info
+        have = ", ".join(k.title for k in KERNEL_FACTORY.kinds_of(info.kernel)) or "none"
+        where = (
+            f"argument '{argument}' is a {kind.title}"
+            if argument is not None
+            else f"its attributes ask for a {kind.title} kernel"
+        )
+        if kind in MISSING_PART:
+            return UnimplementedError(
+                f"{info.name}(): {where}, and ops on {kind.title} are not implemented yet "
+                f"({MISSING_PART[kind]}); kernel '{info.kernel}' has kernels for: {have}"
+            )
+        return InvalidArgumentError(
+            f"{info.name}(): {where}, but kernel '{info.kernel}' has no {kind.title} kernel "
+            f"(it has kernels for: {have}); a dense kernel is never handed a {kind.title}"
+        )
+
+    def _check_kinds(self, kernel: Kernel, metas: tuple) -> None:
+        """InvalidArgumentError naming the argument unless every input has the kind the
+        kernel's argument definition takes there."""
+        defs = {arg.name: arg.tensor_kind for arg in kernel.args_def.inputs}
+        for meta, spec in zip(metas, self.info.inputs):
+            want = defs.get(spec.name)
+            if meta is None or want is None:
+                continue
+            for position, item in enumerate(meta if isinstance(meta, tuple) else (meta,)):
+                if item.kind is not want:
+                    where = f"{spec.name}[{position}]" if isinstance(meta, tuple) else spec.name
+                    raise InvalidArgumentError(
+                        f"{self.info.name}(): argument '{where}' is a {item.kind.title}, but the "
+                        f"{kernel.key.kind.title} kernel '{kernel.name}' selected for this call "
+                        f"takes a {want.title} there"
+                    )
+
     def _key_dtype(self, values: dict[str, Any], metas: tuple) -> DataType:
         info = self.info
         for candidate in info.data_type:
@@ -369,9 +472,9 @@ class OpDispatcher:
                 return flat[0].place
         return place_for_inputs([meta.place for meta in _flat(metas)])
 
-    def _interned(self, out: Any, spec: Any, place: Place) -> Any:
+    def _interned(self, out: Any, spec: Any, place: Place, kind: TensorKind = _DENSE) -> Any:
         if isinstance(out, list):
-            return tuple(self._interned(item, spec, place) for item in out)
+            return tuple(self._interned(item, spec, place, kind) for item in out)
         if spec.optional and out._dims is None and out.dtype is DataType.UNDEFINED:
             return None  # an optional output whose input is absent
         name = out.name or spec.name
@@ -380,7 +483,7 @@ class OpDispatcher:
                 f"{self.info.name}(): InferMeta {self.info.infer_meta} left output '{name}' without "
                 f"{'dims' if out._dims is None else 'dtype'} ({self.info.location})"
             )
-        return DenseTensorMeta.get(out.dtype, out.dims, out.layout, place)
+        return _META_OF_KIND[kind].get(out.dtype, out.dims, out.layout, place)
 
     def _transforms(self, kernel: Kernel, metas: tuple, place: Place) -> tuple[DataTransform, ...]:
         """The conversions the kernel's argument definition asks for, in kernel order."""
@@ -397,6 +500,8 @@ class OpDispatcher:
             transform = _transform(
                 name, position, metas[index], arg_def.dtype, arg_def.backend, place
             )
+            if transform is not None and arg_def.tensor_kind is not _DENSE:
+                transform = _kind_transform(transform, arg_def.tensor_kind)
             if transform is not None:
                 transforms.append(transform)
         return tuple(transforms)
@@ -515,6 +620,9 @@ def check_outputs(plan: KernelPlan, result: Any, info: OpInfo) -> None:
                         f"{'set' if item_meta is not None else 'did not set'} its meta"
                     )
                 continue
+            if item_meta.kind is not _DENSE:
+                _check_kind_output(info, kernel, spec.name, item, item_meta)
+                continue
             if not is_array(item):
                 raise PreconditionNotMetError(
                     f"{info.name}(): kernel {kernel!r} returned {type(item).__name__} for output "
@@ -559,7 +667,7 @@ def _output_fix(
             return False
         if isinstance(meta, tuple):
             return any(needs(m) for m in meta)
-        return inputs_cast or (scalars and meta.dims == ())
+        return meta.kind is _DENSE and (inputs_cast or (scalars and meta.dims == ()))
 
     if not any(needs(meta) for meta in out_metas):
         return None
@@ -652,6 +760,44 @@ def _transform(
     return DataTransform(name, position, dtype if cast else None, place if move else None, convert)
 
 
+def _kind_transform(transform: DataTransform, kind: TensorKind) -> DataTransform:
+    """``transform`` for an argument of another kind than DENSE: a SelectedRows's value is
+    converted (its rows stay as they are); the other kinds have no conversion yet."""
+    if kind is not TensorKind.SELECTED_ROWS:
+        raise UnimplementedError(
+            f"argument '{transform.argument}' is a {kind.title} that would need a cast or a move "
+            f"before the kernel runs; not implemented ({MISSING_PART.get(kind, '')})"
+        )
+    inner = transform.convert
+
+    def convert(value: SelectedRows) -> SelectedRows:
+        from phiops.runtime.tensor.dense_tensor import DenseTensor
+
+        moved = to_backend(value.rows, transform.place) if transform.place else value.rows
+        return SelectedRows(moved, value.height, DenseTensor(inner(value.value.array)), False)
+
+    return DataTransform(
+        transform.argument, transform.position, transform.dtype, transform.place, convert
+    )
+
+
+def _check_kind_output(info: OpInfo, kernel: Kernel, name: str, item: Any, meta: Any) -> None:
+    """PreconditionNotMetError unless a kernel's output of another kind than DENSE is a tensor
+    of that kind with the planned dtype and complete dims."""
+    if not isinstance(item, TensorBase) or item.meta.kind is not meta.kind:
+        raise PreconditionNotMetError(
+            f"{info.name}(): kernel {kernel!r} returned {type(item).__name__} for output "
+            f"'{name}', expected a {meta.kind.title}"
+        )
+    got = item.meta
+    if got.dtype is not meta.dtype or got.dims != meta.dims:
+        raise PreconditionNotMetError(
+            f"{info.name}(): kernel {kernel!r} returned a {meta.kind.title} "
+            f"{got.dtype.name.lower()} {list(got.dims)} for output '{name}', but InferMeta "
+            f"{info.infer_meta} computed {meta.dtype.name.lower()} {list(meta.dims)}"
+        )
+
+
 def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
     """The cheapest function that turns a kernel's output into an array of ``meta``'s dtype:
     numpy scalars (what ufuncs give for 0-D inputs) become 0-D arrays, other dtypes are cast.
@@ -661,7 +807,7 @@ def _conformer(meta: Any, is_list: bool) -> Callable[[Any], Any]:
         return lambda values: (
             None if values is None else [conform(v) for conform, v in zip(item_conformers, values)]
         )
-    if meta is None:
+    if meta is None or meta.kind is not _DENSE:
         return lambda value: value
     np_dtype = meta.dtype.numpy_dtype
     asarray = np.asarray
@@ -709,6 +855,10 @@ def _check_nan_inf(op: str, outputs: tuple, result: Any) -> None:
     for value, spec in zip(results, outputs):
         items = () if value is None else value if spec.is_list else (value,)
         for position, array in enumerate(items):
+            if isinstance(array, SelectedRows):
+                array = array.value.array
+            elif isinstance(array, TensorBase):
+                continue  # the sparse kinds: checked by their own ops (issue 28 part 2)
             if array.dtype.kind not in "fc" or array.size == 0:
                 continue
             xp = module_of(array)

@@ -19,11 +19,15 @@ from phiops.runtime.common.promotion import matmul_operator_dtype, scalar_result
 from phiops.runtime.dispatch.op_def import get_op_def
 from phiops.runtime.dispatch.tensor_type import install_tensor_type
 from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
+from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.tensor.version import bump_version, share_storage
 from phiops.runtime.eager.scalar_operands import ScalarOperators, python_number
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 __all__ = ["Tensor", "TENSOR_METHODS", "to_tensor", "wrap_array", "install_operators"]
+
+
+_DENSE = TensorKind.DENSE
 
 
 class Tensor(DenseTensor):
@@ -58,8 +62,42 @@ class Tensor(DenseTensor):
     # -- meta -------------------------------------------------------------------------------
     @property
     def shape(self) -> list[int]:
-        """The dims as a list, as PaddlePaddle returns them."""
-        return list(self.meta.dims)
+        """The dims as a list, as PaddlePaddle returns them (a SelectedRows tensor's are its
+        value's, ``[len(rows()), ...]``, as PaddlePaddle shows them)."""
+        meta = self.meta
+        if meta.kind is _DENSE:
+            return list(meta.dims)
+        return list(self.array.dims)
+
+    # -- kind -------------------------------------------------------------------------------
+    def is_dense(self) -> bool:
+        """Whether this is a dense tensor (every tensor but a SelectedRows gradient, here)."""
+        return self.meta.kind is _DENSE
+
+    def is_selected_rows(self) -> bool:
+        """Whether this is a SelectedRows tensor: the gradient of an ``Embedding(...,
+        sparse=True)`` weight, some rows of a tall tensor (``rows()`` names them)."""
+        return self.meta.kind is TensorKind.SELECTED_ROWS
+
+    def is_sparse(self) -> bool:
+        """Whether this is a sparse COO or CSR tensor."""
+        return self.meta.kind in (TensorKind.SPARSE_COO, TensorKind.SPARSE_CSR)
+
+    def is_sparse_coo(self) -> bool:
+        return self.meta.kind is TensorKind.SPARSE_COO
+
+    def is_sparse_csr(self) -> bool:
+        return self.meta.kind is TensorKind.SPARSE_CSR
+
+    def rows(self) -> list[int]:
+        """The row indices of a SelectedRows tensor, in the order of its value's rows (a row
+        may repeat until the rows are merged); InvalidArgumentError for any other tensor."""
+        if self.meta.kind is not TensorKind.SELECTED_ROWS:
+            raise InvalidArgumentError(
+                f"rows(): only a SelectedRows tensor has rows, this one is a "
+                f"{self.meta.kind.title}"
+            )
+        return [int(row) for row in self.array.to_host_rows()]
 
     @property
     def ndim(self) -> int:
@@ -87,6 +125,8 @@ class Tensor(DenseTensor):
         writing into it raises numpy's "assignment destination is read-only", since a write
         would silently change values that grad nodes saved), a copy for GPU tensors. Use
         ``numpy().copy()`` for an array to modify, or ``set_value`` to change the tensor."""
+        if self.meta.kind is not _DENSE:
+            return self.array.to_numpy()  # a SelectedRows's value, as PaddlePaddle gives it
         array = self.to_numpy()
         if array is self.array:
             array = array.view()

@@ -79,9 +79,12 @@ def _repr(self: Tensor) -> str:
                 "float_kind": lambda v: np.format_float_scientific(v, _PRINT["precision"])
             }
     body = np.array2string(array, **options)
+    # a SelectedRows (an Embedding(sparse=True) weight's gradient) shows its rows, as
+    # PaddlePaddle prints it
+    rows = f" rows={self.rows()}," if self.is_selected_rows() else ""
     return (
         f"Tensor(shape={self.shape}, dtype={self.dtype.name.lower()}, place={self.place!r}, "
-        f"stop_gradient={self.stop_gradient},\n       {body})"
+        f"stop_gradient={self.stop_gradient},{rows}\n       {body})"
     )
 
 

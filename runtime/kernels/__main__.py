@@ -4,7 +4,12 @@ op (or kernel name) per key, with its priority and function, and marks the one t
 kernel packages of the ``phiops.kernels`` entry points are loaded first, and ``--device TYPE``
 registers a custom device type (its package's ``phiops.devices`` entry point) before listing.
 With ``--coverage``, which of PaddlePaddle 3.3.1's ops phiops runs on CPU, forward and backward,
-per dtype (runtime/kernels/coverage.py)."""
+per dtype (runtime/kernels/coverage.py).
+
+Kinds (docs/tensor_kinds.md): ``phiops kernels OP`` of a kernel of another kind than dense
+(``phiops kernels sgd_dense_param_sparse_grad``) adds a KIND column; for a dense kernel with
+variants of other kinds (``phiops kernels sgd_``), a note on stderr names them, and ``--json``
+lists their rows too, each row with its ``kind``."""
 
 from __future__ import annotations
 
@@ -91,13 +96,26 @@ def candidate_rows(factory: KernelFactory, name: str) -> list[dict[str, object]]
                     "priority": kernel.priority,
                     "function": f"{kernel.fn.__module__}.{kernel.fn.__qualname__}",
                     "wins": factory.kernels[name].get(key) is kernel,
+                    "kind": key.kind.title,
                 }
             )
     return table
 
 
+def variant_rows(factory: KernelFactory, name: str) -> list[dict[str, object]]:
+    """``candidate_rows`` of each variant of kernel ``name`` for another kind (PHI's
+    ``sgd_dense_param_sparse_grad`` of ``sgd``)."""
+    table: list[dict[str, object]] = []
+    for (base, _kind), variant in sorted(factory.variants.items(), key=lambda i: i[1]):
+        if base == name and factory.kernels.get(variant):
+            table.extend(candidate_rows(factory, variant))
+    return table
+
+
 def format_candidates(table: list[dict[str, object]]) -> str:
-    header = ("BACKEND", "LAYOUT", "DTYPE", "PRIORITY", "FUNCTION", "")
+    """The rows as a table; with a KIND column when a row's kernel is not a dense one."""
+    kinds = any(r.get("kind", "DenseTensor") != "DenseTensor" for r in table)
+    header = ("BACKEND", "LAYOUT", "DTYPE", "PRIORITY", "FUNCTION") + (("KIND",) if kinds else ())
     lines = [
         (
             str(r["backend"]),
@@ -105,14 +123,16 @@ def format_candidates(table: list[dict[str, object]]) -> str:
             str(r["dtype"]),
             str(r["priority"]),
             str(r["function"]),
-            "wins" if r["wins"] else "",
         )
+        + ((str(r["kind"]),) if kinds else ())
         for r in table
     ]
-    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(5)]
+    marks = [""] + ["wins" if r["wins"] else "" for r in table]
+    count = len(header)
+    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(count)]
     return "\n".join(
-        ("  ".join(cell.ljust(w) for cell, w in zip(row[:5], widths)) + "  " + row[5]).rstrip()
-        for row in [header, *lines]
+        ("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + mark).rstrip()
+        for row, mark in zip([header, *lines], marks)
     )
 
 
@@ -170,10 +190,19 @@ def main(argv: list[str] | None = None) -> int:
             table = rows(KERNEL_FACTORY)
             text = json.dumps(table, indent=2) if options.json else format_table(table)
         else:
-            candidates = candidate_rows(KERNEL_FACTORY, _kernel_name(options.op))
-            text = (
-                json.dumps(candidates, indent=2) if options.json else format_candidates(candidates)
-            )
+            name = _kernel_name(options.op)
+            candidates = candidate_rows(KERNEL_FACTORY, name)
+            variants = variant_rows(KERNEL_FACTORY, name)
+            if options.json:
+                text = json.dumps(candidates + variants, indent=2)
+            else:
+                text = format_candidates(candidates)
+                if variants:
+                    names = sorted({f"{r['kernel']} ({r['kind']})" for r in variants})
+                    sys.stderr.write(
+                        f"kernel {name!r} has variants for other tensor kinds: "
+                        f"{', '.join(names)}; list them with phiops kernels NAME\n"
+                    )
     except PhiError as error:
         sys.stderr.write(f"phiops kernels: {error}\n")
         return 1

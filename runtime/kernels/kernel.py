@@ -11,6 +11,7 @@ from typing import Any, Callable
 from phiops.runtime.common import Backend, DataLayout, DataType, Place
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = [
     "Array",
@@ -23,6 +24,7 @@ __all__ = [
     "KernelArgsDef",
     "Kernel",
     "args_def_from_signature",
+    "kernel_kind",
 ]
 
 
@@ -89,7 +91,10 @@ class KernelContext:
 
 @dataclass
 class TensorArgDef:
-    """One tensor input or output of a kernel; registrations may override its key parts."""
+    """One tensor input or output of a kernel; registrations may override its key parts.
+    ``tensor_kind``: the kind of tensor it takes (PHI's ``TensorArgDef::type_index``): DENSE
+    for a parameter annotated ``Array``, SELECTED_ROWS for one annotated ``SelectedRows`` (the
+    kernel gets a runtime/tensor SelectedRows: ``rows``, ``height``, ``value``)."""
 
     name: str
     backend: Backend
@@ -97,6 +102,7 @@ class TensorArgDef:
     dtype: DataType
     is_list: bool = False
     is_optional: bool = False
+    tensor_kind: TensorKind = TensorKind.DENSE
 
     def set_dtype(self, dtype: DataType) -> TensorArgDef:
         self.dtype = dtype
@@ -130,12 +136,39 @@ class KernelArgsDef:
     outputs_are_list: bool = False
 
 
+_DENSE = TensorKind.DENSE
 _TENSOR_ANNOTATIONS = {
-    "Array": (False, False),
-    "Array | None": (False, True),
-    "list[Array]": (True, False),
-    "list[Array] | None": (True, True),
+    "Array": (False, False, _DENSE),
+    "Array | None": (False, True, _DENSE),
+    "list[Array]": (True, False, _DENSE),
+    "list[Array] | None": (True, True, _DENSE),
 }
+# The annotation of a parameter or result of another kind: the class runtime/tensor defines
+# for it (a kernel's module imports it, or names it under TYPE_CHECKING).
+_KIND_ANNOTATIONS = {
+    "SelectedRows": TensorKind.SELECTED_ROWS,
+    "SparseCooTensor": TensorKind.SPARSE_COO,
+    "SparseCsrTensor": TensorKind.SPARSE_CSR,
+    "TensorArray": TensorKind.TENSOR_ARRAY,
+    "StringTensor": TensorKind.STRING,
+}
+for _name, _kind in _KIND_ANNOTATIONS.items():
+    _TENSOR_ANNOTATIONS[_name] = (False, False, _kind)
+    _TENSOR_ANNOTATIONS[f"{_name} | None"] = (False, True, _kind)
+# a single result: Array or another kind's class
+_RESULT_KINDS = {"Array": _DENSE, **_KIND_ANNOTATIONS}
+
+
+def kernel_kind(args_def: KernelArgsDef) -> TensorKind:
+    """The kind a kernel is registered for (its key's): DENSE when every tensor argument and
+    result is dense, else the first other kind among its inputs, then its outputs."""
+    for arg in args_def.inputs:
+        if arg.tensor_kind is not _DENSE:
+            return arg.tensor_kind
+    for arg in args_def.outputs:
+        if arg.tensor_kind is not _DENSE:
+            return arg.tensor_kind
+    return _DENSE
 
 
 def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArgsDef:
@@ -145,6 +178,9 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
     are tensor inputs, every other parameter after ``ctx`` is an attribute. The return
     annotation gives the outputs: ``Array`` (one), ``list[Array]`` (a Tensor[] output) or a
     tuple of those (several, one per item; an absent optional output is returned as None).
+    A parameter or result annotated with another kind's class (``SelectedRows``,
+    ``SelectedRows | None``, ``SparseCooTensor``, ...) is a tensor of that kind
+    (``TensorArgDef.tensor_kind``).
     """
     where = f"kernel function {fn.__module__}.{fn.__qualname__}"
     parameters = list(inspect.signature(fn).parameters.values())
@@ -162,35 +198,44 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
                 raise InvalidArgumentError(
                     f"{where}: tensor parameter {parameter.name!r} comes after an attribute"
                 )
-            is_list, is_optional = shape
+            is_list, is_optional, tensor_kind = shape
             args_def.inputs.append(
                 TensorArgDef(
-                    parameter.name, key.backend, key.layout, key.dtype, is_list, is_optional
+                    parameter.name,
+                    key.backend,
+                    key.layout,
+                    key.dtype,
+                    is_list,
+                    is_optional,
+                    tensor_kind,
                 )
             )
         else:
             args_def.attributes.append(AttributeArgDef(parameter.name, text))
     returns = _annotation_text(inspect.signature(fn).return_annotation)
-    if returns == "Array":
+    if returns in _RESULT_KINDS:
         lists = [False]
+        kinds = [_RESULT_KINDS[returns]]
     elif returns == "list[Array]":
         lists = [True]
+        kinds = [_DENSE]
         args_def.outputs_are_list = True
     elif returns.startswith("tuple[") and returns.endswith("]"):
         items = [item.strip() for item in returns[len("tuple[") : -1].split(",")]
-        if any(item not in ("Array", "list[Array]") for item in items):
+        if any(item not in _RESULT_KINDS and item != "list[Array]" for item in items):
             raise InvalidArgumentError(
                 f"{where}: return annotation {returns!r} must be a tuple of Array and list[Array]"
             )
         lists = [item == "list[Array]" for item in items]
+        kinds = [_RESULT_KINDS.get(item, _DENSE) for item in items]
     else:
         raise InvalidArgumentError(
             f"{where}: return annotation must be Array, list[Array] or tuple[...] of those, "
             f"got {returns!r}"
         )
     args_def.outputs = [
-        TensorArgDef(f"out{i}", key.backend, key.layout, key.dtype, is_list)
-        for i, is_list in enumerate(lists)
+        TensorArgDef(f"out{i}", key.backend, key.layout, key.dtype, is_list, False, kind)
+        for i, (is_list, kind) in enumerate(zip(lists, kinds))
     ]
     return args_def
 

@@ -14,6 +14,7 @@ from phiops.runtime.common import Backend, DataLayout, DataType
 from phiops.runtime.errors import AlreadyExistsError, InvalidArgumentError, NotFoundError
 from phiops.runtime.kernels.kernel import Kernel
 from phiops.runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = ["KernelFactory", "KERNEL_FACTORY", "signature_difference"]
 
@@ -26,6 +27,9 @@ class KernelFactory:
         self.kernels: dict[str, dict[KernelKey, Kernel]] = {}
         # every kernel per key, highest priority first
         self.candidates: dict[str, dict[KernelKey, list[Kernel]]] = {}
+        # (dense kernel name, kind) -> the name of its variant for that kind (PHI's
+        # ``sgd_dense_param_sparse_grad`` for (sgd, SELECTED_ROWS))
+        self.variants: dict[tuple[str, TensorKind], str] = {}
         self._listeners: list[Callable[[str], None]] = []
 
     def on_change(self, listener: Callable[[str], None]) -> None:
@@ -64,6 +68,38 @@ class KernelFactory:
         per_key.sort(key=lambda k: -k.priority)
         self._set_winner(name, kernel.key, notify=len(per_key) > 1)
 
+    def register_variant(self, base: str, kernel: Kernel) -> None:
+        """Record ``kernel`` (of a kind other than DENSE) as the variant of kernel ``base`` for
+        its kind; InvalidArgumentError when it is dense, when another kernel name already is
+        that variant, or when its arguments are not those of ``base``'s kernels."""
+        kind = kernel.key.kind
+        if kind is TensorKind.DENSE:
+            raise InvalidArgumentError(
+                f"kernel {kernel.name!r} from {_origin(kernel)} is registered as a variant of "
+                f"{base!r}, but takes and returns only dense tensors (annotate its SelectedRows "
+                "arguments or results as SelectedRows)"
+            )
+        reference = next(iter(self.candidates.get(base, {}).values()), [None])[0]
+        if reference is not None:
+            difference = signature_difference(kernel, reference)
+            if difference:
+                raise InvalidArgumentError(
+                    f"kernel {kernel.name!r} from {_origin(kernel)}, the {kind.title} variant "
+                    f"of {base!r}, does not take {base!r}'s arguments (as {_origin(reference)} "
+                    f"takes them): {difference}"
+                )
+        existing = self.variants.get((base, kind))
+        if existing is not None and existing != kernel.name:
+            raise AlreadyExistsError(
+                f"kernel {base!r} already has a {kind.title} variant, {existing!r}; "
+                f"{kernel.name!r} cannot be another"
+            )
+        self.variants[(base, kind)] = kernel.name
+
+    def variant_name(self, base: str, kind: TensorKind) -> str | None:
+        """The name of kernel ``base``'s variant for ``kind``, None when it has none."""
+        return self.variants.get((base, kind))
+
     def unregister(self, kernel: Kernel) -> None:
         """Remove ``kernel`` (NotFoundError when it is not registered); the next candidate of
         its key, if any, wins the key again."""
@@ -78,6 +114,9 @@ class KernelFactory:
             del self.candidates[kernel.name]
             if not self.kernels.get(kernel.name):
                 self.kernels.pop(kernel.name, None)
+            for variant, name in list(self.variants.items()):
+                if name == kernel.name:
+                    del self.variants[variant]
 
     def forget_backend(self, backend: Backend) -> None:
         """Remove every kernel registered for ``backend`` (an unregistered backend)."""
@@ -101,6 +140,17 @@ class KernelFactory:
     def has_kernel(self, name: str) -> bool:
         return name in self.kernels
 
+    def kinds_of(self, name: str) -> list[TensorKind]:
+        """The tensor kinds kernel ``name`` runs on, its own keys' and its variants' (DENSE
+        first), [] when it has none."""
+        kinds = {key.kind for key in self.kernels.get(name, {})}
+        kinds.update(
+            kind
+            for (base, kind), variant in self.variants.items()
+            if base == name and self.kernels.get(variant)
+        )
+        return sorted(kinds, key=lambda kind: (kind is not TensorKind.DENSE, kind.value))
+
     def kernels_of(self, name: str) -> dict[KernelKey, Kernel]:
         """Every registration of ``name``; NotFoundError when there is none."""
         try:
@@ -119,14 +169,15 @@ class KernelFactory:
     def select(self, name: str, key: KernelKey, *, cpu_fallback: bool = True) -> Kernel:
         """The kernel for ``key``: the exact key, then ALL_LAYOUT, ALL_DTYPE and ALL_BACKEND
         variants, then (when ``cpu_fallback``) the same on CPU; else NotFoundError listing
-        what is registered."""
+        what is registered. The key's kind is never relaxed: a SelectedRows key finds only a
+        SelectedRows kernel, a dense key only a dense one."""
         per_key = self.kernels_of(name)
         for candidate in _candidates(key):
             kernel = per_key.get(candidate)
             if kernel is not None:
                 return kernel
         if cpu_fallback and key.backend is not Backend.CPU:
-            cpu_key = KernelKey(Backend.CPU, key.layout, key.dtype)
+            cpu_key = KernelKey(Backend.CPU, key.layout, key.dtype, key.kind)
             for candidate in _candidates(cpu_key):
                 kernel = per_key.get(candidate)
                 if kernel is not None:
@@ -181,7 +232,8 @@ def _candidates(key: KernelKey) -> list[KernelKey]:
     backends = (key.backend, Backend.ALL_BACKEND)
     layouts = (key.layout, DataLayout.ALL_LAYOUT)
     dtypes = (key.dtype, DataType.ALL_DTYPE)
-    return [KernelKey(b, l, d) for b in backends for l in layouts for d in dtypes]
+    kind = key.kind
+    return [KernelKey(b, l, d, kind) for b in backends for l in layouts for d in dtypes]
 
 
 KERNEL_FACTORY = KernelFactory()

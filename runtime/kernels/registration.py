@@ -15,9 +15,10 @@ from phiops.runtime.backends import (
 )
 from phiops.runtime.common import Backend, DataLayout, DataType, backend_named
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError
-from phiops.runtime.kernels.kernel import Kernel, args_def_from_signature
+from phiops.runtime.kernels.kernel import Kernel, args_def_from_signature, kernel_kind
 from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY, KernelFactory
 from phiops.runtime.kernels.kernel_key import KernelKey
+from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = [
     "register_kernel",
@@ -52,6 +53,7 @@ def register_kernel(
     configure: Callable[[Kernel], Any] | None = None,
     factory: KernelFactory = KERNEL_FACTORY,
     priority: int = 0,
+    variant_of: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the decorated function as kernel ``name``, one Kernel per backend and dtype.
 
@@ -62,6 +64,14 @@ def register_kernel(
     names are ``Backend`` members (``"CPU"``, ``"GPU"``) or a custom device type's backend
     (``"JAX"``). Registrations for a backend whose array module does not load (GPU without
     CuPy) are skipped.
+
+    The kernel's tensor kind comes from its annotations (runtime/kernels/kernel.py): a
+    function taking or returning ``SelectedRows`` is registered with that kind in its key
+    (``KernelKey.kind``). ``variant_of`` names the dense kernel it is the variant of for its
+    kind, as PHI's op YAML lists ``sgd {dense, ...}, sgd_dense_param_sparse_grad {dense, dense,
+    selected_rows, ...}``: the kernel is registered under its own (PHI's) ``name``, must take
+    the arguments of ``variant_of``'s kernels, and dispatch selects it for calls of
+    ``variant_of``'s ops whose inputs have its kind.
 
     ``priority`` decides between kernels registered for the same key: phiops's own have 0, the
     highest runs, two at the same priority are an AlreadyExistsError. A kernel registered for an
@@ -86,6 +96,7 @@ def register_kernel(
         registration = _Registration(
             name, fn, dtype_list, layout_value, configure, factory, priority
         )
+        registration.variant_of = variant_of
         registration.every_backend = backend_list is None
         for backend in list(BACKENDS) if backend_list is None else backend_list:
             registration.register_for(backend)
@@ -143,6 +154,7 @@ class _Registration:
         self.name, self.fn, self.dtypes, self.layout = name, fn, dtypes, layout
         self.configure, self.factory, self.priority = configure, factory, priority
         self.every_backend = False
+        self.variant_of: str | None = None
 
     def register_for(self, backend: Backend) -> None:
         if not backend_available(backend):
@@ -151,11 +163,17 @@ class _Registration:
             return  # a device that does not run this xp-generic kernel (it falls back)
         for dtype in self.dtypes:
             key = KernelKey(backend, self.layout, dtype)
-            kernel = Kernel(
-                self.name, self.fn, key, args_def_from_signature(self.fn, key), self.priority
-            )
+            args_def = args_def_from_signature(self.fn, key)
+            kind = kernel_kind(args_def)
+            if kind is not TensorKind.DENSE:
+                # a kernel of another kind (PHI's ``*_sr`` kernels): registered under the op's
+                # kernel name with its kind in the key, selected for inputs of that kind
+                key = key._replace(kind=kind)
+            kernel = Kernel(self.name, self.fn, key, args_def, self.priority)
             if self.configure is not None:
                 self.configure(kernel)
+            if self.variant_of is not None:
+                self.factory.register_variant(self.variant_of, kernel)
             self.factory.register(kernel)
 
     def registered(self) -> bool:

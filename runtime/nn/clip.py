@@ -1,7 +1,13 @@
 """Gradient clipping with PaddlePaddle's classes (``paddle.nn.ClipGradByValue``,
 ``ClipGradByNorm``, ``ClipGradByGlobalNorm``): an optimizer given one as ``grad_clip`` clips the
 gradients in ``step()`` before weight decay and the update, as PaddlePaddle's dygraph optimizers
-do. Every computation is a generated op, so it runs on any place."""
+do. Every computation is a generated op, so it runs on any place.
+
+A SelectedRows gradient (an ``Embedding(..., sparse=True)`` weight's) is clipped as PaddlePaddle
+3.3.1 clips it: its norm is that of its merged rows (each row once, repeats added);
+ClipGradByGlobalNorm scales its values and keeps its rows as they are, ClipGradByNorm gives the
+merged rows scaled (PHI's ``clip_by_norm_sr``). ClipGradByValue gives the merged rows clipped
+(PHI's ``clip_sr``), where PaddlePaddle 3.3.1's dygraph ``ClipGradByValue`` fails on one."""
 
 from __future__ import annotations
 
@@ -10,7 +16,11 @@ from typing import Any
 from phiops.runtime.common import DataType
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.tensor.dense_tensor import DenseTensor
+from phiops.runtime.tensor.kinds import TensorKind
+from phiops.runtime.tensor.selected_rows import SelectedRows
 
 __all__ = ["ClipGradBase", "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
 
@@ -27,6 +37,29 @@ def _sum_of_squares(grad: Tensor) -> Tensor:
     if grad.dtype not in (DataType.FLOAT32, DataType.FLOAT64):
         grad = op_api("cast")(grad, DataType.FLOAT32)
     return op_api("sum")(op_api("multiply")(grad, grad), [], None, False)
+
+
+def _is_selected_rows(grad: Tensor) -> bool:
+    return grad.meta.kind is TensorKind.SELECTED_ROWS
+
+
+def _rows_and_values(grad: Tensor, merge: bool) -> tuple[SelectedRows, Tensor]:
+    """A SelectedRows gradient's storage (merged when ``merge``) and its value as a Tensor."""
+    storage = grad.array.merged() if merge else grad.array
+    return storage, TENSOR_TYPE.wrap(storage.value.array, storage.value.meta)
+
+
+def _with_values(storage: SelectedRows, values: Tensor) -> Tensor:
+    """A SelectedRows gradient with ``storage``'s rows and ``values``."""
+    result = SelectedRows(storage.rows, storage.height, DenseTensor(values.array), check=False)
+    return TENSOR_TYPE.wrap(result, result.meta)
+
+
+def _squares(grad: Tensor) -> Tensor:
+    """sum(grad**2); of the merged rows for a SelectedRows gradient."""
+    if _is_selected_rows(grad):
+        grad = _rows_and_values(grad, True)[1]
+    return _sum_of_squares(grad)
 
 
 class ClipGradBase:
@@ -53,7 +86,14 @@ class ClipGradByValue(ClipGradBase):
         self.max, self.min = float(max), low
 
     def clip(self, params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
-        return [op_api("clip")(g, self.min, self.max) for g in grads]
+        clipped = []
+        for grad in grads:
+            if _is_selected_rows(grad):
+                storage, values = _rows_and_values(grad, True)
+                clipped.append(_with_values(storage, op_api("clip")(values, self.min, self.max)))
+            else:
+                clipped.append(op_api("clip")(grad, self.min, self.max))
+        return clipped
 
     def __repr__(self) -> str:
         return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
@@ -68,10 +108,13 @@ class ClipGradByNorm(ClipGradBase):
     def clip(self, params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
         clipped = []
         for grad in grads:
+            storage = None
+            if _is_selected_rows(grad):
+                storage, grad = _rows_and_values(grad, True)
             norm = float(op_api("sqrt")(_sum_of_squares(grad)).item())
             if norm > self.clip_norm:
                 grad = op_api("scale")(grad, self.clip_norm / norm, 0.0, True)
-            clipped.append(grad)
+            clipped.append(grad if storage is None else _with_values(storage, grad))
         return clipped
 
     def __repr__(self) -> str:
@@ -93,7 +136,7 @@ class ClipGradByGlobalNorm(ClipGradBase):
     def clip(self, params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
         if not grads:
             return grads
-        squares = [_sum_of_squares(g) for g in grads]
+        squares = [_squares(g) for g in grads]
         total = squares[0] if len(squares) == 1 else op_api("add_n")(squares)
         global_norm = op_api("sqrt")(total)
         if self.auto_skip_clip and float(global_norm.item()) <= self.clip_norm:
@@ -103,7 +146,11 @@ class ClipGradByGlobalNorm(ClipGradBase):
         clipped = []
         for grad in grads:
             factor = scale if scale.dtype is grad.dtype else op_api("cast")(scale, grad.dtype)
-            clipped.append(op_api("multiply")(grad, factor))
+            if _is_selected_rows(grad):
+                storage, values = _rows_and_values(grad, False)
+                clipped.append(_with_values(storage, op_api("multiply")(values, factor)))
+            else:
+                clipped.append(op_api("multiply")(grad, factor))
         return clipped
 
     def __repr__(self) -> str:

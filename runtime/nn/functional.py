@@ -323,8 +323,19 @@ def embedding(
     scale_grad_by_freq: bool = False,
     name: str | None = None,
 ) -> Tensor:
+    """The rows of ``weight`` that the ids ``x`` name (``padding_idx``'s row gives zeros).
+
+    With ``sparse=True``, ``weight``'s gradient is a SelectedRows tensor (PHI's
+    ``embedding_sparse_grad``): the looked-up rows only, each id's row as often as it occurs,
+    instead of a dense ``weight``-sized gradient; ``weight.grad.rows()`` names them and the
+    optimizers update only those rows where PaddlePaddle's do (docs/tensor_kinds.md). As in
+    PaddlePaddle, that gradient keeps ``padding_idx``'s rows (the dense one zeroes them).
+    ``max_norm`` and ``scale_grad_by_freq`` are not implemented.
+    """
     if max_norm is not None:
         raise UnimplementedError("embedding: max_norm is not implemented")
+    if scale_grad_by_freq:
+        raise UnimplementedError("embedding: scale_grad_by_freq=True is not implemented")
     rows = weight.shape[0]
     index = -1 if padding_idx is None else (padding_idx if padding_idx >= 0 else rows + padding_idx)
     return op_api("embedding")(x, weight, index, sparse)

@@ -37,8 +37,17 @@ from phiops.runtime.optimizer.rule import Accumulator, OpCall, run_eager
 from phiops.runtime.regularizer import L2Decay, WeightDecayRegularizer, parameter_regularizer
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import unique_name
+from phiops.runtime.tensor.kinds import TensorKind
+
+_DENSE = TensorKind.DENSE
 
 __all__ = ["Optimizer"]
+
+
+def _kind_of(grad: Any) -> TensorKind:
+    """A gradient's tensor kind (DENSE for a static program's Value)."""
+    meta = getattr(grad, "meta", None)
+    return _DENSE if meta is None else meta.kind
 
 _HALF = (DataType.FLOAT16, DataType.BFLOAT16)
 _SCHEDULER_KEY = "LR_Scheduler"
@@ -316,7 +325,10 @@ class Optimizer:
         if self._grad_clip is not None:
             grads = self._grad_clip.clip(params, grads)
         grads = [self._regularized(p, g) for p, g in zip(params, grads)]
-        if self._use_multi_tensor and self._merged_step(params, grads):
+        # A SelectedRows gradient (Embedding(sparse=True)) takes its op's SelectedRows kernel
+        # one parameter at a time: the multi-tensor ops have none, in PHI too.
+        sparse = any(_kind_of(g) is not _DENSE for g in grads)
+        if self._use_multi_tensor and not sparse and self._merged_step(params, grads):
             return
         for parameter, grad in zip(params, grads):
             self._update(parameter, grad, self._lr_tensor(parameter), self._state_of(parameter))
@@ -361,6 +373,13 @@ class Optimizer:
         regularizer = self._regularizer_of(parameter)
         if regularizer is None:
             return grad
+        if _kind_of(grad) is not _DENSE:
+            raise UnimplementedError(
+                f"{type(self).__name__}: weight decay by a regularizer "
+                f"({type(regularizer).__name__}) on a {_kind_of(grad).title} gradient (an "
+                "Embedding(sparse=True) weight's) is not implemented; use sparse=False for "
+                "that parameter, or AdamW's decoupled weight_decay"
+            )
         return op_api("add_n")([grad, regularizer(parameter, grad)])
 
     def _state_of(self, parameter: Tensor) -> tuple[Tensor, ...]:

@@ -8,6 +8,7 @@ import numpy as np
 
 from phiops.runtime.common import DataLayout, DataType, Place
 from phiops.runtime.common.data_type import from_numpy_dtype
+from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = ["DenseTensorMeta", "DenseTensor", "TensorBase"]
 
@@ -18,9 +19,16 @@ class DenseTensorMeta:
     Metas are interned: equal metas are the same object, so the dispatch caches can key on
     them by identity (fast C-level hashing) while comparing by value. Place is part of the
     meta here because an array's device is part of what selects a kernel.
+
+    ``kind`` (a class attribute) is the tensor kind the meta describes: DENSE here; the metas
+    of the other kinds (runtime/tensor/selected_rows.py, sparse.py) are subclasses with their
+    own kind and their own interning, so a meta of another kind is never the same object as a
+    dense one and never hits a dense plan in the dispatch caches.
     """
 
     __slots__ = ("dtype", "dims", "layout", "place", "__weakref__")
+
+    kind = TensorKind.DENSE
 
     _interned: dict[tuple, DenseTensorMeta] = {}
 
@@ -59,16 +67,24 @@ class DenseTensorMeta:
 
     def __repr__(self) -> str:
         return (
-            f"DenseTensorMeta({self.dtype!r}, {list(self.dims)}, {self.layout!r}, {self.place!r})"
+            f"{type(self).__name__}({self.dtype!r}, {list(self.dims)}, {self.layout!r}, "
+            f"{self.place!r})"
         )
 
 
 class TensorBase:
-    """What every tensor implementation offers: its meta and its data."""
+    """What every tensor implementation offers: its meta (whose ``kind`` says which
+    implementation it is, runtime/tensor/kinds.py) and its data. DenseTensor, SelectedRows,
+    SparseCooTensor, SparseCsrTensor, TensorArray and StringTensor derive from it."""
 
     __slots__ = ()
 
     meta: DenseTensorMeta
+
+    @property
+    def kind(self) -> TensorKind:
+        """The tensor kind (its meta's)."""
+        return self.meta.kind
 
     def to_numpy(self) -> np.ndarray:
         raise NotImplementedError

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from phiops.runtime.common import DataLayout, DataType
 from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
+from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.errors import PreconditionNotMetError
 
 __all__ = ["MetaTensor", "MetaConfig"]
@@ -24,9 +25,14 @@ class MetaTensor:
 
     It wraps an existing meta (an input) or starts empty (an output that InferMeta fills in).
     The same InferMeta function can therefore serve eager calls and graph building.
+
+    ``kind`` is the tensor kind of the meta it wraps (DENSE for an output, whose kind is the
+    kernel's: dispatch makes the output meta of the kind the kernel's argument definition
+    gives). For a SelectedRows, ``dims`` are the complete dims ``[height, ...]``, as PHI's
+    MetaTensor reports them; for the sparse kinds, the dense dims.
     """
 
-    __slots__ = ("_dims", "_dtype", "_layout", "name")
+    __slots__ = ("_dims", "_dtype", "_layout", "_kind", "name")
 
     def __init__(
         self,
@@ -38,10 +44,12 @@ class MetaTensor:
             self._dims: tuple[int, ...] | None = None
             self._dtype = DataType.UNDEFINED
             self._layout = DataLayout.NCHW
+            self._kind = TensorKind.DENSE
         else:
             self._dims = meta.dims
             self._dtype = meta.dtype
             self._layout = meta.layout
+            self._kind = meta.kind
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -56,6 +64,17 @@ class MetaTensor:
     @property
     def layout(self) -> DataLayout:
         return self._layout
+
+    @property
+    def kind(self) -> TensorKind:
+        """The tensor kind (runtime/tensor/kinds.py)."""
+        return self._kind
+
+    def is_dense(self) -> bool:
+        return self._kind is TensorKind.DENSE
+
+    def is_selected_rows(self) -> bool:
+        return self._kind is TensorKind.SELECTED_ROWS
 
     @property
     def ndim(self) -> int:
@@ -95,4 +114,5 @@ class MetaTensor:
 
     def __repr__(self) -> str:
         dims = "?" if self._dims is None else list(self._dims)
-        return f"MetaTensor({self.name!r}, dims={dims}, dtype={self._dtype!r})"
+        kind = "" if self._kind is TensorKind.DENSE else f", kind={self._kind.title}"
+        return f"MetaTensor({self.name!r}, dims={dims}, dtype={self._dtype!r}{kind})"
