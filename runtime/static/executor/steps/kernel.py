@@ -115,6 +115,8 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
         declared = [r.type for r in results]
         if builder.loose_extents:
             declared = [rank_only(t) for t in declared]
+        # an intermediate or view-target output's declaration is unchecked here too
+        declared = [None if n in unchecked else t for n, t in zip(output_names, declared)]
         step = late_step(op_def, where, input_slots, attrs, out_slots, many, declared)
         if runtime_flags.SWITCHES.check_nan_inf:
             step = _checking_nan_inf(step, out_slots, info, where)
