@@ -287,6 +287,8 @@ class _Translator:
             "while": self.while_,
             "batch_norm": self.batch_norm,
             "range": self.range_,
+            "rnn": self.rnn,
+            "tril_triu": self.tril_triu,
         }
 
     # -- helpers -------------------------------------------------------------------------------
@@ -853,9 +855,42 @@ class _Translator:
         if out is not None and out.dtype is not None:
             self.block.ops[-1].attributes["dtype"] = Attribute("dtype", out.dtype)
 
-    def generic(self, op: OpDesc, where: str, result_types: dict[str, Type] | None = None) -> None:
+    def rnn(self, op: OpDesc, where: str) -> None:
+        """`rnn`, whose pd_op reads a `dropout_state_in` the legacy op does not have (it only
+        writes `DropoutState`): PaddlePaddle's translator gives it an empty uint8 `full`."""
+        attributes = {
+            "dtype": Attribute("dtype", "uint8"),
+            "place": Attribute("place", "cpu"),
+            "shape": Attribute("intarray", (0,)),
+            "stop_gradient": _bools([True]),
+            "value": Attribute("double", 0.0),
+        }
+        state = self.append("pd_op.full", [], [DenseTensorType((0,), "u8")], attributes)
+        self.generic(op, where, operands={"dropout_state_in": state.results[0]})
+
+    def tril_triu(self, op: OpDesc, where: str) -> None:
+        """`tril_triu` is `tril` when its `lower` attribute is true, else `triu`, as PaddlePaddle
+        translates it (pd_op.tril_triu has no phiops kernel)."""
+        name = "tril" if op.attrs.get("lower", False) else "triu"
+        x = self.value(self.single_input(op, "X", where), where)
+        (out_name,) = op.output("Out")
+        attributes = {
+            "diagonal": Attribute("int32", int(op.attrs.get("diagonal", 0))),
+            **self.result_flags([out_name]),
+        }
+        created = self.append(f"pd_op.{name}", [x], [_tensor_type(self.var(out_name), where)], attributes)
+        self.values[out_name] = created.results[0]
+
+    def generic(
+        self,
+        op: OpDesc,
+        where: str,
+        result_types: dict[str, Type] | None = None,
+        operands: dict[str, Value] | None = None,
+    ) -> None:
         """The pd_op the op's argument mapping names; ``result_types`` overrides the type of a
-        result (by legacy output name) that the desc's variable declares wrongly."""
+        result (by legacy output name) that the desc's variable declares wrongly, ``operands``
+        gives a pd_op operand the legacy op lacks."""
         from phiops.runtime.dispatch.op_def import OP_DEFS
 
         arguments = legacy_arguments(op, self.block_desc, self.desc)
@@ -870,8 +905,12 @@ class _Translator:
         op_def = OP_DEFS.get(name) or OP_DEFS.get(arguments.pd_op)
         attr_types = {a.name: a.type for a in op_def.attrs} if op_def is not None else {}
         sources = arguments.sources
+        given = operands or {}
         operands: list[Value | None] = []
         for operand in ir_def.operands:
+            if operand.name in given:
+                operands.append(given[operand.name])
+                continue
             legacy = sources.get(operand.name)
             attr_type = attr_types.get(operand.name)
             if attr_type is not None:  # an IntArray or Scalar argument
