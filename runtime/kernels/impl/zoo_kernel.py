@@ -29,8 +29,8 @@ def full_with_tensor_kernel(
 ) -> Array:
     if value.size != 1:
         raise InvalidArgumentError(
-            f"full_with_tensor: argument 'value' must hold exactly one element, got a tensor "
-            f"of shape {list(value.shape)}"
+            f"argument 'value' must hold exactly one element, got a tensor of shape "
+            f"{list(value.shape)}"
         )
     number = value.reshape(-1)[0].item()
     return full_kernel(ctx, shape, number, dtype)
