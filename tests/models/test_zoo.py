@@ -44,7 +44,9 @@ def model_dir(entry: dict) -> Path:
         return COMMITTED / entry["name"]
     folder = cache_dir() / entry["name"]
     if not (folder / "outputs_legacy_1.npz").is_file():
-        pytest.skip(f"big model {entry['name']!r} is not in {cache_dir()}: run `make zoo` to make it")
+        pytest.skip(
+            f"big model {entry['name']!r} is not in {cache_dir()}: run `make zoo` to make it"
+        )
     return folder
 
 
@@ -60,22 +62,34 @@ def cases(location: str, pending: bool) -> list:
 
 def run_model(folder: Path, form: str, k: int) -> tuple[list[np.ndarray], dict]:
     exe = paddle.static.Executor()
-    program, feed_names, fetch_targets = paddle.static.load_inference_model(str(folder / form / "model"), exe)
+    program, feed_names, fetch_targets = paddle.static.load_inference_model(
+        str(folder / form / "model"), exe
+    )
     feeds = dict(np.load(folder / f"inputs_{k}.npz"))
     assert sorted(feed_names) == sorted(feeds)
-    outputs = exe.run(program, feed={name: feeds[name] for name in feed_names}, fetch_list=fetch_targets)
+    outputs = exe.run(
+        program, feed={name: feeds[name] for name in feed_names}, fetch_list=fetch_targets
+    )
     expected = np.load(folder / f"outputs_{form}_{k}.npz")
     return [np.asarray(o) for o in outputs], {key: expected[key] for key in expected.files}
 
 
 def assert_matches(actual: list[np.ndarray], expected: dict, what: str) -> None:
-    assert len(actual) == len(expected), f"{what}: {len(actual)} outputs, PaddlePaddle gave {len(expected)}"
+    assert len(actual) == len(
+        expected
+    ), f"{what}: {len(actual)} outputs, PaddlePaddle gave {len(expected)}"
     for i, out in enumerate(actual):
         want = expected[f"out{i}"]
-        assert out.shape == want.shape, f"{what} out{i}: shape {out.shape}, PaddlePaddle {want.shape}"
-        assert out.dtype == want.dtype, f"{what} out{i}: dtype {out.dtype}, PaddlePaddle {want.dtype}"
+        assert (
+            out.shape == want.shape
+        ), f"{what} out{i}: shape {out.shape}, PaddlePaddle {want.shape}"
+        assert (
+            out.dtype == want.dtype
+        ), f"{what} out{i}: dtype {out.dtype}, PaddlePaddle {want.dtype}"
         scale = float(np.abs(want).max()) if want.size else 0.0
-        np.testing.assert_allclose(out, want, rtol=RTOL, atol=RTOL * scale, err_msg=f"{what} out{i}")
+        np.testing.assert_allclose(
+            out, want, rtol=RTOL, atol=RTOL * scale, err_msg=f"{what} out{i}"
+        )
 
 
 def ctc_greedy(probs: np.ndarray, blank: int = 0) -> list[list[int]]:
@@ -108,7 +122,11 @@ def test_big_model_gives_paddlepaddles_outputs(name: str, form: str, k: int) -> 
 
 @pytest.mark.parametrize(
     ("name", "form", "k"),
-    [c for c in cases("committed", pending=True) + cases("cache", pending=True) if c.values[2] == 0],
+    [
+        c
+        for c in cases("committed", pending=True) + cases("cache", pending=True)
+        if c.values[2] == 0
+    ],
 )
 def test_pending_model_stops_at_the_op_it_waits_for(name: str, form: str, k: int) -> None:
     entry = MODELS[name]
@@ -128,7 +146,9 @@ def _cli_summary(prefix: Path, feeds: dict, tmp_path: Path) -> str:
     return out.getvalue()
 
 
-_SUMMARY = re.compile(r"^(\S+): shape \[([\d, ]*)\] (\w+)(?:  min (\S+) max (\S+) mean (\S+))?", re.M)
+_SUMMARY = re.compile(
+    r"^(\S+): shape \[([\d, ]*)\] (\w+)(?:  min (\S+) max (\S+) mean (\S+))?", re.M
+)
 
 
 def assert_summary_matches(text: str, expected: dict, what: str) -> None:
@@ -145,11 +165,18 @@ def assert_summary_matches(text: str, expected: dict, what: str) -> None:
             scale = float(np.abs(values).max())
             got = [float(lo), float(hi), float(mean)]
             np.testing.assert_allclose(
-                got, [values.min(), values.max(), values.mean()], rtol=1e-5, atol=RTOL * scale, err_msg=f"{what} out{i}"
+                got,
+                [values.min(), values.max(), values.mean()],
+                rtol=1e-5,
+                atol=RTOL * scale,
+                err_msg=f"{what} out{i}",
             )
 
 
-@pytest.mark.parametrize(("name", "form"), [(c.values[0], c.values[1]) for c in cases("committed", False) if c.values[2] == 1])
+@pytest.mark.parametrize(
+    ("name", "form"),
+    [(c.values[0], c.values[1]) for c in cases("committed", False) if c.values[2] == 1],
+)
 def test_phiops_run_gives_paddlepaddles_outputs(name: str, form: str, tmp_path: Path) -> None:
     folder = model_dir(MODELS[name])
     for k in range(2):
@@ -172,13 +199,22 @@ def test_phiops_run_command_runs_a_zoo_model(tmp_path: Path) -> None:
             args += ["--input", f"{feed_name}={tmp_path / f'{feed_name}.npy'}"]
         result = subprocess.run(args, capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
-        assert_summary_matches(result.stdout, dict(np.load(folder / f"outputs_{form}_0.npz")), f"{name} {form}")
+        assert_summary_matches(
+            result.stdout, dict(np.load(folder / f"outputs_{form}_0.npz")), f"{name} {form}"
+        )
 
 
 def test_the_zoo_has_at_least_thirty_architectures_across_the_tasks() -> None:
     assert len(MODELS) >= 30
     tasks = {entry["task"] for entry in MODELS.values()}
-    assert tasks >= {"classification", "detection", "segmentation", "ocr_detection", "ocr_recognition", "nlp"}
+    assert tasks >= {
+        "classification",
+        "detection",
+        "segmentation",
+        "ocr_detection",
+        "ocr_recognition",
+        "nlp",
+    }
 
 
 def test_committed_models_are_small_and_big_ones_are_not_committed() -> None:

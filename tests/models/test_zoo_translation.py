@@ -26,7 +26,11 @@ def test_split_gives_a_vector_that_builtin_slice_reads_where_each_piece_is_used(
     split = next(op for op in program.block.ops if op.name == "pd_op.split")
     assert isinstance(split.results[0].type, VectorType)
     assert len(split.results[0].type.types) == 2
-    slices = [op for op in program.block.ops if op.name == "builtin.slice" and op.operands[0] is split.results[0]]
+    slices = [
+        op
+        for op in program.block.ops
+        if op.name == "builtin.slice" and op.operands[0] is split.results[0]
+    ]
     assert sorted(op.attributes["index"].value for op in slices) == [0, 1]
 
 
@@ -63,7 +67,9 @@ def test_tril_triu_becomes_triu_when_lower_is_false() -> None:
 def _run(name: str, form: str) -> tuple[list, dict, list[str]]:
     folder = ZOO / name
     exe = paddle.static.Executor()
-    program, feed_names, fetch_targets = paddle.static.load_inference_model(str(folder / form / "model"), exe)
+    program, feed_names, fetch_targets = paddle.static.load_inference_model(
+        str(folder / form / "model"), exe
+    )
     feeds = dict(np.load(folder / "inputs_1.npz"))
     outputs = exe.run(program, feed={n: feeds[n] for n in feed_names}, fetch_list=fetch_targets)
     expected = np.load(folder / f"outputs_{form}_1.npz")

@@ -23,7 +23,9 @@ CASES = [
 
 @pytest.mark.parametrize(("value", "shape", "dtype"), CASES, ids=lambda c: str(c))
 def test_full_with_tensor_matches_paddle(value: np.ndarray, shape: list, dtype: str) -> None:
-    theirs = paddle._C_ops.full_with_tensor(paddle.to_tensor(value), shape, getattr(paddle, dtype)).numpy()
+    theirs = paddle._C_ops.full_with_tensor(
+        paddle.to_tensor(value), shape, getattr(paddle, dtype)
+    ).numpy()
     ours = phi_ops.full_with_tensor(phi.to_tensor(value), shape, getattr(phi, dtype)).numpy()
     assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
     np.testing.assert_array_equal(ours, theirs)
@@ -31,6 +33,8 @@ def test_full_with_tensor_matches_paddle(value: np.ndarray, shape: list, dtype: 
 
 def test_full_with_tensor_shape_tensor_matches_paddle() -> None:
     value, shape = np.array([4.0], np.float32), np.array([2, 3], np.int64)
-    theirs = paddle._C_ops.full_with_tensor(paddle.to_tensor(value), paddle.to_tensor(shape), paddle.float32)
+    theirs = paddle._C_ops.full_with_tensor(
+        paddle.to_tensor(value), paddle.to_tensor(shape), paddle.float32
+    )
     ours = phi_ops.full_with_tensor(phi.to_tensor(value), phi.to_tensor(shape), phi.float32)
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

@@ -121,7 +121,9 @@ def run_saved(prefix: str, feeds: dict) -> dict:
         exe = paddle.static.Executor(paddle.CPUPlace())
         with paddle.static.scope_guard(paddle.static.Scope()):
             program, feed_names, fetch_targets = paddle.static.load_inference_model(prefix, exe)
-            outs = exe.run(program, feed={n: feeds[n] for n in feed_names}, fetch_list=fetch_targets)
+            outs = exe.run(
+                program, feed={n: feeds[n] for n in feed_names}, fetch_list=fetch_targets
+            )
     finally:
         paddle.disable_static()
     return {f"out{i}": np.asarray(o) for i, o in enumerate(outs)}
@@ -152,7 +154,9 @@ def export(model: ZooModel, folder: Path, form: str, state: Path) -> None:
     paddle.jit.save(static, str(folder / form / "model"))
     for k in range(2):
         feeds = dict(np.load(folder / f"inputs_{k}.npz"))
-        np.savez(folder / f"outputs_{form}_{k}.npz", **run_saved(str(folder / form / "model"), feeds))
+        np.savez(
+            folder / f"outputs_{form}_{k}.npz", **run_saved(str(folder / form / "model"), feeds)
+        )
 
 
 def _legacy_static_ops() -> None:
@@ -167,11 +171,18 @@ def _legacy_static_ops() -> None:
     def legacy(op_type, inputs, attrs):
         helper = LayerHelper(op_type)
         out = helper.create_variable_for_type_inference(inputs["X"].dtype)
-        helper.append_op(type=op_type, inputs={k: [v] for k, v in inputs.items()}, outputs={"Out": [out]}, attrs=attrs)
+        helper.append_op(
+            type=op_type,
+            inputs={k: [v] for k, v in inputs.items()},
+            outputs={"Out": [out]},
+            attrs=attrs,
+        )
         return out
 
     def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
-        return legacy("matmul_v2", {"X": x, "Y": y}, {"trans_x": transpose_x, "trans_y": transpose_y})
+        return legacy(
+            "matmul_v2", {"X": x, "Y": y}, {"trans_x": transpose_x, "trans_y": transpose_y}
+        )
 
     def gelu(x, approximate=False, name=None):
         return legacy("gelu", {"X": x}, {"approximate": approximate})
@@ -190,10 +201,19 @@ def _legacy_static_ops() -> None:
         patch = sys.modules["paddle.base.dygraph.generated_tensor_methods_patch"]
         originals = {
             id(getattr(source, attr, None))
-            for source, attr in ((paddle._C_ops, name), (paddle, name), (paddle.nn.functional, name), (patch, "_" + name))
+            for source, attr in (
+                (paddle._C_ops, name),
+                (paddle, name),
+                (paddle.nn.functional, name),
+                (patch, "_" + name),
+            )
         } - {id(None)}
         for module in list(sys.modules.values()):
-            original = getattr(module, name, None) if module and module.__name__.startswith("paddle") else None
+            original = (
+                getattr(module, name, None)
+                if module and module.__name__.startswith("paddle")
+                else None
+            )
             if original is None or id(original) not in originals or module is paddle._C_ops:
                 continue
 
@@ -217,11 +237,18 @@ def worker(form: str, name: str, staging: Path) -> None:
 def check_forms_agree(model: ZooModel, folder: Path) -> None:
     """Both forms hold the same weights: PaddlePaddle's outputs for them must agree."""
     for k in range(2):
-        pir, legacy = np.load(folder / f"outputs_pir_{k}.npz"), np.load(folder / f"outputs_legacy_{k}.npz")
+        pir, legacy = np.load(folder / f"outputs_pir_{k}.npz"), np.load(
+            folder / f"outputs_legacy_{k}.npz"
+        )
         for key in pir.files:
             scale = float(np.abs(pir[key]).max()) if pir[key].size else 0.0
-            np.testing.assert_allclose(legacy[key], pir[key], rtol=1e-4, atol=1e-4 * scale,
-                                       err_msg=f"{model.name}: legacy and PIR forms disagree")
+            np.testing.assert_allclose(
+                legacy[key],
+                pir[key],
+                rtol=1e-4,
+                atol=1e-4 * scale,
+                err_msg=f"{model.name}: legacy and PIR forms disagree",
+            )
 
 
 def manifest_entry(model: ZooModel, folder: Path | None, location: str) -> dict:
@@ -230,7 +257,12 @@ def manifest_entry(model: ZooModel, folder: Path | None, location: str) -> dict:
         "task": model.task,
         "location": location,
         "inputs": [
-            {"name": i.name, "shape": list(i.shape), "dtype": i.dtype, "sizes": [list(s) for s in i.sizes]}
+            {
+                "name": i.name,
+                "shape": list(i.shape),
+                "dtype": i.dtype,
+                "sizes": [list(s) for s in i.sizes],
+            }
             for i in model.inputs
         ],
         "forms": ["pir", "legacy"],
@@ -245,7 +277,8 @@ def manifest_entry(model: ZooModel, folder: Path | None, location: str) -> dict:
         entry["outputs"] = len(np.load(folder / "outputs_pir_0.npz").files)
         entry["sha256"] = {
             str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in files if p.parent.name in ("pir", "legacy")
+            for p in files
+            if p.parent.name in ("pir", "legacy")
         }
     return entry
 
@@ -283,7 +316,15 @@ def main() -> None:
             try:
                 for form in ("pir", "legacy"):
                     subprocess.run(
-                        [sys.executable, __file__, f"--worker={form}", "--only", model.name, "--staging", tmp],
+                        [
+                            sys.executable,
+                            __file__,
+                            f"--worker={form}",
+                            "--only",
+                            model.name,
+                            "--staging",
+                            tmp,
+                        ],
                         check=True,
                     )
                 check_forms_agree(model, folder)
@@ -291,10 +332,14 @@ def main() -> None:
                 print(f"{model.name}: FAILED ({error})", flush=True)
                 failed.append(model.name)
                 continue
-            size = sum(p.stat().st_size for form in ("pir", "legacy") for p in (folder / form).iterdir())
+            size = sum(
+                p.stat().st_size for form in ("pir", "legacy") for p in (folder / form).iterdir()
+            )
             location = "committed" if size <= SMALL_BYTES else "cache"
             if args.big and location != "cache":
-                sys.exit(f"{model.name} is no longer big ({size} bytes): rerun make_zoo.py without --big")
+                sys.exit(
+                    f"{model.name} is no longer big ({size} bytes): rerun make_zoo.py without --big"
+                )
             target = (COMMITTED if location == "committed" else cache_dir()) / model.name
             shutil.rmtree(target, ignore_errors=True)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -305,7 +350,13 @@ def main() -> None:
     if not args.big:
         ordered = [known[m.name] for m in ZOO if m.name in known]
         MANIFEST.parent.mkdir(parents=True, exist_ok=True)
-        MANIFEST.write_text(json.dumps({"paddle": paddle.__version__, "small_bytes": SMALL_BYTES, "models": ordered}, indent=1) + "\n")
+        MANIFEST.write_text(
+            json.dumps(
+                {"paddle": paddle.__version__, "small_bytes": SMALL_BYTES, "models": ordered},
+                indent=1,
+            )
+            + "\n"
+        )
     if failed:
         sys.exit(f"make_zoo.py: {len(failed)} model(s) failed: {', '.join(failed)}")
 

@@ -90,7 +90,9 @@ class ConvBNAct(nn.Layer):
     def __init__(self, cin, cout, k=3, stride=1, groups=1, act="relu", dilation=1):
         super().__init__()
         pad = (k - 1) // 2 * dilation
-        self.conv = nn.Conv2D(cin, cout, k, stride, pad, dilation=dilation, groups=groups, bias_attr=False)
+        self.conv = nn.Conv2D(
+            cin, cout, k, stride, pad, dilation=dilation, groups=groups, bias_attr=False
+        )
         self.bn = nn.BatchNorm2D(cout)
         self.act = {"relu": nn.ReLU(), "hardswish": nn.Hardswish(), "none": nn.Identity()}[act]
 
@@ -197,9 +199,15 @@ class ViT(nn.Layer):
         super().__init__()
         self.patch = nn.Conv2D(3, dim, patch, patch)
         tokens = (image // patch) ** 2 + 1
-        self.cls_token = self.create_parameter([1, 1, dim], default_initializer=nn.initializer.Normal(std=0.02))
-        self.pos = self.create_parameter([1, tokens, dim], default_initializer=nn.initializer.Normal(std=0.02))
-        layer = nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.1, activation="gelu", normalize_before=True)
+        self.cls_token = self.create_parameter(
+            [1, 1, dim], default_initializer=nn.initializer.Normal(std=0.02)
+        )
+        self.pos = self.create_parameter(
+            [1, tokens, dim], default_initializer=nn.initializer.Normal(std=0.02)
+        )
+        layer = nn.TransformerEncoderLayer(
+            dim, heads, 2 * dim, dropout=0.1, activation="gelu", normalize_before=True
+        )
         self.encoder = nn.TransformerEncoder(layer, depth, norm=nn.LayerNorm(dim))
         self.head = nn.Linear(dim, num_classes)
 
@@ -249,7 +257,9 @@ class ErnieModel(nn.Layer):
         self.token_type = nn.Embedding(types, dim)
         self.norm = nn.LayerNorm(dim)
         self.dropout = nn.Dropout(0.1)
-        layer = nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.1, activation="gelu", attn_dropout=0.1, act_dropout=0.0)
+        layer = nn.TransformerEncoderLayer(
+            dim, heads, 2 * dim, dropout=0.1, activation="gelu", attn_dropout=0.1, act_dropout=0.0
+        )
         self.encoder = nn.TransformerEncoder(layer, depth)
         self.pooler = nn.Linear(dim, dim)
 
@@ -322,7 +332,9 @@ class DBNet(nn.Layer):
             cin = c
         inner = 4 * width
         self.lateral = nn.LayerList([nn.Conv2D(c, inner, 1, bias_attr=False) for c in chans])
-        self.smooth = nn.LayerList([nn.Conv2D(inner, inner // 4, 3, padding=1, bias_attr=False) for _ in chans])
+        self.smooth = nn.LayerList(
+            [nn.Conv2D(inner, inner // 4, 3, padding=1, bias_attr=False) for _ in chans]
+        )
         self.head = nn.Sequential(
             ConvBNAct(inner, inner // 4, 3),
             nn.Conv2DTranspose(inner // 4, inner // 4, 2, 2),
@@ -447,7 +459,9 @@ class DeepLabV3(nn.Layer):
         f = self.backbone(x)
         branches = [branch(f) for branch in self.aspp]
         pooled = self.image_pool(f)
-        branches.append(F.interpolate(pooled, size=paddle.shape(f)[2:], mode="bilinear", align_corners=False))
+        branches.append(
+            F.interpolate(pooled, size=paddle.shape(f)[2:], mode="bilinear", align_corners=False)
+        )
         y = self.cls(self.project(paddle.concat(branches, axis=1)))
         return F.interpolate(y, size=size, mode="bilinear", align_corners=False)
 
@@ -458,10 +472,16 @@ class FCN(nn.Layer):
 
     def __init__(self, width=8, num_classes=3):
         super().__init__()
-        self.s1 = nn.Sequential(ConvBNAct(3, width, 3, 2), ConvBNAct(width, width, 3, 2), ConvBNAct(width, 2 * width, 3, 2))
+        self.s1 = nn.Sequential(
+            ConvBNAct(3, width, 3, 2),
+            ConvBNAct(width, width, 3, 2),
+            ConvBNAct(width, 2 * width, 3, 2),
+        )
         self.s2 = ConvBNAct(2 * width, 4 * width, 3, 2)
         self.s3 = ConvBNAct(4 * width, 8 * width, 3, 2)
-        self.score = nn.LayerList([nn.Conv2D(c, num_classes, 1) for c in (2 * width, 4 * width, 8 * width)])
+        self.score = nn.LayerList(
+            [nn.Conv2D(c, num_classes, 1) for c in (2 * width, 4 * width, 8 * width)]
+        )
         self.up2a = nn.Conv2DTranspose(num_classes, num_classes, 4, 2, 1)
         self.up2b = nn.Conv2DTranspose(num_classes, num_classes, 4, 2, 1)
         self.up8 = nn.Conv2DTranspose(num_classes, num_classes, 16, 8, 4)
@@ -478,14 +498,25 @@ class FCN(nn.Layer):
 # --- detection (waits for yolo_box, multiclass_nms3, prior_box, box_coder, roi_align) -------
 
 
-def _multiclass_nms3(bboxes, scores, score_threshold=0.01, nms_top_k=100, keep_top_k=20, nms_threshold=0.45):
+def _multiclass_nms3(
+    bboxes, scores, score_threshold=0.01, nms_top_k=100, keep_top_k=20, nms_threshold=0.45
+):
     """PaddleDetection's ``ops.multiclass_nms``: the ``multiclass_nms3`` op."""
     from paddle import _C_ops
     from paddle.framework import in_dynamic_or_pir_mode
 
     if in_dynamic_or_pir_mode():
         out, _index, _num = _C_ops.multiclass_nms3(
-            bboxes, scores, None, score_threshold, nms_top_k, keep_top_k, nms_threshold, True, 1.0, -1
+            bboxes,
+            scores,
+            None,
+            score_threshold,
+            nms_top_k,
+            keep_top_k,
+            nms_threshold,
+            True,
+            1.0,
+            -1,
         )
         return out
     helper = paddle.base.layer_helper.LayerHelper("multiclass_nms3")
@@ -517,7 +548,9 @@ class YOLOv3Head(nn.Layer):
         super().__init__()
         self.num_classes = num_classes
         self.anchors = [10, 13, 16, 30, 33, 23]
-        self.backbone = nn.Sequential(*[ConvBNAct(3 if i == 0 else width * 2**i // 2, width * 2**i, 3, 2) for i in range(4)])
+        self.backbone = nn.Sequential(
+            *[ConvBNAct(3 if i == 0 else width * 2**i // 2, width * 2**i, 3, 2) for i in range(4)]
+        )
         self.head = nn.Conv2D(width * 8, 3 * (5 + num_classes), 1)
 
     def forward(self, image, im_shape):
@@ -534,7 +567,11 @@ class SSDLite(nn.Layer):
 
     def __init__(self, width=8, num_classes=3):
         super().__init__()
-        self.backbone = nn.Sequential(ConvBNAct(3, width, 3, 2), ConvBNAct(width, 2 * width, 3, 2), ConvBNAct(2 * width, 4 * width, 3, 2))
+        self.backbone = nn.Sequential(
+            ConvBNAct(3, width, 3, 2),
+            ConvBNAct(width, 2 * width, 3, 2),
+            ConvBNAct(2 * width, 4 * width, 3, 2),
+        )
         self.num_priors = 2
         self.loc = nn.Conv2D(4 * width, self.num_priors * 4, 3, padding=1)
         self.conf = nn.Conv2D(4 * width, self.num_priors * num_classes, 3, padding=1)
@@ -542,12 +579,16 @@ class SSDLite(nn.Layer):
 
     def forward(self, image):
         f = self.backbone(image)
-        priors, variances = paddle.vision.ops.prior_box(f, image, min_sizes=[16.0], max_sizes=[32.0], clip=True)
+        priors, variances = paddle.vision.ops.prior_box(
+            f, image, min_sizes=[16.0], max_sizes=[32.0], clip=True
+        )
         priors = priors.reshape([-1, 4])
         variances = variances.reshape([-1, 4])
         loc = self.loc(f).transpose([0, 2, 3, 1]).reshape([0, -1, 4])
         conf = F.softmax(self.conf(f).transpose([0, 2, 3, 1]).reshape([0, -1, self.num_classes]))
-        boxes = paddle.vision.ops.box_coder(priors, variances, loc, code_type="decode_center_size", box_normalized=True)
+        boxes = paddle.vision.ops.box_coder(
+            priors, variances, loc, code_type="decode_center_size", box_normalized=True
+        )
         return _multiclass_nms3(boxes, conf.transpose([0, 2, 1]))
 
 
@@ -575,61 +616,163 @@ _IDS_SIZES = ((1, 8), (2, 12))
 _REC_SIZES = ((1, 3, 32, 64), (2, 3, 32, 96))
 
 ZOO: tuple[ZooModel, ...] = (
-    ZooModel("lenet", "classification", lambda: vm.LeNet(num_classes=10),
-             _image((None, 1, 28, 28), ((1, 1, 28, 28), (3, 1, 28, 28)))),
-    ZooModel("alexnet", "classification", _alexnet, _image((None, 3, 64, 64), ((1, 3, 64, 64), (2, 3, 64, 64)))),
+    ZooModel(
+        "lenet",
+        "classification",
+        lambda: vm.LeNet(num_classes=10),
+        _image((None, 1, 28, 28), ((1, 1, 28, 28), (3, 1, 28, 28))),
+    ),
+    ZooModel(
+        "alexnet",
+        "classification",
+        _alexnet,
+        _image((None, 3, 64, 64), ((1, 3, 64, 64), (2, 3, 64, 64))),
+    ),
     ZooModel("vgg11", "classification", _vgg11, _image()),
     ZooModel("resnet18", "classification", lambda: vm.resnet18(num_classes=10), _image()),
     ZooModel("resnet50", "classification", lambda: vm.resnet50(num_classes=10), _image()),
-    ZooModel("mobilenet_v1", "classification", lambda: vm.mobilenet_v1(scale=0.25, num_classes=10), _image()),
-    ZooModel("mobilenet_v2", "classification", lambda: vm.mobilenet_v2(scale=0.25, num_classes=10), _image()),
-    ZooModel("mobilenet_v3_small", "classification", lambda: vm.mobilenet_v3_small(scale=0.35, num_classes=10), _image()),
-    ZooModel("mobilenet_v3_large", "classification", lambda: vm.mobilenet_v3_large(scale=0.35, num_classes=10), _image()),
+    ZooModel(
+        "mobilenet_v1",
+        "classification",
+        lambda: vm.mobilenet_v1(scale=0.25, num_classes=10),
+        _image(),
+    ),
+    ZooModel(
+        "mobilenet_v2",
+        "classification",
+        lambda: vm.mobilenet_v2(scale=0.25, num_classes=10),
+        _image(),
+    ),
+    ZooModel(
+        "mobilenet_v3_small",
+        "classification",
+        lambda: vm.mobilenet_v3_small(scale=0.35, num_classes=10),
+        _image(),
+    ),
+    ZooModel(
+        "mobilenet_v3_large",
+        "classification",
+        lambda: vm.mobilenet_v3_large(scale=0.35, num_classes=10),
+        _image(),
+    ),
     # channel_shuffle reshapes with the static height and width: only the batch is dynamic
-    ZooModel("shufflenet_v2_x0_25", "classification", lambda: vm.shufflenet_v2_x0_25(num_classes=10),
-             _image((None, 3, 64, 64), ((1, 3, 64, 64), (2, 3, 64, 64)))),
+    ZooModel(
+        "shufflenet_v2_x0_25",
+        "classification",
+        lambda: vm.shufflenet_v2_x0_25(num_classes=10),
+        _image((None, 3, 64, 64), ((1, 3, 64, 64), (2, 3, 64, 64))),
+    ),
     ZooModel("squeezenet1_0", "classification", lambda: vm.squeezenet1_0(num_classes=10), _image()),
     ZooModel("squeezenet1_1", "classification", lambda: vm.squeezenet1_1(num_classes=10), _image()),
     ZooModel("densenet121", "classification", lambda: vm.densenet121(num_classes=10), _image()),
-    ZooModel("googlenet", "classification", _googlenet,
-             _image((None, 3, 224, 224), ((1, 3, 224, 224), (2, 3, 224, 224)))),
-    ZooModel("inception_v3", "classification", lambda: vm.inception_v3(num_classes=10),
-             _image(sizes=((1, 3, 80, 80), (2, 3, 96, 96)))),
+    ZooModel(
+        "googlenet",
+        "classification",
+        _googlenet,
+        _image((None, 3, 224, 224), ((1, 3, 224, 224), (2, 3, 224, 224))),
+    ),
+    ZooModel(
+        "inception_v3",
+        "classification",
+        lambda: vm.inception_v3(num_classes=10),
+        _image(sizes=((1, 3, 80, 80), (2, 3, 96, 96))),
+    ),
     ZooModel("pplcnet", "classification", PPLCNet, _image()),
     ZooModel("convnext", "classification", ConvNeXt, _image()),
-    ZooModel("vit_tiny", "classification", ViT, _image((None, 3, 32, 32), ((1, 3, 32, 32), (3, 3, 32, 32)))),
-    ZooModel("bert_encoder", "nlp", BertEncoder, (
-        ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),
-        ZooInput("attention_mask", (None, None), "int64", _IDS_SIZES, "mask"),
-    )),
-    ZooModel("ernie", "nlp", ErnieModel, (
-        ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:120"),
-        ZooInput("token_type_ids", (None, None), "int64", _IDS_SIZES, "ids:2"),
-    )),
-    ZooModel("gpt_decoder", "nlp", GPTDecoder, (ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),)),
-    ZooModel("textcnn", "nlp", TextCNN, (ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),)),
-    ZooModel("lstm_classifier", "nlp", LSTMClassifier, (ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),)),
+    ZooModel(
+        "vit_tiny",
+        "classification",
+        ViT,
+        _image((None, 3, 32, 32), ((1, 3, 32, 32), (3, 3, 32, 32))),
+    ),
+    ZooModel(
+        "bert_encoder",
+        "nlp",
+        BertEncoder,
+        (
+            ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),
+            ZooInput("attention_mask", (None, None), "int64", _IDS_SIZES, "mask"),
+        ),
+    ),
+    ZooModel(
+        "ernie",
+        "nlp",
+        ErnieModel,
+        (
+            ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:120"),
+            ZooInput("token_type_ids", (None, None), "int64", _IDS_SIZES, "ids:2"),
+        ),
+    ),
+    ZooModel(
+        "gpt_decoder",
+        "nlp",
+        GPTDecoder,
+        (ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),),
+    ),
+    ZooModel(
+        "textcnn",
+        "nlp",
+        TextCNN,
+        (ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),),
+    ),
+    ZooModel(
+        "lstm_classifier",
+        "nlp",
+        LSTMClassifier,
+        (ZooInput("input_ids", (None, None), "int64", _IDS_SIZES, "ids:100"),),
+    ),
     ZooModel("db_det", "ocr_detection", DBNet, _image(sizes=((1, 3, 64, 64), (2, 3, 96, 64)))),
-    ZooModel("crnn_bilstm", "ocr_recognition", lambda: CRNN("lstm"),
-             _image((None, 3, 32, None), _REC_SIZES), postprocess="ctc_greedy"),
-    ZooModel("crnn_gru", "ocr_recognition", lambda: CRNN("gru"),
-             _image((None, 3, 32, None), _REC_SIZES), postprocess="ctc_greedy"),
-    ZooModel("svtr_tiny", "ocr_recognition", SVTRTiny,
-             _image((None, 3, 32, None), _REC_SIZES), postprocess="ctc_greedy"),
+    ZooModel(
+        "crnn_bilstm",
+        "ocr_recognition",
+        lambda: CRNN("lstm"),
+        _image((None, 3, 32, None), _REC_SIZES),
+        postprocess="ctc_greedy",
+    ),
+    ZooModel(
+        "crnn_gru",
+        "ocr_recognition",
+        lambda: CRNN("gru"),
+        _image((None, 3, 32, None), _REC_SIZES),
+        postprocess="ctc_greedy",
+    ),
+    ZooModel(
+        "svtr_tiny",
+        "ocr_recognition",
+        SVTRTiny,
+        _image((None, 3, 32, None), _REC_SIZES),
+        postprocess="ctc_greedy",
+    ),
     ZooModel("unet", "segmentation", UNet, _image()),
     ZooModel("deeplabv3", "segmentation", DeepLabV3, _image()),
     # FCN-8s fuses strides 8, 16 and 32: sides that are multiples of 32
     ZooModel("fcn", "segmentation", FCN, _image(sizes=((1, 3, 64, 64), (2, 3, 96, 96)))),
-    ZooModel("yolov3", "detection", YOLOv3Head, (
-        ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 96, 96))),
-        ZooInput("im_shape", (None, 2), "int32", ((1, 2), (2, 2)), "const:64,64"),
-    ), pending=("yolo_box", "multiclass_nms3")),
-    ZooModel("ssdlite", "detection", SSDLite, (
-        ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 96, 96))),
-    ), pending=("prior_box", "box_coder", "multiclass_nms3")),
-    ZooModel("rcnn_head", "detection", RCNNHead, (
-        ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 64, 64))),
-        ZooInput("boxes", (None, 4), "float32", ((2, 4), (4, 4)), "const:4,4,40,40"),
-        ZooInput("boxes_num", (None,), "int32", ((1,), (2,)), "const:2"),
-    ), pending=("roi_align",)),
+    ZooModel(
+        "yolov3",
+        "detection",
+        YOLOv3Head,
+        (
+            ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 96, 96))),
+            ZooInput("im_shape", (None, 2), "int32", ((1, 2), (2, 2)), "const:64,64"),
+        ),
+        pending=("yolo_box", "multiclass_nms3"),
+    ),
+    ZooModel(
+        "ssdlite",
+        "detection",
+        SSDLite,
+        (ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 96, 96))),),
+        pending=("prior_box", "box_coder", "multiclass_nms3"),
+    ),
+    ZooModel(
+        "rcnn_head",
+        "detection",
+        RCNNHead,
+        (
+            ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 64, 64))),
+            ZooInput("boxes", (None, 4), "float32", ((2, 4), (4, 4)), "const:4,4,40,40"),
+            ZooInput("boxes_num", (None,), "int32", ((1,), (2,)), "const:2"),
+        ),
+        pending=("roi_align",),
+    ),
 )
