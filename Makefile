@@ -12,7 +12,7 @@ LATEST := .venv-latest
 UV_VERSION := 0.13.9
 LOCK_TOOLS := .venv-lock
 
-.PHONY: demo test test-latest lock wheel generate check bench clean
+.PHONY: demo test test-latest lock wheel generate check bench zoo clean
 
 # the custom device package that tests/extending/ trains on (docs/extending.md)
 JAX_DEVICE := examples/jax_device
@@ -78,6 +78,19 @@ bench: $(STAMP)
 	$(PY) bench/train_step.py
 	$(PY) bench/ops.py
 	$(PY) bench/static.py
+
+# The model zoo's big models (tests/tools/make_zoo.py, docs/zoo.md): exported by PaddlePaddle
+# 3.3.1 from a side venv (PADDLE_VENV) into the cache that tests/models/test_zoo.py reads
+# (PHIOPS_ZOO_DIR, else ~/.cache/phiops/zoo); never committed. The small ones are in tests/data/zoo/.
+PADDLE_VENV ?= /work/paddle-venv
+PHIOPS_ZOO_DIR ?= $(HOME)/.cache/phiops/zoo
+
+zoo:
+	@test -x $(PADDLE_VENV)/bin/python && $(PADDLE_VENV)/bin/python -c "import paddle" 2>/dev/null || { \
+		echo "make zoo needs PaddlePaddle 3.3.1 in the side venv PADDLE_VENV=$(PADDLE_VENV); make it with:"; \
+		echo "  python3 -m venv $(PADDLE_VENV) && $(PADDLE_VENV)/bin/pip install paddlepaddle==3.3.1"; \
+		echo "(or: make zoo PADDLE_VENV=/path/to/a/venv/with/paddlepaddle)"; exit 1; }
+	PHIOPS_ZOO_DIR=$(PHIOPS_ZOO_DIR) $(PADDLE_VENV)/bin/python tests/tools/make_zoo.py --big
 
 clean:
 	rm -rf $(VENV) $(LATEST) $(LOCK_TOOLS) build dist *.egg-info

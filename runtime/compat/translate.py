@@ -267,6 +267,9 @@ class _Translator:
         self.block = self.program.block
         # the variables' values, one dict per block being translated (the innermost last)
         self.scopes: list[dict[str, Value]] = [{}]
+        # the variables a Tensor[] result holds (split's Out): name -> (the vector, its index);
+        # each becomes a `builtin.slice` where it is first read, as PaddlePaddle translates it
+        self.unsliced: dict[str, tuple[Value, int]] = {}
         self.report: list | None = None
         self.dialect = get_dialect("pd_op")
         self.special: dict[str, Callable[[OpDesc, str], None]] = {
@@ -282,6 +285,10 @@ class _Translator:
             "select_input": self.select_input,
             "conditional_block": self.conditional_block,
             "while": self.while_,
+            "batch_norm": self.batch_norm,
+            "range": self.range_,
+            "rnn": self.rnn,
+            "tril_triu": self.tril_triu,
         }
 
     # -- helpers -------------------------------------------------------------------------------
@@ -306,6 +313,12 @@ class _Translator:
 
     def value(self, name: str, where: str) -> Value:
         found = self.lookup(name)
+        if found is None and name in self.unsliced:
+            vector, index = self.unsliced.pop(name)
+            attributes = {"index": Attribute("int32", index), **self.result_flags([name])}
+            var = self.var(name)
+            found = self.append("builtin.slice", [vector], [_tensor_type(var, where)], attributes).results[0]
+            self.values[name] = found
         if found is None:
             raise InvalidArgumentError(f"{where} reads variable '{name}' before any op writes it")
         return found
@@ -820,7 +833,64 @@ class _Translator:
             self.values[name] = result
 
     # -- every other op ------------------------------------------------------------------------
-    def generic(self, op: OpDesc, where: str) -> None:
+    def batch_norm(self, op: OpDesc, where: str) -> None:
+        """`batch_norm` as any op, except that its saved statistics (`SavedMean`,
+        `SavedVariance`) have the channel extent of `Scale`: PaddlePaddle 3.3.1's ``jit.save``
+        in legacy mode leaves their variables' dims unset, which reads as 0-D (its translator
+        then declares `tensor<f32>`, and its executor never checks the declaration)."""
+        channels = self.value(self.single_input(op, "Scale", where), where).type
+        types = {}
+        for parameter in ("SavedMean", "SavedVariance"):
+            names = op.output(parameter)
+            var = self.var(names[0]) if names else None
+            if var is not None and var.shape == () and isinstance(channels, DenseTensorType):
+                types[parameter] = DenseTensorType(channels.dims, _tensor_type(var, where).element)
+        self.generic(op, where, types)
+
+    def range_(self, op: OpDesc, where: str) -> None:
+        """`range` is `arange`, whose `dtype` the legacy op does not have: PaddlePaddle's
+        translator takes it from `Out`'s variable (the kernel's data type)."""
+        self.generic(op, where)
+        out = self.var(op.output("Out")[0])
+        if out is not None and out.dtype is not None:
+            self.block.ops[-1].attributes["dtype"] = Attribute("dtype", out.dtype)
+
+    def rnn(self, op: OpDesc, where: str) -> None:
+        """`rnn`, whose pd_op reads a `dropout_state_in` the legacy op does not have (it only
+        writes `DropoutState`): PaddlePaddle's translator gives it an empty uint8 `full`."""
+        attributes = {
+            "dtype": Attribute("dtype", "uint8"),
+            "place": Attribute("place", "cpu"),
+            "shape": Attribute("intarray", (0,)),
+            "stop_gradient": _bools([True]),
+            "value": Attribute("double", 0.0),
+        }
+        state = self.append("pd_op.full", [], [DenseTensorType((0,), "u8")], attributes)
+        self.generic(op, where, operands={"dropout_state_in": state.results[0]})
+
+    def tril_triu(self, op: OpDesc, where: str) -> None:
+        """`tril_triu` is `tril` when its `lower` attribute is true, else `triu`, as PaddlePaddle
+        translates it (pd_op.tril_triu has no phiops kernel)."""
+        name = "tril" if op.attrs.get("lower", False) else "triu"
+        x = self.value(self.single_input(op, "X", where), where)
+        (out_name,) = op.output("Out")
+        attributes = {
+            "diagonal": Attribute("int32", int(op.attrs.get("diagonal", 0))),
+            **self.result_flags([out_name]),
+        }
+        created = self.append(f"pd_op.{name}", [x], [_tensor_type(self.var(out_name), where)], attributes)
+        self.values[out_name] = created.results[0]
+
+    def generic(
+        self,
+        op: OpDesc,
+        where: str,
+        result_types: dict[str, Type] | None = None,
+        operands: dict[str, Value] | None = None,
+    ) -> None:
+        """The pd_op the op's argument mapping names; ``result_types`` overrides the type of a
+        result (by legacy output name) that the desc's variable declares wrongly, ``operands``
+        gives a pd_op operand the legacy op lacks."""
         from phiops.runtime.dispatch.op_def import OP_DEFS
 
         arguments = legacy_arguments(op, self.block_desc, self.desc)
@@ -835,8 +905,12 @@ class _Translator:
         op_def = OP_DEFS.get(name) or OP_DEFS.get(arguments.pd_op)
         attr_types = {a.name: a.type for a in op_def.attrs} if op_def is not None else {}
         sources = arguments.sources
+        given = operands or {}
         operands: list[Value | None] = []
         for operand in ir_def.operands:
+            if operand.name in given:
+                operands.append(given[operand.name])
+                continue
             legacy = sources.get(operand.name)
             attr_type = attr_types.get(operand.name)
             if attr_type is not None:  # an IntArray or Scalar argument
@@ -863,6 +937,7 @@ class _Translator:
         attributes.update(_translator_attributes(name))
         output_names: list[str | None] = []
         types: list[Type] = []
+        vectors: dict[int, tuple[str, ...]] = {}
         for result in ir_def.results:
             legacy = sources.get(result.name) or _camel(result.name)
             names = op.output(legacy)
@@ -871,11 +946,20 @@ class _Translator:
                 types.append(NULL_TYPE)
                 continue
             output_names.append(names[0])
-            types.append(_tensor_type(self.var(names[0]), where))
+            if result.kind == "vector":  # a Tensor[] result: every variable of the output
+                types.append(VectorType(tuple(_tensor_type(self.var(n), where) for n in names)))
+                vectors[len(types) - 1] = names
+            elif result_types and legacy in result_types:
+                types.append(result_types[legacy])
+            else:
+                types.append(_tensor_type(self.var(names[0]), where))
         attributes.update(self.result_flags(output_names))
         created = self.append(f"pd_op.{name}", operands, types, attributes)
-        for var_name, value in zip(output_names, created.results):
-            if var_name is not None:
+        for position, (var_name, value) in enumerate(zip(output_names, created.results)):
+            if position in vectors:
+                for index, element in enumerate(vectors[position]):
+                    self.unsliced[element] = (value, index)
+            elif var_name is not None:
                 self.values[var_name] = value
 
     def mutable(

@@ -169,6 +169,9 @@ _OVERRIDES["rnn"] = {
     "hidden_size": 2,
 }
 
+# full_with_tensor: its value is one element
+_OVERRIDES["full_with_tensor"] = {"value": _tensor(shape=(1,))}
+
 # Required attributes by name where 0 would not do.
 _ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}
 

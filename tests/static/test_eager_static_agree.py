@@ -424,6 +424,7 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "cholesky_grad": lambda f, t: [t((2, 3, 3), "float32"), t((2, 3, 3), "float32"), False],
     "full_batch_size_like": lambda f, t: [t((2, 3), "float32"), [-1, 4], "float32", 1.5, 0, 0],
     "sequence_mask": lambda f, t: [t((2, 3), "int64"), 4, "int64"],
+    "full_with_tensor": lambda f, t: [t((1,), "float32"), [2, 3], "float32"],
 }
 
 

@@ -1,8 +1,8 @@
 """Builtin steps: the framework ops that run no kernel. ``pd_op.data`` and ``builtin.parameter``
 are placed in their slots before the steps run, ``pd_op.fetch`` shares its operand's slot,
 ``builtin.combine``/``split``/``slice`` build and take apart lists, ``set_parameter`` and
-``shadow_output`` store into the scope, ``assign_value_`` writes its constant and
-``full_with_tensor`` fills a tensor whose shape and value are read when it runs."""
+``shadow_output`` store into the scope and ``assign_value_`` writes its constant
+(``full_with_tensor`` is an op with a kernel, planned as others)."""
 
 from __future__ import annotations
 
@@ -114,31 +114,6 @@ def compile_assign_value(builder: PlanBuilder, op: Operation, where: str) -> Non
     builder.ops.append(OpStep(_constant_step(constant, target)))
 
 
-def compile_full_with_tensor(builder: PlanBuilder, op: Operation, where: str) -> None:
-    """pd_op.full_with_tensor(value, shape) {dtype}: a tensor of the extents that
-    ``shape``'s array holds, filled with ``value``'s one element in ``dtype`` (both read
-    each run)."""
-    value_slot, shape_slot = (builder.slot_of[v] for v in op.operands)
-    dtype = dtype_of(op.attributes["dtype"].value, where)
-    result = op.results[0]
-    builder.meta_of[result] = builder.declared_meta(result, where)
-    target = builder.new_slot(result)
-    place = builder.place
-
-    def step(s: list) -> None:
-        number = to_numpy(s[value_slot]).reshape(-1)
-        extents = [int(e) for e in to_numpy(s[shape_slot]).reshape(-1).tolist()]
-        if number.size != 1 or any(e < 0 for e in extents):
-            raise InvalidArgumentError(
-                f"{where}: needs a 1-element value and sizes >= 0, got {number.size} "
-                f"elements and shape {extents}"
-            )
-        filled = np.full(extents, number[0]).astype(dtype.numpy_dtype)
-        s[target] = to_backend(filled, place)
-
-    builder.ops.append(OpStep(step))
-
-
 # op name -> the function appending its steps (none for the ops placed before the steps run)
 BUILTIN_STEPS: dict[str, Callable[[PlanBuilder, Operation, str], None]] = {
     "pd_op.data": compile_placed,
@@ -151,7 +126,6 @@ BUILTIN_STEPS: dict[str, Callable[[PlanBuilder, Operation, str], None]] = {
     "builtin.split": compile_split,
     "builtin.slice": compile_slice,
     "pd_op.assign_value_": compile_assign_value,
-    "pd_op.full_with_tensor": compile_full_with_tensor,
 }
 
 

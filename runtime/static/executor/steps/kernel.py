@@ -18,7 +18,7 @@ from phiops.runtime.errors import (
 )
 from phiops.runtime.ir.core import Operation, Value
 from phiops.runtime.ir.dialect import get_dialect
-from phiops.runtime.ir.types import NullType
+from phiops.runtime.ir.types import DenseTensorType, NullType
 from phiops.runtime.static.executor.attributes import (
     NORMALISERS,
     TENSOR_ATTRIBUTE_TYPES,
@@ -115,6 +115,13 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
         declared = [r.type for r in results]
         if builder.loose_extents:
             declared = [rank_only(t) for t in declared]
+        # an intermediate or view-target output the file declares 0-D (its InferMeta left it
+        # unset: f32 in PIR files, the variable's dtype in legacy ones, rnn's reserve u8) is
+        # not checked here either
+        declared = [
+            None if n in unchecked and isinstance(t, DenseTensorType) and not t.dims else t
+            for n, t in zip(output_names, declared)
+        ]
         step = late_step(op_def, where, input_slots, attrs, out_slots, many, declared)
         if runtime_flags.SWITCHES.check_nan_inf:
             step = _checking_nan_inf(step, out_slots, info, where)
