@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Callable
@@ -31,6 +32,7 @@ except ImportError:  # not built: no compiler at install time, or a source check
 
 __all__ = [
     "NATIVE_BUILT",
+    "machine_busy",
     "native_kernels",
     "native_function",
     "intra_op_threads",
@@ -69,8 +71,8 @@ flags.define_int32(
     -1,
     "Threads for one call of the compiled convolution and pooling kernels "
     "(runtime/kernels/native.py): -1 one per core this process may run on, for calls of at "
-    "least PARALLEL_MIN_WORK elements (smaller ones run on the calling thread); 1 never split a "
-    "call; N > 1 up to N threads.",
+    "least PARALLEL_MIN_WORK elements (smaller ones run on the calling thread), and one while "
+    "the load average shows the cores busy; 1 never split a call; N > 1 up to N threads.",
 )
 
 PARALLEL_MIN_WORK = 1 << 17
@@ -89,10 +91,40 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+BUSY_CHECK_SECONDS = 1.0
+"""How long `machine_busy`'s answer is kept."""
+
+_busy_checked = float("-inf")
+_busy = False
+
+
+def machine_busy() -> bool:
+    """Whether other work already occupies the cores: the 1-minute load average is at least the
+    cores this process may run on plus one (this process's own threads count in it too), read
+    at most once per `BUSY_CHECK_SECONDS`. On a machine that busy a second thread of ours waits
+    for a core instead of helping, and threads that wait for each other (OpenBLAS's do) turn a
+    0.5 ms product into 50-150 ms (bench/conv.py on 2 cores at a load of 9), so the automatic
+    setting of ``FLAGS_intra_op_threads`` stays on one thread then, as OpenMP's dynamic
+    adjustment does (``FLAGS_blas_threads`` keeps its own policy: set it to 1 on a shared
+    machine). Where the load average is unknown: not busy."""
+    global _busy_checked, _busy
+    now = time.monotonic()
+    if now - _busy_checked >= BUSY_CHECK_SECONDS:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # not on this platform
+            load = 0.0
+        _busy, _busy_checked = load >= _cores() + 1, now
+    return _busy
+
+
 def intra_op_threads() -> int:
-    """The threads one large call may use, from ``FLAGS_intra_op_threads`` (-1: the cores)."""
+    """The threads one large call may use, from ``FLAGS_intra_op_threads``: -1 the cores, or 1
+    while `machine_busy`; N > 0 is N."""
     setting = flags.flag_value("intra_op_threads")
-    return _cores() if setting < 0 else max(setting, 1)
+    if setting < 0:
+        return 1 if machine_busy() else _cores()
+    return max(setting, 1)
 
 
 def _workers(count: int) -> ThreadPoolExecutor:

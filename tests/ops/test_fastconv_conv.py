@@ -220,6 +220,18 @@ def test_intra_op_threads_flag_defaults_to_the_cores():
         assert native.intra_op_threads() == 1
 
 
+def test_automatic_threads_stay_on_one_thread_while_the_machine_is_busy(monkeypatch):
+    cores = native._cores()
+    for load, busy in ((cores + 8.0, True), (0.5, False)):
+        monkeypatch.setattr(native.os, "getloadavg", lambda: (load, load, load))
+        monkeypatch.setattr(native, "_busy_checked", float("-inf"))  # forget the last reading
+        assert native.machine_busy() is busy
+        with flags.flags_guard({"intra_op_threads": -1}):
+            assert native.intra_op_threads() == (1 if busy else cores)
+        with flags.flags_guard({"intra_op_threads": 2}):  # an explicit count is kept
+            assert native.intra_op_threads() == 2
+
+
 def test_a_module_without_the_fast_kernels_falls_back(monkeypatch):
     """An extension built from older sources (only im2col_2d and col2im_2d) still serves
     conv2d: the fast paths that need the missing functions give way to the older ones."""
