@@ -372,6 +372,15 @@ def end_to_end(args: argparse.Namespace) -> None:
             print(f"{model:<30}{n:>3}{seconds * 1e3:>11.2f}", flush=True)
 
 
+def _defined_flags() -> list[str]:
+    """The thread flags this phiops has (an older checkout, benched for a comparison, may lack
+    intra_op_threads)."""
+    from phiops.runtime import flags
+
+    defined = {flag.name for flag in flags.all_flags()}
+    return [name for name in ("blas_threads", "intra_op_threads") if name in defined]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=64)
@@ -387,18 +396,16 @@ def main() -> None:
         help="set FLAGS_blas_threads and FLAGS_intra_op_threads to this (default: theirs)",
     )
     args = parser.parse_args()
+    known = _defined_flags()
     if args.threads is not None:
-        phi.set_flags({"blas_threads": args.threads, "intra_op_threads": args.threads})
+        phi.set_flags({name: args.threads for name in known})
     for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         if name in os.environ:
             print(f"warning: {name} is set; it slows numpy's GEMM on this machine")
     print(f"load average: {os.getloadavg()}, cpus: {os.cpu_count()}")
     print(
         "flags:",
-        {
-            name: phi.get_flags(name)["FLAGS_" + name]
-            for name in ("blas_threads", "intra_op_threads")
-        },
+        {name: phi.get_flags(name)["FLAGS_" + name] for name in known},
     )
     torch = try_torch()
     rate = gemm_rate(args.repeats)
