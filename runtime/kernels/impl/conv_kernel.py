@@ -456,11 +456,13 @@ def convolve(
         )
         return xp.zeros(shape, input.dtype)
     channels = input.shape[-1 if geometry.channel_last else 1]
+    # FLAGS_max_alloc_bytes refuses the calls it refused before the fast paths, which allocate
+    # no column matrix (depthwise, 1x1) or the same one: the bound stays the im2col matrix's
+    check_columns(n, channels, geometry, input.itemsize)
     if groups == channels > 1 and filter.shape[0] % channels == 0:
         return depthwise(xp, input, filter, geometry)
     if is_pointwise(geometry):
         return pointwise(xp, input, filter, geometry)
-    check_columns(n, channels, geometry, input.itemsize)
     if len(geometry.kernel) == 2 and (not geometry.channel_last or groups == 1):
         name = "im2col_nhwc_2d" if geometry.channel_last else "im2col_folded_2d"
         columns = native_function(input, name)
