@@ -381,6 +381,135 @@ def _defined_flags() -> list[str]:
     return [name for name in ("blas_threads", "intra_op_threads") if name in defined]
 
 
+def load_kernels_at(rev: str) -> dict[str, Any]:
+    """conv_kernel.py and pool_kernel.py as they are at git revision ``rev``, loaded as private
+    modules whose registrations are skipped (the registry keeps this checkout's kernels): the
+    other side of an interleaved comparison (``--compare-with``)."""
+    import subprocess
+    import types
+
+    from phiops.runtime.kernels import registration
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    modules: dict[str, Any] = {}
+    real = registration.register_kernel
+    registration.register_kernel = lambda *a, **k: (lambda fn: fn)  # type: ignore[assignment]
+    try:
+        for name in ("conv_kernel", "pool_kernel"):
+            path = f"runtime/kernels/impl/{name}.py"
+            source = subprocess.run(
+                ["git", "show", f"{rev}:{path}"],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            module = types.ModuleType(f"bench_{name}_at_{rev}")
+            module.__file__ = path
+            exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+            modules[name] = module
+    finally:
+        registration.register_kernel = real
+    return modules
+
+
+def compare_with(args: argparse.Namespace, rate: float) -> None:
+    """This checkout's conv and pool kernels against ``--compare-with``'s, called directly
+    (no dispatch), interleaved call by call so that both see the same machine load."""
+    from phiops.runtime.common import CPUPlace
+    from phiops.runtime.kernels.impl import conv_kernel, pool_kernel
+    from phiops.runtime.kernels.kernel import KernelContext
+
+    old = load_kernels_at(args.compare_with)
+    ctx = KernelContext(np, CPUPlace())
+    rng = np.random.default_rng(0)
+
+    def interleaved(new_fn: Callable[[], Any], old_fn: Callable[[], Any]) -> tuple[float, float]:
+        new_fn(), old_fn()
+        start = time.perf_counter()
+        new_fn()
+        number = max(1, int(0.05 / max(time.perf_counter() - start, 1e-6)))
+        samples: dict[int, list[float]] = {0: [], 1: []}
+        for _ in range(args.repeats):
+            for side, fn in ((0, new_fn), (1, old_fn)):
+                start = time.perf_counter()
+                for _ in range(number):
+                    fn()
+                samples[side].append((time.perf_counter() - start) / number)
+        return statistics.median(samples[0]), statistics.median(samples[1])
+
+    print(f"\nkernels of this checkout vs {args.compare_with} (interleaved, median ms, GFLOP/s)")
+    print(
+        f"{'model':<14}{'layer (C,H,M,k,s,p,g)':<30}{'N':>3}{'count':>6}{'before':>9}{'GF/s':>7}{'after':>9}{'GF/s':>7}{'speedup':>9}"
+    )
+    totals: dict[tuple[str, int], list[float]] = {}
+    for model in args.models:
+        seen: dict[Layer, int] = {}
+        for layer in MODELS[model](args.size):
+            seen[layer] = seen.get(layer, 0) + 1
+        for n in args.batches:
+            for layer, count in seen.items():
+                c, h, m, k, stride, pad, groups = layer
+                out = conv_out(h, k, stride, pad)
+                x = rng.standard_normal((n, c, h, h)).astype(np.float32)
+                w = (rng.standard_normal((m, c // groups, k, k)) * 0.05).astype(np.float32)
+                flops = 2 * n * m * (c // groups) * k * k * out * out
+                call = (x, w, (stride, stride), (pad, pad), "EXPLICIT", (1, 1), groups, "NCHW")
+                t_new, t_old = interleaved(
+                    lambda: conv_kernel.convolve(ctx, *call),
+                    lambda: old["conv_kernel"].convolve(ctx, *call),
+                )
+                total = totals.setdefault((model, n), [0.0, 0.0, 0.0])
+                total[0] += t_old * count
+                total[1] += t_new * count
+                total[2] += flops * count
+                print(
+                    f"{model:<14}{str(layer):<30}{n:>3}{count:>6}{t_old * 1e3:>9.3f}{flops / t_old / 1e9:>7.1f}"
+                    f"{t_new * 1e3:>9.3f}{flops / t_new / 1e9:>7.1f}{t_old / t_new:>8.2f}x",
+                    flush=True,
+                )
+    for (model, n), (t_old, t_new, flops) in totals.items():
+        print(
+            f"{model:<14}{'all convolutions':<30}{n:>3}{'':>6}{t_old * 1e3:>9.3f}{flops / t_old / 1e9:>7.1f}"
+            f"{t_new * 1e3:>9.3f}{flops / t_new / 1e9:>7.1f}{t_old / t_new:>8.2f}x"
+            f"   ({100 * flops / t_new / 1e9 / rate:.0f}% of the GEMM rate)"
+        )
+    pools = [
+        ("max 3x3/2 pad 1", (64, args.size // 2), ((3, 3), (2, 2), (1, 1), "max", False, False)),
+        (
+            "global avg",
+            (2048, max(args.size // 32, 1)),
+            ((1, 1), (1, 1), (0, 0), "avg", False, True),
+        ),
+        ("avg 2x2/2", (256, args.size // 4), ((2, 2), (2, 2), (0, 0), "avg", False, False)),
+    ]
+    print(f"\n{'pooling kernel':<20}{'N':>3}{'before ms':>11}{'after ms':>10}{'speedup':>9}")
+    for name, (c, h), (ksize, strides, pads, kind, global_, adaptive) in pools:
+        for n in args.batches:
+            x = rng.standard_normal((n, c, h, h)).astype(np.float32)
+            call = (
+                x,
+                ksize,
+                strides,
+                pads,
+                False,
+                True,
+                "NCHW",
+                kind,
+                global_,
+                adaptive,
+                "EXPLICIT",
+            )
+            t_new, t_old = interleaved(
+                lambda: pool_kernel.pool2d_kernel(ctx, *call),
+                lambda: old["pool_kernel"].pool2d_kernel(ctx, *call),
+            )
+            print(
+                f"{name:<20}{n:>3}{t_old * 1e3:>11.3f}{t_new * 1e3:>10.3f}{t_old / t_new:>8.2f}x",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=64)
@@ -390,6 +519,12 @@ def main() -> None:
     parser.add_argument("--end-to-end", action="store_true")
     parser.add_argument("--no-layers", action="store_true", help="skip the per-layer table")
     parser.add_argument("--json", help="write the per-layer rows to this file")
+    parser.add_argument(
+        "--compare-with",
+        metavar="REV",
+        help="instead of the tables, time this checkout's conv/pool kernels against those at git "
+        "revision REV, interleaved (e.g. the commit before issue 26's kernels)",
+    )
     parser.add_argument(
         "--threads",
         type=int,
@@ -410,6 +545,10 @@ def main() -> None:
     torch = try_torch()
     rate = gemm_rate(args.repeats)
     print(f"numpy float32 GEMM 1024^3: {rate:.1f} GFLOP/s")
+    if args.compare_with:
+        compare_with(args, rate)
+        print(f"load average: {os.getloadavg()}")
+        return
     rows = [] if args.no_layers else bench_layers(args, torch, rate)
     if not args.no_layers:
         bench_pools(args, torch)

@@ -9,7 +9,8 @@ plus the leading padding (prod(kernel) unless ceil_mode or trailing padding runs
 averages as one separable matrix product per spatial dim, maxima over gathered windows.
 
 Fast paths (issue 26): a pooling whose one window is the whole input (global pooling, adaptive
-pooling to 1x1) is a ``mean``/``max`` over the spatial axes; regular 2-D pooling of numpy
+pooling to 1x1) is a ``mean``/``max`` over the spatial axes (the compiled kernel's one window
+for small 2-D planes); regular 2-D pooling of numpy
 float32/float64 arrays runs the compiled kernel (`phiops.runtime.kernels.native`: each output
 row combined from the input rows its windows clip to, one pass, split between
 ``FLAGS_intra_op_threads`` threads when large). Both give the numpy path's values.
@@ -234,21 +235,34 @@ def covers_whole_input(geometry: PoolGeometry) -> bool:
     )
 
 
+# A whole-input window of at most this many elements is pooled by the compiled kernel (one
+# float sum per plane, in order); larger ones by numpy's mean (pairwise sums, as accurate as
+# the float32 tolerance needs for any plane).
+WHOLE_INPUT_NATIVE_MAX = 256
+
+
 def pool_native(
-    pool2d: Any, x: Array, geometry: PoolGeometry, is_max: bool, exclusive: bool
+    pool2d: Any,
+    x: Array,
+    kernel: tuple[int, ...],
+    out_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    pads: tuple[tuple[int, int], ...],
+    is_max: bool,
+    exclusive: bool,
 ) -> Array:
     """Regular 2-D pooling of a numpy float array [N, C, H, W] by the compiled ``pool2d``."""
     x = numpy.ascontiguousarray(x)
     n, c, h, w = x.shape
-    out = numpy.empty((n, c) + geometry.out, x.dtype)
+    out = numpy.empty((n, c) + out_size, x.dtype)
     low = float(numpy.finfo(x.dtype).min)
     args = (
         h,
         w,
-        *geometry.kernel,
-        *geometry.out,
-        *geometry.strides,
-        *(before for before, _ in geometry.pads),
+        *kernel,
+        *out_size,
+        *strides,
+        *(before for before, _ in pads),
         is_max,
         exclusive,
         low,
@@ -260,14 +274,19 @@ def pool_native(
 def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive: bool) -> Array:
     """Pool ``x`` [N, C, *spatial] (channels first)."""
     rank = len(geometry.spatial)
+    is_max = pooling_type == "max"
     if x.size and covers_whole_input(geometry):
+        pool2d = native_function(x, "pool2d") if rank == 2 else None
+        if pool2d is not None and x[0, 0].size <= WHOLE_INPUT_NATIVE_MAX:
+            # numpy reduces a short trailing axis a row at a time: 20x slower than this
+            spatial = geometry.spatial
+            return pool_native(pool2d, x, spatial, (1, 1), (1, 1), ((0, 0), (0, 0)), is_max, True)
         axes = tuple(range(2, 2 + rank))
-        if pooling_type == "avg":
-            return x.mean(axis=axes, keepdims=True)
-        return x.max(axis=axes, keepdims=True)
-    kernel = native_function(x, "pool2d") if rank == 2 and not geometry.adaptive else None
-    if kernel is not None:
-        return pool_native(kernel, x, geometry, pooling_type == "max", exclusive)
+        return x.max(axis=axes, keepdims=True) if is_max else x.mean(axis=axes, keepdims=True)
+    pool2d = native_function(x, "pool2d") if rank == 2 and not geometry.adaptive else None
+    if pool2d is not None:
+        args = (geometry.kernel, geometry.out, geometry.strides, geometry.pads)
+        return pool_native(pool2d, x, *args, is_max, exclusive)
     if geometry.adaptive:
         if pooling_type == "avg":
             matrices = adaptive_matrices(xp, geometry, x.dtype)
@@ -278,7 +297,6 @@ def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive
             return (summed / counts).astype(x.dtype, copy=False)
         gathered = gather_windows(xp, x, adaptive_indices(xp, geometry))
         return gathered.max(axis=tuple(range(3, 3 + 2 * rank, 2)))
-    is_max = pooling_type == "max"
     # PHI starts a max at the lowest finite value: an all-padding window gives that, not -inf.
     low = float(xp.finfo(x.dtype).min) if is_max else 0
     padded = pad_spatial(xp, x, geometry.padded_extent(), low)
