@@ -124,6 +124,7 @@ CASES = {
     "1x1_dilation_ignored": ((1, 4, 5, 5), (3, 4, 1, 1), (1, 1), [0, 0], "VALID", (2, 2), 1, None, None),
     "1x1_padded": ((2, 4, 5, 5), (3, 4, 1, 1), (1, 1), [1, 1], "EXPLICIT", (1, 1), 1, "im2col_folded_2d", "im2col_nhwc_2d"),
     "3x3": ((2, 3, 6, 7), (4, 3, 3, 3), (1, 1), [1, 1], "EXPLICIT", (1, 1), 1, "im2col_folded_2d", "im2col_nhwc_2d"),
+    "3x3_batch_large_planes": ((2, 2, 17, 16), (3, 2, 3, 3), (1, 1), [1, 1], "EXPLICIT", (1, 1), 1, "im2col_2d", "im2col_nhwc_2d"),
     "3x3_batch1": ((1, 3, 6, 7), (4, 3, 3, 3), (1, 1), [1, 1], "EXPLICIT", (1, 1), 1, "im2col_folded_2d", "im2col_nhwc_2d"),
     "strided": ((2, 2, 7, 8), (3, 2, 3, 2), (2, 3), [1, 0], "EXPLICIT", (1, 1), 1, "im2col_folded_2d", "im2col_nhwc_2d"),
     "dilated": ((2, 2, 7, 7), (2, 2, 3, 3), (1, 1), [2, 1], "EXPLICIT", (2, 2), 1, "im2col_folded_2d", "im2col_nhwc_2d"),

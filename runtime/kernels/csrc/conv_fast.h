@@ -125,45 +125,71 @@ static void NAME(pool2d)(const T *restrict x, int is_max, int exclusive, T low, 
                          Py_ssize_t r1, const struct conv2d *g, T *restrict out)
 {
     const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow;
+    const int whole = g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->py == 0 &&
+                      g->px == 0;
     for (Py_ssize_t r = r0; r < r1; r++) {
         const T *in = x + r * plane;
-        for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
-            const Py_ssize_t ys = oy * g->sy - g->py;
-            const Py_ssize_t y0 = ys < 0 ? 0 : ys, y1 = ys + g->kh < g->h ? ys + g->kh : g->h;
-            T *dst = out + r * out_plane + oy * g->ow;
-            for (Py_ssize_t ox = 0; ox < g->ow; ox++)
-                dst[ox] = is_max ? low : 0;
-            for (Py_ssize_t iy = y0; iy < y1; iy++) {
-                const T *row = in + iy * g->w;
-                for (Py_ssize_t kx = 0; kx < g->kw; kx++) {
-                    const Py_ssize_t x0 = kx - g->px;
-                    Py_ssize_t lo, hi;
-                    NAME(column_span)(g, x0, &lo, &hi);
+        T *o = out + r * out_plane;
+        if (whole) { /* one window, the whole plane: a plain pass over it */
+            T acc = is_max ? low : 0;
+            for (Py_ssize_t e = 0; e < plane; e++) {
+                const T v = in[e];
+                if (!is_max)
+                    acc += v;
+                else if (!(acc != acc || acc >= v))
+                    acc = v;
+            }
+            o[0] = is_max ? acc : acc / (T)plane;
+            continue;
+        }
+        for (Py_ssize_t e = 0; e < out_plane; e++)
+            o[e] = is_max ? low : 0;
+        /* tap by tap, as depthwise: each tap's column span once, the plane in cache */
+        for (Py_ssize_t ky = 0; ky < g->kh; ky++)
+            for (Py_ssize_t kx = 0; kx < g->kw; kx++) {
+                const Py_ssize_t x0 = kx - g->px;
+                Py_ssize_t lo, hi;
+                NAME(column_span)(g, x0, &lo, &hi);
+                for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
+                    const Py_ssize_t iy = oy * g->sy + ky - g->py;
+                    if (iy < 0 || iy >= g->h)
+                        continue;
+                    const T *row = in + iy * g->w + x0;
+                    T *dst = o + oy * g->ow;
                     if (is_max)
                         for (Py_ssize_t ox = lo; ox < hi; ox++) {
-                            const T v = row[x0 + ox * g->sx], d = dst[ox];
+                            const T v = row[ox * g->sx], d = dst[ox];
                             dst[ox] = (d != d || d >= v) ? d : v;
                         }
                     else
                         for (Py_ssize_t ox = lo; ox < hi; ox++)
-                            dst[ox] += row[x0 + ox * g->sx];
+                            dst[ox] += row[ox * g->sx];
                 }
             }
-            if (is_max)
-                continue;
+        if (is_max)
+            continue;
+        /* the divisor is separable: rows of the window times its columns */
+        for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
+            const Py_ssize_t ys = oy * g->sy - g->py;
+            Py_ssize_t rows;
+            if (exclusive) {
+                const Py_ssize_t y0 = ys < 0 ? 0 : ys, y1 = ys + g->kh < g->h ? ys + g->kh : g->h;
+                rows = y1 > y0 ? y1 - y0 : 0;
+            } else {
+                rows = (ys + g->kh < g->h + g->py ? ys + g->kh : g->h + g->py) - ys;
+            }
+            T *dst = o + oy * g->ow;
             for (Py_ssize_t ox = 0; ox < g->ow; ox++) {
                 const Py_ssize_t xs = ox * g->sx - g->px;
-                Py_ssize_t count;
+                Py_ssize_t cols;
                 if (exclusive) {
                     const Py_ssize_t x0 = xs < 0 ? 0 : xs;
                     const Py_ssize_t x1 = xs + g->kw < g->w ? xs + g->kw : g->w;
-                    count = (y1 > y0 ? y1 - y0 : 0) * (x1 > x0 ? x1 - x0 : 0);
+                    cols = x1 > x0 ? x1 - x0 : 0;
                 } else {
-                    const Py_ssize_t ey = (ys + g->kh < g->h + g->py ? ys + g->kh : g->h + g->py) - ys;
-                    const Py_ssize_t ex = (xs + g->kw < g->w + g->px ? xs + g->kw : g->w + g->px) - xs;
-                    count = ey * ex;
+                    cols = (xs + g->kw < g->w + g->px ? xs + g->kw : g->w + g->px) - xs;
                 }
-                dst[ox] = dst[ox] / (T)count;
+                dst[ox] = dst[ox] / (T)(rows * cols);
             }
         }
     }

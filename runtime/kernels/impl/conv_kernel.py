@@ -17,8 +17,8 @@ Fast paths (issue 26), each equal to the general one within float32 rounding:
   strided), no column matrix: per image for channels first (the batch folded into the GEMM when
   the images are small), over all pixels at once for channels last;
 - a 2-D KxK convolution on numpy float arrays takes the compiled im2col with the batch folded
-  into the columns, then one GEMM per group (`convolve_folded`; channels last: the compiled
-  channels-last im2col and one GEMM);
+  into the columns, then one GEMM per group (`convolve_folded`; a batch of large images keeps
+  one GEMM per image; channels last: the compiled channels-last im2col and one GEMM);
 - a depthwise convolution (groups == C > 1, any channel multiplier) is a direct kernel: the
   compiled one for 2-D channels-first numpy float arrays, otherwise prod(kernel) vectorised
   multiply-adds of shifted views (`depthwise`), never a GEMM per group.
@@ -273,9 +273,12 @@ def _prod(values: tuple[int, ...]) -> int:
     return count
 
 
-# Below this many output pixels per image a channels-first 1x1 convolution of a batch folds the
-# batch into one GEMM (two transposing copies) instead of one GEMM per image: a product with
-# that few columns runs at a fraction of the GEMM rate, and each one reads the whole filter.
+# Below this many output pixels per image a channels-first convolution of a batch folds the
+# batch into one GEMM per group (1x1: two transposing copies; KxK: the compiled im2col's layout
+# and one transposing copy of the output) instead of one GEMM per image: a product with that
+# few columns runs at a fraction of the GEMM rate, and each one reads the whole filter. Above
+# it the copies cost more than they gain (bench/conv.py --compare-with: ResNet50's and
+# MobileNetV2's first layers at batch 8, 0.4-0.6x).
 FOLD_BATCH_MAX_PIXELS = 256
 
 
@@ -463,7 +466,10 @@ def convolve(
         return depthwise(xp, input, filter, geometry)
     if is_pointwise(geometry):
         return pointwise(xp, input, filter, geometry)
-    if len(geometry.kernel) == 2 and (not geometry.channel_last or groups == 1):
+    # channels first, a batch of large images takes one GEMM per image (the columns' layout is
+    # the output's): folding it in would cost a transposing copy of the output and gain nothing
+    folds = n == 1 or _prod(geometry.out) < FOLD_BATCH_MAX_PIXELS
+    if len(geometry.kernel) == 2 and (folds if not geometry.channel_last else groups == 1):
         name = "im2col_nhwc_2d" if geometry.channel_last else "im2col_folded_2d"
         columns = native_function(input, name)
         if columns is not None:
