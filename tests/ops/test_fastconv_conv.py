@@ -7,6 +7,7 @@ formats, dilations, groups, an empty batch; split between threads or not."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -296,3 +297,62 @@ def test_the_extension_rejects_bad_fast_calls():
         module.depthwise_conv2d(x, np.zeros(27, np.float32), 2, 3, 0, *geometry, 0, 6, out)
     with pytest.raises(ValueError, match=r"rows \[-1, 6\) outside \[0, 6\)"):
         module.pool2d(x, 6, 4, 4, 3, 3, 4, 4, 1, 1, 1, 1, True, False, 0.0, -1, 6, out)
+
+
+def reference_conv_nd(x, w, strides, pads, dilations, groups):
+    """The convolution of channels-first ``x`` of any rank in float64, tap by tap per group."""
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    n, c = x.shape[:2]
+    m, cg = w.shape[:2]
+    kernel = w.shape[2:]
+    padded = np.pad(x, ((0, 0), (0, 0)) + tuple(pads))
+    out_shape = tuple(
+        (size - d * (k - 1) - 1) // s + 1
+        for size, k, s, d in zip(padded.shape[2:], kernel, strides, dilations)
+    )
+    out = np.zeros((n, m) + out_shape)
+    mg = m // groups
+    for group in range(groups):
+        for tap in itertools.product(*(range(k) for k in kernel)):
+            window = tuple(
+                slice(t * d, t * d + s * (o - 1) + 1, s)
+                for t, d, s, o in zip(tap, dilations, strides, out_shape)
+            )
+            part = padded[(slice(None), slice(group * cg, (group + 1) * cg)) + window]
+            taps = w[(slice(group * mg, (group + 1) * mg), slice(None)) + tap]
+            out[:, group * mg : (group + 1) * mg] += np.einsum("nc...,mc->nm...", part, taps)
+    return out
+
+
+# conv3d reaches the rank-generic fast paths: 1x1x1 as GEMMs, groups == C as shifted-view sums
+CASES_3D = {
+    "1x1x1": ((2, 4, 3, 4, 5), (6, 4, 1, 1, 1), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1),
+    "1x1x1_strided": ((2, 4, 5, 4, 5), (3, 4, 1, 1, 1), (2, 1, 2), (0, 0, 0), (1, 1, 1), 1),
+    "1x1x1_grouped": ((1, 4, 3, 3, 3), (6, 2, 1, 1, 1), (1, 1, 1), (0, 0, 0), (1, 1, 1), 2),
+    "depthwise": ((2, 3, 4, 5, 5), (3, 1, 2, 3, 3), (1, 2, 1), (1, 1, 0), (1, 1, 2), 3),
+    "depthwise_multiplier": ((1, 2, 4, 4, 4), (4, 1, 3, 3, 3), (2, 2, 2), (1, 1, 1), (1, 1, 1), 2),
+}
+
+
+@pytest.mark.parametrize("data_format", ["NCDHW", "NDHWC"])
+@pytest.mark.parametrize("case", CASES_3D.values(), ids=CASES_3D.keys())
+def test_conv3d_fast_paths_match_the_float64_reference(spy, case, data_format):
+    x_shape, w_shape, strides, paddings, dilations, groups = case
+    x, w = sample(x_shape, D.FLOAT32), sample(w_shape, D.FLOAT32, seed=1)
+    xin = np.ascontiguousarray(np.moveaxis(x, 1, -1)) if data_format == "NDHWC" else x
+    out = phi.conv3d(
+        phi.to_tensor(xin),
+        phi.to_tensor(w),
+        list(strides),
+        list(paddings),
+        "EXPLICIT",
+        groups,
+        list(dilations),
+        data_format,
+    ).numpy()
+    if data_format == "NDHWC":
+        out = np.moveaxis(out, -1, 1)
+    pads = [(p, p) for p in paddings]
+    expected = reference_conv_nd(x, w, strides, pads, dilations, groups)
+    assert_close(out, expected, D.FLOAT32)
+    assert spy.calls == []  # the compiled kernels are 2-D only
