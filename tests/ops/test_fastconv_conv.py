@@ -281,7 +281,7 @@ def test_the_extension_rejects_bad_fast_calls():
     module = native._native
     x = np.zeros((2, 3, 4, 4), np.float32)
     geometry = (4, 4, 3, 3, 4, 4, 1, 1, 1, 1, 1, 1)
-    cols = np.empty((3 * 9, 2 * 16), np.float32)
+    cols = np.zeros((3 * 9, 2 * 16), np.float32)
     with pytest.raises(ValueError, match=r"rows \[0, 4\) outside \[0, 3\)"):
         module.im2col_folded_2d(x, 2, 3, *geometry, 0, 4, cols)
     with pytest.raises(ValueError, match="cols: expected 864 elements, got 432"):

@@ -18,7 +18,9 @@ Fast paths (issue 26), each equal to the general one within float32 rounding:
   the images are small), over all pixels at once for channels last;
 - a 2-D KxK convolution on numpy float arrays takes the compiled im2col with the batch folded
   into the columns, then one GEMM per group (`convolve_folded`; a batch of large images keeps
-  one GEMM per image; channels last: the compiled channels-last im2col and one GEMM);
+  one GEMM per image; channels last: the compiled channels-last im2col and one GEMM; without
+  the extension a channels-first batch of small images folds through ``as_strided`` windows,
+  `convolve_folded_windows`);
 - a depthwise convolution (groups == C > 1, any channel multiplier) is a direct kernel: the
   compiled one for 2-D channels-first numpy float arrays, otherwise prod(kernel) vectorised
   multiply-adds of shifted views (`depthwise`), never a GEMM per group.
@@ -368,6 +370,28 @@ def convolve_folded(
     return xp.ascontiguousarray(xp.transpose(out, (1, 0, 2))).reshape((n, m) + geometry.out)
 
 
+def convolve_folded_windows(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
+    """`convolve_folded`'s channels-first product without the extension: the padded input
+    viewed (``as_strided``) as windows [C, *kernel, N, *out], copied once into the columns
+    [groups, C/groups * prod(kernel), N * prod(out)], one GEMM per group for the whole batch."""
+    n, c, g, m = x.shape[0], x.shape[1], geometry.groups, filter.shape[0]
+    pixels = _prod(geometry.out)
+    padded = pad_spatial(xp, x, geometry.pads)
+    step = padded.strides[2:]
+    view = xp.lib.stride_tricks.as_strided(
+        padded,
+        (c,) + geometry.kernel + (n,) + geometry.out,
+        (padded.strides[1],)
+        + tuple(b * d for b, d in zip(step, geometry.dilations))
+        + (padded.strides[0],)
+        + tuple(b * s for b, s in zip(step, geometry.strides)),
+    )
+    width = (c // g) * _prod(geometry.kernel)
+    columns = xp.ascontiguousarray(view).reshape(g, width, n * pixels)
+    out = blas.matmul(xp, filter.reshape(g, m // g, width), columns).reshape(m, n, pixels)
+    return xp.ascontiguousarray(xp.transpose(out, (1, 0, 2))).reshape((n, m) + geometry.out)
+
+
 def depthwise(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
     """The convolution with groups == C: output channel ``c * mult + j`` is input channel ``c``
     convolved with its own filter [1, *kernel]. 2-D channels-first numpy float arrays take the
@@ -475,6 +499,8 @@ def convolve(
         if columns is not None:
             return convolve_folded(xp, columns, input, filter, geometry)
     if not geometry.channel_last:
+        if n > 1 and folds:
+            return convolve_folded_windows(xp, input, filter, geometry)
         return convolve_channels_first(xp, input, filter, geometry)
     x_last = channels_last(xp, input, geometry.channel_last)
     result = blas.matmul(xp, im2col(xp, x_last, geometry), filter_matrix(xp, filter, groups))
