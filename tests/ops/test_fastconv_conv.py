@@ -324,11 +324,13 @@ def reference_conv_nd(x, w, strides, pads, dilations, groups):
     return out
 
 
-# conv3d reaches the rank-generic fast paths: 1x1x1 as GEMMs, groups == C as shifted-view sums
+# conv3d reaches the rank-generic fast paths: 1x1x1 as GEMMs, groups == C as shifted-view sums,
+# a batch of small volumes folded through as_strided windows
 CASES_3D = {
     "1x1x1": ((2, 4, 3, 4, 5), (6, 4, 1, 1, 1), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1),
     "1x1x1_strided": ((2, 4, 5, 4, 5), (3, 4, 1, 1, 1), (2, 1, 2), (0, 0, 0), (1, 1, 1), 1),
     "1x1x1_grouped": ((1, 4, 3, 3, 3), (6, 2, 1, 1, 1), (1, 1, 1), (0, 0, 0), (1, 1, 1), 2),
+    "3x3x3_batch_folded": ((2, 4, 4, 4, 5), (3, 2, 3, 3, 2), (1, 2, 1), (1, 1, 0), (1, 1, 2), 2),
     "depthwise": ((2, 3, 4, 5, 5), (3, 1, 2, 3, 3), (1, 2, 1), (1, 1, 0), (1, 1, 2), 3),
     "depthwise_multiplier": ((1, 2, 4, 4, 4), (4, 1, 3, 3, 3), (2, 2, 2), (1, 1, 1), (1, 1, 1), 2),
 }
