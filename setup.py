@@ -51,6 +51,7 @@ NATIVE = Extension(
     depends=[
         "runtime/kernels/csrc/layer_norm.h",
         "runtime/kernels/csrc/conv2d.h",
+        "runtime/kernels/csrc/conv_fast.h",
         "runtime/kernels/csrc/adam.h",
         "runtime/kernels/csrc/adam_scalars.h",
     ],

@@ -31,6 +31,7 @@ struct conv2d {
 #define NAME(f) f##_float32
 #include "layer_norm.h"
 #include "conv2d.h"
+#include "conv_fast.h"
 #include "adam.h"
 #include "adam_scalars.h"
 #undef T
@@ -44,6 +45,7 @@ struct conv2d {
 #define NAME(f) f##_float64
 #include "layer_norm.h"
 #include "conv2d.h"
+#include "conv_fast.h"
 #include "adam.h"
 #include "adam_scalars.h"
 #undef T
@@ -478,6 +480,193 @@ static PyObject *adam_steps(PyObject *self, PyObject *args)
 
 /* ---- end adam_steps ---- */
 
+/* ---- issue 26: forward convolution and pooling kernels over a row range (conv_fast.h) ---- */
+
+/* Check the geometry and the row range [r0, r1) of `rows` rows; -1 with ValueError set. */
+static int check_fast_geometry(const struct conv2d *g, Py_ssize_t r0, Py_ssize_t r1,
+                               Py_ssize_t rows)
+{
+    if (g->h < 0 || g->w < 0 || g->kh < 1 || g->kw < 1 || g->oh < 0 || g->ow < 0 || g->sy < 1 ||
+        g->sx < 1 || g->dy < 1 || g->dx < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "negative sizes, or kernel, strides or dilations below 1");
+        return -1;
+    }
+    if (r0 < 0 || r1 < r0 || r1 > rows) {
+        PyErr_Format(PyExc_ValueError, "rows [%zd, %zd) outside [0, %zd)", r0, r1, rows);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(im2col_folded_doc,
+             "im2col_folded_2d(x, n, c, h, w, kh, kw, oh, ow, sy, sx, dy, dx, py, px, r0, r1,\n"
+             "                 cols)\n\n"
+             "Write input channels [r0, r1) of the column matrix cols (c x kh x kw x n x oh x ow)\n"
+             "of the channels-first batch x (n x c x h x w): the batch folded into the columns.");
+
+static PyObject *im2col_folded_2d(PyObject *self, PyObject *args)
+{
+    PyObject *x, *cols;
+    Py_ssize_t n, c, r0, r1;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OnnnnnnnnnnnnnnnnO:im2col_folded_2d", &x, &n, &c, &g.h, &g.w,
+                          &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.dy, &g.dx, &g.py, &g.px,
+                          &r0, &r1, &cols))
+        return NULL;
+    if (n < 0 || c < 0 || check_fast_geometry(&g, r0, r1, c) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "negative n or c");
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n * c * g.h * g.w, 0, 0, &v[0]) < 0 ||
+        get_array(cols, "cols", format, c * g.kh * g.kw * n * g.oh * g.ow, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        im2col_folded_float32(v[0].buf, n, c, r0, r1, &g, v[1].buf);
+    else
+        im2col_folded_float64(v[0].buf, n, c, r0, r1, &g, v[1].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(im2col_nhwc_doc,
+             "im2col_nhwc_2d(x, n, c, h, w, kh, kw, oh, ow, sy, sx, dy, dx, py, px, r0, r1, cols)\n\n"
+             "Write rows [r0, r1) (output pixels) of the column matrix cols\n"
+             "(n x oh x ow x kh x kw x c) of the channels-last batch x (n x h x w x c).");
+
+static PyObject *im2col_nhwc_2d(PyObject *self, PyObject *args)
+{
+    PyObject *x, *cols;
+    Py_ssize_t n, c, r0, r1;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OnnnnnnnnnnnnnnnnO:im2col_nhwc_2d", &x, &n, &c, &g.h, &g.w,
+                          &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.dy, &g.dx, &g.py, &g.px,
+                          &r0, &r1, &cols))
+        return NULL;
+    if (n < 0 || c < 0 || check_fast_geometry(&g, r0, r1, n * g.oh * g.ow) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "negative n or c");
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n * g.h * g.w * c, 0, 0, &v[0]) < 0 ||
+        get_array(cols, "cols", format, n * g.oh * g.ow * g.kh * g.kw * c, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        im2col_nhwc_float32(v[0].buf, c, r0, r1, &g, v[1].buf);
+    else
+        im2col_nhwc_float64(v[0].buf, c, r0, r1, &g, v[1].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(depthwise_doc,
+             "depthwise_conv2d(x, filter, n, c, mult, h, w, kh, kw, oh, ow, sy, sx, dy, dx, py,\n"
+             "                 px, r0, r1, out)\n\n"
+             "Write output planes [r0, r1) (b * c * mult + m) of out (n x c*mult x oh x ow), the\n"
+             "convolution of x (n x c x h x w) with groups == c and filter (c*mult x kh x kw):\n"
+             "output channel m reads input channel m / mult.");
+
+static PyObject *depthwise_conv2d(PyObject *self, PyObject *args)
+{
+    PyObject *x, *filter, *out;
+    Py_ssize_t n, c, mult, r0, r1;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OOnnnnnnnnnnnnnnnnnO:depthwise_conv2d", &x, &filter, &n, &c,
+                          &mult, &g.h, &g.w, &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.dy,
+                          &g.dx, &g.py, &g.px, &r0, &r1, &out))
+        return NULL;
+    if (n < 0 || c < 0 || mult < 1 || check_fast_geometry(&g, r0, r1, n * c * mult) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "negative n or c, or mult below 1");
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[3];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n * c * g.h * g.w, 0, 0, &v[0]) < 0 ||
+        get_array(filter, "filter", format, c * mult * g.kh * g.kw, 0, 0, &v[1]) < 0 ||
+        get_array(out, "out", format, n * c * mult * g.oh * g.ow, 1, 0, &v[2]) < 0) {
+        release_all(v, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        depthwise_float32(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    else
+        depthwise_float64(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 3);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(pool2d_doc,
+             "pool2d(x, planes, h, w, kh, kw, oh, ow, sy, sx, py, px, is_max, exclusive, low,\n"
+             "       r0, r1, out)\n\n"
+             "Write planes [r0, r1) of out (planes x oh x ow): max (is_max) or average pooling\n"
+             "of x (planes x h x w) over windows clipped to the input, a max starting at low,\n"
+             "an average divided by the clipped window (exclusive) or by the window up to the\n"
+             "input's end plus the leading padding.");
+
+static PyObject *pool2d(PyObject *self, PyObject *args)
+{
+    PyObject *x, *out;
+    Py_ssize_t planes, r0, r1;
+    int is_max, exclusive;
+    double low;
+    struct conv2d g;
+    g.dy = g.dx = 1;
+    if (!PyArg_ParseTuple(args, "OnnnnnnnnnnnppdnnO:pool2d", &x, &planes, &g.h, &g.w, &g.kh,
+                          &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.py, &g.px, &is_max, &exclusive,
+                          &low, &r0, &r1, &out))
+        return NULL;
+    if (planes < 0 || check_fast_geometry(&g, r0, r1, planes) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "negative planes");
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, planes * g.h * g.w, 0, 0, &v[0]) < 0 ||
+        get_array(out, "out", format, planes * g.oh * g.ow, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        pool2d_float32(v[0].buf, is_max, exclusive, (float)low, r0, r1, &g, v[1].buf);
+    else
+        pool2d_float64(v[0].buf, is_max, exclusive, low, r0, r1, &g, v[1].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+/* ---- end issue 26 kernels ---- */
+
 static PyMethodDef methods[] = {
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
@@ -485,6 +674,11 @@ static PyMethodDef methods[] = {
     /* adam_steps (issue 16) */
     {"adam_steps", adam_steps, METH_VARARGS, adam_steps_doc},
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
+    /* issue 26: forward convolution and pooling over row ranges */
+    {"depthwise_conv2d", depthwise_conv2d, METH_VARARGS, depthwise_doc},
+    {"im2col_folded_2d", im2col_folded_2d, METH_VARARGS, im2col_folded_doc},
+    {"im2col_nhwc_2d", im2col_nhwc_2d, METH_VARARGS, im2col_nhwc_doc},
+    {"pool2d", pool2d, METH_VARARGS, pool2d_doc},
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
@@ -493,7 +687,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, conv2d columns, Adam, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, conv2d columns, depthwise conv2d, pool2d, Adam, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

@@ -10,10 +10,28 @@ N * prod(out), prod(kernel) * C/groups] (im2col, contiguous runs of channels), a
 ``matmul`` with the filter [groups, prod(kernel) * C/groups, M/groups] gives every output
 channel of every group. The output is produced directly in the requested layout. Geometry
 (paddings, "SAME"/"VALID", dilations) is PHI's, from ``phiops.runtime.infermeta.spatial``.
+
+Fast paths (issue 26), each equal to the general one within float32 rounding:
+
+- a 1x1 convolution without padding is one GEMM on the input itself (a strided view of it when
+  strided), no column matrix: per image for channels first (the batch folded into the GEMM when
+  the images are small), over all pixels at once for channels last;
+- a 2-D KxK convolution on numpy float arrays takes the compiled im2col with the batch folded
+  into the columns, then one GEMM per group (`convolve_folded`; a batch of large images keeps
+  one GEMM per image; channels last: the compiled channels-last im2col and one GEMM; without
+  the extension a channels-first batch of small images folds through ``as_strided`` windows,
+  `convolve_folded_windows`);
+- a depthwise convolution (groups == C > 1, any channel multiplier) is a direct kernel: the
+  compiled one for 2-D channels-first numpy float arrays, otherwise prod(kernel) vectorised
+  multiply-adds of shifted views (`depthwise`), never a GEMM per group.
+
+The compiled loops split large calls between threads (``FLAGS_intra_op_threads``) and the GEMMs
+run on ``FLAGS_blas_threads``'s threads (`phiops.runtime.kernels.blas`).
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from phiops.runtime.common import DataType
@@ -21,7 +39,7 @@ from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.infermeta.spatial import CHANNEL_LAST, conv_transpose_out_size, resolve_paddings
 from phiops.runtime.kernels import blas
 from phiops.runtime.kernels.kernel import Array, KernelContext
-from phiops.runtime.kernels.native import native_kernels
+from phiops.runtime.kernels.native import native_function, native_kernels, parallel_rows
 from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/conv_kernel.cc).
@@ -257,6 +275,182 @@ def _prod(values: tuple[int, ...]) -> int:
     return count
 
 
+# Below this many output pixels per image a channels-first convolution of a batch folds the
+# batch into one GEMM per group (1x1: two transposing copies; KxK: the compiled im2col's layout
+# and one transposing copy of the output) instead of one GEMM per image: a product with that
+# few columns runs at a fraction of the GEMM rate, and each one reads the whole filter. Above
+# it the copies cost more than they gain (bench/conv.py --compare-with: ResNet50's and
+# MobileNetV2's first layers at batch 8, 0.4-0.6x).
+FOLD_BATCH_MAX_PIXELS = 256
+
+
+def is_pointwise(geometry: ConvGeometry) -> bool:
+    """Whether the convolution is 1x1 (any rank) without padding: each output pixel reads one
+    input pixel (every ``stride``-th), so no column matrix is needed."""
+    return all(k == 1 for k in geometry.kernel) and not any(
+        p for pair in geometry.pads for p in pair
+    )
+
+
+def pointwise(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
+    """A 1x1 convolution without padding as GEMMs on ``x`` itself (a strided view of it when
+    strided; dilations do not matter for one tap)."""
+    n, g, m = x.shape[0], geometry.groups, filter.shape[0]
+    rank = len(geometry.out)
+    if any(s > 1 for s in geometry.strides):
+        steps = tuple(slice(None, None, s) for s in geometry.strides)
+        if geometry.channel_last:
+            x = xp.ascontiguousarray(x[(slice(None),) + steps + (slice(None),)])
+        else:
+            x = xp.ascontiguousarray(x[(slice(None), slice(None)) + steps])
+    pixels = _prod(geometry.out)
+    if geometry.channel_last:
+        c = x.shape[-1]
+        rows = x.reshape(n * pixels, c)
+        if g == 1:
+            out = blas.matmul(xp, rows, filter.reshape(m, c).T)
+            return out.reshape((n,) + geometry.out + (m,))
+        # [N*P, G, Cg] x [G, Cg, Mg] per group -> [G, N*P, Mg]
+        grouped = xp.moveaxis(rows.reshape(n * pixels, g, c // g), 1, 0)
+        weights = xp.moveaxis(filter.reshape(g, m // g, c // g), 2, 1)
+        out = blas.matmul(xp, grouped, weights)
+        return xp.ascontiguousarray(xp.moveaxis(out, 0, 1)).reshape((n,) + geometry.out + (m,))
+    c = x.shape[1]
+    weights = filter.reshape(g, m // g, c // g)
+    if n > 1 and pixels < FOLD_BATCH_MAX_PIXELS:
+        # [N, G, Cg, P] -> [G, Cg, N, P]: one GEMM per group over the whole batch
+        columns = xp.ascontiguousarray(
+            xp.transpose(x.reshape(n, g, c // g, pixels), (1, 2, 0, 3))
+        ).reshape(g, c // g, n * pixels)
+        out = blas.matmul(xp, weights, columns).reshape(m, n, pixels)
+        return xp.ascontiguousarray(xp.transpose(out, (1, 0, 2))).reshape((n, m) + geometry.out)
+    out = blas.matmul(xp, weights, x.reshape(n, g, c // g, pixels))
+    return out.reshape((n, m) + geometry.out)
+
+
+def convolve_folded(
+    xp: Any, im2col_2d: Any, x: Array, filter: Array, geometry: ConvGeometry
+) -> Array:
+    """A 2-D convolution of a numpy float batch through the compiled im2col ``im2col_2d``
+    (``im2col_folded_2d`` or ``im2col_nhwc_2d``): channels first, the columns
+    [C * kh * kw, N * oh * ow] (the batch folded in) and one GEMM per group; channels last
+    (groups 1), the columns [N * oh * ow, kh * kw * C] and one GEMM."""
+    x = xp.ascontiguousarray(x)
+    n, g, m = x.shape[0], geometry.groups, filter.shape[0]
+    taps, pixels = _prod(geometry.kernel), _prod(geometry.out)
+    geometry_args = (
+        *geometry.kernel,
+        *geometry.out,
+        *geometry.strides,
+        *geometry.dilations,
+        *(before for before, _ in geometry.pads),
+    )
+    if geometry.channel_last:
+        h, w, c = x.shape[1:]
+        columns = xp.empty((n * pixels, taps * c), x.dtype)
+        parallel_rows(
+            lambda r0, r1: im2col_2d(x, n, c, h, w, *geometry_args, r0, r1, columns),
+            n * pixels,
+            2 * columns.size,
+        )
+        out = blas.matmul(xp, columns, filter_matrix(xp, filter, 1)[0])
+        return out.reshape((n,) + geometry.out + (m,))
+    c, h, w = x.shape[1:]
+    columns = xp.empty((c * taps, n * pixels), x.dtype)
+    parallel_rows(
+        lambda r0, r1: im2col_2d(x, n, c, h, w, *geometry_args, r0, r1, columns),
+        c,
+        2 * columns.size,
+    )
+    weights = filter.reshape(g, m // g, (c // g) * taps)
+    out = blas.matmul(xp, weights, columns.reshape(g, (c // g) * taps, n * pixels))
+    if n == 1:
+        return out.reshape((1, m) + geometry.out)
+    out = out.reshape(m, n, pixels)
+    return xp.ascontiguousarray(xp.transpose(out, (1, 0, 2))).reshape((n, m) + geometry.out)
+
+
+def convolve_folded_windows(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
+    """`convolve_folded`'s channels-first product without the extension: the padded input
+    viewed (``as_strided``) as windows [C, *kernel, N, *out], copied once into the columns
+    [groups, C/groups * prod(kernel), N * prod(out)], one GEMM per group for the whole batch."""
+    n, c, g, m = x.shape[0], x.shape[1], geometry.groups, filter.shape[0]
+    pixels = _prod(geometry.out)
+    padded = pad_spatial(xp, x, geometry.pads)
+    step = padded.strides[2:]
+    view = xp.lib.stride_tricks.as_strided(
+        padded,
+        (c,) + geometry.kernel + (n,) + geometry.out,
+        (padded.strides[1],)
+        + tuple(b * d for b, d in zip(step, geometry.dilations))
+        + (padded.strides[0],)
+        + tuple(b * s for b, s in zip(step, geometry.strides)),
+    )
+    width = (c // g) * _prod(geometry.kernel)
+    columns = xp.ascontiguousarray(view).reshape(g, width, n * pixels)
+    out = blas.matmul(xp, filter.reshape(g, m // g, width), columns).reshape(m, n, pixels)
+    return xp.ascontiguousarray(xp.transpose(out, (1, 0, 2))).reshape((n, m) + geometry.out)
+
+
+def depthwise(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
+    """The convolution with groups == C: output channel ``c * mult + j`` is input channel ``c``
+    convolved with its own filter [1, *kernel]. 2-D channels-first numpy float arrays take the
+    compiled kernel (one output plane in cache at a time); everything else adds prod(kernel)
+    products of a shifted (strided) view of the padded input and one weight per channel."""
+    n, rank = x.shape[0], len(geometry.kernel)
+    c = x.shape[-1] if geometry.channel_last else x.shape[1]
+    m = filter.shape[0]
+    mult = m // c
+    kernel = (
+        native_function(x, "depthwise_conv2d") if rank == 2 and not geometry.channel_last else None
+    )
+    if kernel is not None:
+        x = xp.ascontiguousarray(x)
+        weights = xp.ascontiguousarray(filter, dtype=x.dtype)
+        out = xp.empty((n, m) + geometry.out, x.dtype)
+        args = (
+            *x.shape[2:],
+            *geometry.kernel,
+            *geometry.out,
+            *geometry.strides,
+            *geometry.dilations,
+            *(before for before, _ in geometry.pads),
+        )
+        parallel_rows(
+            lambda r0, r1: kernel(x, weights, n, c, mult, *args, r0, r1, out),
+            n * m,
+            x.size + 2 * out.size,
+        )
+        return out
+    pads = tuple(geometry.pads)
+    if geometry.channel_last:
+        padded = xp.pad(x, ((0, 0),) + pads + ((0, 0),)) if any(p for q in pads for p in q) else x
+        # [M, 1, *k] -> [*k, C, mult]
+        weights = xp.moveaxis(filter.reshape((c, mult) + geometry.kernel), (0, 1), (-2, -1))
+        out = xp.zeros((n,) + geometry.out + (c, mult), x.dtype)
+    else:
+        padded = pad_spatial(xp, x, pads)
+        # [M, 1, *k] -> [*k, C, mult, 1...]: broadcast against [N, C, mult, *out]
+        weights = xp.moveaxis(filter.reshape((c, mult) + geometry.kernel), (0, 1), (-2, -1))
+        weights = weights.reshape(weights.shape + (1,) * rank)
+        out = xp.zeros((n, c, mult) + geometry.out, x.dtype)
+    product = xp.empty_like(out)
+    for tap in itertools.product(*(range(k) for k in geometry.kernel)):
+        window = tuple(
+            slice(t * d, t * d + s * (o - 1) + 1, s)
+            for t, d, s, o in zip(tap, geometry.dilations, geometry.strides, geometry.out)
+        )
+        if geometry.channel_last:
+            part = padded[(slice(None),) + window + (slice(None), None)]
+        else:
+            part = padded[(slice(None), slice(None), None) + window]
+        xp.multiply(part, weights[tap], out=product)
+        out += product
+    if geometry.channel_last:
+        return out.reshape((n,) + geometry.out + (m,))
+    return out.reshape((n, m) + geometry.out)
+
+
 def convolve(
     ctx: KernelContext,
     input: Array,
@@ -288,8 +482,25 @@ def convolve(
             else (n, filter.shape[0]) + geometry.out
         )
         return xp.zeros(shape, input.dtype)
-    check_columns(n, input.shape[-1 if geometry.channel_last else 1], geometry, input.itemsize)
+    channels = input.shape[-1 if geometry.channel_last else 1]
+    # FLAGS_max_alloc_bytes refuses the calls it refused before the fast paths, which allocate
+    # no column matrix (depthwise, 1x1) or the same one: the bound stays the im2col matrix's
+    check_columns(n, channels, geometry, input.itemsize)
+    if groups == channels > 1 and filter.shape[0] % channels == 0:
+        return depthwise(xp, input, filter, geometry)
+    if is_pointwise(geometry):
+        return pointwise(xp, input, filter, geometry)
+    # channels first, a batch of large images takes one GEMM per image (the columns' layout is
+    # the output's): folding it in would cost a transposing copy of the output and gain nothing
+    folds = n == 1 or _prod(geometry.out) < FOLD_BATCH_MAX_PIXELS
+    if len(geometry.kernel) == 2 and (folds if not geometry.channel_last else groups == 1):
+        name = "im2col_nhwc_2d" if geometry.channel_last else "im2col_folded_2d"
+        columns = native_function(input, name)
+        if columns is not None:
+            return convolve_folded(xp, columns, input, filter, geometry)
     if not geometry.channel_last:
+        if n > 1 and folds:
+            return convolve_folded_windows(xp, input, filter, geometry)
         return convolve_channels_first(xp, input, filter, geometry)
     x_last = channels_last(xp, input, geometry.channel_last)
     result = blas.matmul(xp, im2col(xp, x_last, geometry), filter_matrix(xp, filter, groups))

@@ -7,6 +7,13 @@ never wins a max; the average divides by the clipped window's size when ``exclus
 otherwise by the window counted from its start, leading padding included, up to the input's end
 plus the leading padding (prod(kernel) unless ceil_mode or trailing padding runs past that). Adaptive pooling uses the windows [floor(i*in/out), ceil((i+1)*in/out)):
 averages as one separable matrix product per spatial dim, maxima over gathered windows.
+
+Fast paths (issue 26): a pooling whose one window is the whole input (global pooling, adaptive
+pooling to 1x1) is a ``mean``/``max`` over the spatial axes (the compiled kernel's one window
+for small 2-D planes); regular 2-D pooling of numpy
+float32/float64 arrays runs the compiled kernel (`phiops.runtime.kernels.native`: each output
+row combined from the input rows its windows clip to, one pass, split between
+``FLAGS_intra_op_threads`` threads when large). Both give the numpy path's values.
 """
 
 from __future__ import annotations
@@ -14,12 +21,15 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import numpy
+
 from phiops.runtime.common import DataType
 from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.infermeta.spatial import CHANNEL_LAST, pool_out_size
 from phiops.runtime.infermeta.unary import pool_geometry
 from phiops.runtime.kernels.impl.conv_kernel import channels_first, pad_spatial
 from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.native import native_function, parallel_rows
 from phiops.runtime.kernels.registration import register_kernel
 
 # PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/pool_kernel.cc).
@@ -213,9 +223,70 @@ def window_coordinates(xp: Any, indices: list[Array]) -> list[Array]:
     return result
 
 
+def covers_whole_input(geometry: PoolGeometry) -> bool:
+    """Whether the pooling has one window, the whole input: adaptive to 1 per dim, or a regular
+    window of the input's extent without padding."""
+    if any(o != 1 for o in geometry.out):
+        return False
+    if geometry.adaptive:
+        return True
+    return geometry.kernel == geometry.spatial and not any(
+        p for pair in geometry.pads for p in pair
+    )
+
+
+# A whole-input window of at most this many elements is pooled by the compiled kernel (one
+# float sum per plane, in order); larger ones by numpy's mean (pairwise sums, as accurate as
+# the float32 tolerance needs for any plane).
+WHOLE_INPUT_NATIVE_MAX = 256
+
+
+def pool_native(
+    pool2d: Any,
+    x: Array,
+    kernel: tuple[int, ...],
+    out_size: tuple[int, ...],
+    strides: tuple[int, ...],
+    pads: tuple[tuple[int, int], ...],
+    is_max: bool,
+    exclusive: bool,
+) -> Array:
+    """Regular 2-D pooling of a numpy float array [N, C, H, W] by the compiled ``pool2d``."""
+    x = numpy.ascontiguousarray(x)
+    n, c, h, w = x.shape
+    out = numpy.empty((n, c) + out_size, x.dtype)
+    low = float(numpy.finfo(x.dtype).min)
+    args = (
+        h,
+        w,
+        *kernel,
+        *out_size,
+        *strides,
+        *(before for before, _ in pads),
+        is_max,
+        exclusive,
+        low,
+    )
+    parallel_rows(lambda r0, r1: pool2d(x, n * c, *args, r0, r1, out), n * c, x.size + out.size)
+    return out
+
+
 def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive: bool) -> Array:
     """Pool ``x`` [N, C, *spatial] (channels first)."""
     rank = len(geometry.spatial)
+    is_max = pooling_type == "max"
+    if x.size and covers_whole_input(geometry):
+        pool2d = native_function(x, "pool2d") if rank == 2 else None
+        if pool2d is not None and x[0, 0].size <= WHOLE_INPUT_NATIVE_MAX:
+            # numpy reduces a short trailing axis a row at a time: 20x slower than this
+            spatial = geometry.spatial
+            return pool_native(pool2d, x, spatial, (1, 1), (1, 1), ((0, 0), (0, 0)), is_max, True)
+        axes = tuple(range(2, 2 + rank))
+        return x.max(axis=axes, keepdims=True) if is_max else x.mean(axis=axes, keepdims=True)
+    pool2d = native_function(x, "pool2d") if rank == 2 and not geometry.adaptive else None
+    if pool2d is not None:
+        args = (geometry.kernel, geometry.out, geometry.strides, geometry.pads)
+        return pool_native(pool2d, x, *args, is_max, exclusive)
     if geometry.adaptive:
         if pooling_type == "avg":
             matrices = adaptive_matrices(xp, geometry, x.dtype)
@@ -226,7 +297,6 @@ def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive
             return (summed / counts).astype(x.dtype, copy=False)
         gathered = gather_windows(xp, x, adaptive_indices(xp, geometry))
         return gathered.max(axis=tuple(range(3, 3 + 2 * rank, 2)))
-    is_max = pooling_type == "max"
     # PHI starts a max at the lowest finite value: an all-padding window gives that, not -inf.
     low = float(xp.finfo(x.dtype).min) if is_max else 0
     padded = pad_spatial(xp, x, geometry.padded_extent(), low)

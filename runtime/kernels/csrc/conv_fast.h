@@ -1,0 +1,196 @@
+/* The forward convolution and pooling kernels of issue 26 for one element type, included by
+ * _native.c once per type with T and NAME(f) defined (see layer_norm.h), after conv2d.h (whose
+ * column_span they use).
+ *
+ * Each kernel writes one range [r0, r1) of independent rows of its output (channels, output
+ * planes or output pixels), so that runtime/kernels/native.py can split a large call between
+ * threads: the loops run without the GIL and two ranges never write the same element.
+ *
+ * im2col_folded: the column matrix of a channels-first batch with the batch folded into the
+ * columns, cols[c, ky, kx, b, oy, ox] = x[b, c, iy, ix] (0 outside the input), so that one GEMM
+ * per group, filter [M/groups, C/groups * kh * kw] by columns [C/groups * kh * kw, N * oh * ow],
+ * covers the whole batch. Rows [r0, r1) are input channels.
+ *
+ * im2col_nhwc: the column matrix of a channels-last batch, cols[b, oy, ox, ky, kx, c], each
+ * kernel tap one copy of C contiguous values. Rows [r0, r1) are output pixels b * oh * ow + p.
+ *
+ * depthwise: the convolution with groups == C (out channel m reads input channel m / mult),
+ * one output plane at a time: each kernel tap adds weight * a shifted input row to an output row
+ * that stays in cache, the taps in (ky, kx) order. Rows [r0, r1) are output planes b * M + m.
+ *
+ * pool2d: max or average pooling of channels-first planes over windows clipped to the input (as
+ * PHI's CPU pooling: padding never wins a max, an all-padding window gives `low`), the average
+ * divided by the clipped window's size (exclusive) or by the window counted from its unclamped
+ * start up to the input's end plus the leading padding. A NaN in a window gives NaN, as numpy's
+ * maximum does. Rows [r0, r1) are planes. */
+
+static void NAME(tap_row)(const T *restrict in, const struct conv2d *g, Py_ssize_t ky,
+                          Py_ssize_t kx, T *restrict c)
+{
+    const Py_ssize_t x0 = kx * g->dx - g->px;
+    Py_ssize_t lo, hi;
+    NAME(column_span)(g, x0, &lo, &hi);
+    for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
+        const Py_ssize_t iy = oy * g->sy + ky * g->dy - g->py;
+        T *dst = c + oy * g->ow;
+        if (iy < 0 || iy >= g->h) {
+            for (Py_ssize_t ox = 0; ox < g->ow; ox++)
+                dst[ox] = 0;
+            continue;
+        }
+        const T *row = in + iy * g->w;
+        for (Py_ssize_t ox = 0; ox < lo; ox++)
+            dst[ox] = 0;
+        if (g->sx == 1)
+            for (Py_ssize_t ox = lo; ox < hi; ox++)
+                dst[ox] = row[x0 + ox];
+        else
+            for (Py_ssize_t ox = lo; ox < hi; ox++)
+                dst[ox] = row[x0 + ox * g->sx];
+        for (Py_ssize_t ox = hi; ox < g->ow; ox++)
+            dst[ox] = 0;
+    }
+}
+
+static void NAME(im2col_folded)(const T *restrict x, Py_ssize_t n, Py_ssize_t c, Py_ssize_t r0,
+                                Py_ssize_t r1, const struct conv2d *g, T *restrict cols)
+{
+    const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow, row = n * out_plane;
+    for (Py_ssize_t ch = r0; ch < r1; ch++)
+        for (Py_ssize_t ky = 0; ky < g->kh; ky++)
+            for (Py_ssize_t kx = 0; kx < g->kw; kx++) {
+                T *tap = cols + ((ch * g->kh + ky) * g->kw + kx) * row;
+                for (Py_ssize_t b = 0; b < n; b++)
+                    NAME(tap_row)(x + (b * c + ch) * plane, g, ky, kx, tap + b * out_plane);
+            }
+}
+
+static void NAME(im2col_nhwc)(const T *restrict x, Py_ssize_t c, Py_ssize_t r0, Py_ssize_t r1,
+                              const struct conv2d *g, T *restrict cols)
+{
+    const Py_ssize_t out_plane = g->oh * g->ow, width = g->kh * g->kw * c;
+    for (Py_ssize_t r = r0; r < r1; r++) {
+        const Py_ssize_t b = r / out_plane, oy = (r % out_plane) / g->ow, ox = r % g->ow;
+        const T *image = x + b * g->h * g->w * c;
+        T *dst = cols + r * width;
+        for (Py_ssize_t ky = 0; ky < g->kh; ky++) {
+            const Py_ssize_t iy = oy * g->sy + ky * g->dy - g->py;
+            for (Py_ssize_t kx = 0; kx < g->kw; kx++, dst += c) {
+                const Py_ssize_t ix = ox * g->sx + kx * g->dx - g->px;
+                if (iy < 0 || iy >= g->h || ix < 0 || ix >= g->w)
+                    memset(dst, 0, (size_t)c * sizeof(T));
+                else
+                    memcpy(dst, image + (iy * g->w + ix) * c, (size_t)c * sizeof(T));
+            }
+        }
+    }
+}
+
+static void NAME(depthwise)(const T *restrict x, const T *restrict filter, Py_ssize_t c,
+                            Py_ssize_t mult, Py_ssize_t r0, Py_ssize_t r1,
+                            const struct conv2d *g, T *restrict out)
+{
+    const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow, m = c * mult;
+    for (Py_ssize_t r = r0; r < r1; r++) {
+        const Py_ssize_t b = r / m, ch = (r % m) / mult;
+        const T *in = x + (b * c + ch) * plane;
+        const T *k = filter + (r % m) * g->kh * g->kw;
+        T *o = out + r * out_plane;
+        for (Py_ssize_t e = 0; e < out_plane; e++)
+            o[e] = 0;
+        for (Py_ssize_t ky = 0; ky < g->kh; ky++)
+            for (Py_ssize_t kx = 0; kx < g->kw; kx++) {
+                const T weight = k[ky * g->kw + kx];
+                const Py_ssize_t x0 = kx * g->dx - g->px;
+                Py_ssize_t lo, hi;
+                NAME(column_span)(g, x0, &lo, &hi);
+                for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
+                    const Py_ssize_t iy = oy * g->sy + ky * g->dy - g->py;
+                    if (iy < 0 || iy >= g->h)
+                        continue;
+                    const T *row = in + iy * g->w + x0;
+                    T *dst = o + oy * g->ow;
+                    if (g->sx == 1)
+                        for (Py_ssize_t ox = lo; ox < hi; ox++)
+                            dst[ox] += weight * row[ox];
+                    else
+                        for (Py_ssize_t ox = lo; ox < hi; ox++)
+                            dst[ox] += weight * row[ox * g->sx];
+                }
+            }
+    }
+}
+
+static void NAME(pool2d)(const T *restrict x, int is_max, int exclusive, T low, Py_ssize_t r0,
+                         Py_ssize_t r1, const struct conv2d *g, T *restrict out)
+{
+    const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow;
+    const int whole = g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->py == 0 &&
+                      g->px == 0;
+    for (Py_ssize_t r = r0; r < r1; r++) {
+        const T *in = x + r * plane;
+        T *o = out + r * out_plane;
+        if (whole) { /* one window, the whole plane: a plain pass over it */
+            T acc = is_max ? low : 0;
+            for (Py_ssize_t e = 0; e < plane; e++) {
+                const T v = in[e];
+                if (!is_max)
+                    acc += v;
+                else if (!(acc != acc || acc >= v))
+                    acc = v;
+            }
+            o[0] = is_max ? acc : acc / (T)plane;
+            continue;
+        }
+        for (Py_ssize_t e = 0; e < out_plane; e++)
+            o[e] = is_max ? low : 0;
+        /* tap by tap, as depthwise: each tap's column span once, the plane in cache */
+        for (Py_ssize_t ky = 0; ky < g->kh; ky++)
+            for (Py_ssize_t kx = 0; kx < g->kw; kx++) {
+                const Py_ssize_t x0 = kx - g->px;
+                Py_ssize_t lo, hi;
+                NAME(column_span)(g, x0, &lo, &hi);
+                for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
+                    const Py_ssize_t iy = oy * g->sy + ky - g->py;
+                    if (iy < 0 || iy >= g->h)
+                        continue;
+                    const T *row = in + iy * g->w + x0;
+                    T *dst = o + oy * g->ow;
+                    if (is_max)
+                        for (Py_ssize_t ox = lo; ox < hi; ox++) {
+                            const T v = row[ox * g->sx], d = dst[ox];
+                            dst[ox] = (d != d || d >= v) ? d : v;
+                        }
+                    else
+                        for (Py_ssize_t ox = lo; ox < hi; ox++)
+                            dst[ox] += row[ox * g->sx];
+                }
+            }
+        if (is_max)
+            continue;
+        /* the divisor is separable: rows of the window times its columns */
+        for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
+            const Py_ssize_t ys = oy * g->sy - g->py;
+            Py_ssize_t rows;
+            if (exclusive) {
+                const Py_ssize_t y0 = ys < 0 ? 0 : ys, y1 = ys + g->kh < g->h ? ys + g->kh : g->h;
+                rows = y1 > y0 ? y1 - y0 : 0;
+            } else {
+                rows = (ys + g->kh < g->h + g->py ? ys + g->kh : g->h + g->py) - ys;
+            }
+            T *dst = o + oy * g->ow;
+            for (Py_ssize_t ox = 0; ox < g->ow; ox++) {
+                const Py_ssize_t xs = ox * g->sx - g->px;
+                Py_ssize_t cols;
+                if (exclusive) {
+                    const Py_ssize_t x0 = xs < 0 ? 0 : xs;
+                    const Py_ssize_t x1 = xs + g->kw < g->w ? xs + g->kw : g->w;
+                    cols = x1 > x0 ? x1 - x0 : 0;
+                } else {
+                    cols = (xs + g->kw < g->w + g->px ? xs + g->kw : g->w + g->px) - xs;
+                }
+                dst[ox] = dst[ox] / (T)(rows * cols);
+            }
+        }
+    }
+}
