@@ -119,6 +119,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
              "strides": [1, 1], "paddings": [0, 0, 0, 0], "dilations": [1, 1]},
     "full_int_array": {"value": [2, 3], "dtype": "int64"},
     "gather": {"index": _index((2,))},
+    "grid_sample": {"x": _tensor(shape=(1, 2, 3, 3)), "grid": _tensor(shape=(1, 2, 4, 2))},
     "group_norm": {"x": _tensor(shape=(2, 4, 3)), "scale": _tensor(shape=(4,)),
                    "bias": _tensor(shape=(4,)), "groups": 2},
     "index_put": {"indices": [_index((2,))], "value": _tensor(shape=(1,))},

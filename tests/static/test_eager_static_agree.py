@@ -328,6 +328,11 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "affine_grid_grad": lambda f, t: [
         *[t((2, 2, 3), "float32"), t((2, 4, 5, 2), "float32"), [2, 3, 4, 5], True],
     ],
+    "grid_sample": lambda f, t: [t((2, 3, 4, 5), "float32"), t((2, 3, 4, 2), "float32")],
+    "grid_sample_grad": lambda f, t: [
+        *[t((2, 3, 4, 5), "float32"), t((2, 3, 4, 2), "float32"), t((2, 3, 3, 4), "float32")],
+        *["bilinear", "zeros", True],
+    ],
     "max_pool2d_with_index": lambda f, t: [t((2, 3, 6, 6), "float32"), [2, 2], [2, 2]],
     "max_pool2d_with_index_grad": lambda f, t: [
         *[t((2, 3, 6, 6), "float32"), t((2, 3, 3, 3), "int32"), t((2, 3, 3, 3), "float32")],

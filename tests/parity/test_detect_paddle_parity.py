@@ -1,0 +1,70 @@
+"""The detection ops against PaddlePaddle 3.3.1 run live (grid_sample, ...): forward results and
+the gradients of ``sum(out * g)`` for random inputs of each registered dtype, through the
+op-level functions (``phiops._C_ops`` and ``paddle._C_ops``) with the same arguments, and the
+same refusals of bad arguments. Runs only where PaddlePaddle is installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
+
+import phiops as phiops_paddle  # noqa: E402
+import phiops._C_ops as C  # noqa: E402
+
+RNG = np.random.default_rng(97)
+
+TOLERANCE = {"float32": {"rtol": 1e-5, "atol": 1e-5}, "float64": {"rtol": 1e-12, "atol": 1e-12}}
+
+GRID_SAMPLE = [
+    ((2, 3, 5, 4), (2, 4, 3, 2), mode, padding, align)
+    for mode in ("bilinear", "nearest")
+    for padding in ("zeros", "border", "reflection")
+    for align in (True, False)
+] + [((1, 2, 3, 4, 2), (1, 2, 2, 3, 3), "bilinear", "reflection", False)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "x_shape, grid_shape, mode, padding_mode, align_corners",
+    GRID_SAMPLE,
+    ids=lambda v: str(v).replace(" ", ""),
+)
+def test_grid_sample_result_and_gradients_match_paddle(
+    x_shape, grid_shape, mode: str, padding_mode: str, align_corners: bool, dtype: str
+) -> None:
+    x_np = RNG.uniform(-3, 3, size=x_shape).astype(dtype)
+    grid_np = RNG.uniform(-1.4, 1.4, size=grid_shape).astype(dtype)
+    attrs = (mode, padding_mode, align_corners)
+    theirs_in = [paddle.to_tensor(a, stop_gradient=False) for a in (x_np, grid_np)]
+    theirs = paddle._C_ops.grid_sample(*theirs_in, *attrs)
+    g_np = RNG.uniform(-1, 1, size=theirs.shape).astype(dtype)
+    theirs_grads = paddle.grad(theirs, theirs_in, paddle.to_tensor(g_np))
+
+    ours_in = [phiops_paddle.to_tensor(a, stop_gradient=False) for a in (x_np, grid_np)]
+    ours = C.grid_sample(*ours_in, *attrs)
+    ours_grads = phiops_paddle.grad(ours, ours_in, grad_outputs=phiops_paddle.to_tensor(g_np))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), **TOLERANCE[dtype])
+    for mine, their in zip(ours_grads, theirs_grads):
+        np.testing.assert_allclose(mine.numpy(), their.numpy(), **TOLERANCE[dtype])
+
+
+@pytest.mark.parametrize(
+    "x_shape, grid_shape",
+    [((2, 3, 4), (2, 3, 4, 2)), ((2, 3, 4, 5), (2, 3, 4, 3)), ((1, 3, 4, 5, 6), (1, 3, 4, 5, 2))],
+)
+def test_both_refuse_bad_grid_sample_shapes(x_shape, grid_shape) -> None:
+    x_np, grid_np = np.zeros(x_shape, np.float32), np.zeros(grid_shape, np.float32)
+    with pytest.raises(ValueError):
+        paddle._C_ops.grid_sample(
+            paddle.to_tensor(x_np), paddle.to_tensor(grid_np), "bilinear", "zeros", True
+        )
+    with pytest.raises(ValueError):
+        C.grid_sample(
+            phiops_paddle.to_tensor(x_np),
+            phiops_paddle.to_tensor(grid_np),
+            "bilinear",
+            "zeros",
+            True,
+        )
