@@ -8,6 +8,9 @@ unknown, and checks that compare extents run only where both are known.
 
 from __future__ import annotations
 
+import math
+
+from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.dims import extents_match, is_known
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
@@ -47,3 +50,83 @@ def grid_sample_base_infer_meta(
     out.set_dims((batch, x_dims[1]) + grid_dims[1:-1])
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+
+
+def _check_rois(
+    x: MetaTensor,
+    boxes: MetaTensor,
+    boxes_num: MetaTensor | None,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float,
+    config: MetaConfig,
+) -> tuple[int, ...]:
+    """The checks roi_align and roi_pool share; the output's dims."""
+    x_dims, boxes_dims = tuple(x.dims), tuple(boxes.dims)
+    if len(x_dims) != 4:
+        raise InvalidArgumentError(
+            f"argument 'x' must be a 4-D tensor [N, C, H, W], got dims {list(x_dims)}"
+        )
+    if len(boxes_dims) != 2 or not extents_match(boxes_dims[1], 4, config):
+        raise InvalidArgumentError(
+            f"argument 'boxes' must be a 2-D tensor [num_boxes, 4] of (x1, y1, x2, y2), "
+            f"got dims {list(boxes_dims)}"
+        )
+    if boxes_num is not None:
+        if len(boxes_num.dims) != 1:
+            raise InvalidArgumentError(
+                f"argument 'boxes_num' must be a 1-D tensor, got dims {list(boxes_num.dims)}"
+            )
+        if boxes_num.dtype not in (DataType.INT32, DataType.INT64):
+            raise InvalidArgumentError(
+                f"argument 'boxes_num' must be int32 or int64, got {boxes_num.dtype.name.lower()}"
+            )
+    for value, name in ((pooled_height, "pooled_height"), (pooled_width, "pooled_width")):
+        if value <= 0:
+            raise InvalidArgumentError(f"argument '{name}' must be positive, got {value}")
+    if not 0 < spatial_scale < math.inf:
+        raise InvalidArgumentError(
+            f"argument 'spatial_scale' must be positive and finite, got {spatial_scale}"
+        )
+    return (boxes_dims[0], x_dims[1], pooled_height, pooled_width)
+
+
+def roi_align_infer_meta(
+    x: MetaTensor,
+    boxes: MetaTensor,
+    boxes_num: MetaTensor | None,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float,
+    sampling_ratio: int,
+    aligned: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """roi_align: [num_boxes, C, pooled_height, pooled_width] of x's dtype."""
+    dims = _check_rois(x, boxes, boxes_num, pooled_height, pooled_width, spatial_scale, config)
+    out.set_dims(dims)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def roi_pool_infer_meta(
+    x: MetaTensor,
+    boxes: MetaTensor,
+    boxes_num: MetaTensor | None,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float,
+    out: MetaTensor,
+    arg_max: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """roi_pool: out [num_boxes, C, pooled_height, pooled_width] of x's dtype and the int64
+    flat index (h * W + w) of each maximum, -1 for an empty bin."""
+    dims = _check_rois(x, boxes, boxes_num, pooled_height, pooled_width, spatial_scale, config)
+    out.set_dims(dims)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+    arg_max.set_dims(dims)
+    arg_max.set_dtype(DataType.INT64)
+    arg_max.set_layout(x.layout)

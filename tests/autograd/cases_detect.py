@@ -4,6 +4,8 @@ smooth pieces (finite differences of a step would not be the kernel's gradient).
 
 from __future__ import annotations
 
+import numpy as np
+
 import phiops.generated as phi
 from tests.autograd.test_gradcheck_ops import Case, case, uniform
 
@@ -42,3 +44,35 @@ def detect_cases() -> list[Case]:
 
 
 DETECT_CASES: list[Case] = detect_cases()
+
+
+def _boxes(*rows: tuple[float, float, float, float]) -> np.ndarray:
+    return np.array(rows, np.float64)
+
+
+def roi_cases() -> list[Case]:
+    boxes = phi.to_tensor(_boxes((0.3, 0.6, 4.1, 3.7), (1.2, 0.2, 3.3, 4.4), (0.7, 1.1, 2.9, 2.3)))
+    boxes_num = phi.to_tensor(np.array([2, 1], np.int32))
+    return [
+        case(
+            "roi_align",
+            "[2,2,5,6]-3boxes-2x3",
+            lambda x: phi.roi_align(x, boxes, boxes_num, 2, 3, 1.0, -1, False),
+            uniform((2, 2, 5, 6), 610),
+        ),
+        case(
+            "roi_align",
+            "[2,1,5,6]-3boxes-2x2-ratio2-scale0.8",
+            lambda x: phi.roi_align(x, boxes, boxes_num, 2, 2, 0.8, 2, False),
+            uniform((2, 1, 5, 6), 611),
+        ),
+        case(
+            "roi_pool",
+            "[2,2,5,6]-3boxes-2x2",
+            lambda x: phi.roi_pool(x, boxes, boxes_num, 2, 2, 1.0),
+            uniform((2, 2, 5, 6), 612),
+        ),
+    ]
+
+
+DETECT_CASES += roi_cases()

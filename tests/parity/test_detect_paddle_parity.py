@@ -68,3 +68,40 @@ def test_both_refuse_bad_grid_sample_shapes(x_shape, grid_shape) -> None:
             "zeros",
             True,
         )
+
+
+ROI_BOXES = np.array(
+    [[0.4, 0.7, 5.2, 4.1], [1.5, 0.0, 3.5, 6.8], [-1.0, 2.2, 9.5, 3.0], [2.0, 2.0, 2.3, 2.4]]
+)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "op, attrs",
+    [
+        ("roi_align", (2, 3, 1.0, -1, False)),
+        ("roi_align", (3, 3, 0.5, 2, True)),
+        ("roi_align", (1, 2, 1.3, 0, False)),
+        ("roi_pool", (2, 3, 1.0)),
+        ("roi_pool", (3, 2, 0.6)),
+    ],
+    ids=lambda v: str(v).replace(" ", ""),
+)
+def test_roi_ops_result_and_gradient_match_paddle(op: str, attrs, dtype: str) -> None:
+    x_np = RNG.uniform(-3, 3, size=(2, 3, 7, 8)).astype(dtype)
+    boxes_np = ROI_BOXES.astype(dtype)
+    counts = np.array([3, 1], np.int32)
+    theirs_x = paddle.to_tensor(x_np, stop_gradient=False)
+    theirs = getattr(paddle._C_ops, op)(
+        theirs_x, paddle.to_tensor(boxes_np), paddle.to_tensor(counts), *attrs
+    )
+    g_np = RNG.uniform(-1, 1, size=theirs.shape).astype(dtype)
+    (theirs_grad,) = paddle.grad(theirs, [theirs_x], paddle.to_tensor(g_np))
+
+    ours_x = phiops_paddle.to_tensor(x_np, stop_gradient=False)
+    ours = getattr(C, op)(
+        ours_x, phiops_paddle.to_tensor(boxes_np), phiops_paddle.to_tensor(counts), *attrs
+    )
+    (ours_grad,) = phiops_paddle.grad(ours, [ours_x], grad_outputs=phiops_paddle.to_tensor(g_np))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), **TOLERANCE[dtype])
+    np.testing.assert_allclose(ours_grad.numpy(), theirs_grad.numpy(), **TOLERANCE[dtype])

@@ -95,6 +95,10 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "lamb_": {"skip_update": None},
     "nadam_": {"beta2_pow": _tensor()},
     "radam_": {"beta1_pow": _tensor(), "beta2_pow": _tensor()},
+    "roi_align": {"x": _tensor(shape=(1, 2, 4, 4)), "boxes": _tensor(shape=(2, 4)),
+                  "boxes_num": phi.to_tensor(np.array([2], "int32"))},
+    "roi_pool": {"x": _tensor(shape=(1, 2, 4, 4)), "boxes": _tensor(shape=(2, 4)),
+                 "boxes_num": phi.to_tensor(np.array([2], "int32"))},
     "rprop_": {"learning_rate": _tensor(), "learning_rate_range": _tensor(shape=(2,)),
                "etas": _tensor(shape=(2,))},
 

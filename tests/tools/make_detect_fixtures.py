@@ -90,6 +90,58 @@ SPECS += [
 ]
 
 
+def roi_case(
+    x_shape: tuple[int, ...],
+    counts: list[int],
+    extent: float,
+    num_dtype: str = "int32",
+    outside: bool = False,
+):
+    """x [N, C, H, W], boxes of (x1, y1, x2, y2) with corners in [0, extent) (some reaching
+    outside when ``outside``) and boxes_num."""
+
+    def make(dtype: str) -> list[np.ndarray]:
+        total = sum(counts)
+        low = -0.3 * extent if outside else 0.0
+        high = 1.3 * extent if outside else extent
+        corners = RNG.uniform(low, high, size=(total, 2, 2))
+        boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+        if dtype == "int32":
+            x = RNG.integers(-20, 20, size=x_shape).astype(dtype)
+            return [x, np.round(boxes).astype(dtype), np.array(counts, num_dtype)]
+        return [uniform(x_shape, dtype), boxes.astype(dtype), np.array(counts, num_dtype)]
+
+    return make
+
+
+SPECS += [
+    ("2x3-scale1", "roi_align", roi_case((2, 3, 8, 10), [2, 1], 8.0), [2, 3, 1.0, -1, False]),
+    (
+        "3x3-scale0.5-ratio2-aligned",
+        "roi_align",
+        roi_case((2, 2, 6, 7), [1, 3], 12.0),
+        [3, 3, 0.5, 2, True],
+    ),
+    (
+        "2x2-outside-int64_num",
+        "roi_align",
+        roi_case((1, 2, 5, 6), [4], 6.0, "int64", True),
+        [2, 2, 1.0, -1, False],
+    ),
+    (
+        "4x3-outside-aligned",
+        "roi_align",
+        roi_case((2, 1, 7, 5), [2, 2], 7.0, "int32", True),
+        [4, 3, 1.0, 0, True],
+    ),
+    ("1x1-ratio3", "roi_align", roi_case((1, 2, 4, 4), [2], 4.0), [1, 1, 1.0, 3, False]),
+    ("2x3-scale1", "roi_pool", roi_case((2, 3, 8, 10), [2, 1], 8.0), [2, 3, 1.0]),
+    ("3x3-scale0.5", "roi_pool", roi_case((2, 2, 6, 7), [1, 3], 12.0), [3, 3, 0.5]),
+    ("2x2-outside", "roi_pool", roi_case((1, 2, 5, 6), [4], 6.0, "int32", True), [2, 2, 1.0]),
+    ("4x5-small", "roi_pool", roi_case((1, 1, 4, 4), [3], 4.0), [4, 5, 1.0]),
+]
+
+
 def encode(array: np.ndarray) -> dict:
     return {
         "shape": list(array.shape),
@@ -111,7 +163,7 @@ def run(op: str, arrays: list, attrs: list, grad: bool) -> dict:
         "inputs": [None if a is None else encode(a) for a in arrays],
         "outs": [encode(o.numpy()) for o in outs],
     }
-    if grad:
+    if grad and any(t is not None and not t.stop_gradient for t in inputs):
         out = outs[0]
         out_grad = uniform(tuple(out.shape), str(out.numpy().dtype))
         wanted = [t for t in inputs if t is not None and not t.stop_gradient]

@@ -18,17 +18,20 @@ returns zeros or ignores it). The dtype lists are PaddlePaddle
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.infermeta.sizes import check_scratch_size
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
 REAL = (D.FLOAT32, D.FLOAT64)
+ROI_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32)
 
 GRID_SAMPLE_MODES = ("bilinear", "nearest")
 GRID_SAMPLE_PADDINGS = ("zeros", "border", "reflection")
@@ -182,3 +185,286 @@ def grid_sample_kernel(
 def _opposite(weights: tuple[Array, ...]) -> tuple[Array, ...]:
     """PHI multiplies a corner's value by the x weight first, then y, then z."""
     return tuple(reversed(weights))
+
+
+# --- roi_align and roi_pool ---------------------------------------------------------------------
+
+
+def keep_boxes_num_dtype(kernel: Kernel) -> None:
+    """boxes_num (input 2) is int32 or int64 whatever the kernel's dtype."""
+    kernel.input_at(2).set_dtype(DataType.ALL_DTYPE)
+
+
+def keep_boxes_num_and_int64_arg_max(kernel: Kernel) -> None:
+    keep_boxes_num_dtype(kernel)
+    kernel.output_at(1).set_dtype(DataType.INT64)
+
+
+def roi_batch_ids(xp: Any, boxes_num: Array | None, rois: int, batch: int) -> list[int]:
+    """The image of each box: boxes_num[n] consecutive boxes belong to image n. PHI reads a
+    LoD from boxes without boxes_num, which phiops tensors do not carry."""
+    if boxes_num is None:
+        raise InvalidArgumentError(
+            "argument 'boxes_num' is required: it gives the number of boxes of each image "
+            "(phiops tensors carry no LoD to take it from)"
+        )
+    counts = [int(v) for v in np.asarray(to_host(boxes_num)).reshape(-1)]
+    if len(counts) != batch:
+        raise InvalidArgumentError(
+            f"argument 'boxes_num' must give one count per image of x ({batch}), "
+            f"got {len(counts)}"
+        )
+    if any(count < 0 for count in counts) or sum(counts) != rois:
+        raise InvalidArgumentError(
+            f"argument 'boxes_num' must hold non-negative counts summing to the number of "
+            f"boxes ({rois}), got {counts}"
+        )
+    return [n for n, count in enumerate(counts) for _ in range(count)]
+
+
+def to_host(array: Array) -> Any:
+    return array.get() if hasattr(array, "get") else array
+
+
+def finite_boxes(boxes: Array) -> np.ndarray:
+    """boxes on the host, checked to be finite (PHI's kernels index pixels with them)."""
+    host = np.asarray(to_host(boxes))
+    if host.dtype.kind == "f" and not np.isfinite(host).all():
+        raise InvalidArgumentError("argument 'boxes' must hold finite coordinates, got NaN or inf")
+    return host
+
+
+def _scaled(value: Any, spatial_scale: float, dtype: Any) -> Any:
+    """``value * spatial_scale`` as PHI computes ``T * float``: in float32 for float32 boxes,
+    float64 for float64, float for int."""
+    if np.dtype(dtype) == np.float64:
+        return np.float64(value) * np.float64(np.float32(spatial_scale))
+    return np.float32(value) * np.float32(spatial_scale)
+
+
+def _as_t(value: Any, dtype: Any) -> Any:
+    """A C++ conversion to T: truncation toward zero for an int T."""
+    if np.dtype(dtype).kind in "iu":
+        return np.dtype(dtype).type(np.trunc(value))
+    return np.dtype(dtype).type(value)
+
+
+def _divide(a: Any, b: Any, dtype: Any) -> Any:
+    """``a / b`` in T: C's truncating division for an int T."""
+    if np.dtype(dtype).kind in "iu":
+        return np.dtype(dtype).type(int(a / b) if b else 0)
+    return np.dtype(dtype).type(a) / np.dtype(dtype).type(b)
+
+
+def roi_align_axis(
+    start: Any,
+    bin_size: Any,
+    pooled: int,
+    grid: int,
+    size: int,
+    dtype: Any,
+    grad_form: bool,
+) -> np.ndarray:
+    """[pooled, size] weights of one axis of roi_align: the sum over a bin's ``grid`` sample
+    points of their bilinear weights on the pixels, as PHI's GetIndexesAndRatios (forward) or
+    its grad kernel (``grad_form``) locate the points; points outside [-1, size] weigh 0."""
+    t = np.dtype(dtype).type
+    integer = np.dtype(dtype).kind in "iu"
+    check_scratch_size("sample grid", (pooled, max(grid, 0)), 8)
+    p = np.arange(pooled).reshape(-1, 1)
+    i = np.arange(max(grid, 0)).reshape(1, -1)
+    if integer:
+        if grad_form:
+            position = start + p * bin_size + np.trunc(i * bin_size / grid).astype(np.int64)
+        else:
+            position = start + bin_size * p + np.zeros_like(i)
+        position = position.astype(np.float64)
+    elif grad_form:
+        offset = (i + t(0.5)).astype(dtype) * t(bin_size) / t(grid)
+        position = t(start) + (p * t(bin_size)).astype(dtype) + offset
+    else:
+        fraction = (i + t(0.5)).astype(dtype) / t(grid)
+        position = t(start) + t(bin_size) * (p.astype(dtype) + fraction)
+    valid = (position >= -1.0) & (position <= size)
+    position = np.where(position <= 0, t(0), position).astype(position.dtype)
+    low = np.trunc(position).astype(np.int64)
+    clamp = low >= size - 1
+    low = np.where(clamp, size - 1, low)
+    high = np.where(clamp, low, low + 1)
+    position = np.where(clamp, low.astype(position.dtype), position)
+    upper = (position - low) if not integer else (position - low).astype(np.int64)
+    lower = 1 - upper
+    extent = max(size, 0)
+    rows = np.broadcast_to(p, low.shape)
+    valid = valid & (size > 0)
+    flat = np.concatenate([(rows * extent + low)[valid], (rows * extent + high)[valid]])
+    amounts = np.concatenate([lower[valid], upper[valid]]).astype(np.float64)
+    weights = np.bincount(flat, weights=amounts, minlength=pooled * extent)
+    return weights.reshape(pooled, extent).astype(dtype)
+
+
+def roi_align_geometry(
+    box: Any,
+    spatial_scale: float,
+    pooled_height: int,
+    pooled_width: int,
+    sampling_ratio: int,
+    aligned: bool,
+    dtype: Any,
+    grad_form: bool,
+) -> tuple[Any, Any, Any, Any, int, int]:
+    """(xmin, ymin, bin width, bin height, grid height, grid width) of one box, in T, as PHI's
+    roi_align kernels compute them (the grad kernel clamps the box to 1 pixel even when
+    ``aligned``)."""
+    t = np.dtype(dtype).type
+    offset = t(0.5) if aligned and not np.dtype(dtype).kind in "iu" else t(0)
+    xmin, ymin, xmax, ymax = (_as_t(_scaled(v, spatial_scale, dtype) - offset, dtype) for v in box)
+    width, height = t(xmax - xmin), t(ymax - ymin)
+    if not aligned or grad_form:
+        width, height = max(width, t(1)), max(height, t(1))
+    grid_h = (
+        sampling_ratio
+        if sampling_ratio > 0
+        else int(math.ceil(_divide(height, pooled_height, dtype)))
+    )
+    grid_w = (
+        sampling_ratio
+        if sampling_ratio > 0
+        else int(math.ceil(_divide(width, pooled_width, dtype)))
+    )
+    bin_w = _divide(width, pooled_width, dtype)
+    bin_h = _divide(height, pooled_height, dtype)
+    return xmin, ymin, bin_w, bin_h, grid_h, grid_w
+
+
+@register_kernel("roi_align", dtypes=ROI_DTYPES, configure=keep_boxes_num_dtype)
+def roi_align_kernel(
+    ctx: KernelContext,
+    x: Array,
+    boxes: Array,
+    boxes_num: Array | None,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float,
+    sampling_ratio: int,
+    aligned: bool,
+) -> Array:
+    xp = ctx.xp
+    batch, channels, height, width = x.shape
+    rois = boxes.shape[0]
+    out = xp.zeros((rois, channels, pooled_height, pooled_width), dtype=x.dtype)
+    if rois == 0:
+        return out
+    images = roi_batch_ids(xp, boxes_num, rois, batch)
+    host_boxes = finite_boxes(boxes)
+    dtype = x.dtype
+    for r in range(rois):
+        xmin, ymin, bin_w, bin_h, grid_h, grid_w = roi_align_geometry(
+            host_boxes[r],
+            spatial_scale,
+            pooled_height,
+            pooled_width,
+            sampling_ratio,
+            aligned,
+            dtype,
+            False,
+        )
+        along_y = roi_align_axis(ymin, bin_h, pooled_height, grid_h, height, dtype, False)
+        along_x = roi_align_axis(xmin, bin_w, pooled_width, grid_w, width, dtype, False)
+        count = _sample_share(grid_h * grid_w, dtype)
+        out[r] = _separable(xp, x[images[r]], along_y, along_x) * count
+    return out
+
+
+def _sample_share(points: int, dtype: Any) -> Any:
+    """T(1.0 / points), what each sample point of a bin adds to its mean (inf for no point, so
+    that a float bin without points is NaN as in PHI; 0 for an int T, 1 / points truncated)."""
+    if np.dtype(dtype).kind in "iu":
+        return np.dtype(dtype).type(1 if points == 1 else 0)
+    with np.errstate(divide="ignore"):
+        return np.dtype(dtype).type(np.float64(1.0) / np.float64(points))
+
+
+def _separable(xp: Any, image: Array, along_y: np.ndarray, along_x: np.ndarray) -> Array:
+    """sum_{h, w} along_y[p, h] image[c, h, w] along_x[q, w], reading only the rows and columns
+    with a nonzero weight."""
+    rows = np.flatnonzero(along_y.any(axis=0))
+    cols = np.flatnonzero(along_x.any(axis=0))
+    if rows.size == 0 or cols.size == 0:
+        return xp.zeros((image.shape[0], along_y.shape[0], along_x.shape[0]), dtype=image.dtype)
+    block = image[:, xp.asarray(rows)][:, :, xp.asarray(cols)]
+    wy = xp.asarray(along_y[:, rows])
+    wx = xp.asarray(along_x[:, cols])
+    return xp.einsum("ph,chw,qw->cpq", wy, block, wx).astype(image.dtype)
+
+
+def roi_pool_bins(
+    box: Any, spatial_scale: float, pooled: int, axis: int, size: int, dtype: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """[pooled] (start, end) pixel ranges of one axis of a box's bins, as PHI's roi_pool
+    computes them (box corners rounded half away from zero, float32 bin sizes)."""
+    corners = [_round_away(_scaled(box[a], spatial_scale, dtype)) for a in (axis, axis + 2)]
+    if not all(abs(c) < 2**31 for c in corners):
+        raise InvalidArgumentError(
+            f"argument 'boxes': box {list(np.asarray(box).tolist())} times spatial_scale "
+            f"{spatial_scale} lies beyond the int32 pixel range"
+        )
+    start, end = (int(c) for c in corners)
+    extent = max(end - start + 1, 1)
+    bin_size = np.float32(extent) / np.float32(pooled)
+    p = np.arange(pooled, dtype=np.float32)
+    lows = np.floor(p * bin_size).astype(np.int64) + start
+    highs = np.ceil((p + np.float32(1)) * bin_size).astype(np.int64) + start
+    return np.clip(lows, 0, size), np.clip(highs, 0, size)
+
+
+def _round_away(value: Any) -> Any:
+    return np.sign(value) * np.floor(np.abs(value) + 0.5)
+
+
+def _lowest(dtype: Any) -> Any:
+    """-numeric_limits<T>::max()."""
+    info = np.finfo(dtype) if np.dtype(dtype).kind == "f" else np.iinfo(dtype)
+    return -info.max
+
+
+@register_kernel("roi_pool", dtypes=ROI_DTYPES, configure=keep_boxes_num_and_int64_arg_max)
+def roi_pool_kernel(
+    ctx: KernelContext,
+    x: Array,
+    boxes: Array,
+    boxes_num: Array | None,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float,
+) -> tuple[Array, Array]:
+    xp = ctx.xp
+    batch, channels, height, width = x.shape
+    rois = boxes.shape[0]
+    out = xp.zeros((rois, channels, pooled_height, pooled_width), dtype=x.dtype)
+    arg_max = xp.full((rois, channels, pooled_height, pooled_width), -1, dtype=xp.int64)
+    if rois == 0:
+        return out, arg_max
+    images = roi_batch_ids(xp, boxes_num, rois, batch)
+    host_boxes = finite_boxes(boxes)
+    lowest = _lowest(x.dtype)
+    for r in range(rois):
+        h_lo, h_hi = roi_pool_bins(host_boxes[r], spatial_scale, pooled_height, 1, height, x.dtype)
+        w_lo, w_hi = roi_pool_bins(host_boxes[r], spatial_scale, pooled_width, 0, width, x.dtype)
+        image = x[images[r]]
+        for ph in range(pooled_height):
+            for pw in range(pooled_width):
+                hs, he, ws, we = int(h_lo[ph]), int(h_hi[ph]), int(w_lo[pw]), int(w_hi[pw])
+                if he <= hs or we <= ws:
+                    continue
+                region = image[:, hs:he, ws:we].reshape(channels, -1)
+                # the first value greater than every earlier one and than -max (NaN never is)
+                candidates = xp.where(region > lowest, region, xp.asarray(lowest, dtype=x.dtype))
+                best = xp.argmax(candidates, axis=1)
+                value = xp.take_along_axis(candidates, best.reshape(-1, 1), axis=1).reshape(-1)
+                found = value > lowest
+                out[r, :, ph, pw] = xp.where(found, value, xp.asarray(lowest, dtype=x.dtype))
+                span = we - ws
+                index = (hs + best // span) * width + ws + best % span
+                arg_max[r, :, ph, pw] = xp.where(found, index, -1)
+    return out, arg_max
