@@ -130,3 +130,19 @@ def roi_pool_infer_meta(
     arg_max.set_dims(dims)
     arg_max.set_dtype(DataType.INT64)
     arg_max.set_layout(x.layout)
+
+
+def nms_infer_meta(
+    x: MetaTensor, threshold: float, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """nms: the int64 indices of the boxes ``x`` [num_boxes, 4] it keeps; how many comes from
+    the data (-1)."""
+    dims = tuple(x.dims)
+    if len(dims) != 2 or not extents_match(dims[1], 4, config):
+        raise InvalidArgumentError(
+            f"argument 'x' must be a 2-D tensor [num_boxes, 4] of (x1, y1, x2, y2), "
+            f"got dims {list(dims)}"
+        )
+    out.set_dims((-1,))
+    out.set_dtype(DataType.INT64)
+    out.set_layout(x.layout)

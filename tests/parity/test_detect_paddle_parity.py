@@ -105,3 +105,16 @@ def test_roi_ops_result_and_gradient_match_paddle(op: str, attrs, dtype: str) ->
     (ours_grad,) = phiops_paddle.grad(ours, [ours_x], grad_outputs=phiops_paddle.to_tensor(g_np))
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), **TOLERANCE[dtype])
     np.testing.assert_allclose(ours_grad.numpy(), theirs_grad.numpy(), **TOLERANCE[dtype])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "count, extent, threshold", [(50, 10.0, 0.5), (80, 30.0, 0.2), (8, 2.0, 0.0)]
+)
+def test_nms_matches_paddle(count: int, extent: float, threshold: float, dtype: str) -> None:
+    corners = RNG.uniform(0, extent, size=(count, 2, 2))
+    boxes = np.concatenate([corners.min(1), corners.max(1)], 1).astype(dtype)
+    theirs = paddle._C_ops.nms(paddle.to_tensor(boxes), threshold)
+    ours = C.nms(phiops_paddle.to_tensor(boxes), threshold)
+    assert str(ours.numpy().dtype) == "int64"
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

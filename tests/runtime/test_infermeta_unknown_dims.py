@@ -459,6 +459,7 @@ CASES: dict[str, list[Case]] = {
     "roi_pool_infer_meta": [
         Case((t(2, 3, 6, 7), t(5, 4), t(2, dtype=DataType.INT32)), (2, 3, 0.5), (0, 0)),
     ],
+    "nms_infer_meta": [Case((t(5, 4),), (0.5,))],
 
     # collective ops (nranks 0: the ring's size, an unknown extent)
     "all_gather_infer_meta": [Case((t(2, 3),), (2,)), Case((t(2, 3),), (0,), label="ring size")],
@@ -481,6 +482,7 @@ MISMATCHES: dict[str, Case] = {
     "grid_sample_base_infer_meta": Case((t(2, -1, 4, 5), t(3, 6, -1, 2))),
     "roi_align_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5, -1, False)),
     "roi_pool_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5), (0, 0)),
+    "nms_infer_meta": Case((t(-1, 3),), (0.5,)),
     "adam_infer_meta": Case(
         (t(-1, 3), t(-1, 4), t(1), t(-1, 3), t(-1, 3), None, t(1), t(1), None, None),
         (0.9, 0.999, 1e-8, False, 1000, False, False, False),

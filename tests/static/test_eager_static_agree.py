@@ -333,6 +333,7 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         *[t((2, 3, 4, 5), "float32"), t((2, 3, 4, 2), "float32"), t((2, 3, 3, 4), "float32")],
         *["bilinear", "zeros", True],
     ],
+    "nms": lambda f, t: [t((6, 4), "float32") * 5, 0.3],
     # one image with two boxes (boxes_num [0] + 2)
     "roi_align": lambda f, t: [
         *[t((1, 3, 6, 7), "float32"), t((2, 4), "float32") * 4, t((1,), "int32") + 2],

@@ -1,5 +1,5 @@
 """Writes tests/data/detect/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-detection ops (grid_sample, ...) for each dtype PaddlePaddle registers on CPU, with their modes
+detection ops (grid_sample, roi_align, roi_pool, nms) for each dtype PaddlePaddle registers on CPU, with their modes
 and edge positions; tests/ops/test_detect_paddle.py compares phiops with them (no PaddlePaddle
 needed there).
 
@@ -139,6 +139,32 @@ SPECS += [
     ("3x3-scale0.5", "roi_pool", roi_case((2, 2, 6, 7), [1, 3], 12.0), [3, 3, 0.5]),
     ("2x2-outside", "roi_pool", roi_case((1, 2, 5, 6), [4], 6.0, "int32", True), [2, 2, 1.0]),
     ("4x5-small", "roi_pool", roi_case((1, 1, 4, 4), [3], 4.0), [4, 5, 1.0]),
+]
+
+
+def nms_case(count: int, extent: float, special: bool = False):
+    """``count`` boxes with corners in [0, extent) (many overlapping); with ``special`` also
+    empty, inverted and repeated boxes."""
+
+    def make(dtype: str) -> list[np.ndarray]:
+        corners = RNG.uniform(0, extent, size=(count, 2, 2))
+        boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+        if special:
+            boxes[1] = boxes[0]
+            boxes[2] = [3, 3, 3, 3]
+            boxes[3] = [3, 3, 3, 3]
+            boxes[4] = boxes[5][[2, 3, 0, 1]]
+        return [boxes.astype(dtype)]
+
+    return make
+
+
+SPECS += [
+    ("20-iou0.5", "nms", nms_case(20, 10.0), [0.5]),
+    ("30-iou0.3", "nms", nms_case(30, 20.0), [0.3]),
+    ("12-iou0", "nms", nms_case(12, 30.0), [0.0]),
+    ("12-iou1", "nms", nms_case(12, 5.0), [1.0]),
+    ("10-special-iou0.4", "nms", nms_case(10, 8.0, True), [0.4]),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Kernels of the detection ops: grid_sample, ...
+"""Kernels of the detection ops: grid_sample, roi_align, roi_pool, nms.
 
 grid_sample follows PHI's CPU kernel (paddle/phi/kernels/cpu/grid_sample_kernel.cc,
 grid_sample_utils.h). The grid's normalised coordinates in [-1, 1] become pixel positions,
@@ -198,6 +198,10 @@ def keep_boxes_num_dtype(kernel: Kernel) -> None:
 def keep_boxes_num_and_int64_arg_max(kernel: Kernel) -> None:
     keep_boxes_num_dtype(kernel)
     kernel.output_at(1).set_dtype(DataType.INT64)
+
+
+def int64_output(kernel: Kernel) -> None:
+    kernel.output_at(0).set_dtype(DataType.INT64)
 
 
 def roi_batch_ids(xp: Any, boxes_num: Array | None, rois: int, batch: int) -> list[int]:
@@ -468,3 +472,38 @@ def roi_pool_kernel(
                 index = (hs + best // span) * width + ws + best % span
                 arg_max[r, :, ph, pw] = xp.where(found, index, -1)
     return out, arg_max
+
+
+# --- nms -----------------------------------------------------------------------------------------
+
+
+def overlaps(xp: Any, box: Array, others: Array, threshold: Any) -> Array:
+    """Whether the IoU of ``box`` [4] with each of ``others`` [M, 4] exceeds ``threshold``, in
+    the boxes' dtype and PHI's order (CalculateIoU); an IoU of 0/0 (NaN) does not."""
+    zero = box.dtype.type(0)
+    width = xp.minimum(box[2], others[:, 2]) - xp.maximum(box[0], others[:, 0])
+    height = xp.minimum(box[3], others[:, 3]) - xp.maximum(box[1], others[:, 1])
+    inter = xp.where(width > 0, width, zero) * xp.where(height > 0, height, zero)
+    union = (
+        (box[2] - box[0]) * (box[3] - box[1])
+        + ((others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1]))
+        - inter
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return inter / union > threshold
+
+
+@register_kernel("nms", dtypes=REAL, configure=int64_output)
+def nms_kernel(ctx: KernelContext, x: Array, threshold: float) -> Array:
+    """Greedy non-maximum suppression of boxes taken in the given order (sort them by score
+    first): a box is kept unless a kept box before it overlaps it with IoU > threshold."""
+    xp = ctx.xp
+    count = x.shape[0]
+    limit = x.dtype.type(np.float32(threshold))
+    suppressed = np.zeros(count, dtype=bool)
+    for i in range(count):
+        if suppressed[i] or i + 1 == count:
+            continue
+        hits = np.asarray(to_host(overlaps(xp, x[i], x[i + 1 :], limit)))
+        suppressed[i + 1 :] |= hits
+    return xp.asarray(np.flatnonzero(~suppressed).astype(np.int64))
