@@ -146,3 +146,70 @@ def nms_infer_meta(
     out.set_dims((-1,))
     out.set_dtype(DataType.INT64)
     out.set_layout(x.layout)
+
+
+def multi_class_nms_infer_meta(
+    bboxes: MetaTensor,
+    scores: MetaTensor,
+    rois_num: MetaTensor | None,
+    score_threshold: float,
+    nms_top_k: int,
+    keep_top_k: int,
+    nms_threshold: float,
+    normalized: bool,
+    nms_eta: float,
+    background_label: int,
+    out: MetaTensor,
+    index: MetaTensor,
+    nms_rois_num: MetaTensor | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """multiclass_nms3: out [kept, box_size + 2] rows of (label, score, box) of scores' dtype,
+    index [kept, 1] int32 (each row's flat position in scores), nms_rois_num int32 with one
+    count per image; kept comes from the data (-1). Scores [N, C, M] go with bboxes
+    [N, M, box_size]; scores [M, C] with bboxes [M, C, box_size] and rois_num."""
+    box_dims, score_dims = tuple(bboxes.dims), tuple(scores.dims)
+    if len(score_dims) not in (2, 3):
+        raise InvalidArgumentError(
+            f"argument 'scores' must be 3-D [N, C, M] or 2-D [M, C], got dims {list(score_dims)}"
+        )
+    if len(box_dims) != 3:
+        raise InvalidArgumentError(
+            f"argument 'bboxes' must be 3-D ([N, M, box_size] or [M, C, box_size]), "
+            f"got dims {list(box_dims)}"
+        )
+    if is_known(box_dims[2]) and box_dims[2] not in (4, 8, 16, 24, 32):
+        raise InvalidArgumentError(
+            f"argument 'bboxes' must hold boxes of 4, 8, 16, 24 or 32 coordinates in its last "
+            f"dimension, got dims {list(box_dims)}"
+        )
+    if len(score_dims) == 3:
+        pairs = ((box_dims[0], score_dims[0]), (box_dims[1], score_dims[2]))
+        layout = "bboxes [N, M, box_size] and scores [N, C, M]"
+    else:
+        pairs = ((box_dims[0], score_dims[0]), (box_dims[1], score_dims[1]))
+        layout = "bboxes [M, C, box_size] and scores [M, C]"
+    if not all(extents_match(a, b, config) for a, b in pairs):
+        raise InvalidArgumentError(
+            f"arguments 'bboxes' and 'scores' must be {layout}, got bboxes dims "
+            f"{list(box_dims)} and scores dims {list(score_dims)}"
+        )
+    if rois_num is not None and rois_num.dtype not in (DataType.INT32, DataType.INT64):
+        raise InvalidArgumentError(
+            f"argument 'rois_num' must be int32 or int64, got {rois_num.dtype.name.lower()}"
+        )
+    width = box_dims[2] + 2 if is_known(box_dims[2]) else -1
+    out.set_dims((-1, width))
+    out.set_dtype(scores.dtype)
+    out.set_layout(scores.layout)
+    index.set_dims((-1, 1))
+    index.set_dtype(DataType.INT32)
+    index.set_layout(scores.layout)
+    if nms_rois_num is not None:
+        if len(score_dims) == 3:
+            images = score_dims[0]
+        else:
+            images = rois_num.dims[0] if rois_num is not None and len(rois_num.dims) == 1 else -1
+        nms_rois_num.set_dims((images,))
+        nms_rois_num.set_dtype(DataType.INT32)
+        nms_rois_num.set_layout(scores.layout)

@@ -118,3 +118,24 @@ def test_nms_matches_paddle(count: int, extent: float, threshold: float, dtype: 
     ours = C.nms(phiops_paddle.to_tensor(boxes), threshold)
     assert str(ours.numpy().dtype) == "int64"
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "settings",
+    [(0.3, -1, -1, 0.45, True, 1.0, 0), (0.1, 8, 10, 0.3, False, 0.6, -1)],
+    ids=str,
+)
+def test_multiclass_nms3_matches_paddle(settings, dtype: str) -> None:
+    corners = RNG.uniform(0, 10, size=(3, 20, 2, 2))
+    boxes = np.concatenate([corners.min(2), corners.max(2)], -1).astype(dtype)
+    scores = RNG.uniform(0, 1, size=(3, 4, 20)).astype(dtype)
+    theirs = paddle._C_ops.multiclass_nms3(
+        paddle.to_tensor(boxes), paddle.to_tensor(scores), None, *settings
+    )
+    ours = C.multiclass_nms3(
+        phiops_paddle.to_tensor(boxes), phiops_paddle.to_tensor(scores), None, *settings
+    )
+    for mine, their in zip(ours, theirs):
+        assert mine.numpy().dtype == their.numpy().dtype
+        np.testing.assert_array_equal(mine.numpy(), their.numpy())

@@ -132,6 +132,8 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "max_pool2d_with_index": {"x": _tensor(shape=(1, 3, 4, 4)), "kernel_size": [2, 2]},
     "meshgrid": {"inputs": [_tensor(shape=(2,)), _tensor(shape=(3,))]},
     "nearest_interp": _INTERP,
+    "multiclass_nms3": {"bboxes": _tensor(shape=(1, 3, 4)), "scores": _tensor(shape=(1, 2, 3)),
+                        "rois_num": None, "score_threshold": 0.5},
     "nms": {"x": _tensor(shape=(3, 4))},
     "one_hot": {"x": _index((2, 3)), "num_classes": 4},
     "pad": {"paddings": [1, 1, 1, 1]},

@@ -460,6 +460,15 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3, 6, 7), t(5, 4), t(2, dtype=DataType.INT32)), (2, 3, 0.5), (0, 0)),
     ],
     "nms_infer_meta": [Case((t(5, 4),), (0.5,))],
+    "multi_class_nms_infer_meta": [
+        Case((t(2, 5, 4), t(2, 3, 5), None), (0.3, -1, -1, 0.4, True, 1.0, 0), (0, 0, 0)),
+        Case(
+            (t(5, 3, 4), t(5, 3), t(2, dtype=DataType.INT32)),
+            (0.3, -1, -1, 0.4, True, 1.0, 0),
+            (0, 0, 0),
+            label="2-D scores",
+        ),
+    ],
 
     # collective ops (nranks 0: the ring's size, an unknown extent)
     "all_gather_infer_meta": [Case((t(2, 3),), (2,)), Case((t(2, 3),), (0,), label="ring size")],
@@ -483,6 +492,9 @@ MISMATCHES: dict[str, Case] = {
     "roi_align_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5, -1, False)),
     "roi_pool_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5), (0, 0)),
     "nms_infer_meta": Case((t(-1, 3),), (0.5,)),
+    "multi_class_nms_infer_meta": Case(
+        (t(2, -1, 4), t(3, 3, -1), None), (0.3, -1, -1, 0.4, True, 1.0, 0), (0, 0, 0)
+    ),
     "adam_infer_meta": Case(
         (t(-1, 3), t(-1, 4), t(1), t(-1, 3), t(-1, 3), None, t(1), t(1), None, None),
         (0.9, 0.999, 1e-8, False, 1000, False, False, False),

@@ -333,6 +333,10 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         *[t((2, 3, 4, 5), "float32"), t((2, 3, 4, 2), "float32"), t((2, 3, 3, 4), "float32")],
         *["bilinear", "zeros", True],
     ],
+    "multiclass_nms3": lambda f, t: [
+        *[t((2, 5, 4), "float32") * 5, t((2, 3, 5), "float32") - 0.5, None],
+        *[0.3, -1, -1, 0.4],
+    ],
     "nms": lambda f, t: [t((6, 4), "float32") * 5, 0.3],
     # one image with two boxes (boxes_num [0] + 2)
     "roi_align": lambda f, t: [

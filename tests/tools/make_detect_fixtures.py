@@ -1,5 +1,5 @@
 """Writes tests/data/detect/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-detection ops (grid_sample, roi_align, roi_pool, nms) for each dtype PaddlePaddle registers on CPU, with their modes
+detection ops (grid_sample, roi_align, roi_pool, nms, multiclass_nms3) for each dtype PaddlePaddle registers on CPU, with their modes
 and edge positions; tests/ops/test_detect_paddle.py compares phiops with them (no PaddlePaddle
 needed there).
 
@@ -165,6 +165,60 @@ SPECS += [
     ("12-iou0", "nms", nms_case(12, 30.0), [0.0]),
     ("12-iou1", "nms", nms_case(12, 5.0), [1.0]),
     ("10-special-iou0.4", "nms", nms_case(10, 8.0, True), [0.4]),
+]
+
+
+def multiclass_case(images: int, boxes: int, classes: int, counts: list[int] | None = None):
+    """3-D scores [N, C, M] with bboxes [N, M, 4], or (with ``counts``) 2-D scores [M, C] with
+    bboxes [M, C, 4] and rois_num; coordinates in [0, 10), some boxes repeated."""
+
+    def make(dtype: str) -> list:
+        if counts is None:
+            corners = RNG.uniform(0, 10, size=(images, boxes, 2, 2))
+            bboxes = np.concatenate([corners.min(2), corners.max(2)], -1)
+            bboxes[:, 1] = bboxes[:, 0]
+            scores = RNG.uniform(0, 1, size=(images, classes, boxes))
+            return [bboxes.astype(dtype), scores.astype(dtype), None]
+        total = sum(counts)
+        corners = RNG.uniform(0, 10, size=(total, classes, 2, 2))
+        bboxes = np.concatenate([corners.min(2), corners.max(2)], -1)
+        scores = RNG.uniform(0, 1, size=(total, classes))
+        return [bboxes.astype(dtype), scores.astype(dtype), np.array(counts, "int32")]
+
+    return make
+
+
+SPECS += [
+    (
+        "3d-defaults",
+        "multiclass_nms3",
+        multiclass_case(2, 12, 3),
+        [0.3, -1, -1, 0.45, True, 1.0, 0],
+    ),
+    (
+        "3d-top_k-not_normalized-eta",
+        "multiclass_nms3",
+        multiclass_case(2, 15, 4),
+        [0.2, 6, 5, 0.3, False, 0.7, -1],
+    ),
+    (
+        "3d-none_kept",
+        "multiclass_nms3",
+        multiclass_case(1, 5, 2),
+        [0.999, -1, -1, 0.5, True, 1.0, 0],
+    ),
+    (
+        "2d-rois_num",
+        "multiclass_nms3",
+        multiclass_case(0, 0, 3, [4, 0, 3]),
+        [0.2, -1, 3, 0.4, True, 1.0, 0],
+    ),
+    (
+        "2d-rois_num-background1",
+        "multiclass_nms3",
+        multiclass_case(0, 0, 3, [5, 6]),
+        [0.1, 4, -1, 0.5, False, 1.0, 1],
+    ),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Kernels of the detection ops: grid_sample, roi_align, roi_pool, nms.
+"""Kernels of the detection ops: grid_sample, roi_align, roi_pool, nms, multiclass_nms3.
 
 grid_sample follows PHI's CPU kernel (paddle/phi/kernels/cpu/grid_sample_kernel.cc,
 grid_sample_utils.h). The grid's normalised coordinates in [-1, 1] become pixel positions,
@@ -24,7 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from phiops.runtime.common import DataType
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
@@ -202,6 +202,29 @@ def keep_boxes_num_and_int64_arg_max(kernel: Kernel) -> None:
 
 def int64_output(kernel: Kernel) -> None:
     kernel.output_at(0).set_dtype(DataType.INT64)
+
+
+def multiclass_nms_dtypes(kernel: Kernel) -> None:
+    """rois_num (input 2) is int32 or int64; index and nms_rois_num are int32."""
+    kernel.input_at(2).set_dtype(DataType.ALL_DTYPE)
+    kernel.output_at(1).set_dtype(DataType.INT32)
+    kernel.output_at(2).set_dtype(DataType.INT32)
+
+
+def roi_counts(rois_num: Array | None, total: int) -> list[int]:
+    """The number of boxes of each image, from rois_num, checked against ``total``."""
+    if rois_num is None:
+        raise InvalidArgumentError(
+            "argument 'rois_num' is required with 2-D scores: it gives the number of boxes of "
+            "each image (phiops tensors carry no LoD to take it from)"
+        )
+    counts = [int(v) for v in np.asarray(to_host(rois_num)).reshape(-1)]
+    if any(count < 0 for count in counts) or sum(counts) != total:
+        raise InvalidArgumentError(
+            f"argument 'rois_num' must hold non-negative counts summing to the number of "
+            f"boxes ({total}), got {counts}"
+        )
+    return counts
 
 
 def roi_batch_ids(xp: Any, boxes_num: Array | None, rois: int, batch: int) -> list[int]:
@@ -507,3 +530,180 @@ def nms_kernel(ctx: KernelContext, x: Array, threshold: float) -> Array:
         hits = np.asarray(to_host(overlaps(xp, x[i], x[i + 1 :], limit)))
         suppressed[i + 1 :] |= hits
     return xp.asarray(np.flatnonzero(~suppressed).astype(np.int64))
+
+
+# --- multiclass_nms3 -----------------------------------------------------------------------------
+
+
+def jaccard_overlaps(box: np.ndarray, kept: np.ndarray, normalized: bool) -> np.ndarray:
+    """PHI's JaccardOverlap of ``box`` [4] with each of ``kept`` [K, 4], in the boxes' dtype:
+    0 for disjoint boxes; without ``normalized`` pixel extents count one more (w + 1); an
+    inverted box has area 0."""
+    t = box.dtype.type
+    norm = t(0) if normalized else t(1)
+    disjoint = (
+        (kept[:, 0] > box[2])
+        | (kept[:, 2] < box[0])
+        | (kept[:, 1] > box[3])
+        | (kept[:, 3] < box[1])
+    )
+    inter_w = np.minimum(box[2], kept[:, 2]) - np.maximum(box[0], kept[:, 0]) + norm
+    inter_h = np.minimum(box[3], kept[:, 3]) - np.maximum(box[1], kept[:, 1]) + norm
+    inter = inter_w * inter_h
+
+    def area(b: np.ndarray) -> np.ndarray:
+        invalid = (b[..., 2] < b[..., 0]) | (b[..., 3] < b[..., 1])
+        w, h = b[..., 2] - b[..., 0], b[..., 3] - b[..., 1]
+        value = w * h if normalized else (w + norm) * (h + norm)
+        return np.where(invalid, t(0), value)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = inter / (area(box) + area(kept) - inter)
+    return np.where(disjoint, t(0), iou)
+
+
+def nms_fast(
+    boxes: np.ndarray,
+    scores: np.ndarray,
+    score_threshold: Any,
+    nms_threshold: Any,
+    eta: Any,
+    top_k: int,
+    normalized: bool,
+) -> list[int]:
+    """PHI's NMSFast: candidates above score_threshold by descending score (ties in index
+    order), at most top_k of them, each kept unless its overlap with a kept box exceeds the
+    threshold (a NaN overlap drops it too), the threshold shrinking by eta after each kept box
+    while it is above 0.5."""
+    candidates = np.flatnonzero(scores > score_threshold)
+    order = candidates[np.argsort(-scores[candidates].astype(np.float64), kind="stable")]
+    if -1 < top_k < order.size:
+        order = order[:top_k]
+    selected: list[int] = []
+    adaptive = nms_threshold
+    for idx in order:
+        if selected:
+            overlap = jaccard_overlaps(boxes[idx], boxes[selected], normalized)
+            if not (overlap <= adaptive).all():
+                continue
+        selected.append(int(idx))
+        if eta < 1 and adaptive > 0.5:
+            adaptive = adaptive * eta
+    return selected
+
+
+def multiclass_nms_image(
+    boxes: np.ndarray,
+    scores: np.ndarray,
+    per_class_boxes: bool,
+    score_threshold: Any,
+    nms_top_k: int,
+    keep_top_k: int,
+    nms_threshold: Any,
+    normalized: bool,
+    eta: Any,
+    background_label: int,
+) -> dict[int, list[int]]:
+    """PHI's MultiClassNMS for one image: scores [C, M] (boxes [M, 4]) or, with
+    ``per_class_boxes``, scores [M, C] (boxes [M, C, 4]); the kept box indices per class."""
+    classes = scores.shape[1] if per_class_boxes else scores.shape[0]
+    kept: dict[int, list[int]] = {}
+    for c in range(classes):
+        if c == background_label:
+            continue
+        class_scores = scores[:, c] if per_class_boxes else scores[c]
+        class_boxes = boxes[:, c] if per_class_boxes else boxes
+        selected = nms_fast(
+            class_boxes, class_scores, score_threshold, nms_threshold, eta, nms_top_k, normalized
+        )
+        kept[c] = sorted(selected) if per_class_boxes else selected
+    total = sum(len(v) for v in kept.values())
+    if keep_top_k > -1 and total > keep_top_k:
+        pairs = [
+            (np.float32(scores[i, c] if per_class_boxes else scores[c, i]), c, i)
+            for c in sorted(kept)
+            for i in kept[c]
+        ]
+        order = sorted(range(len(pairs)), key=lambda k: -float(pairs[k][0]))[:keep_top_k]
+        kept = {}
+        for k in order:
+            kept.setdefault(pairs[k][1], []).append(pairs[k][2])
+        if per_class_boxes:
+            kept = {c: sorted(v) for c, v in kept.items()}
+    return {c: kept[c] for c in sorted(kept)}
+
+
+@register_kernel("multiclass_nms3", dtypes=REAL, configure=multiclass_nms_dtypes)
+def multiclass_nms3_kernel(
+    ctx: KernelContext,
+    bboxes: Array,
+    scores: Array,
+    rois_num: Array | None,
+    score_threshold: float,
+    nms_top_k: int,
+    keep_top_k: int,
+    nms_threshold: float,
+    normalized: bool,
+    nms_eta: float,
+    background_label: int,
+) -> tuple[Array, Array, Array]:
+    xp = ctx.xp
+    host_boxes = np.asarray(to_host(bboxes))
+    host_scores = np.asarray(to_host(scores))
+    t = host_scores.dtype.type
+    box_size = host_boxes.shape[-1]
+    if box_size != 4:
+        raise UnimplementedError(
+            f"argument 'bboxes': boxes of {box_size} coordinates (polygons) are not "
+            "implemented, only [x1, y1, x2, y2]"
+        )
+    limits = (t(np.float32(score_threshold)), t(np.float32(nms_threshold)), t(np.float32(nms_eta)))
+    batched = host_scores.ndim == 3
+    if batched:
+        spans = [(i, i + 1) for i in range(host_scores.shape[0])]
+    else:
+        counts = roi_counts(rois_num, host_scores.shape[0])
+        starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        spans = list(zip(starts[:-1].tolist(), starts[1:].tolist()))
+    rows: list[np.ndarray] = []
+    index: list[int] = []
+    per_image: list[int] = []
+    for image, (start, end) in enumerate(spans):
+        if batched:
+            image_boxes, image_scores = host_boxes[image], host_scores[image]
+            offset = image * host_scores.shape[2]
+        else:
+            image_boxes, image_scores = host_boxes[start:end], host_scores[start:end]
+            offset = start * host_scores.shape[1]
+        if not batched and end == start:
+            per_image.append(0)
+            continue
+        kept = multiclass_nms_image(
+            image_boxes,
+            image_scores,
+            not batched,
+            limits[0],
+            nms_top_k,
+            keep_top_k,
+            limits[1],
+            normalized,
+            limits[2],
+            background_label,
+        )
+        before = len(index)
+        for label, indices in kept.items():
+            for i in indices:
+                if batched:
+                    score, box, flat = image_scores[label, i], image_boxes[i], offset + i
+                else:
+                    score, box = image_scores[i, label], image_boxes[i, label]
+                    flat = offset + i * host_scores.shape[1] + label
+                rows.append(np.concatenate([[t(label), score], box]).astype(host_scores.dtype))
+                index.append(flat)
+        per_image.append(len(index) - before)
+    out = np.stack(rows) if rows else np.zeros((0, box_size + 2), host_scores.dtype)
+    return (
+        xp.asarray(out),
+        xp.asarray(np.array(index, np.int32).reshape(-1, 1)),
+        xp.asarray(np.array(per_image, np.int32)),
+    )
