@@ -139,3 +139,75 @@ def test_multiclass_nms3_matches_paddle(settings, dtype: str) -> None:
     for mine, their in zip(ours, theirs):
         assert mine.numpy().dtype == their.numpy().dtype
         np.testing.assert_array_equal(mine.numpy(), their.numpy())
+
+
+VISION_OPS = ["nms", "roi_align", "roi_pool", "RoIAlign", "RoIPool"]
+
+
+@pytest.mark.parametrize("name", VISION_OPS)
+def test_vision_ops_signatures_are_paddles(name: str) -> None:
+    import inspect
+
+    import phiops.vision.ops as ours_module
+
+    def parameters(obj) -> list[tuple[str, str, str]]:
+        target = obj.__init__ if isinstance(obj, type) else obj
+        return [
+            (p.name, p.kind.name, repr(p.default))
+            for p in inspect.signature(target).parameters.values()
+        ]
+
+    assert parameters(getattr(ours_module, name)) == parameters(getattr(paddle.vision.ops, name))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"scores": True},
+        {"scores": True, "categories": [0, 1, 2]},
+        {"scores": True, "categories": [0, 2], "top_k": 5},
+    ],
+    ids=str,
+)
+def test_vision_nms_matches_paddle(kwargs) -> None:
+    import phiops.vision.ops as ours_module
+
+    corners = RNG.uniform(0, 10, size=(30, 2, 2))
+    boxes = np.concatenate([corners.min(1), corners.max(1)], 1).astype("float32")
+    scores = RNG.permutation(30).astype("float32") / 30  # distinct: no ties to order
+    labels = RNG.integers(0, 3, size=30).astype("int64")
+
+    def call(module, to_tensor):
+        options = {}
+        if "scores" in kwargs:
+            options["scores"] = to_tensor(scores)
+        if "categories" in kwargs:
+            options["category_idxs"] = to_tensor(labels)
+            options["categories"] = kwargs["categories"]
+        if "top_k" in kwargs:
+            options["top_k"] = kwargs["top_k"]
+        return module.nms(to_tensor(boxes), 0.4, **options).numpy()
+
+    np.testing.assert_array_equal(
+        call(ours_module, phiops_paddle.to_tensor), call(paddle.vision.ops, paddle.to_tensor)
+    )
+
+
+def test_vision_roi_layers_match_paddle() -> None:
+    import phiops.vision.ops as ours_module
+
+    x_np = RNG.uniform(-3, 3, size=(2, 3, 7, 8)).astype("float32")
+    counts = np.array([3, 1], np.int32)
+    for layer, args in (("RoIAlign", (2,)), ("RoIPool", ((2, 3), 0.5))):
+        theirs = getattr(paddle.vision.ops, layer)(*args)(
+            paddle.to_tensor(x_np),
+            paddle.to_tensor(ROI_BOXES.astype("float32")),
+            paddle.to_tensor(counts),
+        )
+        ours = getattr(ours_module, layer)(*args)(
+            phiops_paddle.to_tensor(x_np),
+            phiops_paddle.to_tensor(ROI_BOXES.astype("float32")),
+            phiops_paddle.to_tensor(counts),
+        )
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-5)
