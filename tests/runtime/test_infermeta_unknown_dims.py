@@ -448,6 +448,27 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3, 4),), ((2, 3, 4, 5, 6), False), label="3-D"),
     ],
     "affine_grid_grad_infer_meta": [Case((t(2, 4, 5, 2),), ((2, 3, 4, 5), True))],
+    "grid_sample_base_infer_meta": [
+        Case((t(2, 3, 4, 5), t(2, 6, 7, 2))),
+        Case((t(1, 2, 3, 4, 5), t(1, 2, 3, 4, 3)), label="3-D"),
+    ],
+    "roi_align_infer_meta": [
+        Case((t(2, 3, 6, 7), t(5, 4), t(2, dtype=DataType.INT32)), (2, 3, 0.5, -1, False)),
+        Case((t(2, 3, 6, 7), t(5, 4), None), (1, 1, 1.0, 2, True), label="no boxes_num"),
+    ],
+    "roi_pool_infer_meta": [
+        Case((t(2, 3, 6, 7), t(5, 4), t(2, dtype=DataType.INT32)), (2, 3, 0.5), (0, 0)),
+    ],
+    "nms_infer_meta": [Case((t(5, 4),), (0.5,))],
+    "multi_class_nms_infer_meta": [
+        Case((t(2, 5, 4), t(2, 3, 5), None), (0.3, -1, -1, 0.4, True, 1.0, 0), (0, 0, 0)),
+        Case(
+            (t(5, 3, 4), t(5, 3), t(2, dtype=DataType.INT32)),
+            (0.3, -1, -1, 0.4, True, 1.0, 0),
+            (0, 0, 0),
+            label="2-D scores",
+        ),
+    ],
 
     # collective ops (nranks 0: the ring's size, an unknown extent)
     "all_gather_infer_meta": [Case((t(2, 3),), (2,)), Case((t(2, 3),), (0,), label="ring size")],
@@ -467,6 +488,13 @@ CASES: dict[str, list[Case]] = {
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
 # with other extents unknown.
 MISMATCHES: dict[str, Case] = {
+    "grid_sample_base_infer_meta": Case((t(2, -1, 4, 5), t(3, 6, -1, 2))),
+    "roi_align_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5, -1, False)),
+    "roi_pool_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5), (0, 0)),
+    "nms_infer_meta": Case((t(-1, 3),), (0.5,)),
+    "multi_class_nms_infer_meta": Case(
+        (t(2, -1, 4), t(3, 3, -1), None), (0.3, -1, -1, 0.4, True, 1.0, 0), (0, 0, 0)
+    ),
     "adam_infer_meta": Case(
         (t(-1, 3), t(-1, 4), t(1), t(-1, 3), t(-1, 3), None, t(1), t(1), None, None),
         (0.9, 0.999, 1e-8, False, 1000, False, False, False),

@@ -328,6 +328,33 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "affine_grid_grad": lambda f, t: [
         *[t((2, 2, 3), "float32"), t((2, 4, 5, 2), "float32"), [2, 3, 4, 5], True],
     ],
+    "grid_sample": lambda f, t: [t((2, 3, 4, 5), "float32"), t((2, 3, 4, 2), "float32")],
+    "grid_sample_grad": lambda f, t: [
+        *[t((2, 3, 4, 5), "float32"), t((2, 3, 4, 2), "float32"), t((2, 3, 3, 4), "float32")],
+        *["bilinear", "zeros", True],
+    ],
+    "multiclass_nms3": lambda f, t: [
+        *[t((2, 5, 4), "float32") * 5, t((2, 3, 5), "float32") - 0.5, None],
+        *[0.3, -1, -1, 0.4],
+    ],
+    "nms": lambda f, t: [t((6, 4), "float32") * 5, 0.3],
+    # one image with two boxes (boxes_num [0] + 2)
+    "roi_align": lambda f, t: [
+        *[t((1, 3, 6, 7), "float32"), t((2, 4), "float32") * 4, t((1,), "int32") + 2],
+        *[2, 3, 1.0, -1, False],
+    ],
+    "roi_align_grad": lambda f, t: [
+        *[t((1, 3, 6, 7), "float32"), t((2, 4), "float32") * 4, t((1,), "int32") + 2],
+        *[t((2, 3, 2, 3), "float32"), 2, 3, 1.0, -1, False],
+    ],
+    "roi_pool": lambda f, t: [
+        *[t((1, 3, 6, 7), "float32"), t((2, 4), "float32") * 4, t((1,), "int32") + 2],
+        *[2, 3, 1.0],
+    ],
+    "roi_pool_grad": lambda f, t: [
+        *[t((1, 3, 6, 7), "float32"), t((2, 4), "float32") * 4, t((1,), "int32") + 2],
+        *[t((2, 3, 2, 3), "int64"), t((2, 3, 2, 3), "float32"), 2, 3, 1.0],
+    ],
     "max_pool2d_with_index": lambda f, t: [t((2, 3, 6, 6), "float32"), [2, 2], [2, 2]],
     "max_pool2d_with_index_grad": lambda f, t: [
         *[t((2, 3, 6, 6), "float32"), t((2, 3, 3, 3), "int32"), t((2, 3, 3, 3), "float32")],
