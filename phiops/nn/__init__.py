@@ -34,3 +34,16 @@ import phiops.nn.initializer as _initializer  # noqa: E402,F401
 __all__ = list(_runtime_names)
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them
+
+# the loss layers over the losscum ops of issue 24 (runtime/nn/losscum.py)
+from phiops.runtime.nn.losscum import (  # noqa: E402
+    LAYER_NAMES as _LOSSCUM_LAYERS,
+    BCELoss,
+    BCEWithLogitsLoss,
+    HingeEmbeddingLoss,
+    KLDivLoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
+
+__all__ += list(_LOSSCUM_LAYERS)

@@ -149,3 +149,18 @@ __all__ += [
     "pad",
     "zeropad2d",
 ]
+
+# the losses over the losscum ops of issue 24 (runtime/nn/losscum.py)
+from phiops.runtime.nn.losscum import (  # noqa: E402
+    FUNCTIONAL_NAMES as _LOSSCUM_NAMES,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    hinge_embedding_loss,
+    kl_div,
+    label_smooth,
+    log_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
+
+__all__ += list(_LOSSCUM_NAMES)

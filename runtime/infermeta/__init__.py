@@ -15,6 +15,7 @@ from phiops.runtime.infermeta import (
     binary,
     detect,
     linalg,
+    losscum,
     math3,
     vision,
     multiary,
@@ -52,6 +53,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         linalg,
         vision,
         detect,
+        losscum,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

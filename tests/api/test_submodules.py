@@ -29,12 +29,16 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.rnn",
         "phiops.runtime.nn.activation",
         "phiops.runtime.nn.padding",
+
+        "phiops.runtime.nn.losscum",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
         "phiops.runtime.nn.vision_functional",
         "phiops.runtime.nn.activation",
         "phiops.runtime.nn.padding",
+
+        "phiops.runtime.nn.losscum",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.optimizer": ("phiops.runtime.optimizer",),

@@ -607,6 +607,10 @@ from tests.autograd.cases_detect import DETECT_CASES  # noqa: E402
 
 CASES = CASES + DETECT_CASES
 
+from tests.autograd.cases_losscum import LOSSCUM_CASES  # noqa: E402
+
+CASES = CASES + LOSSCUM_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -180,6 +180,16 @@ _OVERRIDES["rnn"] = {
 # full_with_tensor: its value is one element
 _OVERRIDES["full_with_tensor"] = {"value": _tensor(shape=(1,))}
 
+# the losscum ops of issue 24: one-column losses, class-index labels
+_OVERRIDES.update(
+    {
+        "hinge_loss": {"logits": _tensor(shape=(2, 1)), "labels": _tensor(shape=(2, 1))},
+        "log_loss": {"input": _tensor(shape=(2, 1)), "label": _tensor(shape=(2, 1))},
+        "nll_loss": {"label": _index((2,))},
+    }
+)
+
+
 # Required attributes by name where 0 would not do.
 _ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}
 

@@ -745,6 +745,53 @@ def _consistent(concrete: Any, inferred: Any) -> bool:
     )
 
 
+# the losscum ops of issue 24 (runtime/infermeta/losscum.py)
+CASES.update(
+    {
+        "bce_loss_infer_meta": [Case((t(2, 3), t(2, 3)))],
+        "sigmoid_cross_entropy_with_logits_infer_meta": [
+            Case((t(2, 3), t(2, 3), None), (False, -100)),
+            Case((t(2, 3), t(2, 3), t(2, 3)), (True, -100), label="pos_weight"),
+        ],
+        "kl_div_infer_meta": [
+            Case((t(2, 3), t(2, 3)), ("none", False)),
+            Case((t(2, 3), t(2, 3)), ("batchmean", True), label="reduced"),
+        ],
+        "huber_loss_infer_meta": [Case((t(2, 3), t(2, 3)), (1.0,), (0, 0))],
+        "nll_loss_raw_infer_meta": [
+            Case((t(4, 3), t(4, dtype=I64), t(3)), (-100, "none"), (0, 0)),
+            Case((t(2, 3, 4, 5), t(2, 4, 5, dtype=I64), None), (-100, "mean"), (0, 0), "4-D"),
+        ],
+        "nll_loss_grad_infer_meta": [
+            Case((t(4, 3), t(4, dtype=I64), t(3), t(), t(4)), (-100, "none"))
+        ],
+        "log_loss_infer_meta": [Case((t(4, 1), t(4, 1)), (1e-4,))],
+        "hinge_loss_infer_meta": [Case((t(4, 1), t(4, 1)))],
+        "identity_loss_infer_meta": [
+            Case((t(2, 3),), (1,)),
+            Case((t(2, 3),), (2,), label="none"),
+        ],
+        "identity_loss_grad_infer_meta": [Case((t(2, 3), t()), (1,))],
+        "mean_all_infer_meta": [Case((t(2, 3),))],
+        "unchanged_except_layout_infer_meta": [Case((t(2, 3),))],
+    }
+)
+MISMATCHES.update(
+    {
+        "bce_loss_infer_meta": Case((t(2, 3), t(2, 4))),
+        "sigmoid_cross_entropy_with_logits_infer_meta": Case(
+            (t(2, 3), t(2, 3), t(2, 4)), (False, -100)
+        ),
+        "kl_div_infer_meta": Case((t(2, 3), t(3, 3)), ("none", False)),
+        "huber_loss_infer_meta": Case((t(2, 3), t(2, 1)), (1.0,), (0, 0)),
+        "nll_loss_raw_infer_meta": Case(
+            (t(4, 3), t(5, dtype=I64), None), (-100, "none"), (0, 0)
+        ),
+        "log_loss_infer_meta": Case((t(4, 1), t(3, 1)), (1e-4,)),
+        "hinge_loss_infer_meta": Case((t(4, 1), t(5, 1))),
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

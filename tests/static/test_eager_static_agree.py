@@ -473,6 +473,23 @@ ARGUMENTS["rnn_grad"] = lambda f, t: [
     t((4, 2, 2), "float32"), [t((1, 2, 2), "float32")], *_RNN_ATTRS,
 ]
 
+# the losscum ops of issue 24: probabilities in [0.25, 0.75), one-column losses, class labels
+ARGUMENTS.update(
+    {
+        "bce_loss": lambda f, t: [t((2, 3), "float32") * 0.5, t((2, 3), "float32") * 0.5],
+        "hinge_loss": lambda f, t: [t((2, 1), "float32"), t((2, 1), "float32")],
+        "log_loss": lambda f, t: [t((2, 1), "float32") * 0.5, t((2, 1), "float32") * 0.5, 1e-4],
+        "nll_loss": lambda f, t: [t((2, 3), "float32"), t((2,), "int64"), None, -100, "mean"],
+        "nll_loss_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), None, t((), "float32"), t((), "float32"),
+            -100, "mean",
+        ],
+        "kldiv_loss_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), "none", False
+        ],
+    }
+)  # fmt: skip
+
 
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid

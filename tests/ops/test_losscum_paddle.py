@@ -1,0 +1,57 @@
+"""Parity of the losscum ops with PaddlePaddle 3.3.1, without PaddlePaddle: results (dtype, shape,
+values) and gradients of every case tests/tools/make_losscum_fixtures.py recorded into
+tests/data/losscum/paddle_3_3_1.json, through the op, the nn.functional losses and the paddle.*
+functions, for every dtype PaddlePaddle registers on CPU."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import phiops
+from tests.tools.make_losscum_fixtures import as_numpy, cases, run
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "losscum" / "paddle_3_3_1.json"
+RECORDED: dict[str, dict] = json.loads(DATA.read_text())
+
+# logs and exps go through libm / Eigen in PaddlePaddle and numpy here: last-bit differences
+TOLERANCE = {
+    "float16": {"rtol": 1e-3, "atol": 1e-3},
+    "bfloat16": {"rtol": 8e-3, "atol": 8e-3},
+    "float32": {"rtol": 2e-6, "atol": 2e-6},
+    "float64": {"rtol": 1e-12, "atol": 1e-13},
+    "complex64": {"rtol": 2e-6, "atol": 2e-6},
+    "complex128": {"rtol": 1e-12, "atol": 1e-13},
+}
+
+
+def close(actual: list, expected: list, dtype: str) -> None:
+    tolerance = TOLERANCE.get(dtype, {"rtol": 0, "atol": 0})
+    np.testing.assert_allclose(as_numpy(actual, dtype), as_numpy(expected, dtype), **tolerance)
+
+
+def assert_matches(got: dict, want: dict, inputs: list) -> None:
+    assert len(got["outs"]) == len(want["outs"])
+    for mine, theirs in zip(got["outs"], want["outs"]):
+        assert mine["dtype"] == theirs["dtype"]
+        assert mine["shape"] == theirs["shape"]
+        close(mine["values"], theirs["values"], theirs["dtype"])
+    assert got["grads"].keys() == want["grads"].keys()
+    dtypes = {name: dtype for name, _, _, dtype, _ in inputs}
+    for name, expected in want["grads"].items():
+        assert (got["grads"][name] is None) == (expected is None), name
+        if expected is not None:
+            close(got["grads"][name], expected, dtypes[name])
+
+
+@pytest.mark.parametrize("key", sorted(RECORDED))
+def test_phiops_matches_the_recording(key: str) -> None:
+    case = RECORDED[key]
+    assert_matches(run(phiops, case), case, case["inputs"])
+
+
+def test_the_recording_holds_every_case() -> None:
+    assert sorted(RECORDED) == sorted(cases())
