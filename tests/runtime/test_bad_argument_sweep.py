@@ -169,6 +169,23 @@ _OVERRIDES["rnn"] = {
     "hidden_size": 2,
 }
 
+# the fftspecial family: complex inputs where the kernels take them, axes and normalizations
+_FFT = {"axes": [1], "normalization": "backward"}
+_OVERRIDES.update(
+    {
+        "fft_c2c": {**_FFT, "x": _tensor("complex64")},
+        "fft_c2c_grad": {**_FFT, "out_grad": _tensor("complex64")},
+        "fft_r2c": _FFT,
+        "fft_r2c_grad": {**_FFT, "out_grad": _tensor("complex64")},
+        "fft_c2r": {**_FFT, "x": _tensor("complex64")},
+        "fft_c2r_grad": {**_FFT, "out_grad": _tensor(shape=(2, 4))},
+        "frame": {"frame_length": 2, "hop_length": 1},
+        "frame_grad": {"out_grad": _tensor(shape=(2, 2, 2)), "frame_length": 2, "hop_length": 1},
+        "overlap_add": {"hop_length": 1},
+        "overlap_add_grad": {"out_grad": _tensor(shape=(4,)), "hop_length": 1},
+    }
+)
+
 # Required attributes by name where 0 would not do.
 _ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}
 

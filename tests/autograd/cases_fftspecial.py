@@ -1,0 +1,83 @@
+"""Gradient-check cases of the fftspecial ops, for CASES in test_gradcheck_ops.py, in float64.
+
+The checks run on real inputs: a complex input is built from (real, imaginary) pairs with
+``as_complex`` and a complex output compared as its pairs with ``as_real``, so that the finite
+differences see every real degree of freedom (PaddlePaddle's complex gradient is d/d(real) +
+i d/d(imag), which the pairs' gradients are).
+"""
+
+from __future__ import annotations
+
+import phiops.generated as phi
+from tests.autograd.test_gradcheck_ops import Case, case, uniform
+
+NORMS = ("backward", "ortho", "forward")
+
+
+def fftspecial_cases() -> list[Case]:
+    cases = []
+    for seed, norm in enumerate(NORMS, start=1300):
+        for forward in (True, False):
+            label = f"{norm}-{'forward' if forward else 'inverse'}"
+            cases += [
+                case(
+                    "fft_c2c",
+                    f"[3,4]-axes[0,1]-{label}",
+                    lambda pairs, norm=norm, forward=forward: phi.as_real(
+                        phi.fft_c2c(phi.as_complex(pairs), [0, 1], norm, forward)
+                    ),
+                    uniform((3, 4, 2), seed),
+                ),
+                case(
+                    "fft_r2c",
+                    f"[3,5]-onesided-{label}",
+                    lambda x, norm=norm, forward=forward: phi.as_real(
+                        phi.fft_r2c(x, [1], norm, forward, True)
+                    ),
+                    uniform((3, 5), seed + 10),
+                ),
+                case(
+                    "fft_r2c",
+                    f"[4,3]-axes[0,1]-twosided-{label}",
+                    lambda x, norm=norm, forward=forward: phi.as_real(
+                        phi.fft_r2c(x, [0, 1], norm, forward, False)
+                    ),
+                    uniform((4, 3), seed + 20),
+                ),
+                case(
+                    "fft_c2r",
+                    f"[2,4]-even-{label}",
+                    lambda pairs, norm=norm, forward=forward: phi.fft_c2r(
+                        phi.as_complex(pairs), [1], norm, forward, 0
+                    ),
+                    uniform((2, 4, 2), seed + 30),
+                ),
+                case(
+                    "fft_c2r",
+                    f"[3,4]-axes[0,1]-odd7-{label}",
+                    lambda pairs, norm=norm, forward=forward: phi.fft_c2r(
+                        phi.as_complex(pairs), [0, 1], norm, forward, 7
+                    ),
+                    uniform((3, 4, 2), seed + 40),
+                ),
+            ]
+    cases += [
+        case("frame", "[2,9]-4-2", lambda x: phi.frame(x, 4, 2, -1), uniform((2, 9), 1400)),
+        case("frame", "[10,2]-3-4-axis0", lambda x: phi.frame(x, 3, 4, 0), uniform((10, 2), 1401)),
+        case(
+            "overlap_add",
+            "[2,4,3]-2",
+            lambda x: phi.overlap_add(x, 2, -1),
+            uniform((2, 4, 3), 1402),
+        ),
+        case(
+            "overlap_add",
+            "[5,3,2]-1-axis0",
+            lambda x: phi.overlap_add(x, 1, 0),
+            uniform((5, 3, 2), 1403),
+        ),
+    ]
+    return cases
+
+
+FFTSPECIAL_CASES = fftspecial_cases()
