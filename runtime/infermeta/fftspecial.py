@@ -1,5 +1,5 @@
 """InferMeta functions of the fftspecial ops (fft_c2c, fft_r2c, fft_c2r and their grads; frame,
-overlap_add).
+overlap_add, stft).
 
 PHI's FFT InferMeta functions check only that the transformed extents are not negative; here
 they also check what the kernels rely on: the axes are in range, unique and not empty, and the
@@ -237,3 +237,44 @@ def overlap_add_grad_infer_meta(
 ) -> None:
     """PHI's OverlapAddGradInferMeta: ``x_grad`` has ``x``'s meta."""
     x_grad.share_meta(x)
+
+
+def stft_infer_meta(
+    x: MetaTensor,
+    window: MetaTensor,
+    n_fft: int,
+    hop_length: int,
+    normalized: bool,
+    onesided: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's StftInferMeta: ``x`` ``[rows, length]`` and a ``window`` of ``n_fft`` give ``[rows,
+    n_fft // 2 + 1 (onesided) or n_fft, 1 + (length - n_fft) // hop_length]``, complex."""
+    dims = tuple(x.dims)
+    if len(dims) != 2:
+        raise InvalidArgumentError(
+            f"argument 'x' must be 2-D [rows, length], got dims {list(dims)}"
+        )
+    _check_dtype(x, _COMPLEX_OF, "float32 or float64")
+    if len(window.dims) != 1 or (is_known(window.dims[0]) and window.dims[0] != n_fft):
+        raise InvalidArgumentError(
+            f"argument 'window' must be 1-D with n_fft ({n_fft}) values, got dims "
+            f"{list(window.dims)}"
+        )
+    if window.dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'window' must have x's dtype {x.dtype.name.lower()}, got "
+            f"{window.dtype.name.lower()}"
+        )
+    if hop_length <= 0:
+        raise InvalidArgumentError(f"argument 'hop_length' must be positive, got {hop_length}")
+    length = dims[1]
+    if n_fft <= 0 or (is_known(length) and n_fft > length):
+        raise InvalidArgumentError(
+            f"argument 'n_fft' must be in [1, the signals' length {length}], got {n_fft}"
+        )
+    n_frames = 1 + (length - n_fft) // hop_length if is_known(length) else -1
+    out.set_dims((dims[0], n_fft // 2 + 1 if onesided else n_fft, n_frames))
+    out.set_dtype(_COMPLEX_OF[x.dtype])
+    out.set_layout(x.layout)

@@ -8,6 +8,8 @@ i d/d(imag), which the pairs' gradients are).
 
 from __future__ import annotations
 
+import numpy as np
+
 import phiops.generated as phi
 from tests.autograd.test_gradcheck_ops import Case, case, uniform
 
@@ -77,7 +79,22 @@ def fftspecial_cases() -> list[Case]:
             uniform((5, 3, 2), 1403),
         ),
     ]
+    for normalized in (False, True):
+        for onesided in (True, False):
+            cases.append(
+                case(
+                    "stft",
+                    f"[2,12]-8-3-{'ortho' if normalized else 'backward'}-"
+                    f"{'onesided' if onesided else 'twosided'}",
+                    lambda x, normalized=normalized, onesided=onesided: phi.as_real(
+                        phi.stft(x, phi.to_tensor(WINDOW), 8, 3, normalized, onesided)
+                    ),
+                    uniform((2, 12), 1410 + 2 * normalized + onesided),
+                )
+            )
     return cases
 
+
+WINDOW = np.hanning(10)[1:9]
 
 FFTSPECIAL_CASES = fftspecial_cases()

@@ -408,3 +408,55 @@ def test_istft_refuses_a_window_whose_envelope_vanishes() -> None:
     spectrum = phi.to_tensor(np.ones((5, 4), np.complex128))
     with pytest.raises(ValueError, match="NOLA"):
         phiops.signal.istft(spectrum, 8, 2, window=phi.to_tensor(np.zeros(8)))
+
+
+# -- the stft op ----------------------------------------------------------------------------
+
+
+@op_test("stft", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("stft"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("normalized", [False, True])
+@pytest.mark.parametrize("onesided", [True, False])
+def test_stft_matches_numpy_for_each_dtype(
+    dtype: DataType, normalized: bool, onesided: bool
+) -> None:
+    x = sample((2, 21), dtype, seed=30)
+    window = sample((8,), dtype, seed=31)
+    out = phi.stft(phi.to_tensor(x), phi.to_tensor(window), 8, 3, normalized, onesided)
+    complex_ = D.COMPLEX64 if dtype is D.FLOAT32 else D.COMPLEX128
+    frames = frames_reference(wide(x), 8, 3, -1) * wide(window)[:, None]
+    expected = np.fft.fft(frames, axis=1, norm="ortho" if normalized else "backward")
+    if onesided:
+        expected = expected[:, :5]
+    assert out.dtype == complex_ and out.shape == list(expected.shape) == [
+        2,
+        5 if onesided else 8,
+        5,
+    ]
+    np.testing.assert_allclose(out.numpy(), expected, **tolerance(complex_))
+
+
+@op_test("stft", kind="edge")
+@pytest.mark.parametrize(
+    "x_shape, window_shape, n_fft, hop, message",
+    [
+        ((20,), (8,), 8, 3, "argument 'x' must be 2-D"),
+        ((2, 20), (7,), 8, 3, "argument 'window'"),
+        ((2, 20), (8,), 8, 0, "argument 'hop_length'"),
+        ((2, 6), (8,), 8, 3, "argument 'n_fft'"),
+    ],
+)
+def test_stft_names_bad_arguments(
+    x_shape, window_shape, n_fft: int, hop: int, message: str
+) -> None:  # noqa: ANN001
+    x, window = phi.to_tensor(np.ones(x_shape)), phi.to_tensor(np.ones(window_shape))
+    with pytest.raises(InvalidArgumentError, match=message):
+        phi.stft(x, window, n_fft, hop, False, True)
+
+
+def test_stft_of_one_frame_is_the_windowed_transform() -> None:
+    x = sample((1, 8), D.FLOAT64, seed=32)
+    window = np.hanning(8)
+    out = phi.stft(phi.to_tensor(x), phi.to_tensor(window), 8, 5, False, True)
+    assert out.shape == [1, 5, 1]
+    np.testing.assert_allclose(out.numpy()[..., 0], np.fft.rfft(x * window), atol=1e-12)

@@ -183,6 +183,14 @@ _OVERRIDES.update(
         "frame_grad": {"out_grad": _tensor(shape=(2, 2, 2)), "frame_length": 2, "hop_length": 1},
         "overlap_add": {"hop_length": 1},
         "overlap_add_grad": {"out_grad": _tensor(shape=(4,)), "hop_length": 1},
+        "stft": {"window": _tensor(shape=(2,)), "n_fft": 2, "hop_length": 1},
+        "stft_grad": {
+            "window": _tensor(shape=(2,)),
+            "out_grad": _tensor("complex64", (2, 2, 2)),
+            "n_fft": 2,
+            "hop_length": 1,
+            "onesided": True,
+        },
     }
 )
 

@@ -28,7 +28,7 @@ from phiops.runtime.kernels.impl.fftspecial_kernel import (
     r2c,
     real_output,
 )
-from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
@@ -46,7 +46,18 @@ def fft_c2c_grad_kernel(
     return c2c(ctx.xp, out_grad, axes, same_scale, not forward)
 
 
-@register_kernel("fft_r2c_grad", dtypes=COMPLEX, configure=real_output)
+def _real_x_and_output(kernel: Kernel) -> None:
+    """fft_r2c_grad's key is out_grad's complex dtype; x and x_grad are its real dtype."""
+    real_output(kernel)
+    kernel.input_at(0).set_dtype(kernel.output_at(0).dtype)
+
+
+def _complex_out_grad(kernel: Kernel) -> None:
+    """stft_grad's key is x's real dtype; out_grad is its complex dtype."""
+    kernel.input_at(2).set_dtype(D.COMPLEX64 if kernel.key.dtype is D.FLOAT32 else D.COMPLEX128)
+
+
+@register_kernel("fft_r2c_grad", dtypes=COMPLEX, configure=_real_x_and_output)
 def fft_r2c_grad_kernel(
     ctx: KernelContext,
     x: Array,
@@ -159,3 +170,35 @@ def overlap_add_grad_kernel(
         expected = tuple(x.shape[:-2]) + (seq_length,)
     _check_signal_grad("overlap_add_grad", hop_length, axis, out_grad, expected)
     return frames_of(ctx.xp, out_grad, frame_length, hop_length, axis)
+
+
+@register_kernel("stft_grad", dtypes=REAL, configure=_complex_out_grad)
+def stft_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    window: Array,
+    out_grad: Array,
+    n_fft: int,
+    hop_length: int,
+    normalized: bool,
+    onesided: bool,
+) -> Array:
+    """The adjoint of stft for ``x``, as PaddlePaddle's StftGradKernel: the frequency gradients
+    (zero-padded to ``n_fft`` when one-sided) transformed back with the forward scale, their
+    real part times the window, overlap-added into the signal (``window``'s gradient is not
+    computed, as in PaddlePaddle)."""
+    xp = ctx.xp
+    frames = fft_r2c_grad_kernel(
+        ctx,
+        xp.empty((x.shape[0], n_fft, out_grad.shape[2]), x.dtype),
+        out_grad,
+        (1,),
+        "ortho" if normalized else "backward",
+        True,
+        onesided,
+    ).astype(x.dtype, copy=False)
+    signal = overlap_added(xp, frames * window[:, None], hop_length, -1)
+    missing = x.shape[1] - signal.shape[1]
+    if missing > 0:
+        signal = xp.pad(signal, [(0, 0), (0, missing)])
+    return signal

@@ -193,3 +193,22 @@ def frame_kernel(
 @register_kernel("overlap_add", dtypes=SIGNAL)
 def overlap_add_kernel(ctx: KernelContext, x: Array, hop_length: int, axis: int) -> Array:
     return overlap_added(ctx.xp, x, hop_length, axis)
+
+
+@register_kernel("stft", dtypes=REAL, configure=complex_output)
+def stft_kernel(
+    ctx: KernelContext,
+    x: Array,
+    window: Array,
+    n_fft: int,
+    hop_length: int,
+    normalized: bool,
+    onesided: bool,
+) -> Array:
+    """Each row's frames (``[rows, n_fft, n_frames]``) times the window, transformed along the
+    frame axis (PaddlePaddle's StftKernel; its CPU kernel fails for ``onesided`` false, which
+    gives all ``n_fft`` frequencies here)."""
+    xp = ctx.xp
+    frames = frames_of(xp, x, n_fft, hop_length, -1) * window[:, None]
+    norm = "ortho" if normalized else "backward"
+    return r2c(xp, frames, (1,), norm, True, onesided)
