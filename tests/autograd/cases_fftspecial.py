@@ -92,6 +92,24 @@ def fftspecial_cases() -> list[Case]:
                     uniform((2, 12), 1410 + 2 * normalized + onesided),
                 )
             )
+    for seed, shape in enumerate([(2, 3), ()], start=1420):
+        label = str(list(shape)).replace(" ", "")
+        positive = uniform(shape, seed, 0.3, 6.0)
+        negative = uniform(shape, seed, -2.9, -2.1)  # between the poles -3 and -2
+        any_x = uniform(shape, seed, -4.0, 4.0)
+        cases += [
+            case("lgamma", label, phi.lgamma, positive),
+            case("lgamma", f"{label}-negative", phi.lgamma, negative),
+            case("gammaln", label, phi.gammaln, positive),
+            case("digamma", label, phi.digamma, positive),
+            case("digamma", f"{label}-negative", phi.digamma, negative),
+            case("polygamma", f"{label}-n1", lambda x: phi.polygamma(x, 1), positive),
+            case("polygamma", f"{label}-n3", lambda x: phi.polygamma(x, 3), positive),
+            case("i0", label, phi.i0, any_x),
+            case("i0e", label, phi.i0e, any_x),
+            case("i1", label, phi.i1, any_x),
+            case("i1e", label, phi.i1e, any_x),
+        ]
     return cases
 
 

@@ -460,3 +460,88 @@ def test_stft_of_one_frame_is_the_windowed_transform() -> None:
     out = phi.stft(phi.to_tensor(x), phi.to_tensor(window), 8, 5, False, True)
     assert out.shape == [1, 5, 1]
     np.testing.assert_allclose(out.numpy()[..., 0], np.fft.rfft(x * window), atol=1e-12)
+
+
+# -- special functions --------------------------------------------------------------------------
+
+import scipy.special as special  # noqa: E402  (in requirements.lock: references only)
+
+SPECIAL = {
+    "lgamma": (special.gammaln, (-6.0, 8.0)),
+    "gammaln": (special.gammaln, (-6.0, 8.0)),
+    "digamma": (special.digamma, (-6.0, 8.0)),
+    "i0": (special.i0, (-40.0, 40.0)),
+    "i0e": (special.i0e, (-40.0, 40.0)),
+    "i1": (special.i1, (-40.0, 40.0)),
+    "i1e": (special.i1e, (-40.0, 40.0)),
+}
+
+
+def special_call(op: str, x: np.ndarray):  # noqa: ANN201
+    return getattr(phi, op)(phi.to_tensor(x))
+
+
+@op_test(*SPECIAL, kind="dtypes")
+@pytest.mark.parametrize("op, dtype", [(op, dtype) for op in SPECIAL for dtype in cpu_dtypes(op)])
+def test_special_function_matches_scipy_for_each_dtype(op: str, dtype: DataType) -> None:
+    reference, (low, high) = SPECIAL[op]
+    x = sample((4, 50), dtype, seed=40, low=low, high=high)
+    out = special_call(op, x)
+    assert out.dtype == dtype and out.shape == [4, 50]
+    rtol = 1e-12 if dtype is D.FLOAT64 else 2e-6
+    np.testing.assert_allclose(out.numpy(), reference(wide(x)), rtol=rtol, atol=rtol)
+
+
+@op_test("polygamma", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("polygamma"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+def test_polygamma_matches_scipy_for_each_dtype(dtype: DataType, n: int) -> None:
+    x = sample((3, 40), dtype, seed=41, low=-4.0, high=9.0)
+    out = phi.polygamma(phi.to_tensor(x), n)
+    assert out.dtype == dtype
+    rtol = 1e-11 if dtype is D.FLOAT64 else 2e-5
+    np.testing.assert_allclose(out.numpy(), special.polygamma(n, wide(x)), rtol=rtol, atol=rtol)
+
+
+INF, NAN = np.inf, np.nan
+# op -> (inputs, PaddlePaddle 3.3.1's float64 results)
+SPECIAL_EDGES = {
+    "lgamma": (
+        [0.0, -0.0, -1.0, INF, -INF, NAN, 1.0, 2.0, 1e-8],
+        [INF, INF, INF, INF, INF, NAN, 0.0, 0.0, 18.42068073818021],
+    ),
+    "digamma": (
+        [0.0, -0.0, -1.0, INF, -INF, NAN, 1.0],
+        [-INF, INF, NAN, INF, NAN, NAN, -0.5772156649015323],
+    ),
+    "i0": ([0.0, INF, -INF, NAN, 710.0], [1.0, NAN, NAN, NAN, INF]),
+    "i0e": ([0.0, INF, -INF, NAN], [1.0, 0.0, 0.0, NAN]),
+    "i1": ([0.0, INF, -INF, NAN, -2.0], [0.0, NAN, NAN, NAN, -1.5906368546373295]),
+    "i1e": ([0.0, INF, -INF, NAN], [0.0, 0.0, -0.0, NAN]),
+}
+
+
+@op_test(*SPECIAL, "polygamma", kind="edge")
+@pytest.mark.parametrize("op", sorted(SPECIAL_EDGES))
+def test_special_function_edges_are_paddles(op: str) -> None:
+    inputs, expected = SPECIAL_EDGES[op]
+    with np.errstate(all="raise"):  # no warnings either
+        out = special_call(op, np.array(inputs))
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-14)
+    np.testing.assert_array_equal(np.signbit(out.numpy()), np.signbit(expected))
+
+
+def test_polygamma_edges_and_bad_order() -> None:
+    x = phi.to_tensor(np.array([0.0, -1.0, INF, -INF, 1.0]))
+    np.testing.assert_allclose(
+        phi.polygamma(x, 1).numpy(), [INF, INF, NAN, INF, 1.6449340668482266], rtol=1e-14
+    )
+    with pytest.raises(InvalidArgumentError, match="argument 'n'"):
+        phi.polygamma(x, -1)
+
+
+def test_special_functions_of_0d_and_empty_tensors() -> None:
+    for op in SPECIAL:
+        assert special_call(op, np.array(0.5)).shape == []
+        assert special_call(op, np.zeros((2, 0), np.float32)).shape == [2, 0]
+    assert phi.polygamma(phi.to_tensor(np.array(2.0)), 2).shape == []

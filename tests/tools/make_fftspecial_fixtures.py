@@ -320,8 +320,43 @@ def signal_cases() -> dict[str, dict[str, Any]]:
     return cases
 
 
+SPECIAL_EDGES = [0.0, -0.0, -1.0, -2.5, 1.0, 2.0, 0.5, 1e-8, -1e-8, 1e6, 171.5, 3.7, -3.7]
+BESSEL_EDGES = [0.0, 1e-3, 0.5, 1.0, 5.0, 29.9, 30.1, 100.0, 700.0, -2.0, -50.0]
+
+
+def special_cases() -> dict[str, dict[str, Any]]:
+    """The special functions on sampled inputs (with gradients) and their edges, float32 and
+    float64, through paddle.* (their ops' own signatures)."""
+    cases: dict[str, dict[str, Any]] = {}
+    seed = 900
+
+    def add(key: str, fn: str, inputs: dict, args=(), grad=True) -> None:  # noqa: ANN001
+        cases[key] = {"fn": fn, "inputs": inputs, "args": list(args), "kwargs": {}, "grad": grad}
+
+    def values(dtype: str, data: list[float]) -> dict:
+        array = np.array(data, dtype)
+        return {"x": {"dtype": dtype, "shape": list(array.shape), "values": encode(array)}}
+
+    def x(dtype: str, shape: tuple[int, ...], low: float, high: float) -> dict:
+        nonlocal seed
+        seed += 1
+        return {"x": tensor_input(dtype, shape, seed, low=low, high=high)}
+
+    for dtype in ("float32", "float64"):
+        for op in ("lgamma", "gammaln", "digamma"):
+            add(f"{op}-{dtype}", op, x(dtype, (3, 7), -5.9, 9.0))
+            add(f"{op}-{dtype}-edges", op, values(dtype, SPECIAL_EDGES), grad=False)
+        for n in (0, 1, 2, 4):
+            add(f"polygamma-{dtype}-n{n}", "polygamma", x(dtype, (3, 7), -3.9, 9.0), (n,))
+        add(f"polygamma-{dtype}-n1-edges", "polygamma", values(dtype, SPECIAL_EDGES), (1,), False)
+        for op in ("i0", "i0e", "i1", "i1e"):
+            add(f"{op}-{dtype}", op, x(dtype, (3, 7), -40.0, 40.0))
+            add(f"{op}-{dtype}-edges", op, values(dtype, BESSEL_EDGES), grad=False)
+    return cases
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**fft_cases(), **signal_cases()}
+    return {**fft_cases(), **signal_cases(), **special_cases()}
 
 
 def resolve(module: Any, dotted: str) -> Any:
