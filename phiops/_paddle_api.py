@@ -1452,3 +1452,32 @@ def unfold(x: Tensor, axis: int, size: int, step: int, name: str | None = None) 
 
 __all__ += ["unfold"]
 TENSOR_METHODS += ("unfold",)
+
+
+# -- the fftspecial family: the incomplete gamma functions -------------------------------------
+
+
+def _check_non_negative(function: str, name: str, value: Tensor) -> None:
+    """PaddlePaddle's check of gammaincc/gammainc's arguments (eagerly, where values exist)."""
+    if isinstance(value, Value):
+        return
+    if not bool(_C_ops.all(_C_ops.greater_equal(value, _C_ops.zeros_like(value)), [], False)):
+        raise ValueError(f"The input argument {name} must be greater than or equal to 0.")
+
+
+def gammaincc(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """The regularized upper incomplete gamma function Q(x, y) (op ``gammaincc``); x and y must
+    be non-negative (ValueError, as PaddlePaddle)."""
+    _check_non_negative("gammaincc", "x", x)
+    _check_non_negative("gammaincc", "y", y)
+    return _C_ops.gammaincc(x, y)
+
+
+def gammainc(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """The regularized lower incomplete gamma function P(x, y) = 1 - Q(x, y), as PaddlePaddle
+    composes it from ``gammaincc``."""
+    return 1 - gammaincc(x, y)
+
+
+__all__ += ["gammaincc", "gammainc"]
+TENSOR_METHODS += ("gammaincc", "gammainc")

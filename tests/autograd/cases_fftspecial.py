@@ -109,6 +109,14 @@ def fftspecial_cases() -> list[Case]:
             case("i0e", label, phi.i0e, any_x),
             case("i1", label, phi.i1, any_x),
             case("i1e", label, phi.i1e, any_x),
+            case(
+                "gammaincc",
+                f"{label}-y",
+                lambda y, shape=shape, seed=seed: phi.gammaincc(
+                    phi.to_tensor(uniform(shape, seed + 50, 0.5, 6.0)), y
+                ),
+                uniform(shape, seed, 0.2, 8.0),
+            ),
         ]
     return cases
 

@@ -352,6 +352,28 @@ def special_cases() -> dict[str, dict[str, Any]]:
         for op in ("i0", "i0e", "i1", "i1e"):
             add(f"{op}-{dtype}", op, x(dtype, (3, 7), -40.0, 40.0))
             add(f"{op}-{dtype}-edges", op, values(dtype, BESSEL_EDGES), grad=False)
+        for fn in ("gammaincc", "gammainc"):
+            add(
+                f"{fn}-{dtype}",
+                fn,
+                {
+                    **x(dtype, (3, 7), 0.05, 30.0),
+                    "y": tensor_input(dtype, (3, 7), seed + 100, low=0.0, high=40.0),
+                },
+            )
+        a = np.array([0.5, 1.0, 2.0, 5.0, 0.0, 1.0, 0.0, 1e-3, 50.0, 100.0, 20.0, 1.0, 2.0], dtype)
+        y = np.array(
+            [0.3, 1.0, 5.0, 2.0, 1.0, 0.0, 0.0, 1e-3, 45.0, 120.0, 0.5, 30.0, 1e-30], dtype
+        )
+        add(
+            f"gammaincc-{dtype}-edges",
+            "gammaincc",
+            {
+                "x": {"dtype": dtype, "shape": [13], "values": encode(a)},
+                "y": {"dtype": dtype, "shape": [13], "values": encode(y)},
+            },
+            grad=False,
+        )
     return cases
 
 

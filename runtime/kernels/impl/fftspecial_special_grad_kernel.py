@@ -1,7 +1,7 @@
 """Grad kernels of the special functions (fftspecial_special_kernel.py), as PaddlePaddle 3.3.1's:
 lgamma' = gammaln' = digamma, digamma' = polygamma(1, .), polygamma(n, .)' = polygamma(n + 1,
 .), I0' = I1, I0e' = I1e - sign(x) I0e, I1' = I0 - I1 / x and I1e' = I0e - I1e (sign(x) + 1/x)
-(both 1/2 at x = 0), each times out_grad, computed in float64.
+(both 1/2 at x = 0), each times out_grad, computed in float64; gammaincc's only for y.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from phiops.runtime.kernels.impl.fftspecial_special_kernel import (
     REAL,
     bessel_i64,
     digamma64,
+    lgamma64,
     polygamma64,
 )
+from phiops.runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -73,3 +75,15 @@ def i1e_grad_kernel(ctx: KernelContext, x: Array, out: Array, out_grad: Array) -
             xp.sign(x64) + 1.0 / x64
         )
     return _times(xp, out_grad, xp.where(x64 == 0, 0.5, derivative))
+
+
+@register_kernel("gammaincc_grad", dtypes=REAL)
+def gammaincc_grad_kernel(ctx: KernelContext, x: Array, y: Array, out_grad: Array) -> Array:
+    """dQ(x, y)/dy = -exp(-y) y^(x - 1) / Gamma(x), computed as PaddlePaddle does (so NaN where
+    its factors overflow), summed over the axes y was broadcast along."""
+    xp = ctx.xp
+    x64, y64 = x.astype(xp.float64), y.astype(xp.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        derivative = -xp.exp(-y64) * y64 ** (x64 - 1.0) / xp.exp(lgamma64(xp, x64))
+        grad = out_grad.astype(xp.float64) * derivative
+    return reduce_to_shape(xp, grad, y.shape).astype(y.dtype, copy=False)
