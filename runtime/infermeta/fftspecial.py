@@ -1,5 +1,5 @@
 """InferMeta functions of the fftspecial ops (fft_c2c, fft_r2c, fft_c2r and their grads; frame,
-overlap_add, stft).
+overlap_add, stft; maxout).
 
 PHI's FFT InferMeta functions check only that the transformed extents are not negative; here
 they also check what the kernels rely on: the axes are in range, unique and not empty, and the
@@ -277,4 +277,30 @@ def stft_infer_meta(
     n_frames = 1 + (length - n_fft) // hop_length if is_known(length) else -1
     out.set_dims((dims[0], n_fft // 2 + 1 if onesided else n_fft, n_frames))
     out.set_dtype(_COMPLEX_OF[x.dtype])
+    out.set_layout(x.layout)
+
+
+def max_out_infer_meta(
+    x: MetaTensor, groups: int, axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's MaxOutInferMeta: a 4-D ``x`` with its channels along ``axis`` (1, -1 or 3) gives
+    the channel count divided by ``groups``, which must divide it."""
+    dims = tuple(x.dims)
+    if len(dims) != 4:
+        raise InvalidArgumentError(f"argument 'x' must be 4-D, got dims {list(dims)}")
+    if axis not in (1, -1, 3):
+        raise InvalidArgumentError(f"argument 'axis' must be 1, -1 or 3, got {axis}")
+    if groups <= 0:
+        raise InvalidArgumentError(f"argument 'groups' must be positive, got {groups}")
+    channel = axis % 4
+    channels = dims[channel]
+    if is_known(channels) and channels % groups != 0:
+        raise InvalidArgumentError(
+            f"argument 'groups' ({groups}) must divide the {channels} channels of x along axis "
+            f"{axis}"
+        )
+    out_dims = list(dims)
+    out_dims[channel] = channels // groups if is_known(channels) else -1
+    out.set_dims(tuple(out_dims))
+    out.set_dtype(x.dtype)
     out.set_layout(x.layout)

@@ -118,7 +118,30 @@ def fftspecial_cases() -> list[Case]:
                 uniform(shape, seed, 0.2, 8.0),
             ),
         ]
+    cases += [
+        case("stanh", "[2,3]", phi.stanh, uniform((2, 3), 1430)),
+        case("stanh", "[]-scales", lambda x: phi.stanh(x, 0.5, 2.0), uniform((), 1431)),
+        case(
+            "stanh",
+            "complex-[2,3]",
+            lambda pairs: phi.as_real(phi.stanh(phi.as_complex(pairs))),
+            uniform((2, 3, 2), 1432, -1.0, 1.0),
+        ),
+        # distinct values: no ties for the maximum
+        case("maxout", "[1,6,2,2]-3", lambda x: phi.maxout(x, 3, 1), distinct_values((1, 6, 2, 2))),
+        case(
+            "maxout",
+            "[1,2,2,4]-2-nhwc",
+            lambda x: phi.maxout(x, 2, -1),
+            distinct_values((1, 2, 2, 4)),
+        ),
+    ]
     return cases
+
+
+def distinct_values(shape: tuple[int, ...]) -> np.ndarray:
+    size = int(np.prod(shape))
+    return (np.random.default_rng(size).permutation(size) * 0.1 - size * 0.05).reshape(shape)
 
 
 WINDOW = np.hanning(10)[1:9]

@@ -586,3 +586,68 @@ def test_paddle_gammaincc_and_gammainc() -> None:
         phiops.gammaincc(phi.to_tensor(np.array([-1.0])), x)
     with pytest.raises(ValueError, match="y must be greater than or equal to 0"):
         phiops.gammainc(a, phi.to_tensor(np.array([-1.0, 1.0, 1.0])))
+
+
+# -- stanh and maxout -----------------------------------------------------------------------
+
+
+def f32(value: float) -> float:
+    return float(np.float32(value))
+
+
+@op_test("stanh", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("stanh"), ids=lambda d: d.name.lower())
+def test_stanh_matches_numpy_for_each_dtype(dtype: DataType) -> None:
+    x = sample((3, 4), dtype, seed=60, low=-2.0, high=2.0)
+    out = phi.stanh(phi.to_tensor(x), 0.5, 2.0)
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out.numpy(), 2.0 * np.tanh(0.5 * wide(x)), **tolerance(dtype))
+
+
+@op_test("stanh", kind="edge")
+def test_stanh_defaults_and_edges() -> None:
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0])
+    out = phi.stanh(phi.to_tensor(x))
+    expected = f32(1.7159) * np.tanh(f32(0.67) * x)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-15)
+    assert phi.stanh(phi.to_tensor(np.array(1.0))).shape == []
+
+
+def maxout_reference(x: np.ndarray, groups: int, axis: int) -> np.ndarray:
+    channel = axis % 4
+    shape = x.shape[:channel] + (x.shape[channel] // groups, groups) + x.shape[channel + 1 :]
+    return x.reshape(shape).max(axis=channel + 1)
+
+
+@op_test("maxout", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("maxout"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("axis", [1, -1, 3])
+def test_maxout_matches_numpy_for_each_dtype(dtype: DataType, axis: int) -> None:
+    x = sample((2, 6, 3, 6), dtype, seed=61)
+    out = phi.maxout(phi.to_tensor(x), 3, axis)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out.numpy(), maxout_reference(x, 3, axis))
+
+
+@op_test("maxout", kind="edge")
+@pytest.mark.parametrize(
+    "shape, groups, axis, message",
+    [
+        ((2, 6, 3), 2, 1, "4-D"),
+        ((2, 6, 3, 3), 4, 1, "must divide"),
+        ((2, 6, 3, 3), 2, 2, "argument 'axis'"),
+        ((2, 6, 3, 3), 0, 1, "argument 'groups'"),
+    ],
+)
+def test_maxout_names_bad_arguments(
+    shape, groups: int, axis: int, message: str
+) -> None:  # noqa: ANN001
+    with pytest.raises(InvalidArgumentError, match=message):
+        phi.maxout(phi.to_tensor(np.ones(shape)), groups, axis)
+
+
+def test_maxout_gradient_goes_to_the_first_maximum_of_a_group() -> None:
+    x = phi.to_tensor(np.array([1.0, 1.0, 0.0, 2.0]).reshape(1, 4, 1, 1), stop_gradient=False)
+    out = phi.maxout(x, 2, 1)
+    (grad,) = phi.grad(out, [x], grad_outputs=phi.ones_like(out))
+    np.testing.assert_array_equal(grad.numpy().ravel(), [1.0, 0.0, 0.0, 1.0])  # PaddlePaddle's

@@ -42,7 +42,7 @@ def run_phiops(case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         )
         for name, array in arrays.items()
     }
-    out = call(resolve(phiops, case["fn"]), case, tensors)
+    out = call(resolve(phiops, case.get("phiops_fn", case["fn"])), case, tensors)
     return out, tensors
 
 

@@ -184,6 +184,13 @@ _OVERRIDES.update(
         "overlap_add": {"hop_length": 1},
         "overlap_add_grad": {"out_grad": _tensor(shape=(4,)), "hop_length": 1},
         "stft": {"window": _tensor(shape=(2,)), "n_fft": 2, "hop_length": 1},
+        "maxout": {"x": _tensor(shape=(1, 4, 2, 2)), "groups": 2},
+        "maxout_grad": {
+            "x": _tensor(shape=(1, 4, 2, 2)),
+            "out": _tensor(shape=(1, 2, 2, 2)),
+            "out_grad": _tensor(shape=(1, 2, 2, 2)),
+            "groups": 2,
+        },
         "stft_grad": {
             "window": _tensor(shape=(2,)),
             "out_grad": _tensor("complex64", (2, 2, 2)),

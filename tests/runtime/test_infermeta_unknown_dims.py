@@ -646,6 +646,10 @@ CASES["overlap_add_infer_meta"] = [
     Case((t(5, 3, 2),), (1, 0), label="axis 0"),
 ]
 CASES["overlap_add_grad_infer_meta"] = [Case((t(2, 4, 3), t(2, 8)), (2, -1))]
+CASES["max_out_infer_meta"] = [
+    Case((t(2, 6, 3, 3),), (3, 1)),
+    Case((t(2, 3, 3, 4),), (2, -1), label="nhwc"),
+]
 CASES["stft_infer_meta"] = [
     Case((t(2, 20), t(8)), (8, 3, False, True)),
     Case((t(2, 20, dtype=F64), t(8, dtype=F64)), (8, 4, True, False), label="two-sided"),

@@ -443,6 +443,10 @@ ARGUMENTS.update(
         "overlap_add": lambda f, t: [t((2, 3, 4), "float32"), 2, -1],
         "overlap_add_grad": lambda f, t: [t((4, 3, 2), "float32"), t((9, 2), "float32"), 2, 0],
         "stft": lambda f, t: [t((2, 9), "float32"), t((4,), "float32"), 4, 2, True, True],
+        "maxout": lambda f, t: [t((1, 4, 2, 2), "float32"), 2, 1],
+        "maxout_grad": lambda f, t: [
+            t((1, 4, 2, 2), "float32"), t((1, 2, 2, 2), "float32"), t((1, 2, 2, 2), "float32"), 2, 1
+        ],
         "stft_grad": lambda f, t: [
             t((2, 9), "float32"), t((4,), "float32"), t((2, 3, 3), "complex64"), 4, 2, False, True
         ],

@@ -374,6 +374,25 @@ def special_cases() -> dict[str, dict[str, Any]]:
             },
             grad=False,
         )
+    for dtype in ("float32", "float64", "complex64", "complex128"):
+        add(f"stanh-{dtype}", "stanh", x(dtype, (3, 5), -2.0, 2.0))
+        add(f"stanh-{dtype}-scales", "stanh", x(dtype, (4,), -3.0, 3.0), (0.5, 2.5))
+    for dtype in ("float32", "float64"):
+        # phiops has no paddle.nn.functional.maxout (runtime/nn is not this family's): its op
+        add(
+            f"nn.functional.maxout-{dtype}",
+            "nn.functional.maxout",
+            x(dtype, (2, 6, 3, 2), -5.0, 5.0),
+            (3, 1),
+        )
+        add(
+            f"nn.functional.maxout-{dtype}-nhwc",
+            "nn.functional.maxout",
+            x(dtype, (2, 3, 2, 4), -5.0, 5.0),
+            (2, -1),
+        )
+        for key in (f"nn.functional.maxout-{dtype}", f"nn.functional.maxout-{dtype}-nhwc"):
+            cases[key]["phiops_fn"] = "_C_ops.maxout"
     return cases
 
 
