@@ -1481,3 +1481,33 @@ def gammainc(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 
 __all__ += ["gammaincc", "gammainc"]
 TENSOR_METHODS += ("gammaincc", "gammainc")
+
+
+def logspace(
+    start: Any,
+    stop: Any,
+    num: Any,
+    base: Any = 10.0,
+    dtype: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """``num`` values ``base ** e``, the exponents ``e`` evenly spaced from ``start`` to
+    ``stop`` (op ``logspace``): numbers become 1-element tensors of ``dtype`` (float32 by
+    default; an integer dtype truncates them), ``num`` an int32 one, as PaddlePaddle's."""
+    dtype = DataType.FLOAT32 if dtype is None else to_dtype(dtype, "logspace", "dtype")
+    if not isinstance(num, (Tensor, Value)) and (not isinstance(num, int) or isinstance(num, bool)):
+        raise TypeError(
+            f"The type of 'num' in logspace must be <class 'int'>, but received {type(num)}."
+        )
+
+    def one(value: Any, value_dtype: DataType) -> Any:
+        if isinstance(value, (Tensor, Value)):
+            return value
+        return to_tensor(np.array([value]).astype(value_dtype.numpy_dtype))
+
+    return _C_ops.logspace(
+        one(start, dtype), one(stop, dtype), one(num, DataType.INT32), one(base, dtype), dtype
+    )
+
+
+__all__ += ["logspace"]

@@ -1,5 +1,5 @@
 """InferMeta functions of the fftspecial ops (fft_c2c, fft_r2c, fft_c2r and their grads; frame,
-overlap_add, stft; maxout).
+overlap_add, stft; maxout, logspace).
 
 PHI's FFT InferMeta functions check only that the transformed extents are not negative; here
 they also check what the kernels rely on: the axes are in range, unique and not empty, and the
@@ -304,3 +304,27 @@ def max_out_infer_meta(
     out.set_dims(tuple(out_dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+
+
+def logspace_infer_meta(
+    start: MetaTensor,
+    stop: MetaTensor,
+    num: MetaTensor,
+    base: MetaTensor,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's LogspaceInferMeta: start, stop, num and base hold one value each; ``out`` is 1-D
+    of ``dtype``, its length (num's value) unknown until the kernel runs."""
+    for name, value in (("start", start), ("stop", stop), ("num", num), ("base", base)):
+        if all(is_known(extent) for extent in value.dims) and value.numel() != 1:
+            raise InvalidArgumentError(
+                f"argument '{name}' must hold exactly one value, got dims {list(value.dims)}"
+            )
+    if num.dtype not in (DataType.INT32, DataType.INT64):
+        raise InvalidArgumentError(
+            f"argument 'num' must be int32 or int64, got {num.dtype.name.lower()}"
+        )
+    out.set_dims((-1,))
+    out.set_dtype(dtype)

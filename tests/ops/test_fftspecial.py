@@ -651,3 +651,41 @@ def test_maxout_gradient_goes_to_the_first_maximum_of_a_group() -> None:
     out = phi.maxout(x, 2, 1)
     (grad,) = phi.grad(out, [x], grad_outputs=phi.ones_like(out))
     np.testing.assert_array_equal(grad.numpy().ravel(), [1.0, 0.0, 0.0, 1.0])  # PaddlePaddle's
+
+
+# -- logspace -------------------------------------------------------------------------------
+
+
+def one_value(value: float, dtype: str) -> phi.Tensor:
+    return phi.to_tensor(np.array([value], dtype))
+
+
+@op_test("logspace", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("logspace"), ids=lambda d: d.name.lower())
+def test_logspace_matches_numpy_for_each_dtype(dtype: DataType) -> None:
+    name = dtype.name.lower()
+    out = phi.logspace(
+        one_value(1, name), one_value(4, name), one_value(4, "int32"), one_value(3, name), dtype
+    )
+    assert out.dtype == dtype and out.shape == [4]
+    np.testing.assert_allclose(out.numpy(), np.logspace(1, 4, 4, base=3.0), rtol=1e-6)
+
+
+@op_test("logspace", kind="edge")
+def test_logspace_edges() -> None:
+    # one value: base ** start; an integer dtype truncates the inputs and the results
+    np.testing.assert_array_equal(phiops.logspace(2, 5, 1).numpy(), [100.0])
+    np.testing.assert_array_equal(phiops.logspace(0, 1, 3, 10.0, "int32").numpy(), [1, 3, 10])
+    np.testing.assert_array_equal(phiops.logspace(0.5, 3.7, 4, 2.5, "int64").numpy(), [1, 2, 4, 8])
+    with pytest.raises(InvalidArgumentError, match="argument 'num' must be positive"):
+        phiops.logspace(0, 1, 0)
+    with pytest.raises(TypeError, match="'num' in logspace"):
+        phiops.logspace(0, 1, 2.5)
+    with pytest.raises(InvalidArgumentError, match="argument 'start' must hold exactly one"):
+        phi.logspace(
+            phi.to_tensor(np.zeros(2, np.float32)),
+            one_value(1, "float32"),
+            one_value(3, "int32"),
+            one_value(10, "float32"),
+            "float32",
+        )

@@ -185,6 +185,13 @@ _OVERRIDES.update(
         "overlap_add_grad": {"out_grad": _tensor(shape=(4,)), "hop_length": 1},
         "stft": {"window": _tensor(shape=(2,)), "n_fft": 2, "hop_length": 1},
         "maxout": {"x": _tensor(shape=(1, 4, 2, 2)), "groups": 2},
+        "logspace": {
+            "start": _tensor(shape=(1,)),
+            "stop": _tensor(shape=(1,)),
+            "num": phi.to_tensor(np.array([3], "int32")),
+            "base": _tensor(shape=(1,)),
+            "dtype": "float32",
+        },
         "maxout_grad": {
             "x": _tensor(shape=(1, 4, 2, 2)),
             "out": _tensor(shape=(1, 2, 2, 2)),

@@ -646,6 +646,9 @@ CASES["overlap_add_infer_meta"] = [
     Case((t(5, 3, 2),), (1, 0), label="axis 0"),
 ]
 CASES["overlap_add_grad_infer_meta"] = [Case((t(2, 4, 3), t(2, 8)), (2, -1))]
+CASES["logspace_infer_meta"] = [
+    Case((t(1), t(1), t(1, dtype=DataType.INT32), t(1)), (F32,)),
+]
 CASES["max_out_infer_meta"] = [
     Case((t(2, 6, 3, 3),), (3, 1)),
     Case((t(2, 3, 3, 4),), (2, -1), label="nhwc"),

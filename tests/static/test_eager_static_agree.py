@@ -444,6 +444,10 @@ ARGUMENTS.update(
         "overlap_add_grad": lambda f, t: [t((4, 3, 2), "float32"), t((9, 2), "float32"), 2, 0],
         "stft": lambda f, t: [t((2, 9), "float32"), t((4,), "float32"), 4, 2, True, True],
         "maxout": lambda f, t: [t((1, 4, 2, 2), "float32"), 2, 1],
+        # num of shape [1, 1]: _array's values there are 1 (a [1] int tensor would hold 0)
+        "logspace": lambda f, t: [
+            t((1,), "float32"), t((1,), "float32"), t((1, 1), "int32"), t((1,), "float32"), "float32"
+        ],
         "maxout_grad": lambda f, t: [
             t((1, 4, 2, 2), "float32"), t((1, 2, 2, 2), "float32"), t((1, 2, 2, 2), "float32"), 2, 1
         ],

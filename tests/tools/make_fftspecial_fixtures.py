@@ -377,6 +377,11 @@ def special_cases() -> dict[str, dict[str, Any]]:
     for dtype in ("float32", "float64", "complex64", "complex128"):
         add(f"stanh-{dtype}", "stanh", x(dtype, (3, 5), -2.0, 2.0))
         add(f"stanh-{dtype}-scales", "stanh", x(dtype, (4,), -3.0, 3.0), (0.5, 2.5))
+    for dtype in ("float32", "float64", "int32", "int64"):
+        add(f"logspace-{dtype}", "logspace", {}, (0.5, 3.7, 6, 2.5, dtype), grad=False)
+        add(f"logspace-{dtype}-down", "logspace", {}, (3, -1, 5, 10.0, dtype), grad=False)
+    add("logspace-default", "logspace", {}, (0, 2, 5), grad=False)
+    add("logspace-one", "logspace", {}, (2, 5, 1), grad=False)
     for dtype in ("float32", "float64"):
         # phiops has no paddle.nn.functional.maxout (runtime/nn is not this family's): its op
         add(

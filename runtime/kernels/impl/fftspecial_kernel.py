@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
+
 from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -212,3 +215,43 @@ def stft_kernel(
     frames = frames_of(xp, x, n_fft, hop_length, -1) * window[:, None]
     norm = "ortho" if normalized else "backward"
     return r2c(xp, frames, (1,), norm, True, onesided)
+
+
+# PaddlePaddle 3.3.1 registers logspace on CPU for these (paddle/phi/kernels/cpu/logspace_kernel.cc)
+LOGSPACE = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+
+
+def _keep_num_integer(kernel: Kernel) -> None:
+    """num is read as an integer whatever the output dtype: its input keeps its own dtype."""
+    kernel.input_at(2).set_dtype(D.ALL_DTYPE)
+
+
+@register_kernel("logspace", dtypes=LOGSPACE, configure=_keep_num_integer)
+def logspace_kernel(
+    ctx: KernelContext, start: Array, stop: Array, num: Array, base: Array, dtype: DataType
+) -> Array:
+    """PaddlePaddle's LogspaceKernel: start, stop and base in the output dtype (an integer one
+    truncates them), base ** (start + step i) for the first half and base ** (stop - step (num
+    - 1 - i)) for the rest, step = (stop - start) / (num - 1), in double, then converted
+    (truncated toward zero for integers)."""
+    xp = ctx.xp
+    count = int(num.reshape(-1)[0])
+    if count <= 0:
+        raise InvalidArgumentError(f"logspace(): argument 'num' must be positive, got {count}")
+    first = float(start.reshape(-1)[0])
+    last = float(stop.reshape(-1)[0])
+    radix = float(base.reshape(-1)[0])
+    index = xp.arange(count, dtype=xp.float64)
+    if count > 1:
+        step = (last - first) / (count - 1)
+        exponents = xp.where(
+            index < count // 2, first + step * index, last - step * (count - 1 - index)
+        )
+    else:
+        exponents = xp.full((1,), first)
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = xp.power(radix, exponents)
+        out_dtype = dtype.numpy_dtype
+        if np.dtype(out_dtype).kind in "iu":
+            values = xp.trunc(values)
+        return values.astype(out_dtype)
