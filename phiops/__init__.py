@@ -28,6 +28,10 @@ has there that phiops lacks):
 ``phiops.summary``, ``phiops.flops`` and ``phiops.callbacks`` are PaddlePaddle's high-level API
 (phiops/hapi.py), ``phiops.device`` and ``phiops.set_device`` its devices, custom ones included
 (docs/extending.md).
+``phiops.fft`` and ``phiops.signal`` are PaddlePaddle's ``paddle.fft`` (discrete Fourier
+transforms, sample frequencies, shifts) and ``paddle.signal`` (``stft``, ``istft``), written over
+the ops ``fft_c2c``, ``fft_r2c``, ``fft_c2r``, ``frame`` and ``overlap_add`` (phiops/fft.py,
+phiops/signal.py).
 
 The package is one import name. In the wheel, ``runtime/``, ``generated/`` and ``codegen/`` are
 its subpackages ``phiops.runtime``, ``phiops.generated`` and ``phiops.codegen``; in a checkout they

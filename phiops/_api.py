@@ -29,6 +29,7 @@ import phiops.autograd as autograd  # noqa: E402
 import phiops.device as device  # noqa: E402
 import phiops.callbacks as callbacks  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
+import phiops.fft as fft  # noqa: E402
 import phiops.hapi as hapi  # noqa: E402
 import phiops.io as io  # noqa: E402
 import phiops.ir as ir  # noqa: E402
@@ -37,6 +38,7 @@ import phiops.metric as metric  # noqa: E402
 import phiops.nn as nn  # noqa: E402
 import phiops.optimizer as optimizer  # noqa: E402
 import phiops.regularizer as regularizer  # noqa: E402
+import phiops.signal as signal  # noqa: E402
 import phiops.static as static  # noqa: E402
 from phiops.distributed import DataParallel  # noqa: E402  (paddle.DataParallel)
 
@@ -46,6 +48,7 @@ _SUBMODULES = (
     "device",
     "callbacks",
     "distributed",
+    "fft",
     "hapi",
     "io",
     "jit",
@@ -53,6 +56,7 @@ _SUBMODULES = (
     "nn",
     "optimizer",
     "regularizer",
+    "signal",
     "static",
 )
 

@@ -1452,3 +1452,62 @@ def unfold(x: Tensor, axis: int, size: int, step: int, name: str | None = None) 
 
 __all__ += ["unfold"]
 TENSOR_METHODS += ("unfold",)
+
+
+# -- the fftspecial family: the incomplete gamma functions -------------------------------------
+
+
+def _check_non_negative(function: str, name: str, value: Tensor) -> None:
+    """PaddlePaddle's check of gammaincc/gammainc's arguments (eagerly, where values exist)."""
+    if isinstance(value, Value):
+        return
+    if not bool(_C_ops.all(_C_ops.greater_equal(value, _C_ops.zeros_like(value)), [], False)):
+        raise ValueError(f"The input argument {name} must be greater than or equal to 0.")
+
+
+def gammaincc(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """The regularized upper incomplete gamma function Q(x, y) (op ``gammaincc``); x and y must
+    be non-negative (ValueError, as PaddlePaddle)."""
+    _check_non_negative("gammaincc", "x", x)
+    _check_non_negative("gammaincc", "y", y)
+    return _C_ops.gammaincc(x, y)
+
+
+def gammainc(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """The regularized lower incomplete gamma function P(x, y) = 1 - Q(x, y), as PaddlePaddle
+    composes it from ``gammaincc``."""
+    return 1 - gammaincc(x, y)
+
+
+__all__ += ["gammaincc", "gammainc"]
+TENSOR_METHODS += ("gammaincc", "gammainc")
+
+
+def logspace(
+    start: Any,
+    stop: Any,
+    num: Any,
+    base: Any = 10.0,
+    dtype: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """``num`` values ``base ** e``, the exponents ``e`` evenly spaced from ``start`` to
+    ``stop`` (op ``logspace``): numbers become 1-element tensors of ``dtype`` (float32 by
+    default; an integer dtype truncates them), ``num`` an int32 one, as PaddlePaddle's."""
+    dtype = DataType.FLOAT32 if dtype is None else to_dtype(dtype, "logspace", "dtype")
+    if not isinstance(num, (Tensor, Value)) and (not isinstance(num, int) or isinstance(num, bool)):
+        raise TypeError(
+            f"The type of 'num' in logspace must be <class 'int'>, but received {type(num)}."
+        )
+
+    def one(value: Any, value_dtype: DataType) -> Any:
+        if isinstance(value, (Tensor, Value)):
+            return value
+        return to_tensor(np.array([value]).astype(value_dtype.numpy_dtype))
+
+    return _C_ops.logspace(
+        one(start, dtype), one(stop, dtype), one(num, DataType.INT32), one(base, dtype), dtype
+    )
+
+
+__all__ += ["logspace"]

@@ -14,6 +14,7 @@ from phiops.runtime.infermeta import (
     backward,
     binary,
     detect,
+    fftspecial,
     linalg,
     losscum,
     math3,
@@ -54,6 +55,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         vision,
         detect,
         losscum,
+        fftspecial,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

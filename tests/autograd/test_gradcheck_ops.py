@@ -611,6 +611,10 @@ from tests.autograd.cases_losscum import LOSSCUM_CASES  # noqa: E402
 
 CASES = CASES + LOSSCUM_CASES
 
+from tests.autograd.cases_fftspecial import FFTSPECIAL_CASES  # noqa: E402
+
+CASES = CASES + FFTSPECIAL_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

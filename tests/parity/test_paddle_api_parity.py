@@ -137,6 +137,13 @@ CASES: list[tuple[str, Call]] = [
     ("diag_embed-offset", lambda p, t: p.diag_embed(t(M), offset=1, dim1=0, dim2=2)),
     ("unfold", lambda p, t: p.unfold(t(X), 2, 2, 1)),
     ("unfold-method", lambda p, t: t(X).unfold(0, 1, 1)),
+    # the fftspecial family
+    ("gammaincc", lambda p, t: p.gammaincc(t(M + 0.5), t(M * 2.0))),
+    ("gammaincc-method", lambda p, t: t(M + 0.5).gammaincc(t(M))),
+    ("gammainc", lambda p, t: p.gammainc(t(M + 0.5), t(M * 2.0))),
+    ("logspace", lambda p, t: p.logspace(0, 2, 5)),
+    ("logspace-base-dtype", lambda p, t: p.logspace(1.5, -2, 7, 3.0, "float64")),
+    ("logspace-int", lambda p, t: p.logspace(0.5, 3.7, 4, 2.5, "int64")),
     ("round-decimals", lambda p, t: p.round(t(M * 0.77 - 1.25), decimals=1)),
     ("log1p-out", lambda p, t: (lambda out: (p.log1p(t(M), out=out), out)[1])(t(M * 0))),
     *[

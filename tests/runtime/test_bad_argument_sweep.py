@@ -190,6 +190,45 @@ _OVERRIDES.update(
 )
 
 
+# the fftspecial family: complex inputs where the kernels take them, axes and normalizations
+_FFT = {"axes": [1], "normalization": "backward"}
+_OVERRIDES.update(
+    {
+        "fft_c2c": {**_FFT, "x": _tensor("complex64")},
+        "fft_c2c_grad": {**_FFT, "out_grad": _tensor("complex64")},
+        "fft_r2c": _FFT,
+        "fft_r2c_grad": {**_FFT, "out_grad": _tensor("complex64")},
+        "fft_c2r": {**_FFT, "x": _tensor("complex64")},
+        "fft_c2r_grad": {**_FFT, "out_grad": _tensor(shape=(2, 4))},
+        "frame": {"frame_length": 2, "hop_length": 1},
+        "frame_grad": {"out_grad": _tensor(shape=(2, 2, 2)), "frame_length": 2, "hop_length": 1},
+        "overlap_add": {"hop_length": 1},
+        "overlap_add_grad": {"out_grad": _tensor(shape=(4,)), "hop_length": 1},
+        "stft": {"window": _tensor(shape=(2,)), "n_fft": 2, "hop_length": 1},
+        "maxout": {"x": _tensor(shape=(1, 4, 2, 2)), "groups": 2},
+        "logspace": {
+            "start": _tensor(shape=(1,)),
+            "stop": _tensor(shape=(1,)),
+            "num": phi.to_tensor(np.array([3], "int32")),
+            "base": _tensor(shape=(1,)),
+            "dtype": "float32",
+        },
+        "maxout_grad": {
+            "x": _tensor(shape=(1, 4, 2, 2)),
+            "out": _tensor(shape=(1, 2, 2, 2)),
+            "out_grad": _tensor(shape=(1, 2, 2, 2)),
+            "groups": 2,
+        },
+        "stft_grad": {
+            "window": _tensor(shape=(2,)),
+            "out_grad": _tensor("complex64", (2, 2, 2)),
+            "n_fft": 2,
+            "hop_length": 1,
+            "onesided": True,
+        },
+    }
+)
+
 # Required attributes by name where 0 would not do.
 _ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}
 

@@ -653,6 +653,39 @@ MISMATCHES["rnn_infer_meta"] = Case(
     (0, 0, 2, 0),
 )
 
+# the fftspecial family (runtime/infermeta/fftspecial.py)
+C128 = DataType.COMPLEX128
+CASES["fftc2_c_infer_meta"] = [Case((t(3, 4, dtype=C64),), ((0, 1), "ortho", True))]
+CASES["fftr2_c_infer_meta"] = [
+    Case((t(3, 5),), ((1,), "backward", True, True)),
+    Case((t(3, 5, dtype=F64),), ((0, 1), "forward", False, False), label="two-sided"),
+]
+CASES["fftc2_r_infer_meta"] = [
+    Case((t(3, 4, dtype=C64),), ((1,), "backward", False, 0)),
+    Case((t(3, 4, dtype=C128),), ((0, 1), "ortho", True, 7), label="last_dim_size"),
+]
+CASES["fftc2_r_grad_infer_meta"] = [Case((t(3, 6),), ((1,), "backward", False, 0))]
+CASES["frame_infer_meta"] = [
+    Case((t(2, 9),), (4, 2, -1)),
+    Case((t(9, 2, 3),), (3, 3, 0), label="axis 0"),
+]
+CASES["overlap_add_infer_meta"] = [
+    Case((t(2, 4, 3),), (2, -1)),
+    Case((t(5, 3, 2),), (1, 0), label="axis 0"),
+]
+CASES["overlap_add_grad_infer_meta"] = [Case((t(2, 4, 3), t(2, 8)), (2, -1))]
+CASES["logspace_infer_meta"] = [
+    Case((t(1), t(1), t(1, dtype=DataType.INT32), t(1)), (F32,)),
+]
+CASES["max_out_infer_meta"] = [
+    Case((t(2, 6, 3, 3),), (3, 1)),
+    Case((t(2, 3, 3, 4),), (2, -1), label="nhwc"),
+]
+CASES["stft_infer_meta"] = [
+    Case((t(2, 20), t(8)), (8, 3, False, True)),
+    Case((t(2, 20, dtype=F64), t(8, dtype=F64)), (8, 4, True, False), label="two-sided"),
+]
+
 def _metas(value: Any, name: str) -> Any:
     if value is None:
         return None

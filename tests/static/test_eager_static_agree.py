@@ -455,6 +455,36 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
 }
 
 
+# the fftspecial family
+ARGUMENTS.update(
+    {
+        "fft_c2c": lambda f, t: [t((2, 3), "complex64"), [0, 1], "ortho", True],
+        "fft_c2c_grad": lambda f, t: [t((2, 3), "complex64"), [1], "backward", False],
+        "fft_r2c": lambda f, t: [t((2, 5), "float32"), [1], "forward", True, True],
+        "fft_r2c_grad": lambda f, t: [
+            t((2, 5), "float32"), t((2, 3), "complex64"), [1], "forward", True, True
+        ],
+        "fft_c2r": lambda f, t: [t((2, 3), "complex64"), [1], "backward", False, 5],
+        "fft_c2r_grad": lambda f, t: [t((2, 5), "float32"), [1], "backward", False, 5],
+        "frame": lambda f, t: [t((2, 7), "float32"), 3, 2, -1],
+        "frame_grad": lambda f, t: [t((7, 2), "float32"), t((3, 3, 2), "float32"), 3, 2, 0],
+        "overlap_add": lambda f, t: [t((2, 3, 4), "float32"), 2, -1],
+        "overlap_add_grad": lambda f, t: [t((4, 3, 2), "float32"), t((9, 2), "float32"), 2, 0],
+        "stft": lambda f, t: [t((2, 9), "float32"), t((4,), "float32"), 4, 2, True, True],
+        "maxout": lambda f, t: [t((1, 4, 2, 2), "float32"), 2, 1],
+        # num of shape [1, 1]: _array's values there are 1 (a [1] int tensor would hold 0)
+        "logspace": lambda f, t: [
+            t((1,), "float32"), t((1,), "float32"), t((1, 1), "int32"), t((1,), "float32"), "float32"
+        ],
+        "maxout_grad": lambda f, t: [
+            t((1, 4, 2, 2), "float32"), t((1, 2, 2, 2), "float32"), t((1, 2, 2, 2), "float32"), 2, 1
+        ],
+        "stft_grad": lambda f, t: [
+            t((2, 9), "float32"), t((4,), "float32"), t((2, 3, 3), "complex64"), 4, 2, False, True
+        ],
+    }
+)
+
 # rnn: a one-layer RNN_TANH, hidden size 2, over [4, 2, 3] (time-major)
 _RNN_ATTRS = [0.0, False, 3, 2, 1, "RNN_TANH", 0, False]
 
