@@ -14,6 +14,7 @@ from phiops.runtime.infermeta import (
     backward,
     binary,
     linalg,
+    linalg2,
     math3,
     vision,
     multiary,
@@ -40,7 +41,18 @@ def infer_meta_python_name(phi_name: str) -> str:
 
 INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
     name: value
-    for module in (nullary, unary, binary, ternary, multiary, backward, math3, linalg, vision)
+    for module in (
+        nullary,
+        unary,
+        binary,
+        ternary,
+        multiary,
+        backward,
+        math3,
+        linalg,
+        linalg2,
+        vision,
+    )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
 }

@@ -603,6 +603,10 @@ from tests.autograd.cases_vision import VISION_CASES  # noqa: E402
 
 CASES = CASES + VISION_CASES
 
+from tests.autograd.cases_linalg2 import LINALG2_CASES  # noqa: E402
+
+CASES = CASES + LINALG2_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -153,6 +153,17 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "mv": {"vec": _tensor(shape=(3,))},
     "inverse": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
     "cholesky": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    # linalg2: identity matrices, which every solver and power takes
+    "solve": {"x": phi.to_tensor(np.eye(2, dtype="float32")), "y": _tensor(shape=(2, 3))},
+    "triangular_solve": {"x": phi.to_tensor(np.eye(2, dtype="float32")),
+                         "y": _tensor(shape=(2, 3))},
+    "cholesky_solve": {"y": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "det": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "slogdet": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "matrix_power": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "multi_dot": {"x": [_tensor(shape=(2, 3)), _tensor(shape=(3, 2))]},
+    "frobenius_norm": {"axis": [0]},
+    "addmm": {"input": _tensor(shape=(2, 2)), "y": _tensor(shape=(3, 2))},
 
     "unfold": {"x": _tensor(shape=(1, 1, 2, 3)), "kernel_sizes": [2, 2], "strides": [1, 1],
                "paddings": [0, 0, 0, 0], "dilations": [1, 1]},

@@ -1,0 +1,271 @@
+"""InferMeta functions of the linalg2 ops (solve, triangular_solve, cholesky_solve, det,
+slogdet, matrix_power, multi_dot, p_norm, dist, addmm, ...).
+
+The shape rules are PaddlePaddle 3.3.1's (paddle/phi/infermeta/binary.cc, unary.cc and
+multiary.cc, the functions of the same CamelCase names). ``det`` and ``slogdet`` name
+UnchangedInferMeta in PaddlePaddle's specs, their kernels resizing the output; phiops gives the
+output its dims here (DetInferMeta, SlogdetInferMeta). Operands of two dtypes are refused up front
+(PaddlePaddle's kernels read both as one type), naming the argument. Unknown (-1) extents
+propagate while a graph is built; checks compare only known ones.
+"""
+
+from __future__ import annotations
+
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.binary import broadcast_dims
+from phiops.runtime.infermeta.dims import UNKNOWN, extents_match, merge_extents
+from phiops.runtime.infermeta.linalg import square_matrices
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
+
+__all__ = [
+    "solve_infer_meta",
+    "triangular_solve_infer_meta",
+    "cholesky_solve_infer_meta",
+    "det_infer_meta",
+    "slogdet_infer_meta",
+    "matrix_power_infer_meta",
+    "multi_dot_infer_meta",
+    "multi_dot_grad_infer_meta",
+    "p_norm_infer_meta",
+    "dist_infer_meta",
+    "addmm_infer_meta",
+]
+
+_RUNTIME = MetaConfig()
+
+
+def _dims(dims: tuple[int, ...] | list[int]) -> str:
+    return str(list(dims))
+
+
+def _same_dtype(x: MetaTensor, y: MetaTensor, x_name: str = "x", y_name: str = "y") -> None:
+    if x.dtype != y.dtype:
+        raise InvalidArgumentError(
+            f"argument '{y_name}' must have the dtype of argument '{x_name}' "
+            f"({x.dtype.name.lower()}), got {y.dtype.name.lower()}"
+        )
+
+
+def _at_least_2d(x: MetaTensor, name: str) -> None:
+    if len(x.dims) < 2:
+        raise InvalidArgumentError(
+            f"argument '{name}' must have at least 2 dimensions, got dims {_dims(x.dims)}"
+        )
+
+
+def _set(out: MetaTensor, dims: tuple[int, ...], like: MetaTensor) -> None:
+    out.set_dims(tuple(dims))
+    out.set_dtype(like.dtype)
+    out.set_layout(like.layout)
+
+
+def _rows_match(x: MetaTensor, y_rows: int, y: MetaTensor, what: str, config: MetaConfig) -> None:
+    if not extents_match(x.dims[-1], y_rows, config):
+        raise InvalidArgumentError(
+            f"argument 'y' must have {what} equal to the order of argument 'x''s matrices "
+            f"({x.dims[-1]}), got dims {_dims(y.dims)} for x dims {_dims(x.dims)}"
+        )
+
+
+def solve_infer_meta(
+    x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's SolveInferMeta: ``x`` [..., M, M]; ``y`` [..., M, K], or [M] (one right-hand
+    side, the result then [..., M]); the batch dims broadcast."""
+    square_matrices(x, "x", config)
+    _same_dtype(x, y)
+    if len(y.dims) == 0:
+        raise InvalidArgumentError("argument 'y' must have at least 1 dimension, got dims []")
+    if len(y.dims) == 1:
+        _rows_match(x, y.dims[0], y, "its extent", config)
+        _set(out, tuple(x.dims[:-1]), x)
+        return
+    _rows_match(x, y.dims[-2], y, "its second-to-last extent", config)
+    batch = broadcast_dims(tuple(x.dims[:-2]), tuple(y.dims[:-2]), "x", "y")
+    _set(out, batch + (merge_extents(x.dims[-1], y.dims[-2]), y.dims[-1]), x)
+
+
+def _matrix_solve(x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig) -> None:
+    """``x`` [..., M, M] and ``y`` [..., M, K], batch dims broadcast: ``out`` [..., M, K]."""
+    square_matrices(x, "x", config)
+    _at_least_2d(y, "y")
+    _same_dtype(x, y)
+    _rows_match(x, y.dims[-2], y, "its second-to-last extent", config)
+    batch = broadcast_dims(tuple(x.dims[:-2]), tuple(y.dims[:-2]), "x", "y")
+    _set(out, batch + tuple(y.dims[-2:]), y)
+
+
+def triangular_solve_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor,
+    upper: bool,
+    transpose: bool,
+    unitriangular: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's TriangularSolveInferMeta: ``x`` [..., M, M] triangular, ``y`` [..., M, K]; the
+    batch dims broadcast; ``out`` [..., M, K]."""
+    _matrix_solve(x, y, out, config)
+
+
+def cholesky_solve_infer_meta(
+    x: MetaTensor, y: MetaTensor, upper: bool, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's CholeskySolveInferMeta: ``y`` [..., M, M] a Cholesky factor, ``x`` [..., M, K] the
+    right-hand sides; the batch dims broadcast; ``out`` [..., M, K]."""
+    square_matrices(y, "y", config)
+    _at_least_2d(x, "x")
+    _same_dtype(y, x, "y", "x")
+    if not extents_match(y.dims[-1], x.dims[-2], config):
+        raise InvalidArgumentError(
+            f"argument 'x' must have its second-to-last extent equal to the order of argument "
+            f"'y''s matrices ({y.dims[-1]}), got dims {_dims(x.dims)} for y dims {_dims(y.dims)}"
+        )
+    batch = broadcast_dims(tuple(y.dims[:-2]), tuple(x.dims[:-2]), "y", "x")
+    _set(out, batch + tuple(x.dims[-2:]), x)
+
+
+def det_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``x`` [..., N, N]; ``out`` holds one determinant per matrix: the batch dims ``...``."""
+    square_matrices(x, "x", config)
+    _set(out, tuple(x.dims[:-2]), x)
+
+
+def slogdet_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``x`` [..., N, N]; ``out`` [2, ...]: the signs, then the logarithms of the absolute
+    determinants."""
+    square_matrices(x, "x", config)
+    _set(out, (2,) + tuple(x.dims[:-2]), x)
+
+
+def matrix_power_infer_meta(
+    x: MetaTensor, n: int, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's MatrixPowerInferMeta: ``x`` [..., N, N]; ``out`` has its dims and dtype."""
+    square_matrices(x, "x", config)
+    _set(out, tuple(x.dims), x)
+
+
+def multi_dot_infer_meta(
+    x: list[MetaTensor], out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's MultiDotInferMeta: at least 2 matrices, chained: the first may be a vector [K]
+    (a row), the last a vector [K] (a column), the others 2-D; inner extents must agree.
+    ``out`` [M, N], less the vector ends' dims."""
+    if len(x) < 2:
+        raise InvalidArgumentError(f"argument 'x' must hold at least 2 tensors, got {len(x)}")
+    first, last = x[0], x[-1]
+    for index, tensor in enumerate(x):
+        _same_dtype(first, tensor, "x[0]", f"x[{index}]")
+        end = index in (0, len(x) - 1)
+        if len(tensor.dims) != 2 and not (end and len(tensor.dims) == 1):
+            wanted = "1 or 2 dimensions" if end else "2 dimensions"
+            raise InvalidArgumentError(
+                f"argument 'x[{index}]' must have {wanted}, got dims {_dims(tensor.dims)}"
+            )
+    shapes = [tuple(t.dims) for t in x]
+    if len(shapes[0]) == 1:
+        shapes[0] = (1, shapes[0][0])
+    if len(shapes[-1]) == 1:
+        shapes[-1] = (shapes[-1][0], 1)
+    for index in range(1, len(shapes)):
+        if not extents_match(shapes[index - 1][1], shapes[index][0], config):
+            raise InvalidArgumentError(
+                f"argument 'x[{index}]' with dims {_dims(x[index].dims)} cannot be multiplied "
+                f"by argument 'x[{index - 1}]' with dims {_dims(x[index - 1].dims)}: the inner "
+                "extents differ"
+            )
+    dims: tuple[int, ...] = ()
+    if len(first.dims) == 2:
+        dims += (first.dims[0],)
+    if len(last.dims) == 2:
+        dims += (last.dims[1],)
+    _set(out, dims, first)
+
+
+def multi_dot_grad_infer_meta(
+    x: list[MetaTensor],
+    out_grad: MetaTensor,
+    x_grad: list[MetaTensor | None],
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MultiDotGradInferMeta: each ``x_grad[i]`` like ``x[i]``."""
+    for tensor, grad in zip(x, x_grad):
+        if grad is not None:
+            grad.share_meta(tensor)
+
+
+def p_norm_infer_meta(
+    x: MetaTensor,
+    porder: float,
+    axis: int,
+    epsilon: float,
+    keepdim: bool,
+    asvector: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's PNormInferMeta: the norm along ``axis`` (in [-rank, rank)), that axis removed (or
+    1 with ``keepdim``); with ``asvector`` over every element, ``out`` [] (or all ones with
+    ``keepdim``) whatever ``axis`` is."""
+    rank = len(x.dims)
+    if not asvector and rank and not -rank <= axis < rank:
+        raise InvalidArgumentError(
+            f"argument 'axis' must be in [{-rank}, {rank}) for x dims {_dims(x.dims)}, got {axis}"
+        )
+    if asvector or rank == 0:
+        dims = (1,) * rank if keepdim else ()
+    else:
+        axis %= rank
+        dims = tuple(
+            1 if i == axis else extent for i, extent in enumerate(x.dims) if keepdim or i != axis
+        )
+    _set(out, dims, x)
+
+
+def dist_infer_meta(
+    x: MetaTensor, y: MetaTensor, p: float, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's DistInferMeta: ``x`` and ``y`` broadcast together; ``out`` [], the p-norm of
+    x - y."""
+    _same_dtype(x, y)
+    broadcast_dims(tuple(x.dims), tuple(y.dims), "x", "y")
+    _set(out, (), x)
+
+
+def addmm_infer_meta(
+    input: MetaTensor,
+    x: MetaTensor,
+    y: MetaTensor,
+    beta: float,
+    alpha: float,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's AddmmInferMeta: ``x`` [M, K], ``y`` [K, N], ``input`` 1-D or 2-D broadcasting to
+    [M, N]; ``out`` [M, N]."""
+    for tensor, name in ((x, "x"), (y, "y")):
+        if len(tensor.dims) != 2:
+            raise InvalidArgumentError(
+                f"argument '{name}' must have 2 dimensions, got dims {_dims(tensor.dims)}"
+            )
+    if len(input.dims) not in (1, 2):
+        raise InvalidArgumentError(
+            f"argument 'input' must have 1 or 2 dimensions, got dims {_dims(input.dims)}"
+        )
+    _same_dtype(x, y)
+    _same_dtype(x, input, "x", "input")
+    if not extents_match(x.dims[1], y.dims[0], config):
+        raise InvalidArgumentError(
+            f"argument 'y' must have as many rows as argument 'x' has columns ({x.dims[1]}), "
+            f"got dims {_dims(y.dims)} for x dims {_dims(x.dims)}"
+        )
+    dims = (x.dims[0], y.dims[1])
+    broadcast = broadcast_dims(dims, tuple(input.dims), "x @ y", "input")
+    if broadcast != dims and UNKNOWN not in dims:
+        raise InvalidArgumentError(
+            f"argument 'input' with dims {_dims(input.dims)} must broadcast to the product's "
+            f"dims {_dims(dims)}"
+        )
+    _set(out, dims, x)
