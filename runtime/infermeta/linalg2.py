@@ -11,6 +11,7 @@ propagate while a graph is built; checks compare only known ones.
 
 from __future__ import annotations
 
+from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.binary import broadcast_dims
 from phiops.runtime.infermeta.dims import UNKNOWN, extents_match, merge_extents
@@ -29,6 +30,15 @@ __all__ = [
     "p_norm_infer_meta",
     "dist_infer_meta",
     "addmm_infer_meta",
+    "qr_infer_meta",
+    "svd_infer_meta",
+    "eigh_infer_meta",
+    "eigvalsh_infer_meta",
+    "eigvalsh_grad_infer_meta",
+    "matrix_rank_infer_meta",
+    "matrix_rank_tol_infer_meta",
+    "squared_l2_norm_infer_meta",
+    "l1_norm_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -269,3 +279,166 @@ def addmm_infer_meta(
             f"dims {_dims(dims)}"
         )
     _set(out, dims, x)
+
+
+def _real_dtype(dtype: DataType) -> DataType:
+    return {DataType.COMPLEX64: DataType.FLOAT32, DataType.COMPLEX128: DataType.FLOAT64}.get(
+        dtype, dtype
+    )
+
+
+def _set_real(out: MetaTensor, dims: tuple[int, ...], like: MetaTensor) -> None:
+    out.set_dims(tuple(dims))
+    out.set_dtype(_real_dtype(like.dtype))
+    out.set_layout(like.layout)
+
+
+def _smaller(a: int, b: int) -> int:
+    return UNKNOWN if UNKNOWN in (a, b) else min(a, b)
+
+
+QR_MODES = ("reduced", "complete", "r")
+
+
+def qr_infer_meta(
+    x: MetaTensor, mode: str, q: MetaTensor, r: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's QrInferMeta: ``x`` [..., M, N], K = min(M, N); ``mode`` "reduced" gives q
+    [..., M, K] and r [..., K, N], "complete" q [..., M, M] and r [..., M, N], "r" an empty q
+    [0] and r [..., K, N]."""
+    _at_least_2d(x, "x")
+    if mode not in QR_MODES:
+        raise InvalidArgumentError(
+            f"argument 'mode' must be one of {', '.join(map(repr, QR_MODES))}, got {mode!r}"
+        )
+    *batch, m, n = x.dims
+    k = _smaller(m, n)
+    batch = tuple(batch)
+    if mode == "complete":
+        _set(q, batch + (m, m), x)
+        _set(r, batch + (m, n), x)
+    else:
+        _set(q, batch + (m, k) if mode == "reduced" else (0,), x)
+        _set(r, batch + (k, n), x)
+
+
+def svd_infer_meta(
+    x: MetaTensor,
+    full_matrices: bool,
+    u: MetaTensor,
+    s: MetaTensor,
+    vh: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's SvdInferMeta: ``x`` [..., M, N], K = min(M, N): u [..., M, K] (M with
+    ``full_matrices``), s [..., K] real, vh [..., K, N] (N with ``full_matrices``)."""
+    _at_least_2d(x, "x")
+    *batch, m, n = x.dims
+    k = _smaller(m, n)
+    batch = tuple(batch)
+    _set(u, batch + (m, m if full_matrices else k), x)
+    _set_real(s, batch + (k,), x)
+    _set(vh, batch + (n if full_matrices else k, n), x)
+
+
+def _uplo(value: str, name: str) -> None:
+    if value not in ("L", "U"):
+        raise InvalidArgumentError(f"argument '{name}' must be 'L' or 'U', got {value!r}")
+
+
+def eigh_infer_meta(
+    x: MetaTensor, UPLO: str, out_w: MetaTensor, out_v: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's EighInferMeta: ``x`` [..., N, N]; out_w [..., N] real, out_v like x."""
+    square_matrices(x, "x", config)
+    _uplo(UPLO, "UPLO")
+    _set_real(out_w, tuple(x.dims[:-1]), x)
+    _set(out_v, tuple(x.dims), x)
+
+
+def eigvalsh_infer_meta(
+    x: MetaTensor,
+    uplo: str,
+    is_test: bool,
+    eigenvalues: MetaTensor,
+    eigenvectors: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's EigvalshInferMeta: ``x`` [..., N, N]; eigenvalues [..., N] real, eigenvectors
+    like x (the gradient's input)."""
+    square_matrices(x, "x", config)
+    _uplo(uplo, "uplo")
+    _set_real(eigenvalues, tuple(x.dims[:-1]), x)
+    _set(eigenvectors, tuple(x.dims), x)
+
+
+def eigvalsh_grad_infer_meta(
+    eigenvectors: MetaTensor,
+    eigenvalues_grad: MetaTensor,
+    uplo: str,
+    is_test: bool,
+    x_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's EigvalshGradInferMeta: x_grad like the eigenvectors."""
+    if x_grad is not None:
+        x_grad.share_meta(eigenvectors)
+
+
+def _rank_dims(x: MetaTensor) -> tuple[int, ...]:
+    _at_least_2d(x, "x")
+    return tuple(x.dims[:-2])
+
+
+def _set_int64(out: MetaTensor, dims: tuple[int, ...], like: MetaTensor) -> None:
+    out.set_dims(tuple(dims))
+    out.set_dtype(DataType.INT64)
+    out.set_layout(like.layout)
+
+
+def matrix_rank_infer_meta(
+    x: MetaTensor,
+    use_default_tol: bool,
+    hermitian: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MatrixRankInferMeta: ``x`` [..., M, N] (square when ``hermitian``); out [...]
+    int64."""
+    dims = _rank_dims(x)
+    if hermitian:
+        square_matrices(x, "x", config)
+    _set_int64(out, dims, x)
+
+
+def matrix_rank_tol_infer_meta(
+    x: MetaTensor,
+    atol_tensor: MetaTensor,
+    use_default_tol: bool,
+    hermitian: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MatrixRankTolInferMeta: ``x`` [..., M, N]; the tolerances broadcast with the batch
+    dims [...]; out int64 of the broadcast dims."""
+    dims = _rank_dims(x)
+    if hermitian:
+        square_matrices(x, "x", config)
+    if _real_dtype(x.dtype) != atol_tensor.dtype and x.dtype != atol_tensor.dtype:
+        raise InvalidArgumentError(
+            f"argument 'atol_tensor' must have the (real) dtype of argument 'x' "
+            f"({_real_dtype(x.dtype).name.lower()}), got {atol_tensor.dtype.name.lower()}"
+        )
+    _set_int64(out, broadcast_dims(dims, tuple(atol_tensor.dims), "x", "atol_tensor"), x)
+
+
+def squared_l2_norm_infer_meta(
+    x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's SquaredL2NormInferMeta: out [1], the sum of x's squares."""
+    _set(out, (1,), x)
+
+
+def l1_norm_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """PHI's L1NormInferMeta: out [], the sum of |x|."""
+    _set(out, (), x)

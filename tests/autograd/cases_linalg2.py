@@ -159,7 +159,55 @@ def linalg2_cases() -> list[Case]:
             uniform((2, 4), 543),
             uniform((4, 3), 544),
         ),
+        # decompositions: each output enters the loss; inputs with distinct singular values and
+        # eigenvalues, where the outputs are differentiable (signs fixed by LAPACK)
+        case("qr", "[4,3]", lambda x: phi.qr(x, "reduced"), uniform((4, 3), 545)),
+        case("qr", "[2,3,3]-complete", lambda x: phi.qr(x, "complete"), dominant((2, 3, 3), 546)),
+        case("qr", "[2,4]", lambda x: phi.qr(x, "reduced"), uniform((2, 4), 547)),
+        case("svd", "[4,3]", lambda x: phi.svd(x, False), uniform((4, 3), 548)),
+        case("svd", "[2,2,3]", lambda x: phi.svd(x, False), uniform((2, 2, 3), 549)),
+        case("eigh", "[3,3]-L", lambda x: phi.eigh(symmetric(x), "L"), uniform((3, 3), 550)),
+        case("eigh", "[2,3,3]-U", lambda x: phi.eigh(symmetric(x), "U"), uniform((2, 3, 3), 551)),
+        case(
+            "eigvalsh",
+            "[2,3,3]-L",
+            lambda x: phi.eigvalsh(symmetric(x), "L", False)[0],
+            uniform((2, 3, 3), 552),
+        ),
+        case(
+            "renorm",
+            "[3,4]-p2-axis0",
+            lambda x: phi.renorm(x, 2.0, 0, 1.5),
+            uniform((3, 4), 553),
+        ),
+        case(
+            "renorm",
+            "[2,3,4]-p3-axis_-1",
+            lambda x: phi.renorm(x, 3.0, -1, 1.0),
+            uniform((2, 3, 4), 554),
+        ),
+        case("squared_l2_norm", "[3,4]", phi.squared_l2_norm, uniform((3, 4), 555)),
+        case("squared_l2_norm", "[]", phi.squared_l2_norm, uniform((), 556)),
+        # l1_norm has a float32 kernel only: through a cast, with steps and tolerances for float32
+        case(
+            "l1_norm",
+            "[3,4]-float32",
+            lambda x: phi.l1_norm(phi.cast(x, "float32")),
+            uniform((3, 4), 557),
+            eps=1e-2,
+            rtol=1e-3,
+            atol=1e-3,
+        ),
     ]
+
+
+def symmetric(x: phi.Tensor) -> phi.Tensor:
+    """(x + x^T) / 2 plus a diagonal 0, 3, 6, ...: separated eigenvalues; the gradient check
+    runs through it, since eigh reads one triangle while its gradient is symmetric."""
+    n = x.shape[-1]
+    return (x + phi.transpose(x, list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])) * 0.5 + (
+        phi.to_tensor(np.diag(np.arange(n) * 3.0))
+    )
 
 
 LINALG2_CASES: list[Case] = linalg2_cases()

@@ -315,3 +315,188 @@ def test_bad_input_names_op_and_argument(
 def test_mixed_dtypes_are_refused() -> None:
     with pytest.raises(InvalidArgumentError, match="argument 'y' must have the dtype"):
         phi.solve(phi.to_tensor(np.eye(2)), phi.to_tensor(np.ones((2, 1), np.float32)))
+
+
+# -- decompositions, ranks and the other norms --------------------------------------------------
+
+
+def hermitian(a: np.ndarray) -> np.ndarray:
+    """A Hermitian matrix (batch) with well-separated eigenvalues, made from ``a``."""
+    n = a.shape[-1]
+    h = (a + np.conj(np.swapaxes(a, -1, -2))) / 2 + np.diag(np.arange(n) * 3.0)
+    return h.astype(a.dtype)
+
+
+def np_renorm(x: np.ndarray, p: float, axis: int, max_norm: float) -> np.ndarray:
+    others = tuple(i for i in range(x.ndim) if i != axis % x.ndim)
+    norm = (np.abs(x) ** p).sum(axis=others, keepdims=True) ** (1 / p)
+    return np.where(norm > max_norm, x * max_norm / norm, x)
+
+
+# op -> (kernel, input maker, attributes, float64 reference of every output)
+DECOMPOSITIONS: dict[str, tuple[str, Callable, tuple, Callable]] = {
+    "qr": ("qr", lambda d: sample((2, 4, 3), d, seed=1), ("reduced",), lambda x: np.linalg.qr(x)),
+    "svd": (
+        "svd",
+        lambda d: sample((2, 3, 4), d, seed=2),
+        (False,),
+        lambda x: np.linalg.svd(x, full_matrices=False),
+    ),
+    "eigh": (
+        "eigh",
+        lambda d: hermitian(sample((2, 3, 3), d, seed=3)),
+        ("L",),
+        lambda x: np.linalg.eigh(x),
+    ),
+    "eigvalsh": (
+        "eigvalsh",
+        lambda d: hermitian(sample((3, 3), d, seed=4)),
+        ("U", False),
+        lambda x: np.linalg.eigh(x, "U"),
+    ),
+    "matrix_rank": (
+        "matrix_rank",
+        lambda d: (sample((2, 3, 2), d, seed=5) @ sample((2, 2, 4), d, seed=6)).astype(
+            d.numpy_dtype
+        ),
+        (0.0, True, False),
+        lambda x: (np.linalg.matrix_rank(x),),
+    ),
+    "renorm": (
+        "renorm",
+        lambda d: sample((3, 4), d, seed=7),
+        (2.0, 0, 1.0),
+        lambda x: (np_renorm(x, 2.0, 0, 1.0),),
+    ),
+    "squared_l2_norm": (
+        "squared_l2_norm",
+        lambda d: sample((3, 4), d, seed=8),
+        (),
+        lambda x: ((x * x).sum().reshape(1),),
+    ),
+    "l1_norm": ("l1_norm", lambda d: sample((3, 4), d, seed=9), (), lambda x: (np.abs(x).sum(),)),
+}
+
+
+@op_test(*DECOMPOSITIONS, kind="dtypes")
+@pytest.mark.parametrize(
+    "op, dtype",
+    [(op, dtype) for op in DECOMPOSITIONS for dtype in cpu_dtypes(DECOMPOSITIONS[op][0])],
+)
+def test_decompositions_match_numpy_for_each_dtype(op: str, dtype: DataType) -> None:
+    """qr, svd and eigh give LAPACK's signs, as numpy does: compared directly."""
+    _, make_input, attrs, reference = DECOMPOSITIONS[op]
+    x = make_input(dtype)
+    result = getattr(phi, op)(phi.to_tensor(x), *attrs)
+    outs = list(result) if isinstance(result, (list, tuple)) else [result]
+    # the rank in x's own precision (its eps decides the default tolerance)
+    expected = reference(x if op == "matrix_rank" else wide(x))
+    for out, want in zip(outs, expected):
+        assert out.shape == list(np.shape(want))
+        if op == "matrix_rank":
+            assert out.dtype == D.INT64
+            np.testing.assert_array_equal(out.numpy(), want)
+            continue
+        rtol = {"rtol": 1e-4, "atol": 1e-5} if dtype in (D.FLOAT32, D.COMPLEX64) else {}
+        np.testing.assert_allclose(out.numpy(), want, **(rtol or tolerance(dtype)))
+
+
+@op_test("matrix_rank_tol", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("matrix_rank_tol"), ids=lambda d: d.name.lower())
+def test_matrix_rank_tol_matches_numpy_for_each_dtype(dtype: DataType) -> None:
+    x = (sample((2, 3, 2), dtype, seed=1) @ sample((2, 2, 3), dtype, seed=2)).astype(
+        dtype.numpy_dtype
+    )
+    x[1] = np.diag([1.0, 1e-3, 0.5]).astype(dtype.numpy_dtype)
+    real = np.float32 if dtype in (D.FLOAT32, D.COMPLEX64) else np.float64
+    atol = np.array([1e-3, 1e-2], real)
+    out = phi.matrix_rank_tol(phi.to_tensor(x), phi.to_tensor(atol), False, False)
+    assert out.dtype == D.INT64
+    expected = [np.linalg.matrix_rank(wide(x[i]), tol=atol[i]) for i in range(2)]
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_decomposition_registrations_are_paddles() -> None:
+    for op in (*DECOMPOSITIONS, "matrix_rank_tol"):
+        kernel = DECOMPOSITIONS[op][0] if op in DECOMPOSITIONS else op
+        names = [kernel] + ([f"{kernel}_grad"] if f"{kernel}_grad" in TABLE else [])
+        for name in names:
+            assert {d.name.lower() for d in cpu_dtypes(name)} == set(TABLE[name]), name
+
+
+@op_test("qr", "svd", kind="edge")
+def test_qr_and_svd_modes_and_shapes() -> None:
+    x = sample((2, 4, 3), D.FLOAT64, seed=1)
+    q, r = phi.qr(phi.to_tensor(x), "complete")
+    assert q.shape == [2, 4, 4] and r.shape == [2, 4, 3]
+    np.testing.assert_allclose((q.numpy() @ r.numpy()), x, rtol=1e-12, atol=1e-12)
+    q, r = phi.qr(phi.to_tensor(x), "r")
+    assert q.shape == [0] and r.shape == [2, 3, 3]
+    wide_q, wide_r = phi.qr(phi.to_tensor(x.swapaxes(-1, -2)), "reduced")
+    assert wide_q.shape == [2, 3, 3] and wide_r.shape == [2, 3, 4]
+    np.testing.assert_allclose(wide_q.numpy() @ wide_r.numpy(), x.swapaxes(-1, -2), atol=1e-12)
+    u, s, vh = phi.svd(phi.to_tensor(x), True)
+    assert u.shape == [2, 4, 4] and s.shape == [2, 3] and vh.shape == [2, 3, 3]
+    assert s.dtype == D.FLOAT64
+    c = sample((3, 2), D.COMPLEX64, seed=2)
+    assert phi.svd(phi.to_tensor(c), False)[1].dtype == D.FLOAT32
+    empty = phi.svd(phi.to_tensor(np.ones((0, 2, 3))), False)
+    assert [t.shape for t in empty] == [[0, 2, 2], [0, 2], [0, 2, 3]]
+    with pytest.raises(InvalidArgumentError, match="qr.*argument 'mode'"):
+        phi.qr(phi.to_tensor(x), "full")
+    with pytest.raises(InvalidArgumentError, match="svd.*at least 2 dimensions"):
+        phi.svd(phi.to_tensor(np.ones(3)), False)
+
+
+@op_test("eigh", "eigvalsh", kind="edge")
+def test_eigh_reads_one_triangle() -> None:
+    # PaddlePaddle 3.3.1: eigh([[2, 100], [1, 3]], 'U') = [-97.50125, 102.50125], 'L' =
+    # [1.381966, 3.618034]
+    x = phi.to_tensor(np.array([[2.0, 100], [1, 3]]))
+    np.testing.assert_allclose(phi.eigh(x, "U")[0].numpy(), [-97.50124999, 102.50124999])
+    np.testing.assert_allclose(phi.eigvalsh(x, "L", True)[0].numpy(), [1.38196601, 3.61803399])
+    w, v = phi.eigh(phi.to_tensor(np.ones((0, 2, 2))), "L")
+    assert w.shape == [0, 2] and v.shape == [0, 2, 2]
+    with pytest.raises(InvalidArgumentError, match="eigh.*argument 'UPLO' must be 'L' or 'U'"):
+        phi.eigh(x, "X")
+    with pytest.raises(InvalidArgumentError, match="eigvalsh.*square matrices"):
+        phi.eigvalsh(phi.to_tensor(np.ones((2, 3))), "L", False)
+
+
+@op_test("matrix_rank", "matrix_rank_tol", kind="edge")
+def test_matrix_rank_tolerances() -> None:
+    # PaddlePaddle 3.3.1: the default tolerance keeps 1e-9 (rank 2), 0.05 drops it
+    x = np.array([[[1.0, 2], [2, 4.1]], [[1, 0], [0, 1e-9]]])
+    rank = phi.matrix_rank(phi.to_tensor(x), 0.0, True, False)
+    np.testing.assert_array_equal(rank.numpy(), [2, 2])
+    np.testing.assert_array_equal(phi.matrix_rank(phi.to_tensor(x), 0.05, False, False), [1, 1])
+    per_matrix = phi.matrix_rank_tol(
+        phi.to_tensor(x), phi.to_tensor(np.array([0.05, 0.0])), True, False
+    )
+    np.testing.assert_array_equal(per_matrix.numpy(), [1, 2])
+    one = phi.matrix_rank_tol(phi.to_tensor(x), phi.to_tensor(np.array(0.05)), False, False)
+    np.testing.assert_array_equal(one.numpy(), [1, 1])
+    hermitian_rank = phi.matrix_rank(phi.to_tensor(np.array([[1.0, 2], [2, -4]])), 0.0, True, True)
+    assert hermitian_rank.shape == [] and hermitian_rank.numpy() == 2
+    with pytest.raises(InvalidArgumentError, match="matrix_rank.*at least 2 dimensions"):
+        phi.matrix_rank(phi.to_tensor(np.ones(3)), 0.0, True, False)
+
+
+@op_test("renorm", "squared_l2_norm", "l1_norm", kind="edge")
+def test_renorm_and_the_whole_tensor_norms() -> None:
+    x = np.array([[3.0, 4], [0.3, 0.4]])
+    # PaddlePaddle 3.3.1: the first row (norm 5) scaled to norm 1, the second (0.5) kept
+    np.testing.assert_allclose(
+        phi.renorm(phi.to_tensor(x), 2.0, 0, 1.0).numpy(), [[0.6, 0.8], [0.3, 0.4]]
+    )
+    # a negative axis counts from the end
+    np.testing.assert_allclose(
+        phi.renorm(phi.to_tensor(x), 2.0, -1, 1.0).numpy(), np_renorm(x, 2.0, 1, 1.0)
+    )
+    assert phi.squared_l2_norm(phi.to_tensor(np.array(3.0))).shape == [1]
+    np.testing.assert_array_equal(phi.squared_l2_norm(phi.to_tensor(np.ones(0))).numpy(), [0])
+    assert phi.l1_norm(phi.to_tensor(np.ones(0, np.float32))).numpy() == 0
+    strided = sample((4, 3), D.FLOAT32, seed=1).T
+    np.testing.assert_allclose(
+        phi.l1_norm(phi.to_tensor(strided)).numpy(), np.abs(strided).sum(), rtol=1e-6
+    )

@@ -164,6 +164,11 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "multi_dot": {"x": [_tensor(shape=(2, 3)), _tensor(shape=(3, 2))]},
     "frobenius_norm": {"axis": [0]},
     "addmm": {"input": _tensor(shape=(2, 2)), "y": _tensor(shape=(3, 2))},
+    "eigh": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "eigvalsh": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "matrix_rank_tol": {"atol_tensor": _tensor(shape=())},
+    "qr": {"mode": "reduced"},
+    "renorm": {"p": 2.0, "max_norm": 1.0},
 
     "unfold": {"x": _tensor(shape=(1, 1, 2, 3)), "kernel_sizes": [2, 2], "strides": [1, 1],
                "paddings": [0, 0, 0, 0], "dilations": [1, 1]},

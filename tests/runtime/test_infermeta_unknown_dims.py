@@ -483,6 +483,18 @@ CASES: dict[str, list[Case]] = {
     ],
     "dist_infer_meta": [Case((t(2, 1, 3), t(4, 3)), (2.0,))],
     "addmm_infer_meta": [Case((t(3), t(2, 4), t(4, 3)), (1.0, 1.0))],
+    "qr_infer_meta": [
+        Case((t(2, 4, 3),), ("reduced",), (0, 0)),
+        Case((t(3, 4),), ("complete",), (0, 0), label="complete"),
+    ],
+    "svd_infer_meta": [Case((t(2, 4, 3),), (False,), (0, 0, 0))],
+    "eigh_infer_meta": [Case((t(2, 3, 3),), ("L",), (0, 0))],
+    "eigvalsh_infer_meta": [Case((t(2, 3, 3),), ("U", False), (0, 0))],
+    "eigvalsh_grad_infer_meta": [Case((t(2, 3, 3), t(2, 3)), ("L", False))],
+    "matrix_rank_infer_meta": [Case((t(2, 3, 4),), (True, False))],
+    "matrix_rank_tol_infer_meta": [Case((t(2, 3, 4), t(2)), (False, False))],
+    "squared_l2_norm_infer_meta": [Case((t(2, 3),))],
+    "l1_norm_infer_meta": [Case((t(2, 3),))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -625,6 +637,9 @@ MISMATCHES: dict[str, Case] = {
     "multi_dot_infer_meta": Case(([t(-1, 3), t(4, 5)],)),
     "dist_infer_meta": Case((t(-1, 3), t(2, 4)), (2.0,)),
     "addmm_infer_meta": Case((t(3), t(-1, 4), t(5, 3)), (1.0, 1.0)),
+    "eigh_infer_meta": Case((t(-1, 3, 4),), ("L",), (0, 0)),
+    "eigvalsh_infer_meta": Case((t(-1, 3, 4),), ("L", False), (0, 0)),
+    "matrix_rank_tol_infer_meta": Case((t(2, -1, 4), t(3)), (False, False)),
 }
 
 

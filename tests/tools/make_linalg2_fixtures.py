@@ -93,9 +93,59 @@ OPS: dict[str, list[tuple[str, list, list, str]]] = {
         ("row", [(3,), (2, 4), (4, 3)], [1.0, 1.0], "plain"),
         ("column", [(2, 1), (2, 4), (4, 3)], [-1.0, 0.5], "plain"),
     ],
+    "qr": [
+        ("tall", [(4, 3)], ["reduced"], "plain"),
+        ("square-complete", [(2, 3, 3)], ["complete"], "plain"),
+        ("wide", [(2, 4)], ["reduced"], "plain"),
+        ("r", [(3, 2)], ["r"], "forward"),
+    ],
+    "svd": [
+        ("tall", [(4, 3)], [False], "plain"),
+        ("wide-batch", [(2, 2, 4)], [False], "plain"),
+        ("square-full", [(3, 3)], [True], "plain"),
+        ("tall-full", [(4, 2)], [True], "forward"),
+    ],
+    "eigh": [
+        ("L", [(3, 3)], ["L"], "hermitian"),
+        ("U-batch", [(2, 3, 3)], ["U"], "hermitian"),
+        ("U-reads-upper", [(3, 3)], ["U"], "forward"),
+        ("U", [(4, 4)], ["U"], "hermitian"),
+    ],
+    "eigvalsh": [
+        ("L", [(3, 3)], ["L", False], "hermitian"),
+        ("U-batch", [(2, 3, 3)], ["U", False], "hermitian"),
+        ("U", [(3, 3)], ["U", False], "hermitian"),
+    ],
+    "matrix_rank": [
+        ("default", [(2, 3, 4)], [0.0, True, False], "low-rank"),
+        ("tol", [(3, 3)], [0.5, False, False], "plain"),
+        ("hermitian", [(2, 3, 3)], [0.0, True, True], "hermitian-low-rank"),
+    ],
+    "matrix_rank_tol": [
+        ("per-matrix", [(2, 3, 3), (2,)], [False, False], "low-rank-tol"),
+        ("default", [(2, 3, 4), ()], [True, False], "low-rank-tol"),
+    ],
+    "renorm": [
+        ("axis0", [(3, 4)], [2.0, 0, 1.0], "plain"),
+        ("axis2-p1", [(2, 3, 4)], [1.0, 2, 2.0], "plain"),
+        ("p3", [(4, 3)], [3.0, 1, 1.5], "plain"),
+    ],
+    "squared_l2_norm": [("2d", [(3, 4)], [], "plain"), ("0d", [()], [], "plain")],
+    "l1_norm": [("2d", [(3, 4)], [], "plain"), ("1d", [(5,)], [], "plain")],
 }
 KERNELS = {"det": "determinant"}
 ONE_INPUT_LIST = {"multi_dot"}
+# ops whose other inputs take no gradient
+GRAD_OF_FIRST = {"matrix_rank_tol"}
+
+
+def unrecorded_grad(op: str, dtype: str, shapes: list) -> bool:
+    """Gradients PaddlePaddle 3.3.1 gets wrong, not recorded: eigh's and eigvalsh's for a batch
+    of matrices (each matrix's differs from V diag(dw) V^H, which its single-matrix gradient
+    gives), and svd's for complex input (phiops raises UnimplementedError there)."""
+    if op in ("eigh", "eigvalsh") and len(shapes[0]) > 2:
+        return True
+    return op == "svd" and dtype.startswith("complex")
 
 
 def encode(array: np.ndarray) -> list:
@@ -126,6 +176,23 @@ def make_inputs(op: str, shapes: list, how: str, dtype: str, rng: np.random.Gene
         arrays[1] = (y + 4 * np.eye(n)).astype(dtype)
     elif how == "singular":
         arrays[0] = np.array([[1.0, 2.0], [2.0, 4.0]], dtype)
+    elif how.startswith("hermitian"):
+        # a Hermitian matrix with well-separated eigenvalues
+        a = arrays[0]
+        n = a.shape[-1]
+        h = (a + np.conj(np.swapaxes(a, -1, -2))) / 2 + np.diag(np.arange(n) * 3.0)
+        if how == "hermitian-low-rank":
+            h = h[..., :, :1] @ np.conj(np.swapaxes(h[..., :, :1], -1, -2))
+        arrays[0] = h.astype(dtype)
+    elif how.startswith("low-rank"):
+        # rank 2 matrices
+        a = arrays[0]
+        m, n = a.shape[-2:]
+        left = sample(a.shape[:-1] + (2,), dtype, rng)
+        right = sample(a.shape[:-2] + (2, n), dtype, rng)
+        arrays[0] = (left @ right).astype(dtype)
+        if how == "low-rank-tol":
+            arrays[1] = np.abs(arrays[1].real).astype(np.dtype(dtype).type(0).real.dtype)
     return arrays
 
 
@@ -139,28 +206,45 @@ def main() -> None:
         kernel = KERNELS.get(op, op)
         fn = getattr(_C_ops, op)
         for dtype in kernel_dtypes[kernel]:
-            grad = dtype in kernel_dtypes.get(f"{kernel}_grad", ())
+            has_grad = dtype in kernel_dtypes.get(f"{kernel}_grad", ())
             for label, shapes, attrs, how in variants:
+                grad = has_grad and how != "forward" and not unrecorded_grad(op, dtype, shapes)
                 arrays = make_inputs(op, shapes, how, dtype, rng)
                 tensors = [paddle.to_tensor(a) for a in arrays]
                 for tensor in tensors:
                     tensor.stop_gradient = not grad
-                out = fn(tensors, *attrs) if op in ONE_INPUT_LIST else fn(*tensors, *attrs)
+                result = fn(tensors, *attrs) if op in ONE_INPUT_LIST else fn(*tensors, *attrs)
+                outs = list(result) if isinstance(result, (list, tuple)) else [result]
+                # eigvalsh's eigenvectors are the gradient's input, not a result
+                outs = outs[:1] if op == "eigvalsh" else outs
                 entry = {
                     "op": op,
                     "dtype": dtype,
                     "attrs": attrs,
                     "list": op in ONE_INPUT_LIST,
                     "shapes": [list(s) for s in shapes],
+                    "dtypes": [str(a.dtype) for a in arrays],
                     "inputs": [encode(a) for a in arrays],
-                    "out_shape": list(out.shape),
-                    "out_dtype": str(out.dtype).replace("paddle.", ""),
-                    "out": encode(out.numpy()),
+                    "outs": [
+                        {
+                            "shape": list(out.shape),
+                            "dtype": str(out.dtype).replace("paddle.", ""),
+                            "values": encode(out.numpy()),
+                        }
+                        for out in outs
+                    ],
                 }
-                if grad and out.size:
-                    out_grad = sample(tuple(out.shape), entry["out_dtype"], rng)
-                    grads = paddle.grad(out, tensors, paddle.to_tensor(out_grad))
-                    entry["out_grad"] = encode(out_grad)
+                if grad and all(out.size for out in outs):
+                    out_grads = [
+                        sample(tuple(out.shape), str(out.dtype).replace("paddle.", ""), rng)
+                        for out in outs
+                    ]
+                    grads = paddle.grad(
+                        outs,
+                        tensors[:1] if op in GRAD_OF_FIRST else tensors,
+                        [paddle.to_tensor(g) for g in out_grads],
+                    )
+                    entry["out_grads"] = [encode(g) for g in out_grads]
                     entry["grads"] = [encode(g.numpy()) for g in grads]
                 cases[f"{op}-{dtype}-{label}"] = entry
     OUT.parent.mkdir(parents=True, exist_ok=True)

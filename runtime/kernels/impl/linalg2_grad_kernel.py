@@ -8,6 +8,8 @@ from types import ModuleType
 
 import numpy as np
 
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.kernels import blas
 from phiops.runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex, reduce_to_shape
 from phiops.runtime.kernels.impl.linalg2_kernel import (
@@ -18,6 +20,7 @@ from phiops.runtime.kernels.impl.linalg2_kernel import (
     cholesky_solve_arrays,
     matrix_power_arrays,
     reduce_axes,
+    renorm_scales,
     solve_triangular,
 )
 from phiops.runtime.kernels.kernel import Array, KernelContext
@@ -295,3 +298,176 @@ def addmm_grad_kernel(
     if ctx.wants(2):
         y_grad = (dtype(alpha) * blas.matmul(xp, x.T, out_grad)).astype(y.dtype, copy=False)
     return input_grad, x_grad, y_grad
+
+
+def _qr_tall_grad(xp: ModuleType, q_grad: Array, r_grad: Array, q: Array, r: Array) -> Array:
+    """PaddlePaddle's m >= n case (Roberts & Roberts 2020): M = r dR^H - dQ^H q made
+    Hermitian from its lower triangle, dX = (dQ + q M) r^-H."""
+    m_tmp = blas.matmul(xp, r, _h(xp, r_grad)) - blas.matmul(xp, _h(xp, q_grad), q)
+    lower = xp.tril(m_tmp, -1)
+    if m_tmp.dtype.kind == "c":
+        diagonal = xp.real(xp.diagonal(m_tmp, 0, -2, -1)).astype(m_tmp.dtype)
+        m = lower + _h(xp, lower) + diagonal[..., None] * xp.eye(m_tmp.shape[-1], dtype=bool)
+    else:
+        m = xp.tril(m_tmp) + _t(xp, lower)
+    rhs = q_grad + blas.matmul(xp, q, m)
+    solved = solve_triangular(xp, conj_if_complex(xp, r), _t(xp, rhs), True, False, False)
+    return _t(xp, solved)
+
+
+@register_kernel("qr_grad", dtypes=FLOATS_AND_COMPLEX)
+def qr_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    q: Array,
+    r: Array,
+    q_grad: Array,
+    r_grad: Array,
+    mode: str,
+) -> Array:
+    """PaddlePaddle's QrGradKernel: the m >= n formula, and for m < n the split x = [X|Y],
+    r = [U|V]: dX from the formula with dQ + Y dV^H, dY = q dV. Not defined for mode "r", nor
+    for "complete" with m > n (InvalidArgumentError, as in PaddlePaddle)."""
+    xp = ctx.xp
+    m, n = x.shape[-2:]
+    if mode == "r":
+        raise InvalidArgumentError("the derivative of qr is not implemented when mode='r'")
+    if m > n and mode == "complete":
+        raise InvalidArgumentError(
+            f"the derivative of qr is not implemented when mode='complete' and {m} > {n}"
+        )
+    if x.size == 0:
+        return xp.zeros(x.shape, dtype=x.dtype)
+    if m >= n:
+        return _qr_tall_grad(xp, q_grad, r_grad, q, r).astype(x.dtype, copy=False)
+    y, u = x[..., m:], r[..., :m]
+    v_grad, u_grad = r_grad[..., m:], r_grad[..., :m]
+    q_prime = q_grad + blas.matmul(xp, y, _h(xp, v_grad))
+    x_part = _qr_tall_grad(xp, q_prime, u_grad, q, u)
+    y_part = blas.matmul(xp, q, v_grad)
+    return xp.concatenate([x_part, y_part], axis=-1).astype(x.dtype, copy=False)
+
+
+@register_kernel("svd_grad", dtypes=FLOATS_AND_COMPLEX)
+def svd_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    u: Array,
+    vh: Array,
+    s: Array,
+    u_grad: Array | None,
+    vh_grad: Array | None,
+    s_grad: Array | None,
+    full_matrices: bool,
+) -> Array:
+    """PaddlePaddle's SvdGradKernel for real input: with
+    F_ij = 1 / (s_j^2 - s_i^2) off the diagonal, dX = (dS u) vh + u_term vh + u v_term, the
+    projections onto the complements added for m > k (u) and n > k (vh); the full matrices are
+    sliced to k columns (rows) first."""
+    xp = ctx.xp
+    m, n = x.shape[-2:]
+    k = s.shape[-1]
+    if x.dtype.kind == "c":
+        raise UnimplementedError(
+            "the gradient of svd for complex input is not implemented: PaddlePaddle 3.3.1's "
+            "complex formula is not reproduced"
+        )
+    if x.size == 0:
+        return xp.zeros(x.shape, dtype=x.dtype)
+    if full_matrices:
+        u, vh = u[..., :k], vh[..., :k, :]
+        u_grad = None if u_grad is None else u_grad[..., :k]
+        vh_grad = None if vh_grad is None else vh_grad[..., :k, :]
+    s = s.astype(x.dtype)
+    with np.errstate(divide="ignore"):
+        s_inverse = 1 / s
+        square = s * s
+        f = square[..., None, :] - square[..., :, None]
+        f = 1 / (f + xp.where(xp.eye(k, dtype=bool), xp.asarray(np.inf, dtype=x.dtype), 0))
+    grad = xp.zeros(x.shape, dtype=x.dtype)
+    if s_grad is not None:
+        grad = grad + blas.matmul(xp, s_grad.astype(x.dtype)[..., None, :] * u, vh)
+    if u_grad is not None:
+        skew = blas.matmul(xp, _t(xp, u), u_grad) - blas.matmul(xp, _t(xp, u_grad), u)
+        term = blas.matmul(xp, u, skew * f * s[..., None, :])
+        if m > k:
+            project = xp.eye(m, dtype=x.dtype) - blas.matmul(xp, u, _t(xp, u))
+            term = term + blas.matmul(xp, project, u_grad) * s_inverse[..., None, :]
+        grad = grad + blas.matmul(xp, term, vh)
+    if vh_grad is not None:
+        skew = blas.matmul(xp, vh, _t(xp, vh_grad)) - blas.matmul(xp, vh_grad, _t(xp, vh))
+        term = blas.matmul(xp, skew * f, vh) * s[..., :, None]
+        if n > k:
+            project = xp.eye(n, dtype=x.dtype) - blas.matmul(xp, _t(xp, vh), vh)
+            term = term + blas.matmul(xp, vh_grad, project) * s_inverse[..., :, None]
+        grad = grad + blas.matmul(xp, u, term)
+    return grad.astype(x.dtype, copy=False)
+
+
+@register_kernel("eigh_grad", dtypes=FLOATS_AND_COMPLEX)
+def eigh_grad_kernel(
+    ctx: KernelContext, out_w: Array, out_v: Array, out_w_grad: Array, out_v_grad: Array
+) -> Array:
+    """PaddlePaddle's EighGradKernel: G = V (diag(dw) + (V^H dV) / E) V^H with
+    E_ij = w_j - w_i (infinite on the diagonal), symmetrised: dX = (G + G^H) / 2."""
+    xp = ctx.xp
+    v = out_v
+    if v.size == 0:
+        return xp.zeros(v.shape, dtype=v.dtype)
+    n = v.shape[-1]
+    w = out_w.astype(v.dtype)
+    eye = xp.eye(n, dtype=bool)
+    gaps = w[..., None, :] - w[..., :, None]
+    gaps = xp.where(eye, xp.asarray(np.inf, dtype=v.dtype), gaps)
+    v_h = _h(xp, v)
+    inner = blas.matmul(xp, v_h, out_v_grad) / gaps
+    inner = inner + out_w_grad.astype(v.dtype)[..., :, None] * eye
+    grad = blas.matmul(xp, blas.matmul(xp, v, inner), v_h)
+    return ((grad + _h(xp, grad)) / 2).astype(v.dtype, copy=False)
+
+
+@register_kernel("eigvalsh_grad", dtypes=FLOATS_AND_COMPLEX)
+def eigvalsh_grad_kernel(
+    ctx: KernelContext, eigenvectors: Array, eigenvalues_grad: Array, uplo: str, is_test: bool
+) -> Array:
+    """dX = V diag(dw) V^H."""
+    xp = ctx.xp
+    v = eigenvectors
+    if v.size == 0:
+        return xp.zeros(v.shape, dtype=v.dtype)
+    scaled = v * eigenvalues_grad.astype(v.dtype)[..., None, :]
+    return blas.matmul(xp, scaled, _h(xp, v)).astype(v.dtype, copy=False)
+
+
+@register_kernel("renorm_grad", dtypes=REAL_FLOATS)
+def renorm_grad_kernel(
+    ctx: KernelContext, x: Array, out_grad: Array, p: float, axis: int, max_norm: float
+) -> Array:
+    """Through out = x c / N for the slices whose norm N exceeds c = max_norm:
+    dX = c dOut / N - c sum(dOut x) |x|^(p-1) sign(x) N^(1-p) / N^2; dOut elsewhere."""
+    xp = ctx.xp
+    if x.size == 0:
+        return xp.zeros(x.shape, dtype=x.dtype)
+    dtype = x.dtype.type
+    norm, _ = renorm_scales(xp, x, p, axis, max_norm)
+    axis %= x.ndim
+    others = tuple(i for i in range(x.ndim) if i != axis)
+    over = norm > dtype(max_norm)
+    denominator = norm
+    dot = xp.sum(out_grad * x, axis=others, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        norm_grad = xp.abs(x) ** dtype(p - 1) * xp.sign(x) * norm ** dtype(1 - p)
+        scaled = dtype(max_norm) * (out_grad / denominator - dot * norm_grad / denominator**2)
+    return xp.where(over, scaled, out_grad).astype(x.dtype, copy=False)
+
+
+@register_kernel("squared_l2_norm_grad", dtypes=REAL_FLOATS)
+def squared_l2_norm_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """dX = 2 x dOut."""
+    return (x.dtype.type(2) * x * out_grad.reshape(())).astype(x.dtype, copy=False)
+
+
+@register_kernel("l1_norm_grad", dtypes=(DataType.FLOAT32,))
+def l1_norm_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
+    """dX = sign(x) dOut."""
+    return (ctx.xp.sign(x) * out_grad).astype(x.dtype, copy=False)

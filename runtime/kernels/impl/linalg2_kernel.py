@@ -37,6 +37,7 @@ __all__ = [
     "matrix_power_arrays",
     "norm_of",
     "reduce_axes",
+    "renorm_scales",
 ]
 
 
@@ -327,3 +328,149 @@ def addmm_kernel(
     product = blas.matmul(xp, x, y)
     out = dtype(beta) * xp.broadcast_to(input, product.shape) + dtype(alpha) * product
     return out.astype(x.dtype, copy=False)
+
+
+def _eps(dtype: np.dtype) -> float:
+    return float(np.finfo(np.dtype(dtype).type(0).real.dtype).eps)
+
+
+@register_kernel("qr", dtypes=FLOATS_AND_COMPLEX)
+def qr_kernel(ctx: KernelContext, x: Array, mode: str) -> tuple[Array, Array]:
+    """Householder QR of each matrix, LAPACK's signs (as numpy's and PaddlePaddle's): q with
+    orthonormal columns, r upper triangular; "complete" gives a square q, "r" an empty q."""
+    xp = ctx.xp
+    *batch, m, n = x.shape
+    k = min(m, n)
+    batch = tuple(batch)
+    if x.size == 0:
+        q_cols, r_rows = (m, m) if mode == "complete" else (k, k)
+        q = xp.broadcast_to(xp.eye(m, q_cols, dtype=x.dtype), batch + (m, q_cols)).copy()
+        r = xp.zeros(batch + (r_rows, n), dtype=x.dtype)
+    else:
+        q, r = xp.linalg.qr(x, mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        q = xp.zeros((0,), dtype=x.dtype)
+    return q.astype(x.dtype, copy=False), r.astype(x.dtype, copy=False)
+
+
+@register_kernel("svd", dtypes=FLOATS_AND_COMPLEX)
+def svd_kernel(ctx: KernelContext, x: Array, full_matrices: bool) -> tuple[Array, Array, Array]:
+    """x = u diag(s) vh for each matrix, s descending and real, LAPACK's (gesdd) signs as numpy's
+    and PaddlePaddle's."""
+    xp = ctx.xp
+    *batch, m, n = x.shape
+    k = min(m, n)
+    batch = tuple(batch)
+    if x.size == 0:
+        u_cols, vh_rows = (m, n) if full_matrices else (k, k)
+        u = xp.broadcast_to(xp.eye(m, u_cols, dtype=x.dtype), batch + (m, u_cols)).copy()
+        vh = xp.broadcast_to(xp.eye(vh_rows, n, dtype=x.dtype), batch + (vh_rows, n)).copy()
+        return u, xp.zeros(batch + (k,), dtype=x.real.dtype), vh
+    u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
+    return u.astype(x.dtype, copy=False), s.astype(x.real.dtype, copy=False), vh.astype(x.dtype)
+
+
+def _eigh(xp: ModuleType, x: Array, uplo: str) -> tuple[Array, Array]:
+    if x.size == 0:
+        return xp.zeros(x.shape[:-1], dtype=x.real.dtype), xp.zeros(x.shape, dtype=x.dtype)
+    w, v = xp.linalg.eigh(x, UPLO=uplo)
+    return w.astype(x.real.dtype, copy=False), v.astype(x.dtype, copy=False)
+
+
+@register_kernel("eigh", dtypes=FLOATS_AND_COMPLEX)
+def eigh_kernel(ctx: KernelContext, x: Array, UPLO: str) -> tuple[Array, Array]:
+    """Eigenvalues (ascending, real) and eigenvectors (columns, LAPACK's signs) of each
+    Hermitian matrix, read from the triangle ``UPLO`` names."""
+    return _eigh(ctx.xp, x, UPLO)
+
+
+@register_kernel("eigvalsh", dtypes=FLOATS_AND_COMPLEX)
+def eigvalsh_kernel(ctx: KernelContext, x: Array, uplo: str, is_test: bool) -> tuple[Array, Array]:
+    """eigh's eigenvalues, with the eigenvectors the gradient needs (computed with ``is_test``
+    too, where PaddlePaddle leaves them unset)."""
+    return _eigh(ctx.xp, x, uplo)
+
+
+def _singular_values(xp: ModuleType, x: Array, hermitian: bool) -> Array:
+    if x.size == 0:
+        return xp.zeros(x.shape[:-2] + (min(x.shape[-2:]),), dtype=x.real.dtype)
+    if hermitian:
+        return xp.abs(xp.linalg.eigvalsh(x))
+    return xp.linalg.svd(x, compute_uv=False)
+
+
+def _rank(xp: ModuleType, values: Array, tol: Array) -> Array:
+    return xp.sum(values > tol[..., None], axis=-1).astype(np.int64)
+
+
+def _default_tol(xp: ModuleType, x: Array, values: Array) -> Array:
+    largest = values.max(axis=-1) if values.shape[-1] else xp.zeros(values.shape[:-1])
+    return largest * values.dtype.type(_eps(x.dtype) * max(x.shape[-2:]))
+
+
+@register_kernel("matrix_rank", dtypes=FLOATS_AND_COMPLEX)
+def matrix_rank_kernel(
+    ctx: KernelContext, x: Array, tol: float, use_default_tol: bool, hermitian: bool
+) -> Array:
+    """The number of singular values (|eigenvalues| when ``hermitian``) above the tolerance:
+    eps * max(M, N) * the largest one with ``use_default_tol``, else ``tol``."""
+    xp = ctx.xp
+    values = _singular_values(xp, x, hermitian)
+    if use_default_tol:
+        threshold = _default_tol(xp, x, values)
+    else:
+        threshold = xp.full(values.shape[:-1], tol, dtype=values.dtype)
+    return _rank(xp, values, threshold)
+
+
+@register_kernel("matrix_rank_tol", dtypes=FLOATS_AND_COMPLEX)
+def matrix_rank_tol_kernel(
+    ctx: KernelContext, x: Array, atol_tensor: Array, use_default_tol: bool, hermitian: bool
+) -> Array:
+    """matrix_rank with a tolerance per matrix (``atol_tensor`` broadcast with the batch dims);
+    with ``use_default_tol`` the larger of it and the default tolerance."""
+    xp = ctx.xp
+    values = _singular_values(xp, x, hermitian)
+    atol = xp.real(atol_tensor).astype(values.dtype)
+    batch = np.broadcast_shapes(values.shape[:-1], atol.shape)
+    threshold = xp.broadcast_to(atol, batch)
+    values = xp.broadcast_to(values, batch + values.shape[-1:])
+    if use_default_tol:
+        threshold = xp.maximum(threshold, _default_tol(xp, x, values))
+    return _rank(xp, values, threshold)
+
+
+def renorm_scales(xp: ModuleType, x: Array, p: float, axis: int, max_norm: float):
+    """The p-norm of each slice of ``x`` along ``axis`` (kept as extent-1 dims elsewhere) and the
+    factor renorm scales it by: max_norm / norm where the norm exceeds max_norm, else 1."""
+    axis %= x.ndim
+    others = tuple(i for i in range(x.ndim) if i != axis)
+    norm = xp.sum(xp.abs(x) ** x.dtype.type(p), axis=others, keepdims=True) ** x.dtype.type(1 / p)
+    dtype = x.dtype.type
+    with np.errstate(divide="ignore"):
+        scale = xp.where(norm > dtype(max_norm), dtype(max_norm) / norm, dtype(1))
+    return norm, scale
+
+
+@register_kernel("renorm", dtypes=REAL_FLOATS)
+def renorm_kernel(ctx: KernelContext, x: Array, p: float, axis: int, max_norm: float) -> Array:
+    """Each slice of ``x`` along ``axis`` whose p-norm exceeds ``max_norm`` scaled by
+    max_norm / norm (PaddlePaddle 3.3.1's kernel adds no epsilon); the others unchanged."""
+    if x.size == 0:
+        return ctx.xp.array(x, copy=True)
+    _, scale = renorm_scales(ctx.xp, x, p, axis, max_norm)
+    return (x * scale).astype(x.dtype, copy=False)
+
+
+@register_kernel("squared_l2_norm", dtypes=REAL_FLOATS)
+def squared_l2_norm_kernel(ctx: KernelContext, x: Array) -> Array:
+    """sum(x * x), dims [1] (0 for an empty x)."""
+    xp = ctx.xp
+    return xp.sum(x * x, dtype=x.dtype).reshape(1)
+
+
+@register_kernel("l1_norm", dtypes=(D.FLOAT32,))
+def l1_norm_kernel(ctx: KernelContext, x: Array) -> Array:
+    """sum(|x|), 0-D (0 for an empty x)."""
+    xp = ctx.xp
+    return xp.asarray(xp.sum(xp.abs(x), dtype=x.dtype))
