@@ -1,13 +1,13 @@
 """``phiops.linalg`` (``paddle.linalg``): PaddlePaddle 3.3.1's linear-algebra functions with its
 signatures and results: solvers (``solve``, ``triangular_solve``, ``cholesky_solve``, ``inv``),
-factorizations (``cholesky``, ``qr``, ``svd``, ``eigh``, ``eigvalsh``), ``det``, ``slogdet``,
+factorizations (``cholesky``, ``qr``, ``svd``, ``eigh``, ``eigvalsh``, ``eigvals``), ``det``, ``slogdet``,
 ``matrix_power``, ``multi_dot``, ``matrix_rank``, ``pinv``, ``cond``, the norms (``norm``,
 ``vector_norm``, ``matrix_norm``), ``cross``, ``matmul`` and ``diagonal``. They are the
 functions of ``import phiops`` (phiops/_paddle_api.py and the generated ops; the ops' kernels
 are runtime/kernels/impl/linalg*_kernel.py).
 
 PaddlePaddle has more that phiops lacks: ``cholesky_inverse``, ``vecdot``, ``cov``,
-``corrcoef``, ``eig``, ``eigvals``, ``matrix_transpose``, ``svdvals``, ``householder_product``,
+``corrcoef``, ``eig``, ``matrix_transpose``, ``svdvals``, ``householder_product``,
 ``pca_lowrank``, ``svd_lowrank``, ``lu``, ``lu_solve``, ``lu_unpack``, ``matrix_exp``,
 ``lstsq``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``; ``matrix_rank``'s ``atol``/``rtol``
 raise UnimplementedError (they need an op phiops does not have), as does the gradient of
@@ -24,6 +24,7 @@ from phiops._api import (
     det,
     diagonal,
     eigh,
+    eigvals,
     eigvalsh,
     matmul,
     matrix_power,
@@ -62,6 +63,7 @@ __all__ = [
     "slogdet",
     "eigh",
     "eigvalsh",
+    "eigvals",
     "pinv",
     "solve",
     "cholesky_solve",

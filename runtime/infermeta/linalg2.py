@@ -39,6 +39,7 @@ __all__ = [
     "matrix_rank_tol_infer_meta",
     "squared_l2_norm_infer_meta",
     "l1_norm_infer_meta",
+    "eigvals_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -442,3 +443,13 @@ def squared_l2_norm_infer_meta(
 def l1_norm_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
     """PHI's L1NormInferMeta: out [], the sum of |x|."""
     _set(out, (), x)
+
+
+def eigvals_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """PHI's EigvalsInferMeta: ``x`` [..., N, N]; out [..., N], complex64 for float32 and
+    complex64 input, complex128 for float64 and complex128."""
+    square_matrices(x, "x", config)
+    out.set_dims(tuple(x.dims[:-1]))
+    single = x.dtype in (DataType.FLOAT32, DataType.COMPLEX64)
+    out.set_dtype(DataType.COMPLEX64 if single else DataType.COMPLEX128)
+    out.set_layout(x.layout)

@@ -500,3 +500,24 @@ def test_renorm_and_the_whole_tensor_norms() -> None:
     np.testing.assert_allclose(
         phi.l1_norm(phi.to_tensor(strided)).numpy(), np.abs(strided).sum(), rtol=1e-6
     )
+
+
+@op_test("eigvals", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("eigvals"), ids=lambda d: d.name.lower())
+def test_eigvals_match_numpy_for_each_dtype(dtype: DataType) -> None:
+    x = sample((2, 3, 3), dtype, seed=11)
+    out = phi.eigvals(phi.to_tensor(x))
+    assert out.dtype == (D.COMPLEX64 if dtype in (D.FLOAT32, D.COMPLEX64) else D.COMPLEX128)
+    expected = np.linalg.eigvals(wide(x))
+    rtol = {"rtol": 1e-4, "atol": 1e-5} if dtype in (D.FLOAT32, D.COMPLEX64) else {}
+    np.testing.assert_allclose(out.numpy(), expected, **(rtol or tolerance(dtype)))
+
+
+@op_test("eigvals", kind="edge")
+def test_eigvals_of_rotations_empty_batches_and_bad_input() -> None:
+    # a rotation by 90 degrees: eigenvalues +i and -i, in LAPACK's order (PaddlePaddle 3.3.1's)
+    out = phi.eigvals(phi.to_tensor(np.array([[0.0, -1], [1, 0]])))
+    np.testing.assert_allclose(out.numpy(), [1j, -1j])
+    assert phi.eigvals(phi.to_tensor(np.ones((0, 2, 2)))).shape == [0, 2]
+    with pytest.raises(InvalidArgumentError, match="eigvals.*square matrices"):
+        phi.eigvals(phi.to_tensor(np.ones((2, 3))))

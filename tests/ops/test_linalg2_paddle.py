@@ -59,8 +59,13 @@ def test_result_matches_paddle(key: str) -> None:
         assert out.dtype == DataType[expected["dtype"].upper()]
         assert out.shape == expected["shape"]
         values = decode(expected["values"], expected["dtype"], expected["shape"])
+        ours = out.numpy()
+        if case["op"] == "eigvals":
+            # eigenvalues come in no defined order; numpy's geev and PaddlePaddle's order them
+            # differently for some inputs (float32 and complex ones): compared as sets
+            ours, values = np.sort_complex(ours), np.sort_complex(values)
         np.testing.assert_allclose(
-            out.numpy(), values, **TOLERANCE.get(expected["dtype"], {"rtol": 0, "atol": 0})
+            ours, values, **TOLERANCE.get(expected["dtype"], {"rtol": 0, "atol": 0})
         )
 
 

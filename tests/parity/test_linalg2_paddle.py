@@ -68,6 +68,7 @@ CASES: list[tuple[str, str, str, list[np.ndarray], dict[str, Any], bool]] = [
     ("eigh", "linalg", "eigh", [symmetric(3, 3)], {}, True),
     ("eigh-U", "linalg", "eigh", [symmetric(3, 3)], {"UPLO": "U"}, True),
     ("eigvalsh", "linalg", "eigvalsh", [symmetric(3, 3)], {}, True),
+    ("eigvals", "linalg", "eigvals", [floats(2, 3, 3)], {}, False),
     ("matrix_rank", "linalg", "matrix_rank", [floats(2, 3, 2) @ floats(2, 2, 4)], {}, False),
     ("matrix_rank-tol", "linalg", "matrix_rank", [floats(3, 3)], {"tol": 0.3}, False),
     ("pinv", "linalg", "pinv", [floats(4, 3)], {}, True),

@@ -166,6 +166,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "addmm": {"input": _tensor(shape=(2, 2)), "y": _tensor(shape=(3, 2))},
     "eigh": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
     "eigvalsh": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
+    "eigvals": {"x": phi.to_tensor(np.eye(2, dtype="float32"))},
     "matrix_rank_tol": {"atol_tensor": _tensor(shape=())},
     "qr": {"mode": "reduced"},
     "renorm": {"p": 2.0, "max_norm": 1.0},

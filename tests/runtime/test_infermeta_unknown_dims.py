@@ -495,6 +495,7 @@ CASES: dict[str, list[Case]] = {
     "matrix_rank_tol_infer_meta": [Case((t(2, 3, 4), t(2)), (False, False))],
     "squared_l2_norm_infer_meta": [Case((t(2, 3),))],
     "l1_norm_infer_meta": [Case((t(2, 3),))],
+    "eigvals_infer_meta": [Case((t(2, 3, 3),))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -638,6 +639,7 @@ MISMATCHES: dict[str, Case] = {
     "dist_infer_meta": Case((t(-1, 3), t(2, 4)), (2.0,)),
     "addmm_infer_meta": Case((t(3), t(-1, 4), t(5, 3)), (1.0, 1.0)),
     "eigh_infer_meta": Case((t(-1, 3, 4),), ("L",), (0, 0)),
+    "eigvals_infer_meta": Case((t(-1, 3, 4),)),
     "eigvalsh_infer_meta": Case((t(-1, 3, 4),), ("L", False), (0, 0)),
     "matrix_rank_tol_infer_meta": Case((t(2, -1, 4), t(3)), (False, False)),
 }

@@ -463,6 +463,7 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
     "squared_l2_norm_grad": lambda f, t: [t((3, 4), "float32"), t((1,), "float32")],
     "l1_norm": lambda f, t: [t((3, 4), "float32")],
     "l1_norm_grad": lambda f, t: [t((3, 4), "float32"), t((), "float32")],
+    "eigvals": lambda f, t: [t((2, 3, 3), "float32")],
     "full_batch_size_like": lambda f, t: [t((2, 3), "float32"), [-1, 4], "float32", 1.5, 0, 0],
     "sequence_mask": lambda f, t: [t((2, 3), "int64"), 4, "int64"],
 }

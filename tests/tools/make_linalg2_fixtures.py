@@ -132,6 +132,7 @@ OPS: dict[str, list[tuple[str, list, list, str]]] = {
     ],
     "squared_l2_norm": [("2d", [(3, 4)], [], "plain"), ("0d", [()], [], "plain")],
     "l1_norm": [("2d", [(3, 4)], [], "plain"), ("1d", [(5,)], [], "plain")],
+    "eigvals": [("3x3", [(3, 3)], [], "plain"), ("batch", [(2, 4, 4)], [], "plain")],
 }
 KERNELS = {"det": "determinant"}
 ONE_INPUT_LIST = {"multi_dot"}

@@ -16,7 +16,7 @@ from types import ModuleType
 import numpy as np
 
 from phiops.runtime.common import DataType
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.kernels import blas
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
@@ -474,3 +474,18 @@ def l1_norm_kernel(ctx: KernelContext, x: Array) -> Array:
     """sum(|x|), 0-D (0 for an empty x)."""
     xp = ctx.xp
     return xp.asarray(xp.sum(xp.abs(x), dtype=x.dtype))
+
+
+@register_kernel("eigvals", dtypes=FLOATS_AND_COMPLEX)
+def eigvals_kernel(ctx: KernelContext, x: Array) -> Array:
+    """The eigenvalues of each square matrix, complex, in numpy's (LAPACK geev) order, which
+    may differ from PaddlePaddle's for float32 and complex input. Needs ``xp.linalg.eigvals``: numpy has it; a CuPy without it raises
+    UnimplementedError."""
+    xp = ctx.xp
+    dtype = np.complex64 if x.dtype in (np.float32, np.complex64) else np.complex128
+    if x.size == 0:
+        return xp.zeros(x.shape[:-1], dtype=dtype)
+    eigvals = getattr(xp.linalg, "eigvals", None)
+    if eigvals is None:
+        raise UnimplementedError(f"eigvals: {xp.__name__}.linalg has no eigvals on this device")
+    return xp.asarray(eigvals(x), dtype=dtype)
