@@ -255,6 +255,11 @@ def norm_of(
         return xp.max(magnitude, axis=axis, keepdims=keepdims)
     if p == -np.inf:
         return xp.min(magnitude, axis=axis, keepdims=keepdims)
+    if p == 2:  # as numpy's norm: squares without abs, and sqrt for the root
+        squares = values * values
+        return xp.sqrt(xp.sum(squares, axis=axis, keepdims=keepdims))
+    if p == 1:
+        return xp.sum(magnitude, axis=axis, keepdims=keepdims)
     with np.errstate(divide="ignore", over="ignore"):
         total = xp.sum(magnitude**p, axis=axis, keepdims=keepdims)
         return total ** magnitude.dtype.type(1.0 / p if inverse_p is None else inverse_p)
