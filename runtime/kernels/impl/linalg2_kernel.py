@@ -245,21 +245,23 @@ def norm_of(
     """The p-norm of ``values`` over ``axis``: the count of non-zeros for p = 0, the largest
     (smallest) |value| for p = inf (-inf), (sum |value|^p)^(1/p) otherwise (``inverse_p`` for
     1/p where the caller's kernel rounds it differently); 0 for an empty reduction."""
-    magnitude = xp.abs(values)
+    real = values.real.dtype if values.dtype.kind == "c" else values.dtype
     if p == 0:
-        return xp.sum(values != 0, axis=axis, keepdims=keepdims).astype(magnitude.dtype)
-    if magnitude.size == 0 or (axis is not None and any(values.shape[a] == 0 for a in axis)):
+        return xp.sum(values != 0, axis=axis, keepdims=keepdims).astype(real)
+    if values.size == 0 or (axis is not None and any(values.shape[a] == 0 for a in axis)):
         shape = np.sum(np.empty(values.shape, dtype=np.int8), axis=axis, keepdims=keepdims).shape
-        return xp.zeros(shape, dtype=magnitude.dtype)
+        return xp.zeros(shape, dtype=real)
+    if p == 2 and values.dtype.kind != "c":  # as numpy's norm: squares without abs, then sqrt
+        if values.ndim == 1 and not keepdims:  # all elements: one BLAS dot
+            return xp.sqrt(xp.dot(values, values))
+        return xp.sqrt(xp.sum(values * values, axis=axis, keepdims=keepdims))
+    magnitude = xp.abs(values)
+    if p == 1:
+        return xp.sum(magnitude, axis=axis, keepdims=keepdims)
     if p == np.inf:
         return xp.max(magnitude, axis=axis, keepdims=keepdims)
     if p == -np.inf:
         return xp.min(magnitude, axis=axis, keepdims=keepdims)
-    if p == 2:  # as numpy's norm: squares without abs, and sqrt for the root
-        squares = values * values
-        return xp.sqrt(xp.sum(squares, axis=axis, keepdims=keepdims))
-    if p == 1:
-        return xp.sum(magnitude, axis=axis, keepdims=keepdims)
     with np.errstate(divide="ignore", over="ignore"):
         total = xp.sum(magnitude**p, axis=axis, keepdims=keepdims)
         return total ** magnitude.dtype.type(1.0 / p if inverse_p is None else inverse_p)
