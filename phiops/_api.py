@@ -34,6 +34,7 @@ import phiops.hapi as hapi  # noqa: E402
 import phiops.io as io  # noqa: E402
 import phiops.ir as ir  # noqa: E402
 import phiops.jit as jit  # noqa: E402
+import phiops.linalg as linalg  # noqa: E402
 import phiops.metric as metric  # noqa: E402
 import phiops.nn as nn  # noqa: E402
 import phiops.optimizer as optimizer  # noqa: E402
@@ -52,6 +53,7 @@ _SUBMODULES = (
     "hapi",
     "io",
     "jit",
+    "linalg",
     "metric",
     "nn",
     "optimizer",

@@ -1414,6 +1414,7 @@ def lerp(x: Tensor, y: Tensor, weight: Any, name: str | None = None) -> Tensor:
 __all__ += ["atan2", "copysign", "lerp"]
 TENSOR_METHODS = TENSOR_METHODS + ("atan2", "copysign", "lerp")
 
+
 def unfold(x: Tensor, axis: int, size: int, step: int, name: str | None = None) -> Tensor:
     """The slices of ``size`` elements of ``x`` along ``axis``, ``step`` apart: axis becomes
     the number of slices, (n - size) // step + 1, and a last axis of ``size`` is added. Built
@@ -1511,3 +1512,295 @@ def logspace(
 
 
 __all__ += ["logspace"]
+
+# -- linalg2: paddle.linalg's functions (phiops/linalg.py) and their top-level names ---------------
+#
+# Each follows the dynamic-mode branch of its namesake in PaddlePaddle 3.3.1's
+# python/paddle/tensor/linalg.py (renorm: math.py), composed of ops as PaddlePaddle composes them.
+
+
+def _swap_last_two(x: Tensor) -> Tensor:
+    rank = len(x.shape)
+    return _C_ops.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def solve(
+    x: Tensor, y: Tensor, left: bool = True, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
+    """Solves x @ out = y (``left``) or out @ x = y for each square matrix of ``x``; a 1-D ``y``
+    is one right-hand side per matrix (``left`` only); the batch dims broadcast."""
+    if not left:
+        if len(x.shape) < 2 or len(y.shape) < 2:
+            raise InvalidArgumentError(
+                "solve(): with left=False, arguments 'x' and 'y' must have at least 2 "
+                f"dimensions, got dims {list(x.shape)} and {list(y.shape)}"
+            )
+        return write_out(
+            "solve", out, _swap_last_two(_C_ops.solve(_swap_last_two(x), _swap_last_two(y)))
+        )
+    return write_out("solve", out, _C_ops.solve(x, y))
+
+
+def dist(x: Tensor, y: Tensor, p: float = 2, name: str | None = None) -> Tensor:
+    """The p-norm of x - y over all elements (``x`` and ``y`` broadcast together), 0-D."""
+    return _C_ops.dist(x, y, float(p))
+
+
+def renorm(x: Tensor, p: float, axis: int, max_norm: float) -> Tensor:
+    """Scales each slice of ``x`` along ``axis`` whose p-norm exceeds ``max_norm`` down to it;
+    ``axis`` in [-rank, rank)."""
+    rank = len(x.shape)
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(
+            f"renorm(): argument 'axis' must be in [{-rank}, {rank}) for x dims "
+            f"{list(x.shape)}, got {axis}"
+        )
+    return _C_ops.renorm(x, float(p), axis % rank, float(max_norm))
+
+
+def renorm_(x: Tensor, p: float, axis: int, max_norm: float) -> Tensor:
+    """In-place ``renorm``: writes the result into ``x`` and returns it."""
+    rank = len(x.shape)
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(
+            f"renorm_(): argument 'axis' must be in [{-rank}, {rank}) for x dims "
+            f"{list(x.shape)}, got {axis}"
+        )
+    return _inplace.renorm_(x, float(p), axis % rank, float(max_norm))
+
+
+def qr(x: Tensor, mode: str = "reduced", name: str | None = None) -> Any:
+    """The QR decomposition of each matrix: (q, r) for mode "reduced" or "complete", r alone
+    for mode "r"."""
+    q, r = _C_ops.qr(x, mode)
+    return r if mode == "r" else (q, r)
+
+
+def svd(
+    x: Tensor,
+    full_matrices: bool = False,
+    name: str | None = None,
+    *,
+    out: tuple[Tensor, Tensor, Tensor] | None = None,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """(u, s, vh) with x = u diag(s) vh for each matrix; ``out``, three tensors, receives them."""
+    result = _C_ops.svd(x, full_matrices)
+    if out is None:
+        return result
+    if not isinstance(out, (tuple, list)) or len(out) != 3:
+        raise TypeError("paddle.linalg.svd: 'out' must be a tuple of three Tensors")
+    return tuple(write_out("linalg.svd", o, r) for o, r in zip(out, result))
+
+
+def eigvalsh(x: Tensor, UPLO: str = "L", name: str | None = None) -> Tensor:
+    """The eigenvalues of each Hermitian matrix of ``x``, ascending, read from the triangle
+    ``UPLO`` names."""
+    values, _ = _C_ops.eigvalsh(x, UPLO, x.stop_gradient)
+    return values
+
+
+def _real_dtype(dtype: DataType) -> DataType:
+    return {DataType.COMPLEX64: DataType.FLOAT32, DataType.COMPLEX128: DataType.FLOAT64}.get(
+        dtype, dtype
+    )
+
+
+def matrix_rank(
+    x: Tensor,
+    tol: Any = None,
+    hermitian: bool = False,
+    atol: Any = None,
+    rtol: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The rank of each matrix: its singular values (|eigenvalues| when ``hermitian``) above
+    ``tol`` (a number or a tensor broadcasting with the batch dims), or above
+    eps * max(M, N) * the largest one when ``tol`` is None."""
+    if atol is not None or rtol is not None:
+        if tol is not None:
+            raise ValueError("Only support to use tol alone or use atol and rtol without tol.")
+        raise UnimplementedError(
+            "paddle.linalg.matrix_rank: atol and rtol need the matrix_rank_atol_rtol op, which "
+            "phiops does not have; pass tol"
+        )
+    if isinstance(tol, (Tensor, Value)):
+        target = _real_dtype(x.dtype)
+        tol_tensor = tol if tol.dtype == target else _C_ops.cast(tol, target)
+        return _C_ops.matrix_rank_tol(x, tol_tensor, False, hermitian)
+    if tol is None:
+        return _C_ops.matrix_rank(x, 0.0, True, hermitian)
+    return _C_ops.matrix_rank(x, float(tol), False, hermitian)
+
+
+def _vector_norm_axes(x: Tensor, p: float, axis: list[int], keepdim: bool) -> Tensor:
+    if p in (np.inf, -np.inf):
+        reduce = _C_ops.max if p == np.inf else _C_ops.min
+        return reduce(_C_ops.abs(x), axis, keepdim)
+    if p == 0:
+        nonzero = _C_ops.not_equal(x, _C_ops.full([], 0, x.dtype))
+        return _C_ops.cast(_C_ops.sum(_C_ops.cast(nonzero, "int64"), axis, None, keepdim), x.dtype)
+    powered = _C_ops.pow(_C_ops.abs(x), p)
+    return _C_ops.pow(_C_ops.sum(powered, axis, None, keepdim), float(1.0 / p))
+
+
+def vector_norm(
+    x: Tensor,
+    p: float = 2.0,
+    axis: Any = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    dtype: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The p-norm of ``x`` taken as vectors along ``axis`` (an int, a list of axes, or None for
+    all elements): p = inf (-inf) the largest (smallest) |x|, p = 0 the count of non-zeros."""
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise ValueError(f"only valid p type is int and float, found {type(p)}")
+    if dtype is not None:
+        x = _C_ops.cast(x, to_dtype(dtype, "linalg.vector_norm"))
+    asvector = False
+    if axis is None:
+        axis, asvector = -1, True
+    if isinstance(axis, tuple):
+        axis = list(axis)
+    if isinstance(axis, list) and len(axis) == 1:
+        axis = axis[0]
+    abs_x = _C_ops.abs(x) if x.dtype.is_complex else x
+    if isinstance(axis, int):
+        result = _C_ops.p_norm(abs_x, float(p), axis, 1e-12, keepdim, asvector)
+    else:
+        result = _vector_norm_axes(abs_x, p, list(axis), keepdim)
+    return write_out("linalg.vector_norm", out, result)
+
+
+def _backshift(axis: Sequence[int], rank: int) -> tuple[list[int], list[int]]:
+    first, second = axis[0] % rank, axis[1] % rank
+    perm = [i for i in range(rank) if i not in (first, second)] + [first, second]
+    inverse = [i for i, _ in sorted(enumerate(perm), key=lambda pair: pair[1])]
+    return perm, inverse
+
+
+def _singular_value_norm(x: Tensor, axis: Sequence[int], keepdim: bool, reduce: Any) -> Tensor:
+    perm, inverse = _backshift(axis, len(x.shape))
+    _, s, _ = _C_ops.svd(_C_ops.transpose(x, perm), False)
+    result = reduce(s, [-1], keepdim)
+    if keepdim:
+        result = _C_ops.transpose(_C_ops.unsqueeze(result, [-1]), inverse)
+    return result
+
+
+def matrix_norm(
+    x: Tensor,
+    p: Any = "fro",
+    axis: Any = [-2, -1],
+    keepdim: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The matrix norm of the matrices ``x`` holds in the two ``axis``: "fro", "nuc" (the sum
+    of singular values), 1/-1 (largest/smallest column sum of |x|), inf/-inf (row sums), 2/-2
+    (largest/smallest singular value)."""
+    if isinstance(axis, tuple):
+        axis = list(axis)
+    if not (isinstance(axis, list) and len(axis) == 2):
+        raise ValueError(
+            f"except axis type int or list (length of list == 2), found {len(axis) if isinstance(axis, list) else axis}"
+        )
+    if p == "fro":
+        return _C_ops.frobenius_norm(x, axis, keepdim, False)
+    if p == "nuc":
+        return _singular_value_norm(x, axis, keepdim, lambda s, a, k: _C_ops.sum(s, a, None, k))
+    if isinstance(p, str) or p not in (np.inf, -np.inf, 1, -1, 2, -2):
+        raise ValueError(
+            f"just support p value 'fro','nuc',1,-1,inf,-inf,2,-2 if axis is 2D, found {p}"
+        )
+    reduce = _C_ops.max if p > 0 else _C_ops.min
+    if abs(p) == 2:
+        return _singular_value_norm(x, axis, keepdim, reduce)
+    rank = len(x.shape)
+    first, second = (a % rank for a in axis)
+    if abs(p) == np.inf:
+        first, second = second, first
+    if not keepdim and first < second:
+        second -= 1
+    return reduce(vector_norm(x, 1.0, axis=first, keepdim=keepdim), [second], keepdim)
+
+
+def norm(
+    x: Tensor,
+    p: Any = None,
+    axis: Any = None,
+    keepdim: bool = False,
+    out: Tensor | None = None,
+    dtype: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """A vector norm (``axis`` None, an int or one axis) or a matrix norm (two axes, or a
+    string ``p`` other than "fro" with one): p None is 2 (vectors) and "fro" (matrices)."""
+    if isinstance(axis, tuple):
+        axis = list(axis)
+    elif isinstance(axis, list) and len(axis) == 1:
+        axis = axis[0]
+    if dtype is not None:
+        x = _C_ops.cast(x, to_dtype(dtype, "norm"))
+    if isinstance(p, str):
+        if p == "fro" and (axis is None or isinstance(axis, int)):
+            result = vector_norm(x, p=2, axis=axis, keepdim=keepdim)
+        else:
+            if axis is None:
+                axis = list(range(len(x.shape)))
+            result = matrix_norm(x, p=p, axis=axis, keepdim=keepdim)
+    else:
+        p = 2.0 if p is None else p
+        if isinstance(axis, list) and len(axis) == 2:
+            result = matrix_norm(x, p=p, axis=axis, keepdim=keepdim)
+        else:
+            result = vector_norm(x, p=p, axis=axis, keepdim=keepdim)
+    return write_out("norm", out, result)
+
+
+def cond(x: Tensor, p: Any = None, name: str | None = None) -> Tensor:
+    """The condition number of each square (for p other than None, 2, -2) matrix: the ratio of
+    its largest to smallest singular value (p None or 2; -2 the inverse), else
+    norm(x, p) * norm(x^-1, p) for p "fro", "nuc", 1, -1, inf, -inf."""
+    if len(x.shape) < 2:
+        raise InvalidArgumentError(
+            f"cond(): argument 'x' must have at least 2 dimensions, got dims {list(x.shape)}"
+        )
+    if p in (None, 2, -2):
+        _, s, _ = _C_ops.svd(x, False)
+        largest, smallest = _C_ops.max(s, [-1], False), _C_ops.min(s, [-1], False)
+        return largest / smallest if p in (None, 2) else smallest / largest
+    if p not in ("fro", "nuc", 1, -1, np.inf, -np.inf):
+        raise ValueError(f"only support p is {p} when input is a ")
+    inverse = _C_ops.inverse(x)
+    return matrix_norm(x, p, [-2, -1]) * matrix_norm(inverse, p, [-2, -1])
+
+
+def pinv(x: Tensor, rcond: Any = 1e-15, hermitian: bool = False, name: str | None = None) -> Tensor:
+    """The Moore-Penrose pseudo-inverse of each matrix, from its SVD (the eigendecomposition
+    when ``hermitian``): singular values at most rcond times the largest count as zero."""
+    if not hermitian:
+        u, s, vh = _C_ops.svd(x, False)
+        largest = s if s.shape[-1] == 0 else _C_ops.max(s, [-1], True)
+        cutoff = to_tensor(rcond, dtype=s.dtype) * largest
+        inverse = _C_ops.where(_C_ops.greater_than(s, cutoff), 1 / s, _C_ops.full([], 0.0, s.dtype))
+        v = _swap_last_two(vh)
+        scaled = v * _C_ops.cast(_C_ops.unsqueeze(inverse, [-2]), v.dtype)
+        return _C_ops.matmul(scaled, _C_ops.conj(u) if u.dtype.is_complex else u, False, True)
+    if x.size == 0:
+        return _swap_last_two(x)
+    s, u = _C_ops.eigh(x, "L")
+    magnitude = _C_ops.abs(s)
+    cutoff = to_tensor(rcond, dtype=s.dtype) * _C_ops.max(magnitude, [-1], True)
+    inverse = _C_ops.where(
+        _C_ops.greater_than(magnitude, cutoff), 1 / s, _C_ops.full([], 0.0, s.dtype)
+    )
+    scaled = u * _C_ops.cast(_C_ops.unsqueeze(inverse, [-2]), u.dtype)
+    return _C_ops.matmul(scaled, _C_ops.conj(u) if u.dtype.is_complex else u, False, True)
+
+
+# paddle.* names; the paddle.linalg-only functions (solve, qr, svd, matrix_rank, vector_norm,
+# matrix_norm, cond, pinv) are exported by phiops/linalg.py, and the Tensor methods below
+__all__ += ["dist", "renorm", "renorm_", "eigvalsh", "norm"]
+TENSOR_METHODS += ("solve", "dist", "renorm", "renorm_", "qr", "eigvalsh", "norm", "cond", "pinv")

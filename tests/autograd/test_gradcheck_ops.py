@@ -615,6 +615,10 @@ from tests.autograd.cases_fftspecial import FFTSPECIAL_CASES  # noqa: E402
 
 CASES = CASES + FFTSPECIAL_CASES
 
+from tests.autograd.cases_linalg2 import LINALG2_CASES  # noqa: E402
+
+CASES = CASES + LINALG2_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -387,6 +387,14 @@ CASES: list[tuple[str, Call]] = [
     ("complex-out", lambda p, t: p.complex(t(M), t(M), out=p.zeros([2, 3], "complex64"))),
     ("shape", lambda p, t: p.shape(t(X))),
     ("shape-0d", lambda p, t: p.shape(t(np.float32(1.5)))),
+    # linalg2's top-level names (tests/parity/test_linalg2_paddle.py compares paddle.linalg)
+    ("dist", lambda p, t: p.dist(t(M), t(M[:1] * 0.5))),
+    ("dist-p", lambda p, t: p.dist(t(M), t(M[::-1]), p=1)),
+    ("norm", lambda p, t: p.norm(t(X), axis=-1)),
+    ("norm-fro", lambda p, t: p.norm(t(M), p="fro", axis=[0, 1], keepdim=True)),
+    ("renorm", lambda p, t: p.renorm(t(M), 2.0, 0, 4.0)),
+    ("renorm_", lambda p, t: p.renorm_(t(M), 1.0, -1, 3.0)),
+    ("eigvalsh", lambda p, t: p.eigvalsh(t(M @ M.T), UPLO="U")),
 ]
 RANDOM = {
     "rand",

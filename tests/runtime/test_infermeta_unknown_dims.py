@@ -483,6 +483,40 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3, dtype=I64),), (4, DataType.INT64)),
         Case((t(2, 3, dtype=I64),), (-1, DataType.FLOAT32), label="from the data"),
     ],
+    # linalg2 (runtime/infermeta/linalg2.py)
+    "solve_infer_meta": [
+        Case((t(2, 1, 3, 3), t(4, 3, 2))),
+        Case((t(2, 3, 3), t(3)), label="vector"),
+    ],
+    "triangular_solve_infer_meta": [Case((t(2, 3, 3), t(2, 3, 4)), (True, False, False))],
+    "cholesky_solve_infer_meta": [Case((t(4, 3, 2), t(2, 1, 3, 3)), (False,))],
+    "det_infer_meta": [Case((t(2, 3, 3),))],
+    "slogdet_infer_meta": [Case((t(2, 3, 3),))],
+    "matrix_power_infer_meta": [Case((t(2, 3, 3),), (3,))],
+    "multi_dot_infer_meta": [
+        Case(([t(2, 3), t(3, 4)],)),
+        Case(([t(3), t(3, 4), t(4)],), label="vector ends"),
+    ],
+    "multi_dot_grad_infer_meta": [Case(([t(2, 3), t(3, 4)], t(2, 4)), (), (2,))],
+    "p_norm_infer_meta": [
+        Case((t(2, 3, 4),), (2.0, -2, 1e-12, False, False)),
+        Case((t(2, 3),), (2.0, 0, 1e-12, True, True), label="asvector"),
+    ],
+    "dist_infer_meta": [Case((t(2, 1, 3), t(4, 3)), (2.0,))],
+    "addmm_infer_meta": [Case((t(3), t(2, 4), t(4, 3)), (1.0, 1.0))],
+    "qr_infer_meta": [
+        Case((t(2, 4, 3),), ("reduced",), (0, 0)),
+        Case((t(3, 4),), ("complete",), (0, 0), label="complete"),
+    ],
+    "svd_infer_meta": [Case((t(2, 4, 3),), (False,), (0, 0, 0))],
+    "eigh_infer_meta": [Case((t(2, 3, 3),), ("L",), (0, 0))],
+    "eigvalsh_infer_meta": [Case((t(2, 3, 3),), ("U", False), (0, 0))],
+    "eigvalsh_grad_infer_meta": [Case((t(2, 3, 3), t(2, 3)), ("L", False))],
+    "matrix_rank_infer_meta": [Case((t(2, 3, 4),), (True, False))],
+    "matrix_rank_tol_infer_meta": [Case((t(2, 3, 4), t(2)), (False, False))],
+    "squared_l2_norm_infer_meta": [Case((t(2, 3),))],
+    "l1_norm_infer_meta": [Case((t(2, 3),))],
+    "eigvals_infer_meta": [Case((t(2, 3, 3),))],
 }
 
 # Calls whose known extents disagree: rejected at run time and while building a graph, even
@@ -623,6 +657,19 @@ MISMATCHES: dict[str, Case] = {
     "cross_infer_meta": Case((t(-1, 3), t(2, 4)), (9,)),
     "inverse_infer_meta": Case((t(-1, 3, 4),)),
     "cholesky_infer_meta": Case((t(-1, 3, 4),), (False,)),
+    "solve_infer_meta": Case((t(-1, 3, 3), t(2, 4, 2))),
+    "triangular_solve_infer_meta": Case((t(-1, 3, 3), t(2, 4, 2)), (True, False, False)),
+    "cholesky_solve_infer_meta": Case((t(4, 2), t(-1, 3, 3)), (False,)),
+    "det_infer_meta": Case((t(-1, 3, 4),)),
+    "slogdet_infer_meta": Case((t(-1, 3, 4),)),
+    "matrix_power_infer_meta": Case((t(-1, 3, 4),), (2,)),
+    "multi_dot_infer_meta": Case(([t(-1, 3), t(4, 5)],)),
+    "dist_infer_meta": Case((t(-1, 3), t(2, 4)), (2.0,)),
+    "addmm_infer_meta": Case((t(3), t(-1, 4), t(5, 3)), (1.0, 1.0)),
+    "eigh_infer_meta": Case((t(-1, 3, 4),), ("L",), (0, 0)),
+    "eigvals_infer_meta": Case((t(-1, 3, 4),)),
+    "eigvalsh_infer_meta": Case((t(-1, 3, 4),), ("L", False), (0, 0)),
+    "matrix_rank_tol_infer_meta": Case((t(2, -1, 4), t(3)), (False, False)),
 }
 
 

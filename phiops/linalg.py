@@ -1,0 +1,74 @@
+"""``phiops.linalg`` (``paddle.linalg``): PaddlePaddle 3.3.1's linear-algebra functions with its
+signatures and results: solvers (``solve``, ``triangular_solve``, ``cholesky_solve``, ``inv``),
+factorizations (``cholesky``, ``qr``, ``svd``, ``eigh``, ``eigvalsh``, ``eigvals``), ``det``, ``slogdet``,
+``matrix_power``, ``multi_dot``, ``matrix_rank``, ``pinv``, ``cond``, the norms (``norm``,
+``vector_norm``, ``matrix_norm``), ``cross``, ``matmul`` and ``diagonal``. They are the
+functions of ``import phiops`` (phiops/_paddle_api.py and the generated ops; the ops' kernels
+are runtime/kernels/impl/linalg*_kernel.py).
+
+PaddlePaddle has more that phiops lacks: ``cholesky_inverse``, ``vecdot``, ``cov``,
+``corrcoef``, ``eig``, ``matrix_transpose``, ``svdvals``, ``householder_product``,
+``pca_lowrank``, ``svd_lowrank``, ``lu``, ``lu_solve``, ``lu_unpack``, ``matrix_exp``,
+``lstsq``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``; ``matrix_rank``'s ``atol``/``rtol``
+raise UnimplementedError (they need an op phiops does not have), as does the gradient of
+``svd`` for complex input.
+"""
+
+from __future__ import annotations
+
+import phiops as _phiops
+from phiops._api import (
+    cholesky,
+    cholesky_solve,
+    cross,
+    det,
+    diagonal,
+    eigh,
+    eigvals,
+    eigvalsh,
+    matmul,
+    matrix_power,
+    multi_dot,
+    norm,
+    slogdet,
+    triangular_solve,
+)
+from phiops._api import inverse as inv
+from phiops._paddle_api import (
+    cond,
+    matrix_norm,
+    matrix_rank,
+    pinv,
+    qr,
+    solve,
+    svd,
+    vector_norm,
+)
+
+__all__ = [
+    "cholesky",
+    "norm",
+    "matrix_norm",
+    "vector_norm",
+    "cond",
+    "cross",
+    "inv",
+    "multi_dot",
+    "matrix_rank",
+    "matmul",
+    "svd",
+    "qr",
+    "matrix_power",
+    "det",
+    "slogdet",
+    "eigh",
+    "eigvalsh",
+    "eigvals",
+    "pinv",
+    "solve",
+    "cholesky_solve",
+    "triangular_solve",
+    "diagonal",
+]
+
+_phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them
