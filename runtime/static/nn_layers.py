@@ -1,17 +1,17 @@
-"""The classic layers of ``paddle.static.nn``: ``fc``, ``conv2d``, ``batch_norm`` and
-``embedding``, for static-graph training code written as PaddlePaddle's (``static.data``,
+"""The classic layers of ``paddle.static.nn``: ``fc``, ``conv2d``, ``batch_norm``,
+``embedding`` and ``layer_norm``, for static-graph training code written as PaddlePaddle's (``static.data``,
 ``static.nn.fc``, ``optimizer.minimize``, ``Executor.run(startup)``, ``Executor.run(main)``).
 
 Each call creates its parameters with ``create_parameter`` (a `builtin.parameter` in the main
 program, its initializer in the startup program), named as PaddlePaddle 3.3.1 names them:
 ``fc_N.w_0`` / ``fc_N.b_0``, ``conv2d_N.w_0`` / ``conv2d_N.b_0``, ``batch_norm_N.w_0`` (scale),
-``.b_0`` (bias), ``.w_1`` (moving mean), ``.w_2`` (moving variance), ``embedding_N.w_0``; one
+``.b_0`` (bias), ``.w_1`` (moving mean), ``.w_2`` (moving variance), ``embedding_N.w_0``, ``layer_norm_N.w_0`` / ``.b_0``; one
 counter per layer kind (``unique_name_guard`` restarts them). A ``ParamAttr`` (or anything with
 ``name``, ``initializer`` and ``trainable``), a str (the parameter's name) or ``False`` (no bias)
 configures a parameter, as there. PaddlePaddle 3.3.1 builds ``fc`` in PIR programs only; its
-``conv2d``, ``batch_norm`` and ``embedding`` need the legacy program (``FLAGS_enable_pir_api=0``),
+``conv2d``, ``batch_norm``, ``embedding`` and ``layer_norm`` need the legacy program (``FLAGS_enable_pir_api=0``),
 whose ops phiops writes as the PIR ops computing the same (`pd_op.conv2d`, `pd_op.batch_norm_`,
-`pd_op.embedding`).
+`pd_op.embedding`, `pd_op.layer_norm`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from phiops.runtime.static.initializer import Constant, Initializer, Normal, Xav
 from phiops.runtime.static.program import unique_name
 from phiops.runtime.static.variables import _require_static, create_parameter
 
-__all__ = ["fc", "conv2d", "batch_norm", "embedding"]
+__all__ = ["fc", "conv2d", "batch_norm", "embedding", "layer_norm"]
 
 _FLOATS = (DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64)
 
@@ -475,3 +475,72 @@ def embedding(
         XavierUniform(),
     )
     return op_api("embedding")(input, weight, index, bool(is_sparse))
+
+
+def layer_norm(
+    input: Any,
+    scale: bool = True,
+    shift: bool = True,
+    begin_norm_axis: int = 1,
+    epsilon: float = 1e-05,
+    param_attr: Any = None,
+    bias_attr: Any = None,
+    act: str | None = None,
+    name: str | None = None,
+) -> Value:
+    """Layer normalisation over the axes from ``begin_norm_axis`` on, with the scale
+    ``layer_norm_N.w_0`` (ones) when ``scale`` and the bias ``layer_norm_N.b_0`` (zeros) when
+    ``shift``, both of the normalised axes' element count (`pd_op.layer_norm`), then ``act``."""
+    _require_static("layer_norm")
+    input = _value("layer_norm", "input", input)
+    dtype = _float_dtype("layer_norm", "input", input)
+    dims = list(input.type.dims)
+    if (
+        isinstance(begin_norm_axis, bool)
+        or not isinstance(begin_norm_axis, int)
+        or not (0 < begin_norm_axis < len(dims))
+    ):
+        raise InvalidArgumentError(
+            f"layer_norm(): argument 'begin_norm_axis' must be an int in [1, {len(dims) - 1}] "
+            f"for an input of rank {len(dims)}, got {begin_norm_axis!r}"
+        )
+    tail = dims[begin_norm_axis:]
+    if any(d < 0 for d in tail):
+        raise InvalidArgumentError(f"layer_norm(): the normalised extents {tail} must be known")
+    layer = unique_name("layer_norm")
+    weight = bias = None
+    if scale:
+        meta = _attr("layer_norm", "param_attr", param_attr)
+        if meta is None:
+            raise InvalidArgumentError(
+                "layer_norm(): argument 'param_attr' cannot be False when scale is True"
+            )
+        weight = _parameter(
+            "layer_norm",
+            "param_attr",
+            meta,
+            f"{layer}.w_0",
+            [math.prod(tail)],
+            dtype,
+            Constant(1.0),
+        )
+    if shift:
+        meta = _attr("layer_norm", "bias_attr", bias_attr)
+        if meta is None:
+            raise InvalidArgumentError(
+                "layer_norm(): argument 'bias_attr' cannot be False when shift is True"
+            )
+        bias = _parameter(
+            "layer_norm",
+            "bias_attr",
+            meta,
+            f"{layer}.b_0",
+            [math.prod(tail)],
+            dtype,
+            Constant(0.0),
+            True,
+        )
+    out = op_api("layer_norm")(input, weight, bias, float(epsilon), begin_norm_axis)
+    if isinstance(out, tuple):
+        out = out[0]
+    return _activation("layer_norm", out, act)

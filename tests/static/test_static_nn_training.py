@@ -52,6 +52,7 @@ def test_parameters_named_and_initialised_as_paddlepaddle(programs) -> None:
     img = paddle.static.data("img", [-1, 3, 8, 8], "float32")
     paddle.static.nn.batch_norm(paddle.static.nn.conv2d(img, 4, 3))
     paddle.static.nn.embedding(paddle.static.data("ids", [-1, 5], "int64"), [10, 6])
+    paddle.static.nn.layer_norm(img, shift=False)
     params = _parameter_ops(main)
     shapes = {name: list(op.results[0].type.dims) for name, op in params.items()}
     assert shapes == {
@@ -65,6 +66,7 @@ def test_parameters_named_and_initialised_as_paddlepaddle(programs) -> None:
         "batch_norm_0.w_1": [4],
         "batch_norm_0.w_2": [4],
         "embedding_0.w_0": [10, 6],
+        "layer_norm_0.w_0": [192],
     }
     trainable = {name: op.attributes["trainable"].value[0].value for name, op in params.items()}
     assert not trainable["batch_norm_0.w_1"] and not trainable["batch_norm_0.w_2"]
@@ -134,6 +136,8 @@ def test_embedding_padding_idx_gives_zero_rows(programs) -> None:
         (lambda x, i: paddle.static.nn.embedding(i, [3]), "embedding(): argument 'size'"),
         (lambda x, i: paddle.static.nn.embedding(i, [3, 2], padding_idx=3), "padding_idx"),
         (lambda x, i: paddle.static.nn.fc(x, 3, bias_attr=3), "fc(): argument 'bias_attr'"),
+        (lambda x, i: paddle.static.nn.layer_norm(x, begin_norm_axis=2), "begin_norm_axis"),
+        (lambda x, i: paddle.static.nn.layer_norm(i), "layer_norm(): argument 'input' must be"),
     ],
 )
 def test_bad_arguments(programs, call, message) -> None:

@@ -34,6 +34,8 @@ CNN_PARAMETERS = [
     ("batch_norm_0.w_0", [4]),
     ("batch_norm_0.b_0", [4]),
     ("embedding_0.w_0", [10, 5]),
+    ("layer_norm_0.w_0", [5]),
+    ("layer_norm_0.b_0", [5]),
     ("fc_0.w_0", [144, 3]),
     ("fc_0.b_0", [3]),
     ("fc_1.w_0", [15, 3]),
@@ -84,14 +86,14 @@ def build_mlp(paddle: Any) -> Any:
 
 
 def build_cnn(paddle: Any) -> Any:
-    """conv2d(relu) -> batch_norm -> fc, plus embedding -> fc (num_flatten_dims=1 over [N, 3,
+    """conv2d(relu) -> batch_norm -> fc, plus embedding -> layer_norm -> fc (num_flatten_dims=1 over [N, 3,
     5]); Momentum; returns the mean loss."""
     img = paddle.static.data("img", [-1, 2, 6, 6], "float32")
     ids = paddle.static.data("ids", [-1, 3], "int64")
     label = paddle.static.data("label", [-1, 3], "float32")
     conv = paddle.static.nn.conv2d(img, 4, 3, padding=1, act="relu")
     normed = paddle.static.nn.batch_norm(conv)
-    words = paddle.static.nn.embedding(ids, [10, 5])
+    words = paddle.static.nn.layer_norm(paddle.static.nn.embedding(ids, [10, 5]), begin_norm_axis=2)
     logits = paddle.static.nn.fc(normed, 3) + paddle.static.nn.fc(words, 3)
     loss = _cross_entropy(paddle, logits, label)
     paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
