@@ -14,7 +14,9 @@ the same forward and its backward (runtime/static/backward.py's ``gradients``, s
 `pd_op.data` per output gradient); the node runs it with the call's inputs and the arriving
 output gradients, and hands the engine the gradients of the inputs and parameters. The forward
 is so computed again in the backward pass (no activations are kept between the two executor
-runs); the grad node holds only the call's input arrays. A higher-order gradient through it
+runs); the grad node holds only the call's input arrays and the random generators' states
+of the forward run, restored for the backward run so that it draws the same numbers (dropout's
+mask). A Layer's train/eval flags are part of the signature. A higher-order gradient through it
 (``create_graph=True``) is not implemented.
 
 Python control flow that depends on a tensor's value (``if x.sum() > 0:``) cannot be traced: the
@@ -32,10 +34,11 @@ from typing import Any, Callable, Sequence
 from phiops.runtime.autograd import GRAD_MODE
 from phiops.runtime.autograd.grad_node import _Hooked
 from phiops.runtime.autograd.record import edge_of
+from phiops.runtime.common import CPUPlace
+from phiops.runtime.random import generator_for
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import (
     InvalidArgumentError,
-    PhiError,
     PreconditionNotMetError,
     UnimplementedError,
 )
@@ -266,7 +269,6 @@ class StaticFunction:
         self._traced: dict[Any, _Traced] = {}
         self._executor = Executor()
         self._scope = Scope()
-        self._bound: dict[int, StaticFunction] = {}
         functools.update_wrapper(self, function)
 
     @property
@@ -294,8 +296,9 @@ class StaticFunction:
         """Decorating a method in a class body: one StaticFunction per instance, bound."""
         if instance is None:
             return self
-        bound = self._bound.get(id(instance))
-        if bound is None or bound._function.__self__ is not instance:
+        key = f"_to_static_{id(self)}"
+        bound = instance.__dict__.get(key)
+        if bound is None:
             bound = StaticFunction(
                 types.MethodType(self._function, instance),
                 self._input_spec,
@@ -303,13 +306,19 @@ class StaticFunction:
                 self._backend,
                 **self._kwargs,
             )
-            self._bound[id(instance)] = bound
+            instance.__dict__[key] = bound
         return bound
 
     def _split(self, args: tuple, kwargs: dict) -> tuple[list[Tensor], Any]:
-        """The Tensor arguments in order and a key of the other ones."""
+        """The Tensor arguments in order and a key of the other ones (and of the train/eval
+        flags of the Layer a method is bound to, which change what its forward builds)."""
+        from phiops.runtime.nn.layer import Layer
+
         tensors: list[Tensor] = []
-        constants = []
+        constants: list[Any] = []
+        owner = getattr(self._function, "__self__", None)
+        if isinstance(owner, Layer):
+            constants.append(tuple(layer.training for layer in owner.sublayers(include_self=True)))
         for position, value in enumerate(args):
             if isinstance(value, Tensor):
                 tensors.append(value)
@@ -427,8 +436,6 @@ class StaticFunction:
                 traced.input_grads = [found.get(id(f)) for f in feeds]
                 traced.parameter_grads = [found.get(id(op.results[0])) for op in parameters]
                 traced.train_outputs = outputs
-        except PhiError:
-            raise
         finally:
             disable_static()
         tensors_by_name = _tensors_by_name(_layers_reached(self._function))
@@ -481,6 +488,12 @@ class StaticFunction:
             GRAD_MODE.enabled and traced.differentiable and any(e is not None for e in edges)
         )
         feed = self._feed(traced, tensors)
+        states: list[tuple[Any, Any]] = []
+        if needs_grad:
+            # the backward program computes the forward again: it must draw the same random
+            # numbers (dropout's mask) as this run, so it starts from the generators' states now
+            places = list(dict.fromkeys([CPUPlace(), *(t.place for t in tensors)]))
+            states = _random_states(places)
         values = [v for v in traced.outputs if isinstance(v, Value)]
         arrays = (
             self._executor.run(traced.main, feed, values, scope=self._scope, return_numpy=False)
@@ -491,11 +504,21 @@ class StaticFunction:
         iterator = iter(arrays)
         leaves = [_as_tensor(next(iterator)) if isinstance(v, Value) else v for v in traced.outputs]
         if needs_grad:
-            node = _ProgramGradNode(self, traced, list(feed.values()), edges, leaves)
+            node = _ProgramGradNode(self, traced, list(feed.values()), edges, leaves, states)
             for slot, position in enumerate(traced.differentiable):
                 leaves[position].stop_gradient = False
                 leaves[position]._grad_node = (node, slot)
         return _rebuild(leaves, traced.structure)
+
+
+def _random_states(places: list[Any]) -> list[tuple[Any, Any]]:
+    """The process generators' states of ``places`` (each created if it was not)."""
+    return [(place, generator_for(place).bit_generator.state) for place in places]
+
+
+def _restore(states: list[tuple[Any, Any]]) -> None:
+    for place, state in states:
+        generator_for(place).bit_generator.state = state
 
 
 def _as_tensor(value: Any) -> Tensor:
@@ -533,6 +556,7 @@ class _ProgramGradNode(_Hooked):
         "_function",
         "_traced",
         "_inputs",
+        "_states",
         "__weakref__",
     )
 
@@ -543,6 +567,7 @@ class _ProgramGradNode(_Hooked):
         inputs: list[Any],
         edges: list[Any],
         leaves: list[Any],
+        states: list[tuple[Any, Any]],
     ) -> None:
         self.spec = _Spec(f"to_static({_describe(function._function)})", len(traced.differentiable))
         self.edges = edges
@@ -553,6 +578,7 @@ class _ProgramGradNode(_Hooked):
         self._function = function
         self._traced = traced
         self._inputs = inputs
+        self._states = states
 
     @property
     def name(self) -> str:
@@ -563,6 +589,7 @@ class _ProgramGradNode(_Hooked):
 
     def release(self) -> None:
         self._inputs = []
+        self._states = []
         self.released = True
 
     def check_arrivals(self, slots: list[Any]) -> None:
@@ -593,13 +620,18 @@ class _ProgramGradNode(_Hooked):
         ]
         results: list[Any] = [None] * len(self.edges)
         if fetches:
-            arrays = function._executor.run(
-                traced.train,
-                feed,
-                [value for _, value in fetches],
-                scope=function._scope,
-                return_numpy=False,
-            )
+            now = _random_states([place for place, _ in self._states])
+            _restore(self._states)
+            try:
+                arrays = function._executor.run(
+                    traced.train,
+                    feed,
+                    [value for _, value in fetches],
+                    scope=function._scope,
+                    return_numpy=False,
+                )
+            finally:
+                _restore(now)
             for (index, _), array in zip(fetches, arrays):
                 results[index] = _as_tensor(array)
         if not retain:

@@ -200,3 +200,43 @@ def test_bad_arguments() -> None:
 
     with pytest.raises(InvalidArgumentError, match="input_spec for 1 Tensor argument"):
         one(paddle.ones([2]), paddle.ones([2]))
+
+
+def test_dropout_backward_uses_the_forward_mask() -> None:
+    # the backward program computes the forward again; it must draw the same mask
+    net = paddle.jit.to_static(paddle.nn.Dropout(0.5))
+    x = paddle.ones([64], dtype="float32")
+    x.stop_gradient = False
+    y = net(x)
+    y.sum().backward()
+    assert 0 < (y.numpy() == 0).sum() < 64
+    _close(x.grad.numpy(), y.numpy())  # d(x * mask * 2)/dx = mask * 2 = y at x = 1
+
+
+def test_train_and_eval_modes_trace_separately() -> None:
+    net = paddle.jit.to_static(paddle.nn.Sequential(paddle.nn.Linear(3, 3), paddle.nn.Dropout(0.9)))
+    x = paddle.ones([4, 3])
+    net.eval()
+    expected = x.numpy() @ net[0].weight.numpy() + net[0].bias.numpy()
+    _close(net(x).numpy(), expected)
+    net.train()
+    assert (net(x).numpy() == 0).sum() > 0
+    assert net.forward.trace_count == 2
+
+
+def test_method_decorated_in_the_class_binds_per_instance() -> None:
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(2, 2)
+
+        @paddle.jit.to_static
+        def forward(self, x):
+            return self.fc(x)
+
+    first, second = Net(), Net()
+    x = np.ones((1, 2), "float32")
+    for net in (first, second):
+        expected = x @ net.fc.weight.numpy() + net.fc.bias.numpy()
+        _close(net(paddle.to_tensor(x)).numpy(), expected)
+    assert first.forward is first.forward and first.forward is not second.forward
