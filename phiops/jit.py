@@ -1,7 +1,7 @@
 """``phiops.jit`` (``paddle.jit``): ``to_static`` runs a Layer's forward or a Python function as
 static programs, traced once per input signature (shapes and dtypes, or the ``InputSpec``\\ s
 given) and run by the executor, with gradients through a traced backward program
-(runtime/jit/to_static.py); ``enable_to_static`` switches translation off and on;
+(runtime/jit/static_function.py); ``enable_to_static`` switches translation off and on;
 ``not_to_static``, ``ignore_module``, ``set_code_level`` and ``set_verbosity`` as PaddlePaddle's
 (the last three change nothing for tracing). ``save`` writes an eager or ``to_static`` Layer as
 an inference model PaddlePaddle loads (it traces the layer's forward in static mode over one

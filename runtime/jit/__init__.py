@@ -1,7 +1,7 @@
 """``phi.jit``: ``save`` an eager Layer as an inference model PaddlePaddle loads, ``load`` one
 back as a callable (docs/saved_models.md, Saving a Layer).
 
-``to_static`` (runtime/jit/to_static.py) runs a Layer's forward or a function as static
+``to_static`` (runtime/jit/static_function.py) runs a Layer's forward or a function as static
 programs traced per input signature, with gradients through a backward program.
 
 ``save`` traces the layer: in static mode, inside fresh programs, it makes a `pd_op.data` per
@@ -27,7 +27,7 @@ from phiops.runtime.static.mode import disable_static, enable_static, in_static_
 from phiops.runtime.static.program import program_guard
 from phiops.runtime.static.scope import Scope
 from phiops.runtime.static.variables import data
-from phiops.runtime.jit.to_static import (
+from phiops.runtime.jit.static_function import (
     StaticFunction,
     enable_to_static,
     ignore_module,

@@ -1,4 +1,5 @@
-"""``paddle.jit.to_static``: run a Layer's forward or a Python function as a static program.
+"""``paddle.jit.to_static`` (runtime/jit/static_function.py, named so that the package's ``to_static``
+function does not hide the module): run a Layer's forward or a Python function as a static program.
 
 phiops translates by tracing, as ``jit.save`` does: the first call per input signature (each
 Tensor argument's shape and dtype, or the ``InputSpec``\\ s given, plus the other arguments'
