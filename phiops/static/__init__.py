@@ -3,7 +3,8 @@
 them (``append_backward``, ``gradients``), run them (``Executor``, ``Scope``), and save and load
 inference models (``save_inference_model``, ``load_inference_model``, ``normalize_program``).
 ``enable_static()`` makes every API call on a ``Value`` append an operation to the current program.
-Submodules: ``nn`` (control flow: ``cond``, ``while_loop``), ``initializer`` (the initializers of
+Submodules: ``nn`` (control flow: ``cond``, ``while_loop``; the classic layers ``fc``,
+``conv2d``, ``batch_norm``, ``embedding``, ``layer_norm``), ``initializer`` (the initializers of
 ``phiops.nn.initializer``) and ``io`` (the saved-model functions).
 
 PaddlePaddle's ``paddle.static`` also has what phiops lacks: ``Variable`` (phiops's program values

@@ -1,14 +1,17 @@
 """``phiops.static.nn`` (``paddle.static.nn``): static control flow, ``cond`` (a `pd_op.if`) and
-``while_loop`` (a `pd_op.while`), from runtime/static/control_flow.py.
+``while_loop`` (a `pd_op.while`), from runtime/static/control_flow.py; and the classic layers
+``fc``, ``conv2d``, ``batch_norm``, ``embedding`` and ``layer_norm`` with PaddlePaddle 3.3.1's signatures and
+parameter names (``fc_0.w_0``, ...), from runtime/static/nn_layers.py.
 
 PaddlePaddle's ``paddle.static.nn`` also has what phiops lacks: the control flow ``case`` and
-``switch_case``, and the static layers (``fc``, ``conv2d``, ``batch_norm``, ``embedding``,
-``layer_norm``, ...); in phiops, ``phiops.nn``'s layers build static programs too, when made and
-called in static mode.
+``switch_case``, and the other static layers (``group_norm``, ``instance_norm``,
+``conv2d_transpose``, ``conv3d``, ``prelu``, ``sequence_*``, ...); in phiops, ``phiops.nn``'s
+layers build static programs too, when made and called in static mode.
 """
 
 from __future__ import annotations
 
 from phiops.runtime.static.control_flow import cond, while_loop
+from phiops.runtime.static.nn_layers import batch_norm, conv2d, embedding, fc, layer_norm
 
-__all__ = ["cond", "while_loop"]
+__all__ = ["cond", "while_loop", "fc", "conv2d", "batch_norm", "embedding", "layer_norm"]

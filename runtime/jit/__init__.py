@@ -1,6 +1,9 @@
 """``phi.jit``: ``save`` an eager Layer as an inference model PaddlePaddle loads, ``load`` one
 back as a callable (docs/saved_models.md, Saving a Layer).
 
+``to_static`` (runtime/jit/static_function.py) runs a Layer's forward or a function as static
+programs traced per input signature, with gradients through a backward program.
+
 ``save`` traces the layer: in static mode, inside fresh programs, it makes a `pd_op.data` per
 ``InputSpec`` and calls the layer (in eval mode) on them, so the layer's parameters and buffers
 become `builtin.parameter` ops (runtime/nn/static_call.py); ``save_inference_model`` then writes
@@ -24,8 +27,28 @@ from phiops.runtime.static.mode import disable_static, enable_static, in_static_
 from phiops.runtime.static.program import program_guard
 from phiops.runtime.static.scope import Scope
 from phiops.runtime.static.variables import data
+from phiops.runtime.jit.static_function import (
+    StaticFunction,
+    enable_to_static,
+    ignore_module,
+    not_to_static,
+    set_code_level,
+    set_verbosity,
+    to_static,
+)
 
-__all__ = ["save", "load", "TranslatedLayer"]
+__all__ = [
+    "save",
+    "load",
+    "TranslatedLayer",
+    "to_static",
+    "StaticFunction",
+    "enable_to_static",
+    "not_to_static",
+    "ignore_module",
+    "set_code_level",
+    "set_verbosity",
+]
 
 
 def _feed_names(layer: Any, specs: list[InputSpec]) -> list[str]:
@@ -62,7 +85,8 @@ def _flatten(output: Any) -> list[Value]:
 def save(layer: Any, path: PathLike, input_spec: Sequence[InputSpec] | None = None) -> None:
     """Write ``layer`` (a ``phi.nn.Layer``) as ``path.json`` + ``path.pdiparams``, an inference
     model of its forward in eval mode with its current parameter values; ``input_spec`` gives
-    one ``InputSpec`` per forward input. `paddle.jit.load` and
+    one ``InputSpec`` per forward input (for a ``to_static`` layer, the ``input_spec`` it was
+    given when this is None). `paddle.jit.load` and
     `paddle.static.load_inference_model` read the files."""
     from phiops.runtime.nn.layer import Layer
 
@@ -70,6 +94,8 @@ def save(layer: Any, path: PathLike, input_spec: Sequence[InputSpec] | None = No
         raise InvalidArgumentError(
             f"jit.save: argument 'layer' expects a phi.nn.Layer, got {type(layer).__name__}"
         )
+    if input_spec is None and isinstance(layer.__dict__.get("forward"), StaticFunction):
+        input_spec = layer.__dict__["forward"].input_spec
     if not input_spec or not all(isinstance(s, InputSpec) for s in input_spec):
         raise InvalidArgumentError(
             "jit.save: argument 'input_spec' expects a non-empty list of "

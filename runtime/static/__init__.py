@@ -3,7 +3,8 @@ executor (docs/executor.md), save and load inference models (docs/saved_models.m
 
 ``enable_static()`` turns every generated API call on Values into an operation appended to the
 current program; ``data`` and ``create_parameter`` make a program's inputs and parameters;
-``nn.cond`` and ``nn.while_loop`` build control flow; parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
+``nn.cond`` and ``nn.while_loop`` build control flow, ``nn.fc``, ``nn.conv2d``, ``nn.batch_norm``,
+``nn.embedding`` and ``nn.layer_norm`` classic layers; parameter initializers are recorded in the startup program. ``Executor.run`` plans a program
 once per feed signature and then only runs kernels. ``append_backward`` and ``gradients`` append
 backward programs, and ``phiops.runtime.optimizer``'s ``minimize`` appends training (docs/static.md,
 Training).
