@@ -35,12 +35,15 @@ demo: $(STAMP)
 # The example op package (examples/custom_op, docs/extending.md) is built and installed into
 # the venv (its build runs `phiops codegen --package`), so that pytest runs its tests too.
 EXAMPLE_OP_PACKAGE := examples/custom_op
+# The suite runs in one worker process per core (pytest-xdist), at most four: on a 2-core machine
+# that halves its time. `make test PYTEST_PARALLEL=` runs it in one process.
+PYTEST_PARALLEL ?= -n auto --maxprocesses 4
 
 test: $(STAMP)
 	$(PY) -m phiops codegen --check
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation ./$(EXAMPLE_OP_PACKAGE)
 	$(PY) -m phiops codegen --package $(EXAMPLE_OP_PACKAGE)/phiops_custom_op_example --check
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PYTEST_PARALLEL)
 
 # Not part of CI: the suite on the newest releases that pyproject.toml allows, to meet the next
 # upstream change before users do. The venv is made anew each time.
@@ -51,7 +54,7 @@ test-latest:
 	$(LATEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[dev,examples]'
 	$(LATEST)/bin/python -m pip list --format=freeze
 	$(LATEST)/bin/python -m phiops codegen --check
-	$(LATEST)/bin/python -m pytest -q
+	$(LATEST)/bin/python -m pytest -q $(PYTEST_PARALLEL)
 
 # Rewrite requirements.lock from pyproject.toml's ranges (extras dev, examples and distributed,
 # group build), for every platform and every Python that requires-python allows.

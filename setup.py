@@ -70,10 +70,12 @@ setup(
         **{f"phiops.{p}": f for p, f in FOLDERS.items()},
         **TEMPLATE_FOLDERS,
     },
-    # paddle_3_3_1_cpu.json: what PaddlePaddle 3.3.1 runs on CPU, for `phiops kernels --coverage`
+    # paddle_3_3_1_cpu.json: what PaddlePaddle 3.3.1 runs on CPU, for `phiops kernels --coverage`;
+    # paddle_amp_lists_3_3_1.json: PaddlePaddle's paddle.amp op lists
     package_data={
         "": ["py.typed"],
         "phiops.runtime.kernels": ["paddle_3_3_1_cpu.json"],
+        "phiops.runtime.amp": ["paddle_amp_lists_3_3_1.json"],
         **{package: ["*.j2"] for package in TEMPLATE_FOLDERS},
     },
     include_package_data=False,  # the C sources are built, not shipped (no csrc/ in the wheel)

@@ -1,4 +1,5 @@
-"""Writes tests/data/amp/paddle_3_3_1.json: what PaddlePaddle 3.3.1 (CPU) does with paddle.amp:
+"""Writes runtime/amp/paddle_amp_lists_3_3_1.json (PaddlePaddle's paddle.amp op lists, which
+phiops.amp returns) and tests/data/amp/paddle_3_3_1.json: what PaddlePaddle 3.3.1 (CPU) does with paddle.amp:
 its op lists (``white_list()``/``black_list()``), the warnings auto_cast and GradScaler give on the
 CPU (where both have no effect), the dtypes ops inside auto_cast give there, a GradScaler's
 disabled behaviour (``scale`` returns the loss, ``step`` updates as the optimizer alone, empty
@@ -18,6 +19,8 @@ import numpy as np
 import paddle
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "amp" / "paddle_3_3_1.json"
+# the lists phiops.amp.white_list()/black_list() return, shipped with the runtime
+LISTS = Path(__file__).resolve().parents[2] / "runtime" / "amp" / "paddle_amp_lists_3_3_1.json"
 
 
 def _messages(record: list) -> list[str]:
@@ -94,6 +97,13 @@ def main() -> None:
         except Exception as error:  # noqa: BLE001 - recording whatever PaddlePaddle raises
             errors[name] = [type(error).__name__, str(error)]
     data["errors"] = errors
+    lists = {
+        "source": "PaddlePaddle 3.3.1, paddle.amp.white_list() and paddle.amp.black_list() "
+        "(written by tests/tools/make_amp_fixtures.py)",
+        "white_list": data["white_list"],
+        "black_list": data["black_list"],
+    }
+    LISTS.write_text(json.dumps(lists, indent=1, sort_keys=True) + "\n")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}")
