@@ -241,7 +241,12 @@ def box_coder(
                 f"variances, got {list(prior_box_var)}"
             )
         return _phi.box_coder(
-            prior_box, None, target_box, code_type, box_normalized, axis,
+            prior_box,
+            None,
+            target_box,
+            code_type,
+            box_normalized,
+            axis,
             [float(v) for v in prior_box_var],
         )
     if prior_box_var is None or isinstance(prior_box_var, (int, float, str, np.ndarray)):
@@ -249,6 +254,4 @@ def box_coder(
             f"box_coder(): argument 'prior_box_var' must be a tensor or a list of 4 "
             f"variances, got {type(prior_box_var).__name__}"
         )
-    return _phi.box_coder(
-        prior_box, prior_box_var, target_box, code_type, box_normalized, axis, []
-    )
+    return _phi.box_coder(prior_box, prior_box_var, target_box, code_type, box_normalized, axis, [])

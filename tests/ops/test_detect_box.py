@@ -61,7 +61,9 @@ def yolo_reference(x, sizes, anchors, classes, thresh, ratio, clip, scale, iou_a
                         ]
                     row = (a * h + k) * w + l
                     boxes[i, row] = box
-                    scores[i, row] = [conf * sigmoid(x[i, base + 5 + c, k, l]) for c in range(classes)]
+                    scores[i, row] = [
+                        conf * sigmoid(x[i, base + 5 + c, k, l]) for c in range(classes)
+                    ]
     return boxes, scores
 
 
@@ -85,7 +87,15 @@ ANCHORS = [10, 13, 16, 30, 33, 23]
 def test_yolo_box_matches_the_reference(dtype, thresh, clip, scale, iou_aware, factor) -> None:
     x, sizes = yolo_inputs(dtype, iou_aware=iou_aware, seed=int(scale * 100))
     boxes, scores = phi.yolo_box(
-        phi.to_tensor(x), phi.to_tensor(sizes), ANCHORS, 4, thresh, 32, clip, scale, iou_aware,
+        phi.to_tensor(x),
+        phi.to_tensor(sizes),
+        ANCHORS,
+        4,
+        thresh,
+        32,
+        clip,
+        scale,
+        iou_aware,
         factor,
     )
     want_boxes, want_scores = yolo_reference(
@@ -151,8 +161,12 @@ def test_yolo_box_in_a_static_program() -> None:
         ((1, 27, 3, 4), np.ones((2, 2), np.int32), {}, "argument 'img_size'"),
         ((1, 27, 3, 4), np.ones((1, 2), np.int64), {}, "argument 'img_size' must be int32"),
         ((1, 27, 3, 4), np.ones((1, 2), np.int32), {"class_num": 0}, "argument 'class_num'"),
-        ((1, 30, 3, 4), np.ones((1, 2), np.int32), {"iou_aware": True, "iou_aware_factor": 2.0},
-         "argument 'iou_aware_factor'"),
+        (
+            (1, 30, 3, 4),
+            np.ones((1, 2), np.int32),
+            {"iou_aware": True, "iou_aware_factor": 2.0},
+            "argument 'iou_aware_factor'",
+        ),
     ],
 )
 def test_yolo_box_bad_input(x_shape, sizes, kwargs, message) -> None:
@@ -164,7 +178,9 @@ def test_yolo_box_bad_input(x_shape, sizes, kwargs, message) -> None:
 # --- prior_box -----------------------------------------------------------------------------------
 
 
-def prior_reference(h, w, img_h, img_w, mins, maxs, ratios, variances, flip, clip, steps, offset, order):
+def prior_reference(
+    h, w, img_h, img_w, mins, maxs, ratios, variances, flip, clip, steps, offset, order
+):
     expanded = [1.0]
     for r in ratios:
         if any(abs(r - e) < 1e-6 for e in expanded):
@@ -185,15 +201,20 @@ def prior_reference(h, w, img_h, img_w, mins, maxs, ratios, variances, flip, cli
                 if order:
                     others = [
                         (low * math.sqrt(r), low / math.sqrt(r))
-                        for r in expanded if abs(r - 1) >= 1e-6
+                        for r in expanded
+                        if abs(r - 1) >= 1e-6
                     ]
                     shapes = [(low, low)] + square + others
                 else:
                     shapes = ratio_shapes + square
                 for bw, bh in shapes:
                     cell.append(
-                        [(cx - bw / 2) / img_w, (cy - bh / 2) / img_h,
-                         (cx + bw / 2) / img_w, (cy + bh / 2) / img_h]
+                        [
+                            (cx - bw / 2) / img_w,
+                            (cy - bh / 2) / img_h,
+                            (cx + bw / 2) / img_w,
+                            (cy + bh / 2) / img_h,
+                        ]
                     )
             out.append(cell)
     boxes = np.array(out).reshape(h, w, -1, 4)
@@ -218,7 +239,17 @@ def test_prior_box_matches_the_reference(dtype, case) -> None:
     feature = phi.to_tensor(np.zeros((1, 2, h, w), dtype.numpy_dtype))
     image = phi.to_tensor(np.zeros((1, 3, img_h, img_w), dtype.numpy_dtype))
     out, var = phi.prior_box(
-        feature, image, mins, maxs, ratios, variances, flip, clip, steps[0], steps[1], offset,
+        feature,
+        image,
+        mins,
+        maxs,
+        ratios,
+        variances,
+        flip,
+        clip,
+        steps[0],
+        steps[1],
+        offset,
         order,
     )
     want, want_var = prior_reference(
@@ -279,10 +310,12 @@ def encode_reference(prior, var, target, normalized):
             px, py = p[0] + pw / 2, p[1] + ph / 2
             tw, th = t[2] - t[0] + k, t[3] - t[1] + k
             tx, ty = (t[0] + t[2]) / 2, (t[1] + t[3]) / 2
-            row = np.array([(tx - px) / pw, (ty - py) / ph, math.log(abs(tw / pw)),
-                            math.log(abs(th / ph))])
-            out[i, j] = row / (var[j] if var is not None and np.ndim(var) == 2 else
-                               (var if var is not None else 1))
+            row = np.array(
+                [(tx - px) / pw, (ty - py) / ph, math.log(abs(tw / pw)), math.log(abs(th / ph))]
+            )
+            out[i, j] = row / (
+                var[j] if var is not None and np.ndim(var) == 2 else (var if var is not None else 1)
+            )
     return out
 
 
@@ -293,7 +326,11 @@ def decode_reference(prior, var, target, normalized, axis):
         for j in range(target.shape[1]):
             m = j if axis == 0 else i
             p, t = prior[m], target[i, j]
-            v = var[m] if var is not None and np.ndim(var) == 2 else (var if var is not None else [1] * 4)
+            v = (
+                var[m]
+                if var is not None and np.ndim(var) == 2
+                else (var if var is not None else [1] * 4)
+            )
             pw, ph = p[2] - p[0] + k, p[3] - p[1] + k
             px, py = p[0] + pw / 2, p[1] + ph / 2
             cx, cy = v[0] * t[0] * pw + px, v[1] * t[1] * ph + py
@@ -317,8 +354,12 @@ def test_box_coder_encode_matches_the_reference(dtype, variance, normalized) -> 
     var_t = rng.uniform(0.1, 0.3, size=(5, 4)).astype(dtype.numpy_dtype)
     var = {"tensor": var_t, "list": np.float32([0.1, 0.1, 0.2, 0.2]), "none": None}[variance]
     out = phi.box_coder(
-        phi.to_tensor(prior), phi.to_tensor(var_t) if variance == "tensor" else None,
-        phi.to_tensor(target), "encode_center_size", normalized, 0,
+        phi.to_tensor(prior),
+        phi.to_tensor(var_t) if variance == "tensor" else None,
+        phi.to_tensor(target),
+        "encode_center_size",
+        normalized,
+        0,
         [0.1, 0.1, 0.2, 0.2] if variance == "list" else [],
     )
     want = encode_reference(prior.astype(np.float64), var, target.astype(np.float64), normalized)
@@ -339,12 +380,19 @@ def test_box_coder_decode_matches_the_reference(dtype, axis, variance) -> None:
     var = {"tensor": var_t, "list": np.float32([0.1, 0.1, 0.2, 0.2]), "none": None}[variance]
     prior_box_var = phi.to_tensor(var_t) if variance == "tensor" else [0.1, 0.1, 0.2, 0.2]
     if variance == "none":
-        out = phi.box_coder(phi.to_tensor(prior), None, phi.to_tensor(target),
-                            "decode_center_size", False, axis, [])
+        out = phi.box_coder(
+            phi.to_tensor(prior), None, phi.to_tensor(target), "decode_center_size", False, axis, []
+        )
     else:
         # through paddle.vision.ops.box_coder (a tensor or a list of variances)
-        out = vision_ops.box_coder(phi.to_tensor(prior), prior_box_var, phi.to_tensor(target),
-                                   "decode_center_size", False, axis)
+        out = vision_ops.box_coder(
+            phi.to_tensor(prior),
+            prior_box_var,
+            phi.to_tensor(target),
+            "decode_center_size",
+            False,
+            axis,
+        )
     want = decode_reference(prior.astype(np.float64), var, target.astype(np.float64), False, axis)
     assert out.shape == list(shape)
     np.testing.assert_allclose(out.numpy(), want, **TOL[dtype])
@@ -366,7 +414,12 @@ def test_box_coder_empty_and_non_contiguous() -> None:
     [
         ((4, 3), (2, 4), {}, "argument 'prior_box'"),
         ((4, 4), (2, 5), {}, "argument 'target_box' must be a 2-D"),
-        ((4, 4), (2, 3, 4), {"code_type": "decode_center_size"}, "argument 'target_box' must be a 3-D"),
+        (
+            (4, 4),
+            (2, 3, 4),
+            {"code_type": "decode_center_size"},
+            "argument 'target_box' must be a 3-D",
+        ),
         ((4, 4), (2, 4, 4), {"code_type": "decode_center_size", "axis": 2}, "argument 'axis'"),
         ((4, 4), (2, 4), {"code_type": "encode"}, "argument 'code_type'"),
         ((4, 4), (2, 4), {"variance": [0.1, 0.2]}, "argument 'variance'"),

@@ -119,8 +119,9 @@ def test_prior_box_takes_numbers_for_lists_and_steps_as_a_pair() -> None:
     feature = paddle.to_tensor(np.zeros((1, 2, 3, 3), np.float32))
     image = paddle.to_tensor(np.zeros((1, 3, 24, 24), np.float32))
     out, var = ops.prior_box(feature, image, 4.0, 9.0, 2.0, flip=True, steps=[8.0, 8.0])
-    want = phi.prior_box(feature, image, [4.0], [9.0], [2.0], [0.1, 0.1, 0.2, 0.2], True, False,
-                         8.0, 8.0, 0.5, False)
+    want = phi.prior_box(
+        feature, image, [4.0], [9.0], [2.0], [0.1, 0.1, 0.2, 0.2], True, False, 8.0, 8.0, 0.5, False
+    )
     np.testing.assert_array_equal(out.numpy(), want[0].numpy())
     np.testing.assert_array_equal(var.numpy(), want[1].numpy())
     with pytest.raises(InvalidArgumentError, match="prior_box\\(\\): argument 'steps'"):

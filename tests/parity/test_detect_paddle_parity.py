@@ -141,7 +141,16 @@ def test_multiclass_nms3_matches_paddle(settings, dtype: str) -> None:
         np.testing.assert_array_equal(mine.numpy(), their.numpy())
 
 
-VISION_OPS = ["nms", "roi_align", "roi_pool", "RoIAlign", "RoIPool"]
+VISION_OPS = [
+    "nms",
+    "roi_align",
+    "roi_pool",
+    "RoIAlign",
+    "RoIPool",
+    "yolo_box",
+    "prior_box",
+    "box_coder",
+]
 
 
 @pytest.mark.parametrize("name", VISION_OPS)
@@ -243,15 +252,51 @@ def test_yolo_box_matches_paddle(case: int, dtype: str) -> None:
 @pytest.mark.parametrize(
     "shapes, attrs",
     [
-        (((1, 3, 3, 4), (1, 3, 300, 300)),
-         ([30.0, 60.0], [60.0, 111.0], [2.0, 3.0], [0.1, 0.1, 0.2, 0.2], True, True, 0.0, 0.0,
-          0.5, False)),
-        (((2, 1, 2, 3), (2, 3, 64, 96)),
-         ([8.0], [20.0], [2.0, 0.5, 1.0], [0.1, 0.1, 0.2, 0.2], False, False, 16.0, 12.0, 0.25,
-          True)),
-        (((1, 1, 5, 2), (1, 1, 33, 20)),
-         ([4.0, 10.0], [], [1.0, 1.5, 1.5], [0.2, 0.2, 0.1, 0.1], True, False, 0.0, 3.0, 0.5,
-          False)),
+        (
+            ((1, 3, 3, 4), (1, 3, 300, 300)),
+            (
+                [30.0, 60.0],
+                [60.0, 111.0],
+                [2.0, 3.0],
+                [0.1, 0.1, 0.2, 0.2],
+                True,
+                True,
+                0.0,
+                0.0,
+                0.5,
+                False,
+            ),
+        ),
+        (
+            ((2, 1, 2, 3), (2, 3, 64, 96)),
+            (
+                [8.0],
+                [20.0],
+                [2.0, 0.5, 1.0],
+                [0.1, 0.1, 0.2, 0.2],
+                False,
+                False,
+                16.0,
+                12.0,
+                0.25,
+                True,
+            ),
+        ),
+        (
+            ((1, 1, 5, 2), (1, 1, 33, 20)),
+            (
+                [4.0, 10.0],
+                [],
+                [1.0, 1.5, 1.5],
+                [0.2, 0.2, 0.1, 0.1],
+                True,
+                False,
+                0.0,
+                3.0,
+                0.5,
+                False,
+            ),
+        ),
     ],
 )
 def test_prior_box_matches_paddle(shapes, attrs, dtype: str) -> None:
@@ -287,8 +332,13 @@ def test_box_coder_matches_paddle(dtype, code_type, variance, normalized, axis) 
 
     def run(module, to_tensor):
         return module.box_coder(
-            to_tensor(prior), to_tensor(var) if variance == "tensor" else None, to_tensor(target),
-            code_type, normalized, axis, attrs_list,
+            to_tensor(prior),
+            to_tensor(var) if variance == "tensor" else None,
+            to_tensor(target),
+            code_type,
+            normalized,
+            axis,
+            attrs_list,
         ).numpy()
 
     np.testing.assert_allclose(
@@ -306,9 +356,13 @@ def test_vision_box_functions_match_paddle() -> None:
 
     def call(module, to_tensor):
         boxes, scores = module.yolo_box(to_tensor(x_np), to_tensor(sizes), [4, 5, 8, 9], 2, 0.1, 16)
-        out, var = module.prior_box(to_tensor(feature), to_tensor(image), 4.0, [9.0], [2.0], flip=True)
+        out, var = module.prior_box(
+            to_tensor(feature), to_tensor(image), 4.0, [9.0], [2.0], flip=True
+        )
         coded = module.box_coder(to_tensor(prior), [0.1, 0.1, 0.2, 0.2], to_tensor(target))
         return [t.numpy() for t in (boxes, scores, out, var, coded)]
 
-    for a, b in zip(call(ours_module, phiops_paddle.to_tensor), call(paddle.vision.ops, paddle.to_tensor)):
+    for a, b in zip(
+        call(ours_module, phiops_paddle.to_tensor), call(paddle.vision.ops, paddle.to_tensor)
+    ):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
