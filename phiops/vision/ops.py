@@ -1,6 +1,6 @@
 """``phiops.vision.ops`` (``paddle.vision.ops``): nms, roi_align, roi_pool and the RoIAlign and
-RoIPool layers, with PaddlePaddle 3.3.1's signatures, over the ops of the same names
-(phiops._C_ops). The rest of PaddlePaddle's module (yolo_box, prior_box, box_coder,
+RoIPool layers, yolo_box, prior_box and box_coder, with PaddlePaddle 3.3.1's signatures, over
+the ops of the same names (phiops._C_ops). The rest of PaddlePaddle's module (
 matrix_nms, psroi_pool, deform_conv2d, distribute_fpn_proposals, generate_proposals, yolo_loss,
 read_file, decode_jpeg) is not here yet: their ops are not implemented."""
 
@@ -15,7 +15,16 @@ from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.nn.layer import Layer
 
-__all__ = ["nms", "roi_align", "RoIAlign", "roi_pool", "RoIPool"]
+__all__ = [
+    "nms",
+    "roi_align",
+    "RoIAlign",
+    "roi_pool",
+    "RoIPool",
+    "yolo_box",
+    "prior_box",
+    "box_coder",
+]
 
 
 def _pair(output_size: Any, function: str) -> tuple[int, int]:
@@ -135,3 +144,114 @@ class RoIPool(Layer):
 
     def forward(self, x: Tensor, boxes: Tensor, boxes_num: Tensor) -> Tensor:
         return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+
+
+def yolo_box(
+    x: Tensor,
+    img_size: Tensor,
+    anchors: Sequence[int],
+    class_num: int,
+    conf_thresh: float,
+    downsample_ratio: int,
+    clip_bbox: bool = True,
+    name: str | None = None,
+    scale_x_y: float = 1.0,
+    iou_aware: bool = False,
+    iou_aware_factor: float = 0.5,
+) -> tuple[Tensor, Tensor]:
+    """YOLOv3 boxes [N, A * H * W, 4] and scores [N, A * H * W, class_num] decoded from the head
+    ``x`` for images of ``img_size`` [N, 2] int32 (height, width) (op yolo_box)."""
+    if not isinstance(anchors, (list, tuple)):
+        raise InvalidArgumentError(
+            f"yolo_box(): argument 'anchors' must be a list or tuple of ints, got "
+            f"{type(anchors).__name__}"
+        )
+    return _phi.yolo_box(
+        x,
+        img_size,
+        list(anchors),
+        class_num,
+        conf_thresh,
+        downsample_ratio,
+        clip_bbox,
+        scale_x_y,
+        iou_aware,
+        iou_aware_factor,
+    )
+
+
+def _float_list(value: Any) -> list[float]:
+    return [float(item) for item in (value if isinstance(value, (list, tuple)) else [value])]
+
+
+def prior_box(
+    input: Tensor,
+    image: Tensor,
+    min_sizes: Sequence[float] | float,
+    max_sizes: Sequence[float] | float | None = None,
+    aspect_ratios: Sequence[float] | float = [1.0],
+    variance: Sequence[float] | float = [0.1, 0.1, 0.2, 0.2],
+    flip: bool = False,
+    clip: bool = False,
+    steps: Sequence[float] | float = [0.0, 0.0],
+    offset: float = 0.5,
+    min_max_aspect_ratios_order: bool = False,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """SSD prior boxes [H, W, num_priors, 4] of the feature map ``input`` over ``image`` and
+    their variances (op prior_box); a single number stands for a one-item list, ``steps`` is
+    (step_w, step_h)."""
+    steps = _float_list(steps)
+    if len(steps) != 2:
+        raise InvalidArgumentError(
+            f"prior_box(): argument 'steps' must be (step_w, step_h), got {steps}"
+        )
+    max_list = [] if max_sizes is None else _float_list(max_sizes)
+    return _phi.prior_box(
+        input,
+        image,
+        _float_list(min_sizes),
+        max_list,
+        _float_list(aspect_ratios),
+        _float_list(variance),
+        flip,
+        clip,
+        steps[0],
+        steps[1],
+        offset,
+        min_max_aspect_ratios_order,
+    )
+
+
+def box_coder(
+    prior_box: Tensor,
+    prior_box_var: Any,
+    target_box: Tensor,
+    code_type: str = "encode_center_size",
+    box_normalized: bool = True,
+    axis: int = 0,
+    name: str | None = None,
+) -> Tensor:
+    """Encodes ``target_box`` against ``prior_box`` or decodes it (op box_coder);
+    ``prior_box_var`` is a [P, 4] tensor or a list of 4 variances for every prior."""
+    if isinstance(prior_box_var, (list, tuple)):
+        if len(prior_box_var) != 4:
+            raise InvalidArgumentError(
+                f"box_coder(): argument 'prior_box_var' must be a tensor or a list of 4 "
+                f"variances, got {list(prior_box_var)}"
+            )
+        return _phi.box_coder(
+            prior_box,
+            None,
+            target_box,
+            code_type,
+            box_normalized,
+            axis,
+            [float(v) for v in prior_box_var],
+        )
+    if prior_box_var is None or isinstance(prior_box_var, (int, float, str, np.ndarray)):
+        raise InvalidArgumentError(
+            f"box_coder(): argument 'prior_box_var' must be a tensor or a list of 4 "
+            f"variances, got {type(prior_box_var).__name__}"
+        )
+    return _phi.box_coder(prior_box, prior_box_var, target_box, code_type, box_normalized, axis, [])

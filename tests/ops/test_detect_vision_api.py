@@ -25,7 +25,10 @@ def test_paddle_vision_ops_is_reachable_as_in_paddle() -> None:
     import phiops.vision
 
     assert phiops.vision.ops is ops
-    assert sorted(ops.__all__) == ["RoIAlign", "RoIPool", "nms", "roi_align", "roi_pool"]
+    assert sorted(ops.__all__) == [
+        *("RoIAlign", "RoIPool", "box_coder", "nms", "prior_box", "roi_align", "roi_pool"),
+        "yolo_box",
+    ]
 
 
 def test_nms_without_scores_is_the_op() -> None:
@@ -99,3 +102,43 @@ def test_roi_layers_are_layers_calling_the_functions() -> None:
     np.testing.assert_array_equal(
         pool(x, boxes, counts).numpy(), ops.roi_pool(x, boxes, counts, 2).numpy()
     )
+
+
+def test_yolo_box_is_the_op_with_paddles_argument_order() -> None:
+    x = paddle.to_tensor(RNG.uniform(-3, 3, size=(1, 14, 2, 3)).astype(np.float32))
+    sizes = paddle.to_tensor(np.array([[64, 96]], np.int32))
+    boxes, scores = ops.yolo_box(x, sizes, [4, 5, 8, 9], 2, 0.2, 32, False, None, 1.1)
+    want = phi.yolo_box(x, sizes, [4, 5, 8, 9], 2, 0.2, 32, False, 1.1)
+    np.testing.assert_array_equal(boxes.numpy(), want[0].numpy())
+    np.testing.assert_array_equal(scores.numpy(), want[1].numpy())
+    with pytest.raises(InvalidArgumentError, match="yolo_box\\(\\): argument 'anchors'"):
+        ops.yolo_box(x, sizes, 4, 2, 0.2, 32)
+
+
+def test_prior_box_takes_numbers_for_lists_and_steps_as_a_pair() -> None:
+    feature = paddle.to_tensor(np.zeros((1, 2, 3, 3), np.float32))
+    image = paddle.to_tensor(np.zeros((1, 3, 24, 24), np.float32))
+    out, var = ops.prior_box(feature, image, 4.0, 9.0, 2.0, flip=True, steps=[8.0, 8.0])
+    want = phi.prior_box(
+        feature, image, [4.0], [9.0], [2.0], [0.1, 0.1, 0.2, 0.2], True, False, 8.0, 8.0, 0.5, False
+    )
+    np.testing.assert_array_equal(out.numpy(), want[0].numpy())
+    np.testing.assert_array_equal(var.numpy(), want[1].numpy())
+    with pytest.raises(InvalidArgumentError, match="prior_box\\(\\): argument 'steps'"):
+        ops.prior_box(feature, image, 4.0, steps=[1.0, 2.0, 3.0])
+
+
+def test_box_coder_takes_a_tensor_or_a_list_of_variances() -> None:
+    prior = paddle.to_tensor(np.array([[0, 0, 2, 2], [1, 1, 4, 5]], np.float32))
+    target = paddle.to_tensor(np.array([[0.5, 0.5, 3, 3]], np.float32))
+    var = paddle.to_tensor(np.full((2, 4), 0.5, np.float32))
+    np.testing.assert_array_equal(
+        ops.box_coder(prior, var, target).numpy(),
+        phi.box_coder(prior, var, target).numpy(),
+    )
+    np.testing.assert_array_equal(
+        ops.box_coder(prior, [0.5] * 4, target, "encode_center_size", False).numpy(),
+        phi.box_coder(prior, None, target, "encode_center_size", False, 0, [0.5] * 4).numpy(),
+    )
+    with pytest.raises(InvalidArgumentError, match="argument 'prior_box_var' must be a tensor"):
+        ops.box_coder(prior, [0.5] * 3, target)

@@ -141,7 +141,16 @@ def test_multiclass_nms3_matches_paddle(settings, dtype: str) -> None:
         np.testing.assert_array_equal(mine.numpy(), their.numpy())
 
 
-VISION_OPS = ["nms", "roi_align", "roi_pool", "RoIAlign", "RoIPool"]
+VISION_OPS = [
+    "nms",
+    "roi_align",
+    "roi_pool",
+    "RoIAlign",
+    "RoIPool",
+    "yolo_box",
+    "prior_box",
+    "box_coder",
+]
 
 
 @pytest.mark.parametrize("name", VISION_OPS)
@@ -211,3 +220,149 @@ def test_vision_roi_layers_match_paddle() -> None:
             phiops_paddle.to_tensor(counts),
         )
         np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-5)
+
+
+YOLO = [
+    # (batch, anchors, classes, h, w, anchors list, attrs after class_num)
+    (2, 3, 4, 3, 4, [10, 13, 16, 30, 33, 23], (0.3, 32, True, 1.0, False, 0.5)),
+    (1, 2, 3, 5, 2, [10, 13, 16, 30], (0.0, 16, False, 1.2, False, 0.5)),
+    (2, 3, 2, 2, 3, [10, 13, 16, 30, 33, 23], (0.2, 8, True, 1.05, True, 0.4)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", range(len(YOLO)))
+def test_yolo_box_matches_paddle(case: int, dtype: str) -> None:
+    batch, anchors, classes, h, w, anchor_list, attrs = YOLO[case]
+    iou_aware = attrs[4]
+    x_np = RNG.uniform(-3, 3, size=(batch, anchors * ((6 if iou_aware else 5) + classes), h, w))
+    x_np = x_np.astype(dtype)
+    sizes = RNG.integers(60, 500, size=(batch, 2)).astype("int32")
+    theirs = paddle._C_ops.yolo_box(
+        paddle.to_tensor(x_np), paddle.to_tensor(sizes), anchor_list, classes, *attrs
+    )
+    ours = C.yolo_box(
+        phiops_paddle.to_tensor(x_np), phiops_paddle.to_tensor(sizes), anchor_list, classes, *attrs
+    )
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), **TOLERANCE[dtype])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "shapes, attrs",
+    [
+        (
+            ((1, 3, 3, 4), (1, 3, 300, 300)),
+            (
+                [30.0, 60.0],
+                [60.0, 111.0],
+                [2.0, 3.0],
+                [0.1, 0.1, 0.2, 0.2],
+                True,
+                True,
+                0.0,
+                0.0,
+                0.5,
+                False,
+            ),
+        ),
+        (
+            ((2, 1, 2, 3), (2, 3, 64, 96)),
+            (
+                [8.0],
+                [20.0],
+                [2.0, 0.5, 1.0],
+                [0.1, 0.1, 0.2, 0.2],
+                False,
+                False,
+                16.0,
+                12.0,
+                0.25,
+                True,
+            ),
+        ),
+        (
+            ((1, 1, 5, 2), (1, 1, 33, 20)),
+            (
+                [4.0, 10.0],
+                [],
+                [1.0, 1.5, 1.5],
+                [0.2, 0.2, 0.1, 0.1],
+                True,
+                False,
+                0.0,
+                3.0,
+                0.5,
+                False,
+            ),
+        ),
+    ],
+)
+def test_prior_box_matches_paddle(shapes, attrs, dtype: str) -> None:
+    arrays = [np.zeros(shape, dtype) for shape in shapes]
+    theirs = paddle._C_ops.prior_box(*[paddle.to_tensor(a) for a in arrays], *attrs)
+    ours = C.prior_box(*[phiops_paddle.to_tensor(a) for a in arrays], *attrs)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), **TOLERANCE[dtype])
+
+
+def _corners(count: int, dtype: str) -> np.ndarray:
+    c = RNG.uniform(0, 1, size=(count, 2, 2))
+    return np.concatenate([c.min(1), c.max(1) + 0.05], 1).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("code_type", ["encode_center_size", "decode_center_size"])
+@pytest.mark.parametrize("variance", ["tensor", "list", "none"])
+@pytest.mark.parametrize("normalized, axis", [(True, 0), (False, 1)])
+def test_box_coder_matches_paddle(dtype, code_type, variance, normalized, axis) -> None:
+    if code_type == "decode_center_size" and variance == "list" and dtype == "float64":
+        pytest.skip(
+            "PaddlePaddle 3.3.1's CPU kernel reads the float variance list as doubles when "
+            "decoding float64 (garbage); phiops uses the values"
+        )
+    prior = _corners(5, dtype)
+    var = RNG.uniform(0.1, 0.3, size=(5, 4)).astype(dtype)
+    if code_type == "encode_center_size":
+        target = _corners(3, dtype)
+    else:
+        target = RNG.uniform(-1, 1, size=(3, 5, 4) if axis == 0 else (5, 3, 4)).astype(dtype)
+    attrs_list = [0.1, 0.1, 0.2, 0.2] if variance == "list" else []
+
+    def run(module, to_tensor):
+        return module.box_coder(
+            to_tensor(prior),
+            to_tensor(var) if variance == "tensor" else None,
+            to_tensor(target),
+            code_type,
+            normalized,
+            axis,
+            attrs_list,
+        ).numpy()
+
+    np.testing.assert_allclose(
+        run(C, phiops_paddle.to_tensor), run(paddle._C_ops, paddle.to_tensor), **TOLERANCE[dtype]
+    )
+
+
+def test_vision_box_functions_match_paddle() -> None:
+    import phiops.vision.ops as ours_module
+
+    x_np = RNG.uniform(-3, 3, size=(2, 14, 3, 2)).astype("float32")
+    sizes = np.array([[100, 80], [64, 64]], np.int32)
+    feature, image = np.zeros((1, 2, 3, 3), "float32"), np.zeros((1, 3, 24, 30), "float32")
+    prior, target = _corners(4, "float32"), _corners(2, "float32")
+
+    def call(module, to_tensor):
+        boxes, scores = module.yolo_box(to_tensor(x_np), to_tensor(sizes), [4, 5, 8, 9], 2, 0.1, 16)
+        out, var = module.prior_box(
+            to_tensor(feature), to_tensor(image), 4.0, [9.0], [2.0], flip=True
+        )
+        coded = module.box_coder(to_tensor(prior), [0.1, 0.1, 0.2, 0.2], to_tensor(target))
+        return [t.numpy() for t in (boxes, scores, out, var, coded)]
+
+    for a, b in zip(
+        call(ours_module, phiops_paddle.to_tensor), call(paddle.vision.ops, paddle.to_tensor)
+    ):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)

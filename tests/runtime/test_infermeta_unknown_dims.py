@@ -460,6 +460,24 @@ CASES: dict[str, list[Case]] = {
         Case((t(2, 3, 6, 7), t(5, 4), t(2, dtype=DataType.INT32)), (2, 3, 0.5), (0, 0)),
     ],
     "nms_infer_meta": [Case((t(5, 4),), (0.5,))],
+    "yolo_box_infer_meta": [
+        Case(
+            (t(2, 21, 3, 4), t(2, 2, dtype=DataType.INT32)),
+            ((10, 13, 16, 30, 33, 23), 2, 0.01, 32, True, 1.0, False, 0.5),
+            (0, 0),
+        ),
+    ],
+    "prior_box_infer_meta": [
+        Case(
+            (t(1, 3, 4, 5), t(1, 3, 40, 50)),
+            ((4.0,), (8.0,), (2.0,), (0.1, 0.1, 0.2, 0.2), True, True, 0.0, 0.0, 0.5, False),
+            (0, 0),
+        ),
+    ],
+    "box_coder_infer_meta": [
+        Case((t(5, 4), t(5, 4), t(3, 4)), ("encode_center_size", True, 0, ())),
+        Case((t(5, 4), None, t(3, 5, 4)), ("decode_center_size", True, 0, ()), label="decode"),
+    ],
     "multi_class_nms_infer_meta": [
         Case((t(2, 5, 4), t(2, 3, 5), None), (0.3, -1, -1, 0.4, True, 1.0, 0), (0, 0, 0)),
         Case(
@@ -526,6 +544,12 @@ MISMATCHES: dict[str, Case] = {
     "roi_align_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5, -1, False)),
     "roi_pool_infer_meta": Case((t(2, -1, 6, 7), t(-1, 5), None), (2, 3, 0.5), (0, 0)),
     "nms_infer_meta": Case((t(-1, 3),), (0.5,)),
+    "yolo_box_infer_meta": Case(
+        (t(-1, 20, 3, 4), t(3, 2, dtype=DataType.INT32)),
+        ((10, 13, 16, 30, 33, 23), 2, 0.01, 32, True, 1.0, False, 0.5),
+        (0, 0),
+    ),
+    "box_coder_infer_meta": Case((t(-1, 4), t(5, 4), t(3, 5)), ("encode_center_size", True, 0, ())),
     "multi_class_nms_infer_meta": Case(
         (t(2, -1, 4), t(3, 3, -1), None), (0.3, -1, -1, 0.4, True, 1.0, 0), (0, 0, 0)
     ),

@@ -338,6 +338,16 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         *[0.3, -1, -1, 0.4],
     ],
     "nms": lambda f, t: [t((6, 4), "float32") * 5, 0.3],
+    "yolo_box": lambda f, t: [
+        *[t((2, 14, 3, 2), "float32"), t((2, 2), "int32") * 0 + 96, [10, 13, 16, 30], 2, 0.1],
+    ],
+    "prior_box": lambda f, t: [
+        *[t((1, 2, 3, 2), "float32"), t((1, 3, 30, 20), "float32"), [4.0, 8.0], [6.0, 9.0]],
+        *[[2.0], [0.1, 0.1, 0.2, 0.2]],
+    ],
+    "box_coder": lambda f, t: [
+        *[t((3, 4), "float32").abs() + 1, None, t((2, 3, 4), "float32"), "decode_center_size"],
+    ],
     # one image with two boxes (boxes_num [0] + 2)
     "roi_align": lambda f, t: [
         *[t((1, 3, 6, 7), "float32"), t((2, 4), "float32") * 4, t((1,), "int32") + 2],

@@ -1,5 +1,6 @@
 """Writes tests/data/detect/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-detection ops (grid_sample, roi_align, roi_pool, nms, multiclass_nms3) for each dtype PaddlePaddle registers on CPU, with their modes
+detection ops (grid_sample, roi_align, roi_pool, nms, multiclass_nms3, yolo_box, prior_box,
+box_coder) for each dtype PaddlePaddle registers on CPU, with their modes
 and edge positions; tests/ops/test_detect_paddle.py compares phiops with them (no PaddlePaddle
 needed there).
 
@@ -218,6 +219,142 @@ SPECS += [
         "multiclass_nms3",
         multiclass_case(0, 0, 3, [5, 6]),
         [0.1, 4, -1, 0.5, False, 1.0, 1],
+    ),
+]
+
+
+def yolo_case(batch: int, anchors: int, classes: int, h: int, w: int, iou_aware: bool = False):
+    """A YOLO head [batch, anchors * (5 + classes), h, w] (one more channel per anchor with
+    iou_aware) of logits in [-3, 3] and int32 image sizes."""
+
+    def make(dtype: str) -> list[np.ndarray]:
+        channels = anchors * ((6 if iou_aware else 5) + classes)
+        x = uniform((batch, channels, h, w), dtype, -3, 3)
+        sizes = RNG.integers(60, 500, size=(batch, 2)).astype("int32")
+        return [x, sizes]
+
+    return make
+
+
+def prior_case(h: int, w: int, image_h: int, image_w: int):
+    def make(dtype: str) -> list[np.ndarray]:
+        return [np.zeros((1, 3, h, w), dtype), np.zeros((1, 3, image_h, image_w), dtype)]
+
+    return make
+
+
+def coder_case(priors: int, boxes: int, decode: bool, with_var: bool, axis: int = 0):
+    """Priors [priors, 4] and, to encode, boxes [boxes, 4]; to decode, offsets of
+    [boxes, priors, 4] (axis 0) or [priors, boxes, 4] (axis 1); with_var adds PriorBoxVar."""
+
+    def corners(count: int, dtype: str) -> np.ndarray:
+        c = RNG.uniform(0, 1, size=(count, 2, 2))
+        return np.concatenate([c.min(1), c.max(1) + 0.05], 1).astype(dtype)
+
+    def make(dtype: str) -> list:
+        prior = corners(priors, dtype)
+        var = RNG.uniform(0.1, 0.3, size=(priors, 4)).astype(dtype) if with_var else None
+        if decode:
+            shape = (boxes, priors, 4) if axis == 0 else (priors, boxes, 4)
+            target = uniform(shape, dtype, -1, 1)
+        else:
+            target = corners(boxes, dtype)
+        return [prior, var, target]
+
+    return make
+
+
+ANCHORS = [10, 13, 16, 30, 33, 23]
+SPECS += [
+    ("2x3a-4c", "yolo_box", yolo_case(2, 3, 4, 3, 4), [ANCHORS, 4, 0.3, 32, True, 1.0, False, 0.5]),
+    (
+        "noclip-scale",
+        "yolo_box",
+        yolo_case(1, 2, 3, 5, 2),
+        [ANCHORS[:4], 3, 0.0, 16, False, 1.2, False, 0.5],
+    ),
+    (
+        "iou-aware",
+        "yolo_box",
+        yolo_case(2, 3, 2, 2, 3, True),
+        [ANCHORS, 2, 0.2, 8, True, 1.05, True, 0.4],
+    ),
+    (
+        "all-below",
+        "yolo_box",
+        yolo_case(1, 1, 1, 2, 2),
+        [[5, 7], 1, 1.0, 32, True, 1.0, False, 0.5],
+    ),
+    (
+        "ssd",
+        "prior_box",
+        prior_case(3, 4, 300, 300),
+        [
+            [30.0, 60.0],
+            [60.0, 111.0],
+            [2.0, 3.0],
+            [0.1, 0.1, 0.2, 0.2],
+            True,
+            True,
+            0.0,
+            0.0,
+            0.5,
+            False,
+        ],
+    ),
+    (
+        "minmax-order",
+        "prior_box",
+        prior_case(2, 3, 64, 96),
+        [
+            [8.0],
+            [20.0],
+            [2.0, 0.5, 1.0],
+            [0.1, 0.1, 0.2, 0.2],
+            False,
+            False,
+            16.0,
+            12.0,
+            0.25,
+            True,
+        ],
+    ),
+    (
+        "noflip-unclipped",
+        "prior_box",
+        prior_case(5, 2, 33, 20),
+        [[4.0, 10.0], [], [1.0, 1.5], [0.2, 0.2, 0.1, 0.1], False, False, 0.0, 0.0, 0.5, False],
+    ),
+    ("encode-var", "box_coder", coder_case(5, 3, False, True), ["encode_center_size", True, 0, []]),
+    (
+        "encode-attr-unnorm",
+        "box_coder",
+        coder_case(4, 6, False, False),
+        ["encode_center_size", False, 0, [0.1, 0.1, 0.2, 0.2]],
+    ),
+    (
+        "encode-novar",
+        "box_coder",
+        coder_case(3, 2, False, False),
+        ["encode_center_size", True, 0, []],
+    ),
+    (
+        "decode-var-axis0",
+        "box_coder",
+        coder_case(4, 3, True, True),
+        ["decode_center_size", True, 0, []],
+    ),
+    (
+        "decode-var-axis1",
+        "box_coder",
+        coder_case(4, 3, True, True, axis=1),
+        ["decode_center_size", False, 1, []],
+    ),
+    (
+        "decode-novar-axis1",
+        "box_coder",
+        coder_case(2, 5, True, False, axis=1),
+        ["decode_center_size", True, 1, []],
     ),
 ]
 
