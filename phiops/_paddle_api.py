@@ -1414,6 +1414,7 @@ def lerp(x: Tensor, y: Tensor, weight: Any, name: str | None = None) -> Tensor:
 __all__ += ["atan2", "copysign", "lerp"]
 TENSOR_METHODS = TENSOR_METHODS + ("atan2", "copysign", "lerp")
 
+
 def unfold(x: Tensor, axis: int, size: int, step: int, name: str | None = None) -> Tensor:
     """The slices of ``size`` elements of ``x`` along ``axis``, ``step`` apart: axis becomes
     the number of slices, (n - size) // step + 1, and a last axis of ``size`` is added. Built
@@ -1452,3 +1453,51 @@ def unfold(x: Tensor, axis: int, size: int, step: int, name: str | None = None) 
 
 __all__ += ["unfold"]
 TENSOR_METHODS += ("unfold",)
+
+
+def logcumsumexp(
+    x: Tensor,
+    axis: int | None = None,
+    dtype: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The running log(sum(exp(x))) along ``axis``; over the flattened ``x`` when it is None.
+    ``dtype`` casts ``x`` first. A running result of -inf alone is the dtype's lowest finite
+    value, as PaddlePaddle gives it."""
+    if dtype is not None:
+        x = _cast_to(x, dtype, "logcumsumexp")
+    flatten = axis is None
+    return _C_ops.logcumsumexp(x, -1 if flatten else axis, flatten, False, False)
+
+
+def _cum_extreme(op: Any, function: str, x: Tensor, axis: Any, dtype: Any) -> tuple:
+    if axis is None:
+        axis = -1
+        x = _C_ops.flatten(x, 0, len(x.shape) - 1)
+    return op(x, axis, _dtype(dtype, function))
+
+
+def cummax(
+    x: Tensor,
+    axis: int | None = None,
+    dtype: Any = "int64",
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """The running maximum along ``axis`` (of the flattened ``x`` when it is None) and the
+    indices (int32 or int64, ``dtype``) where each was found; a tie takes the later index."""
+    return _cum_extreme(_C_ops.cummax, "cummax", x, axis, dtype)
+
+
+def cummin(
+    x: Tensor,
+    axis: int | None = None,
+    dtype: Any = "int64",
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """The running minimum along ``axis`` (of the flattened ``x`` when it is None) and the
+    indices (int32 or int64, ``dtype``) where each was found; a tie takes the later index."""
+    return _cum_extreme(_C_ops.cummin, "cummin", x, axis, dtype)
+
+
+__all__ += ["logcumsumexp", "cummax", "cummin"]
+TENSOR_METHODS += ("logcumsumexp", "cummax", "cummin")

@@ -764,6 +764,20 @@ MISMATCHES.update(
     }
 )
 
+# the cumulative losscum ops of issue 24 (runtime/infermeta/losscum.py)
+CASES.update(
+    {
+        "cum_infer_meta": [
+            Case((t(2, 3),), (1, False, False, False)),
+            Case((t(2, 3),), (-1, True, True, True), label="flatten"),
+        ],
+        "cum_with_indices_infer_meta": [
+            Case((t(2, 3),), (0, DataType.INT64), (0, 0)),
+            Case((t(2, 3),), (-1, DataType.INT32), (0, 0), label="int32"),
+        ],
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()
