@@ -24,6 +24,8 @@ __all__ = [
     "unchanged_except_layout_infer_meta",
     "cum_infer_meta",
     "cum_with_indices_infer_meta",
+    "is_empty_infer_meta",
+    "compare_all_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -289,3 +291,27 @@ def cum_with_indices_infer_meta(
     _like(out, x)
     _like(indices, x)
     indices.set_dtype(dtype)
+
+
+# -- whole-tensor predicates: is_empty, equal_all ----------------------------------------------
+
+
+def is_empty_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """PHI's IsEmptyInferMeta: a 0-D bool ``out``."""
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)
+
+
+def compare_all_infer_meta(
+    x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's CompareAllInferMeta: a 0-D bool ``out``; ``y`` must have ``x``'s dtype (PHI's
+    kernel reads both as x's); shapes may differ (the result is then false)."""
+    if y.dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'y' must have the dtype of argument 'x' ({x.dtype.name}), got {y.dtype.name}"
+        )
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)

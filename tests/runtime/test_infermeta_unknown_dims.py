@@ -775,6 +775,8 @@ CASES.update(
             Case((t(2, 3),), (0, DataType.INT64), (0, 0)),
             Case((t(2, 3),), (-1, DataType.INT32), (0, 0), label="int32"),
         ],
+        "is_empty_infer_meta": [Case((t(2, 3),))],
+        "compare_all_infer_meta": [Case((t(2, 3), t(3)))],
     }
 )
 

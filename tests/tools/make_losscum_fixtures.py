@@ -387,8 +387,44 @@ def scan_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def predicate_cases() -> dict[str, dict[str, Any]]:
+    """is_empty and equal_all: equal, unequal, NaN, other shapes (broadcastable too), empty."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64", "int32", "int64"):
+        for via in ("op", "api"):
+            for shape in ([2, 3], [0, 3], [], [1, 0]):
+                count = int(np.prod(shape)) if shape else 1
+                out[f"{via}-is_empty-{dtype}-{shape}"] = case(
+                    via, "is_empty", [tensor("x", [1.0] * count, shape, dtype)], ["$x"]
+                )
+    same = [1.0, 2.0, -3.0, 0.0, 5.0, 6.0]
+    other = [1.0, 2.0, -3.0, 0.0, 5.0, 7.0]
+    for dtype in ("bool", "float32", "float64", "int32", "int64"):
+        pairs = {
+            "equal": (same, [2, 3], same, [2, 3]),
+            "unequal": (same, [2, 3], other, [2, 3]),
+            "reshaped": (same, [2, 3], same, [3, 2]),
+            "broadcastable": (same[:3], [3], same[:3] * 2, [2, 3]),
+            "row": (same, [2, 3], same[:3], [3]),
+            "0d": ([2.0], [], [2.0], []),
+            "empty": ([], [0, 3], [], [0, 3]),
+            "empty-other": ([], [0, 3], [], [0, 2]),
+        }
+        if dtype.startswith("float"):
+            pairs["nan"] = ([1.0, NAN], [2], [1.0, NAN], [2])
+        for label, (x, x_shape, y, y_shape) in pairs.items():
+            for via in ("op", "api"):
+                out[f"{via}-equal_all-{dtype}-{label}"] = case(
+                    via,
+                    "equal_all",
+                    [tensor("x", x, x_shape, dtype), tensor("y", y, y_shape, dtype)],
+                    ["$x", "$y"],
+                )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**loss_cases(), **scan_cases()}
+    return {**loss_cases(), **scan_cases(), **predicate_cases()}
 
 
 def as_numpy(values: list, dtype: str) -> np.ndarray:
