@@ -270,3 +270,21 @@ def test_paddle_functions_and_methods() -> None:
     np.testing.assert_array_equal(values.numpy(), want_values)
     np.testing.assert_array_equal(indices.numpy(), want_indices)
     assert phiops.cummax(t(2.0, "float32"))[0].shape == [1]  # flattened 0-D
+
+
+@op_test("logcumsumexp", "cummax", "cummin", kind="edge")
+@pytest.mark.parametrize("name", ["maximum", "minimum", "logaddexp"])
+@pytest.mark.parametrize("extent", [0, 1, 2, 5, 8, 13])
+def test_the_doubling_scan_of_other_backends_is_numpys_accumulate(name: str, extent: int) -> None:
+    # backends without ufunc.accumulate (CuPy) take the Hillis-Steele scan: run it on numpy
+    # arrays through a module that is not numpy
+    from types import SimpleNamespace
+
+    from phiops.runtime.kernels.impl.losscum_scan_kernel import running
+
+    other = SimpleNamespace(moveaxis=np.moveaxis, **{name: getattr(np, name)})
+    x = sample((3, extent, 2), D.FLOAT64, seed=extent)
+    for axis in (0, 1, 2):
+        np.testing.assert_allclose(
+            running(other, name, x, axis), getattr(np, name).accumulate(x, axis=axis), rtol=1e-14
+        )
