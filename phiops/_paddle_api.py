@@ -1804,3 +1804,50 @@ def pinv(x: Tensor, rcond: Any = 1e-15, hermitian: bool = False, name: str | Non
 # matrix_norm, cond, pinv) are exported by phiops/linalg.py, and the Tensor methods below
 __all__ += ["dist", "renorm", "renorm_", "eigvalsh", "norm"]
 TENSOR_METHODS += ("solve", "dist", "renorm", "renorm_", "qr", "eigvalsh", "norm", "cond", "pinv")
+
+def logcumsumexp(
+    x: Tensor,
+    axis: int | None = None,
+    dtype: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The running log(sum(exp(x))) along ``axis``; over the flattened ``x`` when it is None.
+    ``dtype`` casts ``x`` first. A running result of -inf alone is the dtype's lowest finite
+    value, as PaddlePaddle gives it."""
+    if dtype is not None:
+        x = _cast_to(x, dtype, "logcumsumexp")
+    flatten = axis is None
+    return _C_ops.logcumsumexp(x, -1 if flatten else axis, flatten, False, False)
+
+
+def _cum_extreme(op: Any, function: str, x: Tensor, axis: Any, dtype: Any) -> tuple:
+    if axis is None:
+        axis = -1
+        x = _C_ops.flatten(x, 0, len(x.shape) - 1)
+    return op(x, axis, _dtype(dtype, function))
+
+
+def cummax(
+    x: Tensor,
+    axis: int | None = None,
+    dtype: Any = "int64",
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """The running maximum along ``axis`` (of the flattened ``x`` when it is None) and the
+    indices (int32 or int64, ``dtype``) where each was found; a tie takes the later index."""
+    return _cum_extreme(_C_ops.cummax, "cummax", x, axis, dtype)
+
+
+def cummin(
+    x: Tensor,
+    axis: int | None = None,
+    dtype: Any = "int64",
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """The running minimum along ``axis`` (of the flattened ``x`` when it is None) and the
+    indices (int32 or int64, ``dtype``) where each was found; a tie takes the later index."""
+    return _cum_extreme(_C_ops.cummin, "cummin", x, axis, dtype)
+
+
+__all__ += ["logcumsumexp", "cummax", "cummin"]
+TENSOR_METHODS += ("logcumsumexp", "cummax", "cummin")

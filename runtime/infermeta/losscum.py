@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import dims_match, extents_match
+from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -22,6 +22,10 @@ __all__ = [
     "identity_loss_grad_infer_meta",
     "mean_all_infer_meta",
     "unchanged_except_layout_infer_meta",
+    "cum_infer_meta",
+    "cum_with_indices_infer_meta",
+    "is_empty_infer_meta",
+    "compare_all_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -241,3 +245,73 @@ def unchanged_except_layout_infer_meta(
     """PHI's UnchangedExceptLayoutInferMeta: ``out`` has ``x``'s dims and dtype."""
     out.set_dims(tuple(x.dims))
     out.set_dtype(x.dtype)
+
+
+# -- the cumulative ops: logcumsumexp, cummax, cummin ------------------------------------------
+
+
+def _check_cum_axis(axis: int, rank: int) -> None:
+    # PHI: axis in [-rank, rank); a 0-D x takes -1 and 0
+    bound = max(rank, 1)
+    if not -bound <= axis < bound:
+        raise InvalidArgumentError(
+            f"argument 'axis' must be in [{-bound}, {bound}) for a tensor of rank {rank}, got {axis}"
+        )
+
+
+def cum_infer_meta(
+    x: MetaTensor,
+    axis: int,
+    flatten: bool,
+    exclusive: bool,
+    reverse: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's CumInferMeta: ``out`` like ``x``, 1-D of x's element count with ``flatten`` (axis
+    then unchecked); otherwise ``axis`` must be an axis of ``x``."""
+    if not flatten:
+        _check_cum_axis(axis, len(x.dims))
+    _like(out, x, (numel(tuple(x.dims)),) if flatten else None)
+
+
+def cum_with_indices_infer_meta(
+    x: MetaTensor,
+    axis: int,
+    dtype: DataType,
+    out: MetaTensor,
+    indices: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's CumWithIndicesInferMeta: ``out`` like ``x``, ``indices`` of x's dims and ``dtype``,
+    which must be INT32 or INT64; ``axis`` must be an axis of ``x``."""
+    if dtype not in (DataType.INT32, DataType.INT64):
+        raise InvalidArgumentError(f"argument 'dtype' must be INT32 or INT64, got {dtype.name}")
+    _check_cum_axis(axis, len(x.dims))
+    _like(out, x)
+    _like(indices, x)
+    indices.set_dtype(dtype)
+
+
+# -- whole-tensor predicates: is_empty, equal_all ----------------------------------------------
+
+
+def is_empty_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """PHI's IsEmptyInferMeta: a 0-D bool ``out``."""
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)
+
+
+def compare_all_infer_meta(
+    x: MetaTensor, y: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's CompareAllInferMeta: a 0-D bool ``out``; ``y`` must have ``x``'s dtype (PHI's
+    kernel reads both as x's); shapes may differ (the result is then false)."""
+    if y.dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'y' must have the dtype of argument 'x' ({x.dtype.name}), got {y.dtype.name}"
+        )
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)

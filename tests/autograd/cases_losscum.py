@@ -158,4 +158,58 @@ def loss_cases() -> list[Case]:
     return cases
 
 
-LOSSCUM_CASES = loss_cases()
+def _without_identity(out: phi.Tensor, exclusive: bool, reverse: bool) -> phi.Tensor:
+    # an exclusive scan's first result is the dtype's lowest value, a constant whose size
+    # overflows the check's weighted sums: left out
+    if not exclusive:
+        return out
+    return out[:, :-1] if reverse else out[:, 1:]
+
+
+def scan_cases() -> list[Case]:
+    """logcumsumexp with every flag; cummax/cummin on distinct values (a tie's gradient goes to
+    one index only, which finite differences cannot see)."""
+    cases = []
+    for exclusive in (False, True):
+        for reverse in (False, True):
+            cases.append(
+                case(
+                    "logcumsumexp",
+                    f"[3,4]-axis=1-exclusive={exclusive}-reverse={reverse}",
+                    lambda x, e=exclusive, r=reverse: _without_identity(
+                        C.logcumsumexp(x, 1, False, e, r), e, r
+                    ),
+                    uniform((3, 4), 1020),
+                )
+            )
+    cases.append(
+        case(
+            "logcumsumexp",
+            "flatten",
+            lambda x: C.logcumsumexp(x, 0, True, False, False),
+            uniform((2, 3), 1021),
+        )
+    )
+    cases.append(
+        case(
+            "logcumsumexp",
+            "[]",
+            lambda x: C.logcumsumexp(x, 0, False, False, False),
+            uniform((), 1022),
+        )
+    )
+    distinct = np.random.default_rng(1023).permutation(12).reshape(3, 4) * 0.37 - 2.0
+    for op in ("cummax", "cummin"):
+        for axis in (0, -1):
+            cases.append(
+                case(
+                    op,
+                    f"[3,4]-axis={axis}",
+                    lambda x, o=op, a=axis: getattr(C, o)(x, a, phi.int64)[0],
+                    distinct,
+                )
+            )
+    return cases
+
+
+LOSSCUM_CASES = loss_cases() + scan_cases()

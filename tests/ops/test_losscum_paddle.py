@@ -29,8 +29,12 @@ TOLERANCE = {
 
 
 def close(actual: list, expected: list, dtype: str) -> None:
-    tolerance = TOLERANCE.get(dtype, {"rtol": 0, "atol": 0})
-    np.testing.assert_allclose(as_numpy(actual, dtype), as_numpy(expected, dtype), **tolerance)
+    if dtype not in TOLERANCE:  # integers and bools: exactly
+        np.testing.assert_array_equal(as_numpy(actual, dtype), as_numpy(expected, dtype))
+        return
+    np.testing.assert_allclose(
+        as_numpy(actual, dtype), as_numpy(expected, dtype), **TOLERANCE[dtype]
+    )
 
 
 def assert_matches(got: dict, want: dict, inputs: list) -> None:

@@ -396,6 +396,21 @@ CASES: list[tuple[str, Call]] = [
     ("renorm_", lambda p, t: p.renorm_(t(M), 1.0, -1, 3.0)),
     ("eigvalsh", lambda p, t: p.eigvalsh(t(M @ M.T), UPLO="U")),
 ]
+# the cumulative losscum ops of issue 24 (tests/parity/test_losscum_parity_paddle.py has more)
+CASES += [
+    ("logcumsumexp", lambda p, t: p.logcumsumexp(t(M))),
+    ("logcumsumexp-axis-dtype", lambda p, t: p.logcumsumexp(t(M), axis=-1, dtype="float64")),
+    ("logcumsumexp-method", lambda p, t: t(X).logcumsumexp(1)),
+    ("cummax", lambda p, t: p.cummax(t(I32))),
+    ("cummax-axis-int32", lambda p, t: p.cummax(t(M), axis=0, dtype="int32")),
+    ("cummax-method", lambda p, t: t(X).cummax(-1)),
+    ("cummin", lambda p, t: p.cummin(t(I32), 1)),
+    ("cummin-method", lambda p, t: t(M).cummin(axis=0, dtype="int32")),
+    ("equal_all", lambda p, t: p.equal_all(t(M), t(M))),
+    ("equal_all-method", lambda p, t: t(I32).equal_all(t(-I32))),
+    ("is_empty", lambda p, t: p.is_empty(t(X))),
+    ("is_empty-method", lambda p, t: t(X[:0]).is_empty()),
+]
 RANDOM = {
     "rand",
     "randn",

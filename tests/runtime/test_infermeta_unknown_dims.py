@@ -896,6 +896,22 @@ MISMATCHES.update(
     }
 )
 
+# the cumulative losscum ops of issue 24 (runtime/infermeta/losscum.py)
+CASES.update(
+    {
+        "cum_infer_meta": [
+            Case((t(2, 3),), (1, False, False, False)),
+            Case((t(2, 3),), (-1, True, True, True), label="flatten"),
+        ],
+        "cum_with_indices_infer_meta": [
+            Case((t(2, 3),), (0, DataType.INT64), (0, 0)),
+            Case((t(2, 3),), (-1, DataType.INT32), (0, 0), label="int32"),
+        ],
+        "is_empty_infer_meta": [Case((t(2, 3),))],
+        "compare_all_infer_meta": [Case((t(2, 3), t(3)))],
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -573,6 +573,17 @@ ARGUMENTS.update(
 )  # fmt: skip
 
 
+# the cumulative losscum ops of issue 24: indices (0 or 1) valid along the last axis
+ARGUMENTS.update(
+    {
+        name: lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "int64"), t((2, 3), "float32"), -1, phi.int64
+        ]
+        for name in ("cummax_grad", "cummin_grad")
+    }
+)  # fmt: skip
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""

@@ -285,8 +285,146 @@ def loss_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def scan_cases() -> dict[str, dict[str, Any]]:
+    """logcumsumexp, cummax, cummin: every flag, both axes, ties, NaN, +-inf, 0-D and empty."""
+    out: dict[str, dict[str, Any]] = {}
+    values = _normal(12, 20)
+    for dtype in ("float32", "float64"):
+        for axis in (0, -1):
+            for flatten in (False, True):
+                for exclusive in (False, True):
+                    for reverse in (False, True):
+                        key = f"logcumsumexp-{dtype}-{axis}-{flatten}-{exclusive}-{reverse}"
+                        out[key] = case(
+                            "op",
+                            "logcumsumexp",
+                            [tensor("x", values, [3, 4], dtype)],
+                            ["$x", axis, flatten, exclusive, reverse],
+                        )
+        # -inf alone gives the lowest finite value; inf and NaN propagate (no gradients here)
+        edge = [-INF, -INF, 1.0, INF, 2.0, -INF, NAN, 0.5]
+        for exclusive in (False, True):
+            out[f"logcumsumexp-{dtype}-edges-{exclusive}"] = case(
+                "op",
+                "logcumsumexp",
+                [tensor("x", edge, [2, 4], dtype, False)],
+                ["$x", 1, False, exclusive, False],
+            )
+        out[f"logcumsumexp-{dtype}-wide"] = case(
+            "op",
+            "logcumsumexp",
+            [tensor("x", [-1000.0, 0.0, 700.0, -5.0, 30.0, 29.0], [6], dtype)],
+            ["$x", 0, False, False, False],
+        )
+        out[f"logcumsumexp-{dtype}-0d"] = case(
+            "op", "logcumsumexp", [tensor("x", [0.75], [], dtype)], ["$x", -1, False, False, False]
+        )
+        out[f"logcumsumexp-{dtype}-empty"] = case(
+            "op",
+            "logcumsumexp",
+            [tensor("x", [], [0, 3], dtype)],
+            ["$x", 0, False, False, False],
+        )
+        out[f"api-logcumsumexp-{dtype}-none"] = case(
+            "api", "logcumsumexp", [tensor("x", values, [3, 4], dtype)], ["$x"]
+        )
+        out[f"api-logcumsumexp-{dtype}-axis-dtype"] = case(
+            "api",
+            "logcumsumexp",
+            [tensor("x", values, [3, 4], dtype)],
+            ["$x"],
+            {"axis": 0, "dtype": "float64"},
+        )
+    ties = [1.0, 3.0, 3.0, -2.0, 2.0, 5.0, 0.0, 5.0, 4.0, -1.0, 4.0, -3.0]
+    with_nan = [1.0, 3.0, 3.0, NAN, 2.0, NAN, 5.0, 0.0, -1.0, 4.0, NAN, -3.0]
+    for op in ("cummax", "cummin"):
+        for dtype in ("float32", "float64", "int32", "int64"):
+            for axis in (0, 1, -1):
+                for index_dtype in ("int32", "int64"):
+                    out[f"{op}-{dtype}-{axis}-{index_dtype}"] = case(
+                        "op",
+                        op,
+                        [tensor("x", ties, [3, 4], dtype)],
+                        ["$x", axis, index_dtype],
+                        grad_outputs=[0],
+                    )
+            out[f"{op}-{dtype}-0d"] = case(
+                # no gradient: 3.3.1's cummax_grad scatter refuses a 0-D x too (phiops gives
+                # out_grad, tests/ops/test_losscum_scan.py)
+                "op",
+                op,
+                [tensor("x", [2.0], [], dtype, False)],
+                ["$x", 0, "int64"],
+                grad_outputs=[0],
+            )
+            out[f"{op}-{dtype}-empty"] = case(
+                # no gradient: 3.3.1's cummax_grad scatter refuses an empty x (OutOfRange)
+                "op",
+                op,
+                [tensor("x", [], [0, 3], dtype, False)],
+                ["$x", 1, "int64"],
+                grad_outputs=[0],
+            )
+            out[f"api-{op}-{dtype}-none"] = case(
+                "api", op, [tensor("x", ties, [3, 4], dtype)], ["$x"], grad_outputs=[0]
+            )
+            out[f"api-{op}-{dtype}-axis-int32"] = case(
+                "api",
+                op,
+                [tensor("x", ties, [2, 3, 2], dtype)],
+                ["$x"],
+                {"axis": 1, "dtype": "int32"},
+                grad_outputs=[0],
+            )
+        for dtype in ("float32", "float64"):
+            out[f"{op}-{dtype}-nan"] = case(
+                "op",
+                op,
+                [tensor("x", with_nan, [2, 6], dtype)],
+                ["$x", -1, "int64"],
+                grad_outputs=[0],
+            )
+    return out
+
+
+def predicate_cases() -> dict[str, dict[str, Any]]:
+    """is_empty and equal_all: equal, unequal, NaN, other shapes (broadcastable too), empty."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64", "int32", "int64"):
+        for via in ("op", "api"):
+            for shape in ([2, 3], [0, 3], [], [1, 0]):
+                count = int(np.prod(shape)) if shape else 1
+                out[f"{via}-is_empty-{dtype}-{shape}"] = case(
+                    via, "is_empty", [tensor("x", [1.0] * count, shape, dtype)], ["$x"]
+                )
+    same = [1.0, 2.0, -3.0, 0.0, 5.0, 6.0]
+    other = [1.0, 2.0, -3.0, 0.0, 5.0, 7.0]
+    for dtype in ("bool", "float32", "float64", "int32", "int64"):
+        pairs = {
+            "equal": (same, [2, 3], same, [2, 3]),
+            "unequal": (same, [2, 3], other, [2, 3]),
+            "reshaped": (same, [2, 3], same, [3, 2]),
+            "broadcastable": (same[:3], [3], same[:3] * 2, [2, 3]),
+            "row": (same, [2, 3], same[:3], [3]),
+            "0d": ([2.0], [], [2.0], []),
+            "empty": ([], [0, 3], [], [0, 3]),
+            "empty-other": ([], [0, 3], [], [0, 2]),
+        }
+        if dtype.startswith("float"):
+            pairs["nan"] = ([1.0, NAN], [2], [1.0, NAN], [2])
+        for label, (x, x_shape, y, y_shape) in pairs.items():
+            for via in ("op", "api"):
+                out[f"{via}-equal_all-{dtype}-{label}"] = case(
+                    via,
+                    "equal_all",
+                    [tensor("x", x, x_shape, dtype), tensor("y", y, y_shape, dtype)],
+                    ["$x", "$y"],
+                )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return loss_cases()
+    return {**loss_cases(), **scan_cases(), **predicate_cases()}
 
 
 def as_numpy(values: list, dtype: str) -> np.ndarray:
@@ -314,7 +452,7 @@ def dtype_name(dtype: Any) -> str:
 def out_grad_for(shape: list[int], dtype: str) -> np.ndarray:
     """A fixed upstream gradient of ``shape`` (values in [-1, 1.5])."""
     count = int(np.prod(shape)) if shape else 1
-    values = np.linspace(-1.0, 1.5, count) if count > 1 else np.array([1.5])
+    values = np.linspace(-1.0, 1.5, count) if count != 1 else np.array([1.5])
     if dtype.startswith("complex"):
         values = values + 0.5j * values[::-1]
     return values.reshape(shape)
