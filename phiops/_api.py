@@ -41,6 +41,7 @@ import phiops.optimizer as optimizer  # noqa: E402
 import phiops.regularizer as regularizer  # noqa: E402
 import phiops.signal as signal  # noqa: E402
 import phiops.static as static  # noqa: E402
+import phiops.vision as vision  # noqa: E402
 from phiops.distributed import DataParallel  # noqa: E402  (paddle.DataParallel)
 
 _SUBMODULES = (
@@ -60,6 +61,7 @@ _SUBMODULES = (
     "regularizer",
     "signal",
     "static",
+    "vision",
 )
 
 # PaddlePaddle's dtype names that phiops.generated does not define (``bool`` there would shadow

@@ -1805,6 +1805,7 @@ def pinv(x: Tensor, rcond: Any = 1e-15, hermitian: bool = False, name: str | Non
 __all__ += ["dist", "renorm", "renorm_", "eigvalsh", "norm"]
 TENSOR_METHODS += ("solve", "dist", "renorm", "renorm_", "qr", "eigvalsh", "norm", "cond", "pinv")
 
+
 def logcumsumexp(
     x: Tensor,
     axis: int | None = None,

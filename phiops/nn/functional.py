@@ -45,6 +45,7 @@ from phiops.runtime.nn.functional import (
 )
 from phiops.runtime.nn.vision_functional import (
     affine_grid,
+    grid_sample,
     channel_shuffle,
     fold,
     pixel_shuffle,
@@ -59,6 +60,7 @@ __all__ = [
     "unfold",
     "fold",
     "affine_grid",
+    "grid_sample",
     "linear",
     "conv2d",
     "conv2d_transpose",
@@ -98,6 +100,7 @@ from phiops.runtime.nn.activation import (
     log_sigmoid,
     log_softmax,
     logsigmoid,
+    maxout,
     mish,
     prelu,
     relu6,
@@ -132,6 +135,7 @@ __all__ += [
     "log_sigmoid",
     "log_softmax",
     "logsigmoid",
+    "maxout",
     "mish",
     "prelu",
     "relu6",

@@ -34,6 +34,7 @@ __all__ = [
     "log_sigmoid",
     "log_softmax",
     "logsigmoid",
+    "maxout",
     "mish",
     "prelu",
     "relu6",
@@ -58,6 +59,7 @@ __all__ = [
     "LeakyReLU",
     "LogSigmoid",
     "LogSoftmax",
+    "Maxout",
     "Mish",
     "PReLU",
     "ReLU6",
@@ -281,6 +283,13 @@ def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
     return op_api("multiply")(a, op_api("sigmoid")(b))
 
 
+def maxout(x: Tensor, groups: int, axis: int = 1, name: str | None = None) -> Tensor:
+    """The maximum of each run of ``groups`` channels along ``axis`` (1 or -1 for NCHW/NHWC
+    4-D input; the channel count must be divisible by ``groups``)."""
+    _check_tensor(x, "maxout")
+    return op_api("maxout")(x, groups, axis)
+
+
 # ---- layers -----------------------------------------------------------------------------------
 
 
@@ -436,6 +445,13 @@ class GLU(_Activation):
 
     def __init__(self, axis: int = -1, name: str | None = None) -> None:
         super().__init__(axis=axis)
+
+
+class Maxout(_Activation):
+    _fn = staticmethod(maxout)
+
+    def __init__(self, groups: int, axis: int = 1, name: str | None = None) -> None:
+        super().__init__(groups=groups, axis=axis)
 
 
 class Softmax2D(Layer):

@@ -64,8 +64,10 @@ def _check_step_input(owner: str, inputs: Any, input_size: int) -> None:
 def _check_sequence_input(owner: str, inputs: Any, input_size: int, time_major: bool) -> None:
     shape = _dims(inputs)
     if len(shape) != 3:
-        layout = "[time_steps, batch_size, input_size]" if time_major else (
-            "[batch_size, time_steps, input_size]"
+        layout = (
+            "[time_steps, batch_size, input_size]"
+            if time_major
+            else ("[batch_size, time_steps, input_size]")
         )
         raise InvalidArgumentError(f"{owner}: 'inputs' must be 3-D {layout}, got shape {shape}")
     if shape[2] >= 0 and shape[2] != input_size:
@@ -191,8 +193,14 @@ class SimpleRNNCell(RNNCellBase):
                 f"SimpleRNNCell: activation must be 'tanh' or 'relu', got {activation!r}"
             )
         _cell_parameters(
-            self, 1, input_size, hidden_size,
-            weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr,
+            self,
+            1,
+            input_size,
+            hidden_size,
+            weight_ih_attr,
+            weight_hh_attr,
+            bias_ih_attr,
+            bias_hh_attr,
         )
         self.input_size = input_size
         self.hidden_size = hidden_size
@@ -246,8 +254,14 @@ class LSTMCell(RNNCellBase):
                 f"LSTMCell: proj_size ({proj_size}) must be smaller than hidden_size ({hidden_size})"
             )
         _cell_parameters(
-            self, 4, input_size, hidden_size,
-            weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr,
+            self,
+            4,
+            input_size,
+            hidden_size,
+            weight_ih_attr,
+            weight_hh_attr,
+            bias_ih_attr,
+            bias_hh_attr,
             hh_columns=proj_size or hidden_size,
         )
         self.proj_size = proj_size
@@ -308,8 +322,14 @@ class GRUCell(RNNCellBase):
         super().__init__()
         _check_sizes("GRUCell", input_size, hidden_size)
         _cell_parameters(
-            self, 3, input_size, hidden_size,
-            weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr,
+            self,
+            3,
+            input_size,
+            hidden_size,
+            weight_ih_attr,
+            weight_hh_attr,
+            bias_ih_attr,
+            bias_hh_attr,
         )
         self.hidden_size = hidden_size
         self.input_size = input_size
@@ -393,9 +413,7 @@ def _run_cell(
         step_output, new_states = cell(inputs[t], states, **kwargs)
         if mask is not None:
             keep = op_api("unsqueeze")(mask[t], [1])
-            new_states = _map(
-                lambda old, new: new * keep + old * (1.0 - keep), states, new_states
-            )
+            new_states = _map(lambda old, new: new * keep + old * (1.0 - keep), states, new_states)
         states = new_states
         outputs.append(step_output)
     axis = 0 if time_major else 1
@@ -431,8 +449,13 @@ class RNN(Layer):
                 f"RNN: 'inputs' must have a batch and a time dimension, got shape {_dims(inputs)}"
             )
         return _run_cell(
-            self.cell, inputs, initial_states, sequence_length, self.time_major,
-            self.is_reverse, kwargs,
+            self.cell,
+            inputs,
+            initial_states,
+            sequence_length,
+            self.time_major,
+            self.is_reverse,
+            kwargs,
         )
 
 
@@ -508,8 +531,10 @@ class RNNBase(LayerList):
                 f"{owner}: direction must be 'forward' or 'bidirect' (or 'bidirectional'), "
                 f"got {direction!r}"
             )
-        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not (
-            0.0 <= dropout <= 1.0
+        if (
+            isinstance(dropout, bool)
+            or not isinstance(dropout, (int, float))
+            or not (0.0 <= dropout <= 1.0)
         ):
             raise InvalidArgumentError(f"{owner}: dropout must be in [0, 1], got {dropout!r}")
         if proj_size:
@@ -537,9 +562,7 @@ class RNNBase(LayerList):
             make = lambda size: GRUCell(size, hidden_size, **attrs)  # noqa: E731
         else:
             activation = "relu" if mode == "RNN_RELU" else "tanh"
-            make = lambda size: SimpleRNNCell(  # noqa: E731
-                size, hidden_size, activation, **attrs
-            )
+            make = lambda size: SimpleRNNCell(size, hidden_size, activation, **attrs)  # noqa: E731
         for layer in range(num_layers):
             size = input_size if layer == 0 else self.num_directions * hidden_size
             if self.num_directions == 1:
@@ -671,8 +694,18 @@ class SimpleRNN(RNNBase):
                 f"SimpleRNN: activation must be 'tanh' or 'relu', got {activation!r}"
             )
         super().__init__(
-            mode, input_size, hidden_size, num_layers, direction, time_major, dropout,
-            weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr, 0,
+            mode,
+            input_size,
+            hidden_size,
+            num_layers,
+            direction,
+            time_major,
+            dropout,
+            weight_ih_attr,
+            weight_hh_attr,
+            bias_ih_attr,
+            bias_hh_attr,
+            0,
         )
         self.activation = activation
 
@@ -698,8 +731,18 @@ class LSTM(RNNBase):
         name: str | None = None,
     ) -> None:
         super().__init__(
-            "LSTM", input_size, hidden_size, num_layers, direction, time_major, dropout,
-            weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr, proj_size,
+            "LSTM",
+            input_size,
+            hidden_size,
+            num_layers,
+            direction,
+            time_major,
+            dropout,
+            weight_ih_attr,
+            weight_hh_attr,
+            bias_ih_attr,
+            bias_hh_attr,
+            proj_size,
         )
 
 
@@ -723,6 +766,16 @@ class GRU(RNNBase):
         name: str | None = None,
     ) -> None:
         super().__init__(
-            "GRU", input_size, hidden_size, num_layers, direction, time_major, dropout,
-            weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr, 0,
+            "GRU",
+            input_size,
+            hidden_size,
+            num_layers,
+            direction,
+            time_major,
+            dropout,
+            weight_ih_attr,
+            weight_hh_attr,
+            bias_ih_attr,
+            bias_hh_attr,
+            0,
         )

@@ -12,6 +12,7 @@ from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = [
+    "grid_sample",
     "pixel_shuffle",
     "pixel_unshuffle",
     "channel_shuffle",
@@ -120,3 +121,30 @@ def affine_grid(
     if isinstance(out_shape, Tensor):
         out_shape = [int(v) for v in out_shape.numpy().reshape(-1)]
     return op_api("affine_grid")(theta, list(out_shape), align_corners)
+
+
+def grid_sample(
+    x: Tensor,
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: bool = True,
+    name: str | None = None,
+) -> Tensor:
+    """Samples x (N, C, H, W or N, C, D, H, W) at the normalised coordinates of grid (N, H', W',
+    2 or N, D', H', W', 3), bilinearly or by nearest neighbour; outside points are zero,
+    the border's value or reflected (``padding_mode``)."""
+    if mode not in ("bilinear", "nearest"):
+        raise InvalidArgumentError(
+            f"grid_sample: mode must be 'bilinear' or 'nearest', got {mode!r}"
+        )
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise InvalidArgumentError(
+            f"grid_sample: padding_mode must be 'zeros', 'border' or 'reflection', got "
+            f"{padding_mode!r}"
+        )
+    if not isinstance(align_corners, bool):
+        raise InvalidArgumentError(
+            f"grid_sample: align_corners must be a bool, got {align_corners!r}"
+        )
+    return op_api("grid_sample")(x, grid, mode, padding_mode, align_corners)

@@ -72,6 +72,22 @@ def cases(paddle: Any) -> tuple[np.ndarray, dict, dict]:
         "pad_1d": (lambda x: F.pad(x[0], [2, 1], mode="replicate", data_format="NCL"), X),
         "pad_3d": (lambda x: F.pad(x[None], [1, 0, 0, 1, 1, 1], mode="constant", value=1.0), X),
         "zeropad2d": (lambda x: F.zeropad2d(x, [1, 0, 2, 1]), X),
+        "maxout": (lambda x: F.maxout(x[:, :2], groups=2), X),
+        "maxout_last": (lambda x: F.maxout(x[..., :4], groups=2, axis=-1), X),
+        "grid_sample": (
+            lambda x: F.grid_sample(x, paddle.tanh(x[:, :3, :, :2].transpose([0, 2, 1, 3]))),
+            X,
+        ),
+        "grid_sample_nearest_border": (
+            lambda x: F.grid_sample(
+                x,
+                paddle.tanh(x[:, :3, :, :2].transpose([0, 2, 1, 3])) * 1.3,
+                mode="nearest",
+                padding_mode="border",
+                align_corners=False,
+            ),
+            X,
+        ),
     }
 
     LAYERS = {
@@ -97,6 +113,7 @@ def cases(paddle: Any) -> tuple[np.ndarray, dict, dict]:
         "Softmax2D": (lambda: paddle.nn.Softmax2D(), X),
         "PReLU": (lambda: paddle.nn.PReLU(3, init=0.1), X),
         "Identity": (lambda: paddle.nn.Identity(54, unused=True), X),
+        "Maxout": (lambda: paddle.nn.Maxout(3, axis=1), X),
         "Pad1D": (lambda: paddle.nn.Pad1D([1, 2], mode="reflect"), X[0]),
         "Pad2D": (lambda: paddle.nn.Pad2D(1, mode="replicate"), X),
         "Pad3D": (lambda: paddle.nn.Pad3D([1, 0, 1, 0, 0, 1], value=2.0), X[None]),

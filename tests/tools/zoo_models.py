@@ -755,14 +755,12 @@ ZOO: tuple[ZooModel, ...] = (
             ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 96, 96))),
             ZooInput("im_shape", (None, 2), "int32", ((1, 2), (2, 2)), "const:64,64"),
         ),
-        pending=("yolo_box", "multiclass_nms3"),
     ),
     ZooModel(
         "ssdlite",
         "detection",
         SSDLite,
         (ZooInput("image", (None, 3, None, None), "float32", ((1, 3, 64, 64), (2, 3, 96, 96))),),
-        pending=("prior_box", "box_coder", "multiclass_nms3"),
     ),
     ZooModel(
         "rcnn_head",
@@ -773,6 +771,5 @@ ZOO: tuple[ZooModel, ...] = (
             ZooInput("boxes", (None, 4), "float32", ((2, 4), (4, 4)), "const:4,4,40,40"),
             ZooInput("boxes_num", (None,), "int32", ((1,), (2,)), "const:2"),
         ),
-        pending=("roi_align",),
     ),
 )
