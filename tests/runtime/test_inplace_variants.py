@@ -81,6 +81,8 @@ SAMPLES: dict[str, tuple[np.ndarray, Callable[[], tuple[tuple, dict]]]] = {
     "triu": (_f(3, 3), lambda: ((0,), {})),
     "cumsum": (_f(2, 3), lambda: ((1,), {})),
     "cumprod": (_f(2, 3), lambda: ((1,), {})),
+    "addmm": (_f(2, 3), lambda: ((_t(_f(2, 4)), _t(_f(4, 3, low=1))), {})),
+    "renorm": (_f(2, 3), lambda: ((2.0, 1, 1.0), {})),
 }
 # where_ writes its second argument, cross_entropy_with_softmax_ its first of two outputs
 SPECIAL = {"where", "cross_entropy_with_softmax"}
