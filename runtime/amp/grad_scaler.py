@@ -38,6 +38,19 @@ class OptimizerState(enum.Enum):
     STEPPED = 2
 
 
+# the keys of a scaler's state_dict, PaddlePaddle's
+_STATE_KEYS = (
+    "scale",
+    "incr_ratio",
+    "decr_ratio",
+    "incr_every_n_steps",
+    "decr_every_n_nan_or_inf",
+    "incr_count",
+    "decr_count",
+    "use_dynamic_loss_scaling",
+)
+
+
 def _refresh_optimizer_state() -> dict[str, OptimizerState]:
     return {"state": OptimizerState.INIT}
 
@@ -270,19 +283,7 @@ class AmpScaler:
                 "The input state dict is empty, possibly because it was saved from a disabled "
                 "instance of GradScaler."
             )
-        missing = sorted(
-            {
-                "scale",
-                "incr_ratio",
-                "decr_ratio",
-                "incr_every_n_steps",
-                "decr_every_n_nan_or_inf",
-                "incr_count",
-                "decr_count",
-                "use_dynamic_loss_scaling",
-            }
-            - set(state_dict)
-        )
+        missing = sorted(set(_STATE_KEYS) - set(state_dict))
         if missing:
             raise InvalidArgumentError(f"GradScaler.load_state_dict: missing keys {missing}")
         self._init_loss_scaling = float(np.asarray(state_dict["scale"]).reshape(-1)[0])

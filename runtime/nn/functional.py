@@ -368,11 +368,20 @@ def cross_entropy(
     _, loss = op_api("cross_entropy_with_softmax")(
         input, label, soft_label, use_softmax, True, ignore_index, axis
     )
-    if reduction == "mean" and hard and bool((label.numpy() == ignore_index).any()):
-        kept = op_api("cast")(
-            op_api("not_equal")(label, op_api("full_like")(label, ignore_index)), loss.dtype
+    if reduction == "mean" and ignore_index >= 0 and 0 not in input.shape:
+        # PaddlePaddle's mean with an ignore_index of 0 or more: the losses' sum over the count
+        # of labels that are not ignore_index (1 when there is none); a negative ignore_index
+        # (the default -100) takes the plain mean, ignored entries counting as zero losses
+        total = op_api("sum")(loss)
+        mask = op_api("cast")(
+            op_api("not_equal")(label, op_api("full_like")(label, ignore_index)), total.dtype
         )
-        return op_api("divide")(op_api("sum")(loss), op_api("sum")(kept))
+        count = op_api("sum")(mask)
+        nonzero = op_api("add")(
+            count,
+            op_api("cast")(op_api("equal")(count, op_api("full_like")(count, 0.0)), count.dtype),
+        )
+        return op_api("divide")(total, nonzero)
     return _reduce(loss, reduction, "cross_entropy")
 
 
