@@ -106,9 +106,26 @@ def _amp_place(place: Any) -> bool:
     return place.backend is not Backend.CPU or bool(flags.flag_value("amp_on_cpu"))
 
 
+# (op name, backend, dtype) -> whether the op has a kernel for it, as of the kernel registry's
+# generation in _SUPPORTED_AT (each op call under auto_cast asks; the registry changes rarely)
+_SUPPORTED: dict[tuple[str, Backend, DataType], bool] = {}
+_SUPPORTED_AT = [-1]
+
+
 def _supports(op_name: str, backend: Backend, dtype: DataType) -> bool:
     """Whether op ``op_name`` has a kernel for ``dtype`` on ``backend`` (or on the CPU, which
-    every backend falls back to)."""
+    every backend falls back to); cached until a kernel is registered or removed."""
+    if _SUPPORTED_AT[0] != KERNEL_FACTORY.generation:
+        _SUPPORTED.clear()
+        _SUPPORTED_AT[0] = KERNEL_FACTORY.generation
+    key = (op_name, backend, dtype)
+    supported = _SUPPORTED.get(key)
+    if supported is None:
+        supported = _SUPPORTED[key] = _look_up_support(op_name, backend, dtype)
+    return supported
+
+
+def _look_up_support(op_name: str, backend: Backend, dtype: DataType) -> bool:
     op = OP_DEFS.get(op_name)
     kernel = op.info.kernel if op is not None else None
     if kernel is None or not KERNEL_FACTORY.has_kernel(kernel):

@@ -31,6 +31,10 @@ class KernelFactory:
         # ``sgd_dense_param_sparse_grad`` for (sgd, SELECTED_ROWS))
         self.variants: dict[tuple[str, TensorKind], str] = {}
         self._listeners: list[Callable[[str], None]] = []
+        # counts every change to the registry (a kernel registered, removed, a variant or a
+        # backend's kernels dropped): a cache of what the registry holds is stale when the
+        # count it was made at differs (amp's per-op dtype support)
+        self.generation = 0
 
     def on_change(self, listener: Callable[[str], None]) -> None:
         """Call ``listener(kernel name)`` whenever the winner of one of its keys changes after
@@ -43,6 +47,7 @@ class KernelFactory:
         priority holds the key; InvalidArgumentError naming what differs when its arguments
         are not those of the kernels already registered under the name (the op's signature)."""
         name = kernel.name
+        self.generation += 1
         if name not in self.kernels:  # removed from ``kernels`` directly (a test's kernel)
             self.candidates.pop(name, None)
         existing = self.candidates.get(name)
@@ -73,6 +78,7 @@ class KernelFactory:
         its kind; InvalidArgumentError when it is dense, when another kernel name already is
         that variant, or when its arguments are not those of ``base``'s kernels."""
         kind = kernel.key.kind
+        self.generation += 1
         if kind is TensorKind.DENSE:
             raise InvalidArgumentError(
                 f"kernel {kernel.name!r} from {_origin(kernel)} is registered as a variant of "
@@ -106,6 +112,7 @@ class KernelFactory:
         per_key = self.candidates.get(kernel.name, {}).get(kernel.key, [])
         if kernel not in per_key:
             raise NotFoundError(f"{kernel!r} is not registered")
+        self.generation += 1
         per_key.remove(kernel)
         if not per_key:
             del self.candidates[kernel.name][kernel.key]
@@ -120,6 +127,7 @@ class KernelFactory:
 
     def forget_backend(self, backend: Backend) -> None:
         """Remove every kernel registered for ``backend`` (an unregistered backend)."""
+        self.generation += 1
         for name, per_key in list(self.candidates.items()):
             for key in [key for key in per_key if key.backend == backend]:
                 del per_key[key]
