@@ -108,9 +108,11 @@ def multiply_adds(model: Any, size: int) -> int:
     return total[0]
 
 
-def onnx_file(prefix: Path) -> Path | None:
-    """The model converted by paddle2onnx (once), or None when the conversion fails."""
-    target = prefix.with_suffix(".onnx")
+def onnx_file(prefix: Path, target: Path | None = None) -> Path | None:
+    """The model converted by paddle2onnx (once, into ``target``, by default next to the
+    model), or None when the conversion fails."""
+    target = target or prefix.with_suffix(".onnx")
+    target.parent.mkdir(parents=True, exist_ok=True)
     if not target.exists():
         import paddle2onnx
 
@@ -130,8 +132,11 @@ def onnx_file(prefix: Path) -> Path | None:
     return target if target.exists() else None
 
 
-def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
-    """name -> a function running the model once on ``x`` and returning its first output."""
+def runners(
+    prefix: Path, feeds: dict[str, np.ndarray], onnx_target: Path | None = None
+) -> dict[str, Callable[[], np.ndarray]]:
+    """name -> a function running the model once on ``feeds`` (input name -> array) and
+    returning its first output."""
     import paddle.inference as paddle_infer
 
     import phiops  # noqa: F401  (registers phiops's ops)
@@ -144,16 +149,17 @@ def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
     )
     config.disable_glog_info()
     predictor = paddle_infer.create_predictor(config)
-    input_handle = predictor.get_input_handle(predictor.get_input_names()[0])
+    input_handles = {name: predictor.get_input_handle(name) for name in predictor.get_input_names()}
     output_handle = predictor.get_output_handle(predictor.get_output_names()[0])
 
     def run_predictor() -> np.ndarray:
-        input_handle.copy_from_cpu(x)
+        for name, handle in input_handles.items():
+            handle.copy_from_cpu(feeds[name])
         predictor.run()
         return output_handle.copy_to_cpu()
 
     found["predictor"] = run_predictor
-    onnx_path = onnx_file(prefix)
+    onnx_path = onnx_file(prefix, onnx_target)
     if onnx_path is not None:
         import onnxruntime
 
@@ -168,24 +174,26 @@ def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
         except Exception as error:  # a conversion onnxruntime refuses: no onnxruntime column
             print(f"  onnxruntime cannot load the converted model: {error}", file=sys.stderr)
         else:
-            input_name = session.get_inputs()[0].name
-            found["onnxruntime"] = lambda: session.run(None, {input_name: x})[0]
+            names = [i.name for i in session.get_inputs()]
+            onnx_feeds = {name: feeds[name] for name in names}
+            found["onnxruntime"] = lambda: session.run(None, onnx_feeds)[0]
     for label, passes in (("phiops", None), ("phiops_nopass", "")):
         scope, executor = Scope(), Executor()
-        program, feeds, fetches = load_inference_model(str(prefix), executor, scope=scope)
+        program, feed_names, fetches = load_inference_model(str(prefix), executor, scope=scope)
+        feed = {name: feeds[name] for name in feed_names}
 
         def run_phiops(
             program=program,
-            feeds=feeds,
+            feed=feed,
             fetches=fetches,
             scope=scope,
             executor=executor,
             passes=passes,
         ) -> np.ndarray:
             if passes is None:
-                return executor.run(program, {feeds[0]: x}, fetches, scope)[0]
+                return executor.run(program, feed, fetches, scope)[0]
             with flags.flags_guard({"inference_passes": passes}):
-                return executor.run(program, {feeds[0]: x}, fetches, scope)[0]
+                return executor.run(program, feed, fetches, scope)[0]
 
         found[label] = run_phiops
     return found
@@ -194,7 +202,42 @@ def runners(prefix: Path, x: np.ndarray) -> dict[str, Callable[[], np.ndarray]]:
 def bench_model(name: str, size: int, repeat: int, cache: Path) -> dict[str, Any]:
     prefix, gflop = export(name, size, cache)
     x = np.random.default_rng(7).standard_normal((1, 3, size, size), dtype=np.float32)
-    fns = runners(prefix, x)
+    return measure(name, gflop, runners(prefix, {"x": x}), repeat)
+
+
+ZOO_COMMITTED = Path(__file__).resolve().parent.parent / "tests" / "data" / "zoo"
+
+
+def zoo_entries(zoo_cache: Path) -> list[tuple[str, Path | None]]:
+    """(name, folder) of every model of the zoo's manifest, the folder None when the model is
+    neither committed nor in ``zoo_cache`` (make zoo writes it there)."""
+    import json
+
+    manifest = json.loads((ZOO_COMMITTED / "manifest.json").read_text())
+    entries = []
+    for model in manifest["models"]:
+        folder = ZOO_COMMITTED / model["name"]
+        if model["location"] != "committed":
+            folder = zoo_cache / model["name"]
+        ready = (folder / "pir" / "model.json").exists() and (folder / "inputs_0.npz").exists()
+        entries.append((model["name"], folder if ready else None))
+    return entries
+
+
+def bench_zoo_model(name: str, folder: Path, repeat: int, cache: Path) -> dict[str, Any]:
+    """A zoo model in its PIR form on its first recorded inputs (batch 1); its GFLOP is not
+    counted (nan)."""
+    with np.load(folder / "inputs_0.npz") as data:
+        feeds = {key: data[key] for key in data.files}
+    fns = runners(folder / "pir" / "model", feeds, cache / "zoo" / name / "model.onnx")
+    return measure(name, float("nan"), fns, repeat)
+
+
+def measure(
+    name: str, gflop: float, fns: dict[str, Callable[[], np.ndarray]], repeat: int
+) -> dict[str, Any]:
+    """Each runner's median wall and CPU time over ``repeat`` runs, taken in turns, and its
+    first output's largest difference from the Predictor's relative to the output's scale."""
     reference = fns["predictor"]()
     scale = float(np.abs(reference).max()) or 1.0
     errors = {}
@@ -215,12 +258,12 @@ def bench_model(name: str, size: int, repeat: int, cache: Path) -> dict[str, Any
 LABELS = ("phiops", "phiops_nopass", "predictor", "onnxruntime")
 
 
-def table(rows: list[dict[str, Any]], rates: tuple[float, float], size: int) -> str:
+def table(rows: list[dict[str, Any]], rates: tuple[float, float], title: str) -> str:
     """The markdown table: per model and runtime, median wall ms / median CPU ms (all threads
     of the process) and the GFLOP per CPU second as a share of numpy's GEMM's; the ratios of
     phiops (passes on) to the Predictor and onnxruntime, in wall and in CPU time."""
     lines = [
-        f"1x3x{size}x{size} float32; each cell: median wall ms / median CPU ms (the process's "
+        f"{title}; each cell: median wall ms / median CPU ms (the process's "
         f"CPU time, all threads) / GFLOP per CPU second as % of numpy's float32 GEMM "
         f"({rates[1]:.1f} GFLOP per CPU second; {rates[0]:.1f} GFLOP/s wall)",
         "",
@@ -236,7 +279,8 @@ def table(rows: list[dict[str, Any]], rates: tuple[float, float], size: int) -> 
                 cells.append("n/a")
                 continue
             share = 100 * row["gflop"] / cpu / rates[1] if cpu > 0 else float("nan")
-            cells.append(f"{wall * 1e3:.1f} / {cpu * 1e3:.1f} / {share:.0f}%")
+            shown = "n/a" if share != share else f"{share:.0f}%"
+            cells.append(f"{wall * 1e3:.1f} / {cpu * 1e3:.1f} / {shown}")
         ratios = []
         for other in ("predictor", "onnxruntime"):
             if other not in row["median"]:
@@ -246,8 +290,9 @@ def table(rows: list[dict[str, Any]], rates: tuple[float, float], size: int) -> 
                 f"{row['median']['phiops'] / row['median'][other]:.2f}, "
                 f"{row['cpu']['phiops'] / row['cpu'][other]:.2f}"
             )
+        gflop = "n/a" if row["gflop"] != row["gflop"] else f"{row['gflop']:.3f}"
         lines.append(
-            f"| {row['name']} | {row['gflop']:.3f} | "
+            f"| {row['name']} | {gflop} | "
             + " | ".join(cells)
             + " | "
             + " | ".join(ratios)
@@ -276,10 +321,45 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--repeat", type=int, default=10, help="timed runs per runtime (10)")
     default_cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "phiops-bench"
     cli.add_argument("--cache", type=Path, default=default_cache, help="exported models")
+    cli.add_argument(
+        "--zoo",
+        action="store_true",
+        help="time the model zoo's models (docs/zoo.md; the committed ones and those `make zoo` "
+        "wrote into PHIOPS_ZOO_DIR, else ~/.cache/phiops/zoo) in their PIR form, in place of "
+        "paddle.vision's CNNs; MODEL names pick some of them",
+    )
     options = cli.parse_args(argv)
-    unknown = [m for m in options.models if m not in MODELS]
-    if unknown:
-        cli.error(f"unknown model(s) {unknown}; the models are {list(MODELS)}")
+    if options.zoo:
+        zoo_cache = Path(
+            os.environ.get("PHIOPS_ZOO_DIR", Path.home() / ".cache" / "phiops" / "zoo")
+        )
+        entries = zoo_entries(zoo_cache)
+        if options.models == list(MODELS):  # none named: the whole zoo
+            chosen = entries
+        else:
+            known = {name for name, _ in entries}
+            unknown = [m for m in options.models if m not in known]
+            if unknown:
+                cli.error(f"unknown zoo model(s) {unknown}; the zoo has {sorted(known)}")
+            chosen = [entry for entry in entries if entry[0] in options.models]
+        missing = [name for name, folder in chosen if folder is None]
+        if missing:
+            print(f"not in {zoo_cache} (run make zoo): {', '.join(missing)}", file=sys.stderr)
+        jobs = [
+            (name, lambda n=name, f=folder: bench_zoo_model(n, f, options.repeat, options.cache))
+            for name, folder in chosen
+            if folder is not None
+        ]
+        title = "the model zoo's models (PIR form, batch 1, their recorded inputs)"
+    else:
+        unknown = [m for m in options.models if m not in MODELS]
+        if unknown:
+            cli.error(f"unknown model(s) {unknown}; the models are {list(MODELS)}")
+        jobs = [
+            (name, lambda n=name: bench_model(n, options.size, options.repeat, options.cache))
+            for name in options.models
+        ]
+        title = f"1x3x{options.size}x{options.size} float32"
     for variable in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         if variable in os.environ:
             print(f"warning: {variable} is set (run with env -u {variable})", file=sys.stderr)
@@ -289,8 +369,12 @@ def main(argv: list[str] | None = None) -> int:
         f"second; load average {os.getloadavg()}"
     )
     rows = []
-    for name in options.models:
-        row = bench_model(name, options.size, options.repeat, options.cache)
+    for name, job in jobs:
+        try:
+            row = job()
+        except Exception as error:  # a model one runtime cannot run: say so and go on
+            print(f"{name}: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+            continue
         rows.append(row)
         print(
             name,
@@ -300,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     print(f"load average after: {os.getloadavg()}")
-    print(table(rows, rates, options.size))
+    print(table(rows, rates, title))
     return 0
 
 
