@@ -178,3 +178,26 @@ def test_bad_input_is_refused_naming_the_argument(
     counts = None if rois_num is None else phi.to_tensor(np.array(rois_num, np.int32))
     with pytest.raises(error, match="multiclass_nms3\\(\\).*" + message):
         phi.multiclass_nms3(boxes, scores, counts, 0.1, -1, -1)
+
+
+@pytest.mark.parametrize("limit", [0, None], ids=["row-per-kept-box", "overlap-matrix"])
+@pytest.mark.parametrize("settings", SETTINGS[:2], ids=["eta-1", "eta-0.8"])
+def test_both_greedy_walks_match_the_reference(monkeypatch, limit, settings) -> None:
+    """The kernel walks up to _NMS_MATRIX_LIMIT candidates of a class with their overlaps as a
+    matrix, more with one overlap row per kept box: both give the reference's boxes (many
+    overlapping candidates, some inverted boxes, whose area is 0)."""
+    from phiops.runtime.kernels.impl import detect_kernel
+
+    if limit is not None:
+        monkeypatch.setattr(detect_kernel, "_NMS_MATRIX_LIMIT", limit)
+    boxes, scores = sample_inputs(1, 60, 3, D.FLOAT32, seed=11)
+    boxes[0, ::7, 2] = boxes[0, ::7, 0] - 1  # inverted: x2 < x1
+    threshold, top_k, keep_top_k, nms_threshold, normalized, eta, bg = settings
+    out, index, counts = phi.multiclass_nms3(
+        phi.to_tensor(boxes), phi.to_tensor(scores), None,
+        threshold, top_k, keep_top_k, nms_threshold, normalized, eta, bg,
+    )  # fmt: skip
+    rows, expected_index, expected_counts = reference(boxes, scores, *settings)
+    np.testing.assert_allclose(out.numpy(), rows.astype("float32"), rtol=1e-6)
+    np.testing.assert_array_equal(index.numpy(), expected_index)
+    assert counts.numpy().tolist() == expected_counts

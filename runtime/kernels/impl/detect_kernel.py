@@ -535,33 +535,6 @@ def nms_kernel(ctx: KernelContext, x: Array, threshold: float) -> Array:
 # --- multiclass_nms3 -----------------------------------------------------------------------------
 
 
-def jaccard_overlaps(box: np.ndarray, kept: np.ndarray, normalized: bool) -> np.ndarray:
-    """PHI's JaccardOverlap of ``box`` [4] with each of ``kept`` [K, 4], in the boxes' dtype:
-    0 for disjoint boxes; without ``normalized`` pixel extents count one more (w + 1); an
-    inverted box has area 0."""
-    t = box.dtype.type
-    norm = t(0) if normalized else t(1)
-    disjoint = (
-        (kept[:, 0] > box[2])
-        | (kept[:, 2] < box[0])
-        | (kept[:, 1] > box[3])
-        | (kept[:, 3] < box[1])
-    )
-    inter_w = np.minimum(box[2], kept[:, 2]) - np.maximum(box[0], kept[:, 0]) + norm
-    inter_h = np.minimum(box[3], kept[:, 3]) - np.maximum(box[1], kept[:, 1]) + norm
-    inter = inter_w * inter_h
-
-    def area(b: np.ndarray) -> np.ndarray:
-        invalid = (b[..., 2] < b[..., 0]) | (b[..., 3] < b[..., 1])
-        w, h = b[..., 2] - b[..., 0], b[..., 3] - b[..., 1]
-        value = w * h if normalized else (w + norm) * (h + norm)
-        return np.where(invalid, t(0), value)
-
-    with np.errstate(divide="ignore", invalid="ignore"):
-        iou = inter / (area(box) + area(kept) - inter)
-    return np.where(disjoint, t(0), iou)
-
-
 def nms_fast(
     boxes: np.ndarray,
     scores: np.ndarray,
@@ -579,14 +552,83 @@ def nms_fast(
     order = candidates[np.argsort(-scores[candidates].astype(np.float64), kind="stable")]
     if -1 < top_k < order.size:
         order = order[:top_k]
+    ordered = boxes[order]
+    x1, y1, x2, y2 = (np.ascontiguousarray(ordered[:, i]) for i in range(4))
+    t = boxes.dtype.type
+    norm = t(0) if normalized else t(1)
+    w, h = x2 - x1, y2 - y1
+    area = np.where((x2 < x1) | (y2 < y1), t(0), w * h if normalized else (w + norm) * (h + norm))
+    if order.size <= _NMS_MATRIX_LIMIT:
+        return _greedy_with_matrix(order, x1, y1, x2, y2, area, norm, nms_threshold, eta)
+    # the candidates not yet suppressed, in order, and the largest overlap of each with a box
+    # kept so far (NaN counted as infinite). A candidate once above the threshold stays above
+    # it (overlaps only grow, the threshold only shrinks), so the first one left is kept, and
+    # each kept box costs one vectorised row over those left: JaccardOverlap's terms commute,
+    # so the row is each later candidate's overlap with the kept box, as NMSFast computes it
+    alive = np.arange(order.size)
+    worst = np.full(order.size, -np.inf, dtype=np.float64)
     selected: list[int] = []
     adaptive = nms_threshold
-    for idx in order:
-        if selected:
-            overlap = jaccard_overlaps(boxes[idx], boxes[selected], normalized)
-            if not (overlap <= adaptive).all():
-                continue
-        selected.append(int(idx))
+    while alive.size:
+        k, rest = alive[0], alive[1:]
+        selected.append(int(order[k]))
+        if eta < 1 and adaptive > 0.5:
+            adaptive = adaptive * eta
+        if not rest.size:
+            break
+        row = _overlap_rows(k, rest, x1, y1, x2, y2, area, norm)[0].astype(np.float64)
+        row[np.isnan(row)] = np.inf
+        seen = np.maximum(worst[rest], row)
+        keep = seen <= adaptive
+        worst[rest] = seen
+        alive = rest[keep]
+    return selected
+
+
+# up to this many candidates of one class, NMS computes their overlaps as one matrix (4 MB of
+# float32 at the limit) and walks them in a scalar loop; beyond it, one row per kept box
+_NMS_MATRIX_LIMIT = 1024
+
+
+def _overlap_rows(
+    rows: Any, columns: Any, x1: Any, y1: Any, x2: Any, y2: Any, area: Any, norm: Any
+) -> np.ndarray:
+    """PHI's JaccardOverlap of the boxes ``rows`` (an index or index array) with the boxes
+    ``columns``, [len(rows), len(columns)], in the boxes' dtype (NaN where 0/0)."""
+    r = np.atleast_1d(rows)[:, None]
+    c = np.asarray(columns)[None, :]
+    inter = (np.minimum(x2[r], x2[c]) - np.maximum(x1[r], x1[c]) + norm) * (
+        np.minimum(y2[r], y2[c]) - np.maximum(y1[r], y1[c]) + norm
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = inter / (area[r] + area[c] - inter)
+    disjoint = (x1[c] > x2[r]) | (x2[c] < x1[r]) | (y1[c] > y2[r]) | (y2[c] < y1[r])
+    return np.where(disjoint, x1.dtype.type(0), iou)
+
+
+def _greedy_with_matrix(
+    order: np.ndarray,
+    x1: Any,
+    y1: Any,
+    x2: Any,
+    y2: Any,
+    area: Any,
+    norm: Any,
+    nms_threshold: Any,
+    eta: Any,
+) -> list[int]:
+    """NMSFast's greedy walk over ``order`` with every overlap computed up front."""
+    everything = np.arange(order.size)
+    overlap = _overlap_rows(everything, everything, x1, y1, x2, y2, area, norm)
+    overlap[np.isnan(overlap)] = np.inf
+    worst = np.full(order.size, -np.inf, dtype=overlap.dtype)
+    selected: list[int] = []
+    adaptive = nms_threshold
+    for k in range(order.size):
+        if selected and not worst[k] <= adaptive:
+            continue
+        selected.append(int(order[k]))
+        np.maximum(worst, overlap[k], out=worst)
         if eta < 1 and adaptive > 0.5:
             adaptive = adaptive * eta
     return selected
