@@ -114,20 +114,23 @@ def onnx_file(prefix: Path, target: Path | None = None) -> Path | None:
     target = target or prefix.with_suffix(".onnx")
     target.parent.mkdir(parents=True, exist_ok=True)
     if not target.exists():
-        import paddle2onnx
+        # in a child process: paddle2onnx exits the process on some models it cannot convert
+        script = (
+            "import sys, paddle2onnx\n"
+            "paddle2onnx.export(sys.argv[1], sys.argv[2], sys.argv[3], opset_version=13,\n"
+            # the model as converted: the default tool, polygraphy, pip-installs packages of
+            # its own; onnxruntime optimises the graph when it loads it
+            "                   optimize_tool='none')\n"
+        )
+        import subprocess
 
-        try:
-            paddle2onnx.export(
-                str(prefix.with_suffix(".json")),
-                str(prefix.with_suffix(".pdiparams")),
-                str(target),
-                opset_version=13,
-                # the model as converted: the default tool, polygraphy, pip-installs packages
-                # of its own; onnxruntime optimises the graph when it loads it
-                optimize_tool="none",
-            )
-        except Exception as error:  # report and go on without onnxruntime for this model
-            print(f"  paddle2onnx failed: {error}", file=sys.stderr)
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(prefix.with_suffix(".json")),
+             str(prefix.with_suffix(".pdiparams")), str(target)],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if done.returncode != 0 or not target.exists():
+            print(f"  paddle2onnx failed (exit {done.returncode})", file=sys.stderr)
             return None
     return target if target.exists() else None
 

@@ -39,6 +39,21 @@ def col2im(xp: Any, dcols: Array, x_shape: tuple[int, ...], geometry: ConvGeomet
         + tuple(size + p0 + p1 for size, (p0, p1) in zip(x_shape[1:-1], geometry.pads))
         + (g, c // g)
     )
+    if all(d == 1 for d in geometry.dilations) and any(s > 1 for s in geometry.strides):
+        padded = _col2im_by_phase(xp, dcols, padded_shape, geometry)
+    else:
+        padded = _col2im_by_tap(xp, dcols, padded_shape, geometry)
+    crop = (slice(None),) + tuple(
+        slice(p0, p0 + size) for size, (p0, _) in zip(x_shape[1:-1], geometry.pads)
+    )
+    return padded[crop].reshape(x_shape)
+
+
+def _col2im_by_tap(
+    xp: Any, dcols: Array, padded_shape: tuple[int, ...], geometry: ConvGeometry
+) -> Array:
+    """col2im's sums, one strided add per kernel tap."""
+    rank = len(geometry.out)
     padded = xp.zeros(padded_shape, dcols.dtype)
     lead = (slice(None),) * (1 + rank)
     for tap in itertools.product(*(range(k) for k in geometry.kernel)):
@@ -47,10 +62,47 @@ def col2im(xp: Any, dcols: Array, x_shape: tuple[int, ...], geometry: ConvGeomet
             for t, d, s, o in zip(tap, geometry.dilations, geometry.strides, geometry.out)
         )
         padded[target] += dcols[lead + tap]
-    crop = (slice(None),) + tuple(
-        slice(p0, p0 + size) for size, (p0, _) in zip(x_shape[1:-1], geometry.pads)
+    return padded
+
+
+def _col2im_by_phase(
+    xp: Any, dcols: Array, padded_shape: tuple[int, ...], geometry: ConvGeometry
+) -> Array:
+    """col2im's sums for a strided, undilated convolution: output position ``i * s + q * s + r``
+    takes tap ``q * s + r`` of column ``i``, so the taps of one ``q`` (every phase ``r`` < s)
+    land in one block of the output seen as [N, blocks, s, ...]: ceil(k / s) adds per
+    dimension in place of k (one for a transposed convolution's usual k == s, four for FCN's
+    k = 2s upsampling). Each output element takes its taps in the order the per-tap loop adds
+    them (q, hence the tap, ascending), so the sums are the same to the bit."""
+    rank = len(geometry.out)
+    n = padded_shape[0]
+    blocks = [
+        -(-k // s) for k, s in zip(geometry.kernel, geometry.strides)
+    ]  # ceil(k / s) per dimension
+    extents = [s * (o + b) for s, o, b in zip(geometry.strides, geometry.out, blocks)]
+    channels = padded_shape[1 + rank :]
+    split: tuple[int, ...] = (n,)
+    for o, b, s in zip(geometry.out, blocks, geometry.strides):
+        split += (o + b, s)
+    buffer = xp.zeros(split + channels, dcols.dtype)
+    # dcols [N, *out, *kernel, G, Cg] -> [N, out_1, kernel_1, out_2, kernel_2, ..., G, Cg]
+    interleaved = xp.transpose(
+        dcols,
+        (0,)
+        + tuple(j for d in range(rank) for j in (1 + d, 1 + rank + d))
+        + tuple(range(1 + 2 * rank, dcols.ndim)),
     )
-    return padded[crop].reshape(x_shape)
+    for q in itertools.product(*(range(b) for b in blocks)):
+        source: tuple[Any, ...] = (slice(None),)
+        target: tuple[Any, ...] = (slice(None),)
+        for d in range(rank):
+            s, k, o = geometry.strides[d], geometry.kernel[d], geometry.out[d]
+            width = min(s, k - q[d] * s)
+            source += (slice(None), slice(q[d] * s, q[d] * s + width))
+            target += (slice(q[d], q[d] + o), slice(0, width))
+        buffer[target] += interleaved[source]
+    whole = buffer.reshape((n,) + tuple(extents) + channels)
+    return whole[(slice(None),) + tuple(slice(0, e) for e in padded_shape[1 : 1 + rank])]
 
 
 def convolve_grad_channels_first(
