@@ -3,7 +3,8 @@
 With the forward's column matrix ``cols`` [G, N*P, K*Cg] and the output gradient as
 ``dout`` [G, N*P, Mg]: ``filter_grad = cols^T @ dout`` and ``dcols = dout @ filter^T``, two
 batched matmuls; col2im then adds ``dcols`` back onto the padded input, one strided slice per
-kernel tap (prod(kernel) vectorised adds, never a loop over pixels or channels). For 2-D
+kernel tap (prod(kernel) vectorised adds, never a loop over pixels or channels), or, for a
+strided undilated convolution, one block of kernel phases at a time (prod(ceil(k / s)) adds). For 2-D
 channels-first numpy float input, the compiled col2im of `phiops.runtime.kernels.native` does that in
 one pass over ``dcols`` when it is built.
 """
