@@ -21,6 +21,10 @@ from phiops.runtime.errors import InvalidArgumentError, NotFoundError, Precondit
 
 __all__ = ["Variable", "Scope", "global_scope", "scope_guard"]
 
+# counts the variables created and erased in every scope: a lookup made at another count may
+# find other variables (Scope.find_vars)
+_CHANGES = [0]
+
 
 class Variable:
     """One named slot of a scope holding an array, or nothing until it is set."""
@@ -72,11 +76,13 @@ class Variable:
 class Scope:
     """Named variables, with an optional parent scope that ``find_var`` also searches."""
 
-    __slots__ = ("vars", "parent", "__weakref__")
+    __slots__ = ("vars", "parent", "_found", "__weakref__")
 
     def __init__(self, parent: Scope | None = None) -> None:
         self.vars: dict[str, Variable] = {}
         self.parent = parent
+        # id(names) -> (names, _CHANGES at the lookup, the variables found): find_vars
+        self._found: dict[int, tuple[Any, int, list[Variable | None]]] = {}
 
     def var(self, name: str) -> Variable:
         """The variable ``name`` of this scope, created (empty) when it does not exist."""
@@ -85,6 +91,7 @@ class Scope:
         found = self.vars.get(name)
         if found is None:
             found = self.vars[name] = Variable(name)
+            _CHANGES[0] += 1
         return found
 
     def find_var(self, name: str) -> Variable | None:
@@ -96,6 +103,19 @@ class Scope:
                 return found
             scope = scope.parent
         return None
+
+    def find_vars(self, names: Any) -> list[Variable | None]:
+        """``[find_var(name) for name in names]``, remembered for this very ``names`` object
+        (a sequence the caller never changes, e.g. a program's parameter names) until a
+        variable is created or erased in any scope: the executor asks it at every run."""
+        known = self._found.get(id(names))
+        if known is not None and known[0] is names and known[1] == _CHANGES[0]:
+            return known[2]
+        found = [self.find_var(name) for name in names]
+        if len(self._found) >= 64:
+            self._found.clear()
+        self._found[id(names)] = (names, _CHANGES[0], found)
+        return found
 
     def set(self, name: str, value: Any, place: Place | None = None) -> None:
         """``var(name).set(value, place)``."""
@@ -121,6 +141,7 @@ class Scope:
     def erase(self, names: list[str]) -> None:
         for name in names:
             self.vars.pop(name, None)
+        _CHANGES[0] += 1
 
     def __contains__(self, name: str) -> bool:
         return self.find_var(name) is not None

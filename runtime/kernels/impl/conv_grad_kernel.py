@@ -22,6 +22,7 @@ from phiops.runtime.kernels.impl.conv_kernel import (
     channels_last,
     check_columns,
     columns_channels_first,
+    conv_geometry,
     filter_matrix,
     im2col,
 )
@@ -212,7 +213,7 @@ def convolve_grad(
     data_format: str,
 ) -> tuple[Array, Array]:
     xp = ctx.xp
-    geometry = ConvGeometry(
+    geometry = conv_geometry(
         input.shape,
         filter.shape,
         strides,

@@ -49,7 +49,9 @@ CONV_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
 class ConvGeometry:
     """Everything about one convolution call that does not depend on the values."""
 
-    __slots__ = ("pads", "strides", "dilations", "kernel", "out", "groups", "channel_last")
+    __slots__ = (
+        "pads", "strides", "dilations", "kernel", "out", "groups", "channel_last", "pointwise"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -76,6 +78,7 @@ class ConvGeometry:
             )
         )
         self.groups = groups
+        self.pointwise = _pointwise(self)
 
     @classmethod
     def of_transpose(
@@ -105,6 +108,7 @@ class ConvGeometry:
         )
         geometry.out = spatial
         geometry.groups = groups
+        geometry.pointwise = _pointwise(geometry)
         out_spatial = tuple(
             conv_transpose_out_size(
                 size,
@@ -287,9 +291,43 @@ FOLD_BATCH_MAX_PIXELS = 256
 def is_pointwise(geometry: ConvGeometry) -> bool:
     """Whether the convolution is 1x1 (any rank) without padding: each output pixel reads one
     input pixel (every ``stride``-th), so no column matrix is needed."""
+    return geometry.pointwise
+
+
+def _pointwise(geometry: ConvGeometry) -> bool:
     return all(k == 1 for k in geometry.kernel) and not any(
         p for pair in geometry.pads for p in pair
     )
+
+
+# (shapes and attributes) -> ConvGeometry: a model runs the same convolutions at every step, and
+# working a geometry out costs more than a small convolution's GEMM
+_GEOMETRIES: dict[tuple, ConvGeometry] = {}
+_GEOMETRIES_MAX = 4096
+
+
+def conv_geometry(
+    x_shape: tuple[int, ...],
+    filter_shape: tuple[int, ...],
+    strides: Any,
+    paddings: Any,
+    padding_algorithm: str,
+    dilations: Any,
+    groups: int,
+    data_format: str,
+) -> ConvGeometry:
+    """``ConvGeometry(...)`` of these arguments, made once (geometries are never changed)."""
+    key = (
+        x_shape, filter_shape, tuple(strides), tuple(paddings), padding_algorithm,
+        tuple(dilations), groups, data_format,
+    )  # fmt: skip
+    geometry = _GEOMETRIES.get(key)
+    if geometry is None:
+        geometry = ConvGeometry(*key)
+        if len(_GEOMETRIES) >= _GEOMETRIES_MAX:
+            _GEOMETRIES.clear()
+        _GEOMETRIES[key] = geometry
+    return geometry
 
 
 def pointwise(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
@@ -464,7 +502,7 @@ def convolve(
 ) -> Array:
     """The convolution all three kernels compute."""
     xp = ctx.xp
-    geometry = ConvGeometry(
+    geometry = conv_geometry(
         input.shape,
         filter.shape,
         strides,

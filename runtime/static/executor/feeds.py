@@ -3,6 +3,8 @@ declared dtype and dims, and the parameters' arrays read from the scope."""
 
 from __future__ import annotations
 
+import operator
+
 from typing import Any
 
 import numpy as np
@@ -136,16 +138,38 @@ def scope_arrays(params: list[tuple[str, Value]], scope: Scope, place: Place) ->
     """The arrays of the parameters ``params`` (name, value), from ``scope`` (moved to ``place``
     there, once, when they are elsewhere)."""
     on_cpu = place.backend is Backend.CPU
-    arrays = []
-    for name, _ in params:
-        var = scope.find_var(name)
-        array = None if var is None else var.array
+    variables = scope.find_vars(_names(params))
+    try:
+        arrays = list(map(_ARRAY_OF, variables))
+    except AttributeError:  # a parameter not in the scope: named below
+        arrays = [None if var is None else var.array for var in variables]
+    if on_cpu and (not arrays or set(map(type, arrays)) == _NUMPY_ONLY):
+        return arrays  # the usual case, checked at C speed
+    for i, ((name, _), var) in enumerate(zip(params, variables)):
+        array = arrays[i]
         if array is None:
             raise PreconditionNotMetError(
                 f"Executor.run(): parameter '{name}' is not in the scope (run the startup "
                 "program first, or set it with scope.var(name).set(array))"
             )
         if on_cpu is not (type(array) is np.ndarray):
-            array = var.array = to_backend(array, place)
-        arrays.append(array)
+            array = arrays[i] = var.array = to_backend(array, place)
     return arrays
+
+
+_ARRAY_OF = operator.attrgetter("array")
+_NUMPY_ONLY = {np.ndarray}
+
+# id(params) -> (params, their names): one names tuple per parameter list, for Scope.find_vars
+_NAMES: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+
+def _names(params: list[tuple[str, Value]]) -> tuple[str, ...]:
+    known = _NAMES.get(id(params))
+    if known is not None and known[0] is params and len(known[1]) == len(params):
+        return known[1]
+    names = tuple(name for name, _ in params)
+    if len(_NAMES) >= 256:
+        _NAMES.clear()
+    _NAMES[id(params)] = (params, names)
+    return names
