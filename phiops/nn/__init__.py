@@ -18,10 +18,11 @@ Also the normalization layers InstanceNorm1D/2D/3D, BatchNorm3D, SyncBatchNorm (
 the local batch's statistics; ``convert_sync_batchnorm``), LocalResponseNorm; the upsampling
 layers Upsample, UpsamplingNearest2D, UpsamplingBilinear2D (modes nearest, bilinear and area;
 linear, bicubic and trilinear raise UnimplementedError until their ops exist); PixelShuffle,
-PixelUnshuffle, ChannelShuffle, Unfold, Fold (runtime/nn/norm_upsample.py).
+PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random slopes come from phiops's
+generator, not PaddlePaddle's) (runtime/nn/norm_upsample.py).
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the other losses (L1Loss, BCELoss, NLLLoss, ...), the old-style BatchNorm, RReLU, LayerDict,
+the other losses (L1Loss, BCELoss, NLLLoss, ...), the old-style BatchNorm, LayerDict,
 ParameterList, and ``paddle.nn.utils`` and ``paddle.nn.quant``.
 """
 
@@ -66,6 +67,7 @@ from phiops.runtime.nn.norm_upsample import (  # noqa: E402
     LocalResponseNorm,
     PixelShuffle,
     PixelUnshuffle,
+    RReLU,
     SyncBatchNorm,
     Unfold,
     Upsample,

@@ -12,12 +12,13 @@ hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, 
 thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
 runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py).
 
-Also instance_norm, local_response_norm, normalize, and interpolate/upsample (modes nearest,
-bilinear and area; linear, bicubic, trilinear and antialias raise UnimplementedError until their
-ops exist; runtime/nn/norm_upsample.py).
+Also instance_norm, local_response_norm, normalize, rrelu (random slopes from phiops's
+generator), and interpolate/upsample (modes nearest, bilinear and area; linear, bicubic,
+trilinear and antialias raise UnimplementedError until their ops exist;
+runtime/nn/norm_upsample.py).
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
-binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, rrelu, rms_norm and
+binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, rms_norm and
 the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
 """
 
@@ -180,6 +181,7 @@ from phiops.runtime.nn.norm_upsample import (  # noqa: E402
     interpolate,
     local_response_norm,
     normalize,
+    rrelu,
     upsample,
 )
 

@@ -15,7 +15,10 @@ nn/layer/{norm,common,vision}.py define them, each over its op:
   ``bicubic_interp`` and ``trilinear_interp``, and ``antialias`` the op ``interp_antialias``,
   which phiops lacks: they raise UnimplementedError;
 - PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold and Fold over the functions of
-  runtime/nn/vision_functional.py.
+  runtime/nn/vision_functional.py;
+- ``rrelu`` and RReLU (op ``rrelu``): random slopes in training, drawn from phiops's generator
+  (``paddle.seed`` makes them reproducible, but they are not PaddlePaddle's numbers; see
+  runtime/kernels/impl/normup_kernel.py), their mean in eval mode.
 
 Bad input raises InvalidArgumentError naming the function or layer and the argument, where
 PaddlePaddle raises a ValueError (InvalidArgumentError is one)."""
@@ -42,6 +45,7 @@ __all__ = [
     "normalize",
     "interpolate",
     "upsample",
+    "rrelu",
     "InstanceNorm1D",
     "InstanceNorm2D",
     "InstanceNorm3D",
@@ -56,9 +60,17 @@ __all__ = [
     "ChannelShuffle",
     "Unfold",
     "Fold",
+    "RReLU",
 ]
 
-FUNCTION_NAMES = ("instance_norm", "local_response_norm", "normalize", "interpolate", "upsample")
+FUNCTION_NAMES = (
+    "instance_norm",
+    "local_response_norm",
+    "normalize",
+    "interpolate",
+    "upsample",
+    "rrelu",
+)
 LAYER_NAMES = tuple(name for name in __all__ if name not in FUNCTION_NAMES)
 
 
@@ -942,4 +954,57 @@ class Fold(Layer):
         return (
             f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
             f"padding={self.paddings}, stride={self.strides}"
+        )
+
+
+# ---- randomized leaky ReLU --------------------------------------------------------------------
+
+
+def _check_rrelu_bounds(lower: Any, upper: Any, where: str) -> None:
+    if not isinstance(lower, float) or not isinstance(upper, float):
+        raise InvalidArgumentError(
+            f"{where}: arguments 'lower' and 'upper' must be floats, got lower={lower!r}, "
+            f"upper={upper!r}"
+        )
+    if not 0 <= lower <= 1:
+        raise InvalidArgumentError(f"{where}: argument 'lower' must be in [0, 1], got {lower}")
+    if upper < lower:
+        raise InvalidArgumentError(
+            f"{where}: argument 'upper' must be >= 'lower', got lower={lower}, upper={upper}"
+        )
+    if upper > 1:
+        raise InvalidArgumentError(f"{where}: argument 'upper' must be <= 1, got {upper}")
+
+
+def rrelu(
+    x: Tensor,
+    lower: float = 1.0 / 8.0,
+    upper: float = 1.0 / 3.0,
+    training: bool = True,
+    name: str | None = None,
+) -> Tensor:
+    """x where x >= 0, else x * a slope: drawn uniformly from [lower, upper) for each element
+    while ``training``, (lower + upper) / 2 otherwise (op ``rrelu``)."""
+    _check_rrelu_bounds(lower, upper, "rrelu")
+    _check_x(x, "rrelu")
+    return op_api("rrelu")(x, lower, upper, not training)
+
+
+class RReLU(Layer):
+    """Randomized leaky ReLU (``rrelu``), random slopes in train mode, their mean in eval."""
+
+    def __init__(
+        self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, name: str | None = None
+    ) -> None:
+        super().__init__()
+        self._lower, self._upper, self._name = lower, upper, name
+
+    def forward(self, x: Tensor) -> Tensor:
+        return rrelu(x, lower=self._lower, upper=self._upper, training=self.training)
+
+    def extra_repr(self) -> str:
+        name = f", name={self._name}" if self._name else ""
+        return (
+            f"lower={self._lower}, upper={self._upper}, training={self.training}, "
+            f"dtype={self._dtype}{name}"
         )

@@ -117,6 +117,8 @@ def cases(paddle: Any) -> tuple[dict, dict]:
         "area_1d": (lambda x: F.interpolate(x, size=[4], mode="area"), "x3"),
         "area_3d": (lambda x: F.interpolate(x, size=[1, 2, 3], mode="area"), "x5"),
         "upsample": (lambda x: F.upsample(x, scale_factor=2, mode="bilinear"), "x4"),
+        "rrelu_eval": (lambda x: F.rrelu(x, training=False), "x4"),
+        "rrelu_eval_bounds": (lambda x: F.rrelu(x, 0.2, 0.7, training=False), "x3"),
     }
 
     def layer(make: Any) -> Any:
@@ -169,6 +171,7 @@ def cases(paddle: Any) -> tuple[dict, dict]:
         "ChannelShuffle": (lambda: paddle.nn.ChannelShuffle(2), "x4", True),
         "Unfold": (lambda: paddle.nn.Unfold([2, 3], paddings=1, strides=[1, 2]), "x4", True),
         "Fold": (lambda: paddle.nn.Fold([3, 4], 2), "cols", True),
+        "RReLU_eval": (lambda: paddle.nn.RReLU(0.1, 0.3), "x4", False),
     }
     return functions, layers
 
@@ -183,4 +186,5 @@ STATIC_CASES = (
     "bilinear",
     "area_2d",
     "upsample",
+    "rrelu_eval",
 )
