@@ -50,6 +50,7 @@ __all__ = [
     "InstanceNorm2D",
     "InstanceNorm3D",
     "BatchNorm3D",
+    "BatchNorm",
     "SyncBatchNorm",
     "LocalResponseNorm",
     "Upsample",
@@ -290,6 +291,90 @@ def _batch_norm(layer: _BatchNormBase, x: Tensor, layout: str, global_stats: Any
         use_global,
         False,
     )[0]
+
+
+# the activations the old-style BatchNorm's ``act`` may name (ops of that name, as PaddlePaddle's
+# dygraph_utils._append_activation_in_dygraph calls ``_C_ops.<act>``)
+_BATCH_NORM_ACTS = ("relu", "sigmoid", "tanh", "relu6", "elu", "leaky_relu", "softmax", "gelu")
+
+
+class BatchNorm(Layer):
+    """The old-style batch normalization layer (``paddle.nn.BatchNorm``, of the fluid API):
+    ``num_channels`` scales and shifts (``param_attr``/``bias_attr``; False leaves them out)
+    and running statistics, ``data_layout`` "NCHW" or "NHWC", an optional activation ``act``
+    applied to the result; ``is_test`` starts the layer in eval mode. ``in_place``,
+    ``do_model_average_for_mean_and_var`` change nothing here (as in PaddlePaddle's dygraph)."""
+
+    def __init__(
+        self,
+        num_channels: int,
+        act: str | None = None,
+        is_test: bool = False,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        param_attr: Any = None,
+        bias_attr: Any = None,
+        dtype: Any = "float32",
+        data_layout: str = "NCHW",
+        in_place: bool = False,
+        moving_mean_name: str | None = None,
+        moving_variance_name: str | None = None,
+        do_model_average_for_mean_and_var: bool = True,
+        use_global_stats: bool = False,
+        trainable_statistics: bool = False,
+    ) -> None:
+        super().__init__(dtype="float32" if dtype == "float16" else dtype)
+        if act is not None and act not in _BATCH_NORM_ACTS:
+            raise InvalidArgumentError(
+                f"BatchNorm: argument 'act' must be None or one of {list(_BATCH_NORM_ACTS)}, "
+                f"got {act!r}"
+            )
+        if data_layout not in ("NCHW", "NHWC"):
+            raise InvalidArgumentError(
+                f"BatchNorm: argument 'data_layout' must be 'NCHW' or 'NHWC', got {data_layout!r}"
+            )
+        shape = [num_channels]
+        self._param_attr, self._bias_attr = param_attr, bias_attr
+        self.weight = (
+            None
+            if param_attr is False
+            else self.create_parameter(shape, param_attr, default_initializer=Constant(1.0))
+        )
+        self.bias = (
+            None if bias_attr is False else self.create_parameter(shape, bias_attr, is_bias=True)
+        )
+        for buffer, fill, buffer_name in (
+            ("_mean", 0.0, moving_mean_name),
+            ("_variance", 1.0, moving_variance_name),
+        ):
+            attr = ParamAttr(name=buffer_name, initializer=Constant(fill), trainable=False)
+            self.register_buffer(buffer, self.create_parameter(shape, attr))
+        self._act, self._data_layout = act, data_layout
+        self._momentum, self._epsilon = momentum, epsilon
+        self._use_global_stats = use_global_stats
+        self._trainable_statistics = trainable_statistics
+        self.training = not is_test
+
+    def forward(self, input: Tensor) -> Tensor:
+        _check_x(input, "BatchNorm", "input")
+        mean, variance = (
+            stat.detach() if isinstance(stat, Tensor) else stat
+            for stat in (self._mean, self._variance)
+        )
+        out = op_api("batch_norm_")(
+            input,
+            mean,
+            variance,
+            self.weight,
+            self.bias,
+            not self.training,
+            self._momentum,
+            self._epsilon,
+            self._data_layout,
+            self._use_global_stats,
+            self._trainable_statistics,
+        )[0]
+        return out if self._act is None else op_api(self._act)(out)
 
 
 _SYNC_FORMATS = {

@@ -140,6 +140,21 @@ def cases(paddle: Any) -> tuple[dict, dict]:
             "x5",
             True,
         ),
+        "BatchNorm_train": (layer(lambda: paddle.nn.BatchNorm(4, momentum=0.7)), "x4", True),
+        "BatchNorm_is_test_relu": (
+            layer(lambda: paddle.nn.BatchNorm(4, act="relu", is_test=True)),
+            "x4",
+            False,
+        ),
+        "BatchNorm_nhwc_no_affine": (
+            layer(
+                lambda: paddle.nn.BatchNorm(
+                    5, param_attr=False, bias_attr=False, data_layout="NHWC"
+                )
+            ),
+            "x4",
+            True,
+        ),
         "SyncBatchNorm_train": (layer(lambda: paddle.nn.SyncBatchNorm(4)), "x4", True),
         "SyncBatchNorm_eval": (layer(lambda: paddle.nn.SyncBatchNorm(4)), "x4", False),
         "SyncBatchNorm_no_affine": (
