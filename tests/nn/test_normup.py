@@ -334,3 +334,25 @@ def test_layers_print_their_options() -> None:
     assert "scale_factor=2" in repr(paddle.nn.Upsample(scale_factor=2))
     assert "upscale_factor=2" in repr(paddle.nn.PixelShuffle(2))
     assert "size=3" in repr(paddle.nn.LocalResponseNorm(3))
+
+
+@pytest.mark.parametrize(
+    "name", ["InstanceNorm2D", "BatchNorm3D_eval", "BatchNorm_is_test_relu", "Upsample", "Fold"]
+)
+def test_layer_builds_into_a_static_program(name: str) -> None:
+    make, array, training = LAYERS[name]
+    layer = make()  # made eagerly (its weights set), then called while a program is built
+    layer.train() if training else layer.eval()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", list(ARRAYS[array].shape), "float32")
+            out = layer(x)
+        scope = paddle.static.Scope()
+        executor = paddle.static.Executor()
+        executor.run(startup, scope=scope)
+        (result,) = executor.run(main, feed={"x": ARRAYS[array]}, fetch_list=[out], scope=scope)
+    finally:
+        paddle.disable_static()
+    close(result, DATA["layers"][name]["out"])
