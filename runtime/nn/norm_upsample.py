@@ -270,7 +270,10 @@ class BatchNorm3D(_BatchNormBase):
         return _batch_norm(self, x, layout, self._use_global_stats)
 
 
-def _batch_norm(layer: _BatchNormBase, x: Tensor, layout: str, global_stats: Any) -> Tensor:
+def _batch_norm(
+    layer: Layer, x: Tensor, layout: str, global_stats: Any, trainable_statistics: bool = False
+) -> Tensor:
+    """The ``batch_norm_`` op over ``layer``'s parameters and running statistics."""
     use_global = (not layer.training) if global_stats is None else global_stats
     # the op writes the running statistics in place; they take no gradient (as PaddlePaddle's
     # stay stop_gradient), so it writes through detached handles on their storage
@@ -289,7 +292,7 @@ def _batch_norm(layer: _BatchNormBase, x: Tensor, layout: str, global_stats: Any
         layer._epsilon,
         layout,
         use_global,
-        False,
+        trainable_statistics,
     )[0]
 
 
@@ -357,23 +360,9 @@ class BatchNorm(Layer):
 
     def forward(self, input: Tensor) -> Tensor:
         _check_x(input, "BatchNorm", "input")
-        mean, variance = (
-            stat.detach() if isinstance(stat, Tensor) else stat
-            for stat in (self._mean, self._variance)
+        out = _batch_norm(
+            self, input, self._data_layout, self._use_global_stats, self._trainable_statistics
         )
-        out = op_api("batch_norm_")(
-            input,
-            mean,
-            variance,
-            self.weight,
-            self.bias,
-            not self.training,
-            self._momentum,
-            self._epsilon,
-            self._data_layout,
-            self._use_global_stats,
-            self._trainable_statistics,
-        )[0]
         return out if self._act is None else op_api(self._act)(out)
 
 
@@ -451,7 +440,7 @@ class SyncBatchNorm(_BatchNormBase):
                 layer._epsilon,
                 weight_attr,
                 bias_attr,
-                _sync_format(layer._format),
+                layer._format if layer._format in _SYNC_FORMATS else "NCHW",
             )
             if weight_attr is not False and bias_attr is not False:
                 result.weight = layer.weight
@@ -461,10 +450,6 @@ class SyncBatchNorm(_BatchNormBase):
         for child_name, child in layer.named_children():
             result.add_sublayer(child_name, cls.convert_sync_batchnorm(child))
         return result
-
-
-def _sync_format(data_format: str) -> str:
-    return data_format if data_format in _SYNC_FORMATS else "NCHW"
 
 
 _LRN_FORMATS = ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC")
