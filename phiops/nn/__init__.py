@@ -14,9 +14,17 @@ Hardshrink, Hardsigmoid, Hardtanh, ReLU6, LeakyReLU, LogSoftmax, LogSigmoid, Tan
 ThresholdedReLU, PReLU, GLU, Softmax2D, and Identity (runtime/nn/activation.py); the padding
 layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py).
 
+Also the normalization layers InstanceNorm1D/2D/3D, BatchNorm3D, the old-style BatchNorm,
+SyncBatchNorm (one process: the local batch's statistics; ``convert_sync_batchnorm``),
+LocalResponseNorm; the upsampling layers Upsample, UpsamplingNearest2D, UpsamplingBilinear2D
+(modes nearest, bilinear and area; linear, bicubic and trilinear raise UnimplementedError until
+their ops exist); PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random
+slopes come from phiops's generator, not PaddlePaddle's) (runtime/nn/norm_upsample.py).
+
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the other losses (L1Loss, BCELoss, NLLLoss, ...), Upsample, LayerDict, ParameterList, and
-``paddle.nn.utils`` and ``paddle.nn.quant``.
+the other losses (L1Loss, BCELoss, NLLLoss, ...), RMSNorm's function rms_norm (PaddlePaddle
+3.3.1 has no CPU kernel for it), LayerDict, ParameterList, and ``paddle.nn.utils`` and
+``paddle.nn.quant``.
 """
 
 from __future__ import annotations
@@ -47,3 +55,26 @@ from phiops.runtime.nn.losscum import (  # noqa: E402
 )
 
 __all__ += list(_LOSSCUM_LAYERS)
+
+# normalization, upsampling and rearranging layers of issue 25 (runtime/nn/norm_upsample.py)
+from phiops.runtime.nn.norm_upsample import (  # noqa: E402
+    LAYER_NAMES as _NORMUP_LAYERS,
+    BatchNorm,
+    BatchNorm3D,
+    ChannelShuffle,
+    Fold,
+    InstanceNorm1D,
+    InstanceNorm2D,
+    InstanceNorm3D,
+    LocalResponseNorm,
+    PixelShuffle,
+    PixelUnshuffle,
+    RReLU,
+    SyncBatchNorm,
+    Unfold,
+    Upsample,
+    UpsamplingBilinear2D,
+    UpsamplingNearest2D,
+)
+
+__all__ += list(_NORMUP_LAYERS)

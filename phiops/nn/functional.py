@@ -12,9 +12,14 @@ hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, 
 thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
 runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py).
 
+Also instance_norm, local_response_norm, normalize, rrelu (random slopes from phiops's
+generator), and interpolate/upsample (modes nearest, bilinear and area; linear, bicubic,
+trilinear and antialias raise UnimplementedError until their ops exist;
+runtime/nn/norm_upsample.py).
+
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
-binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, interpolate, normalize
-and the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
+binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, rms_norm and
+the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
 """
 
 from __future__ import annotations
@@ -168,3 +173,16 @@ from phiops.runtime.nn.losscum import (  # noqa: E402
 )
 
 __all__ += list(_LOSSCUM_NAMES)
+
+# normalization and upsampling of issue 25 (runtime/nn/norm_upsample.py)
+from phiops.runtime.nn.norm_upsample import (  # noqa: E402
+    FUNCTION_NAMES as _NORMUP_NAMES,
+    instance_norm,
+    interpolate,
+    local_response_norm,
+    normalize,
+    rrelu,
+    upsample,
+)
+
+__all__ += list(_NORMUP_NAMES)

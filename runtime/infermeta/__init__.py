@@ -21,6 +21,7 @@ from phiops.runtime.infermeta import (
     math3,
     vision,
     multiary,
+    normup,
     nullary,
     ternary,
     unary,
@@ -58,6 +59,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         detect,
         losscum,
         fftspecial,
+        normup,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -912,6 +912,14 @@ CASES.update(
     }
 )
 
+# the normup ops (runtime/infermeta/normup.py)
+CASES.update(
+    {
+        "r_relu_infer_meta": [Case((t(2, 3),), (0.1, 0.3, False), (0, 0))],
+        "r_relu_grad_infer_meta": [Case((t(2, 3), t(2, 3)))],
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()
