@@ -113,6 +113,54 @@ static int check_shape(Py_ssize_t rows, Py_ssize_t n)
     return 0;
 }
 
+/* gelu (exact): PHI's GeluFunctor, x * 0.5 * (1 + erf(x * M_SQRT1_2)) in the element type, with
+ * the C library's erf (std::erf, as PHI's CPU kernel), where numpy has none and the numpy path
+ * evaluates Cody's rational approximations in a dozen passes over the array. */
+static void gelu_float32(const float *x, float *out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = x[i] * 0.5f * (1.0f + erff(x[i] * (float)M_SQRT1_2));
+}
+
+static void gelu_float64(const double *x, double *out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = x[i] * 0.5 * (1.0 + erf(x[i] * M_SQRT1_2));
+}
+
+PyDoc_STRVAR(gelu_doc, "gelu(x, out, n)\n\n"
+                       "Write the exact GELU of the n elements of x (float32 or float64) into out.");
+
+static PyObject *gelu(PyObject *self, PyObject *args)
+{
+    PyObject *x, *out;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "OOn:gelu", &x, &out, &n))
+        return NULL;
+    const char *format;
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
+        return NULL;
+    }
+    if (!(format = float_format(x)))
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n, 0, 0, &v[0]) < 0 ||
+        get_array(out, "out", format, n, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        gelu_float32(v[0].buf, v[1].buf, n);
+    else
+        gelu_float64(v[0].buf, v[1].buf, n);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
 PyDoc_STRVAR(layer_norm_doc,
              "layer_norm(x, scale, bias, epsilon, rows, n, out, mean, variance)\n\n"
              "Normalise each of the `rows` rows of length `n` of x into out, writing each row's\n"
@@ -681,13 +729,14 @@ static PyMethodDef methods[] = {
     {"pool2d", pool2d, METH_VARARGS, pool2d_doc},
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
+    {"gelu", gelu, METH_VARARGS, gelu_doc},
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, conv2d columns, depthwise conv2d, pool2d, Adam, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, conv2d columns, depthwise conv2d, pool2d, Adam, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

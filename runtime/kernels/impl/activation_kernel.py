@@ -17,6 +17,7 @@ import numpy as np
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.native import native_function
 from phiops.runtime.kernels.registration import INTEGRAL, register_kernel
 
 D = DataType
@@ -270,4 +271,9 @@ def gelu_kernel(ctx: KernelContext, x: Array, approximate: bool) -> Array:
     if approximate:
         inner = _SQRT_2_OVER_PI * (x + _GELU_CONSTANT * (x * x * x))
         return x * 0.5 * (1 + xp.tanh(inner))
+    native = native_function(x, "gelu")
+    if native is not None:  # the C library's erf, as PHI's CPU kernel: one pass
+        out = np.empty(x.shape, x.dtype)  # (ascontiguousarray makes a 0-D array 1-D)
+        native(x if x.flags.c_contiguous else np.ascontiguousarray(x), out, x.size)
+        return out
     return x * 0.5 * (1 + erf(xp, x * _SQRT_HALF))
