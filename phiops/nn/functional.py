@@ -168,3 +168,24 @@ from phiops.runtime.nn.losscum import (  # noqa: E402
 )
 
 __all__ += list(_LOSSCUM_NAMES)
+
+# the remaining losses (issue 25: runtime/nn/losses2.py)
+from phiops.runtime.nn.losses2 import (  # noqa: E402
+    FUNCTIONAL_NAMES as _LOSSES2_NAMES,
+    cosine_embedding_loss,
+    dice_loss,
+    gaussian_nll_loss,
+    l1_loss,
+    margin_ranking_loss,
+    multi_label_soft_margin_loss,
+    multi_margin_loss,
+    npair_loss,
+    poisson_nll_loss,
+    sigmoid_focal_loss,
+    soft_margin_loss,
+    square_error_cost,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+
+__all__ += list(_LOSSES2_NAMES)
