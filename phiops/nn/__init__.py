@@ -47,3 +47,23 @@ from phiops.runtime.nn.losscum import (  # noqa: E402
 )
 
 __all__ += list(_LOSSCUM_LAYERS)
+
+# the remaining losses, ParameterList/LayerDict and nn.utils (issue 25: runtime/nn/losses2.py,
+# runtime/nn/containers.py, runtime/nn/utils.py)
+from phiops.runtime.nn.losses2 import (  # noqa: E402
+    LAYER_NAMES as _LOSSES2_LAYERS,
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    L1Loss,
+    MarginRankingLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
+from phiops.runtime.nn.containers import LayerDict, ParameterList  # noqa: E402
+import phiops.nn.utils as utils  # noqa: E402
+
+__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils"]

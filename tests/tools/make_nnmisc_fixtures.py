@@ -17,24 +17,26 @@ import numpy as np
 import paddle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nnmisc_cases import cases, inputs  # noqa: E402  (tests/tools/, beside this script)
+from nnmisc_cases import (  # noqa: E402  (tests/tools/, beside this script)
+    B4,
+    G1,
+    G2,
+    U3,
+    U4,
+    V3,
+    V8,
+    W34,
+    WCONV,
+    X23,
+    XCONV,
+    cases,
+    inputs,
+)
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "nnmisc" / "paddle_3_3_1.json"
 ARRAYS = inputs()
 FUNCTIONS, LAYERS = cases(paddle)
 
-# the weights and inputs of the nn.utils cases (phiops's tests use the same)
-W34 = np.linspace(-1.0, 1.2, 12).astype(np.float32).reshape(3, 4)
-B4 = np.array([0.1, -0.2, 0.3, 0.0], np.float32)
-X23 = np.array([[0.5, -1.0, 2.0], [1.5, 0.2, -0.7]], np.float32)
-WCONV = np.sin(np.arange(3 * 2 * 2 * 2)).astype(np.float32).reshape(3, 2, 2, 2)
-XCONV = np.cos(np.arange(1 * 2 * 3 * 3)).astype(np.float32).reshape(1, 2, 3, 3)
-U4 = np.array([0.3, -0.5, 0.6, 0.2], np.float32)
-V3 = np.array([0.7, 0.1, -0.4], np.float32)
-U3 = np.array([0.2, 0.9, -0.1], np.float32)
-V8 = np.linspace(-0.5, 0.6, 8).astype(np.float32)
-G1 = np.linspace(-2.0, 3.0, 12).astype(np.float32).reshape(3, 4)
-G2 = np.array([0.5, 0.0, -4.0, 1.0, 2.0], np.float32)
 
 
 def run(fn, names: list[str], n_grad: int) -> dict:

@@ -12,6 +12,20 @@ from typing import Any
 import numpy as np
 
 
+# the weights and inputs of the nn.utils cases (tests/nn/test_nnmisc_utils.py uses the same)
+W34 = np.linspace(-1.0, 1.2, 12).astype(np.float32).reshape(3, 4)
+B4 = np.array([0.1, -0.2, 0.3, 0.0], np.float32)
+X23 = np.array([[0.5, -1.0, 2.0], [1.5, 0.2, -0.7]], np.float32)
+WCONV = np.sin(np.arange(3 * 2 * 2 * 2)).astype(np.float32).reshape(3, 2, 2, 2)
+XCONV = np.cos(np.arange(1 * 2 * 3 * 3)).astype(np.float32).reshape(1, 2, 3, 3)
+U4 = np.array([0.3, -0.5, 0.6, 0.2], np.float32)
+V3 = np.array([0.7, 0.1, -0.4], np.float32)
+U3 = np.array([0.2, 0.9, -0.1], np.float32)
+V8 = np.linspace(-0.5, 0.6, 8).astype(np.float32)
+G1 = np.linspace(-2.0, 3.0, 12).astype(np.float32).reshape(3, 4)
+G2 = np.array([0.5, 0.0, -4.0, 1.0, 2.0], np.float32)
+
+
 def inputs() -> dict[str, np.ndarray]:
     rng = np.random.default_rng(2026)
     return {
