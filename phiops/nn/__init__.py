@@ -14,9 +14,18 @@ Hardshrink, Hardsigmoid, Hardtanh, ReLU6, LeakyReLU, LogSoftmax, LogSigmoid, Tan
 ThresholdedReLU, PReLU, GLU, Softmax2D, and Identity (runtime/nn/activation.py); the padding
 layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py).
 
+Also the losses L1Loss, MarginRankingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
+CosineEmbeddingLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiMarginLoss,
+PoissonNLLLoss, GaussianNLLLoss (runtime/nn/losses2.py) and BCELoss, BCEWithLogitsLoss,
+HingeEmbeddingLoss, KLDivLoss, NLLLoss, SmoothL1Loss (runtime/nn/losscum.py); the containers
+ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``utils``
+(``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
+vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py).
+
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the other losses (L1Loss, BCELoss, NLLLoss, ...), Upsample, LayerDict, ParameterList, and
-``paddle.nn.utils`` and ``paddle.nn.quant``.
+Upsample, CTCLoss and RNNTLoss (their ops warpctc and warprnnt are missing), MultiLabelMarginLoss,
+AdaptiveLogSoftmaxWithLoss, HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the
+spectral_norm op), and ``paddle.nn.quant``.
 """
 
 from __future__ import annotations

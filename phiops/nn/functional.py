@@ -12,9 +12,18 @@ hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, 
 thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
 runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py).
 
-PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
-binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, interpolate, normalize
-and the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
+The losses binary_cross_entropy, binary_cross_entropy_with_logits, hinge_embedding_loss, kl_div,
+label_smooth, log_loss, nll_loss, smooth_l1_loss (runtime/nn/losscum.py) and l1_loss,
+square_error_cost, margin_ranking_loss, soft_margin_loss, multi_label_soft_margin_loss,
+cosine_embedding_loss, triplet_margin_loss, triplet_margin_with_distance_loss, multi_margin_loss,
+poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss
+(runtime/nn/losses2.py).
+
+PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: ctc_loss and rnnt_loss (their
+ops warpctc and warprnnt are missing), multi_label_margin_loss, hsigmoid_loss,
+margin_cross_entropy, 1-D and 3-D convolutions and pools, interpolate, normalize,
+pairwise_distance and the fused attention functions (flash_attention, flashmask_attention,
+sparse_attention).
 """
 
 from __future__ import annotations
