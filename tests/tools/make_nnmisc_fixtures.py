@@ -18,6 +18,10 @@ import paddle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from nnmisc_cases import (  # noqa: E402  (tests/tools/, beside this script)
+    AMP_CONFIGS,
+    AMP_W,
+    AMP_X,
+    AMP_Y,
     B4,
     G1,
     G2,
@@ -181,6 +185,33 @@ def container_cases() -> dict:
     }
 
 
+def amp_model_case() -> dict:
+    """One Model.train_batch with amp_configs on the CPU: PaddlePaddle warns (scaler and
+    auto_cast) and trains in float32."""
+    import warnings
+
+    net = paddle.nn.Linear(4, 3)
+    net.weight.set_value(AMP_W)
+    net.bias.set_value(np.zeros(3, np.float32))
+    model = paddle.Model(net)
+    model.prepare(
+        paddle.optimizer.SGD(0.1, parameters=model.parameters()),
+        paddle.nn.CrossEntropyLoss(),
+        amp_configs=AMP_CONFIGS,
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        losses = model.train_batch([AMP_X], [AMP_Y])
+    return {
+        "loss": float(losses[0]),
+        "weight": net.weight.numpy().tolist(),
+        "bias": net.bias.numpy().tolist(),
+        "scaler_enabled": model._scaler.is_enable(),
+        "scaling": model._scaler.get_init_loss_scaling(),
+        "warnings": sorted(str(w.message).split(",")[0] for w in caught if "CUDAPlace" in str(w.message)),
+    }
+
+
 def main() -> None:
     paddle.set_device("cpu")
     data = {
@@ -191,6 +222,7 @@ def main() -> None:
         "spectral_norm": spectral_norm_cases(),
         "clip_grad_norm": clip_cases(),
         "containers": container_cases(),
+        "amp_model": amp_model_case(),
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data) + "\n")

@@ -24,6 +24,11 @@ U3 = np.array([0.2, 0.9, -0.1], np.float32)
 V8 = np.linspace(-0.5, 0.6, 8).astype(np.float32)
 G1 = np.linspace(-2.0, 3.0, 12).astype(np.float32).reshape(3, 4)
 G2 = np.array([0.5, 0.0, -4.0, 1.0, 2.0], np.float32)
+# Model.prepare(amp_configs=...) (tests/amp/test_model_amp.py): a Linear(4, 3) trained one step
+AMP_W = np.linspace(-1.0, 1.0, 12).astype(np.float32).reshape(4, 3)
+AMP_X = np.linspace(-1.0, 1.0, 8).astype(np.float32).reshape(2, 4)
+AMP_Y = np.array([[0], [2]], np.int64)
+AMP_CONFIGS = {"level": "O1", "init_loss_scaling": 128.0, "custom_white_list": ["matmul"]}
 
 
 def inputs() -> dict[str, np.ndarray]:
