@@ -16,14 +16,14 @@ layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py)
 
 Also the losses L1Loss, MarginRankingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
 CosineEmbeddingLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiMarginLoss,
-PoissonNLLLoss, GaussianNLLLoss (runtime/nn/losses2.py) and BCELoss, BCEWithLogitsLoss,
+PoissonNLLLoss, GaussianNLLLoss, CTCLoss (runtime/nn/losses2.py) and BCELoss, BCEWithLogitsLoss,
 HingeEmbeddingLoss, KLDivLoss, NLLLoss, SmoothL1Loss (runtime/nn/losscum.py); the containers
 ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``utils``
 (``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
 vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py).
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-Upsample, CTCLoss and RNNTLoss (their ops warpctc and warprnnt are missing), MultiLabelMarginLoss,
+Upsample, RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss,
 AdaptiveLogSoftmaxWithLoss, HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the
 spectral_norm op), and ``paddle.nn.quant``.
 """
@@ -61,6 +61,7 @@ __all__ += list(_LOSSCUM_LAYERS)
 # runtime/nn/containers.py, runtime/nn/utils.py)
 from phiops.runtime.nn.losses2 import (  # noqa: E402
     LAYER_NAMES as _LOSSES2_LAYERS,
+    CTCLoss,
     CosineEmbeddingLoss,
     GaussianNLLLoss,
     L1Loss,

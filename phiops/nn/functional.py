@@ -16,11 +16,11 @@ The losses binary_cross_entropy, binary_cross_entropy_with_logits, hinge_embeddi
 label_smooth, log_loss, nll_loss, smooth_l1_loss (runtime/nn/losscum.py) and l1_loss,
 square_error_cost, margin_ranking_loss, soft_margin_loss, multi_label_soft_margin_loss,
 cosine_embedding_loss, triplet_margin_loss, triplet_margin_with_distance_loss, multi_margin_loss,
-poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss
+poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss, ctc_loss
 (runtime/nn/losses2.py).
 
-PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: ctc_loss and rnnt_loss (their
-ops warpctc and warprnnt are missing), multi_label_margin_loss, hsigmoid_loss,
+PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: rnnt_loss (its op warprnnt
+is missing), multi_label_margin_loss, hsigmoid_loss,
 margin_cross_entropy, 1-D and 3-D convolutions and pools, interpolate, normalize,
 pairwise_distance and the fused attention functions (flash_attention, flashmask_attention,
 sparse_attention).
@@ -182,6 +182,7 @@ __all__ += list(_LOSSCUM_NAMES)
 from phiops.runtime.nn.losses2 import (  # noqa: E402
     FUNCTIONAL_NAMES as _LOSSES2_NAMES,
     cosine_embedding_loss,
+    ctc_loss,
     dice_loss,
     gaussian_nll_loss,
     l1_loss,

@@ -7,7 +7,8 @@ PaddlePaddle 3.3.1 writes each of these as a Python composite of ops in
 python/paddle/nn/functional/loss.py; each function here calls the same ops in the same order (so
 results, gradients and the ops a static program records agree). Where PaddlePaddle calls an op
 phiops lacks, the composite uses an equivalent op and says which (multi_margin_loss gathers the
-target scores with take_along_axis where PaddlePaddle calls index_sample).
+target scores with take_along_axis where PaddlePaddle calls index_sample). ctc_loss runs the op
+warpctc, as PaddlePaddle's.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "sigmoid_focal_loss",
     "dice_loss",
     "npair_loss",
+    "ctc_loss",
     "L1Loss",
     "MarginRankingLoss",
     "SoftMarginLoss",
@@ -48,10 +50,11 @@ __all__ = [
     "MultiMarginLoss",
     "PoissonNLLLoss",
     "GaussianNLLLoss",
+    "CTCLoss",
 ]
 
-FUNCTIONAL_NAMES = __all__[:14]
-LAYER_NAMES = __all__[14:]
+FUNCTIONAL_NAMES = __all__[:15]
+LAYER_NAMES = __all__[15:]
 
 _REDUCTIONS = ("sum", "mean", "none")
 _FLOATS = (DataType.FLOAT32, DataType.FLOAT64)
@@ -533,6 +536,38 @@ def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor, l2_reg: float =
     return op_api("add")(l2loss, op_api("mean")(cross_entropy, [], False))
 
 
+def ctc_loss(
+    log_probs: Tensor,
+    labels: Tensor,
+    input_lengths: Tensor,
+    label_lengths: Tensor,
+    blank: int = 0,
+    reduction: str = "mean",
+    norm_by_times: bool = False,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """CTC loss (op warpctc) of ``log_probs`` ([max_logit_length, batch, num_classes + 1]; a
+    softmax is taken inside, so logits work too) against the padded ``labels`` ([batch,
+    max_label_length], int32), with ``input_lengths``/``label_lengths`` ([batch], int64).
+    'mean' averages the losses divided by their label lengths; ``zero_infinity`` turns infinite
+    losses into 0; ``norm_by_times`` divides each sequence's gradient by its length."""
+    _check_reduction(reduction, "ctc_loss")
+    if input_lengths is None or label_lengths is None:
+        raise InvalidArgumentError(
+            "ctc_loss: arguments 'input_lengths' and 'label_lengths' must not be None"
+        )
+    loss = op_api("warpctc")(log_probs, labels, input_lengths, label_lengths, blank, norm_by_times)
+    loss = op_api("squeeze")(loss, [-1])
+    if zero_infinity:
+        loss = op_api("where")(op_api("isinf")(loss), op_api("zeros_like")(loss), loss)
+    if reduction == "mean":
+        lengths = op_api("cast")(label_lengths, loss.dtype)
+        return op_api("mean")(op_api("divide")(loss, lengths), [], False)
+    if reduction == "sum":
+        return op_api("sum")(loss, [], DataType.UNDEFINED, False)
+    return loss
+
+
 # -- layers ----------------------------------------------------------------------------------------
 
 
@@ -716,4 +751,26 @@ class GaussianNLLLoss(Layer):
     def forward(self, input: Tensor, label: Tensor, variance: Tensor) -> Tensor:  # noqa: A002
         return gaussian_nll_loss(
             input, label, variance, self.full, self.epsilon, self.reduction, self.name
+        )
+
+
+class CTCLoss(Layer):
+    """``ctc_loss`` as a layer (``norm_by_times`` is an argument of ``forward``, as in
+    PaddlePaddle)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+        super().__init__()
+        self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
+
+    def forward(
+        self,
+        log_probs: Tensor,
+        labels: Tensor,
+        input_lengths: Tensor,
+        label_lengths: Tensor,
+        norm_by_times: bool = False,
+    ) -> Tensor:
+        return ctc_loss(
+            log_probs, labels, input_lengths, label_lengths, self.blank, self.reduction,
+            norm_by_times=norm_by_times, zero_infinity=self.zero_infinity,
         )

@@ -130,6 +130,10 @@ SIGNATURES = {
     ),
     "dice_loss": "(input, label, epsilon=1e-05, name=None)",
     "npair_loss": "(anchor, positive, labels, l2_reg=0.002)",
+    "ctc_loss": (
+        "(log_probs, labels, input_lengths, label_lengths, blank=0, reduction='mean', "
+        "norm_by_times=False, zero_infinity=False)"
+    ),
 }
 
 
@@ -158,6 +162,7 @@ STATIC = [
     "sigmoid_focal",
     "dice",
     "npair",
+    "ctc_loss",
 ]
 
 

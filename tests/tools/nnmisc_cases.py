@@ -49,6 +49,12 @@ def inputs() -> dict[str, np.ndarray]:
         "NORMALIZER": np.array([3.0], np.float32),
         "A64": rng.standard_normal((4, 5)),
         "B64": rng.standard_normal((4, 5)),
+        "CTC_X": rng.standard_normal((6, 3, 5)).astype(np.float32),
+        "CTC_X64": rng.standard_normal((6, 3, 5)),
+        "CTC_LABEL": np.array([[1, 2, 2], [3, 1, 0], [4, 0, 0]], np.int32),
+        "CTC_LABEL_B4": np.array([[1, 2, 2], [3, 1, 0], [0, 0, 0]], np.int32),
+        "CTC_IN_LEN": np.array([6, 5, 3], np.int64),
+        "CTC_LABEL_LEN": np.array([3, 2, 1], np.int64),
     }
 
 
@@ -159,6 +165,26 @@ def cases(paddle: Any) -> tuple[dict, dict]:
         "dice": (lambda p, y: F.dice_loss(p, y), ["PROB", "DICE_LABEL"], 1),
         "npair": (lambda a, b, y: F.npair_loss(a, b, y), ["A", "B", "CLASS"], 2),
         "log_loss": (lambda p, y: F.log_loss(p[:, :1], y[:, :1]), ["POS", "Y01"], 0),
+        "ctc_loss": (
+            lambda x, y, t, n: F.ctc_loss(x, y, t, n),
+            ["CTC_X", "CTC_LABEL", "CTC_IN_LEN", "CTC_LABEL_LEN"],
+            1,
+        ),
+        "ctc_loss_log_probs_sum": (
+            lambda x, y, t, n: F.ctc_loss(F.log_softmax(x, axis=-1), y, t, n, reduction="sum"),
+            ["CTC_X", "CTC_LABEL", "CTC_IN_LEN", "CTC_LABEL_LEN"],
+            1,
+        ),
+        "ctc_loss_f64_none_norm": (
+            lambda x, y, t, n: F.ctc_loss(x, y, t, n, reduction="none", norm_by_times=True),
+            ["CTC_X64", "CTC_LABEL", "CTC_IN_LEN", "CTC_LABEL_LEN"],
+            1,
+        ),
+        "ctc_loss_blank_last": (
+            lambda x, y, t, n: F.ctc_loss(x, y, t, n, blank=4, zero_infinity=True),
+            ["CTC_X", "CTC_LABEL_B4", "CTC_IN_LEN", "CTC_LABEL_LEN"],
+            1,
+        ),
     }
 
     LAYERS = {
@@ -187,6 +213,11 @@ def cases(paddle: Any) -> tuple[dict, dict]:
             lambda: nn.GaussianNLLLoss(full=True, reduction="sum"),
             ["A", "B", "POS"],
             2,
+        ),
+        "CTCLoss": (
+            lambda: nn.CTCLoss(blank=0, reduction="none"),
+            ["CTC_X", "CTC_LABEL", "CTC_IN_LEN", "CTC_LABEL_LEN"],
+            1,
         ),
     }
     return FUNCTIONS, LAYERS
