@@ -189,7 +189,9 @@ def cosine_embedding_loss(
     _check_reduction(reduction, "cosine_embedding_loss")
     where = "cosine_embedding_loss"
     if len(label.shape) != 1:
-        raise InvalidArgumentError(f"{where}: argument 'label' must be 1-D, got shape {label.shape}")
+        raise InvalidArgumentError(
+            f"{where}: argument 'label' must be 1-D, got shape {label.shape}"
+        )
     _check_same_shape(input1, input2, where, "input1", "input2")
     if len(input1.shape) > 2:
         raise InvalidArgumentError(
@@ -323,7 +325,9 @@ def multi_margin_loss(
     where = "multi_margin_loss"
     _check_reduction(reduction, where)
     if len(input.shape) != 2:
-        raise InvalidArgumentError(f"{where}: argument 'input' must be 2-D, got shape {input.shape}")
+        raise InvalidArgumentError(
+            f"{where}: argument 'input' must be 2-D, got shape {input.shape}"
+        )
     if input.shape[0] != label.shape[0]:
         raise InvalidArgumentError(
             f"{where}: label's shape[0] must equal input's shape[0], got {label.shape[0]} and "
@@ -384,9 +388,7 @@ def poisson_nll_loss(
             ),
         )
         mask = op_api("greater_than")(label, op_api("full_like")(label, 1))
-        loss = op_api("add")(
-            loss, op_api("where")(mask, stirling, op_api("zeros_like")(stirling))
-        )
+        loss = op_api("add")(loss, op_api("where")(mask, stirling, op_api("zeros_like")(stirling)))
     return _reduce_mean(loss, reduction)
 
 
@@ -406,9 +408,7 @@ def gaussian_nll_loss(
     if list(variance.shape) != list(input.shape):
         if list(input.shape[:-1]) == list(variance.shape):
             variance = op_api("unsqueeze")(variance, [-1])
-        elif not (
-            list(input.shape[:-1]) == list(variance.shape[:-1]) and variance.shape[-1] == 1
-        ):
+        elif not (list(input.shape[:-1]) == list(variance.shape[:-1]) and variance.shape[-1] == 1):
             raise InvalidArgumentError(
                 f"{where}: argument 'variance' has shape {list(variance.shape)}, which matches "
                 f"neither input's {list(input.shape)} nor it without its last axis"
@@ -485,7 +485,9 @@ def dice_loss(
             f"{where}: argument 'label' must be int32 or int64, got {label.dtype.name.lower()}"
         )
     if len(input.shape) < 2:
-        raise InvalidArgumentError(f"{where}: argument 'input' must have rank >= 2, got {input.shape}")
+        raise InvalidArgumentError(
+            f"{where}: argument 'input' must have rank >= 2, got {input.shape}"
+        )
     if len(input.shape) != len(label.shape) or label.shape[-1] != 1:
         raise InvalidArgumentError(
             f"{where}: argument 'label' must have input's rank and a last extent of 1, got "
@@ -531,8 +533,12 @@ def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor, l2_reg: float =
     l2loss = op_api("add")(squared_norm(anchor), squared_norm(positive))
     l2loss = op_api("scale")(op_api("scale")(l2loss, 0.25, 0.0, True), float(l2_reg), 0.0, True)
     similarity = op_api("matmul")(anchor, positive, False, True)
-    _, softmax_ce = op_api("cross_entropy_with_softmax")(similarity, same, True, True, True, -100, -1)
-    cross_entropy = op_api("sum")(op_api("multiply")(same, softmax_ce), [0], DataType.UNDEFINED, False)
+    _, softmax_ce = op_api("cross_entropy_with_softmax")(
+        similarity, same, True, True, True, -100, -1
+    )
+    cross_entropy = op_api("sum")(
+        op_api("multiply")(same, softmax_ce), [0], DataType.UNDEFINED, False
+    )
     return op_api("add")(l2loss, op_api("mean")(cross_entropy, [], False))
 
 
@@ -586,7 +592,9 @@ class L1Loss(Layer):
 class MarginRankingLoss(Layer):
     """``margin_ranking_loss`` as a layer."""
 
-    def __init__(self, margin: float = 0.0, reduction: str = "mean", name: str | None = None) -> None:
+    def __init__(
+        self, margin: float = 0.0, reduction: str = "mean", name: str | None = None
+    ) -> None:
         _check_reduction(reduction, "MarginRankingLoss")
         super().__init__()
         self.margin, self.reduction, self.name = margin, reduction, name
@@ -656,8 +664,15 @@ class TripletMarginLoss(Layer):
 
     def forward(self, input: Tensor, positive: Tensor, negative: Tensor) -> Tensor:  # noqa: A002
         return triplet_margin_loss(
-            input, positive, negative, self.margin, self.p, self.epsilon, self.swap,
-            self.reduction, self.name,
+            input,
+            positive,
+            negative,
+            self.margin,
+            self.p,
+            self.epsilon,
+            self.swap,
+            self.reduction,
+            self.name,
         )
 
 
@@ -680,8 +695,14 @@ class TripletMarginWithDistanceLoss(Layer):
 
     def forward(self, input: Tensor, positive: Tensor, negative: Tensor) -> Tensor:  # noqa: A002
         return triplet_margin_with_distance_loss(
-            input, positive, negative, self.distance_function, self.margin, self.swap,
-            self.reduction, self.name,
+            input,
+            positive,
+            negative,
+            self.distance_function,
+            self.margin,
+            self.swap,
+            self.reduction,
+            self.name,
         )
 
 
@@ -699,7 +720,11 @@ class MultiMarginLoss(Layer):
         _check_reduction(reduction, "MultiMarginLoss")
         super().__init__()
         self.p, self.margin, self.weight, self.reduction, self.name = (
-            p, margin, weight, reduction, name,
+            p,
+            margin,
+            weight,
+            reduction,
+            name,
         )
 
     def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
@@ -758,7 +783,9 @@ class CTCLoss(Layer):
     """``ctc_loss`` as a layer (``norm_by_times`` is an argument of ``forward``, as in
     PaddlePaddle)."""
 
-    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+    def __init__(
+        self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False
+    ) -> None:
         super().__init__()
         self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
 
@@ -771,6 +798,12 @@ class CTCLoss(Layer):
         norm_by_times: bool = False,
     ) -> Tensor:
         return ctc_loss(
-            log_probs, labels, input_lengths, label_lengths, self.blank, self.reduction,
-            norm_by_times=norm_by_times, zero_infinity=self.zero_infinity,
+            log_probs,
+            labels,
+            input_lengths,
+            label_lengths,
+            self.blank,
+            self.reduction,
+            norm_by_times=norm_by_times,
+            zero_infinity=self.zero_infinity,
         )

@@ -61,7 +61,9 @@ def clip_grad_norm_(
     with no_grad():
         if norm_type == float("inf"):
             norms = [op_api("max")(op_api("abs")(g), [], False) for g in grads]
-            total = norms[0] if len(norms) == 1 else op_api("max")(op_api("stack")(norms, 0), [], False)
+            total = (
+                norms[0] if len(norms) == 1 else op_api("max")(op_api("stack")(norms, 0), [], False)
+            )
         else:
             norms = [op_api("p_norm")(g, norm_type, -1, 1e-12, False, True) for g in grads]
             total = op_api("p_norm")(op_api("stack")(norms, 0), norm_type, -1, 1e-12, False, True)
@@ -107,7 +109,9 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
     return out
 
 
-def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | None = None) -> None:
+def vector_to_parameters(
+    vec: Tensor, parameters: Iterable[Tensor], name: str | None = None
+) -> None:
     """Copy consecutive slices of the 1-D ``vec`` into ``parameters`` (in their shapes); ``vec``
     may be longer than the parameters together, not shorter."""
     _dynamic_only("vector_to_parameters")
@@ -290,9 +294,7 @@ class SpectralNorm:
         if do_power_iteration:
             with no_grad():
                 for _ in range(self.n_power_iterations):
-                    v.set_value(
-                        _normalize(op_api("matmul")(matrix, u, True, False), 0, self.eps)
-                    )
+                    v.set_value(_normalize(op_api("matmul")(matrix, u, True, False), 0, self.eps))
                     u.set_value(_normalize(op_api("matmul")(matrix, v, False, False), 0, self.eps))
             u, v = op_api("assign")(u), op_api("assign")(v)
         sigma = op_api("dot")(u, op_api("mv")(matrix, v))

@@ -620,6 +620,11 @@ from tests.autograd.cases_linalg2 import LINALG2_CASES  # noqa: E402
 CASES = CASES + LINALG2_CASES
 
 
+from tests.autograd.cases_nnmisc import NNMISC_CASES  # noqa: E402
+
+CASES = CASES + NNMISC_CASES
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:
     check_gradients(case.fn, list(case.inputs), **case.options)

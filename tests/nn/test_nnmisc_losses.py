@@ -141,7 +141,9 @@ SIGNATURES = {
 def test_signature_is_paddles(name: str) -> None:
     signature = inspect.signature(getattr(F, name))
     plain = signature.replace(
-        parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()],
+        parameters=[
+            p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()
+        ],
         return_annotation=inspect.Signature.empty,
     )
     assert str(plain) == SIGNATURES[name]
@@ -203,7 +205,9 @@ B = paddle.to_tensor(ARRAYS["B"])
         (lambda: F.triplet_margin_loss(A, B, B, margin=-1.0), "'margin' must be >= 0"),
         (lambda: F.triplet_margin_loss(A, B, B[:2]), "must have the same shape"),
         (
-            lambda: F.triplet_margin_with_distance_loss(A, B, B, distance_function=lambda x, y: x - y),
+            lambda: F.triplet_margin_with_distance_loss(
+                A, B, B, distance_function=lambda x, y: x - y
+            ),
             "negative distance",
         ),
         (

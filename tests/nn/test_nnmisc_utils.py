@@ -60,7 +60,9 @@ def check_trained(got: dict, recorded: dict) -> None:
     for name, expected in recorded["params"].items():
         got_param = got["params"][name]
         assert got_param.shape == expected["shape"], name
-        np.testing.assert_allclose(got_param.numpy(), np.array(expected["value"]), rtol=2e-5, atol=2e-6)
+        np.testing.assert_allclose(
+            got_param.numpy(), np.array(expected["value"]), rtol=2e-5, atol=2e-6
+        )
         np.testing.assert_allclose(
             got_param.grad.numpy(), np.array(expected["grad"]), rtol=2e-5, atol=2e-6, err_msg=name
         )
@@ -174,9 +176,7 @@ def test_parameters_to_vector_and_back() -> None:
 class Holder(paddle.nn.Layer):
     def __init__(self) -> None:
         super().__init__()
-        self.params = paddle.nn.ParameterList(
-            [param([2, 3], "float32") for _ in range(2)]
-        )
+        self.params = paddle.nn.ParameterList([param([2, 3], "float32") for _ in range(2)])
         self.params.append(param([4], "float32"))
         self.blocks = paddle.nn.LayerDict(
             [("fc", paddle.nn.Linear(3, 2)), ("act", paddle.nn.ReLU())]

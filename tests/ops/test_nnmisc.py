@@ -79,7 +79,7 @@ def test_warpctc_matches_every_alignment_summed_for_each_dtype(dtype: DataType) 
     np.testing.assert_allclose(loss.numpy()[:, 0], reference(logits), rtol=rtol)
 
 
-@op_test("warpctc_grad", kind="dtypes")
+@op_test("warpctc", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("warpctc_grad"), ids=lambda d: d.name.lower())
 def test_warpctc_grad_is_softmax_minus_the_posterior_for_each_dtype(dtype: DataType) -> None:
     logits = LOGITS.astype(dtype.numpy_dtype)
@@ -125,8 +125,12 @@ def test_warpctc_edges() -> None:
     np.testing.assert_allclose(loss.numpy(), warpctc(LOGITS).numpy())
     # an empty batch
     empty = C.warpctc(
-        t(np.zeros((4, 0, 3))), t(np.zeros((0, 2), np.int32)), t(np.zeros(0, np.int64)),
-        t(np.zeros(0, np.int64)), 0, False,
+        t(np.zeros((4, 0, 3))),
+        t(np.zeros((0, 2), np.int32)),
+        t(np.zeros(0, np.int64)),
+        t(np.zeros(0, np.int64)),
+        0,
+        False,
     )
     assert empty.shape == [0, 1]
 
@@ -175,7 +179,7 @@ def test_warpctc_bad_input_names_the_argument(call, error: type, match: str) -> 
         call()
 
 
-@op_test("warpctc_grad", kind="edge")
+@op_test("warpctc", kind="edge")
 def test_warpctc_grad_edges() -> None:
     x = t(LOGITS)
     x.stop_gradient = False

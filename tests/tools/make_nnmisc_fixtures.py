@@ -42,7 +42,6 @@ ARRAYS = inputs()
 FUNCTIONS, LAYERS = cases(paddle)
 
 
-
 def run(fn, names: list[str], n_grad: int) -> dict:
     tensors = []
     for index, name in enumerate(names):
@@ -208,7 +207,9 @@ def amp_model_case() -> dict:
         "bias": net.bias.numpy().tolist(),
         "scaler_enabled": model._scaler.is_enable(),
         "scaling": model._scaler.get_init_loss_scaling(),
-        "warnings": sorted(str(w.message).split(",")[0] for w in caught if "CUDAPlace" in str(w.message)),
+        "warnings": sorted(
+            str(w.message).split(",")[0] for w in caught if "CUDAPlace" in str(w.message)
+        ),
     }
 
 

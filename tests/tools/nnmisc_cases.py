@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-
 # the weights and inputs of the nn.utils cases (tests/nn/test_nnmisc_utils.py uses the same)
 W34 = np.linspace(-1.0, 1.2, 12).astype(np.float32).reshape(3, 4)
 B4 = np.array([0.1, -0.2, 0.3, 0.0], np.float32)
