@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Iterator
 
 from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, OutOfRangeError
 from phiops.runtime.nn.layer import Layer, _is_parameter
 
 __all__ = ["ParameterList", "LayerDict"]
@@ -40,7 +40,9 @@ class ParameterList(Layer):
             )
         size = len(self._parameters)
         if not -size <= idx < size:
-            raise IndexError(f"ParameterList: index {idx} is out of range for {size} parameters")
+            raise OutOfRangeError(
+                f"ParameterList: index {idx} is out of range for {size} parameters"
+            )
         return str(idx % size)
 
     def __getitem__(self, idx: int) -> Tensor:

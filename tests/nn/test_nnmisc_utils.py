@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import phiops as paddle
-from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
+from phiops.runtime.errors import InvalidArgumentError, OutOfRangeError, PreconditionNotMetError
 from tests.tools import nnmisc_cases as fx
 
 DATA = json.loads(
@@ -203,6 +203,8 @@ def test_parameter_list_indexing_and_assignment() -> None:
     assert params[0] is first  # PaddlePaddle assigns into the parameter
     np.testing.assert_array_equal(first.numpy(), [1.0, 2.0])
     assert [p is q for p, q in zip(params, params.parameters())] == [True] * 3
+    with pytest.raises(OutOfRangeError, match="index 3 is out of range for 3 parameters"):
+        params[3]
 
 
 def test_layer_dict_mapping_api() -> None:
