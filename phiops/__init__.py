@@ -10,6 +10,7 @@ has there that phiops lacks):
     phiops.nn                  layers, gradient clipping, ParamAttr
     phiops.nn.functional       the functions behind the layers
     phiops.nn.initializer      parameter initializers
+    phiops.nn.utils            clip_grad_norm_, weight_norm, spectral_norm, parameters_to_vector
     phiops.optimizer           every optimizer of paddle.optimizer, their base class, state_dict
     phiops.optimizer.lr        learning-rate schedulers
     phiops.static              static programs: build, differentiate, run, save and load

@@ -21,10 +21,18 @@ LocalResponseNorm; the upsampling layers Upsample, UpsamplingNearest2D, Upsampli
 their ops exist); PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random
 slopes come from phiops's generator, not PaddlePaddle's) (runtime/nn/norm_upsample.py).
 
+Also the losses L1Loss, MarginRankingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
+CosineEmbeddingLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiMarginLoss,
+PoissonNLLLoss, GaussianNLLLoss, CTCLoss (runtime/nn/losses2.py) and BCELoss, BCEWithLogitsLoss,
+HingeEmbeddingLoss, KLDivLoss, NLLLoss, SmoothL1Loss (runtime/nn/losscum.py); the containers
+ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``utils``
+(``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
+vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py).
+
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the other losses (L1Loss, BCELoss, NLLLoss, ...), RMSNorm's function rms_norm (PaddlePaddle
-3.3.1 has no CPU kernel for it), LayerDict, ParameterList, and ``paddle.nn.utils`` and
-``paddle.nn.quant``.
+RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
+HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the spectral_norm op), RMSNorm's
+function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
 """
 
 from __future__ import annotations
@@ -78,3 +86,24 @@ from phiops.runtime.nn.norm_upsample import (  # noqa: E402
 )
 
 __all__ += list(_NORMUP_LAYERS)
+
+# the remaining losses, ParameterList/LayerDict and nn.utils (issue 25: runtime/nn/losses2.py,
+# runtime/nn/containers.py, runtime/nn/utils.py)
+from phiops.runtime.nn.losses2 import (  # noqa: E402
+    LAYER_NAMES as _LOSSES2_LAYERS,
+    CTCLoss,
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    L1Loss,
+    MarginRankingLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
+from phiops.runtime.nn.containers import LayerDict, ParameterList  # noqa: E402
+import phiops.nn.utils as utils  # noqa: E402
+
+__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils"]

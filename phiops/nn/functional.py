@@ -17,9 +17,17 @@ generator), and interpolate/upsample (modes nearest, bilinear and area; linear, 
 trilinear and antialias raise UnimplementedError until their ops exist;
 runtime/nn/norm_upsample.py).
 
-PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
-binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, rms_norm and
-the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
+The losses binary_cross_entropy, binary_cross_entropy_with_logits, hinge_embedding_loss, kl_div,
+label_smooth, log_loss, nll_loss, smooth_l1_loss (runtime/nn/losscum.py) and l1_loss,
+square_error_cost, margin_ranking_loss, soft_margin_loss, multi_label_soft_margin_loss,
+cosine_embedding_loss, triplet_margin_loss, triplet_margin_with_distance_loss, multi_margin_loss,
+poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss, ctc_loss
+(runtime/nn/losses2.py).
+
+PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: rnnt_loss (its op warprnnt
+is missing), multi_label_margin_loss, hsigmoid_loss, margin_cross_entropy, 1-D and 3-D
+convolutions and pools, rms_norm, pairwise_distance and the fused attention functions
+(flash_attention, flashmask_attention, sparse_attention).
 """
 
 from __future__ import annotations
@@ -186,3 +194,25 @@ from phiops.runtime.nn.norm_upsample import (  # noqa: E402
 )
 
 __all__ += list(_NORMUP_NAMES)
+
+# the remaining losses (issue 25: runtime/nn/losses2.py)
+from phiops.runtime.nn.losses2 import (  # noqa: E402
+    FUNCTIONAL_NAMES as _LOSSES2_NAMES,
+    cosine_embedding_loss,
+    ctc_loss,
+    dice_loss,
+    gaussian_nll_loss,
+    l1_loss,
+    margin_ranking_loss,
+    multi_label_soft_margin_loss,
+    multi_margin_loss,
+    npair_loss,
+    poisson_nll_loss,
+    sigmoid_focal_loss,
+    soft_margin_loss,
+    square_error_cost,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+
+__all__ += list(_LOSSES2_NAMES)

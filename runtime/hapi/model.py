@@ -6,23 +6,39 @@ from __future__ import annotations
 import inspect
 import os
 import warnings
+from contextlib import nullcontext
 from typing import Any, Sequence
 
 import numpy as np
 
+from phiops.runtime.amp.grad_scaler import GradScaler
+from phiops.runtime.amp.mixed_precision import _amp_place, auto_cast, decorate as amp_decorate
 from phiops.runtime.autograd import no_grad
+from phiops.runtime.backends import default_place
 from phiops.runtime.eager.tensor import Tensor, to_tensor
-from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.formats import pdparams
 from phiops.runtime.hapi.callbacks import EarlyStopping, config_callbacks
 from phiops.runtime.io.batch_sampler import DistributedBatchSampler
 from phiops.runtime.io.dataloader import DataLoader
 from phiops.runtime.io.dataset import Dataset
 from phiops.runtime.metric.metrics import Metric
+from phiops.runtime.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm
 from phiops.runtime.nn.layer import Layer
 from phiops.runtime.static.input_spec import InputSpec
 
 __all__ = ["Model"]
+
+_AMP_LEVELS = ("O0", "O1", "O2")
+_AMP_LIST_KEYS = ("custom_white_list", "custom_black_list", "custom_black_varnames")
+_AMP_SCALER_KEYS = (
+    "init_loss_scaling",
+    "incr_ratio",
+    "decr_ratio",
+    "incr_every_n_steps",
+    "decr_every_n_nan_or_inf",
+    "use_dynamic_loss_scaling",
+)
 
 
 def _to_list(value: Any) -> list[Any]:
@@ -97,6 +113,10 @@ class Model:
         self._optimizer: Any = None
         self._metrics: list[Metric] = []
         self._prepared = False
+        self._amp_level = "O0"
+        self._amp_configs: dict[str, Any] = {}
+        self._amp_custom_lists: dict[str, Any] = {}
+        self._scaler: Any = None
         self._test_dataloader: Any = None
         self._accumulate = 1
         self.stop_training = False
@@ -150,8 +170,13 @@ class Model:
         amp_configs: Any = None,
     ) -> None:
         """Set the optimizer, the loss (a Layer or a callable ``loss(*outputs, *labels)``) and the
-        metrics (``paddle.metric.Metric``s) used by the loops. Mixed precision (``amp_configs``
-        other than None or 'O0') is not implemented: phiops.amp has no auto_cast yet."""
+        metrics (``paddle.metric.Metric``s) used by the loops. ``amp_configs`` turns on mixed
+        precision as PaddlePaddle's: 'O1'/'O2' or a dict with 'level', the op lists
+        ('custom_white_list', 'custom_black_list', 'custom_black_varnames') and ``GradScaler``'s
+        arguments ('init_loss_scaling', 'incr_ratio', ...); training steps then run the forward
+        in ``paddle.amp.auto_cast`` and the backward through a ``GradScaler``, and 'O2' casts
+        the network's parameters with ``paddle.amp.decorate``. On the CPU, as PaddlePaddle,
+        both warn and do nothing unless FLAGS_amp_on_cpu is set."""
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
             raise InvalidArgumentError(
                 "Model.prepare: 'loss' must be sub classes of `paddle.nn.Layer` or any callable "
@@ -163,20 +188,91 @@ class Model:
                 raise InvalidArgumentError(
                     f"Model.prepare: {type(metric).__name__} is not sub class of Metric"
                 )
-        level = amp_configs.get("level", "O1") if isinstance(amp_configs, dict) else amp_configs
-        if amp_configs and level not in ("O0", "O1", "O2"):
-            raise InvalidArgumentError(
-                f"Model.prepare: The level of amp_configs should be 'O0', 'O1' or 'O2', got {level!r}"
-            )
-        if amp_configs and level != "O0":
-            raise UnimplementedError(
-                f"Model.prepare: amp_configs={amp_configs!r} is not implemented: phiops.amp has no "
-                "auto_cast/GradScaler yet; pass None or 'O0'"
-            )
         self._optimizer = optimizer
         self._loss = loss
         self._metrics = metric_list
+        self._prepare_amp(amp_configs)
+        if self._amp_level == "O2" and self.mode == "train" and _amp_place(default_place()):
+            if self._optimizer is None:
+                self.network = amp_decorate(models=self.network, level="O2")
+            else:
+                self.network, self._optimizer = amp_decorate(
+                    models=self.network, optimizers=self._optimizer, level="O2"
+                )
+        self._scaler = None
         self._prepared = True
+
+    def _prepare_amp(self, amp_configs: Any) -> None:
+        """PaddlePaddle's ``Model._prepare_amp``: the level ('O0', 'O1', 'O2'; a dict without
+        'level' means 'O1'), the custom op lists for ``auto_cast`` and the ``GradScaler``
+        arguments, each key checked."""
+        self._amp_level, self._amp_configs, self._amp_custom_lists = "O0", {}, {}
+        if not amp_configs:
+            return
+        if isinstance(amp_configs, str):
+            if amp_configs not in _AMP_LEVELS:
+                raise InvalidArgumentError(
+                    "Model.prepare: The level of amp_configs should be 'O0', 'O1' or 'O2', got "
+                    f"{amp_configs!r}"
+                )
+            self._amp_level = amp_configs
+            self._check_pure_fp16_configs()
+            return
+        if not isinstance(amp_configs, dict):
+            raise InvalidArgumentError(
+                "Model.prepare: amp_configs must be None, 'O0', 'O1', 'O2' or a dict, got "
+                f"{type(amp_configs).__name__}"
+            )
+        level = amp_configs.get("level", "O1")
+        if level not in _AMP_LEVELS:
+            raise InvalidArgumentError(
+                f"Model.prepare: amp_configs['level'] should be 'O0', 'O1' or 'O2', got {level!r}"
+            )
+        self._amp_level = level
+        keys = set(amp_configs) - {"level"}
+        if not keys or level == "O0":
+            return
+        if "use_pure_fp16" in keys:
+            raise InvalidArgumentError(
+                "Model.prepare: 'use_pure_fp16' is an invalid parameter, the level of mixed "
+                "precision training only depends on 'O1' or 'O2'"
+            )
+        self._check_pure_fp16_configs()
+        if "custom_black_varnames" in keys:
+            # PaddlePaddle accepts it here, then its dynamic-mode auto_cast fails on it
+            raise InvalidArgumentError(
+                "Model.prepare: amp_configs['custom_black_varnames'] names variables of a static "
+                "program; dynamic mode's auto_cast has no such argument"
+            )
+        for key in sorted(keys & set(_AMP_LIST_KEYS)):
+            self._amp_custom_lists[key] = amp_configs[key]
+        keys -= set(_AMP_LIST_KEYS)
+        unknown = keys - set(_AMP_SCALER_KEYS) - {"use_fp16_guard"}
+        if unknown:
+            raise InvalidArgumentError(
+                "Model.prepare: Except for 'level', the keys of 'amp_configs' must be accepted by "
+                f"mixed precision APIs, but {tuple(sorted(unknown))} could not be recognized"
+            )
+        if "use_fp16_guard" in keys:
+            raise InvalidArgumentError(
+                "Model.prepare: 'use_fp16_guard' is supported in static graph mode only"
+            )
+        self._amp_configs = {key: amp_configs[key] for key in sorted(keys)}
+
+    def _check_pure_fp16_configs(self) -> None:
+        clip = getattr(self._optimizer, "_grad_clip", None)
+        if self._amp_level == "O2" and clip is not None:
+            if not isinstance(clip, (ClipGradByGlobalNorm, ClipGradByNorm)):
+                raise InvalidArgumentError(
+                    "Model.prepare: Only ClipGradByNorm and ClipGradByGlobalNorm are supported in "
+                    f"amp training with level=O2 currently, got {type(clip).__name__}"
+                )
+
+    def _auto_cast(self) -> Any:
+        """The ``auto_cast`` context of a training step: on unless the level is 'O0'."""
+        if self._amp_level == "O0":
+            return nullcontext()
+        return auto_cast(enable=True, level=self._amp_level, **self._amp_custom_lists)
 
     # -- one batch --------------------------------------------------------------------------
     def _check_prepared(self, what: str) -> None:
@@ -217,15 +313,25 @@ class Model:
         self.network.train()
         self.mode = "train"
         label_list = [_as_tensor(l) for l in _to_list(labels)]
-        outputs = self._forward(inputs)
+        if self._amp_level != "O0" and self._scaler is None:
+            self._scaler = GradScaler(**self._amp_configs)  # once, as PaddlePaddle's
+        with self._auto_cast():
+            outputs = self._forward(inputs)
         losses = self._losses("train_batch", outputs, label_list)
         final_loss = losses[0]
         for extra in losses[1:]:
             final_loss = final_loss + extra
-        final_loss.backward()
-        if update:
-            self._optimizer.step()
-            self.network.clear_gradients()
+        if self._amp_level != "O0":
+            scaled = self._scaler.scale(final_loss)
+            scaled.backward()
+            if update:
+                self._scaler.minimize(self._optimizer, scaled)
+                self.network.clear_gradients()
+        else:
+            final_loss.backward()
+            if update:
+                self._optimizer.step()
+                self.network.clear_gradients()
         with no_grad():
             metrics = self._update_metrics(outputs, label_list)
         loss_values = [_to_numpy(l) for l in losses]

@@ -17,6 +17,7 @@ from phiops.runtime.infermeta import (
     fftspecial,
     linalg,
     losscum,
+    nnmisc,
     linalg2,
     math3,
     vision,
@@ -58,6 +59,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         vision,
         detect,
         losscum,
+        nnmisc,
         fftspecial,
         normup,
     )

@@ -32,6 +32,9 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
         "phiops.runtime.nn.losscum",
         "phiops.runtime.nn.norm_upsample",
+
+        "phiops.runtime.nn.losses2",
+        "phiops.runtime.nn.containers",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -41,8 +44,11 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
         "phiops.runtime.nn.losscum",
         "phiops.runtime.nn.norm_upsample",
+
+        "phiops.runtime.nn.losses2",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
+    "phiops.nn.utils": ("phiops.runtime.nn.utils",),
     "phiops.optimizer": ("phiops.runtime.optimizer",),
     "phiops.optimizer.lr": ("phiops.runtime.optimizer.lr",),
     "phiops.static": ("phiops.runtime.static",),

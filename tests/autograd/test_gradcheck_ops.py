@@ -624,6 +624,11 @@ from tests.autograd.cases_normup import NORMUP_CASES  # noqa: E402
 CASES = CASES + NORMUP_CASES
 
 
+from tests.autograd.cases_nnmisc import NNMISC_CASES  # noqa: E402
+
+CASES = CASES + NNMISC_CASES
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:
     check_gradients(case.fn, list(case.inputs), **case.options)

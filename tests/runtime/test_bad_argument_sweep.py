@@ -251,6 +251,14 @@ _OVERRIDES.update(
         },
     }
 )
+# the nnmisc ops: warpctc's padded int32 labels and int64 lengths within the padded extents
+_OVERRIDES["warpctc"] = {
+    "logits": _tensor(shape=(4, 2, 3)),
+    "label": phi.to_tensor(np.ones((2, 2), "int32")),
+    "logits_length": phi.to_tensor(np.array([4, 3], "int64")),
+    "labels_length": phi.to_tensor(np.array([2, 1], "int64")),
+}
+
 
 # Required attributes by name where 0 would not do.
 _ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}

@@ -920,6 +920,15 @@ CASES.update(
     }
 )
 
+# the nnmisc ops (runtime/infermeta/nnmisc.py)
+_CTC_LABEL, _CTC_LENGTH = t(2, 3, dtype=DataType.INT32), t(2, dtype=DataType.INT64)
+CASES["warpctc_infer_meta"] = [
+    Case((t(5, 2, 4), _CTC_LABEL, _CTC_LENGTH, _CTC_LENGTH), (0, False), (0, 0))
+]
+MISMATCHES["warpctc_infer_meta"] = Case(
+    (t(5, 2, 4), t(3, 3, dtype=DataType.INT32), _CTC_LENGTH, _CTC_LENGTH), (0, False), (0, 0)
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

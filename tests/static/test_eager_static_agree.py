@@ -583,6 +583,20 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the nnmisc ops: warpctc's padded labels (int32) and lengths (int64, 0 or 1 here)
+ARGUMENTS.update(
+    {
+        "warpctc": lambda f, t: [
+            t((4, 2, 3), "float32"), t((2, 2), "int32"), t((2,), "int64"), t((2,), "int64"),
+            0, False,
+        ],
+        "warpctc_grad": lambda f, t: [
+            t((4, 2, 3), "float32"), t((2,), "int64"), t((4, 2, 3), "float32"),
+            t((2, 1), "float32"), 0, False,
+        ],
+    }
+)  # fmt: skip
+
 
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
