@@ -47,3 +47,23 @@ from phiops.runtime.nn.losscum import (  # noqa: E402
 )
 
 __all__ += list(_LOSSCUM_LAYERS)
+
+# the 1-D and 3-D convolutions and pools and the adaptive pools (runtime/nn/conv_pool.py)
+from phiops.runtime.nn.conv_pool import (  # noqa: E402
+    LAYER_NAMES as _CONVPOOL_LAYERS,
+    AdaptiveAvgPool1D,
+    AdaptiveAvgPool3D,
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+    AvgPool1D,
+    AvgPool3D,
+    Conv1D,
+    Conv1DTranspose,
+    Conv3D,
+    Conv3DTranspose,
+    MaxPool1D,
+    MaxPool3D,
+)
+
+__all__ += list(_CONVPOOL_LAYERS)

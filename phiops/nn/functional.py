@@ -168,3 +168,23 @@ from phiops.runtime.nn.losscum import (  # noqa: E402
 )
 
 __all__ += list(_LOSSCUM_NAMES)
+
+# the 1-D and 3-D convolutions and pools and the adaptive pools (runtime/nn/conv_pool.py)
+from phiops.runtime.nn.conv_pool import (  # noqa: E402
+    FUNCTIONAL_NAMES as _CONVPOOL_NAMES,
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+    avg_pool1d,
+    avg_pool3d,
+    conv1d,
+    conv1d_transpose,
+    conv3d,
+    conv3d_transpose,
+    max_pool1d,
+    max_pool3d,
+)
+
+__all__ += list(_CONVPOOL_NAMES)
