@@ -47,6 +47,9 @@ def max_pool3d_with_index_kernel(
         adaptive,
         "EXPLICIT",
     )
+    if x.size == 0:  # an empty batch or channel axis: nothing to pool
+        shape = tuple(x.shape[:2]) + tuple(geometry.out)
+        return xp.zeros(shape, dtype=x.dtype), xp.zeros(shape, dtype="int32")
     geometry.check_scratch(x, True)
     out = pool(xp, x, geometry, "max", True)
     return out, max_positions(xp, x, out, geometry).astype("int32")
