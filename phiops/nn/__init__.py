@@ -12,10 +12,13 @@ ClipGradByGlobalNorm); ParamAttr.
 Also the activation layers ELU, CELU, SELU, SiLU, Swish, Mish, Softplus, Softsign, Softshrink,
 Hardshrink, Hardsigmoid, Hardtanh, ReLU6, LeakyReLU, LogSoftmax, LogSigmoid, Tanhshrink,
 ThresholdedReLU, PReLU, GLU, Softmax2D, and Identity (runtime/nn/activation.py); the padding
-layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py).
+layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py); the
+convolutions Conv1D, Conv3D, Conv1DTranspose, Conv3DTranspose (``padding_mode`` zeros, reflect,
+replicate, circular) and the pools MaxPool1D/3D, AvgPool1D/3D, AdaptiveAvgPool1D/3D,
+AdaptiveMaxPool1D/2D/3D (runtime/nn/conv_pool.py).
 
-PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
-the other losses (L1Loss, BCELoss, NLLLoss, ...), Upsample, LayerDict, ParameterList, and
+PaddlePaddle's ``paddle.nn`` has much that phiops lacks: MaxUnPool1D/2D/3D, FractionalMaxPool2D/3D,
+LPPool1D/2D, the other losses (L1Loss, BCELoss, NLLLoss, ...), Upsample, LayerDict, ParameterList, and
 ``paddle.nn.utils`` and ``paddle.nn.quant``.
 """
 

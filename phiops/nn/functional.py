@@ -10,10 +10,13 @@ pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, affine_grid
 Also the activations elu, celu, selu, silu, swish, mish, softplus, softsign, softshrink,
 hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, tanhshrink,
 thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
-runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py).
+runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py); conv1d, conv3d,
+conv1d_transpose, conv3d_transpose, max_pool1d, max_pool3d, avg_pool1d, avg_pool3d,
+adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d/2d/3d (runtime/nn/conv_pool.py).
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
-binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, interpolate, normalize
+binary_cross_entropy, nll_loss, ...), max_unpool1d/2d/3d, fractional_max_pool2d/3d,
+lp_pool1d/2d, interpolate, normalize
 and the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
 """
 

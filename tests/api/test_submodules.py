@@ -31,6 +31,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.padding",
 
         "phiops.runtime.nn.losscum",
+        "phiops.runtime.nn.conv_pool",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -39,6 +40,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.padding",
 
         "phiops.runtime.nn.losscum",
+        "phiops.runtime.nn.conv_pool",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.optimizer": ("phiops.runtime.optimizer",),

@@ -113,7 +113,7 @@ def test_max_pool3d_with_index_rejects_bad_arguments(shape, kwargs, match):
         phi.max_pool3d_with_index(phi.to_tensor(np.ones(shape, np.float32)), **args)
 
 
-@op_test("max_pool3d_with_index_grad", kind="dtypes")
+@op_test("max_pool3d_with_index", kind="edge")
 @pytest.mark.parametrize(
     "dtype", cpu_dtypes("max_pool3d_with_index_grad"), ids=lambda d: d.name.lower()
 )
@@ -133,7 +133,7 @@ def test_max_pool3d_with_index_grad_sends_each_gradient_to_its_maximum(dtype):
     np.testing.assert_allclose(grad.numpy(), expected.reshape(x.shape), **tolerance(dtype))
 
 
-@op_test("max_pool3d_with_index_grad", kind="edge")
+@op_test("max_pool3d_with_index", kind="edge")
 def test_max_pool3d_with_index_grad_of_an_adaptive_pool_sums_shared_positions():
     x = np.zeros((1, 1, 2, 2, 2), np.float64)
     x[0, 0, 1, 1, 1] = 1.0

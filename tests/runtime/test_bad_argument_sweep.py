@@ -130,6 +130,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "index_select": {"index": _index((2,))},
     "matmul": {"y": _tensor(shape=(3, 2))},
     "max_pool2d_with_index": {"x": _tensor(shape=(1, 3, 4, 4)), "kernel_size": [2, 2]},
+    "max_pool3d_with_index": {"x": _tensor(shape=(1, 2, 4, 4, 4)), "kernel_size": [2, 2, 2]},
     "meshgrid": {"inputs": [_tensor(shape=(2,)), _tensor(shape=(3,))]},
     "nearest_interp": _INTERP,
     "multiclass_nms3": {"bboxes": _tensor(shape=(1, 3, 4)), "scores": _tensor(shape=(1, 2, 3)),

@@ -370,6 +370,11 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         *[t((2, 3, 6, 6), "float32"), t((2, 3, 3, 3), "int32"), t((2, 3, 3, 3), "float32")],
         *[[2, 2], [2, 2], [0, 0], False, False],
     ],
+    "max_pool3d_with_index": lambda f, t: [t((2, 3, 4, 6, 6), "float32"), [2, 2, 2], [2, 2, 2]],
+    "max_pool3d_with_index_grad": lambda f, t: [
+        *[t((2, 3, 4, 6, 6), "float32"), t((2, 3, 2, 3, 3), "int32")],
+        *[t((2, 3, 2, 3, 3), "float32"), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, False],
+    ],
     "meshgrid_grad": lambda f, t: [
         *[[t((2,), "float32"), t((3,), "float32")], [t((2, 3), "float32"), t((2, 3), "float32")]],
     ],
