@@ -15,9 +15,9 @@ ThresholdedReLU, PReLU, GLU, Softmax2D, and Identity (runtime/nn/activation.py);
 layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py); the
 convolutions Conv1D, Conv3D, Conv1DTranspose, Conv3DTranspose (``padding_mode`` zeros, reflect,
 replicate, circular) and the pools MaxPool1D/3D, AvgPool1D/3D, AdaptiveAvgPool1D/3D,
-AdaptiveMaxPool1D/2D/3D (runtime/nn/conv_pool.py).
+AdaptiveMaxPool1D/2D/3D, MaxUnPool1D/2D/3D (runtime/nn/conv_pool.py).
 
-PaddlePaddle's ``paddle.nn`` has much that phiops lacks: MaxUnPool1D/2D/3D, FractionalMaxPool2D/3D,
+PaddlePaddle's ``paddle.nn`` has much that phiops lacks: FractionalMaxPool2D/3D,
 LPPool1D/2D, the other losses (L1Loss, BCELoss, NLLLoss, ...), Upsample, LayerDict, ParameterList, and
 ``paddle.nn.utils`` and ``paddle.nn.quant``.
 """
@@ -67,6 +67,9 @@ from phiops.runtime.nn.conv_pool import (  # noqa: E402
     Conv3DTranspose,
     MaxPool1D,
     MaxPool3D,
+    MaxUnPool1D,
+    MaxUnPool2D,
+    MaxUnPool3D,
 )
 
 __all__ += list(_CONVPOOL_LAYERS)

@@ -12,10 +12,11 @@ hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, 
 thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
 runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py); conv1d, conv3d,
 conv1d_transpose, conv3d_transpose, max_pool1d, max_pool3d, avg_pool1d, avg_pool3d,
-adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d/2d/3d (runtime/nn/conv_pool.py).
+adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d/2d/3d, max_unpool1d/2d/3d
+(runtime/nn/conv_pool.py).
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
-binary_cross_entropy, nll_loss, ...), max_unpool1d/2d/3d, fractional_max_pool2d/3d,
+binary_cross_entropy, nll_loss, ...), fractional_max_pool2d/3d,
 lp_pool1d/2d, interpolate, normalize
 and the fused attention functions (flash_attention, flashmask_attention, sparse_attention).
 """
@@ -188,6 +189,9 @@ from phiops.runtime.nn.conv_pool import (  # noqa: E402
     conv3d_transpose,
     max_pool1d,
     max_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
 
 __all__ += list(_CONVPOOL_NAMES)

@@ -12,7 +12,10 @@ functional/pooling.py, layer/conv.py and layer/pooling.py define them over the o
   average by kernel volume / divisor, as PaddlePaddle does;
 - the adaptive pools are ``pool2d``/``pool3d`` with ``adaptive`` (avg), and
   ``max_pool2d_with_index``/``max_pool3d_with_index`` with ``adaptive`` (max, whose mask holds
-  the flat index of each maximum in its input plane).
+  the flat index of each maximum in its input plane);
+- ``max_unpool1d/2d/3d`` the ``unpool`` (1-D on [N, C, 1, L]) and ``unpool3d`` ops, with
+  PaddlePaddle's default output size (in - 1) * stride + kernel - 2 * padding and its check of a
+  given one (within a stride of the default).
 
 The conv layers' weights are [out, in / groups, *kernel] with PaddlePaddle's default
 initializer Normal(0, sqrt(2 / (in_channels * kernel volume))); the transposed ones
@@ -49,6 +52,9 @@ FUNCTIONAL_NAMES = (
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
     "adaptive_max_pool3d",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
 )
 LAYER_NAMES = (
     "Conv1D",
@@ -64,6 +70,9 @@ LAYER_NAMES = (
     "AdaptiveMaxPool1D",
     "AdaptiveMaxPool2D",
     "AdaptiveMaxPool3D",
+    "MaxUnPool1D",
+    "MaxUnPool2D",
+    "MaxUnPool3D",
 )
 __all__ = list(FUNCTIONAL_NAMES) + list(LAYER_NAMES)
 
@@ -623,6 +632,125 @@ def adaptive_max_pool3d(
     return (out, mask) if return_mask else out
 
 
+def _unpool_output_size(
+    x: Tensor,
+    kernel: list[int],
+    strides: list[int],
+    paddings: list[int],
+    output_size: Any,
+    where: str,
+) -> list[int]:
+    """PaddlePaddle's ``_unpool_output_size``: the default extents, or ``output_size`` (the
+    spatial extents, or the whole shape) checked to lie strictly within a stride of them."""
+    rank = len(kernel)
+    default = [
+        (x.shape[-rank + d] - 1) * strides[d] + kernel[d] - 2 * paddings[d] for d in range(rank)
+    ]
+    if output_size is None:
+        return default
+    if not isinstance(output_size, (list, tuple)):
+        raise InvalidArgumentError(
+            f"{where}: output_size must be None, a list or a tuple, got {output_size!r}"
+        )
+    sizes = list(output_size)
+    if len(sizes) == rank + 2:
+        sizes = sizes[2:]
+    if len(sizes) != rank:
+        raise InvalidArgumentError(
+            f"{where}: output_size must hold {rank} or {rank + 2} values, got {output_size!r}"
+        )
+    sizes = [int(v.item()) if isinstance(v, Tensor) else int(v) for v in sizes]
+    for d in range(rank):
+        low, high = default[d] - strides[d], default[d] + strides[d]
+        if not low < sizes[d] < high:
+            raise InvalidArgumentError(
+                f"{where}: invalid output_size {list(output_size)} (dim {d} must be between "
+                f"{low} and {high})"
+            )
+    return sizes
+
+
+def _check_unpool_inputs(x: Any, indices: Any, rank: int, where: str) -> None:
+    _check_x(x, rank, where)
+    if not hasattr(indices, "shape") or len(indices.shape) != rank:
+        raise InvalidArgumentError(
+            f"{where}: indices must be a {rank}-D tensor of x's shape, got "
+            f"{list(getattr(indices, 'shape', [])) or type(indices).__name__}"
+        )
+
+
+def max_unpool1d(
+    x: Tensor,
+    indices: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    data_format: str = "NCL",
+    output_size: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The inverse of ``max_pool1d(..., return_mask=True)``: x [N, C, L] written at the
+    positions ``indices`` names in a zero [N, C, L_out] (the ``unpool`` op on one row)."""
+    where = "max_unpool1d"
+    if data_format != "NCL":
+        raise InvalidArgumentError(f"{where}: data_format must be 'NCL', got {data_format!r}")
+    _check_unpool_inputs(x, indices, 3, where)
+    kernel, strides = _pool_sizes(kernel_size, stride, 1, where)
+    paddings, _ = _padding(padding, 1, False, where)
+    paddings = _low_padding(paddings)
+    x = op_api("unsqueeze")(x, [2])
+    indices = op_api("unsqueeze")(indices, [2])
+    if output_size is not None:  # PaddlePaddle's insertion of the unit row into output_size
+        output_size = list(output_size)[:2] + [1] + list(output_size)[2:]
+    sizes = _unpool_output_size(x, [1, *kernel], [1, *strides], paddings, output_size, where)
+    out = op_api("unpool")(x, indices, [1, *kernel], [1, *strides], paddings, sizes, "NCHW")
+    return op_api("squeeze")(out, [2])
+
+
+def max_unpool2d(
+    x: Tensor,
+    indices: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    data_format: str = "NCHW",
+    output_size: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The inverse of ``max_pool2d(..., return_mask=True)``: x [N, C, H, W] written at the
+    positions ``indices`` names in a zero [N, C, H_out, W_out] (the ``unpool`` op)."""
+    where = "max_unpool2d"
+    _check_unpool_inputs(x, indices, 4, where)
+    kernel, strides = _pool_sizes(kernel_size, stride, 2, where)
+    paddings = _ntuple(padding, 2, "padding", where, 0)
+    if data_format != "NCHW":
+        raise InvalidArgumentError(f"{where}: data_format must be 'NCHW', got {data_format!r}")
+    sizes = _unpool_output_size(x, kernel, strides, paddings, output_size, where)
+    return op_api("unpool")(x, indices, kernel, strides, paddings, sizes, data_format)
+
+
+def max_unpool3d(
+    x: Tensor,
+    indices: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    data_format: str = "NCDHW",
+    output_size: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The inverse of ``max_pool3d(..., return_mask=True)``: x [N, C, D, H, W] written at the
+    positions ``indices`` names in a zero [N, C, *out] (the ``unpool3d`` op)."""
+    where = "max_unpool3d"
+    _check_unpool_inputs(x, indices, 5, where)
+    kernel, strides = _pool_sizes(kernel_size, stride, 3, where)
+    paddings = _ntuple(padding, 3, "padding", where, 0)
+    if data_format != "NCDHW":
+        raise InvalidArgumentError(f"{where}: data_format must be 'NCDHW', got {data_format!r}")
+    sizes = _unpool_output_size(x, kernel, strides, paddings, output_size, where)
+    return op_api("unpool3d")(x, indices, kernel, strides, paddings, sizes, data_format)
+
+
 # ---- layers -------------------------------------------------------------------------------
 
 
@@ -1108,3 +1236,71 @@ class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
         self, output_size: Any, return_mask: bool = False, name: str | None = None
     ) -> None:
         super().__init__(output_size, return_mask)
+
+
+class MaxUnPool1D(Layer):
+    """``max_unpool1d`` as a layer; an ``output_size`` given to ``forward`` wins over the
+    constructor's."""
+
+    _function = staticmethod(max_unpool1d)
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        data_format: str = "NCL",
+        output_size: Any = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.data_format, self.output_size = data_format, output_size
+
+    def forward(self, x: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return self._function(
+            x,
+            indices,
+            self.ksize,
+            self.stride,
+            self.padding,
+            self.data_format,
+            output_size if output_size else self.output_size,
+        )
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class MaxUnPool2D(MaxUnPool1D):
+    """``max_unpool2d`` as a layer."""
+
+    _function = staticmethod(max_unpool2d)
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        data_format: str = "NCHW",
+        output_size: Any = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(kernel_size, stride, padding, data_format, output_size)
+
+
+class MaxUnPool3D(MaxUnPool1D):
+    """``max_unpool3d`` as a layer."""
+
+    _function = staticmethod(max_unpool3d)
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        data_format: str = "NCDHW",
+        output_size: Any = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(kernel_size, stride, padding, data_format, output_size)
