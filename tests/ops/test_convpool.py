@@ -142,3 +142,105 @@ def test_max_pool3d_with_index_grad_of_an_adaptive_pool_sums_shared_positions():
     (grad,) = phi.grad(out, [t], grad_outputs=phi.to_tensor(np.ones(out.shape)))
     assert grad.numpy()[0, 0, 1, 1, 1] == 8.0
     assert grad.numpy().sum() == 27.0
+
+
+def reference_unpool(x, indices, output_size):
+    """A zero [N, C, *output_size] with x written at each flat index, one row at a time."""
+    n, c = x.shape[:2]
+    out = np.zeros((n, c, int(np.prod(output_size))), np.float64)
+    for row in range(n * c):
+        for value, index in zip(x.reshape(n * c, -1)[row], indices.reshape(n * c, -1)[row]):
+            out.reshape(n * c, -1)[row, index] = value
+    return out.reshape((n, c) + tuple(output_size))
+
+
+def distinct_positions(shape, plane, seed):
+    rng = np.random.default_rng(seed)
+    rows, count = int(np.prod(shape[:2])), int(np.prod(shape[2:]))
+    return np.stack([rng.permutation(plane)[:count] for _ in range(rows)]).reshape(shape)
+
+
+@op_test("unpool", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("unpool"), ids=lambda d: d.name.lower())
+def test_unpool_writes_each_value_at_its_index(dtype):
+    x = sample((2, 3, 3, 4), dtype)
+    indices = distinct_positions(x.shape, 6 * 8, 1).astype(np.int32)
+    out = phi.unpool(phi.to_tensor(x), phi.to_tensor(indices), [2, 2], [2, 2], [0, 0], [6, 8], "NCHW")
+    assert out.dtype == dtype and out.shape == [2, 3, 6, 8]
+    np.testing.assert_allclose(out.numpy(), reference_unpool(x, indices, (6, 8)), **tolerance(dtype))
+
+
+@op_test("unpool3d", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("unpool3d"), ids=lambda d: d.name.lower())
+def test_unpool3d_writes_each_value_at_its_index(dtype):
+    x = sample((2, 2, 2, 3, 2), dtype)
+    indices = distinct_positions(x.shape, 4 * 6 * 5, 2).astype(np.int64)
+    out = phi.unpool3d(phi.to_tensor(x), phi.to_tensor(indices), [2, 2, 2], [2, 2, 2], [0, 0, 0], [4, 6, 5])
+    assert out.dtype == dtype and out.shape == [2, 2, 4, 6, 5]
+    np.testing.assert_allclose(out.numpy(), reference_unpool(x, indices, (4, 6, 5)), **tolerance(dtype))
+
+
+@op_test("unpool", "unpool3d", kind="edge")
+def test_unpool_repeated_positions_keep_the_last_value_and_int64_indices_work():
+    # PaddlePaddle 3.3.1: unpool(x=[[1..8]] as [1,1,2,4], indices [[0,0,3,5],[8,9,15,15]]) gives
+    # 2 at 0, 3 at 3, 4 at 5, 5 at 8, 6 at 9, 8 at 15
+    x = np.arange(1, 9, dtype=np.float32).reshape(1, 1, 2, 4)
+    indices = np.array([[[[0, 0, 3, 5], [8, 9, 15, 15]]]])
+    expected = np.zeros(16, np.float32)
+    expected[[0, 3, 5, 8, 9, 15]] = [2, 3, 4, 5, 6, 8]
+    for dtype in ("int32", "int64"):
+        out = phi.unpool(phi.to_tensor(x), phi.to_tensor(indices.astype(dtype)), [2, 2], [2, 2], [0, 0], [4, 4], "NCHW")
+        np.testing.assert_array_equal(out.numpy().reshape(-1), expected)
+    out = phi.unpool3d(phi.to_tensor(x[:, :, None]), phi.to_tensor(indices[:, :, None]), [1, 2, 2], [1, 2, 2], [0, 0, 0], [1, 4, 4])
+    np.testing.assert_array_equal(out.numpy().reshape(-1), expected)
+
+
+@op_test("unpool", "unpool3d", kind="edge")
+def test_unpool_empty_input_and_non_contiguous_input():
+    out = phi.unpool(
+        phi.to_tensor(np.zeros((0, 2, 2, 2), np.float32)),
+        phi.to_tensor(np.zeros((0, 2, 2, 2), np.int32)),
+        [2, 2], [2, 2], [0, 0], [4, 4], "NCHW",
+    )
+    assert out.shape == [0, 2, 4, 4]
+    base = sample((2, 3, 4, 3, 2), D.FLOAT64)
+    x = np.transpose(base, (0, 1, 4, 3, 2))  # [2, 3, 2, 3, 4], a non-contiguous view
+    indices = distinct_positions(x.shape, 4 * 6 * 8, 3)
+    out = phi.unpool3d(phi.to_tensor(x), phi.to_tensor(indices), [2, 2, 2], [2, 2, 2], [0, 0, 0], [4, 6, 8])
+    np.testing.assert_allclose(out.numpy(), reference_unpool(x, indices, (4, 6, 8)))
+
+
+@op_test("unpool", "unpool3d", kind="edge")
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda x4, i4: phi.unpool(x4, i4, [2, 2], [2, 2], [0, 0], [3, 3], "NCHW"), r"unpool\(\): argument 'indices' must hold positions in \[0, 9\)"),
+        (lambda x4, i4: phi.unpool(x4, i4 - 9, [2, 2], [2, 2], [0, 0], [4, 4], "NCHW"), r"got -1"),
+        (lambda x4, i4: phi.unpool(x4[0], i4[0], [2, 2], [2, 2], [0, 0], [4, 4], "NCHW"), "4-D"),
+        (lambda x4, i4: phi.unpool(x4, i4[:, :1], [2, 2], [2, 2], [0, 0], [4, 4], "NCHW"), "indices' must have x's dims"),
+        (lambda x4, i4: phi.unpool(x4, x4, [2, 2], [2, 2], [0, 0], [4, 4], "NCHW"), "int32 or int64"),
+        (lambda x4, i4: phi.unpool(x4, i4, [2, 2], [2, 2], [0, 0], [4, 4, 4], "NCHW"), "output_size' must hold 2"),
+        (lambda x4, i4: phi.unpool3d(x4, i4, [2, 2, 2], [2, 2, 2], [0, 0, 0], [4, 4, 4]), "5-D"),
+    ],
+)
+def test_unpool_rejects_bad_arguments(call, match):
+    x4 = phi.to_tensor(np.ones((1, 2, 2, 2), np.float32))
+    i4 = phi.to_tensor(np.arange(8, dtype=np.int32).reshape(1, 2, 2, 2) % 4 + 8)
+    with pytest.raises(InvalidArgumentError, match=match):
+        call(x4, i4)
+
+
+@op_test("unpool", "unpool3d", kind="edge")
+def test_unpool_grads_gather_the_output_gradient_at_each_index():
+    x = sample((2, 2, 2, 3), D.FLOAT64)
+    indices = distinct_positions(x.shape, 4 * 6, 4).astype(np.int32)
+    g = sample((2, 2, 4, 6), D.FLOAT64)
+    t = phi.to_tensor(x, stop_gradient=False)
+    out = phi.unpool(t, phi.to_tensor(indices), [2, 2], [2, 2], [0, 0], [4, 6], "NCHW")
+    (grad,) = phi.grad(out, [t], grad_outputs=phi.to_tensor(g))
+    expected = np.take_along_axis(g.reshape(4, -1), indices.reshape(4, -1), axis=1)
+    np.testing.assert_allclose(grad.numpy(), expected.reshape(x.shape))
+    t3 = phi.to_tensor(x[:, :, None], stop_gradient=False)
+    out = phi.unpool3d(t3, phi.to_tensor(indices[:, :, None]), [1, 2, 2], [1, 2, 2], [0, 0, 0], [1, 4, 6])
+    (grad,) = phi.grad(out, [t3], grad_outputs=phi.to_tensor(g[:, :, None]))
+    np.testing.assert_allclose(grad.numpy()[:, :, 0], expected.reshape(x.shape))

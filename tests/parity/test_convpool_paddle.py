@@ -1,6 +1,7 @@
 """The convpool family against PaddlePaddle 3.3.1, live (runs only where PaddlePaddle is
 installed): the max_pool3d_with_index op (outputs, int32 masks, input gradients) against
-``paddle._C_ops.max_pool3d_with_index``, and every function and layer case of
+``paddle._C_ops.max_pool3d_with_index``, the unpool and unpool3d ops (outputs and gradients, each
+registered dtype, int32 and int64 indices), and every function and layer case of
 tests/tools/convpool_cases.py (outputs, masks, input and parameter gradients) against
 paddle.nn.functional / paddle.nn with the same inputs and weights."""
 
@@ -51,6 +52,42 @@ def test_max_pool3d_with_index_equals_paddle(case: tuple, dtype: str) -> None:
     np.testing.assert_array_equal(out, want_out)
     np.testing.assert_array_equal(mask, want_mask)
     np.testing.assert_allclose(grad, want_grad, rtol=1e-6, atol=1e-6)
+
+
+def positions(shape: tuple[int, ...], plane: int) -> np.ndarray:
+    rows, count = int(np.prod(shape[:2])), int(np.prod(shape[2:]))
+    return np.stack([RNG.permutation(plane)[:count] for _ in range(rows)]).reshape(shape)
+
+
+UNPOOL_CASES = [
+    ("unpool-2x2", "unpool", (2, 3, 3, 4), [[2, 2], [2, 2], [0, 0], [6, 8], "NCHW"], "int32"),
+    ("unpool-sized-int64", "unpool", (1, 2, 3, 3), [[3, 3], [2, 2], [1, 1], [6, 7], "NCHW"], "int64"),
+    ("unpool3d", "unpool3d", (2, 2, 2, 3, 2), [[2, 2, 2], [2, 2, 2], [0, 0, 0], [4, 6, 4], "NCDHW"], "int32"),
+    ("unpool3d-sized", "unpool3d", (1, 3, 2, 2, 3), [[2, 2, 2], [1, 2, 2], [0, 0, 0], [3, 5, 7], "NCDHW"], "int64"),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("case", UNPOOL_CASES, ids=[c[0] for c in UNPOOL_CASES])
+def test_unpool_equals_paddle(case: tuple, dtype: str) -> None:
+    _, op, shape, attrs, index_dtype = case
+    x = distinct(shape, "float64") * (100 if dtype == "int64" else 1)
+    x = x.astype(dtype)
+    indices = positions(shape, int(np.prod(attrs[3])), ).astype(index_dtype)
+    results = []
+    for lib, ops in ((phi, phi_ops), (paddle, paddle._C_ops)):
+        t = lib.to_tensor(x)
+        t.stop_gradient = dtype == "int64"
+        out = getattr(ops, op)(t, lib.to_tensor(indices), *attrs)
+        got = [out.numpy()]
+        if dtype != "int64":
+            g = np.linspace(-1.0, 1.0, out.size).astype(dtype).reshape(out.shape)
+            (out * lib.to_tensor(g)).sum().backward()
+            got.append(t.grad.numpy())
+        results.append(got)
+    for got, want in zip(*results):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
 
 
 PHI_CASES = cases(phi)

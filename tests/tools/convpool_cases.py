@@ -18,6 +18,14 @@ def values(shape: Any, seed: float = 0.0) -> np.ndarray:
     return (2.0 * np.sin(np.arange(count) * 1.37 + 0.3 + seed)).astype(np.float32).reshape(shape)
 
 
+def positions(shape: Any, plane: int) -> np.ndarray:
+    """int32 flat positions in [0, plane) for an unpool input of ``shape``, distinct within each
+    [N, C] plane (17 is prime to every plane size used here)."""
+    rows, count = int(np.prod(shape[:2])), int(np.prod(shape[2:]))
+    base = (np.arange(count) * 17)[None, :] + 3 * np.arange(rows)[:, None]
+    return (base % plane).astype(np.int32).reshape(shape)
+
+
 def fill(layer: Any) -> None:
     """Set every parameter of ``layer`` to ``values`` of its shape (seeded by its position)."""
     for i, (_, param) in enumerate(sorted(layer.state_dict().items())):
@@ -39,13 +47,18 @@ def cases(paddle: Any, feeds: dict | None = None) -> tuple[dict, dict, dict]:
     }
 
     def w(*shape: int) -> Any:
-        array = values(shape, 5.0) * 0.5
+        return const(values(shape, 5.0) * 0.5)
+
+    def idx(shape: tuple[int, ...], plane: int) -> Any:
+        return const(positions(shape, plane))
+
+    def const(array: np.ndarray) -> Any:
         if feeds is None or paddle.in_dynamic_mode():
             return paddle.to_tensor(array)
         # building a static program: the weight is one more fed input
         name = f"w{len(feeds)}"
         feeds[name] = array
-        return paddle.static.data(name, list(shape), "float32")
+        return paddle.static.data(name, list(array.shape), str(array.dtype))
 
     FUNCTIONS = {
         "conv1d": (lambda x: F.conv1d(x, w(6, 4, 3)), "x1"),
@@ -165,6 +178,46 @@ def cases(paddle: Any, feeds: dict | None = None) -> tuple[dict, dict, dict]:
         ),
     }
 
+    FUNCTIONS.update(
+        {
+            "max_unpool1d": (lambda x: F.max_unpool1d(x, idx((2, 4, 9), 18), 2), "x1"),
+            "max_unpool1d_size": (
+                lambda x: F.max_unpool1d(x, idx((2, 4, 9), 20), 3, stride=2, output_size=[2, 4, 20]),
+                "x1",
+            ),
+            "max_unpool2d": (lambda x: F.max_unpool2d(x, idx((2, 3, 7, 6), 168), 2), "x2"),
+            "max_unpool2d_pad_size": (
+                lambda x: F.max_unpool2d(
+                    x, idx((2, 3, 7, 6), 168), 3, stride=2, padding=1, output_size=[14, 12]
+                ),
+                "x2",
+            ),
+            "max_unpool3d": (lambda x: F.max_unpool3d(x, idx((2, 4, 4, 5, 6), 960), 2), "x3"),
+            "max_unpool3d_stride_size": (
+                lambda x: F.max_unpool3d(
+                    x, idx((2, 4, 4, 5, 6), 605), 2, stride=[1, 2, 2], output_size=[5, 11, 11]
+                ),
+                "x3",
+            ),
+        }
+    )
+
+    class _Unpool:  # a layer call with the indices bound, for the one-input runner
+        def __init__(self, layer: Any, indices: Any) -> None:
+            self.layer, self.indices = layer, indices
+
+        def __call__(self, x: Any) -> Any:
+            return self.layer(x, self.indices)
+
+        def state_dict(self) -> dict:
+            return self.layer.state_dict()
+
+        def named_parameters(self) -> Any:
+            return self.layer.named_parameters()
+
+        def set_state_dict(self, state: dict) -> Any:
+            return self.layer.set_state_dict(state)
+
     LAYERS = {
         "Conv1D": (lambda: nn.Conv1D(4, 6, 3, stride=2, padding=1), "x1"),
         "Conv1D_reflect": (lambda: nn.Conv1D(4, 3, 3, padding=2, padding_mode="reflect"), "x1"),
@@ -207,6 +260,15 @@ def cases(paddle: Any, feeds: dict | None = None) -> tuple[dict, dict, dict]:
         "AdaptiveMaxPool1D": (lambda: nn.AdaptiveMaxPool1D(3, return_mask=True), "x1"),
         "AdaptiveMaxPool2D": (lambda: nn.AdaptiveMaxPool2D([2, 4]), "x2"),
         "AdaptiveMaxPool3D": (lambda: nn.AdaptiveMaxPool3D(2), "x3"),
+        "MaxUnPool1D": (lambda: _Unpool(nn.MaxUnPool1D(2), idx((2, 4, 9), 18)), "x1"),
+        "MaxUnPool2D": (
+            lambda: _Unpool(nn.MaxUnPool2D(2, output_size=[13, 13]), idx((2, 3, 7, 6), 169)),
+            "x2",
+        ),
+        "MaxUnPool3D": (
+            lambda: _Unpool(nn.MaxUnPool3D(2, stride=2), idx((2, 4, 4, 5, 6), 960)),
+            "x3",
+        ),
     }
     return INPUTS, FUNCTIONS, LAYERS
 

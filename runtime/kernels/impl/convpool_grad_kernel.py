@@ -83,5 +83,7 @@ def unpool_gather(xp: Any, x: Array, indices: Array, out_grad: Array, op: str) -
     n, c = x.shape[:2]
     plane = math.prod(out_grad.shape[2:])
     flat = flat_unpool_indices(xp, indices, plane, op)
+    if x.size == 0:
+        return xp.zeros(x.shape, dtype=x.dtype)
     grads = out_grad.reshape(n * c, plane)
     return xp.take_along_axis(grads, flat, axis=1).reshape(x.shape).astype(x.dtype, copy=False)

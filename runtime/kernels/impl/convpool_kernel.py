@@ -118,7 +118,8 @@ def _any_index_dtype(kernel: Kernel) -> None:
 
 def flat_unpool_indices(xp: Any, indices: Array, plane: int, op: str) -> Array:
     """``indices`` [N, C, *in] as int64 [N * C, prod(in)], each checked to be in [0, plane)."""
-    flat = indices.reshape(indices.shape[0] * indices.shape[1], -1).astype("int64", copy=False)
+    rows = indices.shape[0] * indices.shape[1]
+    flat = indices.reshape(rows, indices.size // rows if rows else 0).astype("int64", copy=False)
     if flat.size:
         low, high = int(flat.min()), int(flat.max())
         if low < 0 or high >= plane:
@@ -139,7 +140,7 @@ def unpool_into(xp: Any, x: Array, indices: Array, output_size: tuple[int, ...],
     out = xp.zeros((n * c, plane), dtype=x.dtype)
     if flat.size:
         rows = xp.arange(n * c, dtype="int64")[:, None]
-        out[rows, flat] = x.reshape(n * c, -1)
+        out[rows, flat] = x.reshape(n * c, flat.shape[1])
     return out.reshape((n, c) + tuple(output_size))
 
 
