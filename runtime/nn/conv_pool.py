@@ -36,7 +36,6 @@ from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.nn.initializer import Normal
 from phiops.runtime.nn.layer import Layer
-from phiops.runtime.nn.padding import pad as _pad
 
 FUNCTIONAL_NAMES = (
     "conv1d",
@@ -830,8 +829,20 @@ class _ConvNd(Layer):
         """x padded by ``padding_mode`` (with the conv's padding then 0), else x and padding."""
         if self._padding_mode == "zeros":
             return x, self._padding
-        paddings = [int(self._padding)] * (2 * self._dims)
-        return _pad(x, paddings, mode=self._padding_mode, data_format=self._data_format), 0
+        # F.pad's reflect/replicate/circular path (the pad3d op on x as 5-D), called on the op
+        # directly so that it also builds into static programs
+        channels_first = self._data_format[1] == "C"
+        # pad3d's paddings run [W, H, D] pairs; a 1-D x becomes [N, C, L, 1, 1] (or
+        # [N, L, 1, 1, C]), its L the depth
+        p = int(self._padding)
+        paddings = [p] * 6 if self._dims == 3 else [0, 0, 0, 0, p, p]
+        axes = [] if self._dims == 3 else ([3, 4] if channels_first else [2, 3])
+        if axes:
+            x = op_api("unsqueeze")(x, axes)
+        out = op_api("pad3d")(
+            x, paddings, self._padding_mode, 0.0, "NCDHW" if channels_first else "NDHWC"
+        )
+        return (op_api("squeeze")(out, axes) if axes else out), 0
 
     def extra_repr(self) -> str:
         text = f"{self._in_channels}, {self._out_channels}, kernel_size={self._kernel_size}"

@@ -211,3 +211,43 @@ def test_bad_arguments_name_what_was_wrong(call: Any, error: type, match: str) -
     t1, t3 = paddle.to_tensor(INPUTS["x1"]), paddle.to_tensor(INPUTS["x3"])
     with pytest.raises(error, match=match):
         call(t1, t3)
+
+
+STATIC_LAYERS = {
+    # name: (make layer, input, eager reference from the layer's parameters)
+    "Conv1D_reflect": (
+        lambda: nn.Conv1D(4, 3, 3, padding=2, padding_mode="reflect"),
+        "x1",
+        lambda x, p: F.conv1d(F.pad(x, [2, 2], mode="reflect", data_format="NCL"), p["weight"], p["bias"]),
+    ),
+    "Conv3DTranspose": (
+        lambda: nn.Conv3DTranspose(4, 2, 2, stride=2, padding=1),
+        "x3",
+        lambda x, p: F.conv3d_transpose(x, p["weight"], p["bias"], stride=2, padding=1),
+    ),
+    "MaxPool3D": (lambda: nn.MaxPool3D(2, stride=1), "x3", lambda x, p: F.max_pool3d(x, 2, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATIC_LAYERS))
+def test_layers_build_into_a_static_program_with_paddles_parameter_names(name: str) -> None:
+    make, x, reference = STATIC_LAYERS[name]
+    array = INPUTS[x]
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    paddle.enable_static()
+    try:
+        with paddle.static.unique_name_guard(), paddle.static.program_guard(main, startup):
+            layer = make()
+            out = layer(paddle.static.data("x", list(array.shape), "float32"))
+            names = {key: p.name for key, p in layer.state_dict().items()}
+        scope = paddle.static.Scope()
+        executor = paddle.static.Executor()
+        executor.run(startup, scope=scope)
+        (got,) = executor.run(main, {"x": array}, [out], scope=scope)
+        params = {key: np.asarray(scope.get(n)) for key, n in names.items()}
+    finally:
+        paddle.disable_static()
+    prefix = name.split("_")[0].replace("Transpose", "_transpose").lower()
+    assert all(n.startswith(prefix + "_0.") for n in names.values()), names
+    want = reference(paddle.to_tensor(array), {k: paddle.to_tensor(v) for k, v in params.items()})
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
