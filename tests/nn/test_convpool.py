@@ -205,6 +205,21 @@ def test_signatures_are_paddles() -> None:
         (lambda t1, t3: nn.Conv1DTranspose(4, 2, 3, data_format="NCDHW"), InvalidArgumentError, "Conv1DTranspose: data_format"),
         (lambda t1, t3: nn.MaxPool3D(2, data_format="NHWC"), InvalidArgumentError, "MaxPool3D: data_format"),
         (lambda t1, t3: nn.Conv1D(4, 2, 3, device="gpu:0"), UnimplementedError, "device"),
+        (
+            lambda t1, t3: F.max_unpool2d(t3[0], paddle.zeros([4, 4, 5, 6], "int32"), 2, output_size=[7, 12]),
+            InvalidArgumentError,
+            "max_unpool2d: invalid output_size \\[7, 12\\] \\(dim 0 must be between 8 and 12\\)",
+        ),
+        (
+            lambda t1, t3: F.max_unpool1d(t1, paddle.zeros([2, 4, 9], "int32"), 2, data_format="NLC"),
+            InvalidArgumentError,
+            "max_unpool1d: data_format must be 'NCL'",
+        ),
+        (
+            lambda t1, t3: F.max_unpool3d(t3, t1, 2),
+            InvalidArgumentError,
+            "max_unpool3d: indices must be a 5-D tensor",
+        ),
     ],
 )
 def test_bad_arguments_name_what_was_wrong(call: Any, error: type, match: str) -> None:
