@@ -12,7 +12,10 @@ ClipGradByGlobalNorm); ParamAttr.
 Also the activation layers ELU, CELU, SELU, SiLU, Swish, Mish, Softplus, Softsign, Softshrink,
 Hardshrink, Hardsigmoid, Hardtanh, ReLU6, LeakyReLU, LogSoftmax, LogSigmoid, Tanhshrink,
 ThresholdedReLU, PReLU, GLU, Softmax2D, and Identity (runtime/nn/activation.py); the padding
-layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py).
+layers Pad1D/2D/3D, ZeroPad1D/2D/3D, ConstantPad1D/2D/3D (runtime/nn/padding.py); the
+convolutions Conv1D, Conv3D, Conv1DTranspose, Conv3DTranspose (``padding_mode`` zeros, reflect,
+replicate, circular) and the pools MaxPool1D/3D, AvgPool1D/3D, AdaptiveAvgPool1D/3D,
+AdaptiveMaxPool1D/2D/3D, MaxUnPool1D/2D/3D (runtime/nn/conv_pool.py).
 
 Also the normalization layers InstanceNorm1D/2D/3D, BatchNorm3D, the old-style BatchNorm,
 SyncBatchNorm (one process: the local batch's statistics; ``convert_sync_batchnorm``),
@@ -29,7 +32,7 @@ ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``util
 (``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
 vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py).
 
-PaddlePaddle's ``paddle.nn`` has much that phiops lacks: the 1-D and 3-D convolutions and pools,
+PaddlePaddle's ``paddle.nn`` has much that phiops lacks: FractionalMaxPool2D/3D, LPPool1D/2D,
 RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
 HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the spectral_norm op), RMSNorm's
 function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
@@ -107,3 +110,26 @@ from phiops.runtime.nn.containers import LayerDict, ParameterList  # noqa: E402
 import phiops.nn.utils as utils  # noqa: E402
 
 __all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils"]
+
+# the 1-D and 3-D convolutions and pools and the adaptive pools (runtime/nn/conv_pool.py)
+from phiops.runtime.nn.conv_pool import (  # noqa: E402
+    LAYER_NAMES as _CONVPOOL_LAYERS,
+    AdaptiveAvgPool1D,
+    AdaptiveAvgPool3D,
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+    AvgPool1D,
+    AvgPool3D,
+    Conv1D,
+    Conv1DTranspose,
+    Conv3D,
+    Conv3DTranspose,
+    MaxPool1D,
+    MaxPool3D,
+    MaxUnPool1D,
+    MaxUnPool2D,
+    MaxUnPool3D,
+)
+
+__all__ += list(_CONVPOOL_LAYERS)

@@ -10,7 +10,10 @@ pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, affine_grid
 Also the activations elu, celu, selu, silu, swish, mish, softplus, softsign, softshrink,
 hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, tanhshrink,
 thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
-runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py).
+runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py); conv1d, conv3d,
+conv1d_transpose, conv3d_transpose, max_pool1d, max_pool3d, avg_pool1d, avg_pool3d,
+adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d/2d/3d, max_unpool1d/2d/3d
+(runtime/nn/conv_pool.py).
 
 Also instance_norm, local_response_norm, normalize, rrelu (random slopes from phiops's
 generator), and interpolate/upsample (modes nearest, bilinear and area; linear, bicubic,
@@ -25,8 +28,8 @@ poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss, 
 (runtime/nn/losses2.py).
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: rnnt_loss (its op warprnnt
-is missing), multi_label_margin_loss, hsigmoid_loss, margin_cross_entropy, 1-D and 3-D
-convolutions and pools, rms_norm, pairwise_distance and the fused attention functions
+is missing), multi_label_margin_loss, hsigmoid_loss, margin_cross_entropy,
+fractional_max_pool2d/3d, lp_pool1d/2d, rms_norm, pairwise_distance and the fused attention functions
 (flash_attention, flashmask_attention, sparse_attention).
 """
 
@@ -216,3 +219,26 @@ from phiops.runtime.nn.losses2 import (  # noqa: E402
 )
 
 __all__ += list(_LOSSES2_NAMES)
+
+# the 1-D and 3-D convolutions and pools and the adaptive pools (runtime/nn/conv_pool.py)
+from phiops.runtime.nn.conv_pool import (  # noqa: E402
+    FUNCTIONAL_NAMES as _CONVPOOL_NAMES,
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+    avg_pool1d,
+    avg_pool3d,
+    conv1d,
+    conv1d_transpose,
+    conv3d,
+    conv3d_transpose,
+    max_pool1d,
+    max_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+)
+
+__all__ += list(_CONVPOOL_NAMES)

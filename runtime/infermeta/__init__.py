@@ -13,6 +13,7 @@ from phiops.runtime.errors import NotFoundError
 from phiops.runtime.infermeta import (
     backward,
     binary,
+    convpool,
     detect,
     fftspecial,
     linalg,
@@ -62,6 +63,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         nnmisc,
         fftspecial,
         normup,
+        convpool,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -35,6 +35,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
         "phiops.runtime.nn.losses2",
         "phiops.runtime.nn.containers",
+
+        "phiops.runtime.nn.conv_pool",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -46,6 +48,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.norm_upsample",
 
         "phiops.runtime.nn.losses2",
+
+        "phiops.runtime.nn.conv_pool",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),

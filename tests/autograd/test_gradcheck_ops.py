@@ -628,6 +628,10 @@ from tests.autograd.cases_nnmisc import NNMISC_CASES  # noqa: E402
 
 CASES = CASES + NNMISC_CASES
 
+from tests.autograd.cases_convpool import CONVPOOL_CASES  # noqa: E402
+
+CASES = CASES + CONVPOOL_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

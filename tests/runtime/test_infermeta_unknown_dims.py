@@ -929,6 +929,36 @@ MISMATCHES["warpctc_infer_meta"] = Case(
     (t(5, 2, 4), t(3, 3, dtype=DataType.INT32), _CTC_LENGTH, _CTC_LENGTH), (0, False), (0, 0)
 )
 
+# the unpool ops of the convpool family (runtime/infermeta/convpool.py)
+CASES.update(
+    {
+        "unpool_infer_meta": [
+            Case(
+                (t(2, 3, 2, 3), t(2, 3, 2, 3, dtype=DataType.INT32)),
+                ((2, 2), (2, 2), (0, 0), (4, 6), "NCHW"),
+            )
+        ],
+        "unpool3d_infer_meta": [
+            Case(
+                (t(1, 2, 2, 2, 3), t(1, 2, 2, 2, 3, dtype=I64)),
+                ((2, 2, 2), (2, 2, 2), (0, 0, 0), (4, 4, 6), "NCDHW"),
+            )
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "unpool_infer_meta": Case(
+            (t(2, -1, 2, 3), t(2, 3, 2, 4, dtype=DataType.INT32)),
+            ((2, 2), (2, 2), (0, 0), (4, 6), "NCHW"),
+        ),
+        "unpool3d_infer_meta": Case(
+            (t(-1, 2, 2, 2, 3), t(1, 3, 2, 2, 3, dtype=I64)),
+            ((2, 2, 2), (2, 2, 2), (0, 0, 0), (4, 4, 6), "NCDHW"),
+        ),
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -370,6 +370,29 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         *[t((2, 3, 6, 6), "float32"), t((2, 3, 3, 3), "int32"), t((2, 3, 3, 3), "float32")],
         *[[2, 2], [2, 2], [0, 0], False, False],
     ],
+    "max_pool3d_with_index": lambda f, t: [t((2, 3, 4, 6, 6), "float32"), [2, 2, 2], [2, 2, 2]],
+    "unpool": lambda f, t: [
+        *[t((2, 3, 2, 3), "float32"), t((2, 3, 2, 3), "int32") % 24],
+        *[[2, 2], [2, 2], [0, 0], [4, 6], "NCHW"],
+    ],
+    "unpool_grad": lambda f, t: [
+        *[t((2, 3, 2, 3), "float32"), t((2, 3, 2, 3), "int32") % 24],
+        *[t((2, 3, 4, 6), "float32"), t((2, 3, 4, 6), "float32")],
+        *[[2, 2], [2, 2], [0, 0], [4, 6], "NCHW"],
+    ],
+    "unpool3d": lambda f, t: [
+        *[t((2, 3, 1, 2, 3), "float32"), t((2, 3, 1, 2, 3), "int32") % 24],
+        *[[1, 2, 2], [1, 2, 2], [0, 0, 0], [1, 4, 6]],
+    ],
+    "unpool3d_grad": lambda f, t: [
+        *[t((2, 3, 1, 2, 3), "float32"), t((2, 3, 1, 2, 3), "int32") % 24],
+        *[t((2, 3, 1, 4, 6), "float32"), t((2, 3, 1, 4, 6), "float32")],
+        *[[1, 2, 2], [1, 2, 2], [0, 0, 0], [1, 4, 6], "NCDHW"],
+    ],
+    "max_pool3d_with_index_grad": lambda f, t: [
+        *[t((2, 3, 4, 6, 6), "float32"), t((2, 3, 2, 3, 3), "int32")],
+        *[t((2, 3, 2, 3, 3), "float32"), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, False],
+    ],
     "meshgrid_grad": lambda f, t: [
         *[[t((2,), "float32"), t((3,), "float32")], [t((2, 3), "float32"), t((2, 3), "float32")]],
     ],
