@@ -1852,3 +1852,60 @@ def cummin(
 
 __all__ += ["logcumsumexp", "cummax", "cummin"]
 TENSOR_METHODS += ("logcumsumexp", "cummax", "cummin")
+
+
+def lu(
+    x: Tensor, pivot: bool = True, get_infos: bool = False, name: str | None = None
+) -> tuple[Tensor, Tensor] | tuple[Tensor, Tensor, Tensor]:
+    """The LU factorization with partial pivoting of each matrix, x = P L U: the packed factors
+    (L below the diagonal, U on and above it) and the int32 1-based pivots, with the int32
+    infos (0, or the first zero pivot's 1-based index) when ``get_infos``."""
+    factors, pivots, infos = _C_ops.lu(x, pivot)
+    return (factors, pivots, infos) if get_infos else (factors, pivots)
+
+
+def lstsq(
+    x: Tensor,
+    y: Tensor,
+    rcond: float | None = None,
+    driver: str | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """The minimum-norm least-squares solution of x solution = y for each matrix, with the
+    squared residuals (M > N, a driver other than gelsy), the ranks (not for gels) and the
+    singular values (gelsd and gelss only), what is not computed an empty tensor; ``rcond``
+    None is max(M, N) times float32's 1e-7 or float64's 1e-15, ``driver`` None gelsy."""
+    if driver is None:
+        driver = "gelsy"
+    elif driver not in ("gels", "gelss", "gelsd", "gelsy"):
+        raise ValueError(
+            f"Only support valid driver is 'gels', 'gelss', 'gelsd', 'gelsy' or None for CPU "
+            f"inputs. But got {driver}"
+        )
+    if len(x.shape) < 2:
+        raise ValueError(
+            f"The shape of x should be (*, M, N), but received ndim is [{len(x.shape)} < 2]"
+        )
+    if len(y.shape) < 2:
+        raise ValueError(
+            f"The shape of y should be (*, M, K), but received ndim is [{len(y.shape)} < 2]"
+        )
+    if x.shape[-2] != y.shape[-2]:
+        raise ValueError(
+            f"x with shape (*, M = {x.shape[-2]}, N) and y with shape (*, M = {y.shape[-2]}, K) "
+            "should have same M."
+        )
+    if rcond is None:
+        eps = {DataType.FLOAT32: 1e-7, DataType.FLOAT64: 1e-15}.get(x.dtype)
+        rcond = 0.0 if eps is None else eps * max(x.shape[-2], x.shape[-1])
+    solution, residuals, rank, singular_values = _C_ops.lstsq(x, y, rcond, driver)
+    if driver == "gels":
+        rank = _C_ops.full([0], 0, DataType.INT64, None)
+        singular_values = _C_ops.full([0], 0, x.dtype, None)
+    elif driver == "gelsy":
+        singular_values = _C_ops.full([0], 0, x.dtype, None)
+    return solution, residuals, rank, singular_values
+
+
+# paddle.linalg names (phiops/linalg.py exports them) and Tensor methods
+TENSOR_METHODS += ("lu", "lstsq")

@@ -6,10 +6,11 @@ factorizations (``cholesky``, ``qr``, ``svd``, ``eigh``, ``eigvalsh``, ``eigvals
 functions of ``import phiops`` (phiops/_paddle_api.py and the generated ops; the ops' kernels
 are runtime/kernels/impl/linalg*_kernel.py).
 
-PaddlePaddle has more that phiops lacks: ``cholesky_inverse``, ``vecdot``, ``cov``,
-``corrcoef``, ``eig``, ``matrix_transpose``, ``svdvals``, ``householder_product``,
-``pca_lowrank``, ``svd_lowrank``, ``lu``, ``lu_solve``, ``lu_unpack``, ``matrix_exp``,
-``lstsq``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``; ``matrix_rank``'s ``atol``/``rtol``
+With ``lu``, ``lu_unpack``, ``eig`` and ``lstsq`` (the linalg24 ops,
+runtime/kernels/impl/linalg24_kernel.py). PaddlePaddle has more that phiops lacks:
+``cholesky_inverse``, ``vecdot``, ``cov``, ``corrcoef``, ``matrix_transpose``, ``svdvals``,
+``householder_product``, ``pca_lowrank``, ``svd_lowrank``, ``lu_solve``, ``matrix_exp``,
+``ormqr`` and ``fp8_fp8_half_gemm_fused``; ``matrix_rank``'s ``atol``/``rtol``
 raise UnimplementedError (they need an op phiops does not have), as does the gradient of
 ``svd`` for complex input.
 """
@@ -70,5 +71,11 @@ __all__ = [
     "triangular_solve",
     "diagonal",
 ]
+
+# linalg24: lu, lu_unpack, eig, lstsq
+from phiops._api import eig, lu_unpack  # noqa: E402
+from phiops._paddle_api import lstsq, lu  # noqa: E402
+
+__all__ += ["lu", "lu_unpack", "eig", "lstsq"]
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them
