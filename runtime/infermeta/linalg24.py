@@ -224,7 +224,13 @@ def lstsq_infer_meta(
     batch = tuple(x.dims[:-2])
     m, n, k = x.dims[-2], x.dims[-1], y.dims[-1]
     _set(solution, batch + (n, k), x.dtype, x)
-    if driver != "gelsy" and m != UNKNOWN and n != UNKNOWN and m > n:
+    if driver != "gelsy" and (m == UNKNOWN or n == UNKNOWN):
+        raise InvalidArgumentError(
+            f"argument 'x' (dims {_dims(x.dims)}) must have a known last dim and a known "
+            f"second-to-last dim while a graph is built: whether M > N decides the rank of "
+            f"'residuals' for driver {driver!r}"
+        )
+    if driver != "gelsy" and m > n:
         _set(residuals, batch + (k,), x.dtype, x)
     else:
         _set(residuals, (0,), x.dtype, x)

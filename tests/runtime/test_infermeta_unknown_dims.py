@@ -912,6 +912,43 @@ CASES.update(
     }
 )
 
+# the linalg24 ops of issue 24 (runtime/infermeta/linalg24.py): int32 pivots, complex eigenpairs
+I32 = DataType.INT32
+CASES.update(
+    {
+        "lu_infer_meta": [
+            Case((t(2, 3, 4),), (True,), (0, 0, 0)),
+            Case((t(4, 3),), (True,), (0, 0, 0), label="tall"),
+        ],
+        "lu_grad_infer_meta": [Case((t(3, 3), t(3, 3), t(3, dtype=I32), t(3, 3)), (True,))],
+        "lu_unpack_infer_meta": [
+            Case((t(2, 4, 3), t(2, 3, dtype=I32)), (True, True), (0, 0, 0)),
+            Case((t(3, 3), t(3, dtype=I32)), (False, False), (0, 0, 0), label="flags"),
+        ],
+        "lu_unpack_grad_infer_meta": [
+            Case(
+                (t(3, 3), t(3, dtype=I32), t(3, 3), t(3, 3), t(3, 3), t(3, 3), t(3, 3)),
+                (True, True),
+            )
+        ],
+        "eig_infer_meta": [Case((t(2, 3, 3),), (), (0, 0))],
+        "eig_grad_infer_meta": [
+            Case((t(3, dtype=C64), t(3, 3, dtype=C64), t(3, dtype=C64), t(3, 3, dtype=C64)))
+        ],
+        "lstsq_infer_meta": [
+            Case((t(2, 5, 3), t(2, 5, 2)), (0.0, "gelsd"), (0, 0, 0, 0), known=((0, 1), (0, 2))),
+            Case((t(3, 5), t(3, 2)), (0.0, "gelsy"), (0, 0, 0, 0), label="gelsy"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "lu_unpack_infer_meta": Case((t(-1, 3, 4), t(2, 2, dtype=I32)), (True, True), (0, 0, 0)),
+        "eig_infer_meta": Case((t(-1, 3, 4),), (), (0, 0)),
+        "lstsq_infer_meta": Case((t(-1, 5, 3), t(2, 4, 2)), (0.0, "gelsd"), (0, 0, 0, 0)),
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

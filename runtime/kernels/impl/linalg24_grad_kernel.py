@@ -50,7 +50,7 @@ def lu_grad_kernel(
     grad = out_grad.astype(x.dtype, copy=False)
     g1 = grad[..., :k, :k]
     phi = xp.tril(blas.matmul(xp, _h(xp, l1), g1), -1) + xp.triu(blas.matmul(xp, g1, _h(xp, u1)))
-    pmat = permutation_matrix(xp, pivots, m, x.dtype)
+    pmat = permutation_matrix(xp, pivots, m, x.dtype, "pivots")
     psi = xp.zeros(x.shape, dtype=x.dtype)
     if m <= n:
         u2, g2 = upper[..., :, k:], grad[..., :k, k:]

@@ -112,7 +112,9 @@ def unpack_lu(xp: ModuleType, packed: Array) -> tuple[Array, Array]:
     return lower, xp.triu(packed[..., :k, :])
 
 
-def permutation_matrix(xp: ModuleType, pivots: Array, m: int, dtype: np.dtype) -> Array:
+def permutation_matrix(
+    xp: ModuleType, pivots: Array, m: int, dtype: np.dtype, argument: str = "y"
+) -> Array:
     """P [..., M, M] with x = P L U from getrf's 1-based ``pivots`` [..., K]: row i was swapped
     with row pivots[i] - 1, in order; P is the transpose of the row permutation applied."""
     batch, k = pivots.shape[:-1], pivots.shape[-1]
@@ -120,7 +122,7 @@ def permutation_matrix(xp: ModuleType, pivots: Array, m: int, dtype: np.dtype) -
     flat = pivots.reshape((count, k)).astype(np.int64) - 1
     if count and k and bool(((flat < 0) | (flat >= m)).any()):
         raise InvalidArgumentError(
-            f"lu_unpack: argument 'y' (the pivots) must hold 1-based row indices in [1, {m}], "
+            f"argument '{argument}' (the pivots) must hold 1-based row indices in [1, {m}], "
             f"got values from {int(flat.min()) + 1} to {int(flat.max()) + 1}"
         )
     perm = xp.broadcast_to(xp.arange(m), (count, m)).copy()

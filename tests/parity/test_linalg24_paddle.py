@@ -1,0 +1,148 @@
+"""paddle.linalg.lu, lu_unpack, eig and lstsq (and their Tensor methods) against PaddlePaddle
+3.3.1 run live: the same calls in both libraries, every result and the gradient of every float
+input compared, and bad input refused by both. Runs only where PaddlePaddle is installed
+(tests/ops/test_linalg24_paddle.py compares recorded op results without it). eig is compared in
+float64 on single matrices, where both libraries' geev give the same eigenpairs in the same
+order (PaddlePaddle's gradient for a batch is wrong past the first matrix)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
+
+import phiops  # noqa: E402
+
+RNG = np.random.default_rng(2411)
+
+
+def floats(*shape: int) -> np.ndarray:
+    return RNG.uniform(-1, 1, shape)
+
+
+def pivoted(*shape: int) -> np.ndarray:
+    """Pivoting decided by wide margins (a dominant diagonal, rows shuffled)."""
+    m, n = shape[-2:]
+    return (floats(*shape) + 4 * np.eye(m, n))[..., RNG.permutation(m), :]
+
+
+# (case id, function, inputs, keyword arguments, gradients compared)
+CASES: list[tuple[str, str, list[np.ndarray], dict[str, Any], bool]] = [
+    ("lu", "lu", [pivoted(3, 3)], {}, True),
+    ("lu-infos", "lu", [pivoted(2, 4, 3)], {"get_infos": True}, True),
+    ("lu-wide", "lu", [pivoted(3, 5)], {}, True),
+    ("eig", "eig", [floats(3, 3)], {}, False),
+    ("eig-4x4", "eig", [floats(4, 4)], {}, False),
+    ("lstsq", "lstsq", [floats(2, 5, 3), floats(2, 5, 2)], {}, False),
+    ("lstsq-gels", "lstsq", [floats(5, 3), floats(5, 2)], {"driver": "gels"}, False),
+    ("lstsq-gelsd", "lstsq", [floats(5, 3), floats(5, 2)], {"driver": "gelsd"}, False),
+    ("lstsq-gelss-wide", "lstsq", [floats(3, 5), floats(3, 2)], {"driver": "gelss"}, False),
+    ("lstsq-rcond", "lstsq", [floats(4, 4), floats(4, 1)], {"rcond": 1e-3}, False),
+]
+
+
+def flat(result: Any) -> list:
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+@pytest.mark.parametrize("case_id, name, arrays, kwargs, grads", CASES, ids=[c[0] for c in CASES])
+def test_result_and_gradients_equal_paddles(
+    case_id: str, name: str, arrays: list, kwargs: dict, grads: bool
+) -> None:
+    results = []
+    for lib in (paddle, phiops):
+        tensors = [lib.to_tensor(a, stop_gradient=not grads) for a in arrays]
+        outs = flat(getattr(lib.linalg, name)(*tensors, **kwargs))
+        values = [o.numpy() for o in outs]
+        gradients = []
+        if grads:
+            weights = lib.to_tensor(np.linspace(0.5, 1.5, outs[0].size).reshape(outs[0].shape))
+            gradients = [g.numpy() for g in lib.grad([outs[0]], tensors, [weights])]
+        results.append((values, gradients))
+    (theirs, their_grads), (ours, our_grads) = results
+    assert len(ours) == len(theirs)
+    for mine, expected in zip(ours, theirs):
+        assert mine.dtype == expected.dtype and mine.shape == expected.shape, case_id
+        np.testing.assert_allclose(mine, expected, rtol=1e-9, atol=1e-9)
+    for mine, expected in zip(our_grads, their_grads):
+        np.testing.assert_allclose(mine, expected, rtol=1e-9, atol=1e-9)
+
+
+def test_lu_unpack_and_its_gradient_equal_paddles() -> None:
+    x = pivoted(2, 4, 3)
+    results = []
+    for lib in (paddle, phiops):
+        factors, pivots = lib.linalg.lu(lib.to_tensor(x))
+        factors = lib.to_tensor(factors.numpy(), stop_gradient=False)
+        pmat, lower, upper = lib.linalg.lu_unpack(factors, pivots)
+        weights = [lib.to_tensor(np.linspace(0.5, 1.5, t.size).reshape(t.shape)) for t in (lower, upper)]
+        (grad,) = lib.grad([lower, upper], [factors], weights)
+        results.append([pmat.numpy(), lower.numpy(), upper.numpy(), grad.numpy()])
+    for mine, expected in zip(results[1], results[0]):
+        np.testing.assert_allclose(mine, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_eig_gradient_equals_paddles_for_a_real_matrix() -> None:
+    x = floats(3, 3)
+    results = []
+    for lib in (paddle, phiops):
+        tensor = lib.to_tensor(x, stop_gradient=False)
+        w, v = lib.linalg.eig(tensor)
+        upstream = [
+            lib.to_tensor(np.linspace(0.5, 1.5, 3) + 0.25j),
+            lib.to_tensor((np.linspace(-1, 1, 9) - 0.5j).reshape(3, 3)),
+        ]
+        (grad,) = lib.grad([w, v], [tensor], upstream)
+        results.append(grad.numpy())
+    # PaddlePaddle's engine keeps the real part of eig_grad's complex gradient for a real input;
+    # phiops's hands on the complex gradient, whose real part is PaddlePaddle's
+    np.testing.assert_allclose(results[1].real, results[0], rtol=1e-9, atol=1e-9)
+
+
+METHODS = [
+    ("lu", [pivoted(3, 3)], {"get_infos": True}),
+    ("eig", [floats(3, 3)], {}),
+    ("lstsq", [floats(4, 3), floats(4, 2)], {"driver": "gelsd"}),
+]
+
+
+@pytest.mark.parametrize("name, arrays, kwargs", METHODS, ids=[m[0] for m in METHODS])
+def test_tensor_methods_equal_paddles(name: str, arrays: list, kwargs: dict) -> None:
+    results = []
+    for lib in (paddle, phiops):
+        tensors = [lib.to_tensor(a) for a in arrays]
+        results.append([o.numpy() for o in flat(getattr(tensors[0], name)(*tensors[1:], **kwargs))])
+    assert len(results[1]) == len(results[0])
+    for mine, expected in zip(results[1], results[0]):
+        np.testing.assert_allclose(mine, expected, rtol=1e-9, atol=1e-9)
+
+
+BAD = [
+    ("lu", [(3,)], {}),
+    ("eig", [(2, 3)], {}),
+    ("lstsq", [(4, 3), (3, 2)], {}),
+    ("lstsq", [(3,), (3, 2)], {}),
+    ("lstsq", [(4, 3), (4, 2)], {"driver": "qr"}),
+]
+
+
+@pytest.mark.parametrize("name, shapes, kwargs", BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)])
+def test_bad_input_is_refused_by_both(name: str, shapes: list, kwargs: dict) -> None:
+    for lib in (paddle, phiops):
+        with pytest.raises(Exception):
+            getattr(lib.linalg, name)(*[lib.to_tensor(np.ones(s)) for s in shapes], **kwargs)
+
+
+def test_signatures_are_paddles() -> None:
+    import inspect
+
+    for name in ("lu", "lu_unpack", "eig", "lstsq"):
+        theirs = inspect.signature(getattr(paddle.linalg, name))
+        ours = inspect.signature(getattr(phiops.linalg, name))
+        assert list(ours.parameters) == list(theirs.parameters), name
+        assert [p.default for p in ours.parameters.values()] == [
+            p.default for p in theirs.parameters.values()
+        ], name
