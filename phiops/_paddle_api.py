@@ -1615,14 +1615,22 @@ def matrix_rank(
 ) -> Tensor:
     """The rank of each matrix: its singular values (|eigenvalues| when ``hermitian``) above
     ``tol`` (a number or a tensor broadcasting with the batch dims), or above
-    eps * max(M, N) * the largest one when ``tol`` is None."""
+    eps * max(M, N) * the largest one when ``tol`` is None; with ``atol``/``rtol`` (numbers or
+    tensors) above max(atol, rtol * the largest one), atol None being 0 and rtol None
+    eps * max(M, N)."""
     if atol is not None or rtol is not None:
         if tol is not None:
             raise ValueError("Only support to use tol alone or use atol and rtol without tol.")
-        raise UnimplementedError(
-            "paddle.linalg.matrix_rank: atol and rtol need the matrix_rank_atol_rtol op, which "
-            "phiops does not have; pass tol"
-        )
+        target = _real_dtype(x.dtype)
+
+        def tolerance(value: Any) -> Tensor:
+            if isinstance(value, (Tensor, Value)):
+                return value if value.dtype == target else _C_ops.cast(value, target)
+            return _C_ops.full([], float(value), target, None)
+
+        atol = tolerance(0.0 if atol is None else atol)
+        rtol = None if rtol is None else tolerance(rtol)
+        return _C_ops.matrix_rank_atol_rtol(x, atol, rtol, hermitian)
     if isinstance(tol, (Tensor, Value)):
         target = _real_dtype(x.dtype)
         tol_tensor = tol if tol.dtype == target else _C_ops.cast(tol, target)

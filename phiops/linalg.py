@@ -10,9 +10,8 @@ With ``lu``, ``lu_unpack``, ``eig`` and ``lstsq`` (the linalg24 ops,
 runtime/kernels/impl/linalg24_kernel.py). PaddlePaddle has more that phiops lacks:
 ``cholesky_inverse``, ``vecdot``, ``cov``, ``corrcoef``, ``matrix_transpose``, ``svdvals``,
 ``householder_product``, ``pca_lowrank``, ``svd_lowrank``, ``lu_solve``, ``matrix_exp``,
-``ormqr`` and ``fp8_fp8_half_gemm_fused``; ``matrix_rank``'s ``atol``/``rtol``
-raise UnimplementedError (they need an op phiops does not have), as does the gradient of
-``svd`` for complex input.
+``ormqr`` and ``fp8_fp8_half_gemm_fused``; the gradient of ``svd`` for complex input raises
+UnimplementedError. ``matrix_rank``'s ``atol``/``rtol`` run the matrix_rank_atol_rtol op.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.binary import broadcast_dims
 from phiops.runtime.infermeta.dims import UNKNOWN, extents_match
 from phiops.runtime.infermeta.linalg import square_matrices
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
@@ -24,6 +25,7 @@ __all__ = [
     "eig_infer_meta",
     "eig_grad_infer_meta",
     "lstsq_infer_meta",
+    "matrix_rank_atol_rtol_infer_meta",
     "LSTSQ_DRIVERS",
 ]
 
@@ -236,3 +238,33 @@ def lstsq_infer_meta(
         _set(residuals, (0,), x.dtype, x)
     _set(rank, batch, DataType.INT32, x)
     _set(singular_values, batch + (_min_extent(m, n),), x.dtype, x)
+
+
+def matrix_rank_atol_rtol_infer_meta(
+    x: MetaTensor,
+    atol: MetaTensor,
+    rtol: MetaTensor | None,
+    hermitian: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MatrixRankAtolRtolInferMeta: ``x`` [..., M, N] (square when ``hermitian``); the
+    tolerances ``atol`` and ``rtol`` (optional), of x's real dtype (or x's own, the real part
+    then read, as matrix_rank_tol takes it), broadcast with the batch dims [...]; out int64 of
+    the broadcast dims."""
+    _at_least_2d(x, "x")
+    _float_or_complex(x, "x")
+    if hermitian:
+        square_matrices(x, "x", config)
+    real = _REAL_OF.get(x.dtype, x.dtype)
+    dims = tuple(x.dims[:-2])
+    for name, tolerance in (("atol", atol), ("rtol", rtol)):
+        if tolerance is None:
+            continue
+        if tolerance.dtype not in (real, x.dtype):
+            raise InvalidArgumentError(
+                f"argument '{name}' must have the real dtype of argument 'x' "
+                f"({real.name.lower()}), got {tolerance.dtype.name.lower()}"
+            )
+        dims = broadcast_dims(dims, tuple(tolerance.dims), "x", name)
+    _set(out, dims, DataType.INT64, x)

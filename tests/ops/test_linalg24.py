@@ -1,5 +1,6 @@
-"""The linalg24 ops (lu, lu_unpack, eig, lstsq): every registered dtype against numpy references
-(a loop-per-matrix getrf written here, np.linalg.eig's defining equation, np.linalg.lstsq), the
+"""The linalg24 ops (lu, lu_unpack, eig, lstsq, matrix_rank_atol_rtol): every registered dtype
+against numpy references (a loop-per-matrix getrf written here, np.linalg.eig's defining
+equation, np.linalg.lstsq, numpy's singular values), the
 registrations against PaddlePaddle 3.3.1's, shapes (square, tall, wide, batches, empty batches,
 non-contiguous inputs) and bad input. The edge values written here are PaddlePaddle 3.3.1's
 (tests/ops/test_linalg24_paddle.py compares recorded results and gradients)."""
@@ -135,7 +136,8 @@ def test_lstsq_matches_numpy_for_each_dtype(dtype: DataType, driver: str) -> Non
 
 
 def test_the_registrations_are_paddles() -> None:
-    for name in ("lu", "lu_grad", "lu_unpack", "lu_unpack_grad", "eig", "eig_grad", "lstsq"):
+    names = ("lu", "lu_grad", "lu_unpack", "lu_unpack_grad", "eig", "eig_grad", "lstsq")
+    for name in names + ("matrix_rank_atol_rtol",):
         assert {d.name.lower() for d in cpu_dtypes(name)} == set(TABLE[name]), name
 
 
@@ -272,3 +274,58 @@ def test_paddle_linalg_lstsq_empties_what_the_driver_does_not_compute() -> None:
         phiops.linalg.lstsq(x, y, driver="qr")
     with pytest.raises(ValueError, match="should have same M"):
         phiops.linalg.lstsq(x, y[:4])
+
+
+def np_rank(x: np.ndarray, atol: float, rtol: float, hermitian: bool = False) -> int:
+    values = np.abs(np.linalg.eigvalsh(x)) if hermitian else np.linalg.svd(x, compute_uv=False)
+    largest = values.max() if values.size else 0.0
+    return int((values > max(atol, rtol * largest)).sum())
+
+
+@op_test("matrix_rank_atol_rtol", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("matrix_rank_atol_rtol"), ids=lambda d: d.name.lower())
+def test_matrix_rank_atol_rtol_matches_numpy_for_each_dtype(dtype: DataType) -> None:
+    low = sample_matrix((3, 4, 2), dtype, seed=17) @ sample_matrix((3, 2, 5), dtype, seed=18)
+    low[1] *= 0.01
+    real = np.zeros((), dtype.numpy_dtype).real.dtype
+    # rtol at least eps * max(M, N): below it, rounding-level singular values would count
+    eps = np.finfo(real).eps * 5
+    atol, rtol = np.array([0.0, 0.05, 0.0], real), np.array([eps, eps, 0.5], real)
+    out = phi.matrix_rank_atol_rtol(phi.to_tensor(low), phi.to_tensor(atol), phi.to_tensor(rtol))
+    assert out.dtype == D.INT64 and out.shape == [3]
+    wide = low.astype(np.complex128 if low.dtype.kind == "c" else np.float64)
+    np.testing.assert_array_equal(
+        out.numpy(), [np_rank(wide[i], atol[i], rtol[i]) for i in range(3)]
+    )
+
+
+@op_test("matrix_rank_atol_rtol", kind="edge")
+def test_matrix_rank_atol_rtol_edges() -> None:
+    low = sample_matrix((2, 4, 2), D.FLOAT64, seed=19) @ sample_matrix((2, 2, 4), D.FLOAT64, seed=20)
+    x = phi.to_tensor(low)
+    zero = phi.to_tensor(np.array(0.0))
+    # rtol None is eps * max(M, N), whatever atol is (PaddlePaddle 3.3.1): rank 2, not 4
+    np.testing.assert_array_equal(phi.matrix_rank_atol_rtol(x, zero, None).numpy(), [2, 2])
+    # tolerances broadcast with the batch: [3, 1] with [2] gives [3, 2]
+    out = phi.matrix_rank_atol_rtol(x, phi.to_tensor(np.full((3, 1), 1e3)), None)
+    assert out.shape == [3, 2] and not out.numpy().any()
+    # hermitian: |eigenvalues| of the lower triangle
+    h = low @ low.transpose(0, 2, 1)
+    out = phi.matrix_rank_atol_rtol(phi.to_tensor(h), zero, phi.to_tensor(np.array(1e-9)), True)
+    np.testing.assert_array_equal(out.numpy(), [2, 2])
+    # empty matrices have rank 0
+    out = phi.matrix_rank_atol_rtol(phi.zeros([2, 0, 3], "float32"), phi.to_tensor(np.float32(0.1)))
+    np.testing.assert_array_equal(out.numpy(), [0, 0])
+    with pytest.raises(InvalidArgumentError, match="'atol' must have the real dtype"):
+        phi.matrix_rank_atol_rtol(x, phi.to_tensor(np.float32(0.1)), None)
+    with pytest.raises(InvalidArgumentError, match="'atol' with dims \\[3\\] cannot be broadcast"):
+        phi.matrix_rank_atol_rtol(x, phi.to_tensor(np.zeros(3)), None)
+    with pytest.raises(InvalidArgumentError, match="square"):
+        phi.matrix_rank_atol_rtol(phi.to_tensor(np.ones((2, 3))), zero, None, True)
+    with pytest.raises(InvalidArgumentError, match="at least 2 dimensions"):
+        phi.matrix_rank_atol_rtol(phi.to_tensor(np.ones(3)), zero, None)
+    # paddle.linalg.matrix_rank's atol/rtol, numbers or tensors
+    assert phiops.linalg.matrix_rank(x, atol=1e3).numpy().tolist() == [0, 0]
+    assert phiops.linalg.matrix_rank(x, rtol=phiops.to_tensor(0.5)).shape == [2]
+    with pytest.raises(ValueError, match="tol alone"):
+        phiops.linalg.matrix_rank(x, tol=0.1, atol=0.1)

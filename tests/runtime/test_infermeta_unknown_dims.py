@@ -939,6 +939,10 @@ CASES.update(
             Case((t(2, 5, 3), t(2, 5, 2)), (0.0, "gelsd"), (0, 0, 0, 0), known=((0, 1), (0, 2))),
             Case((t(3, 5), t(3, 2)), (0.0, "gelsy"), (0, 0, 0, 0), label="gelsy"),
         ],
+        "matrix_rank_atol_rtol_infer_meta": [
+            Case((t(2, 3, 4), t(2), t(3, 1)), (False,)),
+            Case((t(2, 3, 3), t(), None), (True,), label="hermitian"),
+        ],
     }
 )
 MISMATCHES.update(
@@ -946,6 +950,7 @@ MISMATCHES.update(
         "lu_unpack_infer_meta": Case((t(-1, 3, 4), t(2, 2, dtype=I32)), (True, True), (0, 0, 0)),
         "eig_infer_meta": Case((t(-1, 3, 4),), (), (0, 0)),
         "lstsq_infer_meta": Case((t(-1, 5, 3), t(2, 4, 2)), (0.0, "gelsd"), (0, 0, 0, 0)),
+        "matrix_rank_atol_rtol_infer_meta": Case((t(-1, 2, 3, 4), t(3), None), (False,)),
     }
 )
 

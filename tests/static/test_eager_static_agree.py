@@ -779,5 +779,8 @@ ARGUMENTS.update(
             t((3, 3), "complex64"),
         ],
         "lstsq": lambda f, t: [t((2, 4, 3), "float32"), t((2, 4, 2), "float32"), 0.0, "gelsd"],
+        "matrix_rank_atol_rtol": lambda f, t: [
+            t((2, 3, 4), "float32"), t((2,), "float32"), t((), "float32"), False
+        ],
     }
 )  # fmt: skip

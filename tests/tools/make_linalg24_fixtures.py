@@ -1,5 +1,6 @@
 """Writes tests/data/linalg24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of
-the linalg24 ops (``paddle._C_ops.<op>``: lu, lu_unpack, eig, lstsq) for every dtype
+the linalg24 ops (``paddle._C_ops.<op>``: lu, lu_unpack, eig, lstsq, matrix_rank_atol_rtol,
+its rtol left out (None) where a case has two inputs) for every dtype
 PaddlePaddle registers on CPU, on several shapes each (square, tall and wide matrices, batches,
 empty batches, singular matrices, every lstsq driver); tests/ops/test_linalg24_paddle.py
 compares phiops with them (no PaddlePaddle needed there).
@@ -53,6 +54,14 @@ OPS: dict[str, list[tuple[str, list, list, str]]] = {
         ("square-gelsy", [(3, 4, 4), (3, 4, 3)], [1e-10, "gelsy"], "forward"),
         ("low-rank-gelsy", [(5, 4), (5, 2)], [1e-4, "gelsy"], "low-rank"),
     ],
+    # inputs: x, atol (and rtol), of x's real dtype
+    "matrix_rank_atol_rtol": [
+        ("atol-rtol", [(2, 4, 5), (2,), (2,)], [False], "low-rank-tolerances"),
+        ("atol-only", [(2, 4, 5), ()], [False], "low-rank-tolerances"),
+        ("broadcast", [(2, 4, 5), (3, 1), (3, 1)], [False], "low-rank-tolerances"),
+        ("hermitian", [(2, 4, 4), (), ()], [True], "hermitian-tolerances"),
+        ("empty", [(2, 0, 3), ()], [False], "low-rank-tolerances"),
+    ],
 }
 # lstsq outputs PaddlePaddle's kernel leaves unset, by driver: (rank, singular_values)
 UNSET = {"gels": (2, 3), "gelsy": (3,)}
@@ -103,6 +112,20 @@ def make_inputs(shapes: list, how: str, dtype: str, rng: np.random.Generator) ->
     elif how.startswith("factors"):
         lu, pivots, _ = _C_ops.lu(paddle.to_tensor(arrays[0]), True)
         arrays = [lu.numpy(), pivots.numpy()]
+    elif how.endswith("-tolerances"):
+        # rank-2 matrices (Hermitian ones for "hermitian"), the second scaled down, and
+        # tolerances in [0, 0.5) of x's real dtype
+        a = arrays[0]
+        m, n = a.shape[-2:]
+        if m and n:
+            left = sample(a.shape[:-1] + (2,), dtype, rng)
+            a = left @ sample(a.shape[:-2] + (2, n), dtype, rng)
+            if how.startswith("hermitian"):
+                a = left @ np.conj(np.swapaxes(left, -1, -2))
+            a[1] *= 0.05
+        real = np.zeros((), dtype).real.dtype
+        tolerances = [np.abs(t.real).astype(real) / 4 for t in arrays[1:]]
+        arrays = [a.astype(dtype)] + tolerances
     elif how == "low-rank":
         a = arrays[0]
         m, n = a.shape[-2:]
@@ -130,7 +153,10 @@ def main() -> None:
                 arrays = make_inputs(shapes, how, dtype, rng)
                 tensors = [paddle.to_tensor(a) for a in arrays]
                 tensors[0].stop_gradient = not grad
-                outs = list(fn(*tensors, *attrs))
+                # matrix_rank_atol_rtol's optional rtol: None where the case has no third input
+                optional = [None] if op == "matrix_rank_atol_rtol" and len(tensors) == 2 else []
+                result = fn(*tensors, *optional, *attrs)
+                outs = list(result) if isinstance(result, (list, tuple)) else [result]
                 unset = unset_outputs(op, attrs)
                 entry = {
                     "op": op,

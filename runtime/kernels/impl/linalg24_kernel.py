@@ -29,6 +29,7 @@ FLOATS_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 
 __all__ = [
     "int32_outputs",
+    "int64_output",
     "any_dtype_inputs",
     "lu_factor", "unpack_lu", "permutation_matrix", "complex_dtype"]
 
@@ -80,6 +81,11 @@ def int32_outputs(*indices: int):
             kernel.output_at(index).set_dtype(DataType.INT32)
 
     return configure
+
+
+def int64_output(kernel) -> None:
+    """A registration body setting the (rank) output to int64."""
+    kernel.output_at(0).set_dtype(DataType.INT64)
 
 
 def any_dtype_inputs(*indices: int):
@@ -206,3 +212,37 @@ def lstsq_kernel(
     else:
         residuals = xp.zeros((0,), dtype=x.dtype)
     return solution, residuals, rank.reshape(batch), values.reshape(batch + (min(m, n),))
+
+
+def _singular_values(xp: ModuleType, x: Array, hermitian: bool) -> Array:
+    if x.size == 0:
+        return xp.zeros(x.shape[:-2] + (min(x.shape[-2:]),), dtype=x.real.dtype)
+    if hermitian:
+        return xp.abs(xp.linalg.eigvalsh(x))
+    return xp.linalg.svd(x, compute_uv=False)
+
+
+def _rank_tolerances(kernel) -> None:
+    # the tolerances keep x's real dtype; the rank is int64
+    any_dtype_inputs(1, 2)(kernel)
+    int64_output(kernel)
+
+
+@register_kernel("matrix_rank_atol_rtol", dtypes=FLOATS_AND_COMPLEX, configure=_rank_tolerances)
+def matrix_rank_atol_rtol_kernel(
+    ctx: KernelContext, x: Array, atol: Array, rtol: Array | None, hermitian: bool
+) -> Array:
+    """The number of singular values (|eigenvalues| when ``hermitian``) of each matrix above
+    max(atol, rtol * the largest one), the tolerances broadcast with the batch dims; ``rtol``
+    None is eps(x's dtype) * max(M, N), whatever ``atol`` is (PaddlePaddle 3.3.1's rule)."""
+    xp = ctx.xp
+    values = _singular_values(xp, x, hermitian)
+    real = values.dtype
+    if rtol is None:
+        rtol = xp.asarray(np.finfo(real).eps * max(x.shape[-2:]), dtype=real)
+    largest = values.max(axis=-1) if values.shape[-1] else xp.zeros(values.shape[:-1], real)
+    atol, rtol = xp.real(atol).astype(real, copy=False), xp.real(rtol).astype(real, copy=False)
+    threshold = xp.maximum(atol, rtol * largest)
+    batch = threshold.shape
+    values = xp.broadcast_to(values, batch + values.shape[-1:])
+    return xp.sum(values > threshold[..., None], axis=-1).astype(np.int64)
