@@ -1917,3 +1917,98 @@ def lstsq(
 
 # paddle.linalg names (phiops/linalg.py exports them) and Tensor methods
 TENSOR_METHODS += ("lu", "lstsq")
+
+
+def _observation_weights(
+    weights: Tensor, dtype: DataType, observations: int, what: str, integer: bool
+) -> Tensor:
+    """cov's fweights/aweights checked as PaddlePaddle checks them, cast to ``dtype``."""
+    if len(weights.shape) > 1:
+        raise ValueError(
+            f"Input({what}) only support N-D (N<=1) tensor in cov, but received "
+            f"shape of Input(input) is {len(weights.shape)}."
+        )
+    if weights.shape[0] != observations:
+        raise ValueError(
+            f"The number of Input({what}) should equal to x's dim[1]: {observations}, but "
+            f"received size of Input({what}) is {weights.shape[0]}."
+        )
+    values = weights.numpy()
+    if values.size and values.min() < 0:
+        raise ValueError(
+            f"The value of Input({what}) cannot be negative, but received min of "
+            f"Input({what}) is {values.min()}."
+        )
+    if integer and not np.array_equal(values, np.round(values.astype(np.float64))):
+        raise ValueError(f"Input({what}) must be integer ")
+    return _C_ops.cast(weights, dtype)
+
+
+def cov(
+    x: Tensor,
+    rowvar: bool = True,
+    ddof: bool = True,
+    fweights: Tensor | None = None,
+    aweights: Tensor | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """The covariance matrix of the variables ``x`` holds (rows, or columns when ``rowvar`` is
+    False; a 1-D ``x`` is one variable), with integer frequency weights ``fweights`` and
+    observation weights ``aweights`` per observation; ``ddof`` True divides by the weights'
+    sum less one (less sum(w * aweights) / sum(w) with aweights), False by their sum. One
+    variable gives a 0-D result, as PaddlePaddle's composite does."""
+    if len(x.shape) > 2 or len(x.shape) < 1:
+        raise ValueError(
+            "Input(x) only support N-D (1<=N<=2) tensor in cov, but received "
+            f"length of Input(input) is {len(x.shape)}."
+        )
+    nx = _C_ops.reshape(x, [1, -1]) if len(x.shape) == 1 else x
+    if not rowvar and nx.shape[0] != 1:
+        nx = _C_ops.transpose(nx, [1, 0])
+    observations = nx.shape[1]
+    weights = None
+    if fweights is not None:
+        weights = _observation_weights(fweights, nx.dtype, observations, "fweights", True)
+    if aweights is not None:
+        observation = _observation_weights(aweights, nx.dtype, observations, "aweights", False)
+        weights = observation if weights is None else weights * observation
+    total = _C_ops.full([], observations, nx.dtype, None)
+    if weights is not None:
+        total = _C_ops.sum(weights, [], None, False)
+        if total.item() == 0:
+            raise ValueError("The sum of weights is zero, can't be normalized.")
+        weighted = nx * weights
+    else:
+        weighted = nx
+    mean = _C_ops.sum(weighted, [1], None, False) / total
+    if weights is not None and aweights is not None and ddof:
+        aw = _C_ops.cast(aweights, weights.dtype)
+        norm_factor = total - _C_ops.sum(weights * aw, [], None, False) / total
+    else:
+        norm_factor = total - _C_ops.full([], int(ddof), nx.dtype, None)
+    norm_factor = _C_ops.maximum(norm_factor, _C_ops.full([], 0, nx.dtype, None))
+    centred = nx - _C_ops.unsqueeze(mean, [1])
+    other = _C_ops.conj(weighted) if weighted.dtype.is_complex else weighted
+    product = _C_ops.matmul(centred, other, False, True)
+    return _C_ops.squeeze(_C_ops.divide(product, norm_factor), [])
+
+
+def corrcoef(x: Tensor, rowvar: bool = True, name: str | None = None) -> Tensor:
+    """The Pearson correlation coefficients of the variables ``x`` holds: cov(x, rowvar)
+    divided by the outer product of its diagonal's square roots, clipped to [-1, 1]; one
+    variable gives c / c (1, or nan for a zero variance)."""
+    if len(x.shape) > 2 or len(x.shape) < 1:
+        raise ValueError(
+            "Input(x) only support N-D (1<=N<=2) tensor in corrcoef, but received "
+            f"length of Input(input) is {len(x.shape)}."
+        )
+    c = cov(x, rowvar)
+    if len(c.shape) == 0:
+        return c / c
+    stddev = _C_ops.sqrt(_C_ops.diag(c, 0, 0.0))
+    c = c / _C_ops.unsqueeze(stddev, [1])
+    c = c / _C_ops.unsqueeze(stddev, [0])
+    return _C_ops.clip(c, -1.0, 1.0)
+
+
+TENSOR_METHODS += ("cov", "corrcoef")

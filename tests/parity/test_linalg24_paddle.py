@@ -1,4 +1,5 @@
-"""paddle.linalg.lu, lu_unpack, eig and lstsq (and their Tensor methods) against PaddlePaddle
+"""paddle.linalg.lu, lu_unpack, eig, lstsq, matrix_rank's atol/rtol, cov and corrcoef (and
+their Tensor methods) against PaddlePaddle
 3.3.1 run live: the same calls in both libraries, every result and the gradient of every float
 input compared, and bad input refused by both. Runs only where PaddlePaddle is installed
 (tests/ops/test_linalg24_paddle.py compares recorded op results without it). eig is compared in
@@ -41,6 +42,15 @@ CASES: list[tuple[str, str, list[np.ndarray], dict[str, Any], bool]] = [
     ("lstsq-gelsd", "lstsq", [floats(5, 3), floats(5, 2)], {"driver": "gelsd"}, False),
     ("lstsq-gelss-wide", "lstsq", [floats(3, 5), floats(3, 2)], {"driver": "gelss"}, False),
     ("lstsq-rcond", "lstsq", [floats(4, 4), floats(4, 1)], {"rcond": 1e-3}, False),
+    ("matrix_rank-atol", "matrix_rank", [floats(2, 4, 1) @ floats(2, 1, 5)], {"atol": 0.1}, False),
+    ("matrix_rank-rtol", "matrix_rank", [floats(3, 4, 4)], {"atol": 0.05, "rtol": 0.3}, False),
+    (
+        "matrix_rank-hermitian",
+        "matrix_rank",
+        [floats(2, 3, 1) @ floats(2, 1, 3) + floats(2, 1, 3).transpose(0, 2, 1) @ floats(2, 1, 3)],
+        {"rtol": 1e-9, "hermitian": True},
+        False,
+    ),
 ]
 
 
@@ -103,6 +113,8 @@ def test_eig_gradient_equals_paddles_for_a_real_matrix() -> None:
 
 
 METHODS = [
+    ("cov", [floats(3, 4)], {"ddof": False}),
+    ("corrcoef", [floats(3, 4)], {}),
     ("lu", [pivoted(3, 3)], {"get_infos": True}),
     ("eig", [floats(3, 3)], {}),
     ("lstsq", [floats(4, 3), floats(4, 2)], {"driver": "gelsd"}),
@@ -139,10 +151,49 @@ def test_bad_input_is_refused_by_both(name: str, shapes: list, kwargs: dict) -> 
 def test_signatures_are_paddles() -> None:
     import inspect
 
-    for name in ("lu", "lu_unpack", "eig", "lstsq"):
+    for name in ("lu", "lu_unpack", "eig", "lstsq", "cov", "corrcoef"):
         theirs = inspect.signature(getattr(paddle.linalg, name))
         ours = inspect.signature(getattr(phiops.linalg, name))
         assert list(ours.parameters) == list(theirs.parameters), name
         assert [p.default for p in ours.parameters.values()] == [
             p.default for p in theirs.parameters.values()
         ], name
+
+
+COV_CASES = [
+    ("cov", {}),
+    ("cov", {"rowvar": False, "ddof": False}),
+    ("cov", {"fweights": np.array([1, 2, 1, 3, 1]), "aweights": RNG.uniform(0.1, 1, 5)}),
+    ("cov", {"aweights": RNG.uniform(0.1, 1, 5), "ddof": False}),
+    ("corrcoef", {}),
+    ("corrcoef", {"rowvar": False}),
+]
+
+
+@pytest.mark.parametrize(
+    "name, kwargs", COV_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(COV_CASES)]
+)
+def test_cov_and_corrcoef_and_their_gradients_equal_paddles(name: str, kwargs: dict) -> None:
+    x = floats(3, 5) if kwargs.get("rowvar", True) else floats(5, 3)
+    results = []
+    for lib in (paddle, phiops):
+        tensor = lib.to_tensor(x, stop_gradient=False)
+        arguments = {
+            k: lib.to_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()
+        }
+        out = getattr(lib.linalg, name)(tensor, **arguments)
+        weights = lib.to_tensor(np.linspace(0.5, 1.5, out.size).reshape(out.shape))
+        (grad,) = lib.grad([out], [tensor], [weights])
+        results.append((out.numpy(), grad.numpy()))
+    for mine, expected in zip(results[1], results[0]):
+        assert mine.dtype == expected.dtype and mine.shape == expected.shape
+        np.testing.assert_allclose(mine, expected, rtol=1e-9, atol=1e-12)
+
+
+def test_cov_and_corrcoef_of_one_variable_equal_paddles() -> None:
+    x = floats(6)
+    for name in ("cov", "corrcoef"):
+        theirs = getattr(paddle.linalg, name)(paddle.to_tensor(x)).numpy()
+        ours = getattr(phiops.linalg, name)(phiops.to_tensor(x)).numpy()
+        assert ours.shape == theirs.shape
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)

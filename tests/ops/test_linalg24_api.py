@@ -1,0 +1,89 @@
+"""paddle.linalg.cov and corrcoef (composites of ops, as PaddlePaddle 3.3.1's are) against
+numpy's np.cov/np.corrcoef, whose formulas (weights, ddof with aweights) are PaddlePaddle's;
+PaddlePaddle's own values are compared live in tests/parity/test_linalg24_paddle.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import phiops as paddle
+
+RNG = np.random.default_rng(2427)
+X = RNG.uniform(-1, 1, (3, 6))
+FWEIGHTS = np.array([1, 2, 1, 3, 1, 2])
+AWEIGHTS = RNG.uniform(0.1, 1, 6)
+
+
+@pytest.mark.parametrize(
+    "kwargs, reference",
+    [
+        ({}, {}),
+        ({"rowvar": False}, {"rowvar": False}),
+        ({"ddof": False}, {"ddof": 0}),
+        ({"fweights": FWEIGHTS}, {"fweights": FWEIGHTS}),
+        ({"aweights": AWEIGHTS}, {"aweights": AWEIGHTS}),
+        (
+            {"fweights": FWEIGHTS, "aweights": AWEIGHTS, "ddof": False},
+            {"fweights": FWEIGHTS, "aweights": AWEIGHTS, "ddof": 0},
+        ),
+        ({"fweights": FWEIGHTS, "aweights": AWEIGHTS}, {"fweights": FWEIGHTS, "aweights": AWEIGHTS}),
+    ],
+    ids=["plain", "columns", "ddof0", "fweights", "aweights", "both-ddof0", "both"],
+)
+def test_cov_matches_numpy(kwargs: dict, reference: dict) -> None:
+    x = X.T if kwargs.get("rowvar") is False else X
+    arguments = {k: paddle.to_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    got = paddle.linalg.cov(paddle.to_tensor(x), **arguments)
+    np.testing.assert_allclose(got.numpy(), np.cov(x, **reference), rtol=1e-12, atol=1e-14)
+
+
+def test_cov_of_one_variable_is_0_d_and_float32_stays_float32() -> None:
+    got = paddle.linalg.cov(paddle.to_tensor(X[0]))
+    assert got.shape == []
+    np.testing.assert_allclose(got.numpy(), np.cov(X[0]), rtol=1e-12)
+    got = paddle.to_tensor(X.astype(np.float32)).cov()
+    assert got.dtype == paddle.float32
+    np.testing.assert_allclose(got.numpy(), np.cov(X), rtol=1e-5, atol=1e-6)
+
+
+def test_cov_gradient_flows_to_x() -> None:
+    x = paddle.to_tensor(X, stop_gradient=False)
+    paddle.linalg.cov(x).sum().backward()
+    # d sum(cov) / dx: each variable's deviation summed over variables, times 2 / (n - 1)
+    centred = X - X.mean(axis=1, keepdims=True)
+    expected = 2 * np.broadcast_to(centred.sum(axis=0), X.shape) / (X.shape[1] - 1)
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-10, atol=1e-12)
+
+
+def test_cov_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="1<=N<=2"):
+        paddle.linalg.cov(paddle.to_tensor(np.ones((2, 2, 2))))
+    with pytest.raises(ValueError, match="should equal to x's dim\\[1\\]: 6"):
+        paddle.linalg.cov(paddle.to_tensor(X), fweights=paddle.to_tensor(FWEIGHTS[:4]))
+    with pytest.raises(ValueError, match="cannot be negative"):
+        paddle.linalg.cov(paddle.to_tensor(X), aweights=paddle.to_tensor(-AWEIGHTS))
+    with pytest.raises(ValueError, match="must be integer"):
+        paddle.linalg.cov(paddle.to_tensor(X), fweights=paddle.to_tensor(AWEIGHTS))
+    with pytest.raises(ValueError, match="N<=1"):
+        paddle.linalg.cov(paddle.to_tensor(X), fweights=paddle.to_tensor(np.ones((6, 1))))
+    with pytest.raises(ValueError, match="sum of weights is zero"):
+        paddle.linalg.cov(paddle.to_tensor(X), aweights=paddle.to_tensor(np.zeros(6)))
+
+
+def test_corrcoef_matches_numpy() -> None:
+    np.testing.assert_allclose(
+        paddle.linalg.corrcoef(paddle.to_tensor(X)).numpy(), np.corrcoef(X), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        paddle.to_tensor(X).corrcoef(rowvar=False).numpy(), np.corrcoef(X, rowvar=False), rtol=1e-12
+    )
+    # one variable: c / c, 1 (nan for a constant variable)
+    assert float(paddle.linalg.corrcoef(paddle.to_tensor(X[0])).numpy()) == 1.0
+    assert np.isnan(paddle.linalg.corrcoef(paddle.to_tensor(np.ones(4))).numpy())
+    # perfectly correlated rows stay within [-1, 1]
+    got = paddle.linalg.corrcoef(paddle.to_tensor(np.stack([X[0], 3 * X[0], -X[0]]))).numpy()
+    assert got.max() <= 1 and got.min() >= -1
+    np.testing.assert_allclose(got, [[1, 1, -1], [1, 1, -1], [-1, -1, 1]], atol=1e-12)
+    with pytest.raises(ValueError, match="1<=N<=2"):
+        paddle.linalg.corrcoef(paddle.to_tensor(np.float64(1.0)))
