@@ -2012,3 +2012,103 @@ def corrcoef(x: Tensor, rowvar: bool = True, name: str | None = None) -> Tensor:
 
 
 TENSOR_METHODS += ("cov", "corrcoef")
+
+
+_CDIST_MODES = (
+    "use_mm_for_euclid_dist_if_necessary",
+    "use_mm_for_euclid_dist",
+    "donot_use_mm_for_euclid_dist",
+)
+
+
+def cdist(
+    x: Tensor,
+    y: Tensor,
+    p: float = 2.0,
+    compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
+    name: str | None = None,
+) -> Tensor:
+    """The p-norm distance between each row of ``x`` [..., R1, C] and each row of ``y``
+    [..., R2, C] (batch dims broadcast): [..., R1, R2]. For p = 2 with "use_mm_for_euclid_dist"
+    (or the default mode when R1 or R2 exceeds 25) it is sqrt(max(|x|^2 + |y|^2 - 2 x y^T, 0)),
+    as PaddlePaddle's composite computes it; an empty R1 or R2 gives [R1, R2], as there."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(
+            "The compute_mode should be 'use_mm_for_euclid_dist_if_necessary', "
+            "'use_mm_for_euclid_dist' or 'donot_use_mm_for_euclid_dist', "
+            f"but received compute_mode is {compute_mode}."
+        )
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise TypeError(f"cdist: argument 'p' must be an int or a float, got {type(p).__name__}")
+    for label, tensor in (("x", x), ("y", y)):
+        if len(tensor.shape) < 2:
+            raise InvalidArgumentError(
+                f"cdist: argument '{label}' must be at least 2-dimensional, got dims "
+                f"{list(tensor.shape)}"
+            )
+    if x.shape[-1] != y.shape[-1]:
+        raise InvalidArgumentError(
+            f"cdist: arguments 'x' and 'y' must have the same last dimension, got "
+            f"{x.shape[-1]} and {y.shape[-1]}"
+        )
+    if p < 0:
+        raise InvalidArgumentError(f"cdist: argument 'p' must be >= 0, got {p}")
+    rows_x, rows_y, columns = x.shape[-2], y.shape[-2], x.shape[-1]
+    p = float(p)
+    if rows_x == 0 or rows_y == 0:
+        return _C_ops.full([rows_x, rows_y], 0, x.dtype, None)
+    if columns == 0:
+        return _C_ops.full([rows_x, rows_y], 0, x.dtype, None)
+    mode = _CDIST_MODES.index(compute_mode)
+    if p == 2.0 and (mode == 1 or (mode == 0 and (rows_x > 25 or rows_y > 25))):
+        x_norm = _C_ops.sum(_C_ops.pow(x, 2.0), [-1], None, True)
+        y_norm = _C_ops.sum(_C_ops.pow(y, 2.0), [-1], None, True)
+        result = (
+            _C_ops.scale(_C_ops.matmul(x, y, False, True), -2.0, 0.0, True)
+            + _swap_last_two(y_norm)
+            + x_norm
+        )
+        return _C_ops.sqrt(_C_ops.maximum(result, _C_ops.full([], 0.0, result.dtype, None)))
+    difference = _C_ops.unsqueeze(x, [-2]) - _C_ops.unsqueeze(y, [-3])
+    return norm(difference, p=p, axis=-1)
+
+
+def pdist(x: Tensor, p: float = 2.0, name: str | None = None) -> Tensor:
+    """The p-norm distance between every pair of rows of ``x`` [N, M], the pairs (i, j) with
+    i < j in row-major order: [N (N - 1) / 2]."""
+    if len(x.shape) != 2:
+        raise InvalidArgumentError(
+            f"pdist: argument 'x' must be 2-dimensional, got dims {list(x.shape)}"
+        )
+    difference = _C_ops.unsqueeze(x, [-2]) - _C_ops.unsqueeze(x, [-3])
+    distances = norm(difference, p=p, axis=-1)
+    rows = x.shape[0]
+    upper = to_tensor(np.triu(np.ones((rows, rows), dtype=bool), 1))
+    return _C_ops.masked_select(distances, upper)
+
+
+def vander(
+    x: Tensor, n: int | None = None, increasing: bool = False, name: str | None = None
+) -> Tensor:
+    """The Vandermonde matrix of the 1-D ``x``: [len(x), n] (n None: len(x)), column j holding
+    x^(n - 1 - j), or x^j when ``increasing``; x^0 is 1."""
+    if len(x.shape) != 1:
+        raise ValueError(
+            "The input of x is expected to be a 1-D Tensor."
+            f"But now the dims of Input(X) is {len(x.shape)}."
+        )
+    if n is None:
+        n = x.shape[0]
+    if n < 0:
+        raise ValueError("N must be non-negative.")
+    rows = x.shape[0]
+    columns = [_C_ops.full([rows, min(n, 1)], 1, x.dtype, None)]
+    if n > 1:
+        repeated = _C_ops.tile(_C_ops.unsqueeze(x, [1]), [1, n - 1])
+        columns.append(_C_ops.cumprod(repeated, -1, False, False))
+    result = _C_ops.concat(columns, 1) if len(columns) > 1 else columns[0]
+    return result if increasing else _C_ops.flip(result, [1])
+
+
+__all__ += ["cdist", "pdist", "vander"]
+TENSOR_METHODS += ("cdist", "vander")

@@ -1,6 +1,7 @@
-"""paddle.linalg.cov and corrcoef (composites of ops, as PaddlePaddle 3.3.1's are) against
-numpy's np.cov/np.corrcoef, whose formulas (weights, ddof with aweights) are PaddlePaddle's;
-PaddlePaddle's own values are compared live in tests/parity/test_linalg24_paddle.py."""
+"""paddle.linalg.cov and corrcoef, paddle.cdist, pdist and vander (composites of ops, as
+PaddlePaddle 3.3.1's are) against numpy: np.cov/np.corrcoef, whose formulas (weights, ddof with
+aweights) are PaddlePaddle's, p-norms of differences, np.vander; PaddlePaddle's own values are
+compared live in tests/parity/test_linalg24_paddle.py."""
 
 from __future__ import annotations
 
@@ -87,3 +88,70 @@ def test_corrcoef_matches_numpy() -> None:
     np.testing.assert_allclose(got, [[1, 1, -1], [1, 1, -1], [-1, -1, 1]], atol=1e-12)
     with pytest.raises(ValueError, match="1<=N<=2"):
         paddle.linalg.corrcoef(paddle.to_tensor(np.float64(1.0)))
+
+
+def np_cdist(x: np.ndarray, y: np.ndarray, p: float) -> np.ndarray:
+    difference = np.abs(x[..., :, None, :] - y[..., None, :, :])
+    if p == 0:
+        return (difference != 0).sum(-1).astype(x.dtype)
+    if p == np.inf:
+        return difference.max(-1)
+    # PaddlePaddle 3.3.1's p_norm rounds the root's exponent 1/p to float32
+    return (difference**p).sum(-1) ** float(np.float32(1) / np.float32(p))
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.5, np.inf])
+def test_cdist_matches_numpy(p: float) -> None:
+    x, y = RNG.uniform(-1, 1, (2, 4, 3)), RNG.uniform(-1, 1, (5, 3))
+    got = paddle.cdist(paddle.to_tensor(x), paddle.to_tensor(y), p=p)
+    assert got.shape == [2, 4, 5]
+    np.testing.assert_allclose(got.numpy(), np_cdist(x, y, p), rtol=1e-10, atol=1e-12)
+
+
+def test_cdist_matrix_product_mode_and_edges() -> None:
+    x, y = RNG.uniform(-1, 1, (30, 3)), RNG.uniform(-1, 1, (4, 3))
+    for mode in ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist"):
+        got = paddle.to_tensor(x).cdist(paddle.to_tensor(y), compute_mode=mode)
+        np.testing.assert_allclose(got.numpy(), np_cdist(x, y, 2.0), rtol=1e-8, atol=1e-8)
+    # PaddlePaddle 3.3.1: an empty side gives [R1, R2], no columns give zeros
+    assert paddle.cdist(paddle.zeros([2, 0, 3]), paddle.zeros([2, 4, 3])).shape == [0, 4]
+    assert not paddle.cdist(paddle.zeros([2, 0]), paddle.zeros([3, 0])).numpy().any()
+    with pytest.raises(ValueError, match="compute_mode"):
+        paddle.cdist(paddle.to_tensor(x), paddle.to_tensor(y), compute_mode="fast")
+    with pytest.raises(ValueError, match="same last dimension"):
+        paddle.cdist(paddle.to_tensor(x), paddle.to_tensor(y[:, :2]))
+    with pytest.raises(ValueError, match="at least 2-dimensional"):
+        paddle.cdist(paddle.to_tensor(x[0]), paddle.to_tensor(y))
+    with pytest.raises(ValueError, match="'p' must be >= 0"):
+        paddle.cdist(paddle.to_tensor(x), paddle.to_tensor(y), p=-1.0)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, np.inf])
+def test_pdist_matches_numpy(p: float) -> None:
+    x = RNG.uniform(-1, 1, (5, 3))
+    rows, columns = np.triu_indices(5, 1)
+    expected = np_cdist(x, x, p)[rows, columns]
+    np.testing.assert_allclose(paddle.pdist(paddle.to_tensor(x), p).numpy(), expected, rtol=1e-10)
+    assert paddle.pdist(paddle.to_tensor(x[:1])).shape == [0]
+    with pytest.raises(ValueError, match="2-dimensional"):
+        paddle.pdist(paddle.to_tensor(x[0]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "complex64"])
+def test_vander_matches_numpy(dtype: str) -> None:
+    x = np.array([2, -1, 3]).astype(dtype)
+    np.testing.assert_array_equal(paddle.vander(paddle.to_tensor(x)).numpy(), np.vander(x))
+    got = paddle.to_tensor(x).vander(n=5, increasing=True)
+    assert got.dtype == paddle.to_tensor(x).dtype
+    np.testing.assert_array_equal(got.numpy(), np.vander(x, 5, increasing=True))
+
+
+def test_vander_edges() -> None:
+    x = paddle.to_tensor(np.array([2.0, 3.0]))
+    assert paddle.vander(x, 0).shape == [2, 0]
+    np.testing.assert_array_equal(paddle.vander(x, 1).numpy(), [[1.0], [1.0]])
+    assert paddle.vander(paddle.to_tensor(np.zeros(0))).shape == [0, 0]
+    with pytest.raises(ValueError, match="1-D Tensor"):
+        paddle.vander(paddle.to_tensor(np.ones((2, 2))))
+    with pytest.raises(ValueError, match="non-negative"):
+        paddle.vander(x, -1)

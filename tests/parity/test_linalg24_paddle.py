@@ -1,7 +1,7 @@
-"""paddle.linalg.lu, lu_unpack, eig, lstsq, matrix_rank's atol/rtol, cov and corrcoef (and
-their Tensor methods) against PaddlePaddle
-3.3.1 run live: the same calls in both libraries, every result and the gradient of every float
-input compared, and bad input refused by both. Runs only where PaddlePaddle is installed
+"""paddle.linalg.lu, lu_unpack, eig, lstsq, matrix_rank's atol/rtol, cov and corrcoef,
+paddle.cdist, pdist and vander (and their Tensor methods) against PaddlePaddle 3.3.1 run live:
+the same calls in both libraries, every result and the gradient of every float input compared,
+and bad input refused by both. Runs only where PaddlePaddle is installed
 (tests/ops/test_linalg24_paddle.py compares recorded op results without it). eig is compared in
 float64 on single matrices, where both libraries' geev give the same eigenpairs in the same
 order (PaddlePaddle's gradient for a batch is wrong past the first matrix)."""
@@ -197,3 +197,56 @@ def test_cov_and_corrcoef_of_one_variable_equal_paddles() -> None:
         ours = getattr(phiops.linalg, name)(phiops.to_tensor(x)).numpy()
         assert ours.shape == theirs.shape
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+DISTANCE_CASES = [
+    ("cdist", [floats(2, 4, 3), floats(5, 3)], {}),
+    ("cdist", [floats(30, 3), floats(4, 3)], {}),
+    ("cdist", [floats(4, 3), floats(5, 3)], {"p": 1.0}),
+    ("cdist", [floats(4, 3), floats(5, 3)], {"p": 3.0, "compute_mode": "donot_use_mm_for_euclid_dist"}),
+    ("cdist", [floats(4, 3), floats(5, 3)], {"compute_mode": "use_mm_for_euclid_dist"}),
+    ("pdist", [floats(5, 3)], {}),
+    ("pdist", [floats(4, 2)], {"p": np.inf}),
+]
+
+
+@pytest.mark.parametrize(
+    "name, arrays, kwargs", DISTANCE_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(DISTANCE_CASES)]
+)
+def test_distances_and_their_gradients_equal_paddles(name: str, arrays: list, kwargs: dict) -> None:
+    results = []
+    for lib in (paddle, phiops):
+        tensors = [lib.to_tensor(a, stop_gradient=False) for a in arrays]
+        out = getattr(lib, name)(*tensors, **kwargs)
+        weights = lib.to_tensor(np.linspace(0.5, 1.5, out.size).reshape(out.shape))
+        grads = lib.grad([out], tensors, [weights])
+        results.append([out.numpy()] + [g.numpy() for g in grads])
+    for mine, expected in zip(results[1], results[0]):
+        assert mine.shape == expected.shape
+        np.testing.assert_allclose(mine, expected, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "x, kwargs",
+    [
+        (np.array([2.0, -1.0, 3.0]), {}),
+        (np.array([2, -1, 3]), {"n": 5, "increasing": True}),
+        (np.array([1.5, 0.5]), {"n": 1}),
+        (np.array([1.5, 0.5]), {"n": 0}),
+    ],
+    ids=["square", "int-increasing", "n1", "n0"],
+)
+def test_vander_equals_paddles(x: np.ndarray, kwargs: dict) -> None:
+    theirs = paddle.vander(paddle.to_tensor(x), **kwargs).numpy()
+    ours = phiops.vander(phiops.to_tensor(x), **kwargs).numpy()
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_distance_signatures_are_paddles() -> None:
+    import inspect
+
+    for name in ("cdist", "pdist", "vander"):
+        theirs = inspect.signature(getattr(paddle, name))
+        ours = inspect.signature(getattr(phiops, name))
+        assert list(ours.parameters) == list(theirs.parameters), name
