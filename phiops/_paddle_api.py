@@ -2112,3 +2112,66 @@ def vander(
 
 __all__ += ["cdist", "pdist", "vander"]
 TENSOR_METHODS += ("cdist", "vander")
+
+
+def householder_product(x: Tensor, tau: Tensor, name: str | None = None) -> Tensor:
+    """The first N columns of the product H_1 H_2 ... H_k of Householder reflections
+    H_i = I - tau_i w_i w_i^H, w_i being column i of ``x`` [..., M, N] (M >= N) below the
+    diagonal with a 1 on it and zeros above (LAPACK's orgqr on geqrf's output); ``tau``
+    [..., K], K <= N, of x's dtype and batch dims."""
+    float_like = (
+        DataType.FLOAT16,
+        DataType.FLOAT32,
+        DataType.FLOAT64,
+        DataType.COMPLEX64,
+        DataType.COMPLEX128,
+    )
+    for label, tensor in (("x", x), ("tau", tau)):
+        if tensor.dtype not in float_like:
+            raise TypeError(
+                f"householder_product: argument '{label}' must be float16, float32, float64, "
+                f"complex64 or complex128, got {tensor.dtype.name.lower()}"
+            )
+    if x.dtype != tau.dtype:
+        raise InvalidArgumentError(
+            "householder_product: argument 'tau' must have the dtype of argument 'x' "
+            f"({x.dtype.name.lower()}), got {tau.dtype.name.lower()}"
+        )
+    if not (len(x.shape) >= 2 and len(tau.shape) >= 1 and len(x.shape) == len(tau.shape) + 1):
+        raise InvalidArgumentError(
+            "householder_product: argument 'x' must have at least 2 dimensions and one more "
+            f"than argument 'tau', got dims {list(x.shape)} and {list(tau.shape)}"
+        )
+    m, n = x.shape[-2:]
+    k = tau.shape[-1]
+    if m < n:
+        raise InvalidArgumentError(
+            f"householder_product: argument 'x' must have at least as many rows as columns, "
+            f"got dims {list(x.shape)}"
+        )
+    if n < k:
+        raise InvalidArgumentError(
+            f"householder_product: argument 'tau' must have at most x's {n} columns in its last "
+            f"dim, got dims {list(tau.shape)}"
+        )
+    if list(x.shape[:-2]) != list(tau.shape[:-1]):
+        raise InvalidArgumentError(
+            "householder_product: arguments 'x' and 'tau' must have the same batch dims, got "
+            f"dims {list(x.shape)} and {list(tau.shape)}"
+        )
+    q = _C_ops.cast(_C_ops.eye(m, m, DataType.FLOAT32, None), x.dtype)
+    rows = np.arange(m)
+    for i in range(min(k, n)):
+        column = _C_ops.index_select(x, to_tensor(np.array([i], np.int64)), -1)
+        below = to_tensor((rows > i).astype(np.float32)[:, None])
+        unit = to_tensor((rows == i).astype(np.float32)[:, None])
+        w = column * _C_ops.cast(below, x.dtype) + _C_ops.cast(unit, x.dtype)
+        w_h = _swap_last_two(_C_ops.conj(w) if x.dtype.is_complex else w)
+        scale = _C_ops.unsqueeze(
+            _C_ops.index_select(tau, to_tensor(np.array([i], np.int64)), -1), [-1]
+        )
+        q = q - _C_ops.matmul(_C_ops.matmul(q, w), w_h) * scale
+    return _C_ops.slice(q, [len(q.shape) - 1], [0], [n], [1], [])
+
+
+TENSOR_METHODS += ("householder_product",)

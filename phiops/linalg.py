@@ -7,11 +7,11 @@ functions of ``import phiops`` (phiops/_paddle_api.py and the generated ops; the
 are runtime/kernels/impl/linalg*_kernel.py).
 
 With ``lu``, ``lu_unpack``, ``eig`` and ``lstsq`` (the linalg24 ops,
-runtime/kernels/impl/linalg24_kernel.py) and ``cov`` and ``corrcoef`` (composites, as
-PaddlePaddle's are). PaddlePaddle has more that phiops lacks:
-``cholesky_inverse``, ``vecdot``, ``matrix_transpose``, ``svdvals``,
-``householder_product``, ``pca_lowrank``, ``svd_lowrank``, ``lu_solve``, ``matrix_exp``,
-``ormqr`` and ``fp8_fp8_half_gemm_fused``; the gradient of ``svd`` for complex input raises
+runtime/kernels/impl/linalg24_kernel.py) and ``cov``, ``corrcoef`` and
+``householder_product`` (composites, as PaddlePaddle's are). PaddlePaddle has more that phiops
+lacks: ``cholesky_inverse``, ``vecdot``, ``matrix_transpose``, ``svdvals``, ``pca_lowrank``,
+``svd_lowrank``, ``lu_solve``, ``matrix_exp``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``; the
+gradient of ``svd`` for complex input raises
 UnimplementedError. ``matrix_rank``'s ``atol``/``rtol`` run the matrix_rank_atol_rtol op.
 """
 
@@ -74,8 +74,8 @@ __all__ = [
 
 # linalg24: lu, lu_unpack, eig, lstsq
 from phiops._api import eig, lu_unpack  # noqa: E402
-from phiops._paddle_api import corrcoef, cov, lstsq, lu  # noqa: E402
+from phiops._paddle_api import corrcoef, cov, householder_product, lstsq, lu  # noqa: E402
 
-__all__ += ["lu", "lu_unpack", "eig", "lstsq", "cov", "corrcoef"]
+__all__ += ["lu", "lu_unpack", "eig", "lstsq", "cov", "corrcoef", "householder_product"]
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -155,3 +155,66 @@ def test_vander_edges() -> None:
         paddle.vander(paddle.to_tensor(np.ones((2, 2))))
     with pytest.raises(ValueError, match="non-negative"):
         paddle.vander(x, -1)
+
+
+def np_householder_product(x: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    """The product of I - tau_i w_i w_i^H, one matrix, element by element."""
+    m, n = x.shape
+    q = np.eye(m, dtype=x.dtype)
+    for i, t in enumerate(tau):
+        w = np.zeros(m, x.dtype)
+        w[i] = 1
+        w[i + 1 :] = x[i + 1 :, i]
+        q = q @ (np.eye(m) - t * np.outer(w, w.conj()))
+    return q[:, :n]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_householder_product_matches_the_reflections_product(dtype: str) -> None:
+    x = RNG.uniform(-1, 1, (2, 5, 3))
+    tau = RNG.uniform(0, 2, (2, 2))
+    if dtype.startswith("complex"):
+        x, tau = x + 1j * RNG.uniform(-1, 1, x.shape), tau + 0.5j
+    x, tau = x.astype(dtype), tau.astype(dtype)
+    got = paddle.linalg.householder_product(paddle.to_tensor(x), paddle.to_tensor(tau))
+    assert got.shape == [2, 5, 3] and got.numpy().dtype == x.dtype
+    expected = np.stack([np_householder_product(x[i], tau[i]) for i in range(2)])
+    tolerance = 1e-5 if dtype == "float32" else 1e-12
+    np.testing.assert_allclose(got.numpy(), expected, rtol=tolerance, atol=tolerance)
+
+
+def test_householder_product_of_geqrf_factors_is_qr_q() -> None:
+    # numpy's "raw" QR is LAPACK geqrf's output, (its transpose) and tau
+    a = RNG.uniform(-1, 1, (4, 3))
+    h, tau = np.linalg.qr(a, mode="raw")
+    q = paddle.to_tensor(h.T).householder_product(paddle.to_tensor(tau)).numpy()
+    np.testing.assert_allclose(q, np.linalg.qr(a)[0], rtol=1e-12, atol=1e-12)
+
+
+def test_householder_product_refuses_bad_input() -> None:
+    x, tau = paddle.to_tensor(np.ones((4, 3))), paddle.to_tensor(np.ones(2))
+    with pytest.raises(ValueError, match="dtype of argument 'x'"):
+        paddle.linalg.householder_product(x, paddle.to_tensor(np.ones(2, np.float32)))
+    with pytest.raises(ValueError, match="at least as many rows"):
+        paddle.linalg.householder_product(paddle.to_tensor(np.ones((2, 3))), tau)
+    with pytest.raises(ValueError, match="at most x's 3 columns"):
+        paddle.linalg.householder_product(x, paddle.to_tensor(np.ones(4)))
+    with pytest.raises(ValueError, match="one more"):
+        paddle.linalg.householder_product(x, paddle.to_tensor(np.ones((1, 2))))
+    with pytest.raises(ValueError, match="same batch dims"):
+        paddle.linalg.householder_product(
+            paddle.to_tensor(np.ones((2, 4, 3))), paddle.to_tensor(np.ones((3, 2)))
+        )
+    with pytest.raises(TypeError, match="must be float16"):
+        paddle.linalg.householder_product(
+            paddle.to_tensor(np.ones((4, 3), np.int64)), paddle.to_tensor(np.ones(2, np.int64))
+        )
+
+
+def test_householder_product_gradient_matches_finite_differences() -> None:
+    from tests.autograd.gradcheck import check_gradients
+
+    check_gradients(
+        lambda x, tau: paddle.linalg.householder_product(x, tau),
+        [RNG.uniform(-1, 1, (4, 3)), RNG.uniform(0, 2, (2,))],
+    )
