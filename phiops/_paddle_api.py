@@ -2175,3 +2175,124 @@ def householder_product(x: Tensor, tau: Tensor, name: str | None = None) -> Tens
 
 
 TENSOR_METHODS += ("householder_product",)
+
+
+# matrix_exp's Pade coefficients b_0 .. b_(d-1) of degree d (b_d = 1) and, per dtype, the
+# degrees tried and the 1-norm bounds below which each is accurate, and the norm that scaling
+# brings the matrix under for the last degree: Eigen's MatrixExponential, as PaddlePaddle 3.3.1
+# takes them (Higham, "The scaling and squaring method for the matrix exponential revisited",
+# 2005).
+_PADE_COEFFICIENTS = {
+    3: (120.0, 60.0, 12.0),
+    5: (30240.0, 15120.0, 3360.0, 420.0, 30.0),
+    7: (17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0),
+    9: (
+        17643225600.0,
+        8821612800.0,
+        2075673600.0,
+        302702400.0,
+        30270240.0,
+        2162160.0,
+        110880.0,
+        3960.0,
+        90.0,
+    ),
+    13: (
+        64764752532480000.0,
+        32382376266240000.0,
+        7771770303897600.0,
+        1187353796428800.0,
+        129060195264000.0,
+        10559470521600.0,
+        670442572800.0,
+        33522128640.0,
+        1323241920.0,
+        40840800.0,
+        960960.0,
+        16380.0,
+        182.0,
+    ),
+}
+_PADE_PLAN = {
+    DataType.FLOAT32: ((3, 5, 7), (4.258730016922831e-001, 1.880152677804762e000), 3.925724783138660),
+    DataType.FLOAT64: (
+        (3, 5, 7, 9, 13),
+        (1.495585217958292e-002, 2.539398330063230e-001, 9.504178996162932e-001, 2.097847961257068e000),
+        5.371920351148152,
+    ),
+}
+
+
+def _pade_uv(a: Tensor, identity: Tensor, degree: int) -> tuple[Tensor, Tensor]:
+    """The odd (u) and even (v) parts of the degree-``degree`` Pade approximant's numerator:
+    exp(a) ~ (v - u)^-1 (v + u)."""
+    b = _PADE_COEFFICIENTS[degree]
+    powers = {0: identity, 2: _C_ops.matmul(a, a, False, False)}
+    for power in range(4, min(degree, 9), 2):
+        powers[power] = _C_ops.matmul(powers[power - 2], powers[2], False, False)
+
+    def combination(terms: list[tuple[float, int]]) -> Tensor:
+        total = None
+        for coefficient, power in terms:
+            term = _C_ops.scale(powers[power], coefficient, 0.0, True)
+            total = term if total is None else total + term
+        return total
+
+    if degree == 13:
+        a6 = powers[6]
+        odd = _C_ops.matmul(a6, combination([(1.0, 6), (b[11], 4), (b[9], 2)]), False, False)
+        odd = odd + combination([(b[7], 6), (b[5], 4), (b[3], 2), (b[1], 0)])
+        even = _C_ops.matmul(a6, combination([(b[12], 6), (b[10], 4), (b[8], 2)]), False, False)
+        even = even + combination([(b[6], 6), (b[4], 4), (b[2], 2), (b[0], 0)])
+        return _C_ops.matmul(a, odd, False, False), even
+    odd = combination([(1.0, degree - 1)] + [(b[j], j - 1) for j in range(degree - 2, 0, -2)])
+    even = combination([(b[j], j) for j in range(degree - 1, -1, -2)])
+    return _C_ops.matmul(a, odd, False, False), even
+
+
+def matrix_exp(x: Tensor, name: str | None = None) -> Tensor:
+    """exp of each square matrix of ``x`` (float32 or float64; a 0-D or [..., 1, 1] ``x``
+    elementwise) by scaling and squaring with the Pade approximant its 1-norm calls for, as
+    PaddlePaddle 3.3.1 (after Eigen) computes it; a non-finite norm gives NaN."""
+    if not isinstance(x, (Tensor, Value)):
+        x = to_tensor(x)
+    if x.dtype not in _PADE_PLAN:
+        raise ValueError(
+            "The input tensor's dtype must be float32 or float64, but got "
+            f"{x.dtype.name.lower()}"
+        )
+    if len(x.shape) == 0:
+        return _C_ops.exp(x)
+    if len(x.shape) < 2:
+        raise ValueError("The input tensor must be at least two-dimensional")
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError("Last 2 dimensions of the tensor must be square")
+    if list(x.shape[-2:]) == [1, 1]:
+        return _C_ops.exp(x)
+    dtype = x.dtype
+    degrees, bounds, max_norm = _PADE_PLAN[dtype]
+    l1_norm = _C_ops.unsqueeze(
+        _C_ops.max(_C_ops.sum(_C_ops.abs(x), [len(x.shape) - 2], None, False), [-1], False),
+        [-1, -2],
+    )
+    two = _C_ops.full([], 2.0, dtype, None)
+    squarings = _C_ops.floor(
+        _C_ops.log(l1_norm / _C_ops.full([], max_norm, dtype, None)) / _C_ops.log(two)
+    )
+    squarings = _C_ops.maximum(squarings, _C_ops.full([], 0.0, dtype, None))
+    identity = _C_ops.eye(x.shape[-1], x.shape[-1], dtype, None)
+    scaled = x / _C_ops.elementwise_pow(two, squarings)
+    pairs = [_pade_uv(x, identity, degree) for degree in degrees[:-1]]
+    pairs.append(_pade_uv(scaled, identity, degrees[-1]))
+    u, v = pairs[-1]
+    for bound, (u_small, v_small) in reversed(list(zip(bounds, pairs[:-1]))):
+        below = _C_ops.less_than(l1_norm, _C_ops.full([], bound, dtype, None))
+        u, v = _C_ops.where(below, u_small, u), _C_ops.where(below, v_small, v)
+    if not bool(_C_ops.isfinite(_C_ops.max(l1_norm, [], False)).numpy()):
+        return _C_ops.full(list(x.shape), float("nan"), dtype, None)
+    result = _C_ops.solve(v - u, u + v)
+    steps = int(_C_ops.max(squarings, [], False).numpy())
+    for step in range(steps):
+        again = _C_ops.less_than(_C_ops.full([], float(step), dtype, None), squarings)
+        result = _C_ops.where(again, _C_ops.matmul(result, result, False, False), result)
+    return result

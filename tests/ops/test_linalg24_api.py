@@ -218,3 +218,57 @@ def test_householder_product_gradient_matches_finite_differences() -> None:
         lambda x, tau: paddle.linalg.householder_product(x, tau),
         [RNG.uniform(-1, 1, (4, 3)), RNG.uniform(0, 2, (2,))],
     )
+
+
+def np_expm(a: np.ndarray) -> np.ndarray:
+    """exp of one matrix by a 30-term Taylor series after scaling its 1-norm below 1/2."""
+    norm = np.abs(a).sum(-2).max()
+    squarings = max(0, int(np.ceil(np.log2(norm))) + 1) if norm > 0 else 0
+    b = a / 2.0**squarings
+    out = term = np.eye(a.shape[-1])
+    for k in range(1, 30):
+        term = term @ b / k
+        out = out + term
+    for _ in range(squarings):
+        out = out @ out
+    return out
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.2, 0.9, 2.0, 8.0])
+def test_matrix_exp_matches_a_taylor_series_for_each_pade_degree(scale: float) -> None:
+    # the 1-norms cross each bound of the float64 (3, 5, 7, 9, 13) and float32 (3, 5, 7) plans
+    a = RNG.uniform(-1, 1, (2, 3, 3)) * scale / 3
+    expected = np.stack([np_expm(m) for m in a])
+    got = paddle.linalg.matrix_exp(paddle.to_tensor(a))
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-13)
+    got32 = paddle.linalg.matrix_exp(paddle.to_tensor(a.astype(np.float32)))
+    assert got32.dtype == paddle.float32
+    np.testing.assert_allclose(got32.numpy(), expected, rtol=2e-5, atol=1e-6)
+
+
+def test_matrix_exp_edges() -> None:
+    # 0-D and [..., 1, 1] are elementwise exp; a zero matrix gives the identity
+    np.testing.assert_allclose(paddle.linalg.matrix_exp(paddle.to_tensor(1.5)).numpy(), np.exp(1.5))
+    np.testing.assert_allclose(
+        paddle.linalg.matrix_exp(paddle.to_tensor(np.full((2, 1, 1), 0.5))).numpy(),
+        np.exp(np.full((2, 1, 1), 0.5)),
+    )
+    np.testing.assert_array_equal(paddle.linalg.matrix_exp(paddle.zeros([3, 3])).numpy(), np.eye(3))
+    # a non-finite norm gives NaN
+    assert np.isnan(paddle.linalg.matrix_exp(paddle.to_tensor(np.full((2, 2), np.inf))).numpy()).all()
+    # a plain array is taken as a tensor
+    np.testing.assert_allclose(
+        paddle.linalg.matrix_exp(np.diag([1.0, 2.0])).numpy(), np.diag(np.exp([1.0, 2.0])), rtol=1e-14
+    )
+    with pytest.raises(ValueError, match="float32 or float64"):
+        paddle.linalg.matrix_exp(paddle.to_tensor(np.eye(2, dtype=np.int64)))
+    with pytest.raises(ValueError, match="at least two-dimensional"):
+        paddle.linalg.matrix_exp(paddle.to_tensor(np.ones(3)))
+    with pytest.raises(ValueError, match="square"):
+        paddle.linalg.matrix_exp(paddle.to_tensor(np.ones((2, 3))))
+
+
+def test_matrix_exp_gradient_matches_finite_differences() -> None:
+    from tests.autograd.gradcheck import check_gradients
+
+    check_gradients(paddle.linalg.matrix_exp, [RNG.uniform(-1, 1, (3, 3))])
