@@ -26,6 +26,7 @@ __all__ = [
     "eig_grad_infer_meta",
     "lstsq_infer_meta",
     "matrix_rank_atol_rtol_infer_meta",
+    "baddbmm_infer_meta",
     "LSTSQ_DRIVERS",
 ]
 
@@ -268,3 +269,50 @@ def matrix_rank_atol_rtol_infer_meta(
             )
         dims = broadcast_dims(dims, tuple(tolerance.dims), "x", name)
     _set(out, dims, DataType.INT64, x)
+
+
+def baddbmm_infer_meta(
+    input: MetaTensor,
+    x: MetaTensor,
+    y: MetaTensor,
+    beta: float,
+    alpha: float,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's BaddbmmInferMeta: ``x`` [B, M, K], ``y`` [B, K, N] of one dtype; ``input`` 3-D
+    broadcasting to [B, M, N], or 2-D [B, N] (read as [B, 1, N]); ``out`` [B, M, N]."""
+    for tensor, name in ((x, "x"), (y, "y")):
+        if len(tensor.dims) != 3:
+            raise InvalidArgumentError(
+                f"argument '{name}' must have 3 dimensions, got dims {_dims(tensor.dims)}"
+            )
+    for tensor, name in ((y, "y"), (input, "input")):
+        if tensor.dtype != x.dtype:
+            raise InvalidArgumentError(
+                f"argument '{name}' must have the dtype of argument 'x' "
+                f"({x.dtype.name.lower()}), got {tensor.dtype.name.lower()}"
+            )
+    if not extents_match(x.dims[0], y.dims[0], config) or not extents_match(
+        x.dims[2], y.dims[1], config
+    ):
+        raise InvalidArgumentError(
+            f"argument 'y' must have dims [B, K, N] with argument 'x''s B and K, got dims "
+            f"{_dims(y.dims)} for x dims {_dims(x.dims)}"
+        )
+    dims = (x.dims[0], x.dims[1], y.dims[2])
+    if len(input.dims) == 2:
+        shaped = (input.dims[0], 1, input.dims[1])
+    elif len(input.dims) == 3:
+        shaped = tuple(input.dims)
+    else:
+        raise InvalidArgumentError(
+            f"argument 'input' must have 2 or 3 dimensions, got dims {_dims(input.dims)}"
+        )
+    broadcast = broadcast_dims(dims, shaped, "x @ y", "input")
+    if any(a != UNKNOWN and b != UNKNOWN and a != b for a, b in zip(broadcast, dims)):
+        raise InvalidArgumentError(
+            f"argument 'input' with dims {_dims(input.dims)} must broadcast to x @ y's dims "
+            f"{_dims(dims)}"
+        )
+    _set(out, dims, x.dtype, x)

@@ -1,4 +1,4 @@
-"""Gradient-check cases of the linalg24 ops (lu, lu_unpack, eig), for CASES in
+"""Gradient-check cases of the linalg24 ops (lu, lu_unpack, eig, baddbmm), for CASES in
 test_gradcheck_ops.py, in float64: square, tall and wide matrices and a batch. lu's inputs keep
 their pivot rows well apart (a diagonal-dominant block, its rows shuffled), so that the finite
 differences do not change the pivoting; lu_unpack takes lu's pivots as a constant, and its P,
@@ -68,3 +68,35 @@ def linalg24_cases() -> list[Case]:
 
 
 LINALG24_CASES: list[Case] = linalg24_cases()
+
+
+def baddbmm_cases() -> list[Case]:
+    return [
+        case(
+            "baddbmm",
+            "[2,3,5]+[2,3,4]x[2,4,5]",
+            lambda i, x, y: phi.baddbmm(i, x, y, 0.5, 2.0),
+            uniform((2, 3, 5), 613),
+            uniform((2, 3, 4), 614),
+            uniform((2, 4, 5), 615),
+        ),
+        case(
+            "baddbmm",
+            "[1,3,1]-broadcast",
+            lambda i, x, y: phi.baddbmm(i, x, y, -1.5, 1.0),
+            uniform((1, 3, 1), 616),
+            uniform((2, 3, 2), 617),
+            uniform((2, 2, 4), 618),
+        ),
+        case(
+            "baddbmm",
+            "[2,4]-2d-input",
+            lambda i, x, y: phi.baddbmm(i, x, y, 1.0, 1.0),
+            uniform((2, 4), 619),
+            uniform((2, 3, 2), 620),
+            uniform((2, 2, 4), 621),
+        ),
+    ]
+
+
+LINALG24_CASES += baddbmm_cases()

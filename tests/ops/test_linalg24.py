@@ -1,6 +1,6 @@
-"""The linalg24 ops (lu, lu_unpack, eig, lstsq, matrix_rank_atol_rtol): every registered dtype
-against numpy references (a loop-per-matrix getrf written here, np.linalg.eig's defining
-equation, np.linalg.lstsq, numpy's singular values), the
+"""The linalg24 ops (lu, lu_unpack, eig, lstsq, matrix_rank_atol_rtol, baddbmm): every
+registered dtype against numpy references (a loop-per-matrix getrf written here, np.linalg.eig's
+defining equation, np.linalg.lstsq, numpy's singular values, x @ y), the
 registrations against PaddlePaddle 3.3.1's, shapes (square, tall, wide, batches, empty batches,
 non-contiguous inputs) and bad input. The edge values written here are PaddlePaddle 3.3.1's
 (tests/ops/test_linalg24_paddle.py compares recorded results and gradients)."""
@@ -137,7 +137,7 @@ def test_lstsq_matches_numpy_for_each_dtype(dtype: DataType, driver: str) -> Non
 
 def test_the_registrations_are_paddles() -> None:
     names = ("lu", "lu_grad", "lu_unpack", "lu_unpack_grad", "eig", "eig_grad", "lstsq")
-    for name in names + ("matrix_rank_atol_rtol",):
+    for name in names + ("matrix_rank_atol_rtol", "baddbmm", "baddbmm_grad"):
         assert {d.name.lower() for d in cpu_dtypes(name)} == set(TABLE[name]), name
 
 
@@ -329,3 +329,52 @@ def test_matrix_rank_atol_rtol_edges() -> None:
     assert phiops.linalg.matrix_rank(x, rtol=phiops.to_tensor(0.5)).shape == [2]
     with pytest.raises(ValueError, match="tol alone"):
         phiops.linalg.matrix_rank(x, tol=0.1, atol=0.1)
+
+
+@op_test("baddbmm", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("baddbmm"), ids=lambda d: d.name.lower())
+def test_baddbmm_matches_numpy_for_each_dtype(dtype: DataType) -> None:
+    x, y = sample_matrix((2, 3, 4), dtype, seed=21), sample_matrix((2, 4, 5), dtype, seed=22)
+    inp = sample_matrix((2, 3, 5), dtype, seed=23)
+    out = phi.baddbmm(phi.to_tensor(inp), phi.to_tensor(x), phi.to_tensor(y), 0.5, -2.0)
+    assert out.dtype == dtype and out.shape == [2, 3, 5]
+    expected = 0.5 * inp.astype(np.float64) - 2.0 * (x.astype(np.float64) @ y.astype(np.float64))
+    np.testing.assert_allclose(out.numpy(), expected, **loose(dtype))
+
+
+@op_test("baddbmm", kind="edge")
+def test_baddbmm_edges() -> None:
+    x, y = sample_matrix((2, 3, 4), D.FLOAT64, seed=24), sample_matrix((2, 4, 5), D.FLOAT64, seed=25)
+    tx, ty = phi.to_tensor(x), phi.to_tensor(y)
+    # input broadcasts from [1, 3, 1], [1, 1, 1] and (2-D) [2, 5] read as [2, 1, 5]
+    for shape, shaped in (((1, 3, 1), (1, 3, 1)), ((1, 1, 1), (1, 1, 1)), ((2, 5), (2, 1, 5))):
+        inp = sample_matrix(shape, D.FLOAT64, seed=26)
+        got = phi.baddbmm(phi.to_tensor(inp), tx, ty, 2.0, 1.0).numpy()
+        np.testing.assert_allclose(got, 2.0 * inp.reshape(shaped) + x @ y, rtol=1e-12)
+    # beta 0 leaves input unread: its NaNs do not propagate (PaddlePaddle 3.3.1)
+    nan = phi.to_tensor(np.full((2, 3, 5), np.nan))
+    np.testing.assert_allclose(phi.baddbmm(nan, tx, ty, 0.0, 1.0).numpy(), x @ y, rtol=1e-12)
+    # empty batches and an empty inner dim
+    assert phi.baddbmm(phi.zeros([0, 3, 5], "float64"), phi.zeros([0, 3, 4], "float64"),
+                       phi.zeros([0, 4, 5], "float64")).shape == [0, 3, 5]  # fmt: skip
+    got = phi.baddbmm(phi.ones([2, 3, 5], "float64"), phi.zeros([2, 3, 0], "float64"),
+                      phi.zeros([2, 0, 5], "float64"), 3.0)  # fmt: skip
+    np.testing.assert_array_equal(got.numpy(), np.full((2, 3, 5), 3.0))
+    # a non-contiguous x
+    got = phi.baddbmm(phi.zeros([2, 3, 5], "float64"), phi.to_tensor(x.transpose(0, 2, 1).copy()).transpose([0, 2, 1]), ty)
+    np.testing.assert_allclose(got.numpy(), x @ y, rtol=1e-12)
+    with pytest.raises(InvalidArgumentError, match="'x' must have 3 dimensions"):
+        phi.baddbmm(phi.zeros([3, 5], "float64"), phi.to_tensor(x[0]), ty)
+    with pytest.raises(InvalidArgumentError, match="'y' must have dims \\[B, K, N\\]"):
+        phi.baddbmm(phi.zeros([2, 3, 5], "float64"), tx, phi.to_tensor(y[:, :3]))
+    with pytest.raises(InvalidArgumentError, match="'input' with dims \\[2, 3, 6\\]"):
+        phi.baddbmm(phi.zeros([2, 3, 6], "float64"), tx, ty)
+    with pytest.raises(InvalidArgumentError, match="'input' must have 2 or 3 dimensions"):
+        phi.baddbmm(phi.zeros([5], "float64"), tx, ty)
+    with pytest.raises(InvalidArgumentError, match="'y' must have the dtype"):
+        phi.baddbmm(phi.zeros([2, 3, 5], "float64"), tx, phi.to_tensor(y.astype(np.float32)))
+    # paddle.baddbmm and the Tensor method: input first, then beta and alpha
+    inp = phiops.to_tensor(np.ones((2, 3, 5)))
+    np.testing.assert_allclose(
+        inp.baddbmm(tx, ty, beta=0.5, alpha=2.0).numpy(), 0.5 + 2 * x @ y, rtol=1e-12
+    )

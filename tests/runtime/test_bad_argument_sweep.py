@@ -323,5 +323,10 @@ _OVERRIDES.update(
     {
         "eig": {"x": _tensor(shape=(2, 2))},
         "lu_unpack": {"x": _tensor(shape=(2, 2)), "y": phi.to_tensor(np.ones((2,), "int32"))},
+        "baddbmm": {
+            "input": _tensor(shape=(2, 3, 5)),
+            "x": _tensor(shape=(2, 3, 4)),
+            "y": _tensor(shape=(2, 4, 5)),
+        },
     }
 )

@@ -943,6 +943,10 @@ CASES.update(
             Case((t(2, 3, 4), t(2), t(3, 1)), (False,)),
             Case((t(2, 3, 3), t(), None), (True,), label="hermitian"),
         ],
+        "baddbmm_infer_meta": [
+            Case((t(2, 3, 5), t(2, 3, 4), t(2, 4, 5)), (0.5, 2.0)),
+            Case((t(2, 5), t(2, 3, 4), t(2, 4, 5)), (1.0, 1.0), label="2d-input"),
+        ],
     }
 )
 MISMATCHES.update(
@@ -951,6 +955,7 @@ MISMATCHES.update(
         "eig_infer_meta": Case((t(-1, 3, 4),), (), (0, 0)),
         "lstsq_infer_meta": Case((t(-1, 5, 3), t(2, 4, 2)), (0.0, "gelsd"), (0, 0, 0, 0)),
         "matrix_rank_atol_rtol_infer_meta": Case((t(-1, 2, 3, 4), t(3), None), (False,)),
+        "baddbmm_infer_meta": Case((t(2, 3, 5), t(-1, 3, 4), t(2, 5, 5)), (1.0, 1.0)),
     }
 )
 

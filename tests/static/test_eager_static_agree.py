@@ -782,5 +782,12 @@ ARGUMENTS.update(
         "matrix_rank_atol_rtol": lambda f, t: [
             t((2, 3, 4), "float32"), t((2,), "float32"), t((), "float32"), False
         ],
+        "baddbmm": lambda f, t: [
+            t((2, 1, 5), "float32"), t((2, 3, 4), "float32"), t((2, 4, 5), "float32"), 0.5, 2.0
+        ],
+        "baddbmm_grad": lambda f, t: [
+            t((2, 5), "float32"), t((2, 3, 4), "float32"), t((2, 4, 5), "float32"),
+            t((2, 3, 5), "float32"), 2.0, 0.5,
+        ],
     }
 )  # fmt: skip

@@ -1,5 +1,5 @@
 """Writes tests/data/linalg24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of
-the linalg24 ops (``paddle._C_ops.<op>``: lu, lu_unpack, eig, lstsq, matrix_rank_atol_rtol,
+the linalg24 ops (``paddle._C_ops.<op>``: lu, lu_unpack, eig, lstsq, baddbmm, matrix_rank_atol_rtol,
 its rtol left out (None) where a case has two inputs) for every dtype
 PaddlePaddle registers on CPU, on several shapes each (square, tall and wide matrices, batches,
 empty batches, singular matrices, every lstsq driver); tests/ops/test_linalg24_paddle.py
@@ -7,7 +7,8 @@ compares phiops with them (no PaddlePaddle needed there).
 
 Outputs PaddlePaddle's kernel leaves unset are not recorded (None): lstsq's ``rank`` for gels
 and ``singular_values`` for gels and gelsy. Gradients are recorded for the float outputs only
-(lu's packed factors, lu_unpack's L and U, eig's both), with respect to the float inputs.
+(lu's packed factors, lu_unpack's L and U, eig's both, baddbmm's), with respect to the first
+input (every input for baddbmm).
 
 Run with the side venv: ``/work/paddle-venv/bin/python tests/tools/make_linalg24_fixtures.py``.
 """
@@ -53,6 +54,12 @@ OPS: dict[str, list[tuple[str, list, list, str]]] = {
         ("wide-gelsd", [(3, 5), (3, 2)], [1e-10, "gelsd"], "forward"),
         ("square-gelsy", [(3, 4, 4), (3, 4, 3)], [1e-10, "gelsy"], "forward"),
         ("low-rank-gelsy", [(5, 4), (5, 2)], [1e-4, "gelsy"], "low-rank"),
+    ],
+    "baddbmm": [
+        ("3d", [(2, 3, 5), (2, 3, 4), (2, 4, 5)], [0.5, 2.0], "plain"),
+        ("broadcast", [(1, 3, 1), (2, 3, 4), (2, 4, 5)], [-1.0, 1.0], "plain"),
+        ("2d-input", [(2, 5), (2, 3, 4), (2, 4, 5)], [1.0, 0.5], "plain"),
+        ("beta0", [(2, 3, 5), (2, 3, 4), (2, 4, 5)], [0.0, 1.0], "plain"),
     ],
     # inputs: x, atol (and rtol), of x's real dtype
     "matrix_rank_atol_rtol": [
@@ -135,7 +142,11 @@ def make_inputs(shapes: list, how: str, dtype: str, rng: np.random.Generator) ->
 
 def float_outputs(op: str, outs: list) -> list[int]:
     """The outputs whose gradients are recorded."""
-    return {"lu": [0], "lu_unpack": [1, 2], "eig": [0, 1]}.get(op, [])
+    return {"lu": [0], "lu_unpack": [1, 2], "eig": [0, 1], "baddbmm": [0]}.get(op, [])
+
+
+# ops whose every input takes a gradient (the others: the first only)
+ALL_INPUTS_GRADED = {"baddbmm"}
 
 
 def main() -> None:
@@ -152,7 +163,9 @@ def main() -> None:
                 grad = has_grad and not how.endswith("forward") and not unrecorded_grad(op, shapes)
                 arrays = make_inputs(shapes, how, dtype, rng)
                 tensors = [paddle.to_tensor(a) for a in arrays]
-                tensors[0].stop_gradient = not grad
+                graded = tensors if op in ALL_INPUTS_GRADED else tensors[:1]
+                for tensor in graded:
+                    tensor.stop_gradient = not grad
                 # matrix_rank_atol_rtol's optional rtol: None where the case has no third input
                 optional = [None] if op == "matrix_rank_atol_rtol" and len(tensors) == 2 else []
                 result = fn(*tensors, *optional, *attrs)
@@ -184,7 +197,7 @@ def main() -> None:
                     ]
                     grads = paddle.grad(
                         [outs[i] for i in wanted],
-                        tensors[:1],
+                        graded,
                         [paddle.to_tensor(g) for g in out_grads],
                     )
                     entry["grad_outputs"] = wanted

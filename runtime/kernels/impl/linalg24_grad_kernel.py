@@ -5,6 +5,7 @@
   packed gradient, a square or wide x gets P L1^-H [phi' U1^-H, dU2] (phi' = phi -
   tril(dU2 U2^H, -1)), a tall x gets P [L1^-H phi'; dL2] U1^-H (phi' = phi - triu(L2^H dL2)).
 - lu_unpack_grad: tril(dL, -1) + triu(dU), each placed in x's shape; P takes no gradient.
+- baddbmm_grad: beta dOut reduced to input's dims, alpha dOut y^T, alpha x^T dOut.
 - eig_grad (paddle/phi/kernels/cpu/eig.h): V^-H (diag(dw) + (V^H dV - V^H V
   diag(re(diag(V^H dV)))) / E) V^H with E[i, j] = conj(w_j) - conj(w_i) off the diagonal;
   complex, as PaddlePaddle's kernel gives it.
@@ -17,10 +18,13 @@ from types import ModuleType
 import numpy as np
 
 from phiops.runtime.kernels import blas
+from phiops.runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
 from phiops.runtime.kernels.impl.linalg2_kernel import solve_triangular
 from phiops.runtime.kernels.impl.linalg24_kernel import (
     FLOATS_AND_COMPLEX,
+    REAL_FLOATS,
     any_dtype_inputs,
+    baddbmm_input,
     permutation_matrix,
     unpack_lu,
 )
@@ -125,3 +129,31 @@ def eig_grad_kernel(
         result = result / xp.where(eye, xp.ones((), dtype=dtype), gaps)
     result = xp.where(eye, out_w_grad.astype(dtype, copy=False)[..., None, :], result)
     return xp.linalg.solve(vh, blas.matmul(xp, result, vh)).astype(dtype, copy=False)
+
+
+@register_kernel("baddbmm_grad", dtypes=REAL_FLOATS)
+def baddbmm_grad_kernel(
+    ctx: KernelContext,
+    input: Array,
+    x: Array,
+    y: Array,
+    out_grad: Array,
+    alpha: float,
+    beta: float,
+) -> tuple[Array, Array, Array]:
+    """dInput = beta dOut summed to input's dims; dX = alpha dOut y^T; dY = alpha x^T dOut,
+    per batch."""
+    xp = ctx.xp
+    dtype = x.dtype.type
+    input_grad = x_grad = y_grad = None
+    if ctx.wants(0):
+        shaped = baddbmm_input(input).shape
+        input_grad = reduce_to_shape(xp, dtype(beta) * out_grad, shaped).reshape(input.shape)
+        input_grad = input_grad.astype(input.dtype, copy=False)
+    if ctx.wants(1):
+        x_grad = dtype(alpha) * blas.matmul(xp, out_grad, xp.swapaxes(y, -1, -2))
+        x_grad = x_grad.astype(x.dtype, copy=False)
+    if ctx.wants(2):
+        y_grad = dtype(alpha) * blas.matmul(xp, xp.swapaxes(x, -1, -2), out_grad)
+        y_grad = y_grad.astype(y.dtype, copy=False)
+    return input_grad, x_grad, y_grad

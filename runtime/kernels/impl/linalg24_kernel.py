@@ -246,3 +246,23 @@ def matrix_rank_atol_rtol_kernel(
     batch = threshold.shape
     values = xp.broadcast_to(values, batch + values.shape[-1:])
     return xp.sum(values > threshold[..., None], axis=-1).astype(np.int64)
+
+
+def baddbmm_input(input: Array) -> Array:
+    """baddbmm's ``input`` as the 3-D array it broadcasts from: [B, N] reads as [B, 1, N]."""
+    return input[:, None, :] if input.ndim == 2 else input
+
+
+@register_kernel("baddbmm", dtypes=REAL_FLOATS)
+def baddbmm_kernel(
+    ctx: KernelContext, input: Array, x: Array, y: Array, beta: float, alpha: float
+) -> Array:
+    """beta * input + alpha * (x @ y) for each batch, ``input`` broadcast to [B, M, N]; beta 0
+    leaves ``input`` unread (its NaNs do not propagate), as PaddlePaddle's kernel does."""
+    xp = ctx.xp
+    dtype = x.dtype.type
+    product = dtype(alpha) * blas.matmul(xp, x, y)
+    if beta == 0:
+        return product.astype(x.dtype, copy=False)
+    shaped = xp.broadcast_to(baddbmm_input(input), product.shape)
+    return (dtype(beta) * shaped + product).astype(x.dtype, copy=False)
