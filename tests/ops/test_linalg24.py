@@ -125,7 +125,9 @@ def test_lstsq_matches_numpy_for_each_dtype(dtype: DataType, driver: str) -> Non
     solution, residuals, rank, values = phi.lstsq(phi.to_tensor(x), phi.to_tensor(y), 0.0, driver)
     assert solution.dtype == dtype and rank.dtype == D.INT32
     for i in range(2):
-        s, res, r, sv = np.linalg.lstsq(x[i].astype(np.float64), y[i].astype(np.float64), rcond=None)
+        s, res, r, sv = np.linalg.lstsq(
+            x[i].astype(np.float64), y[i].astype(np.float64), rcond=None
+        )
         np.testing.assert_allclose(solution.numpy()[i], s, **loose(dtype))
         assert rank.numpy()[i] == r
         np.testing.assert_allclose(values.numpy()[i], sv, **loose(dtype))
@@ -215,7 +217,9 @@ def test_eig_edges() -> None:
     # a non-contiguous input
     base = sample_matrix((3, 3), D.FLOAT64, seed=9)
     w = phi.eig(phi.to_tensor(base).transpose([1, 0]))[0]
-    np.testing.assert_allclose(np.sort_complex(w.numpy()), np.sort_complex(np.linalg.eigvals(base.T)))
+    np.testing.assert_allclose(
+        np.sort_complex(w.numpy()), np.sort_complex(np.linalg.eigvals(base.T))
+    )
     with pytest.raises(InvalidArgumentError, match="square"):
         phi.eig(phi.zeros([2, 3], "float64"))
     with pytest.raises(NotFoundError, match="kernel 'eig' has no registration"):
@@ -301,7 +305,9 @@ def test_matrix_rank_atol_rtol_matches_numpy_for_each_dtype(dtype: DataType) -> 
 
 @op_test("matrix_rank_atol_rtol", kind="edge")
 def test_matrix_rank_atol_rtol_edges() -> None:
-    low = sample_matrix((2, 4, 2), D.FLOAT64, seed=19) @ sample_matrix((2, 2, 4), D.FLOAT64, seed=20)
+    low = sample_matrix((2, 4, 2), D.FLOAT64, seed=19) @ sample_matrix(
+        (2, 2, 4), D.FLOAT64, seed=20
+    )
     x = phi.to_tensor(low)
     zero = phi.to_tensor(np.array(0.0))
     # rtol None is eps * max(M, N), whatever atol is (PaddlePaddle 3.3.1): rank 2, not 4
@@ -344,7 +350,9 @@ def test_baddbmm_matches_numpy_for_each_dtype(dtype: DataType) -> None:
 
 @op_test("baddbmm", kind="edge")
 def test_baddbmm_edges() -> None:
-    x, y = sample_matrix((2, 3, 4), D.FLOAT64, seed=24), sample_matrix((2, 4, 5), D.FLOAT64, seed=25)
+    x, y = sample_matrix((2, 3, 4), D.FLOAT64, seed=24), sample_matrix(
+        (2, 4, 5), D.FLOAT64, seed=25
+    )
     tx, ty = phi.to_tensor(x), phi.to_tensor(y)
     # input broadcasts from [1, 3, 1], [1, 1, 1] and (2-D) [2, 5] read as [2, 1, 5]
     for shape, shaped in (((1, 3, 1), (1, 3, 1)), ((1, 1, 1), (1, 1, 1)), ((2, 5), (2, 1, 5))):
@@ -361,7 +369,11 @@ def test_baddbmm_edges() -> None:
                       phi.zeros([2, 0, 5], "float64"), 3.0)  # fmt: skip
     np.testing.assert_array_equal(got.numpy(), np.full((2, 3, 5), 3.0))
     # a non-contiguous x
-    got = phi.baddbmm(phi.zeros([2, 3, 5], "float64"), phi.to_tensor(x.transpose(0, 2, 1).copy()).transpose([0, 2, 1]), ty)
+    got = phi.baddbmm(
+        phi.zeros([2, 3, 5], "float64"),
+        phi.to_tensor(x.transpose(0, 2, 1).copy()).transpose([0, 2, 1]),
+        ty,
+    )
     np.testing.assert_allclose(got.numpy(), x @ y, rtol=1e-12)
     with pytest.raises(InvalidArgumentError, match="'x' must have 3 dimensions"):
         phi.baddbmm(phi.zeros([3, 5], "float64"), phi.to_tensor(x[0]), ty)

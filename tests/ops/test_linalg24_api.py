@@ -28,13 +28,18 @@ AWEIGHTS = RNG.uniform(0.1, 1, 6)
             {"fweights": FWEIGHTS, "aweights": AWEIGHTS, "ddof": False},
             {"fweights": FWEIGHTS, "aweights": AWEIGHTS, "ddof": 0},
         ),
-        ({"fweights": FWEIGHTS, "aweights": AWEIGHTS}, {"fweights": FWEIGHTS, "aweights": AWEIGHTS}),
+        (
+            {"fweights": FWEIGHTS, "aweights": AWEIGHTS},
+            {"fweights": FWEIGHTS, "aweights": AWEIGHTS},
+        ),
     ],
     ids=["plain", "columns", "ddof0", "fweights", "aweights", "both-ddof0", "both"],
 )
 def test_cov_matches_numpy(kwargs: dict, reference: dict) -> None:
     x = X.T if kwargs.get("rowvar") is False else X
-    arguments = {k: paddle.to_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    arguments = {
+        k: paddle.to_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()
+    }
     got = paddle.linalg.cov(paddle.to_tensor(x), **arguments)
     np.testing.assert_allclose(got.numpy(), np.cov(x, **reference), rtol=1e-12, atol=1e-14)
 
@@ -255,10 +260,14 @@ def test_matrix_exp_edges() -> None:
     )
     np.testing.assert_array_equal(paddle.linalg.matrix_exp(paddle.zeros([3, 3])).numpy(), np.eye(3))
     # a non-finite norm gives NaN
-    assert np.isnan(paddle.linalg.matrix_exp(paddle.to_tensor(np.full((2, 2), np.inf))).numpy()).all()
+    assert np.isnan(
+        paddle.linalg.matrix_exp(paddle.to_tensor(np.full((2, 2), np.inf))).numpy()
+    ).all()
     # a plain array is taken as a tensor
     np.testing.assert_allclose(
-        paddle.linalg.matrix_exp(np.diag([1.0, 2.0])).numpy(), np.diag(np.exp([1.0, 2.0])), rtol=1e-14
+        paddle.linalg.matrix_exp(np.diag([1.0, 2.0])).numpy(),
+        np.diag(np.exp([1.0, 2.0])),
+        rtol=1e-14,
     )
     with pytest.raises(ValueError, match="float32 or float64"):
         paddle.linalg.matrix_exp(paddle.to_tensor(np.eye(2, dtype=np.int64)))

@@ -118,9 +118,7 @@ def test_gradients_match_paddle(key: str) -> None:
     if case["op"] == "eig":
         # the loss PaddlePaddle's upstream gradients define, restated for phiops's order and
         # phases of the eigenpairs: the same function of x, so the same gradient
-        expected_w, expected_v = (
-            decode(e["values"], e["dtype"], e["shape"]) for e in case["outs"]
-        )
+        expected_w, expected_v = (decode(e["values"], e["dtype"], e["shape"]) for e in case["outs"])
         orders, phases = eig_alignment(outs[0].numpy(), outs[1].numpy(), expected_w, expected_v)
         grad_w, grad_v = np.empty_like(upstream[0]), np.empty_like(upstream[1])
         for index in np.ndindex(orders.shape[:-1]):
@@ -130,7 +128,9 @@ def test_gradients_match_paddle(key: str) -> None:
     out_grads = [phi.to_tensor(values) for values in upstream]
     graded = tensors[: len(case["grads"])]
     grads = phi.grad([outs[i] for i in case["grad_outputs"]], graded, out_grads)
-    for grad, values, dtype, shape in zip(grads, case["grads"], case["grad_dtypes"], case["shapes"]):
+    for grad, values, dtype, shape in zip(
+        grads, case["grads"], case["grad_dtypes"], case["shapes"]
+    ):
         ours = grad.numpy()
         if case["op"] == "eig" and not case["dtype"].startswith("complex"):
             # eig_grad's gradient is complex; PaddlePaddle's engine keeps its real part for a

@@ -88,7 +88,9 @@ def test_lu_unpack_and_its_gradient_equal_paddles() -> None:
         factors, pivots = lib.linalg.lu(lib.to_tensor(x))
         factors = lib.to_tensor(factors.numpy(), stop_gradient=False)
         pmat, lower, upper = lib.linalg.lu_unpack(factors, pivots)
-        weights = [lib.to_tensor(np.linspace(0.5, 1.5, t.size).reshape(t.shape)) for t in (lower, upper)]
+        weights = [
+            lib.to_tensor(np.linspace(0.5, 1.5, t.size).reshape(t.shape)) for t in (lower, upper)
+        ]
         (grad,) = lib.grad([lower, upper], [factors], weights)
         results.append([pmat.numpy(), lower.numpy(), upper.numpy(), grad.numpy()])
     for mine, expected in zip(results[1], results[0]):
@@ -141,7 +143,9 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name, shapes, kwargs", BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)])
+@pytest.mark.parametrize(
+    "name, shapes, kwargs", BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)]
+)
 def test_bad_input_is_refused_by_both(name: str, shapes: list, kwargs: dict) -> None:
     for lib in (paddle, phiops):
         with pytest.raises(Exception):
@@ -204,7 +208,11 @@ DISTANCE_CASES = [
     ("cdist", [floats(2, 4, 3), floats(5, 3)], {}),
     ("cdist", [floats(30, 3), floats(4, 3)], {}),
     ("cdist", [floats(4, 3), floats(5, 3)], {"p": 1.0}),
-    ("cdist", [floats(4, 3), floats(5, 3)], {"p": 3.0, "compute_mode": "donot_use_mm_for_euclid_dist"}),
+    (
+        "cdist",
+        [floats(4, 3), floats(5, 3)],
+        {"p": 3.0, "compute_mode": "donot_use_mm_for_euclid_dist"},
+    ),
     ("cdist", [floats(4, 3), floats(5, 3)], {"compute_mode": "use_mm_for_euclid_dist"}),
     ("pdist", [floats(5, 3)], {}),
     ("pdist", [floats(4, 2)], {"p": np.inf}),
@@ -212,7 +220,9 @@ DISTANCE_CASES = [
 
 
 @pytest.mark.parametrize(
-    "name, arrays, kwargs", DISTANCE_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(DISTANCE_CASES)]
+    "name, arrays, kwargs",
+    DISTANCE_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(DISTANCE_CASES)],
 )
 def test_distances_and_their_gradients_equal_paddles(name: str, arrays: list, kwargs: dict) -> None:
     results = []
@@ -280,10 +290,14 @@ def test_matrix_exp_and_its_gradient_equal_paddles(scale: float, dtype: str) -> 
         out = lib.linalg.matrix_exp(tensor)
         values = [out.numpy()]
         if grads:
-            weights = lib.to_tensor(np.linspace(0.5, 1.5, out.size).reshape(out.shape).astype(dtype))
+            weights = lib.to_tensor(
+                np.linspace(0.5, 1.5, out.size).reshape(out.shape).astype(dtype)
+            )
             values += [g.numpy() for g in lib.grad([out], [tensor], [weights])]
         results.append(values)
-    tolerance = {"rtol": 1e-5, "atol": 1e-5} if dtype == "float32" else {"rtol": 1e-10, "atol": 1e-12}
+    tolerance = (
+        {"rtol": 1e-5, "atol": 1e-5} if dtype == "float32" else {"rtol": 1e-10, "atol": 1e-12}
+    )
     for mine, expected in zip(results[1], results[0]):
         assert mine.dtype == expected.dtype and mine.shape == expected.shape
         np.testing.assert_allclose(mine, expected, **tolerance)

@@ -113,9 +113,9 @@ def make_inputs(shapes: list, how: str, dtype: str, rng: np.random.Generator) ->
         arrays[0][..., :, 1] = 0
     elif how == "symmetric":
         a = arrays[0]
-        arrays[0] = ((a + np.swapaxes(a, -1, -2)) / 2 + np.diag(np.arange(a.shape[-1]) * 3.0)).astype(
-            dtype
-        )
+        arrays[0] = (
+            (a + np.swapaxes(a, -1, -2)) / 2 + np.diag(np.arange(a.shape[-1]) * 3.0)
+        ).astype(dtype)
     elif how.startswith("factors"):
         lu, pivots, _ = _C_ops.lu(paddle.to_tensor(arrays[0]), True)
         arrays = [lu.numpy(), pivots.numpy()]
@@ -179,13 +179,15 @@ def main() -> None:
                     "dtypes": [str(a.dtype) for a in arrays],
                     "inputs": [encode(a) for a in arrays],
                     "outs": [
-                        None
-                        if index in unset
-                        else {
-                            "shape": list(out.shape),
-                            "dtype": str(out.dtype).replace("paddle.", ""),
-                            "values": encode(out.numpy()),
-                        }
+                        (
+                            None
+                            if index in unset
+                            else {
+                                "shape": list(out.shape),
+                                "dtype": str(out.dtype).replace("paddle.", ""),
+                                "values": encode(out.numpy()),
+                            }
+                        )
                         for index, out in enumerate(outs)
                     ],
                 }

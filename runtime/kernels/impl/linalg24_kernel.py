@@ -31,7 +31,11 @@ __all__ = [
     "int32_outputs",
     "int64_output",
     "any_dtype_inputs",
-    "lu_factor", "unpack_lu", "permutation_matrix", "complex_dtype"]
+    "lu_factor",
+    "unpack_lu",
+    "permutation_matrix",
+    "complex_dtype",
+]
 
 
 def complex_dtype(dtype: np.dtype) -> type:
