@@ -1615,14 +1615,22 @@ def matrix_rank(
 ) -> Tensor:
     """The rank of each matrix: its singular values (|eigenvalues| when ``hermitian``) above
     ``tol`` (a number or a tensor broadcasting with the batch dims), or above
-    eps * max(M, N) * the largest one when ``tol`` is None."""
+    eps * max(M, N) * the largest one when ``tol`` is None; with ``atol``/``rtol`` (numbers or
+    tensors) above max(atol, rtol * the largest one), atol None being 0 and rtol None
+    eps * max(M, N)."""
     if atol is not None or rtol is not None:
         if tol is not None:
             raise ValueError("Only support to use tol alone or use atol and rtol without tol.")
-        raise UnimplementedError(
-            "paddle.linalg.matrix_rank: atol and rtol need the matrix_rank_atol_rtol op, which "
-            "phiops does not have; pass tol"
-        )
+        target = _real_dtype(x.dtype)
+
+        def tolerance(value: Any) -> Tensor:
+            if isinstance(value, (Tensor, Value)):
+                return value if value.dtype == target else _C_ops.cast(value, target)
+            return _C_ops.full([], float(value), target, None)
+
+        atol = tolerance(0.0 if atol is None else atol)
+        rtol = None if rtol is None else tolerance(rtol)
+        return _C_ops.matrix_rank_atol_rtol(x, atol, rtol, hermitian)
     if isinstance(tol, (Tensor, Value)):
         target = _real_dtype(x.dtype)
         tol_tensor = tol if tol.dtype == target else _C_ops.cast(tol, target)
@@ -1852,3 +1860,448 @@ def cummin(
 
 __all__ += ["logcumsumexp", "cummax", "cummin"]
 TENSOR_METHODS += ("logcumsumexp", "cummax", "cummin")
+
+
+def lu(
+    x: Tensor, pivot: bool = True, get_infos: bool = False, name: str | None = None
+) -> tuple[Tensor, Tensor] | tuple[Tensor, Tensor, Tensor]:
+    """The LU factorization with partial pivoting of each matrix, x = P L U: the packed factors
+    (L below the diagonal, U on and above it) and the int32 1-based pivots, with the int32
+    infos (0, or the first zero pivot's 1-based index) when ``get_infos``."""
+    factors, pivots, infos = _C_ops.lu(x, pivot)
+    return (factors, pivots, infos) if get_infos else (factors, pivots)
+
+
+def lstsq(
+    x: Tensor,
+    y: Tensor,
+    rcond: float | None = None,
+    driver: str | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """The minimum-norm least-squares solution of x solution = y for each matrix, with the
+    squared residuals (M > N, a driver other than gelsy), the ranks (not for gels) and the
+    singular values (gelsd and gelss only), what is not computed an empty tensor; ``rcond``
+    None is max(M, N) times float32's 1e-7 or float64's 1e-15, ``driver`` None gelsy."""
+    if driver is None:
+        driver = "gelsy"
+    elif driver not in ("gels", "gelss", "gelsd", "gelsy"):
+        raise ValueError(
+            f"Only support valid driver is 'gels', 'gelss', 'gelsd', 'gelsy' or None for CPU "
+            f"inputs. But got {driver}"
+        )
+    if len(x.shape) < 2:
+        raise ValueError(
+            f"The shape of x should be (*, M, N), but received ndim is [{len(x.shape)} < 2]"
+        )
+    if len(y.shape) < 2:
+        raise ValueError(
+            f"The shape of y should be (*, M, K), but received ndim is [{len(y.shape)} < 2]"
+        )
+    if x.shape[-2] != y.shape[-2]:
+        raise ValueError(
+            f"x with shape (*, M = {x.shape[-2]}, N) and y with shape (*, M = {y.shape[-2]}, K) "
+            "should have same M."
+        )
+    if rcond is None:
+        eps = {DataType.FLOAT32: 1e-7, DataType.FLOAT64: 1e-15}.get(x.dtype)
+        rcond = 0.0 if eps is None else eps * max(x.shape[-2], x.shape[-1])
+    solution, residuals, rank, singular_values = _C_ops.lstsq(x, y, rcond, driver)
+    if driver == "gels":
+        rank = _C_ops.full([0], 0, DataType.INT64, None)
+        singular_values = _C_ops.full([0], 0, x.dtype, None)
+    elif driver == "gelsy":
+        singular_values = _C_ops.full([0], 0, x.dtype, None)
+    return solution, residuals, rank, singular_values
+
+
+# paddle.linalg names (phiops/linalg.py exports them) and Tensor methods
+TENSOR_METHODS += ("lu", "lstsq")
+
+
+def _observation_weights(
+    weights: Tensor, dtype: DataType, observations: int, what: str, integer: bool
+) -> Tensor:
+    """cov's fweights/aweights checked as PaddlePaddle checks them, cast to ``dtype``."""
+    if len(weights.shape) > 1:
+        raise ValueError(
+            f"Input({what}) only support N-D (N<=1) tensor in cov, but received "
+            f"shape of Input(input) is {len(weights.shape)}."
+        )
+    if weights.shape[0] != observations:
+        raise ValueError(
+            f"The number of Input({what}) should equal to x's dim[1]: {observations}, but "
+            f"received size of Input({what}) is {weights.shape[0]}."
+        )
+    values = weights.numpy()
+    if values.size and values.min() < 0:
+        raise ValueError(
+            f"The value of Input({what}) cannot be negative, but received min of "
+            f"Input({what}) is {values.min()}."
+        )
+    if integer and not np.array_equal(values, np.round(values.astype(np.float64))):
+        raise ValueError(f"Input({what}) must be integer ")
+    return _C_ops.cast(weights, dtype)
+
+
+def cov(
+    x: Tensor,
+    rowvar: bool = True,
+    ddof: bool = True,
+    fweights: Tensor | None = None,
+    aweights: Tensor | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """The covariance matrix of the variables ``x`` holds (rows, or columns when ``rowvar`` is
+    False; a 1-D ``x`` is one variable), with integer frequency weights ``fweights`` and
+    observation weights ``aweights`` per observation; ``ddof`` True divides by the weights'
+    sum less one (less sum(w * aweights) / sum(w) with aweights), False by their sum. One
+    variable gives a 0-D result, as PaddlePaddle's composite does."""
+    if len(x.shape) > 2 or len(x.shape) < 1:
+        raise ValueError(
+            "Input(x) only support N-D (1<=N<=2) tensor in cov, but received "
+            f"length of Input(input) is {len(x.shape)}."
+        )
+    nx = _C_ops.reshape(x, [1, -1]) if len(x.shape) == 1 else x
+    if not rowvar and nx.shape[0] != 1:
+        nx = _C_ops.transpose(nx, [1, 0])
+    observations = nx.shape[1]
+    weights = None
+    if fweights is not None:
+        weights = _observation_weights(fweights, nx.dtype, observations, "fweights", True)
+    if aweights is not None:
+        observation = _observation_weights(aweights, nx.dtype, observations, "aweights", False)
+        weights = observation if weights is None else weights * observation
+    total = _C_ops.full([], observations, nx.dtype, None)
+    if weights is not None:
+        total = _C_ops.sum(weights, [], None, False)
+        if total.item() == 0:
+            raise ValueError("The sum of weights is zero, can't be normalized.")
+        weighted = nx * weights
+    else:
+        weighted = nx
+    mean = _C_ops.sum(weighted, [1], None, False) / total
+    if weights is not None and aweights is not None and ddof:
+        aw = _C_ops.cast(aweights, weights.dtype)
+        norm_factor = total - _C_ops.sum(weights * aw, [], None, False) / total
+    else:
+        norm_factor = total - _C_ops.full([], int(ddof), nx.dtype, None)
+    norm_factor = _C_ops.maximum(norm_factor, _C_ops.full([], 0, nx.dtype, None))
+    centred = nx - _C_ops.unsqueeze(mean, [1])
+    other = _C_ops.conj(weighted) if weighted.dtype.is_complex else weighted
+    product = _C_ops.matmul(centred, other, False, True)
+    return _C_ops.squeeze(_C_ops.divide(product, norm_factor), [])
+
+
+def corrcoef(x: Tensor, rowvar: bool = True, name: str | None = None) -> Tensor:
+    """The Pearson correlation coefficients of the variables ``x`` holds: cov(x, rowvar)
+    divided by the outer product of its diagonal's square roots, clipped to [-1, 1]; one
+    variable gives c / c (1, or nan for a zero variance)."""
+    if len(x.shape) > 2 or len(x.shape) < 1:
+        raise ValueError(
+            "Input(x) only support N-D (1<=N<=2) tensor in corrcoef, but received "
+            f"length of Input(input) is {len(x.shape)}."
+        )
+    c = cov(x, rowvar)
+    if len(c.shape) == 0:
+        return c / c
+    stddev = _C_ops.sqrt(_C_ops.diag(c, 0, 0.0))
+    c = c / _C_ops.unsqueeze(stddev, [1])
+    c = c / _C_ops.unsqueeze(stddev, [0])
+    return _C_ops.clip(c, -1.0, 1.0)
+
+
+TENSOR_METHODS += ("cov", "corrcoef")
+
+
+_CDIST_MODES = (
+    "use_mm_for_euclid_dist_if_necessary",
+    "use_mm_for_euclid_dist",
+    "donot_use_mm_for_euclid_dist",
+)
+
+
+def cdist(
+    x: Tensor,
+    y: Tensor,
+    p: float = 2.0,
+    compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
+    name: str | None = None,
+) -> Tensor:
+    """The p-norm distance between each row of ``x`` [..., R1, C] and each row of ``y``
+    [..., R2, C] (batch dims broadcast): [..., R1, R2]. For p = 2 with "use_mm_for_euclid_dist"
+    (or the default mode when R1 or R2 exceeds 25) it is sqrt(max(|x|^2 + |y|^2 - 2 x y^T, 0)),
+    as PaddlePaddle's composite computes it; an empty R1 or R2 gives [R1, R2], as there."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(
+            "The compute_mode should be 'use_mm_for_euclid_dist_if_necessary', "
+            "'use_mm_for_euclid_dist' or 'donot_use_mm_for_euclid_dist', "
+            f"but received compute_mode is {compute_mode}."
+        )
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise TypeError(f"cdist: argument 'p' must be an int or a float, got {type(p).__name__}")
+    for label, tensor in (("x", x), ("y", y)):
+        if len(tensor.shape) < 2:
+            raise InvalidArgumentError(
+                f"cdist: argument '{label}' must be at least 2-dimensional, got dims "
+                f"{list(tensor.shape)}"
+            )
+    if x.shape[-1] != y.shape[-1]:
+        raise InvalidArgumentError(
+            f"cdist: arguments 'x' and 'y' must have the same last dimension, got "
+            f"{x.shape[-1]} and {y.shape[-1]}"
+        )
+    if p < 0:
+        raise InvalidArgumentError(f"cdist: argument 'p' must be >= 0, got {p}")
+    rows_x, rows_y, columns = x.shape[-2], y.shape[-2], x.shape[-1]
+    p = float(p)
+    if rows_x == 0 or rows_y == 0:
+        return _C_ops.full([rows_x, rows_y], 0, x.dtype, None)
+    if columns == 0:
+        return _C_ops.full([rows_x, rows_y], 0, x.dtype, None)
+    mode = _CDIST_MODES.index(compute_mode)
+    if p == 2.0 and (mode == 1 or (mode == 0 and (rows_x > 25 or rows_y > 25))):
+        x_norm = _C_ops.sum(_C_ops.pow(x, 2.0), [-1], None, True)
+        y_norm = _C_ops.sum(_C_ops.pow(y, 2.0), [-1], None, True)
+        result = (
+            _C_ops.scale(_C_ops.matmul(x, y, False, True), -2.0, 0.0, True)
+            + _swap_last_two(y_norm)
+            + x_norm
+        )
+        return _C_ops.sqrt(_C_ops.maximum(result, _C_ops.full([], 0.0, result.dtype, None)))
+    difference = _C_ops.unsqueeze(x, [-2]) - _C_ops.unsqueeze(y, [-3])
+    return norm(difference, p=p, axis=-1)
+
+
+def pdist(x: Tensor, p: float = 2.0, name: str | None = None) -> Tensor:
+    """The p-norm distance between every pair of rows of ``x`` [N, M], the pairs (i, j) with
+    i < j in row-major order: [N (N - 1) / 2]."""
+    if len(x.shape) != 2:
+        raise InvalidArgumentError(
+            f"pdist: argument 'x' must be 2-dimensional, got dims {list(x.shape)}"
+        )
+    difference = _C_ops.unsqueeze(x, [-2]) - _C_ops.unsqueeze(x, [-3])
+    distances = norm(difference, p=p, axis=-1)
+    rows = x.shape[0]
+    upper = to_tensor(np.triu(np.ones((rows, rows), dtype=bool), 1))
+    return _C_ops.masked_select(distances, upper)
+
+
+def vander(
+    x: Tensor, n: int | None = None, increasing: bool = False, name: str | None = None
+) -> Tensor:
+    """The Vandermonde matrix of the 1-D ``x``: [len(x), n] (n None: len(x)), column j holding
+    x^(n - 1 - j), or x^j when ``increasing``; x^0 is 1."""
+    if len(x.shape) != 1:
+        raise ValueError(
+            "The input of x is expected to be a 1-D Tensor."
+            f"But now the dims of Input(X) is {len(x.shape)}."
+        )
+    if n is None:
+        n = x.shape[0]
+    if n < 0:
+        raise ValueError("N must be non-negative.")
+    rows = x.shape[0]
+    columns = [_C_ops.full([rows, min(n, 1)], 1, x.dtype, None)]
+    if n > 1:
+        repeated = _C_ops.tile(_C_ops.unsqueeze(x, [1]), [1, n - 1])
+        columns.append(_C_ops.cumprod(repeated, -1, False, False))
+    result = _C_ops.concat(columns, 1) if len(columns) > 1 else columns[0]
+    return result if increasing else _C_ops.flip(result, [1])
+
+
+__all__ += ["cdist", "pdist", "vander"]
+TENSOR_METHODS += ("cdist", "vander")
+
+
+def householder_product(x: Tensor, tau: Tensor, name: str | None = None) -> Tensor:
+    """The first N columns of the product H_1 H_2 ... H_k of Householder reflections
+    H_i = I - tau_i w_i w_i^H, w_i being column i of ``x`` [..., M, N] (M >= N) below the
+    diagonal with a 1 on it and zeros above (LAPACK's orgqr on geqrf's output); ``tau``
+    [..., K], K <= N, of x's dtype and batch dims."""
+    float_like = (
+        DataType.FLOAT16,
+        DataType.FLOAT32,
+        DataType.FLOAT64,
+        DataType.COMPLEX64,
+        DataType.COMPLEX128,
+    )
+    for label, tensor in (("x", x), ("tau", tau)):
+        if tensor.dtype not in float_like:
+            raise TypeError(
+                f"householder_product: argument '{label}' must be float16, float32, float64, "
+                f"complex64 or complex128, got {tensor.dtype.name.lower()}"
+            )
+    if x.dtype != tau.dtype:
+        raise InvalidArgumentError(
+            "householder_product: argument 'tau' must have the dtype of argument 'x' "
+            f"({x.dtype.name.lower()}), got {tau.dtype.name.lower()}"
+        )
+    if not (len(x.shape) >= 2 and len(tau.shape) >= 1 and len(x.shape) == len(tau.shape) + 1):
+        raise InvalidArgumentError(
+            "householder_product: argument 'x' must have at least 2 dimensions and one more "
+            f"than argument 'tau', got dims {list(x.shape)} and {list(tau.shape)}"
+        )
+    m, n = x.shape[-2:]
+    k = tau.shape[-1]
+    if m < n:
+        raise InvalidArgumentError(
+            f"householder_product: argument 'x' must have at least as many rows as columns, "
+            f"got dims {list(x.shape)}"
+        )
+    if n < k:
+        raise InvalidArgumentError(
+            f"householder_product: argument 'tau' must have at most x's {n} columns in its last "
+            f"dim, got dims {list(tau.shape)}"
+        )
+    if list(x.shape[:-2]) != list(tau.shape[:-1]):
+        raise InvalidArgumentError(
+            "householder_product: arguments 'x' and 'tau' must have the same batch dims, got "
+            f"dims {list(x.shape)} and {list(tau.shape)}"
+        )
+    q = _C_ops.cast(_C_ops.eye(m, m, DataType.FLOAT32, None), x.dtype)
+    rows = np.arange(m)
+    for i in range(min(k, n)):
+        column = _C_ops.index_select(x, to_tensor(np.array([i], np.int64)), -1)
+        below = to_tensor((rows > i).astype(np.float32)[:, None])
+        unit = to_tensor((rows == i).astype(np.float32)[:, None])
+        w = column * _C_ops.cast(below, x.dtype) + _C_ops.cast(unit, x.dtype)
+        w_h = _swap_last_two(_C_ops.conj(w) if x.dtype.is_complex else w)
+        scale = _C_ops.unsqueeze(
+            _C_ops.index_select(tau, to_tensor(np.array([i], np.int64)), -1), [-1]
+        )
+        q = q - _C_ops.matmul(_C_ops.matmul(q, w), w_h) * scale
+    return _C_ops.slice(q, [len(q.shape) - 1], [0], [n], [1], [])
+
+
+TENSOR_METHODS += ("householder_product",)
+
+
+# matrix_exp's Pade coefficients b_0 .. b_(d-1) of degree d (b_d = 1) and, per dtype, the
+# degrees tried and the 1-norm bounds below which each is accurate, and the norm that scaling
+# brings the matrix under for the last degree: Eigen's MatrixExponential, as PaddlePaddle 3.3.1
+# takes them (Higham, "The scaling and squaring method for the matrix exponential revisited",
+# 2005).
+_PADE_COEFFICIENTS = {
+    3: (120.0, 60.0, 12.0),
+    5: (30240.0, 15120.0, 3360.0, 420.0, 30.0),
+    7: (17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0),
+    9: (
+        17643225600.0,
+        8821612800.0,
+        2075673600.0,
+        302702400.0,
+        30270240.0,
+        2162160.0,
+        110880.0,
+        3960.0,
+        90.0,
+    ),
+    13: (
+        64764752532480000.0,
+        32382376266240000.0,
+        7771770303897600.0,
+        1187353796428800.0,
+        129060195264000.0,
+        10559470521600.0,
+        670442572800.0,
+        33522128640.0,
+        1323241920.0,
+        40840800.0,
+        960960.0,
+        16380.0,
+        182.0,
+    ),
+}
+_PADE_PLAN = {
+    DataType.FLOAT32: (
+        (3, 5, 7),
+        (4.258730016922831e-001, 1.880152677804762e000),
+        3.925724783138660,
+    ),
+    DataType.FLOAT64: (
+        (3, 5, 7, 9, 13),
+        (
+            1.495585217958292e-002,
+            2.539398330063230e-001,
+            9.504178996162932e-001,
+            2.097847961257068e000,
+        ),
+        5.371920351148152,
+    ),
+}
+
+
+def _pade_uv(a: Tensor, identity: Tensor, degree: int) -> tuple[Tensor, Tensor]:
+    """The odd (u) and even (v) parts of the degree-``degree`` Pade approximant's numerator:
+    exp(a) ~ (v - u)^-1 (v + u)."""
+    b = _PADE_COEFFICIENTS[degree]
+    powers = {0: identity, 2: _C_ops.matmul(a, a, False, False)}
+    for power in range(4, min(degree, 9), 2):
+        powers[power] = _C_ops.matmul(powers[power - 2], powers[2], False, False)
+
+    def combination(terms: list[tuple[float, int]]) -> Tensor:
+        total = None
+        for coefficient, power in terms:
+            term = _C_ops.scale(powers[power], coefficient, 0.0, True)
+            total = term if total is None else total + term
+        return total
+
+    if degree == 13:
+        a6 = powers[6]
+        odd = _C_ops.matmul(a6, combination([(1.0, 6), (b[11], 4), (b[9], 2)]), False, False)
+        odd = odd + combination([(b[7], 6), (b[5], 4), (b[3], 2), (b[1], 0)])
+        even = _C_ops.matmul(a6, combination([(b[12], 6), (b[10], 4), (b[8], 2)]), False, False)
+        even = even + combination([(b[6], 6), (b[4], 4), (b[2], 2), (b[0], 0)])
+        return _C_ops.matmul(a, odd, False, False), even
+    odd = combination([(1.0, degree - 1)] + [(b[j], j - 1) for j in range(degree - 2, 0, -2)])
+    even = combination([(b[j], j) for j in range(degree - 1, -1, -2)])
+    return _C_ops.matmul(a, odd, False, False), even
+
+
+def matrix_exp(x: Tensor, name: str | None = None) -> Tensor:
+    """exp of each square matrix of ``x`` (float32 or float64; a 0-D or [..., 1, 1] ``x``
+    elementwise) by scaling and squaring with the Pade approximant its 1-norm calls for, as
+    PaddlePaddle 3.3.1 (after Eigen) computes it; a non-finite norm gives NaN."""
+    if not isinstance(x, (Tensor, Value)):
+        x = to_tensor(x)
+    if x.dtype not in _PADE_PLAN:
+        raise ValueError(
+            "The input tensor's dtype must be float32 or float64, but got "
+            f"{x.dtype.name.lower()}"
+        )
+    if len(x.shape) == 0:
+        return _C_ops.exp(x)
+    if len(x.shape) < 2:
+        raise ValueError("The input tensor must be at least two-dimensional")
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError("Last 2 dimensions of the tensor must be square")
+    if list(x.shape[-2:]) == [1, 1]:
+        return _C_ops.exp(x)
+    dtype = x.dtype
+    degrees, bounds, max_norm = _PADE_PLAN[dtype]
+    l1_norm = _C_ops.unsqueeze(
+        _C_ops.max(_C_ops.sum(_C_ops.abs(x), [len(x.shape) - 2], None, False), [-1], False),
+        [-1, -2],
+    )
+    two = _C_ops.full([], 2.0, dtype, None)
+    squarings = _C_ops.floor(
+        _C_ops.log(l1_norm / _C_ops.full([], max_norm, dtype, None)) / _C_ops.log(two)
+    )
+    squarings = _C_ops.maximum(squarings, _C_ops.full([], 0.0, dtype, None))
+    identity = _C_ops.eye(x.shape[-1], x.shape[-1], dtype, None)
+    scaled = x / _C_ops.elementwise_pow(two, squarings)
+    pairs = [_pade_uv(x, identity, degree) for degree in degrees[:-1]]
+    pairs.append(_pade_uv(scaled, identity, degrees[-1]))
+    u, v = pairs[-1]
+    for bound, (u_small, v_small) in reversed(list(zip(bounds, pairs[:-1]))):
+        below = _C_ops.less_than(l1_norm, _C_ops.full([], bound, dtype, None))
+        u, v = _C_ops.where(below, u_small, u), _C_ops.where(below, v_small, v)
+    if not bool(_C_ops.isfinite(_C_ops.max(l1_norm, [], False)).numpy()):
+        return _C_ops.full(list(x.shape), float("nan"), dtype, None)
+    result = _C_ops.solve(v - u, u + v)
+    steps = int(_C_ops.max(squarings, [], False).numpy())
+    for step in range(steps):
+        again = _C_ops.less_than(_C_ops.full([], float(step), dtype, None), squarings)
+        result = _C_ops.where(again, _C_ops.matmul(result, result, False, False), result)
+    return result

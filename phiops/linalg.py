@@ -6,12 +6,13 @@ factorizations (``cholesky``, ``qr``, ``svd``, ``eigh``, ``eigvalsh``, ``eigvals
 functions of ``import phiops`` (phiops/_paddle_api.py and the generated ops; the ops' kernels
 are runtime/kernels/impl/linalg*_kernel.py).
 
-PaddlePaddle has more that phiops lacks: ``cholesky_inverse``, ``vecdot``, ``cov``,
-``corrcoef``, ``eig``, ``matrix_transpose``, ``svdvals``, ``householder_product``,
-``pca_lowrank``, ``svd_lowrank``, ``lu``, ``lu_solve``, ``lu_unpack``, ``matrix_exp``,
-``lstsq``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``; ``matrix_rank``'s ``atol``/``rtol``
-raise UnimplementedError (they need an op phiops does not have), as does the gradient of
-``svd`` for complex input.
+With ``lu``, ``lu_unpack``, ``eig`` and ``lstsq`` (the linalg24 ops,
+runtime/kernels/impl/linalg24_kernel.py) and ``cov``, ``corrcoef``, ``householder_product``
+and ``matrix_exp`` (composites, as PaddlePaddle's are). PaddlePaddle has more that phiops
+lacks: ``cholesky_inverse``, ``vecdot``, ``matrix_transpose``, ``svdvals``, ``pca_lowrank``,
+``svd_lowrank``, ``lu_solve``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``; the
+gradient of ``svd`` for complex input raises
+UnimplementedError. ``matrix_rank``'s ``atol``/``rtol`` run the matrix_rank_atol_rtol op.
 """
 
 from __future__ import annotations
@@ -69,6 +70,28 @@ __all__ = [
     "cholesky_solve",
     "triangular_solve",
     "diagonal",
+]
+
+# linalg24: lu, lu_unpack, eig, lstsq
+from phiops._api import eig, lu_unpack  # noqa: E402
+from phiops._paddle_api import (  # noqa: E402
+    corrcoef,
+    cov,
+    householder_product,
+    lstsq,
+    lu,
+    matrix_exp,
+)
+
+__all__ += [
+    "lu",
+    "lu_unpack",
+    "eig",
+    "lstsq",
+    "cov",
+    "corrcoef",
+    "householder_product",
+    "matrix_exp",
 ]
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import phiops as paddle
-from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError
 
 RNG = np.random.default_rng(7)
 
@@ -99,8 +99,16 @@ def test_cond_pinv_and_matrix_rank() -> None:
     np.testing.assert_array_equal(
         paddle.linalg.matrix_rank(t(low), tol=t(np.array([1e-8, 1e3]))).numpy(), [1, 0]
     )
-    with pytest.raises(UnimplementedError, match="atol and rtol"):
-        paddle.linalg.matrix_rank(t(low), atol=0.1)
+    # atol/rtol (the matrix_rank_atol_rtol op, linalg24): singular values above
+    # max(atol, rtol * the largest), numpy's rank with that tolerance
+    largest = np.linalg.svd(low, compute_uv=False).max(axis=-1)
+    np.testing.assert_array_equal(
+        paddle.linalg.matrix_rank(t(low), atol=0.1).numpy(),
+        [np.linalg.matrix_rank(low[i], tol=max(0.1, 1e-15 * 4 * largest[i])) for i in range(2)],
+    )
+    np.testing.assert_array_equal(
+        paddle.linalg.matrix_rank(t(low), rtol=2.0).numpy(), [0, 0]
+    )
 
 
 def test_qr_svd_eigvalsh_and_the_top_level_names() -> None:

@@ -411,6 +411,14 @@ CASES += [
     ("is_empty", lambda p, t: p.is_empty(t(X))),
     ("is_empty-method", lambda p, t: t(X[:0]).is_empty()),
 ]
+# the linalg24 composites of issue 24 (tests/parity/test_linalg24_paddle.py has more)
+CASES += [
+    ("cdist", lambda p, t: p.cdist(t(X), t(X[0]))),
+    ("cdist-p1-method", lambda p, t: t(M).cdist(t(M[::-1].copy()), p=1.0)),
+    ("pdist", lambda p, t: p.pdist(t(X[0]))),
+    ("vander", lambda p, t: p.vander(t(M[0]))),
+    ("vander-method", lambda p, t: t(M[1]).vander(n=4, increasing=True)),
+]
 RANDOM = {
     "rand",
     "randn",

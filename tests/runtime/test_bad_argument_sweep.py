@@ -344,3 +344,17 @@ def test_the_baseline_call_works(op: str) -> None:
     argument, not only those checked before the first bad default."""
     function = getattr(phi, op)
     function(*_baseline(function))
+
+
+# the linalg24 ops of issue 24: square matrices for eig, valid 1-based int32 pivots for lu_unpack
+_OVERRIDES.update(
+    {
+        "eig": {"x": _tensor(shape=(2, 2))},
+        "lu_unpack": {"x": _tensor(shape=(2, 2)), "y": phi.to_tensor(np.ones((2,), "int32"))},
+        "baddbmm": {
+            "input": _tensor(shape=(2, 3, 5)),
+            "x": _tensor(shape=(2, 3, 4)),
+            "y": _tensor(shape=(2, 4, 5)),
+        },
+    }
+)

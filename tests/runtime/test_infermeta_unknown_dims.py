@@ -946,6 +946,44 @@ CASES.update(
         ],
     }
 )
+
+# the linalg24 ops of issue 24 (runtime/infermeta/linalg24.py): int32 pivots, complex eigenpairs
+I32 = DataType.INT32
+CASES.update(
+    {
+        "lu_infer_meta": [
+            Case((t(2, 3, 4),), (True,), (0, 0, 0)),
+            Case((t(4, 3),), (True,), (0, 0, 0), label="tall"),
+        ],
+        "lu_grad_infer_meta": [Case((t(3, 3), t(3, 3), t(3, dtype=I32), t(3, 3)), (True,))],
+        "lu_unpack_infer_meta": [
+            Case((t(2, 4, 3), t(2, 3, dtype=I32)), (True, True), (0, 0, 0)),
+            Case((t(3, 3), t(3, dtype=I32)), (False, False), (0, 0, 0), label="flags"),
+        ],
+        "lu_unpack_grad_infer_meta": [
+            Case(
+                (t(3, 3), t(3, dtype=I32), t(3, 3), t(3, 3), t(3, 3), t(3, 3), t(3, 3)),
+                (True, True),
+            )
+        ],
+        "eig_infer_meta": [Case((t(2, 3, 3),), (), (0, 0))],
+        "eig_grad_infer_meta": [
+            Case((t(3, dtype=C64), t(3, 3, dtype=C64), t(3, dtype=C64), t(3, 3, dtype=C64)))
+        ],
+        "lstsq_infer_meta": [
+            Case((t(2, 5, 3), t(2, 5, 2)), (0.0, "gelsd"), (0, 0, 0, 0), known=((0, 1), (0, 2))),
+            Case((t(3, 5), t(3, 2)), (0.0, "gelsy"), (0, 0, 0, 0), label="gelsy"),
+        ],
+        "matrix_rank_atol_rtol_infer_meta": [
+            Case((t(2, 3, 4), t(2), t(3, 1)), (False,)),
+            Case((t(2, 3, 3), t(), None), (True,), label="hermitian"),
+        ],
+        "baddbmm_infer_meta": [
+            Case((t(2, 3, 5), t(2, 3, 4), t(2, 4, 5)), (0.5, 2.0)),
+            Case((t(2, 5), t(2, 3, 4), t(2, 4, 5)), (1.0, 1.0), label="2d-input"),
+        ],
+    }
+)
 MISMATCHES.update(
     {
         "unpool_infer_meta": Case(
@@ -956,6 +994,12 @@ MISMATCHES.update(
             (t(-1, 2, 2, 2, 3), t(1, 3, 2, 2, 3, dtype=I64)),
             ((2, 2, 2), (2, 2, 2), (0, 0, 0), (4, 4, 6), "NCDHW"),
         ),
+        # the linalg24 ops
+        "lu_unpack_infer_meta": Case((t(-1, 3, 4), t(2, 2, dtype=I32)), (True, True), (0, 0, 0)),
+        "eig_infer_meta": Case((t(-1, 3, 4),), (), (0, 0)),
+        "lstsq_infer_meta": Case((t(-1, 5, 3), t(2, 4, 2)), (0.0, "gelsd"), (0, 0, 0, 0)),
+        "matrix_rank_atol_rtol_infer_meta": Case((t(-1, 2, 3, 4), t(3), None), (False,)),
+        "baddbmm_infer_meta": Case((t(2, 3, 5), t(-1, 3, 4), t(2, 5, 5)), (1.0, 1.0)),
     }
 )
 

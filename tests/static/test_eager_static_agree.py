@@ -796,3 +796,35 @@ def test_running_the_built_program_gives_the_eager_values(op):
         assert got.shape == expected.shape and got.dtype == expected.dtype, op
         if op not in RANDOM:
             np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6, err_msg=op)
+
+# the linalg24 ops of issue 24: pivots 1 or 2 (valid 1-based rows), complex eigenpairs for eig_grad
+ARGUMENTS.update(
+    {
+        "lu": lambda f, t: [t((2, 3, 3), "float32"), True],
+        "lu_grad": lambda f, t: [
+            t((3, 3), "float32"), t((3, 3), "float32"), t((3,), "int32") + 1, t((3, 3), "float32"),
+            True,
+        ],
+        "lu_unpack": lambda f, t: [t((3, 3), "float32"), t((3,), "int32") + 1, True, True],
+        "lu_unpack_grad": lambda f, t: [
+            t((3, 3), "float32"), t((3,), "int32") + 1, t((3, 3), "float32"), t((3, 3), "float32"),
+            t((3, 3), "float32"), t((3, 3), "float32"), t((3, 3), "float32"), True, True,
+        ],
+        "eig": lambda f, t: [t((2, 3, 3), "float32")],
+        "eig_grad": lambda f, t: [
+            t((3,), "complex64"), t((3, 3), "complex64"), t((3,), "complex64"),
+            t((3, 3), "complex64"),
+        ],
+        "lstsq": lambda f, t: [t((2, 4, 3), "float32"), t((2, 4, 2), "float32"), 0.0, "gelsd"],
+        "matrix_rank_atol_rtol": lambda f, t: [
+            t((2, 3, 4), "float32"), t((2,), "float32"), t((), "float32"), False
+        ],
+        "baddbmm": lambda f, t: [
+            t((2, 1, 5), "float32"), t((2, 3, 4), "float32"), t((2, 4, 5), "float32"), 0.5, 2.0
+        ],
+        "baddbmm_grad": lambda f, t: [
+            t((2, 5), "float32"), t((2, 3, 4), "float32"), t((2, 4, 5), "float32"),
+            t((2, 3, 5), "float32"), 2.0, 0.5,
+        ],
+    }
+)  # fmt: skip
