@@ -257,14 +257,24 @@ X4 = ARRAYS["x4"]
             "'size'",
         ),
         (
-            lambda: F.interpolate(paddle.to_tensor(X4), [4, 4], mode="bicubic"),
-            UnimplementedError,
-            "bicubic_interp",
+            lambda: F.interpolate(paddle.to_tensor(X4[0]), [4], mode="bicubic"),
+            InvalidArgumentError,
+            "mode 'bicubic' takes a 4-D x, got a 3-D",
         ),
         (
-            lambda: F.interpolate(paddle.to_tensor(X4[0]), [4], mode="linear"),
-            UnimplementedError,
-            "linear_interp",
+            lambda: F.interpolate(paddle.to_tensor(X4), [4, 4], mode="linear"),
+            InvalidArgumentError,
+            "mode 'linear' takes a 3-D x, got a 4-D",
+        ),
+        (
+            lambda: F.interpolate(paddle.to_tensor(X4[0]), [4], mode="linear", data_format="NCHW"),
+            InvalidArgumentError,
+            "'data_format' must be one of \\['NCW', 'NWC'\\]",
+        ),
+        (
+            lambda: F.interpolate(paddle.to_tensor(X4), [0, 3], mode="bicubic"),
+            InvalidArgumentError,
+            "positive",
         ),
         (
             lambda: F.interpolate(paddle.to_tensor(X4), [4, 4], mode="bilinear", antialias=True),
