@@ -13,9 +13,10 @@ thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtan
 runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py).
 
 Also instance_norm, local_response_norm, normalize, rrelu (random slopes from phiops's
-generator), and interpolate/upsample (modes nearest, bilinear and area; linear, bicubic,
-trilinear and antialias raise UnimplementedError until their ops exist;
-runtime/nn/norm_upsample.py).
+generator), and interpolate/upsample (modes linear, nearest, bilinear, bicubic, trilinear and
+area; antialias raises UnimplementedError until the op interp_antialias exists;
+runtime/nn/norm_upsample.py). pad builds into static programs, and batch_norm leaves the
+running statistics it updates stop_gradient, as PaddlePaddle's.
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: the other losses (l1_loss,
 binary_cross_entropy, nll_loss, ...), 1-D and 3-D convolutions and pools, rms_norm and
