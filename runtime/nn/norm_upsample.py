@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from phiops.runtime.common import DataType
-from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.dispatch.op_def import OP_DEFS, op_api
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
@@ -296,9 +296,16 @@ def _batch_norm(
     )[0]
 
 
-# the activations the old-style BatchNorm's ``act`` may name (ops of that name, as PaddlePaddle's
-# dygraph_utils._append_activation_in_dygraph calls ``_C_ops.<act>``)
-_BATCH_NORM_ACTS = ("relu", "sigmoid", "tanh", "relu6", "elu", "leaky_relu", "softmax", "gelu")
+def _activation_op(act: str) -> Any:
+    """The op the old-style BatchNorm's ``act`` names, as PaddlePaddle's
+    dygraph_utils._append_activation_in_dygraph calls ``_C_ops.<act>``."""
+    op = OP_DEFS.get(act) if isinstance(act, str) else None
+    if op is None or op.api is None or len(op.info.inputs) != 1:
+        raise InvalidArgumentError(
+            f"BatchNorm: argument 'act' must be None or the name of a one-input op "
+            f"(relu, sigmoid, tanh, ...), got {act!r}"
+        )
+    return op.api
 
 
 class BatchNorm(Layer):
@@ -327,11 +334,8 @@ class BatchNorm(Layer):
         trainable_statistics: bool = False,
     ) -> None:
         super().__init__(dtype="float32" if dtype == "float16" else dtype)
-        if act is not None and act not in _BATCH_NORM_ACTS:
-            raise InvalidArgumentError(
-                f"BatchNorm: argument 'act' must be None or one of {list(_BATCH_NORM_ACTS)}, "
-                f"got {act!r}"
-            )
+        if act is not None:
+            _activation_op(act)
         if data_layout not in ("NCHW", "NHWC"):
             raise InvalidArgumentError(
                 f"BatchNorm: argument 'data_layout' must be 'NCHW' or 'NHWC', got {data_layout!r}"
@@ -363,7 +367,7 @@ class BatchNorm(Layer):
         out = _batch_norm(
             self, input, self._data_layout, self._use_global_stats, self._trainable_statistics
         )
-        return out if self._act is None else op_api(self._act)(out)
+        return out if self._act is None else _activation_op(self._act)(out)
 
 
 _SYNC_FORMATS = {

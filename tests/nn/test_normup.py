@@ -295,6 +295,8 @@ X4 = ARRAYS["x4"]
         (lambda: paddle.nn.InstanceNorm2D(4)(paddle.to_tensor(X4[0])), InvalidArgumentError, "4-D"),
         (lambda: paddle.nn.InstanceNorm1D(4, weight_attr=False), InvalidArgumentError, "same time"),
         (lambda: paddle.nn.InstanceNorm3D(0), InvalidArgumentError, "num_features"),
+        (lambda: paddle.nn.BatchNorm(4, act="nope"), InvalidArgumentError, "'act' must be"),
+        (lambda: paddle.nn.BatchNorm(4, act="matmul"), InvalidArgumentError, "one-input op"),
         (lambda: paddle.nn.BatchNorm3D(4)(paddle.to_tensor(X4)), InvalidArgumentError, "5-D"),
         (lambda: paddle.nn.BatchNorm3D(4, data_format="NCHW"), InvalidArgumentError, "data_format"),
         (
