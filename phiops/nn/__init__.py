@@ -20,8 +20,8 @@ AdaptiveMaxPool1D/2D/3D, MaxUnPool1D/2D/3D (runtime/nn/conv_pool.py).
 Also the normalization layers InstanceNorm1D/2D/3D, BatchNorm3D, the old-style BatchNorm,
 SyncBatchNorm (one process: the local batch's statistics; ``convert_sync_batchnorm``),
 LocalResponseNorm; the upsampling layers Upsample, UpsamplingNearest2D, UpsamplingBilinear2D
-(modes nearest, bilinear and area; linear, bicubic and trilinear raise UnimplementedError until
-their ops exist); PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random
+(modes linear, nearest, bilinear, bicubic, trilinear and area; antialias raises
+UnimplementedError until the op interp_antialias exists); PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random
 slopes come from phiops's generator, not PaddlePaddle's) (runtime/nn/norm_upsample.py).
 
 Also the losses L1Loss, MarginRankingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,

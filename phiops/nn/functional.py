@@ -16,9 +16,10 @@ adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d/2d/3d, max_unpool1
 (runtime/nn/conv_pool.py).
 
 Also instance_norm, local_response_norm, normalize, rrelu (random slopes from phiops's
-generator), and interpolate/upsample (modes nearest, bilinear and area; linear, bicubic,
-trilinear and antialias raise UnimplementedError until their ops exist;
-runtime/nn/norm_upsample.py).
+generator), and interpolate/upsample (modes linear, nearest, bilinear, bicubic, trilinear and
+area; antialias raises UnimplementedError until the op interp_antialias exists;
+runtime/nn/norm_upsample.py). pad builds into static programs, and batch_norm leaves the
+running statistics it updates stop_gradient, as PaddlePaddle's.
 
 The losses binary_cross_entropy, binary_cross_entropy_with_logits, hinge_embedding_loss, kl_div,
 label_smooth, log_loss, nll_loss, smooth_l1_loss (runtime/nn/losscum.py) and l1_loss,

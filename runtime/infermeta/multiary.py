@@ -6,7 +6,7 @@ import numpy as np
 
 from phiops.runtime.common import DataType, promote_types
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
-from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.dims import (
     UNKNOWN,
     dims_match,
@@ -644,6 +644,16 @@ def check_interpolate_size_tensors(
     return bool(size_tensor) or scale_tensor is not None or out_size is not None
 
 
+# The input ranks each interpolation method takes, as PHI's InterpolateInferMeta dispatches them
+INTERP_RANKS: dict[str, tuple[int, ...]] = {
+    "nearest": (4, 5),
+    "bilinear": (4,),
+    "bicubic": (4,),
+    "linear": (3,),
+    "trilinear": (5,),
+}
+
+
 def interpolate_infer_meta(
     x: MetaTensor,
     out_size: MetaTensor | None,
@@ -660,25 +670,28 @@ def interpolate_infer_meta(
     output: MetaTensor,
     config: MetaConfig = _RUNTIME,
 ) -> None:
-    """PHI's InterpolateInferMeta for 4-D (bilinear, nearest) and 5-D (nearest) inputs, output
-    size from ``scale`` or ``out_d``/``out_h``/``out_w``; sizes given as tensors (``out_size``,
-    ``size_tensor``, ``scale_tensor``) are values, so the spatial extents are -1 here and the
-    kernel's result gives them."""
+    """PHI's InterpolateInferMeta: the input's rank must be one ``interp_method`` takes
+    (``INTERP_RANKS``: linear 3-D, bilinear and bicubic 4-D, trilinear 5-D, nearest 4-D or
+    5-D); output size from ``scale`` or ``out_d``/``out_h``/``out_w``; sizes given as tensors
+    (``out_size``, ``size_tensor``, ``scale_tensor``) are values, so the spatial extents are -1
+    here and the kernel's result gives them."""
     dims = tuple(x.dims)
-    if len(dims) not in (4, 5) or (len(dims) == 5 and interp_method != "nearest"):
-        raise UnimplementedError(
-            f"{interp_method} interpolation of a {len(dims)}-D input: 4-D (NCHW/NHWC) inputs, "
-            "and 5-D (NCDHW/NDHWC) ones for nearest, are implemented"
+    if interp_method not in INTERP_RANKS:
+        raise InvalidArgumentError(
+            f"argument 'interp_method' must be one of {list(INTERP_RANKS)}, got "
+            f"{interp_method!r}"
         )
-    if interp_method not in ("nearest", "bilinear"):
-        raise UnimplementedError(
-            f"argument 'interp_method' {interp_method!r}: only 'nearest' and 'bilinear' are "
-            "implemented"
+    if len(dims) not in INTERP_RANKS[interp_method]:
+        expected = " or ".join(f"{rank}-D" for rank in INTERP_RANKS[interp_method])
+        raise InvalidArgumentError(
+            f"argument 'x': {interp_method} interpolation takes a {expected} input, got a "
+            f"{len(dims)}-D one (dims {list(dims)})"
         )
-    # The op's layout for a 5-D input is what F.interpolate passes: "NCHW" for channels first
-    # and "NHWC" (or "NDHWC") for channels last. PHI's kernel reads any layout but NCHW as
-    # channels last, "NCDHW" included: refused here rather than silently read that way.
-    formats = ("NCHW", "NHWC") if len(dims) == 4 else ("NCHW", "NHWC", "NDHWC")
+    # The op's layout is what F.interpolate passes: "NCHW" for channels first and "NHWC" (or
+    # "NDHWC" for a 5-D input) for channels last, whatever the rank. PHI's kernel reads any
+    # layout but NCHW as channels last, "NCDHW" included: refused here rather than silently
+    # read that way.
+    formats = ("NCHW", "NHWC") if len(dims) < 5 else ("NCHW", "NHWC", "NDHWC")
     if data_format not in formats:
         hint = (
             "; PaddlePaddle's op reads 'NCDHW' as channels last: pass 'NCHW' for channels "
@@ -1140,6 +1153,7 @@ def asgd_infer_meta(
         config,
     )
     _master_param_out(param, master_param, multi_precision, master_param_out)
+
 
 # Rnn (paddle/phi/infermeta/multiary.cc RnnInferMeta; the reserve and dropout-state extents are
 # those paddle/phi/kernels/cpu/rnn_functor.h allocates) ------------------------------------------

@@ -254,8 +254,8 @@ def batch_norm(
     x: Tensor,
     running_mean: Tensor,
     running_var: Tensor,
-    weight: Tensor,
-    bias: Tensor,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
     training: bool = False,
     momentum: float = 0.9,
     epsilon: float = 1e-5,
@@ -264,16 +264,24 @@ def batch_norm(
     name: str | None = None,
 ) -> Tensor:
     """Normalise over the batch (and space); while training, update the running statistics in
-    place (``running = momentum * running + (1 - momentum) * batch``)."""
+    place (``running = momentum * running + (1 - momentum) * batch``). The statistics are
+    buffers, not results of the graph: they keep their ``stop_gradient`` (True, as
+    PaddlePaddle's) and take no gradient. ``weight`` and ``bias`` None scale by 1 and shift by
+    0."""
     if data_format in ("NC", "NCL"):
         data_format = "NCHW"
     elif data_format in ("NLC",):
         data_format = "NHWC"
     global_stats = (not training) if use_global_stats is None else use_global_stats
+    # the op writes the running statistics in place: through detached handles on their
+    # storage, so that the write does not attach them to the op's gradient node
+    mean, variance = (
+        stat.detach() if isinstance(stat, Tensor) else stat for stat in (running_mean, running_var)
+    )
     return op_api("batch_norm_")(
         x,
-        running_mean,
-        running_var,
+        mean,
+        variance,
         weight,
         bias,
         not training,

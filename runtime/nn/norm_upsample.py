@@ -10,10 +10,10 @@ nn/layer/{norm,common,vision}.py define them, each over its op:
   square, pad, ``pool2d``/``pool3d`` averages, ``scale``, ``pow``, ``divide``), ``normalize``
   (``p_norm``, ``maximum``, ``divide``);
 - ``interpolate``/``upsample`` and Upsample, UpsamplingNearest2D, UpsamplingBilinear2D: modes
-  nearest (4-D, 5-D; op ``nearest_interp``), bilinear (4-D; ``bilinear_interp``) and area
-  (adaptive average pools); linear, bicubic and trilinear need the ops ``linear_interp``,
-  ``bicubic_interp`` and ``trilinear_interp``, and ``antialias`` the op ``interp_antialias``,
-  which phiops lacks: they raise UnimplementedError;
+  linear (3-D; op ``linear_interp``), nearest (4-D, 5-D; ``nearest_interp``), bilinear (4-D;
+  ``bilinear_interp``), bicubic (4-D; ``bicubic_interp``), trilinear (5-D;
+  ``trilinear_interp``) and area (adaptive average pools); ``antialias`` needs the op
+  ``interp_antialias``, which phiops lacks: it raises UnimplementedError;
 - PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold and Fold over the functions of
   runtime/nn/vision_functional.py;
 - ``rrelu`` and RReLU (op ``rrelu``): random slopes in training, drawn from phiops's generator
@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from phiops.runtime.common import DataType
-from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.dispatch.op_def import OP_DEFS, op_api
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
@@ -296,9 +296,16 @@ def _batch_norm(
     )[0]
 
 
-# the activations the old-style BatchNorm's ``act`` may name (ops of that name, as PaddlePaddle's
-# dygraph_utils._append_activation_in_dygraph calls ``_C_ops.<act>``)
-_BATCH_NORM_ACTS = ("relu", "sigmoid", "tanh", "relu6", "elu", "leaky_relu", "softmax", "gelu")
+def _activation_op(act: str) -> Any:
+    """The op the old-style BatchNorm's ``act`` names, as PaddlePaddle's
+    dygraph_utils._append_activation_in_dygraph calls ``_C_ops.<act>``."""
+    op = OP_DEFS.get(act) if isinstance(act, str) else None
+    if op is None or op.api is None or len(op.info.inputs) != 1:
+        raise InvalidArgumentError(
+            f"BatchNorm: argument 'act' must be None or the name of a one-input op "
+            f"(relu, sigmoid, tanh, ...), got {act!r}"
+        )
+    return op.api
 
 
 class BatchNorm(Layer):
@@ -327,11 +334,8 @@ class BatchNorm(Layer):
         trainable_statistics: bool = False,
     ) -> None:
         super().__init__(dtype="float32" if dtype == "float16" else dtype)
-        if act is not None and act not in _BATCH_NORM_ACTS:
-            raise InvalidArgumentError(
-                f"BatchNorm: argument 'act' must be None or one of {list(_BATCH_NORM_ACTS)}, "
-                f"got {act!r}"
-            )
+        if act is not None:
+            _activation_op(act)
         if data_layout not in ("NCHW", "NHWC"):
             raise InvalidArgumentError(
                 f"BatchNorm: argument 'data_layout' must be 'NCHW' or 'NHWC', got {data_layout!r}"
@@ -363,7 +367,7 @@ class BatchNorm(Layer):
         out = _batch_norm(
             self, input, self._data_layout, self._use_global_stats, self._trainable_statistics
         )
-        return out if self._act is None else op_api(self._act)(out)
+        return out if self._act is None else _activation_op(self._act)(out)
 
 
 _SYNC_FORMATS = {
@@ -591,11 +595,8 @@ def normalize(
 _MODES = ("linear", "bilinear", "trilinear", "nearest", "bicubic", "area")
 _DEFAULT_FORMATS = {3: "NCW", 4: "NCHW", 5: "NCDHW"}
 _FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
-_MISSING_OPS = {
-    "linear": "linear_interp",
-    "bicubic": "bicubic_interp",
-    "trilinear": "trilinear_interp",
-}
+# the op of each mode, as PaddlePaddle's F.interpolate picks it ("<mode>_interp")
+_MODE_OPS = {mode: f"{mode}_interp" for mode in _MODES if mode != "area"}
 
 
 def _int_list(value: Any) -> list[Any]:
@@ -649,9 +650,11 @@ def interpolate(
 ) -> Tensor:
     """Resizes the spatial dims of a 3-D, 4-D or 5-D x to ``size`` (a list of ints or 1-element
     Tensors, or a 1-D Tensor) or by ``scale_factor`` (a number, a list or a Tensor): ``mode``
-    nearest (4-D, 5-D), bilinear (4-D), area (adaptive average pooling; ``size`` only). With
-    ``align_corners`` the corner pixels' centres map onto each other; ``align_mode`` 0 uses
-    half-pixel centres for bilinear, 1 the plain ratio. ``recompute_scale_factor`` turns the
+    linear (3-D), nearest (4-D, 5-D), bilinear (4-D), bicubic (4-D), trilinear (5-D), area
+    (adaptive average pooling; ``size`` only). With ``align_corners`` the corner pixels'
+    centres map onto each other; ``align_mode`` 0 uses half-pixel centres for linear, bilinear
+    and trilinear, 1 the plain ratio (bicubic always uses half-pixel centres without
+    ``align_corners``). ``recompute_scale_factor`` turns the
     scale into a size (floor(in * scale)) before the op."""
     where = "interpolate"
     ndim = _check_x(x, where)
@@ -714,11 +717,6 @@ def interpolate(
         raise InvalidArgumentError(
             f"{where}: argument 'data_format' must be one of {list(_FORMATS[ndim])} for a "
             f"{ndim}-D x, got {data_format!r}"
-        )
-    if mode in _MISSING_OPS:
-        raise UnimplementedError(
-            f"{where}: mode '{mode}' needs the op {_MISSING_OPS[mode]}, which phiops does not "
-            "implement yet (nearest, bilinear and area are implemented)"
         )
     channel_last = data_format[-1] == "C"
     spatial = list(x.shape[1:-1] if channel_last else x.shape[2:])
@@ -801,8 +799,7 @@ def interpolate(
                 outs[3 - len(sized) :] = sized
             else:
                 scale = factors
-    op = "nearest_interp" if mode == "nearest" else "bilinear_interp"
-    return op_api(op)(
+    return op_api(_MODE_OPS[mode])(
         x,
         out_size,
         size_tensor,

@@ -17,7 +17,8 @@ from typing import Any
 
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.core import Value
 from phiops.runtime.nn.layer import Layer
 
 __all__ = [
@@ -40,6 +41,10 @@ _FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 
 
 def _pad_list(pad: Any) -> list[int]:
+    if isinstance(pad, Value):
+        raise UnimplementedError(
+            "pad: pad given as a Value of a static program (a list of ints builds the same op)"
+        )
     if isinstance(pad, Tensor):
         values = pad.numpy().reshape(-1).tolist()
     elif isinstance(pad, int):
@@ -66,12 +71,13 @@ def pad(
     pad_from_left_axis: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """``x`` padded by ``pad`` (see the module's docstring for the two layouts of ``pad``)."""
+    """``x`` (a Tensor, or a Value while a static program is built) padded by ``pad`` (see the
+    module's docstring for the two layouts of ``pad``)."""
     if mode not in _MODES:
         raise InvalidArgumentError(
             f"pad: mode should be one of constant, reflect, replicate, circular, but got {mode}."
         )
-    if not isinstance(x, Tensor):
+    if not isinstance(x, (Tensor, Value)):
         raise InvalidArgumentError(f"pad: x must be a Tensor, got {type(x).__name__}")
     ndim = len(x.shape)
     if isinstance(pad, Tensor) and pad.size == 0:

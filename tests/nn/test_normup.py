@@ -257,14 +257,24 @@ X4 = ARRAYS["x4"]
             "'size'",
         ),
         (
-            lambda: F.interpolate(paddle.to_tensor(X4), [4, 4], mode="bicubic"),
-            UnimplementedError,
-            "bicubic_interp",
+            lambda: F.interpolate(paddle.to_tensor(X4[0]), [4], mode="bicubic"),
+            InvalidArgumentError,
+            "mode 'bicubic' takes a 4-D x, got a 3-D",
         ),
         (
-            lambda: F.interpolate(paddle.to_tensor(X4[0]), [4], mode="linear"),
-            UnimplementedError,
-            "linear_interp",
+            lambda: F.interpolate(paddle.to_tensor(X4), [4, 4], mode="linear"),
+            InvalidArgumentError,
+            "mode 'linear' takes a 3-D x, got a 4-D",
+        ),
+        (
+            lambda: F.interpolate(paddle.to_tensor(X4[0]), [4], mode="linear", data_format="NCHW"),
+            InvalidArgumentError,
+            "'data_format' must be one of \\['NCW', 'NWC'\\]",
+        ),
+        (
+            lambda: F.interpolate(paddle.to_tensor(X4), [0, 3], mode="bicubic"),
+            InvalidArgumentError,
+            "positive",
         ),
         (
             lambda: F.interpolate(paddle.to_tensor(X4), [4, 4], mode="bilinear", antialias=True),
@@ -285,6 +295,8 @@ X4 = ARRAYS["x4"]
         (lambda: paddle.nn.InstanceNorm2D(4)(paddle.to_tensor(X4[0])), InvalidArgumentError, "4-D"),
         (lambda: paddle.nn.InstanceNorm1D(4, weight_attr=False), InvalidArgumentError, "same time"),
         (lambda: paddle.nn.InstanceNorm3D(0), InvalidArgumentError, "num_features"),
+        (lambda: paddle.nn.BatchNorm(4, act="nope"), InvalidArgumentError, "'act' must be"),
+        (lambda: paddle.nn.BatchNorm(4, act="matmul"), InvalidArgumentError, "one-input op"),
         (lambda: paddle.nn.BatchNorm3D(4)(paddle.to_tensor(X4)), InvalidArgumentError, "5-D"),
         (lambda: paddle.nn.BatchNorm3D(4, data_format="NCHW"), InvalidArgumentError, "data_format"),
         (

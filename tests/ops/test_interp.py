@@ -7,7 +7,7 @@ import pytest
 
 import phiops.generated as phi
 from phiops.runtime.common import DataType
-from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
 D = DataType
@@ -219,8 +219,9 @@ def test_interp_rejects_bad_size_tensors():
 
 
 @op_test("bilinear_interp", kind="edge")
-def test_bilinear_interp_of_a_5d_input_is_unimplemented():
-    with pytest.raises(UnimplementedError, match="bilinear interpolation of a 5-D input"):
+def test_bilinear_interp_of_a_5d_input_is_refused():
+    # PHI's InterpolateInferMeta takes bilinear for 4-D inputs only (trilinear_interp is 5-D's)
+    with pytest.raises(InvalidArgumentError, match="bilinear interpolation takes a 4-D input"):
         interp("bilinear_interp", np.ones((1, 1, 2, 2, 2)), (3, 3))
 
 

@@ -231,6 +231,21 @@ CASES: dict[str, list[Case]] = {
             ("NCHW", 0, 0, 0, (), "bilinear", False, 0),
             label="size-tensors",
         ),
+        Case(
+            (t(2, 3, 5), None, None, None),
+            ("NHWC", 0, 0, 0, (1.5,), "linear", False, 0),
+            label="linear-nwc",
+        ),
+        Case(
+            (t(2, 3, 5, 4), None, None, None),
+            ("NCHW", 0, 7, 9, (), "bicubic", True, 1),
+            label="bicubic",
+        ),
+        Case(
+            (t(1, 3, 2, 5, 4), None, None, None),
+            ("NCHW", 3, 7, 9, (), "trilinear", False, 1),
+            label="trilinear",
+        ),
     ],
     "logical_binary_infer_meta": [Case((t(2, 3), t(2, 3)))],
     "logical_not_infer_meta": [Case((t(2, 3),))],

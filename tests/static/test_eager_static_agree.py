@@ -243,6 +243,30 @@ ARGUMENTS: dict[str, Callable[[Callable[..., Any], Tensor], list[Any]]] = {
         *[t((2, 3, 4, 4), "float32"), None, None, None, t((2, 3, 6, 6), "float32")],
         *["NCHW", 0, 6, 6, [], "nearest", False, 1],
     ],
+    "linear_interp": lambda f, t: [
+        *[t((2, 3, 5), "float32"), None, None, None],
+        *["NCHW", 0, 0, 8, [], "linear", False, 0],
+    ],
+    "linear_interp_grad": lambda f, t: [
+        *[t((2, 3, 5), "float32"), None, None, None, t((2, 3, 8), "float32")],
+        *["NCHW", 0, 0, 8, [], "linear", False, 0],
+    ],
+    "bicubic_interp": lambda f, t: [
+        *[t((2, 3, 4, 4), "float32"), None, None, None],
+        *["NCHW", 0, 6, 5, [], "bicubic", True],
+    ],
+    "bicubic_interp_grad": lambda f, t: [
+        *[t((2, 3, 4, 4), "float32"), None, None, None, t((2, 3, 6, 5), "float32")],
+        *["NCHW", 0, 6, 5, [], "bicubic", True, 1],
+    ],
+    "trilinear_interp": lambda f, t: [
+        *[t((1, 2, 2, 3, 4), "float32"), None, None, None],
+        *["NCHW", 3, 4, 5, [], "trilinear", False, 1],
+    ],
+    "trilinear_interp_grad": lambda f, t: [
+        *[t((1, 2, 2, 3, 4), "float32"), None, None, None, t((1, 2, 3, 4, 5), "float32")],
+        *["NCHW", 3, 4, 5, [], "trilinear", False, 1],
+    ],
     "conv2d_grad": lambda f, t: [
         *[t((2, 3, 8, 8), "float32"), t((4, 3, 3, 3), "float32"), t((2, 4, 6, 6), "float32")],
         *[[1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"],

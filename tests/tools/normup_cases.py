@@ -118,6 +118,56 @@ def cases(paddle: Any) -> tuple[dict, dict]:
         "area_3d": (lambda x: F.interpolate(x, size=[1, 2, 3], mode="area"), "x5"),
         "upsample": (lambda x: F.upsample(x, scale_factor=2, mode="bilinear"), "x4"),
         "rrelu_eval": (lambda x: F.rrelu(x, training=False), "x4"),
+        "linear": (lambda x: F.interpolate(x, size=[9], mode="linear"), "x3"),
+        "linear_align_corners": (
+            lambda x: F.interpolate(x, scale_factor=1.5, mode="linear", align_corners=True),
+            "x3",
+        ),
+        "linear_align_mode1_down": (
+            lambda x: F.interpolate(x, size=[4], mode="linear", align_mode=1),
+            "x3",
+        ),
+        "linear_nwc": (
+            lambda x: F.interpolate(x, scale_factor=2, mode="linear", data_format="NWC"),
+            "x3",
+        ),
+        "linear_size_tensor": (
+            lambda x: F.interpolate(x, size=t([11]).astype("int32"), mode="linear"),
+            "x3",
+        ),
+        "bicubic": (lambda x: F.interpolate(x, size=[5, 8], mode="bicubic"), "x4"),
+        "bicubic_align_corners": (
+            lambda x: F.interpolate(x, scale_factor=2, mode="bicubic", align_corners=True),
+            "x4",
+        ),
+        "bicubic_down": (lambda x: F.interpolate(x, size=[2, 3], mode="bicubic"), "x4"),
+        "bicubic_nhwc": (
+            lambda x: F.interpolate(x, scale_factor=[2, 1.5], mode="bicubic", data_format="NHWC"),
+            "x4",
+        ),
+        "bicubic_scale_tensor": (
+            lambda x: F.interpolate(x, scale_factor=t([1.5, 2.5]), mode="bicubic"),
+            "x4",
+        ),
+        "trilinear": (lambda x: F.interpolate(x, size=[3, 5, 6], mode="trilinear"), "x5"),
+        "trilinear_align_corners": (
+            lambda x: F.interpolate(x, scale_factor=2, mode="trilinear", align_corners=True),
+            "x5",
+        ),
+        "trilinear_align_mode1": (
+            lambda x: F.interpolate(x, size=[4, 2, 5], mode="trilinear", align_mode=1),
+            "x5",
+        ),
+        "trilinear_ndhwc": (
+            lambda x: F.interpolate(
+                x, scale_factor=[1.5, 2, 1], mode="trilinear", data_format="NDHWC"
+            ),
+            "x5",
+        ),
+        "upsample_trilinear": (
+            lambda x: F.upsample(x, scale_factor=[2, 1.5, 0.5], mode="trilinear"),
+            "x5",
+        ),
         "rrelu_eval_bounds": (lambda x: F.rrelu(x, 0.2, 0.7, training=False), "x3"),
     }
 
@@ -187,6 +237,21 @@ def cases(paddle: Any) -> tuple[dict, dict]:
         "Unfold": (lambda: paddle.nn.Unfold([2, 3], paddings=1, strides=[1, 2]), "x4", True),
         "Fold": (lambda: paddle.nn.Fold([3, 4], 2), "cols", True),
         "RReLU_eval": (lambda: paddle.nn.RReLU(0.1, 0.3), "x4", False),
+        "Upsample_linear": (
+            lambda: paddle.nn.Upsample(scale_factor=2.5, mode="linear", data_format="NCW"),
+            "x3",
+            True,
+        ),
+        "Upsample_bicubic": (
+            lambda: paddle.nn.Upsample(size=[6, 7], mode="bicubic", align_corners=True),
+            "x4",
+            True,
+        ),
+        "Upsample_trilinear": (
+            lambda: paddle.nn.Upsample(scale_factor=[2, 1, 1.5], mode="trilinear"),
+            "x5",
+            True,
+        ),
     }
     return functions, layers
 
@@ -202,4 +267,7 @@ STATIC_CASES = (
     "area_2d",
     "upsample",
     "rrelu_eval",
+    "linear",
+    "bicubic",
+    "trilinear",
 )
