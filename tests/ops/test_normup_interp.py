@@ -309,3 +309,22 @@ def test_interp_grads_are_the_transposed_weights(op, shape, sizes):
     np.testing.assert_allclose(
         grad.numpy(), np.einsum(spec, out_grad, *weights), rtol=tol, atol=tol
     )
+
+
+def test_an_interp_op_follows_the_method_it_is_given() -> None:
+    """PHI's kernels take interp_method from the attribute: bilinear_interp asked for bicubic
+    resamples bicubically (as bicubic_interp does), and its gradient follows."""
+    import phiops.generated as phi_ops
+    import phiops.generated.backward as phi_backward
+
+    x = phi_ops.to_tensor(np.random.default_rng(2).standard_normal((1, 2, 3, 4)).astype("float32"))
+    args = (None, None, None, "NCHW", -1, 6, 8, (), "bicubic", False, 1)
+    by_bilinear = phi_ops.bilinear_interp(x, *args).numpy()
+    by_bicubic = phi_ops.bicubic_interp(x, *args).numpy()
+    np.testing.assert_array_equal(by_bilinear, by_bicubic)
+    dout = phi_ops.to_tensor(np.ones((1, 2, 6, 8), "float32"))
+    grads = [
+        getattr(phi_backward, f"{op}_grad")(x, None, None, None, dout, *args[3:]).numpy()
+        for op in ("bilinear_interp", "bicubic_interp")
+    ]
+    np.testing.assert_array_equal(grads[0], grads[1])

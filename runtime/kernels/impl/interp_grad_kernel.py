@@ -28,6 +28,13 @@ def _interp_grad_kernel(
     align_corners: bool,
     align_mode: int,
 ) -> Array:
+    if interp_method not in ("nearest", "bilinear"):  # as the forward: the other methods' kernel
+        from phiops.runtime.kernels.impl.normup_grad_kernel import _resample_grad_kernel
+
+        return _resample_grad_kernel(
+            ctx, x, out_size, size_tensor, scale_tensor, output_grad, data_format,
+            out_d, out_h, out_w, scale, interp_method, align_corners, align_mode,
+        )  # fmt: skip
     xp = ctx.xp
     plan = InterpPlan(
         x.shape,

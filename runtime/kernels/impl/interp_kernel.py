@@ -238,6 +238,12 @@ def _interp_kernel(
         align_corners,
         align_mode,
     )
+    if plan.method not in ("nearest", "bilinear"):
+        # PHI's kernels follow interp_method whichever op carries it (a bilinear_interp
+        # asked for bicubic resamples bicubically): the other methods' kernel
+        from phiops.runtime.kernels.impl.normup_kernel import resample
+
+        return resample(ctx, x, plan)
     return interpolate(ctx, x, plan)
 
 
