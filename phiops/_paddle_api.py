@@ -1852,3 +1852,55 @@ def cummin(
 
 __all__ += ["logcumsumexp", "cummax", "cummin"]
 TENSOR_METHODS += ("logcumsumexp", "cummax", "cummin")
+
+
+# -- the search24 ops of issue 24 ------------------------------------------------------------
+
+
+def nanmedian(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    mode: str = "avg",
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """The median of ``x`` over ``axis`` (every axis when None) leaving out NaN: the mean of the
+    two middle numbers for an even count with mode 'avg', the lower one with 'min'. With mode
+    'min' and an int ``axis`` also the int64 indices along ``axis`` of the medians."""
+    if isinstance(axis, (list, tuple)) and len(axis) == 0:
+        raise ValueError("Axis list should not be empty.")
+    if mode not in ("avg", "min"):
+        raise ValueError(f"Mode {mode} is not supported. Must be avg or min.")
+    need_index = axis is not None and not isinstance(axis, (list, tuple))
+    axes = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    out, indices = _C_ops.nanmedian(x, axes, keepdim, mode)
+    indices.stop_gradient = True
+    if mode == "min" and need_index:
+        return out, indices
+    return out
+
+
+def searchsorted(
+    sorted_sequence: Tensor,
+    values: Tensor,
+    out_int32: bool = False,
+    right: bool = False,
+    name: str | None = None,
+    *,
+    side: str | None = None,
+    out: Tensor | None = None,
+    sorter: Tensor | None = None,
+) -> Tensor:
+    """Where each of ``values`` would go in the sorted last axis of ``sorted_sequence``:
+    before equal elements, or after them with ``right`` (or ``side='right'``). ``sorter``
+    (indices that sort each row) is applied to ``sorted_sequence`` first."""
+    if side is not None and side == "right":
+        right = True
+    if sorter is not None:
+        sorted_sequence = _C_ops.take_along_axis(sorted_sequence, sorter, -1)
+    result = _C_ops.searchsorted(sorted_sequence, values, out_int32, right)
+    return write_out("searchsorted", out, result)
+
+
+__all__ += ["nanmedian", "searchsorted"]
+TENSOR_METHODS += ("nanmedian",)

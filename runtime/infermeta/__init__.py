@@ -22,6 +22,7 @@ from phiops.runtime.infermeta import (
     vision,
     multiary,
     nullary,
+    search24,
     ternary,
     unary,
 )
@@ -58,6 +59,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         detect,
         losscum,
         fftspecial,
+        search24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -213,6 +213,10 @@ _OVERRIDES.update(
 )
 
 
+# the search24 ops of issue 24: bincount counts a 1-D tensor of non-negative integers
+_OVERRIDES["bincount"] = {"x": _index((5,))}
+
+
 # the fftspecial family: complex inputs where the kernels take them, axes and normalizations
 _FFT = {"axes": [1], "normalization": "backward"}
 _OVERRIDES.update(

@@ -912,6 +912,44 @@ CASES.update(
     }
 )
 
+# the search24 ops of issue 24 (runtime/infermeta/search24.py)
+CASES.update(
+    {
+        "kthvalue_infer_meta": [
+            Case((t(2, 3),), (2, 1, False), (0, 0)),
+            Case((t(2, 3),), (1, 0, True), (0, 0), label="keepdim"),
+        ],
+        "mode_infer_meta": [Case((t(2, 3),), (-1, False), (0, 0))],
+        "nanmedian_infer_meta": [
+            Case((t(2, 3),), ((1,), False, "avg"), (0, 0)),
+            Case((t(2, 3, 4),), ((0, 2), True, "min"), (0, 0), label="min-keepdim"),
+            Case((t(2, 3),), ((), False, "avg"), (0, 0), label="all"),
+        ],
+        "nanmedian_grad_infer_meta": [
+            Case((t(2, 3), t(2), t(2, 2, dtype=I64), t(2)), ((1,), False, "avg"))
+        ],
+        "searchsorted_infer_meta": [
+            Case((t(5), t(2, 3)), (False, False)),
+            Case((t(2, 5), t(2, 3)), (True, True), label="rows"),
+        ],
+        "bincount_infer_meta": [
+            Case((t(5, dtype=I64), None), (0,)),
+            Case((t(5, dtype=I64), t(5)), (2,), label="weights"),
+        ],
+        "histogram_infer_meta": [
+            Case((t(2, 3), None), (4, 0.0, 0.0, False)),
+            Case((t(2, 3), t(2, 3)), (4, 0.0, 1.0, True), label="weight"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "searchsorted_infer_meta": Case((t(2, 5), t(3, 3)), (False, False)),
+        "bincount_infer_meta": Case((t(5, dtype=I64), t(4)), (0,)),
+        "histogram_infer_meta": Case((t(2, 3), t(3, 2)), (4, 0.0, 0.0, False)),
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

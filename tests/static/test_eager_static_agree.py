@@ -584,6 +584,24 @@ ARGUMENTS.update(
 )  # fmt: skip
 
 
+# the search24 ops of issue 24: indices (0 or 1) valid along the last axis, a 1-D bincount x
+ARGUMENTS.update(
+    {
+        "kthvalue_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), t((2,), "float32"), 1, -1, False
+        ],
+        "mode_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), t((2,), "float32"), -1, False
+        ],
+        "nanmedian_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "float32"), t((2, 2), "int64"), t((2,), "float32"),
+            [1], False, "avg"
+        ],
+        "bincount": lambda f, t: [t((5,), "int64"), None, 0],
+    }
+)  # fmt: skip
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""
