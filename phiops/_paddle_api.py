@@ -1904,3 +1904,44 @@ def searchsorted(
 
 __all__ += ["nanmedian", "searchsorted"]
 TENSOR_METHODS += ("nanmedian",)
+
+
+def repeat_interleave(
+    x: Tensor,
+    repeats: int | Tensor,
+    axis: int | None = None,
+    name: str | None = None,
+    *,
+    output_size: int | None = None,
+) -> Tensor:
+    """Each slice of ``x`` along ``axis`` (of the flattened ``x`` when None) repeated
+    ``repeats`` times (an int, or one count per slice in a 1-D int tensor; a 0-D one is one
+    count for every slice); ``output_size`` is the result's extent along axis."""
+    if isinstance(repeats, Tensor) and not repeats.shape:
+        repeats = _C_ops.reshape(repeats, [1])
+    if axis is None:
+        if len(x.shape) != 1:
+            x = _C_ops.flatten(x, 0, max(len(x.shape) - 1, 0))
+        axis = 0
+    size = -1 if output_size is None else output_size
+    if isinstance(repeats, Tensor):
+        return _C_ops.repeat_interleave_with_tensor_index(x, repeats, axis, size)
+    return _C_ops.repeat_interleave(x, repeats, axis, size)
+
+
+def unstack(x: Tensor, axis: int = 0, num: int | None = None) -> list[Tensor]:
+    """The slices of ``x`` along ``axis``, that axis removed; ``num`` (when given) must be
+    their count."""
+    if not -len(x.shape) <= axis < len(x.shape):
+        raise ValueError(f"`axis` must be in the range [-{len(x.shape)}, {len(x.shape)})")
+    if num is not None and (num < 0 or num > x.shape[axis]):
+        raise ValueError(f"`num` must be in the range [0, {x.shape[axis]})")
+    if num is None:
+        num = x.shape[axis]
+    if num == 0:
+        return []
+    return _C_ops.unstack(x, axis, num)
+
+
+__all__ += ["repeat_interleave", "unstack"]
+TENSOR_METHODS += ("repeat_interleave", "unstack")

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, is_known
+from phiops.runtime.infermeta.dims import (
+    UNKNOWN,
+    dims_match,
+    extents_match,
+    is_known,
+    merge_extents,
+)
 from phiops.runtime.infermeta.unary import check_axis, reduce_out_dims
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
@@ -18,6 +24,11 @@ __all__ = [
     "searchsorted_infer_meta",
     "bincount_infer_meta",
     "histogram_infer_meta",
+    "index_sample_infer_meta",
+    "repeat_interleave_infer_meta",
+    "repeat_interleave_with_tensor_index_infer_meta",
+    "un_stack_infer_meta",
+    "un_stack_grad_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -201,3 +212,123 @@ def histogram_infer_meta(
         )
     weighted = weight is not None or density
     _set(out, (bins,), DataType.FLOAT32 if weighted else DataType.INT64, input)
+
+
+# -- index_sample, repeat_interleave, unstack ---------------------------------------------------
+
+
+def index_sample_infer_meta(
+    x: MetaTensor, index: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's IndexSampleInferMeta: ``x`` and ``index`` (int32 or int64) are 2-D with the same
+    first extent; ``out`` has index's dims and x's dtype."""
+    if len(x.dims) != 2:
+        raise InvalidArgumentError(f"argument 'x' must be 2-D, got dims {list(x.dims)}")
+    if len(index.dims) != 2:
+        raise InvalidArgumentError(f"argument 'index' must be 2-D, got dims {list(index.dims)}")
+    if index.dtype not in INDEX_DTYPES:
+        raise InvalidArgumentError(
+            f"argument 'index' must be int32 or int64, got {index.dtype.name}"
+        )
+    if not extents_match(x.dims[0], index.dims[0], config):
+        raise InvalidArgumentError(
+            f"argument 'index' must have the first extent of argument 'x' ({x.dims[0]}), got "
+            f"dims {list(index.dims)}"
+        )
+    _set(out, (merge_extents(x.dims[0], index.dims[0]), index.dims[1]), x.dtype, x)
+
+
+def repeat_interleave_infer_meta(
+    x: MetaTensor,
+    repeats: int,
+    axis: int,
+    output_size: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's RepeatInterleaveInferMeta: ``repeats`` > 0; ``out`` is ``x`` with its extent along
+    ``axis`` multiplied by repeats, or ``output_size`` when that is at least 0 (at most the
+    repeated extent)."""
+    dims = list(x.dims)
+    index = check_axis(axis, len(dims), "axis")
+    if repeats <= 0:
+        raise InvalidArgumentError(f"argument 'repeats' must be > 0, got {repeats}")
+    if not dims:
+        dims = [1]
+    repeated = dims[index] * repeats if is_known(dims[index]) else UNKNOWN
+    if output_size >= 0:
+        if is_known(repeated) and output_size > repeated:
+            raise InvalidArgumentError(
+                f"argument 'output_size' ({output_size}) must be at most the repeated extent "
+                f"{repeated} (repeats {repeats} times {dims[index]})"
+            )
+        repeated = output_size
+    dims[index] = repeated
+    _set(out, tuple(dims), x.dtype, x)
+
+
+def repeat_interleave_with_tensor_index_infer_meta(
+    x: MetaTensor,
+    repeats: MetaTensor,
+    axis: int,
+    output_size: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's RepeatInterleaveWithTensorIndexInferMeta: ``repeats`` is a 1-D int32/int64 tensor
+    with one count per slice of ``x`` along ``axis``; ``out``'s extent there is their sum
+    (from the data; ``output_size`` when at least 0)."""
+    dims = list(x.dims)
+    index = check_axis(axis, len(dims), "axis")
+    if repeats.dtype not in INDEX_DTYPES:
+        raise InvalidArgumentError(
+            f"argument 'repeats' must be int32 or int64, got {repeats.dtype.name}"
+        )
+    if len(repeats.dims) != 1:
+        raise InvalidArgumentError(f"argument 'repeats' must be 1-D, got dims {list(repeats.dims)}")
+    if not dims:
+        dims = [1]
+    if not extents_match(repeats.dims[0], dims[index], config):
+        raise InvalidArgumentError(
+            f"argument 'repeats' must hold one count per slice of argument 'x' along axis "
+            f"{axis} ({dims[index]}), got {repeats.dims[0]}"
+        )
+    dims[index] = output_size if output_size >= 0 else UNKNOWN
+    _set(out, tuple(dims), x.dtype, x)
+
+
+def un_stack_infer_meta(
+    x: MetaTensor, axis: int, num: int, out: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's UnStackInferMeta: ``num`` is x's extent along ``axis``; each output has x's dims
+    without that axis."""
+    dims = tuple(x.dims)
+    if not dims:
+        raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got 0-D")
+    index = check_axis(axis, len(dims), "axis")
+    if is_known(dims[index]) and num != dims[index]:
+        raise InvalidArgumentError(
+            f"argument 'num' must be the extent {dims[index]} of argument 'x' (dims "
+            f"{list(dims)}) along axis {axis}, got {num}"
+        )
+    for piece in out:
+        _set(piece, dims[:index] + dims[index + 1 :], x.dtype, x)
+
+
+def un_stack_grad_infer_meta(
+    out_grad: list[MetaTensor], axis: int, x_grad: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's UnStackGradInferMeta: ``out_grad``'s tensors (of equal dims) stacked along a new
+    ``axis``."""
+    if not out_grad:
+        raise InvalidArgumentError("argument 'out_grad' must hold at least one tensor")
+    first = tuple(out_grad[0].dims)
+    for piece in out_grad[1:]:
+        if not dims_match(tuple(piece.dims), first, config):
+            raise InvalidArgumentError(
+                f"argument 'out_grad' must hold tensors of equal dims, got {list(first)} and "
+                f"{list(piece.dims)}"
+            )
+    rank = len(first) + 1
+    index = check_axis(axis, rank, "axis")
+    _set(x_grad, first[:index] + (len(out_grad),) + first[index:], out_grad[0].dtype, out_grad[0])

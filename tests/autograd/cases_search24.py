@@ -1,4 +1,5 @@
-"""Gradient-check cases of the search24 ops (kthvalue, mode, nanmedian), for CASES in
+"""Gradient-check cases of the search24 ops (kthvalue, mode, nanmedian, index_sample,
+repeat_interleave, repeat_interleave_with_tensor_index, unstack), for CASES in
 test_gradcheck_ops.py, in float64.
 
 Inputs hold distinct values far enough apart that the finite-difference steps keep every
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import phiops
 import phiops._C_ops as C
 from tests.autograd.test_gradcheck_ops import Case, case
 
@@ -64,6 +66,40 @@ def search24_cases() -> list[Case]:
             "[4]-all-avg",
             lambda x: C.nanmedian(x, [], True, "avg")[0],
             _distinct((4,), 1107),
+        ),
+        case(
+            "index_sample",
+            "[3,4]-index[3,3]",
+            lambda x: C.index_sample(
+                x, phiops.to_tensor(np.array([[3, 0, 0], [1, 1, 2], [2, 2, 0]]))
+            ),
+            _distinct((3, 4), 1108),
+        ),
+        case(
+            "repeat_interleave",
+            "[2,3]-repeats2-axis1",
+            lambda x: C.repeat_interleave(x, 2, 1, -1),
+            _distinct((2, 3), 1109),
+        ),
+        case(
+            "repeat_interleave",
+            "paddle.repeat_interleave-flatten",
+            lambda x: phiops.repeat_interleave(x, 3),
+            _distinct((2, 2), 1110),
+        ),
+        case(
+            "repeat_interleave_with_tensor_index",
+            "[2,3]-repeats[1,0,2]",
+            lambda x: C.repeat_interleave_with_tensor_index(
+                x, phiops.to_tensor(np.array([1, 0, 2])), 1, -1
+            ),
+            _distinct((2, 3), 1111),
+        ),
+        case(
+            "unstack",
+            "[2,3]-axis1",
+            lambda x: C.unstack(x, 1, 3)[0] * 2 + C.unstack(x, 1, 3)[2],
+            _distinct((2, 3), 1112),
         ),
     ]
 

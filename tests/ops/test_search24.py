@@ -2,7 +2,7 @@
 histogram): every registered dtype against numpy, the registrations against PaddlePaddle
 3.3.1's, 0-D, empty, non-contiguous inputs, negative axes, NaN, bad input, the paddle.*
 functions and Tensor methods. tests/ops/test_search24_paddle.py compares PaddlePaddle 3.3.1's
-recorded results and gradients."""
+recorded results and gradients. Also index_sample, repeat_interleave (both ops) and unstack."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 
 D = DataType
 OPS = ("kthvalue", "mode", "nanmedian", "searchsorted", "bincount", "histogram")
-GRADS = ("kthvalue_grad", "mode_grad", "nanmedian_grad")
+OPS += ("index_sample", "repeat_interleave", "repeat_interleave_with_tensor_index", "unstack")
+GRADS = ("kthvalue_grad", "mode_grad", "nanmedian_grad", "index_sample_grad")
+GRADS += ("repeat_interleave_grad", "repeat_interleave_with_tensor_index_grad", "unstack_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -336,3 +338,132 @@ def test_histogram_edges() -> None:
         C.histogram(strided, None, 3, 3.0, 1.0, False)
     with pytest.raises(InvalidArgumentError, match="'weight'"):
         C.histogram(strided, t([1.0], "float64"), 3, 0.0, 0.0, False)
+
+
+# -- index_sample -------------------------------------------------------------------------------
+
+
+def values_of(shape: tuple[int, ...], dtype: DataType, seed: int = 0) -> np.ndarray:
+    values = distinct(shape, DataType.FLOAT64, seed)
+    if dtype.is_complex:
+        values = values + 0.5j * values[::-1]
+    return values.astype(dtype.numpy_dtype)
+
+
+@op_test("index_sample", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("index_sample"), ids=lambda d: d.name.lower())
+def test_index_sample_matches_numpy(dtype: DataType) -> None:
+    x = values_of((3, 4), dtype)
+    index = np.array([[3, 0, 0], [1, 1, 2], [2, 2, 0]], "int32")
+    out = C.index_sample(t(x), t(index))
+    np.testing.assert_array_equal(out.numpy(), np.take_along_axis(x, index, 1))
+    assert out.dtype == dtype
+    grad = B.index_sample_grad(t(x), t(index.astype("int64")), out)
+    want = np.zeros_like(x)
+    np.add.at(want, (np.arange(3)[:, None].repeat(3, 1), index), x[np.arange(3)[:, None], index])
+    np.testing.assert_array_equal(grad.numpy(), want)
+
+
+@op_test("index_sample", kind="edge")
+def test_index_sample_edges() -> None:
+    x = t(np.arange(12.0).reshape(3, 4))
+    strided = t(np.arange(24.0).reshape(3, 8))[:, ::2]
+    assert C.index_sample(strided, t([[1], [0], [3]], "int64")).numpy().tolist() == [[2], [8], [22]]
+    assert C.index_sample(x, t(np.zeros((3, 0), "int64"))).shape == [3, 0]
+    assert phiops.index_sample(x, t([[0], [1], [2]], "int64")).numpy().tolist() == [[0], [5], [10]]
+    assert x.index_sample(t([[3], [3], [3]], "int32")).numpy().tolist() == [[3], [7], [11]]
+    with pytest.raises(InvalidArgumentError, match="'index'"):
+        C.index_sample(x, t([[4], [0], [0]], "int64"))
+    with pytest.raises(InvalidArgumentError, match="'index'"):
+        C.index_sample(x, t([[-1], [0], [0]], "int64"))
+    with pytest.raises(InvalidArgumentError, match="'index'"):
+        C.index_sample(x, t([[0], [0]], "int64"))
+    with pytest.raises(InvalidArgumentError, match="'index'"):
+        C.index_sample(x, t([[0.0], [0.0], [0.0]], "float32"))
+    with pytest.raises(InvalidArgumentError, match="'x'"):
+        C.index_sample(t(np.zeros(3)), t([[0]], "int64"))
+
+
+# -- repeat_interleave --------------------------------------------------------------------------
+
+
+@op_test("repeat_interleave", "repeat_interleave_with_tensor_index", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("repeat_interleave"), ids=lambda d: d.name.lower())
+def test_repeat_interleave_matches_numpy(dtype: DataType) -> None:
+    x = distinct((2, 3), dtype)
+    for repeats, axis in ((2, 1), (3, 0), (1, -1)):
+        out = C.repeat_interleave(t(x), repeats, axis, -1)
+        np.testing.assert_array_equal(out.numpy(), np.repeat(x, repeats, axis))
+        assert out.dtype == dtype
+    counts = np.array([1, 0, 2], "int64")
+    out = C.repeat_interleave_with_tensor_index(t(x), t(counts), -1, -1)
+    np.testing.assert_array_equal(out.numpy(), np.repeat(x, counts, 1))
+    assert out.dtype == dtype
+    if dtype is D.BFLOAT16:
+        return
+    grad = B.repeat_interleave_grad(t(x), C.repeat_interleave(t(x), 2, 1, -1), 2, 1, -1)
+    np.testing.assert_array_equal(grad.numpy(), 2 * x)
+    grad = B.repeat_interleave_with_tensor_index_grad(t(x), t(counts), out, 1, -1)
+    np.testing.assert_array_equal(grad.numpy(), x * counts)
+
+
+@op_test("repeat_interleave", "repeat_interleave_with_tensor_index", kind="edge")
+def test_repeat_interleave_edges() -> None:
+    x = t(np.arange(6.0).reshape(2, 3))
+    assert C.repeat_interleave(x, 2, 1, 5).numpy().tolist() == [[0, 0, 1, 1, 2], [3, 3, 4, 4, 5]]
+    assert C.repeat_interleave(t(np.zeros((0, 2))), 2, 0, -1).shape == [0, 2]
+    assert C.repeat_interleave(t(4.0), 3, 0, -1).numpy().tolist() == [4, 4, 4]
+    strided = t(np.arange(12.0).reshape(2, 6))[:, ::2]
+    assert C.repeat_interleave(strided, 2, 0, -1).numpy()[:, 0].tolist() == [0, 0, 6, 6]
+    assert phiops.repeat_interleave(x, 2).numpy().tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    by_tensor = phiops.repeat_interleave(x, t([2, 1], "int32"), axis=0, output_size=3)
+    assert by_tensor.numpy().tolist() == [[0, 1, 2], [0, 1, 2], [3, 4, 5]]
+    assert x.repeat_interleave(2, 1).shape == [2, 6]
+    with pytest.raises(InvalidArgumentError, match="'repeats'"):
+        C.repeat_interleave(x, 0, 0, -1)
+    with pytest.raises(InvalidArgumentError, match="'output_size'"):
+        C.repeat_interleave(x, 2, 0, 5)
+    with pytest.raises(InvalidArgumentError, match="'axis'"):
+        C.repeat_interleave(x, 2, 2, -1)
+    with pytest.raises(InvalidArgumentError, match="'repeats'"):
+        C.repeat_interleave_with_tensor_index(x, t([1, -1, 2], "int64"), 1, -1)
+    with pytest.raises(InvalidArgumentError, match="'repeats'"):
+        C.repeat_interleave_with_tensor_index(x, t([1, 1], "int64"), 1, -1)
+    with pytest.raises(InvalidArgumentError, match="'repeats'"):
+        C.repeat_interleave_with_tensor_index(x, t([1.0, 1.0, 1.0], "float32"), 1, -1)
+    with pytest.raises(InvalidArgumentError, match="'output_size'"):
+        C.repeat_interleave_with_tensor_index(x, t([1, 0, 2], "int64"), 1, 4)
+
+
+# -- unstack ------------------------------------------------------------------------------------
+
+
+@op_test("unstack", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("unstack"), ids=lambda d: d.name.lower())
+def test_unstack_matches_numpy(dtype: DataType) -> None:
+    x = values_of((2, 3, 4), dtype)
+    for axis in (0, 1, -1):
+        pieces = C.unstack(t(x), axis, x.shape[axis])
+        want = [np.take(x, i, axis) for i in range(x.shape[axis])]
+        assert len(pieces) == len(want)
+        for piece, expected in zip(pieces, want):
+            np.testing.assert_array_equal(piece.numpy(), expected)
+            assert piece.dtype == dtype
+        np.testing.assert_array_equal(B.unstack_grad(pieces, axis).numpy(), x)
+
+
+@op_test("unstack", kind="edge")
+def test_unstack_edges() -> None:
+    strided = t(np.arange(12.0).reshape(3, 4))[::2, 1::2]
+    assert [p.numpy().tolist() for p in C.unstack(strided, 1, 2)] == [[1, 9], [3, 11]]
+    assert [p.shape for p in C.unstack(t(np.zeros((2, 0))), 0, 2)] == [[0], [0]]
+    assert [p.shape for p in C.unstack(t([1.0, 2.0]), 0, 2)] == [[], []]
+    assert len(phiops.unstack(strided, axis=-1)) == 2
+    assert phiops.unstack(t(np.zeros((2, 0))), axis=1) == []
+    assert len(strided.unstack()) == 2
+    with pytest.raises(InvalidArgumentError, match="'num'"):
+        C.unstack(strided, 0, 3)
+    with pytest.raises(InvalidArgumentError, match="'x'"):
+        C.unstack(t(1.0), 0, 1)
+    with pytest.raises(ValueError, match="axis"):
+        phiops.unstack(strided, axis=2)

@@ -942,8 +942,28 @@ CASES.update(
         ],
     }
 )
+CASES.update(
+    {
+        "index_sample_infer_meta": [Case((t(3, 4), t(3, 2, dtype=I64)))],
+        "repeat_interleave_infer_meta": [
+            Case((t(2, 3),), (2, 1, -1)),
+            Case((t(2, 3),), (2, 0, 3), label="output_size"),
+        ],
+        "repeat_interleave_with_tensor_index_infer_meta": [
+            Case((t(2, 3), t(3, dtype=I64)), (1, -1)),
+            Case((t(2, 3), t(2, dtype=I64)), (0, 4), label="output_size"),
+        ],
+        "un_stack_infer_meta": [Case((t(2, 3),), (1, 3), (3,))],
+        "un_stack_grad_infer_meta": [Case(([t(2), t(2), t(2)],), (1,))],
+    }
+)
 MISMATCHES.update(
     {
+        "index_sample_infer_meta": Case((t(3, 4), t(2, 2, dtype=I64))),
+        "repeat_interleave_with_tensor_index_infer_meta": Case(
+            (t(2, 3), t(2, dtype=I64)), (1, -1)
+        ),
+        "un_stack_grad_infer_meta": Case(([t(2), t(3)],), (0,)),
         "searchsorted_infer_meta": Case((t(2, 5), t(3, 3)), (False, False)),
         "bincount_infer_meta": Case((t(5, dtype=I64), t(4)), (0,)),
         "histogram_infer_meta": Case((t(2, 3), t(3, 2)), (4, 0.0, 0.0, False)),

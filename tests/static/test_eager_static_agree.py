@@ -598,6 +598,22 @@ ARGUMENTS.update(
             [1], False, "avg"
         ],
         "bincount": lambda f, t: [t((5,), "int64"), None, 0],
+        "index_sample": lambda f, t: [t((2, 3), "float32"), t((2, 2), "int64")],
+        "index_sample_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 2), "int64"), t((2, 2), "float32")
+        ],
+        "repeat_interleave_with_tensor_index": lambda f, t: [
+            t((2, 3), "float32"), t((3,), "int64"), 1, -1
+        ],
+        "repeat_interleave_with_tensor_index_grad": lambda f, t: [
+            t((2, 3), "float32"), t((3,), "int64"),
+            t((2, int(_array((3,), "int64").sum())), "float32"), 1, -1
+        ],
+        "repeat_interleave": lambda f, t: [t((2, 3), "float32"), 2, 1, -1],
+        "repeat_interleave_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 6), "float32"), 2, 1, -1
+        ],
+        "unstack": lambda f, t: [t((2, 3), "float32"), 1, 3],
     }
 )  # fmt: skip
 

@@ -1,5 +1,6 @@
 """Writes tests/data/search24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-search24 ops of issue 24 (kthvalue, mode, nanmedian, searchsorted, bincount, histogram) through
+search24 ops of issue 24 (kthvalue, mode, nanmedian, searchsorted, bincount, histogram,
+index_sample, repeat_interleave, repeat_interleave_with_tensor_index, unstack) through
 the op (``paddle._C_ops``) and the ``paddle.*`` functions, for every dtype PaddlePaddle registers
 on CPU, on inputs with their edges (NaN, ties in rows of up to 16 elements, 0-D and 1-D inputs,
 rows of NaN only, values past either end, empty inputs).
@@ -206,8 +207,66 @@ def count_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def index_cases() -> dict[str, dict[str, Any]]:
+    """index_sample, repeat_interleave (both ops) and unstack."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64", "int32", "int64", "complex64", "complex128"):
+        values = (
+            [[v, -v / 2] for v in _distinct(12, 5)]
+            if dtype.startswith("complex")
+            else (_distinct(12, 5))
+        )
+        x = tensor("x", values, [3, 4], dtype)
+        for index_dtype in ("int32", "int64"):
+            index = tensor("index", [3, 0, 0, 1, 1, 2, 2, 2, 0], [3, 3], index_dtype, False)
+            out[f"index_sample-{dtype}-{index_dtype}"] = case(
+                "op", "index_sample", [x, index], ["$x", "$index"]
+            )
+        out[f"index_sample-api-{dtype}"] = case(
+            "api",
+            "index_sample",
+            [x, tensor("index", [1, 3, 0], [3, 1], "int64", False)],
+            ["$x", "$index"],
+        )
+        for axis in (0, -1):
+            out[f"unstack-{dtype}-{axis}"] = case(
+                "op", "unstack", [x], ["$x", axis, 3 if axis == 0 else 4]
+            )
+        out[f"unstack-api-{dtype}"] = case("api", "unstack", [x], ["$x"], {"axis": 1})
+    for dtype in ("bfloat16", "float32", "float64", "int32", "int64"):
+        # phiops takes no gradients through bfloat16 tensors: their forward only
+        x = tensor("x", _distinct(6, 6), [2, 3], dtype, dtype != "bfloat16")
+        for repeats, axis, size in ((2, 1, -1), (3, 0, -1), (2, -1, 6), (1, 0, -1)):
+            out[f"repeat_interleave-{dtype}-{repeats}-{axis}-{size}"] = case(
+                "op", "repeat_interleave", [x], ["$x", repeats, axis, size]
+            )
+        for index_dtype in ("int32", "int64"):
+            counts = tensor("repeats", [1, 0, 2], [3], index_dtype, False)
+            out[f"repeat_interleave_with_tensor_index-{dtype}-{index_dtype}"] = case(
+                "op",
+                "repeat_interleave_with_tensor_index",
+                [x, counts],
+                ["$x", "$repeats", 1, -1],
+            )
+        out[f"repeat_interleave-api-{dtype}"] = case("api", "repeat_interleave", [x], ["$x", 2])
+        out[f"repeat_interleave-api-tensor-{dtype}"] = case(
+            "api",
+            "repeat_interleave",
+            [x, tensor("repeats", [2, 1], [2], "int64", False)],
+            ["$x", "$repeats", 0],
+            {"output_size": 3},
+        )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**select_cases(), **median_cases(), **search_cases(), **count_cases()}
+    return {
+        **select_cases(),
+        **median_cases(),
+        **search_cases(),
+        **count_cases(),
+        **index_cases(),
+    }
 
 
 def main() -> None:

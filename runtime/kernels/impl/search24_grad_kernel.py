@@ -17,7 +17,17 @@ from typing import Any
 import numpy as np
 
 from phiops.runtime.common import DataType
-from phiops.runtime.kernels.impl.search24_kernel import SEARCH_DTYPES, median_rows
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.backends import scatter_at
+from phiops.runtime.kernels.impl.search24_kernel import (
+    INDEX_SAMPLE_DTYPES,
+    REPEAT_DTYPES,
+    SEARCH_DTYPES,
+    UNSTACK_DTYPES,
+    checked_index,
+    median_rows,
+    repeat_counts,
+)
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -120,3 +130,79 @@ def _put_rows(xp: Any, grad: Array, columns: Array, values: Array) -> None:
     """grad[row, columns[row]] = values[row] for the rows whose column is not -1."""
     rows = xp.nonzero(columns >= 0)[0]
     grad[rows, columns[rows]] = values[rows]
+
+
+# -- index_sample, repeat_interleave, unstack ---------------------------------------------------
+
+
+@register_kernel(
+    "index_sample_grad",
+    dtypes=INDEX_SAMPLE_DTYPES,
+    configure=lambda k: k.input_at(1).set_dtype(DataType.ALL_DTYPE),
+)
+def index_sample_grad_kernel(ctx: KernelContext, x: Array, index: Array, out_grad: Array) -> Array:
+    xp = ctx.xp
+    rows, width = x.shape
+    index = checked_index(xp, index, width, "index", "index_sample_grad")
+    flat = (xp.arange(rows, dtype=xp.int64)[:, None] * width + index).reshape(-1)
+    grad = xp.zeros(rows * width, dtype=out_grad.dtype)
+    scatter_at("add", grad, flat, out_grad.reshape(-1))
+    return grad.reshape(x.shape)
+
+
+def _segment_sums(xp: Any, x: Array, out_grad: Array, owners: Array, axis: int) -> Array:
+    """The sums of out_grad's slices along ``axis`` by the slice of x each came from
+    (``owners``), accumulated in float32 at least (bfloat16 sums would lose the low bits)."""
+    shape = x.shape if x.ndim else (1,)
+    axis %= len(shape)
+    moved = xp.moveaxis(out_grad, axis, 0)
+    rest = moved.shape[1:]
+    wide = moved.reshape(moved.shape[0], -1)
+    # bfloat16 (numpy kind 'V') is summed in float32
+    accumulate = out_grad.dtype if out_grad.dtype.kind in "fciu" else xp.float32
+    sums = xp.zeros((shape[axis], wide.shape[1]), dtype=accumulate)
+    if wide.shape[0]:
+        scatter_at("add", sums, owners, wide.astype(sums.dtype))
+    grad = xp.moveaxis(sums.reshape((shape[axis],) + rest), 0, axis)
+    return grad.astype(out_grad.dtype).reshape(x.shape)
+
+
+@register_kernel("repeat_interleave_grad", dtypes=REPEAT_DTYPES)
+def repeat_interleave_grad_kernel(
+    ctx: KernelContext, x: Array, out_grad: Array, repeats: int, axis: int, output_size: int
+) -> Array:
+    xp = ctx.xp
+    extent = x.shape[axis % x.ndim] if x.ndim else 1
+    owners = xp.repeat(xp.arange(extent, dtype=xp.int64), repeats)
+    length = out_grad.shape[axis % out_grad.ndim] if out_grad.ndim else 1
+    return _segment_sums(xp, x, out_grad, owners[:length], axis)
+
+
+@register_kernel(
+    "repeat_interleave_with_tensor_index_grad",
+    dtypes=REPEAT_DTYPES,
+    configure=lambda k: k.input_at(1).set_dtype(DataType.ALL_DTYPE),
+)
+def repeat_interleave_with_tensor_index_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    repeats: Array,
+    out_grad: Array,
+    axis: int,
+    output_size: int,
+) -> Array:
+    xp = ctx.xp
+    counts = repeat_counts(xp, repeats)
+    extent = out_grad.shape[axis % out_grad.ndim] if out_grad.ndim else 1
+    if extent != sum(counts):
+        raise InvalidArgumentError(
+            f"argument 'out_grad' must have the sum of argument 'repeats' ({sum(counts)}) as its "
+            f"extent along axis {axis}, got dims {list(out_grad.shape)}"
+        )
+    owners = xp.repeat(xp.arange(len(counts), dtype=xp.int64), xp.asarray(counts, dtype=xp.int64))
+    return _segment_sums(xp, x, out_grad, owners, axis)
+
+
+@register_kernel("unstack_grad", dtypes=UNSTACK_DTYPES)
+def unstack_grad_kernel(ctx: KernelContext, out_grad: list[Array], axis: int) -> Array:
+    return ctx.xp.stack(out_grad, axis=axis)

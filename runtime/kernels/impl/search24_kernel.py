@@ -334,3 +334,83 @@ def histogram_kernel(
         gap = np.float32(bins) / np.float32(high - low) / np.float32(xp.sum(sums))
         sums = sums * gap
     return sums
+
+
+# -- index_sample, repeat_interleave, unstack ---------------------------------------------------
+
+# PaddlePaddle 3.3.1's CPU registrations (and of the grads)
+INDEX_SAMPLE_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64, D.COMPLEX64, D.COMPLEX128)
+REPEAT_DTYPES = (D.BFLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+UNSTACK_DTYPES = INDEX_SAMPLE_DTYPES
+
+
+def checked_index(xp: Any, index: Array, extent: int, name: str, op: str) -> Array:
+    """``index`` as int64, every value in [0, extent) (an InvalidArgumentError naming the
+    argument otherwise)."""
+    index = index.astype(xp.int64)
+    if index.size and bool(xp.any((index < 0) | (index >= extent))):
+        bad = int(index[(index < 0) | (index >= extent)].reshape(-1)[0])
+        raise InvalidArgumentError(
+            f"argument '{name}' of {op} must hold values in [0, {extent}), got {bad}"
+        )
+    return index
+
+
+@register_kernel(
+    "index_sample",
+    dtypes=INDEX_SAMPLE_DTYPES,
+    configure=lambda k: k.input_at(1).set_dtype(DataType.ALL_DTYPE),
+)
+def index_sample_kernel(ctx: KernelContext, x: Array, index: Array) -> Array:
+    xp = ctx.xp
+    index = checked_index(xp, index, x.shape[1], "index", "index_sample")
+    return xp.take_along_axis(x, index, axis=1)
+
+
+def _repeated(xp: Any, x: Array, repeats: Any, axis: int, output_size: int) -> Array:
+    if x.ndim == 0:
+        x = x.reshape(1)
+    axis %= x.ndim
+    out = xp.repeat(x, repeats, axis=axis)
+    if 0 <= output_size < out.shape[axis]:
+        out = xp.take(out, xp.arange(output_size), axis=axis)
+    return out
+
+
+@register_kernel("repeat_interleave", dtypes=REPEAT_DTYPES)
+def repeat_interleave_kernel(
+    ctx: KernelContext, x: Array, repeats: int, axis: int, output_size: int
+) -> Array:
+    return _repeated(ctx.xp, x, repeats, axis, output_size)
+
+
+def repeat_counts(xp: Any, repeats: Array) -> list[int]:
+    """The repeat counts as Python ints, each at least 0 (InvalidArgumentError otherwise)."""
+    counts = [int(value) for value in repeats.reshape(-1).tolist()]
+    negative = [value for value in counts if value < 0]
+    if negative:
+        raise InvalidArgumentError(f"argument 'repeats' must hold counts >= 0, got {negative[0]}")
+    return counts
+
+
+@register_kernel(
+    "repeat_interleave_with_tensor_index",
+    dtypes=REPEAT_DTYPES,
+    configure=lambda k: k.input_at(1).set_dtype(DataType.ALL_DTYPE),
+)
+def repeat_interleave_with_tensor_index_kernel(
+    ctx: KernelContext, x: Array, repeats: Array, axis: int, output_size: int
+) -> Array:
+    counts = repeat_counts(ctx.xp, repeats)
+    if output_size >= 0 and output_size != sum(counts):
+        raise InvalidArgumentError(
+            f"argument 'output_size' ({output_size}) must be the sum of argument 'repeats' "
+            f"({sum(counts)})"
+        )
+    return _repeated(ctx.xp, x, ctx.xp.asarray(counts, dtype=ctx.xp.int64), axis, -1)
+
+
+@register_kernel("unstack", dtypes=UNSTACK_DTYPES)
+def unstack_kernel(ctx: KernelContext, x: Array, axis: int, num: int) -> list[Array]:
+    moved = ctx.xp.moveaxis(x, axis, 0)
+    return [moved[i].copy() for i in range(moved.shape[0])]
