@@ -1945,3 +1945,38 @@ def unstack(x: Tensor, axis: int = 0, num: int | None = None) -> list[Tensor]:
 
 __all__ += ["repeat_interleave", "unstack"]
 TENSOR_METHODS += ("repeat_interleave", "unstack")
+
+
+def _extreme(op: Any, x: Tensor, axis: Any, keepdim: bool, out: Tensor | None, name: str) -> Tensor:
+    axes = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    return write_out(name, out, op(x, axes, keepdim))
+
+
+def amax(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The maximum of ``x`` over ``axis`` (every axis when None); its gradient is shared evenly
+    among the elements equal to it."""
+    return _extreme(_C_ops.amax, x, axis, keepdim, out, "amax")
+
+
+def amin(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The minimum of ``x`` over ``axis`` (every axis when None); its gradient is shared evenly
+    among the elements equal to it."""
+    return _extreme(_C_ops.amin, x, axis, keepdim, out, "amin")
+
+
+__all__ += ["amax", "amin"]
+TENSOR_METHODS += ("amax", "amin")

@@ -29,6 +29,7 @@ __all__ = [
     "repeat_interleave_with_tensor_index_infer_meta",
     "un_stack_infer_meta",
     "un_stack_grad_infer_meta",
+    "reverse_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -332,3 +333,20 @@ def un_stack_grad_infer_meta(
     rank = len(first) + 1
     index = check_axis(axis, rank, "axis")
     _set(x_grad, first[:index] + (len(out_grad),) + first[index:], out_grad[0].dtype, out_grad[0])
+
+
+def reverse_infer_meta(
+    x: MetaTensor, axis: tuple[int, ...], out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's ReverseInferMeta: ``axis`` is not empty and names axes of ``x`` (at least 1-D);
+    ``out`` is like ``x``."""
+    rank = len(x.dims)
+    if not axis:
+        raise InvalidArgumentError("argument 'axis' must not be empty")
+    for entry in axis:
+        if not -rank <= entry < rank:
+            raise InvalidArgumentError(
+                f"argument 'axis' must hold axes in [{-rank}, {rank}) of argument 'x' (dims "
+                f"{list(x.dims)}), got {list(axis)}"
+            )
+    _set(out, tuple(x.dims), x.dtype, x)

@@ -1,5 +1,5 @@
 """Gradient-check cases of the search24 ops (kthvalue, mode, nanmedian, index_sample,
-repeat_interleave, repeat_interleave_with_tensor_index, unstack), for CASES in
+repeat_interleave, repeat_interleave_with_tensor_index, unstack, amax, amin, reverse), for CASES in
 test_gradcheck_ops.py, in float64.
 
 Inputs hold distinct values far enough apart that the finite-difference steps keep every
@@ -101,6 +101,15 @@ def search24_cases() -> list[Case]:
             lambda x: C.unstack(x, 1, 3)[0] * 2 + C.unstack(x, 1, 3)[2],
             _distinct((2, 3), 1112),
         ),
+        case("amax", "[3,4]-axis1", lambda x: C.amax(x, [1], False), _distinct((3, 4), 1113)),
+        case("amin", "[3,4]-all-keepdim", lambda x: C.amin(x, [], True), _distinct((3, 4), 1114)),
+        case(
+            "amax",
+            "paddle.amax-axis0",
+            lambda x: phiops.amax(x, axis=0),
+            _distinct((2, 3), 1115),
+        ),
+        case("reverse", "[2,3]-axis[0,1]", lambda x: C.reverse(x, [0, 1]), _distinct((2, 3), 1116)),
     ]
 
 

@@ -2,7 +2,8 @@
 histogram): every registered dtype against numpy, the registrations against PaddlePaddle
 3.3.1's, 0-D, empty, non-contiguous inputs, negative axes, NaN, bad input, the paddle.*
 functions and Tensor methods. tests/ops/test_search24_paddle.py compares PaddlePaddle 3.3.1's
-recorded results and gradients. Also index_sample, repeat_interleave (both ops) and unstack."""
+recorded results and gradients. Also index_sample, repeat_interleave (both ops), unstack, amax,
+amin and reverse."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 D = DataType
 OPS = ("kthvalue", "mode", "nanmedian", "searchsorted", "bincount", "histogram")
 OPS += ("index_sample", "repeat_interleave", "repeat_interleave_with_tensor_index", "unstack")
+OPS += ("amax", "amin", "reverse")
 GRADS = ("kthvalue_grad", "mode_grad", "nanmedian_grad", "index_sample_grad")
 GRADS += ("repeat_interleave_grad", "repeat_interleave_with_tensor_index_grad", "unstack_grad")
+GRADS += ("amax_grad", "amin_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -467,3 +470,77 @@ def test_unstack_edges() -> None:
         C.unstack(t(1.0), 0, 1)
     with pytest.raises(ValueError, match="axis"):
         phiops.unstack(strided, axis=2)
+
+
+# -- amax, amin ---------------------------------------------------------------------------------
+
+
+@op_test("amax", "amin", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("amax"), ids=lambda d: d.name.lower())
+def test_amax_amin_match_numpy(dtype: DataType) -> None:
+    x = np.array([[1, 3, 3, -2], [5, 5, 0, 4], [-2, 7, 7, 7]], dtype.numpy_dtype)
+    for op, reduce in (("amax", np.max), ("amin", np.min)):
+        for axis, keepdim in (([1], False), ([0], True), ([], False), ([-1, 0], True)):
+            out = getattr(C, op)(t(x), axis, keepdim)
+            want = reduce(x, axis=tuple(axis) or None, keepdims=keepdim)
+            np.testing.assert_array_equal(out.numpy(), want)
+            assert out.dtype == dtype
+        out = getattr(C, op)(t(x), [1], True)
+        upstream = np.full((3, 1), 6, dtype.numpy_dtype)
+        grad = getattr(B, f"{op}_grad")(t(x), out, t(upstream), [1], True, False)
+        equal = x == reduce(x, axis=1, keepdims=True)
+        want = np.where(equal, 6 // equal.sum(1, keepdims=True), 0)
+        np.testing.assert_array_equal(grad.numpy(), want.astype(dtype.numpy_dtype))
+
+
+@op_test("amax", "amin", kind="edge")
+def test_amax_amin_edges() -> None:
+    x = t([[1.0, np.nan, 2.0], [3.0, 3.0, 0.0]], "float64")
+    assert np.isnan(C.amax(x, [1], False).numpy()[0])
+    assert C.amin(t(4.0, "float32"), [], False).shape == []
+    strided = t(np.arange(12.0).reshape(3, 4))[::2, 1::2]
+    assert C.amax(strided, [0], False).numpy().tolist() == [9, 11]
+    assert phiops.amax(strided).item() == 11 and phiops.amin(strided, axis=1).numpy().tolist() == [
+        1,
+        9,
+    ]
+    assert strided.amax(axis=[0, 1], keepdim=True).shape == [1, 1]
+    # the gradient of a NaN extreme is NaN for every element it was reduced from
+    grad = B.amax_grad(x, C.amax(x, [1], False), t([1.0, 1.0], "float64"), [1], False, False)
+    assert np.isnan(grad.numpy()[0]).all() and grad.numpy()[1].tolist() == [0.5, 0.5, 0.0]
+    with pytest.raises(InvalidArgumentError, match="empty"):
+        C.amax(t(np.zeros((0, 2))), [0], False)
+    with pytest.raises(InvalidArgumentError, match="'axis'"):
+        C.amin(strided, [2], False)
+
+
+# -- reverse ------------------------------------------------------------------------------------
+
+
+@op_test("reverse", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("reverse"), ids=lambda d: d.name.lower())
+def test_reverse_matches_numpy(dtype: DataType) -> None:
+    x = (np.arange(24).reshape(2, 3, 4) % 5).astype(dtype.numpy_dtype)
+    for axis in ([0], [2], [0, -1], [1, 1]):
+        out = C.reverse(t(x), axis)
+        np.testing.assert_array_equal(out.numpy(), np.flip(x, tuple(sorted({a % 3 for a in axis}))))
+        assert out.dtype == dtype
+
+
+@op_test("reverse", kind="edge")
+def test_reverse_edges() -> None:
+    strided = t(np.arange(12.0).reshape(3, 4))[::2, 1::2]
+    assert C.reverse(strided, [1]).numpy().tolist() == [[3, 1], [11, 9]]
+    assert C.reverse(t(np.zeros((0, 2))), [0]).shape == [0, 2]
+    assert phiops.reverse(strided, 0).numpy().tolist() == [[9, 11], [1, 3]]
+    assert strided.reverse([0, 1]).numpy().tolist() == [[11, 9], [3, 1]]
+    x = t(np.arange(4.0).reshape(2, 2))
+    x.stop_gradient = False
+    (grad,) = phiops.grad([C.reverse(x, [0])], [x], [t(np.array([[1.0, 2.0], [3.0, 4.0]]))])
+    assert grad.numpy().tolist() == [[3, 4], [1, 2]]
+    with pytest.raises(InvalidArgumentError, match="'axis'"):
+        C.reverse(strided, [])
+    with pytest.raises(InvalidArgumentError, match="'axis'"):
+        C.reverse(strided, [2])
+    with pytest.raises(InvalidArgumentError, match="'axis'"):
+        C.reverse(t(1.0), [0])

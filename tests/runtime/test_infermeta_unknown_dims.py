@@ -955,6 +955,7 @@ CASES.update(
         ],
         "un_stack_infer_meta": [Case((t(2, 3),), (1, 3), (3,))],
         "un_stack_grad_infer_meta": [Case(([t(2), t(2), t(2)],), (1,))],
+        "reverse_infer_meta": [Case((t(2, 3),), ((0, -1),))],
     }
 )
 MISMATCHES.update(

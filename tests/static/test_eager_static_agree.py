@@ -614,6 +614,14 @@ ARGUMENTS.update(
             t((2, 3), "float32"), t((2, 6), "float32"), 2, 1, -1
         ],
         "unstack": lambda f, t: [t((2, 3), "float32"), 1, 3],
+        "reverse": lambda f, t: [t((2, 3), "float32"), [0, 1]],
+        "reverse_grad": lambda f, t: [t((2, 3), "float32"), [0, 1]],
+        "amax_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "float32"), t((2,), "float32"), [1], False, False
+        ],
+        "amin_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "float32"), t((2,), "float32"), [1], False, False
+        ],
     }
 )  # fmt: skip
 

@@ -1,6 +1,7 @@
 """Writes tests/data/search24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
 search24 ops of issue 24 (kthvalue, mode, nanmedian, searchsorted, bincount, histogram,
-index_sample, repeat_interleave, repeat_interleave_with_tensor_index, unstack) through
+index_sample, repeat_interleave, repeat_interleave_with_tensor_index, unstack, amax, amin,
+reverse) through
 the op (``paddle._C_ops``) and the ``paddle.*`` functions, for every dtype PaddlePaddle registers
 on CPU, on inputs with their edges (NaN, ties in rows of up to 16 elements, 0-D and 1-D inputs,
 rows of NaN only, values past either end, empty inputs).
@@ -259,8 +260,35 @@ def index_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def reduce_cases() -> dict[str, dict[str, Any]]:
+    """amax, amin (ties share the gradient) and reverse."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in DTYPES:
+        x = tensor("x", [1, 3, 3, -2, 5, 5, 0, 4, -2, 7, 7, 7], [3, 4], dtype)
+        for op in ("amax", "amin"):
+            for axis, keepdim in (([1], False), ([0], True), ([], False), ([-1, 0], True)):
+                out[f"{op}-{dtype}-{axis}-{keepdim}"] = case("op", op, [x], ["$x", axis, keepdim])
+            out[f"{op}-api-{dtype}"] = case("api", op, [x], ["$x"], {"axis": 1})
+            if _floaty(dtype):
+                out[f"{op}-nan-{dtype}"] = case(
+                    "op",
+                    op,
+                    [tensor("x", [1.0, NAN, 2.0, 3.0, 3.0, 0.0], [2, 3], dtype)],
+                    ["$x", [1], False],
+                )
+    for dtype in ("bool", "uint8", "int32", "int64", "float32", "float64"):
+        values = [v % 2 == 0 for v in range(6)] if dtype == "bool" else list(range(6))
+        x = tensor("x", values, [2, 3], dtype)
+        for axis in ([0], [1], [0, -1], [1, 1]):
+            out[f"reverse-{dtype}-{axis}"] = case("op", "reverse", [x], ["$x", axis])
+        if dtype != "uint8":  # paddle.reverse is paddle.flip, which has no uint8 kernel
+            out[f"reverse-api-{dtype}"] = case("api", "reverse", [x], ["$x", 1])
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
+        **reduce_cases(),
         **select_cases(),
         **median_cases(),
         **search_cases(),

@@ -20,12 +20,14 @@ from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.backends import scatter_at
 from phiops.runtime.kernels.impl.search24_kernel import (
+    AMAX_DTYPES,
     INDEX_SAMPLE_DTYPES,
     REPEAT_DTYPES,
     SEARCH_DTYPES,
     UNSTACK_DTYPES,
     checked_index,
     median_rows,
+    reduced_axes,
     repeat_counts,
 )
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
@@ -206,3 +208,48 @@ def repeat_interleave_with_tensor_index_grad_kernel(
 @register_kernel("unstack_grad", dtypes=UNSTACK_DTYPES)
 def unstack_grad_kernel(ctx: KernelContext, out_grad: list[Array], axis: int) -> Array:
     return ctx.xp.stack(out_grad, axis=axis)
+
+
+def _extreme_grad(
+    xp: Any, x: Array, out: Array, out_grad: Array, axis: tuple[int, ...], keepdim: bool
+) -> Array:
+    """out_grad shared evenly among the elements equal to the extreme (NaN where it is NaN)."""
+    axes = reduced_axes(x.shape, axis)
+    if not keepdim:
+        out = xp.expand_dims(out, axes) if axes else out
+        out_grad = xp.expand_dims(out_grad, axes) if axes else out_grad
+    equal = x == out
+    count = xp.sum(equal, axis=axes, keepdims=True).astype(out_grad.dtype)
+    if out_grad.dtype.kind != "f":
+        share = _divide(out_grad, xp.maximum(count, 1))
+        return xp.where(equal, share, xp.zeros((), dtype=out_grad.dtype))
+    # PaddlePaddle's out_grad * (x == out) / count: a NaN extreme (no element equal to it)
+    # gives NaN to every element it was reduced from
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return out_grad * equal.astype(out_grad.dtype) / count
+
+
+@register_kernel("amax_grad", dtypes=AMAX_DTYPES)
+def amax_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    return _extreme_grad(ctx.xp, x, out, out_grad, () if reduce_all else axis, keepdim)
+
+
+@register_kernel("amin_grad", dtypes=AMAX_DTYPES)
+def amin_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    out: Array,
+    out_grad: Array,
+    axis: tuple[int, ...],
+    keepdim: bool,
+    reduce_all: bool,
+) -> Array:
+    return _extreme_grad(ctx.xp, x, out, out_grad, () if reduce_all else axis, keepdim)

@@ -414,3 +414,43 @@ def repeat_interleave_with_tensor_index_kernel(
 def unstack_kernel(ctx: KernelContext, x: Array, axis: int, num: int) -> list[Array]:
     moved = ctx.xp.moveaxis(x, axis, 0)
     return [moved[i].copy() for i in range(moved.shape[0])]
+
+
+# -- amax, amin, reverse ------------------------------------------------------------------------
+
+# PaddlePaddle 3.3.1's CPU registrations (amax/amin and their grads; reverse)
+AMAX_DTYPES = SEARCH_DTYPES
+REVERSE_DTYPES = (D.BOOL, D.UINT8, D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
+
+
+def reduced_axes(shape: tuple[int, ...], axis: tuple[int, ...]) -> tuple[int, ...]:
+    """The axes ``axis`` reduces (every axis when empty), normalised and sorted."""
+    rank = len(shape)
+    if not axis or not rank:
+        return tuple(range(rank))
+    return tuple(sorted({a % rank for a in axis}))
+
+
+def _extreme(xp: Any, name: str, x: Array, axis: tuple[int, ...], keepdim: bool) -> Array:
+    axes = reduced_axes(x.shape, axis)
+    if any(x.shape[a] == 0 for a in axes):
+        raise InvalidArgumentError(
+            f"argument 'x' must not be empty along the reduced axes {list(axes)}, got dims "
+            f"{list(x.shape)}"
+        )
+    return getattr(xp, name)(x, axis=axes, keepdims=keepdim)
+
+
+@register_kernel("amax", dtypes=AMAX_DTYPES)
+def amax_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool) -> Array:
+    return _extreme(ctx.xp, "max", x, axis, keepdim)
+
+
+@register_kernel("amin", dtypes=AMAX_DTYPES)
+def amin_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...], keepdim: bool) -> Array:
+    return _extreme(ctx.xp, "min", x, axis, keepdim)
+
+
+@register_kernel("reverse", dtypes=REVERSE_DTYPES)
+def reverse_kernel(ctx: KernelContext, x: Array, axis: tuple[int, ...]) -> Array:
+    return ctx.xp.flip(x, axis=tuple(sorted({a % x.ndim for a in axis}))).copy()
