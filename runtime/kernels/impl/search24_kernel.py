@@ -1,16 +1,16 @@
-"""Kernels of the search24 ops of issue 24: kthvalue, mode, nanmedian, searchsorted, bincount
-and histogram, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
-kthvalue_kernel.cc, mode_kernel.cc, nanmedian_kernel.cc, searchsorted_kernel.cc,
-bincount_kernel.cc, histogram_kernel.cc).
+"""Kernels of the search24 ops of issue 24: kthvalue, mode, nanmedian, searchsorted, bincount,
+histogram, index_sample, repeat_interleave, repeat_interleave_with_tensor_index, unstack, amax,
+amin and reverse, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
+<op>_kernel.cc).
 
 PHI's semantics, checked against 3.3.1:
 
 - kthvalue, mode and nanmedian order a row with NaN after every number. PHI selects with
   std::nth_element / std::partial_sort / std::sort on (value, index) pairs compared by value
   only, so the index of a value that ties with others depends on those algorithms. kthvalue
-  reproduces std::nth_element (runtime/kernels/impl/nth_element.py) for the rows where the k-th value ties
-  (k * 64 >= the row's size; a longer row takes std::partial_sort in PHI and the stable order
-  here). mode and nanmedian take the stable order: for mode's rows of up to 16 elements
+  reproduces std::nth_element (nth_element.py beside this file) for the rows where the k-th
+  value ties (k * 64 >= the row's size; a longer row takes std::partial_sort in PHI and the
+  stable order here). mode and nanmedian take the stable order: for mode's rows of up to 16 elements
   std::sort is an insertion sort and agrees; otherwise a tie's index may differ. The values
   always agree.
 - mode: the most frequent value, the smallest of those equally frequent, with the index of the
@@ -30,7 +30,12 @@ PHI's semantics, checked against 3.3.1:
   way when it is one value); bin = (int)((x - min) * bins / (max - min)) in the input dtype's
   arithmetic (integer input takes min and max truncated to integers), the last bin closed.
   With weight or density the result is float32: weighted sums, density divided by
-  sum * (max - min) / bins.
+  sum * (max - min) / bins. (For an empty input 3.3.1 returns float32 zeros whatever the
+  arguments; phiops keeps the dtype InferMeta gives.)
+- index_sample and the repeat counts refuse values out of range, as 3.3.1's kernels do;
+  repeat_interleave's output_size below the repeated extent keeps the leading slices.
+- amax/amin propagate NaN; an empty reduction is an InvalidArgumentError (3.3.1 returns
+  uninitialised memory). reverse flips an axis named twice once.
 """
 
 from __future__ import annotations
