@@ -2305,3 +2305,130 @@ def matrix_exp(x: Tensor, name: str | None = None) -> Tensor:
         again = _C_ops.less_than(_C_ops.full([], float(step), dtype, None), squarings)
         result = _C_ops.where(again, _C_ops.matmul(result, result, False, False), result)
     return result
+
+# -- the search24 ops of issue 24 ------------------------------------------------------------
+
+
+def nanmedian(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    mode: str = "avg",
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """The median of ``x`` over ``axis`` (every axis when None) leaving out NaN: the mean of the
+    two middle numbers for an even count with mode 'avg', the lower one with 'min'. With mode
+    'min' and an int ``axis`` also the int64 indices along ``axis`` of the medians."""
+    if isinstance(axis, (list, tuple)) and len(axis) == 0:
+        raise ValueError("Axis list should not be empty.")
+    if mode not in ("avg", "min"):
+        raise ValueError(f"Mode {mode} is not supported. Must be avg or min.")
+    need_index = axis is not None and not isinstance(axis, (list, tuple))
+    axes = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    out, indices = _C_ops.nanmedian(x, axes, keepdim, mode)
+    indices.stop_gradient = True
+    if mode == "min" and need_index:
+        return out, indices
+    return out
+
+
+def searchsorted(
+    sorted_sequence: Tensor,
+    values: Tensor,
+    out_int32: bool = False,
+    right: bool = False,
+    name: str | None = None,
+    *,
+    side: str | None = None,
+    out: Tensor | None = None,
+    sorter: Tensor | None = None,
+) -> Tensor:
+    """Where each of ``values`` would go in the sorted last axis of ``sorted_sequence``:
+    before equal elements, or after them with ``right`` (or ``side='right'``). ``sorter``
+    (indices that sort each row) is applied to ``sorted_sequence`` first."""
+    if side is not None and side == "right":
+        right = True
+    if sorter is not None:
+        sorted_sequence = _C_ops.take_along_axis(sorted_sequence, sorter, -1)
+    result = _C_ops.searchsorted(sorted_sequence, values, out_int32, right)
+    return write_out("searchsorted", out, result)
+
+
+__all__ += ["nanmedian", "searchsorted"]
+TENSOR_METHODS += ("nanmedian",)
+
+
+def repeat_interleave(
+    x: Tensor,
+    repeats: int | Tensor,
+    axis: int | None = None,
+    name: str | None = None,
+    *,
+    output_size: int | None = None,
+) -> Tensor:
+    """Each slice of ``x`` along ``axis`` (of the flattened ``x`` when None) repeated
+    ``repeats`` times (an int, or one count per slice in a 1-D int tensor; a 0-D one is one
+    count for every slice); ``output_size`` is the result's extent along axis."""
+    if isinstance(repeats, Tensor) and not repeats.shape:
+        repeats = _C_ops.reshape(repeats, [1])
+    if axis is None:
+        if len(x.shape) != 1:
+            x = _C_ops.flatten(x, 0, max(len(x.shape) - 1, 0))
+        axis = 0
+    size = -1 if output_size is None else output_size
+    if isinstance(repeats, Tensor):
+        return _C_ops.repeat_interleave_with_tensor_index(x, repeats, axis, size)
+    return _C_ops.repeat_interleave(x, repeats, axis, size)
+
+
+def unstack(x: Tensor, axis: int = 0, num: int | None = None) -> list[Tensor]:
+    """The slices of ``x`` along ``axis``, that axis removed; ``num`` (when given) must be
+    their count."""
+    if not -len(x.shape) <= axis < len(x.shape):
+        raise ValueError(f"`axis` must be in the range [-{len(x.shape)}, {len(x.shape)})")
+    if num is not None and (num < 0 or num > x.shape[axis]):
+        raise ValueError(f"`num` must be in the range [0, {x.shape[axis]})")
+    if num is None:
+        num = x.shape[axis]
+    if num == 0:
+        return []
+    return _C_ops.unstack(x, axis, num)
+
+
+__all__ += ["repeat_interleave", "unstack"]
+TENSOR_METHODS += ("repeat_interleave", "unstack")
+
+
+def _extreme(op: Any, x: Tensor, axis: Any, keepdim: bool, out: Tensor | None, name: str) -> Tensor:
+    axes = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    return write_out(name, out, op(x, axes, keepdim))
+
+
+def amax(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The maximum of ``x`` over ``axis`` (every axis when None); its gradient is shared evenly
+    among the elements equal to it."""
+    return _extreme(_C_ops.amax, x, axis, keepdim, out, "amax")
+
+
+def amin(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The minimum of ``x`` over ``axis`` (every axis when None); its gradient is shared evenly
+    among the elements equal to it."""
+    return _extreme(_C_ops.amin, x, axis, keepdim, out, "amin")
+
+
+__all__ += ["amax", "amin"]
+TENSOR_METHODS += ("amax", "amin")

@@ -26,6 +26,7 @@ from phiops.runtime.infermeta import (
     multiary,
     normup,
     nullary,
+    search24,
     ternary,
     unary,
 )
@@ -66,6 +67,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         fftspecial,
         normup,
         convpool,
+        search24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

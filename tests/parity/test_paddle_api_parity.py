@@ -419,6 +419,29 @@ CASES += [
     ("vander", lambda p, t: p.vander(t(M[0]))),
     ("vander-method", lambda p, t: t(M[1]).vander(n=4, increasing=True)),
 ]
+
+# the search24 ops of issue 24 (tests/parity/test_search24_parity_paddle.py has more)
+_SORTED = np.array([-3.0, -1.0, 0.0, 0.0, 2.0, 5.0, 9.0], "float32")
+CASES += [
+    ("kthvalue", lambda p, t: p.kthvalue(t(M), 2)),
+    ("kthvalue-method", lambda p, t: t(X).kthvalue(1, axis=0, keepdim=True)),
+    ("nanmedian", lambda p, t: p.nanmedian(t(M))),
+    ("nanmedian-min", lambda p, t: p.nanmedian(t(M), axis=1, mode="min")),
+    ("nanmedian-method", lambda p, t: t(X).nanmedian(axis=[0, 2], keepdim=True)),
+    ("searchsorted", lambda p, t: p.searchsorted(t(_SORTED), t(M))),
+    ("searchsorted-side", lambda p, t: p.searchsorted(t(_SORTED), t(M), side="right")),
+    ("histogram", lambda p, t: p.histogram(t(M), bins=4)),
+    ("histogram-method", lambda p, t: t(M).histogram(3, min=-1, max=1)),
+    ("repeat_interleave", lambda p, t: p.repeat_interleave(t(M), 2, axis=1)),
+    ("repeat_interleave-flat", lambda p, t: p.repeat_interleave(t(I32), 2)),
+    ("unstack", lambda p, t: p.unstack(t(X), axis=1)),
+    ("unstack-method", lambda p, t: t(M).unstack()),
+    ("amax", lambda p, t: p.amax(t(M))),
+    ("amax-method", lambda p, t: t(X).amax(axis=[0, 1], keepdim=True)),
+    ("amin", lambda p, t: p.amin(t(I32), axis=1)),
+    ("reverse", lambda p, t: p.reverse(t(X), [0, 2])),
+    ("reverse-method", lambda p, t: t(M).reverse(1)),
+]
 RANDOM = {
     "rand",
     "randn",

@@ -223,6 +223,14 @@ _OVERRIDES.update(
 )
 
 
+# the search24 ops of issue 24: bincount counts a 1-D tensor of non-negative integers
+_OVERRIDES["bincount"] = {"x": _index((5,))}
+_OVERRIDES["repeat_interleave"] = {"repeats": 2}
+_OVERRIDES["repeat_interleave_with_tensor_index"] = {"repeats": _index((3,)), "axis": 1}
+_OVERRIDES["unstack"] = {"num": 2}
+_OVERRIDES["reverse"] = {"axis": [0]}
+
+
 # the fftspecial family: complex inputs where the kernels take them, axes and normalizations
 _FFT = {"axes": [1], "normalization": "backward"}
 _OVERRIDES.update(

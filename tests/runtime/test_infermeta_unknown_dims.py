@@ -999,6 +999,53 @@ CASES.update(
         ],
     }
 )
+
+# the search24 ops of issue 24 (runtime/infermeta/search24.py)
+CASES.update(
+    {
+        "kthvalue_infer_meta": [
+            Case((t(2, 3),), (2, 1, False), (0, 0)),
+            Case((t(2, 3),), (1, 0, True), (0, 0), label="keepdim"),
+        ],
+        "mode_infer_meta": [Case((t(2, 3),), (-1, False), (0, 0))],
+        "nanmedian_infer_meta": [
+            Case((t(2, 3),), ((1,), False, "avg"), (0, 0)),
+            Case((t(2, 3, 4),), ((0, 2), True, "min"), (0, 0), label="min-keepdim"),
+            Case((t(2, 3),), ((), False, "avg"), (0, 0), label="all"),
+        ],
+        "nanmedian_grad_infer_meta": [
+            Case((t(2, 3), t(2), t(2, 2, dtype=I64), t(2)), ((1,), False, "avg"))
+        ],
+        "searchsorted_infer_meta": [
+            Case((t(5), t(2, 3)), (False, False)),
+            Case((t(2, 5), t(2, 3)), (True, True), label="rows"),
+        ],
+        "bincount_infer_meta": [
+            Case((t(5, dtype=I64), None), (0,)),
+            Case((t(5, dtype=I64), t(5)), (2,), label="weights"),
+        ],
+        "histogram_infer_meta": [
+            Case((t(2, 3), None), (4, 0.0, 0.0, False)),
+            Case((t(2, 3), t(2, 3)), (4, 0.0, 1.0, True), label="weight"),
+        ],
+    }
+)
+CASES.update(
+    {
+        "index_sample_infer_meta": [Case((t(3, 4), t(3, 2, dtype=I64)))],
+        "repeat_interleave_infer_meta": [
+            Case((t(2, 3),), (2, 1, -1)),
+            Case((t(2, 3),), (2, 0, 3), label="output_size"),
+        ],
+        "repeat_interleave_with_tensor_index_infer_meta": [
+            Case((t(2, 3), t(3, dtype=I64)), (1, -1)),
+            Case((t(2, 3), t(2, dtype=I64)), (0, 4), label="output_size"),
+        ],
+        "un_stack_infer_meta": [Case((t(2, 3),), (1, 3), (3,))],
+        "un_stack_grad_infer_meta": [Case(([t(2), t(2), t(2)],), (1,))],
+        "reverse_infer_meta": [Case((t(2, 3),), ((0, -1),))],
+    }
+)
 MISMATCHES.update(
     {
         "unpool_infer_meta": Case(
@@ -1015,6 +1062,15 @@ MISMATCHES.update(
         "lstsq_infer_meta": Case((t(-1, 5, 3), t(2, 4, 2)), (0.0, "gelsd"), (0, 0, 0, 0)),
         "matrix_rank_atol_rtol_infer_meta": Case((t(-1, 2, 3, 4), t(3), None), (False,)),
         "baddbmm_infer_meta": Case((t(2, 3, 5), t(-1, 3, 4), t(2, 5, 5)), (1.0, 1.0)),
+        # the search24 ops
+        "index_sample_infer_meta": Case((t(3, 4), t(2, 2, dtype=I64))),
+        "repeat_interleave_with_tensor_index_infer_meta": Case(
+            (t(2, 3), t(2, dtype=I64)), (1, -1)
+        ),
+        "un_stack_grad_infer_meta": Case(([t(2), t(3)],), (0,)),
+        "searchsorted_infer_meta": Case((t(2, 5), t(3, 3)), (False, False)),
+        "bincount_infer_meta": Case((t(5, dtype=I64), t(4)), (0,)),
+        "histogram_infer_meta": Case((t(2, 3), t(3, 2)), (4, 0.0, 0.0, False)),
     }
 )
 

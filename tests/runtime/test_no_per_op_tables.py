@@ -27,9 +27,10 @@ ALLOWED = {
         ("argsort", "flatten", "logit", "logsumexp", "prod", "slice", "softmax", "unique"),
     ),
     # the values of put_along_axis's `reduce` attribute, which happen to spell op names
-    ("gather_scatter_kernel.py", ("add", "assign", "mean", "multiply")),
+    # (amax and amin are ops since issue 24's search24 family)
+    ("gather_scatter_kernel.py", ("add", "amax", "amin", "assign", "mean", "multiply")),
     # and the numpy/CuPy ufunc each `reduce` value scatters with
-    ("gather_scatter_kernel.py", ("add", "maximum", "minimum", "multiply")),
+    ("gather_scatter_kernel.py", ("add", "amax", "amin", "maximum", "minimum", "multiply")),
     # CuPy's scatter ufuncs (add.at, maximum.at, minimum.at) and the dtypes they take
     ("backends.py", ("add", "maximum", "minimum")),
     # the legacy op types whose translation to PIR is written by hand (PaddlePaddle's special

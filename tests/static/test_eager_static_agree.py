@@ -645,6 +645,48 @@ ARGUMENTS.update(
 )  # fmt: skip
 
 
+# the search24 ops of issue 24: indices (0 or 1) valid along the last axis, a 1-D bincount x
+ARGUMENTS.update(
+    {
+        "kthvalue_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), t((2,), "float32"), 1, -1, False
+        ],
+        "mode_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), t((2,), "float32"), -1, False
+        ],
+        "nanmedian_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "float32"), t((2, 2), "int64"), t((2,), "float32"),
+            [1], False, "avg"
+        ],
+        "bincount": lambda f, t: [t((5,), "int64"), None, 0],
+        "index_sample": lambda f, t: [t((2, 3), "float32"), t((2, 2), "int64")],
+        "index_sample_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 2), "int64"), t((2, 2), "float32")
+        ],
+        "repeat_interleave_with_tensor_index": lambda f, t: [
+            t((2, 3), "float32"), t((3,), "int64"), 1, -1
+        ],
+        "repeat_interleave_with_tensor_index_grad": lambda f, t: [
+            t((2, 3), "float32"), t((3,), "int64"),
+            t((2, int(_array((3,), "int64").sum())), "float32"), 1, -1
+        ],
+        "repeat_interleave": lambda f, t: [t((2, 3), "float32"), 2, 1, -1],
+        "repeat_interleave_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 6), "float32"), 2, 1, -1
+        ],
+        "unstack": lambda f, t: [t((2, 3), "float32"), 1, 3],
+        "reverse": lambda f, t: [t((2, 3), "float32"), [0, 1]],
+        "reverse_grad": lambda f, t: [t((2, 3), "float32"), [0, 1]],
+        "amax_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "float32"), t((2,), "float32"), [1], False, False
+        ],
+        "amin_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "float32"), t((2,), "float32"), [1], False, False
+        ],
+    }
+)  # fmt: skip
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""
