@@ -104,14 +104,28 @@ def create_array(dtype: Any, initialized_list: Sequence[Any] | None = None) -> A
     array = op.results[0]
     for item in items:
         item = op_api("cast")(item, data_type)
-        _write(array, item, array_length(array))
+        write_op(array, item, array_length(array))
     return array
 
 
-def _write(array: Value, x: Value, i: Value) -> None:
-    """`pd_op.array_write_` of ``x`` (already of the array's dtype) at ``i``."""
+def write_op(array: Value, x: Value, i: Value) -> None:
+    """`pd_op.array_write_` of ``x`` (already of the array's dtype) at ``i``. As PaddlePaddle's
+    op builder: the array's type takes ``x``'s dims, and the array needs a gradient once an
+    item that needs one is written."""
     array.type = TensorArrayType(array.type.element, tuple(x.type.dims), array.type.layout)
+    if not x.stop_gradient:
+        array.stop_gradient = False
     Builder(current_block()).create("pd_op.array_write_", [array, x, i], [array.type], {})
+
+
+def read_op(array: Value, i: Value) -> Value:
+    """`pd_op.array_read` of item ``i``: its extents unknown (the array's rank)."""
+    type_ = array.type
+    result = DenseTensorType(tuple(-1 for _ in type_.dims), type_.element, type_.layout)
+    op = Builder(current_block()).create(
+        "pd_op.array_read", [array, i], [result], {"stop_gradient": [array.stop_gradient]}
+    )
+    return op.results[0]
 
 
 def array_write(x: Any, i: Any, array: Any = None) -> Any:
@@ -152,7 +166,7 @@ def array_write(x: Any, i: Any, array: Any = None) -> Any:
         )
     if array is None:
         array = create_array(dtype_of_type(x.type))
-    _write(array, op_api("cast")(x, dtype_of_type(array.type)), i)
+    write_op(array, op_api("cast")(x, dtype_of_type(array.type)), i)
     return array
 
 
@@ -175,12 +189,7 @@ def array_read(array: Any, i: Any) -> Any:
             "array_read(): argument 'array' must be a tensor array Value (create_array)"
         )
     _check_index("array_read", i)
-    type_ = array.type
-    result = DenseTensorType(tuple(-1 for _ in type_.dims), type_.element, type_.layout)
-    op = Builder(current_block()).create(
-        "pd_op.array_read", [array, i], [result], {"stop_gradient": [array.stop_gradient]}
-    )
-    return op.results[0]
+    return read_op(array, i)
 
 
 def array_length(array: Any) -> Any:

@@ -234,3 +234,23 @@ def test_a_dense_value_is_not_an_array(call) -> None:
         x = paddle.static.data("x", [2], "float32")
         with pytest.raises(InvalidArgumentError, match="must be a tensor array Value"):
             call(x, paddle.full([1], 0, "int64"))
+
+
+def test_a_while_loop_can_carry_an_array_it_replaces() -> None:
+    """The body returns a new array each iteration (item 0 doubled): 1 -> 8 after 3 steps."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2, 3], "float32")
+        arr = paddle.tensor.array_write(x, paddle.zeros([1], "int64"))
+        n = paddle.full([1], 3, "int64")
+
+        def body(i, a):
+            item = paddle.tensor.array_read(a, paddle.zeros([1], "int64"))
+            return [i + 1, paddle.tensor.create_array("float32", [item * 2.0])]
+
+        _, out = paddle.static.nn.while_loop(
+            lambda i, a: i < n, body, [paddle.zeros([1], "int64"), arr]
+        )
+        result = paddle.tensor.array_read(out, paddle.zeros([1], "int64"))
+    (got,) = paddle.static.Executor().run(main, {"x": np.ones((2, 3), "float32")}, [result])
+    np.testing.assert_array_equal(got, np.full((2, 3), 8.0, "float32"))

@@ -6,7 +6,8 @@ For each program: ``NAME.txt`` (the program as PaddlePaddle prints it), ``NAME.j
 ``paddle.static.save_inference_model`` for ``while_write``, by ``serialize_pir_program``
 otherwise) and ``NAME.npz`` (the feeds, ``feed_NAME``, and the fetched results, ``fetch_%N`` by value name, or
 ``fetch_N`` in order for the saved model ``while_write_model/``).
-``eager.json`` records the dynamic-mode list API (tests/tarray/test_tensor_array_eager.py).
+``eager.json`` records the dynamic-mode list API (tests/tarray/test_tensor_array_eager.py),
+``backward.npz`` gradients through the array ops (tests/tarray/test_tensor_array_backward.py).
 """
 
 from __future__ import annotations
@@ -118,6 +119,64 @@ def while_write():
     _save("while_write", main, feed, fetch, results, json_written=True)
 
 
+def _backward_programs(api):
+    """The programs of backward.npz, built with ``api`` (paddle here; phiops in the test)."""
+    programs = {}
+
+    main = api.static.Program()
+    with api.static.program_guard(main):
+        x = api.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        y = api.static.data("y", [2, 3], "float32")
+        y.stop_gradient = False
+        arr = api.tensor.create_array("float32")
+        i0, i1 = api.zeros([1], "int64"), api.ones([1], "int64")
+        api.tensor.array_write(x * 2.0, i0, arr)
+        api.tensor.array_write(y * 3.0, i1, arr)
+        a = api.tensor.array_read(arr, i0)
+        api.tensor.array_write(x * y, i0, arr)  # overwrites item 0: its gradient stops here
+        b = api.tensor.array_read(arr, i0)
+        c = api.tensor.array_read(arr, i1)
+        loss = api.sum(a * a) + api.sum(b * c)
+        gx, gy = api.static.gradients([loss], [x, y])
+    programs["straight"] = (main, [loss, gx, gy])
+
+    main = api.static.Program()
+    with api.static.program_guard(main):
+        x = api.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        arr = api.tensor.create_array("float32")
+        n = api.full([1], 3, "int64")
+
+        def body(i):
+            api.tensor.array_write(api.tanh(x) * (i.astype("float32") + 1.0), i, arr)
+            return [i + 1]
+
+        api.static.nn.while_loop(lambda i: i < n, body, [api.zeros([1], "int64")])
+        r = api.tensor.array_read(arr, api.full([1], 1, "int64"))
+        loss = api.sum(r * r)
+        (gx,) = api.static.gradients([loss], [x])
+    programs["while"] = (main, [loss, gx])
+    return programs
+
+
+BACKWARD_FEED = {
+    "x": np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3),
+    "y": np.linspace(0.5, -0.5, 6, dtype="float32").reshape(2, 3),
+}
+
+
+def backward():
+    """Gradients through array_write/array_read, straight-line and from a while loop's writes
+    (backward.npz: ``NAME_N`` is fetch N of program NAME)."""
+    arrays = {f"feed_{k}": v for k, v in BACKWARD_FEED.items()}
+    for name, (main, fetch) in _backward_programs(paddle).items():
+        feed = {k: v for k, v in BACKWARD_FEED.items() if k == "x" or name == "straight"}
+        for position, result in enumerate(_run(main, feed, fetch)):
+            arrays[f"{name}_{position}"] = np.asarray(result)
+    np.savez(OUT / "backward.npz", **arrays)
+
+
 def eager():
     """The dynamic-mode API: Python lists."""
     paddle.disable_static()
@@ -143,6 +202,7 @@ def main():
     paddle.enable_static()
     write_read_length()
     while_write()
+    backward()
     eager()
 
 
