@@ -70,3 +70,17 @@ def test_array_pop_removes_the_item_counting_from_the_end() -> None:
 def test_index_must_be_one_integer() -> None:
     with pytest.raises(InvalidArgumentError, match="1-element integer tensor"):
         k.array_read_kernel(np, array_of(np.ones(1, "float32")), np.array([0.0]))
+
+
+@pytest.mark.parametrize("starts, ends, want", [(1, 3, [1.0, 2.0]), (-2, 5, [1.0, 2.0]), (2, 1, [])])
+def test_slice_array_takes_items_start_to_end(starts: int, ends: int, want: list) -> None:
+    arr = array_of(*(np.full(1, v, "float32") for v in (0.0, 1.0, 2.0)))
+    part = k.slice_array_kernel(np, arr, np.array([starts]), np.array([ends]))
+    assert [item.array.tolist()[0] for item in part.items] == want
+
+
+def test_slice_array_dense_takes_one_item_counting_from_the_end() -> None:
+    arr = array_of(*(np.full(1, v, "float32") for v in (0.0, 1.0, 2.0)))
+    assert k.slice_array_dense_kernel(np, arr, np.array([-1])).tolist() == [2.0]
+    with pytest.raises(InvalidArgumentError, match="start 3 is outside"):
+        k.slice_array_dense_kernel(np, arr, np.array([3]))

@@ -129,14 +129,17 @@ def test_built_program_runs_with_paddles_results(name: str) -> None:
     assert_same(paddle.static.Executor().run(main, feed, fetch), expected_fetches(name))
 
 
+@pytest.mark.parametrize("name", ["write_read_length", "slice_pop"])
 @pytest.mark.parametrize("form", ["txt", "json"])
-def test_paddles_program_runs_with_paddles_results(form: str) -> None:
-    path = TARRAY / f"write_read_length.{form}"
+def test_paddles_program_runs_with_paddles_results(name: str, form: str) -> None:
+    """slice_pop: slice_array, slice_array_dense and array_pop, which PaddlePaddle builds only
+    through ``paddle._pir_ops``."""
+    path = TARRAY / f"{name}.{form}"
     if form == "txt":
         program = parse_program(path.read_text(encoding="utf-8"), str(path))
     else:
         program = load_program_json(path)
-    recorded = np.load(TARRAY / "write_read_length.npz")
+    recorded = np.load(TARRAY / f"{name}.npz")
     names = [k[6:] for k in recorded.files if k.startswith("fetch_")]
     fetched = paddle.static.Executor().run(
         program, {"x": recorded["feed_x"]}, [program.value(n) for n in names]

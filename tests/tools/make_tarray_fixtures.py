@@ -79,6 +79,25 @@ def write_read_length():
     _save("write_read_length", main, feed, fetch, _run(main, feed, fetch))
 
 
+def slice_pop():
+    """slice_array, slice_array_dense (a negative start too), array_pop (PaddlePaddle's
+    ``paddle._pir_ops``; no public API builds them)."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2, 3], "float32")
+        arr = paddle.tensor.create_array("float32", [x, x * 2.0, x * 3.0])
+        part = paddle._pir_ops.slice_array(arr, [1], [3])
+        second = paddle._pir_ops.slice_array_dense(arr, [1])
+        last = paddle._pir_ops.slice_array_dense(arr, [-1])
+        part_length = paddle.tensor.array_length(part)
+        part_first = paddle.tensor.array_read(part, paddle.full([1], 0, "int64"))
+        popped = paddle._pir_ops.array_pop(arr, 0)
+        length = paddle.tensor.array_length(arr)
+    feed = {"x": np.arange(6, dtype="float32").reshape(2, 3)}
+    fetch = [part_length, part_first, second, last, popped, length]
+    _save("slice_pop", main, feed, fetch, _run(main, feed, fetch))
+
+
 def _while_write_program():
     x = paddle.static.data("x", [2, 3], "float32")
     arr = paddle.tensor.create_array("float32")
@@ -201,6 +220,7 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     paddle.enable_static()
     write_read_length()
+    slice_pop()
     while_write()
     backward()
     eager()

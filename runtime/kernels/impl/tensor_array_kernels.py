@@ -1,5 +1,6 @@
 """Kernels on TensorArrays (PHI's ``paddle/phi/kernels/array_kernel.cc``): create_array,
-create_array_like, array_length, array_read, array_write_, array_to_tensor and array_pop.
+create_array_like, array_length, array_read, array_write_, array_to_tensor, array_pop,
+slice_array and slice_array_dense.
 
 A TensorArray (runtime/tensor/sparse.py) holds DenseTensors of one dtype. As PHI's, writing
 past the end grows the array (the slots between stay empty: 0-element tensors of the array's
@@ -27,6 +28,8 @@ __all__ = [
     "array_write_kernel",
     "array_to_tensor_kernel",
     "array_pop_kernel",
+    "slice_array_kernel",
+    "slice_array_dense_kernel",
     "index_of",
 ]
 
@@ -133,3 +136,35 @@ def array_pop_kernel(xp: Any, array: TensorArray, index: int) -> tuple[TensorArr
         )
     item = array.items.pop(position)
     return array, item.array
+
+
+def _first(op: str, argument: str, values: Any) -> int:
+    """The first entry of an IntArray given as an integer array (or a list of ints)."""
+    flat = [int(v) for v in (values.reshape(-1).tolist() if hasattr(values, "reshape") else values)]
+    if not flat:
+        raise InvalidArgumentError(f"{op}(): argument '{argument}' is empty; it needs one entry")
+    return flat[0]
+
+
+def slice_array_kernel(xp: Any, input: TensorArray, starts: Any, ends: Any) -> TensorArray:
+    """The items ``[starts[0], ends[0])`` as a new array (a negative bound counts from the end;
+    the bounds are clipped to the array)."""
+    size = len(input.items)
+    start = _first("slice_array", "starts", starts)
+    end = _first("slice_array", "ends", ends)
+    start, end = (start + size if start < 0 else start), (end + size if end < 0 else end)
+    start, end = min(max(start, 0), size), min(max(end, 0), size)
+    items = [DenseTensor(item.array.copy()) for item in input.items[start:end]]
+    return TensorArray(items, input.dtype)
+
+
+def slice_array_dense_kernel(xp: Any, input: TensorArray, starts: Any) -> Any:
+    """Item ``starts[0]`` (negative counts from the end), as a dense tensor."""
+    size = len(input.items)
+    start = _first("slice_array_dense", "starts", starts)
+    position = start + size if start < 0 else start
+    if not 0 <= position < size:
+        raise InvalidArgumentError(
+            f"slice_array_dense(): start {start} is outside the array of {size} item(s)"
+        )
+    return input.items[position].array.copy()

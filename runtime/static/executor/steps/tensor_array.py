@@ -161,6 +161,35 @@ def compile_array_pop(builder: PlanBuilder, op: Operation, where: str) -> None:
     builder.ops.append(OpStep(_named(where, run)))
 
 
+def compile_slice_array(builder: PlanBuilder, op: Operation, where: str) -> None:
+    source = _operand_array(builder, op, where)
+    value = op.results[0]
+    builder.meta_of[value] = _array_meta(builder, value, where)
+    source_slot = builder.slot_of[source]
+    starts_slot, ends_slot = builder.slot_of[op.operands[1]], builder.slot_of[op.operands[2]]
+    target = builder.new_slot(value)
+    xp = array_module(builder.place.backend)
+
+    def run(s: list) -> None:
+        s[target] = kernels.slice_array_kernel(xp, s[source_slot], s[starts_slot], s[ends_slot])
+
+    builder.ops.append(OpStep(_named(where, run)))
+
+
+def compile_slice_array_dense(builder: PlanBuilder, op: Operation, where: str) -> None:
+    source = _operand_array(builder, op, where)
+    value = op.results[0]
+    builder.meta_of[value] = _unknown_extents(builder.declared_meta(value, where))
+    source_slot, starts_slot = builder.slot_of[source], builder.slot_of[op.operands[1]]
+    target = builder.new_slot(value)
+    xp = array_module(builder.place.backend)
+
+    def run(s: list) -> None:
+        s[target] = kernels.slice_array_dense_kernel(xp, s[source_slot], s[starts_slot])
+
+    builder.ops.append(OpStep(_named(where, run)))
+
+
 def _unknown_extents(meta: Any) -> Any:
     """``meta`` with every extent unknown: an item's extents are the data's."""
     return type(meta).get(meta.dtype, tuple(-1 for _ in meta.dims), meta.layout, meta.place)
@@ -175,4 +204,6 @@ TENSOR_ARRAY_STEPS: dict[str, Callable[[PlanBuilder, Operation, str], None]] = {
     "pd_op.array_write_": compile_array_write,
     "pd_op.array_to_tensor": compile_array_to_tensor,
     "pd_op.array_pop": compile_array_pop,
+    "pd_op.slice_array": compile_slice_array,
+    "pd_op.slice_array_dense": compile_slice_array_dense,
 }
