@@ -39,9 +39,9 @@ def test_utf8_case_conversion_matches_paddles(name: str) -> None:
 
 
 def test_conversion_is_per_character_without_final_sigma_or_expansion() -> None:
-    x = strings.to_string_tensor(["ΣΑΣ", "ß", "İ", "ﬁ"])
-    assert strings.lower(x, True).numpy().tolist() == ["σασ", "ß", "i", "ﬁ"]
-    assert strings.upper(x, True).numpy().tolist() == ["ΣΑΣ", "ẞ", "İ", "ﬁ"]
+    x = strings.to_string_tensor(["ΣΑΣ", "ß", "İ", "ﬁ", "ǅ"])
+    assert strings.lower(x, True).numpy().tolist() == ["σασ", "ß", "i", "ﬁ", "ǅ"]
+    assert strings.upper(x, True).numpy().tolist() == ["ΣΑΣ", "ẞ", "İ", "ﬁ", "ǅ"]
 
 
 @pytest.mark.parametrize("name", ["lower", "upper"])

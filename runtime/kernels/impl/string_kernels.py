@@ -4,7 +4,7 @@ strings_empty_like, strings_lower and strings_upper (``strings_ops.yaml``).
 The case conversions work character by character, as PHI's UTF-8 case tables do: each
 character maps to one character (``"ΣΑΣ"`` lowers to ``"σασ"``, with no final sigma; ``"ß"``
 uppers to ``"ẞ"``, ``"İ"`` lowers to ``"i"``; a character whose Unicode case mapping has
-several characters, as ``"ﬁ"``, stays as it is). With ``use_utf8_encoding`` false only the
+several characters, as ``"ﬁ"``, and a titlecase letter, as ``"ǅ"``, stay as they are). With ``use_utf8_encoding`` false only the
 ASCII letters change. PaddlePaddle 3.3.1's CPU kernels give empty strings there instead
 (every string, ASCII or not; tests/strings/ records it): phiops converts the ASCII letters, as
 the option says. The kernels run on the host (PHI registers them for CPU and GPU; strings have
@@ -13,6 +13,7 @@ no device arrays here).
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -32,11 +33,15 @@ _UPPER_SPECIAL = {"ß": "ẞ"}
 
 
 def _upper_char(c: str) -> str:
+    if unicodedata.category(c) == "Lt":
+        return c
     mapped = c.upper()
     return mapped if len(mapped) == 1 else _UPPER_SPECIAL.get(c, c)
 
 
 def _lower_char(c: str) -> str:
+    if unicodedata.category(c) == "Lt":
+        return c
     mapped = c.lower()
     return mapped if len(mapped) == 1 else mapped[0]
 
