@@ -568,6 +568,33 @@ class _Builder:
         self.state.record(block, first)
         self.state.grads[x].append(x_grad)
 
+    def differentiate_array_to_tensor(self, op: Operation) -> None:
+        """`array_to_tensor(array)`: the array's gradient array is `tensor_to_array(array,
+        out_grad)`, out's gradient cut back into items."""
+        (array,) = op.operands
+        zero, grads = self.output_grads(op)
+        if zero[0] or self.stops(array):
+            return
+        if any(g is not None for g in self.state.grads.get(array, ())):
+            raise UnimplementedError(
+                "backward through pd_op.array_to_tensor of an array that is also read after it "
+                "is not implemented"
+            )
+        block = current_block()
+        first = len(block.ops)
+        grad = Builder(block).create(
+            "pd_op.tensor_to_array",
+            [array, grads[0]],
+            [array.type],
+            {
+                "axis": op.attributes["axis"].value,
+                "use_stack": op.attributes["use_stack"].value,
+                "stop_gradient": [False],
+            },
+        ).results[0]
+        self.state.record(block, first)
+        self.state.grads[array] = [grad]
+
     def no_array_gradient(self, op: Operation) -> None:
         """Ops on tensor arrays that pass no gradient on (create_array_like, array_length)."""
 
@@ -577,6 +604,7 @@ class _Builder:
 _ARRAY_GRADS = {
     "pd_op.array_read": _Builder.differentiate_array_read,
     "pd_op.array_write_": _Builder.differentiate_array_write,
+    "pd_op.array_to_tensor": _Builder.differentiate_array_to_tensor,
     "pd_op.create_array_like": _Builder.no_array_gradient,
     "pd_op.array_length": _Builder.no_array_gradient,
 }

@@ -134,3 +134,26 @@ def test_a_carried_array_needing_a_gradient_is_unimplemented() -> None:
         loss = paddle.sum(paddle.tensor.array_read(out, paddle.zeros([1], "int64")))
         with pytest.raises(UnimplementedError, match="carrying a tensor array as a loop variable"):
             paddle.static.gradients([loss], [x])
+
+
+def test_gradients_through_array_to_tensor_match_paddles() -> None:
+    """array_to_tensor's gradient is tensor_to_array: out's gradient cut back into items
+    (concatenated along axis 0, stacked along axis 1)."""
+    from phiops.tensor.manipulation import tensor_array_to_tensor
+
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        concat, _ = tensor_array_to_tensor(paddle.tensor.create_array("float32", [x, x * 2.0]), axis=0)
+        stacked, _ = tensor_array_to_tensor(
+            paddle.tensor.create_array("float32", [x * x, x + 1.0]), axis=1, use_stack=True
+        )
+        weights = paddle.arange(12, dtype="float32").reshape([2, 2, 3])
+        loss = paddle.sum(concat * concat) + paddle.sum(stacked * weights)
+        (gx,) = paddle.static.gradients([loss], [x])
+    got_loss, got = run(main, [loss, gx], {"x": FEED["x"]})
+    np.testing.assert_allclose(got_loss, RECORDED["to_tensor_0"], rtol=1e-5)
+    np.testing.assert_allclose(got, RECORDED["to_tensor_1"], rtol=1e-5, atol=1e-6)
+    x_, w = FEED["x"], np.arange(12, dtype="float32").reshape(2, 2, 3)
+    np.testing.assert_allclose(got, 10 * x_ + 2 * x_ * w[:, 0, :] + w[:, 1, :], rtol=1e-5, atol=1e-6)

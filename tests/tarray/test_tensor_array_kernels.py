@@ -84,3 +84,12 @@ def test_slice_array_dense_takes_one_item_counting_from_the_end() -> None:
     assert k.slice_array_dense_kernel(np, arr, np.array([-1])).tolist() == [2.0]
     with pytest.raises(InvalidArgumentError, match="start 3 is outside"):
         k.slice_array_dense_kernel(np, arr, np.array([3]))
+
+
+@pytest.mark.parametrize("use_stack", [False, True])
+def test_tensor_to_array_undoes_array_to_tensor(use_stack: bool) -> None:
+    a, b = np.arange(6, dtype="float32").reshape(2, 3), np.arange(6, 12, dtype="float32").reshape(2, 3)
+    arr = array_of(a, b)
+    out, _ = k.array_to_tensor_kernel(np, arr, 1, use_stack)
+    back = k.tensor_to_array_kernel(np, arr, out, 1, use_stack)
+    assert [item.array.tolist() for item in back.items] == [a.tolist(), b.tolist()]

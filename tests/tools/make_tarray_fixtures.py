@@ -138,7 +138,7 @@ def while_write():
     _save("while_write", main, feed, fetch, results, json_written=True)
 
 
-def _backward_programs(api):
+def _backward_programs(api, to_tensor):
     """The programs of backward.npz, built with ``api`` (paddle here; phiops in the test)."""
     programs = {}
 
@@ -176,6 +176,18 @@ def _backward_programs(api):
         loss = api.sum(r * r)
         (gx,) = api.static.gradients([loss], [x])
     programs["while"] = (main, [loss, gx])
+
+    main = api.static.Program()
+    with api.static.program_guard(main):
+        x = api.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        concat, _ = to_tensor(api.tensor.create_array("float32", [x, x * 2.0]), axis=0)
+        stacked, _ = to_tensor(
+            api.tensor.create_array("float32", [x * x, x + 1.0]), axis=1, use_stack=True
+        )
+        loss = api.sum(concat * concat) + api.sum(stacked * api.arange(12, dtype="float32").reshape([2, 2, 3]))
+        (gx,) = api.static.gradients([loss], [x])
+    programs["to_tensor"] = (main, [loss, gx])
     return programs
 
 
@@ -189,7 +201,7 @@ def backward():
     """Gradients through array_write/array_read, straight-line and from a while loop's writes
     (backward.npz: ``NAME_N`` is fetch N of program NAME)."""
     arrays = {f"feed_{k}": v for k, v in BACKWARD_FEED.items()}
-    for name, (main, fetch) in _backward_programs(paddle).items():
+    for name, (main, fetch) in _backward_programs(paddle, tensor_array_to_tensor).items():
         feed = {k: v for k, v in BACKWARD_FEED.items() if k == "x" or name == "straight"}
         for position, result in enumerate(_run(main, feed, fetch)):
             arrays[f"{name}_{position}"] = np.asarray(result)

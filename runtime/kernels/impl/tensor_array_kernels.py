@@ -1,6 +1,6 @@
 """Kernels on TensorArrays (PHI's ``paddle/phi/kernels/array_kernel.cc``): create_array,
 create_array_like, array_length, array_read, array_write_, array_to_tensor, array_pop,
-slice_array and slice_array_dense.
+slice_array, slice_array_dense and tensor_to_array (array_to_tensor's gradient).
 
 A TensorArray (runtime/tensor/sparse.py) holds DenseTensors of one dtype. As PHI's, writing
 past the end grows the array (the slots between stay empty: 0-element tensors of the array's
@@ -30,6 +30,7 @@ __all__ = [
     "array_pop_kernel",
     "slice_array_kernel",
     "slice_array_dense_kernel",
+    "tensor_to_array_kernel",
     "index_of",
 ]
 
@@ -168,3 +169,31 @@ def slice_array_dense_kernel(xp: Any, input: TensorArray, starts: Any) -> Any:
             f"slice_array_dense(): start {start} is outside the array of {size} item(s)"
         )
     return input.items[position].array.copy()
+
+
+def tensor_to_array_kernel(
+    xp: Any, x: TensorArray, out_grad: Any, axis: int, use_stack: bool
+) -> TensorArray:
+    """``array_to_tensor``'s gradient (PHI's ``tensor_to_array``): ``out_grad`` cut back into
+    items of ``x``'s shapes, along ``axis`` (unstacked with ``use_stack``)."""
+    if not x.items:
+        raise InvalidArgumentError("tensor_to_array(): the array is empty")
+    rank = out_grad.ndim
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(
+            f"tensor_to_array(): argument 'axis' must be in [{-rank}, {rank}), got {axis}"
+        )
+    axis %= rank
+    if use_stack:
+        parts = [xp.take(out_grad, k, axis=axis) for k in range(out_grad.shape[axis])]
+    else:
+        cuts, total = [], 0
+        for item in x.items[:-1]:
+            total += item.array.shape[axis]
+            cuts.append(total)
+        parts = xp.split(out_grad, cuts, axis=axis)
+    if len(parts) != len(x.items):
+        raise InvalidArgumentError(
+            f"tensor_to_array(): out_grad holds {len(parts)} item(s), the array {len(x.items)}"
+        )
+    return TensorArray([DenseTensor(xp.ascontiguousarray(p)) for p in parts], x.dtype)

@@ -190,6 +190,24 @@ def compile_slice_array_dense(builder: PlanBuilder, op: Operation, where: str) -
     builder.ops.append(OpStep(_named(where, run)))
 
 
+def compile_tensor_to_array(builder: PlanBuilder, op: Operation, where: str) -> None:
+    source = _operand_array(builder, op, where)
+    value = op.results[0]
+    builder.meta_of[value] = _array_meta(builder, value, where)
+    axis = int(op.attributes["axis"].value)
+    use_stack = bool(op.attributes["use_stack"].value)
+    source_slot, grad_slot = builder.slot_of[source], builder.slot_of[op.operands[1]]
+    target = builder.new_slot(value)
+    xp = array_module(builder.place.backend)
+
+    def run(s: list) -> None:
+        s[target] = kernels.tensor_to_array_kernel(
+            xp, s[source_slot], s[grad_slot], axis, use_stack
+        )
+
+    builder.ops.append(OpStep(_named(where, run)))
+
+
 def _unknown_extents(meta: Any) -> Any:
     """``meta`` with every extent unknown: an item's extents are the data's."""
     return type(meta).get(meta.dtype, tuple(-1 for _ in meta.dims), meta.layout, meta.place)
@@ -206,4 +224,5 @@ TENSOR_ARRAY_STEPS: dict[str, Callable[[PlanBuilder, Operation, str], None]] = {
     "pd_op.array_pop": compile_array_pop,
     "pd_op.slice_array": compile_slice_array,
     "pd_op.slice_array_dense": compile_slice_array_dense,
+    "pd_op.tensor_to_array": compile_tensor_to_array,
 }
