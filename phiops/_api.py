@@ -41,6 +41,7 @@ import phiops.optimizer as optimizer  # noqa: E402
 import phiops.regularizer as regularizer  # noqa: E402
 import phiops.signal as signal  # noqa: E402
 import phiops.static as static  # noqa: E402
+import phiops.tensor as tensor  # noqa: E402
 import phiops.vision as vision  # noqa: E402
 from phiops.distributed import DataParallel  # noqa: E402  (paddle.DataParallel)
 
@@ -61,6 +62,7 @@ _SUBMODULES = (
     "regularizer",
     "signal",
     "static",
+    "tensor",
     "vision",
 )
 

@@ -87,6 +87,7 @@ def report_model(path: str, out: TextIO) -> tuple[int, int]:
     from phiops.runtime.compat.lowering import lowerings
     from phiops.runtime.formats.pdmodel import read_program_desc
     from phiops.runtime.compat.translate import OWN_TRANSLATIONS, translate_op_by_op
+    from phiops.runtime.static.executor.steps.tensor_array import TENSOR_ARRAY_STEPS
 
     desc = read_program_desc(path)
     program, entries = translate_op_by_op(desc)
@@ -109,6 +110,9 @@ def report_model(path: str, out: TextIO) -> tuple[int, int]:
             for runs in replaced.get(operation, [operation]):
                 for step in _own_operations([runs]):
                     if step.name in _STEPS:
+                        continue
+                    if step.name in TENSOR_ARRAY_STEPS:
+                        out.write(f"      {step.name} -> executor step on a TensorArray\n")
                         continue
                     try:
                         text = _kernel(step)

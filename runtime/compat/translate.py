@@ -49,7 +49,14 @@ from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Program, Region, Value
 from phiops.runtime.ir.dialect import OpDef as IrOpDef
 from phiops.runtime.ir.dialect import get_dialect
-from phiops.runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+from phiops.runtime.ir.types import (
+    ELEMENT_TYPES,
+    NULL_TYPE,
+    DenseTensorType,
+    TensorArrayType,
+    Type,
+    VectorType,
+)
 
 __all__ = [
     "OWN_TRANSLATIONS",
@@ -85,6 +92,10 @@ _OWN_RULES = (
     "select_input",
     "conditional_block",
     "while",
+    "write_to_array",
+    "read_from_array",
+    "lod_array_length",
+    "tensor_array_to_tensor",
 )
 
 
@@ -289,7 +300,14 @@ class _Translator:
             "range": self.range_,
             "rnn": self.rnn,
             "tril_triu": self.tril_triu,
+            "write_to_array": self.write_to_array,
+            "read_from_array": self.read_from_array,
+            "lod_array_length": self.lod_array_length,
+            "tensor_array_to_tensor": self.tensor_array_to_tensor,
         }
+        # the `create_array`s put at the program's start for arrays a `while` carries before
+        # any op writes them
+        self.arrays_created = 0
 
     # -- helpers -------------------------------------------------------------------------------
     @property
@@ -816,6 +834,8 @@ class _Translator:
         block_index = self.sub_block(op, where)
         cond_name = self.single_input(op, "Condition", where)
         loop_vars = [name for name in op.output("Out") if name != cond_name]
+        for name in loop_vars:
+            self.create_unwritten_array(name, where)
         inputs = [self.value(name, where) for name in loop_vars]
         operands = [self.value(cond_name, where), *inputs]
         attributes = self.result_flags(loop_vars)
@@ -831,6 +851,89 @@ class _Translator:
         body.append(Operation("cf.yield", yielded, []))
         for name, result in zip(loop_vars, while_op.results):
             self.values[name] = result
+
+    # -- tensor arrays (LoDTensorArray variables) -----------------------------------------------
+    def _array_type(self, name: str, where: str) -> TensorArrayType:
+        var = self.var(name)
+        if var is None or var.kind != "DENSE_TENSOR_ARRAY":
+            raise InvalidArgumentError(
+                f"{where}: variable '{name}' is a {var.kind if var else 'missing'} variable, "
+                "not a DENSE_TENSOR_ARRAY"
+            )
+        element = _ELEMENTS.get(var.dtype or "")
+        if element is None:
+            raise UnimplementedError(f"{where}: tensor array of element type {var.dtype}")
+        return TensorArrayType(element)
+
+    def _create_array(self, name: str, attributes: dict[str, Attribute], where: str) -> Operation:
+        type_ = self._array_type(name, where)
+        attributes = {"dtype": Attribute("dtype", self.var(name).dtype), **attributes}
+        return Operation("pd_op.create_array", [], [type_], attributes)
+
+    def create_unwritten_array(self, name: str, where: str) -> None:
+        """A tensor array a ``while`` carries before any op wrote it: a `create_array` at the
+        program's start, with its variable's flags, as PaddlePaddle's translator creates it."""
+        var = self.var(name)
+        if self.lookup(name) is not None or var is None or var.kind != "DENSE_TENSOR_ARRAY":
+            return
+        persistable, stop = bool(var.persistable), bool(var.stop_gradient)
+        flags = {"persistable": _bools([persistable]), "stop_gradient": _bools([stop])}
+        created = self._create_array(name, flags, where)
+        self.program.block.insert(self.arrays_created, created)
+        self.arrays_created += 1
+        self.scopes[0][name] = created.results[0]
+
+    def write_to_array(self, op: OpDesc, where: str) -> None:
+        """`array_write_(array, x, i)`; an array no op wrote before is a `create_array` first."""
+        out_name = self.single_output(op, "Out", where)
+        x = self.value(self.single_input(op, "X", where), where)
+        i = self.value(self.single_input(op, "I", where), where)
+        array = self.lookup(out_name)
+        if array is None:
+            created = self._create_array(out_name, {"stop_gradient": _bools([True])}, where)
+            array = self.block.append(created).results[0]
+        attributes = self.result_flags([out_name])
+        created = self.append("pd_op.array_write_", [array, x, i], [array.type], attributes)
+        self.values[out_name] = created.results[0]
+
+    def read_from_array(self, op: OpDesc, where: str) -> None:
+        """`array_read(array, i)`."""
+        out_name = self.single_output(op, "Out", where)
+        array = self.value(self.single_input(op, "X", where), where)
+        i = self.value(self.single_input(op, "I", where), where)
+        created = self.append(
+            "pd_op.array_read",
+            [array, i],
+            [_tensor_type(self.var(out_name), where)],
+            self.result_flags([out_name]),
+        )
+        self.values[out_name] = created.results[0]
+
+    def lod_array_length(self, op: OpDesc, where: str) -> None:
+        """`array_length(array)`."""
+        out_name = self.single_output(op, "Out", where)
+        array = self.value(self.single_input(op, "X", where), where)
+        created = self.append(
+            "pd_op.array_length",
+            [array],
+            [_tensor_type(self.var(out_name), where)],
+            self.result_flags([out_name]),
+        )
+        self.values[out_name] = created.results[0]
+
+    def tensor_array_to_tensor(self, op: OpDesc, where: str) -> None:
+        """`array_to_tensor(array) {axis, use_stack}`."""
+        out_name = self.single_output(op, "Out", where)
+        index_name = self.single_output(op, "OutIndex", where)
+        array = self.value(self.single_input(op, "X", where), where)
+        attributes = {
+            "axis": Attribute("int32", int(op.attrs.get("axis", 0))),
+            "use_stack": Attribute("bool", bool(op.attrs.get("use_stack", False))),
+            **self.result_flags([out_name, index_name]),
+        }
+        types = [_tensor_type(self.var(n), where) for n in (out_name, index_name)]
+        created = self.append("pd_op.array_to_tensor", [array], types, attributes)
+        self.values[out_name], self.values[index_name] = created.results
 
     # -- every other op ------------------------------------------------------------------------
     def batch_norm(self, op: OpDesc, where: str) -> None:

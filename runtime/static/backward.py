@@ -36,7 +36,7 @@ from __future__ import annotations
 import collections
 from typing import Any, Iterable, Sequence
 
-from phiops.runtime.common import Place
+from phiops.runtime.common import DataType, Place
 from phiops.runtime.dispatch.op_def import OP_DEFS, OpDef, op_api
 from phiops.runtime.dispatch.op_packages import is_op_package_dialect
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
@@ -44,7 +44,7 @@ from phiops.runtime.ir.builder import Builder
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.ir.dialect import get_dialect
 from phiops.runtime.ir.dialects.cf import INLET, OUTLET, STACK
-from phiops.runtime.ir.types import NULL_TYPE, DenseTensorType, VectorType
+from phiops.runtime.ir.types import NULL_TYPE, DenseTensorType, TensorArrayType, VectorType
 from phiops.runtime.static.control_flow import _append_if, _bools, _yield
 from phiops.runtime.static.program import building_block, current_block
 
@@ -154,24 +154,67 @@ def _inverse_sort(ops: Sequence[Operation]) -> list[Operation]:
     ``inverse_sort_op``)."""
     ops = list(dict.fromkeys(ops))
     members = set(ops)
+    writes = _earlier_array_writes(ops)
     pending: dict[Operation, int] = collections.defaultdict(int)
     for op in ops:
         for value in _free_operands(op):
             if value.define_op in members:
                 pending[value.define_op] += 1
+        for write in writes.get(op, ()):
+            pending[write] += 1
     queue = collections.deque(op for op in ops if pending[op] == 0)
     ordered = []
     while queue:
         op = queue.popleft()
         ordered.append(op)
-        for value in _free_operands(op):
-            producer = value.define_op
+        producers = [value.define_op for value in _free_operands(op)]
+        for producer in producers + writes.get(op, []):
             if producer is None:
                 continue
             pending[producer] -= 1
             if pending[producer] == 0:
                 queue.append(producer)
     return ordered
+
+
+# ops that write their first operand, a tensor array, in place: their array result is that
+# operand, so a later op reading the operand reads what they wrote
+_ARRAY_WRITES = ("pd_op.array_write_",)
+
+
+def _arrays_written(op: Operation) -> list[Value]:
+    """The tensor arrays from outside ``op`` that it writes in place: an array write's array,
+    the arrays the ops of a loop's or branch's blocks write that are defined outside it."""
+    if op.name in _ARRAY_WRITES:
+        return [op.operands[0]]
+    if not op.regions:
+        return []
+    inner = _inner_values(op)
+    found: dict[Value, None] = {}
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.walk():
+                if nested.name in _ARRAY_WRITES and nested.operands[0] not in inner:
+                    found[nested.operands[0]] = None
+    return list(found)
+
+
+def _earlier_array_writes(ops: Sequence[Operation]) -> dict[Operation, list[Operation]]:
+    """op -> the op before it in ``ops`` that used the same tensor array: edges the operands do
+    not show, as an in-place write changes the array the ops around it use. Their gradients
+    then come in the reverse of the program's order (a read's before the write before it, the
+    write's before the read before it)."""
+    found: dict[Operation, list[Operation]] = {}
+    last: dict[Value, Operation] = {}
+    for op in ops:
+        for value in _free_operands(op):
+            if not isinstance(value.type, TensorArrayType):
+                continue
+            previous = last.get(value)
+            if previous is not None and previous is not op:
+                found.setdefault(op, []).append(previous)
+            last[value] = op
+    return found
 
 
 def _prune(
@@ -190,11 +233,13 @@ def _prune(
             if any(v in inputs for v in _free_operands(op)):
                 either[i] = True
                 inputs.update(r for r in op.results if r not in no_grad)
+                inputs.update(a for a in _arrays_written(op) if a not in no_grad)
             else:
                 both[i] = False
     for i in range(len(ops) - 1, -1, -1):
         op = ops[i]
-        if any(r in outputs for r in op.results):
+        writes_output = any(a in outputs for a in _arrays_written(op))
+        if writes_output or any(r in outputs for r in op.results):
             either[i] = True
             outputs.update(v for v in _free_operands(op) if v not in no_grad)
         else:
@@ -268,6 +313,9 @@ class _Builder:
                 continue
             if op.regions:
                 raise UnimplementedError(f"backward through {op.name} is not implemented")
+            if op.name in _ARRAY_GRADS:
+                _ARRAY_GRADS[op.name](self, op)
+                continue
             op_def = grad_op_def(op)
             if op_def is not None:
                 self.differentiate(op, op_def)
@@ -344,13 +392,26 @@ class _Builder:
             for k, arg in enumerate(body.args)
             if isinstance(arg.type, DenseTensorType) and not self.stops(arg)
         ]
-        if not need:
+        if any(isinstance(a.type, TensorArrayType) and not self.stops(a) for a in body.args):
+            raise UnimplementedError(
+                "backward through a pd_op.while carrying a tensor array as a loop variable is not "
+                "implemented (an array the body writes in place, read from outside the loop, is)"
+            )
+        # tensor arrays from outside the loop that the body writes and whose items have
+        # gradients: their gradient arrays are loop variables of the backward loop, written in
+        # place by the grad ops of the body's writes and reads
+        arrays = [
+            v
+            for v in _arrays_written(op)
+            if any(g is not None for g in self.state.grads.get(v, ()))
+        ]
+        if not need and not arrays:
             return
         outside = [
             v for v in _outer_reads(op) if isinstance(v.type, DenseTensorType) and not self.stops(v)
         ]
         zero, grads = self.output_grads(op)
-        if all(zero[k] for k in need):
+        if all(zero[k] for k in need) and not arrays:
             return
         yielded = _operands(body.ops[-1])[1:]
         body_ops = [o for o in body.ops if o.name != "cf.yield"]
@@ -361,6 +422,7 @@ class _Builder:
         # the gradients of values from outside the loop are summed over the iterations in
         # loop variables of the backward loop, starting from zeros
         starts = [grads[k] for k in need] + [_full_like(v, 0.0, self.state) for v in outside]
+        starts += [self.array_gradient(v) for v in arrays]
         again = _has_elements(block, stack)
         backward = Block()
         args = []
@@ -368,12 +430,15 @@ class _Builder:
             arg = backward.add_arg(start.type)
             arg.stop_gradient = False
             args.append(arg)
+        array_args = args[len(need) + len(outside) :]
         with building_block(backward):
-            state = self.sub_build(body, [(yielded[k], arg) for k, arg in zip(need, args)])
+            seeds = [(yielded[k], arg) for k, arg in zip(need, args)]
+            state = self.sub_build(body, seeds + list(zip(arrays, array_args)))
             outs = [self.gradient_of(body.args[k], state) for k in need]
-            for value, total in zip(outside, args[len(need) :]):
+            for value, total in zip(outside, args[len(need) : len(need) + len(outside)]):
                 state.grads[value].insert(0, total)
                 outs.append(self.gradient_of(value, state))
+            outs += array_args
             _yield(backward, [_has_elements(backward, stack).results[0], *outs])
             _remove_unused_zeros(backward)
         _pop_into(backward, outlet, pushed)
@@ -390,6 +455,8 @@ class _Builder:
         self.state.backward_ops.extend([again, grad_while])
         for value, grad in zip([inputs[k] for k in need] + outside, grad_while.results):
             self.state.grads[value].append(grad)
+        for value, grad in zip(arrays, grad_while.results[len(need) + len(outside) :]):
+            self.state.grads[value] = [grad]
 
     def differentiate(self, op: Operation, op_def: OpDef) -> None:
         spec = op_def.grad
@@ -447,6 +514,100 @@ class _Builder:
                 result.type = NULL_TYPE
                 result = None
             self.state.grads[value].append(result)
+
+
+    def array_gradient(self, array: Value) -> Value:
+        """The tensor array holding the gradients of ``array``'s items: made by
+        `create_array_like(array, 0)` when first needed, as PaddlePaddle's VJPs make it."""
+        known = [g for g in self.state.grads.get(array, ()) if g is not None]
+        if known:
+            return known[0]
+        block = current_block()
+        first = len(block.ops)
+        grad = Builder(block).create(
+            "pd_op.create_array_like",
+            [array],
+            [array.type],
+            {"stop_gradient": [False], "val": 0.0},
+        ).results[0]
+        self.state.record(block, first)
+        self.state.grads[array] = [grad]
+        return grad
+
+    def differentiate_array_read(self, op: Operation) -> None:
+        """`array_read(array, i)`: the result's gradient is added to item ``i`` of the array's
+        gradient array (read, add, write back)."""
+        from phiops.runtime.static.tensor_array import read_op, write_op
+
+        array, index = op.operands
+        zero, grads = self.output_grads(op)
+        if all(zero) or self.stops(array):
+            return
+        block = current_block()
+        first = len(block.ops)
+        grad_array = self.array_gradient(array)
+        first = len(block.ops)
+        old = read_op(grad_array, index)
+        write_op(grad_array, op_api("add")(old, grads[0]), index)
+        self.state.record(block, first)
+
+    def differentiate_array_write(self, op: Operation) -> None:
+        """`array_write_(array, x, i)`: x's gradient is item ``i`` of the array's gradient
+        array, which is then zeroed (the write replaced what was there)."""
+        from phiops.runtime.static.tensor_array import read_op, write_op
+
+        array, x, index = op.operands
+        known = [g for g in self.state.grads.get(array, ()) if g is not None]
+        if not known or self.stops(x):
+            return
+        grad_array = known[0]
+        block = current_block()
+        first = len(block.ops)
+        x_grad = read_op(grad_array, index)
+        write_op(grad_array, op_api("full_like")(x, 0.0, DataType.UNDEFINED, Place()), index)
+        self.state.record(block, first)
+        self.state.grads[x].append(x_grad)
+
+    def differentiate_array_to_tensor(self, op: Operation) -> None:
+        """`array_to_tensor(array)`: the array's gradient array is `tensor_to_array(array,
+        out_grad)`, out's gradient cut back into items."""
+        (array,) = op.operands
+        zero, grads = self.output_grads(op)
+        if zero[0] or self.stops(array):
+            return
+        if any(g is not None for g in self.state.grads.get(array, ())):
+            raise UnimplementedError(
+                "backward through pd_op.array_to_tensor of an array that is also read after it "
+                "is not implemented"
+            )
+        block = current_block()
+        first = len(block.ops)
+        grad = Builder(block).create(
+            "pd_op.tensor_to_array",
+            [array, grads[0]],
+            [array.type],
+            {
+                "axis": op.attributes["axis"].value,
+                "use_stack": op.attributes["use_stack"].value,
+                "stop_gradient": [False],
+            },
+        ).results[0]
+        self.state.record(block, first)
+        self.state.grads[array] = [grad]
+
+    def no_array_gradient(self, op: Operation) -> None:
+        """Ops on tensor arrays that pass no gradient on (create_array_like, array_length)."""
+
+
+# tensor-array ops -> how their gradients are built (they have no GradSpec: PaddlePaddle
+# defines their VJPs by hand)
+_ARRAY_GRADS = {
+    "pd_op.array_read": _Builder.differentiate_array_read,
+    "pd_op.array_write_": _Builder.differentiate_array_write,
+    "pd_op.array_to_tensor": _Builder.differentiate_array_to_tensor,
+    "pd_op.create_array_like": _Builder.no_array_gradient,
+    "pd_op.array_length": _Builder.no_array_gradient,
+}
 
 
 def _top_block(block: Block) -> Block:
@@ -681,6 +842,9 @@ def _calc_gradient(
     removed = set()
     if inputs:
         removed.update(_backward_prune(state, inputs, complete, no_grad))
+    # a write into a gradient array is read by a later grad op through the array it writes in
+    # place, which the operands do not show: it stays
+    removed = {op for op in removed if op.name not in _ARRAY_WRITES}
     for op in _inverse_sort(state.backward_ops):
         if op.name == "pd_op.full_like" and not op.results[0].uses:
             removed.add(op)

@@ -24,7 +24,7 @@ from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.builder import Builder, scoped_attributes_of, to_attribute
 from phiops.runtime.ir.core import Block, Operation, Value
-from phiops.runtime.ir.types import DenseTensorType, Type
+from phiops.runtime.ir.types import DenseTensorType, TensorArrayType, Type
 from phiops.runtime.static.build import dtype_of_type
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import building_block, current_block
@@ -403,6 +403,12 @@ def _next_value(position: int, current: Value, next_value: Any) -> Value:
                 f"while_loop(): loop variable {position} is {_describe(current)}, but body "
                 f"returns {_describe(next_value)} for it: a loop variable keeps its {what} "
                 "between iterations"
+            )
+    elif isinstance(first, TensorArrayType) and isinstance(second, TensorArrayType):
+        if first.element != second.element:
+            raise InvalidArgumentError(
+                f"while_loop(): loop variable {position} is a tensor array of {first.element}, "
+                f"but body returns one of {second.element}: a loop variable keeps its dtype"
             )
     elif first != second:
         raise InvalidArgumentError(

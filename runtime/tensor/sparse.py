@@ -278,8 +278,9 @@ class TensorArray(TensorBase):
 
 
 class StringTensor(TensorBase):
-    """An array of Python strings (PHI's ``StringTensor``; phiops has no PSTRING dtype, its meta says UNDEFINED); its ops
-    (``phiops.strings``) come with issue 28 part 2."""
+    """An array of Python strings (PHI's ``StringTensor``; phiops has no PSTRING dtype, its
+    meta says UNDEFINED). ``phiops.strings`` makes and converts them (runtime kernels in
+    runtime/kernels/impl/string_kernels.py); ``shape`` and ``numpy()`` are PaddlePaddle's."""
 
     __slots__ = ("strings",)
 
@@ -299,3 +300,15 @@ class StringTensor(TensorBase):
 
     def to_numpy(self) -> np.ndarray:
         return self.strings
+
+    @property
+    def shape(self) -> list[int]:
+        """The extents, as PaddlePaddle's StringTensor gives them."""
+        return list(self.strings.shape)
+
+    def numpy(self) -> np.ndarray:
+        """The strings as a numpy array of str (PaddlePaddle's ``StringTensor.numpy()``)."""
+        return self.strings.astype(str) if self.strings.size else np.array(self.strings, dtype=str)
+
+    def __repr__(self) -> str:
+        return f"StringTensor(shape={self.shape}, {self.strings.tolist()!r})"

@@ -419,8 +419,16 @@ def test_in_place_output_is_seen_by_later_readers_of_its_input() -> None:
 
 
 def test_op_without_a_phiops_kernel_is_unimplemented_naming_it() -> None:
-    with pytest.raises(UnimplementedError, match="pd_op.create_array.*no op 'create_array'"):
-        Executor().run(program("28_tensor_array"), {"x": np.ones((2, 3), "float32")})
+    # (28_tensor_array was the example until the tensor-array ops ran: tests/tarray/)
+    p = text_program(
+        data_op(0, "x", "[2,3]", "tensor<2x3xf32>")
+        + '\n    (%1) = "pd_op.c_sync_calc_stream" (%0) {stop_gradient:[true]} : '
+        "(tensor<2x3xf32>) -> tensor<2x3xf32>"
+    )
+    with pytest.raises(
+        UnimplementedError, match="pd_op.c_sync_calc_stream.*no op 'c_sync_calc_stream'"
+    ):
+        Executor().run(p, {"x": np.ones((2, 3), "float32")})
 
 
 def test_dtype_numpy_lacks_is_a_clear_error() -> None:

@@ -52,6 +52,7 @@ __all__ = [
     "adamw_dense_param_sparse_grad_kernel",
     "momentum_dense_param_sparse_grad_kernel",
     "adagrad_dense_param_sparse_grad_kernel",
+    "merge_selected_rows_kernel",
     "merged",
     "densified",
 ]
@@ -392,3 +393,11 @@ def adagrad_dense_param_sparse_grad_kernel(
     param[rows] = param[rows] - rate * g / (xp.sqrt(m) + eps)
     moment[rows] = m.astype(moment.dtype, copy=False)
     return param, moment, None
+
+
+# PaddlePaddle 3.3.1 registers merge_selected_rows on CPU for float32 and float64
+@register_kernel("merge_selected_rows", dtypes=(D.FLOAT32, D.FLOAT64))
+def merge_selected_rows_kernel(ctx: KernelContext, x: SelectedRows) -> SelectedRows:
+    """PHI's ``merge_selected_rows``: each row once, sorted, a repeated row's values added."""
+    rows, values = merged(x)
+    return SelectedRows(rows, x.height, DenseTensor(values), check=False)

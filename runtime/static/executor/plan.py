@@ -29,6 +29,7 @@ from phiops.runtime.static.executor.program_info import ProgramInfo
 from phiops.runtime.static.executor.steps.builtin import BUILTIN_STEPS
 from phiops.runtime.static.executor.steps.control_flow import CONTROL_FLOW_STEPS
 from phiops.runtime.static.executor.steps.kernel import compile_kernel_op
+from phiops.runtime.static.executor.steps.tensor_array import TENSOR_ARRAY_STEPS
 from phiops.runtime.static.executor.steps.step import SCOPE_SLOT, OpStep, kernel_text, run_checked
 from phiops.runtime.static.passes.config import INFERENCE_PASSES
 from phiops.runtime.static.passes.memory_planning import memory_report
@@ -283,7 +284,7 @@ def _compile_op_steps(builder: PlanBuilder, op: Operation, where: str) -> None:
         raise UnimplementedError(
             f"Executor: {where}: the executor runs the regions of pd_op.if and pd_op.while " "only"
         )
-    builtin = BUILTIN_STEPS.get(name)
+    builtin = BUILTIN_STEPS.get(name) or TENSOR_ARRAY_STEPS.get(name)
     if builtin is not None:
         builtin(builder, op, where)
         return
