@@ -14,6 +14,7 @@ from phiops.runtime.infermeta import (
     backward,
     binary,
     detect,
+    dist30,
     fftspecial,
     linalg,
     losscum,
@@ -58,6 +59,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         detect,
         losscum,
         fftspecial,
+        dist30,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
