@@ -619,6 +619,10 @@ from tests.autograd.cases_linalg2 import LINALG2_CASES  # noqa: E402
 
 CASES = CASES + LINALG2_CASES
 
+from tests.autograd.cases_dist30 import DIST30_CASES  # noqa: E402
+
+CASES = CASES + DIST30_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -5,6 +5,7 @@ shard's gradient (repeated ids add up); ids outside the shard contribute nothing
 from __future__ import annotations
 
 from phiops.runtime.backends import scatter_at
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.dist30_c_embedding_kernel import (
     C_EMBEDDING_DTYPES,
     ids_of_any_dtype,
@@ -22,6 +23,11 @@ def c_embedding_grad_kernel(
 ) -> Array:
     xp = ctx.xp
     rows, width = weight.shape
+    if tuple(out_grad.shape) != tuple(x.shape) + (width,):
+        raise InvalidArgumentError(
+            f"c_embedding_grad(): argument 'out_grad' must have x's shape and the shard's width, "
+            f"{list(x.shape) + [width]}, got {list(out_grad.shape)}"
+        )
     grad = xp.zeros((rows, width), dtype=out_grad.dtype)
     local, inside = local_rows(xp, x, start_index, rows)
     scatter_at("add", grad, local[inside], out_grad.reshape(-1, width)[inside])
