@@ -80,7 +80,9 @@ def test_p_recv_of_another_dtype_than_sent_names_both() -> None:
     phi.p_send(phi.to_tensor(np.ones(2, np.float32)), 0, 0, False)
     with pytest.raises(InvalidArgumentError, match="p_recv.*sent a float32 tensor.*dtype int64"):
         phi.p_recv(0, 0, "int64", False)
-    phi.p_recv(0, 0, "float32", False)  # the message is still there
+    phi.p_send(phi.to_tensor(np.full(2, 7.0, np.float32)), 0, 0, False)
+    # the mismatched message was taken: the next recv gets the next message
+    np.testing.assert_array_equal(phi.p_recv(0, 0, "float32", False).numpy(), [7.0, 7.0])
 
 
 @op_test("p_recv", kind="edge")
