@@ -4,8 +4,8 @@
   several shapes (0-D, empty, non-contiguous); p_send received by paddle.distributed.recv and
   paddle.distributed.send received by p_recv (the MPI context's messages carry their shape);
   a dtype mismatch named on the receiving rank;
-- ``static``: a program phiops builds with p_send on rank 0 and p_recv on rank 1 (and back),
-  run by the Executor on each rank;
+- ``static``: a program phiops builds with p_send (through paddle.distributed.send on rank 0)
+  and p_recv on rank 1 (and back), run by the Executor on each rank;
 - ``embedding``: a vocabulary of 8 rows split over the 2 ranks: c_embedding on each shard,
   summed with c_allreduce_sum, is the full table's lookup; each shard's gradient is its rows of
   the full table's gradient.
@@ -72,7 +72,7 @@ def static(rank: int) -> None:
     with paddle.static.program_guard(main, startup):
         x = paddle.static.data("x", [2, 3], "float32")
         if rank == 0:
-            _C_ops.p_send(x * 2.0, 0, other, True)
+            dist.send(x * 2.0, dst=other)  # builds the p_send op, as PaddlePaddle's its send_v2
             back = _C_ops.p_recv(0, other, paddle.float32, True)
         else:
             received = _C_ops.p_recv(0, other, paddle.float32, True)
