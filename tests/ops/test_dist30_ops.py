@@ -182,3 +182,32 @@ def test_c_embedding_rejects_bad_input_naming_the_argument() -> None:
         phi.c_embedding(weight, phi.to_tensor(np.array([0.0, 1.0], np.float32)), 0)
     with pytest.raises(InvalidArgumentError, match="c_embedding.*'start_index' must be >= 0"):
         phi.c_embedding(weight, ids, -1)
+
+
+# -- legacy names -----------------------------------------------------------------------------
+
+
+@op_test("p_send", "p_recv", "c_embedding", kind="edge")
+def test_the_legacy_ops_map_onto_the_dist30_kernels() -> None:
+    from phiops.runtime.compat import LegacyCallContext, argument_mapping, pd_op_name
+
+    assert [pd_op_name(n) for n in ("send_v2", "recv_v2", "c_embedding")] == [
+        "p_send",
+        "p_recv",
+        "c_embedding",
+    ]
+    attrs = {"ring_id": 0, "peer": 1, "use_calc_stream": True, "dynamic_shape": False}
+    send = argument_mapping("send_v2")(LegacyCallContext({"X": 1}, attrs))
+    assert (send.name, send.inputs, send.attrs, send.outputs) == (
+        "p_send", ("X",), ("ring_id", "peer", "dynamic_shape"), ()
+    )
+    recv = argument_mapping("recv_v2")(
+        LegacyCallContext({}, {**attrs, "dtype": 5, "out_shape": [2, 3]})
+    )
+    assert (recv.name, recv.attrs, recv.outputs) == (
+        "p_recv", ("ring_id", "peer", "dtype", "dynamic_shape"), ("Out",)
+    )
+    lookup = argument_mapping("c_embedding")(
+        LegacyCallContext({"W": 1, "Ids": 2}, {"start_index": 0, "vocab_size": -1})
+    )
+    assert (lookup.inputs, lookup.outputs) == (("W", "Ids"), ("Out",))
