@@ -300,6 +300,8 @@ def key_attrs(op: OpSpec) -> tuple[str, ...]:
 def returns_annotation(op: OpSpec) -> str:
     outputs = op.visible_outputs
     kinds = ["list[Tensor]" if o.type.is_list else "Tensor" for o in outputs]
+    if not kinds:  # an op without outputs (p_send)
+        return "None"
     if len(kinds) == 1:
         return kinds[0]
     return f"tuple[{', '.join(kinds)}]"

@@ -221,6 +221,13 @@ def api_view(
         grad_spec=grad_spec,
     )
     views = _view_lines(op)
+    if not outputs:  # an op without outputs (p_send): run it for its effect
+        return ApiView(
+            **common,
+            except_lines=(slow_call,),
+            else_lines=(call,),
+            after_lines=("return None",),
+        )
     if len(outputs) == 1 and not inplace and not record and not views:
         return ApiView(
             **common,

@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from phiops.runtime.errors import InvalidArgumentError, PhiError
+from phiops.runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
 
 __all__ = [
     "ReduceOp",
@@ -34,6 +34,7 @@ __all__ = [
     "divide_in_place",
     "mismatch_error",
     "SIGNATURE_LENGTH",
+    "message_of_signature",
 ]
 
 
@@ -175,6 +176,29 @@ def describe_signature(signature: Sequence[int]) -> str:
     return f"{kind} of {dtype}[{dims}] (root/op {rest[1]})"
 
 
+def message_of_signature(signature: Sequence[int], where: str) -> tuple[np.dtype, tuple[int, ...]]:
+    """The dtype and shape a sender's signature describes (what a receiver that does not know
+    them allocates); a tensor of more than 9 dims is an UnimplementedError (its signature keeps
+    the first 9 extents only)."""
+    rest = [int(value) for value in signature[_NAME_WORDS:]]
+    if not 0 <= rest[0] < len(_DTYPE_NAMES):
+        raise InvalidArgumentError(f"{where}: the sender's tensor has a dtype phiops cannot receive")
+    if rest[2] > _MAX_DIMS:
+        raise UnimplementedError(
+            f"{where}: receiving a tensor of unknown shape with more than {_MAX_DIMS} dims is not "
+            f"implemented (the sender's has {rest[2]})"
+        )
+    return np.dtype(_numpy_name(_DTYPE_NAMES[rest[0]])), tuple(rest[3 : 3 + rest[2]])
+
+
+def _numpy_name(name: str) -> Any:
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return ml_dtypes.bfloat16
+    return name
+
+
 def mismatch_error(where: str, signatures: np.ndarray) -> None:
     """Raise an InvalidArgumentError when the ranks' signatures (one row per rank) differ."""
     if (signatures == signatures[0]).all():
@@ -236,6 +260,23 @@ class CommContext:
 
     def recv(self, out: Any, peer: int) -> Work:
         raise NotImplementedError
+
+    def send_with_shape(self, x: Any, peer: int) -> Work:
+        """``send``, with x's dtype and shape told to the receiver, so that ``recv_with_shape``
+        on ``peer`` can allocate what it receives (PHI's p_send with dynamic_shape)."""
+        raise NotImplementedError
+
+    def recv_with_shape(self, dtype: np.dtype, peer: int) -> tuple[Any, Work]:
+        """Receive what ``peer`` sent with ``send_with_shape``: a new array of the sender's shape
+        (its dtype must be ``dtype``) and the Work that fills it."""
+        raise NotImplementedError
+
+    def check_received_dtype(self, what: str, got: np.dtype, wanted: np.dtype, peer: int) -> None:
+        if np.dtype(got) != np.dtype(wanted):
+            raise InvalidArgumentError(
+                f"{self.where(what)}: rank {peer} sent a {np.dtype(got)} tensor, the receiver "
+                f"asked for dtype {np.dtype(wanted)}"
+            )
 
     def barrier(self) -> Work:
         raise NotImplementedError

@@ -32,6 +32,7 @@ from phiops.runtime.comm.context import (
     Work,
     check_reducible,
     divide_in_place,
+    message_of_signature,
     mismatch_error,
     reduce_arrays,
     signature_of,
@@ -376,6 +377,23 @@ class MPICommContext(CommContext):
         if not (header == expected).all():
             mismatch_error(self.where(what), np.stack([header, expected]))
         return _Request(self, [self.comm.Irecv(_bytes(out), peer, _DATA_TAG)], what)
+
+    def send_with_shape(self, x: np.ndarray, peer: int) -> Work:
+        # every send carries its dtype and shape (the header ``recv`` checks)
+        return self.send(x, peer)
+
+    def recv_with_shape(self, dtype: np.dtype, peer: int) -> tuple[np.ndarray, Work]:
+        what = f"recv from rank {peer}"
+        self.check_root("recv", peer)
+        header = np.empty(SIGNATURE_LENGTH, dtype=np.int64)
+        self.wait_all([self.comm.Irecv(header, peer, _HEADER_TAG)], what)
+        sent_dtype, shape = message_of_signature(header, self.where(what))
+        out = np.empty(shape, dtype=sent_dtype)
+        request = _Request(self, [self.comm.Irecv(_bytes(out), peer, _DATA_TAG)], what)
+        if np.dtype(sent_dtype) != np.dtype(dtype):
+            request.wait()  # the message is taken all the same, so the next recv gets the next
+            self.check_received_dtype(what, sent_dtype, dtype, peer)
+        return out, request
 
     def split(self, ranks: Sequence[int], ring_id: int) -> CommContext | None:
         ranks = list(ranks)

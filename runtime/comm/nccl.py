@@ -17,12 +17,15 @@ import numpy as np
 from phiops.runtime.backends import array_module, nccl_module
 from phiops.runtime.common import Backend
 from phiops.runtime.comm.context import (
+    SIGNATURE_LENGTH,
     CommContext,
     ReduceOp,
     Work,
     check_reducible,
     divide_in_place,
+    message_of_signature,
     reduce_arrays,
+    signature_of,
 )
 from phiops.runtime.errors import UnimplementedError
 
@@ -180,6 +183,30 @@ class NCCLCommContext(CommContext):
         raw = out.reshape(-1).view(np.uint8)
         self.comm.recv(raw.data.ptr, raw.size, self.nccl.NCCL_UINT8, peer, self._stream().ptr)
         return self._done()
+
+    def send_with_shape(self, x: Any, peer: int) -> Work:
+        # NCCL messages carry no header: the signature (dtype and shape) goes first, as PHI's
+        # p_send sends the shape before the data when dynamic_shape is set
+        self.check_root("send", peer)
+        xp = _device_xp()
+        header = xp.asarray(signature_of("send", x))
+        self.comm.send(header.data.ptr, header.size, self.nccl.NCCL_INT64, peer, self._stream().ptr)
+        return self.send(x, peer)
+
+    def recv_with_shape(self, dtype: Any, peer: int) -> tuple[Any, Work]:
+        self.check_root("recv", peer)
+        xp = _device_xp()
+        header = xp.empty(SIGNATURE_LENGTH, dtype=np.int64)
+        self.comm.recv(header.data.ptr, header.size, self.nccl.NCCL_INT64, peer, self._stream().ptr)
+        self._done().wait()
+        what = f"recv from rank {peer}"
+        sent_dtype, shape = message_of_signature(xp.asnumpy(header), self.where(what))
+        out = xp.empty(shape, dtype=sent_dtype)
+        work = self.recv(out, peer)
+        if np.dtype(sent_dtype) != np.dtype(dtype):
+            work.wait()  # the message is taken all the same, so the next recv gets the next
+            self.check_received_dtype(what, sent_dtype, dtype, peer)
+        return out, work
 
     def barrier(self) -> Work:
         xp = _device_xp()

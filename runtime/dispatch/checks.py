@@ -88,6 +88,9 @@ def _check_kernel(info: OpInfo) -> list[str]:
             not want_list and [o.is_list for o in outputs] != [o.is_list for o in info.outputs]
         ):
             kinds = ", ".join("list[Array]" if o.is_list else "Array" for o in info.outputs)
+            if not info.outputs:
+                problems.append(f"{where} must return tuple[()]: the op has no outputs")
+                return problems
             if want_list:
                 shape = "list[Array]"
             elif len(info.outputs) == 1:

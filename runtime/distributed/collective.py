@@ -15,6 +15,8 @@ from phiops.runtime.comm.context import DoneWork
 from phiops.runtime.backends import place_of_array
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.device import module_of
+from phiops.runtime.dispatch.build_mode import in_static_mode
+from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.distributed.env import require_world
 from phiops.runtime.distributed.group import Group, resolve
 from phiops.runtime.eager.tensor import Tensor, wrap_array
@@ -306,10 +308,26 @@ def scatter(
     return _finish(DoneWork(), sync_op, _written(tensor, write_back))
 
 
+def _building(tensor: Any) -> bool:
+    """Whether ``tensor`` is a Value of a static program being built (not an eager Tensor)."""
+    return in_static_mode() and not isinstance(tensor, Tensor)
+
+
+def _build_send(tensor: Any, dst: int, group: Group | None, where: str) -> None:
+    """Static mode: build the p_send op into the program, as PaddlePaddle's static send appends
+    its send_v2 (ring = the group's id, peer = dst's rank in it)."""
+    group = resolve(group, where)
+    peer = _group_rank(group, dst, "dst", where)
+    op_api("p_send")(tensor, group.id, peer, True)
+
+
 def send(tensor: Tensor, dst: int = 0, group: Group | None = None, sync_op: bool = True) -> task:
     """Send ``tensor`` to global rank ``dst``, which calls ``recv`` with a tensor of the same
-    dtype and shape (a different one is an InvalidArgumentError there)."""
+    dtype and shape (a different one is an InvalidArgumentError there). In a static program
+    being built, it builds a p_send op (and returns None)."""
     where = "send"
+    if _building(tensor):
+        return _build_send(tensor, dst, group, where)
     group, ring = _ring(tensor, group, where)
     peer = _group_rank(group, dst, "dst", where)
     source = module_of(tensor.array).ascontiguousarray(tensor.array)
@@ -317,8 +335,15 @@ def send(tensor: Tensor, dst: int = 0, group: Group | None = None, sync_op: bool
 
 
 def recv(tensor: Tensor, src: int = 0, group: Group | None = None, sync_op: bool = True) -> task:
-    """Receive into ``tensor`` what global rank ``src`` sends."""
+    """Receive into ``tensor`` what global rank ``src`` sends. A static program cannot write
+    into a Value here: build ``_C_ops.p_recv(ring_id, peer, dtype, True)`` and use its result."""
     where = "recv"
+    if _building(tensor):
+        raise UnimplementedError(
+            f"{where}: receiving into a Value of a static program is not implemented (phiops "
+            "has no assign_out_); build _C_ops.p_recv(ring_id, peer, dtype, True) and use its "
+            "result instead"
+        )
     group, ring = _ring(tensor, group, where)
     peer = _group_rank(group, src, "src", where)
     array, write_back = _writable(tensor)
@@ -326,7 +351,8 @@ def recv(tensor: Tensor, src: int = 0, group: Group | None = None, sync_op: bool
 
 
 def isend(tensor: Tensor, dst: int, group: Group | None = None) -> task:
-    """``send`` without waiting: the returned task's ``wait()`` finishes it."""
+    """``send`` without waiting: the returned task's ``wait()`` finishes it (in a static
+    program being built, a p_send op, as ``send``)."""
     return send(tensor, dst, group, sync_op=False)
 
 

@@ -15,6 +15,7 @@ from phiops.runtime.infermeta import (
     binary,
     convpool,
     detect,
+    dist30,
     fftspecial,
     linalg,
     losscum,
@@ -68,6 +69,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         normup,
         convpool,
         search24,
+        dist30,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -220,6 +220,8 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
         lists = [True]
         kinds = [_DENSE]
         args_def.outputs_are_list = True
+    elif returns == "tuple[()]":  # an op without outputs (p_send): the kernel returns ()
+        lists, kinds = [], []
     elif returns.startswith("tuple[") and returns.endswith("]"):
         items = [item.strip() for item in returns[len("tuple[") : -1].split(",")]
         if any(item not in _RESULT_KINDS and item != "list[Array]" for item in items):

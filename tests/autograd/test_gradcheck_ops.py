@@ -640,6 +640,10 @@ from tests.autograd.cases_search24 import SEARCH24_CASES  # noqa: E402
 
 CASES = CASES + SEARCH24_CASES
 
+from tests.autograd.cases_dist30 import DIST30_CASES  # noqa: E402
+
+CASES = CASES + DIST30_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

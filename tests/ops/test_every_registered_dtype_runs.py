@@ -27,6 +27,12 @@ CANNOT_CARRY: dict[tuple[str, str], str] = {
     ("divide", "uint8"): "integer divides compute in float32 (test_elementwise runs the kernel)",
     ("bincount", "float32"): "x holds integers; float kernels take float weights (test_search24)",
     ("bincount", "float64"): "x holds integers; float kernels take float weights (test_search24)",
+
+    **{
+        ("p_recv", dtype): "p_recv needs a p_send first (tests/ops/test_dist30_ops.py runs each)"
+        for dtype in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32")
+        + ("float64",)
+    },
 }
 
 

@@ -282,6 +282,14 @@ _OVERRIDES["warpctc"] = {
 _ATTRIBUTE_BY_NAME = {"data_format": "NCHW", "mode": "upscale_in_train", "place": "cpu"}
 
 
+# the dist30 family (issue 30): c_embedding's ids
+_OVERRIDES.update(
+    {
+        "c_embedding": {"x": _index((2, 3))},
+        "c_embedding_grad": {"x": _index((2, 3)), "out_grad": _tensor(shape=(2, 3, 3))},
+    }
+)
+
 def _baseline(function: Any) -> list[Any]:
     """Positional arguments for ``function`` that make a call work: float32 [2, 3] tensors for
     tensor parameters (integer or bool ones where the name says so), defaults for the rest,

@@ -41,7 +41,8 @@ def has_unknown_dims(meta: Any) -> bool:
 
 def check_fits(meta: Any, declared: Any, where: str) -> None:
     """PreconditionNotMetError unless ``meta`` (a tuple of metas for a vector) fits the declared
-    type: same dtype, same rank, same extent wherever both know it."""
+    type: same dtype, same rank, same extent wherever both know it; a declared [-1] is a tensor
+    of unknown rank too (what follows p_recv, whose shape comes from the sender)."""
     if isinstance(declared, VectorType) and isinstance(meta, tuple):
         if len(meta) != len(declared.types):
             raise PreconditionNotMetError(
@@ -53,9 +54,11 @@ def check_fits(meta: Any, declared: Any, where: str) -> None:
     if not isinstance(declared, DenseTensorType) or not isinstance(meta, DenseTensorMeta):
         return
     dims = meta.dims
+    dims_unknown = tuple(declared.dims) == (-1,)
     if (
         dtype_of(declared.element, where) is not meta.dtype
-        or len(dims) != len(declared.dims)
+        or not dims_unknown
+        and len(dims) != len(declared.dims)
         or any(d != -1 and m != -1 and d != m for d, m in zip(declared.dims, dims))
     ):
         raise PreconditionNotMetError(

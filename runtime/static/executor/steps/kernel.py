@@ -83,7 +83,7 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
             kernel_plan = op_def.dispatcher.plan(tuple(metas), attrs)
         except PhiError as error:
             raise type(error)(f"{where}: {error}") from None
-        out_metas = kernel_plan.out_metas if len(info.outputs) > 1 else (kernel_plan.out_metas,)
+        out_metas = kernel_plan.out_metas if len(info.outputs) != 1 else (kernel_plan.out_metas,)
     # an intermediate output or a view's target is a buffer of the op's own (rnn's reserve and
     # dropout state): PaddlePaddle's InferMeta may leave it unset, so its files declare it as
     # the default f32 0-D tensor; such a declaration is not checked against the computed meta
@@ -109,7 +109,7 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
     out_slots = tuple(
         builder.slot_of[v] if v in builder.slot_of else builder.new_slot(v) for v in results
     )
-    many = len(info.outputs) > 1
+    many = len(info.outputs) != 1  # an op without outputs (p_send) returns ()
     if kernel_plan is None:
         input_slots = tuple(None if v is None else builder.slot_of[v] for v in inputs)
         declared = [r.type for r in results]
