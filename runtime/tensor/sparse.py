@@ -143,6 +143,16 @@ class SparseCooTensor(TensorBase):
         return SparseCooMeta.get(value.dtype, self.shape, value.layout, value.place)
 
     @property
+    def dims(self) -> tuple[int, ...]:
+        """The dense shape (a user Tensor's ``shape`` of this kind, as PaddlePaddle's)."""
+        return self.shape
+
+    @property
+    def dtype(self) -> Any:
+        """The values' array dtype (what autograd reads to tell a differentiable tensor)."""
+        return self.values.array.dtype
+
+    @property
     def sparse_dim(self) -> int:
         return self.indices.meta.dims[0]
 
@@ -219,6 +229,16 @@ class SparseCsrTensor(TensorBase):
     def meta(self) -> DenseTensorMeta:  # type: ignore[override]
         value = self.values.meta
         return SparseCsrMeta.get(value.dtype, self.shape, value.layout, value.place)
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        """The dense shape (a user Tensor's ``shape`` of this kind, as PaddlePaddle's)."""
+        return self.shape
+
+    @property
+    def dtype(self) -> Any:
+        """The values' array dtype (what autograd reads to tell a differentiable tensor)."""
+        return self.values.array.dtype
 
     @property
     def nnz(self) -> int:
