@@ -81,7 +81,9 @@ def coalesce_parts(keys: Any, values: Any) -> tuple[Any, Any]:
     return unique, summed
 
 
-def make_coo(keys: Any, values: Any, shape: tuple[int, ...], sparse_dim: int, coalesced: bool) -> SparseCooTensor:
+def make_coo(
+    keys: Any, values: Any, shape: tuple[int, ...], sparse_dim: int, coalesced: bool
+) -> SparseCooTensor:
     xp = module_of(values)
     indices = unflat_keys(keys, tuple(shape[:sparse_dim]), xp)
     return SparseCooTensor(DenseTensor(indices), DenseTensor(values), shape, coalesced)
@@ -93,8 +95,10 @@ def make_csr(keys: Any, values: Any, shape: tuple[int, ...]) -> SparseCsrTensor:
     batch = shape[0] if len(shape) == 3 else 1
     rows, width = shape[-2], shape[-1]
     row_of = keys // max(width, 1)
-    counts = xp.bincount(row_of, minlength=batch * rows)[: batch * rows] if keys.shape[0] else (
-        xp.zeros((batch * rows,), dtype=xp.int64)
+    counts = (
+        xp.bincount(row_of, minlength=batch * rows)[: batch * rows]
+        if keys.shape[0]
+        else (xp.zeros((batch * rows,), dtype=xp.int64))
     )
     offsets = xp.cumsum(counts.reshape(batch, rows), axis=1)
     crows = xp.concatenate([xp.zeros((batch, 1), dtype=xp.int64), offsets.astype(xp.int64)], axis=1)

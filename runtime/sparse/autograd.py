@@ -34,9 +34,20 @@ class _Spec:
 class SparseGradNode(_Hooked):
     """The grad node of one sparse op call with one output."""
 
-    __slots__ = ("spec", "edges", "output_metas", "slot_count", "_hooks", "released", "_backward", "__weakref__")
+    __slots__ = (
+        "spec",
+        "edges",
+        "output_metas",
+        "slot_count",
+        "_hooks",
+        "released",
+        "_backward",
+        "__weakref__",
+    )
 
-    def __init__(self, op: str, edges: list[Any], meta: Any, backward: Callable[[Any], Sequence[Any]]) -> None:
+    def __init__(
+        self, op: str, edges: list[Any], meta: Any, backward: Callable[[Any], Sequence[Any]]
+    ) -> None:
         self.spec = _Spec(op)
         self.edges = edges
         self.output_metas = [meta]
@@ -77,12 +88,12 @@ class SparseGradNode(_Hooked):
         results = list(self._backward(grads[0]))
         if not retain:
             self.release()
-        return [
-            result if edge is not None else None for result, edge in zip(results, self.edges)
-        ]
+        return [result if edge is not None else None for result, edge in zip(results, self.edges)]
 
 
-def attach(op: str, inputs: Sequence[Any], output: Any, backward: Callable[[Any], Sequence[Any]]) -> Any:
+def attach(
+    op: str, inputs: Sequence[Any], output: Any, backward: Callable[[Any], Sequence[Any]]
+) -> Any:
     """Make ``output`` the result of a recorded call of ``op`` when grad mode is on and an input
     (a Tensor or None) needs a gradient; ``backward(output_grad)`` gives one gradient per input
     (None where none flows). Returns ``output``."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 from math import prod
 from typing import Any, Callable
 
+import numpy as np
+
 from phiops.runtime.backends import module_of, scatter_at
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.tensor import Tensor
@@ -23,7 +25,17 @@ from phiops.runtime.sparse.unary import scale
 from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
 
-__all__ = ["add", "subtract", "multiply", "divide", "matmul", "masked_matmul", "addmm", "mv", "mask_as"]
+__all__ = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "matmul",
+    "masked_matmul",
+    "addmm",
+    "mv",
+    "mask_as",
+]
 
 _SPARSE = (TensorKind.SPARSE_COO, TensorKind.SPARSE_CSR)
 
@@ -63,7 +75,9 @@ Combine = Callable[[Any, Any], Any]
 Grads = Callable[[Any, Any, Any, Any], tuple[Any, Any]]
 
 
-def _elementwise(op: str, x: Tensor, y: Tensor, combine: Combine, grads: Grads, every: bool = False) -> Tensor:
+def _elementwise(
+    op: str, x: Tensor, y: Tensor, combine: Combine, grads: Grads, every: bool = False
+) -> Tensor:
     sx, sy = _check_pair(op, x, y)
     values = sx.values.array
     xp = module_of(values)
@@ -130,8 +144,6 @@ def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 def _errstate(x: Tensor) -> Any:
     import contextlib
 
-    import numpy as np
-
     if isinstance(x, Tensor) and x.meta.kind in _SPARSE and module_of(x.array.values.array) is np:
         return np.errstate(divide="ignore", invalid="ignore")
     return contextlib.nullcontext()
@@ -144,7 +156,13 @@ def _matrix_dims(op: str, argument: str, shape: tuple[int, ...]) -> None:
         )
 
 
-def _check_product(op: str, x_shape: tuple[int, ...], y_shape: tuple[int, ...], x_name: str = "x", y_name: str = "y") -> None:
+def _check_product(
+    op: str,
+    x_shape: tuple[int, ...],
+    y_shape: tuple[int, ...],
+    x_name: str = "x",
+    y_name: str = "y",
+) -> None:
     _matrix_dims(op, x_name, x_shape)
     _matrix_dims(op, y_name, y_shape)
     if len(x_shape) != len(y_shape) or x_shape[:-2] != y_shape[:-2] or x_shape[-1] != y_shape[-2]:
@@ -164,17 +182,45 @@ def _entries(storage: Any) -> tuple[Any, Any, Any, int]:
     return indices[0], indices[1], values, 1
 
 
+def _segment_product(rows: Any, source: Any, vals: Any, operand: Any, out_rows: int) -> Any:
+    """``out[r] = sum of vals[e] * operand[source[e]]`` over the entries ``e`` of row ``r``, as a
+    dense ``[out_rows, N]`` array: a CSR product. On CPU through scipy.sparse when it is
+    installed, else numpy's segmented sum over the entries sorted by row; on other backends
+    through ``scatter_at``."""
+    xp = module_of(operand)
+    width = operand.shape[-1]
+    if xp is np:
+        try:
+            import scipy.sparse as scipy_sparse
+        except ImportError:
+            scipy_sparse = None
+        if scipy_sparse is not None:
+            matrix = scipy_sparse.csr_matrix(
+                (vals, (rows, source)), shape=(out_rows, operand.shape[0])
+            )
+            return np.asarray(matrix @ operand, dtype=operand.dtype)
+        out = np.zeros((out_rows, width), dtype=operand.dtype)
+        if rows.shape[0]:
+            order = np.argsort(rows, kind="stable")
+            sorted_rows = rows[order]
+            starts = np.flatnonzero(np.r_[True, sorted_rows[1:] != sorted_rows[:-1]])
+            products = vals[order, None] * operand[source[order]]
+            out[sorted_rows[starts]] = np.add.reduceat(products, starts, axis=0)
+        return out
+    out = xp.zeros((out_rows, width), dtype=operand.dtype)
+    if rows.shape[0]:
+        scatter_at("add", out, rows, vals[:, None] * operand[source])
+    return out
+
+
 def _sparse_dense_product(storage: Any, y: Any) -> Any:
     """``storage @ y`` as a dense array ([batch,] M, N)."""
-    xp = module_of(y)
     shape = storage.shape
     rows, cols, vals, batch = _entries(storage)
     m, k, n = shape[-2], shape[-1], y.shape[-1]
     flat_y = y.reshape(batch * k, n)
     source = (rows // m) * k + cols if batch > 1 else cols
-    out = xp.zeros((batch * m, n), dtype=y.dtype)
-    if rows.shape[0]:
-        scatter_at("add", out, rows, vals[:, None] * flat_y[source])
+    out = _segment_product(rows, source, vals.astype(y.dtype, copy=False), flat_y, batch * m)
     return out.reshape(tuple(shape[:-1]) + (n,))
 
 
@@ -209,7 +255,6 @@ def matmul(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 
 def _matmul_dense(x: Tensor, sx: Any, y: Tensor) -> Tensor:
     ya = y.array
-    xp = module_of(ya)
     out = dense(_sparse_dense_product(sx, ya))
     shape = sx.shape
     rows, cols, vals, batch = _entries(sx)
@@ -221,9 +266,7 @@ def _matmul_dense(x: Tensor, sx: Any, y: Tensor) -> Tensor:
         g = grad.array.reshape(batch * m, n)
         flat_y = ya.reshape(batch * k, n)
         gx = (g[rows] * flat_y[source]).sum(axis=-1)
-        gy = xp.zeros((batch * k, n), dtype=ya.dtype)
-        if rows.shape[0]:
-            scatter_at("add", gy, source, vals[:, None] * g[rows])
+        gy = _segment_product(source, rows, vals.astype(ya.dtype, copy=False), g, batch * k)
         return [wrap_sparse(with_values(sx, gx.astype(vals.dtype))), dense(gy.reshape(ya.shape))]
 
     return attach("matmul", [x, y], out, backward)
@@ -298,13 +341,20 @@ def masked_matmul(x: Tensor, y: Tensor, mask: Tensor, name: str | None = None) -
 
 
 def addmm(
-    input: Tensor, x: Tensor, y: Tensor, beta: float = 1.0, alpha: float = 1.0, name: str | None = None
+    input: Tensor,
+    x: Tensor,
+    y: Tensor,
+    beta: float = 1.0,
+    alpha: float = 1.0,
+    name: str | None = None,
 ) -> Tensor:
     """``beta * input + alpha * (x @ y)`` for sparse ``x``: with dense ``input`` and ``y`` a
     dense result, with all three sparse (of one kind) a sparse one."""
     op = "addmm"
     if not isinstance(input, Tensor):
-        raise InvalidArgumentError(f"{op}(): argument 'input' must be a Tensor, got {type(input).__name__}")
+        raise InvalidArgumentError(
+            f"{op}(): argument 'input' must be a Tensor, got {type(input).__name__}"
+        )
     storage_of(x, op, "x")
     if not isinstance(y, Tensor):
         raise InvalidArgumentError(f"{op}(): argument 'y' must be a Tensor, got {type(y).__name__}")
@@ -358,7 +408,7 @@ def mask_as(x: Tensor, mask: Tensor, name: str | None = None) -> Tensor:
         )
     xa = x.array
     space = key_space(sm)
-    picked = xa.reshape((prod(space),) + tuple(xa.shape[len(space):]))[keys_of(sm)]
+    picked = xa.reshape((prod(space),) + tuple(xa.shape[len(space) :]))[keys_of(sm)]
     storage = with_values(sm, picked)
 
     def backward(grad: Tensor) -> list[Any]:

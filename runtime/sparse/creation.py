@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from phiops.runtime.backends import module_of, to_backend
-from phiops.runtime.common import DataType, to_data_type, to_place
+from phiops.runtime.backends import to_backend
+from phiops.runtime.common import to_data_type
 from phiops.runtime.eager.tensor import Tensor, to_tensor, wrap_array
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.sparse.arrays import (
@@ -22,7 +22,6 @@ from phiops.runtime.sparse.arrays import (
     coo_to_csr,
     csr_to_coo,
     dense_to_coo,
-    key_space,
     keys_of,
     lookup,
     make_coo,
@@ -69,7 +68,9 @@ def dense(array: Any) -> Tensor:
     return wrap_array(array, DenseTensor(array).meta)
 
 
-def storage_of(x: Any, op: str, argument: str = "x", kinds: tuple[TensorKind, ...] = (_COO, _CSR)) -> Any:
+def storage_of(
+    x: Any, op: str, argument: str = "x", kinds: tuple[TensorKind, ...] = (_COO, _CSR)
+) -> Any:
     """``x``'s sparse storage; InvalidArgumentError naming ``op`` and ``argument`` when ``x`` is
     not a Tensor of one of ``kinds``."""
     if not isinstance(x, Tensor):
@@ -89,7 +90,9 @@ def with_values(storage: Any, new_values: Any) -> Any:
     """A storage of ``storage``'s pattern holding ``new_values``."""
     if isinstance(storage, SparseCsrTensor):
         return SparseCsrTensor(storage.crows, storage.cols, DenseTensor(new_values), storage.shape)
-    return SparseCooTensor(storage.indices, DenseTensor(new_values), storage.shape, storage.coalesced)
+    return SparseCooTensor(
+        storage.indices, DenseTensor(new_values), storage.shape, storage.coalesced
+    )
 
 
 def grad_values(grad: Tensor, like: Any) -> Any:
@@ -239,7 +242,9 @@ def sparse_csr_tensor(
     if given is None:
         given = (crow.shape[0] - 1, int(col.max()) + 1 if col.size else 0)
     if len(given) not in (2, 3):
-        raise InvalidArgumentError(f"{op}(): argument 'shape' must be 2-D or 3-D, got {list(given)}")
+        raise InvalidArgumentError(
+            f"{op}(): argument 'shape' must be 2-D or 3-D, got {list(given)}"
+        )
     batch = given[0] if len(given) == 3 else 1
     if crow.shape[0] != batch * (given[-2] + 1):
         raise InvalidArgumentError(
@@ -310,7 +315,13 @@ def to_sparse_coo(x: Tensor, sparse_dim: int) -> Tensor:
     storage = dense_to_coo(x.array, int(sparse_dim))
 
     def from_dense(grad: Tensor) -> list[Any]:
-        return [dense(grad.array.to_dense().array if grad.meta.kind is not TensorKind.DENSE else grad.array)]
+        return [
+            dense(
+                grad.array.to_dense().array
+                if grad.meta.kind is not TensorKind.DENSE
+                else grad.array
+            )
+        ]
 
     return attach(op, [x], wrap_sparse(storage), from_dense)
 
@@ -343,7 +354,13 @@ def to_sparse_csr(x: Tensor) -> Tensor:
     storage = coo_to_csr(dense_to_coo(x.array, len(x.shape)))
 
     def from_dense(grad: Tensor) -> list[Any]:
-        return [dense(grad.array.to_dense().array if grad.meta.kind is not TensorKind.DENSE else grad.array)]
+        return [
+            dense(
+                grad.array.to_dense().array
+                if grad.meta.kind is not TensorKind.DENSE
+                else grad.array
+            )
+        ]
 
     return attach(op, [x], wrap_sparse(storage), from_dense)
 

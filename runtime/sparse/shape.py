@@ -43,7 +43,9 @@ def _entries(op: str, x: Tensor) -> tuple[Any, Any, Any]:
     return storage, indices, values
 
 
-def _rebuilt(source: Any, indices: Any, values: Any, shape: tuple[int, ...], keep_order: bool) -> tuple[Any, Any]:
+def _rebuilt(
+    source: Any, indices: Any, values: Any, shape: tuple[int, ...], keep_order: bool
+) -> tuple[Any, Any]:
     """(output storage of ``source``'s kind, each source entry's key in it): COO keeps the
     entries in order unless they must be merged; CSR is rebuilt sorted."""
     xp = module_of(values)
@@ -86,7 +88,9 @@ def _axes(op: str, argument: str, axes: Any, rank: int) -> list[int]:
     return found
 
 
-def sum(x: Tensor, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Tensor:
+def sum(
+    x: Tensor, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None
+) -> Tensor:
     """The sum of sparse ``x`` over ``axis`` (all axes when None), a sparse tensor of x's kind
     (COO: shape ``[1]`` for the total without keepdim; CSR keeps its rank and sums only over
     the last axis, or all)."""
@@ -172,7 +176,9 @@ def reshape(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
             f"{list(storage.shape)} has {total}"
         )
     if isinstance(storage, SparseCsrTensor) and len(new_shape) not in (2, 3):
-        raise InvalidArgumentError(f"{op}(): a CSR result must be 2-D or 3-D, got {list(new_shape)}")
+        raise InvalidArgumentError(
+            f"{op}(): a CSR result must be 2-D or 3-D, got {list(new_shape)}"
+        )
     flat = flat_keys(indices, storage.shape, xp)
     new_indices = (
         xp.stack(xp.unravel_index(flat, new_shape)).astype(xp.int64)
@@ -217,7 +223,9 @@ def slice(x: Tensor, axes: Any, starts: Any, ends: Any, name: str | None = None)
         shape[axis] = end - start
     chosen = xp.nonzero(keep)[0]
     out_shape = tuple(shape)
-    out_storage, _ = _rebuilt(storage, shifted[:, chosen], values[chosen], out_shape, keep_order=True)
+    out_storage, _ = _rebuilt(
+        storage, shifted[:, chosen], values[chosen], out_shape, keep_order=True
+    )
     all_keys = flat_keys(xp.where(keep[None, :], shifted, 0), out_shape, xp)
 
     def backward(grad: Tensor) -> list[Any]:
@@ -235,7 +243,9 @@ def softmax(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
     xp = module_of(values)
     rank = len(storage.shape)
     if axis not in (-1, rank - 1):
-        raise UnimplementedError(f"{op}(): only axis=-1 is implemented (as PaddlePaddle's), got {axis}")
+        raise UnimplementedError(
+            f"{op}(): only axis=-1 is implemented (as PaddlePaddle's), got {axis}"
+        )
     rows = flat_keys(indices[:-1], tuple(storage.shape[:-1]), xp)
     count = prod(storage.shape[:-1])
     peak = xp.full((count,), -xp.inf, dtype=values.dtype)

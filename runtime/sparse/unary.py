@@ -73,7 +73,9 @@ def _unary(op: str, forward: Forward, derivative: Derivative, doc: str) -> Calla
         return _apply(op, x, forward, derivative)
 
     function.__name__ = function.__qualname__ = op
-    function.__doc__ = f"{doc} of each stored value of sparse ``x`` (COO or CSR); the pattern is kept."
+    function.__doc__ = (
+        f"{doc} of each stored value of sparse ``x`` (COO or CSR); the pattern is kept."
+    )
     return function
 
 
@@ -83,9 +85,13 @@ tan = _unary("tan", lambda xp, v: xp.tan(v), lambda xp, v, r: 1 + r * r, "The ta
 asin = _unary(
     "asin", lambda xp, v: xp.arcsin(v), lambda xp, v, r: 1 / xp.sqrt(1 - v * v), "The arcsine"
 )
-atan = _unary("atan", lambda xp, v: xp.arctan(v), lambda xp, v, r: 1 / (1 + v * v), "The arctangent")
+atan = _unary(
+    "atan", lambda xp, v: xp.arctan(v), lambda xp, v, r: 1 / (1 + v * v), "The arctangent"
+)
 sinh = _unary("sinh", lambda xp, v: xp.sinh(v), lambda xp, v, r: xp.cosh(v), "The hyperbolic sine")
-tanh = _unary("tanh", lambda xp, v: xp.tanh(v), lambda xp, v, r: 1 - r * r, "The hyperbolic tangent")
+tanh = _unary(
+    "tanh", lambda xp, v: xp.tanh(v), lambda xp, v, r: 1 - r * r, "The hyperbolic tangent"
+)
 asinh = _unary(
     "asinh", lambda xp, v: xp.arcsinh(v), lambda xp, v, r: 1 / xp.sqrt(v * v + 1), "The area sine"
 )
