@@ -97,7 +97,8 @@ def _elementwise(
 
     def backward(grad: Tensor) -> list[Any]:
         upstream = grad_values(grad, storage)
-        gx, gy = grads(upstream, xu, yu, result)
+        with _errstate(x):
+            gx, gy = grads(upstream, xu, yu, result)
         at_x = xp.searchsorted(union, kx)
         at_y = xp.searchsorted(union, ky)
         return [

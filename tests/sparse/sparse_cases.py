@@ -119,7 +119,7 @@ def _call(
 def _creation_coo(pd: Any) -> dict[str, Any]:
     values = pd.to_tensor([1.0, 2.0, 3.0, 4.0], dtype="float64", stop_gradient=False)
     out = pd.sparse.sparse_coo_tensor(
-        [[0, 1, 2, 0], [1, 0, 3, 1]], values, [3, 4], stop_gradient=False
+        [[0, 1, 2, 0], [1, 0, 3, 2]], values, [3, 4], stop_gradient=False
     )
     return _finish(pd, out, [values])
 

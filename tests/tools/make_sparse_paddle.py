@@ -13,6 +13,7 @@ Run with the side venv: ``/work/paddle-venv/bin/python tests/tools/make_sparse_p
 from __future__ import annotations
 
 import json
+import selectors
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "sparse"))
 import sparse_cases  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "sparse" / "paddle.json"
-STALL_SECONDS = 60
+STALL_SECONDS = 40
 
 
 def worker(start: int) -> None:
@@ -50,12 +51,18 @@ def main() -> None:
             text=True,
         )
         running = None
-        try:
-            out, _ = process.communicate(timeout=STALL_SECONDS * (len(names) - start) + 120)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            out, _ = process.communicate()
-        for line in out.splitlines():
+        # A line per case start and end; a worker silent for STALL_SECONDS has hung.
+        reader = selectors.DefaultSelector()
+        reader.register(process.stdout, selectors.EVENT_READ)
+        while True:
+            if not reader.select(timeout=STALL_SECONDS):
+                process.kill()
+                break
+            line = process.stdout.readline()
+            if not line:
+                break
+            if not line.startswith('["'):
+                continue  # something PaddlePaddle printed
             key, value = json.loads(line)
             if key == "<version>":
                 version = value
@@ -64,6 +71,8 @@ def main() -> None:
             else:
                 results[key] = value
                 running = None
+        process.kill()
+        process.wait()
         if running is not None and running not in results:
             results[running] = {"error": "PaddlePaddle's process died running it (heap corruption)"}
         elif len(results) == start:
