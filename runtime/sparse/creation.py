@@ -483,16 +483,25 @@ def install_sparse_methods() -> None:
         return coalesce(self)
 
     coalesce_method.__doc__ = coalesce.__doc__
+
+    def reader(function: Any) -> Any:
+        def method(self: Tensor) -> Any:
+            return function(self)
+
+        method.__name__ = method.__qualname__ = function.__name__
+        method.__doc__ = function.__doc__
+        return method
+
     for attribute, function in (
         ("to_dense", to_dense_method),
         ("to_sparse_coo", to_sparse_coo_method),
         ("to_sparse_csr", to_sparse_csr_method),
         ("coalesce", coalesce_method),
-        ("values", values),
-        ("indices", indices),
-        ("crows", crows),
-        ("cols", cols),
-        ("nnz", nnz),
-        ("is_coalesced", is_coalesced),
+        ("values", reader(values)),
+        ("indices", reader(indices)),
+        ("crows", reader(crows)),
+        ("cols", reader(cols)),
+        ("nnz", reader(nnz)),
+        ("is_coalesced", reader(is_coalesced)),
     ):
         setattr(Tensor, attribute, function)
