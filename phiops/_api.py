@@ -40,6 +40,7 @@ import phiops.nn as nn  # noqa: E402
 import phiops.optimizer as optimizer  # noqa: E402
 import phiops.regularizer as regularizer  # noqa: E402
 import phiops.signal as signal  # noqa: E402
+import phiops.sparse as sparse  # noqa: E402
 import phiops.static as static  # noqa: E402
 import phiops.tensor as tensor  # noqa: E402
 import phiops.vision as vision  # noqa: E402
@@ -61,6 +62,7 @@ _SUBMODULES = (
     "optimizer",
     "regularizer",
     "signal",
+    "sparse",
     "static",
     "tensor",
     "vision",

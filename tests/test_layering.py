@@ -34,7 +34,18 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "library",
         frozenset(
-            {"nn", "optimizer", "io", "jit", "metric", "regularizer", "amp", "distributed", "hapi"}
+            {
+                "nn",
+                "optimizer",
+                "io",
+                "jit",
+                "metric",
+                "regularizer",
+                "amp",
+                "distributed",
+                "hapi",
+                "sparse",
+            }
         ),
     ),
 )

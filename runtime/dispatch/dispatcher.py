@@ -414,8 +414,8 @@ class OpDispatcher:
         )
         if kind in MISSING_PART:
             return UnimplementedError(
-                f"{info.name}(): {where}, and ops on {kind.title} are not implemented yet "
-                f"({MISSING_PART[kind]}); kernel '{info.kernel}' has kernels for: {have}"
+                f"{info.name}(): {where}, which the generated op does not take: "
+                f"{MISSING_PART[kind]}; kernel '{info.kernel}' has kernels for: {have}"
             )
         return InvalidArgumentError(
             f"{info.name}(): {where}, but kernel '{info.kernel}' has no {kind.title} kernel "

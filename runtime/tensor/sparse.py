@@ -1,9 +1,10 @@
 """The sparse kinds as data: SparseCooTensor (PHI's ``phi::SparseCooTensor``), SparseCsrTensor
-(``phi::SparseCsrTensor``), and placeholders for TensorArray and StringTensor.
+(``phi::SparseCsrTensor``), TensorArray and StringTensor.
 
-They validate what they are built from and convert ``to_dense``; the ops on them (issue 28's
-``phiops.sparse``, part 2; TensorArray ops, part 4; ``phiops.strings``) are not implemented
-yet: dispatch raises UnimplementedError naming the missing part when one is handed to an op.
+They validate what they are built from and convert ``to_dense``. Their ops are not generated
+ones: ``phiops.sparse`` (runtime/sparse/), the TensorArray steps of the executor
+(runtime/static/tensor_array.py) and ``phiops.strings`` run them; a generated (dense) op handed
+one raises UnimplementedError saying where its ops are (MISSING_PART).
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ __all__ = [
 
 # What is missing for ops on each kind (dispatch's UnimplementedError names it).
 MISSING_PART = {
-    TensorKind.SPARSE_COO: "issue 28 part 2 (phiops.sparse, the sparse_coo kernels)",
-    TensorKind.SPARSE_CSR: "issue 28 part 2 (phiops.sparse, the sparse_csr kernels)",
-    TensorKind.TENSOR_ARRAY: "issue 28 part 4 (the TensorArray ops)",
-    TensorKind.STRING: "issue 28 part 2 (phiops.strings, the StringTensor kernels)",
+    TensorKind.SPARSE_COO: "a sparse COO tensor's ops are phiops.sparse's (e.g. phiops.sparse.add)",
+    TensorKind.SPARSE_CSR: "a sparse CSR tensor's ops are phiops.sparse's (e.g. phiops.sparse.add)",
+    TensorKind.TENSOR_ARRAY: "a TensorArray's ops are the array ops (phiops.tensor.array_read, ...)",
+    TensorKind.STRING: "a StringTensor's ops are phiops.strings's (lower, upper, empty)",
 }
 
 
@@ -143,6 +144,16 @@ class SparseCooTensor(TensorBase):
         return SparseCooMeta.get(value.dtype, self.shape, value.layout, value.place)
 
     @property
+    def dims(self) -> tuple[int, ...]:
+        """The dense shape (a user Tensor's ``shape`` of this kind, as PaddlePaddle's)."""
+        return self.shape
+
+    @property
+    def dtype(self) -> Any:
+        """The values' array dtype (what autograd reads to tell a differentiable tensor)."""
+        return self.values.array.dtype
+
+    @property
     def sparse_dim(self) -> int:
         return self.indices.meta.dims[0]
 
@@ -219,6 +230,16 @@ class SparseCsrTensor(TensorBase):
     def meta(self) -> DenseTensorMeta:  # type: ignore[override]
         value = self.values.meta
         return SparseCsrMeta.get(value.dtype, self.shape, value.layout, value.place)
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        """The dense shape (a user Tensor's ``shape`` of this kind, as PaddlePaddle's)."""
+        return self.shape
+
+    @property
+    def dtype(self) -> Any:
+        """The values' array dtype (what autograd reads to tell a differentiable tensor)."""
+        return self.values.array.dtype
 
     @property
     def nnz(self) -> int:

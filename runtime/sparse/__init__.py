@@ -1,0 +1,91 @@
+"""``phiops.sparse`` (PaddlePaddle 3.3.1's ``paddle.sparse``): sparse COO and CSR tensors and
+their ops, with autograd (docs/tensor_kinds.md).
+
+creation.py makes and converts them and gives Tensor its sparse methods; unary.py, binary.py
+and shape.py hold the ops; nn.py the activations as functions and layers; arrays.py the array
+helpers they share (numpy on CPU, CuPy on GPU); autograd.py the grad node of a sparse op.
+"""
+
+from __future__ import annotations
+
+from phiops.runtime.sparse.binary import (
+    add,
+    addmm,
+    divide,
+    mask_as,
+    masked_matmul,
+    matmul,
+    multiply,
+    mv,
+    subtract,
+)
+from phiops.runtime.sparse.creation import (
+    coalesce,
+    install_sparse_methods,
+    is_same_shape,
+    sparse_coo_tensor,
+    sparse_csr_tensor,
+)
+from phiops.runtime.sparse.shape import reshape, slice, sum, transpose
+from phiops.runtime.sparse.unary import (
+    abs,
+    asin,
+    asinh,
+    atan,
+    atanh,
+    cast,
+    deg2rad,
+    expm1,
+    isnan,
+    log1p,
+    neg,
+    pow,
+    rad2deg,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    tan,
+    tanh,
+)
+
+__all__ = [
+    "sparse_coo_tensor",
+    "sparse_csr_tensor",
+    "coalesce",
+    "is_same_shape",
+    "sin",
+    "tan",
+    "asin",
+    "atan",
+    "sinh",
+    "tanh",
+    "asinh",
+    "atanh",
+    "sqrt",
+    "square",
+    "log1p",
+    "abs",
+    "pow",
+    "cast",
+    "neg",
+    "deg2rad",
+    "rad2deg",
+    "expm1",
+    "isnan",
+    "mv",
+    "matmul",
+    "masked_matmul",
+    "addmm",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "mask_as",
+    "sum",
+    "transpose",
+    "reshape",
+    "slice",
+]
+
+install_sparse_methods()

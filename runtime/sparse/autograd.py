@@ -1,0 +1,108 @@
+"""Autograd for the sparse ops: one grad node per call, running the op's backward (a Python
+function of the output gradient) and handing the engine one gradient per input.
+
+The node has the interface the engine walks (runtime/autograd/engine.py: ``spec.consumed``,
+``edges``, ``slot_count``, ``apply``, ...), as ``to_static``'s program node has. A sparse
+input's gradient is a sparse tensor of the input's very pattern (entries in its order), as
+PaddlePaddle's sparse grad kernels give it; a dense input's gradient is dense.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from phiops.runtime.autograd.grad_mode import GRAD_MODE
+from phiops.runtime.autograd.grad_node import _Hooked
+from phiops.runtime.autograd.record import edge_of
+from phiops.runtime.errors import PreconditionNotMetError, UnimplementedError
+
+__all__ = ["attach"]
+
+
+class _Spec:
+    """What the engine reads of a node's spec: the op's name, its backward's, the output
+    gradients it takes."""
+
+    __slots__ = ("op", "backward", "consumed")
+
+    def __init__(self, op: str) -> None:
+        self.op = op
+        self.backward = f"{op}_grad"
+        self.consumed = frozenset({0})
+
+
+class SparseGradNode(_Hooked):
+    """The grad node of one sparse op call with one output."""
+
+    __slots__ = (
+        "spec",
+        "edges",
+        "output_metas",
+        "slot_count",
+        "_hooks",
+        "released",
+        "_backward",
+        "__weakref__",
+    )
+
+    def __init__(
+        self, op: str, edges: list[Any], meta: Any, backward: Callable[[Any], Sequence[Any]]
+    ) -> None:
+        self.spec = _Spec(op)
+        self.edges = edges
+        self.output_metas = [meta]
+        self.slot_count = 1
+        self._hooks = None
+        self.released = False
+        self._backward = backward
+
+    @property
+    def name(self) -> str:
+        return self.spec.backward
+
+    @property
+    def output_count(self) -> int:
+        return 1
+
+    def next_nodes(self) -> list[Any]:
+        return [edge[0] for edge in self.edges if edge is not None]
+
+    def release(self) -> None:
+        self._backward = None
+        self.released = True
+
+    def check_arrivals(self, slots: list[Any]) -> None:
+        return None
+
+    def apply(self, grads: list[Any], keep_graph: bool, retain: bool = True) -> list[Any]:
+        if self.released or self._backward is None:
+            raise PreconditionNotMetError(
+                f"backward of '{self.spec.op}' runs a second time, but its saved tensors were "
+                "freed after the first backward pass; pass retain_graph=True to the first backward()"
+            )
+        if keep_graph:
+            raise UnimplementedError(
+                f"higher-order gradients through the sparse op '{self.spec.op}' "
+                "(create_graph=True) are not implemented"
+            )
+        results = list(self._backward(grads[0]))
+        if not retain:
+            self.release()
+        return [result if edge is not None else None for result, edge in zip(results, self.edges)]
+
+
+def attach(
+    op: str, inputs: Sequence[Any], output: Any, backward: Callable[[Any], Sequence[Any]]
+) -> Any:
+    """Make ``output`` the result of a recorded call of ``op`` when grad mode is on and an input
+    (a Tensor or None) needs a gradient; ``backward(output_grad)`` gives one gradient per input
+    (None where none flows). Returns ``output``."""
+    if not GRAD_MODE.enabled:
+        return output
+    edges = [None if value is None else edge_of(value) for value in inputs]
+    if all(edge is None for edge in edges) or output.array.dtype.kind not in "fc":
+        return output
+    node = SparseGradNode(op, edges, output.meta, backward)
+    output.stop_gradient = False
+    output._grad_node = (node, 0)
+    return output
