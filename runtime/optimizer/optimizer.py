@@ -14,8 +14,12 @@ one parameter; a rule with a multi-tensor op also gives ``_merged_calls``. Then
 ``weight_decay`` is an ``L1Decay`` or ``L2Decay`` (runtime/regularizer.py; a float is
 ``L2Decay``'s coefficient): ``add_n([grad, term])`` before the update, in both modes, where a
 parameter's own regularizer (``ParamAttr(regularizer=...)``) replaces the optimizer's. ``state_dict()`` / ``set_state_dict()`` use
-PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``) and
-``LR_Scheduler`` when the learning rate is a scheduler.
+PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``),
+``master_weights`` and ``LR_Scheduler`` when the learning rate is a scheduler.
+
+``multi_precision`` (SGD, Momentum, Adam, AdamW; ``keep_masters``): a float16/bfloat16
+parameter gets a float32 master weight at its first step (``<name>_fp32_master_0``), its state
+is float32 and named after the master, and ``_master_update`` steps it in float32.
 """
 
 from __future__ import annotations
