@@ -409,6 +409,21 @@ def _excluded_types(excluded_layers: Any, models: list[Any]) -> tuple[tuple[type
     return tuple(types), ids
 
 
+def _set_multi_precision(optimizer: Any, multi_precision: bool) -> None:
+    """Make ``optimizer`` keep master weights or not (PaddlePaddle's ``_set_multi_precision``)."""
+    if not hasattr(optimizer, "_supports_masters"):
+        raise InvalidArgumentError(
+            "paddle.amp.decorate: optimizers must be paddle.optimizer.Optimizer instances, got "
+            f"{type(optimizer).__name__}"
+        )
+    if multi_precision and not optimizer._supports_masters:
+        raise UnimplementedError(
+            f"paddle.amp.decorate(level='O2'): {type(optimizer).__name__} keeps no float32 master "
+            "weights in phiops (SGD, Momentum, Adam and AdamW do); pass master_weight=False"
+        )
+    optimizer._multi_precision = multi_precision
+
+
 def decorate(
     models: Any,
     optimizers: Any = None,
@@ -425,9 +440,10 @@ def decorate(
     instance norms for float16) and of ``excluded_layers``. Returns the models, or ``(models,
     optimizers)`` when optimizers are given, as PaddlePaddle.
 
-    O2 with optimizers needs float32 master weights (``master_weight`` None or True), which
-    phiops's optimizers do not keep yet: UnimplementedError. ``save_dtype`` and ``master_grad``
-    are not implemented either (UnimplementedError when set).
+    O2 with optimizers sets their ``multi_precision`` to ``master_weight is not False``: each
+    float16/bfloat16 parameter then keeps a float32 master weight, created at its first step
+    (SGD, Momentum, Adam and AdamW; another optimizer is an UnimplementedError).
+    ``save_dtype`` and ``master_grad`` are not implemented (UnimplementedError when set).
     """
     level = _check_level(level)
     if level not in ("O1", "O2"):
@@ -448,13 +464,10 @@ def decorate(
     if master_grad:
         raise UnimplementedError("paddle.amp.decorate: master_grad is not implemented in phiops")
     if level == "O2" and _enabled_here(True, None):
-        if optimizers is not None and master_weight is not False:
-            raise UnimplementedError(
-                "paddle.amp.decorate(level='O2') with optimizers: float32 master weights for "
-                "float16/bfloat16 parameters are not implemented in phiops's optimizers (pass "
-                "master_weight=False to update the low-precision parameters directly where the "
-                "optimizer's kernel supports their dtype)"
-            )
+        if optimizers is not None:
+            # PaddlePaddle's _set_multi_precision: master weights unless master_weight=False
+            for optimizer in optimizers if isinstance(optimizers, (list, tuple)) else [optimizers]:
+                _set_multi_precision(optimizer, master_weight is not False)
         types, ids = _excluded_types(excluded_layers, model_list)
         target = _AMP_DTYPE[dtype]
         for model in model_list:

@@ -13,7 +13,7 @@ from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.momentum import NO_MASTER_COPIES
-from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision, float_or_none
+from phiops.runtime.optimizer.optimizer import Optimizer, keep_masters, float_or_none
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
 from phiops.runtime.regularizer import WeightDecayRegularizer
 
@@ -23,6 +23,8 @@ __all__ = ["Adam", "AdamW"]
 class Adam(Optimizer):
     """Adam (PaddlePaddle's ``adam_`` / ``merged_adam_``): moments and beta powers are kept per
     parameter."""
+
+    _supports_masters = True
 
     _kind = "Adam"
 
@@ -48,7 +50,7 @@ class Adam(Optimizer):
         if epsilon <= 0:
             raise InvalidArgumentError(f"{kind}: epsilon must be positive, got {epsilon!r}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        check_multi_precision(kind, multi_precision, self._parameters)
+        keep_masters(self, kind, multi_precision)
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         # lazy_mode only changes the update of sparse (SelectedRows) gradients, which eager
         # dense tensors never have.

@@ -11,7 +11,7 @@ from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.optimizer.lr import LRScheduler
-from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision
+from phiops.runtime.optimizer.optimizer import Optimizer, keep_masters
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
 from phiops.runtime.regularizer import L2Decay, WeightDecayRegularizer
 
@@ -26,6 +26,8 @@ _VELOCITY = (Accumulator("velocity"),)
 class Momentum(Optimizer):
     """Momentum SGD (PaddlePaddle's ``momentum_`` / ``merged_momentum_``), with Nesterov's
     variant; L2 weight decay is applied inside the op as ``l2_decay``, L1 to the gradient."""
+
+    _supports_masters = True
 
     def __init__(
         self,
@@ -43,7 +45,7 @@ class Momentum(Optimizer):
         if momentum is None or isinstance(momentum, bool) or not isinstance(momentum, (int, float)):
             raise InvalidArgumentError(f"Momentum: momentum must be a number, got {momentum!r}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        check_multi_precision("Momentum", multi_precision, self._parameters)
+        keep_masters(self, "Momentum", multi_precision)
         self._momentum = float(momentum)
         self._use_nesterov = bool(use_nesterov)
         self._rescale_grad = float(rescale_grad)

@@ -14,8 +14,12 @@ one parameter; a rule with a multi-tensor op also gives ``_merged_calls``. Then
 ``weight_decay`` is an ``L1Decay`` or ``L2Decay`` (runtime/regularizer.py; a float is
 ``L2Decay``'s coefficient): ``add_n([grad, term])`` before the update, in both modes, where a
 parameter's own regularizer (``ParamAttr(regularizer=...)``) replaces the optimizer's. ``state_dict()`` / ``set_state_dict()`` use
-PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``) and
-``LR_Scheduler`` when the learning rate is a scheduler.
+PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``),
+``master_weights`` and ``LR_Scheduler`` when the learning rate is a scheduler.
+
+``multi_precision`` (SGD, Momentum, Adam, AdamW; ``keep_masters``): a float16/bfloat16
+parameter gets a float32 master weight at its first step (``<name>_fp32_master_0``), its state
+is float32 and named after the master, and ``_master_update`` steps it in float32.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import numpy as np
 from phiops.runtime.autograd.engine import clear_grad
 from phiops.runtime.autograd.grad_mode import no_grad
 from phiops.runtime.common import DataType
+from phiops.runtime.eager.inplace import write_inplace
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
@@ -65,6 +70,9 @@ class Optimizer:
     subclasses give the update rule."""
 
     _use_multi_tensor = False
+    # whether multi_precision keeps float32 master weights (the rules whose update is one op
+    # call taking a master: SGD, Momentum, Adam, AdamW)
+    _supports_masters = False
     # the keys a parameter group may set besides params, learning_rate and weight_decay
     # (PaddlePaddle's ``_update_param_group`` of the optimizer), read with ``_option``
     _group_options: frozenset[str] = frozenset()
@@ -130,6 +138,11 @@ class Optimizer:
         self._merged_plans: dict[tuple[int, ...], list[_MergedGroup]] = {}
         # after set_state_dict: parameters it gave fresh state (the first key it lacked)
         self._unloaded: dict[int, str] = {}
+        # multi_precision: id(float16/bfloat16 parameter) -> its float32 master weight, and the
+        # parameters in the order their masters were made (state_dict's order)
+        self._multi_precision = False
+        self._masters: dict[int, Tensor] = {}
+        self._master_parameters: list[Tensor] = []
         self._scheduler: LRScheduler | None = None
         if isinstance(learning_rate, LRScheduler):
             self._set_rate(learning_rate())
@@ -234,8 +247,58 @@ class Optimizer:
         self, parameter: Tensor, grad: Tensor, rate: Tensor, state: tuple[Any, ...]
     ) -> None:
         """Update one parameter eagerly: ``_update_call``'s op through the generated API (a rule
-        whose step is more than one op call overrides this)."""
-        run_eager(self._update_call(parameter, grad, rate, state))
+        whose step is more than one op call overrides this). A parameter with a float32 master
+        weight (multi_precision) is updated through it (``_master_update``)."""
+        call = self._update_call(parameter, grad, rate, state)
+        master = self._masters.get(id(parameter))
+        if master is None:
+            run_eager(call)
+        else:
+            self._master_update(parameter, master, call)
+
+    # the float16/bfloat16 parameter dtypes whose update op has a CPU kernel that takes the
+    # master weight itself (PaddlePaddle 3.3.1's registrations: sgd_ has bfloat16)
+    _master_kernel_dtypes: tuple[DataType, ...] = ()
+
+    def _master_update(self, parameter: Tensor, master: Tensor, call: OpCall) -> None:
+        """Update ``parameter`` through its float32 ``master``: when the op has a kernel for
+        the parameter's dtype, the call gets ``master_param=master`` and
+        ``multi_precision=True`` (the kernel steps the master in float32 and writes both);
+        otherwise (PaddlePaddle has no CPU kernel of that dtype) the op steps the master as its
+        parameter, with the gradient and the learning rate in float32, and the parameter takes
+        the master's cast, which is what the kernel with a master computes."""
+        names = list(call.named())
+        args = list(call.args)
+        # the learning rate in float32 (PaddlePaddle's), not rounded to the parameter's dtype
+        args[names.index("learning_rate")] = self._lr_tensor(master, parameter)
+        if parameter.dtype in self._master_kernel_dtypes:
+            args[names.index("master_param")] = master
+            args[names.index("multi_precision")] = True
+            run_eager(OpCall(call.op, tuple(args)))
+            return
+        args[names.index("param")] = master
+        grad_at = names.index("grad")
+        args[grad_at] = op_api("cast")(args[grad_at], DataType.FLOAT32)
+        run_eager(OpCall(call.op, tuple(args)))
+        write_inplace(parameter, op_api("cast")(master, parameter.dtype))
+
+    def _make_master(self, parameter: Tensor, loaded: Any = None) -> Tensor:
+        """``parameter``'s float32 master weight (PaddlePaddle's ``_create_master_weight``):
+        its cast, named ``<parameter name>_fp32_master_N``; or a loaded master's values, under
+        its name when it is a Tensor (PaddlePaddle keeps the loaded master itself)."""
+        kind = type(self).__name__
+        if loaded is None:
+            master = op_api("cast")(parameter.detach(), DataType.FLOAT32)
+        else:
+            key = f"{_MASTER_WEIGHTS_KEY}['{parameter.name}']"
+            array = _loaded_array(kind, key, loaded, parameter.shape, np.float32)
+            master = to_tensor(array, place=parameter.place)
+        name = getattr(loaded, "name", None) if isinstance(loaded, Tensor) else None
+        master.name = name or unique_name(f"{parameter.name or _UNNAMED}_fp32_master")
+        master.stop_gradient = True
+        self._masters[id(parameter)] = master
+        self._master_parameters.append(parameter)
+        return master
 
     def _merged_calls(
         self, params: list[Tensor], grads: list[Tensor], rate: Tensor, state: list[list[Tensor]]
@@ -279,11 +342,11 @@ class Optimizer:
         self._learning_rate = float(value)
         self._learning_rates.clear()
 
-    def _lr_tensor(self, like: Tensor) -> Tensor:
+    def _lr_tensor(self, like: Tensor, parameter: Tensor | None = None) -> Tensor:
         """The learning rate for parameter ``like``: a 1-element tensor of its dtype and place
         (cached), times its group's factor as PaddlePaddle's ``_create_param_lr`` computes it
         (``scale`` of the rate tensor) when that is not 1."""
-        factor = self._rate_factor(like)
+        factor = self._rate_factor(like if parameter is None else parameter)
         key = (like.dtype, like.place, factor)
         tensor = self._learning_rates.get(key)
         if tensor is None:
@@ -328,7 +391,10 @@ class Optimizer:
         # A SelectedRows gradient (Embedding(sparse=True)) takes its op's SelectedRows kernel
         # one parameter at a time: the multi-tensor ops have none, in PHI too.
         sparse = any(_kind_of(g) is not _DENSE for g in grads)
-        if self._use_multi_tensor and not sparse and self._merged_step(params, grads):
+        if self._multi_precision and any(p.dtype in _HALF for p in params):
+            # masters step one parameter at a time (the multi-tensor ops are not given them)
+            self._state_of_all(params)
+        elif self._use_multi_tensor and not sparse and self._merged_step(params, grads):
             return
         for parameter, grad in zip(params, grads):
             self._update(parameter, grad, self._lr_tensor(parameter), self._state_of(parameter))
@@ -382,6 +448,11 @@ class Optimizer:
             )
         return op_api("add_n")([grad, regularizer(parameter, grad)])
 
+    def _state_of_all(self, params: list[Tensor]) -> None:
+        """Make the state (and master weights) of ``params`` that have none yet."""
+        for parameter in params:
+            self._state_of(parameter)
+
     def _state_of(self, parameter: Tensor) -> tuple[Tensor, ...]:
         state = self._state.get(id(parameter))
         if state is None:
@@ -391,11 +462,19 @@ class Optimizer:
     def _new_state(self, parameter: Tensor, loaded: dict[str, Any]) -> tuple[Tensor, ...]:
         """Make ``parameter``'s accumulators, named as PaddlePaddle names them; with the values
         of ``loaded`` where it has their names (checked against their shapes)."""
+        owner = parameter
+        if self._multi_precision and parameter.dtype in _HALF:
+            # PaddlePaddle's _create_accumulators: the master weight first, then the state of
+            # the master (float32, named after it)
+            owner = self._masters.get(id(parameter))
+            if owner is None:
+                master_value = loaded.get(_MASTER_WEIGHTS_KEY, {}).get(parameter.name)
+                owner = self._make_master(parameter, master_value)
         tensors = []
         for accumulator in self._accumulators():
-            name = unique_name(self._accumulator_key(parameter.name, accumulator))
+            name = unique_name(self._accumulator_key(owner.name, accumulator))
             shape = accumulator.shape_for(parameter.shape)
-            dtype = (accumulator.dtype or parameter.dtype).numpy_dtype
+            dtype = (accumulator.dtype or owner.dtype).numpy_dtype
             value = loaded.get(name)
             if value is None:
                 option = self._fill_options.get(accumulator.name)
@@ -465,6 +544,10 @@ class Optimizer:
             for parameter in self._state_parameters:
                 tensor = self._state[id(parameter)][index]
                 state[tensor.name] = tensor
+        if self._master_parameters:
+            state[_MASTER_WEIGHTS_KEY] = {
+                p.name: self._masters[id(p)] for p in self._master_parameters
+            }
         if self._scheduler is not None:
             state[_SCHEDULER_KEY] = self._scheduler.state_dict()
         return state
@@ -493,10 +576,32 @@ class Optimizer:
                 )
             self._scheduler.set_state_dict(scheduler_state)
             self._set_rate(self._scheduler())
-        if loaded.pop(_MASTER_WEIGHTS_KEY, None):
-            raise UnimplementedError(
-                f"{kind}.set_state_dict: '{_MASTER_WEIGHTS_KEY}' (multi_precision master "
-                "weights) are not implemented"
+        masters = loaded.pop(_MASTER_WEIGHTS_KEY, None) or {}
+        if not isinstance(masters, dict):
+            raise InvalidArgumentError(
+                f"{kind}.set_state_dict: '{_MASTER_WEIGHTS_KEY}' must be a dict of master weights "
+                f"by parameter name, got {type(masters).__name__}"
+            )
+        if masters and not self._multi_precision:
+            raise InvalidArgumentError(
+                f"{kind}.set_state_dict: the state has '{_MASTER_WEIGHTS_KEY}' but this optimizer "
+                "keeps none (create it with multi_precision=True)"
+            )
+        for parameter in self._master_parameters:
+            if parameter.name not in masters:
+                raise InvalidArgumentError(
+                    f"{kind}.set_state_dict: '{_MASTER_WEIGHTS_KEY}' has no master weight of "
+                    f"parameter '{parameter.name}'"
+                )
+            master = self._masters[id(parameter)]
+            master.set_value(
+                _loaded_array(
+                    kind,
+                    f"{_MASTER_WEIGHTS_KEY}['{parameter.name}']",
+                    masters[parameter.name],
+                    master.shape,
+                    np.float32,
+                )
             )
         accumulators = self._accumulators()
         # parameters given state now -> the first key of theirs that ``loaded`` lacks (None: all)
@@ -504,9 +609,14 @@ class Optimizer:
         for parameter in self._parameters:
             if not isinstance(parameter, Tensor) or parameter.stop_gradient:
                 continue
-            if id(parameter) in self._state or not accumulators:
+            if id(parameter) in self._state:
                 continue
-            state = self._new_state(parameter, loaded)
+            with_master = self._multi_precision and parameter.dtype in _HALF
+            if not accumulators and not (with_master and parameter.name in masters):
+                continue
+            state = self._new_state(parameter, {**loaded, _MASTER_WEIGHTS_KEY: masters})
+            if not accumulators:
+                continue
             missing = [t.name for t in state if t.name not in loaded]
             if missing and len(missing) < len(state):
                 position = [t.name for t in state].index(missing[0])
@@ -601,9 +711,25 @@ def float_or_none(weight_decay: Any, kind: str) -> float | None:
 
 
 def check_multi_precision(kind: str, multi_precision: bool, params: list[Tensor]) -> None:
-    """UnimplementedError for master weights of half-precision parameters."""
+    """UnimplementedError for master weights of half-precision parameters (the optimizers that
+    keep none: their rule is not one op call that takes a master)."""
     if multi_precision and any(p.dtype in _HALF for p in params):
         raise UnimplementedError(
             f"{kind}: multi_precision master weights for float16/bfloat16 parameters are not "
             "implemented (the optimizer kernels are registered for float32 and float64)"
         )
+
+
+def keep_masters(optimizer: Optimizer, kind: str, multi_precision: Any) -> None:
+    """Set ``optimizer``'s multi_precision (a bool, as PaddlePaddle takes it): with it, each
+    float16/bfloat16 parameter gets a float32 master weight at its first step."""
+    if not isinstance(multi_precision, bool):
+        raise InvalidArgumentError(
+            f"{kind}: multi_precision must be a bool, got {type(multi_precision).__name__}"
+        )
+    if multi_precision and not optimizer._supports_masters:
+        raise UnimplementedError(
+            f"{kind}: multi_precision master weights are not implemented for this optimizer "
+            "(they are for SGD, Momentum, Adam and AdamW)"
+        )
+    optimizer._multi_precision = multi_precision

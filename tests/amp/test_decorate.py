@@ -61,13 +61,18 @@ def test_o1_returns_the_models_and_optimizers_unchanged(amp_on_cpu: None) -> Non
     assert set(dtypes(model)) == {F32}
 
 
-def test_o2_with_optimizers_needs_master_weights_which_are_not_implemented(
-    amp_on_cpu: None,
-) -> None:
+def test_o2_with_optimizers_makes_them_keep_master_weights(amp_on_cpu: None) -> None:
+    # PaddlePaddle's _set_multi_precision: master weights unless master_weight=False;
+    # tests/amp/test_master_weights.py checks the steps
     model = net()
     opt = paddle.optimizer.Adam(parameters=model.parameters())
+    assert not opt._multi_precision
+    assert paddle.amp.decorate(model, opt, level="O2") == (model, opt)
+    assert opt._multi_precision
+    # an optimizer phiops keeps no masters for
+    lamb = paddle.optimizer.Lamb(parameters=net().parameters())
     with pytest.raises(UnimplementedError, match="master weights"):
-        paddle.amp.decorate(model, opt, level="O2")
+        paddle.amp.decorate(net(), lamb, level="O2")
 
 
 @pytest.mark.parametrize(

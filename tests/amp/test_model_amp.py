@@ -118,7 +118,16 @@ def test_with_amp_on_cpu_o2_decorates_the_network(amp_on_cpu: None) -> None:
     assert m._amp_level == "O0" and m._scaler is None
 
 
-def test_o2_with_an_optimizer_needs_master_weights_phiops_lacks(amp_on_cpu: None) -> None:
-    # PaddlePaddle decorates with master_weight=None, float32 master copies at O2
-    with pytest.raises(UnimplementedError, match="master weights"):
-        model("O2")
+def test_o2_with_an_optimizer_trains_through_master_weights(half_matmul: None) -> None:
+    # PaddlePaddle decorates with master_weight=None: float32 master copies at O2
+    m, net = model("O2")
+    assert net.weight.dtype == paddle.float16
+    before = net.weight.astype("float32").numpy()
+    m.train_batch([AMP_X], [AMP_Y])
+    master = m._optimizer.state_dict()["master_weights"][net.weight.name]
+    assert master.dtype == paddle.float32
+    after = net.weight.astype("float32").numpy()
+    assert not np.array_equal(after, before)
+    np.testing.assert_array_equal(after, master.numpy().astype(np.float16).astype(np.float32))
+    # within float16's precision of PaddlePaddle's float32 step
+    np.testing.assert_allclose(after, np.array(RECORDED["weight"]), atol=5e-3)

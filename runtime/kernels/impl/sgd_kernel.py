@@ -19,6 +19,8 @@ SGD_DTYPES = (DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64)
 
 def _learning_rate_in_float64(kernel: Kernel) -> None:
     kernel.input_at(1).set_dtype(DataType.FLOAT64)
+    # the float32 master weight keeps its dtype (a bfloat16 parameter's master stays float32)
+    kernel.input_at(3).set_dtype(DataType.ALL_DTYPE)
 
 
 @register_kernel("sgd", dtypes=SGD_DTYPES, configure=_learning_rate_in_float64)
