@@ -1,10 +1,22 @@
-"""Test-wide setup: tests marked ``gpu`` run only where CuPy sees a GPU."""
+"""Test-wide setup: tests marked ``gpu`` run only where CuPy sees a GPU; a message a test sent
+on the one-process communication ring and did not receive is dropped after it (p_send in the
+registry-wide tests would otherwise reach the next p_recv of the same worker)."""
 
 from __future__ import annotations
 
 import pytest
 
+from phiops.runtime.comm import COMM_CONTEXTS
+from phiops.runtime.comm.local import LocalCommContext
 from phiops.runtime.device import gpu_available
+
+
+@pytest.fixture(autouse=True)
+def _no_message_outlives_its_test():
+    yield
+    for context in list(COMM_CONTEXTS._contexts.values()):
+        if isinstance(context, LocalCommContext):
+            context.drop_unreceived()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -500,13 +500,14 @@ def test_a_docs_error_writes_nothing(tmp_path: Path) -> None:
 
 def test_docs_output_is_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
     outputs = []
-    for seed in ("0", "1", "12345"):
+    for seed in ("0", "12345"):  # each run renders the whole project: two seeds, one rerun
         root = _docs_project(tmp_path / f"seed{seed}")
         assert run_codegen(root, seed=seed).returncode == 0
-        (root / "generated" / "api.py").unlink()
-        assert run_codegen(root, seed=seed).returncode == 0
+        if seed == "0":
+            (root / "generated" / "api.py").unlink()
+            assert run_codegen(root, seed=seed).returncode == 0
         outputs.append(snapshot(root / "generated"))
-    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0] == outputs[1]
 
 
 def test_docs_yaml_is_part_of_the_fingerprint(tmp_path: Path) -> None:
