@@ -158,14 +158,38 @@ def _add_codegen_extra(python: Path) -> None:
     Path(site, "codegen_extra.pth").write_text(str(extra) + "\n")
 
 
-def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
-    """Also the build's regeneration: the copied checkout has no generated/ (it is built, not
-    copied), and the wheel carries a generated package that works (one build for both checks,
-    each build runs the whole generator)."""
+def test_build_regenerates_a_missing_generated_folder(tmp_path: Path) -> None:
+    """A checkout without generated/ (an sdist, a hand-deleted folder) gets it from the build's
+    codegen, and the built package carries it. The project's specs are a small set of ops, so
+    that the generator's whole run (black included) takes a second instead of a minute; the
+    wheel test below builds the full project from what a clone holds."""
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     _copy_sources(checkout)
+    shutil.rmtree(checkout / "ops")
+    make_project(checkout)
     assert not (checkout / "generated").exists()
+    build = _build_py(checkout, tmp_path / "lib")
+    assert build.returncode == 0, build.stdout + build.stderr
+    written = {p.name for p in (checkout / "generated").glob("*.py")}
+    assert {"__init__.py", "api.py", "registry.py", "infer_meta.py", "signatures.py"} <= written
+    built = tmp_path / "lib" / "phiops" / "generated"
+    assert {p.name for p in built.glob("*.py")} == written
+    api = (built / "api.py").read_text()
+    assert "\ndef add(" in api and "\ndef full(" in api and "\ndef ones(" in api
+    assert "\ndef conv2d(" not in api  # the project's specs, not the repository's
+
+
+def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
+    """The wheel of a checkout as a clone holds it (generated/ committed and up to date: the
+    build's codegen finds it so and writes nothing) installs and works outside the checkout."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    _copy_sources(checkout)
+    shutil.copytree(
+        REPO / "generated", checkout / "generated", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    before = {p.name: p.read_bytes() for p in (checkout / "generated").glob("*.py")}
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
         + ["-w", str(tmp_path / "dist"), "."],
@@ -175,6 +199,7 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path: Path) -> None:
         timeout=300,
     )
     assert build.returncode == 0, build.stdout + build.stderr
+    assert {p.name: p.read_bytes() for p in (checkout / "generated").glob("*.py")} == before
     (wheel,) = (tmp_path / "dist").glob("phiops-*.whl")
     python = _bare_venv(tmp_path / "venv")
     install = subprocess.run(
