@@ -178,6 +178,91 @@ class ArgList:
         return None
 
 
+class _NotSupported(Exception):
+    """A size expression beyond SizeExpr.python's grammar."""
+
+
+_COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
+
+
+class _SizeParser:
+    """Recursive descent over a size expression's tokens (see SizeExpr.python)."""
+
+    def __init__(self, tokens, names: set[str], tensors: set[str]) -> None:
+        self.tokens, self.names, self.tensors, self.i = tokens, names, tensors, 0
+
+    def _peek(self, offset: int = 0) -> str | None:
+        j = self.i + offset
+        return self.tokens[j].text if j < len(self.tokens) else None
+
+    def _take(self, *texts: str) -> None:
+        for text in texts:
+            if self._peek() != text:
+                raise _NotSupported
+            self.i += 1
+
+    def ternary(self) -> str:
+        condition = self.comparison()
+        if self._peek() != "?":
+            return condition
+        self.i += 1
+        then = self.ternary()
+        self._take(":")
+        otherwise = self.ternary()
+        return f"({then} if {condition} else {otherwise})"
+
+    def comparison(self) -> str:
+        left = self.sum()
+        op = self._peek()
+        if op in ("<", ">", "=", "!") and self._peek(1) == "=":  # the lexer splits `<=` in two
+            op += "="
+            self.i += 1
+        if op in _COMPARISONS:
+            self.i += 1
+            return f"{left} {op} {self.sum()}"
+        return left
+
+    def sum(self) -> str:
+        parts = [self.operand()]
+        while self._peek() in ("+", "-"):
+            parts.append(self._peek())
+            self.i += 1
+            parts.append(self.operand())
+        return " ".join(parts)
+
+    def operand(self) -> str:
+        if self.i >= len(self.tokens):
+            raise _NotSupported
+        tok = self.tokens[self.i]
+        if tok.kind == "number" and tok.text.isdigit():
+            self.i += 1
+            return str(int(tok.text))
+        if tok.text == "(":
+            self.i += 1
+            inner = self.ternary()
+            self._take(")")
+            return f"({inner})"
+        if tok.kind != "name" or tok.text not in self.names:
+            raise _NotSupported
+        self.i += 1
+        if self._peek() != ".":
+            return tok.text
+        method = self._peek(1)
+        if method == "size":
+            self._take(".", "size", "(", ")")
+            return f"len({tok.text})"
+        if method == "dims" and tok.text in self.tensors:
+            self._take(".", "dims", "(", ")")
+            if self._peek() == ".":
+                self._take(".", "size", "(", ")")
+                return f"len({tok.text}.dims)"
+            self._take("[")
+            index = self.ternary()
+            self._take("]")
+            return f"{tok.text}.dims[{index}]"
+        raise _NotSupported
+
+
 @dataclass(frozen=True)
 class SizeExpr:
     """The `{...}` count of a `Tensor[]` output, kept as C++ text and its tokens."""
@@ -195,43 +280,20 @@ class SizeExpr:
             prev = tok
         return tuple(found)
 
-    def python(self, arg_names) -> str | None:
-        """A safe Python expression for `n.size()`, `n`, integers, joined by `+`/`-`; else None.
+    def python(self, arg_names, tensor_names=()) -> str | None:
+        """A safe Python expression for the count, or None when the text is beyond its grammar.
 
-        Every name must be in `arg_names`; anything fancier (the unbind ternary) gives None.
-        """
-        allowed = set(arg_names)
-        toks = self.tokens
-        parts: list[str] = []
-        i = 0
-        expect_operand = True
-        while i < len(toks):
-            tok = toks[i]
-            if expect_operand:
-                if tok.kind == "number" and tok.text.isdigit():
-                    parts.append(str(int(tok.text)))
-                    i += 1
-                elif tok.kind == "name" and tok.text in allowed:
-                    rest = [t.text for t in toks[i + 1 : i + 5]]
-                    if rest == [".", "size", "(", ")"]:
-                        parts.append(f"len({tok.text})")
-                        i += 5
-                    else:
-                        parts.append(tok.text)
-                        i += 1
-                else:
-                    return None
-                expect_operand = False
-            else:
-                if tok.kind == "punct" and tok.text in ("+", "-"):
-                    parts.append(tok.text)
-                    i += 1
-                    expect_operand = True
-                else:
-                    return None
-        if expect_operand:
+        The grammar: integers and argument names; ``n.size()`` (the length of a list argument);
+        ``t.dims()[i]`` and ``t.dims().size()`` of a Tensor argument ``t`` (in the InferMeta
+        wrapper, where ``t`` is a MetaTensor); ``+``/``-``; parentheses; one comparison
+        (``< <= > >= == !=``) as the condition of ``c ? a : b`` (unbind's count). Every name must
+        be in ``arg_names`` (``dims`` only of names in ``tensor_names``)."""
+        parser = _SizeParser(self.tokens, set(arg_names), set(tensor_names))
+        try:
+            result = parser.ternary()
+        except _NotSupported:
             return None
-        return " ".join(parts)
+        return result if parser.i == len(self.tokens) else None
 
     def __str__(self) -> str:
         return self.text

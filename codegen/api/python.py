@@ -399,12 +399,14 @@ def output_size(op: OpSpec, output: Output) -> str:
             "output",
             f"output '{output.name}' is a Tensor[] without a {{size}} expression; its size cannot be known before the kernel runs",
         )
-    python = output.size_expr.python(op.args.names)
+    tensors = [a.name for a in op.args if a.type.is_tensor_like and not a.type.is_list]
+    python = output.size_expr.python(op.args.names, tensors)
     if python is None:
         raise _error(
             op,
             "output",
             f"size expression {{{output.size_expr}}} of output '{output.name}' is not supported",
-            "use name.size(), an int argument, or those with + and - integers",
+            "use name.size(), tensor.dims()[i], tensor.dims().size(), an int argument, integers, "
+            "+ and -, and one comparison as the condition of c ? a : b",
         )
     return python

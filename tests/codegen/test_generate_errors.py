@@ -87,12 +87,20 @@ CASES = [
         "ops/api.yaml:4:12: op 'copy': invoke target 'copy_to_impl' (a C++ helper of PaddlePaddle) is not an op generated from these specs",
     ),
     Case(
-        "Tensor[] size expression beyond name.size()",
+        "Tensor[] size expression beyond the grammar (a product)",
         "- op : unbind\n  args : (Tensor input, int axis = 0)\n"
-        "  output : Tensor[](out){axis<0 ? input.dims()[input.dims().size()+axis]:input.dims()[axis]}\n"
+        "  output : Tensor[](out){input.dims()[axis] * 2}\n"
         "  infer_meta :\n    func : UnchangedInferMeta\n  kernel :\n    func : unbind\n",
-        "ops/api.yaml:3:12: op 'unbind': size expression {axis < 0 ? input.dims()[input.dims().size() + axis] : input.dims()[axis]} of output 'out' is not supported\n"
-        "  hint: use name.size(), an int argument, or those with + and - integers",
+        "ops/api.yaml:3:12: op 'unbind': size expression {input.dims()[axis] * 2} of output 'out' is not supported\n"
+        "  hint: use name.size(), tensor.dims()[i], tensor.dims().size(), an int argument, integers, + and -, and one comparison as the condition of c ? a : b",
+    ),
+    Case(
+        "Tensor[] size expression taking dims of a non-tensor",
+        "- op : unbind\n  args : (Tensor input, int[] axis = {})\n"
+        "  output : Tensor[](out){axis.dims()[0]}\n"
+        "  infer_meta :\n    func : UnchangedInferMeta\n  kernel :\n    func : unbind\n",
+        "ops/api.yaml:3:12: op 'unbind': size expression {axis.dims()[0]} of output 'out' is not supported\n"
+        "  hint: use name.size(), tensor.dims()[i], tensor.dims().size(), an int argument, integers, + and -, and one comparison as the condition of c ? a : b",
     ),
     Case(
         "argument named name",

@@ -157,15 +157,46 @@ def test_string_tensor_kind() -> None:
         ("num", "num"),
         ("w.size()-1", "len(w) - 1"),
         ("max_level - min_level + 1", "max_level - min_level + 1"),
-        ("axis<0 ? input.dims()[input.dims().size()+axis]:input.dims()[axis]", None),
+        (
+            "axis<0 ? input.dims()[input.dims().size()+axis]:input.dims()[axis]",
+            "(input.dims[len(input.dims) + axis] if axis < 0 else input.dims[axis])",
+        ),
+        ("(num + 1) - x.size()", "(num + 1) - len(x)"),
+        ("num >= 2 ? num : 2", "(num if num >= 2 else 2)"),
+        ("input.dims()[0]", "input.dims[0]"),
+        ("input.dims().size()", "len(input.dims)"),
+        # dims of a name that is not a Tensor argument
+        ("x.dims()[0]", None),
         ("unknown.size()", None),
         ("x.size() * 2", None),
+        ("num < 2 < 3 ? 1 : 2", None),
+        ("num ? 1", None),
+        ("input.dims()[]", None),
+        ("input.dims", None),
+        ("num == 1 ? 2 : 3", "(2 if num == 1 else 3)"),
+        ("num != 1 ? 2 : 3", "(2 if num != 1 else 3)"),
+        ("num = 1 ? 2 : 3", None),
     ],
 )
 def test_size_expression_to_python(expr, python) -> None:
     (out,) = parse_outputs(f"Tensor[](out){{{expr}}}", locate).outputs
     names = ["x", "num", "w", "max_level", "min_level", "axis", "input"]
-    assert out.size_expr.python(names) == python
+    assert out.size_expr.python(names, ["input"]) == python
+
+
+@pytest.mark.parametrize(
+    "dims, axis, count", [((2, 3, 4), 0, 2), ((2, 3, 4), 2, 4), ((2, 3, 4), -1, 4), ((5,), -1, 5)]
+)
+def test_unbinds_count_evaluates_to_the_axis_extent(dims, axis, count) -> None:
+    """The Python of unbind's spec (PaddlePaddle's text) counts its outputs for a MetaTensor."""
+    from phiops.runtime.tensor.meta_tensor import MetaTensor
+
+    text = "axis<0 ? input.dims()[input.dims().size()+axis]:input.dims()[axis]"
+    (out,) = parse_outputs(f"Tensor[](out){{{text}}}", locate).outputs
+    python = out.size_expr.python(["input", "axis"], ["input"])
+    meta = MetaTensor(name="input")
+    meta.set_dims(dims)
+    assert eval(python, {}, {"input": meta, "axis": axis}) == count
 
 
 def test_forward_signature() -> None:
