@@ -259,7 +259,9 @@ class _SizeParser:
             self._take("[")
             index = self.ternary()
             self._take("]")
-            return f"{tok.text}.dims[{index}]"
+            # an index outside the dims (a bad axis, a 0-D input) counts no outputs, so that
+            # the InferMeta function, not an IndexError in the wrapper, reports the bad input
+            return f"dict(enumerate({tok.text}.dims)).get({index}, 0)"
         raise _NotSupported
 
 
@@ -284,8 +286,8 @@ class SizeExpr:
         """A safe Python expression for the count, or None when the text is beyond its grammar.
 
         The grammar: integers and argument names; ``n.size()`` (the length of a list argument);
-        ``t.dims()[i]`` and ``t.dims().size()`` of a Tensor argument ``t`` (in the InferMeta
-        wrapper, where ``t`` is a MetaTensor); ``+``/``-``; parentheses; one comparison
+        ``t.dims()[i]`` (0 for an index outside the dims) and ``t.dims().size()`` of a Tensor
+        argument ``t`` (in the InferMeta wrapper, where ``t`` is a MetaTensor); ``+``/``-``; parentheses; one comparison
         (``< <= > >= == !=``) as the condition of ``c ? a : b`` (unbind's count). Every name must
         be in ``arg_names`` (``dims`` only of names in ``tensor_names``)."""
         parser = _SizeParser(self.tokens, set(arg_names), set(tensor_names))

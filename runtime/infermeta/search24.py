@@ -27,6 +27,7 @@ __all__ = [
     "index_sample_infer_meta",
     "repeat_interleave_infer_meta",
     "repeat_interleave_with_tensor_index_infer_meta",
+    "unbind_infer_meta",
     "un_stack_infer_meta",
     "un_stack_grad_infer_meta",
     "reverse_infer_meta",
@@ -311,6 +312,30 @@ def un_stack_infer_meta(
         raise InvalidArgumentError(
             f"argument 'num' must be the extent {dims[index]} of argument 'x' (dims "
             f"{list(dims)}) along axis {axis}, got {num}"
+        )
+    for piece in out:
+        _set(piece, dims[:index] + dims[index + 1 :], x.dtype, x)
+
+
+def unbind_infer_meta(
+    x: MetaTensor, axis: int, out: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's UnbindInferMeta: one output per slice of ``x`` along ``axis``, each with x's dims
+    without that axis. The number of outputs is x's extent along axis, so it must be known
+    (a graph built with that extent -1 cannot make the list)."""
+    dims = tuple(x.dims)
+    if not dims:
+        raise InvalidArgumentError("argument 'input' must have at least 1 dimension, got 0-D")
+    index = check_axis(axis, len(dims), "axis")
+    if not is_known(dims[index]):
+        raise InvalidArgumentError(
+            f"argument 'input' (dims {list(dims)}) must have a known extent along axis {axis}: "
+            "unbind makes one output per slice"
+        )
+    if len(out) != dims[index]:
+        raise InvalidArgumentError(
+            f"unbind makes {dims[index]} outputs (the extent of argument 'input' along axis "
+            f"{axis}), got {len(out)}"
         )
     for piece in out:
         _set(piece, dims[:index] + dims[index + 1 :], x.dtype, x)

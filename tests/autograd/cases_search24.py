@@ -101,6 +101,12 @@ def search24_cases() -> list[Case]:
             lambda x: C.unstack(x, 1, 3)[0] * 2 + C.unstack(x, 1, 3)[2],
             _distinct((2, 3), 1112),
         ),
+        case(
+            "unbind",
+            "[2,3]-axis-1",
+            lambda x: C.unbind(x, -1)[0] * 2 + C.unbind(x, -1)[2],
+            _distinct((2, 3), 1116),
+        ),
         case("amax", "[3,4]-axis1", lambda x: C.amax(x, [1], False), _distinct((3, 4), 1113)),
         case("amin", "[3,4]-all-keepdim", lambda x: C.amin(x, [], True), _distinct((3, 4), 1114)),
         case(

@@ -441,6 +441,8 @@ CASES += [
     ("amin", lambda p, t: p.amin(t(I32), axis=1)),
     ("reverse", lambda p, t: p.reverse(t(X), [0, 2])),
     ("reverse-method", lambda p, t: t(M).reverse(1)),
+    ("unbind", lambda p, t: p.unbind(t(X), axis=-1)),
+    ("unbind-method", lambda p, t: t(M).unbind()),
 ]
 RANDOM = {
     "rand",

@@ -1042,6 +1042,8 @@ CASES.update(
             Case((t(2, 3), t(2, dtype=I64)), (0, 4), label="output_size"),
         ],
         "un_stack_infer_meta": [Case((t(2, 3),), (1, 3), (3,))],
+        # the count of outputs is the extent along axis: known while building, or rejected
+        "unbind_infer_meta": [Case((t(2, 3),), (1,), (3,), known=((0, 1),))],
         "un_stack_grad_infer_meta": [Case(([t(2), t(2), t(2)],), (1,))],
         "reverse_infer_meta": [Case((t(2, 3),), ((0, -1),))],
     }
@@ -1133,7 +1135,7 @@ def test_extents_that_decide_an_output_rank_must_be_known_while_building_a_graph
 ) -> None:
     for index, dim in case.known:
         variant = _with_unknown(Case(case.inputs, case.attrs, case.outputs), (index, None, dim))
-        with pytest.raises(InvalidArgumentError, match="must have a known last dim"):
+        with pytest.raises(InvalidArgumentError, match="must have a known (last dim|extent)"):
             infer(name, variant, COMPILE)
 
 

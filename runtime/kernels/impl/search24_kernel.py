@@ -48,7 +48,7 @@ from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.nth_element import nth_element
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
-from phiops.runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 D = DataType
 
@@ -418,6 +418,12 @@ def repeat_interleave_with_tensor_index_kernel(
 @register_kernel("unstack", dtypes=UNSTACK_DTYPES)
 def unstack_kernel(ctx: KernelContext, x: Array, axis: int, num: int) -> list[Array]:
     moved = ctx.xp.moveaxis(x, axis, 0)
+    return [moved[i].copy() for i in range(moved.shape[0])]
+
+
+@register_kernel("unbind", dtypes=ALL_TYPES)
+def unbind_kernel(ctx: KernelContext, input: Array, axis: int) -> list[Array]:
+    moved = ctx.xp.moveaxis(input, axis, 0)
     return [moved[i].copy() for i in range(moved.shape[0])]
 
 
