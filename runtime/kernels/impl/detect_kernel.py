@@ -422,7 +422,11 @@ def _separable(xp: Any, image: Array, along_y: np.ndarray, along_x: np.ndarray) 
     block = image[:, xp.asarray(rows)][:, :, xp.asarray(cols)]
     wy = xp.asarray(along_y[:, rows])
     wx = xp.asarray(along_x[:, cols])
-    return xp.einsum("ph,chw,qw->cpq", wy, block, wx).astype(image.dtype)
+    if block.dtype.kind in "iu":  # BLAS has no integer GEMM; einsum keeps the exact sums
+        return xp.einsum("ph,chw,qw->cpq", wy, block, wx).astype(image.dtype)
+    # two batched GEMMs, [p, h] @ [c, h, w] then @ [w, q]: einsum's three-operand loop is
+    # several times slower already at a few channels
+    return ((wy @ block) @ wx.T).astype(image.dtype, copy=False)
 
 
 def roi_pool_bins(
