@@ -7,6 +7,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Sequence
 
 from phiops.runtime.autograd.grad_mode import GRAD_MODE
+from phiops.runtime.common import DataType
 from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, MissingGradNode
 from phiops.runtime.autograd.record import edge_of, is_differentiable
 from phiops.runtime.tensor.version import bump_version, version_of
@@ -60,13 +61,24 @@ def _sum(total: Tensor, grad: Tensor, owned: set[int], create_graph: bool) -> Te
         return _add_kinds(total, grad)
     if id(total) in owned and _in_place(total, grad, False):
         return total
-    result = op_api("add")(total, grad)
+    result = _add(total, grad)
     if not create_graph:
         owned.add(id(result))
     return result
 
 
+def _add(a: Tensor, b: Tensor) -> Tensor:
+    """``a + b`` of two gradients by the add op. PaddlePaddle 3.3.1 registers no bfloat16 add
+    on the CPU (nor does phiops, which keeps its registrations): bfloat16 gradients (phiops's
+    amp on the CPU) are summed in float32 and rounded once, what a bfloat16 add computes."""
+    if a.dtype is _BFLOAT16 and b.dtype is _BFLOAT16:
+        cast = op_api("cast")
+        return cast(op_api("add")(cast(a, _FLOAT32), cast(b, _FLOAT32)), _BFLOAT16)
+    return op_api("add")(a, b)
+
+
 _DENSE = TensorKind.DENSE
+_BFLOAT16, _FLOAT32 = DataType.BFLOAT16, DataType.FLOAT32
 
 
 def _add_kinds(a: Tensor, b: Tensor) -> Tensor:
@@ -411,7 +423,7 @@ def _finish_leaf(
             # Zeroed by clear_grad and not written since: the gradient is copied in, not added.
             or not _in_place(current, grad, node.zeroed_version == version_of(current))
         ):
-            total = op_api("add")(current, grad)
+            total = _add(current, grad)
             tensor._grad = total
             node.owned_grad = None if create_graph else total
         node.zeroed_version = -1

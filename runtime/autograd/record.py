@@ -16,17 +16,27 @@ from phiops.runtime.autograd.grad_node import (
 )
 from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 
+import ml_dtypes
+import numpy as np
+
 if TYPE_CHECKING:
     from phiops.runtime.eager.tensor import Tensor
 
 __all__ = ["record", "edge_of", "is_differentiable"]
 
 _DIFFERENTIABLE_KINDS = frozenset("fc")
+_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def _is_differentiable_dtype(dtype: Any) -> bool:
+    """numpy's floating and complex kinds, and bfloat16 (ml_dtypes' kind is "V")."""
+    return dtype.kind in _DIFFERENTIABLE_KINDS or dtype == _BFLOAT16
 
 
 def is_differentiable(tensor: Tensor) -> bool:
-    """Floating and complex tensors can carry gradients; integer and bool ones never do."""
-    return tensor.array.dtype.kind in _DIFFERENTIABLE_KINDS
+    """Floating (bfloat16 included) and complex tensors can carry gradients; integer and bool
+    ones never do."""
+    return _is_differentiable_dtype(tensor.array.dtype)
 
 
 def edge_of(tensor: Tensor) -> Any:
@@ -56,7 +66,7 @@ def record(
             needed = needed or any(e is not None for e in items)
             edges.append(items)
             every_edge = False
-        elif value.stop_gradient or value.array.dtype.kind not in _DIFFERENTIABLE_KINDS:
+        elif value.stop_gradient or not _is_differentiable_dtype(value.array.dtype):
             edges.append(None)
             every_edge = False
         else:
@@ -72,7 +82,7 @@ def record(
         # The common case, one Tensor output: no per-output dispatch on its kind.
         output = outputs[0]
         node = GradNode(spec, edges, [], [output.meta], every_edge)
-        if output.array.dtype.kind in _DIFFERENTIABLE_KINDS:
+        if _is_differentiable_dtype(output.array.dtype):
             output.stop_gradient = False
             output._grad_node = (node, 0)
     else:
@@ -119,7 +129,7 @@ def _node_for_outputs(
                 if is_differentiable(item):
                     item.stop_gradient = False
                     item._grad_node = (node, (slot, position))
-        elif output.array.dtype.kind in _DIFFERENTIABLE_KINDS:
+        elif _is_differentiable_dtype(output.array.dtype):
             output.stop_gradient = False
             output._grad_node = (node, slot)
     return node
