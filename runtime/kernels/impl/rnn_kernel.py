@@ -82,12 +82,16 @@ MODES = {"LSTM": 0, "GRU": 1, "RNN_TANH": 2, "RNN_RELU": 3}
 
 GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
-SEQUENCE_MAX_WORK = 1 << 16
-"""Multiply-adds of one step's h W_hh^T (batch * gates * hidden^2) up to which the native
-`rnn_sequence` runs a layer's whole loop with its own products; above it each step's product is
-one BLAS call and the step's gate arithmetic one `rnn_cell` call. bench/rnn_steps.py measured the
-crossover on this machine's 2 cores (float32, batch 1): the loop in C is ahead up to hidden ~128
-(4 * 128^2 = 65536 for an LSTM), BLAS beyond (at hidden 512 the C loop takes 1.7x as long)."""
+SEQUENCE_MAX_WORK = 1 << 14
+"""Multiply-adds of one step's h W_hh^T (batch * gates * hidden^2) up to which, for a batch of
+at most `SEQUENCE_MAX_BATCH` rows, the native `rnn_sequence` runs a layer's whole loop with its
+own products; otherwise each step's product is one BLAS call and its gate arithmetic one
+`rnn_cell` call. Measured on this 2-core machine (thread CPU time, 32 steps, float32, loaded by
+other sessions): LSTM at batch 1 hidden 16 0.07 ms against 0.15, hidden 64 0.28 against 0.32,
+hidden 128 0.83 against 0.72, hidden 512 8.5 against 6.7; at batch 4 even at hidden 32 (16384
+multiply-adds, 0.50 both); at batch 16 BLAS ahead from hidden 16 (0.77 against 1.0). GRU alike."""
+
+SEQUENCE_MAX_BATCH = 8
 
 
 def input_projection(
@@ -150,7 +154,7 @@ def run_direction(
         if keep
         else [None] * 5
     )
-    if batch * GATES[mode] * hidden * hidden <= SEQUENCE_MAX_WORK:
+    if batch <= SEQUENCE_MAX_BATCH and batch * GATES[mode] * hidden * hidden <= SEQUENCE_MAX_WORK:
         native(
             MODES[mode], steps, batch, hidden, pre, w_hh, bhc, h, c, valid, reverse, out,
             column, out.shape[2], *caches,
