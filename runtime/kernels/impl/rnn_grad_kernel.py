@@ -41,6 +41,8 @@ def _direction_grad(
     d_hh = xp.empty(gates.shape, dtype=x.dtype) if mode == "GRU" else d_pre
     dh = dh_last.copy()
     dc = dc_last.copy() if dc_last is not None else None
+    # the tanh of every step's new c in one call (the forward kept c, not its tanh)
+    tanh_c_all = xp.tanh(cache["c_new"]) if mode == "LSTM" else None
     order = range(steps) if reverse else range(steps - 1, -1, -1)
     for t in order:
         if valid is None:
@@ -55,31 +57,30 @@ def _direction_grad(
         if mode == "LSTM":
             i, f = g[:, :hidden], g[:, hidden : 2 * hidden]
             cc, o = g[:, 2 * hidden : 3 * hidden], g[:, 3 * hidden :]
-            tanh_c = xp.tanh(cache["c_new"][t])
+            tanh_c = tanh_c_all[t]
             if valid is None:
                 dc_new, dc_keep = dc, None
             else:
                 dc_new, dc_keep = dc * m, dc * (1 - m)
             dc_total = dc_new + dh_new * o * (1 - tanh_c * tanh_c)
-            d_pre[t] = xp.concatenate(
-                [
-                    dc_total * cc * i * (1 - i),
-                    dc_total * cache["c_prev"][t] * f * (1 - f),
-                    dc_total * i * (1 - cc * cc),
-                    dh_new * tanh_c * o * (1 - o),
-                ],
-                axis=1,
-            )
+            d = d_pre[t]
+            d[:, :hidden] = dc_total * cc * i * (1 - i)
+            d[:, hidden : 2 * hidden] = dc_total * cache["c_prev"][t] * f * (1 - f)
+            d[:, 2 * hidden : 3 * hidden] = dc_total * i * (1 - cc * cc)
+            d[:, 3 * hidden :] = dh_new * tanh_c * o * (1 - o)
             dc = dc_total * f if dc_keep is None else dc_total * f + dc_keep
-            dh = d_pre[t] @ w_hh
+            dh = d @ w_hh
         elif mode == "GRU":
             r, z, cc = g[:, :hidden], g[:, hidden : 2 * hidden], g[:, 2 * hidden :]
             da_c = dh_new * (1 - z) * (1 - cc * cc)
             da_r = da_c * cache["hc"][t] * r * (1 - r)
             da_z = dh_new * (h_prev - cc) * z * (1 - z)
-            d_pre[t] = xp.concatenate([da_r, da_z, da_c], axis=1)
-            d_hh[t] = xp.concatenate([da_r, da_z, da_c * r], axis=1)
-            dh = dh_new * z + d_hh[t] @ w_hh
+            d, e = d_pre[t], d_hh[t]
+            d[:, :hidden] = e[:, :hidden] = da_r
+            d[:, hidden : 2 * hidden] = e[:, hidden : 2 * hidden] = da_z
+            d[:, 2 * hidden :] = da_c
+            e[:, 2 * hidden :] = da_c * r
+            dh = dh_new * z + e @ w_hh
         else:
             if mode == "RNN_TANH":
                 d_pre[t] = dh_new * (1 - g * g)
