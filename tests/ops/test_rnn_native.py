@@ -1,15 +1,15 @@
-"""The rnn op's forward steps through the optional compiled kernels (runtime/kernels/csrc/rnn.h:
-``rnn_sequence``, a layer's whole loop with its own h W_hh^T products, and ``rnn_cell``, one
-step's gate arithmetic after a BLAS product) and through the numpy code (FLAGS_use_native_kernels
-off): each path against the float64 step-by-step reference of tests/ops/test_rnn.py, and the
-native paths against the numpy one, forward outputs, last states and the gradients the grad
-kernel computes from the recomputed forward's caches.
+"""The rnn op's steps through the optional compiled kernels (runtime/kernels/csrc/rnn.h:
+``rnn_sequence``, a layer's whole loop with its own h W_hh^T products, ``rnn_cell``, one step's
+gate arithmetic after a BLAS product, and ``rnn_sequence_grad``, the whole loop back for the
+sizes ``rnn_sequence`` takes) and through the numpy code (FLAGS_use_native_kernels off): each
+path against the float64 step-by-step reference of tests/ops/test_rnn.py, and the native paths
+against the numpy one, forward outputs, last states and the gradients rnn_grad computes.
 
 The paths are not bit for bit the same: the C code uses the C library's expf/tanhf (exp/tanh)
-where numpy has its own SIMD versions, and ``rnn_sequence`` sums h W_hh^T in 16 partial sums
-where BLAS has its own order. The agreement stated and checked: within 2e-6 (float32) and 1e-14
-(float64) relative to the larger of 1 and the value (measured: 5.8e-7 and 8.9e-16 on these
-cases), gradients within 8 times that (measured: 2.3e-6 and 3.8e-15)."""
+where numpy has its own SIMD versions, and sums the products in its own order (16 partial sums
+forward, row by row back) where BLAS has its. The agreement stated and checked: within 2e-6
+(float32) and 1e-14 (float64) relative to the larger of 1 and the value (measured: 5.8e-7 and
+8.9e-16 on these cases), gradients within 8 times that (measured: 1.9e-6 and 4.3e-15)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import phiops.generated as phi
 from phiops.runtime import flags
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels import native
-from phiops.runtime.kernels.impl import rnn_kernel
+from phiops.runtime.kernels.impl import rnn_grad_kernel, rnn_kernel
 from tests.ops.op_testing import tolerance
 from tests.ops.test_rnn import GATES, call, make_inputs, reference
 
@@ -170,9 +170,26 @@ def test_the_step_loop_is_chosen_by_the_size_of_the_hidden_product(monkeypatch) 
     call("LSTM", x, states, weights)
     assert calls == ["rnn_sequence"]  # 4 * 8 * 8 = 256 multiply-adds a step
     calls.clear()
+    monkeypatch.setattr(rnn_grad_kernel, "native_function", spy)
+    leaves = [phi.to_tensor(a, stop_gradient=False) for a in [x, *states, *weights]]
+    out, _, _ = phi.rnn(leaves[0], leaves[1:3], leaves[3:], None, phi.zeros([0], "uint8"),
+                        0.0, False, 3, 8, 1, "LSTM", 0, False)  # fmt: skip
+    phi.grad(phi.sum(out), leaves)
+    # the forward, the grad kernel's recomputation of it, then the steps back
+    assert calls == ["rnn_sequence", "rnn_sequence", "rnn_sequence_grad"]
+    calls.clear()
     monkeypatch.setattr(rnn_kernel, "SEQUENCE_MAX_WORK", 255)
     call("LSTM", x, states, weights)
     assert calls == ["rnn_cell"] * 3
+    calls.clear()
+    phi.grad(
+        phi.sum(
+            phi.rnn(leaves[0], leaves[1:3], leaves[3:], None, phi.zeros([0], "uint8"),
+                    0.0, False, 3, 8, 1, "LSTM", 0, False)[0]  # fmt: skip
+        ),
+        leaves,
+    )
+    assert calls == ["rnn_cell"] * 6  # no rnn_sequence_grad: the numpy steps back
 
 
 @pytest.mark.skipif(not HAS_RNN, reason=NOT_BUILT)
@@ -214,3 +231,39 @@ def test_the_extension_refuses_wrong_buffers() -> None:
         h.flags.writeable = False
         n.rnn_cell(2, batch, hidden, f32(batch, hidden), f32(batch, hidden), None, h, None,
                    None, f32(batch, hidden), 0, hidden, None, None, None, None, None)  # fmt: skip
+
+
+@pytest.mark.skipif(not HAS_RNN, reason=NOT_BUILT)
+def test_rnn_sequence_grad_refuses_wrong_buffers() -> None:
+    n = native._native
+    steps, batch, hidden = 2, 2, 3
+    f32 = lambda *shape: np.zeros(shape, np.float32)  # noqa: E731
+    per_step = (steps, batch, hidden)
+
+    def grad(**change):
+        args = dict(
+            mode=1, steps=steps, batch=batch, hidden=hidden, w_hh=f32(3 * hidden, hidden),
+            valid=None, reverse=False, d_out=f32(steps, batch, 2 * hidden), d_offset=hidden,
+            d_width=2 * hidden, h_prev=f32(*per_step), gates=f32(steps, batch, 3 * hidden),
+            c_prev=None, c_new=None, hc=f32(*per_step), dh=f32(batch, hidden), dc=None,
+            d_pre=f32(steps, batch, 3 * hidden), d_hh=f32(steps, batch, 3 * hidden),
+        )  # fmt: skip
+        args.update(change)
+        n.rnn_sequence_grad(*args.values())
+
+    grad()  # the valid call runs
+    with pytest.raises(ValueError, match="mode"):
+        grad(mode=7)
+    with pytest.raises(ValueError, match="out_offset"):
+        grad(d_offset=hidden + 1)
+    with pytest.raises(TypeError):  # GRU needs hc
+        grad(hc=None)
+    with pytest.raises(TypeError):  # and d_hh
+        grad(d_hh=None)
+    with pytest.raises(ValueError, match="gates: expected"):
+        grad(gates=f32(steps, batch, 4 * hidden))
+    with pytest.raises(TypeError, match="format"):
+        grad(dh=np.zeros((batch, hidden)))
+    with pytest.raises(TypeError):  # LSTM needs c_prev, c_new and dc
+        grad(mode=0, w_hh=f32(4 * hidden, hidden), gates=f32(steps, batch, 4 * hidden),
+             d_pre=f32(steps, batch, 4 * hidden))  # fmt: skip

@@ -737,17 +737,10 @@ static PyObject *pool2d(PyObject *self, PyObject *args)
 #undef TANH
 #undef NAME
 
-/* The 12 arrays of rnn_cell and rnn_sequence, in their argument order. */
-#define RNN_ARRAYS 12
-
-/* Check the sizes and get the buffers of objs (pre, mm or w_hh, bhc, h, c, valid, out, h_prev,
- * gates, c_prev, c_new, hc) for `steps` steps (rnn_cell: 1); the format is pre's. 0 on success,
- * else -1 with an exception set and nothing held. */
-static int rnn_arrays(int mode, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
-                      Py_ssize_t out_offset, Py_ssize_t out_width, int sequence, PyObject **objs,
-                      Py_buffer *v, const char **format)
+/* The mode and sizes of an rnn call; -1 with ValueError set. */
+static int rnn_check(int mode, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
+                     Py_ssize_t out_offset, Py_ssize_t out_width)
 {
-    memset(v, 0, RNN_ARRAYS * sizeof(Py_buffer));
     if (mode < 0 || mode > 3) {
         PyErr_Format(PyExc_ValueError, "mode: expected 0 (LSTM), 1 (GRU), 2 (RNN_TANH) or 3 "
                                        "(RNN_RELU), got %d", mode);
@@ -765,6 +758,22 @@ static int rnn_arrays(int mode, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t h
                      out_offset, hidden, out_width);
         return -1;
     }
+    return 0;
+}
+
+/* The 12 arrays of rnn_cell and rnn_sequence, in their argument order. */
+#define RNN_ARRAYS 12
+
+/* Check the sizes and get the buffers of objs (pre, mm or w_hh, bhc, h, c, valid, out, h_prev,
+ * gates, c_prev, c_new, hc) for `steps` steps (rnn_cell: 1); the format is pre's. 0 on success,
+ * else -1 with an exception set and nothing held. */
+static int rnn_arrays(int mode, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
+                      Py_ssize_t out_offset, Py_ssize_t out_width, int sequence, PyObject **objs,
+                      Py_buffer *v, const char **format)
+{
+    memset(v, 0, RNN_ARRAYS * sizeof(Py_buffer));
+    if (rnn_check(mode, steps, batch, hidden, out_offset, out_width) < 0)
+        return -1;
     if (!(*format = float_format(objs[0])))
         return -1;
     const Py_ssize_t gh = RNN_G(mode) * hidden, bh = batch * hidden;
@@ -879,6 +888,76 @@ static PyObject *rnn_sequence(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(rnn_sequence_grad_doc,
+             "rnn_sequence_grad(mode, steps, batch, hidden, w_hh, valid, reverse, d_out,\n"
+             "                  d_offset, d_width, h_prev, gates, c_prev, c_new, hc, dh, dc,\n"
+             "                  d_pre, d_hh)\n\n"
+             "The backward of rnn_sequence over all steps, in the reverse of the forward's\n"
+             "order: from the forward's caches (steps x batch x ..., as rnn_sequence writes them;\n"
+             "c_prev, c_new for LSTM, hc for GRU, else None) and the output's gradient d_out\n"
+             "(steps x batch x d_width, this direction at column d_offset), write d_pre and\n"
+             "(GRU) d_hh (steps x batch x G*hidden) and turn dh and (LSTM) dc (batch x hidden)\n"
+             "from the last state's gradients into the initial state's.");
+
+static PyObject *rnn_sequence_grad(PyObject *self, PyObject *args)
+{
+    int mode, reverse;
+    Py_ssize_t steps, batch, hidden, d_offset, d_width;
+    PyObject *o[12];
+    if (!PyArg_ParseTuple(args, "innnOOpOnnOOOOOOOOO:rnn_sequence_grad", &mode, &steps, &batch,
+                          &hidden, &o[0], &o[1], &reverse, &o[2], &d_offset, &d_width, &o[3],
+                          &o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10], &o[11]))
+        return NULL;
+    if (rnn_check(mode, steps, batch, hidden, d_offset, d_width) < 0)
+        return NULL;
+    const char *format = float_format(o[4]);
+    if (!format)
+        return NULL;
+    const Py_ssize_t gh = RNN_G(mode) * hidden, bh = batch * hidden;
+    const Py_ssize_t sizes[12] = {gh * hidden,         steps * batch, steps * batch * d_width,
+                                  steps * bh,          steps * batch * gh, steps * bh,
+                                  steps * bh,          steps * bh,    bh,
+                                  bh,                  steps * batch * gh, steps * batch * gh};
+    static const char *names[12] = {"w_hh", "valid", "d_out", "h_prev", "gates", "c_prev",
+                                    "c_new", "hc", "dh", "dc", "d_pre", "d_hh"};
+    Py_buffer v[12];
+    memset(v, 0, sizeof v);
+    for (int k = 0; k < 12; k++) {
+        int writable = k >= 8;
+        int lstm_only = k == 5 || k == 6 || k == 9, gru_only = k == 7 || k == 11;
+        int optional = k == 1 || (lstm_only && mode != 0) || (gru_only && mode != 1);
+        if (get_array(o[k], names[k], format, sizes[k], writable, optional, &v[k]) < 0) {
+            release_all(v, 12);
+            return NULL;
+        }
+    }
+    void *p[12];
+    for (int k = 0; k < 12; k++)
+        p[k] = v[k].buf;
+    if (mode != 0)
+        p[5] = p[6] = p[9] = NULL;
+    if (mode != 1)
+        p[7] = p[11] = NULL;
+    void *scratch = PyMem_RawMalloc((size_t)(3 * hidden) * v[4].itemsize);
+    if (!scratch) {
+        release_all(v, 12);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        rnn_sequence_grad_float32(mode, steps, batch, hidden, p[0], p[1], reverse,
+                                  (float *)p[2] + d_offset, d_width, p[3], p[4], p[5], p[6],
+                                  p[7], p[8], p[9], p[10], p[11], scratch);
+    else
+        rnn_sequence_grad_float64(mode, steps, batch, hidden, p[0], p[1], reverse,
+                                  (double *)p[2] + d_offset, d_width, p[3], p[4], p[5], p[6],
+                                  p[7], p[8], p[9], p[10], p[11], scratch);
+    Py_END_ALLOW_THREADS;
+    PyMem_RawFree(scratch);
+    release_all(v, 12);
+    Py_RETURN_NONE;
+}
+
 /* ---- end rnn ---- */
 
 static PyMethodDef methods[] = {
@@ -899,6 +978,7 @@ static PyMethodDef methods[] = {
     /* issue 26: the rnn op's recurrent steps */
     {"rnn_cell", rnn_cell, METH_VARARGS, rnn_cell_doc},
     {"rnn_sequence", rnn_sequence, METH_VARARGS, rnn_sequence_doc},
+    {"rnn_sequence_grad", rnn_sequence_grad, METH_VARARGS, rnn_sequence_grad_doc},
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     {NULL, NULL, 0, NULL},
 };

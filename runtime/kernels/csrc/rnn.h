@@ -156,3 +156,79 @@ static void NAME(rnn_sequence)(int mode, Py_ssize_t steps, Py_ssize_t batch, Py_
                        hc ? hc + t * bh : NULL);
     }
 }
+
+/* The backward of rnn_sequence (rnn_grad_kernel.py's _direction_grad has the math and the numpy
+ * path): walking the steps in the reverse of the forward's order, from the forward's caches
+ * (h_prev, gates, c_prev, c_new, hc as rnn_cell writes them), d_out (the output's gradient, this
+ * direction's hidden values at d_out[row * d_width]), dh and dc (the last state's gradients, in
+ * place: they end as the initial state's), write d_pre (steps x batch x gh: the gradient of the
+ * step's gate pre-activations, x W_ih^T + b_ih + ...) and for GRU d_hh (the same, with the
+ * candidate's scaled by r: the gradient of h W_hh^T + b_hh). dh W_hh is done here (axpy over the
+ * rows of W_hh). scratch: 3 * hidden elements. */
+static void NAME(rnn_sequence_grad)(int mode, Py_ssize_t steps, Py_ssize_t batch,
+                                    Py_ssize_t hidden, const T *w_hh, const T *valid,
+                                    int reverse, const T *d_out, Py_ssize_t d_width,
+                                    const T *h_prev, const T *gates, const T *c_prev,
+                                    const T *c_new, const T *hc, T *dh, T *dc, T *d_pre,
+                                    T *d_hh, T *scratch)
+{
+    const Py_ssize_t gh = RNN_G(mode) * hidden, bh = batch * hidden, bg = batch * gh;
+    T *dhn = scratch, *keep = scratch + hidden, *acc = scratch + 2 * hidden;
+    for (Py_ssize_t s = 0; s < steps; s++) {
+        const Py_ssize_t t = reverse ? s : steps - 1 - s;
+        for (Py_ssize_t b = 0; b < batch; b++) {
+            const int valid_row = !valid || valid[t * batch + b] != (T)0;
+            const T *dout = d_out + (t * batch + b) * d_width;
+            const T *g = gates + t * bg + b * gh;
+            T *dhb = dh + b * hidden, *dp = d_pre + t * bg + b * gh;
+            for (Py_ssize_t j = 0; j < hidden; j++) {
+                dhn[j] = valid_row ? dhb[j] + dout[j] : (T)0;
+                keep[j] = valid_row ? (T)0 : dhb[j];
+            }
+            const T *e = dp; /* the row multiplied by W_hh */
+            if (mode == 0) {
+                T *dcb = dc + b * hidden;
+                const T *cp = c_prev + t * bh + b * hidden, *cn = c_new + t * bh + b * hidden;
+                for (Py_ssize_t j = 0; j < hidden; j++) {
+                    T i = g[j], f = g[hidden + j], cc = g[2 * hidden + j], o = g[3 * hidden + j];
+                    T tc = TANH(cn[j]);
+                    T dc_new = valid_row ? dcb[j] : (T)0, dc_keep = valid_row ? (T)0 : dcb[j];
+                    T total = dc_new + dhn[j] * o * ((T)1 - tc * tc);
+                    dp[j] = total * cc * i * ((T)1 - i);
+                    dp[hidden + j] = total * cp[j] * f * ((T)1 - f);
+                    dp[2 * hidden + j] = total * i * ((T)1 - cc * cc);
+                    dp[3 * hidden + j] = dhn[j] * tc * o * ((T)1 - o);
+                    dcb[j] = total * f + dc_keep;
+                }
+            } else if (mode == 1) {
+                const T *hp = h_prev + t * bh + b * hidden, *hcb = hc + t * bh + b * hidden;
+                T *dq = d_hh + t * bg + b * gh;
+                for (Py_ssize_t j = 0; j < hidden; j++) {
+                    T r = g[j], z = g[hidden + j], cc = g[2 * hidden + j];
+                    T da_c = dhn[j] * ((T)1 - z) * ((T)1 - cc * cc);
+                    T da_r = da_c * hcb[j] * r * ((T)1 - r);
+                    T da_z = dhn[j] * (hp[j] - cc) * z * ((T)1 - z);
+                    dp[j] = dq[j] = da_r;
+                    dp[hidden + j] = dq[hidden + j] = da_z;
+                    dp[2 * hidden + j] = da_c;
+                    dq[2 * hidden + j] = da_c * r;
+                }
+                e = dq;
+            } else {
+                for (Py_ssize_t j = 0; j < hidden; j++)
+                    dp[j] = mode == 2 ? dhn[j] * ((T)1 - g[j] * g[j])
+                                      : (g[j] > (T)0 ? dhn[j] : (T)0);
+            }
+            for (Py_ssize_t k = 0; k < hidden; k++)
+                acc[k] = 0;
+            for (Py_ssize_t j = 0; j < gh; j++) {
+                const T ej = e[j];
+                const T *w = w_hh + j * hidden;
+                for (Py_ssize_t k = 0; k < hidden; k++)
+                    acc[k] += ej * w[k];
+            }
+            for (Py_ssize_t k = 0; k < hidden; k++)
+                dhb[k] = (mode == 1 ? dhn[k] * g[hidden + k] + acc[k] : acc[k]) + keep[k];
+        }
+    }
+}
