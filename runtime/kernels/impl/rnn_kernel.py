@@ -24,6 +24,15 @@ output is 0 and the state stays what it was, so the last state is that of the la
 ones when no dropout is drawn, empty at inference). ``reserve`` has the extents PaddlePaddle
 gives it; phiops's grad kernel recomputes the forward steps from the inputs and the mask instead
 of reading it, so it is left zero.
+
+How the steps run: each layer and direction's input projection is one GEMM over all steps; then,
+for numpy float32/float64 arrays with the optional native module (runtime/kernels/native.py),
+either the whole loop over time in one C call (``rnn_sequence``, runtime/kernels/csrc/rnn.h: small
+batches and hidden sizes, `SEQUENCE_MAX_WORK`) or per step one BLAS product h W_hh^T and one C
+call for the gate arithmetic (``rnn_cell``); otherwise (no module, the flag off, CuPy) the steps
+in array calls (`run_steps_numpy`). All write each step's output into the layer's output at the
+direction's columns and update the state in place (tests/ops/test_rnn_native.py: the paths
+agree within a stated tolerance).
 """
 
 from __future__ import annotations
