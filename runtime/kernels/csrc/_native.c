@@ -715,6 +715,251 @@ static PyObject *pool2d(PyObject *self, PyObject *args)
 
 /* ---- end issue 26 kernels ---- */
 
+/* ---- issue 26: the rnn op's recurrent steps (rnn.h) ---- */
+
+#define T float
+#define EXP expf
+#define TANH tanhf
+#define NAME(f) f##_float32
+#include "rnn.h"
+#undef T
+#undef EXP
+#undef TANH
+#undef NAME
+
+#define T double
+#define EXP exp
+#define TANH tanh
+#define NAME(f) f##_float64
+#include "rnn.h"
+#undef T
+#undef EXP
+#undef TANH
+#undef NAME
+
+/* The mode and sizes of an rnn call; -1 with ValueError set. */
+static int rnn_check(int mode, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
+                     Py_ssize_t out_offset, Py_ssize_t out_width)
+{
+    if (mode < 0 || mode > 3) {
+        PyErr_Format(PyExc_ValueError, "mode: expected 0 (LSTM), 1 (GRU), 2 (RNN_TANH) or 3 "
+                                       "(RNN_RELU), got %d", mode);
+        return -1;
+    }
+    if (steps < 0 || batch < 0 || hidden < 1) {
+        PyErr_Format(PyExc_ValueError,
+                     "expected steps >= 0, batch >= 0 and hidden >= 1, got %zd, %zd and %zd",
+                     steps, batch, hidden);
+        return -1;
+    }
+    if (out_offset < 0 || out_width < out_offset + hidden) {
+        PyErr_Format(PyExc_ValueError,
+                     "out_offset %zd and hidden %zd do not fit in rows of out_width %zd",
+                     out_offset, hidden, out_width);
+        return -1;
+    }
+    return 0;
+}
+
+/* The 12 arrays of rnn_cell and rnn_sequence, in their argument order. */
+#define RNN_ARRAYS 12
+
+/* Check the sizes and get the buffers of objs (pre, mm or w_hh, bhc, h, c, valid, out, h_prev,
+ * gates, c_prev, c_new, hc) for `steps` steps (rnn_cell: 1); the format is pre's. 0 on success,
+ * else -1 with an exception set and nothing held. */
+static int rnn_arrays(int mode, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
+                      Py_ssize_t out_offset, Py_ssize_t out_width, int sequence, PyObject **objs,
+                      Py_buffer *v, const char **format)
+{
+    memset(v, 0, RNN_ARRAYS * sizeof(Py_buffer));
+    if (rnn_check(mode, steps, batch, hidden, out_offset, out_width) < 0)
+        return -1;
+    if (!(*format = float_format(objs[0])))
+        return -1;
+    const Py_ssize_t gh = RNN_G(mode) * hidden, bh = batch * hidden;
+    const Py_ssize_t sizes[RNN_ARRAYS] = {
+        steps * batch * gh, sequence ? gh * hidden : batch * gh, hidden, bh, bh,
+        steps * batch, steps * batch * out_width, steps * bh, steps * batch * gh, steps * bh,
+        steps * bh, steps * bh};
+    static const char *names[RNN_ARRAYS] = {"pre", "mm", "bhc", "h", "c", "valid", "out",
+                                            "h_prev", "gates", "c_prev", "c_new", "hc"};
+    /* writable: h, c, out and the caches; required: pre, mm/w_hh, h, out, bhc for GRU, c for
+     * LSTM */
+    for (int k = 0; k < RNN_ARRAYS; k++) {
+        int writable = k == 3 || k == 4 || k >= 6;
+        int optional = k == 5 || k >= 7 || (k == 2 && mode != 1) || (k == 4 && mode != 0);
+        const char *name = k == 1 && sequence ? "w_hh" : names[k];
+        if (get_array(objs[k], name, *format, sizes[k], writable, optional, &v[k]) < 0) {
+            release_all(v, RNN_ARRAYS);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(rnn_cell_doc,
+             "rnn_cell(mode, batch, hidden, pre, mm, bhc, h, c, valid, out, out_offset,\n"
+             "         out_width, h_prev, gates, c_prev, c_new, hc)\n\n"
+             "One time step of the rnn op for `batch` rows (mode 0 LSTM, 1 GRU, 2 RNN_TANH,\n"
+             "3 RNN_RELU; G = 4, 3, 1 gates): from the step's input projection pre and\n"
+             "mm = h W_hh^T (batch x G*hidden), GRU's candidate bias bhc (hidden), update h and\n"
+             "(LSTM) c (batch x hidden) in place and write the step's output at column\n"
+             "out_offset of out's rows of out_width (batch x out_width). valid (batch, or None):\n"
+             "0 where the row's step is past its length (output 0, state kept). The caches\n"
+             "(None, or this step's rows) receive h before the step, the activated gates,\n"
+             "c before and after (LSTM) and h W_hc^T + b_hc (GRU).");
+
+static PyObject *rnn_cell(PyObject *self, PyObject *args)
+{
+    int mode;
+    Py_ssize_t batch, hidden, out_offset, out_width;
+    PyObject *o[RNN_ARRAYS];
+    if (!PyArg_ParseTuple(args, "innOOOOOOOnnOOOOO:rnn_cell", &mode, &batch, &hidden, &o[0],
+                          &o[1], &o[2], &o[3], &o[4], &o[5], &o[6], &out_offset, &out_width,
+                          &o[7], &o[8], &o[9], &o[10], &o[11]))
+        return NULL;
+    Py_buffer v[RNN_ARRAYS];
+    const char *format;
+    if (rnn_arrays(mode, 1, batch, hidden, out_offset, out_width, 0, o, v, &format) < 0)
+        return NULL;
+    void *p[RNN_ARRAYS];
+    for (int k = 0; k < RNN_ARRAYS; k++)
+        p[k] = v[k].buf;
+    if (mode != 0)
+        p[4] = p[9] = p[10] = NULL;
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        rnn_cell_float32(mode, batch, hidden, p[0], p[1], p[2], p[3], p[4], p[5],
+                         (float *)p[6] + out_offset, out_width, p[7], p[8], p[9], p[10],
+                         p[11]);
+    else
+        rnn_cell_float64(mode, batch, hidden, p[0], p[1], p[2], p[3], p[4], p[5],
+                         (double *)p[6] + out_offset, out_width, p[7], p[8], p[9], p[10],
+                         p[11]);
+    Py_END_ALLOW_THREADS;
+    release_all(v, RNN_ARRAYS);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(rnn_sequence_doc,
+             "rnn_sequence(mode, steps, batch, hidden, pre, w_hh, bhc, h, c, valid, reverse,\n"
+             "             out, out_offset, out_width, h_prev, gates, c_prev, c_new, hc)\n\n"
+             "rnn_cell over all `steps` time steps of one layer in one direction (in reverse\n"
+             "order when reverse), the products h W_hh^T done here from w_hh (G*hidden x\n"
+             "hidden): pre, out, valid and the caches gain a leading steps axis (step t at\n"
+             "index t in both orders); h and c end as the last state.");
+
+static PyObject *rnn_sequence(PyObject *self, PyObject *args)
+{
+    int mode, reverse;
+    Py_ssize_t steps, batch, hidden, out_offset, out_width;
+    PyObject *o[RNN_ARRAYS];
+    if (!PyArg_ParseTuple(args, "innnOOOOOOpOnnOOOOO:rnn_sequence", &mode, &steps, &batch,
+                          &hidden, &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &reverse, &o[6],
+                          &out_offset, &out_width, &o[7], &o[8], &o[9], &o[10], &o[11]))
+        return NULL;
+    Py_buffer v[RNN_ARRAYS];
+    const char *format;
+    if (rnn_arrays(mode, steps, batch, hidden, out_offset, out_width, 1, o, v, &format) < 0)
+        return NULL;
+    void *p[RNN_ARRAYS];
+    for (int k = 0; k < RNN_ARRAYS; k++)
+        p[k] = v[k].buf;
+    if (mode != 0)
+        p[4] = p[9] = p[10] = NULL;
+    const Py_ssize_t gh = RNN_G(mode) * hidden;
+    void *scratch = PyMem_RawMalloc((size_t)(batch * gh) * v[0].itemsize + 1);
+    if (!scratch) {
+        release_all(v, RNN_ARRAYS);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        rnn_sequence_float32(mode, steps, batch, hidden, p[0], p[1], p[2], p[3], p[4], p[5],
+                             reverse, (float *)p[6] + out_offset, out_width, p[7], p[8], p[9],
+                             p[10], p[11], scratch);
+    else
+        rnn_sequence_float64(mode, steps, batch, hidden, p[0], p[1], p[2], p[3], p[4], p[5],
+                             reverse, (double *)p[6] + out_offset, out_width, p[7], p[8], p[9],
+                             p[10], p[11], scratch);
+    Py_END_ALLOW_THREADS;
+    PyMem_RawFree(scratch);
+    release_all(v, RNN_ARRAYS);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(rnn_sequence_grad_doc,
+             "rnn_sequence_grad(mode, steps, batch, hidden, w_hh, valid, reverse, d_out,\n"
+             "                  d_offset, d_width, h_prev, gates, c_prev, c_new, hc, dh, dc,\n"
+             "                  d_pre, d_hh)\n\n"
+             "The backward of rnn_sequence over all steps, in the reverse of the forward's\n"
+             "order: from the forward's caches (steps x batch x ..., as rnn_sequence writes them;\n"
+             "c_prev, c_new for LSTM, hc for GRU, else None) and the output's gradient d_out\n"
+             "(steps x batch x d_width, this direction at column d_offset), write d_pre and\n"
+             "(GRU) d_hh (steps x batch x G*hidden) and turn dh and (LSTM) dc (batch x hidden)\n"
+             "from the last state's gradients into the initial state's.");
+
+static PyObject *rnn_sequence_grad(PyObject *self, PyObject *args)
+{
+    int mode, reverse;
+    Py_ssize_t steps, batch, hidden, d_offset, d_width;
+    PyObject *o[12];
+    if (!PyArg_ParseTuple(args, "innnOOpOnnOOOOOOOOO:rnn_sequence_grad", &mode, &steps, &batch,
+                          &hidden, &o[0], &o[1], &reverse, &o[2], &d_offset, &d_width, &o[3],
+                          &o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10], &o[11]))
+        return NULL;
+    if (rnn_check(mode, steps, batch, hidden, d_offset, d_width) < 0)
+        return NULL;
+    const char *format = float_format(o[4]);
+    if (!format)
+        return NULL;
+    const Py_ssize_t gh = RNN_G(mode) * hidden, bh = batch * hidden;
+    const Py_ssize_t sizes[12] = {gh * hidden,         steps * batch, steps * batch * d_width,
+                                  steps * bh,          steps * batch * gh, steps * bh,
+                                  steps * bh,          steps * bh,    bh,
+                                  bh,                  steps * batch * gh, steps * batch * gh};
+    static const char *names[12] = {"w_hh", "valid", "d_out", "h_prev", "gates", "c_prev",
+                                    "c_new", "hc", "dh", "dc", "d_pre", "d_hh"};
+    Py_buffer v[12];
+    memset(v, 0, sizeof v);
+    for (int k = 0; k < 12; k++) {
+        int writable = k >= 8;
+        int lstm_only = k == 5 || k == 6 || k == 9, gru_only = k == 7 || k == 11;
+        int optional = k == 1 || (lstm_only && mode != 0) || (gru_only && mode != 1);
+        if (get_array(o[k], names[k], format, sizes[k], writable, optional, &v[k]) < 0) {
+            release_all(v, 12);
+            return NULL;
+        }
+    }
+    void *p[12];
+    for (int k = 0; k < 12; k++)
+        p[k] = v[k].buf;
+    if (mode != 0)
+        p[5] = p[6] = p[9] = NULL;
+    if (mode != 1)
+        p[7] = p[11] = NULL;
+    void *scratch = PyMem_RawMalloc((size_t)(3 * hidden) * v[4].itemsize);
+    if (!scratch) {
+        release_all(v, 12);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        rnn_sequence_grad_float32(mode, steps, batch, hidden, p[0], p[1], reverse,
+                                  (float *)p[2] + d_offset, d_width, p[3], p[4], p[5], p[6],
+                                  p[7], p[8], p[9], p[10], p[11], scratch);
+    else
+        rnn_sequence_grad_float64(mode, steps, batch, hidden, p[0], p[1], reverse,
+                                  (double *)p[2] + d_offset, d_width, p[3], p[4], p[5], p[6],
+                                  p[7], p[8], p[9], p[10], p[11], scratch);
+    Py_END_ALLOW_THREADS;
+    PyMem_RawFree(scratch);
+    release_all(v, 12);
+    Py_RETURN_NONE;
+}
+
+/* ---- end rnn ---- */
+
 static PyMethodDef methods[] = {
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
@@ -730,6 +975,10 @@ static PyMethodDef methods[] = {
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
     {"gelu", gelu, METH_VARARGS, gelu_doc},
+    /* issue 26: the rnn op's recurrent steps */
+    {"rnn_cell", rnn_cell, METH_VARARGS, rnn_cell_doc},
+    {"rnn_sequence", rnn_sequence, METH_VARARGS, rnn_sequence_doc},
+    {"rnn_sequence_grad", rnn_sequence_grad, METH_VARARGS, rnn_sequence_grad_doc},
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     {NULL, NULL, 0, NULL},
 };
