@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from phiops import codegen
 import phiops.generated as phi
 from phiops.codegen.model import SpecSet
 from tests.autograd import cases_activation_shape
+from tests.autograd.cases_base import Case, case, shape_label, uniform  # noqa: F401
 from tests.autograd.cases_indexing import INDEXING_CASES
 from tests.autograd.gradcheck import check_double_gradients, check_gradients
 
@@ -35,44 +35,6 @@ REPO = Path(__file__).resolve().parents[2]
 def op_specs() -> SpecSet:
     """The op specs the generated API was built from."""
     return codegen.load([REPO / "ops" / "api.yaml", REPO / "ops" / "backward.yaml"], base=REPO)
-
-
-@dataclass(frozen=True)
-class Case:
-    """One gradient check: ``fn`` applied to ``inputs``, covering ``ops``."""
-
-    ops: tuple[str, ...]
-    label: str
-    fn: Callable[..., Any]
-    inputs: tuple[np.ndarray, ...]
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return f"{'+'.join(self.ops)}-{self.label}"
-
-
-def case(
-    ops: str | Sequence[str],
-    label: str,
-    fn: Callable[..., Any],
-    *inputs: np.ndarray,
-    **options: Any,
-) -> Case:
-    """Declare a case; ``ops`` is one op name or several; ``options`` go to the check."""
-    names = (ops,) if isinstance(ops, str) else tuple(ops)
-    return Case(names, label, fn, tuple(inputs), options)
-
-
-def shape_label(*shapes: Sequence[int]) -> str:
-    return "x".join(str(list(s)).replace(" ", "") for s in shapes)
-
-
-# -- inputs -------------------------------------------------------------------------------------
-
-
-def uniform(shape: Sequence[int], seed: int, low: float = -2.0, high: float = 2.0) -> np.ndarray:
-    return np.random.default_rng(seed).uniform(low, high, size=tuple(shape))
 
 
 def positive(shape: Sequence[int], seed: int) -> np.ndarray:

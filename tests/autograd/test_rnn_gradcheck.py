@@ -10,7 +10,7 @@ import pytest
 
 import phiops.generated as phi
 from tests.autograd.gradcheck import check_gradients
-from tests.autograd.test_gradcheck_ops import Case, uniform
+from tests.autograd.cases_base import Case, uniform
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
