@@ -1084,6 +1084,45 @@ CASES.update(
     }
 )
 
+# the quant24 quantization ops of issue 24 (runtime/infermeta/quant24.py)
+_I8, _I16 = DataType.INT8, DataType.INT16
+CASES.update(
+    {
+        "fake_quantize_abs_max_infer_meta": [Case((t(2, 3),), (8, 1), (0, 0))],
+        "fake_channel_wise_quantize_abs_max_infer_meta": [
+            Case((t(2, 3),), (8, 1, 0, False), (0, 0)),
+            Case((t(2, 3, 4),), (8, 0, 1, False), (0, 0), label="axis1"),
+        ],
+        "fake_channel_wise_quantize_dequantize_abs_max_infer_meta": [
+            Case((t(2, 3),), (8, 1, 1), (0, 0))
+        ],
+        "fake_dequantize_max_abs_infer_meta": [Case((t(2, 3), t(1)), (127.0,))],
+        "fake_channel_wise_dequantize_max_abs_infer_meta": [
+            Case((t(2, 3), [t(2)]), ((8,), 0, 1)),
+            Case((t(2, 3, 4), [t(4), t(1)]), ((8, 4), 0, 2), label="two-scales"),
+        ],
+        "fake_quantize_range_abs_max_infer_meta": [
+            Case((t(2, 3), t(1), t(1, dtype=I64)), (10, 8, False, 1), (0, 0, 0)),
+            Case((t(2, 3), t(1), None), (10, 8, True, 1), (0, 0, 0), label="test"),
+        ],
+        "fake_quant_or_with_dequant_moving_average_abs_max_infer_meta": [
+            Case((t(2, 3), t(1), t(1), t(1)), (0.9, 8, False, 1), (0, 0, 0, 0)),
+            Case((t(2, 3), t(1), None, None), (0.9, 8, True, 1), (0, 0, 0, 0), label="test"),
+        ],
+        "dequantize_abs_max_infer_meta": [Case((t(2, 3, dtype=_I8), t(1)), (127.0,))],
+        "dequantize_log_infer_meta": [Case((t(2, 3, dtype=_I8), t(128)), ())],
+    }
+)
+MISMATCHES.update(
+    {
+        "fake_channel_wise_dequantize_max_abs_infer_meta": Case(
+            (t(2, 3), [t(3)]), ((8,), 0, 1)
+        ),
+        "fake_dequantize_max_abs_infer_meta": Case((t(2, 3), t(2)), (127.0,)),
+        "dequantize_log_infer_meta": Case((t(2, 3, dtype=_I8), t(100)), ()),
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -705,6 +705,31 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the quant24 quantization ops of issue 24: one-element scales and states, an int64 step,
+# int8 codes with a float32 table of 128
+ARGUMENTS.update(
+    {
+        "fake_dequantize_max_abs": lambda f, t: [t((2, 3), "float32"), t((1,), "float32"), 127.0],
+        "fake_channel_wise_dequantize_max_abs": lambda f, t: [
+            t((2, 3), "float32"), [t((2,), "float32")], [8], 0, 1
+        ],
+        "fake_quantize_range_abs_max": lambda f, t: [
+            t((2, 3), "float32"), t((1,), "float32"), t((1,), "int64"), 10, 8, False, 1
+        ],
+        "fake_quantize_moving_average_abs_max": lambda f, t: [
+            t((2, 3), "float32"), t((1,), "float32"), t((1,), "float32"), t((1,), "float32"),
+            0.9, 8, False, 1
+        ],
+        "fake_quantize_dequantize_moving_average_abs_max": lambda f, t: [
+            t((2, 3), "float32"), t((1,), "float32"), t((1,), "float32"), t((1,), "float32"),
+            0.9, 8, False, 1
+        ],
+        "dequantize_abs_max": lambda f, t: [t((2, 3), "int8"), t((1,), "float32"), 127.0],
+        "dequantize_log": lambda f, t: [t((2, 3), "int8"), t((128,), "float32")],
+    }
+)  # fmt: skip
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""
