@@ -1,7 +1,8 @@
 """InferMeta functions of the quant24 ops (issue 24): fake quantization and dequantization
 (fake_quantize_abs_max, fake_channel_wise_quantize_abs_max, fake_quantize_range_abs_max,
 fake_quantize_moving_average_abs_max, fake_dequantize_max_abs, dequantize_abs_max,
-dequantize_log, ...), following PaddlePaddle 3.3.1's functions of the same names in
+dequantize_log, ...), the quantized embedding lookup_table_dequant and the optimizer ops
+decayed_adagrad and ftrl, following PaddlePaddle 3.3.1's functions of the same names in
 paddle/phi/infermeta/ and refusing, with a named argument, the inputs 3.3.1's kernels crash on
 (channels of a 0-D tensor, a missing step counter or moving average in training)."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import extents_match, numel
+from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -22,6 +23,9 @@ __all__ = [
     "fake_quant_or_with_dequant_moving_average_abs_max_infer_meta",
     "dequantize_abs_max_infer_meta",
     "dequantize_log_infer_meta",
+    "lookup_table_dequant_infer_meta",
+    "decayed_adagrad_infer_meta",
+    "ftrl_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -312,3 +316,87 @@ def dequantize_log_infer_meta(
             f"argument 'dict' must hold the 128 values of the table, got dims {list(dict.dims)}"
         )
     _set(out, x.dims, DataType.FLOAT32, x)
+
+
+def lookup_table_dequant_infer_meta(
+    w: MetaTensor,
+    ids: MetaTensor,
+    padding_idx: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """out: ids's dims without the last (which must be 1), then (w's width - 2) * 4 codes."""
+    if len(w.dims) != 2:
+        raise InvalidArgumentError(
+            f"argument 'w' must be 2-D [rows, 2 + n], got dims {list(w.dims)}"
+        )
+    if w.dims[1] >= 0 and w.dims[1] < 3:
+        raise InvalidArgumentError(
+            f"argument 'w' must hold min, max and at least one float of codes per row, got dims "
+            f"{list(w.dims)}"
+        )
+    if ids.dtype != DataType.INT64:
+        raise InvalidArgumentError(
+            f"argument 'ids' must be an int64 tensor, got {ids.dtype.name.lower()}"
+        )
+    if not ids.dims or not extents_match(ids.dims[-1], 1, config):
+        raise InvalidArgumentError(
+            f"argument 'ids' must have a last dimension of 1, got dims {list(ids.dims)}"
+        )
+    width = (w.dims[1] - 2) * 4 if w.dims[1] >= 0 else -1
+    _set(out, ids.dims[:-1] + (width,), w.dtype, w)
+
+
+def _check_like_param(tensor: MetaTensor, name: str, param: MetaTensor, config: MetaConfig) -> None:
+    if not dims_match(tensor.dims, param.dims, config):
+        raise InvalidArgumentError(
+            f"argument '{name}' with dims {list(tensor.dims)} must have the dims of argument "
+            f"'param' {list(param.dims)}"
+        )
+    if tensor.dtype != param.dtype:
+        raise InvalidArgumentError(
+            f"argument '{name}' must have param's dtype {param.dtype.name.lower()}, got "
+            f"{tensor.dtype.name.lower()}"
+        )
+
+
+def decayed_adagrad_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    moment: MetaTensor,
+    learning_rate: MetaTensor,
+    decay: float,
+    epsilon: float,
+    param_out: MetaTensor,
+    moment_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """param_out and moment_out have param's dims and dtype."""
+    _check_like_param(grad, "grad", param, config)
+    _check_like_param(moment, "moment", param, config)
+    _check_one_element(learning_rate, "learning_rate", config)
+    _set(param_out, param.dims, param.dtype, param)
+    _set(moment_out, param.dims, param.dtype, param)
+
+
+def ftrl_infer_meta(
+    param: MetaTensor,
+    squared_accumulator: MetaTensor,
+    linear_accumulator: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    l1: float,
+    l2: float,
+    lr_power: float,
+    param_out: MetaTensor,
+    squared_accum_out: MetaTensor,
+    linear_accum_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """The three outputs have param's dims and dtype."""
+    _check_like_param(grad, "grad", param, config)
+    _check_like_param(squared_accumulator, "squared_accumulator", param, config)
+    _check_like_param(linear_accumulator, "linear_accumulator", param, config)
+    _check_one_element(learning_rate, "learning_rate", config)
+    for out in (param_out, squared_accum_out, linear_accum_out):
+        _set(out, param.dims, param.dtype, param)

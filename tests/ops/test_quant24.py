@@ -4,7 +4,8 @@ fake_channel_wise_dequantize_max_abs, dequantize_abs_max and dequantize_log. Eve
 dtype against a numpy reference written from PHI's formulas, the registrations against
 PaddlePaddle 3.3.1's, 0-D, empty and non-contiguous inputs, NaN, zero scales, the
 straight-through gradients, the in-place forms, legacy (PaddleSlim QAT) programs in the
-Executor and bad input. tests/ops/test_quant24_paddle.py compares PaddlePaddle 3.3.1's recorded
+Executor and bad input; also lookup_table_dequant, decayed_adagrad and ftrl.
+tests/ops/test_quant24_paddle.py compares PaddlePaddle 3.3.1's recorded
 results."""
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ OPS = (
     "fake_quantize_dequantize_moving_average_abs_max",
     "dequantize_abs_max",
     "dequantize_log",
+    "lookup_table_dequant",
+    "decayed_adagrad",
+    "ftrl",
 )
 GRADS = (
     "fake_quantize_dequantize_abs_max_grad",
@@ -431,3 +435,119 @@ def test_fake_quantize_moving_average_edges() -> None:
         C.fake_quantize_moving_average_abs_max(
             t(np.zeros((0,), F32)), t([1.0], F32), t([1.0], F32), t([1.0], F32), 0.9, 8, False, 1
         )
+
+
+# -- lookup_table_dequant, decayed_adagrad, ftrl ---------------------------------------------------
+
+
+def packed_table(rows: int, floats: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A table of [min, max, codes packed 4 to a float32] rows and its codes as integers."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 256, size=(rows, floats * 4)).astype(np.uint8)
+    codes[:, 3::4] = rng.integers(1, 0x40, size=(rows, floats))  # finite floats
+    table = np.empty((rows, 2 + floats), F32)
+    table[:, 0] = rng.uniform(-2.0, 0.0, rows)
+    table[:, 1] = rng.uniform(0.5, 3.0, rows)
+    table[:, 2:] = codes.view(F32)
+    return table, codes.astype(F32)
+
+
+@op_test("lookup_table_dequant", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("lookup_table_dequant"), ids=lambda d: d.name.lower())
+def test_lookup_table_dequant_matches_numpy(dtype: DataType) -> None:
+    table, codes = packed_table(5, 3, 1)
+    ids = np.array([[4], [0], [2], [4]], np.int64)
+    out = C.lookup_table_dequant(t(table), t(ids), -1)
+    rows = ids[:, 0]
+    scale = (table[rows, 1:2] - table[rows, :1]) / F32(256)
+    np.testing.assert_array_equal(out.numpy(), scale * codes[rows] + table[rows, :1])
+    assert out.shape == [4, 12] and out.dtype == phiops.float32
+
+
+@op_test("lookup_table_dequant", kind="edge")
+def test_lookup_table_dequant_edges() -> None:
+    table, codes = packed_table(3, 1, 2)
+    out = C.lookup_table_dequant(t(table), t(np.array([[[1], [2]]], np.int64)), 2)
+    assert out.shape == [1, 2, 4] and not out.numpy()[0, 1].any()  # padding_idx gives zeros
+    assert C.lookup_table_dequant(t(table), t(np.zeros((0, 1), np.int64)), -1).shape == [0, 4]
+    with pytest.raises(InvalidArgumentError, match="'ids' must hold ids in \\[0, 3\\)"):
+        C.lookup_table_dequant(t(table), t(np.array([[3]], np.int64)), -1)
+    with pytest.raises(InvalidArgumentError, match="'ids' must have a last dimension of 1"):
+        C.lookup_table_dequant(t(table), t(np.array([1, 2], np.int64)), -1)
+    with pytest.raises(InvalidArgumentError, match="'ids' must be an int64"):
+        C.lookup_table_dequant(t(table), t(np.array([[1]], np.int32)), -1)
+    with pytest.raises(InvalidArgumentError, match="'w' must hold min, max and at least one"):
+        C.lookup_table_dequant(t(table[:, :2]), t(np.array([[1]], np.int64)), -1)
+
+
+def _optimizer_inputs(seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [rng.normal(size=(3, 4)).astype(F32) for _ in range(4)]
+
+
+@op_test("decayed_adagrad", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("decayed_adagrad"), ids=lambda d: d.name.lower())
+def test_decayed_adagrad_matches_numpy(dtype: DataType) -> None:
+    param, grad, moment, _ = _optimizer_inputs(3)
+    moment = np.abs(moment)
+    lr = np.array([0.05], F32)
+    param_out, moment_out = C.decayed_adagrad(t(param), t(grad), t(moment), t(lr), 0.9, 1e-6)
+    want_moment = F32(0.9) * moment + (F32(1) - F32(0.9)) * grad * grad
+    np.testing.assert_array_equal(moment_out.numpy(), want_moment)
+    want_param = param - lr[0] * grad / (np.sqrt(want_moment) + F32(1e-6))
+    np.testing.assert_allclose(param_out.numpy(), want_param, rtol=2.4e-7)
+
+
+@op_test("decayed_adagrad", kind="edge")
+def test_decayed_adagrad_edges() -> None:
+    zero = np.zeros((2,), F32)
+    param_out, moment_out = C.decayed_adagrad(
+        t(np.ones(2, F32)), t(zero), t(zero), t([0.1], F32), 0.95, 1e-6
+    )
+    assert param_out.numpy().tolist() == [1.0, 1.0] and moment_out.numpy().tolist() == [0.0, 0.0]
+    scalar = t(np.float32(2.0))
+    param_out, _ = C.decayed_adagrad(scalar, scalar, scalar, t([0.5], F32), 0.0, 0.0)
+    assert param_out.shape == [] and float(param_out) == 1.5  # 2 - 0.5 * 2 / sqrt(4)
+    with pytest.raises(InvalidArgumentError, match="'moment' with dims \\[3\\] must have the dims"):
+        C.decayed_adagrad(t(zero), t(zero), t(np.zeros(3, F32)), t([0.1], F32), 0.95, 1e-6)
+    with pytest.raises(InvalidArgumentError, match="'learning_rate' must hold exactly one"):
+        C.decayed_adagrad(t(zero), t(zero), t(zero), t(zero), 0.95, 1e-6)
+
+
+def ref_ftrl(param, squared, linear, grad, lr, l1, l2, power):
+    l1, l2 = F32(l1) + F32(1e-10), F32(l2) + F32(1e-10)
+    new = squared + grad * grad
+    grow = (lambda a: np.sqrt(a)) if power == -0.5 else (lambda a: np.power(a, F32(-power)))
+    linear_out = linear + grad - ((grow(new) - grow(squared)) / lr) * param
+    shrunk = (l1 * np.sign(linear_out) - linear_out) / (grow(new) / lr + F32(2) * l2)
+    return np.where(np.abs(linear_out) > l1, shrunk, F32(0)), new, linear_out
+
+
+@op_test("ftrl", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("ftrl"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("l1, l2, power", [(0.0, 0.0, -0.5), (0.1, 0.2, -0.5), (0.05, 0.1, -0.3)])
+def test_ftrl_matches_numpy(dtype: DataType, l1: float, l2: float, power: float) -> None:
+    param, squared, linear, grad = _optimizer_inputs(4)
+    squared = np.abs(squared) + F32(0.1)
+    lr = np.array([0.05], F32)
+    got = C.ftrl(t(param), t(squared), t(linear), t(grad), t(lr), l1, l2, power)
+    for mine, want in zip(got, ref_ftrl(param, squared, linear, grad, lr[0], l1, l2, power)):
+        np.testing.assert_allclose(mine.numpy(), want, rtol=1e-6, atol=1e-7)
+
+
+@op_test("ftrl", kind="edge")
+def test_ftrl_edges() -> None:
+    # a linear term within l1 sets the parameter to 0
+    param_out, _, linear_out = C.ftrl(
+        t([1.0], F32), t([1.0], F32), t([0.0], F32), t([0.01], F32), t([0.1], F32), 10.0, 0.0, -0.5
+    )
+    assert abs(float(linear_out[0])) < 10 and param_out.numpy().tolist() == [0.0]
+    scalar = t(np.float32(1.0))
+    assert C.ftrl(scalar, scalar, scalar, scalar, t([0.1], F32), 0.0, 0.0, -0.5)[0].shape == []
+    empty = t(np.zeros((0, 2), F32))
+    assert C.ftrl(empty, empty, empty, empty, t([0.1], F32), 0.0, 0.0, -0.5)[0].shape == [0, 2]
+    two = t(np.ones(2, F32))
+    with pytest.raises(InvalidArgumentError, match="'grad' with dims \\[3\\] must have the dims"):
+        C.ftrl(two, two, two, t(np.ones(3, F32)), t([0.1], F32), 0.0, 0.0, -0.5)
+    with pytest.raises(InvalidArgumentError, match="'squared_accumulator' must have param's dtype"):
+        C.ftrl(two, t(np.ones(2)), two, two, t([0.1], F32), 0.0, 0.0, -0.5)

@@ -1111,6 +1111,13 @@ CASES.update(
         ],
         "dequantize_abs_max_infer_meta": [Case((t(2, 3, dtype=_I8), t(1)), (127.0,))],
         "dequantize_log_infer_meta": [Case((t(2, 3, dtype=_I8), t(128)), ())],
+        "lookup_table_dequant_infer_meta": [Case((t(5, 4), t(2, 3, 1, dtype=I64)), (-1,))],
+        "decayed_adagrad_infer_meta": [
+            Case((t(2, 3), t(2, 3), t(2, 3), t(1)), (0.95, 1e-6), (0, 0))
+        ],
+        "ftrl_infer_meta": [
+            Case((t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(1)), (0.0, 0.0, -0.5), (0, 0, 0))
+        ],
     }
 )
 MISMATCHES.update(
@@ -1120,6 +1127,11 @@ MISMATCHES.update(
         ),
         "fake_dequantize_max_abs_infer_meta": Case((t(2, 3), t(2)), (127.0,)),
         "dequantize_log_infer_meta": Case((t(2, 3, dtype=_I8), t(100)), ()),
+        "lookup_table_dequant_infer_meta": Case((t(5, 4), t(2, 3, dtype=I64)), (-1,)),
+        "decayed_adagrad_infer_meta": Case((t(2, 3), t(3, 3), t(2, 3), t(1)), (0.95, 1e-6), (0, 0)),
+        "ftrl_infer_meta": Case(
+            (t(2, 3), t(2, 3), t(2, 4), t(2, 3), t(1)), (0.0, 0.0, -0.5), (0, 0, 0)
+        ),
     }
 )
 

@@ -705,8 +705,8 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
-# the quant24 quantization ops of issue 24: one-element scales and states, an int64 step,
-# int8 codes with a float32 table of 128
+# the quant24 ops of issue 24: one-element scales, states and learning rates, an int64 step,
+# int8 codes with a float32 table of 128, ids with a last dimension of 1
 ARGUMENTS.update(
     {
         "fake_dequantize_max_abs": lambda f, t: [t((2, 3), "float32"), t((1,), "float32"), 127.0],
@@ -726,6 +726,15 @@ ARGUMENTS.update(
         ],
         "dequantize_abs_max": lambda f, t: [t((2, 3), "int8"), t((1,), "float32"), 127.0],
         "dequantize_log": lambda f, t: [t((2, 3), "int8"), t((128,), "float32")],
+        "lookup_table_dequant": lambda f, t: [t((5, 4), "float32"), t((2, 1), "int64"), -1],
+        "decayed_adagrad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), t((1,), "float32"),
+            0.95, 1e-6
+        ],
+        "ftrl": lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"),
+            t((1,), "float32"), 0.1, 0.1, -0.5
+        ],
     }
 )  # fmt: skip
 

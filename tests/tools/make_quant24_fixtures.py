@@ -4,7 +4,8 @@ of the quantize-dequantize ops, of the quant24 quantization ops of issue 24
 fake_channel_wise_quantize_dequantize_abs_max, fake_dequantize_max_abs,
 fake_channel_wise_dequantize_max_abs, fake_quantize_range_abs_max,
 fake_quantize_moving_average_abs_max, fake_quantize_dequantize_moving_average_abs_max,
-dequantize_abs_max, dequantize_log) through ``paddle._C_ops``, on inputs with their edges
+dequantize_abs_max, dequantize_log), and of lookup_table_dequant, decayed_adagrad and ftrl, through
+``paddle._C_ops``, on inputs with their edges
 (ties at half a step for both round types, NaN first and later, a zero scale, 0-D inputs, both
 channel axes, bit lengths from 2 to 16, the range window's slots, test mode).
 
@@ -251,12 +252,64 @@ def range_and_moving_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def _packed_table(rows: int, floats: int, seed: int) -> list[float]:
+    """A lookup_table_dequant table: per row min, max, then codes packed four to a float32
+    (codes below 0x40 in every fourth byte keep each float finite and not NaN)."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 256, size=(rows, floats * 4)).astype(np.uint8)
+    codes[:, 3::4] = rng.integers(0x01, 0x40, size=(rows, floats))
+    table = np.empty((rows, 2 + floats), np.float32)
+    table[:, 0] = np.round(rng.uniform(-2.0, 0.0, rows), 3)
+    table[:, 1] = np.round(rng.uniform(0.5, 3.0, rows), 3)
+    table[:, 2:] = codes.view(np.float32)
+    return [float(v) for v in table.ravel()]
+
+
+def embedding_and_optimizer_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    fn = "lookup_table_dequant"
+    w = tensor("w", _packed_table(5, 2, 31), [5, 4], "float32", False)
+    for ids, shape in (([0, 3, 4, 3], [4, 1]), ([1, 2, 0, 4, 4, 2], [2, 3, 1]), ([2], [1])):
+        for padding_idx in (-1, 4):
+            key = f"{fn}-{'x'.join(map(str, shape))}-pad{padding_idx}"
+            out[key] = case(
+                fn, [w, tensor("ids", ids, shape, "int64", False)], ["$w", "$ids", padding_idx], [0]
+            )
+    param = tensor("param", _normal(12, 41), [3, 4], "float32", False)
+    grad = tensor("grad", _normal(12, 42), [3, 4], "float32", False)
+    moment = tensor("moment", np.abs(_normal(12, 43)).tolist(), [3, 4], "float32", False)
+    lr = tensor("learning_rate", [0.05], [1], "float32", False)
+    for decay, epsilon in ((0.95, 1e-6), (0.5, 1e-3), (0.0, 1e-6)):
+        out[f"decayed_adagrad-{decay}-{epsilon}"] = case(
+            "decayed_adagrad",
+            [param, grad, moment, lr],
+            ["$param", "$grad", "$moment", "$learning_rate", decay, epsilon],
+            [0, 1],
+        )
+    squared = tensor("squared", (np.abs(_normal(12, 44)) + 0.1).tolist(), [3, 4], "float32", False)
+    linear = tensor("linear", _normal(12, 45, 0.3), [3, 4], "float32", False)
+    for l1, l2, lr_power in (
+        (0.0, 0.0, -0.5),
+        (0.1, 0.2, -0.5),
+        (0.05, 0.0, -0.3),
+        (0.0, 0.5, -1.0),
+    ):
+        out[f"ftrl-{l1}-{l2}-{lr_power}"] = case(
+            "ftrl",
+            [param, squared, linear, grad, lr],
+            ["$param", "$squared", "$linear", "$grad", "$learning_rate", l1, l2, lr_power],
+            [0, 1, 2],
+        )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
         **abs_max_cases(),
         **channel_wise_cases(),
         **dequantize_cases(),
         **range_and_moving_cases(),
+        **embedding_and_optimizer_cases(),
     }
 
 
