@@ -2,7 +2,7 @@
 (fake_quantize_abs_max, fake_channel_wise_quantize_abs_max, fake_quantize_range_abs_max,
 fake_quantize_moving_average_abs_max, fake_dequantize_max_abs, dequantize_abs_max,
 dequantize_log, ...), the quantized embedding lookup_table_dequant and the optimizer ops
-decayed_adagrad and ftrl, following PaddlePaddle 3.3.1's functions of the same names in
+decayed_adagrad, ftrl and fused_adam_, following PaddlePaddle 3.3.1's functions of the same names in
 paddle/phi/infermeta/ and refusing, with a named argument, the inputs 3.3.1's kernels crash on
 (channels of a 0-D tensor, a missing step counter or moving average in training)."""
 
@@ -26,6 +26,7 @@ __all__ = [
     "lookup_table_dequant_infer_meta",
     "decayed_adagrad_infer_meta",
     "ftrl_infer_meta",
+    "fused_adam_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -400,3 +401,81 @@ def ftrl_infer_meta(
     _check_one_element(learning_rate, "learning_rate", config)
     for out in (param_out, squared_accum_out, linear_accum_out):
         _set(out, param.dims, param.dtype, param)
+
+
+def fused_adam_infer_meta(
+    params: list[MetaTensor],
+    grads: list[MetaTensor],
+    learning_rate: MetaTensor,
+    moments1: list[MetaTensor],
+    moments2: list[MetaTensor],
+    moments2_max: list[MetaTensor] | None,
+    beta1_pows: list[MetaTensor],
+    beta2_pows: list[MetaTensor],
+    master_params: list[MetaTensor] | None,
+    skip_update: MetaTensor | None,
+    beta1: bool | int | float,
+    beta2: bool | int | float,
+    epsilon: bool | int | float,
+    chunk_size: int,
+    weight_decay: float,
+    use_adamw: bool,
+    multi_precision: bool,
+    use_global_beta_pow: bool,
+    amsgrad: bool,
+    params_out: list[MetaTensor],
+    moments1_out: list[MetaTensor],
+    moments2_out: list[MetaTensor],
+    moments2_max_out: list[MetaTensor] | None,
+    beta1_pows_out: list[MetaTensor],
+    beta2_pows_out: list[MetaTensor],
+    master_params_out: list[MetaTensor] | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Adam's checks for each parameter (grads, moments of its dims, one-element beta powers),
+    every list as long as params; each output like its input."""
+    if not params:
+        raise InvalidArgumentError(
+            "argument 'params' must hold at least one tensor, got an empty list"
+        )
+    lists = [("grads", grads), ("moments1", moments1), ("moments2", moments2)]
+    lists += [("beta1_pows", beta1_pows), ("beta2_pows", beta2_pows)]
+    if amsgrad and not moments2_max:
+        raise InvalidArgumentError(
+            "argument 'moments2_max' is None, but amsgrad is true (it needs the running "
+            "maxima of the second moments)"
+        )
+    if moments2_max:
+        lists.append(("moments2_max", moments2_max))
+    if master_params:
+        lists.append(("master_params", master_params))
+    for name, tensors in lists:
+        if len(tensors) != len(params):
+            raise InvalidArgumentError(
+                f"argument '{name}' must hold {len(params)} tensors (one per tensor of argument "
+                f"'params'), got {len(tensors)}"
+            )
+    _check_one_element(learning_rate, "learning_rate", config)
+    if skip_update is not None:
+        _check_one_element(skip_update, "skip_update", config)
+    for value, name in ((beta1, "beta1"), (beta2, "beta2"), (epsilon, "epsilon")):
+        if isinstance(value, complex):
+            raise InvalidArgumentError(f"argument '{name}' must be a real number, got {value!r}")
+    for i, param in enumerate(params):
+        for name, tensors in lists:
+            if name in ("beta1_pows", "beta2_pows"):
+                _check_one_element(tensors[i], f"{name}[{i}]", config)
+            elif not dims_match(tensors[i].dims, param.dims, config):
+                raise InvalidArgumentError(
+                    f"argument '{name}[{i}]' with dims {list(tensors[i].dims)} must have the dims "
+                    f"of argument 'params[{i}]' {list(param.dims)}"
+                )
+        params_out[i].share_meta(param)
+        moments1_out[i].share_meta(moments1[i])
+        moments2_out[i].share_meta(moments2[i])
+        beta1_pows_out[i].share_meta(beta1_pows[i])
+        beta2_pows_out[i].share_meta(beta2_pows[i])
+        if moments2_max and moments2_max_out is not None:
+            moments2_max_out[i].share_meta(moments2_max[i])
+        if master_params and master_params_out is not None:
+            master_params_out[i].share_meta(master_params[i])

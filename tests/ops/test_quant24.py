@@ -4,7 +4,8 @@ fake_channel_wise_dequantize_max_abs, dequantize_abs_max and dequantize_log. Eve
 dtype against a numpy reference written from PHI's formulas, the registrations against
 PaddlePaddle 3.3.1's, 0-D, empty and non-contiguous inputs, NaN, zero scales, the
 straight-through gradients, the in-place forms, legacy (PaddleSlim QAT) programs in the
-Executor and bad input; also lookup_table_dequant, decayed_adagrad and ftrl.
+Executor and bad input; also lookup_table_dequant, decayed_adagrad, ftrl and fused_adam_ (the
+step of adam_ / adamw_ on each tensor, bit for bit).
 tests/ops/test_quant24_paddle.py compares PaddlePaddle 3.3.1's recorded
 results."""
 
@@ -38,6 +39,7 @@ OPS = (
     "lookup_table_dequant",
     "decayed_adagrad",
     "ftrl",
+    "fused_adam_",
 )
 GRADS = (
     "fake_quantize_dequantize_abs_max_grad",
@@ -76,7 +78,8 @@ def ref_dequantize(q: np.ndarray, s, bits: int) -> np.ndarray:
 def test_registrations_are_paddles() -> None:
     kernels = paddle_data()["kernels"]
     for op in OPS + GRADS:
-        assert sorted(d.name.lower() for d in cpu_dtypes(op)) == sorted(kernels[op]), op
+        kernel = op.rstrip("_")
+        assert sorted(d.name.lower() for d in cpu_dtypes(kernel)) == sorted(kernels[kernel]), op
 
 
 # -- abs max --------------------------------------------------------------------------------------
@@ -551,3 +554,121 @@ def test_ftrl_edges() -> None:
         C.ftrl(two, two, two, t(np.ones(3, F32)), t([0.1], F32), 0.0, 0.0, -0.5)
     with pytest.raises(InvalidArgumentError, match="'squared_accumulator' must have param's dtype"):
         C.ftrl(two, t(np.ones(2)), two, two, t([0.1], F32), 0.0, 0.0, -0.5)
+
+
+# -- fused_adam_ ----------------------------------------------------------------------------------
+
+
+def _adam_state(dtype: np.dtype, seed: int) -> dict[str, list[np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    shapes = ((2, 3), (4,), ())
+    state = {
+        name: [rng.normal(size=shape).astype(dtype) for shape in shapes]
+        for name in ("params", "grads", "moments1")
+    }
+    state["moments2"] = [np.abs(rng.normal(size=shape)).astype(dtype) for shape in shapes]
+    state["moments2_max"] = [m + dtype.type(0.5) for m in state["moments2"]]
+    state["beta1_pows"] = [np.array([0.9**k], dtype) for k in (1, 4, 9)]
+    state["beta2_pows"] = [np.array([0.999**k], dtype) for k in (1, 4, 9)]
+    return state
+
+
+def _tensors(state: dict[str, list[np.ndarray]]) -> dict[str, list[phiops.Tensor]]:
+    return {name: [t(a.copy()) for a in arrays] for name, arrays in state.items()}
+
+
+@op_test("fused_adam_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("fused_adam"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("use_adamw", [False, True])
+@pytest.mark.parametrize("amsgrad", [False, True])
+def test_fused_adam_is_adam_per_tensor_bit_for_bit(
+    dtype: DataType, use_adamw: bool, amsgrad: bool
+) -> None:
+    # weight decay 0.25, a float32 value: fused_adam_ reads it as a float32, as PHI does, while
+    # phiops's adamw_ takes its coeff as given
+    state = _adam_state(dtype.numpy_dtype, 7)
+    fused = _tensors(state)
+    lr = t(np.array([0.01], dtype.numpy_dtype))
+    C.fused_adam_(
+        fused["params"], fused["grads"], lr, fused["moments1"], fused["moments2"],
+        fused["moments2_max"] if amsgrad else None, fused["beta1_pows"], fused["beta2_pows"],
+        None, None, 0.9, 0.999, 1e-8, 4096, 0.25, use_adamw, False, False, amsgrad,
+    )  # fmt: skip
+    for i in range(3):
+        alone = {name: t(arrays[i].copy()) for name, arrays in state.items()}
+        head = (alone["params"], alone["grads"], lr, alone["moments1"], alone["moments2"])
+        tail = (alone["moments2_max"] if amsgrad else None, alone["beta1_pows"])
+        tail += (alone["beta2_pows"], None, None, 0.9, 0.999, 1e-8)
+        if use_adamw:
+            C.adamw_(*head, *tail, 1.0, 0.25, True, False, 1000, False, False, amsgrad)
+        else:
+            C.adam_(*head, *tail, False, 1000, False, False, amsgrad)
+        for name in ("params", "moments1", "moments2", "beta1_pows", "beta2_pows"):
+            np.testing.assert_array_equal(fused[name][i].numpy(), alone[name].numpy(), name)
+        if amsgrad:
+            np.testing.assert_array_equal(
+                fused["moments2_max"][i].numpy(), alone["moments2_max"].numpy()
+            )
+    # and the Adam step itself, against numpy, for the first parameter
+    if not use_adamw and not amsgrad:
+        p, g, m1, m2 = (state[n][0] for n in ("params", "grads", "moments1", "moments2"))
+        one, b1, b2 = (dtype.numpy_dtype.type(v) for v in (1, 0.9, 0.999))
+        b1p, b2p = state["beta1_pows"][0][0], state["beta2_pows"][0][0]
+        m1 = b1 * m1 + (one - b1) * g
+        m2 = b2 * m2 + (one - b2) * g * g
+        lr_t = dtype.numpy_dtype.type(0.01) * np.sqrt(one - b2p) / (one - b1p)
+        want = p - lr_t * m1 / (np.sqrt(m2) + dtype.numpy_dtype.type(1e-8) * np.sqrt(one - b2p))
+        np.testing.assert_allclose(fused["params"][0].numpy(), want, rtol=1e-6)
+
+
+@op_test("fused_adam_", kind="edge")
+def test_fused_adam_edges() -> None:
+    state = _adam_state(np.dtype("float32"), 8)
+    lr = t([0.01], F32)
+    # skip_update leaves everything as it was; the outputs are the inputs, updated in place
+    fused = _tensors(state)
+    outs = C.fused_adam_(
+        fused["params"], fused["grads"], lr, fused["moments1"], fused["moments2"], None,
+        fused["beta1_pows"], fused["beta2_pows"], None, t([True]), 0.9, 0.999, 1e-8, 4096, 0.0,
+        False, False, False, False,
+    )  # fmt: skip
+    assert outs[0][1] is fused["params"][1] and outs[3] is None and outs[6] is None
+    for name in ("params", "moments1", "beta1_pows"):
+        for mine, given in zip(fused[name], state[name]):
+            np.testing.assert_array_equal(mine.numpy(), given)
+    # use_global_beta_pow leaves the beta powers; multi_precision steps the master copies
+    fused = _tensors(state)
+    masters = [t(p.copy()) for p in state["params"]]
+    outs = C.fused_adam_(
+        fused["params"], fused["grads"], lr, fused["moments1"], fused["moments2"], None,
+        fused["beta1_pows"], fused["beta2_pows"], masters, None, 0.9, 0.999, 1e-8, 4096, 0.0,
+        False, True, True, False,
+    )  # fmt: skip
+    np.testing.assert_array_equal(fused["beta1_pows"][2].numpy(), state["beta1_pows"][2])
+    np.testing.assert_array_equal(outs[6][0].numpy(), fused["params"][0].numpy())
+    assert not np.array_equal(masters[0].numpy(), state["params"][0])
+    # bad input
+    two = _tensors(state)
+    with pytest.raises(InvalidArgumentError, match="'grads' must hold 3 tensors"):
+        C.fused_adam_(
+            two["params"], two["grads"][:2], lr, two["moments1"], two["moments2"], None,
+            two["beta1_pows"], two["beta2_pows"], None, None, 0.9, 0.999, 1e-8, 4096, 0.0,
+            False, False, False, False,
+        )  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="'moments2_max' is None, but amsgrad"):
+        C.fused_adam_(
+            two["params"], two["grads"], lr, two["moments1"], two["moments2"], None,
+            two["beta1_pows"], two["beta2_pows"], None, None, 0.9, 0.999, 1e-8, 4096, 0.0,
+            False, False, False, True,
+        )  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="'moments1\\[0\\]' with dims \\[4\\]"):
+        C.fused_adam_(
+            two["params"], two["grads"], lr, two["moments1"][1:2] * 3, two["moments2"], None,
+            two["beta1_pows"], two["beta2_pows"], None, None, 0.9, 0.999, 1e-8, 4096, 0.0,
+            False, False, False, False,
+        )  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="'params' must hold at least one tensor"):
+        C.fused_adam_(
+            [], [], lr, [], [], None, [], [], None, None, 0.9, 0.999, 1e-8, 4096, 0.0,
+            False, False, False, False,
+        )  # fmt: skip

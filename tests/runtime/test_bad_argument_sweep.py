@@ -307,6 +307,7 @@ _OVERRIDES.update(
         "dequantize_abs_max": {"x": _tensor("int8"), "scale": _tensor(shape=(1,))},
         "dequantize_log": {"x": _tensor("int8"), "dict": _tensor(shape=(128,))},
         "lookup_table_dequant": {"w": _tensor(shape=(5, 4)), "ids": _index((2, 1))},
+        "fused_adam_": {"beta1_pows": _ONES, "beta2_pows": _ONES, "skip_update": None},
     }
 )
 

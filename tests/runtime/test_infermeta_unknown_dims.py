@@ -1118,6 +1118,16 @@ CASES.update(
         "ftrl_infer_meta": [
             Case((t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(1)), (0.0, 0.0, -0.5), (0, 0, 0))
         ],
+        "fused_adam_infer_meta": [
+            Case(
+                (
+                    [t(2, 3), t(4)], [t(2, 3), t(4)], t(1), [t(2, 3), t(4)], [t(2, 3), t(4)],
+                    [t(2, 3), t(4)], [t(1), t(1)], [t(1), t(1)], None, t(1, dtype=BOOL),
+                ),
+                (0.9, 0.999, 1e-8, 4096, 0.01, True, False, False, True),
+                (2, 2, 2, 2, 2, 2, 2),
+            )
+        ],
     }
 )
 MISMATCHES.update(
@@ -1131,6 +1141,14 @@ MISMATCHES.update(
         "decayed_adagrad_infer_meta": Case((t(2, 3), t(3, 3), t(2, 3), t(1)), (0.95, 1e-6), (0, 0)),
         "ftrl_infer_meta": Case(
             (t(2, 3), t(2, 3), t(2, 4), t(2, 3), t(1)), (0.0, 0.0, -0.5), (0, 0, 0)
+        ),
+        "fused_adam_infer_meta": Case(
+            (
+                [t(-1, 3), t(4)], [t(-1, 3), t(5)], t(1), [t(-1, 3), t(4)], [t(-1, 3), t(4)],
+                None, [t(1), t(1)], [t(1), t(1)], None, None,
+            ),
+            (0.9, 0.999, 1e-8, 4096, 0.01, False, False, False, False),
+            (2, 2, 2, 2, 2, 2, 2),
         ),
     }
 )

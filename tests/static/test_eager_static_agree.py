@@ -731,6 +731,12 @@ ARGUMENTS.update(
             t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), t((1,), "float32"),
             0.95, 1e-6
         ],
+        "fused_adam_": lambda f, t: [
+            [p] for p in _distinct(t, 2)
+        ] + [t((1,), "float32")] + [[p] for p in _distinct(t, 2, 0.5)] + [
+            None, [t((1,), "float32") * 0.5], [t((1,), "float32") * 0.5], None, None,
+            0.9, 0.999, 1e-8, 4096, 0.01, True, False, False, False
+        ],
         "ftrl": lambda f, t: [
             t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"),
             t((1,), "float32"), 0.1, 0.1, -0.5

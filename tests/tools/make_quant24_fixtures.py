@@ -4,7 +4,8 @@ of the quantize-dequantize ops, of the quant24 quantization ops of issue 24
 fake_channel_wise_quantize_dequantize_abs_max, fake_dequantize_max_abs,
 fake_channel_wise_dequantize_max_abs, fake_quantize_range_abs_max,
 fake_quantize_moving_average_abs_max, fake_quantize_dequantize_moving_average_abs_max,
-dequantize_abs_max, dequantize_log), and of lookup_table_dequant, decayed_adagrad and ftrl, through
+dequantize_abs_max, dequantize_log), and of lookup_table_dequant, decayed_adagrad, ftrl and
+fused_adam_, through
 ``paddle._C_ops``, on inputs with their edges
 (ties at half a step for both round types, NaN first and later, a zero scale, 0-D inputs, both
 channel axes, bit lengths from 2 to 16, the range window's slots, test mode).
@@ -303,6 +304,54 @@ def embedding_and_optimizer_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def fused_adam_cases() -> dict[str, dict[str, Any]]:
+    """fused_adam_ on two parameters ([2, 3] and [4]), Adam and AdamW, amsgrad, a skipped step,
+    global beta powers."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64"):
+        shapes = ([2, 3], [4])
+        inputs, lists = [], {}
+        for role, seed, positive in (
+            ("p", 51, False),
+            ("g", 52, False),
+            ("ma", 53, False),
+            ("mb", 54, True),
+            ("mx", 55, True),
+        ):
+            names = []
+            for i, shape in enumerate(shapes):
+                values = _normal(int(np.prod(shape)), seed + 10 * i)
+                if positive:
+                    values = np.abs(values).tolist()
+                inputs.append(tensor(f"{role}{i}", values, shape, dtype, False))
+                names.append(f"${role}{i}")
+            lists[role] = names
+        for role, base in (("b1", 0.9), ("b2", 0.999)):
+            lists[role] = []
+            for i, steps in enumerate((3, 7)):
+                inputs.append(tensor(f"{role}{i}", [base**steps], [1], dtype, False))
+                lists[role].append(f"${role}{i}")
+        inputs.append(tensor("lr", [0.01], [1], dtype, False))
+        inputs.append(tensor("skip", [True], [1], "bool", False))
+        for adamw in (False, True):
+            for amsgrad in (False, True):
+                for skip, global_pow in ((False, False), (True, False), (False, True)):
+                    key = f"fused_adam_-{dtype}-adamw{adamw}-ams{amsgrad}-skip{skip}-g{global_pow}"
+                    record = [0, 1, 2, 4, 5] + ([3] if amsgrad else [])
+                    out[key] = case(
+                        "fused_adam_",
+                        inputs,
+                        [
+                            lists["p"], lists["g"], "$lr", lists["ma"], lists["mb"],
+                            lists["mx"] if amsgrad else None, lists["b1"], lists["b2"], None,
+                            "$skip" if skip else None, 0.9, 0.999, 1e-8, 4096, 0.01, adamw,
+                            False, global_pow, amsgrad,
+                        ],
+                        record,
+                    )  # fmt: skip
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
         **abs_max_cases(),
@@ -310,6 +359,7 @@ def cases() -> dict[str, dict[str, Any]]:
         **dequantize_cases(),
         **range_and_moving_cases(),
         **embedding_and_optimizer_cases(),
+        **fused_adam_cases(),
     }
 
 
@@ -327,18 +377,21 @@ def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:
 
 
 def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
-    """The case's recorded outputs (dtype, shape, values) and x's gradient on ``lib``."""
+    """The case's recorded outputs (dtype, shape, values; each tensor of a list output) and x's
+    gradient on ``lib``."""
     tensors = make_inputs(lib, case)
     result = call(lib, case, tensors)
     outs = list(result) if isinstance(result, (tuple, list)) else [result]
+    picked = [outs[i] for i in case["record"]]
     recorded: dict[str, Any] = {
         "outs": [
             {
-                "dtype": dtype_name(outs[i].dtype),
-                "shape": list(outs[i].shape),
-                "values": to_json(outs[i].numpy()),
+                "dtype": dtype_name(out.dtype),
+                "shape": list(out.shape),
+                "values": to_json(out.numpy()),
             }
-            for i in case["record"]
+            for value in picked
+            for out in (value if isinstance(value, list) else [value])
         ],
         "grads": {},
     }
