@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 
 os.environ["FLAGS_enable_pir_api"] = "0"
 
@@ -47,7 +46,13 @@ def _op(op_type: str, inputs: dict, outputs: dict, **attrs):
     """One legacy OpDesc; ``outputs`` maps each output parameter to a dtype or a variable."""
     helper = paddle.base.layer_helper.LayerHelper(op_type)
     made = {
-        param: [value if not isinstance(value, str) else helper.create_variable_for_type_inference(value)]
+        param: [
+            (
+                value
+                if not isinstance(value, str)
+                else helper.create_variable_for_type_inference(value)
+            )
+        ]
         for param, value in outputs.items()
     }
     inputs = {n: v if isinstance(v, list) else [v] for n, v in inputs.items()}
@@ -86,7 +91,7 @@ def build():
     (y,) = _op(
         "matmul_v2", {"X": x_qdq, "Y": w_qdq}, {"Out": "float32"}, trans_x=False, trans_y=False
     )
-    (y_q, _) = _op(
+    y_q, _ = _op(
         "fake_quantize_range_abs_max",
         {"X": y, "InScale": out_scale},
         {"Out": "float32", "OutScale": "float32", "OutScales": "float32"},
@@ -96,11 +101,16 @@ def build():
         round_type=1,
     )[:2]
     x_q, x_abs_scale = _op(
-        "fake_quantize_abs_max", {"X": x}, {"Out": "float32", "OutScale": "float32"},
-        bit_length=4, round_type=0,
+        "fake_quantize_abs_max",
+        {"X": x},
+        {"Out": "float32", "OutScale": "float32"},
+        bit_length=4,
+        round_type=0,
     )
     (x_back,) = _op(
-        "fake_dequantize_max_abs", {"X": x_q, "Scale": x_abs_scale}, {"Out": "float32"},
+        "fake_dequantize_max_abs",
+        {"X": x_q, "Scale": x_abs_scale},
+        {"Out": "float32"},
         max_range=7.0,
     )
     w_q = _persistable("w_int", [4, 3])
@@ -141,7 +151,9 @@ def main() -> None:
     np.savez(OUT / "outputs.npz", **{f"out{i}": o for i, o in enumerate(outputs)})
     desc = paddle.base.core.ProgramDesc((OUT / "model.pdmodel").read_bytes())
     block = desc.block(0)
-    (OUT / "ops.txt").write_text("\n".join(block.op(i).type() for i in range(block.op_size())) + "\n")
+    (OUT / "ops.txt").write_text(
+        "\n".join(block.op(i).type() for i in range(block.op_size())) + "\n"
+    )
     print(f"wrote {OUT}")
 
 

@@ -18,7 +18,6 @@ step in the parameter's dtype:
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
