@@ -606,6 +606,10 @@ from tests.autograd.cases_dist30 import DIST30_CASES  # noqa: E402
 
 CASES = CASES + DIST30_CASES
 
+from tests.autograd.cases_quant24 import QUANT24_CASES  # noqa: E402
+
+CASES = CASES + QUANT24_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

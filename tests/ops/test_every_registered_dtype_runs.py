@@ -27,6 +27,12 @@ CANNOT_CARRY: dict[tuple[str, str], str] = {
     ("divide", "uint8"): "integer divides compute in float32 (test_elementwise runs the kernel)",
     ("bincount", "float32"): "x holds integers; float kernels take float weights (test_search24)",
     ("bincount", "float64"): "x holds integers; float kernels take float weights (test_search24)",
+    **{
+        (op, dtype): "the float32 scale or table beside the integer codes would turn integer "
+        "(tests/ops/test_quant24.py runs each dtype)"
+        for op, dtype in (("dequantize_abs_max", "int8"), ("dequantize_abs_max", "int16"))
+        + (("dequantize_log", "int8"),)
+    },
 
     **{
         ("p_recv", dtype): "p_recv needs a p_send first (tests/ops/test_dist30_ops.py runs each)"

@@ -290,6 +290,28 @@ _OVERRIDES.update(
     }
 )
 
+# the quant24 quantization ops of issue 24: one-element scales and states, int64 steps, int8
+# codes with a float32 table
+_OVERRIDES.update(
+    {
+        "fake_dequantize_max_abs": {"scale": _tensor(shape=(1,))},
+        "fake_channel_wise_dequantize_max_abs": {"scales": [_tensor(shape=(2,))]},
+        "fake_quantize_range_abs_max": {"in_scale": _tensor(shape=(1,)), "iter": _index((1,))},
+        **{
+            op: {name: _tensor(shape=(1,)) for name in ("in_scale", "in_accum", "in_state")}
+            for op in (
+                "fake_quantize_moving_average_abs_max",
+                "fake_quantize_dequantize_moving_average_abs_max",
+            )
+        },
+        "dequantize_abs_max": {"x": _tensor("int8"), "scale": _tensor(shape=(1,))},
+        "dequantize_log": {"x": _tensor("int8"), "dict": _tensor(shape=(128,))},
+        "lookup_table_dequant": {"w": _tensor(shape=(5, 4)), "ids": _index((2, 1))},
+        "fused_adam_": {"beta1_pows": _ONES, "beta2_pows": _ONES, "skip_update": None},
+    }
+)
+
+
 def _baseline(function: Any) -> list[Any]:
     """Positional arguments for ``function`` that make a call work: float32 [2, 3] tensors for
     tensor parameters (integer or bool ones where the name says so), defaults for the rest,

@@ -1086,6 +1086,75 @@ CASES.update(
     }
 )
 
+# the quant24 quantization ops of issue 24 (runtime/infermeta/quant24.py)
+_I8, _I16 = DataType.INT8, DataType.INT16
+CASES.update(
+    {
+        "fake_quantize_abs_max_infer_meta": [Case((t(2, 3),), (8, 1), (0, 0))],
+        "fake_channel_wise_quantize_abs_max_infer_meta": [
+            Case((t(2, 3),), (8, 1, 0, False), (0, 0)),
+            Case((t(2, 3, 4),), (8, 0, 1, False), (0, 0), label="axis1"),
+        ],
+        "fake_channel_wise_quantize_dequantize_abs_max_infer_meta": [
+            Case((t(2, 3),), (8, 1, 1), (0, 0))
+        ],
+        "fake_dequantize_max_abs_infer_meta": [Case((t(2, 3), t(1)), (127.0,))],
+        "fake_channel_wise_dequantize_max_abs_infer_meta": [
+            Case((t(2, 3), [t(2)]), ((8,), 0, 1)),
+            Case((t(2, 3, 4), [t(4), t(1)]), ((8, 4), 0, 2), label="two-scales"),
+        ],
+        "fake_quantize_range_abs_max_infer_meta": [
+            Case((t(2, 3), t(1), t(1, dtype=I64)), (10, 8, False, 1), (0, 0, 0)),
+            Case((t(2, 3), t(1), None), (10, 8, True, 1), (0, 0, 0), label="test"),
+        ],
+        "fake_quant_or_with_dequant_moving_average_abs_max_infer_meta": [
+            Case((t(2, 3), t(1), t(1), t(1)), (0.9, 8, False, 1), (0, 0, 0, 0)),
+            Case((t(2, 3), t(1), None, None), (0.9, 8, True, 1), (0, 0, 0, 0), label="test"),
+        ],
+        "dequantize_abs_max_infer_meta": [Case((t(2, 3, dtype=_I8), t(1)), (127.0,))],
+        "dequantize_log_infer_meta": [Case((t(2, 3, dtype=_I8), t(128)), ())],
+        "lookup_table_dequant_infer_meta": [Case((t(5, 4), t(2, 3, 1, dtype=I64)), (-1,))],
+        "decayed_adagrad_infer_meta": [
+            Case((t(2, 3), t(2, 3), t(2, 3), t(1)), (0.95, 1e-6), (0, 0))
+        ],
+        "ftrl_infer_meta": [
+            Case((t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(1)), (0.0, 0.0, -0.5), (0, 0, 0))
+        ],
+        "fused_adam_infer_meta": [
+            Case(
+                (
+                    [t(2, 3), t(4)], [t(2, 3), t(4)], t(1), [t(2, 3), t(4)], [t(2, 3), t(4)],
+                    [t(2, 3), t(4)], [t(1), t(1)], [t(1), t(1)], None, t(1, dtype=BOOL),
+                ),
+                (0.9, 0.999, 1e-8, 4096, 0.01, True, False, False, True),
+                (2, 2, 2, 2, 2, 2, 2),
+            )
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "fake_channel_wise_dequantize_max_abs_infer_meta": Case(
+            (t(2, 3), [t(3)]), ((8,), 0, 1)
+        ),
+        "fake_dequantize_max_abs_infer_meta": Case((t(2, 3), t(2)), (127.0,)),
+        "dequantize_log_infer_meta": Case((t(2, 3, dtype=_I8), t(100)), ()),
+        "lookup_table_dequant_infer_meta": Case((t(5, 4), t(2, 3, dtype=I64)), (-1,)),
+        "decayed_adagrad_infer_meta": Case((t(2, 3), t(3, 3), t(2, 3), t(1)), (0.95, 1e-6), (0, 0)),
+        "ftrl_infer_meta": Case(
+            (t(2, 3), t(2, 3), t(2, 4), t(2, 3), t(1)), (0.0, 0.0, -0.5), (0, 0, 0)
+        ),
+        "fused_adam_infer_meta": Case(
+            (
+                [t(-1, 3), t(4)], [t(-1, 3), t(5)], t(1), [t(-1, 3), t(4)], [t(-1, 3), t(4)],
+                None, [t(1), t(1)], [t(1), t(1)], None, None,
+            ),
+            (0.9, 0.999, 1e-8, 4096, 0.01, False, False, False, False),
+            (2, 2, 2, 2, 2, 2, 2),
+        ),
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -705,6 +705,46 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the quant24 ops of issue 24: one-element scales, states and learning rates, an int64 step,
+# int8 codes with a float32 table of 128, ids with a last dimension of 1
+ARGUMENTS.update(
+    {
+        "fake_dequantize_max_abs": lambda f, t: [t((2, 3), "float32"), t((1,), "float32"), 127.0],
+        "fake_channel_wise_dequantize_max_abs": lambda f, t: [
+            t((2, 3), "float32"), [t((2,), "float32")], [8], 0, 1
+        ],
+        "fake_quantize_range_abs_max": lambda f, t: [
+            t((2, 3), "float32"), t((1,), "float32"), t((1,), "int64"), 10, 8, False, 1
+        ],
+        "fake_quantize_moving_average_abs_max": lambda f, t: [
+            t((2, 3), "float32"), t((1,), "float32"), t((1,), "float32"), t((1,), "float32"),
+            0.9, 8, False, 1
+        ],
+        "fake_quantize_dequantize_moving_average_abs_max": lambda f, t: [
+            t((2, 3), "float32"), t((1,), "float32"), t((1,), "float32"), t((1,), "float32"),
+            0.9, 8, False, 1
+        ],
+        "dequantize_abs_max": lambda f, t: [t((2, 3), "int8"), t((1,), "float32"), 127.0],
+        "dequantize_log": lambda f, t: [t((2, 3), "int8"), t((128,), "float32")],
+        "lookup_table_dequant": lambda f, t: [t((5, 4), "float32"), t((2, 1), "int64"), -1],
+        "decayed_adagrad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), t((1,), "float32"),
+            0.95, 1e-6
+        ],
+        "fused_adam_": lambda f, t: [
+            [p] for p in _distinct(t, 2)
+        ] + [t((1,), "float32")] + [[p] for p in _distinct(t, 2, 0.5)] + [
+            None, [t((1,), "float32") * 0.5], [t((1,), "float32") * 0.5], None, None,
+            0.9, 0.999, 1e-8, 4096, 0.01, True, False, False, False
+        ],
+        "ftrl": lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"),
+            t((1,), "float32"), 0.1, 0.1, -0.5
+        ],
+    }
+)  # fmt: skip
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""
