@@ -130,11 +130,13 @@ def adam_step_(
 def decay_factor(
     xp: ModuleType, learning_rate: Array, lr_ratio: float, coeff: float, dtype: Any
 ) -> Array:
-    """AdamW's decay ``learning_rate * lr_ratio * coeff`` as a 0-D array of ``dtype``."""
+    """AdamW's decay ``learning_rate * lr_ratio * coeff`` as a 0-D array of ``dtype``.
+    ``lr_ratio`` and ``coeff`` are the spec's ``float`` attributes: PHI's kernel holds them as
+    C++ floats and converts those to T, so a float64 step uses their float32 roundings."""
     return (
         first_element(learning_rate, dtype)
-        * xp.asarray(lr_ratio, dtype=dtype)
-        * xp.asarray(coeff, dtype=dtype)
+        * xp.asarray(np.float32(lr_ratio), dtype=dtype)
+        * xp.asarray(np.float32(coeff), dtype=dtype)
     )
 
 
