@@ -231,6 +231,18 @@ _OVERRIDES["unstack"] = {"num": 2}
 _OVERRIDES["reverse"] = {"axis": [0]}
 
 
+# the detect24 ops of issue 24: boxes of 4 coordinates, one image, RPN heads of one anchor
+_OVERRIDES["box_clip"] = {"input": _tensor(shape=(2, 4)), "im_info": _tensor(shape=(1, 3))}
+_OVERRIDES["matrix_nms"] = {
+    "bboxes": _tensor(shape=(1, 3, 4)), "scores": _tensor(shape=(1, 2, 3)), "nms_top_k": -1,
+}  # fmt: skip
+_OVERRIDES["generate_proposals"] = {
+    "scores": _tensor(shape=(1, 1, 2, 2)), "bbox_deltas": _tensor(shape=(1, 4, 2, 2)),
+    "im_shape": _tensor(shape=(1, 2)), "anchors": _tensor(shape=(2, 2, 1, 4)),
+    "variances": _tensor(shape=(2, 2, 1, 4)),
+}  # fmt: skip
+
+
 # the fftspecial family: complex inputs where the kernels take them, axes and normalizations
 _FFT = {"axes": [1], "normalization": "backward"}
 _OVERRIDES.update(

@@ -1,0 +1,216 @@
+"""InferMeta functions of the detect24 ops (issue 24): detection and vision ops (box_clip,
+bipartite_match, matrix_nms, ...), following PaddlePaddle 3.3.1's functions of the same names in
+paddle/phi/infermeta/. Where PaddlePaddle's function gives a shape its kernel then resizes
+(bipartite_match's [1, cols], matrix_nms's data-dependent row count), the shape here is the
+kernel's: the dispatcher allocates what InferMeta says."""
+
+from __future__ import annotations
+
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.dims import UNKNOWN, extents_match, is_known
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
+
+__all__ = [
+    "box_clip_infer_meta",
+    "bipartite_match_infer_meta",
+    "matrix_nms_infer_meta",
+    "generate_proposals_v2_infer_meta",
+]
+
+_RUNTIME = MetaConfig()
+
+
+def box_clip_infer_meta(
+    input: MetaTensor, im_info: MetaTensor, output: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """box_clip: boxes [M, ..., 4] of the images im_info [N, 3] keep their shape; M must split
+    evenly among the N images (phiops's stand-in for PaddlePaddle's LoD)."""
+    box_dims, info_dims = tuple(input.dims), tuple(im_info.dims)
+    if len(box_dims) < 2 or not extents_match(box_dims[-1], 4, config):
+        raise InvalidArgumentError(
+            f"argument 'input' must be boxes [M, ..., 4] of (x1, y1, x2, y2), "
+            f"got dims {list(box_dims)}"
+        )
+    if len(info_dims) != 2 or not extents_match(info_dims[1], 3, config):
+        raise InvalidArgumentError(
+            f"argument 'im_info' must be [N, 3] rows of (height, width, scale), "
+            f"got dims {list(info_dims)}"
+        )
+    if im_info.dtype != input.dtype:
+        raise InvalidArgumentError(
+            f"argument 'im_info' must have input's dtype {input.dtype.name.lower()}, "
+            f"got {im_info.dtype.name.lower()}"
+        )
+    boxes, images = box_dims[0], info_dims[0]
+    if is_known(boxes) and is_known(images):
+        if images == 0 or boxes % images:
+            raise InvalidArgumentError(
+                f"argument 'input' ({boxes} rows) must split evenly among the {images} images "
+                f"of im_info (phiops tensors carry no LoD: each image owns an equal run of rows)"
+            )
+    output.set_dims(box_dims)
+    output.set_dtype(input.dtype)
+    output.set_layout(input.layout)
+
+
+def bipartite_match_infer_meta(
+    dist_mat: MetaTensor,
+    match_type: str,
+    dist_threshold: float,
+    col_to_row_match_indices: MetaTensor,
+    col_to_row_match_dist: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """bipartite_match: dist_mat [rows, cols] (one instance) gives int32 indices and distances
+    [1, cols]."""
+    dims = tuple(dist_mat.dims)
+    if len(dims) != 2:
+        raise InvalidArgumentError(
+            f"argument 'dist_mat' must be a 2-D [rows, cols] distance matrix, got dims {list(dims)}"
+        )
+    if match_type not in ("bipartite", "per_prediction"):
+        raise InvalidArgumentError(
+            f"argument 'match_type' must be 'bipartite' or 'per_prediction', got {match_type!r}"
+        )
+    col_to_row_match_indices.set_dims((1, dims[1]))
+    col_to_row_match_indices.set_dtype(DataType.INT32)
+    col_to_row_match_indices.set_layout(dist_mat.layout)
+    col_to_row_match_dist.set_dims((1, dims[1]))
+    col_to_row_match_dist.set_dtype(dist_mat.dtype)
+    col_to_row_match_dist.set_layout(dist_mat.layout)
+
+
+def matrix_nms_infer_meta(
+    bboxes: MetaTensor,
+    scores: MetaTensor,
+    score_threshold: float,
+    nms_top_k: int,
+    keep_top_k: int,
+    post_threshold: float,
+    use_gaussian: bool,
+    gaussian_sigma: float,
+    background_label: int,
+    normalized: bool,
+    out: MetaTensor,
+    index: MetaTensor,
+    roisnum: MetaTensor | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """matrix_nms: bboxes [N, M, 4] and scores [N, C, M] give out [kept, 6] of bboxes' dtype,
+    index int32 [kept, 1] and roisnum int32 [N]; kept comes from the data (-1)."""
+    box_dims, score_dims = tuple(bboxes.dims), tuple(scores.dims)
+    if len(score_dims) != 3:
+        raise InvalidArgumentError(
+            f"argument 'scores' must be 3-D [N, C, M], got dims {list(score_dims)}"
+        )
+    if len(box_dims) != 3 or not extents_match(box_dims[2], 4, config):
+        raise InvalidArgumentError(
+            f"argument 'bboxes' must be 3-D [N, M, 4] of (x1, y1, x2, y2), "
+            f"got dims {list(box_dims)}"
+        )
+    if not (
+        extents_match(box_dims[0], score_dims[0], config)
+        and extents_match(box_dims[1], score_dims[2], config)
+    ):
+        raise InvalidArgumentError(
+            f"arguments 'bboxes' [N, M, 4] and 'scores' [N, C, M] must agree in N and M, got "
+            f"bboxes dims {list(box_dims)} and scores dims {list(score_dims)}"
+        )
+    if nms_top_k == 0:
+        raise InvalidArgumentError(
+            "argument 'nms_top_k' must be positive, or negative for every candidate, got 0 "
+            "(PaddlePaddle 3.3.1's kernel crashes on it)"
+        )
+    if scores.dtype != bboxes.dtype:
+        raise InvalidArgumentError(
+            f"argument 'scores' must have bboxes' dtype {bboxes.dtype.name.lower()}, "
+            f"got {scores.dtype.name.lower()}"
+        )
+    out.set_dims((UNKNOWN, 6))
+    out.set_dtype(bboxes.dtype)
+    out.set_layout(bboxes.layout)
+    index.set_dims((UNKNOWN, 1))
+    index.set_dtype(DataType.INT32)
+    index.set_layout(bboxes.layout)
+    if roisnum is not None:
+        roisnum.set_dims((score_dims[0],))
+        roisnum.set_dtype(DataType.INT32)
+        roisnum.set_layout(bboxes.layout)
+
+
+def generate_proposals_v2_infer_meta(
+    scores: MetaTensor,
+    bbox_deltas: MetaTensor,
+    im_shape: MetaTensor,
+    anchors: MetaTensor,
+    variances: MetaTensor,
+    pre_nms_top_n: int,
+    post_nms_top_n: int,
+    nms_thresh: float,
+    min_size: float,
+    eta: float,
+    pixel_offset: bool,
+    rpn_rois: MetaTensor,
+    rpn_roi_probs: MetaTensor,
+    rpn_rois_num: MetaTensor | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """generate_proposals: scores [N, A, H, W], bbox_deltas [N, 4A, H, W], im_shape [N, 2],
+    anchors and variances [H, W, A, 4] give rpn_rois [P, 4], rpn_roi_probs [P, 1] and
+    rpn_rois_num int32 [N]; P comes from the data (-1)."""
+    score_dims, delta_dims = tuple(scores.dims), tuple(bbox_deltas.dims)
+    shape_dims, anchor_dims = tuple(im_shape.dims), tuple(anchors.dims)
+    if len(score_dims) != 4:
+        raise InvalidArgumentError(
+            f"argument 'scores' must be 4-D [N, A, H, W], got dims {list(score_dims)}"
+        )
+    images, count, height, width = score_dims
+    expected = (images, 4 * count if is_known(count) else UNKNOWN, height, width)
+    if len(delta_dims) != 4 or not all(
+        extents_match(a, b, config) for a, b in zip(delta_dims, expected)
+    ):
+        raise InvalidArgumentError(
+            f"argument 'bbox_deltas' must be [N, 4A, H, W] for scores [N, A, H, W] "
+            f"{list(score_dims)}, got dims {list(delta_dims)}"
+        )
+    if len(shape_dims) != 2 or not (
+        extents_match(shape_dims[0], images, config) and extents_match(shape_dims[1], 2, config)
+    ):
+        raise InvalidArgumentError(
+            f"argument 'im_shape' must be [N, 2] rows of (height, width) with N = {images}, "
+            f"got dims {list(shape_dims)}"
+        )
+    wanted = (height, width, count, 4)
+    if len(anchor_dims) != 4 or not all(
+        extents_match(a, b, config) for a, b in zip(anchor_dims, wanted)
+    ):
+        raise InvalidArgumentError(
+            f"argument 'anchors' must be [H, W, A, 4] = {list(wanted)}, got dims {list(anchor_dims)}"
+        )
+    variance_dims = tuple(variances.dims)
+    if len(variance_dims) != 4 or not all(
+        extents_match(a, b, config) for a, b in zip(variance_dims, anchor_dims)
+    ):
+        raise InvalidArgumentError(
+            f"argument 'variances' must have anchors' dims {list(anchor_dims)}, "
+            f"got dims {list(variance_dims)}"
+        )
+    for name, tensor in (("bbox_deltas", bbox_deltas), ("im_shape", im_shape),
+                         ("anchors", anchors), ("variances", variances)):  # fmt: skip
+        if tensor.dtype != anchors.dtype or scores.dtype != anchors.dtype:
+            raise InvalidArgumentError(
+                f"argument '{name}' and scores must have anchors' dtype "
+                f"{anchors.dtype.name.lower()}, got {tensor.dtype.name.lower()} and "
+                f"{scores.dtype.name.lower()}"
+            )
+    rpn_rois.set_dims((UNKNOWN, 4))
+    rpn_rois.set_dtype(anchors.dtype)
+    rpn_rois.set_layout(anchors.layout)
+    rpn_roi_probs.set_dims((UNKNOWN, 1))
+    rpn_roi_probs.set_dtype(anchors.dtype)
+    rpn_roi_probs.set_layout(anchors.layout)
+    if rpn_rois_num is not None:
+        rpn_rois_num.set_dims((images,))
+        rpn_rois_num.set_dtype(DataType.INT32)
+        rpn_rois_num.set_layout(anchors.layout)
