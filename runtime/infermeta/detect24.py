@@ -16,6 +16,7 @@ __all__ = [
     "bipartite_match_infer_meta",
     "matrix_nms_infer_meta",
     "generate_proposals_v2_infer_meta",
+    "collect_fpn_proposals_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -214,3 +215,65 @@ def generate_proposals_v2_infer_meta(
         rpn_rois_num.set_dims((images,))
         rpn_rois_num.set_dtype(DataType.INT32)
         rpn_rois_num.set_layout(anchors.layout)
+
+
+def collect_fpn_proposals_infer_meta(
+    multi_level_rois: list[MetaTensor],
+    multi_level_scores: list[MetaTensor],
+    multi_level_rois_num: list[MetaTensor] | None,
+    post_nms_topn: int,
+    fpn_rois: MetaTensor,
+    rois_num: MetaTensor | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """collect_fpn_proposals: levels of rois [R_l, 4] and scores [R_l, 1] (and per-image counts
+    [N]) give fpn_rois [K, 4] and rois_num int32 [N]; K comes from the data (-1)."""
+    if not multi_level_rois or len(multi_level_rois) != len(multi_level_scores):
+        raise InvalidArgumentError(
+            f"arguments 'multi_level_rois' and 'multi_level_scores' must hold one tensor per "
+            f"level, as many of each, got {len(multi_level_rois)} and {len(multi_level_scores)}"
+        )
+    if post_nms_topn < 0:
+        raise InvalidArgumentError(f"argument 'post_nms_topn' must be >= 0, got {post_nms_topn}")
+    dtype = multi_level_rois[0].dtype
+    for level, (rois, scores) in enumerate(zip(multi_level_rois, multi_level_scores)):
+        box_dims, score_dims = tuple(rois.dims), tuple(scores.dims)
+        if len(box_dims) != 2 or not extents_match(box_dims[1], 4, config):
+            raise InvalidArgumentError(
+                f"argument 'multi_level_rois' must hold [R, 4] boxes, got dims {list(box_dims)} "
+                f"at level {level}"
+            )
+        if len(score_dims) != 2 or not (
+            extents_match(score_dims[0], box_dims[0], config)
+            and extents_match(score_dims[1], 1, config)
+        ):
+            raise InvalidArgumentError(
+                f"argument 'multi_level_scores' must hold [R, 1] scores of the level's R rois, "
+                f"got dims {list(score_dims)} for rois {list(box_dims)} at level {level}"
+            )
+        if rois.dtype != dtype or scores.dtype != dtype:
+            raise InvalidArgumentError(
+                f"arguments 'multi_level_rois' and 'multi_level_scores' must share one dtype, "
+                f"got {rois.dtype.name.lower()} and {scores.dtype.name.lower()} at level {level}"
+            )
+    images = 1
+    if multi_level_rois_num is not None:
+        if len(multi_level_rois_num) != len(multi_level_rois):
+            raise InvalidArgumentError(
+                f"argument 'multi_level_rois_num' must hold one tensor per level "
+                f"({len(multi_level_rois)}), got {len(multi_level_rois_num)}"
+            )
+        for counts in multi_level_rois_num:
+            if len(counts.dims) != 1 or counts.dtype != DataType.INT32:
+                raise InvalidArgumentError(
+                    f"argument 'multi_level_rois_num' must hold 1-D int32 per-image counts, got "
+                    f"dims {list(counts.dims)} and dtype {counts.dtype.name.lower()}"
+                )
+        images = multi_level_rois_num[0].dims[0]
+    fpn_rois.set_dims((UNKNOWN, 4))
+    fpn_rois.set_dtype(dtype)
+    fpn_rois.set_layout(multi_level_rois[0].layout)
+    if rois_num is not None:
+        rois_num.set_dims((images,))
+        rois_num.set_dtype(DataType.INT32)
+        rois_num.set_layout(multi_level_rois[0].layout)

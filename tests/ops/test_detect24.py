@@ -21,7 +21,7 @@ from phiops.vision import ops as vision_ops
 from tests.ops.op_testing import cpu_dtypes, op_test
 
 D = DataType
-OPS = ("box_clip", "bipartite_match", "matrix_nms", "generate_proposals")
+OPS = ("box_clip", "bipartite_match", "matrix_nms", "generate_proposals", "collect_fpn_proposals")
 GRADS: tuple[str, ...] = ()
 
 
@@ -408,3 +408,58 @@ def test_generate_proposals_edges() -> None:
         vision_ops.generate_proposals(*inputs)
     rois, _, counts = vision_ops.generate_proposals(*inputs, return_rois_num=True)
     assert rois.shape[0] == counts.numpy().sum()
+
+
+# -- collect_fpn_proposals ----------------------------------------------------------------------
+
+
+def _fpn_levels(dtype: DataType):
+    rng = np.random.default_rng(11)
+    sizes, counts = (4, 3, 5), ((1, 3), (2, 1), (4, 1))
+    scores = rng.permutation(sum(sizes)).astype(dtype.numpy_dtype) / 10
+    rois, level_scores, start = [], [], 0
+    for size in sizes:
+        rois.append(rng.uniform(0, 40, (size, 4)).astype(dtype.numpy_dtype))
+        level_scores.append(scores[start:start + size].reshape(-1, 1))
+        start += size
+    nums = [np.array(c, np.int32) for c in counts]
+    return rois, level_scores, nums
+
+
+@op_test("collect_fpn_proposals", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("collect_fpn_proposals"), ids=lambda d: d.name.lower())
+def test_collect_fpn_proposals_matches_numpy(dtype: DataType) -> None:
+    rois, scores, nums = _fpn_levels(dtype)
+    entries = []  # (image, -score, roi) of every roi
+    for level_rois, level_scores, level_nums in zip(rois, scores, nums):
+        image_of = np.repeat(np.arange(2), level_nums)
+        for roi, score, image in zip(level_rois, level_scores[:, 0], image_of):
+            entries.append((int(image), float(score), roi))
+    for topn in (6, 100):
+        best = sorted(entries, key=lambda e: -e[1])[:topn]
+        best.sort(key=lambda e: e[0])
+        out, counts = C.collect_fpn_proposals(
+            [t(r) for r in rois], [t(s) for s in scores], [t(n) for n in nums], topn
+        )
+        np.testing.assert_array_equal(out.numpy(), np.array([e[2] for e in best]))
+        np.testing.assert_array_equal(counts.numpy(), np.bincount([e[0] for e in best], minlength=2))
+
+
+@op_test("collect_fpn_proposals", kind="edge")
+def test_collect_fpn_proposals_edges() -> None:
+    rois, scores, nums = _fpn_levels(D.FLOAT32)
+    out, counts = C.collect_fpn_proposals([t(r) for r in rois], [t(s) for s in scores], None, 3)
+    assert out.shape == [3, 4] and counts.numpy().tolist() == [3]
+    # an image keeping nothing counts 0 (PaddlePaddle 3.3.1 leaves its count uninitialised)
+    out, counts = C.collect_fpn_proposals(
+        [t(r) for r in rois], [t(s) for s in scores], [t(n) for n in nums], 0
+    )
+    assert out.shape == [0, 4] and counts.numpy().tolist() == [0, 0]
+    with pytest.raises(InvalidArgumentError, match="'post_nms_topn'"):
+        C.collect_fpn_proposals([t(rois[0])], [t(scores[0])], None, -1)
+    with pytest.raises(InvalidArgumentError, match="one tensor per level"):
+        C.collect_fpn_proposals([t(r) for r in rois], [t(scores[0])], None, 3)
+    with pytest.raises(InvalidArgumentError, match="'multi_level_scores'"):
+        C.collect_fpn_proposals([t(rois[0])], [t(scores[1])], None, 3)
+    with pytest.raises(InvalidArgumentError, match="summing"):
+        C.collect_fpn_proposals([t(rois[0])], [t(scores[0])], [t(np.array([1, 1], np.int32))], 3)

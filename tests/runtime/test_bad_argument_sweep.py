@@ -241,6 +241,10 @@ _OVERRIDES["generate_proposals"] = {
     "im_shape": _tensor(shape=(1, 2)), "anchors": _tensor(shape=(2, 2, 1, 4)),
     "variances": _tensor(shape=(2, 2, 1, 4)),
 }  # fmt: skip
+_OVERRIDES["collect_fpn_proposals"] = {
+    "multi_level_rois": [_tensor(shape=(2, 4))], "multi_level_scores": [_tensor(shape=(2, 1))],
+    "multi_level_rois_num": None, "post_nms_topn": 1,
+}  # fmt: skip
 
 
 # the fftspecial family: complex inputs where the kernels take them, axes and normalizations

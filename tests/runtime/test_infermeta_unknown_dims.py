@@ -1102,6 +1102,15 @@ CASES.update(
                 (0, 0, 0),
             )
         ],
+        "collect_fpn_proposals_infer_meta": [
+            Case(
+                ([t(3, 4), t(2, 4)], [t(3, 1), t(2, 1)],
+                 [t(2, dtype=DataType.INT32), t(2, dtype=DataType.INT32)]),
+                (4,),
+                (0, 0),
+            ),
+            Case(([t(3, 4)], [t(3, 1)], None), (4,), (0, 0), label="no counts"),
+        ],
     }
 )
 MISMATCHES.update(
@@ -1114,6 +1123,9 @@ MISMATCHES.update(
             (t(2, 3, -1, 5), t(2, 8, 4, 5), t(2, 2), t(4, 5, 3, 4), t(4, 5, 3, 4)),
             (20, 10, 0.5, 0.1, 1.0, True),
             (0, 0, 0),
+        ),
+        "collect_fpn_proposals_infer_meta": Case(
+            ([t(-1, 4), t(2, 4)], [t(3, 1), t(3, 1)], None), (4,), (0, 0)
         ),
     }
 )

@@ -719,6 +719,10 @@ ARGUMENTS.update(
             t((2, 2, 3, 4), "float32") * 5, t((2, 2, 3, 4), "float32") * 0.1, 6, 4, 0.5, 0.1,
             1.0, True,
         ],
+        "collect_fpn_proposals": lambda f, t: [
+            [t((3, 4), "float32"), t((2, 4), "float32")],
+            [t((3, 1), "float32"), t((2, 1), "float32")], None, 4,
+        ],
     }
 )  # fmt: skip
 

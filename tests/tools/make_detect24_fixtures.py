@@ -249,8 +249,35 @@ def generate_proposals_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def collect_fpn_proposals_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    rng = np.random.default_rng(9)
+    sizes = [5, 4, 3]  # rois per level, of two images: [3, 2], [1, 3], [2, 1]
+    counts = [[3, 2], [1, 3], [2, 1]]
+    scores = (rng.permutation(sum(sizes)) / 20 + 0.05).round(4).tolist()
+    for dtype in REAL:
+        inputs, rois, level_scores, nums = [], [], [], []
+        start = 0
+        for level, size in enumerate(sizes):
+            inputs.append(tensor(f"rois{level}", _boxes(size, 10 + level, 50.0), [size, 4], dtype,
+                                 False))  # fmt: skip
+            inputs.append(tensor(f"scores{level}", scores[start:start + size], [size, 1], dtype,
+                                 False))  # fmt: skip
+            inputs.append(tensor(f"num{level}", counts[level], [2], "int32", False))
+            rois.append(f"$rois{level}")
+            level_scores.append(f"$scores{level}")
+            nums.append(f"$num{level}")
+            start += size
+        for topn in (5, 100, 8):
+            out[f"collect_fpn_proposals-{dtype}-{topn}"] = case(
+                "op", "collect_fpn_proposals", inputs, [rois, level_scores, nums, topn]
+            )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
+        **collect_fpn_proposals_cases(),
         **box_clip_cases(),
         **bipartite_match_cases(),
         **matrix_nms_cases(),
@@ -317,6 +344,8 @@ def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:
     def resolve(value: Any) -> Any:
         if isinstance(value, str) and value.startswith("$"):
             return tensors[value[1:]]
+        if isinstance(value, list):
+            return [resolve(item) for item in value]
         return value
 
     args = [resolve(a) for a in case["args"]]

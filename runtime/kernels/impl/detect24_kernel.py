@@ -1,5 +1,5 @@
 """Kernels of the detect24 ops (issue 24): box_clip, bipartite_match, matrix_nms,
-generate_proposals.
+generate_proposals, collect_fpn_proposals.
 
 Each follows PaddlePaddle 3.3.1's CPU kernel of the same name (paddle/phi/kernels/cpu/,
 impl/box_clip_kernel_impl.h, funcs/detection/bbox_util.h), for the dtypes it registers (float32,
@@ -28,6 +28,9 @@ im_info, bipartite_match reads its matrix as one instance.
   max(min_size, 1) or (pixel_offset) centred outside the image dropped, then NMS (PHI's: equal
   scores the later first; nms_thresh <= 0 skips it) and the post_nms_top_n first. An image left
   with no box proposes one zero box of score 0, as PHI's kernel does.
+- collect_fpn_proposals keeps the post_nms_topn best rois of all levels and groups them by
+  image (both sorts stable); each image's count is its own (PHI's misattributes the counts
+  once an image other than the first keeps none).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.nth_element import nth_element
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
@@ -166,6 +170,17 @@ def _pairwise_iou(boxes: np.ndarray, normalized: bool) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         iou = inter / (area[:, None] + area[None, :] - inter)
     return np.where(apart, t(0), iou)
+
+
+def _image_counts(rois_num: Array, total: int, argument: str) -> list[int]:
+    """The number of rois of each image, from ``rois_num``, checked to sum to ``total``."""
+    counts = [int(v) for v in _to_host(rois_num).reshape(-1)]
+    if any(c < 0 for c in counts) or sum(counts) != total:
+        raise InvalidArgumentError(
+            f"argument '{argument}' must hold non-negative counts summing to the number of "
+            f"rois ({total}), got {counts}"
+        )
+    return counts
 
 
 def _matrix_nms_class(
@@ -424,3 +439,43 @@ def generate_proposals_kernel(
         xp.asarray(roi_probs.astype(dtype).reshape(-1, 1)),
         xp.asarray(np.array(counts, np.int32)),
     )
+
+
+# --- collect_fpn_proposals ---------------------------------------------------------------------
+
+
+def _collect_fpn_dtypes(kernel: Kernel) -> None:
+    kernel.input_at(2).set_dtype(DataType.ALL_DTYPE)
+    kernel.output_at(1).set_dtype(DataType.INT32)
+
+
+@register_kernel("collect_fpn_proposals", dtypes=REAL, configure=_collect_fpn_dtypes)
+def collect_fpn_proposals_kernel(
+    ctx: KernelContext,
+    multi_level_rois: list[Array],
+    multi_level_scores: list[Array],
+    multi_level_rois_num: list[Array] | None,
+    post_nms_topn: int,
+) -> tuple[Array, Array]:
+    rois = [_to_host(r) for r in multi_level_rois]
+    scores = np.concatenate([_to_host(s).reshape(-1) for s in multi_level_scores])
+    if multi_level_rois_num is None:
+        images, image_of = 1, np.zeros(scores.size, np.int64)
+    else:
+        per_level = [
+            _image_counts(n, r.shape[0], "multi_level_rois_num")
+            for n, r in zip(multi_level_rois_num, rois)
+        ]
+        images = len(per_level[0])
+        if any(len(counts) != images for counts in per_level):
+            raise InvalidArgumentError(
+                f"argument 'multi_level_rois_num' must count the same images at every level, "
+                f"got {[len(c) for c in per_level]} images"
+            )
+        image_of = np.concatenate([np.repeat(np.arange(images), c) for c in per_level])
+    all_rois = np.concatenate(rois) if rois else np.zeros((0, 4), scores.dtype)
+    best = np.argsort(-scores, kind="stable")[: min(post_nms_topn, scores.size)]
+    kept = best[np.argsort(image_of[best], kind="stable")]
+    counts = np.bincount(image_of[kept], minlength=images).astype(np.int32)
+    xp = ctx.xp
+    return xp.asarray(all_rois[kept]), xp.asarray(counts)
