@@ -1,8 +1,8 @@
 """``phiops.vision.ops`` (``paddle.vision.ops``): nms, roi_align, roi_pool and the RoIAlign and
-RoIPool layers, yolo_box, prior_box, box_coder, matrix_nms and generate_proposals, with
-PaddlePaddle 3.3.1's signatures, over the ops of the same names (phiops._C_ops). The rest of
-PaddlePaddle's module (psroi_pool, deform_conv2d, distribute_fpn_proposals, yolo_loss,
-read_file, decode_jpeg) is not here yet: their ops are not implemented."""
+RoIPool layers, yolo_box, prior_box, box_coder, matrix_nms, generate_proposals, psroi_pool and
+the PSRoIPool layer, with PaddlePaddle 3.3.1's signatures, over the ops of the same names
+(phiops._C_ops). The rest of PaddlePaddle's module (deform_conv2d, distribute_fpn_proposals,
+yolo_loss, read_file, decode_jpeg) is not here yet: their ops are not implemented."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ __all__ = [
     "box_coder",
     "matrix_nms",
     "generate_proposals",
+    "psroi_pool",
+    "PSRoIPool",
 ]
 
 
@@ -329,3 +331,36 @@ def generate_proposals(
         eta,
         pixel_offset,
     )
+
+
+def psroi_pool(
+    x: Tensor,
+    boxes: Tensor,
+    boxes_num: Tensor,
+    output_size: Any,
+    spatial_scale: float = 1.0,
+    name: str | None = None,
+) -> Tensor:
+    """Position-sensitive RoI average pooling (op psroi_pool): x [N, C, H, W] pooled over boxes
+    [R, 4] into [R, C / (h * w), h, w], output_size an int or (h, w)."""
+    height, width = _pair(output_size, "psroi_pool")
+    if len(x.shape) != 4:
+        raise InvalidArgumentError(
+            f"psroi_pool(): argument 'x' must be 4-D [N, C, H, W], got shape {list(x.shape)}"
+        )
+    if height * width == 0:
+        raise InvalidArgumentError("psroi_pool(): argument 'output_size' must not contain 0")
+    output_channels = int(x.shape[1] / (height * width))
+    return _phi.psroi_pool(x, boxes, boxes_num, height, width, output_channels, spatial_scale)
+
+
+class PSRoIPool(Layer):
+    """The layer of psroi_pool: ``PSRoIPool(output_size, spatial_scale)(x, boxes, boxes_num)``."""
+
+    def __init__(self, output_size: Any, spatial_scale: float = 1.0) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.spatial_scale = spatial_scale
+
+    def forward(self, x: Tensor, boxes: Tensor, boxes_num: Tensor) -> Tensor:
+        return psroi_pool(x, boxes, boxes_num, self.output_size, self.spatial_scale)

@@ -6,6 +6,8 @@ kernel's: the dispatcher allocates what InferMeta says."""
 
 from __future__ import annotations
 
+import math
+
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.dims import UNKNOWN, extents_match, is_known
@@ -17,6 +19,7 @@ __all__ = [
     "matrix_nms_infer_meta",
     "generate_proposals_v2_infer_meta",
     "collect_fpn_proposals_infer_meta",
+    "psroi_pool_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -277,3 +280,58 @@ def collect_fpn_proposals_infer_meta(
         rois_num.set_dims((images,))
         rois_num.set_dtype(DataType.INT32)
         rois_num.set_layout(multi_level_rois[0].layout)
+
+
+def psroi_pool_infer_meta(
+    x: MetaTensor,
+    boxes: MetaTensor,
+    boxes_num: MetaTensor | None,
+    pooled_height: int,
+    pooled_width: int,
+    output_channels: int,
+    spatial_scale: float,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """psroi_pool: x [N, C, H, W] with C = output_channels * pooled_height * pooled_width and
+    boxes [R, 4] give [R, output_channels, pooled_height, pooled_width]."""
+    x_dims, box_dims = tuple(x.dims), tuple(boxes.dims)
+    if len(x_dims) != 4:
+        raise InvalidArgumentError(f"argument 'x' must be 4-D [N, C, H, W], got dims {list(x_dims)}")
+    if len(box_dims) != 2 or not extents_match(box_dims[1], 4, config):
+        raise InvalidArgumentError(
+            f"argument 'boxes' must be [R, 4] of (x1, y1, x2, y2), got dims {list(box_dims)}"
+        )
+    for value, name in ((pooled_height, "pooled_height"), (pooled_width, "pooled_width"),
+                        (output_channels, "output_channels")):  # fmt: skip
+        if value <= 0:
+            raise InvalidArgumentError(f"argument '{name}' must be positive, got {value}")
+    channels = output_channels * pooled_height * pooled_width
+    if not extents_match(x_dims[1], channels, config):
+        raise InvalidArgumentError(
+            f"argument 'x' must have output_channels * pooled_height * pooled_width = "
+            f"{channels} channels, got dims {list(x_dims)}"
+        )
+    if not 0 < spatial_scale < math.inf:
+        raise InvalidArgumentError(
+            f"argument 'spatial_scale' must be positive and finite, got {spatial_scale}"
+        )
+    if boxes_num is not None:
+        if len(boxes_num.dims) != 1 or boxes_num.dtype not in (DataType.INT32, DataType.INT64):
+            raise InvalidArgumentError(
+                f"argument 'boxes_num' must be a 1-D int32 or int64 tensor, got dims "
+                f"{list(boxes_num.dims)} and dtype {boxes_num.dtype.name.lower()}"
+            )
+        if not extents_match(boxes_num.dims[0], x_dims[0], config):
+            raise InvalidArgumentError(
+                f"argument 'boxes_num' must give one count per image of x ({x_dims[0]}), got "
+                f"dims {list(boxes_num.dims)}"
+            )
+    if boxes.dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'boxes' must have x's dtype {x.dtype.name.lower()}, "
+            f"got {boxes.dtype.name.lower()}"
+        )
+    out.set_dims((box_dims[0], output_channels, pooled_height, pooled_width))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)

@@ -22,7 +22,8 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 
 D = DataType
 OPS = ("box_clip", "bipartite_match", "matrix_nms", "generate_proposals", "collect_fpn_proposals")
-GRADS: tuple[str, ...] = ()
+OPS += ("psroi_pool",)
+GRADS: tuple[str, ...] = ("psroi_pool_grad",)
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -463,3 +464,101 @@ def test_collect_fpn_proposals_edges() -> None:
         C.collect_fpn_proposals([t(rois[0])], [t(scores[1])], None, 3)
     with pytest.raises(InvalidArgumentError, match="summing"):
         C.collect_fpn_proposals([t(rois[0])], [t(scores[0])], [t(np.array([1, 1], np.int32))], 3)
+
+
+# -- psroi_pool ---------------------------------------------------------------------------------
+
+
+def psroi_reference(x, boxes, counts, ph, pw, channels, scale):
+    """PHI's PsroiPoolKernel as its loops (C's round: half away from zero)."""
+    images = np.repeat(np.arange(len(counts)), counts)
+    height, width = x.shape[2:]
+    out = np.zeros((boxes.shape[0], channels, ph, pw))
+    for r, box in enumerate(boxes.astype(np.float64)):
+        rnd = [math.floor(abs(v) + 0.5) * (1 if v >= 0 else -1) for v in box]
+        sw, sh = rnd[0] * scale, rnd[1] * scale
+        ew, eh = (rnd[2] + 1) * scale, (rnd[3] + 1) * scale
+        bh, bw = max(eh - sh, 0.1) / ph, max(ew - sw, 0.1) / pw
+        for c in range(channels):
+            for i in range(ph):
+                for j in range(pw):
+                    h0 = min(max(math.floor(i * bh + sh), 0), height)
+                    h1 = min(max(math.ceil((i + 1) * bh + sh), 0), height)
+                    w0 = min(max(math.floor(j * bw + sw), 0), width)
+                    w1 = min(max(math.ceil((j + 1) * bw + sw), 0), width)
+                    if h1 > h0 and w1 > w0:
+                        patch = x[images[r], (c * ph + i) * pw + j, h0:h1, w0:w1]
+                        out[r, c, i, j] = patch.sum() / patch.size
+    return out
+
+
+def _psroi_inputs(dtype: DataType):
+    rng = np.random.default_rng(13)
+    x = (rng.integers(-40, 40, (2, 12, 6, 5)) / 16).astype(dtype.numpy_dtype)
+    boxes = np.array([[0.4, 0.5, 3.5, 4.5], [1.0, 1.0, 8.0, 9.0], [-2.0, 2.6, 2.0, 2.4],
+                      [3.0, 0.0, 3.0, 0.0]], dtype.numpy_dtype)  # fmt: skip
+    return x, boxes, np.array([1, 3], np.int32)
+
+
+@op_test("psroi_pool", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("psroi_pool"), ids=lambda d: d.name.lower())
+def test_psroi_pool_matches_numpy(dtype: DataType) -> None:
+    x, boxes, counts = _psroi_inputs(dtype)
+    for ph, pw, channels, scale in ((2, 2, 3, 1.0), (3, 1, 4, 0.5), (1, 2, 6, 1.0)):
+        got = C.psroi_pool(t(x), t(boxes), t(counts), ph, pw, channels, scale)
+        assert got.numpy().dtype == dtype.numpy_dtype
+        np.testing.assert_allclose(
+            got.numpy(), psroi_reference(x, boxes, counts, ph, pw, channels, scale), rtol=1e-6
+        )
+
+
+@op_test("psroi_pool_grad", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("psroi_pool_grad"), ids=lambda d: d.name.lower())
+def test_psroi_pool_grad_is_the_transpose_of_the_pooling(dtype: DataType) -> None:
+    # psroi_pool is linear in x: <grad(g), e_k> = <g, pool(e_k)> for every basis input e_k
+    x, boxes, counts = _psroi_inputs(dtype)
+    g = np.random.default_rng(14).uniform(-1, 1, (4, 3, 2, 2)).astype(dtype.numpy_dtype)
+    xt = t(x)
+    xt.stop_gradient = False
+    out = C.psroi_pool(xt, t(boxes), t(counts), 2, 2, 3, 1.0)
+    (grad,) = phi.grad([out], [xt], [t(g)])
+    want = np.zeros(x.size)
+    for k in range(x.size):
+        basis = np.zeros(x.size)
+        basis[k] = 1.0
+        pooled = psroi_reference(basis.reshape(x.shape), boxes, counts, 2, 2, 3, 1.0)
+        want[k] = (pooled * g).sum()
+    np.testing.assert_allclose(grad.numpy().reshape(-1), want, rtol=1e-5, atol=1e-6)
+
+
+@op_test("psroi_pool", "psroi_pool_grad", kind="edge")
+def test_psroi_pool_edges() -> None:
+    x, boxes, counts = _psroi_inputs(D.FLOAT64)
+    # a box wholly outside the map gives 0, and no gradient
+    far = np.array([[50.0, 50.0, 60.0, 60.0]])
+    xt = t(x)
+    xt.stop_gradient = False
+    out = C.psroi_pool(xt, t(far), t(np.array([1, 0], np.int32)), 2, 2, 3, 1.0)
+    assert not out.numpy().any()
+    (grad,) = phi.grad([out.sum()], [xt])
+    assert not grad.numpy().any()
+    none = C.psroi_pool(t(x), t(np.zeros((0, 4))), t(np.array([0, 0], np.int32)), 2, 2, 3, 1.0)
+    assert none.shape == [0, 3, 2, 2]
+    strided = t(np.ascontiguousarray(np.repeat(x, 2, axis=3)))[:, :, :, ::2]
+    np.testing.assert_array_equal(
+        C.psroi_pool(strided, t(boxes), t(counts), 2, 2, 3, 1.0).numpy(),
+        C.psroi_pool(t(x), t(boxes), t(counts), 2, 2, 3, 1.0).numpy(),
+    )
+    with pytest.raises(InvalidArgumentError, match="channels"):
+        C.psroi_pool(t(x), t(boxes), t(counts), 2, 2, 2, 1.0)
+    with pytest.raises(InvalidArgumentError, match="'boxes_num'"):
+        C.psroi_pool(t(x), t(boxes), None, 2, 2, 3, 1.0)
+    with pytest.raises(InvalidArgumentError, match="'boxes_num'"):
+        C.psroi_pool(t(x), t(boxes), t(np.array([4], np.int32)), 2, 2, 3, 1.0)
+    with pytest.raises(InvalidArgumentError, match="'spatial_scale'"):
+        C.psroi_pool(t(x), t(boxes), t(counts), 2, 2, 3, 0.0)
+    layer = vision_ops.PSRoIPool(2, 1.0)
+    np.testing.assert_array_equal(
+        layer(t(x), t(boxes), t(counts)).numpy(),
+        vision_ops.psroi_pool(t(x), t(boxes), t(counts), (2, 2)).numpy(),
+    )

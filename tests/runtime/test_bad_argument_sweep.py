@@ -245,6 +245,13 @@ _OVERRIDES["collect_fpn_proposals"] = {
     "multi_level_rois": [_tensor(shape=(2, 4))], "multi_level_scores": [_tensor(shape=(2, 1))],
     "multi_level_rois_num": None, "post_nms_topn": 1,
 }  # fmt: skip
+_OVERRIDES["psroi_pool"] = {
+    "x": _tensor(shape=(1, 4, 3, 3)), "boxes": _tensor(shape=(2, 4)),
+    "boxes_num": phi.to_tensor(np.array([2], "int32")), "pooled_height": 2, "pooled_width": 2,
+}  # fmt: skip
+_OVERRIDES["psroi_pool_grad"] = {
+    **_OVERRIDES["psroi_pool"], "out_grad": _tensor(shape=(2, 1, 2, 2)), "output_channels": 1,
+}  # fmt: skip
 
 
 # the fftspecial family: complex inputs where the kernels take them, axes and normalizations

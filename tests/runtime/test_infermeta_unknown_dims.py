@@ -1111,6 +1111,10 @@ CASES.update(
             ),
             Case(([t(3, 4)], [t(3, 1)], None), (4,), (0, 0), label="no counts"),
         ],
+        "psroi_pool_infer_meta": [
+            Case((t(2, 8, 5, 6), t(3, 4), t(2, dtype=DataType.INT32)), (2, 2, 2, 0.5)),
+            Case((t(1, 3, 5, 6), t(3, 4), None), (1, 1, 3, 1.0), label="no boxes_num"),
+        ],
     }
 )
 MISMATCHES.update(
@@ -1126,6 +1130,9 @@ MISMATCHES.update(
         ),
         "collect_fpn_proposals_infer_meta": Case(
             ([t(-1, 4), t(2, 4)], [t(3, 1), t(3, 1)], None), (4,), (0, 0)
+        ),
+        "psroi_pool_infer_meta": Case(
+            (t(2, 6, -1, 6), t(3, 4), t(-1, dtype=DataType.INT32)), (2, 2, 2, 0.5)
         ),
     }
 )

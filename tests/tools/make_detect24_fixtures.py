@@ -275,8 +275,38 @@ def collect_fpn_proposals_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def psroi_pool_cases() -> dict[str, dict[str, Any]]:
+    """Feature values in sixteenths and small bins, so that every sum is exact in any order."""
+    out: dict[str, dict[str, Any]] = {}
+    rng = np.random.default_rng(12)
+    features = (rng.integers(-32, 32, 2 * 8 * 6 * 7) / 16).tolist()
+    boxes = [0.4, 0.6, 4.5, 3.5, 2.0, 1.0, 6.0, 5.0, -3.0, 2.5, 3.0, 9.0, 5.2, 0.0, 5.2, 0.3]
+    boxes += [1.0, 1.0, 12.0, 10.0]
+    for dtype in REAL:
+        inputs = [
+            tensor("x", features, [2, 8, 6, 7], dtype),
+            tensor("boxes", boxes, [5, 4], dtype, False),
+            tensor("boxes_num", [2, 3], [2], "int32", False),
+        ]
+        for pooled, channels, scale in (((2, 2), 2, 1.0), ((2, 1), 4, 0.5), ((1, 4), 2, 1.0)):
+            out[f"psroi_pool-{dtype}-{pooled[0]}x{pooled[1]}-{scale}"] = case(
+                "op",
+                "psroi_pool",
+                inputs,
+                ["$x", "$boxes", "$boxes_num", pooled[0], pooled[1], channels, scale],
+            )
+        out[f"psroi_pool-vision-{dtype}"] = case(
+            "vision", "psroi_pool", inputs, ["$x", "$boxes", "$boxes_num", 2, 0.5]
+        )
+        out[f"psroi_pool-layer-{dtype}"] = case(
+            "vision", "PSRoIPool", inputs, [(2, 1)], {"$call": ["$x", "$boxes", "$boxes_num"]}
+        )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
+        **psroi_pool_cases(),
         **collect_fpn_proposals_cases(),
         **box_clip_cases(),
         **bipartite_match_cases(),
@@ -350,6 +380,8 @@ def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:
 
     args = [resolve(a) for a in case["args"]]
     kwargs = {k: resolve(v) for k, v in case["kwargs"].items()}
+    if "$call" in kwargs:  # a layer: built from args, called with "$call"
+        return getattr(owner, case["fn"])(*args)(*kwargs.pop("$call"))
     return getattr(owner, case["fn"])(*args, **kwargs)
 
 

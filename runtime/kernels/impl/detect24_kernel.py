@@ -28,6 +28,11 @@ im_info, bipartite_match reads its matrix as one instance.
   max(min_size, 1) or (pixel_offset) centred outside the image dropped, then NMS (PHI's: equal
   scores the later first; nms_thresh <= 0 skips it) and the post_nms_top_n first. An image left
   with no box proposes one zero box of score 0, as PHI's kernel does.
+- psroi_pool rounds each box half away from zero, takes x2 and y2 one past, scales by
+  spatial_scale (in the dtype, with PHI's float arithmetic), makes it at least 0.1 wide and
+  high, and averages each bin's pixels [floor(start), ceil(end)) clipped to the map (0 for an
+  empty bin); psroi_pool_grad (psroi_pool_grad_kernel.py) spreads each bin's gradient evenly
+  over those pixels.
 - collect_fpn_proposals keeps the post_nms_topn best rois of all levels and groups them by
   image (both sorts stable); each image's count is its own (PHI's misattributes the counts
   once an image other than the first keeps none).
@@ -42,6 +47,7 @@ import numpy as np
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.detect_kernel import keep_boxes_num_dtype, roi_batch_ids
 from phiops.runtime.kernels.impl.nth_element import nth_element
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
@@ -479,3 +485,69 @@ def collect_fpn_proposals_kernel(
     counts = np.bincount(image_of[kept], minlength=images).astype(np.int32)
     xp = ctx.xp
     return xp.asarray(all_rois[kept]), xp.asarray(counts)
+
+
+# --- psroi_pool --------------------------------------------------------------------------------
+
+
+def psroi_bins(xp: Any, boxes: Array, pooled_height: int, pooled_width: int, spatial_scale: float,
+               height: int, width: int) -> tuple[Array, Array, Array, Array]:  # fmt: skip
+    """PHI's PSROIPool bins: row masks [R, ph, H] and column masks [R, pw, W] of the pixels of
+    each bin, and the bins' pixel counts along each axis [R, ph] and [R, pw]."""
+    t = boxes.dtype.type
+    scale = t(np.float32(spatial_scale))
+    start_w = _round_half_away(xp, boxes[:, 0]) * scale
+    start_h = _round_half_away(xp, boxes[:, 1]) * scale
+    end_w = (_round_half_away(xp, boxes[:, 2]) + t(1)) * scale
+    end_h = (_round_half_away(xp, boxes[:, 3]) + t(1)) * scale
+    least = t(0.1)
+    roi_h = xp.maximum(end_h - start_h, least)
+    roi_w = xp.maximum(end_w - start_w, least)
+    bin_h = roi_h / t(pooled_height)
+    bin_w = roi_w / t(pooled_width)
+
+    def edges(bins: Array, size: Array, start: Array, extent: int) -> tuple[Array, Array]:
+        steps = xp.arange(bins, dtype=boxes.dtype)
+        low = xp.floor(steps[None, :] * size[:, None] + start[:, None])
+        high = xp.ceil((steps[None, :] + t(1)) * size[:, None] + start[:, None])
+        return xp.clip(low, 0, extent), xp.clip(high, 0, extent)
+
+    h_low, h_high = edges(pooled_height, bin_h, start_h, height)
+    w_low, w_high = edges(pooled_width, bin_w, start_w, width)
+    rows = xp.arange(height, dtype=boxes.dtype)
+    cols = xp.arange(width, dtype=boxes.dtype)
+    row_mask = (rows[None, None, :] >= h_low[:, :, None]) & (rows[None, None, :] < h_high[:, :, None])
+    col_mask = (cols[None, None, :] >= w_low[:, :, None]) & (cols[None, None, :] < w_high[:, :, None])
+    return (
+        row_mask.astype(boxes.dtype),
+        col_mask.astype(boxes.dtype),
+        xp.maximum(h_high - h_low, 0),
+        xp.maximum(w_high - w_low, 0),
+    )
+
+
+@register_kernel("psroi_pool", dtypes=REAL, configure=keep_boxes_num_dtype)
+def psroi_pool_kernel(
+    ctx: KernelContext,
+    x: Array,
+    boxes: Array,
+    boxes_num: Array | None,
+    pooled_height: int,
+    pooled_width: int,
+    output_channels: int,
+    spatial_scale: float,
+) -> Array:
+    xp = ctx.xp
+    batch, _, height, width = x.shape
+    images = xp.asarray(np.array(roi_batch_ids(xp, boxes_num, boxes.shape[0], batch), np.int64))
+    rows, cols, count_h, count_w = psroi_bins(
+        xp, boxes, pooled_height, pooled_width, spatial_scale, height, width
+    )
+    # input channel (c * ph + i) * pw + j feeds output channel c at bin (i, j)
+    planes = x.reshape(batch, output_channels, pooled_height, pooled_width, height, width)
+    picked = planes[images]
+    sums = xp.einsum("rcijhw,rih,rjw->rcij", picked, rows, cols)
+    area = (count_h[:, :, None] * count_w[:, None, :])[:, None, :, :]
+    empty = area == 0
+    out = sums / xp.where(empty, xp.ones_like(area), area)
+    return xp.where(empty, xp.zeros_like(out), out).astype(x.dtype)
