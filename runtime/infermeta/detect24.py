@@ -20,6 +20,7 @@ __all__ = [
     "generate_proposals_v2_infer_meta",
     "collect_fpn_proposals_infer_meta",
     "psroi_pool_infer_meta",
+    "affine_channel_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -333,5 +334,45 @@ def psroi_pool_infer_meta(
             f"got {boxes.dtype.name.lower()}"
         )
     out.set_dims((box_dims[0], output_channels, pooled_height, pooled_width))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+AFFINE_CHANNEL_LAYOUTS = ("NCHW", "NHWC", "AnyLayout")
+
+
+def affine_channel_infer_meta(
+    x: MetaTensor,
+    scale: MetaTensor,
+    bias: MetaTensor,
+    data_layout: str,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """affine_channel: x [N, C, ...] (NCHW) or [N, ..., C] with scale and bias [C] keeps x's
+    dims."""
+    dims = tuple(x.dims)
+    if data_layout not in AFFINE_CHANNEL_LAYOUTS:
+        raise InvalidArgumentError(
+            f"argument 'data_layout' must be one of {list(AFFINE_CHANNEL_LAYOUTS)}, "
+            f"got {data_layout!r}"
+        )
+    if len(dims) < 2:
+        raise InvalidArgumentError(
+            f"argument 'x' must be at least 2-D [N, C, ...], got dims {list(dims)}"
+        )
+    channels = dims[1] if data_layout == "NCHW" else dims[-1]
+    for name, tensor in (("scale", scale), ("bias", bias)):
+        if len(tensor.dims) != 1 or not extents_match(tensor.dims[0], channels, config):
+            raise InvalidArgumentError(
+                f"argument '{name}' must be [C] with C = {channels} (x's channels in "
+                f"{data_layout}), got dims {list(tensor.dims)}"
+            )
+        if tensor.dtype != x.dtype:
+            raise InvalidArgumentError(
+                f"argument '{name}' must have x's dtype {x.dtype.name.lower()}, "
+                f"got {tensor.dtype.name.lower()}"
+            )
+    out.set_dims(dims)
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)

@@ -1,4 +1,4 @@
-"""Gradient-check cases of the detect24 ops (psroi_pool, ...), for CASES in test_gradcheck_ops.py,
+"""Gradient-check cases of the detect24 ops (psroi_pool, affine_channel), for CASES in test_gradcheck_ops.py,
 in float64. psroi_pool is linear in x, so finite differences see its gradient exactly; the
 boxes are constants (the op has no gradient for them)."""
 
@@ -21,6 +21,22 @@ def detect24_cases() -> list[Case]:
             "[2,8,5,6]-2x2",
             lambda x: C.psroi_pool(x, _BOXES, _BOXES_NUM, 2, 2, 2, 1.0),
             uniform((2, 8, 5, 6), 2400),
+        ),
+        case(
+            "affine_channel",
+            "[2,3,4]-NCHW",
+            lambda x, s, b: C.affine_channel(x, s, b, "NCHW"),
+            uniform((2, 3, 4), 2401),
+            uniform((3,), 2402),
+            uniform((3,), 2403),
+        ),
+        case(
+            "affine_channel",
+            "[2,4,3]-AnyLayout",
+            lambda x, s, b: C.affine_channel(x, s, b, "AnyLayout"),
+            uniform((2, 4, 3), 2404),
+            uniform((3,), 2405),
+            uniform((3,), 2406),
         ),
     ]
 

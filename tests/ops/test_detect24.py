@@ -22,8 +22,8 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 
 D = DataType
 OPS = ("box_clip", "bipartite_match", "matrix_nms", "generate_proposals", "collect_fpn_proposals")
-OPS += ("psroi_pool",)
-GRADS: tuple[str, ...] = ("psroi_pool_grad",)
+OPS += ("psroi_pool", "affine_channel")
+GRADS: tuple[str, ...] = ("psroi_pool_grad", "affine_channel_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -562,3 +562,60 @@ def test_psroi_pool_edges() -> None:
         layer(t(x), t(boxes), t(counts)).numpy(),
         vision_ops.psroi_pool(t(x), t(boxes), t(counts), (2, 2)).numpy(),
     )
+
+
+# -- affine_channel -----------------------------------------------------------------------------
+
+
+@op_test("affine_channel", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("affine_channel"), ids=lambda d: d.name.lower())
+def test_affine_channel_matches_numpy(dtype: DataType) -> None:
+    rng = np.random.default_rng(16)
+    x = rng.uniform(-2, 2, (2, 3, 4, 5)).astype(dtype.numpy_dtype)
+    scale3, bias3 = (rng.uniform(-1, 1, 3).astype(dtype.numpy_dtype) for _ in range(2))
+    scale5, bias5 = (rng.uniform(-1, 1, 5).astype(dtype.numpy_dtype) for _ in range(2))
+    got = C.affine_channel(t(x), t(scale3), t(bias3), "NCHW")
+    np.testing.assert_array_equal(got.numpy(), x * scale3[:, None, None] + bias3[:, None, None])
+    for layout in ("NHWC", "AnyLayout"):
+        got = C.affine_channel(t(x), t(scale5), t(bias5), layout)
+        np.testing.assert_array_equal(got.numpy(), x * scale5 + bias5)
+
+
+@op_test("affine_channel_grad", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("affine_channel_grad"), ids=lambda d: d.name.lower())
+def test_affine_channel_grad_matches_numpy(dtype: DataType) -> None:
+    rng = np.random.default_rng(17)
+    x = rng.uniform(-2, 2, (2, 3, 4)).astype(dtype.numpy_dtype)
+    scale, bias = (rng.uniform(-1, 1, 3).astype(dtype.numpy_dtype) for _ in range(2))
+    g = rng.uniform(-1, 1, x.shape).astype(dtype.numpy_dtype)
+    inputs = [t(x), t(scale), t(bias)]
+    for tensor in inputs:
+        tensor.stop_gradient = False
+    out = C.affine_channel(*inputs, "NCHW")
+    grads = phi.grad([out], inputs, [t(g)])
+    rtol = 1e-5 if dtype == D.FLOAT32 else 1e-12
+    np.testing.assert_allclose(grads[0].numpy(), g * scale[:, None], rtol=rtol)
+    np.testing.assert_allclose(grads[1].numpy(), (g * x).sum(axis=(0, 2)), rtol=rtol)
+    np.testing.assert_allclose(grads[2].numpy(), g.sum(axis=(0, 2)), rtol=rtol)
+
+
+@op_test("affine_channel", "affine_channel_grad", kind="edge")
+def test_affine_channel_edges() -> None:
+    scale, bias = t(np.array([2.0, 3.0])), t(np.array([1.0, -1.0]))
+    empty = C.affine_channel(t(np.zeros((0, 2, 3))), scale, bias, "NCHW")
+    assert empty.shape == [0, 2, 3]
+    two_d = C.affine_channel(t(np.array([[1.0, 1.0], [np.nan, np.inf]])), scale, bias, "NCHW")
+    np.testing.assert_array_equal(two_d.numpy(), [[3.0, 2.0], [np.nan, np.inf]])
+    wide = np.arange(12.0).reshape(2, 6)
+    np.testing.assert_array_equal(
+        C.affine_channel(t(wide)[:, ::3], scale, bias, "NHWC").numpy(),
+        wide[:, ::3] * [2.0, 3.0] + [1.0, -1.0],
+    )
+    with pytest.raises(InvalidArgumentError, match="'data_layout'"):
+        C.affine_channel(t(wide), scale, bias, "NCWH")
+    with pytest.raises(InvalidArgumentError, match="'scale'"):
+        C.affine_channel(t(wide), scale, bias, "NHWC")
+    with pytest.raises(InvalidArgumentError, match="'x'"):
+        C.affine_channel(t(np.zeros(2)), scale, bias, "NCHW")
+    with pytest.raises(InvalidArgumentError, match="'bias'"):
+        C.affine_channel(t(np.zeros((1, 2))), scale, t(np.zeros(2, np.float32)), "NCHW")

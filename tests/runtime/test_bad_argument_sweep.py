@@ -249,6 +249,8 @@ _OVERRIDES["psroi_pool"] = {
     "x": _tensor(shape=(1, 4, 3, 3)), "boxes": _tensor(shape=(2, 4)),
     "boxes_num": phi.to_tensor(np.array([2], "int32")), "pooled_height": 2, "pooled_width": 2,
 }  # fmt: skip
+_OVERRIDES["affine_channel"] = {"scale": _tensor(shape=(3,)), "bias": _tensor(shape=(3,))}
+_OVERRIDES["affine_channel_grad"] = {"scale": _tensor(shape=(3,)), "bias": _tensor(shape=(3,))}
 _OVERRIDES["psroi_pool_grad"] = {
     **_OVERRIDES["psroi_pool"], "out_grad": _tensor(shape=(2, 1, 2, 2)), "output_channels": 1,
 }  # fmt: skip

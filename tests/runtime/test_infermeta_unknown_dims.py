@@ -1115,6 +1115,10 @@ CASES.update(
             Case((t(2, 8, 5, 6), t(3, 4), t(2, dtype=DataType.INT32)), (2, 2, 2, 0.5)),
             Case((t(1, 3, 5, 6), t(3, 4), None), (1, 1, 3, 1.0), label="no boxes_num"),
         ],
+        "affine_channel_infer_meta": [
+            Case((t(2, 3, 4), t(3), t(3)), ("NCHW",)),
+            Case((t(2, 3, 4), t(4), t(4)), ("AnyLayout",), label="channels last"),
+        ],
     }
 )
 MISMATCHES.update(
@@ -1134,6 +1138,7 @@ MISMATCHES.update(
         "psroi_pool_infer_meta": Case(
             (t(2, 6, -1, 6), t(3, 4), t(-1, dtype=DataType.INT32)), (2, 2, 2, 0.5)
         ),
+        "affine_channel_infer_meta": Case((t(2, 3, -1), t(4), t(-1)), ("NCHW",)),
     }
 )
 

@@ -723,6 +723,13 @@ ARGUMENTS.update(
             [t((3, 4), "float32"), t((2, 4), "float32")],
             [t((3, 1), "float32"), t((2, 1), "float32")], None, 4,
         ],
+        "affine_channel": lambda f, t: [
+            t((2, 3, 4), "float32"), t((4,), "float32"), t((4,), "float32"),
+        ],
+        "affine_channel_grad": lambda f, t: [
+            t((2, 3, 4), "float32"), t((4,), "float32"), t((4,), "float32"),
+            t((2, 3, 4), "float32"),
+        ],
         "psroi_pool": lambda f, t: [
             t((1, 8, 5, 6), "float32"), t((3, 4), "float32") * 3, t((1,), "int32") * 0 + 3,
             2, 2, 2, 1.0,

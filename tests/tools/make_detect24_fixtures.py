@@ -304,8 +304,28 @@ def psroi_pool_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def affine_channel_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in REAL:
+        for layout, shape in (("NCHW", [2, 3, 2, 2]), ("AnyLayout", [2, 2, 3]),
+                              ("NHWC", [2, 2, 2, 3]), ("NCHW", [4, 3])):  # fmt: skip
+            count = int(np.prod(shape))
+            out[f"affine_channel-{dtype}-{layout}-{len(shape)}d"] = case(
+                "op",
+                "affine_channel",
+                [
+                    tensor("x", _uniform(count, 15, -2.0, 2.0), shape, dtype),
+                    tensor("scale", [0.5, -1.5, 2.0], [3], dtype),
+                    tensor("bias", [1.0, 0.0, -3.0], [3], dtype),
+                ],
+                ["$x", "$scale", "$bias", layout],
+            )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
+        **affine_channel_cases(),
         **psroi_pool_cases(),
         **collect_fpn_proposals_cases(),
         **box_clip_cases(),

@@ -4,6 +4,8 @@ the dtypes it registers (float32, float64).
 - psroi_pool_grad: each bin's out_grad divided by its pixel count, added to every pixel of the
   bin in the input channel the bin read (bins of one image overlapping add up); an empty bin
   gives nothing.
+- affine_channel_grad: x_grad = out_grad * scale; scale_grad and bias_grad sum out_grad * x and
+  out_grad over every dimension but the channels'.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from phiops.runtime.common import DataType
-from phiops.runtime.kernels.impl.detect24_kernel import psroi_bins
+from phiops.runtime.kernels.impl.detect24_kernel import channel_shape, psroi_bins
 from phiops.runtime.kernels.impl.detect_kernel import keep_boxes_num_dtype, roi_batch_ids
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
@@ -43,3 +45,21 @@ def psroi_pool_grad_kernel(
     owner = xp.asarray((images[:, None] == np.arange(batch)[None, :]).astype(x.dtype))
     grad = xp.einsum("rn,rcij,rih,rjw->ncijhw", owner, share.astype(x.dtype), rows, cols)
     return grad.reshape(batch, channels, height, width).astype(x.dtype)
+
+
+@register_kernel("affine_channel_grad", dtypes=REAL)
+def affine_channel_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    scale: Array,
+    bias: Array,
+    out_grad: Array,
+    data_layout: str,
+) -> tuple[Array, Array, Array]:
+    shape = channel_shape(x, data_layout)
+    axis = 1 if data_layout == "NCHW" else x.ndim - 1
+    others = tuple(i for i in range(x.ndim) if i != axis)
+    x_grad = out_grad * scale.reshape(shape)
+    scale_grad = (out_grad * x).sum(axis=others).astype(x.dtype)
+    bias_grad = out_grad.sum(axis=others).astype(x.dtype)
+    return x_grad, scale_grad, bias_grad

@@ -33,6 +33,10 @@ im_info, bipartite_match reads its matrix as one instance.
   high, and averages each bin's pixels [floor(start), ceil(end)) clipped to the map (0 for an
   empty bin); psroi_pool_grad (psroi_pool_grad_kernel.py) spreads each bin's gradient evenly
   over those pixels.
+- affine_channel computes x * scale + bias per channel, the channels at dimension 1 with
+  "NCHW" and last otherwise ("AnyLayout" too, as PHI's StringToDataLayout makes it);
+  affine_channel_grad gives out_grad * scale, the sum of out_grad * x and of out_grad per
+  channel.
 - collect_fpn_proposals keeps the post_nms_topn best rois of all levels and groups them by
   image (both sorts stable); each image's count is its own (PHI's misattributes the counts
   once an image other than the first keeps none).
@@ -551,3 +555,22 @@ def psroi_pool_kernel(
     empty = area == 0
     out = sums / xp.where(empty, xp.ones_like(area), area)
     return xp.where(empty, xp.zeros_like(out), out).astype(x.dtype)
+
+
+# --- affine_channel ----------------------------------------------------------------------------
+
+
+def channel_shape(x: Array, data_layout: str) -> tuple[int, ...]:
+    """The shape a [C] tensor broadcasts to along x's channel dimension."""
+    shape = [1] * x.ndim
+    axis = 1 if data_layout == "NCHW" else x.ndim - 1
+    shape[axis] = x.shape[axis]
+    return tuple(shape)
+
+
+@register_kernel("affine_channel", dtypes=REAL)
+def affine_channel_kernel(
+    ctx: KernelContext, x: Array, scale: Array, bias: Array, data_layout: str
+) -> Array:
+    shape = channel_shape(x, data_layout)
+    return x * scale.reshape(shape) + bias.reshape(shape)
