@@ -1,8 +1,8 @@
 """``phiops.vision.ops`` (``paddle.vision.ops``): nms, roi_align, roi_pool and the RoIAlign and
-RoIPool layers, yolo_box, prior_box and box_coder, with PaddlePaddle 3.3.1's signatures, over
-the ops of the same names (phiops._C_ops). The rest of PaddlePaddle's module (
-matrix_nms, psroi_pool, deform_conv2d, distribute_fpn_proposals, generate_proposals, yolo_loss,
-read_file, decode_jpeg) is not here yet: their ops are not implemented."""
+RoIPool layers, yolo_box, prior_box, box_coder, matrix_nms, generate_proposals, psroi_pool and
+the PSRoIPool layer, with PaddlePaddle 3.3.1's signatures, over the ops of the same names
+(phiops._C_ops). The rest of PaddlePaddle's module (deform_conv2d, distribute_fpn_proposals,
+yolo_loss, read_file, decode_jpeg) is not here yet: their ops are not implemented."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ __all__ = [
     "yolo_box",
     "prior_box",
     "box_coder",
+    "matrix_nms",
+    "generate_proposals",
+    "psroi_pool",
+    "PSRoIPool",
 ]
 
 
@@ -255,3 +259,108 @@ def box_coder(
             f"variances, got {type(prior_box_var).__name__}"
         )
     return _phi.box_coder(prior_box, prior_box_var, target_box, code_type, box_normalized, axis, [])
+
+
+def matrix_nms(
+    bboxes: Tensor,
+    scores: Tensor,
+    score_threshold: float,
+    post_threshold: float,
+    nms_top_k: int,
+    keep_top_k: int,
+    use_gaussian: bool = False,
+    gaussian_sigma: float = 2.0,
+    background_label: int = 0,
+    normalized: bool = True,
+    return_index: bool = False,
+    return_rois_num: bool = True,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor | None, Tensor | None]:
+    """Matrix NMS of ``bboxes`` [N, M, 4] scored by ``scores`` [N, C, M] (op matrix_nms):
+    ``(out, rois_num, index)``, out [kept, 6] rows of (label, decayed score, box), rois_num
+    int32 [N] (None unless return_rois_num), index int32 [kept, 1] (None unless return_index)."""
+    out, index, rois_num = _phi.matrix_nms(
+        bboxes,
+        scores,
+        score_threshold,
+        nms_top_k,
+        keep_top_k,
+        post_threshold,
+        use_gaussian,
+        gaussian_sigma,
+        background_label,
+        normalized,
+    )
+    return out, rois_num if return_rois_num else None, index if return_index else None
+
+
+def generate_proposals(
+    scores: Tensor,
+    bbox_deltas: Tensor,
+    img_size: Tensor,
+    anchors: Tensor,
+    variances: Tensor,
+    pre_nms_top_n: int = 6000,
+    post_nms_top_n: int = 1000,
+    nms_thresh: float = 0.5,
+    min_size: float = 0.1,
+    eta: float = 1.0,
+    pixel_offset: bool = False,
+    return_rois_num: bool = False,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """RPN proposals (op generate_proposals): ``(rpn_rois [P, 4], rpn_roi_probs [P, 1],
+    rpn_rois_num int32 [N])`` from ``scores`` [N, A, H, W], ``bbox_deltas`` [N, 4A, H, W],
+    ``img_size`` [N, 2] and ``anchors``/``variances`` [H, W, A, 4]. As in PaddlePaddle's
+    dynamic mode, ``return_rois_num`` must be True."""
+    if not return_rois_num:
+        raise InvalidArgumentError(
+            "generate_proposals(): argument 'return_rois_num' must be True in dynamic mode, as "
+            "PaddlePaddle 3.3.1 asserts: the rois carry no LoD to give each image's count"
+        )
+    return _phi.generate_proposals(
+        scores,
+        bbox_deltas,
+        img_size,
+        anchors,
+        variances,
+        pre_nms_top_n,
+        post_nms_top_n,
+        nms_thresh,
+        min_size,
+        eta,
+        pixel_offset,
+    )
+
+
+def psroi_pool(
+    x: Tensor,
+    boxes: Tensor,
+    boxes_num: Tensor,
+    output_size: Any,
+    spatial_scale: float = 1.0,
+    name: str | None = None,
+) -> Tensor:
+    """Position-sensitive RoI average pooling (op psroi_pool): x [N, C, H, W] pooled over boxes
+    [R, 4] into [R, C / (h * w), h, w], output_size an int or (h, w)."""
+    height, width = _pair(output_size, "psroi_pool")
+    if len(x.shape) != 4:
+        raise InvalidArgumentError(
+            f"psroi_pool(): argument 'x' must be 4-D [N, C, H, W], got shape {list(x.shape)}"
+        )
+    if height * width == 0:
+        raise InvalidArgumentError("psroi_pool(): argument 'output_size' must not contain 0")
+    output_channels = int(x.shape[1] / (height * width))
+    return _phi.psroi_pool(x, boxes, boxes_num, height, width, output_channels, spatial_scale)
+
+
+class PSRoIPool(Layer):
+    """The layer of psroi_pool: ``PSRoIPool(output_size, spatial_scale)(x, boxes, boxes_num)``."""
+
+    def __init__(self, output_size: Any, spatial_scale: float = 1.0) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.spatial_scale = spatial_scale
+
+    def forward(self, x: Tensor, boxes: Tensor, boxes_num: Tensor) -> Tensor:
+        return psroi_pool(x, boxes, boxes_num, self.output_size, self.spatial_scale)

@@ -29,6 +29,7 @@ from phiops.runtime.infermeta import (
     nullary,
     quant24,
     search24,
+    detect24,
     ternary,
     unary,
 )
@@ -72,6 +73,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         search24,
         dist30,
         quant24,
+
+        detect24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

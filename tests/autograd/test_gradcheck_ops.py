@@ -602,6 +602,10 @@ from tests.autograd.cases_search24 import SEARCH24_CASES  # noqa: E402
 
 CASES = CASES + SEARCH24_CASES
 
+from tests.autograd.cases_detect24 import DETECT24_CASES  # noqa: E402
+
+CASES = CASES + DETECT24_CASES
+
 from tests.autograd.cases_dist30 import DIST30_CASES  # noqa: E402
 
 CASES = CASES + DIST30_CASES

@@ -231,6 +231,31 @@ _OVERRIDES["unstack"] = {"num": 2}
 _OVERRIDES["reverse"] = {"axis": [0]}
 
 
+# the detect24 ops of issue 24: boxes of 4 coordinates, one image, RPN heads of one anchor
+_OVERRIDES["box_clip"] = {"input": _tensor(shape=(2, 4)), "im_info": _tensor(shape=(1, 3))}
+_OVERRIDES["matrix_nms"] = {
+    "bboxes": _tensor(shape=(1, 3, 4)), "scores": _tensor(shape=(1, 2, 3)), "nms_top_k": -1,
+}  # fmt: skip
+_OVERRIDES["generate_proposals"] = {
+    "scores": _tensor(shape=(1, 1, 2, 2)), "bbox_deltas": _tensor(shape=(1, 4, 2, 2)),
+    "im_shape": _tensor(shape=(1, 2)), "anchors": _tensor(shape=(2, 2, 1, 4)),
+    "variances": _tensor(shape=(2, 2, 1, 4)),
+}  # fmt: skip
+_OVERRIDES["collect_fpn_proposals"] = {
+    "multi_level_rois": [_tensor(shape=(2, 4))], "multi_level_scores": [_tensor(shape=(2, 1))],
+    "multi_level_rois_num": None, "post_nms_topn": 1,
+}  # fmt: skip
+_OVERRIDES["psroi_pool"] = {
+    "x": _tensor(shape=(1, 4, 3, 3)), "boxes": _tensor(shape=(2, 4)),
+    "boxes_num": phi.to_tensor(np.array([2], "int32")), "pooled_height": 2, "pooled_width": 2,
+}  # fmt: skip
+_OVERRIDES["affine_channel"] = {"scale": _tensor(shape=(3,)), "bias": _tensor(shape=(3,))}
+_OVERRIDES["affine_channel_grad"] = {"scale": _tensor(shape=(3,)), "bias": _tensor(shape=(3,))}
+_OVERRIDES["psroi_pool_grad"] = {
+    **_OVERRIDES["psroi_pool"], "out_grad": _tensor(shape=(2, 1, 2, 2)), "output_channels": 1,
+}  # fmt: skip
+
+
 # the fftspecial family: complex inputs where the kernels take them, axes and normalizations
 _FFT = {"axes": [1], "normalization": "backward"}
 _OVERRIDES.update(

@@ -1155,6 +1155,64 @@ MISMATCHES.update(
     }
 )
 
+# the detect24 ops of issue 24 (runtime/infermeta/detect24.py)
+CASES.update(
+    {
+        "box_clip_infer_meta": [
+            Case((t(6, 4), t(3, 3))),
+            Case((t(2, 5, 4), t(2, 3)), label="3-D"),
+        ],
+        "bipartite_match_infer_meta": [Case((t(3, 5),), ("bipartite", 0.5), (0, 0))],
+        "matrix_nms_infer_meta": [
+            Case((t(2, 6, 4), t(2, 3, 6)), (0.1, -1, -1, 0.0, False, 2.0, 0, True), (0, 0, 0)),
+        ],
+        "generate_proposals_v2_infer_meta": [
+            Case(
+                (t(2, 3, 4, 5), t(2, 12, 4, 5), t(2, 2), t(4, 5, 3, 4), t(4, 5, 3, 4)),
+                (20, 10, 0.5, 0.1, 1.0, True),
+                (0, 0, 0),
+            )
+        ],
+        "collect_fpn_proposals_infer_meta": [
+            Case(
+                ([t(3, 4), t(2, 4)], [t(3, 1), t(2, 1)],
+                 [t(2, dtype=DataType.INT32), t(2, dtype=DataType.INT32)]),
+                (4,),
+                (0, 0),
+            ),
+            Case(([t(3, 4)], [t(3, 1)], None), (4,), (0, 0), label="no counts"),
+        ],
+        "psroi_pool_infer_meta": [
+            Case((t(2, 8, 5, 6), t(3, 4), t(2, dtype=DataType.INT32)), (2, 2, 2, 0.5)),
+            Case((t(1, 3, 5, 6), t(3, 4), None), (1, 1, 3, 1.0), label="no boxes_num"),
+        ],
+        "affine_channel_infer_meta": [
+            Case((t(2, 3, 4), t(3), t(3)), ("NCHW",)),
+            Case((t(2, 3, 4), t(4), t(4)), ("AnyLayout",), label="channels last"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "box_clip_infer_meta": Case((t(-1, 5), t(3, 3))),
+        "matrix_nms_infer_meta": Case(
+            (t(2, -1, 4), t(3, 3, 6)), (0.1, -1, -1, 0.0, False, 2.0, 0, True), (0, 0, 0)
+        ),
+        "generate_proposals_v2_infer_meta": Case(
+            (t(2, 3, -1, 5), t(2, 8, 4, 5), t(2, 2), t(4, 5, 3, 4), t(4, 5, 3, 4)),
+            (20, 10, 0.5, 0.1, 1.0, True),
+            (0, 0, 0),
+        ),
+        "collect_fpn_proposals_infer_meta": Case(
+            ([t(-1, 4), t(2, 4)], [t(3, 1), t(3, 1)], None), (4,), (0, 0)
+        ),
+        "psroi_pool_infer_meta": Case(
+            (t(2, 6, -1, 6), t(3, 4), t(-1, dtype=DataType.INT32)), (2, 2, 2, 0.5)
+        ),
+        "affine_channel_infer_meta": Case((t(2, 3, -1), t(4), t(-1)), ("NCHW",)),
+    }
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -744,6 +744,42 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the detect24 ops of issue 24: boxes of 4 coordinates, one image per row of im_info, an RPN
+# head of 3 anchors at 2 x 2 positions
+ARGUMENTS.update(
+    {
+        "box_clip": lambda f, t: [t((4, 4), "float32") * 20, t((2, 3), "float32") * 10],
+        "matrix_nms": lambda f, t: [
+            t((2, 5, 4), "float32"), t((2, 3, 5), "float32") - 0.5, 0.1, -1, -1,
+        ],
+        "generate_proposals": lambda f, t: [
+            t((1, 3, 2, 2), "float32"), t((1, 12, 2, 2), "float32") - 1,
+            t((1, 2), "float32") * 20,
+            t((2, 2, 3, 4), "float32") * 5, t((2, 2, 3, 4), "float32") * 0.1, 6, 4, 0.5, 0.1,
+            1.0, True,
+        ],
+        "collect_fpn_proposals": lambda f, t: [
+            [t((3, 4), "float32"), t((2, 4), "float32")],
+            [t((3, 1), "float32"), t((2, 1), "float32")], None, 4,
+        ],
+        "affine_channel": lambda f, t: [
+            t((2, 3, 4), "float32"), t((4,), "float32"), t((4,), "float32"),
+        ],
+        "affine_channel_grad": lambda f, t: [
+            t((2, 3, 4), "float32"), t((4,), "float32"), t((4,), "float32"),
+            t((2, 3, 4), "float32"),
+        ],
+        "psroi_pool": lambda f, t: [
+            t((1, 8, 5, 6), "float32"), t((3, 4), "float32") * 3, t((1,), "int32") * 0 + 3,
+            2, 2, 2, 1.0,
+        ],
+        "psroi_pool_grad": lambda f, t: [
+            t((1, 8, 5, 6), "float32"), t((3, 4), "float32") * 3, t((1,), "int32") * 0 + 3,
+            t((3, 2, 2, 2), "float32"), 2, 2, 2, 1.0,
+        ],
+    }
+)  # fmt: skip
+
 
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
