@@ -43,6 +43,7 @@ import phiops.signal as signal  # noqa: E402
 import phiops.sparse as sparse  # noqa: E402
 import phiops.static as static  # noqa: E402
 import phiops.tensor as tensor  # noqa: E402
+import phiops.text as text  # noqa: E402
 import phiops.vision as vision  # noqa: E402
 from phiops.distributed import DataParallel  # noqa: E402  (paddle.DataParallel)
 
@@ -65,6 +66,7 @@ _SUBMODULES = (
     "sparse",
     "static",
     "tensor",
+    "text",
     "vision",
 )
 

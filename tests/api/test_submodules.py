@@ -50,6 +50,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.losses2",
 
         "phiops.runtime.nn.conv_pool",
+        "phiops.runtime.nn.seq24",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),

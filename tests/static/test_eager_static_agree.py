@@ -919,3 +919,28 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+
+# the seq24 ops of issue 24: padded sequences with lengths (0 or 1) and 0/1 tags
+ARGUMENTS.update(
+    {
+        "gather_tree": lambda f, t: [t((3, 2, 2), "int64"), t((3, 2, 2), "int64")],
+        "viterbi_decode": lambda f, t: [
+            t((2, 3, 4), "float32"), t((4, 4), "float32"), t((2,), "int64"), True
+        ],
+        "edit_distance": lambda f, t: [
+            t((2, 3), "int64"), t((2, 4), "int64"), t((2,), "int64"), t((2,), "int64"), False
+        ],
+        "ctc_align": lambda f, t: [t((2, 3), "int64"), t((2, 1), "int64"), 0, True, 0],
+        "crf_decoding": lambda f, t: [
+            t((2, 3, 4), "float32"), t((6, 4), "float32"), None, t((2,), "int64")
+        ],
+        "chunk_eval": lambda f, t: [
+            t((2, 4), "int64"), t((2, 4), "int64"), t((2,), "int64"), 2, "IOB", []
+        ],
+        "add_position_encoding": lambda f, t: [t((2, 3, 4), "float32"), 1.0, 1.0],
+        "add_position_encoding_grad": lambda f, t: [
+            t((2, 3, 4), "float32"), t((2, 3, 4), "float32"), 1.0, 1.0
+        ],
+    }
+)  # fmt: skip
