@@ -246,6 +246,6 @@ __all__ += list(_CONVPOOL_NAMES)
 
 # the seq24 ops of issue 24 (runtime/nn/seq24.py)
 from phiops.runtime.nn.seq24 import FUNCTIONAL_NAMES as _SEQ24_NAMES  # noqa: E402
-from phiops.runtime.nn.seq24 import gather_tree  # noqa: E402
+from phiops.runtime.nn.seq24 import bilinear, gather_tree, swiglu  # noqa: E402
 
 __all__ += list(_SEQ24_NAMES)

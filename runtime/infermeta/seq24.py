@@ -18,6 +18,13 @@ __all__ = [
     "crf_decoding_infer_meta",
     "chunk_eval_infer_meta",
     "add_position_encoding_infer_meta",
+    "swi_glu_infer_meta",
+    "swi_glu_grad_infer_meta",
+    "softmax_mask_fuse_infer_meta",
+    "bilinear_infer_meta",
+    "bilinear_grad_infer_meta",
+    "cvm_infer_meta",
+    "segment_pool_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -298,3 +305,185 @@ def add_position_encoding_infer_meta(
             f"argument 'x' must have an even last extent (half sines, half cosines), got {size}"
         )
     _set(out, x.dims, x.dtype, x)
+
+
+def swi_glu_infer_meta(
+    x: MetaTensor, y: MetaTensor | None, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x``'s dims and dtype with ``y``; without ``y``, x's last extent halved (its two halves
+    are the gate and the value)."""
+    if y is None:
+        if not x.dims:
+            raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got 0-D")
+        last = x.dims[-1]
+        if last >= 0 and last % 2:
+            raise InvalidArgumentError(
+                f"argument 'x' must have an even last extent when y is None (its halves are "
+                f"the gate and the value), got {last}"
+            )
+        _set(out, x.dims[:-1] + (last // 2 if last >= 0 else UNKNOWN,), x.dtype, x)
+        return
+    if not dims_match(x.dims, y.dims, config):
+        raise InvalidArgumentError(
+            f"argument 'y' must have the shape of x {list(x.dims)}, got {list(y.dims)}"
+        )
+    if y.dtype is not x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'y' must have the dtype of x ({x.dtype.name.lower()}), "
+            f"got {y.dtype.name.lower()}"
+        )
+    _set(out, x.dims, x.dtype, x)
+
+
+def swi_glu_grad_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor | None,
+    x_grad: MetaTensor,
+    y_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``x_grad`` like ``x`` and, with ``y``, ``y_grad`` like ``y``."""
+    _set(x_grad, x.dims, x.dtype, x)
+    if y is not None:
+        _set(y_grad, y.dims, y.dtype, y)
+
+
+def softmax_mask_fuse_infer_meta(
+    x: MetaTensor, mask: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``x``'s dims and dtype: softmax over the last axis of ``x`` + ``mask`` (mask broadcast
+    over x's second axis)."""
+    _rank(x, "x", 4)
+    _rank(mask, "mask", 4)
+    if not extents_match(mask.dims[1], 1, config) or not all(
+        extents_match(mask.dims[i], x.dims[i], config) for i in (0, 2, 3)
+    ):
+        wanted = [x.dims[0], 1, x.dims[2], x.dims[3]]
+        raise InvalidArgumentError(
+            f"argument 'mask' must be {wanted} (x's shape with 1 heads), got {list(mask.dims)}"
+        )
+    if mask.dtype is not x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'mask' must have the dtype of x ({x.dtype.name.lower()}), "
+            f"got {mask.dtype.name.lower()}"
+        )
+    _set(out, x.dims, x.dtype, x)
+
+
+def bilinear_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor,
+    weight: MetaTensor,
+    bias: MetaTensor | None,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """[batch, out_features]: x [batch, in1] and y [batch, in2] through weight
+    [out_features, in1, in2], plus bias [1, out_features]."""
+    _rank(x, "x", 2)
+    _rank(y, "y", 2)
+    _rank(weight, "weight", 3)
+    features, first, second = weight.dims
+    if not extents_match(y.dims[0], x.dims[0], config):
+        raise InvalidArgumentError(
+            f"argument 'y' must have the batch of x ({x.dims[0]}), got shape {list(y.dims)}"
+        )
+    if not extents_match(first, x.dims[1], config) or not extents_match(second, y.dims[1], config):
+        raise InvalidArgumentError(
+            f"argument 'weight' must be [out_features, {x.dims[1]}, {y.dims[1]}] (x's and y's "
+            f"features), got {list(weight.dims)}"
+        )
+    for name, t in (("y", y), ("weight", weight)):
+        if t.dtype is not x.dtype:
+            raise InvalidArgumentError(
+                f"argument '{name}' must have the dtype of x ({x.dtype.name.lower()}), "
+                f"got {t.dtype.name.lower()}"
+            )
+    if bias is not None:
+        _rank(bias, "bias", 2)
+        if not extents_match(bias.dims[0], 1, config) or not extents_match(
+            bias.dims[1], features, config
+        ):
+            raise InvalidArgumentError(
+                f"argument 'bias' must be [1, {features}] (out_features), got {list(bias.dims)}"
+            )
+        if bias.dtype is not x.dtype:
+            raise InvalidArgumentError(
+                f"argument 'bias' must have the dtype of x ({x.dtype.name.lower()}), "
+                f"got {bias.dtype.name.lower()}"
+            )
+    _set(out, (x.dims[0], features), x.dtype, x)
+
+
+def bilinear_grad_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor,
+    weight: MetaTensor,
+    out_grad: MetaTensor,
+    x_grad: MetaTensor,
+    y_grad: MetaTensor,
+    weight_grad: MetaTensor,
+    bias_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """The gradients like x, y and weight, and bias_grad [1, out_features]."""
+    _set(x_grad, x.dims, x.dtype, x)
+    _set(y_grad, y.dims, y.dtype, y)
+    _set(weight_grad, weight.dims, weight.dtype, weight)
+    _set(bias_grad, (1, weight.dims[0]), weight.dtype, weight)
+
+
+def cvm_infer_meta(
+    x: MetaTensor, cvm: MetaTensor, use_cvm: bool, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """[batch, width] with ``use_cvm`` (the show and click columns logged), else
+    [batch, width - 2] (those columns dropped)."""
+    _rank(x, "x", 2)
+    _rank(cvm, "cvm", 2)
+    batch, width = x.dims
+    if width >= 0 and width < 2:
+        raise InvalidArgumentError(
+            f"argument 'x' must have at least 2 columns (show and click), got shape {list(x.dims)}"
+        )
+    if not extents_match(cvm.dims[1], 2, config) or not extents_match(cvm.dims[0], batch, config):
+        raise InvalidArgumentError(
+            f"argument 'cvm' must be [{batch}, 2] (show and click per row of x), "
+            f"got {list(cvm.dims)}"
+        )
+    if cvm.dtype is not x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'cvm' must have the dtype of x ({x.dtype.name.lower()}), "
+            f"got {cvm.dtype.name.lower()}"
+        )
+    columns = width if use_cvm or width < 0 else width - 2
+    _set(out, (batch, columns), x.dtype, x)
+
+
+SEGMENT_POOLS = ("SUM", "MEAN", "MAX", "MIN")
+
+
+def segment_pool_infer_meta(
+    x: MetaTensor,
+    segment_ids: MetaTensor,
+    pooltype: str,
+    out: MetaTensor,
+    summed_ids: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` [num_segments, ...] of x's dtype, num_segments (the last id + 1) coming from the
+    data (-1), and ``summed_ids`` [num_segments, 1], the rows per segment."""
+    if not x.dims:
+        raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got 0-D")
+    _rank(segment_ids, "segment_ids", 1)
+    if not extents_match(segment_ids.dims[0], x.dims[0], config):
+        raise InvalidArgumentError(
+            f"argument 'segment_ids' must hold one id per row of x ({x.dims[0]}), "
+            f"got shape {list(segment_ids.dims)}"
+        )
+    _dtype_in(segment_ids, "segment_ids", (DataType.INT32, DataType.INT64))
+    if pooltype not in SEGMENT_POOLS:
+        raise InvalidArgumentError(
+            f"argument 'pooltype' must be one of {', '.join(SEGMENT_POOLS)}, got {pooltype!r}"
+        )
+    _set(out, (UNKNOWN,) + tuple(x.dims[1:]), x.dtype, x)
+    _set(summed_ids, (UNKNOWN, 1), x.dtype, x)

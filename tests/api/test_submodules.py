@@ -37,6 +37,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.containers",
 
         "phiops.runtime.nn.conv_pool",
+        "phiops.runtime.nn.seq24",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",

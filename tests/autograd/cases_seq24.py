@@ -19,3 +19,35 @@ def seq24_cases() -> list[Case]:
 
 
 SEQ24_CASES = seq24_cases()
+
+
+def _layer_cases() -> list[Case]:
+    import numpy as np
+
+    import phiops
+
+    counts = phiops.to_tensor(np.zeros((3, 2)))  # cvm_grad writes these into x's first columns
+    mask = phiops.to_tensor(np.where(np.arange(20).reshape(1, 1, 4, 5) % 3 == 0, -1e4, 0.0))
+    ids = phiops.to_tensor(np.array([0, 0, 2, 2, 3]))
+    distinct = (np.random.default_rng(2406).permutation(15) * 0.37 - 2.0).reshape(5, 3)
+    return [
+        case(
+            "bilinear",
+            "[3,4]x[3,2]-bias",
+            lambda x, y, w, b: C.bilinear(x, y, w, b),
+            uniform((3, 4), 2401), uniform((3, 2), 2402), uniform((5, 4, 2), 2403),
+            uniform((1, 5), 2404),
+        ),
+        case("cvm", "[3,5]-drop", lambda x: C.cvm(x, counts, False), uniform((3, 5), 2405)),
+        case("swiglu", "[2,3]x[2,3]", lambda x, y: C.swiglu(x, y), uniform((2, 3), 2406),
+             uniform((2, 3), 2407)),
+        case("swiglu", "[2,6]-split", lambda x: C.swiglu(x, None), uniform((2, 6), 2408)),
+        case("fused_softmax_mask", "[1,2,4,5]", lambda x: C.fused_softmax_mask(x, mask),
+             uniform((1, 2, 4, 5), 2409)),
+        case("segment_pool", "[5,3]-mean", lambda x: C.segment_pool(x, ids, "MEAN"),
+             uniform((5, 3), 2410)),
+        case("segment_pool", "[5,3]-max", lambda x: C.segment_pool(x, ids, "MAX"), distinct),
+    ]  # fmt: skip
+
+
+SEQ24_CASES = SEQ24_CASES + _layer_cases()

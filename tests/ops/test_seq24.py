@@ -17,7 +17,10 @@ import phiops
 import phiops._C_ops as C
 import phiops.generated as phi
 import phiops.nn.functional as F
+import phiops.geometric
+import phiops.incubate
 import phiops.text
+from phiops.generated import backward as B
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.kernels.coverage import paddle_data
@@ -25,8 +28,9 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 
 D = DataType
 OPS = ("gather_tree", "viterbi_decode", "edit_distance", "ctc_align", "crf_decoding", "chunk_eval")
-OPS += ("add_position_encoding",)
-GRADS = ("add_position_encoding_grad",)
+OPS += ("add_position_encoding", "bilinear", "cvm", "swiglu", "fused_softmax_mask", "segment_pool")
+GRADS = ("add_position_encoding_grad", "bilinear_grad", "cvm_grad", "swiglu_grad")
+GRADS += ("fused_softmax_mask_grad", "segment_pool_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -457,3 +461,203 @@ def test_add_position_encoding_edges_and_bad_input() -> None:
         C.add_position_encoding(t(np.zeros((1, 2, 3))), 1.0, 1.0)
     with pytest.raises(InvalidArgumentError, match="'x' must be a 3-D"):
         C.add_position_encoding(t(np.zeros((2, 4))), 1.0, 1.0)
+
+
+# -- bilinear -----------------------------------------------------------------------------------
+
+
+@op_test("bilinear", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("bilinear"), ids=lambda d: d.name.lower())
+def test_bilinear_is_the_bilinear_form(dtype: DataType) -> None:
+    rng = np.random.default_rng(13)
+    x, y = rng.normal(size=(3, 4)), rng.normal(size=(3, 2))
+    weight, bias = rng.normal(size=(5, 4, 2)), rng.normal(size=(1, 5))
+    cast = lambda a: t(a.astype(dtype.numpy_dtype))  # noqa: E731
+    out = C.bilinear(cast(x), cast(y), cast(weight), cast(bias))
+    want = np.einsum("bi,kij,bj->bk", x, weight, y) + bias
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        F.bilinear(cast(x), cast(y), cast(weight)).numpy(), want - bias, rtol=1e-5, atol=1e-5
+    )
+    layer = phiops.nn.Bilinear(4, 2, 5)
+    assert layer.weight.shape == [5, 4, 2] and layer.bias.shape == [1, 5]
+    np.testing.assert_allclose(
+        layer(t(x.astype("float32")), t(y.astype("float32"))).numpy(),
+        np.einsum("bi,kij,bj->bk", x, layer.weight.numpy(), y) + layer.bias.numpy(),
+        rtol=1e-5, atol=1e-5,
+    )  # fmt: skip
+
+
+@op_test("bilinear", kind="edge")
+def test_bilinear_edges_and_bad_input() -> None:
+    weight = np.ones((2, 3, 4))
+    assert C.bilinear(t(np.zeros((0, 3))), t(np.zeros((0, 4))), t(weight), None).shape == [0, 2]
+    x = np.arange(12.0).reshape(2, 6)[:, ::2]
+    got = C.bilinear(t(np.arange(12.0).reshape(2, 6))[:, ::2], t(np.ones((2, 4))), t(weight), None)
+    np.testing.assert_allclose(got.numpy(), np.einsum("bi,kij,bj->bk", x, weight, np.ones((2, 4))))
+    assert phiops.nn.Bilinear(3, 4, 2, bias_attr=False).bias is None
+    with pytest.raises(InvalidArgumentError, match="'weight' must be \\[out_features, 3, 5\\]"):
+        C.bilinear(t(np.ones((2, 3))), t(np.ones((2, 5))), t(weight), None)
+    with pytest.raises(InvalidArgumentError, match="'y' must have the batch of x"):
+        C.bilinear(t(np.ones((2, 3))), t(np.ones((3, 4))), t(weight), None)
+    with pytest.raises(InvalidArgumentError, match="'bias' must be \\[1, 2\\]"):
+        C.bilinear(t(np.ones((2, 3))), t(np.ones((2, 4))), t(weight), t(np.ones((1, 3))))
+
+
+# -- cvm ----------------------------------------------------------------------------------------
+
+
+@op_test("cvm", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("cvm"), ids=lambda d: d.name.lower())
+def test_cvm_logs_or_drops_show_and_click(dtype: DataType) -> None:
+    x = np.abs(np.random.default_rng(14).normal(size=(3, 5))).astype(dtype.numpy_dtype)
+    counts = x[:, :2].copy()
+    out = C.cvm(t(x), t(counts), True)
+    want = x.astype(np.float64).copy()
+    want[:, 0] = np.log(x[:, 0] + 1.0)
+    want[:, 1] = np.log(x[:, 1] + 1.0) - want[:, 0]
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-5)
+    np.testing.assert_array_equal(C.cvm(t(x), t(counts), False).numpy(), x[:, 2:])
+    # the gradient's first two columns are the cvm input (PHI's), the rest out_grad
+    grad = B.cvm_grad(t(x), t(counts), t(np.ones((3, 3), dtype.numpy_dtype)), False)
+    np.testing.assert_array_equal(grad.numpy(), np.concatenate([counts, np.ones((3, 3))], axis=1))
+
+
+@op_test("cvm", kind="edge")
+def test_cvm_edges_and_bad_input() -> None:
+    assert C.cvm(t(np.ones((0, 4))), t(np.ones((0, 2))), False).shape == [0, 2]
+    assert C.cvm(t(np.ones((2, 2))), t(np.ones((2, 2))), False).shape == [2, 0]
+    wide = np.arange(16.0).reshape(2, 8)
+    np.testing.assert_array_equal(
+        C.cvm(t(wide)[:, ::2], t(np.ones((2, 2))), False).numpy(), wide[:, ::2][:, 2:]
+    )
+    with pytest.raises(InvalidArgumentError, match="'x' must have at least 2 columns"):
+        C.cvm(t(np.ones((2, 1))), t(np.ones((2, 2))), True)
+    with pytest.raises(InvalidArgumentError, match="'cvm' must be \\[2, 2\\]"):
+        C.cvm(t(np.ones((2, 4))), t(np.ones((2, 3))), True)
+
+
+# -- swiglu -------------------------------------------------------------------------------------
+
+
+def silu(x: np.ndarray) -> np.ndarray:
+    return x / (1.0 + np.exp(-x))
+
+
+@op_test("swiglu", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("swiglu"), ids=lambda d: d.name.lower())
+def test_swiglu_gates_with_silu(dtype: DataType) -> None:
+    rng = np.random.default_rng(15)
+    x, y = rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 3, 4))
+    cast = lambda a: t(a.astype(dtype.numpy_dtype))  # noqa: E731
+    out = C.swiglu(cast(x), cast(y))
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out.numpy(), silu(x) * y, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        C.swiglu(cast(x), None).numpy(), silu(x[..., :2]) * x[..., 2:], rtol=1e-5, atol=1e-6
+    )
+    assert phiops.incubate.nn.functional.swiglu is F.swiglu
+
+
+@op_test("swiglu", kind="edge")
+def test_swiglu_edges_and_bad_input() -> None:
+    np.testing.assert_allclose(C.swiglu(t(np.array(2.0)), t(np.array(3.0))).numpy(), silu(2.0) * 3)
+    # exp(-x) overflowing for x << 0 gives 0, not NaN
+    assert C.swiglu(t(np.array([-1000.0, 1.0])), None).numpy().tolist() == [-0.0]
+    assert C.swiglu(t(np.zeros((0, 4))), None).shape == [0, 2]
+    with pytest.raises(InvalidArgumentError, match="'x' must have an even last extent"):
+        C.swiglu(t(np.ones((2, 3))), None)
+    with pytest.raises(InvalidArgumentError, match="'y' must have the shape of x"):
+        C.swiglu(t(np.ones((2, 3))), t(np.ones((3, 2))))
+
+
+# -- fused_softmax_mask -------------------------------------------------------------------------
+
+
+@op_test("fused_softmax_mask", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("fused_softmax_mask"), ids=lambda d: d.name.lower())
+def test_fused_softmax_mask_is_the_masked_softmax(dtype: DataType) -> None:
+    rng = np.random.default_rng(16)
+    x = rng.normal(size=(2, 3, 4, 5))
+    mask = np.where(rng.random((2, 1, 4, 5)) < 0.3, -1e4, 0.0)
+    out = C.fused_softmax_mask(t(x.astype(dtype.numpy_dtype)), t(mask.astype(dtype.numpy_dtype)))
+    shifted = np.exp(x + mask - (x + mask).max(axis=-1, keepdims=True))
+    assert out.dtype == dtype
+    np.testing.assert_allclose(
+        out.numpy(), shifted / shifted.sum(-1, keepdims=True), rtol=1e-5, atol=1e-7
+    )
+    np.testing.assert_array_equal(
+        phiops.incubate.softmax_mask_fuse(t(x), t(mask)).numpy(),
+        C.fused_softmax_mask(t(x), t(mask)).numpy(),
+    )
+
+
+@op_test("fused_softmax_mask", kind="edge")
+def test_fused_softmax_mask_edges_and_bad_input() -> None:
+    assert C.fused_softmax_mask(t(np.zeros((1, 2, 3, 0))), t(np.zeros((1, 1, 3, 0)))).shape == [
+        1,
+        2,
+        3,
+        0,
+    ]
+    with pytest.raises(InvalidArgumentError, match="'mask' must be \\[1, 1, 3, 4\\]"):
+        C.fused_softmax_mask(t(np.zeros((1, 2, 3, 4))), t(np.zeros((1, 2, 3, 4))))
+    with pytest.raises(InvalidArgumentError, match="'x' must be a 4-D"):
+        C.fused_softmax_mask(t(np.zeros((2, 3, 4))), t(np.zeros((2, 1, 3, 4))))
+
+
+# -- segment_pool -------------------------------------------------------------------------------
+
+
+def segment_reference(x: np.ndarray, ids: np.ndarray, pool: str) -> np.ndarray:
+    out = np.zeros((ids.max() + 1,) + x.shape[1:], x.dtype)
+    for segment in range(ids.max() + 1):
+        rows = x[ids == segment]
+        if len(rows):
+            if pool == "MEAN" and x.dtype.kind in "iu":
+                out[segment] = rows.sum(0) // len(rows)
+            else:
+                out[segment] = {"SUM": np.sum, "MEAN": np.mean, "MAX": np.max, "MIN": np.min}[pool](
+                    rows, 0
+                )
+    return out
+
+
+@op_test("segment_pool", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("segment_pool"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("pool", ["SUM", "MEAN", "MAX", "MIN"])
+def test_segment_pool_pools_each_segment(dtype: DataType, pool: str) -> None:
+    x = np.random.default_rng(17).integers(-5, 6, (6, 3)).astype(dtype.numpy_dtype)
+    ids = np.array([0, 0, 1, 3, 3, 3])
+    out = C.segment_pool(t(x), t(ids), pool)
+    assert out.dtype == dtype
+    np.testing.assert_allclose(
+        out.numpy().astype(float), segment_reference(x, ids, pool).astype(float), rtol=1e-3
+    )
+    function = getattr(phiops.geometric, f"segment_{pool.lower()}")
+    np.testing.assert_array_equal(function(t(x), t(ids)).numpy(), out.numpy())
+    assert getattr(phiops.incubate, f"segment_{pool.lower()}") is function
+
+
+@op_test("segment_pool", kind="edge")
+def test_segment_pool_edges_and_bad_input() -> None:
+    assert C.segment_pool(t(np.zeros((0, 2))), t(np.zeros(0, np.int64)), "SUM").shape == [0, 2]
+    np.testing.assert_array_equal(
+        C.segment_pool(t(np.array([1.0, -2.0, 3.0])), t(np.array([2, 2, 2])), "MAX").numpy(),
+        [0, 0, 3],
+    )
+    wide = np.arange(12.0).reshape(4, 3)
+    np.testing.assert_array_equal(
+        C.segment_pool(t(wide)[:, ::2], t(np.array([0, 0, 1, 1])), "SUM").numpy(),
+        [wide[:2, ::2].sum(0), wide[2:, ::2].sum(0)],
+    )
+    with pytest.raises(InvalidArgumentError, match="'segment_ids' must be sorted"):
+        C.segment_pool(t(wide), t(np.array([1, 0, 2, 2])), "SUM")
+    with pytest.raises(InvalidArgumentError, match="'segment_ids' must be >= 0"):
+        C.segment_pool(t(wide), t(np.array([-1, 0, 2, 2])), "SUM")
+    with pytest.raises(InvalidArgumentError, match="'pooltype' must be one of"):
+        C.segment_pool(t(wide), t(np.array([0, 0, 2, 2])), "PROD")
+    with pytest.raises(InvalidArgumentError, match="'segment_ids' must hold one id per row"):
+        C.segment_pool(t(wide), t(np.array([0, 0, 2])), "SUM")

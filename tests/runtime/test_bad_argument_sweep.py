@@ -307,6 +307,11 @@ _OVERRIDES.update(
         "add_position_encoding": {"x": _tensor(shape=(2, 3, 4))},
         "add_position_encoding_grad": {"x": _tensor(shape=(2, 3, 4)),
                                        "out_grad": _tensor(shape=(2, 3, 4))},
+        "bilinear": {"weight": _tensor(shape=(4, 3, 3)), "bias": None},
+        "cvm": {"cvm": _tensor(shape=(2, 2))},
+        "swiglu": {"y": None, "x": _tensor(shape=(2, 4))},
+        "fused_softmax_mask": {"x": _tensor(shape=(1, 2, 3, 4)), "mask": _tensor(shape=(1, 1, 3, 4))},
+        "segment_pool": {"segment_ids": _LENGTHS(0, 1)},
     }
 )  # fmt: skip
 

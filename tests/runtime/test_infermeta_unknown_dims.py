@@ -1110,6 +1110,29 @@ CASES.update(
                  (0, 0, 0, 0, 0, 0)),
         ],
         "add_position_encoding_infer_meta": [Case((t(2, 5, 4),), (1.0, 1.0))],
+        "swi_glu_infer_meta": [
+            Case((t(2, 4), t(2, 4))),
+            Case((t(2, 4), None), label="split"),
+        ],
+        "swi_glu_grad_infer_meta": [
+            Case((t(2, 4), t(2, 4)), (), (0, 0)),
+            Case((t(2, 4), None), (), (0, 0), label="split"),
+        ],
+        "softmax_mask_fuse_infer_meta": [Case((t(2, 3, 4, 5), t(2, 1, 4, 5)))],
+        "bilinear_infer_meta": [
+            Case((t(3, 4), t(3, 2), t(5, 4, 2), t(1, 5))),
+            Case((t(3, 4), t(3, 2), t(5, 4, 2), None), label="no-bias"),
+        ],
+        "bilinear_grad_infer_meta": [
+            Case((t(3, 4), t(3, 2), t(5, 4, 2), t(3, 5)), (), (0, 0, 0, 0))
+        ],
+        "cvm_infer_meta": [
+            Case((t(3, 5), t(3, 2)), (True,)),
+            Case((t(3, 5), t(3, 2)), (False,), label="drop"),
+        ],
+        "segment_pool_infer_meta": [
+            Case((t(5, 3), t(5, dtype=I64)), ("SUM",), (0, 0)),
+        ],
     }
 )  # fmt: skip
 MISMATCHES.update(
@@ -1126,6 +1149,11 @@ MISMATCHES.update(
             (t(2, 6, dtype=I64), t(2, 5, dtype=I64), t(2, dtype=I64)), (2, "IOB", ()),
             (0, 0, 0, 0, 0, 0),
         ),
+        "swi_glu_infer_meta": Case((t(2, 4), t(2, 5))),
+        "softmax_mask_fuse_infer_meta": Case((t(2, 3, 4, 5), t(2, 1, 4, 6))),
+        "bilinear_infer_meta": Case((t(3, 4), t(3, 2), t(5, 4, 3), None)),
+        "cvm_infer_meta": Case((t(3, 5), t(2, 2)), (True,)),
+        "segment_pool_infer_meta": Case((t(5, 3), t(4, dtype=I64)), ("SUM",), (0, 0)),
     }
 )  # fmt: skip
 

@@ -942,5 +942,21 @@ ARGUMENTS.update(
         "add_position_encoding_grad": lambda f, t: [
             t((2, 3, 4), "float32"), t((2, 3, 4), "float32"), 1.0, 1.0
         ],
+        "bilinear": lambda f, t: [
+            t((2, 3), "float32"), t((2, 4), "float32"), t((5, 3, 4), "float32"), t((1, 5), "float32")
+        ],
+        "bilinear_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 4), "float32"), t((5, 3, 4), "float32"), t((2, 5), "float32")
+        ],
+        "cvm": lambda f, t: [t((2, 4), "float32"), t((2, 2), "float32"), True],
+        "cvm_grad": lambda f, t: [t((2, 4), "float32"), t((2, 2), "float32"), t((2, 4), "float32"), True],
+        "swiglu": lambda f, t: [t((2, 4), "float32"), None],
+        "swiglu_grad": lambda f, t: [t((2, 4), "float32"), t((2, 4), "float32"), t((2, 4), "float32")],
+        "fused_softmax_mask": lambda f, t: [t((1, 2, 3, 4), "float32"), t((1, 1, 3, 4), "float32")],
+        "segment_pool": lambda f, t: [t((2, 3), "float32"), t((2,), "int64") * 0, "MEAN"],
+        "segment_pool_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64") * 0, t((1, 3), "float32"), None,
+            t((1, 3), "float32"), "SUM"
+        ],
     }
 )  # fmt: skip

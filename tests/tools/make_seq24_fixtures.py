@@ -36,7 +36,15 @@ from tests.tools.make_losscum_fixtures import (
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "seq24" / "paddle_3_3_1.json"
 
-OWNERS = {"op": "_C_ops", "F": "nn.functional", "text": "text", "api": ""}
+OWNERS = {
+    "op": "_C_ops",
+    "F": "nn.functional",
+    "text": "text",
+    "incubate": "incubate",
+    "IF": "incubate.nn.functional",
+    "geometric": "geometric",
+    "api": "",
+}
 
 
 def _normal(n: int, seed: int) -> list[float]:
@@ -204,8 +212,81 @@ def encoding_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def layer_cases() -> dict[str, dict[str, Any]]:
+    """bilinear, cvm, swiglu and fused_softmax_mask (with gradients)."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64"):
+        x = tensor("x", _normal(3 * 4, 14), [3, 4], dtype)
+        y = tensor("y", _normal(3 * 2, 15), [3, 2], dtype)
+        weight = tensor("weight", _normal(5 * 4 * 2, 16), [5, 4, 2], dtype)
+        bias = tensor("bias", _normal(5, 17), [1, 5], dtype)
+        out[f"bilinear-{dtype}"] = case(
+            "op", "bilinear", [x, y, weight, bias], ["$x", "$y", "$weight", "$bias"]
+        )
+        out[f"bilinear-F-no-bias-{dtype}"] = case(
+            "F", "bilinear", [x, y, weight], ["$x", "$y", "$weight", None]
+        )
+        counts = tensor("x", [3.0, 1.0, 0.5, -1.0, 0.0, 0.0, 2.0, 1.5, 9.0, 4.0, -0.5, 0.25],
+                        [3, 4], dtype)  # fmt: skip
+        shows = tensor("cvm", [3.0, 1.0, 0.0, 0.0, 9.0, 4.0], [3, 2], dtype)
+        for use_cvm in (True, False):
+            out[f"cvm-{dtype}-{use_cvm}"] = case(
+                "op", "cvm", [counts, shows], ["$x", "$cvm", use_cvm]
+            )
+        gate = tensor("x", _normal(22, 18) + [-80.0, 80.0], [2, 12], dtype)
+        out[f"swiglu-split-{dtype}"] = case("op", "swiglu", [gate], ["$x", None])
+        left = tensor("x", _normal(12, 19), [3, 4], dtype)
+        right = tensor("y", _normal(12, 20), [3, 4], dtype)
+        out[f"swiglu-{dtype}"] = case("op", "swiglu", [left, right], ["$x", "$y"])
+        out[f"swiglu-IF-{dtype}"] = case("IF", "swiglu", [left, right], ["$x", "$y"])
+        out[f"swiglu-IF-split-{dtype}"] = case("IF", "swiglu", [left], ["$x"])
+        scores = tensor("x", _normal(2 * 3 * 4 * 5, 21), [2, 3, 4, 5], dtype)
+        mask = tensor("mask", [0.0, -1e4] * 20, [2, 1, 4, 5], dtype, False)
+        out[f"fused_softmax_mask-{dtype}"] = case(
+            "op", "fused_softmax_mask", [scores, mask], ["$x", "$mask"]
+        )
+        out[f"softmax_mask_fuse-{dtype}"] = case(
+            "incubate", "softmax_mask_fuse", [scores, mask], ["$x", "$mask"]
+        )
+    return out
+
+
+def segment_cases() -> dict[str, dict[str, Any]]:
+    """segment_pool (gradients for the float dtypes), through the op and paddle.geometric."""
+    out: dict[str, dict[str, Any]] = {}
+    values = [1, 2, 3, 3, 2, 1, 4, 5, 6, 4, 5, 6, -2, 7, 0]
+    for dtype in ("float16", "float32", "float64", "int32", "int64"):
+        x = tensor("x", values, [5, 3], dtype)
+        for ids_dtype in ("int32", "int64"):
+            ids = tensor("segment_ids", [0, 0, 2, 2, 3], [5], ids_dtype)
+            for pool in ("SUM", "MEAN", "MAX", "MIN"):
+                out[f"segment_pool-{dtype}-{ids_dtype}-{pool}"] = case(
+                    "op", "segment_pool", [x, ids], ["$x", "$segment_ids", pool]
+                )
+        ids = tensor("segment_ids", [1, 1, 1, 4, 4], [5], "int64")
+        for fn in ("segment_sum", "segment_mean", "segment_max", "segment_min"):
+            out[f"{fn}-{dtype}"] = case("geometric", fn, [x, ids], ["$x", "$segment_ids"])
+        out[f"segment_pool-1d-{dtype}"] = case(
+            "op",
+            "segment_pool",
+            [
+                tensor("x", [5, -1, 3, 8], [4], dtype),
+                tensor("segment_ids", [0, 1, 1, 1], [4], "int64"),
+            ],
+            ["$x", "$segment_ids", "MEAN"],
+        )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**decode_cases(), **distance_cases(), **align_cases(), **encoding_cases()}
+    return {
+        **segment_cases(),
+        **decode_cases(),
+        **distance_cases(),
+        **align_cases(),
+        **encoding_cases(),
+        **layer_cases(),
+    }
 
 
 def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:

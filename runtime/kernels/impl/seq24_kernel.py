@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from phiops.runtime.common import DataType
+from phiops.runtime.backends import scatter_at
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.detect_kernel import to_host
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
@@ -396,3 +397,108 @@ def add_position_encoding_kernel(ctx: KernelContext, x: Array, alpha: float, bet
         encoding = xp.concatenate([sines, cosines], axis=1) * beta64
         scaled = (x * x.dtype.type(np.float32(alpha))).astype(xp.float64)
         return (scaled + encoding[None, :, :]).astype(x.dtype)
+
+
+def swiglu_halves(xp: Any, x: Array, y: Array | None) -> tuple[Array, Array]:
+    """The gate and the value: x and y, or x's two halves along its last axis."""
+    if y is not None:
+        return x, y
+    half = x.shape[-1] // 2
+    return x[..., :half], x[..., half:]
+
+
+@register_kernel("swiglu", dtypes=(D.FLOAT32, D.FLOAT64))
+def swiglu_kernel(ctx: KernelContext, x: Array, y: Array | None) -> Array:
+    xp = ctx.xp
+    gate, value = swiglu_halves(xp, x, y)
+    with np.errstate(over="ignore"):  # exp(-x) overflows to inf for x << 0, giving 0
+        return gate / (1 + xp.exp(-gate)) * value
+
+
+@register_kernel("fused_softmax_mask", dtypes=(D.FLOAT32, D.FLOAT64))
+def fused_softmax_mask_kernel(ctx: KernelContext, x: Array, mask: Array) -> Array:
+    xp = ctx.xp
+    masked = x + mask
+    if masked.size == 0:
+        return masked
+    shifted = masked - xp.max(masked, axis=-1, keepdims=True)
+    exp = xp.exp(shifted)
+    return exp / xp.sum(exp, axis=-1, keepdims=True)
+
+
+@register_kernel("bilinear", dtypes=(D.FLOAT32, D.FLOAT64))
+def bilinear_kernel(
+    ctx: KernelContext, x: Array, y: Array, weight: Array, bias: Array | None
+) -> Array:
+    xp = ctx.xp
+    # out[b, k] = x[b] @ weight[k] @ y[b]: (x @ weight[k]) for every k at once, then with y
+    left = xp.matmul(x[None, :, :], weight)  # [out_features, batch, in2]
+    out = xp.sum(left * y[None, :, :], axis=2).T
+    if bias is not None:
+        out = out + bias
+    return xp.ascontiguousarray(out)
+
+
+@register_kernel("cvm", dtypes=(D.FLOAT32, D.FLOAT64))
+def cvm_kernel(ctx: KernelContext, x: Array, cvm: Array, use_cvm: bool) -> Array:
+    xp = ctx.xp
+    if not use_cvm:
+        return xp.ascontiguousarray(x[:, 2:])
+    out = x.copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out[:, 0] = xp.log(x[:, 0] + 1)
+        out[:, 1] = xp.log(x[:, 1] + 1) - out[:, 0]
+    return out
+
+
+def _check_segment_ids(xp: Any, segment_ids: Array) -> int:
+    """The number of segments (the last id + 1); ids must be >= 0 and sorted, as PHI's kernel
+    requires."""
+    if segment_ids.size == 0:
+        return 0
+    if _any(xp, segment_ids < 0):
+        raise InvalidArgumentError(
+            f"argument 'segment_ids' must be >= 0, got {int(xp.min(segment_ids))}"
+        )
+    if segment_ids.size > 1 and _any(xp, segment_ids[1:] < segment_ids[:-1]):
+        first = int(xp.argmax(segment_ids[1:] < segment_ids[:-1]))
+        raise InvalidArgumentError(
+            f"argument 'segment_ids' must be sorted, got segment_ids[{first}] = "
+            f"{int(segment_ids[first])} > segment_ids[{first + 1}] = {int(segment_ids[first + 1])}"
+        )
+    return int(segment_ids[-1]) + 1
+
+
+@register_kernel("segment_pool", dtypes=(D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64))
+def segment_pool_kernel(
+    ctx: KernelContext, x: Array, segment_ids: Array, pooltype: str
+) -> tuple[Array, Array]:
+    xp = ctx.xp
+    segments = _check_segment_ids(xp, segment_ids)
+    ids = segment_ids.astype(xp.int64)
+    counts = xp.zeros(segments, xp.int64)
+    scatter_at("add", counts, ids, xp.ones(ids.shape, xp.int64))
+    shape = (segments,) + x.shape[1:]
+    if pooltype in ("SUM", "MEAN"):
+        # float16 sums in float32, as PHI's MPType does
+        wide = xp.float32 if x.dtype == xp.float16 else x.dtype
+        out = xp.zeros(shape, wide)
+        scatter_at("add", out, ids, x.astype(wide))
+        if pooltype == "MEAN":
+            divisor = xp.maximum(counts, 1).reshape((segments,) + (1,) * (x.ndim - 1))
+            if x.dtype.kind in "iu":
+                out = out // divisor.astype(out.dtype)
+            else:
+                out = out / divisor.astype(out.dtype)
+    else:
+        largest = pooltype == "MAX"
+        if x.dtype.kind in "iu":
+            start = xp.iinfo(x.dtype).min if largest else xp.iinfo(x.dtype).max
+        else:
+            start = -xp.inf if largest else xp.inf
+        out = xp.full(shape, start, x.dtype)
+        scatter_at("maximum" if largest else "minimum", out, ids, x)
+        empty = (counts == 0).reshape((segments,) + (1,) * (x.ndim - 1))
+        out = xp.where(empty, xp.zeros((), x.dtype), out)
+    summed = counts.astype(x.dtype).reshape(segments, 1)
+    return out.astype(x.dtype), summed
