@@ -25,6 +25,7 @@ __all__ = [
     "bilinear_grad_infer_meta",
     "cvm_infer_meta",
     "segment_pool_infer_meta",
+    "send_u_recv_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -487,3 +488,36 @@ def segment_pool_infer_meta(
         )
     _set(out, (UNKNOWN,) + tuple(x.dims[1:]), x.dtype, x)
     _set(summed_ids, (UNKNOWN, 1), x.dtype, x)
+
+
+def send_u_recv_infer_meta(
+    x: MetaTensor,
+    src_index: MetaTensor,
+    dst_index: MetaTensor,
+    reduce_op: str,
+    out_size: tuple[int, ...],
+    out: MetaTensor,
+    dst_count: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` [rows, ...] of x's dtype, rows out_size[0] when positive else x's first extent,
+    and ``dst_count`` [rows] int32, the messages each row received."""
+    if not x.dims:
+        raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got 0-D")
+    for name, index in (("src_index", src_index), ("dst_index", dst_index)):
+        _rank(index, name, 1)
+        _dtype_in(index, name, (DataType.INT32, DataType.INT64))
+    if not extents_match(src_index.dims[0], dst_index.dims[0], config):
+        raise InvalidArgumentError(
+            f"argument 'dst_index' must have one index per edge of src_index "
+            f"({src_index.dims[0]}), got shape {list(dst_index.dims)}"
+        )
+    if reduce_op not in SEGMENT_POOLS:
+        raise InvalidArgumentError(
+            f"argument 'reduce_op' must be one of {', '.join(SEGMENT_POOLS)}, got {reduce_op!r}"
+        )
+    if len(out_size) > 1:
+        raise InvalidArgumentError(f"argument 'out_size' must hold one size, got {list(out_size)}")
+    rows = out_size[0] if out_size and out_size[0] > 0 else x.dims[0]
+    _set(out, (rows,) + tuple(x.dims[1:]), x.dtype, x)
+    _set(dst_count, (rows,), DataType.INT32, x)

@@ -29,6 +29,8 @@ def _layer_cases() -> list[Case]:
     counts = phiops.to_tensor(np.zeros((3, 2)))  # cvm_grad writes these into x's first columns
     mask = phiops.to_tensor(np.where(np.arange(20).reshape(1, 1, 4, 5) % 3 == 0, -1e4, 0.0))
     ids = phiops.to_tensor(np.array([0, 0, 2, 2, 3]))
+    src = phiops.to_tensor(np.array([0, 1, 4, 2, 3, 3]))
+    dst = phiops.to_tensor(np.array([1, 1, 0, 3, 3, 2]))
     distinct = (np.random.default_rng(2406).permutation(15) * 0.37 - 2.0).reshape(5, 3)
     return [
         case(
@@ -47,6 +49,10 @@ def _layer_cases() -> list[Case]:
         case("segment_pool", "[5,3]-mean", lambda x: C.segment_pool(x, ids, "MEAN"),
              uniform((5, 3), 2410)),
         case("segment_pool", "[5,3]-max", lambda x: C.segment_pool(x, ids, "MAX"), distinct),
+        case("send_u_recv", "[5,3]-mean", lambda x: C.send_u_recv(x, src, dst, "MEAN", [4]),
+             uniform((5, 3), 2411)),
+        case("send_u_recv", "[5,3]-min", lambda x: C.send_u_recv(x, src, dst, "MIN", [0]),
+             distinct),
     ]  # fmt: skip
 
 

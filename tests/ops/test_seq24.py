@@ -29,8 +29,9 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 D = DataType
 OPS = ("gather_tree", "viterbi_decode", "edit_distance", "ctc_align", "crf_decoding", "chunk_eval")
 OPS += ("add_position_encoding", "bilinear", "cvm", "swiglu", "fused_softmax_mask", "segment_pool")
+OPS += ("send_u_recv",)
 GRADS = ("add_position_encoding_grad", "bilinear_grad", "cvm_grad", "swiglu_grad")
-GRADS += ("fused_softmax_mask_grad", "segment_pool_grad")
+GRADS += ("fused_softmax_mask_grad", "segment_pool_grad", "send_u_recv_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -616,8 +617,8 @@ def segment_reference(x: np.ndarray, ids: np.ndarray, pool: str) -> np.ndarray:
     for segment in range(ids.max() + 1):
         rows = x[ids == segment]
         if len(rows):
-            if pool == "MEAN" and x.dtype.kind in "iu":
-                out[segment] = rows.sum(0) // len(rows)
+            if pool == "MEAN" and x.dtype.kind in "iu":  # C++'s division truncates
+                out[segment] = np.trunc(rows.sum(0) / len(rows))
             else:
                 out[segment] = {"SUM": np.sum, "MEAN": np.mean, "MAX": np.max, "MIN": np.min}[pool](
                     rows, 0
@@ -661,3 +662,58 @@ def test_segment_pool_edges_and_bad_input() -> None:
         C.segment_pool(t(wide), t(np.array([0, 0, 2, 2])), "PROD")
     with pytest.raises(InvalidArgumentError, match="'segment_ids' must hold one id per row"):
         C.segment_pool(t(wide), t(np.array([0, 0, 2])), "SUM")
+
+
+# -- send_u_recv --------------------------------------------------------------------------------
+
+
+def send_u_recv_reference(x, src, dst, reduce, rows):
+    out = np.zeros((rows,) + x.shape[1:], x.dtype)
+    for node in range(rows):
+        messages = x[src[dst == node]]
+        if len(messages):
+            if reduce == "MEAN" and x.dtype.kind in "iu":
+                out[node] = np.trunc(messages.sum(0) / len(messages))
+            else:
+                out[node] = {"SUM": np.sum, "MEAN": np.mean, "MAX": np.max, "MIN": np.min}[reduce](
+                    messages, 0
+                )
+    return out
+
+
+@op_test("send_u_recv", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("send_u_recv"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("reduce", ["SUM", "MEAN", "MAX", "MIN"])
+def test_send_u_recv_reduces_the_messages(dtype: DataType, reduce: str) -> None:
+    x = np.random.default_rng(18).integers(-5, 6, (4, 3)).astype(dtype.numpy_dtype)
+    src, dst = np.array([0, 1, 2, 0, 3, 3]), np.array([1, 2, 1, 0, 1, 4])
+    out = C.send_u_recv(t(x), t(src), t(dst), reduce, [5])
+    assert out.dtype == dtype and out.shape == [5, 3]
+    np.testing.assert_allclose(
+        out.numpy().astype(float), send_u_recv_reference(x, src, dst, reduce, 5).astype(float)
+    )
+    np.testing.assert_array_equal(
+        phiops.geometric.send_u_recv(t(x), t(src), t(dst), reduce.lower(), out_size=5).numpy(),
+        out.numpy(),
+    )
+
+
+@op_test("send_u_recv", kind="edge")
+def test_send_u_recv_edges_and_bad_input() -> None:
+    x = np.arange(8.0).reshape(4, 2)
+    # no edges: zeros of x's rows
+    none = np.zeros(0, np.int64)
+    assert C.send_u_recv(t(x), t(none), t(none), "MAX", [0]).numpy().tolist() == [[0, 0]] * 4
+    wide = np.arange(16.0).reshape(4, 4)
+    got = C.send_u_recv(t(wide)[:, ::2], t(np.array([3, 0])), t(np.array([0, 0])), "SUM", [0])
+    np.testing.assert_array_equal(got.numpy()[0], wide[3, ::2] + wide[0, ::2])
+    with pytest.raises(InvalidArgumentError, match="'dst_index' must be in \\[0, 2\\)"):
+        C.send_u_recv(t(x), t(np.array([0, 1])), t(np.array([0, 3])), "SUM", [2])
+    with pytest.raises(InvalidArgumentError, match="'src_index' must be in \\[0, 4\\)"):
+        C.send_u_recv(t(x), t(np.array([0, 4])), t(np.array([0, 1])), "SUM", [0])
+    with pytest.raises(InvalidArgumentError, match="'reduce_op' must be one of"):
+        C.send_u_recv(t(x), t(np.array([0])), t(np.array([0])), "PROD", [0])
+    with pytest.raises(InvalidArgumentError, match="'dst_index' must have one index per edge"):
+        C.send_u_recv(t(x), t(np.array([0, 1])), t(np.array([0])), "SUM", [0])
+    with pytest.raises(ValueError, match="reduce_op should be"):
+        phiops.geometric.send_u_recv(t(x), t(np.array([0])), t(np.array([0])), "prod")

@@ -312,6 +312,7 @@ _OVERRIDES.update(
         "swiglu": {"y": None, "x": _tensor(shape=(2, 4))},
         "fused_softmax_mask": {"x": _tensor(shape=(1, 2, 3, 4)), "mask": _tensor(shape=(1, 1, 3, 4))},
         "segment_pool": {"segment_ids": _LENGTHS(0, 1)},
+        "send_u_recv": {"src_index": _LENGTHS(0, 1), "dst_index": _LENGTHS(1, 1)},
     }
 )  # fmt: skip
 

@@ -1133,6 +1133,10 @@ CASES.update(
         "segment_pool_infer_meta": [
             Case((t(5, 3), t(5, dtype=I64)), ("SUM",), (0, 0)),
         ],
+        "send_u_recv_infer_meta": [
+            Case((t(4, 3), t(6, dtype=I64), t(6, dtype=I64)), ("SUM", (0,)), (0, 0)),
+            Case((t(4, 3), t(6, dtype=I64), t(6, dtype=I64)), ("MAX", (7,)), (0, 0), label="size"),
+        ],
     }
 )  # fmt: skip
 MISMATCHES.update(
@@ -1154,6 +1158,9 @@ MISMATCHES.update(
         "bilinear_infer_meta": Case((t(3, 4), t(3, 2), t(5, 4, 3), None)),
         "cvm_infer_meta": Case((t(3, 5), t(2, 2)), (True,)),
         "segment_pool_infer_meta": Case((t(5, 3), t(4, dtype=I64)), ("SUM",), (0, 0)),
+        "send_u_recv_infer_meta": Case(
+            (t(4, 3), t(6, dtype=I64), t(5, dtype=I64)), ("SUM", (0,)), (0, 0)
+        ),
     }
 )  # fmt: skip
 

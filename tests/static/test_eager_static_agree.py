@@ -954,6 +954,11 @@ ARGUMENTS.update(
         "swiglu_grad": lambda f, t: [t((2, 4), "float32"), t((2, 4), "float32"), t((2, 4), "float32")],
         "fused_softmax_mask": lambda f, t: [t((1, 2, 3, 4), "float32"), t((1, 1, 3, 4), "float32")],
         "segment_pool": lambda f, t: [t((2, 3), "float32"), t((2,), "int64") * 0, "MEAN"],
+        "send_u_recv": lambda f, t: [t((2, 3), "float32"), t((4,), "int64"), t((4,), "int64"), "MEAN", [0]],
+        "send_u_recv_grad": lambda f, t: [
+            t((2, 3), "float32"), t((4,), "int64"), t((4,), "int64"), None, None,
+            t((2, 3), "float32"), "SUM"
+        ],
         "segment_pool_grad": lambda f, t: [
             t((2, 3), "float32"), t((2,), "int64") * 0, t((1, 3), "float32"), None,
             t((1, 3), "float32"), "SUM"

@@ -278,8 +278,38 @@ def segment_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def graph_cases() -> dict[str, dict[str, Any]]:
+    """send_u_recv (gradients for the float dtypes), through the op and paddle.geometric."""
+    out: dict[str, dict[str, Any]] = {}
+    values = [1, 2, 3, 3, 2, 1, 4, 5, 6, -2, 7, 0]
+    for dtype in ("float32", "float64", "int32", "int64"):
+        x = tensor("x", values, [4, 3], dtype)
+        for index_dtype in ("int32", "int64"):
+            src = tensor("src_index", [0, 1, 2, 0, 3, 2], [6], index_dtype)
+            dst = tensor("dst_index", [1, 2, 1, 0, 1, 1], [6], index_dtype)
+            for reduce in ("SUM", "MEAN", "MAX", "MIN"):
+                for size in ([0], [5]):
+                    out[f"send_u_recv-{dtype}-{index_dtype}-{reduce}-{size}"] = case(
+                        "op", "send_u_recv", [x, src, dst],
+                        ["$x", "$src_index", "$dst_index", reduce, size],
+                    )  # fmt: skip
+        src = tensor("src_index", [3, 3, 0], [3], "int64")
+        dst = tensor("dst_index", [0, 2, 2], [3], "int64")
+        for reduce in ("sum", "mean", "max", "min"):
+            out[f"send_u_recv-geometric-{dtype}-{reduce}"] = case(
+                "geometric", "send_u_recv", [x, src, dst],
+                ["$x", "$src_index", "$dst_index", reduce],
+            )  # fmt: skip
+        out[f"send_u_recv-geometric-size-{dtype}"] = case(
+            "geometric", "send_u_recv", [x, src, dst], ["$x", "$src_index", "$dst_index"],
+            {"out_size": 6},
+        )  # fmt: skip
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
+        **graph_cases(),
         **segment_cases(),
         **decode_cases(),
         **distance_cases(),

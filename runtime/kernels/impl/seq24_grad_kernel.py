@@ -7,8 +7,8 @@ import numpy as np
 
 from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
-from phiops.runtime.kernels.impl.seq24_kernel import swiglu_halves
-from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.impl.seq24_kernel import divide_like_c, swiglu_halves
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
@@ -93,7 +93,44 @@ def segment_pool_grad_kernel(
         counts = xp.zeros(out_grad.shape[0], xp.int64)
         scatter_at("add", counts, ids, xp.ones(ids.shape, xp.int64))
         divisor = counts[ids].reshape((-1,) + (1,) * (x.ndim - 1)).astype(grad.dtype)
-        grad = grad // divisor if grad.dtype.kind in "iu" else grad / divisor
+        grad = divide_like_c(xp, grad, divisor)
     elif pooltype in ("MAX", "MIN"):
         grad = xp.where(x == out[ids], grad, xp.zeros((), grad.dtype))
     return grad.astype(out_grad.dtype)
+
+
+def _index_inputs(kernel: Kernel) -> None:
+    kernel.input_at(1).set_dtype(D.ALL_DTYPE)
+    kernel.input_at(2).set_dtype(D.ALL_DTYPE)
+    kernel.input_at(4).set_dtype(D.ALL_DTYPE)
+
+
+@register_kernel(
+    "send_u_recv_grad", dtypes=(D.FLOAT32, D.FLOAT64, D.INT32, D.INT64), configure=_index_inputs
+)
+def send_u_recv_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    src_index: Array,
+    dst_index: Array,
+    out: Array | None,
+    dst_count: Array | None,
+    out_grad: Array,
+    reduce_op: str,
+) -> Array:
+    """PHI's: each edge sends its destination's out_grad back to its source, divided by the
+    destination's message count for MEAN, and for MAX/MIN only where the source equals the
+    destination's result (every tied edge sends it)."""
+    xp = ctx.xp
+    src, dst = src_index.astype(xp.int64), dst_index.astype(xp.int64)
+    grads = out_grad[dst]
+    if reduce_op == "MEAN":
+        counts = xp.zeros(out_grad.shape[0], xp.int64)
+        scatter_at("add", counts, dst, xp.ones(dst.shape, xp.int64))
+        divisor = counts[dst].reshape((-1,) + (1,) * (x.ndim - 1)).astype(grads.dtype)
+        grads = divide_like_c(xp, grads, divisor)
+    elif reduce_op in ("MAX", "MIN"):
+        grads = xp.where(x[src] == out[dst], grads, xp.zeros((), grads.dtype))
+    x_grad = xp.zeros(x.shape, out_grad.dtype)
+    scatter_at("add", x_grad, src, grads)
+    return x_grad

@@ -451,6 +451,13 @@ def cvm_kernel(ctx: KernelContext, x: Array, cvm: Array, use_cvm: bool) -> Array
     return out
 
 
+def divide_like_c(xp: Any, total: Array, count: Array) -> Array:
+    """``total / count``, integers truncated toward zero as C++ divides them."""
+    if total.dtype.kind not in "iu":
+        return total / count
+    return xp.where(total < 0, -((-total) // count), total // count)
+
+
 def _check_segment_ids(xp: Any, segment_ids: Array) -> int:
     """The number of segments (the last id + 1); ids must be >= 0 and sorted, as PHI's kernel
     requires."""
@@ -486,10 +493,7 @@ def segment_pool_kernel(
         scatter_at("add", out, ids, x.astype(wide))
         if pooltype == "MEAN":
             divisor = xp.maximum(counts, 1).reshape((segments,) + (1,) * (x.ndim - 1))
-            if x.dtype.kind in "iu":
-                out = out // divisor.astype(out.dtype)
-            else:
-                out = out / divisor.astype(out.dtype)
+            out = divide_like_c(xp, out, divisor.astype(out.dtype))
     else:
         largest = pooltype == "MAX"
         if x.dtype.kind in "iu":
@@ -502,3 +506,57 @@ def segment_pool_kernel(
         out = xp.where(empty, xp.zeros((), x.dtype), out)
     summed = counts.astype(x.dtype).reshape(segments, 1)
     return out.astype(x.dtype), summed
+
+
+def check_edges(xp: Any, src_index: Array, dst_index: Array, sources: int, rows: int) -> None:
+    """Edges must join rows that exist: src in [0, sources), dst in [0, rows)."""
+    for name, index, bound in (("src_index", src_index, sources), ("dst_index", dst_index, rows)):
+        if index.size and _any(xp, (index < 0) | (index >= bound)):
+            raise InvalidArgumentError(
+                f"argument '{name}' must be in [0, {bound}), "
+                f"got {int(xp.min(index))}..{int(xp.max(index))}"
+            )
+
+
+def _int32_count(kernel: Kernel) -> None:
+    kernel.input_at(1).set_dtype(D.ALL_DTYPE)
+    kernel.input_at(2).set_dtype(D.ALL_DTYPE)
+    kernel.output_at(1).set_dtype(D.INT32)
+
+
+@register_kernel(
+    "send_u_recv", dtypes=(D.FLOAT32, D.FLOAT64, D.INT32, D.INT64), configure=_int32_count
+)
+def send_u_recv_kernel(
+    ctx: KernelContext,
+    x: Array,
+    src_index: Array,
+    dst_index: Array,
+    reduce_op: str,
+    out_size: tuple[int, ...],
+) -> tuple[Array, Array]:
+    xp = ctx.xp
+    rows = out_size[0] if out_size and out_size[0] > 0 else x.shape[0]
+    check_edges(xp, src_index, dst_index, x.shape[0], rows)
+    src, dst = src_index.astype(xp.int64), dst_index.astype(xp.int64)
+    counts = xp.zeros(rows, xp.int64)
+    scatter_at("add", counts, dst, xp.ones(dst.shape, xp.int64))
+    shape = (rows,) + x.shape[1:]
+    messages = x[src]
+    if reduce_op in ("SUM", "MEAN"):
+        out = xp.zeros(shape, x.dtype)
+        scatter_at("add", out, dst, messages)
+        if reduce_op == "MEAN":
+            divisor = xp.maximum(counts, 1).reshape((rows,) + (1,) * (x.ndim - 1))
+            out = divide_like_c(xp, out, divisor.astype(x.dtype))
+    else:
+        largest = reduce_op == "MAX"
+        if x.dtype.kind in "iu":
+            start = xp.iinfo(x.dtype).min if largest else xp.iinfo(x.dtype).max
+        else:
+            start = -xp.inf if largest else xp.inf
+        out = xp.full(shape, start, x.dtype)
+        scatter_at("maximum" if largest else "minimum", out, dst, messages)
+        empty = (counts == 0).reshape((rows,) + (1,) * (x.ndim - 1))
+        out = xp.where(empty, xp.zeros((), x.dtype), out)
+    return out.astype(x.dtype), counts.astype(xp.int32)
