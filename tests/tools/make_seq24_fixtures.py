@@ -83,7 +83,7 @@ def decode_cases() -> dict[str, dict[str, Any]]:
         for bos in (True, False):
             potentials = tensor("potentials", _normal(2 * 5 * 4, 3), [2, 5, 4], dtype)
             transition = tensor("transition", _normal(16, 4), [4, 4], dtype)
-            for lengths in ([5, 3], [2, 2], [1, 4], [0, 3], [5, 5]):
+            for lengths in ([5, 3], [1, 4], [0, 3]):
                 out[f"viterbi_decode-{dtype}-{bos}-{lengths}"] = case(
                     "op",
                     "viterbi_decode",
@@ -149,14 +149,14 @@ def align_cases() -> dict[str, dict[str, Any]]:
     for dtype in ("int32", "int64"):
         for merge in (True, False):
             for blank, padding in ((0, 0), (5, -7)):
-                for shape in ([3], [3, 1]):
-                    out[f"ctc_align-{dtype}-{merge}-{blank}-{padding}-{shape}"] = case(
-                        "op",
-                        "ctc_align",
-                        [tensor("input", tokens, [3, 7], dtype),
-                         tensor("input_length", [7, 6, 0], shape, dtype)],
-                        ["$input", "$input_length", blank, merge, padding],
-                    )  # fmt: skip
+                shape = [3, 1] if merge else [3]
+                out[f"ctc_align-{dtype}-{merge}-{blank}-{padding}-{shape}"] = case(
+                    "op",
+                    "ctc_align",
+                    [tensor("input", tokens, [3, 7], dtype),
+                     tensor("input_length", [7, 6, 0], shape, dtype)],
+                    ["$input", "$input_length", blank, merge, padding],
+                )  # fmt: skip
     for dtype in ("float32", "float64"):
         emission = tensor("emission", _normal(3 * 5 * 4, 7), [3, 5, 4], dtype)
         transition = tensor("transition", _normal(6 * 4, 8), [6, 4], dtype)
@@ -205,7 +205,8 @@ def encoding_cases() -> dict[str, dict[str, Any]]:
     for dtype in ("float32", "float64"):
         for shape in ([2, 3, 8], [1, 4, 2], [2, 5, 6]):
             x = tensor("x", _normal(int(np.prod(shape)), 13), shape, dtype)
-            for alpha, beta in ((1.0, 1.0), (0.5, 2.0), (0.3, 0.0)):
+            scales = ((1.0, 1.0), (0.5, 2.0), (0.3, 0.0)) if shape == [2, 3, 8] else ((0.5, 2.0),)
+            for alpha, beta in scales:
                 out[f"add_position_encoding-{dtype}-{shape}-{alpha}-{beta}"] = case(
                     "op", "add_position_encoding", [x], ["$x", alpha, beta]
                 )
@@ -257,15 +258,16 @@ def segment_cases() -> dict[str, dict[str, Any]]:
     values = [1, 2, 3, 3, 2, 1, 4, 5, 6, 4, 5, 6, -2, 7, 0]
     for dtype in ("float16", "float32", "float64", "int32", "int64"):
         x = tensor("x", values, [5, 3], dtype)
-        for ids_dtype in ("int32", "int64"):
-            ids = tensor("segment_ids", [0, 0, 2, 2, 3], [5], ids_dtype)
-            for pool in ("SUM", "MEAN", "MAX", "MIN"):
-                out[f"segment_pool-{dtype}-{ids_dtype}-{pool}"] = case(
-                    "op", "segment_pool", [x, ids], ["$x", "$segment_ids", pool]
-                )
-        ids = tensor("segment_ids", [1, 1, 1, 4, 4], [5], "int64")
-        for fn in ("segment_sum", "segment_mean", "segment_max", "segment_min"):
-            out[f"{fn}-{dtype}"] = case("geometric", fn, [x, ids], ["$x", "$segment_ids"])
+        ids_dtype = "int32" if dtype in ("float32", "int64") else "int64"
+        ids = tensor("segment_ids", [0, 0, 2, 2, 3], [5], ids_dtype)
+        for pool in ("SUM", "MEAN", "MAX", "MIN"):
+            out[f"segment_pool-{dtype}-{ids_dtype}-{pool}"] = case(
+                "op", "segment_pool", [x, ids], ["$x", "$segment_ids", pool]
+            )
+        if dtype in ("float32", "int32"):
+            ids = tensor("segment_ids", [1, 1, 1, 4, 4], [5], "int64")
+            for fn in ("segment_sum", "segment_mean", "segment_max", "segment_min"):
+                out[f"{fn}-{dtype}"] = case("geometric", fn, [x, ids], ["$x", "$segment_ids"])
         out[f"segment_pool-1d-{dtype}"] = case(
             "op",
             "segment_pool",
@@ -284,15 +286,17 @@ def graph_cases() -> dict[str, dict[str, Any]]:
     values = [1, 2, 3, 3, 2, 1, 4, 5, 6, -2, 7, 0]
     for dtype in ("float32", "float64", "int32", "int64"):
         x = tensor("x", values, [4, 3], dtype)
-        for index_dtype in ("int32", "int64"):
-            src = tensor("src_index", [0, 1, 2, 0, 3, 2], [6], index_dtype)
-            dst = tensor("dst_index", [1, 2, 1, 0, 1, 1], [6], index_dtype)
-            for reduce in ("SUM", "MEAN", "MAX", "MIN"):
-                for size in ([0], [5]):
-                    out[f"send_u_recv-{dtype}-{index_dtype}-{reduce}-{size}"] = case(
-                        "op", "send_u_recv", [x, src, dst],
-                        ["$x", "$src_index", "$dst_index", reduce, size],
-                    )  # fmt: skip
+        index_dtype = "int32" if dtype in ("float32", "int32") else "int64"
+        src = tensor("src_index", [0, 1, 2, 0, 3, 2], [6], index_dtype)
+        dst = tensor("dst_index", [1, 2, 1, 0, 1, 1], [6], index_dtype)
+        for reduce in ("SUM", "MEAN", "MAX", "MIN"):
+            for size in ([0], [5]) if reduce in ("SUM", "MAX") else ([0],):
+                out[f"send_u_recv-{dtype}-{index_dtype}-{reduce}-{size}"] = case(
+                    "op", "send_u_recv", [x, src, dst],
+                    ["$x", "$src_index", "$dst_index", reduce, size],
+                )  # fmt: skip
+        if dtype not in ("float32", "int64"):
+            continue
         src = tensor("src_index", [3, 3, 0], [3], "int64")
         dst = tensor("dst_index", [0, 2, 2], [3], "int64")
         for reduce in ("sum", "mean", "max", "min"):
