@@ -30,7 +30,9 @@ import phiops.device as device  # noqa: E402
 import phiops.callbacks as callbacks  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
 import phiops.fft as fft  # noqa: E402
+import phiops.geometric as geometric  # noqa: E402
 import phiops.hapi as hapi  # noqa: E402
+import phiops.incubate as incubate  # noqa: E402
 import phiops.io as io  # noqa: E402
 import phiops.ir as ir  # noqa: E402
 import phiops.jit as jit  # noqa: E402
@@ -43,6 +45,7 @@ import phiops.signal as signal  # noqa: E402
 import phiops.sparse as sparse  # noqa: E402
 import phiops.static as static  # noqa: E402
 import phiops.tensor as tensor  # noqa: E402
+import phiops.text as text  # noqa: E402
 import phiops.vision as vision  # noqa: E402
 from phiops.distributed import DataParallel  # noqa: E402  (paddle.DataParallel)
 
@@ -53,7 +56,9 @@ _SUBMODULES = (
     "callbacks",
     "distributed",
     "fft",
+    "geometric",
     "hapi",
+    "incubate",
     "io",
     "jit",
     "linalg",
@@ -65,6 +70,7 @@ _SUBMODULES = (
     "sparse",
     "static",
     "tensor",
+    "text",
     "vision",
 )
 

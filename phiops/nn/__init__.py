@@ -133,3 +133,8 @@ from phiops.runtime.nn.conv_pool import (  # noqa: E402
 )
 
 __all__ += list(_CONVPOOL_LAYERS)
+
+# the layers over the seq24 ops of issue 24 (runtime/nn/seq24.py)
+from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # noqa: E402
+
+__all__ += list(_SEQ24_LAYERS)

@@ -243,3 +243,9 @@ from phiops.runtime.nn.conv_pool import (  # noqa: E402
 )
 
 __all__ += list(_CONVPOOL_NAMES)
+
+# the seq24 ops of issue 24 (runtime/nn/seq24.py)
+from phiops.runtime.nn.seq24 import FUNCTIONAL_NAMES as _SEQ24_NAMES  # noqa: E402
+from phiops.runtime.nn.seq24 import bilinear, gather_tree, swiglu  # noqa: E402
+
+__all__ += list(_SEQ24_NAMES)

@@ -30,6 +30,8 @@ from phiops.runtime.infermeta import (
     quant24,
     search24,
     detect24,
+
+    seq24,
     ternary,
     unary,
 )
@@ -75,6 +77,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         quant24,
 
         detect24,
+
+        seq24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -37,6 +37,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.containers",
 
         "phiops.runtime.nn.conv_pool",
+        "phiops.runtime.nn.seq24",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -50,6 +51,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.losses2",
 
         "phiops.runtime.nn.conv_pool",
+        "phiops.runtime.nn.seq24",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),

@@ -611,6 +611,10 @@ from tests.autograd.cases_dist30 import DIST30_CASES  # noqa: E402
 CASES = CASES + DIST30_CASES
 
 from tests.autograd.cases_quant24 import QUANT24_CASES  # noqa: E402
+from tests.autograd.cases_seq24 import SEQ24_CASES  # noqa: E402
+
+CASES = CASES + SEQ24_CASES
+
 
 CASES = CASES + QUANT24_CASES
 

@@ -337,6 +337,33 @@ _OVERRIDES.update(
 )
 
 
+# the seq24 ops of issue 24: padded sequences with their int64 lengths
+_LENGTHS = lambda *values: phi.to_tensor(np.array(values, "int64"))  # noqa: E731
+_OVERRIDES.update(
+    {
+        "gather_tree": {"ids": _index((3, 2, 2)), "parents": _index((3, 2, 2))},
+        "viterbi_decode": {"potentials": _tensor(shape=(2, 3, 4)),
+                           "transition_params": _tensor(shape=(4, 4)), "lengths": _LENGTHS(3, 2)},
+        "edit_distance": {"hyps": _index((2, 3)), "refs": _index((2, 4)),
+                          "hypslength": _LENGTHS(3, 2), "refslength": _LENGTHS(4, 1)},
+        "ctc_align": {"input": _index((2, 3)), "input_length": _LENGTHS(3, 2)},
+        "crf_decoding": {"emission": _tensor(shape=(2, 3, 4)), "transition": _tensor(shape=(6, 4)),
+                         "label": None, "length": _LENGTHS(3, 2)},
+        "chunk_eval": {"inference": _index((2, 4)), "label": _index((2, 4)),
+                       "seq_length": _LENGTHS(4, 2), "num_chunk_types": 2},
+        "add_position_encoding": {"x": _tensor(shape=(2, 3, 4))},
+        "add_position_encoding_grad": {"x": _tensor(shape=(2, 3, 4)),
+                                       "out_grad": _tensor(shape=(2, 3, 4))},
+        "bilinear": {"weight": _tensor(shape=(4, 3, 3)), "bias": None},
+        "cvm": {"cvm": _tensor(shape=(2, 2))},
+        "swiglu": {"y": None, "x": _tensor(shape=(2, 4))},
+        "fused_softmax_mask": {"x": _tensor(shape=(1, 2, 3, 4)), "mask": _tensor(shape=(1, 1, 3, 4))},
+        "segment_pool": {"segment_ids": _LENGTHS(0, 1)},
+        "send_u_recv": {"src_index": _LENGTHS(0, 1), "dst_index": _LENGTHS(1, 1)},
+    }
+)  # fmt: skip
+
+
 def _baseline(function: Any) -> list[Any]:
     """Positional arguments for ``function`` that make a call work: float32 [2, 3] tensors for
     tensor parameters (integer or bool ones where the name says so), defaults for the rest,

@@ -1213,6 +1213,86 @@ MISMATCHES.update(
     }
 )
 
+# the seq24 ops of issue 24 (runtime/infermeta/seq24.py)
+CASES.update(
+    {
+        "gather_tree_infer_meta": [Case((t(3, 2, 4, dtype=I64), t(3, 2, 4, dtype=I64)))],
+        "viterbi_decode_infer_meta": [
+            Case((t(2, 5, 4), t(4, 4), t(2, dtype=I64)), (True,), (0, 0)),
+            Case((t(2, 5, 1), t(1, 1), t(2, dtype=I64)), (False,), (0, 0), label="one-tag"),
+        ],
+        "edit_distance_infer_meta": [
+            Case((t(3, 5, dtype=I64), t(3, 4, dtype=I64), t(3, dtype=I64), t(3, dtype=I64)),
+                 (False,), (0, 0)),
+        ],
+        "ctc_align_infer_meta": [
+            Case((t(3, 5, dtype=I64), t(3, 1, dtype=I64)), (0, True, 0), (0, 0)),
+            Case((t(3, 5, dtype=I64), t(3, dtype=I64)), (0, False, 0), (0, 0), label="1-D"),
+        ],
+        "crf_decoding_infer_meta": [
+            Case((t(2, 5, 3), t(5, 3), None, t(2, dtype=I64))),
+            Case((t(2, 5, 3), t(5, 3), t(2, 5, 1, dtype=I64), t(2, 1, dtype=I64)),
+                 label="label"),
+        ],
+        "chunk_eval_infer_meta": [
+            Case((t(2, 6, dtype=I64), t(2, 6, dtype=I64), t(2, dtype=I64)), (2, "IOB", ()),
+                 (0, 0, 0, 0, 0, 0)),
+        ],
+        "add_position_encoding_infer_meta": [Case((t(2, 5, 4),), (1.0, 1.0))],
+        "swi_glu_infer_meta": [
+            Case((t(2, 4), t(2, 4))),
+            Case((t(2, 4), None), label="split"),
+        ],
+        "swi_glu_grad_infer_meta": [
+            Case((t(2, 4), t(2, 4)), (), (0, 0)),
+            Case((t(2, 4), None), (), (0, 0), label="split"),
+        ],
+        "softmax_mask_fuse_infer_meta": [Case((t(2, 3, 4, 5), t(2, 1, 4, 5)))],
+        "bilinear_infer_meta": [
+            Case((t(3, 4), t(3, 2), t(5, 4, 2), t(1, 5))),
+            Case((t(3, 4), t(3, 2), t(5, 4, 2), None), label="no-bias"),
+        ],
+        "bilinear_grad_infer_meta": [
+            Case((t(3, 4), t(3, 2), t(5, 4, 2), t(3, 5)), (), (0, 0, 0, 0))
+        ],
+        "cvm_infer_meta": [
+            Case((t(3, 5), t(3, 2)), (True,)),
+            Case((t(3, 5), t(3, 2)), (False,), label="drop"),
+        ],
+        "segment_pool_infer_meta": [
+            Case((t(5, 3), t(5, dtype=I64)), ("SUM",), (0, 0)),
+        ],
+        "send_u_recv_infer_meta": [
+            Case((t(4, 3), t(6, dtype=I64), t(6, dtype=I64)), ("SUM", (0,)), (0, 0)),
+            Case((t(4, 3), t(6, dtype=I64), t(6, dtype=I64)), ("MAX", (7,)), (0, 0), label="size"),
+        ],
+    }
+)  # fmt: skip
+MISMATCHES.update(
+    {
+        "gather_tree_infer_meta": Case((t(3, 2, 4, dtype=I64), t(3, 2, 5, dtype=I64))),
+        "viterbi_decode_infer_meta": Case((t(2, 5, 4), t(3, 4), t(2, dtype=I64)), (True,), (0, 0)),
+        "edit_distance_infer_meta": Case(
+            (t(3, 5, dtype=I64), t(2, 4, dtype=I64), t(3, dtype=I64), t(3, dtype=I64)),
+            (False,), (0, 0),
+        ),
+        "ctc_align_infer_meta": Case((t(3, 5, dtype=I64), t(2, 1, dtype=I64)), (0, True, 0), (0, 0)),
+        "crf_decoding_infer_meta": Case((t(2, 5, 3), t(5, 4), None, t(2, dtype=I64))),
+        "chunk_eval_infer_meta": Case(
+            (t(2, 6, dtype=I64), t(2, 5, dtype=I64), t(2, dtype=I64)), (2, "IOB", ()),
+            (0, 0, 0, 0, 0, 0),
+        ),
+        "swi_glu_infer_meta": Case((t(2, 4), t(2, 5))),
+        "softmax_mask_fuse_infer_meta": Case((t(2, 3, 4, 5), t(2, 1, 4, 6))),
+        "bilinear_infer_meta": Case((t(3, 4), t(3, 2), t(5, 4, 3), None)),
+        "cvm_infer_meta": Case((t(3, 5), t(2, 2)), (True,)),
+        "segment_pool_infer_meta": Case((t(5, 3), t(4, dtype=I64)), ("SUM",), (0, 0)),
+        "send_u_recv_infer_meta": Case(
+            (t(4, 3), t(6, dtype=I64), t(5, dtype=I64)), ("SUM", (0,)), (0, 0)
+        ),
+    }
+)  # fmt: skip
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -995,3 +995,49 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+
+# the seq24 ops of issue 24: padded sequences with lengths (0 or 1) and 0/1 tags
+ARGUMENTS.update(
+    {
+        "gather_tree": lambda f, t: [t((3, 2, 2), "int64"), t((3, 2, 2), "int64")],
+        "viterbi_decode": lambda f, t: [
+            t((2, 3, 4), "float32"), t((4, 4), "float32"), t((2,), "int64"), True
+        ],
+        "edit_distance": lambda f, t: [
+            t((2, 3), "int64"), t((2, 4), "int64"), t((2,), "int64"), t((2,), "int64"), False
+        ],
+        "ctc_align": lambda f, t: [t((2, 3), "int64"), t((2, 1), "int64"), 0, True, 0],
+        "crf_decoding": lambda f, t: [
+            t((2, 3, 4), "float32"), t((6, 4), "float32"), None, t((2,), "int64")
+        ],
+        "chunk_eval": lambda f, t: [
+            t((2, 4), "int64"), t((2, 4), "int64"), t((2,), "int64"), 2, "IOB", []
+        ],
+        "add_position_encoding": lambda f, t: [t((2, 3, 4), "float32"), 1.0, 1.0],
+        "add_position_encoding_grad": lambda f, t: [
+            t((2, 3, 4), "float32"), t((2, 3, 4), "float32"), 1.0, 1.0
+        ],
+        "bilinear": lambda f, t: [
+            t((2, 3), "float32"), t((2, 4), "float32"), t((5, 3, 4), "float32"), t((1, 5), "float32")
+        ],
+        "bilinear_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 4), "float32"), t((5, 3, 4), "float32"), t((2, 5), "float32")
+        ],
+        "cvm": lambda f, t: [t((2, 4), "float32"), t((2, 2), "float32"), True],
+        "cvm_grad": lambda f, t: [t((2, 4), "float32"), t((2, 2), "float32"), t((2, 4), "float32"), True],
+        "swiglu": lambda f, t: [t((2, 4), "float32"), None],
+        "swiglu_grad": lambda f, t: [t((2, 4), "float32"), t((2, 4), "float32"), t((2, 4), "float32")],
+        "fused_softmax_mask": lambda f, t: [t((1, 2, 3, 4), "float32"), t((1, 1, 3, 4), "float32")],
+        "segment_pool": lambda f, t: [t((2, 3), "float32"), t((2,), "int64") * 0, "MEAN"],
+        "send_u_recv": lambda f, t: [t((2, 3), "float32"), t((4,), "int64"), t((4,), "int64"), "MEAN", [0]],
+        "send_u_recv_grad": lambda f, t: [
+            t((2, 3), "float32"), t((4,), "int64"), t((4,), "int64"), None, None,
+            t((2, 3), "float32"), "SUM"
+        ],
+        "segment_pool_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64") * 0, t((1, 3), "float32"), None,
+            t((1, 3), "float32"), "SUM"
+        ],
+    }
+)  # fmt: skip
