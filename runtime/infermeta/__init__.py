@@ -27,6 +27,7 @@ from phiops.runtime.infermeta import (
     multiary,
     normup,
     nullary,
+    random24,
     search24,
     ternary,
     unary,
@@ -70,6 +71,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         convpool,
         search24,
         dist30,
+        random24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

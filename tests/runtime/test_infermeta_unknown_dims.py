@@ -1237,3 +1237,18 @@ def test_a_slice_of_an_unknown_extent_is_unknown() -> None:
     assert dims == ()
     with pytest.raises(InvalidArgumentError, match="argument 'decrease_axis' removes axis 1"):
         infer("slice_raw_infer_meta", Case((t(-1, 5),), ((1,), (1,), (3,), (), (1,))), COMPILE)
+
+# the random24 ops of issue 24 (runtime/infermeta/random24.py)
+CASES.update(
+    {
+        "binomial_infer_meta": [Case((t(2, 3), t(2, 3)))],
+        "dirichlet_infer_meta": [Case((t(2, 3),))],
+        "uniform_random_inplace_infer_meta": [Case((t(2, 3),), (-1.0, 1.0, 0, 0, 0, 1.0))],
+        "uniform_random_inplace_grad_infer_meta": [Case((t(2, 3),), (-1.0, 1.0, 0, 0, 0, 1.0))],
+        "multinomial_infer_meta": [
+            Case((t(4),), (3, True)),
+            Case((t(2, 4),), (2, False), label="rows"),
+        ],
+    }
+)
+MISMATCHES.update({"binomial_infer_meta": Case((t(-1, 3), t(2, 4)))})

@@ -919,3 +919,9 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# the random24 ops of issue 24: random draws
+RANDOM = RANDOM | frozenset(
+    "binomial dirichlet exponential_ gaussian_inplace multinomial poisson standard_gamma "
+    "uniform_inplace".split()
+)

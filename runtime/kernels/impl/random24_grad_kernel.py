@@ -1,0 +1,42 @@
+"""Grad kernels of the random24 random ops (issue 24): poisson_grad, gaussian_inplace_grad and
+uniform_inplace_grad. A draw does not depend on its input, so each gradient is zeros of
+out_grad's shape and dtype, as PaddlePaddle 3.3.1's kernels give."""
+
+from __future__ import annotations
+
+from phiops.runtime.common import DataType
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
+
+D = DataType
+
+FLOAT = (D.FLOAT32, D.FLOAT64)
+
+
+@register_kernel("poisson_grad", dtypes=FLOAT)
+def poisson_grad_kernel(ctx: KernelContext, out_grad: Array) -> Array:
+    """Zeros like out_grad."""
+    return ctx.xp.zeros_like(out_grad)
+
+
+@register_kernel("gaussian_inplace_grad", dtypes=FLOAT + (D.COMPLEX64, D.COMPLEX128))
+def gaussian_inplace_grad_kernel(
+    ctx: KernelContext, out_grad: Array, mean: float, std: float, seed: int
+) -> Array:
+    """Zeros like out_grad."""
+    return ctx.xp.zeros_like(out_grad)
+
+
+@register_kernel("uniform_inplace_grad", dtypes=FLOAT)
+def uniform_inplace_grad_kernel(
+    ctx: KernelContext,
+    out_grad: Array,
+    min: float,
+    max: float,
+    seed: int,
+    diag_num: int,
+    diag_step: int,
+    diag_val: float,
+) -> Array:
+    """Zeros like out_grad."""
+    return ctx.xp.zeros_like(out_grad)

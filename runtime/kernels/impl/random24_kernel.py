@@ -1,0 +1,214 @@
+"""Kernels of the random24 random ops (issue 24): binomial, poisson, standard_gamma, dirichlet,
+exponential, gaussian_inplace, uniform_inplace and multinomial.
+
+Every kernel draws from ``phiops.runtime.random.draw_generator`` (numpy's PCG64 on the host, the
+process generator of the op's place or, for a nonzero ``seed`` attribute, a generator of that
+seed alone) and moves the result to the place, as ``random_kernel.py``'s kernels do. PaddlePaddle
+3.3.1's CPU kernels draw from a std::mt19937_64 through libstdc++'s distributions and its own
+samplers (binomial's BTRS and inversion, dirichlet's Marsaglia-Tsang gamma), so the numbers
+differ from PaddlePaddle's for the same seed; the distributions, supports and edges are its:
+
+- binomial: 0 where count <= 0 or prob <= 0, trunc(count) where prob >= 1; otherwise a draw with
+  floor(count) trials (PaddlePaddle's samplers take a real count; a whole count, the usual case,
+  is the same distribution). A NaN or infinite count, or a NaN prob, where a draw is needed is
+  an InvalidArgumentError (PaddlePaddle's sampler never returns there).
+- poisson: 0 where the rate is <= 0 or NaN, as PaddlePaddle gives.
+- standard_gamma and dirichlet's gammas: at least the dtype's smallest normal number (a
+  concentration <= 0 or NaN gives it), as PaddlePaddle's gamma sampler clamps; dirichlet then
+  divides by the sum along the last axis, so a row of zero concentrations is uniform.
+- exponential: -log1p(-u) / lam for u uniform in [0, 1); lam 0 gives inf, a negative lam
+  negative values, as PaddlePaddle's.
+- uniform_inplace: uniform in [min, max); diag_num, diag_step and diag_val are not read, as
+  PaddlePaddle's CPU kernel does not.
+- multinomial: categories drawn with the row's weights (not necessarily summing to 1; an
+  infinite weight shares the mass with the other infinite ones), without replacement by
+  Gumbel-top-k keys; negative or NaN weights, a zero row, or more samples than nonzero
+  categories without replacement are InvalidArgumentErrors, as PaddlePaddle's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from phiops.runtime.backends import to_numpy
+from phiops.runtime.common import DataType
+from phiops.runtime.common.data_type import from_numpy_dtype
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
+from phiops.runtime.random import draw_generator
+
+D = DataType
+
+FLOAT = (D.FLOAT32, D.FLOAT64)
+FLOAT_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+
+
+def _host(ctx: KernelContext, x: Array) -> np.ndarray:
+    """x on the host (numpy), where the draws are made."""
+    return to_numpy(x)
+
+
+def _gamma(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
+    """Standard gamma draws of alpha's dtype, clamped below to its smallest normal number."""
+    tiny = np.finfo(alpha.dtype).tiny
+    positive = alpha > 0
+    finite = positive & np.isfinite(alpha)
+    draws = np.zeros(alpha.shape, np.float64)
+    draws[finite] = rng.standard_gamma(alpha[finite].astype(np.float64))
+    draws[positive & ~finite] = np.inf
+    return np.maximum(draws.astype(alpha.dtype), tiny)
+
+
+@register_kernel("binomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
+def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
+    """Successes in count trials of probability prob, element by element, as int64."""
+    n = _host(ctx, count)
+    p = _host(ctx, prob)
+    out = np.zeros(n.shape, np.int64)
+    with np.errstate(invalid="ignore"):
+        sure = (n > 0) & (p >= 1)
+        drawn = (n > 0) & (p > 0) & ~(p >= 1)
+        drawn |= np.isnan(p) & ~(n <= 0)
+        drawn |= np.isnan(n) & (p > 0)
+    out[sure] = np.trunc(n[sure]).astype(np.int64)
+    if drawn.any():
+        bad = ~np.isfinite(n[drawn]) | np.isnan(p[drawn])
+        if bad.any():
+            index = int(np.flatnonzero(drawn.reshape(-1))[int(np.argmax(bad))])
+            raise InvalidArgumentError(
+                f"binomial(): arguments 'count' and 'prob' must be finite where a draw is "
+                f"needed, got count {n.reshape(-1)[index]} and prob {p.reshape(-1)[index]} at "
+                f"flat index {index}"
+            )
+        rng = draw_generator(ctx.place, 0)
+        out[drawn] = rng.binomial(np.floor(n[drawn]).astype(np.int64), p[drawn].astype(np.float64))
+    return ctx.xp.asarray(out)
+
+
+@register_kernel("poisson", dtypes=FLOAT)
+def poisson_kernel(ctx: KernelContext, x: Array) -> Array:
+    """A Poisson draw of rate x per element, in x's dtype (0 for a rate <= 0 or NaN)."""
+    lam = _host(ctx, x)
+    out = np.zeros(lam.shape, lam.dtype)
+    drawn = lam > 0
+    if drawn.any():
+        rates = lam[drawn].astype(np.float64)
+        too_large = ~(rates < 1e15)
+        if too_large.any():
+            raise InvalidArgumentError(
+                f"poisson(): argument 'x' holds a rate of {rates[too_large][0]}; rates up to "
+                "1e15 can be drawn"
+            )
+        out[drawn] = draw_generator(ctx.place, 0).poisson(rates)
+    return ctx.xp.asarray(out)
+
+
+@register_kernel("standard_gamma", dtypes=FLOAT)
+def standard_gamma_kernel(ctx: KernelContext, x: Array) -> Array:
+    """A gamma draw of shape x and scale 1 per element, in x's dtype."""
+    rng = draw_generator(ctx.place, 0)
+    return ctx.xp.asarray(_gamma(rng, _host(ctx, x)))
+
+
+@register_kernel("dirichlet", dtypes=FLOAT)
+def dirichlet_kernel(ctx: KernelContext, alpha: Array) -> Array:
+    """A Dirichlet draw per row of the last axis: gamma draws divided by their sum."""
+    a = _host(ctx, alpha)
+    gammas = _gamma(draw_generator(ctx.place, 0), a)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        out = gammas / gammas.sum(axis=-1, keepdims=True, dtype=a.dtype)
+    return ctx.xp.asarray(out.astype(a.dtype, copy=False))
+
+
+@register_kernel("exponential", dtypes=FLOAT)
+def exponential_kernel(ctx: KernelContext, x: Array, lam: float) -> Array:
+    """Exponential draws of rate lam in x's shape and dtype (x's values are not read)."""
+    rng = draw_generator(ctx.place, 0)
+    u = rng.random(x.shape, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = -np.log1p(-u) / np.float64(lam)
+    return ctx.xp.asarray(out.astype(x.dtype))
+
+
+@register_kernel("gaussian_inplace", dtypes=FLOAT_AND_COMPLEX)
+def gaussian_inplace_kernel(
+    ctx: KernelContext, x: Array, mean: float, std: float, seed: int
+) -> Array:
+    """Normal draws of mean and std in x's shape and dtype (x's values are not read); a complex
+    element's parts each have mean and std / sqrt(2), as PaddlePaddle's."""
+    rng = draw_generator(ctx.place, seed)
+    dtype = from_numpy_dtype(x.dtype)
+    real = np.float64 if dtype in (D.FLOAT64, D.COMPLEX128) else np.float32
+    if dtype.is_complex:
+        parts = rng.standard_normal((*x.shape, 2), dtype=real) * real(std / np.sqrt(2.0))
+        parts += real(mean)
+        out = parts[..., 0] + 1j * parts[..., 1]
+    else:
+        out = rng.standard_normal(x.shape, dtype=real) * real(std) + real(mean)
+    return ctx.xp.asarray(out.astype(x.dtype, copy=False))
+
+
+@register_kernel("uniform_inplace", dtypes=FLOAT)
+def uniform_inplace_kernel(
+    ctx: KernelContext,
+    x: Array,
+    min: float,
+    max: float,
+    seed: int,
+    diag_num: int,
+    diag_step: int,
+    diag_val: float,
+) -> Array:
+    """Uniform draws in [min, max) in x's shape and dtype (x's values are not read)."""
+    rng = draw_generator(ctx.place, seed)
+    real = np.float64 if x.dtype == np.float64 else np.float32
+    out = rng.random(x.shape, dtype=real) * real(max - min) + real(min)
+    return ctx.xp.asarray(out)
+
+
+def _check_weights(w: np.ndarray, samples: int, replacement: bool) -> None:
+    bad = ~(w >= 0)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"multinomial(): argument 'x' must hold weights >= 0, got {w[bad][0]}"
+        )
+    sums = w.sum(axis=-1)
+    if (sums <= 0).any():
+        row = int(np.argmax(sums <= 0))
+        raise InvalidArgumentError(
+            f"multinomial(): argument 'x' must have a positive sum in every distribution, got "
+            f"0 in row {row}"
+        )
+    if not replacement:
+        nonzero = int((w > 0).sum(axis=-1).min())
+        if samples > nonzero:
+            raise InvalidArgumentError(
+                f"multinomial(): argument 'num_samples' ({samples}) must be at most the number "
+                f"of nonzero categories ({nonzero}) when argument 'replacement' is false"
+            )
+
+
+@register_kernel("multinomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
+def multinomial_kernel(ctx: KernelContext, x: Array, num_samples: int, replacement: bool) -> Array:
+    """num_samples category indices per distribution (row) of x, drawn by its weights."""
+    w = _host(ctx, x).astype(np.float64)
+    rows = w.reshape(-1, w.shape[-1])
+    samples = int(num_samples)
+    _check_weights(rows, samples, replacement)
+    infinite = np.isinf(rows).any(axis=-1, keepdims=True)
+    rows = np.where(infinite, np.isinf(rows).astype(np.float64), rows)
+    rng = draw_generator(ctx.place, 0)
+    if replacement:
+        cdf = np.cumsum(rows, axis=-1)
+        cdf /= cdf[:, -1:]
+        u = rng.random((rows.shape[0], samples))
+        out = np.empty((rows.shape[0], samples), np.int64)
+        for r in range(rows.shape[0]):
+            out[r] = np.searchsorted(cdf[r], u[r], side="right")
+        np.minimum(out, rows.shape[-1] - 1, out=out)
+    else:
+        with np.errstate(divide="ignore"):
+            keys = np.log(rows) + rng.gumbel(size=rows.shape)
+        out = np.argsort(-keys, axis=-1, kind="stable")[:, :samples].astype(np.int64)
+    return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))

@@ -1,0 +1,26 @@
+"""The random24 random ops against PaddlePaddle 3.3.1 itself: every case
+tests/tools/make_random24_fixtures.py records, run live on both (decided results exactly, draws
+by their moments, zero gradients), and the recording in tests/data/random24/ checked against a
+fresh run. Runs only where PaddlePaddle is installed."""
+
+from __future__ import annotations
+
+import pytest
+
+paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
+
+import phiops  # noqa: E402
+from tests.ops.test_random24_paddle import RECORDED, assert_matches  # noqa: E402
+from tests.tools.make_random24_fixtures import cases, run  # noqa: E402
+
+CASES = cases()
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_phiops_equals_paddle_live(key: str) -> None:
+    assert_matches(run(phiops, CASES[key]), run(paddle, CASES[key]))
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_the_recording_is_what_paddle_gives_now(key: str) -> None:
+    assert_matches(run(paddle, CASES[key]), RECORDED[key])

@@ -1,0 +1,299 @@
+"""Writes tests/data/random24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results of the random24
+ops of issue 24 (binomial, poisson, standard_gamma, dirichlet, exponential_, gaussian_inplace,
+uniform_inplace, multinomial) through the op (``paddle._C_ops``), the ``paddle.*`` functions and
+the Tensor methods, for every dtype PaddlePaddle registers on CPU.
+
+Random draws cannot be compared number by number (PaddlePaddle draws from a std::mt19937_64
+through libstdc++'s distributions, phiops from numpy's PCG64), so a case is one of two kinds:
+``exact``: inputs whose result is decided (probability 0 or 1, rate 0, a single category, the
+samplers' clamps): dtype, shape and values are recorded and compared exactly; ``moments``: many
+draws of one distribution, of which the dtype, shape, mean, variance and minimum are
+recorded (with paddle.seed(2024)) and compared within sampling error (the minimum as a
+support check: nonnegative draws stay nonnegative). A case with ``grad`` also
+records the gradient of sum(out * w) through the op with respect to the input tensor of
+``x * 1`` (the in-place ops write a non-leaf), 0 for every PaddlePaddle random op (a moments
+case records its largest magnitude).
+
+tests/ops/test_random24_paddle.py compares phiops with the recording (no PaddlePaddle needed)
+and tests/parity/test_random24_parity_paddle.py runs both live.
+
+Run with the side venv: ``PYTHONPATH=$PWD /work/paddle-venv/bin/python
+tests/tools/make_random24_fixtures.py``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from tests.tools.make_losscum_fixtures import as_numpy, dtype_name, to_json
+
+OUT = Path(__file__).resolve().parents[1] / "data" / "random24" / "paddle_3_3_1.json"
+
+NAN, INF = math.nan, math.inf
+FLOATS = ("float32", "float64")
+SEED = 2024
+DRAWS = 20_000
+
+
+def tensor(name: str, values: list, shape: list[int], dtype: str) -> list:
+    return [name, values, shape, dtype]
+
+
+def case(
+    kind: str, via: str, fn: str, inputs: list[list], args: list[Any], grad: bool = False
+) -> dict[str, Any]:
+    """``via``: ``op`` (``_C_ops``), ``api`` (top level) or ``method`` (of the first input)."""
+    return {"kind": kind, "via": via, "fn": fn, "inputs": inputs, "args": args, "grad": grad}
+
+
+def _full(name: str, value: float, dtype: str, n: int = DRAWS) -> list:
+    """n copies of value (a number in place of the list: the recording stays small)."""
+    return tensor(name, value, [n], dtype)
+
+
+def exact_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in FLOATS:
+        count = tensor("count", [10.0, 20.7, 0.0, -3.0, 5.0, 5.0, 7.9], [7], dtype)
+        prob = tensor("prob", [0.0, 1.0, 0.5, 0.5, 2.0, -1.0, 1.0], [7], dtype)
+        out[f"binomial-edges-{dtype}"] = case(
+            "exact", "op", "binomial", [count, prob], ["$count", "$prob"]
+        )
+        out[f"binomial-api-0d-{dtype}"] = case(
+            "exact",
+            "api",
+            "binomial",
+            [tensor("count", [5.0], [], dtype), tensor("prob", [1.0], [], dtype)],
+            ["$count", "$prob"],
+        )
+        out[f"binomial-empty-{dtype}"] = case(
+            "exact",
+            "op",
+            "binomial",
+            [tensor("count", [], [0, 3], dtype), tensor("prob", [], [0, 3], dtype)],
+            ["$count", "$prob"],
+        )
+        out[f"poisson-edges-{dtype}"] = case(
+            "exact",
+            "op",
+            "poisson",
+            [tensor("x", [0.0, -1.0, NAN, -INF, 0.0, 0.0], [2, 3], dtype)],
+            ["$x"],
+            True,
+        )
+        out[f"poisson-api-0d-{dtype}"] = case(
+            "exact", "api", "poisson", [tensor("x", [0.0], [], dtype)], ["$x"]
+        )
+        out[f"standard_gamma-edges-{dtype}"] = case(
+            "exact",
+            "op",
+            "standard_gamma",
+            [tensor("x", [0.0, -1.0, NAN, INF], [4], dtype)],
+            ["$x"],
+        )
+        out[f"standard_gamma-api-empty-{dtype}"] = case(
+            "exact", "api", "standard_gamma", [tensor("x", [], [2, 0], dtype)], ["$x"]
+        )
+        out[f"dirichlet-edges-{dtype}"] = case(
+            "exact",
+            "op",
+            "dirichlet",
+            [tensor("alpha", [0.0, 0.0, -1.0, 2.0], [2, 2], dtype)],
+            ["$alpha"],
+        )
+        out[f"dirichlet-single-{dtype}"] = case(
+            "exact", "op", "dirichlet", [tensor("alpha", [3.0, 2.0], [2, 1], dtype)], ["$alpha"]
+        )
+        out[f"exponential_-lam0-{dtype}"] = case(
+            "exact",
+            "op",
+            "exponential_",
+            [tensor("x", [1.0, 2.0, 3.0], [3], dtype)],
+            ["$x", 0.0],
+        )
+        out[f"gaussian_inplace-std0-{dtype}"] = case(
+            "exact",
+            "op",
+            "gaussian_inplace",
+            [tensor("x", [1.0, 2.0, 3.0, 4.0], [2, 2], dtype)],
+            ["$x", 3.0, 0.0, 0],
+            True,
+        )
+        out[f"uniform_inplace-0d-{dtype}"] = case(
+            "moments",
+            "op",
+            "uniform_inplace",
+            [tensor("x", [5.0], [], dtype)],
+            ["$x", 2.0, 2.0000002, 0, 0, 0, 1.0],
+            True,
+        )
+        out[f"multinomial-one-{dtype}"] = case(
+            "exact",
+            "op",
+            "multinomial",
+            [tensor("x", [0.0, 0.0, 3.0, 0.0, 1.0, 0.0], [2, 3], dtype)],
+            ["$x", 4, True],
+        )
+        out[f"multinomial-inf-{dtype}"] = case(
+            "exact", "api", "multinomial", [tensor("x", [0.0, INF], [2], dtype)], ["$x", 3, True]
+        )
+        out[f"multinomial-norepeat-{dtype}"] = case(
+            "exact",
+            "op",
+            "multinomial",
+            [tensor("x", [0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 5.0], [2, 4], dtype)],
+            ["$x", 1, False],
+        )
+    for dtype in ("complex64", "complex128"):
+        out[f"gaussian_inplace-std0-{dtype}"] = case(
+            "exact",
+            "op",
+            "gaussian_inplace",
+            [tensor("x", [[1.0, 0.0], [2.0, 1.0]], [2], dtype)],
+            ["$x", 1.5, 0.0, 0],
+            True,
+        )
+    return out
+
+
+def moment_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in FLOATS:
+        for n, p in ((7.0, 0.3), (40.0, 0.6), (1000.0, 0.02)):
+            out[f"binomial-{n}-{p}-{dtype}"] = case(
+                "moments",
+                "op",
+                "binomial",
+                [_full("count", n, dtype), _full("prob", p, dtype)],
+                ["$count", "$prob"],
+            )
+        for rate in (0.5, 4.0, 300.0):
+            out[f"poisson-{rate}-{dtype}"] = case(
+                "moments", "api", "poisson", [_full("x", rate, dtype)], ["$x"], True
+            )
+        for alpha in (0.3, 1.0, 9.0):
+            out[f"standard_gamma-{alpha}-{dtype}"] = case(
+                "moments", "op", "standard_gamma", [_full("x", alpha, dtype)], ["$x"]
+            )
+        out[f"dirichlet-{dtype}"] = case(
+            "moments",
+            "op",
+            "dirichlet",
+            [tensor("alpha", [0.5, 2.0, 3.5] * 2000, [2000, 3], dtype)],
+            ["$alpha"],
+        )
+        out[f"exponential_-method-{dtype}"] = case(
+            "moments", "method", "exponential_", [_full("x", 0.0, dtype)], [3.0], True
+        )
+        out[f"uniform_inplace-{dtype}"] = case(
+            "moments",
+            "op",
+            "uniform_inplace",
+            [_full("x", 0.0, dtype)],
+            ["$x", -2.0, 3.0, 0, 0, 0, 1.0],
+            True,
+        )
+        out[f"multinomial-{dtype}"] = case(
+            "moments",
+            "api",
+            "multinomial",
+            [tensor("x", [2.0, 0.0, 6.0, 2.0], [4], dtype)],
+            ["$x", DRAWS, True],
+        )
+    for dtype in ("float32", "float64", "complex64", "complex128"):
+        out[f"gaussian_inplace-{dtype}"] = case(
+            "moments", "op", "gaussian_inplace", [_full("x", 0.0, dtype)], ["$x", 1.5, 2.0, 0], True
+        )
+    return out
+
+
+def cases() -> dict[str, dict[str, Any]]:
+    return {**exact_cases(), **moment_cases()}
+
+
+def _make(lib: ModuleType, spec: list) -> Any:
+    name, values, shape, dtype = spec
+    if not isinstance(values, list):
+        array = np.full(shape, values, dtype)
+    elif dtype.startswith("complex") and values and isinstance(values[0], list):
+        array = np.array([complex(re, im) for re, im in values], dtype).reshape(shape)
+    else:
+        array = np.array(values, dtype).reshape(shape)
+    return lib.to_tensor(array, dtype=dtype)
+
+
+def _summary(array: np.ndarray) -> dict[str, Any]:
+    if array.dtype.kind == "c":
+        parts = {"real": array.real, "imag": array.imag}
+    else:
+        parts = {"value": array}
+    return {
+        key: {
+            "mean": float(part.astype(np.float64).mean()),
+            "var": float(part.astype(np.float64).var()),
+            "min": float(part.min()),
+        }
+        for key, part in parts.items()
+    }
+
+
+def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
+    """The case's outputs (dtype, shape, and values or moments) and gradient on ``lib``."""
+    lib.seed(SEED)
+    tensors = {spec[0]: _make(lib, spec) for spec in case["inputs"]}
+    leaf = None
+    if case["grad"]:
+        first = case["inputs"][0][0]
+        leaf = tensors[first]
+        leaf.stop_gradient = False
+        tensors[first] = leaf * 1
+
+    def resolve(value: Any) -> Any:
+        return tensors[value[1:]] if isinstance(value, str) and value.startswith("$") else value
+
+    args = [resolve(a) for a in case["args"]]
+    if case["via"] == "method":
+        out = getattr(tensors[case["inputs"][0][0]], case["fn"])(*args)
+    else:
+        owner = importlib.import_module(f"{lib.__name__}._C_ops") if case["via"] == "op" else lib
+        out = getattr(owner, case["fn"])(*args)
+    array = out.numpy()
+    recorded: dict[str, Any] = {"dtype": dtype_name(out.dtype), "shape": list(out.shape)}
+    if case["kind"] == "exact":
+        recorded["values"] = to_json(array)
+    else:
+        recorded["moments"] = _summary(array)
+    if leaf is not None:
+        weights = lib.to_tensor(
+            np.linspace(-1.0, 1.5, max(array.size, 1)).reshape(array.shape).astype(array.dtype)
+        )
+        (grad,) = lib.grad([(out * weights).sum()], [leaf])
+        grads = grad.numpy()
+        if case["kind"] == "exact":
+            recorded["grad"] = to_json(grads)
+        else:
+            recorded["grad_max_abs"] = float(np.abs(grads).max()) if grads.size else 0.0
+    return recorded
+
+
+def main() -> None:
+    import paddle
+
+    recorded = {key: run(paddle, c) for key, c in sorted(cases().items())}
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(recorded)} cases to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["as_numpy", "cases", "run", "SEED", "DRAWS"]
