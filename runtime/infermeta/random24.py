@@ -15,6 +15,10 @@ __all__ = [
     "uniform_random_inplace_infer_meta",
     "uniform_random_inplace_grad_infer_meta",
     "multinomial_infer_meta",
+    "truncated_gaussian_random_infer_meta",
+    "uniform_random_batch_size_like_infer_meta",
+    "gumbel_softmax_infer_meta",
+    "gumbel_softmax_grad_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -105,3 +109,102 @@ def multinomial_infer_meta(
     if samples <= 0:
         raise InvalidArgumentError(f"argument 'num_samples' must be > 0, got {samples}")
     _set(out, (*x.dims[:-1], samples), DataType.INT64, x)
+
+
+def truncated_gaussian_random_infer_meta(
+    shape: tuple[int, ...],
+    mean: float,
+    std: float,
+    seed: int,
+    a: float,
+    b: float,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """out has shape (every extent >= 0) and dtype."""
+    if any(extent < 0 for extent in shape):
+        raise InvalidArgumentError(f"argument 'shape' must hold extents >= 0, got {list(shape)}")
+    out.set_dims(tuple(shape))
+    out.set_dtype(dtype)
+
+
+def uniform_random_batch_size_like_infer_meta(
+    input: MetaTensor,
+    shape: tuple[int, ...],
+    input_dim_idx: int,
+    output_dim_idx: int,
+    min: float,
+    max: float,
+    seed: int,
+    diag_num: int,
+    diag_step: int,
+    diag_val: float,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """out is shape with the extent at output_dim_idx taken from input's at input_dim_idx."""
+    if not shape:
+        raise InvalidArgumentError("argument 'shape' must not be empty")
+    if not 0 <= input_dim_idx < len(input.dims):
+        raise InvalidArgumentError(
+            f"argument 'input_dim_idx' must be in [0, {len(input.dims)}) (input's rank), got "
+            f"{input_dim_idx}"
+        )
+    if not 0 <= output_dim_idx < len(shape):
+        raise InvalidArgumentError(
+            f"argument 'output_dim_idx' must be in [0, {len(shape)}) (the length of 'shape'), "
+            f"got {output_dim_idx}"
+        )
+    dims = list(shape)
+    dims[output_dim_idx] = input.dims[input_dim_idx]
+    others = [extent for i, extent in enumerate(shape) if i != output_dim_idx]
+    if any(extent < 0 for extent in others):
+        raise InvalidArgumentError(
+            f"argument 'shape' must hold extents >= 0 but at output_dim_idx {output_dim_idx}, "
+            f"got {list(shape)}"
+        )
+    if diag_num < 0 or diag_step < 0:
+        raise InvalidArgumentError(
+            f"arguments 'diag_num' and 'diag_step' must be >= 0, got {diag_num} and {diag_step}"
+        )
+    out.set_dims(tuple(dims))
+    out.set_dtype(dtype)
+    out.set_layout(input.layout)
+
+
+def gumbel_softmax_infer_meta(
+    x: MetaTensor,
+    temperature: float,
+    hard: bool,
+    axis: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """out is x's meta; temperature > 0 and axis in [-rank, rank) (0-D: -1 or 0)."""
+    rank = len(x.dims)
+    if not -max(rank, 1) <= axis < max(rank, 1):
+        raise InvalidArgumentError(
+            f"argument 'axis' must be in [{-max(rank, 1)}, {max(rank, 1)}) for a {rank}-D x, "
+            f"got {axis}"
+        )
+    if not temperature > 0:
+        raise InvalidArgumentError(f"argument 'temperature' must be > 0, got {temperature}")
+    _set(out, x.dims, x.dtype, x)
+
+
+def gumbel_softmax_grad_infer_meta(
+    out: MetaTensor,
+    out_grad: MetaTensor,
+    axis: int,
+    x_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """x_grad is out_grad's meta, of out's shape."""
+    if not dims_match(out.dims, out_grad.dims, config):
+        raise InvalidArgumentError(
+            f"arguments 'out' and 'out_grad' must have the same shape, got {list(out.dims)} and "
+            f"{list(out_grad.dims)}"
+        )
+    _set(x_grad, merge_dims(out.dims, out_grad.dims), out_grad.dtype, out_grad)

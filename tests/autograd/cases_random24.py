@@ -49,3 +49,17 @@ def random24_cases() -> list[Case]:
 
 
 RANDOM24_CASES = random24_cases()
+
+
+def random24_batch_cases() -> list[Case]:
+    return [
+        case(
+            "gumbel_softmax",
+            "[2,4]-t1-axis1",
+            _seeded(lambda x: C.gumbel_softmax(x, 1.0, False, 1)),
+            np.array([[0.5, -1.0, 1.5, 0.25], [2.0, 0.0, -0.5, 1.0]]),
+        ),
+    ]
+
+
+RANDOM24_CASES = RANDOM24_CASES + random24_batch_cases()

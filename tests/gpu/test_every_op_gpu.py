@@ -321,10 +321,13 @@ VALUES_DIFFER.update(
             "dirichlet",
             "exponential_",
             "gaussian_inplace",
+            "gumbel_softmax",
             "multinomial",
             "poisson",
             "standard_gamma",
+            "truncated_gaussian_random",
             "uniform_inplace",
+            "uniform_random_batch_size_like",
         )
     }
 )

@@ -358,3 +358,140 @@ def test_multinomial_refuses_bad_input(
 ) -> None:
     with pytest.raises(InvalidArgumentError, match=message):
         _C_ops.multinomial(_t(x), samples, replacement)
+
+
+# ---- truncated_gaussian_random -----------------------------------------------------------------
+
+
+def _truncated_moments(mean: float, std: float, a: float, b: float) -> tuple[float, float]:
+    """Mean and variance of N(mean, std) truncated to [a, b] (the closed forms, by math.erf)."""
+    alpha, beta = (a - mean) / std, (b - mean) / std
+
+    def pdf(z: float) -> float:
+        return math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+
+    def cdf(z: float) -> float:
+        return (1 + math.erf(z / math.sqrt(2))) / 2
+
+    mass = cdf(beta) - cdf(alpha)
+    shift = (pdf(alpha) - pdf(beta)) / mass
+    variance = std**2 * (1 + (alpha * pdf(alpha) - beta * pdf(beta)) / mass - shift**2)
+    return mean + std * shift, variance
+
+
+@op_test("truncated_gaussian_random", kind="dtypes")
+@pytest.mark.parametrize(
+    "dtype", cpu_dtypes("truncated_gaussian_random"), ids=lambda d: d.name.lower()
+)
+@pytest.mark.parametrize("bounds", [(-1.0, 3.0), (2.0, 4.0)])
+def test_truncated_gaussian_random_is_the_truncated_normal(
+    dtype: DataType, bounds: tuple[float, float]
+) -> None:
+    paddle.seed(19)
+    a, b = bounds
+    out = _C_ops.truncated_gaussian_random([N], 1.0, 2.0, 0, a, b, dtype, paddle.CPUPlace())
+    values = out.astype("float32").numpy().astype(np.float64)
+    assert out.dtype == dtype and out.shape == [N]
+    assert values.min() >= a and values.max() <= b
+    mean, variance = _truncated_moments(1.0, 2.0, a, b)
+    _close_mean(values, mean, variance * (1.5 if dtype == DataType.BFLOAT16 else 1.0))
+    _close_variance(values, variance)
+
+
+@op_test("truncated_gaussian_random", kind="edge")
+def test_truncated_gaussian_random_edges_are_paddles() -> None:
+    place = paddle.CPUPlace()
+    tg = _C_ops.truncated_gaussian_random
+    np.testing.assert_array_equal(
+        tg([2, 3], 0.5, 0.0, 0, -2.0, 2.0, paddle.float32, place).numpy(), np.full((2, 3), 0.5)
+    )
+    np.testing.assert_array_equal(
+        tg([4], 0.0, 1.0, 0, 2.0, -2.0, paddle.float64, place).numpy(), [2.0] * 4
+    )
+    first = tg([5], 0.0, 1.0, 11, -2.0, 2.0, paddle.float64, place).numpy()
+    np.testing.assert_array_equal(
+        tg([5], 0.0, 1.0, 11, -2.0, 2.0, paddle.float64, place).numpy(), first
+    )
+    assert tg([], 0.0, 1.0, 0, -2.0, 2.0, paddle.float32, place).shape == []
+    assert tg([0, 3], 0.0, 1.0, 0, -2.0, 2.0, paddle.float32, place).shape == [0, 3]
+    with pytest.raises(InvalidArgumentError, match="argument 'shape' must hold extents >= 0"):
+        tg([2, -1], 0.0, 1.0, 0, -2.0, 2.0, paddle.float32, place)
+
+
+# ---- uniform_random_batch_size_like ------------------------------------------------------------
+
+
+@op_test("uniform_random_batch_size_like", kind="dtypes")
+@pytest.mark.parametrize(
+    "dtype", cpu_dtypes("uniform_random_batch_size_like"), ids=lambda d: d.name.lower()
+)
+def test_uniform_random_batch_size_like_takes_the_batch_size(dtype: DataType) -> None:
+    paddle.seed(20)
+    like = _C_ops.uniform_random_batch_size_like
+    out = like(paddle.zeros([N, 2]), [-1, 1], 0, 0, -2.0, 3.0, 0, 0, 0, 1.0, dtype)
+    values = out.astype("float32").numpy().astype(np.float64)
+    assert out.dtype == dtype and out.shape == [N, 1]
+    assert values.min() >= -2.0 and values.max() <= 3.0
+    _close_mean(values, 0.5, 25 / 12)
+    _close_variance(values, 25 / 12)
+
+
+@op_test("uniform_random_batch_size_like", kind="edge")
+def test_uniform_random_batch_size_like_edges_are_paddles() -> None:
+    like = _C_ops.uniform_random_batch_size_like
+    batch = paddle.zeros([4, 5])
+    diag = like(batch, [3, -1], 1, 1, 2.0, 2.0, 0, 2, 5, 9.0, paddle.float32).numpy()
+    expected = np.full(15, 2.0)
+    expected[[0, 6]] = 9.0
+    np.testing.assert_array_equal(diag, expected.reshape(3, 5))
+    assert like(batch, [-1, 7], 0, 0, -1.0, 1.0, 0, 0, 0, 1.0, paddle.float64).shape == [4, 7]
+    swapped = like(batch, [-1], 0, 0, 3.0, 2.0, 0, 0, 0, 1.0, paddle.float32).numpy()
+    assert swapped.min() >= 2.0 and swapped.max() <= 3.0
+    assert like(
+        paddle.zeros([0, 2]), [-1, 3], 0, 0, -1.0, 1.0, 0, 0, 0, 1.0, paddle.float32
+    ).shape == [0, 3]
+    with pytest.raises(InvalidArgumentError, match="'input_dim_idx' must be in \\[0, 2\\)"):
+        like(batch, [-1, 4], 5, 0, 2.0, 3.0, 0, 0, 0, 9.0, paddle.float32)
+    with pytest.raises(InvalidArgumentError, match="'output_dim_idx' must be in \\[0, 2\\)"):
+        like(batch, [-1, 4], 0, 3, 2.0, 3.0, 0, 0, 0, 9.0, paddle.float32)
+    with pytest.raises(InvalidArgumentError, match="the diagonal element 20"):
+        like(batch, [-1, 2], 0, 0, 2.0, 3.0, 0, 5, 4, 9.0, paddle.float32)
+
+
+# ---- gumbel_softmax ----------------------------------------------------------------------------
+
+
+@op_test("gumbel_softmax", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("gumbel_softmax"), ids=lambda d: d.name.lower())
+def test_gumbel_softmax_samples_the_logits_categories(dtype: DataType) -> None:
+    paddle.seed(21)
+    logits = np.log(np.array([0.1, 0.2, 0.7]))
+    rows = N // 4
+    x = _t(np.tile(logits, (rows, 1)), dtype.name.lower())
+    soft = _C_ops.gumbel_softmax(x, 0.5, False, -1).numpy()
+    assert soft.dtype == dtype.numpy_dtype
+    np.testing.assert_allclose(soft.sum(axis=-1), 1.0, rtol=1e-5)
+    hard = _C_ops.gumbel_softmax(x, 1.0, True, -1).numpy()
+    assert set(np.unique(hard)) <= {0.0, 1.0} and np.all(hard.sum(axis=-1) == 1)
+    # the Gumbel-max trick: the hard sample's category has the softmax probabilities of x
+    np.testing.assert_allclose(hard.mean(axis=0), [0.1, 0.2, 0.7], atol=6 * math.sqrt(0.25 / rows))
+
+
+@op_test("gumbel_softmax", kind="edge")
+def test_gumbel_softmax_edges_are_paddles() -> None:
+    sure = _C_ops.gumbel_softmax(_t([[0.0, 200.0, 0.0], [300.0, 0.0, 250.0]]), 0.5, True, 0)
+    np.testing.assert_array_equal(sure.numpy(), [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0]])
+    assert float(_C_ops.gumbel_softmax(_t(3.0), 1.0, False, -1).numpy()) == 1.0
+    assert _C_ops.gumbel_softmax(_t(np.zeros((0, 3))), 1.0, True, -1).shape == [0, 3]
+    with pytest.raises(InvalidArgumentError, match="argument 'temperature' must be > 0, got 0.0"):
+        _C_ops.gumbel_softmax(_t([1.0, 2.0]), 0.0, False, -1)
+    with pytest.raises(InvalidArgumentError, match="argument 'axis' must be in \\[-2, 2\\)"):
+        _C_ops.gumbel_softmax(_t([[1.0, 2.0]]), 1.0, False, 2)
+
+
+def test_gumbel_softmax_hard_gradient_is_zero() -> None:
+    x = _t([[1.0, 2.0, 3.0], [0.0, 0.0, 5.0]], "float64")
+    x.stop_gradient = False
+    out = _C_ops.gumbel_softmax(x, 1.0, True, -1)
+    (grad,) = paddle.grad((out * _t([[1.0, 2, 3], [4, 5, 6]], "float64")).sum(), x)
+    np.testing.assert_array_equal(grad.numpy(), np.zeros((2, 3)))

@@ -1251,4 +1251,21 @@ CASES.update(
         ],
     }
 )
-MISMATCHES.update({"binomial_infer_meta": Case((t(-1, 3), t(2, 4)))})
+CASES.update(
+    {
+        "truncated_gaussian_random_infer_meta": [
+            Case((), ((2, 3), 0.0, 1.0, 0, -2.0, 2.0, F32))
+        ],
+        "uniform_random_batch_size_like_infer_meta": [
+            Case((t(4, 5),), ((-1, 3), 0, 0, -1.0, 1.0, 0, 0, 0, 1.0, F32))
+        ],
+        "gumbel_softmax_infer_meta": [Case((t(2, 3),), (1.0, False, -1))],
+        "gumbel_softmax_grad_infer_meta": [Case((t(2, 3), t(2, 3)), (-1,))],
+    }
+)
+MISMATCHES.update(
+    {
+        "binomial_infer_meta": Case((t(-1, 3), t(2, 4))),
+        "gumbel_softmax_grad_infer_meta": Case((t(-1, 3), t(2, 4)), (-1,)),
+    }
+)

@@ -922,6 +922,6 @@ ARGUMENTS.update(
 
 # the random24 ops of issue 24: random draws
 RANDOM = RANDOM | frozenset(
-    "binomial dirichlet exponential_ gaussian_inplace multinomial poisson standard_gamma "
-    "uniform_inplace".split()
+    "binomial dirichlet exponential_ gaussian_inplace gumbel_softmax multinomial poisson "
+    "standard_gamma truncated_gaussian_random uniform_inplace uniform_random_batch_size_like".split()
 )

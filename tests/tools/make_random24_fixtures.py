@@ -49,7 +49,9 @@ def tensor(name: str, values: list, shape: list[int], dtype: str) -> list:
 def case(
     kind: str, via: str, fn: str, inputs: list[list], args: list[Any], grad: bool = False
 ) -> dict[str, Any]:
-    """``via``: ``op`` (``_C_ops``), ``api`` (top level) or ``method`` (of the first input)."""
+    """``via``: ``op`` (``_C_ops``), ``api`` (top level), ``F`` (``nn.functional``) or
+    ``method`` (of the first input). An argument ``"$x"`` is input x, ``"@float32"`` the dtype,
+    ``"@cpu"`` CPUPlace()."""
     return {"kind": kind, "via": via, "fn": fn, "inputs": inputs, "args": args, "grad": grad}
 
 
@@ -214,8 +216,56 @@ def moment_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def batch_cases() -> dict[str, dict[str, Any]]:
+    """truncated_gaussian_random, uniform_random_batch_size_like and gumbel_softmax."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("bfloat16", "float32", "float64"):
+        tg = "truncated_gaussian_random"
+        out[f"{tg}-{dtype}"] = case(
+            "moments", "op", tg, [], [[DRAWS], 1.0, 2.0, 0, -1.0, 3.0, f"@{dtype}", "@cpu"]
+        )
+        out[f"{tg}-std0-{dtype}"] = case(
+            "exact", "op", tg, [], [[2, 3], 0.5, 0.0, 0, -2.0, 2.0, f"@{dtype}", "@cpu"]
+        )
+        out[f"{tg}-b-below-a-{dtype}"] = case(
+            "exact", "op", tg, [], [[4], 0.0, 1.0, 0, 2.0, -2.0, f"@{dtype}", "@cpu"]
+        )
+        like = "uniform_random_batch_size_like"
+        batch = tensor("input", 0.0, [4, 5], "float32")
+        out[f"{like}-{dtype}"] = case(
+            "moments",
+            "op",
+            like,
+            [tensor("input", 0.0, [DRAWS, 2], "float32")],
+            ["$input", [-1, 1], 0, 0, -2.0, 3.0, 0, 0, 0, 1.0, f"@{dtype}"],
+        )
+        out[f"{like}-diag-{dtype}"] = case(
+            "exact",
+            "op",
+            like,
+            [batch],
+            ["$input", [3, -1], 1, 1, 2.0, 2.0, 0, 2, 5, 9.0, f"@{dtype}"],
+        )
+    for dtype in FLOATS:
+        logits = tensor("x", [0.0, 0.0, 0.0, 0.0] * 5000, [5000, 4], dtype)
+        out[f"gumbel_softmax-soft-{dtype}"] = case(
+            "moments", "op", "gumbel_softmax", [logits], ["$x", 0.7, False, -1]
+        )
+        out[f"gumbel_softmax-hard-{dtype}"] = case(
+            "moments", "op", "gumbel_softmax", [logits], ["$x", 1.0, True, 1]
+        )
+        sure = tensor("x", [0.0, 200.0, 0.0, 300.0, 0.0, 250.0], [2, 3], dtype)
+        out[f"gumbel_softmax-sure-{dtype}"] = case(
+            "exact", "op", "gumbel_softmax", [sure], ["$x", 0.5, True, 0], True
+        )
+        out[f"gumbel_softmax-0d-{dtype}"] = case(
+            "exact", "op", "gumbel_softmax", [tensor("x", [3.0], [], dtype)], ["$x", 1.0, False, -1]
+        )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**exact_cases(), **moment_cases()}
+    return {**exact_cases(), **moment_cases(), **batch_cases()}
 
 
 def _make(lib: ModuleType, spec: list) -> Any:
@@ -256,15 +306,20 @@ def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
         tensors[first] = leaf * 1
 
     def resolve(value: Any) -> Any:
-        return tensors[value[1:]] if isinstance(value, str) and value.startswith("$") else value
+        if isinstance(value, str) and value.startswith("$"):
+            return tensors[value[1:]]
+        if isinstance(value, str) and value.startswith("@"):  # @float32: a dtype, @cpu: CPUPlace
+            return lib.CPUPlace() if value == "@cpu" else getattr(lib, value[1:])
+        return value
 
     args = [resolve(a) for a in case["args"]]
     if case["via"] == "method":
         out = getattr(tensors[case["inputs"][0][0]], case["fn"])(*args)
     else:
-        owner = importlib.import_module(f"{lib.__name__}._C_ops") if case["via"] == "op" else lib
+        module = {"op": "._C_ops", "F": ".nn.functional", "api": ""}[case["via"]]
+        owner = importlib.import_module(f"{lib.__name__}{module}")
         out = getattr(owner, case["fn"])(*args)
-    array = out.numpy()
+    array = (out.astype("float32") if dtype_name(out.dtype) == "bfloat16" else out).numpy()
     recorded: dict[str, Any] = {"dtype": dtype_name(out.dtype), "shape": list(out.shape)}
     if case["kind"] == "exact":
         recorded["values"] = to_json(array)

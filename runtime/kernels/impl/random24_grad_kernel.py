@@ -1,6 +1,7 @@
 """Grad kernels of the random24 random ops (issue 24): poisson_grad, gaussian_inplace_grad and
-uniform_inplace_grad. A draw does not depend on its input, so each gradient is zeros of
-out_grad's shape and dtype, as PaddlePaddle 3.3.1's kernels give."""
+uniform_inplace_grad (a draw does not depend on its input, so each gradient is zeros of
+out_grad's shape and dtype, as PaddlePaddle 3.3.1's kernels give) and gumbel_softmax_grad (the
+softmax gradient of the forward output)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,13 @@ def uniform_inplace_grad_kernel(
 ) -> Array:
     """Zeros like out_grad."""
     return ctx.xp.zeros_like(out_grad)
+
+
+@register_kernel("gumbel_softmax_grad", dtypes=FLOAT)
+def gumbel_softmax_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array, axis: int) -> Array:
+    """The softmax gradient of the returned values: out * (out_grad - sum(out_grad * out))."""
+    xp = ctx.xp
+    if out.ndim == 0:
+        return xp.zeros_like(out_grad)
+    weighted = xp.sum(out_grad * out, axis=axis % out.ndim, keepdims=True)
+    return out * (out_grad - weighted)

@@ -1,5 +1,6 @@
 """Kernels of the random24 random ops (issue 24): binomial, poisson, standard_gamma, dirichlet,
-exponential, gaussian_inplace, uniform_inplace and multinomial.
+exponential, gaussian_inplace, uniform_inplace, multinomial, truncated_gaussian_random,
+uniform_random_batch_size_like and gumbel_softmax.
 
 Every kernel draws from ``phiops.runtime.random.draw_generator`` (numpy's PCG64 on the host, the
 process generator of the op's place or, for a nonzero ``seed`` attribute, a generator of that
@@ -24,9 +25,19 @@ differ from PaddlePaddle's for the same seed; the distributions, supports and ed
   infinite weight shares the mass with the other infinite ones), without replacement by
   Gumbel-top-k keys; negative or NaN weights, a zero row, or more samples than nonzero
   categories without replacement are InvalidArgumentErrors, as PaddlePaddle's.
+- truncated_gaussian_random: PaddlePaddle's inverse-CDF sampler (the normal CDF by math.erf, its
+  inverse by erfinv_kernel's erfinv), clamped to [a, b] as its std::clamp (every value a when
+  b < a).
+- uniform_random_batch_size_like: uniform in [min, max) (in (max, min] for min > max), with
+  PaddlePaddle's CPU diagonal (diag_num flat elements i * (diag_step + 1) set to diag_val).
+- gumbel_softmax: softmax((x + g) / temperature) with standard Gumbel noise g; hard gives the
+  one-hot vector of the first largest entry.
 """
 
 from __future__ import annotations
+
+import math
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +45,7 @@ from phiops.runtime.backends import to_numpy
 from phiops.runtime.common import DataType
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.erfinv_kernel import erfinv
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 from phiops.runtime.random import draw_generator
@@ -212,3 +224,100 @@ def multinomial_kernel(ctx: KernelContext, x: Array, num_samples: int, replaceme
             keys = np.log(rows) + rng.gumbel(size=rows.shape)
         out = np.argsort(-keys, axis=-1, kind="stable")[:, :samples].astype(np.int64)
     return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
+
+
+TRUNCATED_DTYPES = (D.BFLOAT16, D.FLOAT32, D.FLOAT64)
+
+
+def _normal_cdf(value: float) -> float:
+    """The standard normal CDF of one number (math.erf; inf and -inf give 1 and 0)."""
+    return (1.0 + math.erf(value / math.sqrt(2.0))) / 2.0
+
+
+@register_kernel("truncated_gaussian_random", dtypes=TRUNCATED_DTYPES)
+def truncated_gaussian_random_kernel(
+    ctx: KernelContext,
+    shape: tuple[int, ...],
+    mean: float,
+    std: float,
+    seed: int,
+    a: float,
+    b: float,
+    dtype: DataType,
+) -> Array:
+    """PaddlePaddle's inverse-CDF sampler: p uniform between the normal CDFs of a and b,
+    sqrt(2) * erfinv(2p - 1) * std + mean, clamped to [a, b] as std::clamp does (a when b < a)."""
+    rng = draw_generator(ctx.place, seed)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = _normal_cdf((a - mean) / std) if std else (0.0 if a <= mean else 1.0)
+        high = _normal_cdf((b - mean) / std) if std else (1.0 if b >= mean else 0.0)
+        u = np.maximum(rng.random(shape), np.finfo(np.float32).tiny)
+        p = low + (high - low) * u
+        values = math.sqrt(2.0) * erfinv(np, 2 * p - 1) * std + mean
+        if not std:
+            values = np.full(shape, float(mean))
+        values = np.where(values < a, a, np.where(b < values, b, values))
+        return ctx.xp.asarray(values.astype(dtype.numpy_dtype))
+
+
+@register_kernel("uniform_random_batch_size_like", dtypes=TRUNCATED_DTYPES)
+def uniform_random_batch_size_like_kernel(
+    ctx: KernelContext,
+    input: Array,
+    shape: tuple[int, ...],
+    input_dim_idx: int,
+    output_dim_idx: int,
+    min: float,
+    max: float,
+    seed: int,
+    diag_num: int,
+    diag_step: int,
+    diag_val: float,
+    dtype: DataType,
+) -> Array:
+    """Uniform draws in [min, max) of the batch-size shape; diag_num flat elements
+    i * (diag_step + 1) set to diag_val (those past the end are an InvalidArgumentError)."""
+    dims = list(shape)
+    dims[output_dim_idx] = input.shape[input_dim_idx]
+    rng = draw_generator(ctx.place, seed)
+    with np.errstate(invalid="ignore", over="ignore"):
+        values = rng.random(dims) * (max - min) + min
+    if diag_num:
+        positions = np.arange(diag_num) * (diag_step + 1)
+        if positions[-1] >= values.size:
+            raise InvalidArgumentError(
+                f"uniform_random_batch_size_like(): the diagonal element {int(positions[-1])} "
+                f"(diag_num {diag_num}, diag_step {diag_step}) is past the {values.size} "
+                "elements of the output"
+            )
+        values.reshape(-1)[positions] = diag_val
+    with np.errstate(invalid="ignore", over="ignore"):
+        return ctx.xp.asarray(values.astype(dtype.numpy_dtype))
+
+
+def _softmax(xp: Any, z: Array, axis: int) -> Array:
+    z = z - xp.max(z, axis=axis, keepdims=True)
+    e = xp.exp(z)
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+@register_kernel("gumbel_softmax", dtypes=FLOAT)
+def gumbel_softmax_kernel(
+    ctx: KernelContext, x: Array, temperature: float, hard: bool, axis: int
+) -> Array:
+    """softmax((x + g) / temperature) along axis with g standard Gumbel noise; hard gives the
+    one-hot vector of its first largest entry."""
+    xp = ctx.xp
+    if x.ndim == 0:
+        return xp.ones_like(x)
+    axis = axis % x.ndim
+    if x.size == 0:
+        return xp.zeros_like(x)
+    rng = draw_generator(ctx.place, 0)
+    noise = xp.asarray(rng.gumbel(size=x.shape).astype(x.dtype))
+    soft = _softmax(xp, (x + noise) / x.dtype.type(temperature), axis)
+    if not hard:
+        return soft
+    index = xp.expand_dims(xp.argmax(soft, axis=axis), axis)
+    positions = xp.arange(x.shape[axis]).reshape([-1 if i == axis else 1 for i in range(x.ndim)])
+    return (positions == index).astype(x.dtype)
