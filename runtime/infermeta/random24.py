@@ -19,6 +19,9 @@ __all__ = [
     "uniform_random_batch_size_like_infer_meta",
     "gumbel_softmax_infer_meta",
     "gumbel_softmax_grad_infer_meta",
+    "shuffle_batch_infer_meta",
+    "shuffle_batch_grad_infer_meta",
+    "random_routing_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -208,3 +211,65 @@ def gumbel_softmax_grad_infer_meta(
             f"{list(out_grad.dims)}"
         )
     _set(x_grad, merge_dims(out.dims, out_grad.dims), out_grad.dtype, out_grad)
+
+
+def shuffle_batch_infer_meta(
+    x: MetaTensor,
+    seed: MetaTensor,
+    startup_seed: int,
+    out: MetaTensor,
+    shuffle_idx: MetaTensor,
+    seed_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """out is x's meta; shuffle_idx int64 [rows]; seed_out int64 [1]."""
+    if len(x.dims) < 1:
+        raise InvalidArgumentError("argument 'x' must be at least 1-D, got a 0-D tensor")
+    if seed.dtype is not DataType.INT64:
+        raise InvalidArgumentError(
+            f"argument 'seed' must be an int64 tensor, got {seed.dtype.name.lower()}"
+        )
+    rows = 1
+    for extent in x.dims[:-1]:
+        rows = -1 if extent < 0 or rows < 0 else rows * extent
+    _set(out, x.dims, x.dtype, x)
+    _set(shuffle_idx, (rows,), DataType.INT64, x)
+    _set(seed_out, (1,), DataType.INT64, seed)
+
+
+def shuffle_batch_grad_infer_meta(
+    shuffle_idx: MetaTensor,
+    out_grad: MetaTensor,
+    startup_seed: int,
+    x_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """x_grad is out_grad's meta."""
+    _set(x_grad, out_grad.dims, out_grad.dtype, out_grad)
+
+
+def random_routing_infer_meta(
+    prob: MetaTensor,
+    topk_value: MetaTensor,
+    topk_idx: MetaTensor,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """prob [N], topk_value and topk_idx (int64) [N, k]; out is topk_idx's meta."""
+    if len(prob.dims) != 1 or len(topk_value.dims) != 2 or len(topk_idx.dims) != 2:
+        raise InvalidArgumentError(
+            f"arguments 'prob', 'topk_value' and 'topk_idx' must be 1-D, 2-D and 2-D, got shapes "
+            f"{list(prob.dims)}, {list(topk_value.dims)} and {list(topk_idx.dims)}"
+        )
+    if not dims_match(topk_value.dims, topk_idx.dims, config) or not dims_match(
+        prob.dims, topk_value.dims[:1], config
+    ):
+        raise InvalidArgumentError(
+            f"arguments 'topk_value' and 'topk_idx' must have one shape [N, k] and 'prob' [N], "
+            f"got {list(topk_value.dims)}, {list(topk_idx.dims)} and {list(prob.dims)}"
+        )
+    if topk_idx.dtype is not DataType.INT64:
+        raise InvalidArgumentError(
+            f"argument 'topk_idx' must be int64, got {topk_idx.dtype.name.lower()}"
+        )
+    _set(out, merge_dims(topk_value.dims, topk_idx.dims), DataType.INT64, topk_idx)

@@ -63,3 +63,14 @@ def random24_batch_cases() -> list[Case]:
 
 
 RANDOM24_CASES = RANDOM24_CASES + random24_batch_cases()
+
+
+def _shuffled(x):
+    phiops.seed(2024)
+    seed = phiops.to_tensor(np.array([5], np.int64))
+    return C.shuffle_batch(x, seed, 0)[0]
+
+
+RANDOM24_CASES = RANDOM24_CASES + [
+    case("shuffle_batch", "[2,3,2]", _shuffled, np.arange(12.0).reshape(2, 3, 2) * 0.25 - 1.0),
+]

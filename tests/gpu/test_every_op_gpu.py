@@ -324,6 +324,7 @@ VALUES_DIFFER.update(
             "gumbel_softmax",
             "multinomial",
             "poisson",
+            "shuffle_batch",
             "standard_gamma",
             "truncated_gaussian_random",
             "uniform_inplace",

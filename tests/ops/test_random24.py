@@ -495,3 +495,87 @@ def test_gumbel_softmax_hard_gradient_is_zero() -> None:
     out = _C_ops.gumbel_softmax(x, 1.0, True, -1)
     (grad,) = paddle.grad((out * _t([[1.0, 2, 3], [4, 5, 6]], "float64")).sum(), x)
     np.testing.assert_array_equal(grad.numpy(), np.zeros((2, 3)))
+
+
+# ---- shuffle_batch -----------------------------------------------------------------------------
+
+
+def _seed(value: int) -> paddle.Tensor:
+    return paddle.to_tensor(np.array([value], np.int64))
+
+
+@op_test("shuffle_batch", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("shuffle_batch"), ids=lambda d: d.name.lower())
+def test_shuffle_batch_moves_every_row(dtype: DataType) -> None:
+    paddle.seed(22)
+    x = np.arange(24).reshape(2, 4, 3).astype(dtype.numpy_dtype)
+    out, idx, seed_out = _C_ops.shuffle_batch(_t(x, dtype.name.lower()), _seed(5), 0)
+    rows, order = x.reshape(8, 3), idx.numpy()
+    assert out.dtype == dtype and idx.dtype == paddle.int64 and out.shape == [2, 4, 3]
+    assert sorted(order) == list(range(8)) and np.all(order != np.arange(8))
+    expected = np.empty_like(rows)
+    expected[order] = rows
+    np.testing.assert_array_equal(out.numpy().reshape(8, 3), expected)
+    assert seed_out.numpy().tolist() == [84035]  # minstd_rand0's first number from 5
+
+
+@op_test("shuffle_batch", kind="edge")
+def test_shuffle_batch_edges_are_paddles() -> None:
+    out, idx, seed_out = _C_ops.shuffle_batch(_t([1.0, 2.0, 3.0]), _seed(0), 7)
+    np.testing.assert_array_equal(out.numpy(), [1.0, 2.0, 3.0])
+    assert idx.numpy().tolist() == [0] and seed_out.numpy().tolist() == [16807]
+    assert _C_ops.shuffle_batch(_t(np.zeros((0, 3))), _seed(1), 0)[1].shape == [0]
+    assert _C_ops.shuffle_batch(_t(np.ones((2, 3))), _seed(123456789012), 0)[
+        2
+    ].numpy().tolist() == [898487638]
+    with pytest.raises(InvalidArgumentError, match="argument 'x' must be at least 1-D"):
+        _C_ops.shuffle_batch(_t(1.0), _seed(1), 0)
+    with pytest.raises(InvalidArgumentError, match="argument 'seed' must be an int64 tensor"):
+        _C_ops.shuffle_batch(_t([1.0, 2.0]), _t([1], "int32"), 0)
+
+
+def test_shuffle_batch_gradient_moves_the_rows_back() -> None:
+    x = _t(np.arange(12.0).reshape(4, 3), "float64")
+    x.stop_gradient = False
+    out, idx, _ = _C_ops.shuffle_batch(x, _seed(3), 0)
+    weights = np.arange(12.0).reshape(4, 3) * 0.5
+    (grad,) = paddle.grad((out * _t(weights, "float64")).sum(), x)
+    np.testing.assert_array_equal(grad.numpy(), weights[idx.numpy()])
+
+
+# ---- random_routing ----------------------------------------------------------------------------
+
+
+@op_test("random_routing", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("random_routing"), ids=lambda d: d.name.lower())
+def test_random_routing_drops_weak_second_choices(dtype: DataType) -> None:
+    name = dtype.name.lower()
+    prob = np.array([0.3, 0.5, 0.09, 0.1])
+    value = np.array([[0.6, 0.1], [0.9, 0.3], [0.7, 0.05], [0.8, 0.05]])
+    index = np.array([[1, 2], [3, 4], [5, 6], [7, 0]], np.int64)
+    out = _C_ops.random_routing(_t(prob, name), _t(value, name), paddle.to_tensor(index))
+    expected = index.copy()
+    expected[2 * value[:, 1] < prob, 1] = -1
+    assert out.dtype == paddle.int64
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+@op_test("random_routing", kind="edge")
+def test_random_routing_edges() -> None:
+    index = paddle.to_tensor(np.array([[1, 2], [3, 4]], np.int64))
+    same = _C_ops.random_routing_(_t([0.9, 0.0]), _t([[0.5, 0.1], [0.5, 0.0]]), index)
+    assert same is index and index.numpy().tolist() == [[1, -1], [3, 4]]
+    one = _C_ops.random_routing(_t([0.9]), _t([[0.1]]), paddle.to_tensor(np.array([[4]], np.int64)))
+    assert one.numpy().tolist() == [[4]]
+    empty = _C_ops.random_routing(
+        _t(np.zeros(0)), _t(np.zeros((0, 2))), paddle.zeros([0, 2], "int64")
+    )
+    assert empty.shape == [0, 2]
+    with pytest.raises(
+        InvalidArgumentError, match="must have one shape \\[N, k\\] and 'prob' \\[N\\]"
+    ):
+        _C_ops.random_routing(_t([0.1]), _t([[0.5, 0.1], [0.5, 0.0]]), index)
+    with pytest.raises(InvalidArgumentError, match="argument 'topk_idx' must be int64"):
+        _C_ops.random_routing(
+            _t([0.1, 0.2]), _t([[0.5, 0.1], [0.5, 0.0]]), paddle.zeros([2, 2], "int32")
+        )

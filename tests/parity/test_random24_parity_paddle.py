@@ -24,3 +24,20 @@ def test_phiops_equals_paddle_live(key: str) -> None:
 @pytest.mark.parametrize("key", sorted(CASES))
 def test_the_recording_is_what_paddle_gives_now(key: str) -> None:
     assert_matches(run(paddle, CASES[key]), RECORDED[key])
+
+
+def test_random_routing_is_paddles_gpu_rule_where_its_cpu_kernel_raises() -> None:
+    """PaddlePaddle 3.3.1's CPU random_routing raises; phiops gives its GPU kernel's rule."""
+    import numpy as np
+
+    prob = np.array([0.3, 0.5], np.float32)
+    value = np.array([[0.6, 0.1], [0.9, 0.3]], np.float32)
+    index = np.array([[1, 2], [3, 4]], np.int64)
+    with pytest.raises(Exception, match="Do not support expert count op for cpu kernel"):
+        paddle._C_ops.random_routing(
+            paddle.to_tensor(prob), paddle.to_tensor(value), paddle.to_tensor(index)
+        )
+    got = phiops._C_ops.random_routing(
+        phiops.to_tensor(prob), phiops.to_tensor(value), phiops.to_tensor(index)
+    )
+    assert got.numpy().tolist() == [[1, -1], [3, 4]]

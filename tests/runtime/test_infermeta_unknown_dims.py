@@ -1261,11 +1261,15 @@ CASES.update(
         ],
         "gumbel_softmax_infer_meta": [Case((t(2, 3),), (1.0, False, -1))],
         "gumbel_softmax_grad_infer_meta": [Case((t(2, 3), t(2, 3)), (-1,))],
+        "shuffle_batch_infer_meta": [Case((t(2, 4, 3), t(1, dtype=I64)), (0,), (0, 0, 0))],
+        "shuffle_batch_grad_infer_meta": [Case((t(8, dtype=I64), t(2, 4, 3)), (0,))],
+        "random_routing_infer_meta": [Case((t(4), t(4, 2), t(4, 2, dtype=I64)))],
     }
 )
 MISMATCHES.update(
     {
         "binomial_infer_meta": Case((t(-1, 3), t(2, 4))),
         "gumbel_softmax_grad_infer_meta": Case((t(-1, 3), t(2, 4)), (-1,)),
+        "random_routing_infer_meta": Case((t(-1), t(4, 2), t(4, 3, dtype=I64))),
     }
 )

@@ -264,8 +264,31 @@ def batch_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def shuffle_cases() -> dict[str, dict[str, Any]]:
+    """shuffle_batch's seed_out (minstd_rand0's first number) and its one-row identity; the
+    permutation itself comes from PaddlePaddle's std::random_device."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64", "int32", "int64"):
+        for seed in (0, 5, -3, 2**31 - 1, 123456789012):
+            inputs = [
+                tensor("x", list(range(12)), [4, 3], dtype),
+                tensor("seed", [seed], [1], "int64"),
+            ]
+            out[f"shuffle_batch-seed_out-{seed}-{dtype}"] = {
+                **case("exact", "op", "shuffle_batch", inputs, ["$x", "$seed", 0]),
+                "pick": 2,
+            }
+        one_row = [tensor("x", [1, 2, 3], [3], dtype), tensor("seed", [7], [1], "int64")]
+        for pick in (0, 1):
+            out[f"shuffle_batch-one-row-{pick}-{dtype}"] = {
+                **case("exact", "op", "shuffle_batch", one_row, ["$x", "$seed", 0]),
+                "pick": pick,
+            }
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**exact_cases(), **moment_cases(), **batch_cases()}
+    return {**exact_cases(), **moment_cases(), **batch_cases(), **shuffle_cases()}
 
 
 def _make(lib: ModuleType, spec: list) -> Any:
@@ -319,6 +342,8 @@ def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
         module = {"op": "._C_ops", "F": ".nn.functional", "api": ""}[case["via"]]
         owner = importlib.import_module(f"{lib.__name__}{module}")
         out = getattr(owner, case["fn"])(*args)
+    if isinstance(out, (tuple, list)):
+        out = out[case.get("pick", 0)]
     array = (out.astype("float32") if dtype_name(out.dtype) == "bfloat16" else out).numpy()
     recorded: dict[str, Any] = {"dtype": dtype_name(out.dtype), "shape": list(out.shape)}
     if case["kind"] == "exact":

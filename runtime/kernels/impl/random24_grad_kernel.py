@@ -1,7 +1,7 @@
 """Grad kernels of the random24 random ops (issue 24): poisson_grad, gaussian_inplace_grad and
 uniform_inplace_grad (a draw does not depend on its input, so each gradient is zeros of
 out_grad's shape and dtype, as PaddlePaddle 3.3.1's kernels give) and gumbel_softmax_grad (the
-softmax gradient of the forward output)."""
+softmax gradient of the forward output) and shuffle_batch_grad (the rows moved back)."""
 
 from __future__ import annotations
 
@@ -51,3 +51,18 @@ def gumbel_softmax_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array, 
         return xp.zeros_like(out_grad)
     weighted = xp.sum(out_grad * out, axis=axis % out.ndim, keepdims=True)
     return out * (out_grad - weighted)
+
+
+@register_kernel(
+    "shuffle_batch_grad",
+    dtypes=(D.FLOAT32, D.FLOAT64, D.INT32, D.INT64),
+    configure=lambda k: k.input_at(0).set_dtype(D.ALL_DTYPE),
+)
+def shuffle_batch_grad_kernel(
+    ctx: KernelContext, shuffle_idx: Array, out_grad: Array, startup_seed: int
+) -> Array:
+    """Row i of x_grad is row shuffle_idx[i] of out_grad."""
+    rows = (
+        out_grad.reshape(-1, out_grad.shape[-1]) if out_grad.ndim > 1 else out_grad.reshape(1, -1)
+    )
+    return rows[shuffle_idx].reshape(out_grad.shape)

@@ -1,6 +1,6 @@
 """Kernels of the random24 random ops (issue 24): binomial, poisson, standard_gamma, dirichlet,
 exponential, gaussian_inplace, uniform_inplace, multinomial, truncated_gaussian_random,
-uniform_random_batch_size_like and gumbel_softmax.
+uniform_random_batch_size_like, gumbel_softmax, shuffle_batch and random_routing.
 
 Every kernel draws from ``phiops.runtime.random.draw_generator`` (numpy's PCG64 on the host, the
 process generator of the op's place or, for a nonzero ``seed`` attribute, a generator of that
@@ -32,6 +32,11 @@ differ from PaddlePaddle's for the same seed; the distributions, supports and ed
   PaddlePaddle's CPU diagonal (diag_num flat elements i * (diag_step + 1) set to diag_val).
 - gumbel_softmax: softmax((x + g) / temperature) with standard Gumbel noise g; hard gives the
   one-hot vector of the first largest entry.
+- shuffle_batch: PaddlePaddle draws its permutation from std::random_device (the seed input only
+  gives seed_out), a random permutation in which every row moves; phiops draws a random cyclic
+  permutation (Sattolo's algorithm) from its generator, so every row moves too, and computes
+  seed_out exactly as PaddlePaddle (minstd_rand0's first number from the seed).
+- random_routing: PaddlePaddle 3.3.1's CPU kernel raises; this is its GPU kernel's rule.
 """
 
 from __future__ import annotations
@@ -321,3 +326,60 @@ def gumbel_softmax_kernel(
     index = xp.expand_dims(xp.argmax(soft, axis=axis), axis)
     positions = xp.arange(x.shape[axis]).reshape([-1 if i == axis else 1 for i in range(x.ndim)])
     return (positions == index).astype(x.dtype)
+
+
+MINSTD_MODULUS = 2**31 - 1
+
+
+def _minstd_first(seed: int) -> int:
+    """The first number of libstdc++'s std::default_random_engine (minstd_rand0) seeded with
+    seed, as an unsigned 64-bit value: 16807 * s mod (2**31 - 1), s = seed mod (2**31 - 1) or 1."""
+    state = (seed % 2**64) % MINSTD_MODULUS or 1
+    return 16807 * state % MINSTD_MODULUS
+
+
+@register_kernel(
+    "shuffle_batch",
+    dtypes=(D.FLOAT32, D.FLOAT64, D.INT32, D.INT64),
+    configure=lambda k: (
+        k.input_at(1).set_dtype(D.ALL_DTYPE),
+        k.output_at(1).set_dtype(D.INT64),
+        k.output_at(2).set_dtype(D.INT64),
+    ),
+)
+def shuffle_batch_kernel(
+    ctx: KernelContext, x: Array, seed: Array, startup_seed: int
+) -> tuple[Array, Array, Array]:
+    """Rows of x moved by a random cyclic permutation (Sattolo's algorithm), their destinations,
+    and the seed's successor."""
+    xp = ctx.xp
+    rows = x.reshape(-1, x.shape[-1]) if x.ndim > 1 else x.reshape(1, -1)
+    count = rows.shape[0]
+    destination = np.arange(count)
+    rng = draw_generator(ctx.place, 0)
+    for i in range(count - 1, 0, -1):
+        j = int(rng.integers(0, i))
+        destination[i], destination[j] = destination[j], destination[i]
+    out = xp.empty_like(rows)
+    out[xp.asarray(destination)] = rows
+    seed_value = int(to_numpy(seed).reshape(-1)[0]) if seed.size else startup_seed
+    seed_out = xp.asarray(np.array([_minstd_first(seed_value)], np.int64))
+    return out.reshape(x.shape), xp.asarray(destination.astype(np.int64)), seed_out
+
+
+@register_kernel(
+    "random_routing",
+    dtypes=FLOAT,
+    configure=lambda k: (k.input_at(2).set_dtype(D.ALL_DTYPE), k.output_at(0).set_dtype(D.INT64)),
+)
+def random_routing_kernel(
+    ctx: KernelContext, prob: Array, topk_value: Array, topk_idx: Array
+) -> Array:
+    """topk_idx with column 1 set to -1 where 2 * topk_value[:, 1] < prob (PaddlePaddle's GPU
+    rule; its CPU kernel raises)."""
+    xp = ctx.xp
+    out = xp.array(topk_idx, copy=True)
+    if out.shape[1] > 1:
+        dropped = 2 * topk_value[:, 1] < prob
+        out[:, 1] = xp.where(dropped, xp.asarray(-1, dtype=out.dtype), out[:, 1])
+    return out
