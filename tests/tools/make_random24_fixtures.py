@@ -265,8 +265,8 @@ def batch_cases() -> dict[str, dict[str, Any]]:
 
 
 def shuffle_cases() -> dict[str, dict[str, Any]]:
-    """shuffle_batch's seed_out (minstd_rand0's first number) and its one-row identity; the
-    permutation itself comes from PaddlePaddle's std::random_device."""
+    """shuffle_batch's seed_out (minstd_rand0's first number) and its one-row identity (with its
+    gradient); the permutation itself comes from PaddlePaddle's std::random_device."""
     out: dict[str, dict[str, Any]] = {}
     for dtype in ("float32", "float64", "int32", "int64"):
         for seed in (0, 5, -3, 2**31 - 1, 123456789012):
@@ -283,6 +283,11 @@ def shuffle_cases() -> dict[str, dict[str, Any]]:
             out[f"shuffle_batch-one-row-{pick}-{dtype}"] = {
                 **case("exact", "op", "shuffle_batch", one_row, ["$x", "$seed", 0]),
                 "pick": pick,
+            }
+        if dtype.startswith("float"):  # one row stays: shuffle_batch_grad gives out's weights
+            out[f"shuffle_batch-one-row-grad-{dtype}"] = {
+                **case("exact", "op", "shuffle_batch", one_row, ["$x", "$seed", 0], True),
+                "pick": 0,
             }
     return out
 
