@@ -2432,3 +2432,16 @@ def amin(
 
 __all__ += ["amax", "amin"]
 TENSOR_METHODS += ("amax", "amin")
+
+
+# ---- the random24 ops of issue 24
+
+
+def exponential_(x: Tensor, lam: float = 1.0, name: str | None = None) -> Tensor:
+    """Fill ``x`` in place with draws from the exponential distribution of rate ``lam``
+    (op ``exponential_``, whose ``lam`` has no default). A Tensor method only, as in 3.3.1."""
+    _checked("exponential_", x)
+    return _C_ops.exponential_(x, float(lam))
+
+
+TENSOR_METHODS += ("exponential_",)

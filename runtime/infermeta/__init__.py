@@ -28,6 +28,8 @@ from phiops.runtime.infermeta import (
     normup,
     nullary,
     quant24,
+
+    random24,
     search24,
     detect24,
 
@@ -79,6 +81,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         detect24,
 
         seq24,
+
+        random24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

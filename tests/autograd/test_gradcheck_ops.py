@@ -612,6 +612,10 @@ CASES = CASES + DIST30_CASES
 
 from tests.autograd.cases_quant24 import QUANT24_CASES  # noqa: E402
 from tests.autograd.cases_seq24 import SEQ24_CASES  # noqa: E402
+from tests.autograd.cases_random24 import RANDOM24_CASES  # noqa: E402
+
+CASES = CASES + RANDOM24_CASES
+
 
 CASES = CASES + SEQ24_CASES
 

@@ -311,3 +311,24 @@ def test_every_registered_op_is_reached() -> None:
     double_grads = {OPS[op].backward for op in grads if OPS[op].backward}
     assert not {op for op in double_grads if OPS[op].backward}, "third-order backwards"
     assert sorted(set(OPS) - set(FORWARD_OPS) - grads - double_grads) == []
+
+# the random24 ops of issue 24
+VALUES_DIFFER.update(
+    {
+        op: "random: the GPU draws from its own generator"
+        for op in (
+            "binomial",
+            "dirichlet",
+            "exponential_",
+            "gaussian_inplace",
+            "gumbel_softmax",
+            "multinomial",
+            "poisson",
+            "shuffle_batch",
+            "standard_gamma",
+            "truncated_gaussian_random",
+            "uniform_inplace",
+            "uniform_random_batch_size_like",
+        )
+    }
+)

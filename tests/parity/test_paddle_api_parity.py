@@ -459,6 +459,18 @@ RANDOM = {
     "uniform_",
 }
 
+# the random24 functions of issue 24: multinomial on weights that decide the draws, and the
+# Tensor method exponential_ (random: structure only)
+CASES += [
+    ("multinomial", lambda p, t: p.multinomial(t(np.array([0.0, 2.0, 0.0], np.float32)), 3, True)),
+    (
+        "multinomial-method",
+        lambda p, t: t(np.array([[0.0, 1.0, 0.0], [3.0, 0.0, 0.0]])).multinomial(1),
+    ),
+    ("exponential_-method", lambda p, t: (t(M) * 1).exponential_(2.0)),
+]
+RANDOM.add("exponential_-method")
+
 
 def _structure(value: Any) -> Any:
     """(kind, shape, dtype, values) of a result, recursively for lists and tuples."""

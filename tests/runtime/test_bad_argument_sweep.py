@@ -459,3 +459,16 @@ _OVERRIDES.update(
         },
     }
 )
+
+
+# the random24 ops of issue 24: an int64 seed, an [N] prob with [N, k] top-k values and int64 indices
+_OVERRIDES.update(
+    {
+        "shuffle_batch": {"seed": _index((1,))},
+        "random_routing": {
+            "prob": _tensor(shape=(2,)),
+            "topk_value": _tensor(shape=(2, 2)),
+            "topk_idx": _index((2, 2)),
+        },
+    }
+)

@@ -1446,3 +1446,39 @@ def test_a_slice_of_an_unknown_extent_is_unknown() -> None:
     assert dims == ()
     with pytest.raises(InvalidArgumentError, match="argument 'decrease_axis' removes axis 1"):
         infer("slice_raw_infer_meta", Case((t(-1, 5),), ((1,), (1,), (3,), (), (1,))), COMPILE)
+
+# the random24 ops of issue 24 (runtime/infermeta/random24.py)
+CASES.update(
+    {
+        "binomial_infer_meta": [Case((t(2, 3), t(2, 3)))],
+        "dirichlet_infer_meta": [Case((t(2, 3),))],
+        "uniform_random_inplace_infer_meta": [Case((t(2, 3),), (-1.0, 1.0, 0, 0, 0, 1.0))],
+        "uniform_random_inplace_grad_infer_meta": [Case((t(2, 3),), (-1.0, 1.0, 0, 0, 0, 1.0))],
+        "multinomial_infer_meta": [
+            Case((t(4),), (3, True)),
+            Case((t(2, 4),), (2, False), label="rows"),
+        ],
+    }
+)
+CASES.update(
+    {
+        "truncated_gaussian_random_infer_meta": [
+            Case((), ((2, 3), 0.0, 1.0, 0, -2.0, 2.0, F32))
+        ],
+        "uniform_random_batch_size_like_infer_meta": [
+            Case((t(4, 5),), ((-1, 3), 0, 0, -1.0, 1.0, 0, 0, 0, 1.0, F32))
+        ],
+        "gumbel_softmax_infer_meta": [Case((t(2, 3),), (1.0, False, -1))],
+        "gumbel_softmax_grad_infer_meta": [Case((t(2, 3), t(2, 3)), (-1,))],
+        "shuffle_batch_infer_meta": [Case((t(2, 4, 3), t(1, dtype=I64)), (0,), (0, 0, 0))],
+        "shuffle_batch_grad_infer_meta": [Case((t(8, dtype=I64), t(2, 4, 3)), (0,))],
+        "random_routing_infer_meta": [Case((t(4), t(4, 2), t(4, 2, dtype=I64)))],
+    }
+)
+MISMATCHES.update(
+    {
+        "binomial_infer_meta": Case((t(-1, 3), t(2, 4))),
+        "gumbel_softmax_grad_infer_meta": Case((t(-1, 3), t(2, 4)), (-1,)),
+        "random_routing_infer_meta": Case((t(-1), t(4, 2), t(4, 3, dtype=I64))),
+    }
+)

@@ -56,6 +56,14 @@ lacks.
   `only_inputs=False`, `no_grad_vars` and `dump_backward_graph_path`, a dtype `Tensor.view`, the torch-style form
   of `scatter_` and `disable_static` with a place other than the default one raise
   UnimplementedError.
+- Random ops draw from phiops's generator (numpy's PCG64; `paddle.seed(n)` replays them), not
+  PaddlePaddle's std::mt19937_64 through libstdc++'s distributions and its own samplers, so a seed
+  gives other numbers than in PaddlePaddle; the distributions and edges are PaddlePaddle's (tested
+  by their moments against recorded draws). Where PaddlePaddle's sampler never returns or
+  overflows, phiops raises InvalidArgumentError: `binomial` with a NaN or infinite count or a NaN
+  probability where a draw is needed, `poisson` with a rate of 1e15 or more. `binomial` draws
+  floor(count) trials for a fractional count, and `uniform_inplace` does not read `diag_*`, as
+  PaddlePaddle's CPU kernel does not.
 """
 
 

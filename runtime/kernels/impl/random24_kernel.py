@@ -1,0 +1,385 @@
+"""Kernels of the random24 random ops (issue 24): binomial, poisson, standard_gamma, dirichlet,
+exponential, gaussian_inplace, uniform_inplace, multinomial, truncated_gaussian_random,
+uniform_random_batch_size_like, gumbel_softmax, shuffle_batch and random_routing.
+
+Every kernel draws from ``phiops.runtime.random.draw_generator`` (numpy's PCG64 on the host, the
+process generator of the op's place or, for a nonzero ``seed`` attribute, a generator of that
+seed alone) and moves the result to the place, as ``random_kernel.py``'s kernels do. PaddlePaddle
+3.3.1's CPU kernels draw from a std::mt19937_64 through libstdc++'s distributions and its own
+samplers (binomial's BTRS and inversion, dirichlet's Marsaglia-Tsang gamma), so the numbers
+differ from PaddlePaddle's for the same seed; the distributions, supports and edges are its:
+
+- binomial: 0 where count <= 0 or prob <= 0, trunc(count) where prob >= 1; otherwise a draw with
+  floor(count) trials (PaddlePaddle's samplers take a real count; a whole count, the usual case,
+  is the same distribution). A NaN or infinite count, or a NaN prob, where a draw is needed is
+  an InvalidArgumentError (PaddlePaddle's sampler never returns there).
+- poisson: 0 where the rate is <= 0 or NaN, as PaddlePaddle gives.
+- standard_gamma and dirichlet's gammas: at least the dtype's smallest normal number (a
+  concentration <= 0 or NaN gives it), as PaddlePaddle's gamma sampler clamps; dirichlet then
+  divides by the sum along the last axis, so a row of zero concentrations is uniform.
+- exponential: -log1p(-u) / lam for u uniform in [0, 1); lam 0 gives inf, a negative lam
+  negative values, as PaddlePaddle's.
+- uniform_inplace: uniform in [min, max); diag_num, diag_step and diag_val are not read, as
+  PaddlePaddle's CPU kernel does not.
+- multinomial: categories drawn with the row's weights (not necessarily summing to 1; an
+  infinite weight shares the mass with the other infinite ones), without replacement by
+  Gumbel-top-k keys; negative or NaN weights, a zero row, or more samples than nonzero
+  categories without replacement are InvalidArgumentErrors, as PaddlePaddle's.
+- truncated_gaussian_random: PaddlePaddle's inverse-CDF sampler (the normal CDF by math.erf, its
+  inverse by erfinv_kernel's erfinv), clamped to [a, b] as its std::clamp (every value a when
+  b < a).
+- uniform_random_batch_size_like: uniform in [min, max) (in (max, min] for min > max), with
+  PaddlePaddle's CPU diagonal (diag_num flat elements i * (diag_step + 1) set to diag_val).
+- gumbel_softmax: softmax((x + g) / temperature) with standard Gumbel noise g; hard gives the
+  one-hot vector of the first largest entry.
+- shuffle_batch: PaddlePaddle draws its permutation from std::random_device (the seed input only
+  gives seed_out), a random permutation in which every row moves; phiops draws a random cyclic
+  permutation (Sattolo's algorithm) from its generator, so every row moves too, and computes
+  seed_out exactly as PaddlePaddle (minstd_rand0's first number from the seed).
+- random_routing: PaddlePaddle 3.3.1's CPU kernel raises; this is its GPU kernel's rule.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from phiops.runtime.backends import to_numpy
+from phiops.runtime.common import DataType
+from phiops.runtime.common.data_type import from_numpy_dtype
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.erfinv_kernel import erfinv
+from phiops.runtime.kernels.kernel import Array, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
+from phiops.runtime.random import draw_generator
+
+D = DataType
+
+FLOAT = (D.FLOAT32, D.FLOAT64)
+FLOAT_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+
+
+def _host(ctx: KernelContext, x: Array) -> np.ndarray:
+    """x on the host (numpy), where the draws are made."""
+    return to_numpy(x)
+
+
+def _gamma(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
+    """Standard gamma draws of alpha's dtype, clamped below to its smallest normal number."""
+    tiny = np.finfo(alpha.dtype).tiny
+    positive = alpha > 0
+    finite = positive & np.isfinite(alpha)
+    draws = np.zeros(alpha.shape, np.float64)
+    draws[finite] = rng.standard_gamma(alpha[finite].astype(np.float64))
+    draws[positive & ~finite] = np.inf
+    return np.maximum(draws.astype(alpha.dtype), tiny)
+
+
+@register_kernel("binomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
+def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
+    """Successes in count trials of probability prob, element by element, as int64."""
+    n = _host(ctx, count)
+    p = _host(ctx, prob)
+    out = np.zeros(n.shape, np.int64)
+    with np.errstate(invalid="ignore"):
+        sure = (n > 0) & (p >= 1)
+        drawn = (n > 0) & (p > 0) & ~(p >= 1)
+        drawn |= np.isnan(p) & ~(n <= 0)
+        drawn |= np.isnan(n) & (p > 0)
+    out[sure] = np.trunc(n[sure]).astype(np.int64)
+    if drawn.any():
+        bad = ~np.isfinite(n[drawn]) | np.isnan(p[drawn])
+        if bad.any():
+            index = int(np.flatnonzero(drawn.reshape(-1))[int(np.argmax(bad))])
+            raise InvalidArgumentError(
+                f"binomial(): arguments 'count' and 'prob' must be finite where a draw is "
+                f"needed, got count {n.reshape(-1)[index]} and prob {p.reshape(-1)[index]} at "
+                f"flat index {index}"
+            )
+        rng = draw_generator(ctx.place, 0)
+        out[drawn] = rng.binomial(np.floor(n[drawn]).astype(np.int64), p[drawn].astype(np.float64))
+    return ctx.xp.asarray(out)
+
+
+@register_kernel("poisson", dtypes=FLOAT)
+def poisson_kernel(ctx: KernelContext, x: Array) -> Array:
+    """A Poisson draw of rate x per element, in x's dtype (0 for a rate <= 0 or NaN)."""
+    lam = _host(ctx, x)
+    out = np.zeros(lam.shape, lam.dtype)
+    drawn = lam > 0
+    if drawn.any():
+        rates = lam[drawn].astype(np.float64)
+        too_large = ~(rates < 1e15)
+        if too_large.any():
+            raise InvalidArgumentError(
+                f"poisson(): argument 'x' holds a rate of {rates[too_large][0]}; rates up to "
+                "1e15 can be drawn"
+            )
+        out[drawn] = draw_generator(ctx.place, 0).poisson(rates)
+    return ctx.xp.asarray(out)
+
+
+@register_kernel("standard_gamma", dtypes=FLOAT)
+def standard_gamma_kernel(ctx: KernelContext, x: Array) -> Array:
+    """A gamma draw of shape x and scale 1 per element, in x's dtype."""
+    rng = draw_generator(ctx.place, 0)
+    return ctx.xp.asarray(_gamma(rng, _host(ctx, x)))
+
+
+@register_kernel("dirichlet", dtypes=FLOAT)
+def dirichlet_kernel(ctx: KernelContext, alpha: Array) -> Array:
+    """A Dirichlet draw per row of the last axis: gamma draws divided by their sum."""
+    a = _host(ctx, alpha)
+    gammas = _gamma(draw_generator(ctx.place, 0), a)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        out = gammas / gammas.sum(axis=-1, keepdims=True, dtype=a.dtype)
+    return ctx.xp.asarray(out.astype(a.dtype, copy=False))
+
+
+@register_kernel("exponential", dtypes=FLOAT)
+def exponential_kernel(ctx: KernelContext, x: Array, lam: float) -> Array:
+    """Exponential draws of rate lam in x's shape and dtype (x's values are not read)."""
+    rng = draw_generator(ctx.place, 0)
+    u = rng.random(x.shape, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = -np.log1p(-u) / np.float64(lam)
+    return ctx.xp.asarray(out.astype(x.dtype))
+
+
+@register_kernel("gaussian_inplace", dtypes=FLOAT_AND_COMPLEX)
+def gaussian_inplace_kernel(
+    ctx: KernelContext, x: Array, mean: float, std: float, seed: int
+) -> Array:
+    """Normal draws of mean and std in x's shape and dtype (x's values are not read); a complex
+    element's parts each have mean and std / sqrt(2), as PaddlePaddle's."""
+    rng = draw_generator(ctx.place, seed)
+    dtype = from_numpy_dtype(x.dtype)
+    real = np.float64 if dtype in (D.FLOAT64, D.COMPLEX128) else np.float32
+    if dtype.is_complex:
+        parts = rng.standard_normal((*x.shape, 2), dtype=real) * real(std / np.sqrt(2.0))
+        parts += real(mean)
+        out = parts[..., 0] + 1j * parts[..., 1]
+    else:
+        out = rng.standard_normal(x.shape, dtype=real) * real(std) + real(mean)
+    return ctx.xp.asarray(out.astype(x.dtype, copy=False))
+
+
+@register_kernel("uniform_inplace", dtypes=FLOAT)
+def uniform_inplace_kernel(
+    ctx: KernelContext,
+    x: Array,
+    min: float,
+    max: float,
+    seed: int,
+    diag_num: int,
+    diag_step: int,
+    diag_val: float,
+) -> Array:
+    """Uniform draws in [min, max) in x's shape and dtype (x's values are not read)."""
+    rng = draw_generator(ctx.place, seed)
+    real = np.float64 if x.dtype == np.float64 else np.float32
+    out = rng.random(x.shape, dtype=real) * real(max - min) + real(min)
+    return ctx.xp.asarray(out)
+
+
+def _check_weights(w: np.ndarray, samples: int, replacement: bool) -> None:
+    bad = ~(w >= 0)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"multinomial(): argument 'x' must hold weights >= 0, got {w[bad][0]}"
+        )
+    sums = w.sum(axis=-1)
+    if (sums <= 0).any():
+        row = int(np.argmax(sums <= 0))
+        raise InvalidArgumentError(
+            f"multinomial(): argument 'x' must have a positive sum in every distribution, got "
+            f"0 in row {row}"
+        )
+    if not replacement:
+        nonzero = int((w > 0).sum(axis=-1).min())
+        if samples > nonzero:
+            raise InvalidArgumentError(
+                f"multinomial(): argument 'num_samples' ({samples}) must be at most the number "
+                f"of nonzero categories ({nonzero}) when argument 'replacement' is false"
+            )
+
+
+@register_kernel("multinomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
+def multinomial_kernel(ctx: KernelContext, x: Array, num_samples: int, replacement: bool) -> Array:
+    """num_samples category indices per distribution (row) of x, drawn by its weights."""
+    w = _host(ctx, x).astype(np.float64)
+    rows = w.reshape(-1, w.shape[-1])
+    samples = int(num_samples)
+    _check_weights(rows, samples, replacement)
+    infinite = np.isinf(rows).any(axis=-1, keepdims=True)
+    rows = np.where(infinite, np.isinf(rows).astype(np.float64), rows)
+    rng = draw_generator(ctx.place, 0)
+    if replacement:
+        cdf = np.cumsum(rows, axis=-1)
+        cdf /= cdf[:, -1:]
+        u = rng.random((rows.shape[0], samples))
+        out = np.empty((rows.shape[0], samples), np.int64)
+        for r in range(rows.shape[0]):
+            out[r] = np.searchsorted(cdf[r], u[r], side="right")
+        np.minimum(out, rows.shape[-1] - 1, out=out)
+    else:
+        with np.errstate(divide="ignore"):
+            keys = np.log(rows) + rng.gumbel(size=rows.shape)
+        out = np.argsort(-keys, axis=-1, kind="stable")[:, :samples].astype(np.int64)
+    return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
+
+
+TRUNCATED_DTYPES = (D.BFLOAT16, D.FLOAT32, D.FLOAT64)
+
+
+def _normal_cdf(value: float) -> float:
+    """The standard normal CDF of one number (math.erf; inf and -inf give 1 and 0)."""
+    return (1.0 + math.erf(value / math.sqrt(2.0))) / 2.0
+
+
+@register_kernel("truncated_gaussian_random", dtypes=TRUNCATED_DTYPES)
+def truncated_gaussian_random_kernel(
+    ctx: KernelContext,
+    shape: tuple[int, ...],
+    mean: float,
+    std: float,
+    seed: int,
+    a: float,
+    b: float,
+    dtype: DataType,
+) -> Array:
+    """PaddlePaddle's inverse-CDF sampler: p uniform between the normal CDFs of a and b,
+    sqrt(2) * erfinv(2p - 1) * std + mean, clamped to [a, b] as std::clamp does (a when b < a)."""
+    rng = draw_generator(ctx.place, seed)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = _normal_cdf((a - mean) / std) if std else (0.0 if a <= mean else 1.0)
+        high = _normal_cdf((b - mean) / std) if std else (1.0 if b >= mean else 0.0)
+        u = np.maximum(rng.random(shape), np.finfo(np.float32).tiny)
+        p = low + (high - low) * u
+        values = math.sqrt(2.0) * erfinv(np, 2 * p - 1) * std + mean
+        if not std:
+            values = np.full(shape, float(mean))
+        values = np.where(values < a, a, np.where(b < values, b, values))
+        return ctx.xp.asarray(values.astype(dtype.numpy_dtype))
+
+
+@register_kernel("uniform_random_batch_size_like", dtypes=TRUNCATED_DTYPES)
+def uniform_random_batch_size_like_kernel(
+    ctx: KernelContext,
+    input: Array,
+    shape: tuple[int, ...],
+    input_dim_idx: int,
+    output_dim_idx: int,
+    min: float,
+    max: float,
+    seed: int,
+    diag_num: int,
+    diag_step: int,
+    diag_val: float,
+    dtype: DataType,
+) -> Array:
+    """Uniform draws in [min, max) of the batch-size shape; diag_num flat elements
+    i * (diag_step + 1) set to diag_val (those past the end are an InvalidArgumentError)."""
+    dims = list(shape)
+    dims[output_dim_idx] = input.shape[input_dim_idx]
+    rng = draw_generator(ctx.place, seed)
+    with np.errstate(invalid="ignore", over="ignore"):
+        values = rng.random(dims) * (max - min) + min
+    if diag_num:
+        positions = np.arange(diag_num) * (diag_step + 1)
+        if positions[-1] >= values.size:
+            raise InvalidArgumentError(
+                f"uniform_random_batch_size_like(): the diagonal element {int(positions[-1])} "
+                f"(diag_num {diag_num}, diag_step {diag_step}) is past the {values.size} "
+                "elements of the output"
+            )
+        values.reshape(-1)[positions] = diag_val
+    with np.errstate(invalid="ignore", over="ignore"):
+        return ctx.xp.asarray(values.astype(dtype.numpy_dtype))
+
+
+def _softmax(xp: Any, z: Array, axis: int) -> Array:
+    z = z - xp.max(z, axis=axis, keepdims=True)
+    e = xp.exp(z)
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+@register_kernel("gumbel_softmax", dtypes=FLOAT)
+def gumbel_softmax_kernel(
+    ctx: KernelContext, x: Array, temperature: float, hard: bool, axis: int
+) -> Array:
+    """softmax((x + g) / temperature) along axis with g standard Gumbel noise; hard gives the
+    one-hot vector of its first largest entry."""
+    xp = ctx.xp
+    if x.ndim == 0:
+        return xp.ones_like(x)
+    axis = axis % x.ndim
+    if x.size == 0:
+        return xp.zeros_like(x)
+    rng = draw_generator(ctx.place, 0)
+    noise = xp.asarray(rng.gumbel(size=x.shape).astype(x.dtype))
+    soft = _softmax(xp, (x + noise) / x.dtype.type(temperature), axis)
+    if not hard:
+        return soft
+    index = xp.expand_dims(xp.argmax(soft, axis=axis), axis)
+    positions = xp.arange(x.shape[axis]).reshape([-1 if i == axis else 1 for i in range(x.ndim)])
+    return (positions == index).astype(x.dtype)
+
+
+MINSTD_MODULUS = 2**31 - 1
+
+
+def _minstd_first(seed: int) -> int:
+    """The first number of libstdc++'s std::default_random_engine (minstd_rand0) seeded with
+    seed, as an unsigned 64-bit value: 16807 * s mod (2**31 - 1), s = seed mod (2**31 - 1) or 1."""
+    state = (seed % 2**64) % MINSTD_MODULUS or 1
+    return 16807 * state % MINSTD_MODULUS
+
+
+@register_kernel(
+    "shuffle_batch",
+    dtypes=(D.FLOAT32, D.FLOAT64, D.INT32, D.INT64),
+    configure=lambda k: (
+        k.input_at(1).set_dtype(D.ALL_DTYPE),
+        k.output_at(1).set_dtype(D.INT64),
+        k.output_at(2).set_dtype(D.INT64),
+    ),
+)
+def shuffle_batch_kernel(
+    ctx: KernelContext, x: Array, seed: Array, startup_seed: int
+) -> tuple[Array, Array, Array]:
+    """Rows of x moved by a random cyclic permutation (Sattolo's algorithm), their destinations,
+    and the seed's successor."""
+    xp = ctx.xp
+    rows = x.reshape(-1, x.shape[-1]) if x.ndim > 1 else x.reshape(1, -1)
+    count = rows.shape[0]
+    destination = np.arange(count)
+    rng = draw_generator(ctx.place, 0)
+    for i in range(count - 1, 0, -1):
+        j = int(rng.integers(0, i))
+        destination[i], destination[j] = destination[j], destination[i]
+    out = xp.empty_like(rows)
+    out[xp.asarray(destination)] = rows
+    seed_value = int(to_numpy(seed).reshape(-1)[0]) if seed.size else startup_seed
+    seed_out = xp.asarray(np.array([_minstd_first(seed_value)], np.int64))
+    return out.reshape(x.shape), xp.asarray(destination.astype(np.int64)), seed_out
+
+
+@register_kernel(
+    "random_routing",
+    dtypes=FLOAT,
+    configure=lambda k: (k.input_at(2).set_dtype(D.ALL_DTYPE), k.output_at(0).set_dtype(D.INT64)),
+)
+def random_routing_kernel(
+    ctx: KernelContext, prob: Array, topk_value: Array, topk_idx: Array
+) -> Array:
+    """topk_idx with column 1 set to -1 where 2 * topk_value[:, 1] < prob (PaddlePaddle's GPU
+    rule; its CPU kernel raises)."""
+    xp = ctx.xp
+    out = xp.array(topk_idx, copy=True)
+    if out.shape[1] > 1:
+        dropped = 2 * topk_value[:, 1] < prob
+        out[:, 1] = xp.where(dropped, xp.asarray(-1, dtype=out.dtype), out[:, 1])
+    return out
