@@ -2432,3 +2432,64 @@ def amin(
 
 __all__ += ["amax", "amin"]
 TENSOR_METHODS += ("amax", "amin")
+
+
+# ---- the manip24 ops of issue 24 whose PaddlePaddle signature is not the op's
+
+
+def unique_consecutive(
+    x: Tensor,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    dtype: Any = "int64",
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, ...]:
+    """Each run of consecutive equal elements of ``x`` (flattened, or of equal slices along
+    ``axis``) collapsed into one, followed by the inverse and counts tensors that were asked
+    for (a tuple then)."""
+    if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
+        raise InvalidArgumentError(
+            f"unique_consecutive: 'axis' must be an int or None, got {axis!r}"
+        )
+    outs = _C_ops.unique_consecutive(
+        x,
+        return_inverse,
+        return_counts,
+        [] if axis is None else [int(axis)],
+        _dtype(dtype, "unique_consecutive"),
+    )
+    kept = [outs[0]] + [
+        out for out, wanted in zip(outs[1:], (return_inverse, return_counts)) if wanted
+    ]
+    return kept[0] if len(kept) == 1 else tuple(kept)
+
+
+def _scaled(value: Tensor, alpha: Any) -> Tensor:
+    return value * alpha if alpha != 1 else value
+
+
+def index_add(
+    x: Tensor,
+    index: Tensor,
+    axis: int,
+    value: Tensor,
+    alpha: Any = 1,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``x`` with ``alpha * value``'s slices along ``axis`` added at the positions ``index``
+    names."""
+    return write_out("index_add", out, _C_ops.index_add(x, index, _scaled(value, alpha), axis))
+
+
+def index_add_(
+    x: Tensor, index: Tensor, axis: int, value: Tensor, alpha: Any = 1, name: str | None = None
+) -> Tensor:
+    """``index_add`` written into ``x``."""
+    return _inplace.index_add_(x, index, _scaled(value, alpha), axis)
+
+
+__all__ += ["unique_consecutive", "index_add", "index_add_"]
+TENSOR_METHODS += ("unique_consecutive", "index_add", "index_add_")

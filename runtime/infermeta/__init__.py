@@ -22,6 +22,7 @@ from phiops.runtime.infermeta import (
     nnmisc,
     linalg2,
     linalg24,
+    manip24,
     math3,
     vision,
     multiary,
@@ -70,6 +71,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         convpool,
         search24,
         dist30,
+        manip24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -644,6 +644,10 @@ from tests.autograd.cases_dist30 import DIST30_CASES  # noqa: E402
 
 CASES = CASES + DIST30_CASES
 
+from tests.autograd.cases_manip24 import MANIP24_CASES  # noqa: E402
+
+CASES = CASES + MANIP24_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -385,3 +385,13 @@ _OVERRIDES.update(
         },
     }
 )
+
+
+# the manip24 ops of issue 24: int64 index dtypes, a 1-D index, a target shape without y
+_OVERRIDES.update(
+    {
+        "unique_consecutive": {"dtype": "int64"},
+        "index_add": {"index": _index((2,))},
+        "expand_as": {"target_shape": [2, 2, 3]},
+    }
+)

@@ -1237,3 +1237,32 @@ def test_a_slice_of_an_unknown_extent_is_unknown() -> None:
     assert dims == ()
     with pytest.raises(InvalidArgumentError, match="argument 'decrease_axis' removes axis 1"):
         infer("slice_raw_infer_meta", Case((t(-1, 5),), ((1,), (1,), (3,), (), (1,))), COMPILE)
+
+# the manip24 ops of issue 24 (runtime/infermeta/manip24.py)
+CASES.update(
+    {
+        "unique_consecutive_infer_meta": [
+            Case((t(2, 3),), (True, True, (), I64), (0, 0, 0)),
+            Case((t(2, 3),), (True, False, (-1,), DataType.INT32), (0, 0, 0), label="axis"),
+        ],
+        "index_add_infer_meta": [
+            Case((t(3, 4), t(2, dtype=I64), t(2, 4)), (0,)),
+            Case((t(3, 4), t(3, dtype=I64), t(3, 3)), (-1,), label="negative-axis"),
+        ],
+        "index_add_grad_infer_meta": [Case((t(2, dtype=I64), t(2, 4), t(3, 4)), (0,), (0, 0))],
+        "expand_as_infer_meta": [
+            Case((t(3, 1), t(2, 3, 4)), ((),)),
+            Case((t(3, 1), None), ((2, 3, 5),), label="target_shape"),
+        ],
+        "multiplex_infer_meta": [Case(([t(4, 3), t(4, 3)], t(4, 1, dtype=I64)))],
+        "multiplex_grad_infer_meta": [Case((t(4, 1, dtype=I64), t(4, 3)), (), (2,))],
+    }
+)
+MISMATCHES.update(
+    {
+        "index_add_infer_meta": Case((t(3, 4), t(2, dtype=I64), t(2, 5)), (0,)),
+        "index_add_grad_infer_meta": Case((t(2, dtype=I64), t(2, 5), t(3, 4)), (0,), (0, 0)),
+        "expand_as_infer_meta": Case((t(3, 2), t(2, 3, 4)), ((),)),
+        "multiplex_infer_meta": Case(([t(4, 3), t(4, 2)], t(4, 1, dtype=I64))),
+    }
+)

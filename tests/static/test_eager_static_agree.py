@@ -919,3 +919,26 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# the manip24 ops of issue 24: index int64 (0 or 1) valid along axis 0, [rows, 1] int32 ids
+ARGUMENTS.update(
+    {
+        "unique_consecutive": lambda f, t: [t((2, 3), "float32"), True, True, [], "int64"],
+        "index_add": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), t((2, 3), "float32"), 0
+        ],
+        "index_add_": lambda f, t: [
+            t((2, 3), "float32") * 2, t((2,), "int64"), t((2, 3), "float32"), 0
+        ],
+        "index_add_grad": lambda f, t: [
+            t((2,), "int64"), t((2, 3), "float32"), t((2, 3), "float32"), 0
+        ],
+        "expand_as": lambda f, t: [t((3, 1), "float32"), t((2, 3, 4), "float32"), []],
+        "multiplex": lambda f, t: [
+            [t((2, 3), "float32"), t((2, 3), "float32") * 2], t((2, 1), "int32")
+        ],
+        "multiplex_grad": lambda f, t: [
+            [t((2, 3), "float32"), t((2, 3), "float32")], t((2, 1), "int32"), t((2, 3), "float32")
+        ],
+    }
+)  # fmt: skip

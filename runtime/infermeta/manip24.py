@@ -1,0 +1,239 @@
+"""InferMeta functions of the manip24 ops (issue 24): creation, manipulation and index ops
+(unique_consecutive, index_add, expand_as, multiplex, ...), following PaddlePaddle 3.3.1's
+functions of the same names in paddle/phi/infermeta/."""
+
+from __future__ import annotations
+
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, is_known, numel
+from phiops.runtime.infermeta.unary import check_axis
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
+
+__all__ = [
+    "unique_consecutive_infer_meta",
+    "index_add_infer_meta",
+    "index_add_grad_infer_meta",
+    "expand_as_infer_meta",
+    "multiplex_infer_meta",
+    "multiplex_grad_infer_meta",
+]
+
+_RUNTIME = MetaConfig()
+
+INDEX_DTYPES = (DataType.INT32, DataType.INT64)
+
+
+def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
+    out.set_dims(tuple(dims))
+    out.set_dtype(dtype)
+    out.set_layout(like.layout)
+
+
+def _check_index_dtype(index: MetaTensor, name: str) -> None:
+    if index.dtype not in INDEX_DTYPES:
+        raise InvalidArgumentError(
+            f"argument '{name}' must be int32 or int64, got {index.dtype.name.lower()}"
+        )
+
+
+def unique_consecutive_infer_meta(
+    x: MetaTensor,
+    return_inverse: bool,
+    return_counts: bool,
+    axis: tuple[int, ...],
+    dtype: DataType,
+    out: MetaTensor,
+    index: MetaTensor,
+    counts: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's UniqueConsecutiveInferMeta: runs of equal elements (of x flattened, or of equal
+    slices along ``axis[0]``; later axes are ignored, as 3.3.1 does) collapse to one; their count comes from the data (-1). ``index``
+    (one entry per element, or per slice) and ``counts`` are in ``dtype``, when asked for."""
+    if dtype not in INDEX_DTYPES:
+        raise InvalidArgumentError(
+            f"argument 'dtype' must be int32 or int64, got {dtype.name.lower()}"
+        )
+    dims = tuple(x.dims)
+    if axis:
+        if not dims:
+            raise InvalidArgumentError("argument 'axis' must be empty for a 0-D 'x'")
+        a = check_axis(axis[0], len(dims), "axis")
+        _set(out, dims[:a] + (UNKNOWN,) + dims[a + 1 :], x.dtype, x)
+        index_dims: tuple[int, ...] = (dims[a],)
+    else:
+        _set(out, (UNKNOWN,), x.dtype, x)
+        index_dims = (numel(dims),)
+    if return_inverse:
+        _set(index, index_dims, dtype, x)
+    if return_counts:
+        _set(counts, (UNKNOWN,), dtype, x)
+
+
+def _check_index_add_dims(
+    x_dims: tuple[int, ...],
+    index: MetaTensor,
+    value_dims: tuple[int, ...],
+    axis: int,
+    value_name: str,
+    config: MetaConfig,
+) -> None:
+    _check_index_dtype(index, "index")
+    if not x_dims:
+        raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got 0-D")
+    if len(index.dims) != 1:
+        raise InvalidArgumentError(
+            f"argument 'index' must be 1-D, got dims {list(index.dims)}"
+        )
+    if len(value_dims) != len(x_dims):
+        raise InvalidArgumentError(
+            f"argument '{value_name}' must have the rank {len(x_dims)} of 'x', got dims "
+            f"{list(value_dims)}"
+        )
+    real = check_axis(axis, len(x_dims), "axis")
+    for i, (want, got) in enumerate(zip(x_dims, value_dims)):
+        if i != real and not extents_match(want, got, config):
+            raise InvalidArgumentError(
+                f"argument '{value_name}' (dims {list(value_dims)}) must have the extent {want} "
+                f"of 'x' (dims {list(x_dims)}) in dimension {i}, got {got}"
+            )
+    if x_dims and not extents_match(value_dims[real], index.dims[0], config):
+        raise InvalidArgumentError(
+            f"argument '{value_name}' (dims {list(value_dims)}) must have the length "
+            f"{index.dims[0]} of 'index' along axis {axis}, got {value_dims[real]}"
+        )
+
+
+def index_add_infer_meta(
+    x: MetaTensor,
+    index: MetaTensor,
+    add_value: MetaTensor,
+    axis: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's IndexAddInferMeta: ``index`` is a 1-D int32/int64 tensor; ``add_value`` has x's
+    dims except along ``axis``, where it has index's length; ``out`` is x's meta."""
+    if add_value.dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'add_value' must have the dtype {x.dtype.name.lower()} of 'x', got "
+            f"{add_value.dtype.name.lower()}"
+        )
+    _check_index_add_dims(tuple(x.dims), index, tuple(add_value.dims), axis, "add_value", config)
+    _set(out, tuple(x.dims), x.dtype, x)
+
+
+def index_add_grad_infer_meta(
+    index: MetaTensor,
+    add_value: MetaTensor,
+    out_grad: MetaTensor,
+    axis: int,
+    x_grad: MetaTensor,
+    add_value_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's IndexAddGradInferMeta: ``x_grad`` has out_grad's meta, ``add_value_grad``
+    add_value's dims in out_grad's dtype."""
+    _check_index_add_dims(
+        tuple(out_grad.dims), index, tuple(add_value.dims), axis, "add_value", config
+    )
+    _set(x_grad, tuple(out_grad.dims), out_grad.dtype, out_grad)
+    _set(add_value_grad, tuple(add_value.dims), out_grad.dtype, out_grad)
+
+
+def expand_as_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor | None,
+    target_shape: tuple[int, ...],
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's ExpandAsInferMeta: ``out`` has y's dims (``target_shape`` without y), of at least
+    x's rank; each extent of x (right-aligned) is 1 or the target's."""
+    x_dims = tuple(x.dims)
+    if y is not None:
+        target = tuple(y.dims)
+        name = "y"
+    else:
+        target = tuple(target_shape)
+        name = "target_shape"
+        if not target:
+            raise InvalidArgumentError("argument 'target_shape' must not be empty without 'y'")
+        for extent in target:
+            if extent < 0 and (config.is_runtime or extent != UNKNOWN):
+                raise InvalidArgumentError(
+                    f"argument 'target_shape' must hold extents >= 0, got {list(target)}"
+                )
+    if len(target) < len(x_dims):
+        raise InvalidArgumentError(
+            f"argument '{name}' must have at least the rank {len(x_dims)} of 'x' (dims "
+            f"{list(x_dims)}), got {list(target)}"
+        )
+    if len(target) > 8:
+        raise InvalidArgumentError(
+            f"argument '{name}' must have a rank of at most 8, got {len(target)}"
+        )
+    lead = len(target) - len(x_dims)
+    for i, extent in enumerate(x_dims):
+        want = target[lead + i]
+        if extent != 1 and not extents_match(extent, want, config):
+            raise InvalidArgumentError(
+                f"argument 'x' (dims {list(x_dims)}) cannot be expanded to {list(target)}: "
+                f"dimension {i} is {extent}, neither 1 nor {want}"
+            )
+    _set(out, target, x.dtype, x)
+
+
+def multiplex_infer_meta(
+    inputs: list[MetaTensor],
+    index: MetaTensor,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MultiplexInferMeta: at least two candidates of equal dims and dtype, at least 2-D;
+    ``index`` is [rows, 1] int32/int64 with at most as many rows as the candidates; ``out``
+    has the candidates' dims with ``rows`` rows."""
+    if len(inputs) < 2:
+        raise InvalidArgumentError(
+            f"argument 'inputs' must hold at least two candidate tensors, got {len(inputs)}"
+        )
+    _check_index_dtype(index, "index")
+    ids = tuple(index.dims)
+    if len(ids) != 2 or not extents_match(ids[1], 1, config):
+        raise InvalidArgumentError(f"argument 'index' must have dims [rows, 1], got {list(ids)}")
+    first = tuple(inputs[0].dims)
+    if len(first) < 2:
+        raise InvalidArgumentError(
+            f"argument 'inputs' must hold tensors of at least 2 dimensions, got dims {list(first)}"
+        )
+    for i, tensor in enumerate(inputs[1:], start=1):
+        if not dims_match(tuple(tensor.dims), first, config):
+            raise InvalidArgumentError(
+                f"argument 'inputs' must hold tensors of equal dims: inputs[{i}] has "
+                f"{list(tensor.dims)}, inputs[0] {list(first)}"
+            )
+        if tensor.dtype != inputs[0].dtype:
+            raise InvalidArgumentError(
+                f"argument 'inputs' must hold tensors of one dtype: inputs[{i}] is "
+                f"{tensor.dtype.name.lower()}, inputs[0] {inputs[0].dtype.name.lower()}"
+            )
+    if is_known(ids[0]) and is_known(first[0]) and ids[0] > first[0]:
+        raise InvalidArgumentError(
+            f"argument 'index' must have at most the {first[0]} rows of the inputs, got {ids[0]}"
+        )
+    _set(out, (ids[0],) + first[1:], inputs[0].dtype, inputs[0])
+
+
+def multiplex_grad_infer_meta(
+    index: MetaTensor,
+    out_grad: MetaTensor,
+    inputs_grad: list[MetaTensor],
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's MultiplexGradInferMeta: every ``inputs_grad`` has out_grad's meta."""
+    if not out_grad.dims:
+        raise InvalidArgumentError("argument 'out_grad' must have at least 1 dimension")
+    for grad in inputs_grad:
+        if grad is not None:
+            _set(grad, tuple(out_grad.dims), out_grad.dtype, out_grad)

@@ -1,0 +1,129 @@
+"""Kernels of the manip24 ops of issue 24: unique_consecutive, index_add, expand_as and
+multiplex, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
+<op>_kernel.cc).
+
+PHI's semantics, checked against 3.3.1:
+
+- unique_consecutive: a run of equal elements of x flattened (or of equal slices along
+  ``axis[0]``) becomes one; NaN differs from everything, itself included, so each NaN stays.
+  A 0-D x gives a 1-element result. ``index`` maps each element (slice) to its run, ``counts``
+  holds each run's length; an output not asked for is None (3.3.1 returns an empty tensor).
+- index_add: ``out = x`` with ``add_value``'s slices added at ``index`` along ``axis``, every
+  repetition of an index counted; a negative index counts from the end, an index outside
+  [-n, n) is an InvalidArgumentError, as 3.3.1's kernel refuses it.
+- expand_as: x broadcast to y's dims (to ``target_shape`` without y).
+- multiplex: row i of the result is row i of ``inputs[index[i, 0]]``; an index outside
+  [0, len(inputs)) is an InvalidArgumentError (3.3.1: PreconditionNotMet).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phiops.runtime.backends import scatter_at
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import register_kernel
+
+D = DataType
+
+UNIQUE_CONSECUTIVE_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+INDEX_ADD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+EXPAND_AS_DTYPES = (D.BOOL, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+MULTIPLEX_DTYPES = (D.COMPLEX128, D.COMPLEX64, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+
+
+def any_dtype(kernel: Kernel, *inputs: int) -> None:
+    """Inputs ``inputs`` of ``kernel`` keep their own dtype (index tensors)."""
+    for index in inputs:
+        kernel.input_at(index).set_dtype(DataType.ALL_DTYPE)
+
+
+def checked_index(xp: Any, index: Array, extent: int, op: str) -> Array:
+    """``index`` (int32/int64) with negative entries counted from the end; an entry outside
+    [-extent, extent) is an InvalidArgumentError naming ``op``."""
+    index = index.astype(xp.int64).reshape(-1)
+    if index.size and (bool((index < -extent).any()) or bool((index >= extent).any())):
+        bad = index[(index < -extent) | (index >= extent)][0]
+        raise InvalidArgumentError(
+            f"{op}: argument 'index' must hold values in [{-extent}, {extent}), got {int(bad)}"
+        )
+    return xp.where(index < 0, index + extent, index)
+
+
+@register_kernel(
+    "unique_consecutive",
+    dtypes=UNIQUE_CONSECUTIVE_DTYPES,
+    configure=lambda k: [k.output_at(i).set_dtype(DataType.UNDEFINED) for i in (1, 2)],
+)
+def unique_consecutive_kernel(
+    ctx: KernelContext,
+    x: Array,
+    return_inverse: bool,
+    return_counts: bool,
+    axis: tuple[int, ...],
+    dtype: DataType,
+) -> tuple[Array, Array, Array]:
+    xp = ctx.xp
+    index_dtype = dtype.numpy_dtype
+    if axis:
+        moved = xp.moveaxis(x, axis[0], 0)
+        rows = moved.reshape(moved.shape[0], -1)
+        changed = xp.concatenate(
+            [xp.zeros(min(rows.shape[0], 1), dtype=bool), (rows[1:] != rows[:-1]).any(axis=1)]
+        )
+        starts = changed.copy()
+        starts[:1] = True
+        out = xp.moveaxis(moved[starts], 0, axis[0])
+        count = rows.shape[0]
+    else:
+        # PHI compares each element with the last value kept, the first element with itself:
+        # a NaN there gives an extra leading entry of count 0.
+        flat = x.reshape(-1)
+        changed = xp.concatenate([flat[:1] != flat[:1], flat[1:] != flat[:-1]])
+        out = xp.concatenate([flat[:1], flat[changed]])
+        count = flat.shape[0]
+    inverse = xp.cumsum(changed).astype(index_dtype) if return_inverse else None
+    counts = None
+    if return_counts:
+        if count == 0:
+            counts = xp.zeros(0, dtype=index_dtype)
+        else:
+            bounds = [xp.zeros(1, dtype=xp.int64), xp.nonzero(changed)[0], xp.asarray([count])]
+            counts = xp.diff(xp.concatenate(bounds)).astype(index_dtype)
+    return out, inverse, counts
+
+
+@register_kernel("index_add", dtypes=INDEX_ADD_DTYPES, configure=lambda k: any_dtype(k, 1))
+def index_add_kernel(
+    ctx: KernelContext, x: Array, index: Array, add_value: Array, axis: int
+) -> Array:
+    xp = ctx.xp
+    out = x.copy()
+    axis = axis + x.ndim if axis < 0 else axis
+    where = checked_index(xp, index, x.shape[axis], "index_add")
+    moved = xp.moveaxis(out, axis, 0)
+    scatter_at("add", moved, where, xp.moveaxis(add_value, axis, 0))
+    return out
+
+
+@register_kernel("expand_as", dtypes=EXPAND_AS_DTYPES)
+def expand_as_kernel(
+    ctx: KernelContext, x: Array, y: Array | None, target_shape: tuple[int, ...]
+) -> Array:
+    shape = tuple(y.shape) if y is not None else tuple(target_shape)
+    return ctx.xp.broadcast_to(x, shape).copy()
+
+
+@register_kernel("multiplex", dtypes=MULTIPLEX_DTYPES, configure=lambda k: any_dtype(k, 1))
+def multiplex_kernel(ctx: KernelContext, inputs: list[Array], index: Array) -> Array:
+    xp = ctx.xp
+    rows = index.reshape(-1).astype(xp.int64)
+    if rows.size and (bool((rows < 0).any()) or bool((rows >= len(inputs)).any())):
+        bad = rows[(rows < 0) | (rows >= len(inputs))][0]
+        raise InvalidArgumentError(
+            f"multiplex: argument 'index' must hold values in [0, {len(inputs)}), got {int(bad)}"
+        )
+    stacked = xp.stack(inputs)
+    return stacked[rows, xp.arange(rows.size)].copy()

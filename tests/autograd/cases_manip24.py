@@ -1,0 +1,42 @@
+"""Gradient-check cases of the manip24 ops (index_add, expand_as, multiplex, ...), for CASES in
+test_gradcheck_ops.py, in float64."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import phiops
+import phiops._C_ops as C
+from tests.autograd.test_gradcheck_ops import Case, case, uniform
+
+
+def _index(values: list[int], dtype: str = "int64") -> phiops.Tensor:
+    return phiops.to_tensor(np.array(values, dtype=dtype))
+
+
+def manip24_cases() -> list[Case]:
+    return [
+        case(
+            "index_add",
+            "[3,4]-axis1-repeated",
+            lambda x, v: C.index_add(x, _index([1, -1, 1]), v, 1),
+            uniform((3, 4), 1200),
+            uniform((3, 3), 1201),
+        ),
+        case(
+            "expand_as",
+            "[3,1]-to-[2,3,4]",
+            lambda x: C.expand_as(x, phiops.zeros([2, 3, 4], dtype="float64"), []),
+            uniform((3, 1), 1202),
+        ),
+        case(
+            "multiplex",
+            "2x[3,2]",
+            lambda a, b: C.multiplex([a, b], _index([[1], [0], [1]], "int32")),
+            uniform((3, 2), 1203),
+            uniform((3, 2), 1204),
+        ),
+    ]
+
+
+MANIP24_CASES = manip24_cases()

@@ -1,0 +1,288 @@
+"""The creation, manipulation and index ops of issue 24 (unique_consecutive, index_add,
+expand_as, multiplex, ...): every registered dtype against numpy, the registrations against
+PaddlePaddle 3.3.1's, 0-D, empty, non-contiguous inputs, negative axes, NaN, bad input, the
+paddle.* functions and Tensor methods. tests/ops/test_manip24_paddle.py compares PaddlePaddle
+3.3.1's recorded results and gradients."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import phiops
+import phiops._C_ops as C
+import phiops.generated as phi
+from phiops.generated import backward as B
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.coverage import paddle_data
+from tests.ops.op_testing import cpu_dtypes, op_test
+
+D = DataType
+OPS = ("unique_consecutive", "index_add", "expand_as", "multiplex")
+GRADS = ("index_add_grad", "expand_as_grad", "multiplex_grad")
+
+
+def t(values, dtype=None) -> phiops.Tensor:
+    return phi.to_tensor(np.asarray(values, dtype))
+
+
+def whole(shape: tuple[int, ...], dtype: DataType, seed: int = 0) -> np.ndarray:
+    """Whole numbers in [-5, 5] (every dtype holds them exactly)."""
+    values = np.random.default_rng(seed).integers(-5, 6, size=shape)
+    if dtype == D.BOOL:
+        return (values > 0).astype(bool)
+    if dtype in (D.COMPLEX64, D.COMPLEX128):
+        return (values + 1j * values[::-1]).astype(dtype.numpy_dtype) if values.ndim else values
+    return values.astype(dtype.numpy_dtype)
+
+
+def test_registrations_are_paddles() -> None:
+    kernels = paddle_data()["kernels"]
+    for op in OPS + GRADS:
+        assert sorted(d.name.lower() for d in cpu_dtypes(op)) == sorted(kernels[op]), op
+
+
+# -- unique_consecutive -------------------------------------------------------------------------
+
+
+def unique_consecutive_reference(x: np.ndarray, axis: int | None):
+    """Runs of equal elements (slices) by a plain loop."""
+    if axis is None:
+        items = list(x.reshape(-1))
+        same = lambda a, b: a == b  # noqa: E731
+    else:
+        items = list(np.moveaxis(x, axis, 0))
+        same = lambda a, b: bool(np.array_equal(a, b))  # noqa: E731
+    kept, inverse, counts = [], [], []
+    for item in items:
+        if kept and same(kept[-1], item):
+            counts[-1] += 1
+        else:
+            kept.append(item)
+            counts.append(1)
+        inverse.append(len(kept) - 1)
+    out = np.array(kept, dtype=x.dtype)
+    if axis is not None:
+        out = np.moveaxis(out.reshape((len(kept),) + np.moveaxis(x, axis, 0).shape[1:]), 0, axis)
+    return out, np.array(inverse), np.array(counts)
+
+
+@op_test("unique_consecutive", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("unique_consecutive"), ids=lambda d: d.name.lower())
+def test_unique_consecutive_matches_numpy(dtype: DataType) -> None:
+    x = np.array([[1, 1, 2], [1, 1, 2], [0, 0, 3], [0, 0, 3]]).astype(dtype.numpy_dtype)
+    for axis in (None, 0, 1, -1):
+        out, index, counts = C.unique_consecutive(
+            t(x), True, True, [] if axis is None else [axis], D.INT64
+        )
+        want = unique_consecutive_reference(x, axis)
+        np.testing.assert_array_equal(out.numpy(), want[0])
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(index.numpy(), want[1])
+        np.testing.assert_array_equal(counts.numpy(), want[2])
+        assert index.dtype == counts.dtype == D.INT64
+
+
+@op_test("unique_consecutive", kind="edge")
+def test_unique_consecutive_edges() -> None:
+    out, index, counts = C.unique_consecutive(t(3.0, "float32"), True, True, [], D.INT32)
+    assert out.shape == [1] and index.numpy().tolist() == [0] and counts.numpy().tolist() == [1]
+    assert index.dtype == D.INT32
+    empty = C.unique_consecutive(t(np.zeros(0, "float32")), True, True, [], D.INT64)
+    assert [o.shape for o in empty] == [[0], [0], [0]]
+    # NaN is never equal; a NaN first gives PaddlePaddle 3.3.1's extra entry of count 0
+    nan = np.array([np.nan, np.nan, 1.0, 1.0, np.nan, 2.0], "float32")
+    out, index, counts = C.unique_consecutive(t(nan), True, True, [], D.INT64)
+    np.testing.assert_array_equal(out.numpy(), [np.nan, np.nan, np.nan, 1.0, np.nan, 2.0])
+    assert index.numpy().tolist() == [1, 2, 3, 3, 4, 5]
+    assert counts.numpy().tolist() == [0, 1, 1, 2, 1, 1]
+    out, index, counts = C.unique_consecutive(t(nan[2:]), True, True, [], D.INT64)
+    assert counts.numpy().tolist() == [2, 1, 1]
+    only = C.unique_consecutive(t(np.array([1, 1, 2], "int64")), False, False, [], D.INT64)
+    assert only[1] is None and only[2] is None
+    strided = t(np.array([5, 9, 5, 9, 6], "int32"))[::2]
+    assert C.unique_consecutive(strided, False, True, [], D.INT64)[2].numpy().tolist() == [2, 1]
+    with pytest.raises(InvalidArgumentError, match="dtype"):
+        C.unique_consecutive(t([1.0]), True, True, [], D.FLOAT32)
+    with pytest.raises(InvalidArgumentError, match="axis"):
+        C.unique_consecutive(t(np.ones((2, 2))), True, True, [2], D.INT64)
+    with pytest.raises(InvalidArgumentError, match="axis"):
+        C.unique_consecutive(t(1.0), True, True, [0], D.INT64)
+
+
+def test_paddle_unique_consecutive_returns_what_was_asked() -> None:
+    x = t(np.array([1, 1, 2, 2, 3, 1], "int64"))
+    assert phiops.unique_consecutive(x).numpy().tolist() == [1, 2, 3, 1]
+    out, inverse, counts = x.unique_consecutive(True, True, dtype="int32")
+    assert inverse.numpy().tolist() == [0, 0, 1, 1, 2, 3] and counts.dtype == D.INT32
+    out, counts = phiops.unique_consecutive(x, return_counts=True)
+    assert counts.numpy().tolist() == [2, 2, 1, 1]
+    with pytest.raises(InvalidArgumentError, match="axis"):
+        phiops.unique_consecutive(x, axis=[0])
+
+
+# -- index_add ----------------------------------------------------------------------------------
+
+
+def index_add_reference(x: np.ndarray, index: np.ndarray, value: np.ndarray, axis: int):
+    out = np.moveaxis(x.copy(), axis, 0)
+    moved = np.moveaxis(value, axis, 0)
+    for i, position in enumerate(index):
+        out[position] += moved[i]
+    return np.moveaxis(out, 0, axis)
+
+
+@op_test("index_add", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("index_add"), ids=lambda d: d.name.lower())
+def test_index_add_matches_numpy(dtype: DataType) -> None:
+    x = whole((3, 4), dtype, 1)
+    for axis, index in ((0, [2, 0, 2]), (1, [3, -1]), (-2, [1])):
+        shape = list(x.shape)
+        shape[axis] = len(index)
+        value = whole(tuple(shape), dtype, 2)
+        for index_dtype in ("int32", "int64"):
+            got = C.index_add(t(x), t(index, index_dtype), t(value), axis)
+            assert got.dtype == dtype
+            want = index_add_reference(x, np.array(index) % x.shape[axis], value, axis)
+            np.testing.assert_array_equal(got.numpy(), want)
+
+
+@op_test("index_add", kind="edge")
+def test_index_add_edges() -> None:
+    x = np.arange(6.0).reshape(2, 3)
+    empty = C.index_add(t(x), t(np.zeros(0, "int64")), t(np.zeros((0, 3))), 0)
+    np.testing.assert_array_equal(empty.numpy(), x)
+    strided = t(np.arange(12.0).reshape(2, 6))[:, ::2]
+    got = C.index_add(strided, t([0, 0]), t(np.ones((2, 2))), 1)
+    np.testing.assert_array_equal(got.numpy()[:, 0], [2.0, 8.0])
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.index_add(t(x), t([2]), t(np.ones((1, 3))), 0)
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.index_add(t(x), t([[0]]), t(np.ones((1, 3))), 0)
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.index_add(t(x), t([0.0]), t(np.ones((1, 3))), 0)
+    with pytest.raises(InvalidArgumentError, match="add_value"):
+        C.index_add(t(x), t([0]), t(np.ones((1, 2))), 0)
+    with pytest.raises(InvalidArgumentError, match="add_value"):
+        C.index_add(t(x), t([0, 1]), t(np.ones((1, 3))), 0)
+    with pytest.raises(InvalidArgumentError, match="add_value"):
+        C.index_add(t(x), t([0]), t(np.ones((1, 3), "float32")), 0)
+    with pytest.raises(InvalidArgumentError, match="axis"):
+        C.index_add(t(x), t([0]), t(np.ones((1, 3))), 2)
+    with pytest.raises(InvalidArgumentError, match="x"):
+        C.index_add(t(1.0), t([0]), t(1.0), 0)
+
+
+def test_index_add_grad_gathers_the_added_slices() -> None:
+    out_grad = np.arange(12.0).reshape(3, 4)
+    x_grad, value_grad = B.index_add_grad(t([2, -3]), t(np.zeros((2, 4))), t(out_grad), 0)
+    np.testing.assert_array_equal(x_grad.numpy(), out_grad)
+    np.testing.assert_array_equal(value_grad.numpy(), out_grad[[2, 0]])
+
+
+def test_paddle_index_add_scales_by_alpha() -> None:
+    x = np.ones((2, 3))
+    got = phiops.index_add(t(x), t([1]), 0, t(np.full((1, 3), 2.0)), alpha=3)
+    np.testing.assert_array_equal(got.numpy(), [[1, 1, 1], [7, 7, 7]])
+    target = t(x.copy())
+    assert target.index_add_(t([0]), 1, t(np.ones((2, 1)))) is target
+    np.testing.assert_array_equal(target.numpy()[:, 0], [2.0, 2.0])
+    out = t(np.zeros((2, 3)))
+    phiops.index_add(t(x), t([0]), 0, t(np.ones((1, 3))), out=out)
+    np.testing.assert_array_equal(out.numpy()[0], [2, 2, 2])
+
+
+# -- expand_as ----------------------------------------------------------------------------------
+
+
+@op_test("expand_as", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("expand_as"), ids=lambda d: d.name.lower())
+def test_expand_as_matches_numpy(dtype: DataType) -> None:
+    x = whole((3, 1), dtype, 3)
+    y = t(np.zeros((2, 3, 4), dtype.numpy_dtype))
+    got = C.expand_as(t(x), y, [])
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got.numpy(), np.broadcast_to(x, (2, 3, 4)))
+    np.testing.assert_array_equal(
+        C.expand_as(t(x), None, [3, 5]).numpy(), np.broadcast_to(x, (3, 5))
+    )
+
+
+@op_test("expand_as", kind="edge")
+def test_expand_as_edges() -> None:
+    assert C.expand_as(t(2.5), t(np.zeros((2, 3))), []).numpy().tolist() == [[2.5] * 3] * 2
+    assert C.expand_as(t(np.ones((1, 2))), t(np.zeros((0, 2))), []).shape == [0, 2]
+    # y's shape wins over target_shape, as in PaddlePaddle 3.3.1
+    assert C.expand_as(t([1.0, 2.0]), t(np.zeros((3, 2))), [4, 2]).shape == [3, 2]
+    strided = t(np.arange(6.0))[::2]
+    np.testing.assert_array_equal(
+        C.expand_as(strided, None, [2, 3]).numpy(), [[0, 2, 4], [0, 2, 4]]
+    )
+    with pytest.raises(InvalidArgumentError, match="x"):
+        C.expand_as(t(np.ones(2)), t(np.zeros((2, 3))), [])
+    with pytest.raises(InvalidArgumentError, match="rank"):
+        C.expand_as(t(np.ones((2, 3))), t(np.zeros(3)), [])
+    with pytest.raises(InvalidArgumentError, match="target_shape"):
+        C.expand_as(t(np.ones(3)), None, [])
+    with pytest.raises(InvalidArgumentError, match="target_shape"):
+        C.expand_as(t(np.ones(3)), None, [-1, 3])
+
+
+def test_expand_as_grad_sums_the_broadcast_axes() -> None:
+    out_grad = np.arange(24.0).reshape(2, 3, 4)
+    got = B.expand_as_grad(t(np.zeros((3, 1))), t(out_grad), [2, 3, 4])
+    np.testing.assert_array_equal(got.numpy(), out_grad.sum(axis=(0, 2)).reshape(3, 1))
+
+
+# -- multiplex ----------------------------------------------------------------------------------
+
+
+@op_test("multiplex", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("multiplex"), ids=lambda d: d.name.lower())
+def test_multiplex_matches_numpy(dtype: DataType) -> None:
+    candidates = [whole((4, 3), dtype, seed) for seed in (4, 5, 6)]
+    rows = np.array([[2], [0], [1], [2]])
+    for index_dtype in ("int32", "int64"):
+        got = C.multiplex([t(c) for c in candidates], t(rows, index_dtype))
+        assert got.dtype == dtype
+        want = np.stack([candidates[k][i] for i, k in enumerate(rows[:, 0])])
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+@op_test("multiplex", kind="edge")
+def test_multiplex_edges() -> None:
+    a, b = np.arange(12.0).reshape(3, 2, 2), -np.arange(12.0).reshape(3, 2, 2)
+    fewer = C.multiplex([t(a), t(b)], t([[1], [0]], "int32"))
+    np.testing.assert_array_equal(fewer.numpy(), np.stack([b[0], a[1]]))
+    none = C.multiplex([t(a), t(b)], t(np.zeros((0, 1), "int32")))
+    assert none.shape == [0, 2, 2]
+    strided = t(np.arange(8.0).reshape(4, 2))[::2]
+    got = C.multiplex([strided, t(np.zeros((2, 2)))], t([[0], [1]], "int32"))
+    np.testing.assert_array_equal(got.numpy(), [[0, 1], [0, 0]])
+    two = [t(np.ones((2, 3))), t(np.zeros((2, 3)))]
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.multiplex(two, t([[2], [0]], "int32"))
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.multiplex(two, t([[-1], [0]], "int32"))
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.multiplex(two, t([1, 0], "int32"))
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.multiplex(two, t([[1], [0], [1]], "int32"))
+    with pytest.raises(InvalidArgumentError, match="index"):
+        C.multiplex(two, t([[1.0], [0.0]]))
+    with pytest.raises(InvalidArgumentError, match="inputs"):
+        C.multiplex(two[:1], t([[0], [0]], "int32"))
+    with pytest.raises(InvalidArgumentError, match="inputs"):
+        C.multiplex([t(np.ones(2)), t(np.zeros(2))], t([[1], [0]], "int32"))
+    with pytest.raises(InvalidArgumentError, match="inputs"):
+        C.multiplex([two[0], t(np.zeros((2, 4)))], t([[1], [0]], "int32"))
+
+
+def test_multiplex_grad_routes_each_row_to_its_candidate() -> None:
+    out_grad = np.arange(6.0).reshape(3, 2)
+    grads = B.multiplex_grad(
+        [t(np.zeros((3, 2))), t(np.zeros((3, 2)))], t([[1], [0], [1]], "int32"), t(out_grad)
+    )
+    np.testing.assert_array_equal(grads[0].numpy(), [[0, 0], [2, 3], [0, 0]])
+    np.testing.assert_array_equal(grads[1].numpy(), [[0, 1], [0, 0], [4, 5]])
