@@ -442,6 +442,22 @@ CASES += [
     ("reverse", lambda p, t: p.reverse(t(X), [0, 2])),
     ("reverse-method", lambda p, t: t(M).reverse(1)),
 ]
+
+# the manip24 ops of issue 24 (tests/parity/test_manip24_parity_paddle.py has more)
+_RUNS = np.array([1, 1, 2, 2, 2, 0, 1, 1], "int64")
+_AT = np.array([1, 0, 1], "int64")
+CASES += [
+    ("unique_consecutive", lambda p, t: p.unique_consecutive(t(_RUNS))),
+    (
+        "unique_consecutive-all",
+        lambda p, t: p.unique_consecutive(t(_RUNS), True, True, dtype="int32"),
+    ),
+    ("unique_consecutive-method", lambda p, t: t(M).unique_consecutive(return_counts=True, axis=1)),
+    ("index_add", lambda p, t: p.index_add(t(M), t(_AT), 1, t(M[:, ::-1].copy()))),
+    ("index_add-alpha-method", lambda p, t: t(X).index_add(t(_AT[:2]), 0, t(X), alpha=2)),
+    ("index_add_", lambda p, t: p.index_add_(t(M), t(_AT), 1, t(M), alpha=-1)),
+    ("index_add_-method", lambda p, t: t(M).index_add_(t(_AT[:1]), 0, t(M[:1]))),
+]
 RANDOM = {
     "rand",
     "randn",
