@@ -2493,3 +2493,41 @@ def index_add_(
 
 __all__ += ["unique_consecutive", "index_add", "index_add_"]
 TENSOR_METHODS += ("unique_consecutive", "index_add", "index_add_")
+
+
+def _matrix_size(value: Any, name: str, function: str) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise InvalidArgumentError(f"{function}: '{name}' must be a non-negative int, got {value!r}")
+    return int(value)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> Tensor:
+    """The [2, count] row and column indices of the elements of a ``row`` x ``col`` matrix on
+    or below diagonal ``offset``, row by row."""
+    return _C_ops.tril_indices(
+        _matrix_size(row, "row", "tril_indices"),
+        _matrix_size(col, "col", "tril_indices"),
+        offset,
+        _dtype(dtype, "tril_indices"),
+    )
+
+
+def triu_indices(row: int, col: int | None = None, offset: int = 0, dtype: Any = "int64") -> Tensor:
+    """The [2, count] row and column indices of the elements of a ``row`` x ``col`` matrix
+    (square when ``col`` is None) on or above diagonal ``offset``, row by row."""
+    row = _matrix_size(row, "row", "triu_indices")
+    col = row if col is None else _matrix_size(col, "col", "triu_indices")
+    return _C_ops.triu_indices(row, col, offset, _dtype(dtype, "triu_indices"))
+
+
+def fill_diagonal_(
+    x: Tensor, value: float, offset: int = 0, wrap: bool = False, name: str | None = None
+) -> Tensor:
+    """Writes ``value`` on diagonal ``offset`` of ``x`` in place (``wrap``: for a tall 2-D
+    ``x``, again after each square block; a tensor of more dimensions always wraps, as in
+    PaddlePaddle 3.3.1)."""
+    return _inplace.fill_diagonal_(x, value, offset, wrap if x.ndim == 2 else True)
+
+
+__all__ += ["tril_indices", "triu_indices"]
+TENSOR_METHODS += ("fill_diagonal_",)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, is_known, numel
+from phiops.runtime.infermeta.binary import broadcast_dims
 from phiops.runtime.infermeta.unary import check_axis
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
@@ -17,6 +18,12 @@ __all__ = [
     "expand_as_infer_meta",
     "multiplex_infer_meta",
     "multiplex_grad_infer_meta",
+    "broadcast_tensors_infer_meta",
+    "tril_indices_infer_meta",
+    "triu_indices_infer_meta",
+    "tril_count",
+    "fill_diagonal_infer_meta",
+    "fill_diagonal_grad_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -237,3 +244,91 @@ def multiplex_grad_infer_meta(
     for grad in inputs_grad:
         if grad is not None:
             _set(grad, tuple(out_grad.dims), out_grad.dtype, out_grad)
+
+
+def broadcast_tensors_infer_meta(
+    input: list[MetaTensor], out: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's BroadcastTensorsInferMeta: every output has the broadcast of all the inputs' dims
+    (right-aligned; an extent 1 stretches) and the inputs' one dtype."""
+    if not input:
+        raise InvalidArgumentError("argument 'input' must hold at least one tensor")
+    dims = tuple(input[0].dims)
+    for i, tensor in enumerate(input[1:], start=1):
+        if tensor.dtype != input[0].dtype:
+            raise InvalidArgumentError(
+                f"argument 'input' must hold tensors of one dtype: input[{i}] is "
+                f"{tensor.dtype.name.lower()}, input[0] {input[0].dtype.name.lower()}"
+            )
+        dims = broadcast_dims(dims, tuple(tensor.dims), "input[0..]", f"input[{i}]")
+    for target in out:
+        _set(target, dims, input[0].dtype, input[0])
+
+
+def tril_count(rows: int, cols: int, offset: int) -> int:
+    """How many (i, j) with 0 <= i < rows, 0 <= j < cols lie on or below diagonal ``offset``
+    (j <= i + offset): row i holds clip(i + offset + 1, 0, cols) of them."""
+    rows, cols = max(rows, 0), max(cols, 0)
+    if cols == 0:
+        return 0
+    first = min(max(-offset, 0), rows)  # rows before it hold none
+    full = min(max(cols - offset - 1, first), rows)  # rows from it on hold all cols
+    partial = (full - first) * ((first + offset + 1) + (full + offset)) // 2
+    return partial + cols * (rows - full)
+
+
+def _indices_dtype(dtype: DataType) -> None:
+    if dtype not in INDEX_DTYPES:
+        raise InvalidArgumentError(
+            f"argument 'dtype' must be int32 or int64, got {dtype.name.lower()}"
+        )
+
+
+def tril_indices_infer_meta(
+    rows: int, cols: int, offset: int, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's TrilIndicesInferMeta: [2, count], the row and column indices of the elements of a
+    rows x cols matrix on or below diagonal ``offset``; a negative size counts as 0."""
+    _indices_dtype(dtype)
+    out.set_dims((2, tril_count(rows, cols, offset)))
+    out.set_dtype(dtype)
+
+
+def triu_indices_infer_meta(
+    row: int, col: int, offset: int, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's TriuIndicesInferMeta: [2, count], the row and column indices of the elements of a
+    row x col matrix on or above diagonal ``offset``; a negative size counts as 0."""
+    _indices_dtype(dtype)
+    total = max(row, 0) * max(col, 0)
+    out.set_dims((2, total - tril_count(row, col, offset - 1)))
+    out.set_dtype(dtype)
+
+
+def fill_diagonal_infer_meta(
+    x: MetaTensor,
+    value: float,
+    offset: int,
+    wrap: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's FillDiagonalInferMeta: ``out`` is x's meta; x must be at least 2-D (PHI reads its
+    second extent)."""
+    if len(x.dims) < 2:
+        raise InvalidArgumentError(
+            f"argument 'x' must have at least 2 dimensions, got dims {list(x.dims)}"
+        )
+    _set(out, tuple(x.dims), x.dtype, x)
+
+
+def fill_diagonal_grad_infer_meta(
+    out_grad: MetaTensor,
+    value: float,
+    offset: int,
+    wrap: bool,
+    x_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's FillDiagonalGradInferMeta: ``x_grad`` is out_grad's meta."""
+    fill_diagonal_infer_meta(out_grad, value, offset, wrap, x_grad, config)

@@ -36,6 +36,19 @@ def manip24_cases() -> list[Case]:
             uniform((3, 2), 1203),
             uniform((3, 2), 1204),
         ),
+        case(
+            "broadcast_tensors",
+            "[2,1]x[3]",
+            lambda a, b: (lambda o: o[0] * 2 + o[1] * o[0])(C.broadcast_tensors([a, b])),
+            uniform((2, 1), 1205),
+            uniform((3,), 1206),
+        ),
+        case(
+            "fill_diagonal",
+            "[4,3]-offset1",
+            lambda x: C.fill_diagonal(x, 2.0, 1, False),
+            uniform((4, 3), 1207),
+        ),
     ]
 
 

@@ -14,13 +14,15 @@ import phiops._C_ops as C
 import phiops.generated as phi
 from phiops.generated import backward as B
 from phiops.runtime.common import DataType
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, NotFoundError
 from phiops.runtime.kernels.coverage import paddle_data
 from tests.ops.op_testing import cpu_dtypes, op_test
 
 D = DataType
 OPS = ("unique_consecutive", "index_add", "expand_as", "multiplex")
+OPS += ("broadcast_tensors", "tril_indices", "triu_indices", "fill_diagonal")
 GRADS = ("index_add_grad", "expand_as_grad", "multiplex_grad")
+GRADS += ("broadcast_tensors_grad", "fill_diagonal_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -33,7 +35,7 @@ def whole(shape: tuple[int, ...], dtype: DataType, seed: int = 0) -> np.ndarray:
     if dtype == D.BOOL:
         return (values > 0).astype(bool)
     if dtype in (D.COMPLEX64, D.COMPLEX128):
-        return (values + 1j * values[::-1]).astype(dtype.numpy_dtype) if values.ndim else values
+        return (values + 1j * np.flip(values)).astype(dtype.numpy_dtype)
     return values.astype(dtype.numpy_dtype)
 
 
@@ -286,3 +288,142 @@ def test_multiplex_grad_routes_each_row_to_its_candidate() -> None:
     )
     np.testing.assert_array_equal(grads[0].numpy(), [[0, 0], [2, 3], [0, 0]])
     np.testing.assert_array_equal(grads[1].numpy(), [[0, 1], [0, 0], [4, 5]])
+
+
+# -- broadcast_tensors --------------------------------------------------------------------------
+
+
+@op_test("broadcast_tensors", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("broadcast_tensors"), ids=lambda d: d.name.lower())
+def test_broadcast_tensors_matches_numpy(dtype: DataType) -> None:
+    arrays = [whole((2, 1, 3), dtype, 7), whole((4, 1), dtype, 8), whole((), dtype, 9)]
+    got = C.broadcast_tensors([t(a) for a in arrays])
+    for mine, want in zip(got, np.broadcast_arrays(*arrays)):
+        assert mine.dtype == dtype
+        np.testing.assert_array_equal(mine.numpy(), want)
+
+
+@op_test("broadcast_tensors", kind="edge")
+def test_broadcast_tensors_edges() -> None:
+    (single,) = C.broadcast_tensors([t(np.ones((2, 3)))])
+    assert single.shape == [2, 3]
+    assert [o.shape for o in C.broadcast_tensors([t(1.0), t(np.ones((0, 1)))])] == [[0, 1]] * 2
+    strided = t(np.arange(6.0))[::2]
+    got = C.broadcast_tensors([strided, t(np.zeros((2, 1)))])
+    np.testing.assert_array_equal(got[0].numpy(), [[0, 2, 4], [0, 2, 4]])
+    with pytest.raises(InvalidArgumentError, match="input"):
+        C.broadcast_tensors([t(np.ones((2, 3))), t(np.ones(2))])
+    with pytest.raises(InvalidArgumentError, match="dtype"):
+        C.broadcast_tensors([t(np.ones(3)), t(np.ones(3, "int32"))])
+    with pytest.raises(InvalidArgumentError, match="input"):
+        C.broadcast_tensors([])
+
+
+def test_broadcast_tensors_grad_sums_the_broadcast_axes() -> None:
+    grads = B.broadcast_tensors_grad(
+        [t(np.zeros((2, 1))), t(np.zeros(3))], [t(np.ones((2, 3))), t(np.ones((2, 3)) * 2)]
+    )
+    np.testing.assert_array_equal(grads[0].numpy(), [[3.0], [3.0]])
+    np.testing.assert_array_equal(grads[1].numpy(), [4.0, 4.0, 4.0])
+
+
+# -- tril_indices, triu_indices -----------------------------------------------------------------
+
+
+@op_test("tril_indices", "triu_indices", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("tril_indices"), ids=lambda d: d.name.lower())
+def test_tril_triu_indices_match_numpy(dtype: DataType) -> None:
+    for rows, cols, offset in ((4, 3, 0), (3, 5, 1), (5, 5, -2), (2, 6, 3)):
+        lower = C.tril_indices(rows, cols, offset, dtype)
+        assert lower.dtype == dtype
+        np.testing.assert_array_equal(lower.numpy(), np.tril_indices(rows, offset, cols))
+        upper = C.triu_indices(rows, cols, offset, dtype)
+        assert upper.dtype == dtype
+        np.testing.assert_array_equal(upper.numpy(), np.triu_indices(rows, offset, cols))
+
+
+@op_test("tril_indices", "triu_indices", kind="edge")
+def test_tril_triu_indices_edges() -> None:
+    assert C.tril_indices(0, 4, 0, D.INT64).shape == [2, 0]
+    assert C.tril_indices(-1, 4, 0, D.INT64).shape == [2, 0]  # as PaddlePaddle 3.3.1
+    assert C.tril_indices(3, 4, -5, D.INT64).shape == [2, 0]
+    assert C.tril_indices(3, 4, 9, D.INT64).shape == [2, 12]
+    assert C.triu_indices(3, 4, 9, D.INT32).shape == [2, 0]
+    assert C.triu_indices(3, 4, -9, D.INT32).shape == [2, 12]
+    # no float kernel, as in PaddlePaddle 3.3.1 (NotFound there too)
+    with pytest.raises(NotFoundError, match="tril_indices"):
+        C.tril_indices(3, 3, 0, D.FLOAT32)
+    with pytest.raises(NotFoundError, match="triu_indices"):
+        C.triu_indices(3, 3, 0, D.FLOAT32)
+
+
+def test_paddle_tril_triu_indices() -> None:
+    np.testing.assert_array_equal(phiops.tril_indices(3, 3).numpy(), np.tril_indices(3))
+    upper = phiops.triu_indices(3, None, 1, "int32")
+    assert upper.dtype == D.INT32
+    np.testing.assert_array_equal(upper.numpy(), np.triu_indices(3, 1))
+    with pytest.raises(InvalidArgumentError, match="row"):
+        phiops.tril_indices(-1, 3)
+    with pytest.raises(InvalidArgumentError, match="col"):
+        phiops.triu_indices(3, 2.5)
+
+
+# -- fill_diagonal ------------------------------------------------------------------------------
+
+
+def fill_diagonal_reference(x: np.ndarray, value: float, offset: int, wrap: bool) -> np.ndarray:
+    """A 2-D x's diagonal by (row, column) pairs; wrapped blocks start dims[1] + 1 rows on."""
+    out = x.copy()
+    rows, cols = x.shape
+    for row in range(rows):
+        block, within = divmod(row, cols + 1)
+        if block and not wrap:
+            break
+        column = within + offset
+        if within < cols and 0 <= column < cols:
+            out[row, column] = value
+    return out
+
+
+@op_test("fill_diagonal", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("fill_diagonal"), ids=lambda d: d.name.lower())
+def test_fill_diagonal_matches_numpy(dtype: DataType) -> None:
+    for shape, offset, wrap in (((3, 4), 0, False), ((3, 4), 1, False), ((4, 3), -1, False)):
+        x = whole(shape, dtype, 10)
+        got = C.fill_diagonal(t(x), 3.0, offset, wrap)
+        assert got.dtype == dtype
+        want = fill_diagonal_reference(x, np.asarray(3.0).astype(x.dtype), offset, wrap)
+        np.testing.assert_array_equal(got.numpy(), want)
+    tall = whole((7, 3), dtype, 11)
+    np.testing.assert_array_equal(
+        C.fill_diagonal(t(tall), 1.0, 0, True).numpy(),
+        fill_diagonal_reference(tall, np.asarray(1.0).astype(tall.dtype), 0, True),
+    )
+
+
+@op_test("fill_diagonal", kind="edge")
+def test_fill_diagonal_edges() -> None:
+    # an integer x truncates the value; a cube gets its diagonal, other 3-D shapes PHI's walk
+    assert np.diag(C.fill_diagonal(t(np.zeros((3, 3), "int32")), 2.7, 0, False).numpy()).tolist() == [2, 2, 2]
+    cube = C.fill_diagonal(t(np.zeros((2, 2, 2))), 5.0, 0, False).numpy()
+    assert cube[0, 0, 0] == 5.0 and cube.sum() == 5.0  # as PaddlePaddle 3.3.1
+    cube = C.fill_diagonal(t(np.zeros((2, 2, 2))), 5.0, 0, True).numpy()
+    assert cube[0, 0, 0] == cube[1, 1, 1] == 5.0 and cube.sum() == 10.0
+    assert C.fill_diagonal(t(np.zeros((0, 3))), 1.0, 0, False).shape == [0, 3]
+    strided = t(np.zeros((4, 3)))[::2]
+    np.testing.assert_array_equal(
+        C.fill_diagonal(strided, 1.0, 0, False).numpy(), [[1, 0, 0], [0, 1, 0]]
+    )
+    with pytest.raises(InvalidArgumentError, match="x"):
+        C.fill_diagonal(t(np.zeros(3)), 1.0, 0, False)
+
+
+def test_fill_diagonal_grad_zeroes_the_written_positions() -> None:
+    got = B.fill_diagonal_grad(t(np.full((3, 4), 2.0)), 5.0, 1, False)
+    np.testing.assert_array_equal(got.numpy(), fill_diagonal_reference(np.full((3, 4), 2.0), 0.0, 1, False))
+
+
+def test_tensor_fill_diagonal_writes_in_place() -> None:
+    x = t(np.zeros((3, 3)))
+    assert x.fill_diagonal_(4.0, offset=-1) is x
+    np.testing.assert_array_equal(x.numpy(), np.diag([4.0, 4.0], -1))

@@ -457,6 +457,12 @@ CASES += [
     ("index_add-alpha-method", lambda p, t: t(X).index_add(t(_AT[:2]), 0, t(X), alpha=2)),
     ("index_add_", lambda p, t: p.index_add_(t(M), t(_AT), 1, t(M), alpha=-1)),
     ("index_add_-method", lambda p, t: t(M).index_add_(t(_AT[:1]), 0, t(M[:1]))),
+    ("tril_indices", lambda p, t: p.tril_indices(4, 3)),
+    ("tril_indices-offset-int32", lambda p, t: p.tril_indices(3, 5, -1, "int32")),
+    ("triu_indices", lambda p, t: p.triu_indices(4)),
+    ("triu_indices-offset", lambda p, t: p.triu_indices(3, 5, offset=2)),
+    ("fill_diagonal_-method", lambda p, t: t(M).fill_diagonal_(7.0, offset=1)),
+    ("fill_diagonal_-3d-method", lambda p, t: t(X[:, :, :3].copy()).fill_diagonal_(1.0)),
 ]
 RANDOM = {
     "rand",

@@ -393,5 +393,7 @@ _OVERRIDES.update(
         "unique_consecutive": {"dtype": "int64"},
         "index_add": {"index": _index((2,))},
         "expand_as": {"target_shape": [2, 2, 3]},
+        "tril_indices": {"dtype": "int64"},
+        "triu_indices": {"dtype": "int64"},
     }
 )

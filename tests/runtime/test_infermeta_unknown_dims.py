@@ -1256,6 +1256,11 @@ CASES.update(
         ],
         "multiplex_infer_meta": [Case(([t(4, 3), t(4, 3)], t(4, 1, dtype=I64)))],
         "multiplex_grad_infer_meta": [Case((t(4, 1, dtype=I64), t(4, 3)), (), (2,))],
+        "broadcast_tensors_infer_meta": [Case(([t(2, 1, 3), t(4, 1), t()],), (), (3,))],
+        "tril_indices_infer_meta": [Case((), (4, 3, 0, I64))],
+        "triu_indices_infer_meta": [Case((), (4, 3, -1, DataType.INT32))],
+        "fill_diagonal_infer_meta": [Case((t(3, 4),), (1.0, 0, False))],
+        "fill_diagonal_grad_infer_meta": [Case((t(3, 4),), (1.0, 1, True))],
     }
 )
 MISMATCHES.update(
@@ -1264,5 +1269,6 @@ MISMATCHES.update(
         "index_add_grad_infer_meta": Case((t(2, dtype=I64), t(2, 5), t(3, 4)), (0,), (0, 0)),
         "expand_as_infer_meta": Case((t(3, 2), t(2, 3, 4)), ((),)),
         "multiplex_infer_meta": Case(([t(4, 3), t(4, 2)], t(4, 1, dtype=I64))),
+        "broadcast_tensors_infer_meta": Case(([t(2, 3), t(4)],), (), (2,)),
     }
 )

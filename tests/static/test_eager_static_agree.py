@@ -940,5 +940,11 @@ ARGUMENTS.update(
         "multiplex_grad": lambda f, t: [
             [t((2, 3), "float32"), t((2, 3), "float32")], t((2, 1), "int32"), t((2, 3), "float32")
         ],
+        "broadcast_tensors": lambda f, t: [[t((2, 1), "float32"), t((3,), "float32")]],
+        "broadcast_tensors_grad": lambda f, t: [
+            [t((2, 1), "float32"), t((3,), "float32")], [t((2, 3), "float32")] * 2
+        ],
+        "tril_indices": lambda f, t: [4, 3, 0, "int64"],
+        "triu_indices": lambda f, t: [4, 3, 1, "int32"],
     }
 )  # fmt: skip

@@ -5,7 +5,7 @@ CPU, on inputs with their edges (NaN runs, repeated and negative indices, empty 
 
 Cases use the format of tests/tools/make_losscum_fixtures.py (``via``, tensor inputs, arguments
 with ``"$x"`` for input ``x``, here also inside a list: ``["$a", "$b"]`` for a Tensor[]
-argument); ``run(lib, case)`` runs one on ``paddle`` or ``phiops`` alike:
+argument, and ``"@cpu"`` for the CPU place); ``run(lib, case)`` runs one on ``paddle`` or ``phiops`` alike:
 tests/ops/test_manip24_paddle.py compares phiops with the recording (no PaddlePaddle needed) and
 tests/parity/test_manip24_parity_paddle.py runs both live.
 
@@ -190,12 +190,84 @@ def multiplex_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def broadcast_tensors_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    kinds = ("bool", "complex64", "complex128", "float16", "float32", "float64", "int32", "int64")
+    for dtype in kinds:
+        def make(name: str, n: int, shape: list[int], seed: int) -> list:
+            values = _values(n, seed)
+            if dtype == "bool":
+                values = [v > 0 for v in values]
+            elif "complex" in dtype:
+                values = _complex(values)
+            return tensor(name, values, shape, dtype)
+
+        a, b, c = make("a", 6, [2, 1, 3], 12), make("b", 4, [4, 1], 13), make("c", 1, [], 14)
+        out[f"broadcast_tensors-{dtype}"] = case(
+            "op", "broadcast_tensors", [a, b, c], [["$a", "$b", "$c"]]
+        )
+        out[f"broadcast_tensors-api-{dtype}"] = case(
+            "api", "broadcast_tensors", [a, b], [["$a", "$b"]]
+        )
+    out["broadcast_tensors-empty"] = case(
+        "op",
+        "broadcast_tensors",
+        [tensor("a", [1.0], [], "float32"), tensor("b", [], [0, 2], "float32")],
+        [["$a", "$b"]],
+    )
+    return out
+
+
+def indices_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for op in ("tril_indices", "triu_indices"):
+        for dtype in ("int32", "int64"):
+            for rows, cols, offset in ((4, 3, 0), (3, 5, 1), (5, 5, -2), (0, 3, 0), (3, 4, 9)):
+                out[f"{op}-{rows}x{cols}-{offset}-{dtype}"] = case(
+                    "op", op, [], [rows, cols, offset, dtype, "@cpu"]
+                )
+        out[f"{op}-api"] = case("api", op, [], [4, 3])
+        out[f"{op}-api-offset-int32"] = case("api", op, [], [3, 5, -1, "int32"])
+    out["triu_indices-api-square"] = case("api", "triu_indices", [], [4], {"offset": 1})
+    return out
+
+
+def fill_diagonal_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("bool", "float16", "float32", "float64", "int32", "int64"):
+        values = _values(12, 15)
+        if dtype == "bool":
+            values = [v > 0 for v in values]
+        x = tensor("x", values, [3, 4], dtype)
+        for offset in (0, 2, -1):
+            out[f"fill_diagonal-{dtype}-offset{offset}"] = case(
+                "op", "fill_diagonal", [x], ["$x", 2.7, offset, False]
+            )
+        tall = tensor("x", _values(21, 16) if dtype != "bool" else [True] * 21, [7, 3], dtype)
+        out[f"fill_diagonal-wrap-{dtype}"] = case(
+            "op", "fill_diagonal", [tall], ["$x", -1.0, 0, True]
+        )
+        out[f"fill_diagonal-nowrap-{dtype}"] = case(
+            "op", "fill_diagonal", [tall], ["$x", -1.0, 1, False]
+        )
+    for shape in ([2, 2, 2], [2, 3, 2], [3, 3, 3]):
+        n = int(np.prod(shape))
+        for wrap in (False, True):
+            out[f"fill_diagonal-{shape}-{wrap}"] = case(
+                "op", "fill_diagonal", [tensor("x", _values(n, 17), shape, "float64")], ["$x", 9.0, 0, wrap]
+            )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
         **unique_consecutive_cases(),
         **index_add_cases(),
         **expand_as_cases(),
         **multiplex_cases(),
+        **broadcast_tensors_cases(),
+        **indices_cases(),
+        **fill_diagonal_cases(),
     }
 
 
@@ -211,6 +283,8 @@ def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:
             return [resolve(v) for v in value]
         if isinstance(value, str) and value.startswith("$"):
             return tensors[value[1:]]
+        if value == "@cpu":  # PaddlePaddle's _C_ops creation functions need the place
+            return lib.CPUPlace()
         if isinstance(value, str) and case["via"] == "op" and value in ("int32", "int64"):
             return getattr(lib, value)
         return value

@@ -1,17 +1,20 @@
-"""Grad kernels of the manip24 ops of issue 24 (index_add_grad, expand_as_grad, multiplex_grad),
-for the dtypes PaddlePaddle 3.3.1 registers on CPU.
+"""Grad kernels of the manip24 ops of issue 24 (index_add_grad, expand_as_grad, multiplex_grad,
+broadcast_tensors_grad, fill_diagonal_grad), for the dtypes PaddlePaddle 3.3.1 registers on CPU.
 
 - index_add_grad: ``x_grad`` is ``out_grad``; ``add_value_grad`` gathers ``out_grad``'s slices
   at ``index`` along ``axis``.
 - expand_as_grad: ``out_grad`` summed over the axes the forward broadcast.
 - multiplex_grad: row i of ``out_grad`` goes to row i of ``inputs_grad[index[i, 0]]``, every
   other row is zero.
+- broadcast_tensors_grad: each ``out_grad`` summed over the axes its input was broadcast along.
+- fill_diagonal_grad: ``out_grad`` with the positions the forward wrote set to zero.
 """
 
 from __future__ import annotations
 
 from phiops.runtime.common import DataType
-from phiops.runtime.kernels.impl.manip24_kernel import any_dtype, checked_index
+from phiops.runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
+from phiops.runtime.kernels.impl.manip24_kernel import any_dtype, checked_index, diagonal_walk
 from phiops.runtime.kernels.impl.manipulation_grad_kernel import expand_grad_kernel
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
@@ -21,6 +24,9 @@ D = DataType
 INDEX_ADD_GRAD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 EXPAND_AS_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 MULTIPLEX_GRAD_DTYPES = (D.COMPLEX128, D.COMPLEX64, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+BROADCAST_TENSORS_GRAD_DTYPES = (D.COMPLEX128, D.COMPLEX64, D.FLOAT16, D.FLOAT32, D.FLOAT64)
+BROADCAST_TENSORS_GRAD_DTYPES += (D.INT32, D.INT64)
+FILL_DIAGONAL_GRAD_DTYPES = (D.BOOL, D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 
 
 @register_kernel(
@@ -57,3 +63,22 @@ def multiplex_grad_kernel(
     zero = xp.zeros((), dtype=out_grad.dtype)
     shape = (-1,) + (1,) * (out_grad.ndim - 1)
     return [xp.where((rows == k).reshape(shape), out_grad, zero) for k in range(len(inputs))]
+
+
+@register_kernel("broadcast_tensors_grad", dtypes=BROADCAST_TENSORS_GRAD_DTYPES)
+def broadcast_tensors_grad_kernel(
+    ctx: KernelContext, input: list[Array], out_grad: list[Array]
+) -> list[Array]:
+    xp = ctx.xp
+    grads = [reduce_to_shape(xp, grad, tuple(x.shape)) for x, grad in zip(input, out_grad)]
+    return [g.copy() if g is grad else g for g, grad in zip(grads, out_grad)]
+
+
+@register_kernel("fill_diagonal_grad", dtypes=FILL_DIAGONAL_GRAD_DTYPES)
+def fill_diagonal_grad_kernel(
+    ctx: KernelContext, out_grad: Array, value: float, offset: int, wrap: bool
+) -> Array:
+    xp = ctx.xp
+    x_grad = out_grad.copy()
+    x_grad.reshape(-1)[diagonal_walk(xp, out_grad.shape, offset, wrap)] = 0
+    return x_grad

@@ -1,5 +1,5 @@
-"""Kernels of the manip24 ops of issue 24: unique_consecutive, index_add, expand_as and
-multiplex, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
+"""Kernels of the manip24 ops of issue 24: unique_consecutive, index_add, expand_as,
+multiplex, broadcast_tensors, tril_indices, triu_indices and fill_diagonal, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
 <op>_kernel.cc).
 
 PHI's semantics, checked against 3.3.1:
@@ -14,11 +14,23 @@ PHI's semantics, checked against 3.3.1:
 - expand_as: x broadcast to y's dims (to ``target_shape`` without y).
 - multiplex: row i of the result is row i of ``inputs[index[i, 0]]``; an index outside
   [0, len(inputs)) is an InvalidArgumentError (3.3.1: PreconditionNotMet).
+- broadcast_tensors: every input broadcast to the inputs' common shape.
+- tril_indices / triu_indices: the [2, count] row and column indices, row by row, of the
+  elements of a rows x cols matrix on or below (above) diagonal ``offset``.
+- fill_diagonal: PHI's walk over x's elements in memory order, reproduced: from 0 in steps of
+  CalStride(dims) (1 + d[-1] + d[-1] * d[-2] + ...), up to dims[1]**2 elements (all of them with
+  ``wrap``), writing ``value`` (a float32, cast to x's dtype, truncated for integers) at position
+  + ``offset`` where that stays in the same row of dims[1] elements. For a 2-D x this is the
+  diagonal ``offset``, restarting after each square block with ``wrap``; for more dimensions
+  only the first element of the walk lands on the diagonal unless every extent is equal, as in
+  3.3.1.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
@@ -27,6 +39,11 @@ from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
+
+BROADCAST_TENSORS_DTYPES = (D.BOOL, D.COMPLEX128, D.COMPLEX64, D.FLOAT16, D.FLOAT32, D.FLOAT64)
+BROADCAST_TENSORS_DTYPES += (D.INT32, D.INT64)
+INDICES_DTYPES = (D.INT32, D.INT64)
+FILL_DIAGONAL_DTYPES = (D.BOOL, D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 
 UNIQUE_CONSECUTIVE_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 INDEX_ADD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
@@ -127,3 +144,59 @@ def multiplex_kernel(ctx: KernelContext, inputs: list[Array], index: Array) -> A
         )
     stacked = xp.stack(inputs)
     return stacked[rows, xp.arange(rows.size)].copy()
+
+
+@register_kernel("broadcast_tensors", dtypes=BROADCAST_TENSORS_DTYPES)
+def broadcast_tensors_kernel(ctx: KernelContext, input: list[Array]) -> list[Array]:
+    xp = ctx.xp
+    shape = xp.broadcast_shapes(*(x.shape for x in input))
+    return [xp.broadcast_to(x, shape).copy() for x in input]
+
+
+@register_kernel("tril_indices", dtypes=INDICES_DTYPES)
+def tril_indices_kernel(
+    ctx: KernelContext, rows: int, cols: int, offset: int, dtype: DataType
+) -> Array:
+    xp = ctx.xp
+    below = xp.tri(max(rows, 0), max(cols, 0), offset, dtype=bool)
+    return xp.stack(xp.nonzero(below)).astype(dtype.numpy_dtype).reshape(2, -1)
+
+
+@register_kernel("triu_indices", dtypes=INDICES_DTYPES)
+def triu_indices_kernel(
+    ctx: KernelContext, row: int, col: int, offset: int, dtype: DataType
+) -> Array:
+    xp = ctx.xp
+    above = ~xp.tri(max(row, 0), max(col, 0), offset - 1, dtype=bool)
+    return xp.stack(xp.nonzero(above)).astype(dtype.numpy_dtype).reshape(2, -1)
+
+
+def diagonal_walk(xp: Any, dims: tuple[int, ...], offset: int, wrap: bool) -> Array:
+    """The flat positions PHI's fill_diagonal kernels write (see the module docstring)."""
+    size = 1
+    stride = 0
+    for extent in reversed(dims):
+        stride += size
+        size *= extent
+    width = dims[1]
+    if not wrap:
+        size = min(size, width * width)
+    if size <= 0 or width == 0:
+        return xp.zeros(0, dtype=xp.int64)
+    walk = xp.arange(0, size, stride, dtype=xp.int64)
+    column = walk % width + offset
+    return walk[(column >= 0) & (column < width)] + offset
+
+
+@register_kernel("fill_diagonal", dtypes=FILL_DIAGONAL_DTYPES)
+def fill_diagonal_kernel(
+    ctx: KernelContext, x: Array, value: float, offset: int, wrap: bool
+) -> Array:
+    xp = ctx.xp
+    out = x.copy()
+    flat = out.reshape(-1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        # the attribute is a C++ float: a float64 x gets float32(value)
+        filler = np.asarray(value, dtype=np.float32).astype(x.dtype)
+        flat[diagonal_walk(xp, x.shape, offset, wrap)] = filler
+    return out
