@@ -24,6 +24,9 @@ __all__ = [
     "tril_count",
     "fill_diagonal_infer_meta",
     "fill_diagonal_grad_infer_meta",
+    "fill_diagonal_tensor_infer_meta",
+    "fill_diagonal_tensor_grad_infer_meta",
+    "diagonal_length",
 ]
 
 _RUNTIME = MetaConfig()
@@ -332,3 +335,65 @@ def fill_diagonal_grad_infer_meta(
 ) -> None:
     """PHI's FillDiagonalGradInferMeta: ``x_grad`` is out_grad's meta."""
     fill_diagonal_infer_meta(out_grad, value, offset, wrap, x_grad, config)
+
+
+def diagonal_length(rows: int, cols: int, offset: int) -> int:
+    """The length of diagonal ``offset`` of a rows x cols matrix (UNKNOWN if either is)."""
+    if not (is_known(rows) and is_known(cols)):
+        return UNKNOWN
+    if offset >= 0:
+        return max(0, min(rows, cols - offset))
+    return max(0, min(rows + offset, cols))
+
+
+def _diagonal_axes(rank: int, dim1: int, dim2: int) -> tuple[int, int]:
+    if rank < 2:
+        raise InvalidArgumentError(f"argument 'x' must have at least 2 dimensions, got {rank}")
+    first = check_axis(dim1, rank, "dim1")
+    second = check_axis(dim2, rank, "dim2")
+    if first == second:
+        raise InvalidArgumentError(
+            f"arguments 'dim1' and 'dim2' must name two different axes, got {dim1} and {dim2}"
+        )
+    return first, second
+
+
+def fill_diagonal_tensor_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor,
+    offset: int,
+    dim1: int,
+    dim2: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's FillDiagonalTensorInferMeta: ``out`` is x's meta; ``y`` (of x's dtype) has x's
+    dims without ``dim1`` and ``dim2``, then the length of diagonal ``offset`` of those two."""
+    dims = tuple(x.dims)
+    first, second = _diagonal_axes(len(dims), dim1, dim2)
+    if y.dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'y' must have the dtype {x.dtype.name.lower()} of 'x', got "
+            f"{y.dtype.name.lower()}"
+        )
+    rest = tuple(extent for i, extent in enumerate(dims) if i not in (first, second))
+    want = rest + (diagonal_length(dims[first], dims[second], offset),)
+    if not dims_match(tuple(y.dims), want, config):
+        raise InvalidArgumentError(
+            f"argument 'y' must have dims {list(want)} (x's dims {list(dims)} without dim1 "
+            f"{dim1} and dim2 {dim2}, then the length of diagonal {offset}), got {list(y.dims)}"
+        )
+    _set(out, dims, x.dtype, x)
+
+
+def fill_diagonal_tensor_grad_infer_meta(
+    out_grad: MetaTensor,
+    offset: int,
+    dim1: int,
+    dim2: int,
+    x_grad: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's FillDiagonalTensorGradInferMeta: ``x_grad`` is out_grad's meta."""
+    _diagonal_axes(len(out_grad.dims), dim1, dim2)
+    _set(x_grad, tuple(out_grad.dims), out_grad.dtype, out_grad)

@@ -49,6 +49,12 @@ def manip24_cases() -> list[Case]:
             lambda x: C.fill_diagonal(x, 2.0, 1, False),
             uniform((4, 3), 1207),
         ),
+        case(
+            "fill_diagonal_tensor",
+            "[2,3,4]-offset-1-dims(2,1)",
+            lambda x: C.fill_diagonal_tensor(x, phiops.ones([2, 3], dtype="float64"), -1, 2, 1),
+            uniform((2, 3, 4), 1208),
+        ),
     ]
 
 

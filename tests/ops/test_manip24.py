@@ -21,8 +21,9 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 D = DataType
 OPS = ("unique_consecutive", "index_add", "expand_as", "multiplex")
 OPS += ("broadcast_tensors", "tril_indices", "triu_indices", "fill_diagonal")
+OPS += ("fill_diagonal_tensor",)
 GRADS = ("index_add_grad", "expand_as_grad", "multiplex_grad")
-GRADS += ("broadcast_tensors_grad", "fill_diagonal_grad")
+GRADS += ("broadcast_tensors_grad", "fill_diagonal_grad", "fill_diagonal_tensor_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -427,3 +428,71 @@ def test_tensor_fill_diagonal_writes_in_place() -> None:
     x = t(np.zeros((3, 3)))
     assert x.fill_diagonal_(4.0, offset=-1) is x
     np.testing.assert_array_equal(x.numpy(), np.diag([4.0, 4.0], -1))
+
+
+# -- fill_diagonal_tensor -----------------------------------------------------------------------
+
+
+def fill_diagonal_tensor_reference(x, y, offset, dim1, dim2):
+    out = np.moveaxis(x.copy(), (dim1, dim2), (-2, -1))
+    rows, cols = out.shape[-2:]
+    k = 0
+    for i in range(rows):
+        j = i + offset
+        if 0 <= j < cols:
+            out[..., i, j] = y[..., k]
+            k += 1
+    return np.moveaxis(out, (-2, -1), (dim1, dim2))
+
+
+@op_test("fill_diagonal_tensor", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("fill_diagonal_tensor"), ids=lambda d: d.name.lower())
+def test_fill_diagonal_tensor_matches_numpy(dtype: DataType) -> None:
+    x = whole((2, 3, 4), dtype, 12)
+    for offset, dim1, dim2, y_shape in ((0, 1, 2, (2, 3)), (1, 2, 0, (3, 1)), (-1, 2, 1, (2, 3))):
+        y = whole(y_shape, dtype, 13)
+        got = C.fill_diagonal_tensor(t(x), t(y), offset, dim1, dim2)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(
+            got.numpy(), fill_diagonal_tensor_reference(x, y, offset, dim1, dim2)
+        )
+
+
+@op_test("fill_diagonal_tensor", kind="edge")
+def test_fill_diagonal_tensor_edges() -> None:
+    x = np.zeros((3, 4))
+    got = C.fill_diagonal_tensor(t(x), t([1.0, 2.0, 3.0]), -1, 1, -2)  # negative dims count from the end
+    np.testing.assert_array_equal(got.numpy(), fill_diagonal_tensor_reference(x, np.array([1.0, 2.0, 3.0]), -1, 1, 0))
+    assert C.fill_diagonal_tensor(t(x), t(np.zeros(0)), 9, 0, 1).shape == [3, 4]
+    strided = t(np.zeros((6, 3)))[::2]
+    np.testing.assert_array_equal(
+        C.fill_diagonal_tensor(strided, t([1.0, 2.0, 3.0]), 0, 0, 1).numpy(), np.diag([1.0, 2.0, 3.0])
+    )
+    with pytest.raises(InvalidArgumentError, match="'y'"):
+        C.fill_diagonal_tensor(t(x), t([1.0, 2.0]), 0, 0, 1)
+    with pytest.raises(InvalidArgumentError, match="'y'"):
+        C.fill_diagonal_tensor(t(x), t(np.ones(3, "int64")), 0, 0, 1)
+    with pytest.raises(InvalidArgumentError, match="dim"):
+        C.fill_diagonal_tensor(t(x), t([1.0, 2.0, 3.0]), 0, 0, 0)
+    with pytest.raises(InvalidArgumentError, match="dim2"):
+        C.fill_diagonal_tensor(t(x), t([1.0, 2.0, 3.0]), 0, 0, 2)
+    with pytest.raises(InvalidArgumentError, match="x"):
+        C.fill_diagonal_tensor(t(np.zeros(3)), t([1.0]), 0, 0, 1)
+
+
+def test_fill_diagonal_tensor_grad_zeroes_the_diagonal_and_skips_y() -> None:
+    got = B.fill_diagonal_tensor_grad(t(np.full((3, 4), 2.0)), 1, 0, 1)
+    want = np.full((3, 4), 2.0)
+    want[[0, 1, 2], [1, 2, 3]] = 0
+    np.testing.assert_array_equal(got.numpy(), want)
+    x = phi.to_tensor(np.zeros((2, 2)), stop_gradient=False)
+    y = phi.to_tensor(np.ones(2), stop_gradient=False)
+    grads = phiops.grad([C.fill_diagonal_tensor(x, y, 0, 0, 1)], [x, y], allow_unused=True)
+    assert grads[1] is None
+
+
+def test_tensor_fill_diagonal_tensor_methods() -> None:
+    z = t(np.zeros((3, 3)))
+    np.testing.assert_array_equal(z.fill_diagonal_tensor(t(np.ones(3))).numpy(), np.eye(3))
+    assert z.fill_diagonal_tensor_(t(np.ones(2)), offset=-1) is z
+    np.testing.assert_array_equal(z.numpy(), np.eye(3, k=-1))

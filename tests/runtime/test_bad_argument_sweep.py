@@ -395,5 +395,7 @@ _OVERRIDES.update(
         "expand_as": {"target_shape": [2, 2, 3]},
         "tril_indices": {"dtype": "int64"},
         "triu_indices": {"dtype": "int64"},
+        "fill_diagonal_tensor": {"y": _tensor(shape=(2,))},
+        "fill_diagonal_tensor_": {"y": _tensor(shape=(2,))},
     }
 )

@@ -1261,6 +1261,11 @@ CASES.update(
         "triu_indices_infer_meta": [Case((), (4, 3, -1, DataType.INT32))],
         "fill_diagonal_infer_meta": [Case((t(3, 4),), (1.0, 0, False))],
         "fill_diagonal_grad_infer_meta": [Case((t(3, 4),), (1.0, 1, True))],
+        "fill_diagonal_tensor_infer_meta": [
+            Case((t(2, 3, 4), t(2, 3)), (-1, 2, 1)),
+            Case((t(3, 4), t(3)), (1, 0, 1), label="offset"),
+        ],
+        "fill_diagonal_tensor_grad_infer_meta": [Case((t(2, 3, 4),), (0, 0, -1))],
     }
 )
 MISMATCHES.update(
@@ -1270,5 +1275,6 @@ MISMATCHES.update(
         "expand_as_infer_meta": Case((t(3, 2), t(2, 3, 4)), ((),)),
         "multiplex_infer_meta": Case(([t(4, 3), t(4, 2)], t(4, 1, dtype=I64))),
         "broadcast_tensors_infer_meta": Case(([t(2, 3), t(4)],), (), (2,)),
+        "fill_diagonal_tensor_infer_meta": Case((t(3, 4), t(2)), (0, 0, 1)),
     }
 )

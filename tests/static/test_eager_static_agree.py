@@ -946,5 +946,10 @@ ARGUMENTS.update(
         ],
         "tril_indices": lambda f, t: [4, 3, 0, "int64"],
         "triu_indices": lambda f, t: [4, 3, 1, "int32"],
+        "fill_diagonal_tensor": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), 0, 0, 1],
+        "fill_diagonal_tensor_grad": lambda f, t: [t((2, 3), "float32"), -1, 0, 1],
+        "fill_diagonal_tensor_": lambda f, t: [
+            t((2, 3), "float32") * 2, t((2,), "float32"), 1, 0, 1
+        ],
     }
 )  # fmt: skip

@@ -3,7 +3,7 @@ manip24 ops of issue 24 (unique_consecutive, index_add, expand_as, multiplex, ..
 (``paddle._C_ops``) and the ``paddle.*`` functions, for every dtype PaddlePaddle registers on
 CPU, on inputs with their edges (NaN runs, repeated and negative indices, empty inputs, 0-D).
 
-Cases use the format of tests/tools/make_losscum_fixtures.py (``via``, tensor inputs, arguments
+Cases use the format of tests/tools/make_losscum_fixtures.py (``via``, here also ``method`` for a Tensor method of the first argument, tensor inputs, arguments
 with ``"$x"`` for input ``x``, here also inside a list: ``["$a", "$b"]`` for a Tensor[]
 argument, and ``"@cpu"`` for the CPU place); ``run(lib, case)`` runs one on ``paddle`` or ``phiops`` alike:
 tests/ops/test_manip24_paddle.py compares phiops with the recording (no PaddlePaddle needed) and
@@ -259,6 +259,34 @@ def fill_diagonal_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def fill_diagonal_tensor_cases() -> dict[str, dict[str, Any]]:
+    """y never takes a gradient: PaddlePaddle 3.3.1 has none for it (and aborts when asked)."""
+    out: dict[str, dict[str, Any]] = {}
+    kinds = ("bool", "complex64", "complex128", "float16", "float32", "float64")
+    kinds += ("int8", "int16", "int32", "int64", "uint8")
+    for dtype in kinds:
+        def values(n: int, seed: int) -> list:
+            raw = _values(n, seed)
+            if dtype == "bool":
+                return [v > 0 for v in raw]
+            if dtype == "uint8":
+                return [abs(v) for v in raw]
+            return _complex(raw) if "complex" in dtype else raw
+
+        x = tensor("x", values(24, 18), [2, 3, 4], dtype)
+        for offset, dim1, dim2, y_shape in ((0, 1, 2, [2, 3]), (1, 2, 0, [3, 1]), (-1, 2, 1, [2, 3])):
+            y = tensor("y", values(int(np.prod(y_shape)), 19), y_shape, dtype, grad=False)
+            out[f"fill_diagonal_tensor-{dtype}-{offset}-{dim1}-{dim2}"] = case(
+                "op", "fill_diagonal_tensor", [x, y], ["$x", "$y", offset, dim1, dim2]
+            )
+    square = tensor("x", _values(9, 20), [3, 3], "float32")
+    diag = tensor("y", [1.0, 2.0], [2], "float32", grad=False)
+    out["fill_diagonal_tensor-method"] = case(
+        "method", "fill_diagonal_tensor", [square, diag], ["$x", "$y"], {"offset": -1}
+    )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
         **unique_consecutive_cases(),
@@ -268,10 +296,17 @@ def cases() -> dict[str, dict[str, Any]]:
         **broadcast_tensors_cases(),
         **indices_cases(),
         **fill_diagonal_cases(),
+        **fill_diagonal_tensor_cases(),
     }
 
 
 def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:
+    if case["via"] == "method":  # a Tensor method, on the first argument
+        first = tensors[case["args"][0][1:]]
+        return getattr(first, case["fn"])(
+            *[tensors[a[1:]] if isinstance(a, str) and a.startswith("$") else a for a in case["args"][1:]],
+            **case["kwargs"],
+        )
     owner = {
         "op": importlib.import_module(f"{lib.__name__}._C_ops"),
         "F": importlib.import_module(f"{lib.__name__}.nn.functional"),

@@ -1,5 +1,5 @@
 """Grad kernels of the manip24 ops of issue 24 (index_add_grad, expand_as_grad, multiplex_grad,
-broadcast_tensors_grad, fill_diagonal_grad), for the dtypes PaddlePaddle 3.3.1 registers on CPU.
+broadcast_tensors_grad, fill_diagonal_grad, fill_diagonal_tensor_grad), for the dtypes PaddlePaddle 3.3.1 registers on CPU.
 
 - index_add_grad: ``x_grad`` is ``out_grad``; ``add_value_grad`` gathers ``out_grad``'s slices
   at ``index`` along ``axis``.
@@ -8,13 +8,22 @@ broadcast_tensors_grad, fill_diagonal_grad), for the dtypes PaddlePaddle 3.3.1 r
   other row is zero.
 - broadcast_tensors_grad: each ``out_grad`` summed over the axes its input was broadcast along.
 - fill_diagonal_grad: ``out_grad`` with the positions the forward wrote set to zero.
+- fill_diagonal_tensor_grad: ``out_grad`` with the filled diagonal set to zero; y gets no
+  gradient, as PaddlePaddle 3.3.1's backward op has none.
 """
 
 from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.impl.elementwise_grad_kernel import reduce_to_shape
-from phiops.runtime.kernels.impl.manip24_kernel import any_dtype, checked_index, diagonal_walk
+from phiops.runtime.kernels.impl.manip24_kernel import (
+    FILL_DIAGONAL_TENSOR_DTYPES,
+    any_dtype,
+    checked_index,
+    diagonal_positions,
+    diagonal_view,
+    diagonal_walk,
+)
 from phiops.runtime.kernels.impl.manipulation_grad_kernel import expand_grad_kernel
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
@@ -81,4 +90,15 @@ def fill_diagonal_grad_kernel(
     xp = ctx.xp
     x_grad = out_grad.copy()
     x_grad.reshape(-1)[diagonal_walk(xp, out_grad.shape, offset, wrap)] = 0
+    return x_grad
+
+
+@register_kernel("fill_diagonal_tensor_grad", dtypes=FILL_DIAGONAL_TENSOR_DTYPES)
+def fill_diagonal_tensor_grad_kernel(
+    ctx: KernelContext, out_grad: Array, offset: int, dim1: int, dim2: int
+) -> Array:
+    x_grad = out_grad.copy()
+    view = diagonal_view(x_grad, dim1, dim2)
+    rows, cols = diagonal_positions(ctx.xp, view.shape[-2], view.shape[-1], offset)
+    view[..., rows, cols] = 0
     return x_grad

@@ -1,5 +1,6 @@
 """Kernels of the manip24 ops of issue 24: unique_consecutive, index_add, expand_as,
-multiplex, broadcast_tensors, tril_indices, triu_indices and fill_diagonal, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
+multiplex, broadcast_tensors, tril_indices, triu_indices, fill_diagonal and
+fill_diagonal_tensor, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
 <op>_kernel.cc).
 
 PHI's semantics, checked against 3.3.1:
@@ -24,6 +25,9 @@ PHI's semantics, checked against 3.3.1:
   diagonal ``offset``, restarting after each square block with ``wrap``; for more dimensions
   only the first element of the walk lands on the diagonal unless every extent is equal, as in
   3.3.1.
+- fill_diagonal_tensor: the diagonal ``offset`` of the (dim1, dim2) matrices of x replaced by
+  the last axis of y. A negative dim counts from the end (3.3.1 misreads one); y must have x's
+  dtype (3.3.1 reinterprets another's bytes).
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ BROADCAST_TENSORS_DTYPES = (D.BOOL, D.COMPLEX128, D.COMPLEX64, D.FLOAT16, D.FLOA
 BROADCAST_TENSORS_DTYPES += (D.INT32, D.INT64)
 INDICES_DTYPES = (D.INT32, D.INT64)
 FILL_DIAGONAL_DTYPES = (D.BOOL, D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+FILL_DIAGONAL_TENSOR_DTYPES = (D.BOOL, D.COMPLEX128, D.COMPLEX64, D.FLOAT16, D.FLOAT32)
+FILL_DIAGONAL_TENSOR_DTYPES += (D.FLOAT64, D.INT16, D.INT32, D.INT64, D.INT8, D.UINT8)
 
 UNIQUE_CONSECUTIVE_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 INDEX_ADD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
@@ -199,4 +205,34 @@ def fill_diagonal_kernel(
         # the attribute is a C++ float: a float64 x gets float32(value)
         filler = np.asarray(value, dtype=np.float32).astype(x.dtype)
         flat[diagonal_walk(xp, x.shape, offset, wrap)] = filler
+    return out
+
+
+def diagonal_positions(xp: Any, rows: int, cols: int, offset: int) -> tuple[Array, Array]:
+    """Row and column indices of diagonal ``offset`` of a rows x cols matrix."""
+    if offset >= 0:
+        length = max(0, min(rows, cols - offset))
+        steps = xp.arange(length)
+        return steps, steps + offset
+    length = max(0, min(rows + offset, cols))
+    steps = xp.arange(length)
+    return steps - offset, steps
+
+
+def diagonal_view(x: Array, dim1: int, dim2: int) -> Array:
+    """``x`` with axes dim1 and dim2 (negative from the end) moved last: a view to write into."""
+    rank = x.ndim
+    first, second = dim1 % rank, dim2 % rank
+    rest = [i for i in range(rank) if i not in (first, second)]
+    return x.transpose(rest + [first, second])
+
+
+@register_kernel("fill_diagonal_tensor", dtypes=FILL_DIAGONAL_TENSOR_DTYPES)
+def fill_diagonal_tensor_kernel(
+    ctx: KernelContext, x: Array, y: Array, offset: int, dim1: int, dim2: int
+) -> Array:
+    out = x.copy()
+    view = diagonal_view(out, dim1, dim2)
+    rows, cols = diagonal_positions(ctx.xp, view.shape[-2], view.shape[-1], offset)
+    view[..., rows, cols] = y
     return out
