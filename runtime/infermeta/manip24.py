@@ -27,6 +27,8 @@ __all__ = [
     "fill_diagonal_tensor_infer_meta",
     "fill_diagonal_tensor_grad_infer_meta",
     "diagonal_length",
+    "numel_infer_meta",
+    "bitwise_shift_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -397,3 +399,23 @@ def fill_diagonal_tensor_grad_infer_meta(
     """PHI's FillDiagonalTensorGradInferMeta: ``x_grad`` is out_grad's meta."""
     _diagonal_axes(len(out_grad.dims), dim1, dim2)
     _set(x_grad, tuple(out_grad.dims), out_grad.dtype, out_grad)
+
+
+def numel_infer_meta(x: MetaTensor, size: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """PHI's NumelInferMeta: ``size`` is a 0-D int64 tensor."""
+    size.set_dims(())
+    size.set_dtype(DataType.INT64)
+    size.set_layout(x.layout)
+
+
+def bitwise_shift_infer_meta(
+    x: MetaTensor, y: MetaTensor, is_arithmetic: bool, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """PHI's BitwiseShiftInferMeta: the broadcast of x's and y's dims, in x's dtype, which y
+    must share (3.3.1's kernel refuses another)."""
+    if y.dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'y' must have the dtype {x.dtype.name.lower()} of 'x', got "
+            f"{y.dtype.name.lower()}"
+        )
+    _set(out, broadcast_dims(tuple(x.dims), tuple(y.dims), "x", "y"), x.dtype, x)

@@ -21,7 +21,7 @@ from tests.ops.op_testing import cpu_dtypes, op_test
 D = DataType
 OPS = ("unique_consecutive", "index_add", "expand_as", "multiplex")
 OPS += ("broadcast_tensors", "tril_indices", "triu_indices", "fill_diagonal")
-OPS += ("fill_diagonal_tensor",)
+OPS += ("fill_diagonal_tensor", "numel", "bitwise_left_shift", "bitwise_right_shift")
 GRADS = ("index_add_grad", "expand_as_grad", "multiplex_grad")
 GRADS += ("broadcast_tensors_grad", "fill_diagonal_grad", "fill_diagonal_tensor_grad")
 
@@ -496,3 +496,86 @@ def test_tensor_fill_diagonal_tensor_methods() -> None:
     np.testing.assert_array_equal(z.fill_diagonal_tensor(t(np.ones(3))).numpy(), np.eye(3))
     assert z.fill_diagonal_tensor_(t(np.ones(2)), offset=-1) is z
     np.testing.assert_array_equal(z.numpy(), np.eye(3, k=-1))
+
+
+# -- numel --------------------------------------------------------------------------------------
+
+
+@op_test("numel", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("numel"), ids=lambda d: d.name.lower())
+def test_numel_counts_every_dtype(dtype: DataType) -> None:
+    x = phi.to_tensor(np.zeros((2, 3, 4), np.float32)).astype(dtype) if dtype == D.BFLOAT16 else t(
+        np.zeros((2, 3, 4), dtype.numpy_dtype)
+    )
+    size = C.numel(x)
+    assert size.dtype == D.INT64 and size.shape == [] and int(size.numpy()) == 24
+
+
+@op_test("numel", kind="edge")
+def test_numel_edges() -> None:
+    assert int(C.numel(t(2.0)).numpy()) == 1
+    assert int(C.numel(t(np.zeros((0, 3)))).numpy()) == 0
+    assert int(C.numel(t(np.zeros((4, 6)))[::2, 1:]).numpy()) == 10
+
+
+# -- bitwise_left_shift, bitwise_right_shift ----------------------------------------------------
+
+
+def shift_reference(x: np.ndarray, y: np.ndarray, left: bool, arithmetic: bool) -> np.ndarray:
+    """PHI's functors element by element, in Python integers."""
+    bits = x.dtype.itemsize * 8
+    x, y = np.broadcast_arrays(x, y)
+    out = []
+    for a, b in zip(x.reshape(-1).tolist(), y.reshape(-1).tolist()):
+        if b < 0 or b >= bits:
+            out.append(-1 if (not left and arithmetic and a < 0) else 0)
+        elif left:
+            out.append(a << b)
+        elif arithmetic or x.dtype.kind == "u":
+            out.append(a >> b)
+        else:
+            out.append((a % (1 << bits)) >> b)
+    wrapped = [v % (1 << bits) for v in out]  # C's wrap-around, then the sign back
+    if x.dtype.kind == "i":
+        wrapped = [v - (1 << bits) if v >= 1 << (bits - 1) else v for v in wrapped]
+    return np.array(wrapped, dtype=x.dtype).reshape(x.shape)
+
+
+@op_test("bitwise_left_shift", "bitwise_right_shift", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("bitwise_left_shift"), ids=lambda d: d.name.lower())
+def test_bitwise_shifts_match_numpy(dtype: DataType) -> None:
+    bits = dtype.numpy_dtype.itemsize * 8
+    values = [-7, -1, 5, 100, 3, -128, 1, 0] if dtype != D.UINT8 else [7, 255, 5, 100, 3, 128, 1, 0]
+    x = np.array(values).astype(dtype.numpy_dtype).reshape(2, 4)
+    y = np.array([1, 3, 0, 7, bits - 1, 2, bits, -1 if dtype != D.UINT8 else 200])
+    y = y.astype(dtype.numpy_dtype).reshape(2, 4)
+    for arithmetic in (True, False):
+        left = C.bitwise_left_shift(t(x), t(y), arithmetic)
+        assert left.dtype == dtype
+        np.testing.assert_array_equal(left.numpy(), shift_reference(x, y, True, arithmetic))
+        right = C.bitwise_right_shift(t(x), t(y), arithmetic)
+        np.testing.assert_array_equal(right.numpy(), shift_reference(x, y, False, arithmetic))
+
+
+@op_test("bitwise_left_shift", "bitwise_right_shift", kind="edge")
+def test_bitwise_shift_edges() -> None:
+    column, row = np.array([[1], [-2]], "int64"), np.array([1, 2, 63], "int64")
+    np.testing.assert_array_equal(
+        C.bitwise_left_shift(t(column), t(row), True).numpy(), shift_reference(column, row, True, True)
+    )
+    assert C.bitwise_right_shift(t(np.int32(-9)), t(np.int32(40)), True).numpy() == -1
+    assert C.bitwise_right_shift(t(np.int32(-9)), t(np.int32(31)), False).numpy() == 1
+    assert C.bitwise_left_shift(t(np.zeros(0, "int8")), t(np.int8(1)), True).shape == [0]
+    with pytest.raises(InvalidArgumentError, match="'y'"):
+        C.bitwise_left_shift(t(np.ones(2, "int64")), t(np.ones(2, "int32")), True)
+    with pytest.raises(InvalidArgumentError, match="y"):
+        C.bitwise_right_shift(t(np.ones(2, "int64")), t(np.ones(3, "int64")), True)
+
+
+def test_paddle_bitwise_shifts_write_out() -> None:
+    x, y = t(np.array([1, 8], "int32")), t(np.array([2, 1], "int32"))
+    assert phiops.bitwise_left_shift(x, y).numpy().tolist() == [4, 16]
+    out = t(np.zeros(2, "int32"))
+    assert phiops.bitwise_right_shift(x, y, False, out) is out
+    assert out.numpy().tolist() == [0, 4]
+    assert x.bitwise_left_shift(y, is_arithmetic=False).numpy().tolist() == [4, 16]

@@ -463,6 +463,13 @@ CASES += [
     ("triu_indices-offset", lambda p, t: p.triu_indices(3, 5, offset=2)),
     ("fill_diagonal_-method", lambda p, t: t(M).fill_diagonal_(7.0, offset=1)),
     ("fill_diagonal_-3d-method", lambda p, t: t(X[:, :, :3].copy()).fill_diagonal_(1.0)),
+    ("bitwise_left_shift", lambda p, t: p.bitwise_left_shift(t(_RUNS), t(_RUNS))),
+    ("bitwise_left_shift-method", lambda p, t: t(_AT).bitwise_left_shift(t(_AT), False)),
+    ("bitwise_right_shift", lambda p, t: p.bitwise_right_shift(t(-_RUNS), t(_RUNS))),
+    (
+        "bitwise_right_shift-logical-method",
+        lambda p, t: t(-_RUNS).bitwise_right_shift(t(_RUNS), is_arithmetic=False),
+    ),
 ]
 RANDOM = {
     "rand",

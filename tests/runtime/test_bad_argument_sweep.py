@@ -397,5 +397,10 @@ _OVERRIDES.update(
         "triu_indices": {"dtype": "int64"},
         "fill_diagonal_tensor": {"y": _tensor(shape=(2,))},
         "fill_diagonal_tensor_": {"y": _tensor(shape=(2,))},
+        **{
+            op: {"x": _tensor("int32"), "y": _tensor("int32")}
+            for op in ("bitwise_left_shift", "bitwise_left_shift_", "bitwise_right_shift")
+            + ("bitwise_right_shift_",)
+        },
     }
 )

@@ -1266,6 +1266,8 @@ CASES.update(
             Case((t(3, 4), t(3)), (1, 0, 1), label="offset"),
         ],
         "fill_diagonal_tensor_grad_infer_meta": [Case((t(2, 3, 4),), (0, 0, -1))],
+        "numel_infer_meta": [Case((t(2, 3),))],
+        "bitwise_shift_infer_meta": [Case((t(2, 1, dtype=I64), t(3, dtype=I64)), (True,))],
     }
 )
 MISMATCHES.update(
@@ -1276,5 +1278,6 @@ MISMATCHES.update(
         "multiplex_infer_meta": Case(([t(4, 3), t(4, 2)], t(4, 1, dtype=I64))),
         "broadcast_tensors_infer_meta": Case(([t(2, 3), t(4)],), (), (2,)),
         "fill_diagonal_tensor_infer_meta": Case((t(3, 4), t(2)), (0, 0, 1)),
+        "bitwise_shift_infer_meta": Case((t(2, 3, dtype=I64), t(4, dtype=I64)), (False,)),
     }
 )

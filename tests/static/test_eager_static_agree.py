@@ -948,6 +948,10 @@ ARGUMENTS.update(
         "triu_indices": lambda f, t: [4, 3, 1, "int32"],
         "fill_diagonal_tensor": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), 0, 0, 1],
         "fill_diagonal_tensor_grad": lambda f, t: [t((2, 3), "float32"), -1, 0, 1],
+        "bitwise_left_shift": lambda f, t: [t((2, 3), "int32"), t((3,), "int32"), True],
+        "bitwise_left_shift_": lambda f, t: [t((2, 3), "int32") + 1, t((3,), "int32"), True],
+        "bitwise_right_shift": lambda f, t: [t((2, 3), "int64"), t((2, 3), "int64"), False],
+        "bitwise_right_shift_": lambda f, t: [t((2, 3), "int64") + 1, t((1,), "int64"), True],
         "fill_diagonal_tensor_": lambda f, t: [
             t((2, 3), "float32") * 2, t((2,), "float32"), 1, 0, 1
         ],

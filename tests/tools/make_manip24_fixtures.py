@@ -287,6 +287,35 @@ def fill_diagonal_tensor_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def numel_shift_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("bool", "float16", "float32", "float64", "int8", "uint8", "complex64"):
+        values = [0] * 6 if "complex" not in dtype else [[0.0, 0.0]] * 6
+        out[f"numel-{dtype}"] = case("op", "numel", [tensor("x", values, [2, 3], dtype)], ["$x"])
+    out["numel-0d"] = case("op", "numel", [tensor("x", [1.0], [], "float32")], ["$x"])
+    out["numel-empty"] = case("op", "numel", [tensor("x", [], [0, 4], "float32")], ["$x"])
+    for dtype in ("int8", "int16", "int32", "int64", "uint8"):
+        bits = np.dtype(dtype).itemsize * 8
+        if dtype == "uint8":
+            values, counts = [7, 255, 5, 100, 3, 128, 1, 0], [1, 3, 0, 7, 7, 2, 8, 200]
+        else:
+            values = [-7, -1, 5, 100, 3, -128, 1, 0]
+            counts = [1, 3, 0, 7, bits - 1, 2, bits, -1]
+        x, y = tensor("x", values, [2, 4], dtype), tensor("y", counts, [2, 4], dtype)
+        for arithmetic in (True, False):
+            for op in ("bitwise_left_shift", "bitwise_right_shift"):
+                out[f"{op}-{dtype}-{arithmetic}"] = case("op", op, [x, y], ["$x", "$y", arithmetic])
+        row = tensor("y", [1, 2, 3], [3], dtype)
+        column = tensor("x", [1, 2] if dtype == "uint8" else [1, -2], [2, 1], dtype)
+        out[f"bitwise_left_shift-api-broadcast-{dtype}"] = case(
+            "api", "bitwise_left_shift", [column, row], ["$x", "$y"]
+        )
+        out[f"bitwise_right_shift-api-logical-{dtype}"] = case(
+            "api", "bitwise_right_shift", [column, row], ["$x", "$y"], {"is_arithmetic": False}
+        )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
         **unique_consecutive_cases(),
@@ -297,6 +326,7 @@ def cases() -> dict[str, dict[str, Any]]:
         **indices_cases(),
         **fill_diagonal_cases(),
         **fill_diagonal_tensor_cases(),
+        **numel_shift_cases(),
     }
 
 

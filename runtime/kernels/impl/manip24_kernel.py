@@ -1,6 +1,6 @@
 """Kernels of the manip24 ops of issue 24: unique_consecutive, index_add, expand_as,
-multiplex, broadcast_tensors, tril_indices, triu_indices, fill_diagonal and
-fill_diagonal_tensor, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
+multiplex, broadcast_tensors, tril_indices, triu_indices, fill_diagonal,
+fill_diagonal_tensor, numel, bitwise_left_shift and bitwise_right_shift, for the dtypes PaddlePaddle 3.3.1 registers on CPU (paddle/phi/kernels/cpu/
 <op>_kernel.cc).
 
 PHI's semantics, checked against 3.3.1:
@@ -28,6 +28,12 @@ PHI's semantics, checked against 3.3.1:
 - fill_diagonal_tensor: the diagonal ``offset`` of the (dim1, dim2) matrices of x replaced by
   the last axis of y. A negative dim counts from the end (3.3.1 misreads one); y must have x's
   dtype (3.3.1 reinterprets another's bytes).
+- numel: the element count as a 0-D int64 tensor; x's data is not read.
+- bitwise_left_shift / bitwise_right_shift: PHI's functors. A shift count below 0 or of at
+  least the dtype's bit width gives 0 (an arithmetic right shift of a negative value: -1);
+  otherwise a left shift wraps around, an arithmetic right shift keeps the sign and a logical
+  one (``is_arithmetic`` false) shifts the unsigned bit pattern. uint8 shifts the same way
+  either way.
 """
 
 from __future__ import annotations
@@ -50,6 +56,8 @@ INDICES_DTYPES = (D.INT32, D.INT64)
 FILL_DIAGONAL_DTYPES = (D.BOOL, D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 FILL_DIAGONAL_TENSOR_DTYPES = (D.BOOL, D.COMPLEX128, D.COMPLEX64, D.FLOAT16, D.FLOAT32)
 FILL_DIAGONAL_TENSOR_DTYPES += (D.FLOAT64, D.INT16, D.INT32, D.INT64, D.INT8, D.UINT8)
+NUMEL_DTYPES = FILL_DIAGONAL_TENSOR_DTYPES + (D.BFLOAT16, D.UINT16, D.UINT32, D.UINT64)
+SHIFT_DTYPES = (D.INT16, D.INT32, D.INT64, D.INT8, D.UINT8)
 
 UNIQUE_CONSECUTIVE_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 INDEX_ADD_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
@@ -236,3 +244,41 @@ def fill_diagonal_tensor_kernel(
     rows, cols = diagonal_positions(ctx.xp, view.shape[-2], view.shape[-1], offset)
     view[..., rows, cols] = y
     return out
+
+
+@register_kernel(
+    "numel", dtypes=NUMEL_DTYPES, configure=lambda k: k.output_at(0).set_dtype(DataType.INT64)
+)
+def numel_kernel(ctx: KernelContext, x: Array) -> Array:
+    return ctx.xp.asarray(x.size, dtype=ctx.xp.int64)
+
+
+def _shift_parts(xp: Any, x: Array, y: Array) -> tuple[Array, Array, Array]:
+    """x and y broadcast, whether each count is out of range, and the counts made safe."""
+    x, y = xp.broadcast_arrays(x, y)
+    bits = x.dtype.itemsize * 8
+    outside = (y < 0) | (y >= bits)
+    return x, outside, xp.where(outside, 0, y).astype(x.dtype)
+
+
+@register_kernel("bitwise_left_shift", dtypes=SHIFT_DTYPES)
+def bitwise_left_shift_kernel(ctx: KernelContext, x: Array, y: Array, is_arithmetic: bool) -> Array:
+    xp = ctx.xp
+    x, outside, count = _shift_parts(xp, x, y)
+    return xp.where(outside, xp.zeros((), dtype=x.dtype), xp.left_shift(x, count))
+
+
+@register_kernel("bitwise_right_shift", dtypes=SHIFT_DTYPES)
+def bitwise_right_shift_kernel(
+    ctx: KernelContext, x: Array, y: Array, is_arithmetic: bool
+) -> Array:
+    xp = ctx.xp
+    x, outside, count = _shift_parts(xp, x, y)
+    zero = xp.zeros((), dtype=x.dtype)
+    if is_arithmetic or x.dtype.kind == "u":
+        shifted = xp.right_shift(x, count)
+        filler = xp.where(x < 0, xp.asarray(-1).astype(x.dtype), zero) if x.dtype.kind == "i" else zero
+        return xp.where(outside, filler, shifted)
+    unsigned = xp.dtype(f"uint{x.dtype.itemsize * 8}")
+    shifted = xp.right_shift(x.astype(unsigned), count.astype(unsigned)).astype(x.dtype)
+    return xp.where(outside, zero, shifted)
