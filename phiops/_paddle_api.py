@@ -2445,3 +2445,101 @@ def exponential_(x: Tensor, lam: float = 1.0, name: str | None = None) -> Tensor
 
 
 TENSOR_METHODS += ("exponential_",)
+
+# ---- the manip24 ops of issue 24 whose PaddlePaddle signature is not the op's
+
+
+def unique_consecutive(
+    x: Tensor,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    dtype: Any = "int64",
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, ...]:
+    """Each run of consecutive equal elements of ``x`` (flattened, or of equal slices along
+    ``axis``) collapsed into one, followed by the inverse and counts tensors that were asked
+    for (a tuple then)."""
+    if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
+        raise InvalidArgumentError(
+            f"unique_consecutive: 'axis' must be an int or None, got {axis!r}"
+        )
+    outs = _C_ops.unique_consecutive(
+        x,
+        return_inverse,
+        return_counts,
+        [] if axis is None else [int(axis)],
+        _dtype(dtype, "unique_consecutive"),
+    )
+    kept = [outs[0]] + [
+        out for out, wanted in zip(outs[1:], (return_inverse, return_counts)) if wanted
+    ]
+    return kept[0] if len(kept) == 1 else tuple(kept)
+
+
+def _scaled(value: Tensor, alpha: Any) -> Tensor:
+    return value * alpha if alpha != 1 else value
+
+
+def index_add(
+    x: Tensor,
+    index: Tensor,
+    axis: int,
+    value: Tensor,
+    alpha: Any = 1,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``x`` with ``alpha * value``'s slices along ``axis`` added at the positions ``index``
+    names."""
+    return write_out("index_add", out, _C_ops.index_add(x, index, _scaled(value, alpha), axis))
+
+
+def index_add_(
+    x: Tensor, index: Tensor, axis: int, value: Tensor, alpha: Any = 1, name: str | None = None
+) -> Tensor:
+    """``index_add`` written into ``x``."""
+    return _inplace.index_add_(x, index, _scaled(value, alpha), axis)
+
+
+__all__ += ["unique_consecutive", "index_add", "index_add_"]
+TENSOR_METHODS += ("unique_consecutive", "index_add", "index_add_")
+
+
+def _matrix_size(value: Any, name: str, function: str) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise InvalidArgumentError(f"{function}: '{name}' must be a non-negative int, got {value!r}")
+    return int(value)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> Tensor:
+    """The [2, count] row and column indices of the elements of a ``row`` x ``col`` matrix on
+    or below diagonal ``offset``, row by row."""
+    return _C_ops.tril_indices(
+        _matrix_size(row, "row", "tril_indices"),
+        _matrix_size(col, "col", "tril_indices"),
+        offset,
+        _dtype(dtype, "tril_indices"),
+    )
+
+
+def triu_indices(row: int, col: int | None = None, offset: int = 0, dtype: Any = "int64") -> Tensor:
+    """The [2, count] row and column indices of the elements of a ``row`` x ``col`` matrix
+    (square when ``col`` is None) on or above diagonal ``offset``, row by row."""
+    row = _matrix_size(row, "row", "triu_indices")
+    col = row if col is None else _matrix_size(col, "col", "triu_indices")
+    return _C_ops.triu_indices(row, col, offset, _dtype(dtype, "triu_indices"))
+
+
+def fill_diagonal_(
+    x: Tensor, value: float, offset: int = 0, wrap: bool = False, name: str | None = None
+) -> Tensor:
+    """Writes ``value`` on diagonal ``offset`` of ``x`` in place (``wrap``: for a tall 2-D
+    ``x``, again after each square block; a tensor of more dimensions always wraps, as in
+    PaddlePaddle 3.3.1)."""
+    return _inplace.fill_diagonal_(x, value, offset, wrap if x.ndim == 2 else True)
+
+
+__all__ += ["tril_indices", "triu_indices"]
+TENSOR_METHODS += ("fill_diagonal_",)

@@ -22,6 +22,7 @@ from phiops.runtime.infermeta import (
     nnmisc,
     linalg2,
     linalg24,
+    manip24,
     math3,
     vision,
     multiary,
@@ -83,6 +84,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         seq24,
 
         random24,
+
+        manip24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -613,6 +613,10 @@ CASES = CASES + DIST30_CASES
 from tests.autograd.cases_quant24 import QUANT24_CASES  # noqa: E402
 from tests.autograd.cases_seq24 import SEQ24_CASES  # noqa: E402
 from tests.autograd.cases_random24 import RANDOM24_CASES  # noqa: E402
+from tests.autograd.cases_manip24 import MANIP24_CASES  # noqa: E402
+
+CASES = CASES + MANIP24_CASES
+
 
 CASES = CASES + RANDOM24_CASES
 

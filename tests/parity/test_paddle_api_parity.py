@@ -444,6 +444,35 @@ CASES += [
     ("unbind", lambda p, t: p.unbind(t(X), axis=-1)),
     ("unbind-method", lambda p, t: t(M).unbind()),
 ]
+
+# the manip24 ops of issue 24 (tests/parity/test_manip24_parity_paddle.py has more)
+_RUNS = np.array([1, 1, 2, 2, 2, 0, 1, 1], "int64")
+_AT = np.array([1, 0, 1], "int64")
+CASES += [
+    ("unique_consecutive", lambda p, t: p.unique_consecutive(t(_RUNS))),
+    (
+        "unique_consecutive-all",
+        lambda p, t: p.unique_consecutive(t(_RUNS), True, True, dtype="int32"),
+    ),
+    ("unique_consecutive-method", lambda p, t: t(M).unique_consecutive(return_counts=True, axis=1)),
+    ("index_add", lambda p, t: p.index_add(t(M), t(_AT), 1, t(M[:, ::-1].copy()))),
+    ("index_add-alpha-method", lambda p, t: t(X).index_add(t(_AT[:2]), 0, t(X), alpha=2)),
+    ("index_add_", lambda p, t: p.index_add_(t(M), t(_AT), 1, t(M), alpha=-1)),
+    ("index_add_-method", lambda p, t: t(M).index_add_(t(_AT[:1]), 0, t(M[:1]))),
+    ("tril_indices", lambda p, t: p.tril_indices(4, 3)),
+    ("tril_indices-offset-int32", lambda p, t: p.tril_indices(3, 5, -1, "int32")),
+    ("triu_indices", lambda p, t: p.triu_indices(4)),
+    ("triu_indices-offset", lambda p, t: p.triu_indices(3, 5, offset=2)),
+    ("fill_diagonal_-method", lambda p, t: t(M).fill_diagonal_(7.0, offset=1)),
+    ("fill_diagonal_-3d-method", lambda p, t: t(X[:, :, :3].copy()).fill_diagonal_(1.0)),
+    ("bitwise_left_shift", lambda p, t: p.bitwise_left_shift(t(_RUNS), t(_RUNS))),
+    ("bitwise_left_shift-method", lambda p, t: t(_AT).bitwise_left_shift(t(_AT), False)),
+    ("bitwise_right_shift", lambda p, t: p.bitwise_right_shift(t(-_RUNS), t(_RUNS))),
+    (
+        "bitwise_right_shift-logical-method",
+        lambda p, t: t(-_RUNS).bitwise_right_shift(t(_RUNS), is_arithmetic=False),
+    ),
+]
 RANDOM = {
     "rand",
     "randn",

@@ -294,6 +294,25 @@ _OVERRIDES.update(
         },
     }
 )
+
+
+# the manip24 ops of issue 24: int64 index dtypes, a 1-D index, a target shape without y
+_OVERRIDES.update(
+    {
+        "unique_consecutive": {"dtype": "int64"},
+        "index_add": {"index": _index((2,))},
+        "expand_as": {"target_shape": [2, 2, 3]},
+        "tril_indices": {"dtype": "int64"},
+        "triu_indices": {"dtype": "int64"},
+        "fill_diagonal_tensor": {"y": _tensor(shape=(2,))},
+        "fill_diagonal_tensor_": {"y": _tensor(shape=(2,))},
+        **{
+            op: {"x": _tensor("int32"), "y": _tensor("int32")}
+            for op in ("bitwise_left_shift", "bitwise_left_shift_", "bitwise_right_shift")
+            + ("bitwise_right_shift_",)
+        },
+    }
+)
 # the nnmisc ops: warpctc's padded int32 labels and int64 lengths within the padded extents
 _OVERRIDES["warpctc"] = {
     "logits": _tensor(shape=(4, 2, 3)),

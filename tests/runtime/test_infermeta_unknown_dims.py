@@ -1447,6 +1447,50 @@ def test_a_slice_of_an_unknown_extent_is_unknown() -> None:
     with pytest.raises(InvalidArgumentError, match="argument 'decrease_axis' removes axis 1"):
         infer("slice_raw_infer_meta", Case((t(-1, 5),), ((1,), (1,), (3,), (), (1,))), COMPILE)
 
+# the manip24 ops of issue 24 (runtime/infermeta/manip24.py)
+CASES.update(
+    {
+        "unique_consecutive_infer_meta": [
+            Case((t(2, 3),), (True, True, (), I64), (0, 0, 0)),
+            Case((t(2, 3),), (True, False, (-1,), DataType.INT32), (0, 0, 0), label="axis"),
+        ],
+        "index_add_infer_meta": [
+            Case((t(3, 4), t(2, dtype=I64), t(2, 4)), (0,)),
+            Case((t(3, 4), t(3, dtype=I64), t(3, 3)), (-1,), label="negative-axis"),
+        ],
+        "index_add_grad_infer_meta": [Case((t(2, dtype=I64), t(2, 4), t(3, 4)), (0,), (0, 0))],
+        "expand_as_infer_meta": [
+            Case((t(3, 1), t(2, 3, 4)), ((),)),
+            Case((t(3, 1), None), ((2, 3, 5),), label="target_shape"),
+        ],
+        "multiplex_infer_meta": [Case(([t(4, 3), t(4, 3)], t(4, 1, dtype=I64)))],
+        "multiplex_grad_infer_meta": [Case((t(4, 1, dtype=I64), t(4, 3)), (), (2,))],
+        "broadcast_tensors_infer_meta": [Case(([t(2, 1, 3), t(4, 1), t()],), (), (3,))],
+        "tril_indices_infer_meta": [Case((), (4, 3, 0, I64))],
+        "triu_indices_infer_meta": [Case((), (4, 3, -1, DataType.INT32))],
+        "fill_diagonal_infer_meta": [Case((t(3, 4),), (1.0, 0, False))],
+        "fill_diagonal_grad_infer_meta": [Case((t(3, 4),), (1.0, 1, True))],
+        "fill_diagonal_tensor_infer_meta": [
+            Case((t(2, 3, 4), t(2, 3)), (-1, 2, 1)),
+            Case((t(3, 4), t(3)), (1, 0, 1), label="offset"),
+        ],
+        "fill_diagonal_tensor_grad_infer_meta": [Case((t(2, 3, 4),), (0, 0, -1))],
+        "numel_infer_meta": [Case((t(2, 3),))],
+        "bitwise_shift_infer_meta": [Case((t(2, 1, dtype=I64), t(3, dtype=I64)), (True,))],
+    }
+)
+MISMATCHES.update(
+    {
+        "index_add_infer_meta": Case((t(3, 4), t(2, dtype=I64), t(2, 5)), (0,)),
+        "index_add_grad_infer_meta": Case((t(2, dtype=I64), t(2, 5), t(3, 4)), (0,), (0, 0)),
+        "expand_as_infer_meta": Case((t(3, 2), t(2, 3, 4)), ((),)),
+        "multiplex_infer_meta": Case(([t(4, 3), t(4, 2)], t(4, 1, dtype=I64))),
+        "broadcast_tensors_infer_meta": Case(([t(2, 3), t(4)],), (), (2,)),
+        "fill_diagonal_tensor_infer_meta": Case((t(3, 4), t(2)), (0, 0, 1)),
+        "bitwise_shift_infer_meta": Case((t(2, 3, dtype=I64), t(4, dtype=I64)), (False,)),
+    }
+)
+
 # the random24 ops of issue 24 (runtime/infermeta/random24.py)
 CASES.update(
     {

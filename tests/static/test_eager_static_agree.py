@@ -619,6 +619,44 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the manip24 ops of issue 24: index int64 (0 or 1) valid along axis 0, [rows, 1] int32 ids
+ARGUMENTS.update(
+    {
+        "unique_consecutive": lambda f, t: [t((2, 3), "float32"), True, True, [], "int64"],
+        "index_add": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), t((2, 3), "float32"), 0
+        ],
+        "index_add_": lambda f, t: [
+            t((2, 3), "float32") * 2, t((2,), "int64"), t((2, 3), "float32"), 0
+        ],
+        "index_add_grad": lambda f, t: [
+            t((2,), "int64"), t((2, 3), "float32"), t((2, 3), "float32"), 0
+        ],
+        "expand_as": lambda f, t: [t((3, 1), "float32"), t((2, 3, 4), "float32"), []],
+        "multiplex": lambda f, t: [
+            [t((2, 3), "float32"), t((2, 3), "float32") * 2], t((2, 1), "int32")
+        ],
+        "multiplex_grad": lambda f, t: [
+            [t((2, 3), "float32"), t((2, 3), "float32")], t((2, 1), "int32"), t((2, 3), "float32")
+        ],
+        "broadcast_tensors": lambda f, t: [[t((2, 1), "float32"), t((3,), "float32")]],
+        "broadcast_tensors_grad": lambda f, t: [
+            [t((2, 1), "float32"), t((3,), "float32")], [t((2, 3), "float32")] * 2
+        ],
+        "tril_indices": lambda f, t: [4, 3, 0, "int64"],
+        "triu_indices": lambda f, t: [4, 3, 1, "int32"],
+        "fill_diagonal_tensor": lambda f, t: [t((2, 3), "float32"), t((2,), "float32"), 0, 0, 1],
+        "fill_diagonal_tensor_grad": lambda f, t: [t((2, 3), "float32"), -1, 0, 1],
+        "bitwise_left_shift": lambda f, t: [t((2, 3), "int32"), t((3,), "int32"), True],
+        "bitwise_left_shift_": lambda f, t: [t((2, 3), "int32") + 1, t((3,), "int32"), True],
+        "bitwise_right_shift": lambda f, t: [t((2, 3), "int64"), t((2, 3), "int64"), False],
+        "bitwise_right_shift_": lambda f, t: [t((2, 3), "int64") + 1, t((1,), "int64"), True],
+        "fill_diagonal_tensor_": lambda f, t: [
+            t((2, 3), "float32") * 2, t((2,), "float32"), 1, 0, 1
+        ],
+    }
+)  # fmt: skip
+
 # the random24 ops of issue 24: random draws
 RANDOM = RANDOM | frozenset(
     "binomial dirichlet exponential_ gaussian_inplace gumbel_softmax multinomial poisson "
