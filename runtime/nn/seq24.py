@@ -13,8 +13,8 @@ from phiops.runtime.nn.layer import Layer
 
 __all__ = ["gather_tree", "bilinear", "swiglu", "Bilinear"]
 
-FUNCTIONAL_NAMES = ("gather_tree", "bilinear", "swiglu")
-LAYER_NAMES = ("Bilinear",)
+FUNCTIONAL_NAMES = tuple(__all__[:3])
+LAYER_NAMES = tuple(__all__[3:])
 
 
 def gather_tree(ids: Tensor, parents: Tensor) -> Tensor:

@@ -22,9 +22,20 @@ ALLOWED = {
     # the ops the indexing operators call: installed only where the generated API has them all
     ("tensor.py", ("gather_nd", "index_put", "index_select", "slice", "strided_slice")),
     # hand-written Tensor methods, keyed by method name, some of which are also op names
+    # (expand_as is an op since issue 24's manip24 family)
     (
         "tensor_basics.py",
-        ("argsort", "flatten", "logit", "logsumexp", "prod", "slice", "softmax", "unique"),
+        (
+            "argsort",
+            "expand_as",
+            "flatten",
+            "logit",
+            "logsumexp",
+            "prod",
+            "slice",
+            "softmax",
+            "unique",
+        ),
     ),
     # the values of put_along_axis's `reduce` attribute, which happen to spell op names
     # (amax and amin are ops since issue 24's search24 family)

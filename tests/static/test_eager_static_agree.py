@@ -657,23 +657,6 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
-# the random24 ops of issue 24: random draws
-RANDOM = RANDOM | frozenset(
-    "binomial dirichlet exponential_ gaussian_inplace gumbel_softmax multinomial poisson "
-    "shuffle_batch standard_gamma truncated_gaussian_random uniform_inplace "
-    "uniform_random_batch_size_like".split()
-)
-ARGUMENTS.update(
-    {
-        "shuffle_batch": lambda f, t: [t((2, 4, 3), "float32"), t((1,), "int64"), 0],
-        "shuffle_batch_grad": lambda f, t: [t((8,), "int64") * 0, t((2, 4, 3), "float32"), 0],
-        "random_routing": lambda f, t: [
-            t((2,), "float32"), t((2, 2), "float32"), t((2, 2), "int64")
-        ],
-    }
-)
-
-
 # the cumulative losscum ops of issue 24: indices (0 or 1) valid along the last axis
 ARGUMENTS.update(
     {
@@ -1049,6 +1032,22 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# the random24 ops of issue 24: random draws
+RANDOM = RANDOM | frozenset(
+    "binomial dirichlet exponential_ gaussian_inplace gumbel_softmax multinomial poisson "
+    "shuffle_batch standard_gamma truncated_gaussian_random uniform_inplace "
+    "uniform_random_batch_size_like".split()
+)
+ARGUMENTS.update(
+    {
+        "shuffle_batch": lambda f, t: [t((2, 4, 3), "float32"), t((1,), "int64"), 0],
+        "shuffle_batch_grad": lambda f, t: [t((8,), "int64") * 0, t((2, 4, 3), "float32"), 0],
+        "random_routing": lambda f, t: [
+            t((2,), "float32"), t((2, 2), "float32"), t((2, 2), "int64")
+        ],
+    }
+)
 
 
 # the seq24 ops of issue 24: padded sequences with lengths (0 or 1) and 0/1 tags
