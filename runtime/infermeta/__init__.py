@@ -28,6 +28,7 @@ from phiops.runtime.infermeta import (
     normup,
     nullary,
     quant24,
+    quant24b,
     search24,
     ternary,
     unary,
@@ -72,6 +73,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         search24,
         dist30,
         quant24,
+        quant24b,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -1155,6 +1155,20 @@ MISMATCHES.update(
     }
 )
 
+# the quant24b ops of issue 24 (runtime/infermeta/quant24b.py)
+CASES["average_accumulates_infer_meta"] = [
+    Case(
+        (t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(1, dtype=I64), t(1, dtype=I64), t(1, dtype=I64)),
+        (0.0, 2**63 - 1, 10000),
+        (0, 0, 0, 0, 0, 0),
+    )
+]
+MISMATCHES["average_accumulates_infer_meta"] = Case(
+    (t(2, 3), t(2, 4), t(2, 3), t(2, 3), t(1, dtype=I64), t(1, dtype=I64), t(1, dtype=I64)),
+    (0.0, 2**63 - 1, 10000),
+    (0, 0, 0, 0, 0, 0),
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

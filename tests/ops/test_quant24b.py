@@ -1,0 +1,115 @@
+"""The quant24b ops of issue 24 against numpy references: average_accumulates_ (the running
+sums of ModelAverage) for each dtype PaddlePaddle 3.3.1 registers on CPU, its branches (the
+16384th update, the window closing by each of its three limits), in-place updates, 0-D and
+empty parameters, and bad input. PaddlePaddle's own results are in test_quant24b_paddle.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import phiops
+import phiops._C_ops as C
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.coverage import paddle_data
+from tests.ops.op_testing import cpu_dtypes, op_test
+
+I64 = np.int64
+INT64_MAX = 2**63 - 1
+
+
+def t(values, dtype=None) -> phiops.Tensor:
+    return phiops.to_tensor(np.asarray(values, dtype))
+
+
+def ref_average_accumulates(param, s1, s2, s3, acc, old, updates, window, max_w, min_w):
+    """The in-place call's result, from PHI's kernel read with in_sum_1/in_sum_2 aliased."""
+    updates, acc = updates + 1, acc + 1
+    s1 = s1 + param
+    if updates % 16384 == 0:
+        s2, s1 = s2 + s1, np.zeros_like(s1)
+    limit = min(max_w, int(np.float32(updates) * np.float32(window)))
+    if acc >= min_w and acc >= limit:
+        s3, s1, s2 = s1 + s2, np.zeros_like(s1), np.zeros_like(s2)
+        old, acc = acc, 0
+    return s1, s2, s3, acc, old, updates
+
+
+def test_registrations_are_paddles() -> None:
+    kernels = paddle_data()["kernels"]
+    assert sorted(d.name.lower() for d in cpu_dtypes("average_accumulates")) == sorted(
+        kernels["average_accumulates"]
+    )
+
+
+def _call(param, sums, counters, window, max_w, min_w):
+    tensors = [t(s) for s in sums] + [t([c], I64) for c in counters]
+    outs = C.average_accumulates_(t(param), *tensors, window, max_w, min_w)
+    return tensors, outs
+
+
+@op_test("average_accumulates_", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("average_accumulates"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize(
+    "counters, windows",
+    [
+        ((3, 5, 20), (0.0, INT64_MAX, 10000)),  # an ordinary step
+        ((3, 5, 16383), (0.0, INT64_MAX, 10000)),  # sum_1 moves into sum_2
+        ((9, 5, 20), (0.0, INT64_MAX, 10)),  # closes at min_average_window
+        ((4, 5, 20), (0.25, INT64_MAX, 2)),  # closes at int(21 * 0.25) = 5
+        ((3, 5, 20), (0.25, INT64_MAX, 2)),  # 4 < 5: stays open
+        ((6, 5, 20), (1.0, 7, 2)),  # closes at max_average_window
+        ((9, 5, 16383), (0.0, 100, 10)),  # both at once
+    ],
+)
+def test_average_accumulates_matches_numpy(dtype: DataType, counters, windows) -> None:
+    kind = dtype.name.lower()
+    rng = np.random.default_rng(7)
+    param, *sums = (rng.normal(size=(2, 3)).astype(kind) for _ in range(4))
+    tensors, outs = _call(param, sums, counters, *windows)
+    want = ref_average_accumulates(param, *sums, *counters, *windows)
+    for got, expected in zip(outs[:3], want[:3]):
+        assert got.dtype == phiops.to_tensor(np.zeros(1, kind)).dtype
+        np.testing.assert_array_equal(got.numpy(), expected)
+    assert [int(o.numpy()[0]) for o in outs[3:]] == list(want[3:])
+    for out in outs[3:]:
+        assert out.numpy().dtype == np.int64 and out.shape == [1]
+    for tensor, out in zip(tensors, outs):  # in place: the inputs hold the results
+        assert tensor is out
+
+
+@op_test("average_accumulates_", kind="edge")
+def test_average_accumulates_edges() -> None:
+    f32 = np.float32
+    # 0-D parameter and sums; a 0-D counter becomes [1], as PHI's InferMeta sets it
+    count = t(I64(3))
+    s1, s2, s3 = t(f32(1)), t(f32(2)), t(f32(3))
+    C.average_accumulates_(t(f32(0.5)), s1, s2, s3, count, t([0], I64), t([4], I64))
+    assert float(s1) == 1.5 and float(s2) == 2.0 and float(s3) == 3.0
+    assert s1.shape == [] and count.shape == [1] and int(count.numpy()[0]) == 4
+    # empty parameter: only the counters move
+    empty = np.zeros((0, 2), f32)
+    _, outs = _call(empty, [empty] * 3, (0, 0, 0), 0.0, 10, 1)
+    assert outs[0].shape == [0, 2] and [int(o.numpy()[0]) for o in outs[3:]] == [0, 1, 1]
+    # the defaults never close a window before 10000 steps
+    _, outs = _call(np.ones(2, f32), [np.zeros(2, f32)] * 3, (9998, 0, 9998), 0.0, INT64_MAX, 10000)
+    assert [int(o.numpy()[0]) for o in outs[3:]] == [9999, 0, 9999]
+    # non-contiguous parameter
+    base = np.arange(12, dtype=f32).reshape(3, 4)
+    _, outs = _call(base.T, [np.zeros((4, 3), f32)] * 3, (0, 0, 0), 0.0, 100, 50)
+    np.testing.assert_array_equal(outs[0].numpy(), base.T)
+    # bad input
+    two = np.zeros(2, f32)
+    with pytest.raises(InvalidArgumentError, match="average_accumulates_.*'in_sum_2' with dims \\[3\\]"):
+        _call(two, [two, np.zeros(3, f32), two], (0, 0, 0), 0.0, 10, 1)
+    with pytest.raises(InvalidArgumentError, match="'in_sum_3' must have param's dtype float32"):
+        _call(two, [two, two, np.zeros(2, np.float64)], (0, 0, 0), 0.0, 10, 1)
+    with pytest.raises(InvalidArgumentError, match="'in_num_updates' must be an int64 counter"):
+        C.average_accumulates_(t(two), t(two), t(two), t(two), t([0], I64), t([0], I64),
+                               t([0], np.int32), 0.0, 10, 1)  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="'in_num_accumulates' must hold exactly one"):
+        C.average_accumulates_(t(two), t(two), t(two), t(two), t([0, 0], I64), t([0], I64),
+                               t([0], I64), 0.0, 10, 1)  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="'min_average_window' \\(11\\) must not exceed"):
+        _call(two, [two] * 3, (0, 0, 0), 0.0, 10, 11)
