@@ -11,7 +11,7 @@ from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
-__all__ = ["average_accumulates_infer_meta"]
+__all__ = ["average_accumulates_infer_meta", "dpsgd_infer_meta"]
 
 _RUNTIME = MetaConfig()
 
@@ -89,3 +89,30 @@ def average_accumulates_infer_meta(
         (out_num_updates, in_num_updates),
     ):
         _set(out, (1,), like.dtype, like)
+
+
+def dpsgd_infer_meta(
+    param: MetaTensor,
+    grad: MetaTensor,
+    learning_rate: MetaTensor,
+    clip: float,
+    batch_size: float,
+    sigma: float,
+    seed: int,
+    param_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """param_out has param's dims and dtype; learning_rate holds one element and grad has
+    param's dims, as 3.3.1's DpsgdInferMeta requires."""
+    if not extents_match(numel(learning_rate.dims), 1, config):
+        raise InvalidArgumentError(
+            "argument 'learning_rate' must hold exactly one element, got dims "
+            f"{list(learning_rate.dims)}"
+        )
+    _check_like_param(grad, "grad", param, config)
+    if learning_rate.dtype != param.dtype:
+        raise InvalidArgumentError(
+            f"argument 'learning_rate' must have param's dtype {param.dtype.name.lower()}, got "
+            f"{learning_rate.dtype.name.lower()}"
+        )
+    _set(param_out, param.dims, param.dtype, param)

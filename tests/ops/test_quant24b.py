@@ -1,5 +1,5 @@
 """The quant24b ops of issue 24 against numpy references: average_accumulates_ (the running
-sums of ModelAverage) for each dtype PaddlePaddle 3.3.1 registers on CPU, its branches (the
+sums of ModelAverage) and dpsgd (its noise from the C++ standard's minstd_rand) for each dtype PaddlePaddle 3.3.1 registers on CPU, its branches (the
 16384th update, the window closing by each of its three limits), in-place updates, 0-D and
 empty parameters, and bad input. PaddlePaddle's own results are in test_quant24b_paddle.py."""
 
@@ -38,9 +38,8 @@ def ref_average_accumulates(param, s1, s2, s3, acc, old, updates, window, max_w,
 
 def test_registrations_are_paddles() -> None:
     kernels = paddle_data()["kernels"]
-    assert sorted(d.name.lower() for d in cpu_dtypes("average_accumulates")) == sorted(
-        kernels["average_accumulates"]
-    )
+    for kernel in ("average_accumulates", "dpsgd"):
+        assert sorted(d.name.lower() for d in cpu_dtypes(kernel)) == sorted(kernels[kernel])
 
 
 def _call(param, sums, counters, window, max_w, min_w):
@@ -113,3 +112,87 @@ def test_average_accumulates_edges() -> None:
                                t([0], I64), 0.0, 10, 1)  # fmt: skip
     with pytest.raises(InvalidArgumentError, match="'min_average_window' \\(11\\) must not exceed"):
         _call(two, [two] * 3, (0, 0, 0), 0.0, 10, 11)
+
+
+# -- dpsgd ------------------------------------------------------------------------------------
+
+
+def minstd_uniforms(seed: int, count: int, draws: int) -> list[float]:
+    """libstdc++'s uniform_real_distribution over std::minstd_rand, written from the C++
+    standard (x -> 48271 x mod 2^31 - 1; generate_canonical sums `draws` values in base
+    2^31 - 2); computed in Python floats, so exact for float32's one draw and near for
+    float64's two."""
+    m, r = 2**31 - 1, 2**31 - 2
+    state = (seed % 2**32) % m or 1
+    out = []
+    for _ in range(count):
+        total, scale = 0, 1
+        for _ in range(draws):
+            state = state * 48271 % m
+            total += (state - 1) * scale
+            scale *= r
+        out.append(total / scale)
+    return out
+
+
+def ref_noise(seed: int, sigma: float, draws: int) -> float:
+    """The polar Box-Muller draw (https://en.wikipedia.org/wiki/Marsaglia_polar_method)."""
+    uniforms = minstd_uniforms(seed, 40, draws)
+    for u1, u2 in zip(uniforms[::2], uniforms[1::2]):
+        v1, v2 = 2 * u1 - 1, 2 * u2 - 1
+        s = v1 * v1 + v2 * v2
+        if 0 < s < 1:
+            return v1 * np.sqrt(-2 * np.log(s) / s) * sigma
+    raise AssertionError("no draw in 20 tries")
+
+
+@op_test("dpsgd", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("dpsgd"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("grad_scale, clip, seed", [(0.1, 10.0, 1), (3.0, 1.0, 12345), (1.0, 2.0, -3)])
+def test_dpsgd_matches_numpy(dtype: DataType, grad_scale: float, clip: float, seed: int) -> None:
+    kind = dtype.name.lower()
+    rng = np.random.default_rng(11)
+    param = rng.normal(size=(2, 3)).astype(kind)
+    grad = (rng.normal(size=(2, 3)) * grad_scale).astype(kind)
+    got = C.dpsgd(t(param), t(grad), t([0.1], kind), clip, 4.0, 1.5, seed).numpy()
+    norm = np.sqrt((grad.astype(np.float64) ** 2).sum())
+    scale = norm / clip if norm > clip else 1.0
+    noise = ref_noise(seed, 1.5, 1 if kind == "float32" else 2)
+    want = param.astype(np.float64) - 0.1 * (grad / scale + noise / 4.0)
+    assert got.dtype == np.dtype(kind)
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
+
+
+@op_test("dpsgd", kind="edge")
+def test_dpsgd_edges() -> None:
+    f32 = np.float32
+    # the seed decides the noise: the same seed gives the same step, another seed another
+    args = (t(np.zeros(4, f32)), t(np.zeros(4, f32)), t([1.0], f32), 10.0, 1.0, 1.0)
+    first, again, other = (C.dpsgd(*args, s).numpy() for s in (5, 5, 6))
+    np.testing.assert_array_equal(first, again)
+    assert not np.array_equal(first, other)
+    # one noise value for the whole step: every element moves alike
+    assert np.all(first == first[0]) and first[0] != 0
+    # sigma 0: plain clipped SGD; a gradient of norm 5 clipped to 1 is divided by 5
+    grad = np.array([3.0, 4.0], f32)
+    got = C.dpsgd(t(np.ones(2, f32)), t(grad), t([0.5], f32), 1.0, 16.0, 0.0, 9).numpy()
+    np.testing.assert_allclose(got, 1 - 0.5 * grad / 5, rtol=1e-7)
+    # 0-D and empty parameters
+    out = C.dpsgd(t(f32(1)), t(f32(2)), t([0.5], f32), 10.0, 16.0, 0.0, 1)
+    assert out.shape == [] and float(out) == 0.0
+    assert C.dpsgd(t(np.zeros((0, 3), f32)), t(np.zeros((0, 3), f32)), t([0.5], f32)).shape == [0, 3]
+    # seed 0 (the default) draws from the time: still one finite value for every element
+    out = C.dpsgd(t(np.zeros(3, f32)), t(np.zeros(3, f32)), t([1.0], f32)).numpy()
+    assert np.all(np.isfinite(out)) and np.all(out == out[0])
+    # noise is normal: over many seeds its mean is near 0 and its deviation near sigma
+    draws = np.array(
+        [float(C.dpsgd(t(f32(0)), t(f32(0)), t([1.0], f32), 1.0, 1.0, 2.0, s)) for s in range(1, 201)]
+    )
+    assert abs(draws.mean()) < 0.5 and 1.6 < draws.std() < 2.4
+    # bad input
+    with pytest.raises(InvalidArgumentError, match="dpsgd.*'grad' with dims \\[3\\] must have"):
+        C.dpsgd(t(np.zeros(2, f32)), t(np.zeros(3, f32)), t([0.5], f32))
+    with pytest.raises(InvalidArgumentError, match="'learning_rate' must hold exactly one"):
+        C.dpsgd(t(np.zeros(2, f32)), t(np.zeros(2, f32)), t([0.5, 0.5], f32))
+    with pytest.raises(InvalidArgumentError, match="'learning_rate' must have param's dtype"):
+        C.dpsgd(t(np.zeros(2, f32)), t(np.zeros(2, f32)), t([0.5], np.float64))

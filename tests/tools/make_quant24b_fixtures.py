@@ -1,8 +1,9 @@
 """Writes tests/data/quant24b/paddle_3_3_1.json: PaddlePaddle 3.3.1's results of the quant24b
-ops of issue 24 (average_accumulates_), through ``paddle._C_ops``, on inputs with their edges:
+ops of issue 24 (average_accumulates_, dpsgd), through ``paddle._C_ops``, on inputs with their edges:
 an ordinary step, the 16384th update (sum_1 moves into sum_2), the window closing by
 min_average_window, by average_window's fraction (truncated) and by max_average_window, both
-at once, a 0-D parameter, float32 and float64.
+at once; dpsgd's noise from fixed seeds (negative too) with a gradient inside and beyond
+the clip norm; a 0-D parameter, float32 and float64.
 
 A case is tests/tools/make_quant24_fixtures.py's (``case`` and ``run`` are reused): the op, its
 tensor inputs, its arguments (``"$x"`` for input ``x``) and the outputs to record.
@@ -75,8 +76,34 @@ def average_accumulates_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def dpsgd_cases() -> dict[str, dict[str, Any]]:
+    """dpsgd with fixed seeds (the noise is then PaddlePaddle's draw), a gradient inside and
+    beyond the clip norm, a negative seed, a 0-D parameter, float32 and float64."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64"):
+        for shape in ([2, 3], []):
+            n = int(np.prod(shape))
+            param = tensor("param", _values(n, 5), shape, dtype, False)
+            lr = tensor("lr", [0.1], [1], dtype, False)
+            for grad_scale, clip in ((0.1, 10.0), (3.0, 1.0)):
+                grad = tensor(
+                    "grad", (np.array(_values(n, 6)) * grad_scale).tolist(), shape, dtype, False
+                )
+                for seed in (1, 12345, -3):
+                    if shape == [] and seed != 1:
+                        continue
+                    key = f"dpsgd-{dtype}-{len(shape)}d-g{grad_scale}-s{seed}"
+                    out[key] = case(
+                        "dpsgd",
+                        [param, grad, lr],
+                        ["$param", "$grad", "$lr", clip, 4.0, 1.5, seed],
+                        [0],
+                    )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**average_accumulates_cases()}
+    return {**average_accumulates_cases(), **dpsgd_cases()}
 
 
 def main() -> None:

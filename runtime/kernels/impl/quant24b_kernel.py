@@ -11,9 +11,16 @@ registers on CPU, with PHI's formulas:
   is in place, so those reads see the new values; the kernel here computes what the in-place
   call leaves (sum_2 + (sum_1 + param) on the 16384th update, and the zeroed sum_1 in sum_3
   when both happen at once).
+- dpsgd (paddle/phi/kernels/impl/dpsgd_kernel_impl.h, float32 and float64): scale is
+  norm(grad) / clip where the norm exceeds clip, else 1; one Gaussian value, drawn as PHI draws
+  it (below), so a nonzero seed gives PaddlePaddle's step bit for bit (checked against 3.3.1
+  for both dtypes); param_out = param - lr * (grad / scale + noise / batch_size). Seed 0 seeds
+  with the time in seconds, as PHI does, so such steps are not reproducible on either side.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -88,3 +95,81 @@ def average_accumulates_kernel(
         counter(old_num_accumulates),
         counter(num_updates),
     )
+
+
+# -- dpsgd ------------------------------------------------------------------------------------
+# paddle/phi/kernels/impl/dpsgd_kernel_impl.h: one Gaussian draw for the whole step, from
+# std::minstd_rand seeded with `seed` (0: the time) through std::uniform_real_distribution<T>
+# and the polar Box-Muller method, in float; the gradient's L2 norm accumulated in float.
+
+_MINSTD_MODULUS = 2147483647
+_MINSTD_MULTIPLIER = 48271
+
+
+def _minstd_seeded(seed: int) -> int:
+    state = (seed & 0xFFFFFFFF) % _MINSTD_MODULUS
+    return state if state else 1
+
+
+def _canonical(state: int, kind: type) -> tuple[float, int]:
+    """libstdc++'s generate_canonical<T> over minstd_rand: one draw for float, two for double
+    (30 bits a draw), summed and divided in T."""
+    r = 2147483646  # max - min + 1
+    draws = 1 if kind is np.float32 else 2
+    total, scale = kind(0), kind(1)
+    for _ in range(draws):
+        state = state * _MINSTD_MULTIPLIER % _MINSTD_MODULUS
+        total = kind(total + kind(state - 1) * scale)
+        scale = kind(float(scale) * r)
+    value = kind(total / scale)
+    if value >= kind(1):
+        value = np.nextafter(kind(1), kind(0))
+    return value, state
+
+
+def dpsgd_gaussian(seed: int, sigma: float, kind: type) -> np.float32:
+    """The kernel's one noise value: mu + X * sigma, X from the polar Box-Muller method."""
+    state = _minstd_seeded(seed)
+    f32 = np.float32
+    while True:
+        u1, state = _canonical(state, kind)
+        u2, state = _canonical(state, kind)
+        v1 = f32(2) * f32(u1) - f32(1)
+        v2 = f32(2) * f32(u2) - f32(1)
+        s = v1 * v1 + v2 * v2
+        if not (s >= f32(1) or s == f32(0)):
+            break
+    x = v1 * np.sqrt(f32(-2) * np.log(s) / s)  # std::log and std::sqrt of float
+    return f32(f32(0) + x * f32(sigma))
+
+
+@register_kernel("dpsgd", dtypes=(DataType.FLOAT32, DataType.FLOAT64))
+def dpsgd_kernel(
+    ctx: KernelContext,
+    param: Array,
+    grad: Array,
+    learning_rate: Array,
+    clip: float,
+    batch_size: float,
+    sigma: float,
+    seed: int,
+) -> Array:
+    xp = ctx.xp
+    kind = param.dtype.type
+    squares = (grad * grad).reshape(-1)
+    if squares.size:
+        # PHI adds the squares one by one into a float; numpy's cumsum adds them in order
+        # too (a float64 gradient's in float64, rounded to float at the end, where PHI rounds
+        # after each addition: the norm may differ in float's last bit)
+        l2_norm = np.float32(np.sqrt(np.float32(xp.cumsum(squares)[-1])))
+    else:
+        l2_norm = np.float32(0)
+    clip_t = kind(np.float32(clip))
+    scale = np.float32(float(l2_norm) / float(clip_t)) if kind(l2_norm) > clip_t else np.float32(1)
+    if seed == 0:
+        seed = int(time.time())
+    noise = dpsgd_gaussian(seed, sigma, kind)
+    lr = learning_rate.reshape(-1)[0].astype(param.dtype)
+    batch = kind(np.float32(batch_size))
+    step = grad / kind(scale) + kind(noise) / batch
+    return (param - lr * step).astype(param.dtype)
