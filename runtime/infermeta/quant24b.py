@@ -1,5 +1,5 @@
 """InferMeta functions of the quant24b ops (issue 24): average_accumulates_ (the running sums
-of ModelAverage), following PaddlePaddle 3.3.1's functions of the same names in
+of ModelAverage), dpsgd and dgc_clip_by_norm (PHI's ClipByNormInferMeta), following PaddlePaddle 3.3.1's functions of the same names in
 paddle/phi/infermeta/ and refusing, with a named argument, the inputs 3.3.1's kernels would
 read out of bounds or misread (sums of another size than param, counters that are not one
 int64 each, a min_average_window above max_average_window)."""
@@ -11,7 +11,11 @@ from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
-__all__ = ["average_accumulates_infer_meta", "dpsgd_infer_meta"]
+__all__ = [
+    "average_accumulates_infer_meta",
+    "dpsgd_infer_meta",
+    "clip_by_norm_infer_meta",
+]
 
 _RUNTIME = MetaConfig()
 
@@ -116,3 +120,13 @@ def dpsgd_infer_meta(
             f"{learning_rate.dtype.name.lower()}"
         )
     _set(param_out, param.dims, param.dtype, param)
+
+
+
+def clip_by_norm_infer_meta(
+    x: MetaTensor, max_norm: float, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """out has x's dims and dtype; max_norm must be positive (3.3.1's ClipByNormInferMeta)."""
+    if not max_norm > 0:
+        raise InvalidArgumentError(f"argument 'max_norm' must be greater than 0, got {max_norm}")
+    _set(out, x.dims, x.dtype, x)

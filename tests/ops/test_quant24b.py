@@ -1,5 +1,6 @@
 """The quant24b ops of issue 24 against numpy references: average_accumulates_ (the running
-sums of ModelAverage) and dpsgd (its noise from the C++ standard's minstd_rand) for each dtype PaddlePaddle 3.3.1 registers on CPU, its branches (the
+sums of ModelAverage) dpsgd (its noise from the C++ standard's minstd_rand) and
+dgc_clip_by_norm for each dtype PaddlePaddle 3.3.1 registers on CPU, its branches (the
 16384th update, the window closing by each of its three limits), in-place updates, 0-D and
 empty parameters, and bad input. PaddlePaddle's own results are in test_quant24b_paddle.py."""
 
@@ -38,7 +39,7 @@ def ref_average_accumulates(param, s1, s2, s3, acc, old, updates, window, max_w,
 
 def test_registrations_are_paddles() -> None:
     kernels = paddle_data()["kernels"]
-    for kernel in ("average_accumulates", "dpsgd"):
+    for kernel in ("average_accumulates", "dpsgd", "dgc_clip_by_norm"):
         assert sorted(d.name.lower() for d in cpu_dtypes(kernel)) == sorted(kernels[kernel])
 
 
@@ -196,3 +197,47 @@ def test_dpsgd_edges() -> None:
         C.dpsgd(t(np.zeros(2, f32)), t(np.zeros(2, f32)), t([0.5, 0.5], f32))
     with pytest.raises(InvalidArgumentError, match="'learning_rate' must have param's dtype"):
         C.dpsgd(t(np.zeros(2, f32)), t(np.zeros(2, f32)), t([0.5], np.float64))
+
+
+# -- dgc_clip_by_norm -------------------------------------------------------------------------
+
+
+@op_test("dgc_clip_by_norm", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("dgc_clip_by_norm"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("max_norm", [0.5, 3.0, 100.0])
+def test_dgc_clip_by_norm_matches_numpy(dtype: DataType, max_norm: float) -> None:
+    kind = dtype.name.lower()
+    x = np.random.default_rng(12).normal(size=(3, 4)).astype(kind)
+    got = C.dgc_clip_by_norm(t(x), t([5.0], kind), max_norm, 2.0).numpy()
+    norm = np.sqrt((x.astype(np.float64) ** 2).sum())
+    want = x * (max_norm / norm) if norm > max_norm else x
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@op_test("dgc_clip_by_norm", kind="edge")
+def test_dgc_clip_by_norm_edges() -> None:
+    f32 = np.float32
+    x = np.array([[3.0, 4.0], [0.0, 0.0]], f32)  # norm 5
+    # before the ramp-up (or with it off) x passes unchanged; PaddlePaddle leaves out unset
+    for step, begin in ((1.0, 2.0), (1.9, 2.0), (5.0, -1.0)):
+        got = C.dgc_clip_by_norm(t(x), t([step], f32), 1.0, begin).numpy()
+        np.testing.assert_array_equal(got, x)
+    # at the step it begins (2.9 truncates to 2): clipped to norm 1
+    got = C.dgc_clip_by_norm(t(x), t([2.9], f32), 1.0, 2.0).numpy()
+    np.testing.assert_allclose(got, x / 5, rtol=1e-7)
+    # 0-D, empty, all zeros (no division by zero)
+    assert float(C.dgc_clip_by_norm(t(f32(-4)), t([0.0], f32), 2.0, 0.0)) == -2.0
+    assert C.dgc_clip_by_norm(t(np.zeros((0, 3), f32)), t([0.0], f32), 2.0, 0.0).shape == [0, 3]
+    zeros = C.dgc_clip_by_norm(t(np.zeros(3, f32)), t([0.0], f32), 2.0, 0.0).numpy()
+    assert zeros.tolist() == [0.0, 0.0, 0.0]
+    # non-contiguous
+    base = np.arange(12, dtype=f32).reshape(3, 4)
+    got = C.dgc_clip_by_norm(t(base.T), t([0.0], f32), 1.0, 0.0).numpy()
+    np.testing.assert_allclose(got, base.T / np.sqrt((base**2).sum()), rtol=1e-6)
+    # bad input
+    with pytest.raises(InvalidArgumentError, match="dgc_clip_by_norm.*'max_norm' must be greater"):
+        C.dgc_clip_by_norm(t(x), t([0.0], f32), 0.0, 0.0)
+    with pytest.raises(InvalidArgumentError, match="'current_step' must be one element"):
+        C.dgc_clip_by_norm(t(x), t([0.0, 1.0], f32), 1.0, 0.0)
+    with pytest.raises(InvalidArgumentError, match="'rampup_begin_step' must be finite"):
+        C.dgc_clip_by_norm(t(x), t([0.0], f32), 1.0, float("nan"))

@@ -1163,6 +1163,7 @@ CASES["average_accumulates_infer_meta"] = [
         (0, 0, 0, 0, 0, 0),
     )
 ]
+CASES["clip_by_norm_infer_meta"] = [Case((t(2, 3),), (1.0,))]
 CASES["dpsgd_infer_meta"] = [Case((t(2, 3), t(2, 3), t(1)), (10.0, 16.0, 1.0, 0))]
 MISMATCHES["dpsgd_infer_meta"] = Case((t(2, 3), t(2, 4), t(1)), (10.0, 16.0, 1.0, 0))
 MISMATCHES["average_accumulates_infer_meta"] = Case(

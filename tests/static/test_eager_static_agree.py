@@ -755,6 +755,7 @@ ARGUMENTS.update(
         "dpsgd": lambda f, t: [
             t((2, 3), "float32"), t((2, 3), "float32"), t((1,), "float32"), 1.0, 4.0, 1.0, 3
         ],
+        "dgc_clip_by_norm": lambda f, t: [t((2, 3), "float32"), t((1,), "float32"), 0.5, 0.0],
     }
 )  # fmt: skip
 

@@ -1,5 +1,5 @@
 """Writes tests/data/quant24b/paddle_3_3_1.json: PaddlePaddle 3.3.1's results of the quant24b
-ops of issue 24 (average_accumulates_, dpsgd), through ``paddle._C_ops``, on inputs with their edges:
+ops of issue 24 (average_accumulates_, dpsgd, dgc_clip_by_norm), through ``paddle._C_ops``, on inputs with their edges:
 an ordinary step, the 16384th update (sum_1 moves into sum_2), the window closing by
 min_average_window, by average_window's fraction (truncated) and by max_average_window, both
 at once; dpsgd's noise from fixed seeds (negative too) with a gradient inside and beyond
@@ -102,8 +102,29 @@ def dpsgd_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def dgc_clip_by_norm_cases() -> dict[str, dict[str, Any]]:
+    """dgc_clip_by_norm once the ramp-up has begun (3.3.1 leaves out unset before it): a norm
+    above max_norm, one below, a 0-D x, a step exactly at rampup_begin_step."""
+    out: dict[str, dict[str, Any]] = {}
+    for shape, max_norm, step, begin in (
+        ([2, 3], 1.0, 5.0, 2.0),
+        ([2, 3], 100.0, 5.0, 2.0),
+        ([2, 3], 0.5, 2.0, 2.0),
+        ([], 0.5, 3.7, 0.0),
+        ([4], 2.0, 10.0, 9.9),
+    ):
+        n = int(np.prod(shape))
+        inputs = [
+            tensor("x", _values(n, 8), shape, "float32", False),
+            tensor("step", [step], [1], "float32", False),
+        ]
+        key = f"dgc_clip_by_norm-{len(shape)}d-{max_norm}-{step}-{begin}"
+        out[key] = case("dgc_clip_by_norm", inputs, ["$x", "$step", max_norm, begin], [0])
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**average_accumulates_cases(), **dpsgd_cases()}
+    return {**average_accumulates_cases(), **dpsgd_cases(), **dgc_clip_by_norm_cases()}
 
 
 def main() -> None:

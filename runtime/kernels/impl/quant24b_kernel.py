@@ -16,6 +16,10 @@ registers on CPU, with PHI's formulas:
   it (below), so a nonzero seed gives PaddlePaddle's step bit for bit (checked against 3.3.1
   for both dtypes); param_out = param - lr * (grad / scale + noise / batch_size). Seed 0 seeds
   with the time in seconds, as PHI does, so such steps are not reproducible on either side.
+- dgc_clip_by_norm (paddle/phi/kernels/impl/dgc_clip_by_norm_kernel_impl.h and
+  clip_by_norm_kernel, float32): with rampup_begin_step >= 0 and current_step at or past it
+  (both truncated to int), x * max_norm / norm(x) where norm(x) > max_norm, else x; PHI
+  leaves out unset otherwise, phiops returns x unchanged (what DGC's in-place use keeps).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import time
 import numpy as np
 
 from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -173,3 +178,34 @@ def dpsgd_kernel(
     batch = kind(np.float32(batch_size))
     step = grad / kind(scale) + kind(noise) / batch
     return (param - lr * step).astype(param.dtype)
+
+
+@register_kernel("dgc_clip_by_norm", dtypes=(DataType.FLOAT32,))
+def dgc_clip_by_norm_kernel(
+    ctx: KernelContext,
+    x: Array,
+    current_step: Array,
+    max_norm: float,
+    rampup_begin_step: float,
+) -> Array:
+    xp = ctx.xp
+    if current_step.size != 1 or current_step.dtype != x.dtype:
+        raise InvalidArgumentError(
+            "dgc_clip_by_norm: argument 'current_step' must be one element of x's dtype "
+            f"{x.dtype}, got {current_step.dtype} of shape {list(current_step.shape)}"
+        )
+    if not np.isfinite(rampup_begin_step):
+        raise InvalidArgumentError(
+            "dgc_clip_by_norm: argument 'rampup_begin_step' must be finite, got "
+            f"{rampup_begin_step}"
+        )
+    begin = int(np.float32(rampup_begin_step))
+    if begin < 0 or int(current_step.reshape(-1)[0]) < begin:
+        return x.copy()  # PHI leaves out unset here; x is what DGC's in-place use keeps
+    kind = x.dtype.type
+    norm = xp.sqrt(xp.sum(x * x, dtype=x.dtype))
+    limit = kind(np.float32(max_norm))
+    if bool(norm <= limit):
+        return x.copy()
+    epsilon = kind(1e-6) if bool(norm <= kind(1e-30)) else kind(0)
+    return x * (limit / (norm + epsilon))
