@@ -1,8 +1,10 @@
 """InferMeta functions of the quant24b ops (issue 24): average_accumulates_ (the running sums
-of ModelAverage), dpsgd and dgc_clip_by_norm (PHI's ClipByNormInferMeta), following PaddlePaddle 3.3.1's functions of the same names in
-paddle/phi/infermeta/ and refusing, with a named argument, the inputs 3.3.1's kernels would
-read out of bounds or misread (sums of another size than param, counters that are not one
-int64 each, a min_average_window above max_average_window)."""
+of ModelAverage), dpsgd and dgc_clip_by_norm (PHI's ClipByNormInferMeta), following
+PaddlePaddle 3.3.1's functions of the same names in paddle/phi/infermeta/ and refusing, with a
+named argument, the inputs 3.3.1's kernels would read out of bounds or misread (sums or a
+gradient of another size than param, counters that are not one int64 each, a
+min_average_window above max_average_window, a learning rate of more than one element, a
+max_norm that is not positive)."""
 
 from __future__ import annotations
 
@@ -120,7 +122,6 @@ def dpsgd_infer_meta(
             f"{learning_rate.dtype.name.lower()}"
         )
     _set(param_out, param.dims, param.dtype, param)
-
 
 
 def clip_by_norm_infer_meta(

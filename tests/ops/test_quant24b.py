@@ -101,7 +101,9 @@ def test_average_accumulates_edges() -> None:
     np.testing.assert_array_equal(outs[0].numpy(), base.T)
     # bad input
     two = np.zeros(2, f32)
-    with pytest.raises(InvalidArgumentError, match="average_accumulates_.*'in_sum_2' with dims \\[3\\]"):
+    with pytest.raises(
+        InvalidArgumentError, match="average_accumulates_.*'in_sum_2' with dims \\[3\\]"
+    ):
         _call(two, [two, np.zeros(3, f32), two], (0, 0, 0), 0.0, 10, 1)
     with pytest.raises(InvalidArgumentError, match="'in_sum_3' must have param's dtype float32"):
         _call(two, [two, two, np.zeros(2, np.float64)], (0, 0, 0), 0.0, 10, 1)
@@ -149,7 +151,9 @@ def ref_noise(seed: int, sigma: float, draws: int) -> float:
 
 @op_test("dpsgd", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("dpsgd"), ids=lambda d: d.name.lower())
-@pytest.mark.parametrize("grad_scale, clip, seed", [(0.1, 10.0, 1), (3.0, 1.0, 12345), (1.0, 2.0, -3)])
+@pytest.mark.parametrize(
+    "grad_scale, clip, seed", [(0.1, 10.0, 1), (3.0, 1.0, 12345), (1.0, 2.0, -3)]
+)
 def test_dpsgd_matches_numpy(dtype: DataType, grad_scale: float, clip: float, seed: int) -> None:
     kind = dtype.name.lower()
     rng = np.random.default_rng(11)
@@ -181,13 +185,19 @@ def test_dpsgd_edges() -> None:
     # 0-D and empty parameters
     out = C.dpsgd(t(f32(1)), t(f32(2)), t([0.5], f32), 10.0, 16.0, 0.0, 1)
     assert out.shape == [] and float(out) == 0.0
-    assert C.dpsgd(t(np.zeros((0, 3), f32)), t(np.zeros((0, 3), f32)), t([0.5], f32)).shape == [0, 3]
+    assert C.dpsgd(t(np.zeros((0, 3), f32)), t(np.zeros((0, 3), f32)), t([0.5], f32)).shape == [
+        0,
+        3,
+    ]
     # seed 0 (the default) draws from the time: still one finite value for every element
     out = C.dpsgd(t(np.zeros(3, f32)), t(np.zeros(3, f32)), t([1.0], f32)).numpy()
     assert np.all(np.isfinite(out)) and np.all(out == out[0])
     # noise is normal: over many seeds its mean is near 0 and its deviation near sigma
     draws = np.array(
-        [float(C.dpsgd(t(f32(0)), t(f32(0)), t([1.0], f32), 1.0, 1.0, 2.0, s)) for s in range(1, 201)]
+        [
+            float(C.dpsgd(t(f32(0)), t(f32(0)), t([1.0], f32), 1.0, 1.0, 2.0, s))
+            for s in range(1, 201)
+        ]
     )
     assert abs(draws.mean()) < 0.5 and 1.6 < draws.std() < 2.4
     # bad input
