@@ -31,6 +31,8 @@ from phiops.runtime.infermeta import (
     quant24,
 
     random24,
+
+    quant24b,
     search24,
     detect24,
 
@@ -86,6 +88,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         random24,
 
         manip24,
+
+        quant24b,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -383,6 +383,18 @@ _OVERRIDES.update(
 )  # fmt: skip
 
 
+# the quant24b ops of issue 24: average_accumulates_'s int64 counters, dgc_clip_by_norm's step
+_OVERRIDES.update(
+    {
+        "average_accumulates_": {
+            name: _index((1,))
+            for name in ("in_num_accumulates", "in_old_num_accumulates", "in_num_updates")
+        },
+        "dgc_clip_by_norm": {"current_step": _tensor(shape=(1,)), "max_norm": 1.0},
+    }
+)
+
+
 def _baseline(function: Any) -> list[Any]:
     """Positional arguments for ``function`` that make a call work: float32 [2, 3] tensors for
     tensor parameters (integer or bool ones where the name says so), defaults for the rest,

@@ -1293,6 +1293,23 @@ MISMATCHES.update(
     }
 )  # fmt: skip
 
+# the quant24b ops of issue 24 (runtime/infermeta/quant24b.py)
+CASES["average_accumulates_infer_meta"] = [
+    Case(
+        (t(2, 3), t(2, 3), t(2, 3), t(2, 3), t(1, dtype=I64), t(1, dtype=I64), t(1, dtype=I64)),
+        (0.0, 2**63 - 1, 10000),
+        (0, 0, 0, 0, 0, 0),
+    )
+]
+CASES["clip_by_norm_infer_meta"] = [Case((t(2, 3),), (1.0,))]
+CASES["dpsgd_infer_meta"] = [Case((t(2, 3), t(2, 3), t(1)), (10.0, 16.0, 1.0, 0))]
+MISMATCHES["dpsgd_infer_meta"] = Case((t(2, 3), t(2, 4), t(1)), (10.0, 16.0, 1.0, 0))
+MISMATCHES["average_accumulates_infer_meta"] = Case(
+    (t(2, 3), t(2, 4), t(2, 3), t(2, 3), t(1, dtype=I64), t(1, dtype=I64), t(1, dtype=I64)),
+    (0.0, 2**63 - 1, 10000),
+    (0, 0, 0, 0, 0, 0),
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

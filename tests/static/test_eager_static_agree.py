@@ -818,6 +818,21 @@ ARGUMENTS.update(
 )  # fmt: skip
 
 
+# the quant24b ops of issue 24: distinct sums for the in-place average_accumulates_ and its
+# int64 counters; dpsgd with a fixed seed (0 would seed it with the time)
+ARGUMENTS.update(
+    {
+        "average_accumulates_": lambda f, t: _distinct(t, 4) + [
+            t((1,), "int64"), t((1,), "int64") * 2, t((1,), "int64") * 3, 0.0, 100, 1
+        ],
+        "dpsgd": lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "float32"), t((1,), "float32"), 1.0, 4.0, 1.0, 3
+        ],
+        "dgc_clip_by_norm": lambda f, t: [t((2, 3), "float32"), t((1,), "float32"), 0.5, 0.0],
+    }
+)  # fmt: skip
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""
