@@ -32,8 +32,13 @@ from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.sparse.arrays import flat_keys, make_coo
 from phiops.runtime.sparse.autograd import attach
-from phiops.runtime.sparse.creation import dense, grad_values, storage_of, wrap_sparse
-from phiops.runtime.sparse.creation import with_values
+from phiops.runtime.sparse.creation import (
+    dense,
+    grad_values,
+    storage_of,
+    with_values,
+    wrap_sparse,
+)
 from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = ["conv3d", "subm_conv3d", "max_pool3d"]
@@ -120,7 +125,9 @@ def _coo_input(x: Any, op: str) -> Any:
 def _dense_argument(value: Any, op: str, argument: str) -> Any:
     if not isinstance(value, Tensor) or value.meta.kind is not TensorKind.DENSE:
         got = type(value).__name__ if not isinstance(value, Tensor) else value.meta.kind.title
-        raise InvalidArgumentError(f"{op}(): argument '{argument}' must be a dense Tensor, got {got}")
+        raise InvalidArgumentError(
+            f"{op}(): argument '{argument}' must be a dense Tensor, got {got}"
+        )
     return value.array
 
 
@@ -135,8 +142,12 @@ def _check_format(data_format: str, op: str) -> None:
 
 
 def _out_spatial(
-    spatial: Sequence[int], kernel: Sequence[int], pad: Sequence[int], stride: Sequence[int],
-    dilation: Sequence[int], op: str,
+    spatial: Sequence[int],
+    kernel: Sequence[int],
+    pad: Sequence[int],
+    stride: Sequence[int],
+    dilation: Sequence[int],
+    op: str,
 ) -> list[int]:
     out = [
         (s + 2 * p - d * (k - 1) - 1) // t + 1
@@ -151,8 +162,14 @@ def _out_spatial(
 
 
 def _rulebook(
-    indices: Any, batch: int, out_spatial: Sequence[int], kernel: Sequence[int],
-    pad: Sequence[int], stride: Sequence[int], dilation: Sequence[int], subm_keys: Any = None,
+    indices: Any,
+    batch: int,
+    out_spatial: Sequence[int],
+    kernel: Sequence[int],
+    pad: Sequence[int],
+    stride: Sequence[int],
+    dilation: Sequence[int],
+    subm_keys: Any = None,
 ) -> tuple[Any, Any, Any, Any, list[int]]:
     """(output keys (sorted), kernel offset, input entry and output row of each pair, pairs per
     offset). The pairs are grouped by offset, row-major over the kernel. ``subm_keys``: the
@@ -195,8 +212,11 @@ def _rulebook(
             out_row = xp.minimum(xp.searchsorted(out_keys, keys), out_keys.shape[0] - 1)
             found = out_keys[out_row] == keys
         kernel_of, entry_of, out_row = kernel_of[found], entry_of[found], out_row[found]
-    per_offset = [int(c) for c in xp.bincount(kernel_of, minlength=count)[:count].tolist()] \
-        if kernel_of.shape[0] else [0] * count
+    per_offset = (
+        [int(c) for c in xp.bincount(kernel_of, minlength=count)[:count].tolist()]
+        if kernel_of.shape[0]
+        else [0] * count
+    )
     return out_keys, kernel_of, entry_of, out_row.astype(xp.int64), per_offset
 
 
@@ -214,14 +234,24 @@ def _segments(per_offset: list[int]) -> list[tuple[int, int, int]]:
 
 
 def _conv(
-    op: str, x: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any,
-    groups: Any, data_format: str, subm: bool,
+    op: str,
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: Any,
+    data_format: str,
+    subm: bool,
 ) -> Tensor:
     storage = _coo_input(x, op)
     kernel_array = _dense_argument(weight, op, "weight")
     _check_format(data_format, op)
     if groups != 1:
-        raise UnimplementedError(f"{op}(): groups={groups!r} is not implemented (only groups=1, as in PaddlePaddle)")
+        raise UnimplementedError(
+            f"{op}(): groups={groups!r} is not implemented (only groups=1, as in PaddlePaddle)"
+        )
     values = storage.values.array
     xp = module_of(values)
     channels = storage.shape[4]

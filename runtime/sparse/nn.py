@@ -144,12 +144,25 @@ class _Conv3D(Layer):
     def forward(self, x: Tensor) -> Tensor:
         if self._subm:
             return subm_conv3d(
-                x, self.weight, self.bias, self._stride, self._padding, self._dilation,
-                self._groups, self._data_format, self._key,
+                x,
+                self.weight,
+                self.bias,
+                self._stride,
+                self._padding,
+                self._dilation,
+                self._groups,
+                self._data_format,
+                self._key,
             )
         return conv3d(
-            x, self.weight, self.bias, self._stride, self._padding, self._dilation,
-            self._groups, self._data_format,
+            x,
+            self.weight,
+            self.bias,
+            self._stride,
+            self._padding,
+            self._dilation,
+            self._groups,
+            self._data_format,
         )
 
     def extra_repr(self) -> str:
@@ -181,8 +194,20 @@ class Conv3D(_Conv3D):
         data_format: str = "NDHWC",
     ) -> None:
         super().__init__(
-            in_channels, out_channels, kernel_size, stride, padding, dilation, groups, False,
-            None, padding_mode, weight_attr, bias_attr, data_format, None,
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            False,
+            None,
+            padding_mode,
+            weight_attr,
+            bias_attr,
+            data_format,
+            None,
         )
 
 
@@ -207,8 +232,20 @@ class SubmConv3D(_Conv3D):
         backend: str | None = None,
     ) -> None:
         super().__init__(
-            in_channels, out_channels, kernel_size, stride, padding, dilation, groups, True,
-            key, padding_mode, weight_attr, bias_attr, data_format, backend,
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            True,
+            key,
+            padding_mode,
+            weight_attr,
+            bias_attr,
+            data_format,
+            backend,
         )
 
 

@@ -18,8 +18,14 @@ from phiops.runtime.nn import functional as F
 from phiops.runtime.nn.layers import BatchNorm1D
 from phiops.runtime.nn.norm_upsample import SyncBatchNorm as _DenseSyncBatchNorm
 from phiops.runtime.sparse.autograd import attach
-from phiops.runtime.sparse.creation import grad_values, storage_of, values, with_values
-from phiops.runtime.sparse.creation import wrap_sparse
+from phiops.runtime.sparse.creation import (
+    dense,
+    grad_values,
+    storage_of,
+    values,
+    with_values,
+    wrap_sparse,
+)
 from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = ["BatchNorm", "SyncBatchNorm"]
@@ -53,8 +59,6 @@ def _normalize_values(layer: Any, x: Any, op: str, use_global_stats: Any) -> Ten
     out = wrap_sparse(with_values(storage, normalized.array))
 
     def backward(grad: Tensor) -> list[Any]:
-        from phiops.runtime.sparse.creation import dense
-
         return [dense(grad_values(grad, storage))]
 
     return attach(op, [normalized], out, backward)
@@ -124,7 +128,9 @@ class SyncBatchNorm(_DenseSyncBatchNorm):
         ``SyncBatchNorm`` holding its parameters and statistics."""
         if isinstance(layer, BatchNorm):
             converted = cls(
-                layer.weight.shape[0], layer._momentum, layer._epsilon,
+                layer.weight.shape[0],
+                layer._momentum,
+                layer._epsilon,
                 data_format=layer._data_format_sparse,
             )
             converted.weight, converted.bias = layer.weight, layer.bias

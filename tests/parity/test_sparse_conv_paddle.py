@@ -45,7 +45,9 @@ def test_case_equals_paddle(name: str) -> None:
                 got["grads"][key], want["grads"][key], rtol=1e-5, atol=1e-5, err_msg=key
             )
     for stat in want.get("running", {}):
-        np.testing.assert_allclose(got["running"][stat], want["running"][stat], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(
+            got["running"][stat], want["running"][stat], rtol=1e-5, atol=1e-6
+        )
     assert got.get("parameters") == want.get("parameters")
 
 
@@ -70,8 +72,6 @@ def test_signature_equals_paddle(path: str) -> None:
         return target
 
     def parameters(target):
-        return [
-            (p.name, p.default) for p in inspect.signature(target).parameters.values()
-        ]
+        return [(p.name, p.default) for p in inspect.signature(target).parameters.values()]
 
     assert parameters(resolve(phiops)) == parameters(resolve(paddle))

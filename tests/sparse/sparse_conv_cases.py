@@ -113,15 +113,38 @@ def _conv_case(
 
 _conv_case("conv3d k3", "conv3d", (2, 4, 4, 4, 2), 10, (3, 3, 3), 3, False)
 _conv_case(
-    "conv3d k3 pad1 stride2 bias", "conv3d", (2, 5, 4, 5, 3), 14, (3, 3, 3), 2, True,
-    stride=2, padding=1,
+    "conv3d k3 pad1 stride2 bias",
+    "conv3d",
+    (2, 5, 4, 5, 3),
+    14,
+    (3, 3, 3),
+    2,
+    True,
+    stride=2,
+    padding=1,
 )
 _conv_case(
-    "conv3d k231 dilation2 stride121 float64", "conv3d", (1, 6, 5, 4, 2), 12, (2, 3, 1), 3, True,
-    "float64", stride=[1, 2, 1], dilation=2, padding=[1, 0, 1],
+    "conv3d k231 dilation2 stride121 float64",
+    "conv3d",
+    (1, 6, 5, 4, 2),
+    12,
+    (2, 3, 1),
+    3,
+    True,
+    "float64",
+    stride=[1, 2, 1],
+    dilation=2,
+    padding=[1, 0, 1],
 )
 _conv_case(
-    "conv3d unsorted input", "conv3d", (2, 4, 4, 3, 2), 9, (2, 2, 2), 2, True, shuffle=True,
+    "conv3d unsorted input",
+    "conv3d",
+    (2, 4, 4, 3, 2),
+    9,
+    (2, 2, 2),
+    2,
+    True,
+    shuffle=True,
     padding=1,
 )
 _conv_case("subm_conv3d k3 bias", "subm_conv3d", (2, 4, 5, 4, 3), 12, (3, 3, 3), 4, True)
@@ -129,8 +152,16 @@ _conv_case(
     "subm_conv3d k313 float64", "subm_conv3d", (1, 5, 4, 5, 2), 10, (3, 1, 3), 2, False, "float64"
 )
 _conv_case(
-    "subm_conv3d key, padding and stride ignored", "subm_conv3d", (2, 4, 4, 4, 2), 11,
-    (3, 3, 3), 2, True, stride=2, padding=0, key="subm_0",
+    "subm_conv3d key, padding and stride ignored",
+    "subm_conv3d",
+    (2, 4, 4, 4, 2),
+    11,
+    (3, 3, 3),
+    2,
+    True,
+    stride=2,
+    padding=0,
+    key="subm_0",
 )
 _conv_case(
     "subm_conv3d k5 float64", "subm_conv3d", (1, 5, 5, 5, 2), 14, (5, 5, 5), 2, True, "float64"
@@ -138,7 +169,11 @@ _conv_case(
 
 
 def _pool_case(
-    name: str, shape: tuple[int, ...], nnz: int, dtype: str = "float32", shuffle: bool = False,
+    name: str,
+    shape: tuple[int, ...],
+    nnz: int,
+    dtype: str = "float32",
+    shuffle: bool = False,
     **kwargs: Any,
 ) -> None:
     seed = len(CASES) + 1
@@ -154,19 +189,34 @@ def _pool_case(
 
 
 _conv_case(
-    "subm_conv3d unsorted input", "subm_conv3d", (2, 4, 4, 4, 2), 11, (3, 3, 3), 2, True,
+    "subm_conv3d unsorted input",
+    "subm_conv3d",
+    (2, 4, 4, 4, 2),
+    11,
+    (3, 3, 3),
+    2,
+    True,
     shuffle=True,
 )
 
 
 _pool_case("max_pool3d k2", (2, 4, 4, 4, 3), 14, kernel_size=2)
 _pool_case(
-    "max_pool3d k3 stride2 pad1 float64", (1, 5, 6, 5, 2), 16, "float64", kernel_size=3,
-    stride=2, padding=1,
+    "max_pool3d k3 stride2 pad1 float64",
+    (1, 5, 6, 5, 2),
+    16,
+    "float64",
+    kernel_size=3,
+    stride=2,
+    padding=1,
 )
 _pool_case(
-    "max_pool3d k213 stride1 unsorted", (2, 3, 4, 4, 2), 10, shuffle=True,
-    kernel_size=[2, 1, 3], stride=1,
+    "max_pool3d k213 stride1 unsorted",
+    (2, 3, 4, 4, 2),
+    10,
+    shuffle=True,
+    kernel_size=[2, 1, 3],
+    stride=1,
 )
 
 

@@ -76,7 +76,9 @@ def test_conv3d_equals_dense_conv_at_the_reached_positions(case):
     assert list(out.shape) == list(want.shape)
     want_indices = reached(indices, shape, kernel, stride, padding, dilation)
     np.testing.assert_array_equal(out.indices().numpy(), want_indices)
-    np.testing.assert_allclose(out.values().numpy(), want[tuple(want_indices)], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        out.values().numpy(), want[tuple(want_indices)], rtol=1e-10, atol=1e-12
+    )
     assert out.is_coalesced()
 
 
@@ -91,7 +93,9 @@ def test_subm_conv3d_equals_dense_conv_masked_to_the_input(kernel):
     assert list(out.shape) == [*shape[:4], 4]
     order = np.argsort(np.ravel_multi_index(tuple(indices), shape[:4]))
     np.testing.assert_array_equal(out.indices().numpy(), indices[:, order])
-    np.testing.assert_allclose(out.values().numpy(), want[tuple(indices[:, order])], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        out.values().numpy(), want[tuple(indices[:, order])], rtol=1e-10, atol=1e-12
+    )
 
 
 POOL_CASES = [
@@ -110,7 +114,10 @@ def test_max_pool3d_equals_dense_max_pool_of_the_stored_entries(case):
     # absent entries are not zeros: the dense input holds -inf there
     want = phiops.nn.functional.max_pool3d(
         phiops.to_tensor(densify(indices, values, shape, -np.inf)),
-        kernel, stride, padding, data_format="NDHWC",
+        kernel,
+        stride,
+        padding,
+        data_format="NDHWC",
     ).numpy()
     kernel3 = [kernel] * 3 if isinstance(kernel, int) else kernel
     stride3 = kernel3 if stride is None else ([stride] * 3 if isinstance(stride, int) else stride)
@@ -230,7 +237,9 @@ def test_sync_batch_norm_is_batch_norm_in_one_process():
     sync, plain = phiops.sparse.nn.SyncBatchNorm(2), phiops.sparse.nn.BatchNorm(2)
     np.testing.assert_allclose(sync(x).values().numpy(), plain(x).values().numpy(), rtol=1e-6)
     np.testing.assert_allclose(sync._mean.numpy(), plain._mean.numpy(), rtol=1e-6)
-    model = phiops.nn.Sequential(phiops.sparse.nn.SubmConv3D(2, 2, 3), phiops.sparse.nn.BatchNorm(2))
+    model = phiops.nn.Sequential(
+        phiops.sparse.nn.SubmConv3D(2, 2, 3), phiops.sparse.nn.BatchNorm(2)
+    )
     converted = phiops.sparse.nn.SyncBatchNorm.convert_sync_batchnorm(model)
     assert isinstance(converted[1], phiops.sparse.nn.SyncBatchNorm)
 
@@ -266,10 +275,14 @@ def _x(shape=(1, 3, 3, 3, 2)):
 
 def test_bad_input_raises_named_errors():
     weight = phiops.to_tensor(np.zeros((3, 3, 3, 2, 2), "float32"))
-    with pytest.raises(InvalidArgumentError, match=r"conv3d\(\): argument 'x' must be a SparseCooTensor"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"conv3d\(\): argument 'x' must be a SparseCooTensor"
+    ):
         F.conv3d(phiops.zeros([1, 3, 3, 3, 2]), weight)
     with pytest.raises(InvalidArgumentError, match=r"conv3d\(\): argument 'x' must be a 5-D"):
-        F.conv3d(coo(np.array([[0], [1], [2]]), np.ones((1, 2), "float32"), (3, 3, 3, 2))[0], weight)
+        F.conv3d(
+            coo(np.array([[0], [1], [2]]), np.ones((1, 2), "float32"), (3, 3, 3, 2))[0], weight
+        )
     with pytest.raises(InvalidArgumentError, match="input channels"):
         F.conv3d(_x(), phiops.to_tensor(np.zeros((3, 3, 3, 4, 2), "float32")))
     with pytest.raises(InvalidArgumentError, match="'weight' must be 5-D"):

@@ -52,7 +52,10 @@ def _close(got, want, what):
         return
     tolerance = 1e-5
     np.testing.assert_allclose(
-        np.asarray(got, dtype=float), np.asarray(want, dtype=float), rtol=tolerance, atol=1e-5,
+        np.asarray(got, dtype=float),
+        np.asarray(want, dtype=float),
+        rtol=tolerance,
+        atol=1e-5,
         err_msg=what,
     )
 

@@ -30,7 +30,9 @@ def worker(name: str) -> None:
     import paddle
 
     paddle.set_device("cpu")
-    print(json.dumps({"version": paddle.__version__, "result": sparse_conv_cases.run(paddle, name)}))
+    print(
+        json.dumps({"version": paddle.__version__, "result": sparse_conv_cases.run(paddle, name)})
+    )
 
 
 def main() -> None:
