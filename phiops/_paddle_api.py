@@ -21,7 +21,9 @@ import numpy as np
 from phiops.generated import api as _C_ops
 from phiops.generated import inplace as _inplace
 from phiops.generated.python_api import keyword_aliases, write_out
+from phiops.generated import python_api as _python_api
 from phiops.runtime.common import DataType
+from phiops.runtime.common.default_dtype import default_data_type
 from phiops.runtime.eager.inplace import check_inplace, write_inplace
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.attributes import to_dtype
@@ -224,11 +226,12 @@ def arange(
     name: str | None = None,
 ) -> Tensor:
     """``[start, end)`` by ``step``; ``arange(n)`` is ``[0, n)``. Without a dtype: int64 when
-    every bound is an integer (or an integer tensor), else float32."""
+    every bound is an integer (or an integer tensor), else the default dtype."""
     if end is None:
         start, end = 0, start
     if dtype is None:
-        dtype = DataType.INT64 if all(_is_integer(v) for v in (start, end, step)) else "float32"
+        integral = all(_is_integer(v) for v in (start, end, step))
+        dtype = DataType.INT64 if integral else default_data_type()
     return write_out("arange", out, _C_ops.arange(start, end, step, _dtype(dtype, "arange")))
 
 
@@ -248,7 +251,7 @@ def full(
     out: Tensor | None = None,
 ) -> Tensor:
     """A tensor of ``shape`` filled with ``fill_value``. Without a dtype: bool for a bool value,
-    complex128 for a complex one, else float32."""
+    complex128 for a complex one, else the default dtype (paddle.get_default_dtype())."""
     if not isinstance(fill_value, (numbers.Number, str, *_TENSORS)):
         raise TypeError(
             "The fill_value should be int, float, bool, complex, np.number, string numeric "
@@ -260,7 +263,7 @@ def full(
         elif isinstance(fill_value, complex):
             dtype = DataType.COMPLEX128
         else:
-            dtype = DataType.FLOAT32
+            dtype = default_data_type()
     return write_out("full", out, _C_ops.full(shape, fill_value, _dtype(dtype, "full"), None))
 
 
@@ -621,7 +624,7 @@ def eye(
     """A ``num_rows`` x ``num_columns`` (square when None) matrix with ones on the diagonal."""
     rows = _count(num_rows, "num_rows")
     columns = rows if num_columns is None else _count(num_columns, "num_columns")
-    dtype = DataType.FLOAT32 if dtype is None else _dtype(dtype, "eye")
+    dtype = default_data_type() if dtype is None else _dtype(dtype, "eye")
     return write_out("eye", out, _C_ops.eye(rows, columns, dtype))
 
 
@@ -653,7 +656,7 @@ def normal(
         return write_out(
             "normal",
             out,
-            _C_ops.gaussian(shape, float(mean), float(std), 0, DataType.FLOAT32),
+            _C_ops.gaussian(shape, float(mean), float(std), 0, default_data_type()),
         )
     scaled = (
         _C_ops.multiply(samples, std)
@@ -1495,7 +1498,7 @@ def logspace(
     """``num`` values ``base ** e``, the exponents ``e`` evenly spaced from ``start`` to
     ``stop`` (op ``logspace``): numbers become 1-element tensors of ``dtype`` (float32 by
     default; an integer dtype truncates them), ``num`` an int32 one, as PaddlePaddle's."""
-    dtype = DataType.FLOAT32 if dtype is None else to_dtype(dtype, "logspace", "dtype")
+    dtype = default_data_type() if dtype is None else to_dtype(dtype, "logspace", "dtype")
     if not isinstance(num, (Tensor, Value)) and (not isinstance(num, int) or isinstance(num, bool)):
         raise TypeError(
             f"The type of 'num' in logspace must be <class 'int'>, but received {type(num)}."
@@ -2543,3 +2546,94 @@ def fill_diagonal_(
 
 __all__ += ["tril_indices", "triu_indices"]
 TENSOR_METHODS += ("fill_diagonal_",)
+
+
+# -- The default dtype (paddle.set_default_dtype) -----------------------------------------------
+#
+# The generated functions below fill a None dtype with float32 (ops/python_api.yaml's if_none);
+# these wrappers give them the default dtype instead, reading it only when dtype is None.
+
+from phiops.runtime.common.default_dtype import get_default_dtype, set_default_dtype  # noqa: E402
+
+
+def _default(dtype: Any) -> Any:
+    return default_data_type() if dtype is None else dtype
+
+
+@keyword_aliases({"shape": ("size",)})
+def zeros(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.zeros``: zeros of ``shape``; dtype None is the default dtype."""
+    return _python_api.zeros(shape, _default(dtype), name, out=out)
+
+
+@keyword_aliases({"shape": ("size",)})
+def ones(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.ones``: ones of ``shape``; dtype None is the default dtype."""
+    return _python_api.ones(shape, _default(dtype), name, out=out)
+
+
+@keyword_aliases({"shape": ("size",)})
+def empty(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.empty``: a tensor of ``shape``; dtype None is the default dtype."""
+    return _python_api.empty(shape, _default(dtype), name, out=out)
+
+
+@keyword_aliases({"stop": ("end",), "num": ("steps",)})
+def linspace(
+    start: Any,
+    stop: Any,
+    num: Any,
+    dtype: Any = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``paddle.linspace``: ``num`` evenly spaced values; dtype None is the default dtype."""
+    return _python_api.linspace(start, stop, num, _default(dtype), name, out=out)
+
+
+@keyword_aliases({"shape": ("size",)})
+def rand(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.rand``: uniform samples in [0, 1); dtype None is the default dtype."""
+    return _python_api.rand(shape, _default(dtype), name, out=out)
+
+
+@keyword_aliases({"shape": ("size",)})
+def randn(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.randn``: standard normal samples; dtype None is the default dtype."""
+    return _python_api.randn(shape, _default(dtype), name, out=out)
+
+
+def standard_normal(
+    shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
+    """``paddle.standard_normal``: standard normal samples; dtype None is the default dtype."""
+    return _python_api.standard_normal(shape, _default(dtype), name, out=out)
+
+
+def uniform(
+    shape: Any,
+    dtype: Any = None,
+    min: Any = 0,
+    max: Any = 1.0,
+    seed: int = 0,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``paddle.uniform``: samples in [min, max); dtype None is the default dtype."""
+    return _python_api.uniform(shape, _default(dtype), min, max, seed, name, out=out)
+
+
+__all__ += [
+    "get_default_dtype",
+    "set_default_dtype",
+    "zeros",
+    "ones",
+    "empty",
+    "linspace",
+    "rand",
+    "randn",
+    "standard_normal",
+    "uniform",
+]
