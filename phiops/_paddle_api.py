@@ -21,7 +21,6 @@ import numpy as np
 from phiops.generated import api as _C_ops
 from phiops.generated import inplace as _inplace
 from phiops.generated.python_api import keyword_aliases, write_out
-from phiops.generated import python_api as _python_api
 from phiops.runtime.common import DataType
 from phiops.runtime.common.default_dtype import default_data_type
 from phiops.runtime.eager.inplace import check_inplace, write_inplace
@@ -1145,22 +1144,38 @@ def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = N
 # ---- creation functions: PaddlePaddle 3.3.1's device=, requires_grad=, pin_memory=
 
 
-def _with_creation_keywords(function: Any, pin_memory: bool = True) -> Any:
+def _with_creation_keywords(
+    function: Any, pin_memory: bool = True, default_dtype: bool = False
+) -> Any:
     """``function`` taking PaddlePaddle's keyword-only ``device=None, requires_grad=False``
     (and ``pin_memory=False`` where 3.3.1 has it), placed before a keyword-only ``name`` and
     otherwise last, as in 3.3.1. ``device`` ('cpu', 'gpu', 'gpu:N' or a Place) moves the result
     there, ``requires_grad=True`` gives it ``stop_gradient=False``; phiops has no pinned memory,
     so ``pin_memory=True`` raises UnimplementedError (PaddlePaddle's CPU build raises a
-    RuntimeError for it)."""
+    RuntimeError for it). With ``default_dtype``, a ``dtype`` left out or None is the default
+    dtype (paddle.get_default_dtype()), which ``function`` (generated, float32 for None) does not
+    know."""
     import inspect
 
     from phiops.runtime.common import to_place
 
     label = function.__name__
     takes_pin_memory = pin_memory
+    signature = inspect.signature(function)
+    dtype_at = list(signature.parameters).index("dtype") if default_dtype else -1
 
     @functools.wraps(function)
     def call(*args: Any, device: Any = None, requires_grad: bool = False, **kwargs: Any) -> Any:
+        if dtype_at >= 0:  # read the default only where the dtype is None
+            if len(args) > dtype_at:
+                if args[dtype_at] is None:
+                    args = (*args[:dtype_at], default_data_type(), *args[dtype_at + 1 :])
+            elif kwargs.get("dtype") is None:
+                if len(args) == dtype_at:  # zeros([2]): stays on the everyday path below
+                    kwargs.pop("dtype", None)
+                    args = (*args, default_data_type())
+                else:
+                    kwargs["dtype"] = default_data_type()
         if device is None and requires_grad is False and not kwargs:
             return function(*args)  # the everyday call: nothing to add
         if not takes_pin_memory and "pin_memory" in kwargs:
@@ -1182,7 +1197,6 @@ def _with_creation_keywords(function: Any, pin_memory: bool = True) -> Any:
                 result.stop_gradient = False
         return result
 
-    signature = inspect.signature(function)
     parameters = list(signature.parameters.values())
     added = [
         inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),
@@ -1220,8 +1234,14 @@ def _creation_functions() -> dict[str, Any]:
     ):
         functions[name] = getattr(generated, name)
     without_pin_memory = ("linspace", "standard_normal", "uniform")
+    # the generated ones whose None dtype is float32 (ops/python_api.yaml's if_none)
+    default_dtype = ("empty", "linspace", "ones", "rand", "randn", "standard_normal", "uniform", "zeros")
     return {
-        name: _with_creation_keywords(function, pin_memory=name not in without_pin_memory)
+        name: _with_creation_keywords(
+            function,
+            pin_memory=name not in without_pin_memory,
+            default_dtype=name in default_dtype,
+        )
         for name, function in functions.items()
     }
 
@@ -2548,92 +2568,6 @@ __all__ += ["tril_indices", "triu_indices"]
 TENSOR_METHODS += ("fill_diagonal_",)
 
 
-# -- The default dtype (paddle.set_default_dtype) -----------------------------------------------
-#
-# The generated functions below fill a None dtype with float32 (ops/python_api.yaml's if_none);
-# these wrappers give them the default dtype instead, reading it only when dtype is None.
-
 from phiops.runtime.common.default_dtype import get_default_dtype, set_default_dtype  # noqa: E402
 
-
-def _default(dtype: Any) -> Any:
-    return default_data_type() if dtype is None else dtype
-
-
-@keyword_aliases({"shape": ("size",)})
-def zeros(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
-    """``paddle.zeros``: zeros of ``shape``; dtype None is the default dtype."""
-    return _python_api.zeros(shape, _default(dtype), name, out=out)
-
-
-@keyword_aliases({"shape": ("size",)})
-def ones(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
-    """``paddle.ones``: ones of ``shape``; dtype None is the default dtype."""
-    return _python_api.ones(shape, _default(dtype), name, out=out)
-
-
-@keyword_aliases({"shape": ("size",)})
-def empty(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
-    """``paddle.empty``: a tensor of ``shape``; dtype None is the default dtype."""
-    return _python_api.empty(shape, _default(dtype), name, out=out)
-
-
-@keyword_aliases({"stop": ("end",), "num": ("steps",)})
-def linspace(
-    start: Any,
-    stop: Any,
-    num: Any,
-    dtype: Any = None,
-    name: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
-    """``paddle.linspace``: ``num`` evenly spaced values; dtype None is the default dtype."""
-    return _python_api.linspace(start, stop, num, _default(dtype), name, out=out)
-
-
-@keyword_aliases({"shape": ("size",)})
-def rand(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
-    """``paddle.rand``: uniform samples in [0, 1); dtype None is the default dtype."""
-    return _python_api.rand(shape, _default(dtype), name, out=out)
-
-
-@keyword_aliases({"shape": ("size",)})
-def randn(shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
-    """``paddle.randn``: standard normal samples; dtype None is the default dtype."""
-    return _python_api.randn(shape, _default(dtype), name, out=out)
-
-
-def standard_normal(
-    shape: Any, dtype: Any = None, name: str | None = None, *, out: Tensor | None = None
-) -> Tensor:
-    """``paddle.standard_normal``: standard normal samples; dtype None is the default dtype."""
-    return _python_api.standard_normal(shape, _default(dtype), name, out=out)
-
-
-def uniform(
-    shape: Any,
-    dtype: Any = None,
-    min: Any = 0,
-    max: Any = 1.0,
-    seed: int = 0,
-    name: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
-    """``paddle.uniform``: samples in [min, max); dtype None is the default dtype."""
-    return _python_api.uniform(shape, _default(dtype), min, max, seed, name, out=out)
-
-
-__all__ += [
-    "get_default_dtype",
-    "set_default_dtype",
-    "zeros",
-    "ones",
-    "empty",
-    "linspace",
-    "rand",
-    "randn",
-    "standard_normal",
-    "uniform",
-]
+__all__ += ["get_default_dtype", "set_default_dtype"]
