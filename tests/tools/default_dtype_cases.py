@@ -45,4 +45,10 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "layernorm_weight": lambda p: p.nn.LayerNorm(3).weight,
     "batchnorm_mean": lambda p: p.nn.BatchNorm2D(3)._mean,
     "layer_create_parameter": lambda p: p.nn.Layer().create_parameter([2, 3]),
+    "prelu_weight": lambda p: p.nn.PReLU().parameters()[0],
+    "fft_of_int": lambda p: p.fft.fft(p.to_tensor([1, 2, 3, 4])),
+    "rfft_of_int": lambda p: p.fft.rfft(p.to_tensor([1, 2, 3, 4])),
+    "ifft_of_int": lambda p: p.fft.ifft(p.to_tensor([1, 2, 3, 4])),
+    "fftfreq": lambda p: p.fft.fftfreq(4),
+    "rfftfreq": lambda p: p.fft.rfftfreq(4),
 }
