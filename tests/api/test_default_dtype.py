@@ -85,3 +85,47 @@ def test_explicit_dtype_wins_over_the_default():
     paddle.set_default_dtype("float64")
     assert str(paddle.zeros([2], "float32").dtype).endswith("float32")
     assert str(paddle.to_tensor([1.0], dtype="float32").dtype).endswith("float32")
+
+
+def test_paddle_framework_has_the_same_functions():
+    assert paddle.framework.set_default_dtype is paddle.set_default_dtype
+    assert paddle.framework.get_default_dtype is paddle.get_default_dtype
+    paddle.framework.set_default_dtype("float64")
+    assert paddle.get_default_dtype() == "float64"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda p: p.zeros(size=[2]),
+        lambda p: p.zeros([2], None),
+        lambda p: p.zeros([2], dtype=None),
+        lambda p: p.uniform([2], min=-1.0),
+        lambda p: p.linspace(0, 1, num=3),
+        lambda p: p.rand([2], requires_grad=True),
+    ],
+)
+def test_creation_keyword_spellings_follow_the_default(call):
+    paddle.set_default_dtype("float64")
+    assert dtype_name(call(paddle)) == "float64"
+
+
+def test_layer_create_parameter_reads_the_default_when_called():
+    # PaddlePaddle 3.3.1: a Linear made under float64 keeps float64 weights and _dtype, while
+    # create_parameter without a dtype takes the default in force when it is called
+    paddle.set_default_dtype("float64")
+    linear = paddle.nn.Linear(2, 2)
+    paddle.set_default_dtype("float32")
+    assert dtype_name(linear.weight) == "float64"
+    assert linear._dtype == "float64"
+    assert dtype_name(linear.create_parameter([2])) == "float32"
+
+
+def test_optimizer_accumulators_follow_float64_parameters():
+    paddle.set_default_dtype("float64")
+    linear = paddle.nn.Linear(2, 1)
+    optimizer = paddle.optimizer.Adam(parameters=linear.parameters())
+    linear(paddle.ones([1, 2])).sum().backward()
+    optimizer.step()
+    states = [v for v in optimizer.state_dict().values() if hasattr(v, "dtype")]
+    assert states and all(dtype_name(v) == "float64" for v in states)
