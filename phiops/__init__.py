@@ -33,6 +33,8 @@ has there that phiops lacks):
 transforms, sample frequencies, shifts) and ``paddle.signal`` (``stft``, ``istft``), written over
 the ops ``fft_c2c``, ``fft_r2c``, ``fft_c2r``, ``frame`` and ``overlap_add`` (phiops/fft.py,
 phiops/signal.py).
+``phiops.framework`` holds PaddlePaddle's ``paddle.framework.get_default_dtype`` and
+``set_default_dtype`` (phiops/framework.py).
 
 The package is one import name. In the wheel, ``runtime/``, ``generated/`` and ``codegen/`` are
 its subpackages ``phiops.runtime``, ``phiops.generated`` and ``phiops.codegen``; in a checkout they

@@ -30,6 +30,7 @@ import phiops.device as device  # noqa: E402
 import phiops.callbacks as callbacks  # noqa: E402
 import phiops.distributed as distributed  # noqa: E402
 import phiops.fft as fft  # noqa: E402
+import phiops.framework as framework  # noqa: E402
 import phiops.geometric as geometric  # noqa: E402
 import phiops.hapi as hapi  # noqa: E402
 import phiops.incubate as incubate  # noqa: E402
@@ -56,6 +57,7 @@ _SUBMODULES = (
     "callbacks",
     "distributed",
     "fft",
+    "framework",
     "geometric",
     "hapi",
     "incubate",

@@ -22,6 +22,7 @@ from phiops.generated import api as _C_ops
 from phiops.generated import inplace as _inplace
 from phiops.generated.python_api import keyword_aliases, write_out
 from phiops.runtime.common import DataType
+from phiops.runtime.common.default_dtype import default_data_type
 from phiops.runtime.eager.inplace import check_inplace, write_inplace
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.dispatch.attributes import to_dtype
@@ -224,11 +225,12 @@ def arange(
     name: str | None = None,
 ) -> Tensor:
     """``[start, end)`` by ``step``; ``arange(n)`` is ``[0, n)``. Without a dtype: int64 when
-    every bound is an integer (or an integer tensor), else float32."""
+    every bound is an integer (or an integer tensor), else the default dtype."""
     if end is None:
         start, end = 0, start
     if dtype is None:
-        dtype = DataType.INT64 if all(_is_integer(v) for v in (start, end, step)) else "float32"
+        integral = all(_is_integer(v) for v in (start, end, step))
+        dtype = DataType.INT64 if integral else default_data_type()
     return write_out("arange", out, _C_ops.arange(start, end, step, _dtype(dtype, "arange")))
 
 
@@ -248,7 +250,7 @@ def full(
     out: Tensor | None = None,
 ) -> Tensor:
     """A tensor of ``shape`` filled with ``fill_value``. Without a dtype: bool for a bool value,
-    complex128 for a complex one, else float32."""
+    complex128 for a complex one, else the default dtype (paddle.get_default_dtype())."""
     if not isinstance(fill_value, (numbers.Number, str, *_TENSORS)):
         raise TypeError(
             "The fill_value should be int, float, bool, complex, np.number, string numeric "
@@ -260,7 +262,7 @@ def full(
         elif isinstance(fill_value, complex):
             dtype = DataType.COMPLEX128
         else:
-            dtype = DataType.FLOAT32
+            dtype = default_data_type()
     return write_out("full", out, _C_ops.full(shape, fill_value, _dtype(dtype, "full"), None))
 
 
@@ -621,7 +623,7 @@ def eye(
     """A ``num_rows`` x ``num_columns`` (square when None) matrix with ones on the diagonal."""
     rows = _count(num_rows, "num_rows")
     columns = rows if num_columns is None else _count(num_columns, "num_columns")
-    dtype = DataType.FLOAT32 if dtype is None else _dtype(dtype, "eye")
+    dtype = default_data_type() if dtype is None else _dtype(dtype, "eye")
     return write_out("eye", out, _C_ops.eye(rows, columns, dtype))
 
 
@@ -653,7 +655,7 @@ def normal(
         return write_out(
             "normal",
             out,
-            _C_ops.gaussian(shape, float(mean), float(std), 0, DataType.FLOAT32),
+            _C_ops.gaussian(shape, float(mean), float(std), 0, default_data_type()),
         )
     scaled = (
         _C_ops.multiply(samples, std)
@@ -1142,22 +1144,38 @@ def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = N
 # ---- creation functions: PaddlePaddle 3.3.1's device=, requires_grad=, pin_memory=
 
 
-def _with_creation_keywords(function: Any, pin_memory: bool = True) -> Any:
+def _with_creation_keywords(
+    function: Any, pin_memory: bool = True, default_dtype: bool = False
+) -> Any:
     """``function`` taking PaddlePaddle's keyword-only ``device=None, requires_grad=False``
     (and ``pin_memory=False`` where 3.3.1 has it), placed before a keyword-only ``name`` and
     otherwise last, as in 3.3.1. ``device`` ('cpu', 'gpu', 'gpu:N' or a Place) moves the result
     there, ``requires_grad=True`` gives it ``stop_gradient=False``; phiops has no pinned memory,
     so ``pin_memory=True`` raises UnimplementedError (PaddlePaddle's CPU build raises a
-    RuntimeError for it)."""
+    RuntimeError for it). With ``default_dtype``, a ``dtype`` left out or None is the default
+    dtype (paddle.get_default_dtype()), which ``function`` (generated, float32 for None) does not
+    know."""
     import inspect
 
     from phiops.runtime.common import to_place
 
     label = function.__name__
     takes_pin_memory = pin_memory
+    signature = inspect.signature(function)
+    dtype_at = list(signature.parameters).index("dtype") if default_dtype else -1
 
     @functools.wraps(function)
     def call(*args: Any, device: Any = None, requires_grad: bool = False, **kwargs: Any) -> Any:
+        if dtype_at >= 0:  # read the default only where the dtype is None
+            if len(args) > dtype_at:
+                if args[dtype_at] is None:
+                    args = (*args[:dtype_at], default_data_type(), *args[dtype_at + 1 :])
+            elif kwargs.get("dtype") is None:
+                if len(args) == dtype_at:  # zeros([2]): stays on the everyday path below
+                    kwargs.pop("dtype", None)
+                    args = (*args, default_data_type())
+                else:
+                    kwargs["dtype"] = default_data_type()
         if device is None and requires_grad is False and not kwargs:
             return function(*args)  # the everyday call: nothing to add
         if not takes_pin_memory and "pin_memory" in kwargs:
@@ -1179,7 +1197,6 @@ def _with_creation_keywords(function: Any, pin_memory: bool = True) -> Any:
                 result.stop_gradient = False
         return result
 
-    signature = inspect.signature(function)
     parameters = list(signature.parameters.values())
     added = [
         inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),
@@ -1217,8 +1234,14 @@ def _creation_functions() -> dict[str, Any]:
     ):
         functions[name] = getattr(generated, name)
     without_pin_memory = ("linspace", "standard_normal", "uniform")
+    # the generated ones whose None dtype is float32 (ops/python_api.yaml's if_none)
+    default_dtype = ("empty", "linspace", "ones", "rand", "randn", "standard_normal", "uniform", "zeros")
     return {
-        name: _with_creation_keywords(function, pin_memory=name not in without_pin_memory)
+        name: _with_creation_keywords(
+            function,
+            pin_memory=name not in without_pin_memory,
+            default_dtype=name in default_dtype,
+        )
         for name, function in functions.items()
     }
 
@@ -1495,7 +1518,7 @@ def logspace(
     """``num`` values ``base ** e``, the exponents ``e`` evenly spaced from ``start`` to
     ``stop`` (op ``logspace``): numbers become 1-element tensors of ``dtype`` (float32 by
     default; an integer dtype truncates them), ``num`` an int32 one, as PaddlePaddle's."""
-    dtype = DataType.FLOAT32 if dtype is None else to_dtype(dtype, "logspace", "dtype")
+    dtype = default_data_type() if dtype is None else to_dtype(dtype, "logspace", "dtype")
     if not isinstance(num, (Tensor, Value)) and (not isinstance(num, int) or isinstance(num, bool)):
         raise TypeError(
             f"The type of 'num' in logspace must be <class 'int'>, but received {type(num)}."
@@ -2543,3 +2566,8 @@ def fill_diagonal_(
 
 __all__ += ["tril_indices", "triu_indices"]
 TENSOR_METHODS += ("fill_diagonal_",)
+
+
+from phiops.runtime.common.default_dtype import get_default_dtype, set_default_dtype  # noqa: E402
+
+__all__ += ["get_default_dtype", "set_default_dtype"]

@@ -26,6 +26,7 @@ import phiops as _phiops
 from phiops.generated import api as _C_ops
 from phiops.generated.python_api import keyword_aliases, write_out
 from phiops.runtime.common import DataType
+from phiops.runtime.common.default_dtype import default_data_type
 from phiops.runtime.dispatch.attributes import to_dtype
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import UnimplementedError
@@ -137,22 +138,23 @@ def _check_tensor(function: str, x: Any) -> None:
 
 
 def _as_complex(x: Tensor) -> Tensor:
-    """Integers become complex64, floats their complex dtype, complex inputs stay."""
+    """Integers become the default dtype's complex dtype (complex64 for float32), floats their
+    complex dtype, complex inputs stay."""
     if x.dtype.is_complex:
         return x
     if x.dtype.is_floating_point and x.dtype in _COMPLEX_OF:
         return _C_ops.cast(x, _COMPLEX_OF[x.dtype])
     if x.dtype.is_floating_point:  # float16/bfloat16: PaddlePaddle has no complex32 either
         return _C_ops.cast(_C_ops.cast(x, DataType.FLOAT32), DataType.COMPLEX64)
-    return _C_ops.cast(x, DataType.COMPLEX64)
+    return _C_ops.cast(x, default_data_type().to_complex)
 
 
 def _as_real(x: Tensor) -> Tensor:
-    """Integers (and bool) become float32; floats and complex numbers stay (the op rejects
-    complex ones)."""
+    """Integers (and bool) become the default dtype (float32 unless set); floats and complex
+    numbers stay (the op rejects complex ones)."""
     if x.dtype.is_complex or x.dtype.is_floating_point:
         return x
-    return _C_ops.cast(x, DataType.FLOAT32)
+    return _C_ops.cast(x, default_data_type())
 
 
 def _resize(x: Tensor, s: Sequence[int], axes: Sequence[int]) -> Tensor:
@@ -599,7 +601,7 @@ def fftfreq(
     default)."""
     if d * n == 0:
         raise ValueError("d or n should not be 0.")
-    dtype_ = DataType.FLOAT32 if dtype is None else to_dtype(dtype, "fft.fftfreq", "dtype")
+    dtype_ = default_data_type() if dtype is None else to_dtype(dtype, "fft.fftfreq", "dtype")
     indices = np.roll(np.arange(-(n // 2), (n + 1) // 2), -(n // 2)).astype(dtype_.numpy_dtype)
     values = indices * dtype_.numpy_dtype.type(1.0 / (n * d))
     return _frequencies("fftfreq", values, dtype_, out, device, requires_grad)
@@ -619,7 +621,7 @@ def rfftfreq(
     spacing ``d``: ``[0, 1, ..., n // 2] / (d * n)``, of ``dtype`` (float32 by default)."""
     if d * n == 0:
         raise ValueError("d or n should not be 0.")
-    dtype_ = DataType.FLOAT32 if dtype is None else to_dtype(dtype, "fft.rfftfreq", "dtype")
+    dtype_ = default_data_type() if dtype is None else to_dtype(dtype, "fft.rfftfreq", "dtype")
     indices = np.arange(0, 1 + n // 2).astype(dtype_.numpy_dtype)
     values = indices * dtype_.numpy_dtype.type(1.0 / (n * d))
     return _frequencies("rfftfreq", values, dtype_, out, device, requires_grad)

@@ -360,10 +360,12 @@ def to_tensor(
 ) -> Tensor:
     """A tensor from a Python number, nested list, numpy array or another Tensor.
 
-    Python floats default to float32, Python complex numbers to complex64 and Python ints to
-    int64, as in PaddlePaddle; a numpy
+    Python floats take the default dtype (float32 unless paddle.set_default_dtype changed it),
+    Python complex numbers its complex counterpart (complex64 for float32, complex128 for
+    float64) and Python ints int64, as in PaddlePaddle; a numpy
     array keeps its dtype unless ``dtype`` is given. The data is copied.
     """
+    from phiops.runtime.common.default_dtype import default_data_type
     from phiops.runtime.device import default_place, to_backend
 
     if isinstance(data, Tensor):
@@ -377,9 +379,9 @@ def to_tensor(
             ) from None
         if dtype is None and not isinstance(data, (np.ndarray, np.generic)):
             if array.dtype == np.float64:
-                array = array.astype(np.float32)
+                array = array.astype(default_data_type().numpy_dtype)
             elif array.dtype == np.complex128:
-                array = array.astype(np.complex64)
+                array = array.astype(default_data_type().to_complex.numpy_dtype)
             elif array.dtype.kind in "U S O".split():
                 raise InvalidArgumentError(
                     f"to_tensor: data of numpy dtype {array.dtype} is not numeric"

@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from phiops.runtime.common import to_data_type
+from phiops.runtime.common.default_dtype import default_data_type
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.static.mode import in_static_mode
@@ -143,7 +144,7 @@ class Layer:
         if initializer is None:
             initializer = default_initializer or (Constant(0.0) if is_bias else XavierUniform())
         parameter = create_parameter(
-            list(shape), dtype or self._dtype, initializer, param_attr.trainable
+            list(shape), dtype or default_data_type(), initializer, param_attr.trainable
         )
         parameter.name = param_attr.name or unique_name(
             f"{self._full_name}.{'b' if is_bias else 'w'}"

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from phiops.runtime.common.default_dtype import get_default_dtype
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.nn import functional as F
@@ -60,7 +61,7 @@ class Linear(Layer):
         bias_attr: Any = None,
         name: str | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(dtype=get_default_dtype())
         self.weight = self.create_parameter([in_features, out_features], weight_attr)
         self.bias = (
             self.create_parameter([out_features], _attr(bias_attr), is_bias=True)
@@ -182,16 +183,19 @@ class _BatchNormBase(Layer):
         use_global_stats: bool | None = None,
         name: str | None = None,
     ) -> None:
-        super().__init__()
+        # float32 statistics and scales under a float16 default, as PaddlePaddle keeps them
+        default = get_default_dtype()
+        super().__init__(dtype="float32" if default == "float16" else default)
+        dtype = self._dtype
         self.weight = self.create_parameter(
-            [num_features], _attr(weight_attr), default_initializer=Constant(1.0)
+            [num_features], _attr(weight_attr), dtype, default_initializer=Constant(1.0)
         )
-        self.bias = self.create_parameter([num_features], _attr(bias_attr), is_bias=True)
+        self.bias = self.create_parameter([num_features], _attr(bias_attr), dtype, is_bias=True)
         # the running statistics, made as PaddlePaddle makes them (Constant-initialised weights
         # batch_norm2d_0.w_1 and .w_2 that take no gradient) and kept as buffers
         for buffer, fill in (("_mean", 0.0), ("_variance", 1.0)):
             attr = ParamAttr(initializer=Constant(fill), trainable=False)
-            self.register_buffer(buffer, self.create_parameter([num_features], attr))
+            self.register_buffer(buffer, self.create_parameter([num_features], attr, dtype))
         self._momentum, self._epsilon = momentum, epsilon
         self._format = data_format or self._data_format
         self._use_global_stats = use_global_stats

@@ -345,17 +345,21 @@ class BatchNorm(Layer):
         self.weight = (
             None
             if param_attr is False
-            else self.create_parameter(shape, param_attr, default_initializer=Constant(1.0))
+            else self.create_parameter(
+                shape, param_attr, self._dtype, default_initializer=Constant(1.0)
+            )
         )
         self.bias = (
-            None if bias_attr is False else self.create_parameter(shape, bias_attr, is_bias=True)
+            None
+            if bias_attr is False
+            else self.create_parameter(shape, bias_attr, self._dtype, is_bias=True)
         )
         for buffer, fill, buffer_name in (
             ("_mean", 0.0, moving_mean_name),
             ("_variance", 1.0, moving_variance_name),
         ):
             attr = ParamAttr(name=buffer_name, initializer=Constant(fill), trainable=False)
-            self.register_buffer(buffer, self.create_parameter(shape, attr))
+            self.register_buffer(buffer, self.create_parameter(shape, attr, self._dtype))
         self._act, self._data_layout = act, data_layout
         self._momentum, self._epsilon = momentum, epsilon
         self._use_global_stats = use_global_stats
