@@ -36,8 +36,10 @@ demo: $(STAMP)
 # the venv (its build runs `phiops codegen --package`), so that pytest runs its tests too.
 EXAMPLE_OP_PACKAGE := examples/custom_op
 # The suite runs in one worker process per core (pytest-xdist), at most four: on a 2-core machine
-# that halves its time. `make test PYTEST_PARALLEL=` runs it in one process.
-PYTEST_PARALLEL ?= -n auto --maxprocesses 4
+# that halves its time. worksteal: a worker that runs out of tests takes pending ones from the
+# other, so a few long tests near the end do not leave one core idle. `make test PYTEST_PARALLEL=`
+# runs it in one process.
+PYTEST_PARALLEL ?= -n auto --maxprocesses 4 --dist worksteal
 
 test: $(STAMP)
 	$(PY) -m phiops codegen --check

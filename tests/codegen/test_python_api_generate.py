@@ -122,12 +122,12 @@ def test_out_argument_writes_the_result_into_out(tmp_path: Path) -> None:
 
 def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
     outputs = []
-    for index, seed in enumerate(("0", "1", "12345")):
+    for index, seed in enumerate(("0", "12345")):  # two hash seeds, two runs
         root = _project(tmp_path / str(index))
         result = run_codegen(root, seed=seed)
         assert result.returncode == 0, result.stderr
         outputs.append(snapshot(root / "generated")["python_api.py"])
-    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0] == outputs[1]
 
 
 def test_check_reports_a_hand_edited_python_api_file(tmp_path: Path) -> None:
