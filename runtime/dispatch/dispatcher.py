@@ -534,9 +534,9 @@ class OpDispatcher:
         results, metas = (result, out_metas) if many else ((result,), (out_metas,))
         actual = tuple(
             (
-                meta
-                if meta is None or value is None or -1 not in meta.dims
-                else DenseTensorMeta.get(meta.dtype, tuple(value.shape), meta.layout, meta.place)
+                tuple(_actual_meta(v, m) for v, m in zip(value, meta))
+                if isinstance(meta, tuple) and value is not None
+                else _actual_meta(value, meta)
             )
             for value, meta in zip(results, metas)
         )
@@ -577,9 +577,25 @@ def naming_op(error: PhiError, op: str) -> PhiError:
     return named
 
 
+def _actual_meta(value: Any, meta: Any) -> Any:
+    """``meta`` with its -1 extents taken from the kernel's ``value``."""
+    if meta is None or value is None or -1 not in meta.dims:
+        return meta
+    return DenseTensorMeta.get(meta.dtype, tuple(value.shape), meta.layout, meta.place)
+
+
 def _has_dynamic_dims(out_metas: Any) -> bool:
+    """Whether a planned output meta (or one of a Tensor[] output's) has a -1 extent: a
+    data-dependent one, which the kernel's result decides (nonzero, unique, the per-level rois of
+    distribute_fpn_proposals)."""
     metas = out_metas if isinstance(out_metas, tuple) else (out_metas,)
-    return any(isinstance(m, DenseTensorMeta) and -1 in m.dims for m in metas)
+    return any(
+        isinstance(m, DenseTensorMeta)
+        and -1 in m.dims
+        or isinstance(m, tuple)
+        and any(isinstance(i, DenseTensorMeta) and -1 in i.dims for i in m)
+        for m in metas
+    )
 
 
 def _fits_dynamic(got: tuple[int, ...], want: tuple[int, ...]) -> bool:
