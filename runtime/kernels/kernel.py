@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import threading
+import weakref
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
@@ -181,12 +182,49 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
     A parameter or result annotated with another kind's class (``SelectedRows``,
     ``SelectedRows | None``, ``SparseCooTensor``, ...) is a tensor of that kind
     (``TensorArgDef.tensor_kind``).
+
+    The signature is read once per function (a kernel is registered for many dtypes and
+    backends); each call builds fresh argument definitions for ``key``.
     """
+    try:
+        parsed = _PARSED_SIGNATURES.get(fn)
+    except TypeError:  # a callable that takes no weak reference: read it each time
+        parsed = None
+    if parsed is None:
+        parsed = _parse_signature(fn)
+        try:
+            _PARSED_SIGNATURES[fn] = parsed
+        except TypeError:
+            pass
+    inputs, attributes, outputs, outputs_are_list = parsed
+    backend, layout, dtype = key.backend, key.layout, key.dtype
+    return KernelArgsDef(
+        [TensorArgDef(n, backend, layout, dtype, lst, opt, kind) for n, lst, opt, kind in inputs],
+        [AttributeArgDef(n, text) for n, text in attributes],
+        [
+            TensorArgDef(f"out{i}", backend, layout, dtype, lst, False, kind)
+            for i, (lst, kind) in enumerate(outputs)
+        ],
+        outputs_are_list,
+    )
+
+
+# a kernel function -> its parsed signature (inputs, attributes, outputs, outputs_are_list)
+_PARSED_SIGNATURES: weakref.WeakKeyDictionary[Callable[..., Any], tuple[Any, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _parse_signature(fn: Callable[..., Any]) -> tuple[Any, ...]:
+    """``fn``'s tensor inputs ``(name, is_list, is_optional, kind)``, attributes ``(name,
+    annotation text)``, outputs ``(is_list, kind)`` and whether it returns one Tensor[]."""
     where = f"kernel function {fn.__module__}.{fn.__qualname__}"
-    parameters = list(inspect.signature(fn).parameters.values())
+    signature = inspect.signature(fn)
+    parameters = list(signature.parameters.values())
     if not parameters or parameters[0].name != "ctx":
         raise InvalidArgumentError(f"{where}: the first parameter must be 'ctx'")
-    args_def = KernelArgsDef()
+    inputs: list[tuple[str, bool, bool, TensorKind]] = []
+    attributes: list[tuple[str, str]] = []
     for parameter in parameters[1:]:
         annotation = parameter.annotation
         if annotation is inspect.Parameter.empty:
@@ -194,32 +232,23 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
         text = _annotation_text(annotation)
         shape = _TENSOR_ANNOTATIONS.get(text)
         if shape is not None:
-            if args_def.attributes:
+            if attributes:
                 raise InvalidArgumentError(
                     f"{where}: tensor parameter {parameter.name!r} comes after an attribute"
                 )
             is_list, is_optional, tensor_kind = shape
-            args_def.inputs.append(
-                TensorArgDef(
-                    parameter.name,
-                    key.backend,
-                    key.layout,
-                    key.dtype,
-                    is_list,
-                    is_optional,
-                    tensor_kind,
-                )
-            )
+            inputs.append((parameter.name, is_list, is_optional, tensor_kind))
         else:
-            args_def.attributes.append(AttributeArgDef(parameter.name, text))
-    returns = _annotation_text(inspect.signature(fn).return_annotation)
+            attributes.append((parameter.name, text))
+    outputs_are_list = False
+    returns = _annotation_text(signature.return_annotation)
     if returns in _RESULT_KINDS:
         lists = [False]
         kinds = [_RESULT_KINDS[returns]]
     elif returns == "list[Array]":
         lists = [True]
         kinds = [_DENSE]
-        args_def.outputs_are_list = True
+        outputs_are_list = True
     elif returns == "tuple[()]":  # an op without outputs (p_send): the kernel returns ()
         lists, kinds = [], []
     elif returns.startswith("tuple[") and returns.endswith("]"):
@@ -235,11 +264,7 @@ def args_def_from_signature(fn: Callable[..., Any], key: KernelKey) -> KernelArg
             f"{where}: return annotation must be Array, list[Array] or tuple[...] of those, "
             f"got {returns!r}"
         )
-    args_def.outputs = [
-        TensorArgDef(f"out{i}", key.backend, key.layout, key.dtype, is_list, False, kind)
-        for i, (is_list, kind) in enumerate(zip(lists, kinds))
-    ]
-    return args_def
+    return tuple(inputs), tuple(attributes), tuple(zip(lists, kinds)), outputs_are_list
 
 
 def _annotation_text(annotation: Any) -> str:
