@@ -62,11 +62,12 @@ _generated_registered = False
 
 
 def _where(function: Callable[..., object]) -> str:
-    try:
-        file = inspect.getsourcefile(function) or "?"
-        line = inspect.getsourcelines(function)[1]
-    except (OSError, TypeError):
+    # the code object's file and first line (a decorated function's first decorator, as
+    # inspect.getsourcelines says) without reading and tokenizing the source at import
+    code = getattr(inspect.unwrap(function), "__code__", None)
+    if code is None:
         return f"{function.__module__}.{function.__qualname__}"
+    file, line = code.co_filename, code.co_firstlineno
     marker = file.replace("\\", "/")
     for root in ("/runtime/", "/generated/"):
         if root in marker:
