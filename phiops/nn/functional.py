@@ -7,7 +7,7 @@ flatten; cross_entropy and mse_loss; scaled_dot_product_attention; the vision fu
 pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, affine_grid
 (runtime/nn/vision_functional.py); sequence_mask.
 
-Also the activations elu, celu, selu, silu, swish, mish, softplus, softsign, softshrink,
+Also the activations elu, celu, selu, silu, swish, mish, softplus, softsign, softshrink, gumbel_softmax,
 hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid, tanhshrink,
 thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_, softmax_;
 runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py); conv1d, conv3d,
@@ -108,6 +108,7 @@ from phiops.runtime.nn.activation import (
     elu,
     elu_,
     glu,
+    gumbel_softmax,
     hardshrink,
     hardsigmoid,
     hardtanh,
@@ -143,6 +144,7 @@ __all__ += [
     "elu",
     "elu_",
     "glu",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardtanh",

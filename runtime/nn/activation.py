@@ -25,6 +25,7 @@ __all__ = [
     "elu",
     "elu_",
     "glu",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardtanh",
@@ -157,6 +158,21 @@ def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Te
     if threshold < 0:
         raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
     return op_api("softshrink")(x, threshold)
+
+
+def gumbel_softmax(
+    x: Tensor,
+    temperature: float = 1.0,
+    hard: bool = False,
+    axis: int = -1,
+    name: str | None = None,
+) -> Tensor:
+    """A sample of the Gumbel-Softmax distribution of the logits ``x`` along ``axis``:
+    ``softmax((x + g) / temperature)`` with standard Gumbel noise ``g``; ``hard`` gives its
+    one-hot argmax. The gradient is the softmax's through the returned sample, as PaddlePaddle
+    3.3.1's kernel computes it (so zero for a hard sample). The noise comes from phiops's
+    generator (``paddle.seed``), not PaddlePaddle's stream."""
+    return op_api("gumbel_softmax")(x, float(temperature), bool(hard), int(axis))
 
 
 def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:

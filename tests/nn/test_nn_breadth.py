@@ -136,3 +136,33 @@ def test_inplace_variants_write_into_x() -> None:
 def test_bad_arguments_name_what_was_wrong(call: Any, error: type, match: str) -> None:
     with pytest.raises(error, match=match):
         call()
+
+
+def test_gumbel_softmax_samples_sum_to_one_and_hard_is_one_hot_with_the_soft_gradient() -> None:
+    # random: phiops's generator, not PaddlePaddle's stream, so properties rather than values
+    paddle.seed(7)
+    logits = np.log(np.array([[0.05, 0.05, 0.9]] * 400, dtype="float32"))
+    soft = F.gumbel_softmax(paddle.to_tensor(logits), temperature=0.5).numpy()
+    np.testing.assert_allclose(soft.sum(-1), 1.0, rtol=1e-5)
+    assert (soft > 0).all()
+    # the argmax of x + Gumbel noise is a draw of softmax(x): the 0.9 category about 90% of rows
+    assert 0.82 < (soft.argmax(-1) == 2).mean() < 0.97
+    x = paddle.to_tensor(np.array([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]]))
+    x.stop_gradient = False
+    hard = F.gumbel_softmax(x, temperature=2.0, hard=True, axis=1)
+    assert sorted(np.unique(hard.numpy()).tolist()) == [0.0, 1.0]
+    np.testing.assert_array_equal(hard.numpy().sum(1), [1.0, 1.0])
+    # PaddlePaddle 3.3.1's gradient is the softmax's through the returned sample: zero for the
+    # one-hot (its documentation's straight-through estimator is not what its kernel does)
+    weights = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    (hard * paddle.to_tensor(weights)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((2, 3)))
+    x.clear_gradient()
+    soft = F.gumbel_softmax(x, temperature=2.0, axis=1)
+    (soft * paddle.to_tensor(weights)).sum().backward()
+    out = soft.numpy()
+    # softmax's gradient through the sample, not divided by the temperature (as 3.3.1's kernel)
+    expected = out * (weights - (weights * out).sum(1, keepdims=True))
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-12, atol=1e-15)
+    with pytest.raises(InvalidArgumentError, match="temperature"):
+        F.gumbel_softmax(x, temperature=0.0)
