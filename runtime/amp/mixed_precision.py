@@ -419,7 +419,7 @@ def _set_multi_precision(optimizer: Any, multi_precision: bool) -> None:
     if multi_precision and not optimizer._supports_masters:
         raise UnimplementedError(
             f"paddle.amp.decorate(level='O2'): {type(optimizer).__name__} keeps no float32 master "
-            "weights in phiops (SGD, Momentum, Adam and AdamW do); pass master_weight=False"
+            "weights in phiops (every optimizer but LBFGS does); pass master_weight=False"
         )
     optimizer._multi_precision = multi_precision
 
@@ -442,7 +442,7 @@ def decorate(
 
     O2 with optimizers sets their ``multi_precision`` to ``master_weight is not False``: each
     float16/bfloat16 parameter then keeps a float32 master weight, created at its first step
-    (SGD, Momentum, Adam and AdamW; another optimizer is an UnimplementedError).
+    (every optimizer but LBFGS, which is an UnimplementedError).
     ``save_dtype`` and ``master_grad`` are not implemented (UnimplementedError when set).
     """
     level = _check_level(level)

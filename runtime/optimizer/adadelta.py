@@ -22,6 +22,8 @@ class Adadelta(Optimizer):
     updates and squared gradients (``rho`` their decay), times the learning rate. A parameter
     group may set ``epsilon`` and ``rho``."""
 
+    _supports_masters = True  # under amp.decorate(level="O2"): float32 master weights
+
     _group_options = frozenset({"epsilon", "rho"})
 
     def __init__(

@@ -19,6 +19,8 @@ class Adagrad(Optimizer):
     """Adagrad: ``moment += grad^2``, ``param -= lr * grad / (sqrt(moment) + epsilon)``. A
     parameter group may set ``epsilon`` and ``initial_accumulator_value``."""
 
+    _supports_masters = True  # under amp.decorate(level="O2"): float32 master weights
+
     _group_options = frozenset({"epsilon", "initial_accumulator_value"})
     _fill_options = {"moment": "initial_accumulator_value"}
 

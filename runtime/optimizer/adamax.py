@@ -14,7 +14,7 @@ from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.optimizer.adagrad import require_number
 from phiops.runtime.optimizer.lr import LRScheduler
 from phiops.runtime.optimizer.optimizer import Optimizer
-from phiops.runtime.optimizer.rule import Accumulator, OpCall, run_eager
+from phiops.runtime.optimizer.rule import Accumulator, OpCall
 from phiops.runtime.regularizer import WeightDecayRegularizer
 
 __all__ = ["Adamax"]
@@ -23,6 +23,8 @@ __all__ = ["Adamax"]
 class Adamax(Optimizer):
     """Adamax: Adam's first moment divided by an exponentially weighted infinity norm of the
     gradient. A parameter group may set ``beta1``, ``beta2`` and ``epsilon``."""
+
+    _supports_masters = True  # under amp.decorate(level="O2"): float32 master weights
 
     _group_options = frozenset({"beta1", "beta2", "epsilon"})
     _fill_options = {"beta1_pow_acc": "beta1"}
@@ -83,7 +85,7 @@ class Adamax(Optimizer):
         self, parameter: Tensor, grad: Tensor, rate: Tensor, state: tuple[Any, ...]
     ) -> None:
         """The ``adamax_`` step, then ``beta1_pow = scale(beta1_pow, beta1)`` in place."""
-        run_eager(self._update_call(parameter, grad, rate, state))
+        super()._update(parameter, grad, rate, state)
         beta1_pow = state[2]
         beta1 = self._option(parameter, "beta1", self._beta1)
         write_inplace(beta1_pow, op_api("scale")(beta1_pow, beta1, 0.0, True))

@@ -14,8 +14,8 @@ from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.optimizer.adagrad import require_number
 from phiops.runtime.optimizer.lr import LRScheduler
-from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision
-from phiops.runtime.optimizer.rule import Accumulator, OpCall, run_eager
+from phiops.runtime.optimizer.optimizer import Optimizer, keep_masters
+from phiops.runtime.optimizer.rule import Accumulator, OpCall
 from phiops.runtime.regularizer import WeightDecayRegularizer
 
 __all__ = ["ASGD"]
@@ -24,6 +24,8 @@ __all__ = ["ASGD"]
 class ASGD(Optimizer):
     """ASGD: each step replaces the gradient stored for its batch slot and moves the parameter
     along the average of the stored gradients."""
+
+    _supports_masters = True
 
     def __init__(
         self,
@@ -39,7 +41,7 @@ class ASGD(Optimizer):
         if isinstance(batch_num, bool) or not isinstance(batch_num, int) or batch_num <= 0:
             raise InvalidArgumentError(f"ASGD: batch_num must be a positive int, got {batch_num!r}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        check_multi_precision("ASGD", multi_precision, self._parameters)
+        keep_masters(self, "ASGD", multi_precision)
         self._n = batch_num
 
     def _accumulators(self) -> tuple[Accumulator, ...]:
@@ -71,5 +73,5 @@ class ASGD(Optimizer):
         m.set_value(np.array([steps + 1], np.int64))
         y = to_tensor(ys.numpy()[slot], place=parameter.place)
         count = to_tensor(np.array([min(steps + 1, self._n)], np.int64), place=parameter.place)
-        run_eager(self._update_call(parameter, grad, rate, (d, y, count)))
+        super()._update(parameter, grad, rate, (d, y, count))
         ys.array[slot] = y.array

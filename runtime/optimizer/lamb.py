@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.optimizer.adagrad import require_number
-from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision
+from phiops.runtime.optimizer.optimizer import Optimizer, keep_masters
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
 
 __all__ = ["Lamb"]
@@ -19,6 +19,8 @@ class Lamb(Optimizer):
     """LAMB: an Adam direction plus ``lamb_weight_decay * param``, scaled by the trust ratio
     ``||param|| / ||direction||``. A parameter group may set ``beta1``, ``beta2``,
     ``epsilon``, ``lamb_weight_decay`` and ``exclude_from_weight_decay_fn``."""
+
+    _supports_masters = True
 
     _group_options = frozenset(
         {"beta1", "beta2", "epsilon", "lamb_weight_decay", "exclude_from_weight_decay_fn"}
@@ -53,7 +55,7 @@ class Lamb(Optimizer):
                 f"{type(exclude_from_weight_decay_fn).__name__}"
             )
         super().__init__(learning_rate, parameters, None, grad_clip, name)
-        check_multi_precision("Lamb", multi_precision, self._parameters)
+        keep_masters(self, "Lamb", multi_precision)
         self._lamb_weight_decay = float(lamb_weight_decay)
         self._beta1, self._beta2, self._epsilon = float(beta1), float(beta2), float(epsilon)
         self._exclude_from_weight_decay_fn = exclude_from_weight_decay_fn

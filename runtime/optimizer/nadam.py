@@ -51,6 +51,8 @@ class NAdam(Optimizer):
     ``beta1 * (1 - 0.5 * 0.96^(t * momentum_decay))``. A parameter group may set ``beta1``,
     ``beta2``, ``epsilon`` and ``momentum_decay``."""
 
+    _supports_masters = True  # under amp.decorate(level="O2"): float32 master weights
+
     _group_options = frozenset({"beta1", "beta2", "epsilon", "momentum_decay"})
 
     def __init__(
@@ -96,6 +98,8 @@ class RAdam(Optimizer):
     """RAdam: Adam with its adaptive term rectified, and plain momentum while the variance
     of the adaptive term is not tractable (the first steps). A parameter group may set
     ``beta1``, ``beta2`` and ``epsilon``."""
+
+    _supports_masters = True  # under amp.decorate(level="O2"): float32 master weights
 
     _group_options = frozenset({"beta1", "beta2", "epsilon"})
 

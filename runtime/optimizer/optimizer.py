@@ -17,7 +17,8 @@ parameter's own regularizer (``ParamAttr(regularizer=...)``) replaces the optimi
 PaddlePaddle 3.3.1's keys: the accumulators' names (``linear_0.w_0_moment1_0``),
 ``master_weights`` and ``LR_Scheduler`` when the learning rate is a scheduler.
 
-``multi_precision`` (SGD, Momentum, Adam, AdamW; ``keep_masters``): a float16/bfloat16
+``multi_precision`` (every optimizer but LBFGS; ``keep_masters``, or ``amp.decorate(level="O2")``
+for those whose constructor does not take it, as PaddlePaddle's): a float16/bfloat16
 parameter gets a float32 master weight at its first step (``<name>_fp32_master_0``), its state
 is float32 and named after the master, and ``_master_update`` steps it in float32.
 """
@@ -259,6 +260,9 @@ class Optimizer:
     # the float16/bfloat16 parameter dtypes whose update op has a CPU kernel that takes the
     # master weight itself (PaddlePaddle 3.3.1's registrations: sgd_ has bfloat16)
     _master_kernel_dtypes: tuple[DataType, ...] = ()
+    # the update op's argument that takes the scalar learning rate (given in float32 to a
+    # master's update); None for a rule whose op has none (rprop_'s are per-element state)
+    _master_rate_argument: str | None = "learning_rate"
 
     def _master_update(self, parameter: Tensor, master: Tensor, call: OpCall) -> None:
         """Update ``parameter`` through its float32 ``master``: when the op has a kernel for
@@ -270,7 +274,8 @@ class Optimizer:
         names = list(call.named())
         args = list(call.args)
         # the learning rate in float32 (PaddlePaddle's), not rounded to the parameter's dtype
-        args[names.index("learning_rate")] = self._lr_tensor(master, parameter)
+        if self._master_rate_argument is not None:
+            args[names.index(self._master_rate_argument)] = self._lr_tensor(master, parameter)
         if parameter.dtype in self._master_kernel_dtypes:
             args[names.index("master_param")] = master
             args[names.index("multi_precision")] = True
@@ -710,16 +715,6 @@ def float_or_none(weight_decay: Any, kind: str) -> float | None:
     return float(weight_decay)
 
 
-def check_multi_precision(kind: str, multi_precision: bool, params: list[Tensor]) -> None:
-    """UnimplementedError for master weights of half-precision parameters (the optimizers that
-    keep none: their rule is not one op call that takes a master)."""
-    if multi_precision and any(p.dtype in _HALF for p in params):
-        raise UnimplementedError(
-            f"{kind}: multi_precision master weights for float16/bfloat16 parameters are not "
-            "implemented (the optimizer kernels are registered for float32 and float64)"
-        )
-
-
 def keep_masters(optimizer: Optimizer, kind: str, multi_precision: Any) -> None:
     """Set ``optimizer``'s multi_precision (a bool, as PaddlePaddle takes it): with it, each
     float16/bfloat16 parameter gets a float32 master weight at its first step."""
@@ -730,6 +725,6 @@ def keep_masters(optimizer: Optimizer, kind: str, multi_precision: Any) -> None:
     if multi_precision and not optimizer._supports_masters:
         raise UnimplementedError(
             f"{kind}: multi_precision master weights are not implemented for this optimizer "
-            "(they are for SGD, Momentum, Adam and AdamW)"
+            "(they are for every optimizer but LBFGS)"
         )
     optimizer._multi_precision = multi_precision

@@ -22,6 +22,8 @@ class RMSProp(Optimizer):
     its decay), with momentum, optionally centred on the running mean of the gradient. A
     parameter group may set ``rho``, ``epsilon``, ``momentum`` and ``centered``."""
 
+    _supports_masters = True  # under amp.decorate(level="O2"): float32 master weights
+
     _group_options = frozenset({"rho", "epsilon", "momentum", "centered"})
 
     def __init__(

@@ -11,7 +11,7 @@ import numpy as np
 
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.optimizer.optimizer import Optimizer, check_multi_precision
+from phiops.runtime.optimizer.optimizer import Optimizer, keep_masters
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
 
 __all__ = ["Rprop"]
@@ -21,6 +21,10 @@ class Rprop(Optimizer):
     """Rprop: each element moves by its own step size against the sign of its gradient; the
     step grows by ``etas[1]`` while the sign holds and shrinks by ``etas[0]`` when it flips,
     within ``learning_rate_range``."""
+
+    _supports_masters = True
+    # rprop_'s learning_rate is the per-element step sizes (state), not the scalar rate
+    _master_rate_argument = None
 
     def __init__(
         self,
@@ -54,7 +58,7 @@ class Rprop(Optimizer):
             )
         # PaddlePaddle passes weight_decay=0.0 (an L2Decay of 0, which adds nothing)
         super().__init__(learning_rate, parameters, None, grad_clip, name)
-        check_multi_precision("Rprop", multi_precision, self._parameters)
+        keep_masters(self, "Rprop", multi_precision)
         self._range, self._etas = (low, high), (minus, plus)
         self._state_spec = (Accumulator("prevs"), Accumulator("learning_rates", learning_rate))
         # (dtype, place) -> (learning_rate_range, etas) as tensors
@@ -72,10 +76,12 @@ class Rprop(Optimizer):
 
     def _update_call(self, parameter: Any, grad: Any, rate: Any, state: tuple[Any, ...]) -> OpCall:
         prevs, rates = state
-        key = (parameter.dtype, parameter.place)
+        # the constants in the dtype the op steps: a master weight's float32 when there is one
+        owner = self._masters.get(id(parameter), parameter)
+        key = (owner.dtype, parameter.place)
         constants = self._constants.get(key)
         if constants is None:
-            dtype = parameter.dtype.numpy_dtype
+            dtype = owner.dtype.numpy_dtype
             constants = self._constants[key] = (
                 to_tensor(np.array(self._range, dtype), place=parameter.place),
                 to_tensor(np.array(self._etas, dtype), place=parameter.place),

@@ -69,10 +69,14 @@ def test_o2_with_optimizers_makes_them_keep_master_weights(amp_on_cpu: None) -> 
     assert not opt._multi_precision
     assert paddle.amp.decorate(model, opt, level="O2") == (model, opt)
     assert opt._multi_precision
-    # an optimizer phiops keeps no masters for
-    lamb = paddle.optimizer.Lamb(parameters=net().parameters())
-    with pytest.raises(UnimplementedError, match="master weights"):
-        paddle.amp.decorate(net(), lamb, level="O2")
+    # the optimizer phiops keeps no masters for
+    lbfgs = paddle.optimizer.LBFGS(parameters=net().parameters())
+    with pytest.raises(UnimplementedError, match="LBFGS keeps no float32 master"):
+        paddle.amp.decorate(net(), lbfgs, level="O2")
+    # one whose constructor takes no multi_precision (PaddlePaddle's Adagrad) gets it from O2
+    adagrad = paddle.optimizer.Adagrad(0.1, parameters=net().parameters())
+    paddle.amp.decorate(net(), adagrad, level="O2")
+    assert adagrad._multi_precision
 
 
 @pytest.mark.parametrize(

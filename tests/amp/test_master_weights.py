@@ -1,7 +1,8 @@
-"""multi_precision master weights (issue 25): SGD, Momentum, Adam and AdamW keep a float32 master
+"""multi_precision master weights (issue 25): every optimizer but LBFGS keeps a float32 master
 copy of each bfloat16/float16 parameter, made at its first step and named
 ``<parameter>_fp32_master_0``; the update runs in float32 on the master and the parameter is its
-cast. Checked against numpy in float32 and, for SGD (the only one of the four with a bfloat16
+cast. SGD, Momentum, Adam and AdamW are checked against numpy in float32, the others against
+their own float32 steps (which tests/optimizer/test_optimizers2.py checks against numpy), and, for SGD (the only one of the four with a bfloat16
 CPU kernel in PaddlePaddle 3.3.1), against PaddlePaddle's recording
 (tests/tools/make_master_weights_fixtures.py)."""
 
@@ -169,8 +170,8 @@ def test_bad_multi_precision() -> None:
     layer = _layer()
     with pytest.raises(InvalidArgumentError, match="multi_precision must be a bool"):
         paddle.optimizer.Adam(parameters=layer.parameters(), multi_precision="yes")
-    with pytest.raises(UnimplementedError, match="Lamb"):
-        paddle.optimizer.Lamb(parameters=layer.parameters(), multi_precision=True)
+    with pytest.raises(InvalidArgumentError, match="Rprop: multi_precision must be a bool"):
+        paddle.optimizer.Rprop(parameters=layer.parameters(), multi_precision=1)
 
 
 def test_decorate_o2_with_grad_scaler_trains(half_matmul: None) -> None:
@@ -201,3 +202,62 @@ def test_decorate_master_weight_false_keeps_none(amp_on_cpu: None) -> None:
     opt = paddle.optimizer.SGD(0.01, parameters=model.parameters(), multi_precision=True)
     paddle.amp.decorate(model, opt, level="O2", dtype="bfloat16", master_weight=False)
     assert opt._multi_precision is False
+
+
+# The optimizers that take masters from amp.decorate(level="O2") (PaddlePaddle's constructors
+# have no multi_precision) or from multi_precision=True: their masters step as the same
+# optimizer does in float32 from the parameters' first values, with the gradients the
+# parameters' dtype gives (a float32 step is checked against numpy in test_optimizers2.py).
+OTHERS = {
+    "adadelta": lambda ps: paddle.optimizer.Adadelta(0.5, parameters=ps),
+    "adagrad": lambda ps: paddle.optimizer.Adagrad(LR, parameters=ps),
+    "adamax": lambda ps: paddle.optimizer.Adamax(LR, parameters=ps),
+    "nadam": lambda ps: paddle.optimizer.NAdam(LR, parameters=ps),
+    "radam": lambda ps: paddle.optimizer.RAdam(LR, parameters=ps),
+    "rmsprop": lambda ps: paddle.optimizer.RMSProp(LR, parameters=ps, centered=True),
+    "lamb": lambda ps: paddle.optimizer.Lamb(LR, parameters=ps, multi_precision=True),
+    "rprop": lambda ps: paddle.optimizer.Rprop(0.01, parameters=ps, multi_precision=True),
+    "asgd": lambda ps: paddle.optimizer.ASGD(LR, batch_num=2, parameters=ps, multi_precision=True),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(OTHERS))
+def test_every_optimizer_steps_its_masters_as_float32_training(rule: str) -> None:
+    steps = 4
+    with paddle.static.unique_name_guard():
+        layer = paddle.nn.Linear(3, 2)
+        layer.weight.set_value(DATA["weight0"])
+        layer.bias.set_value(DATA["bias0"])
+        opt = OTHERS[rule](layer.parameters())
+        with flags.flags_guard({"amp_on_cpu": True}):
+            paddle.amp.decorate(layer, opt, level="O2", dtype="bfloat16")
+        assert opt._multi_precision and layer.weight.dtype == paddle.bfloat16
+        _train_from(layer, opt, 0, steps)
+    with paddle.static.unique_name_guard():
+        plain = paddle.nn.Linear(3, 2)
+        plain.weight.set_value(DATA["weight0"].astype(BF16).astype(np.float32))
+        plain.bias.set_value(DATA["bias0"].astype(BF16).astype(np.float32))
+        reference = OTHERS[rule](plain.parameters())
+        reference._multi_precision = False
+        for step in range(steps):
+            for param, coef in ((plain.weight, DATA["coef_w"][step]), (plain.bias, DATA["coef_b"][step])):
+                param._grad = paddle.to_tensor(coef.astype(BF16).astype(np.float32))
+            reference.step()
+            reference.clear_grad()
+    masters = opt.state_dict()["master_weights"]
+    for param, expected in ((layer.weight, plain.weight), (layer.bias, plain.bias)):
+        master = masters[param.name]
+        assert master.dtype == paddle.float32 and master.name == f"{param.name}_fp32_master_0"
+        np.testing.assert_allclose(master.numpy(), expected.numpy(), rtol=1e-6, atol=1e-7)
+        first = DATA["weight0" if param is layer.weight else "bias0"].astype(BF16).astype(np.float32)
+        assert np.abs(master.numpy() - first).max() > 1e-3  # it moved
+        assert param.dtype == paddle.bfloat16
+        np.testing.assert_array_equal(
+            param.astype("float32").numpy(), master.numpy().astype(BF16).astype(np.float32)
+        )
+    # the state is float32, named after the masters
+    for key, value in opt.state_dict().items():
+        if key not in ("master_weights", "LR_Scheduler") and hasattr(value, "dtype"):
+            assert "_fp32_master_0_" in key, key
+            if value.dtype != paddle.int64:  # ASGD's step count
+                assert value.dtype == paddle.float32, key

@@ -134,13 +134,6 @@ def test_bad_arguments_are_errors_naming_the_optimizer(make: Any, message: str) 
         make(_parameters())
 
 
-def test_half_precision_master_weights_are_not_implemented() -> None:
-    weight = phi.to_tensor(np.ones((2, 2), "float16"), stop_gradient=False)
-    for make in (phi.optimizer.Lamb, phi.optimizer.Rprop, phi.optimizer.ASGD):
-        with pytest.raises(UnimplementedError, match="multi_precision"):
-            make(parameters=[weight], multi_precision=True)
-
-
 def test_asgd_keeps_batch_num_gradients_and_counts_steps_in_int64() -> None:
     layer, optimizer, scheduler = build(phi, "asgd")
     train(phi, layer, optimizer, scheduler, 0, 4)
