@@ -56,6 +56,7 @@ __all__ = [
 
 _FLOATS = (DataType.FLOAT32, DataType.FLOAT16, DataType.BFLOAT16)
 _AMP_DTYPE = {"float16": DataType.FLOAT16, "bfloat16": DataType.BFLOAT16}
+_SAVE_DTYPES = {**_AMP_DTYPE, "float32": DataType.FLOAT32, "float64": DataType.FLOAT64}
 # ops whose float16 dtype follows their first input only (GetPromoteType), and which cast only it
 _FIRST_INPUT_OPS = frozenset({"batch_norm", "layer_norm", "sync_batch_norm"})
 
@@ -443,7 +444,9 @@ def decorate(
     O2 with optimizers sets their ``multi_precision`` to ``master_weight is not False``: each
     float16/bfloat16 parameter then keeps a float32 master weight, created at its first step
     (every optimizer but LBFGS, which is an UnimplementedError).
-    ``save_dtype`` and ``master_grad`` are not implemented (UnimplementedError when set).
+    ``save_dtype`` (O2): ``state_dict()`` of the models gives their floating entries cast to
+    it, the parameters keep their dtype. ``master_grad`` is not implemented (UnimplementedError
+    when set).
     """
     level = _check_level(level)
     if level not in ("O1", "O2"):
@@ -459,8 +462,6 @@ def decorate(
                 "Current train mode is pure fp16, models should be paddle.nn.Layer, but receive "
                 f"{type(model)}."
             )
-    if save_dtype is not None:
-        raise UnimplementedError("paddle.amp.decorate: save_dtype is not implemented in phiops")
     if master_grad:
         raise UnimplementedError("paddle.amp.decorate: master_grad is not implemented in phiops")
     if level == "O2" and _enabled_here(True, None):
@@ -476,9 +477,35 @@ def decorate(
                     continue
                 for param in layer.parameters(include_sublayers=False):
                     _cast_parameter(param, target)
+        if save_dtype is not None:
+            if save_dtype not in _SAVE_DTYPES:
+                raise ValueError(
+                    "save_dtype can only be float16 float32 or float64, but your input "
+                    f"save_dtype is {save_dtype}."
+                )
+            for model in model_list:
+                for layer in model.sublayers(include_self=True):
+                    layer.register_state_dict_hook(_SaveDtypeHook(save_dtype))
     if optimizers is None:
         return models
     return models, optimizers
 
 
 amp_decorate = decorate
+
+
+class _SaveDtypeHook:
+    """``decorate(save_dtype=...)``'s state-dict hook (PaddlePaddle's ``StateDictHook``): the
+    floating entries of ``state_dict()`` become casts to ``save_dtype`` under their names; the
+    parameters keep their dtype."""
+
+    def __init__(self, save_dtype: str) -> None:
+        self._save_dtype = _SAVE_DTYPES[save_dtype]
+
+    def __call__(self, state_dict: dict) -> None:
+        for key, value in list(state_dict.items()):
+            dtype = value.meta.dtype
+            if dtype.is_floating_point and dtype is not self._save_dtype:
+                cast = op_api("cast")(value.detach(), self._save_dtype)
+                cast.name = value.name
+                state_dict[key] = cast

@@ -336,9 +336,13 @@ class DataParallel(Layer):
         destination: dict | None = None,
         include_sublayers: bool = True,
         structured_name_prefix: str = "",
+        use_hook: bool = True,
+        keep_vars: bool = True,
     ) -> OrderedDict:
         """The wrapped layers' state dict (without a ``_layers.`` prefix)."""
-        return self._layers.state_dict(destination, include_sublayers, structured_name_prefix)
+        return self._layers.state_dict(
+            destination, include_sublayers, structured_name_prefix, use_hook, keep_vars
+        )
 
     def set_state_dict(
         self, state_dict: dict, use_structured_name: bool = True

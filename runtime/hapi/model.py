@@ -407,7 +407,7 @@ class Model:
         param_state = pdparams.load(path + ".pdparams")
         matched = []
         renamed: dict[str, str] = {}  # the saved parameter name -> this network's
-        for key, param in self.network.state_dict().items():
+        for key, param in self.network.state_dict(use_hook=False).items():
             state = param_state.get(key)
             saved_name = getattr(state, "name", None)
             if saved_name and param.name and saved_name != param.name:

@@ -74,6 +74,7 @@ class Layer:
         object.__setattr__(self, "_non_persistable", set())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_post_hooks", OrderedDict())
+        object.__setattr__(self, "_state_dict_hooks", OrderedDict())
         object.__setattr__(self, "_hook_id", 0)
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_dtype", dtype)
@@ -246,30 +247,60 @@ class Layer:
         destination: dict | None = None,
         include_sublayers: bool = True,
         structured_name_prefix: str = "",
+        use_hook: bool = True,
+        keep_vars: bool = True,
     ) -> OrderedDict:
-        """Parameters and persistable buffers by PaddlePaddle's keys (attribute paths)."""
-        state: OrderedDict = OrderedDict() if destination is None else destination
-        self._state_into(state, structured_name_prefix, include_sublayers)
-        return state
+        """Parameters and persistable buffers by PaddlePaddle's keys (attribute paths).
 
-    def _state_into(self, state: dict, prefix: str, include_sublayers: bool) -> None:
+        ``use_hook``: run the hooks of ``register_state_dict_hook`` (each sublayer's after its
+        own entries, then this layer's), as PaddlePaddle; ``keep_vars=False`` gives detached
+        tensors."""
+        state: OrderedDict = OrderedDict() if destination is None else destination
+        return self._state_into(
+            state, structured_name_prefix, include_sublayers, use_hook, keep_vars
+        )
+
+    def _state_into(
+        self,
+        state: dict,
+        prefix: str,
+        include_sublayers: bool,
+        use_hook: bool = False,
+        keep_vars: bool = True,
+    ) -> dict:
         for name, parameter in self._parameters.items():
             if parameter is not None:
-                state[prefix + name] = parameter
+                state[prefix + name] = parameter if keep_vars else parameter.detach()
         for name, buffer in self._buffers.items():
             if buffer is not None and name not in self._non_persistable:
-                state[prefix + name] = buffer
+                state[prefix + name] = buffer if keep_vars else buffer.detach()
         if include_sublayers:
             for name, layer in self._sub_layers.items():
                 if layer is not None:
-                    layer._state_into(state, f"{prefix}{name}.", True)
+                    state = layer._state_into(state, f"{prefix}{name}.", True, use_hook, keep_vars)
+        if use_hook:
+            for hook in list(getattr(self, "_state_dict_hooks", {}).values()):
+                result = hook(state)
+                if result is not None:
+                    state = result
+        return state
+
+    def register_state_dict_hook(self, hook: Callable) -> _HookHandle:
+        """``hook(state_dict)``, run by ``state_dict()`` on the dict it returns (after the
+        entries of this layer and its sublayers): it may change the dict in place or return a
+        new one (``paddle.amp.decorate(save_dtype=...)`` casts the floating entries)."""
+        if not callable(hook):
+            raise InvalidArgumentError(
+                f"register_state_dict_hook: the hook must be callable, got {type(hook).__name__}"
+            )
+        return self._add_hook(getattr(self, "_state_dict_hooks"), hook)
 
     def set_state_dict(
         self, state_dict: dict, use_structured_name: bool = True
     ) -> tuple[list[str], list[str]]:
         """Copy values into the parameters and buffers of the same keys (shapes must match);
         returns (missing keys, unexpected keys), as PaddlePaddle does."""
-        own = self.state_dict()
+        own = self.state_dict(use_hook=False)  # the tensors themselves, not a hook's casts
         missing = [key for key in own if key not in state_dict]
         unexpected = [key for key in state_dict if key not in own]
         for key, target in own.items():

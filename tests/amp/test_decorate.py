@@ -8,7 +8,7 @@ import pytest
 
 import phiops as paddle
 from phiops.runtime.common import DataType
-from phiops.runtime.errors import UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 F16, BF16, F32 = DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32
 
@@ -84,7 +84,6 @@ def test_o2_with_optimizers_makes_them_keep_master_weights(amp_on_cpu: None) -> 
     [
         ({"level": "OD"}, ValueError, "level should be O1 or O2"),
         ({"dtype": "float32"}, ValueError, "dtype should be 'float16' or 'bfloat16'"),
-        ({"save_dtype": "float32"}, UnimplementedError, "save_dtype"),
         ({"master_grad": True}, UnimplementedError, "master_grad"),
     ],
 )
@@ -96,3 +95,42 @@ def test_bad_arguments(amp_on_cpu: None, kwargs: dict, error: type, match: str) 
 def test_models_must_be_layers(amp_on_cpu: None) -> None:
     with pytest.raises(RuntimeError, match="models should be paddle.nn.Layer"):
         paddle.amp.decorate([net(), "not a layer"], level="O2")
+
+
+def test_save_dtype_casts_the_state_dict_not_the_parameters(amp_on_cpu: None, tmp_path) -> None:
+    # PaddlePaddle's StateDictHook on every sublayer: state_dict() (and so paddle.save) gives
+    # the floating entries in save_dtype; the parameters keep the dtype O2 gave them
+    model = net()
+    weights = {k: v.numpy().copy() for k, v in model.state_dict().items()}
+    paddle.amp.decorate(model, level="O2", dtype="float16", save_dtype="float32")
+    state = model.state_dict()
+    assert {v.dtype for v in state.values()} == {paddle.float32}
+    assert any(p.dtype == paddle.float16 for p in model.parameters())
+    for key, value in state.items():
+        assert value.name == dict(model.named_parameters()).get(key, value).name
+        np.testing.assert_allclose(value.numpy(), weights[key], rtol=1e-3, atol=1e-3)
+    # the hook leaves the tensors set_state_dict writes into alone
+    model.set_state_dict({k: np.zeros_like(v) for k, v in weights.items()})
+    assert all(not p.numpy().any() for p in model.parameters())
+    paddle.save(model.state_dict(), str(tmp_path / "m.pdparams"))
+    loaded = paddle.load(str(tmp_path / "m.pdparams"))
+    assert {v.dtype for v in loaded.values()} == {paddle.float32}
+    # without hooks: the parameters themselves
+    assert any(v.dtype == paddle.float16 for v in model.state_dict(use_hook=False).values())
+    with pytest.raises(ValueError, match="save_dtype can only be"):
+        paddle.amp.decorate(net(), level="O2", save_dtype="int8")
+
+
+def test_state_dict_hooks_run_after_the_sublayers_and_may_return_a_new_dict() -> None:
+    model = net()
+    seen = []
+    first = model.register_state_dict_hook(lambda state: seen.append(sorted(state)))
+    model.register_state_dict_hook(lambda state: {"only": len(state)})
+    assert model.state_dict() == {"only": len(seen[0])}
+    assert seen[0] == sorted(model.state_dict(use_hook=False))
+    first.remove()
+    assert model.state_dict()["only"] == len(seen[0]) and len(seen) == 1
+    detached = model.state_dict(use_hook=False, keep_vars=False)
+    assert all(v.stop_gradient for v in detached.values())
+    with pytest.raises(InvalidArgumentError, match="must be callable"):
+        model.register_state_dict_hook(3)
