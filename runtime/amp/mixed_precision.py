@@ -24,12 +24,14 @@ float32): a way to check a mixed-precision model's numerics without a GPU.
 from __future__ import annotations
 
 import threading
+import weakref
 import warnings
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 from phiops.runtime import flags
 from phiops.runtime.amp.lists import AMP_DTYPES, LEVELS, black_list, white_list
+from phiops.runtime.autograd.engine import register_backward_final_hook
 from phiops.runtime.backends import default_place
 from phiops.runtime.common import Backend, DataType
 from phiops.runtime.dispatch.amp_state import AMP_STATE
@@ -445,8 +447,8 @@ def decorate(
     float16/bfloat16 parameter then keeps a float32 master weight, created at its first step
     (every optimizer but LBFGS, which is an UnimplementedError).
     ``save_dtype`` (O2): ``state_dict()`` of the models gives their floating entries cast to
-    it, the parameters keep their dtype. ``master_grad`` is not implemented (UnimplementedError
-    when set).
+    it, the parameters keep their dtype. ``master_grad`` (O2): after each backward the
+    float16/bfloat16 gradients of the models' parameters are float32 casts.
     """
     level = _check_level(level)
     if level not in ("O1", "O2"):
@@ -462,8 +464,6 @@ def decorate(
                 "Current train mode is pure fp16, models should be paddle.nn.Layer, but receive "
                 f"{type(model)}."
             )
-    if master_grad:
-        raise UnimplementedError("paddle.amp.decorate: master_grad is not implemented in phiops")
     if level == "O2" and _enabled_here(True, None):
         if optimizers is not None:
             # PaddlePaddle's _set_multi_precision: master weights unless master_weight=False
@@ -477,6 +477,8 @@ def decorate(
                     continue
                 for param in layer.parameters(include_sublayers=False):
                     _cast_parameter(param, target)
+        if master_grad:
+            _keep_master_grads(model_list)
         if save_dtype is not None:
             if save_dtype not in _SAVE_DTYPES:
                 raise ValueError(
@@ -492,6 +494,31 @@ def decorate(
 
 
 amp_decorate = decorate
+
+
+# amp.decorate(master_grad=True): the parameters whose float16/bfloat16 gradients become float32
+# at the end of each backward (PaddlePaddle's amp_global_state().model_parameters)
+_MASTER_GRAD_PARAMETERS: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+_MASTER_GRAD_HOOK: list[Any] = []
+
+
+def _keep_master_grads(models: list[Any]) -> None:
+    """PaddlePaddle's ``master_grad``: after each ``backward()`` the gradient of every
+    float16/bfloat16 parameter of ``models`` is its float32 cast (``set_master_grads``), so that
+    clipping, weight decay and the update read float32 gradients."""
+    for model in models:
+        for parameter in model.parameters():
+            _MASTER_GRAD_PARAMETERS[id(parameter)] = parameter
+    if not _MASTER_GRAD_HOOK:
+        _MASTER_GRAD_HOOK.append(register_backward_final_hook(_set_master_grads))
+
+
+def _set_master_grads() -> None:
+    cast = op_api("cast")
+    for parameter in list(_MASTER_GRAD_PARAMETERS.values()):
+        grad = parameter._grad
+        if grad is not None and grad.meta.dtype in (DataType.FLOAT16, DataType.BFLOAT16):
+            parameter._grad = cast(grad, DataType.FLOAT32)
 
 
 class _SaveDtypeHook:

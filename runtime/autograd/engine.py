@@ -23,7 +23,23 @@ from phiops.runtime.tensor.selected_rows import add_selected_rows
 if TYPE_CHECKING:
     from phiops.runtime.eager.tensor import Tensor
 
-__all__ = ["run_backward", "grad", "clear_grad"]
+__all__ = ["run_backward", "grad", "clear_grad", "register_backward_final_hook"]
+
+# callables run after each backward() has written the leaves' gradients (PaddlePaddle's
+# backward final hooks; amp.decorate(master_grad=True) casts the parameters' gradients there)
+_FINAL_HOOKS: dict[int, Any] = {}
+_FINAL_HOOK_IDS = iter(range(1 << 62))
+
+
+def register_backward_final_hook(hook: Any) -> Any:
+    """Run ``hook()`` at the end of every ``backward()``; returns a function that removes it."""
+    if not callable(hook):
+        raise InvalidArgumentError(
+            f"register_backward_final_hook: the hook must be callable, got {type(hook).__name__}"
+        )
+    key = next(_FINAL_HOOK_IDS)
+    _FINAL_HOOKS[key] = hook
+    return lambda: _FINAL_HOOKS.pop(key, None)
 
 # Threads may run backward on one graph (retain_graph=True) into the same leaf: the read of
 # ``.grad``, the add and the write back happen under this lock, so no update is lost.
@@ -68,17 +84,25 @@ def _sum(total: Tensor, grad: Tensor, owned: set[int], create_graph: bool) -> Te
 
 
 def _add(a: Tensor, b: Tensor) -> Tensor:
-    """``a + b`` of two gradients by the add op. PaddlePaddle 3.3.1 registers no bfloat16 add
-    on the CPU (nor does phiops, which keeps its registrations): bfloat16 gradients (phiops's
-    amp on the CPU) are summed in float32 and rounded once, what a bfloat16 add computes."""
-    if a.dtype is _BFLOAT16 and b.dtype is _BFLOAT16:
+    """``a + b`` of two gradients by the add op. PaddlePaddle 3.3.1 registers no float16 or
+    bfloat16 add on the CPU (nor does phiops, which keeps its registrations): half-precision
+    gradients (phiops's amp on the CPU) are summed in float32 and rounded once, what a half add
+    computes (PaddlePaddle's gradient accumulator does not go through the op). A float32
+    gradient (``amp.decorate(master_grad=True)``'s) plus a half one is a float32 sum."""
+    a_dtype, b_dtype = a.meta.dtype, b.meta.dtype
+    if a_dtype in _HALF or b_dtype in _HALF:
         cast = op_api("cast")
-        return cast(op_api("add")(cast(a, _FLOAT32), cast(b, _FLOAT32)), _BFLOAT16)
+        total = op_api("add")(
+            a if a_dtype not in _HALF else cast(a, _FLOAT32),
+            b if b_dtype not in _HALF else cast(b, _FLOAT32),
+        )
+        return cast(total, a_dtype) if a_dtype is b_dtype else total
     return op_api("add")(a, b)
 
 
 _DENSE = TensorKind.DENSE
-_BFLOAT16, _FLOAT32 = DataType.BFLOAT16, DataType.FLOAT32
+_FLOAT32 = DataType.FLOAT32
+_HALF = (DataType.FLOAT16, DataType.BFLOAT16)
 
 
 def _add_kinds(a: Tensor, b: Tensor) -> Tensor:
@@ -466,8 +490,10 @@ def clear_grad(tensor: Tensor, set_to_zero: bool = True) -> None:
 def run_backward(
     tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None], retain_graph: bool = False
 ) -> None:
-    """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad``."""
+    """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad``, then run the final hooks."""
     _execute(tensors, grad_tensors, retain_graph, False, None)
+    for hook in list(_FINAL_HOOKS.values()):
+        hook()
 
 
 def grad(

@@ -84,7 +84,6 @@ def test_o2_with_optimizers_makes_them_keep_master_weights(amp_on_cpu: None) -> 
     [
         ({"level": "OD"}, ValueError, "level should be O1 or O2"),
         ({"dtype": "float32"}, ValueError, "dtype should be 'float16' or 'bfloat16'"),
-        ({"master_grad": True}, UnimplementedError, "master_grad"),
     ],
 )
 def test_bad_arguments(amp_on_cpu: None, kwargs: dict, error: type, match: str) -> None:

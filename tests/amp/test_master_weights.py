@@ -261,3 +261,37 @@ def test_every_optimizer_steps_its_masters_as_float32_training(rule: str) -> Non
             assert "_fp32_master_0_" in key, key
             if value.dtype != paddle.int64:  # ASGD's step count
                 assert value.dtype == paddle.float32, key
+
+
+def test_master_grad_makes_the_parameters_gradients_float32_after_backward(
+    half_matmul: None,
+) -> None:
+    # PaddlePaddle's master_grad: at the end of each backward the float16 gradients of the
+    # models' parameters become float32 casts, so that the update (through the masters) reads
+    # float32 gradients; without it they stay float16
+    x = paddle.to_tensor(DATA["coef_w"][0].T)
+    grads = {}
+    for master_grad in (False, True):
+        with paddle.static.unique_name_guard():
+            model = paddle.nn.Linear(3, 2)
+            model.weight.set_value(DATA["weight0"])
+            model.bias.set_value(DATA["bias0"])
+            opt = paddle.optimizer.SGD(LR, parameters=model.parameters())
+            model, opt = paddle.amp.decorate(model, opt, level="O2", master_grad=master_grad)
+            for _ in range(2):  # the second backward accumulates into the float32 gradient
+                with paddle.amp.auto_cast(level="O2"):
+                    loss = model(x).astype("float32").sum()
+                loss.backward()
+            grads[master_grad] = model.weight.grad
+            opt.step()
+            master = opt.state_dict()["master_weights"][model.weight.name]
+            np.testing.assert_array_equal(
+                model.weight.astype("float32").numpy(),
+                master.numpy().astype(np.float16).astype(np.float32),
+            )
+    assert grads[False].dtype == paddle.float16
+    assert grads[True].dtype == paddle.float32
+    # x^T summed twice: the float32 gradient is the float16 one's value
+    expected = 2 * x.numpy().astype(np.float16).astype(np.float32).sum(0)[:, None] * np.ones((1, 2))
+    np.testing.assert_allclose(grads[True].numpy(), expected, rtol=2e-3)
+    np.testing.assert_allclose(grads[False].astype("float32").numpy(), expected, rtol=2e-3)
