@@ -34,6 +34,7 @@ struct conv2d {
 #include "conv_fast.h"
 #include "adam.h"
 #include "adam_scalars.h"
+#include "nms.h"
 #undef T
 #undef ACC
 #undef SQRT
@@ -48,6 +49,7 @@ struct conv2d {
 #include "conv_fast.h"
 #include "adam.h"
 #include "adam_scalars.h"
+#include "nms.h"
 #undef T
 #undef ACC
 #undef SQRT
@@ -960,6 +962,58 @@ static PyObject *rnn_sequence_grad(PyObject *self, PyObject *args)
 
 /* ---- end rnn ---- */
 
+PyDoc_STRVAR(nms_greedy_doc,
+             "nms_greedy(x1, y1, x2, y2, area, n, norm, threshold, eta, kept) -> count\n\n"
+             "PHI's NMSFast over n candidates in score order (corners and areas: float32 or\n"
+             "float64 arrays of one format): writes the kept positions into kept (int64, n)\n"
+             "and returns how many.");
+
+static PyObject *nms_greedy(PyObject *self, PyObject *args)
+{
+    PyObject *arrays[5], *kept_obj;
+    Py_ssize_t n;
+    double norm, threshold, eta;
+    if (!PyArg_ParseTuple(args, "OOOOOndddO:nms_greedy", &arrays[0], &arrays[1], &arrays[2],
+                          &arrays[3], &arrays[4], &n, &norm, &threshold, &eta, &kept_obj))
+        return NULL;
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
+        return NULL;
+    }
+    const char *format;
+    if (!(format = float_format(arrays[0])))
+        return NULL;
+    static const char *names[5] = {"x1", "y1", "x2", "y2", "area"};
+    Py_buffer v[6];
+    memset(v, 0, sizeof v);
+    for (int k = 0; k < 5; k++)
+        if (get_array(arrays[k], names[k], format, n, 0, 0, &v[k]) < 0) {
+            release_all(v, 6);
+            return NULL;
+        }
+    if (get_array(kept_obj, "kept", "q", n, 1, 0, &v[5]) < 0 &&
+        (PyErr_Clear(), get_array(kept_obj, "kept", "l", n, 1, 0, &v[5]) < 0)) {
+        release_all(v, 6);
+        return NULL;
+    }
+    if (v[5].itemsize != (Py_ssize_t)sizeof(long long)) {
+        PyErr_SetString(PyExc_TypeError, "kept: expected an int64 buffer");
+        release_all(v, 6);
+        return NULL;
+    }
+    Py_ssize_t count;
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        count = nms_greedy_float32(v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, n,
+                                   (float)norm, (float)threshold, (float)eta, v[5].buf);
+    else
+        count = nms_greedy_float64(v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, n, norm,
+                                   threshold, eta, v[5].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 6);
+    return PyLong_FromSsize_t(count);
+}
+
 static PyMethodDef methods[] = {
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
@@ -980,12 +1034,14 @@ static PyMethodDef methods[] = {
     {"rnn_sequence", rnn_sequence, METH_VARARGS, rnn_sequence_doc},
     {"rnn_sequence_grad", rnn_sequence_grad, METH_VARARGS, rnn_sequence_grad_doc},
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
+    /* issue 26: multiclass_nms3's greedy walk */
+    {"nms_greedy", nms_greedy, METH_VARARGS, nms_greedy_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, gelu, conv2d columns, depthwise conv2d, pool2d, Adam, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

@@ -27,6 +27,7 @@ from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.native import native_function
 from phiops.runtime.kernels.registration import register_kernel
 
 D = DataType
@@ -562,6 +563,23 @@ def nms_fast(
     norm = t(0) if normalized else t(1)
     w, h = x2 - x1, y2 - y1
     area = np.where((x2 < x1) | (y2 < y1), t(0), w * h if normalized else (w + norm) * (h + norm))
+    greedy = native_function(x1, "nms_greedy")
+    if greedy is not None:
+        # the compiled walk: the same overlaps in the same dtype, computed for kept boxes only
+        kept = np.empty(order.size, dtype=np.int64)
+        count = greedy(
+            x1,
+            y1,
+            x2,
+            y2,
+            np.ascontiguousarray(area, dtype=x1.dtype),
+            order.size,
+            float(norm),
+            float(nms_threshold),
+            float(eta),
+            kept,
+        )
+        return order[kept[:count]].tolist()
     if order.size <= _NMS_MATRIX_LIMIT:
         return _greedy_with_matrix(order, x1, y1, x2, y2, area, norm, nms_threshold, eta)
     # the candidates not yet suppressed, in order, and the largest overlap of each with a box
@@ -665,15 +683,17 @@ def multiclass_nms_image(
         kept[c] = sorted(selected) if per_class_boxes else selected
     total = sum(len(v) for v in kept.values())
     if keep_top_k > -1 and total > keep_top_k:
-        pairs = [
-            (np.float32(scores[i, c] if per_class_boxes else scores[c, i]), c, i)
-            for c in sorted(kept)
-            for i in kept[c]
-        ]
-        order = sorted(range(len(pairs)), key=lambda k: -float(pairs[k][0]))[:keep_top_k]
+        # the (score as float32, class, index) triples by descending score, ties in class and
+        # then kept order (a stable sort)
+        labels = sorted(kept)
+        classes_of = np.concatenate([np.full(len(kept[c]), c, dtype=np.int64) for c in labels])
+        index_of = np.concatenate([np.asarray(kept[c], dtype=np.int64) for c in labels])
+        values = scores[index_of, classes_of] if per_class_boxes else scores[classes_of, index_of]
+        order = np.argsort(-values.astype(np.float32).astype(np.float64), kind="stable")
+        order = order[:keep_top_k]
         kept = {}
-        for k in order:
-            kept.setdefault(pairs[k][1], []).append(pairs[k][2])
+        for c, i in zip(classes_of[order].tolist(), index_of[order].tolist()):
+            kept.setdefault(c, []).append(i)
         if per_class_boxes:
             kept = {c: sorted(v) for c, v in kept.items()}
     return {c: kept[c] for c in sorted(kept)}
