@@ -25,10 +25,15 @@ def _boxes(rng: np.random.Generator, count: int, dtype: str, spread: float) -> n
     return boxes
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("normalized", [False, True])
-@pytest.mark.parametrize("eta", [1.0, 0.7])
-@pytest.mark.parametrize("count", [40, 1100])
+CASES = [
+    (dtype, normalized, eta, 40)
+    for dtype in ("float32", "float64")
+    for normalized in (False, True)
+    for eta in (1.0, 0.7)
+] + [("float32", False, 0.7, 1100)]  # over 1024: the numpy walk by rows
+
+
+@pytest.mark.parametrize("dtype, normalized, eta, count", CASES)
 def test_the_compiled_walk_keeps_the_numpy_walks_boxes(
     dtype: str, normalized: bool, eta: float, count: int
 ) -> None:
