@@ -56,6 +56,7 @@ NATIVE = Extension(
         "runtime/kernels/csrc/adam_scalars.h",
         "runtime/kernels/csrc/rnn.h",
         "runtime/kernels/csrc/nms.h",
+        "runtime/kernels/csrc/mt19937.h",
     ],
     # portable flags only: the loops are written so that -O3 vectorises them with the baseline
     # instruction set of the target (SSE2 on x86-64), for wheels that run on any CPU of it;

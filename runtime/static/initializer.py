@@ -20,7 +20,8 @@ import numpy as np
 
 from phiops.runtime.common import CPUPlace, DataType, Place
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.random import generator_for
+from phiops.runtime.kernels import mt19937
+from phiops.runtime.random import engine_for, generator_for
 
 __all__ = [
     "Initializer",
@@ -53,6 +54,19 @@ def _fans(shape: Sequence[int]) -> tuple[int, int]:
         return shape[0], shape[1]
     receptive = math.prod(shape[2:])
     return shape[1] * receptive, shape[0] * receptive
+
+
+def _count(shape: Sequence[int]) -> int:
+    count = 1
+    for extent in shape:
+        count *= int(extent)
+    return count
+
+
+def _draw_dtype(dtype: Any) -> type:
+    """The dtype PaddlePaddle's uniform and gaussian kernels draw a parameter of ``dtype`` in:
+    float64 for float64, else float32 (float16 and bfloat16 round a float32 draw)."""
+    return np.float64 if np.dtype(dtype) == np.float64 else np.float32
 
 
 def _full(shape: Sequence[int], value: float, dtype: DataType) -> Any:
@@ -114,8 +128,18 @@ class _UniformDraw(Initializer):
     def bounds(self, shape: tuple[int, ...]) -> tuple[float, float]:
         raise NotImplementedError
 
+    def __call__(self, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+        # PaddlePaddle's uniform kernel on the CPU engine: its numbers after the same seed
+        shape = tuple(int(s) for s in shape)
+        low, high = self.bounds(shape)
+        values = mt19937.uniform(
+            engine_for(CPUPlace()), _count(shape), np.float32(low), np.float32(high),
+            _draw_dtype(dtype),
+        )  # fmt: skip
+        return values.reshape(shape).astype(dtype)
+
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        return self._rng().uniform(*self.bounds(shape), shape)
+        return self(shape, np.dtype(np.float64))
 
     def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
         return _uniform(shape, *self.bounds(shape), dtype)
@@ -127,8 +151,18 @@ class _NormalDraw(Initializer):
     def moments(self, shape: tuple[int, ...]) -> tuple[float, float]:
         raise NotImplementedError
 
+    def __call__(self, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+        # PaddlePaddle's gaussian kernel on the CPU engine: its numbers after the same seed
+        shape = tuple(int(s) for s in shape)
+        mean, std = self.moments(shape)
+        values = mt19937.normal(
+            engine_for(CPUPlace()), _count(shape), np.float32(mean), np.float32(std),
+            _draw_dtype(dtype),
+        )  # fmt: skip
+        return values.reshape(shape).astype(dtype)
+
     def draw(self, shape: tuple[int, ...]) -> np.ndarray:
-        return self._rng().normal(*self.moments(shape), shape)
+        return self(shape, np.dtype(np.float64))
 
     def build(self, shape: tuple[int, ...], dtype: DataType) -> Any:
         return _gaussian(shape, *self.moments(shape), dtype)

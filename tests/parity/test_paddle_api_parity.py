@@ -569,3 +569,27 @@ def test_in_place_function_gives_paddles_gradients(case: str) -> None:
     call = dict(IN_PLACE_GRADIENTS)[case]
     for ours, theirs in zip(_in_place_gradients(phiops, call), _in_place_gradients(paddle, call)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5)
+
+
+# the default dtype of issue 25 (defdtype), set and restored within the case
+def _with_default_dtype(p: Any, dtype: str, make: Callable[[], Any]) -> Any:
+    before = p.get_default_dtype()
+    p.set_default_dtype(dtype)
+    try:
+        return make()
+    finally:
+        p.set_default_dtype(before)
+
+
+CASES += [
+    (
+        "set_default_dtype",
+        lambda p, t: _with_default_dtype(p, "float64", lambda: p.to_tensor([1.5, 2.0])),
+    ),
+    (
+        "get_default_dtype",
+        lambda p, t: _with_default_dtype(
+            p, "float16", lambda: t(np.array([p.get_default_dtype() == "float16"]))
+        ),
+    ),
+]

@@ -56,10 +56,16 @@ lacks.
   `only_inputs=False`, `no_grad_vars` and `dump_backward_graph_path`, a dtype `Tensor.view`, the torch-style form
   of `scatter_` and `disable_static` with a place other than the default one raise
   UnimplementedError.
-- Random ops draw from phiops's generator (numpy's PCG64; `paddle.seed(n)` replays them), not
-  PaddlePaddle's std::mt19937_64 through libstdc++'s distributions and its own samplers, so a seed
-  gives other numbers than in PaddlePaddle; the distributions and edges are PaddlePaddle's (tested
-  by their moments against recorded draws). Where PaddlePaddle's sampler never returns or
+- `paddle.seed(n)` seeds the CPU engine as PaddlePaddle's (std::mt19937_64 through
+  std::seed_seq), and `uniform`/`rand`, `gaussian`/`randn`/`normal`/`standard_normal`, `randint`,
+  `bernoulli`, `dropout` and the initializers built on uniform and gaussian (the default
+  `Linear`/`Conv` weights, `Normal`, `Uniform`, `XavierUniform`, `KaimingNormal`...) draw through
+  libstdc++'s distributions as PaddlePaddle 3.3.1's CPU kernels: the same seed gives PaddlePaddle's
+  numbers bit for bit. The other random ops (`randperm`, `multinomial`, `binomial`, `poisson`,
+  `standard_gamma`, `dirichlet`, `exponential`, `truncated_gaussian_random`, complex `uniform` and
+  `gaussian`, ...) draw from phiops's own generator (numpy's PCG64, also replayed by
+  `paddle.seed(n)`), so a seed gives other numbers than in PaddlePaddle there; their
+  distributions and edges are PaddlePaddle's (tested by their moments against recorded draws). Where PaddlePaddle's sampler never returns or
   overflows, phiops raises InvalidArgumentError: `binomial` with a NaN or infinite count or a NaN
   probability where a draw is needed, `poisson` with a rate of 1e15 or more. `binomial` draws
   floor(count) trials for a fractional count, and `uniform_inplace` does not read `diag_*`, as

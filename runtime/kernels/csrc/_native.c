@@ -35,6 +35,11 @@ struct conv2d {
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
+#define LOG logf
+#define NEXTAFTER nextafterf
+#include "mt19937.h"
+#undef LOG
+#undef NEXTAFTER
 #undef T
 #undef ACC
 #undef SQRT
@@ -50,6 +55,11 @@ struct conv2d {
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
+#define LOG log
+#define NEXTAFTER nextafter
+#include "mt19937.h"
+#undef LOG
+#undef NEXTAFTER
 #undef T
 #undef ACC
 #undef SQRT
@@ -1014,6 +1024,142 @@ static PyObject *nms_greedy(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(count);
 }
 
+/* ---- mt19937_64 (runtime/kernels/mt19937.py) ---- */
+
+/* Fill `view` from `obj`, a C-contiguous writable buffer of `items` 8-byte unsigned ints
+ * (numpy's uint64: format "L" or "Q"). */
+static int get_uint64_array(PyObject *obj, const char *argument, Py_ssize_t items,
+                            Py_buffer *view)
+{
+    if (get_array(obj, argument, "L", items, 1, 0, view) == 0 && view->itemsize == 8)
+        return 0;
+    if (view->obj)
+        PyBuffer_Release(view);
+    PyErr_Clear();
+    if (get_array(obj, argument, "Q", items, 1, 0, view) < 0)
+        return -1;
+    return 0;
+}
+
+PyDoc_STRVAR(mt_raw_doc, "mt_raw(state, out, n)\n\n"
+                         "Write the engine's next n 64-bit words into out (uint64), advancing\n"
+                         "state (uint64, 313: the 312 words and the position).");
+
+static PyObject *mt_raw(PyObject *self, PyObject *args)
+{
+    PyObject *state_obj, *out_obj;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "OOn:mt_raw", &state_obj, &out_obj, &n))
+        return NULL;
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
+        return NULL;
+    }
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_uint64_array(state_obj, "state", MT_N + 1, &v[0]) < 0 ||
+        get_uint64_array(out_obj, "out", n, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    uint64_t *state = v[0].buf, *out = v[1].buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = mt_next(state);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(mt_real_doc,
+             "mt_uniform(state, out, n, a, b) / mt_normal(state, out, n, mean, stddev)\n\n"
+             "Fill out (float32 or float64, n) as std::uniform_real_distribution(a, b) or\n"
+             "std::normal_distribution(mean, stddev) of that type draw from the engine state.");
+
+static PyObject *mt_real(PyObject *args, int normal)
+{
+    PyObject *state_obj, *out_obj;
+    Py_ssize_t n;
+    double p1, p2;
+    if (!PyArg_ParseTuple(args, "OOndd", &state_obj, &out_obj, &n, &p1, &p2))
+        return NULL;
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
+        return NULL;
+    }
+    const char *format;
+    if (!(format = float_format(out_obj)))
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_uint64_array(state_obj, "state", MT_N + 1, &v[0]) < 0 ||
+        get_array(out_obj, "out", format, n, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    uint64_t *state = v[0].buf;
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f') {
+        if (normal)
+            mt_normal_float32(state, v[1].buf, n, (float)p1, (float)p2);
+        else
+            mt_uniform_float32(state, v[1].buf, n, (float)p1, (float)p2);
+    } else {
+        if (normal)
+            mt_normal_float64(state, v[1].buf, n, p1, p2);
+        else
+            mt_uniform_float64(state, v[1].buf, n, p1, p2);
+    }
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+static PyObject *mt_uniform(PyObject *self, PyObject *args)
+{
+    return mt_real(args, 0);
+}
+
+static PyObject *mt_normal(PyObject *self, PyObject *args)
+{
+    return mt_real(args, 1);
+}
+
+PyDoc_STRVAR(mt_randint_doc,
+             "mt_randint(state, out, n, low, range)\n\n"
+             "Fill out (int64, n) as std::uniform_int_distribution(low, low + range - 1) of a\n"
+             "64-bit engine draws (libstdc++ 11+: Lemire's method); range in [1, 2**64).");
+
+static PyObject *mt_randint(PyObject *self, PyObject *args)
+{
+    PyObject *state_obj, *out_obj;
+    Py_ssize_t n;
+    long long low;
+    unsigned long long range;
+    if (!PyArg_ParseTuple(args, "OOnLK:mt_randint", &state_obj, &out_obj, &n, &low, &range))
+        return NULL;
+    if (n < 0 || range == 0) {
+        PyErr_Format(PyExc_ValueError, "expected n >= 0 and range >= 1, got %zd and %llu", n,
+                     range);
+        return NULL;
+    }
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_uint64_array(state_obj, "state", MT_N + 1, &v[0]) < 0 ||
+        get_array(out_obj, "out", "l", n, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    uint64_t *state = v[0].buf;
+    int64_t *out = v[1].buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = (int64_t)((uint64_t)low + mt_below(state, range));
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
@@ -1036,12 +1182,17 @@ static PyMethodDef methods[] = {
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     /* issue 26: multiclass_nms3's greedy walk */
     {"nms_greedy", nms_greedy, METH_VARARGS, nms_greedy_doc},
+    /* issue 24: PaddlePaddle's CPU random numbers */
+    {"mt_raw", mt_raw, METH_VARARGS, mt_raw_doc},
+    {"mt_uniform", mt_uniform, METH_VARARGS, mt_real_doc},
+    {"mt_normal", mt_normal, METH_VARARGS, mt_real_doc},
+    {"mt_randint", mt_randint, METH_VARARGS, mt_randint_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, gelu, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

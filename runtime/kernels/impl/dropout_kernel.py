@@ -9,7 +9,8 @@ import numpy as np
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import FLOATING, register_kernel
-from phiops.runtime.random import draw_generator
+from phiops.runtime.kernels import mt19937
+from phiops.runtime.random import engine_for
 
 
 def _uint8_mask(kernel: Kernel) -> None:
@@ -38,8 +39,10 @@ def dropout_kernel(
         op_seed = int(seed_tensor.reshape(-1)[0])
     else:
         op_seed = seed if fix_seed else 0
-    rng = draw_generator(ctx.place, op_seed)
-    keep = xp.asarray(rng.random(x.shape, dtype=np.float32) >= np.float32(p))
+    # PHI's CPU kernel: a float32 uniform per element from the place's engine (or one of the
+    # seed), kept where it is not below p: PaddlePaddle's masks after the same paddle.seed
+    uniform = mt19937.uniform(engine_for(ctx.place, op_seed), int(x.size), 0.0, 1.0, np.float32)
+    keep = xp.asarray(uniform.reshape(x.shape) >= np.float32(p))
     mask = keep.astype(xp.uint8)
     if p == 1.0:
         return xp.zeros_like(x), mask

@@ -1,12 +1,16 @@
 """Random kernels: uniform, gaussian, bernoulli, randint, randperm.
 
-Every kernel draws from ``phiops.runtime.random.draw_generator``: the process-wide generator of its
-place (``phi.seed(n)`` makes it reproducible) or, for a nonzero ``seed`` attribute, a generator
-of that seed alone. Numbers are drawn on the host and moved to the place (``xp.asarray``).
-Dtypes are PaddlePaddle's CPU registrations, without bernoulli's integer inputs (PHI draws them
-into a float32 output). A complex uniform or gaussian draws its real and imaginary parts
-independently, as PaddlePaddle 3.3.1's do: each uniform in [min, max); each normal with the mean
-and std / sqrt(2), so the complex value's standard deviation is std.
+uniform, gaussian (real dtypes), bernoulli and randint draw PaddlePaddle 3.3.1's numbers: from
+``phiops.runtime.random.engine_for`` (the place's std::mt19937_64, seeded by ``paddle.seed`` as
+PaddlePaddle seeds its generator, or an engine of the op's nonzero ``seed`` attribute) through
+the libstdc++ distributions PHI's CPU kernels use (runtime/kernels/mt19937.py), so the same seed
+gives the same numbers as PaddlePaddle's CPU kernels, bit for bit. As PHI's: uniform's min and max
+and gaussian's mean and std are rounded to float32 first; float16 and bfloat16 draw float32 and
+round. A complex uniform or gaussian, and randperm, draw from
+``phiops.runtime.random.draw_generator`` (numpy's PCG64): their numbers are not PaddlePaddle's.
+A complex value draws its real and imaginary parts independently, as PaddlePaddle 3.3.1's do: each
+uniform in [min, max); each normal with the mean and std / sqrt(2), so the complex value's
+standard deviation is std. Numbers are drawn on the host and moved to the place (``xp.asarray``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from phiops.runtime.common import DataType
 from phiops.runtime.errors import OutOfRangeError
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
-from phiops.runtime.random import draw_generator
+from phiops.runtime.kernels import mt19937
+from phiops.runtime.random import draw_generator, engine_for
 
 D = DataType
 
@@ -36,6 +41,13 @@ def _complex_parts(shape: tuple[int, ...], dtype: DataType) -> tuple[int, ...]:
     return (*shape, 2) if dtype.is_complex else tuple(shape)
 
 
+def _count(shape: tuple[int, ...]) -> int:
+    count = 1
+    for extent in shape:
+        count *= int(extent)
+    return count
+
+
 def _as_dtype(values: np.ndarray, dtype: DataType) -> np.ndarray:
     if dtype.is_complex:
         values = values[..., 0] + 1j * values[..., 1]
@@ -47,6 +59,13 @@ def uniform_kernel(
     ctx: KernelContext, shape: tuple[int, ...], dtype: DataType, min: float, max: float, seed: int
 ) -> Array:
     """Uniform in [min, max) (each part of a complex value)."""
+    if not dtype.is_complex:
+        count = _count(shape)
+        draw = _draw_dtype(dtype)
+        values = mt19937.uniform(
+            engine_for(ctx.place, seed), count, np.float32(min), np.float32(max), draw
+        )
+        return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
     rng = draw_generator(ctx.place, seed)
     draw = _draw_dtype(dtype)
     values = rng.random(_complex_parts(shape, dtype), dtype=draw) * draw(max - min) + draw(min)
@@ -59,6 +78,12 @@ def gaussian_kernel(
 ) -> Array:
     """Normal with ``mean`` and standard deviation ``std`` (each part of a complex value with
     ``mean`` and ``std / sqrt(2)``)."""
+    if not dtype.is_complex:
+        draw = _draw_dtype(dtype)
+        values = mt19937.normal(
+            engine_for(ctx.place, seed), _count(shape), np.float32(mean), np.float32(std), draw
+        )
+        return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
     rng = draw_generator(ctx.place, seed)
     draw = _draw_dtype(dtype)
     scale = std / np.sqrt(2.0) if dtype.is_complex else std
@@ -79,9 +104,9 @@ def bernoulli_kernel(ctx: KernelContext, x: Array) -> Array:
             f"bernoulli(): argument 'x' must hold probabilities in [0, 1], got "
             f"{float(x.reshape(-1)[index])} at flat index {index}"
         )
-    rng = draw_generator(ctx.place, 0)
-    uniform = ctx.xp.asarray(rng.random(x.shape, dtype=np.float64).astype(x.dtype))
-    return (uniform < x).astype(x.dtype)
+    draw = np.float64 if x.dtype == np.float64 else np.float32
+    uniform = mt19937.uniform(engine_for(ctx.place, 0), int(x.size), 0.0, 1.0, draw)
+    return (ctx.xp.asarray(uniform.reshape(x.shape)) < x).astype(x.dtype)
 
 
 @register_kernel("randint", dtypes=(D.INT32, D.INT64))
@@ -89,8 +114,8 @@ def randint_kernel(
     ctx: KernelContext, low: int, high: int, shape: tuple[int, ...], dtype: DataType
 ) -> Array:
     """Integers uniform in [low, high)."""
-    rng = draw_generator(ctx.place, 0)
-    return ctx.xp.asarray(rng.integers(low, high, size=shape, dtype=dtype.numpy_dtype))
+    values = mt19937.randint(engine_for(ctx.place, 0), _count(shape), low, high)
+    return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
 
 
 @register_kernel("randperm", dtypes=(D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
