@@ -11,7 +11,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from phiops.runtime.common import DataType
-from phiops.runtime.kernels.impl.sparse_unary_kernel import SPARSE_FLOATING, with_values
+from phiops.runtime.kernels.impl.sparse_unary_kernel import (
+    REAL_ONLY,
+    SPARSE_MATH,
+    SPARSE_REAL,
+    with_values,
+)
 from phiops.runtime.kernels.kernel import KernelContext
 from phiops.runtime.kernels.registration import INTEGRAL, register_kernel
 from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
@@ -41,12 +46,14 @@ DERIVATIVES_OF_OUT: dict[str, Derivative] = {
     "relu": lambda xp, r: r > 0,
     "relu6": lambda xp, r: (r > 0) & (r < 6),
 }
-_INTEGER_OPS = frozenset({"abs", "square", "relu"})
 
 
 def _grad(xp: Any, like: Any, out_grad: Any, local: Any) -> Any:
-    """``like``'s pattern holding ``out_grad``'s values times ``local``, in like's dtype."""
+    """``like``'s pattern holding ``out_grad``'s values times ``local`` (conjugated for complex
+    values, as PHI's complex grad kernels), in like's dtype."""
     dtype = like.values.array.dtype
+    if dtype.kind == "c":
+        local = xp.conj(local)
     return with_values(like, (out_grad.values.array * local).astype(dtype, copy=False))
 
 
@@ -79,7 +86,7 @@ def _out_kernels(derivative: Derivative) -> tuple[Callable[..., Any], Callable[.
 
 
 def _register(name: str, kernels: tuple[Callable[..., Any], Callable[..., Any]]) -> None:
-    dtypes = SPARSE_FLOATING + (INTEGRAL if name in _INTEGER_OPS else ())
+    dtypes = SPARSE_REAL if name in REAL_ONLY else SPARSE_MATH
     for kernel, kind in zip(kernels, ("coo", "csr")):
         kernel.__name__ = kernel.__qualname__ = f"{name}_{kind}_grad_kernel"
         kernel.__doc__ = f"PHI's ``{name}_{kind}_grad``: ``out_grad`` times {name}'s derivative."
@@ -96,7 +103,7 @@ def _leaky_relu_local(v: Any, alpha: float) -> Any:
     return (v > 0) + (v <= 0) * v.dtype.type(alpha)
 
 
-@register_kernel("leaky_relu_coo_grad", dtypes=SPARSE_FLOATING)
+@register_kernel("leaky_relu_coo_grad", dtypes=SPARSE_REAL)
 def leaky_relu_coo_grad_kernel(
     ctx: KernelContext, x: SparseCooTensor, out_grad: SparseCooTensor, alpha: float
 ) -> SparseCooTensor:
@@ -104,7 +111,7 @@ def leaky_relu_coo_grad_kernel(
     return _grad(ctx.xp, x, out_grad, _leaky_relu_local(x.values.array, alpha))
 
 
-@register_kernel("leaky_relu_csr_grad", dtypes=SPARSE_FLOATING)
+@register_kernel("leaky_relu_csr_grad", dtypes=SPARSE_REAL)
 def leaky_relu_csr_grad_kernel(
     ctx: KernelContext, x: SparseCsrTensor, out_grad: SparseCsrTensor, alpha: float
 ) -> SparseCsrTensor:
@@ -116,7 +123,7 @@ def _pow_local(v: Any, factor: float) -> Any:
     return factor * v ** (factor - 1)
 
 
-@register_kernel("pow_coo_grad", dtypes=SPARSE_FLOATING)
+@register_kernel("pow_coo_grad", dtypes=SPARSE_REAL)
 def pow_coo_grad_kernel(
     ctx: KernelContext, x: SparseCooTensor, out_grad: SparseCooTensor, factor: float
 ) -> SparseCooTensor:
@@ -124,7 +131,7 @@ def pow_coo_grad_kernel(
     return _grad(ctx.xp, x, out_grad, _pow_local(x.values.array, factor))
 
 
-@register_kernel("pow_csr_grad", dtypes=SPARSE_FLOATING)
+@register_kernel("pow_csr_grad", dtypes=SPARSE_REAL)
 def pow_csr_grad_kernel(
     ctx: KernelContext, x: SparseCsrTensor, out_grad: SparseCsrTensor, factor: float
 ) -> SparseCsrTensor:
@@ -132,7 +139,7 @@ def pow_csr_grad_kernel(
     return _grad(ctx.xp, x, out_grad, _pow_local(x.values.array, factor))
 
 
-_CAST_GRAD_DTYPES = SPARSE_FLOATING + INTEGRAL + (DataType.BOOL,)
+_CAST_GRAD_DTYPES = (DataType.BOOL,) + SPARSE_REAL + INTEGRAL
 
 
 def _x_of_any_dtype(kernel: Any) -> None:

@@ -12,14 +12,18 @@ from typing import Any, Callable
 
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.kernel import KernelContext
-from phiops.runtime.kernels.registration import FLOATING, INTEGRAL, register_kernel
+from phiops.runtime.kernels.registration import COMPLEX, INTEGRAL, register_kernel
 from phiops.runtime.tensor.dense_tensor import DenseTensor
 from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
 
-__all__ = ["VALUE_FUNCTIONS", "SPARSE_FLOATING", "with_values", "scale_values"]
+__all__ = ["VALUE_FUNCTIONS", "SPARSE_REAL", "SPARSE_MATH", "with_values", "scale_values"]
 
-# the value dtypes the sparse kernels take (PHI registers float and double, some ops more)
-SPARSE_FLOATING = tuple(d for d in FLOATING if d is not DataType.BFLOAT16)
+# the value dtypes of PHI's CPU sparse kernels (runtime/kernels/paddle_3_3_1_cpu.json): float
+# and double, the math functions complex too
+SPARSE_REAL = (DataType.FLOAT32, DataType.FLOAT64)
+SPARSE_MATH = SPARSE_REAL + COMPLEX
+# the ops PHI registers for real values only
+REAL_ONLY = frozenset({"sqrt", "relu", "relu6"})
 
 Storage = Any  # SparseCooTensor | SparseCsrTensor
 
@@ -53,12 +57,10 @@ VALUE_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "relu": _same_dtype(lambda xp, v: xp.maximum(v, 0)),
     "relu6": _same_dtype(lambda xp, v: xp.clip(v, 0, 6)),
 }
-# the ops PHI also registers for integer values
-_INTEGER_OPS = frozenset({"abs", "square", "relu"})
 
 
 def _register_pair(name: str, function: Callable[[Any, Any], Any]) -> None:
-    dtypes = SPARSE_FLOATING + (INTEGRAL if name in _INTEGER_OPS else ())
+    dtypes = SPARSE_REAL if name in REAL_ONLY else SPARSE_MATH
 
     def coo_kernel(ctx: KernelContext, x: SparseCooTensor) -> SparseCooTensor:
         return with_values(x, function(ctx.xp, x.values.array))
@@ -80,13 +82,13 @@ def _leaky_relu(xp: Any, v: Any, alpha: float) -> Any:
     return xp.where(v > 0, v, v * v.dtype.type(alpha)).astype(v.dtype, copy=False)
 
 
-@register_kernel("leaky_relu_coo", dtypes=SPARSE_FLOATING)
+@register_kernel("leaky_relu_coo", dtypes=SPARSE_REAL)
 def leaky_relu_coo_kernel(ctx: KernelContext, x: SparseCooTensor, alpha: float) -> SparseCooTensor:
     """PHI's ``leaky_relu_coo``: x where positive, ``alpha * x`` elsewhere."""
     return with_values(x, _leaky_relu(ctx.xp, x.values.array, alpha))
 
 
-@register_kernel("leaky_relu_csr", dtypes=SPARSE_FLOATING)
+@register_kernel("leaky_relu_csr", dtypes=SPARSE_REAL)
 def leaky_relu_csr_kernel(ctx: KernelContext, x: SparseCsrTensor, alpha: float) -> SparseCsrTensor:
     """PHI's ``leaky_relu_csr``."""
     return with_values(x, _leaky_relu(ctx.xp, x.values.array, alpha))
@@ -96,13 +98,13 @@ def _pow(v: Any, factor: float) -> Any:
     return (v ** v.dtype.type(factor)).astype(v.dtype, copy=False)
 
 
-@register_kernel("pow_coo", dtypes=SPARSE_FLOATING)
+@register_kernel("pow_coo", dtypes=SPARSE_REAL)
 def pow_coo_kernel(ctx: KernelContext, x: SparseCooTensor, factor: float) -> SparseCooTensor:
     """PHI's ``pow_coo``: each stored value to the power ``factor``."""
     return with_values(x, _pow(x.values.array, factor))
 
 
-@register_kernel("pow_csr", dtypes=SPARSE_FLOATING)
+@register_kernel("pow_csr", dtypes=SPARSE_REAL)
 def pow_csr_kernel(ctx: KernelContext, x: SparseCsrTensor, factor: float) -> SparseCsrTensor:
     """PHI's ``pow_csr``."""
     return with_values(x, _pow(x.values.array, factor))
@@ -118,7 +120,7 @@ def scale_values(v: Any, scale: float, bias: float, bias_after_scale: bool) -> A
     return result.astype(v.dtype, copy=False)
 
 
-@register_kernel("scale_coo", dtypes=SPARSE_FLOATING + INTEGRAL)
+@register_kernel("scale_coo", dtypes=SPARSE_REAL)
 def scale_coo_kernel(
     ctx: KernelContext, x: SparseCooTensor, scale: float, bias: float, bias_after_scale: bool
 ) -> SparseCooTensor:
@@ -126,7 +128,7 @@ def scale_coo_kernel(
     return with_values(x, scale_values(x.values.array, scale, bias, bias_after_scale))
 
 
-@register_kernel("scale_csr", dtypes=SPARSE_FLOATING + INTEGRAL)
+@register_kernel("scale_csr", dtypes=SPARSE_REAL)
 def scale_csr_kernel(
     ctx: KernelContext, x: SparseCsrTensor, scale: float, bias: float, bias_after_scale: bool
 ) -> SparseCsrTensor:
@@ -138,13 +140,16 @@ def _isnan_configure(kernel: Any) -> None:
     kernel.output_at(0).set_dtype(DataType.BOOL)
 
 
-@register_kernel("isnan_coo", dtypes=SPARSE_FLOATING, configure=_isnan_configure)
+_ISNAN_DTYPES = (DataType.FLOAT16, *SPARSE_REAL, DataType.INT32, DataType.INT64)
+
+
+@register_kernel("isnan_coo", dtypes=_ISNAN_DTYPES, configure=_isnan_configure)
 def isnan_coo_kernel(ctx: KernelContext, x: SparseCooTensor) -> SparseCooTensor:
     """PHI's ``isnan_coo``: whether each stored value is NaN (bool values)."""
     return with_values(x, ctx.xp.isnan(x.values.array))
 
 
-@register_kernel("isnan_csr", dtypes=SPARSE_FLOATING, configure=_isnan_configure)
+@register_kernel("isnan_csr", dtypes=_ISNAN_DTYPES, configure=_isnan_configure)
 def isnan_csr_kernel(ctx: KernelContext, x: SparseCsrTensor) -> SparseCsrTensor:
     """PHI's ``isnan_csr``."""
     return with_values(x, ctx.xp.isnan(x.values.array))
@@ -168,7 +173,7 @@ def _cast(storage: Storage, index_dtype: DataType, value_dtype: DataType) -> Sto
     )
 
 
-_CAST_DTYPES = (DataType.BOOL,) + SPARSE_FLOATING + INTEGRAL
+_CAST_DTYPES = (DataType.BOOL,) + SPARSE_REAL + INTEGRAL
 
 
 @register_kernel("cast_coo", dtypes=_CAST_DTYPES)
