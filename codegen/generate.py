@@ -181,7 +181,7 @@ def _runtime_facts_uncached() -> bytes:
 
     from phiops.runtime.common import DataLayout, DataType
     from phiops.runtime.infermeta import INFER_META_FUNCTIONS
-    from phiops.runtime.sparse import infermeta as _sparse  # noqa: F401  (registers its functions)
+    from phiops.runtime.sparse.infermeta import SPARSE_INFER_META_FUNCTIONS
     from phiops.runtime.kernels import KERNEL_FACTORY
 
     lines = [
@@ -190,6 +190,8 @@ def _runtime_facts_uncached() -> bytes:
     ]
     for name, function in sorted(INFER_META_FUNCTIONS.items()):
         lines.append(f"infer_meta {name}{inspect.signature(function)}")
+    for name, function in sorted(SPARSE_INFER_META_FUNCTIONS.items()):
+        lines.append(f"sparse infer_meta {name}{inspect.signature(function)}")
     for name, registrations in sorted(KERNEL_FACTORY.kernels.items()):
         functions = {f"{k.fn.__module__}.{k.fn.__qualname__}": k.fn for k in registrations.values()}
         for where, function in sorted(functions.items()):
@@ -355,7 +357,7 @@ def _sparse_context(project: Project) -> dict[str, Any]:
     kernel checked against the runtime (InferMeta function, kernel signature) as a dense op's."""
     from phiops import codegen
     from phiops.codegen.api.python import GenerationError
-    from phiops.codegen.api.sparse import sparse_op_view
+    from phiops.codegen.api.sparse import is_sparse_infer_meta, sparse_op_view
     from phiops.runtime.dispatch.checks import check_op
 
     paths = project.sparse_spec_paths()
@@ -377,15 +379,23 @@ def _sparse_context(project: Project) -> dict[str, Any]:
             continue
         views.append(view)
         for kernel in view.kernels:
+            problems = check_op(kernel.info)
+            if is_sparse_infer_meta(kernel.info.infer_meta):
+                problems = [p for p in problems if p[0] != "infer_meta"]
+                problems += _sparse_infer_meta_problems(kernel.info)
             diagnostics.extend(
                 Diagnostic(op.loc_of(key), op.name, f"kernel '{kernel.name}': {message}")
-                for key, message in check_op(kernel.info)
+                for key, message in problems
             )
     if diagnostics:
         raise SpecError(diagnostics)
     functions = sorted(
         {
-            (view.infer_meta.function, view.infer_meta.phi_name)
+            (
+                view.infer_meta.function,
+                view.infer_meta.phi_name,
+                is_sparse_infer_meta(view.infer_meta.phi_name),
+            )
             for view in views
             if view.infer_meta is not None
         }
@@ -397,6 +407,31 @@ def _sparse_context(project: Project) -> dict[str, Any]:
         "sparse_invoked": invoked,
         "sparse_spec_files": spec_text,
     }
+
+
+def _sparse_infer_meta_problems(info) -> list[tuple[str, str]]:
+    """A ``sparse::`` InferMeta function's problems, as check_op gives a dense one's."""
+    import inspect
+
+    from phiops.runtime.errors import NotFoundError
+    from phiops.runtime.sparse.infermeta import get_sparse_infer_meta
+
+    try:
+        function = get_sparse_infer_meta(info.infer_meta)
+    except NotFoundError as error:
+        return [("infer_meta", str(error))]
+    expected = list(info.infer_meta_params) + [o.name for o in info.outputs]
+    parameters = [p.name for p in inspect.signature(function).parameters.values()]
+    parameters = [name for name in parameters if name != "config"]
+    if parameters != expected:
+        return [
+            (
+                "infer_meta",
+                f"InferMeta {info.infer_meta} takes ({', '.join(parameters)}) besides config; "
+                f"the spec passes ({', '.join(expected)})",
+            )
+        ]
+    return []
 
 
 def _python_api_context(project: Project, specs) -> dict[str, Any]:

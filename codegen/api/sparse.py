@@ -22,13 +22,24 @@ from phiops.codegen.api.python import (
     returns_annotation,
 )
 from phiops.codegen.api.registry import op_info, op_info_source
-from phiops.codegen.api.views import InferMetaView, _doc, infer_meta_view
+from phiops.codegen.api.views import (
+    InferMetaView,
+    _doc,
+    infer_meta_function_variable,
+    infer_meta_view,
+)
 from phiops.codegen.errors import Diagnostic
 from phiops.codegen.model import KernelFunc, OpSpec
 from phiops.runtime.dispatch.op_info import OpInfo
 from phiops.runtime.dispatch.signature import KernelSignature
 
-__all__ = ["SparseKernelView", "SparseOpView", "sparse_op_view", "sparse_infer_meta_name"]
+__all__ = [
+    "SparseKernelView",
+    "SparseOpView",
+    "sparse_op_view",
+    "is_sparse_infer_meta",
+    "infer_meta_variable",
+]
 
 # the kinds a sparse kernel signature names, as runtime TensorKind members
 KINDS = {"dense": "DENSE", "sparse_coo": "SPARSE_COO", "sparse_csr": "SPARSE_CSR"}
@@ -95,18 +106,21 @@ def _error(op: OpSpec, key: str, message: str) -> GenerationError:
     return GenerationError(Diagnostic(op.loc_of(key), op.name, message))
 
 
-def sparse_infer_meta_name(phi_name: str) -> str:
-    """PaddlePaddle's sparse files name sparse InferMeta functions ``sparse::CastInferMeta``;
-    phiops's runtime has them as ``SparseCastInferMeta`` (``sparse_cast_infer_meta``)."""
-    prefix = "sparse::"
-    return "Sparse" + phi_name[len(prefix) :] if phi_name.startswith(prefix) else phi_name
+_SPARSE_PREFIX = "sparse::"
 
 
-def _with_runtime_infer_meta(op: OpSpec) -> OpSpec:
-    if op.infer_meta is None:
-        return op
-    name = sparse_infer_meta_name(op.infer_meta.func)
-    return op if name == op.infer_meta.func else replace(op, infer_meta=replace(op.infer_meta, func=name))
+def is_sparse_infer_meta(phi_name: str) -> bool:
+    """Whether an InferMeta name is one of PHI's sparse namespace (``sparse::CastInferMeta``),
+    which phiops keeps in runtime/sparse/infermeta.py."""
+    return phi_name.startswith(_SPARSE_PREFIX)
+
+
+def infer_meta_variable(phi_name: str) -> str:
+    """The generated module's variable for an InferMeta function: ``_unchanged_infer_meta``,
+    ``_sparse_cast_infer_meta`` for ``sparse::CastInferMeta``."""
+    if is_sparse_infer_meta(phi_name):
+        return infer_meta_function_variable("Sparse" + phi_name[len(_SPARSE_PREFIX) :])
+    return infer_meta_function_variable(phi_name)
 
 
 def _kernel_view(op: OpSpec, func: KernelFunc) -> SparseKernelView:
@@ -158,7 +172,6 @@ def _names(items: tuple[str, ...]) -> str:
 def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpView:
     """The view of sparse op ``op`` (``backward``: its backward op, if any); GenerationError when
     it cannot be generated."""
-    runtime_op = _with_runtime_infer_meta(op)
     args = python_args(op)
     params = ", ".join([a.signature for a in args] + ["name: str | None = None"])
     inputs = tuple(a.name for a in args if a.is_input)
@@ -190,8 +203,12 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
         )
     if op.kernel is None or op.infer_meta is None:
         raise _error(op, "kernel", "a sparse op needs infer_meta and kernel, or invoke")
-    kernels = tuple(_kernel_view(runtime_op, func) for func in op.kernel.funcs)
-    infer_meta = replace(infer_meta_view(runtime_op), name=f"_infer_{op.name}")
+    kernels = tuple(_kernel_view(op, func) for func in op.kernel.funcs)
+    infer_meta = replace(
+        infer_meta_view(op),
+        name=f"_infer_{op.name}",
+        function=infer_meta_variable(op.infer_meta.func),
+    )
     call = saves_out = input_grads = None
     if backward is not None:
         call, saves_out, input_grads = _backward_call(op, backward)

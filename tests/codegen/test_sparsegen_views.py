@@ -11,7 +11,7 @@ import pytest
 
 from phiops import codegen
 from phiops.codegen.api.python import GenerationError
-from phiops.codegen.api.sparse import sparse_infer_meta_name, sparse_op_view
+from phiops.codegen.api.sparse import infer_meta_variable, sparse_op_view
 from phiops.codegen.generate import Project, SPARSE_TEMPLATES, TEMPLATES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,10 +59,12 @@ def test_a_backward_attribute_comes_from_the_forward_call():
     assert _repo_view("cast").backward_call == "cast_grad(x, _grad, value_dtype)"
 
 
-def test_sparse_infer_meta_names_map_to_the_runtime_ones():
-    assert sparse_infer_meta_name("sparse::CastInferMeta") == "SparseCastInferMeta"
-    assert sparse_infer_meta_name("UnchangedInferMeta") == "UnchangedInferMeta"
-    assert _repo_view("cast").infer_meta.phi_name == "SparseCastInferMeta"
+def test_sparse_infer_meta_names_are_python_variables():
+    assert infer_meta_variable("sparse::CastInferMeta") == "_sparse_cast_infer_meta"
+    assert infer_meta_variable("UnchangedInferMeta") == "_unchanged_infer_meta"
+    view = _repo_view("cast")
+    assert view.infer_meta.phi_name == "sparse::CastInferMeta"
+    assert view.infer_meta.function == "_sparse_cast_infer_meta"
 
 
 @pytest.mark.parametrize(
