@@ -363,8 +363,12 @@ def _sparse_context(project: Project) -> dict[str, Any]:
     paths = project.sparse_spec_paths()
     spec_text = ", ".join(p.relative_to(project.root).as_posix() for p in paths)
     if not paths:
-        return {"sparse_ops": [], "sparse_functions": [], "sparse_invoked": [],
-                "sparse_spec_files": "no sparse spec files"}
+        return {
+            "sparse_ops": [],
+            "sparse_functions": [],
+            "sparse_invoked": [],
+            "sparse_spec_files": "no sparse spec files",
+        }
     # PaddlePaddle's own entries: its argument names are the API's, as for its dense files
     specs = codegen.load(paths, base=project.root, python_api=False)
     by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}

@@ -114,7 +114,11 @@ def op_info_source(
         (
             f"signature={signature}"
             if signature is not None
-            else f"signature=SIGNATURES[{info.name!r}]" if info.signature is not None else "signature=None"
+            else (
+                f"signature=SIGNATURES[{info.name!r}]"
+                if info.signature is not None
+                else "signature=None"
+            )
         ),
         f"data_type={items(info.data_type)}",
         f"backend={items(info.backend)}",

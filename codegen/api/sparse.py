@@ -131,7 +131,9 @@ def _kernel_view(op: OpSpec, func: KernelFunc) -> SparseKernelView:
             f"sparse kernel '{func}' must name the kind of each of the op's "
             f"{len(op.inputs)} tensor inputs ({{kind, ... -> kind}})",
         )
-    unknown = [kind for kind in (*func.input_kinds, *(func.output_kinds or ())) if kind not in KINDS]
+    unknown = [
+        kind for kind in (*func.input_kinds, *(func.output_kinds or ())) if kind not in KINDS
+    ]
     if unknown:
         raise _error(
             op,
@@ -189,7 +191,9 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
     )
     outputs = list(op.outputs)
     if len(outputs) != 1 or outputs[0].type.is_list:
-        raise _error(op, "output", "a sparse op has one Tensor output here (more: not generated yet)")
+        raise _error(
+            op, "output", "a sparse op has one Tensor output here (more: not generated yet)"
+        )
     if op.invoke is not None:
         return SparseOpView(
             **common,

@@ -70,7 +70,10 @@ def test_sparse_infer_meta_names_are_python_variables():
 @pytest.mark.parametrize(
     "func, words",
     [
-        ("abs_coo", "sparse kernel 'abs_coo' must name the kind of each of the op's 1 tensor inputs"),
+        (
+            "abs_coo",
+            "sparse kernel 'abs_coo' must name the kind of each of the op's 1 tensor inputs",
+        ),
         (
             "abs_sr{selected_rows -> selected_rows}",
             "names kind 'selected_rows'; the sparse ops take dense, sparse_coo, sparse_csr",

@@ -21,7 +21,11 @@ from phiops.runtime.sparse.registry import sparse_op_api, sparse_op_def
 from phiops.runtime.tensor.kinds import TensorKind
 
 ROOT = Path(__file__).resolve().parents[2]
-KINDS = {"dense": TensorKind.DENSE, "sparse_coo": TensorKind.SPARSE_COO, "sparse_csr": TensorKind.SPARSE_CSR}
+KINDS = {
+    "dense": TensorKind.DENSE,
+    "sparse_coo": TensorKind.SPARSE_COO,
+    "sparse_csr": TensorKind.SPARSE_CSR,
+}
 
 
 def _entries(path: Path) -> dict[str, str]:
