@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         return run(options.package, check=options.check, list_only=options.list)
     from phiops.codegen.errors import SpecError
     from phiops.codegen.files import stale_temp_files
-    from phiops.codegen.generate import TEMPLATES, Project, build_files, up_to_date
+    from phiops.codegen.generate import Project, build_files, up_to_date
 
     reason = _not_a_project(options.root)
     if reason is not None:
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     project = Project(options.root)
 
     if options.list:
-        for name in TEMPLATES:
+        for name in project.generated_templates():
             print((project.out_dir / name).relative_to(project.root).as_posix())
         return 0
     leftovers = [] if options.check else stale_temp_files(project.out_dir)

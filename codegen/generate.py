@@ -20,7 +20,7 @@ from phiops.codegen.files import (
 )
 from phiops.codegen.model import OpSpec
 
-__all__ = ["Project", "TEMPLATES", "up_to_date", "build_files"]
+__all__ = ["Project", "TEMPLATES", "SPARSE_TEMPLATES", "up_to_date", "build_files"]
 
 # generated file -> template
 TEMPLATES = {
@@ -36,7 +36,12 @@ TEMPLATES = {
     "tensor_methods.py": "tensor_methods.py.j2",
     "python_api.py": "python_api.py.j2",
 }
+# written when the project has sparse spec files (SPARSE_SPEC_FILES)
+SPARSE_TEMPLATES = {"sparse_api.py": "sparse_api.py.j2"}
 SPEC_FILES = ("ops/api.yaml", "ops/backward.yaml")
+# the sparse ops (PaddlePaddle's sparse_ops.yaml entries phiops implements): their own namespace,
+# generated into generated/sparse_api.py (codegen/api/sparse.py, docs/tensor_kinds.md)
+SPARSE_SPEC_FILES = ("ops/sparse_ops.yaml", "ops/sparse_backward.yaml")
 COMPAT_SPEC_FILE = "ops/op_compat.yaml"
 PYTHON_API_SPEC_FILE = "ops/python_api.yaml"
 DOCS_SPEC_FILE = "ops/docs.yaml"
@@ -69,6 +74,13 @@ class Project:
     def spec_paths(self) -> list[Path]:
         return [self.root / name for name in SPEC_FILES if (self.root / name).exists()]
 
+    def sparse_spec_paths(self) -> list[Path]:
+        return [self.root / name for name in SPARSE_SPEC_FILES if (self.root / name).exists()]
+
+    def generated_templates(self) -> dict[str, str]:
+        """Generated file -> template, for this project (sparse_api.py with sparse specs)."""
+        return {**TEMPLATES, **SPARSE_TEMPLATES} if self.sparse_spec_paths() else dict(TEMPLATES)
+
     def compat_path(self) -> Path:
         return self.root / COMPAT_SPEC_FILE
 
@@ -86,6 +98,7 @@ class Project:
         from phiops.codegen.pd_op import pd_op_input_files
 
         files = [(p.relative_to(self.root).as_posix(), p) for p in self.spec_paths()]
+        files += [(p.relative_to(self.root).as_posix(), p) for p in self.sparse_spec_paths()]
         if self.compat_path().exists():
             files.append((COMPAT_SPEC_FILE, self.compat_path()))
         if self.python_api_path().exists():
@@ -168,6 +181,7 @@ def _runtime_facts_uncached() -> bytes:
 
     from phiops.runtime.common import DataLayout, DataType
     from phiops.runtime.infermeta import INFER_META_FUNCTIONS
+    from phiops.runtime.sparse.infermeta import SPARSE_INFER_META_FUNCTIONS
     from phiops.runtime.kernels import KERNEL_FACTORY
 
     lines = [
@@ -176,6 +190,8 @@ def _runtime_facts_uncached() -> bytes:
     ]
     for name, function in sorted(INFER_META_FUNCTIONS.items()):
         lines.append(f"infer_meta {name}{inspect.signature(function)}")
+    for name, function in sorted(SPARSE_INFER_META_FUNCTIONS.items()):
+        lines.append(f"sparse infer_meta {name}{inspect.signature(function)}")
     for name, registrations in sorted(KERNEL_FACTORY.kernels.items()):
         functions = {f"{k.fn.__module__}.{k.fn.__qualname__}": k.fn for k in registrations.values()}
         for where, function in sorted(functions.items()):
@@ -196,11 +212,12 @@ def up_to_date(project: Project) -> bool:
     """True when every generated file carries the current fingerprint and an intact body, and
     no stale generated file is left: nothing is rendered or formatted to decide this."""
     fingerprint = project.fingerprint()
-    for name in TEMPLATES:
+    templates = project.generated_templates()
+    for name in templates:
         path = project.out_dir / name
         if not path.exists() or not body_is_intact(path.read_text(encoding="utf-8"), fingerprint):
             return False
-    return not stale_files(project.out_dir, TEMPLATES)
+    return not stale_files(project.out_dir, templates)
 
 
 def build_files(project: Project) -> FileManager:
@@ -256,6 +273,7 @@ def build_files(project: Project) -> FileManager:
 
     spec_text = ", ".join(p.relative_to(project.root).as_posix() for p in paths)
     fingerprint = project.fingerprint()
+    templates = project.generated_templates()
 
     def context_for(selected: Sequence[OpSpec]) -> dict[str, Any]:
         kernel_ops = [op for op in selected if op.invoke is None]
@@ -264,7 +282,7 @@ def build_files(project: Project) -> FileManager:
         return {
             "spec_files": spec_text,
             "run_fingerprint": fingerprint,
-            "other_files": tuple(sorted(name for name in TEMPLATES if name != "__init__.py")),
+            "other_files": tuple(sorted(name for name in templates if name != "__init__.py")),
             "ops": [views[op.name].api for op in forward],
             "backward_ops": [views[op.name].api for op in backward],
             "forward_invoked": sorted({op.invoke.name for op in forward if op.invoke is not None}),
@@ -305,10 +323,11 @@ def build_files(project: Project) -> FileManager:
     env = make_environment(project.templates)
     manager = FileManager(project.out_dir)
     context = context_for(ops)
+    context.update(_sparse_context(project))
     context.update(pd_op_context(project.root))
     context.update(compat_context)
     context.update(_python_api_context(project, specs))
-    for name, template in TEMPLATES.items():
+    for name, template in templates.items():
         rendered = render_template(env, template, context, ops, context_for)
         skeleton = None
         if name in FMT_OFF_TABLES:
@@ -326,9 +345,97 @@ def build_files(project: Project) -> FileManager:
             sources = f"{spec_text}, {OP_TRAITS_SPEC_FILE}"
         elif name in DOCUMENTED_FILES and docs:
             sources = f"{spec_text}, {DOCS_SPEC_FILE}"
+        elif name == "sparse_api.py":
+            sources = context["sparse_spec_files"]
         manager.add(name, header(sources, f"templates/{template}", fingerprint, body) + body)
     prune_black_cache()
     return manager
+
+
+def _sparse_context(project: Project) -> dict[str, Any]:
+    """The sparse ops of ops/sparse_ops.yaml and ops/sparse_backward.yaml, as views, each
+    kernel checked against the runtime (InferMeta function, kernel signature) as a dense op's."""
+    from phiops import codegen
+    from phiops.codegen.api.python import GenerationError
+    from phiops.codegen.api.sparse import is_sparse_infer_meta, sparse_op_view
+    from phiops.runtime.dispatch.checks import check_op
+
+    paths = project.sparse_spec_paths()
+    spec_text = ", ".join(p.relative_to(project.root).as_posix() for p in paths)
+    if not paths:
+        return {
+            "sparse_ops": [],
+            "sparse_functions": [],
+            "sparse_invoked": [],
+            "sparse_spec_files": "no sparse spec files",
+        }
+    # PaddlePaddle's own entries: its argument names are the API's, as for its dense files
+    specs = codegen.load(paths, base=project.root, python_api=False)
+    by_name = {op.name: op for op in (*specs.ops, *specs.backward_ops)}
+    views = []
+    diagnostics: list[Diagnostic] = []
+    for op in (*specs.ops, *specs.backward_ops):
+        backward = by_name.get(op.backward) if op.backward is not None else None
+        try:
+            view = sparse_op_view(op, backward, op.loc.file)
+        except GenerationError as error:
+            diagnostics.append(error.diagnostic)
+            continue
+        views.append(view)
+        for kernel in view.kernels:
+            problems = check_op(kernel.info)
+            if is_sparse_infer_meta(kernel.info.infer_meta):
+                problems = [p for p in problems if p[0] != "infer_meta"]
+                problems += _sparse_infer_meta_problems(kernel.info)
+            diagnostics.extend(
+                Diagnostic(op.loc_of(key), op.name, f"kernel '{kernel.name}': {message}")
+                for key, message in problems
+            )
+    if diagnostics:
+        raise SpecError(diagnostics)
+    functions = sorted(
+        {
+            (
+                view.infer_meta.function,
+                view.infer_meta.phi_name,
+                is_sparse_infer_meta(view.infer_meta.phi_name),
+            )
+            for view in views
+            if view.infer_meta is not None
+        }
+    )
+    invoked = sorted({op.invoke.name for op in specs.backward_ops if op.invoke is not None})
+    return {
+        "sparse_ops": views,
+        "sparse_functions": functions,
+        "sparse_invoked": invoked,
+        "sparse_spec_files": spec_text,
+    }
+
+
+def _sparse_infer_meta_problems(info) -> list[tuple[str, str]]:
+    """A ``sparse::`` InferMeta function's problems, as check_op gives a dense one's."""
+    import inspect
+
+    from phiops.runtime.errors import NotFoundError
+    from phiops.runtime.sparse.infermeta import get_sparse_infer_meta
+
+    try:
+        function = get_sparse_infer_meta(info.infer_meta)
+    except NotFoundError as error:
+        return [("infer_meta", str(error))]
+    expected = list(info.infer_meta_params) + [o.name for o in info.outputs]
+    parameters = [p.name for p in inspect.signature(function).parameters.values()]
+    parameters = [name for name in parameters if name != "config"]
+    if parameters != expected:
+        return [
+            (
+                "infer_meta",
+                f"InferMeta {info.infer_meta} takes ({', '.join(parameters)}) besides config; "
+                f"the spec passes ({', '.join(expected)})",
+            )
+        ]
+    return []
 
 
 def _python_api_context(project: Project, specs) -> dict[str, Any]:

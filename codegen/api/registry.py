@@ -76,10 +76,16 @@ def op_info(op: OpSpec) -> OpInfo:
     )
 
 
-def op_info_source(info: OpInfo, op: OpSpec, traits: OpTraitsEntry | None = None) -> str:
+def op_info_source(
+    info: OpInfo,
+    op: OpSpec,
+    traits: OpTraitsEntry | None = None,
+    signature: str | None = None,
+) -> str:
     """Python source constructing ``info`` of ``op``, with each attribute's default as the
     generated API spells it and the op's entry of ops/op_traits.yaml (``traits``, if any): only
-    names and literals."""
+    names and literals. ``signature``: the source of its KernelSignature, when it is not the
+    op's entry of generated/signatures.py (a sparse op's kernels, codegen/api/sparse.py)."""
 
     def items(values: tuple) -> str:
         return literal(tuple(values))
@@ -105,7 +111,15 @@ def op_info_source(info: OpInfo, op: OpSpec, traits: OpTraitsEntry | None = None
         f"outputs=({outputs}{',' if len(info.outputs) == 1 else ''})",
         f"infer_meta={info.infer_meta!r}",
         f"infer_meta_params={items(info.infer_meta_params)}",
-        f"signature=SIGNATURES[{info.name!r}]" if info.signature is not None else "signature=None",
+        (
+            f"signature={signature}"
+            if signature is not None
+            else (
+                f"signature=SIGNATURES[{info.name!r}]"
+                if info.signature is not None
+                else "signature=None"
+            )
+        ),
         f"data_type={items(info.data_type)}",
         f"backend={items(info.backend)}",
         f"layout={items(info.layout)}",

@@ -20,7 +20,10 @@ _phiops._load_api()
 
 from phiops.runtime.sparse import *  # noqa: F401,F403
 from phiops.runtime.sparse import __all__ as _names
+from phiops.runtime.sparse import install_sparse_methods as _install_sparse_methods
 
 from phiops.sparse import nn
 
 __all__ = list(_names) + ["nn"]
+
+_install_sparse_methods()

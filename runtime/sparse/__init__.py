@@ -1,9 +1,12 @@
 """``phiops.sparse`` (PaddlePaddle 3.3.1's ``paddle.sparse``): sparse COO and CSR tensors and
 their ops, with autograd (docs/tensor_kinds.md).
 
-creation.py makes and converts them and gives Tensor its sparse methods; unary.py, binary.py
-and shape.py hold the ops; nn.py the activations as functions and layers; arrays.py the array
-helpers they share (numpy on CPU, CuPy on GPU); autograd.py the grad node of a sparse op.
+creation.py makes and converts them and gives Tensor its sparse methods
+(``install_sparse_methods``, which the facade phiops/sparse/ calls once the API has given Tensor
+its own); unary.py, binary.py and shape.py hold the ops (the unary ones over the sparse ops
+generated from ops/sparse_ops.yaml, registry.py); infermeta.py the sparse InferMeta functions;
+nn.py the activations as functions and layers; arrays.py the array helpers they share (numpy on
+CPU, CuPy on GPU); autograd.py the grad node of a sparse op.
 """
 
 from __future__ import annotations
@@ -87,5 +90,3 @@ __all__ = [
     "reshape",
     "slice",
 ]
-
-install_sparse_methods()
