@@ -2573,3 +2573,25 @@ TENSOR_METHODS += ("fill_diagonal_",)
 from phiops.runtime.common.default_dtype import get_default_dtype, set_default_dtype  # noqa: E402
 
 __all__ += ["get_default_dtype", "set_default_dtype"]
+
+
+def einsum(equation: str, *operands: Tensor) -> Tensor:
+    """Einstein summation over ``operands`` (op einsum): ``equation`` lists each operand's
+    labels, comma-separated, then optionally ``->`` and the output's; a label left out of the
+    output is summed, one repeated in a term takes the diagonal, ``...`` stands for broadcast
+    leading dims. As in PaddlePaddle 3.3.1 the labels are case-insensitive (the equation is
+    lowercased) and spaces are ignored; phiops contracts more than two operands in one op
+    (PaddlePaddle pairwise, in opt_einsum's order), so rounding may differ there."""
+    if not isinstance(equation, str):
+        raise InvalidArgumentError(f"einsum: argument 'equation' must be a str, got {equation!r}")
+    if not operands:
+        raise InvalidArgumentError("einsum: at least one operand is required, got none")
+    for i, operand in enumerate(operands):
+        if not isinstance(operand, (Tensor, Value)):
+            raise InvalidArgumentError(
+                f"einsum: operand {i} must be a Tensor, got {type(operand).__name__}"
+            )
+    return _C_ops.einsum(list(operands), equation.lower().replace(" ", ""))[0]
+
+
+__all__ += ["einsum"]

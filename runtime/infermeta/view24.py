@@ -8,6 +8,9 @@ the forward functions here compute the dims those kernels set, with the kernels'
 
 from __future__ import annotations
 
+import string
+from dataclasses import dataclass
+
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.infermeta.dims import UNKNOWN, is_known, numel
@@ -21,6 +24,9 @@ __all__ = [
     "tensor_unfold_infer_meta",
     "index_select_strided_infer_meta",
     "view_shape_dims",
+    "einsum_raw_infer_meta",
+    "EinsumPlan",
+    "plan_einsum",
 ]
 
 _RUNTIME = MetaConfig()
@@ -204,3 +210,142 @@ def index_select_strided_infer_meta(
         )
     dims = tuple(d for i, d in enumerate(x.dims) if i != axis)
     _set(out, dims, x.dtype, x)
+
+
+_LABELS = string.ascii_letters
+
+
+@dataclass(frozen=True)
+class EinsumPlan:
+    """An einsum equation resolved against its operands' dims: each operand's labels (its
+    ellipsis spelled out as unused letters, right-aligned across operands), the output's labels,
+    and each label's extent (the largest an operand gives it; the others give it or 1)."""
+
+    terms: tuple[str, ...]
+    output: str
+    sizes: dict[str, int]
+
+    @property
+    def equation(self) -> str:
+        return ",".join(self.terms) + "->" + self.output
+
+    def out_dims(self) -> tuple[int, ...]:
+        return tuple(self.sizes[label] for label in self.output)
+
+
+def _split_terms(equation: str, count: int) -> tuple[list[str], str | None]:
+    text = equation.replace(" ", "")
+    if text.count("->") > 1:
+        raise InvalidArgumentError(
+            f"argument 'equation' {equation!r} holds more than one '->'"
+        )
+    left, arrow, right = text.partition("->")
+    terms = left.split(",")
+    if len(terms) != count:
+        raise InvalidArgumentError(
+            f"argument 'equation' {equation!r} has {len(terms)} operand terms, argument 'x' "
+            f"holds {count} tensors"
+        )
+    for term in terms + ([right] if arrow else []):
+        rest = term.replace("...", "", 1)
+        bad = [c for c in rest if c not in _LABELS]
+        if bad:
+            raise InvalidArgumentError(
+                f"argument 'equation' {equation!r}: labels must be letters a-z, A-Z with at most "
+                f"one '...' per term, got {bad[0]!r} in {term!r}"
+            )
+    return terms, (right if arrow else None)
+
+
+def plan_einsum(equation: str, shapes: list[tuple[int, ...]]) -> EinsumPlan:
+    """Resolve ``equation`` (PaddlePaddle's einsum grammar: letters, one ``...`` per term that
+    broadcasts right-aligned, an implicit output of the ellipsis and the labels seen once in
+    sorted order) against ``shapes``; an unknown extent (-1) stays unknown."""
+    if not shapes:
+        raise InvalidArgumentError("argument 'x' must hold at least one tensor")
+    terms, right = _split_terms(equation, len(shapes))
+    used = set("".join(terms) + (right or ""))
+    spare = [c for c in _LABELS if c not in used]
+    ellipsis_rank = 0
+    for i, (term, dims) in enumerate(zip(terms, shapes)):
+        named = len(term.replace("...", ""))
+        if "..." in term:
+            if named > len(dims):
+                raise InvalidArgumentError(
+                    f"argument 'equation': term {term!r} names {named} dims, x[{i}] has "
+                    f"{len(dims)}"
+                )
+            ellipsis_rank = max(ellipsis_rank, len(dims) - named)
+        elif named != len(dims):
+            raise InvalidArgumentError(
+                f"argument 'equation': term {term!r} names {named} dims, x[{i}] has {len(dims)}"
+            )
+    if ellipsis_rank > len(spare):
+        raise InvalidArgumentError(
+            f"argument 'equation' {equation!r} leaves too few unused letters for its ellipsis"
+        )
+    broadcast = "".join(spare[:ellipsis_rank])
+    expanded = []
+    for term, dims in zip(terms, shapes):
+        if "..." in term:
+            own = len(dims) - len(term.replace("...", ""))
+            term = term.replace("...", broadcast[ellipsis_rank - own :])
+        expanded.append(term)
+    if right is None:
+        counts: dict[str, int] = {}
+        for term in terms:
+            for label in term.replace("...", ""):
+                counts[label] = counts.get(label, 0) + 1
+        output = broadcast + "".join(sorted(c for c, n in counts.items() if n == 1))
+    else:
+        if "..." not in right and any("..." in term for term in terms) and ellipsis_rank:
+            raise InvalidArgumentError(
+                f"argument 'equation' {equation!r}: the output must hold the '...' the "
+                "operands hold"
+            )
+        output = right.replace("...", broadcast)
+    sizes: dict[str, int] = {}
+    for i, (term, dims) in enumerate(zip(expanded, shapes)):
+        for label, extent in zip(term, dims):
+            seen = sizes.get(label)
+            if seen is None or seen == 1 or seen == UNKNOWN and extent != 1:
+                sizes[label] = extent
+            elif extent not in (1, seen, UNKNOWN) and seen != UNKNOWN:
+                raise InvalidArgumentError(
+                    f"argument 'equation' {equation!r}: label {label!r} has extent {seen} and "
+                    f"extent {extent} (x[{i}]), which do not broadcast"
+                )
+    for label in output:
+        if label not in sizes:
+            raise InvalidArgumentError(
+                f"argument 'equation' {equation!r}: output label {label!r} is in no operand"
+            )
+        if output.count(label) > 1:
+            raise InvalidArgumentError(
+                f"argument 'equation' {equation!r}: output label {label!r} appears twice"
+            )
+    return EinsumPlan(tuple(expanded), output, sizes)
+
+
+def einsum_raw_infer_meta(
+    x: list[MetaTensor],
+    equation: str,
+    out: MetaTensor,
+    inner_cache: list[MetaTensor],
+    xshape: list[MetaTensor],
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``out`` has the output labels' extents and x[0]'s dtype (every operand must share it);
+    ``inner_cache`` and ``xshape`` are like ``x``."""
+    plan = plan_einsum(equation, [tuple(t.dims) for t in x])
+    for i, tensor in enumerate(x[1:], start=1):
+        if tensor.dtype != x[0].dtype:
+            raise InvalidArgumentError(
+                f"argument 'x' must hold tensors of one dtype: x[{i}] is "
+                f"{tensor.dtype.name.lower()}, x[0] {x[0].dtype.name.lower()}"
+            )
+    _set(out, plan.out_dims(), x[0].dtype, x[0])
+    for outputs in (inner_cache, xshape):
+        for target, source in zip(outputs, x):
+            if target is not None:
+                target.share_meta(source)

@@ -39,3 +39,23 @@ def view24_cases() -> list[Case]:
 
 
 VIEW24_CASES = view24_cases()
+
+EINSUM_CASES = [
+    case(
+        "einsum",
+        "ij,jk,k->i",
+        lambda a, b, c: C.einsum([a, b, c], "ij,jk,k->i")[0],
+        uniform((2, 3), 2465),
+        uniform((3, 4), 2466),
+        uniform((4,), 2467),
+    ),
+    case(
+        "einsum",
+        "iij,bj->bi-broadcast",
+        lambda a, b: C.einsum([a, b], "iij,bj->bi")[0],
+        uniform((2, 2, 1), 2468),
+        uniform((3, 4), 2469),
+    ),
+]
+
+VIEW24_CASES = VIEW24_CASES + EINSUM_CASES

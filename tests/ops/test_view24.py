@@ -268,3 +268,77 @@ def test_paddle_functions_take_paddles_arguments() -> None:
     assert paddle.view_as(x, paddle.zeros([8, 3])).shape == [8, 3]
     assert x.view_as(paddle.zeros([24])).shape == [24]
     assert x.unfold(-1, 2, 2).shape == [2, 3, 2, 2]
+
+
+@op_test("einsum", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("einsum"), ids=lambda d: d.name.lower())
+def test_einsum_matches_numpy_for_each_dtype(dtype: DataType) -> None:
+    a, b = sample((2, 3, 4), dtype, seed=20), sample((2, 4, 5), dtype, seed=21)
+    out, cache, xshape = C.einsum([_tensor(a), _tensor(b)], "bij,bjk->bik")
+    assert out.dtype == dtype and out.shape == [2, 3, 5]
+    tol = {"rtol": 1e-5, "atol": 1e-5} if dtype in (D.FLOAT32, D.COMPLEX64) else {"rtol": 1e-12}
+    np.testing.assert_allclose(out.numpy(), np.einsum("bij,bjk->bik", a, b), **tol)
+    assert [t.shape for t in xshape] == [[2, 3, 4], [2, 4, 5]] and len(cache) == 2
+
+
+@op_test("einsum", kind="edge")
+@pytest.mark.parametrize(
+    "equation, shapes, numpy_equation",
+    [
+        ("ii", [(3, 3)], "ii"),
+        ("ii->i", [(3, 3)], "ii->i"),
+        ("ij->", [(2, 3)], "ij->"),
+        ("i,i", [(4,), (4,)], "i,i"),
+        ("ij,jk", [(2, 3), (3, 4)], "ij,jk"),
+        ("...ij,...jk->...ik", [(2, 2, 3), (3, 2)], "...ij,...jk->...ik"),
+        ("ij,jk,k->i", [(2, 3), (3, 4), (4,)], "ij,jk,k->i"),
+        ("Ab,bC->CA", [(2, 3), (3, 2)], "Ab,bC->CA"),
+        ("ij,jk->ik", [(0, 3), (3, 2)], "ij,jk->ik"),
+        ("i->i", [()], None),
+    ],
+)
+def test_einsum_edges(equation: str, shapes: list, numpy_equation: str | None) -> None:
+    arrays = [sample(s, D.FLOAT64, seed=30 + i) for i, s in enumerate(shapes)]
+    if numpy_equation is None:  # a 0-D operand named by a 1-label term
+        with pytest.raises(InvalidArgumentError, match="names 1 dims, x\\[0\\] has 0"):
+            C.einsum([_tensor(a) for a in arrays], equation)
+        return
+    out = C.einsum([_tensor(a) for a in arrays], equation)[0]
+    np.testing.assert_allclose(out.numpy(), np.einsum(numpy_equation, *arrays), rtol=1e-12)
+
+
+@op_test("einsum", kind="edge")
+def test_einsum_broadcasts_extent_one_dims_and_refuses_bad_equations() -> None:
+    a, b = sample((1, 2, 3), D.FLOAT64, seed=40), sample((4, 3, 2), D.FLOAT64, seed=41)
+    out = paddle.einsum("bij,bjk->bik", _tensor(a), _tensor(b))
+    np.testing.assert_allclose(out.numpy(), np.broadcast_to(a, (4, 2, 3)) @ b, rtol=1e-12)
+    x = _tensor(np.zeros((2, 3)))
+    for equation, message in [
+        ("ij,jk->ik", "2 operand terms"),
+        ("ij->ik", "output label 'k' is in no operand"),
+        ("ij->ii", "appears twice"),
+        ("i1->i", "labels must be letters"),
+        ("ij->i->j", "more than one '->'"),
+    ]:
+        with pytest.raises(InvalidArgumentError, match=message):
+            C.einsum([x], equation)
+    with pytest.raises(InvalidArgumentError, match="do not broadcast"):
+        C.einsum([x, _tensor(np.zeros((2, 4)))], "ij,ij->ij")
+    with pytest.raises(InvalidArgumentError, match="one dtype"):
+        C.einsum([x, _tensor(np.zeros((3,), np.float32))], "ij,j->i")
+    with pytest.raises(InvalidArgumentError, match="at least one operand"):
+        paddle.einsum("ij")
+
+
+def test_einsum_grads_are_the_contractions_with_the_other_operands() -> None:
+    a, b = sample((2, 3), D.FLOAT64, seed=50), sample((3, 4), D.FLOAT64, seed=51)
+    ta, tb = _tensor(a), _tensor(b)
+    ta.stop_gradient = tb.stop_gradient = False
+    w = sample((2, 4), D.FLOAT64, seed=52)
+    ga, gb = paddle.grad(paddle.einsum("ij,jk->ik", ta, tb), [ta, tb], grad_outputs=_tensor(w))
+    np.testing.assert_allclose(ga.numpy(), w @ b.T, rtol=1e-12)
+    np.testing.assert_allclose(gb.numpy(), a.T @ w, rtol=1e-12)
+    s = _tensor(sample((3, 3), D.FLOAT64, seed=53))
+    s.stop_gradient = False
+    (g,) = paddle.grad(paddle.einsum("ii->i", s), [s], grad_outputs=_tensor(np.array([1.0, 2.0, 3.0])))
+    np.testing.assert_array_equal(g.numpy(), np.diag([1.0, 2.0, 3.0]))

@@ -511,5 +511,6 @@ _OVERRIDES.update(
         "tensor_unfold": {"axis": 1, "size": 2, "step": 1},
         "view_shape": {"dims": [3, 2]},
         "view_dtype": {"dtype": "uint8"},
+        "einsum": {"equation": "ij,ij->ji"},
     }
 )

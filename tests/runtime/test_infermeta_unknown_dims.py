@@ -1561,3 +1561,14 @@ CASES.update(
         "index_select_strided_infer_meta": [Case((t(2, 3, 4),), (1, -2))],
     }
 )
+CASES.update(
+    {
+        "einsum_raw_infer_meta": [
+            Case(([t(2, 3), t(3, 4)],), ("ij,jk->ik",), (0, 2, 2)),
+            Case(([t(2, 2, 3), t(3, 2)],), ("...ij,...jk",), (0, 2, 2), label="ellipsis"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
+)

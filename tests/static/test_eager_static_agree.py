@@ -666,6 +666,13 @@ ARGUMENTS.update(
         "view_dtype": lambda f, t: [t((2, 3), "float32"), "int32"],
         "view_dtype_grad": lambda f, t: [t((2, 3), "float32"), t((2, 3), "int32"), "int32"],
         "view_shape": lambda f, t: [t((2, 3), "float32"), [3, 2]],
+        "einsum": lambda f, t: [[t((2, 3), "float32"), t((3, 4), "float32")], "ij,jk->ik"],
+        "einsum_grad": lambda f, t: [
+            [t((2, 3), "float32"), t((3, 4), "float32")],
+            [t((2, 3), "float32"), t((3, 4), "float32")],
+            t((2, 4), "float32"),
+            "ij,jk->ik",
+        ],
     }
 )  # fmt: skip
 

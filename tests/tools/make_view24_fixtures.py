@@ -1,5 +1,5 @@
 """Writes tests/data/view24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of the
-view24 strided views (as_strided, view_shape, view_dtype, tensor_unfold, index_select_strided)
+view24 ops (as_strided, view_shape, view_dtype, tensor_unfold, index_select_strided, einsum)
 through the op (``paddle._C_ops``), the ``paddle.*`` functions and the Tensor methods, for every
 dtype PaddlePaddle registers on CPU, on inputs with their edges (0-D, empty, negative axes and
 strides, offsets).
@@ -169,8 +169,54 @@ def index_select_strided_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def _real(shape: list[int], dtype: str, name: str, seed: int) -> list:
+    count = int(np.prod(shape)) if shape else 1
+    values = np.round(np.random.default_rng(seed).uniform(-2, 2, count), 3).tolist()
+    if dtype.startswith("complex"):
+        values = [[v, round(0.5 - v, 3)] for v in values]
+    return tensor(name, values, shape, dtype)
+
+
+def einsum_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64", "complex64", "complex128"):
+        out[f"einsum-matmul-{dtype}"] = case(
+            "api",
+            "einsum",
+            [_real([2, 3], dtype, "a", 1), _real([3, 4], dtype, "b", 2)],
+            ["ij,jk->ik", "$a", "$b"],
+        )
+    equations = {
+        "trace": ("ii", [[3, 3]]),
+        "diagonal": ("ii->i", [[3, 3]]),
+        "transpose": ("ij->ji", [[2, 3]]),
+        "sum": ("ij->", [[2, 3]]),
+        "outer": ("i,j->ij", [[3], [2]]),
+        "dot": ("i,i", [[4], [4]]),
+        "batch-matmul": ("bij,bjk->bik", [[2, 2, 3], [2, 3, 2]]),
+        "ellipsis": ("...ij,...jk->...ik", [[2, 2, 3], [3, 2]]),
+        "broadcast-1": ("bij,bjk->bik", [[1, 2, 3], [2, 3, 2]]),
+        "implicit": ("ij,jk", [[2, 3], [3, 4]]),
+        "uppercase": ("IJ,JK->IK", [[2, 3], [3, 4]]),
+        "three-operands": ("ij,jk,k->i", [[2, 3], [3, 4], [4]]),
+        "summed-only-in-one": ("ij,k->ik", [[2, 3], [4]]),
+    }
+    for key, (equation, shapes) in equations.items():
+        inputs = [_real(shape, "float64", name, 10 + i) for i, (shape, name) in enumerate(zip(shapes, "abc"))]
+        out[f"einsum-{key}"] = case(
+            "api", "einsum", inputs, [equation, *[f"${name}" for name in "abc"[: len(shapes)]]]
+        )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**as_strided_cases(), **view_cases(), **unfold_cases(), **index_select_strided_cases()}
+    return {
+        **as_strided_cases(),
+        **view_cases(),
+        **unfold_cases(),
+        **index_select_strided_cases(),
+        **einsum_cases(),
+    }
 
 
 def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:

@@ -1,5 +1,5 @@
-"""Gradient kernels of the view24 strided views: each puts out_grad back where the forward view
-read its elements, zeros elsewhere.
+"""Gradient kernels of the view24 ops. The strided views' put out_grad back where the forward view
+read its elements, zeros elsewhere; einsum_grad contracts out_grad with the other operands.
 
 Where a view reads an element more than once (as_strided with overlapping strides, tensor_unfold
 with step < size) phiops sums the gradients, which is the derivative; PaddlePaddle 3.3.1's
@@ -11,9 +11,18 @@ overlap and cover the input.
 
 from __future__ import annotations
 
+from typing import Any
+
 from phiops.runtime.backends import scatter_at
 from phiops.runtime.common import DataType
-from phiops.runtime.kernels.impl.view24_kernel import VIEW_DTYPES, strided_view
+from phiops.runtime.infermeta.view24 import EinsumPlan, plan_einsum
+from phiops.runtime.kernels.impl.view24_kernel import (
+    EINSUM_DTYPES,
+    VIEW_DTYPES,
+    broadcast_operands,
+    element_strides,
+    strided_view,
+)
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -91,3 +100,67 @@ def index_select_strided_grad_kernel(
     grad[(slice(None),) * (axis % x.ndim) + (index,)] = out_grad
     return grad
 
+
+
+def _conj(xp: Any, array: Array) -> Array:
+    return xp.conj(array) if array.dtype.kind == "c" else array
+
+
+def _einsum_operand_grad(
+    xp: Any, plan: EinsumPlan, operands: list[Array], out_grad: Array, i: int, shape: tuple
+) -> Array:
+    """The gradient of operand ``i``: out_grad contracted with the other operands onto the
+    labels they share with it, stretched over the labels only it has (summed in the forward),
+    summed back over its broadcast extent-1 dims and put on its diagonal where a label repeats
+    in its term."""
+    term = plan.terms[i]
+    labels = "".join(dict.fromkeys(term))
+    others = [plan.terms[j] for j in range(len(operands)) if j != i]
+    reached = set(plan.output).union(*others)
+    kept = "".join(label for label in labels if label in reached)
+    grad = xp.einsum(
+        ",".join([plan.output, *others]) + "->" + kept,
+        out_grad,
+        # complex: the conjugates of the other operands, PaddlePaddle's convention
+        *[_conj(xp, operands[j]) for j in range(len(operands)) if j != i],
+        optimize=len(operands) > 1,
+    )
+    grad = grad.reshape(tuple(plan.sizes[c] if c in kept else 1 for c in labels))
+    # its own size per label (1 where the operand was broadcast)
+    own = {label: extent for label, extent in zip(term, shape)}
+    grad = xp.broadcast_to(grad, tuple(plan.sizes[c] for c in labels))
+    stretched = tuple(a for a, c in enumerate(labels) if own[c] == 1 and plan.sizes[c] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    if len(labels) == len(term):
+        return xp.ascontiguousarray(grad.reshape(tuple(own[c] for c in labels)).transpose(
+            tuple(labels.index(c) for c in term)
+        )).reshape(shape)
+    # a repeated label: write onto the diagonal of a zero operand, through a strided view
+    full = xp.zeros(shape, dtype=out_grad.dtype)
+    steps = element_strides(shape)
+    diagonal_strides = tuple(
+        sum(steps[a] for a, c in enumerate(term) if c == label) for label in labels
+    )
+    view = strided_view(xp, full, tuple(own[c] for c in labels), diagonal_strides, 0)
+    view[...] = grad
+    return full
+
+
+@register_kernel("einsum_grad", dtypes=EINSUM_DTYPES)
+def einsum_grad_kernel(
+    ctx: KernelContext,
+    x_shape: list[Array],
+    inner_cache: list[Array],
+    out_grad: Array,
+    equation: str,
+) -> list[Array]:
+    xp = ctx.xp
+    plan = plan_einsum(equation, [tuple(a.shape) for a in x_shape])
+    operands = broadcast_operands(xp, plan, x_shape)
+    return [
+        _einsum_operand_grad(xp, plan, operands, out_grad, i, tuple(x_shape[i].shape)).astype(
+            out_grad.dtype, copy=False
+        )
+        for i in range(len(x_shape))
+    ]

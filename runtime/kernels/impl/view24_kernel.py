@@ -1,5 +1,5 @@
-"""Kernels of the view24 strided views: as_strided, view_shape, view_dtype, tensor_unfold and
-index_select_strided.
+"""Kernels of the view24 ops: the strided views (as_strided, view_shape, view_dtype, tensor_unfold,
+index_select_strided) and einsum.
 
 PaddlePaddle 3.3.1 registers them on its STRIDED backend, for every dtype: each returns a tensor
 that shares the input's allocation, with new dims, strides (in elements) and offset (in bytes).
@@ -13,6 +13,12 @@ result is seen in the input, and the other way round. Where they differ from Pad
   not allow the new dims, where phiops copies;
 - as_strided's offset counts from the input's first element, PaddlePaddle's from the start of its
   allocation (the same for a tensor that is not itself an offset view).
+
+einsum runs the array module's einsum on the equation spelled out by ``plan_einsum`` (ellipsis as
+letters, extent-1 dims broadcast); its ``inner_cache`` and ``xshape`` outputs are the operands
+themselves (PaddlePaddle keeps its transposed operands in ``inner_cache``), which einsum_grad
+reads. It takes any number of operands; PaddlePaddle's op takes one or two, and paddle.einsum
+contracts more pairwise.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from phiops.runtime.common import DataType
-from phiops.runtime.infermeta.view24 import view_shape_dims
+from phiops.runtime.infermeta.view24 import EinsumPlan, plan_einsum, view_shape_dims
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
@@ -98,3 +104,29 @@ def tensor_unfold_kernel(
 def index_select_strided_kernel(ctx: KernelContext, x: Array, index: int, axis: int) -> Array:
     # basic indexing: a view of x's buffer
     return x[(slice(None),) * (axis % x.ndim) + (index,)]
+
+
+def broadcast_operands(xp: Any, plan: EinsumPlan, x: list[Array]) -> list[Array]:
+    """Each operand with its extent-1 dims stretched to the label's extent (a view), which
+    PaddlePaddle's einsum broadcasts and the array module's does not."""
+    out = []
+    for term, operand in zip(plan.terms, x):
+        target = tuple(plan.sizes[label] for label in term)
+        out.append(operand if operand.shape == target else xp.broadcast_to(operand, target))
+    return out
+
+
+# PaddlePaddle 3.3.1 registers einsum on CPU for float32, float64, complex64 and complex128.
+EINSUM_DTYPES = (DataType.FLOAT32, DataType.FLOAT64, DataType.COMPLEX64, DataType.COMPLEX128)
+
+
+@register_kernel("einsum", dtypes=EINSUM_DTYPES)
+def einsum_kernel(
+    ctx: KernelContext, x: list[Array], equation: str
+) -> tuple[Array, list[Array], list[Array]]:
+    xp = ctx.xp
+    plan = plan_einsum(equation, [tuple(a.shape) for a in x])
+    operands = broadcast_operands(xp, plan, x)
+    # optimize: contractions by BLAS (tensordot) in the cheapest pairwise order
+    out = xp.einsum(plan.equation, *operands, optimize=len(operands) > 1)
+    return xp.asarray(out, dtype=x[0].dtype), list(x), list(x)
