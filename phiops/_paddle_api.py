@@ -59,6 +59,7 @@ __all__ = [
     "tolist",
     "true_divide",
     "view",
+    "view_as",
     "assign",
     "bmm",
     "cast_",
@@ -127,6 +128,7 @@ TENSOR_METHODS = (
     "tolist",
     "true_divide",
     "view",
+    "view_as",
     "add_",
     "bmm",
     "cast_",
@@ -1116,18 +1118,46 @@ def ravel(input: Tensor) -> Tensor:
     return _C_ops.flatten(input, 0, -1) if len(input.shape) else _C_ops.reshape(input, [1])
 
 
-@_sizes_as_varargs("shape_or_dtype")
+def _view_keywords(function: Any) -> Any:
+    """PaddlePaddle 3.3.1's ``view_decorator``: ``size=`` and ``dtype=`` name
+    ``shape_or_dtype``, and ``x.view(2, 3)`` means ``x.view([2, 3])``."""
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        for alias in ("dtype", "size"):
+            if alias in kwargs and "shape_or_dtype" not in kwargs:
+                kwargs["shape_or_dtype"] = kwargs.pop(alias)
+                break
+        if len(args) > 2 and all(
+            isinstance(a, (int, np.integer)) and not isinstance(a, DataType) for a in args[1:]
+        ):
+            args = (args[0], [int(a) for a in args[1:]])
+        return function(*args, **kwargs)
+
+    return call
+
+
+@_view_keywords
 def view(x: Tensor, shape_or_dtype: Any, name: str | None = None) -> Tensor:
-    """``x`` with another shape (``x.view(2, 3)`` also works). A dtype view (reinterpreting
-    the bytes) is not implemented."""
-    if isinstance(shape_or_dtype, (int, np.integer)):
+    """``x`` seen with another shape (a list or tuple, one -1 inferred: op view_shape) or its
+    bytes seen as another dtype (op view_dtype; the last extent scales by the ratio of the
+    element sizes). The result is a view of ``x``'s buffer when ``x`` is contiguous, so writes
+    through either are seen in both; where PaddlePaddle 3.3.1 raises "The Tensor can not be
+    viewed" (strides that cannot take the shape), phiops copies."""
+    if isinstance(shape_or_dtype, (int, np.integer)) and not isinstance(shape_or_dtype, DataType):
         shape_or_dtype = [int(shape_or_dtype)]
     if isinstance(shape_or_dtype, (list, tuple)):
-        return _C_ops.reshape(x, list(shape_or_dtype))
-    raise UnimplementedError(
-        f"view: a dtype view (shape_or_dtype={shape_or_dtype!r}) is not implemented in phiops; "
-        "give a shape"
-    )
+        return _C_ops.view_shape(x, list(shape_or_dtype))
+    dtype = to_dtype(shape_or_dtype, "view", "shape_or_dtype")
+    if dtype == x.dtype:
+        return x
+    return _C_ops.view_dtype(x, dtype)
+
+
+def view_as(x: Tensor, other: Tensor, name: str | None = None) -> Tensor:
+    """``x`` seen with ``other``'s shape (op view_shape): a view of ``x``'s buffer when ``x``
+    is contiguous."""
+    return _C_ops.view_shape(x, list(other.shape))
 
 
 def expand_as(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
@@ -1439,39 +1469,11 @@ TENSOR_METHODS = TENSOR_METHODS + ("atan2", "copysign", "lerp")
 
 
 def unfold(x: Tensor, axis: int, size: int, step: int, name: str | None = None) -> Tensor:
-    """The slices of ``size`` elements of ``x`` along ``axis``, ``step`` apart: axis becomes
-    the number of slices, (n - size) // step + 1, and a last axis of ``size`` is added. Built
-    from the ``unfold`` op (im2col) on a [M, 1, 1, n] view, so it has gradients; PaddlePaddle
-    3.3.1 returns a view of ``x``, phiops a copy."""
-    rank = len(x.shape)
-    if not isinstance(axis, int) or not -max(rank, 1) <= axis < max(rank, 1):
-        raise InvalidArgumentError(
-            f"unfold: argument 'axis' must be an int in [{-max(rank, 1)}, {max(rank, 1)}), "
-            f"got {axis!r}"
-        )
-    axis %= max(rank, 1)
-    length = x.shape[axis] if rank else 1
-    if not isinstance(size, int) or not 0 <= size <= length:
-        raise InvalidArgumentError(
-            f"unfold: argument 'size' must be an int in [0, {length}] (the extent of axis "
-            f"{axis}), got {size!r}"
-        )
-    if not isinstance(step, int) or step <= 0:
-        raise InvalidArgumentError(f"unfold: argument 'step' must be a positive int, got {step!r}")
-    if size == 0:
-        raise UnimplementedError("unfold: slices of size 0 are not implemented in phiops")
-    shape = list(x.shape) if rank else [1]
-    perm = [a for a in range(len(shape)) if a != axis] + [axis]
-    moved = _C_ops.transpose(_C_ops.reshape(x, shape), perm)
-    rows = [shape[a] for a in perm[:-1]]
-    blocks = _C_ops.unfold(
-        _C_ops.reshape(moved, [-1, 1, 1, length]), [1, size], [1, step], [0, 0, 0, 0], [1, 1]
-    )
-    count = (length - size) // step + 1
-    slices = _C_ops.reshape(_C_ops.transpose(blocks, [0, 2, 1]), rows + [count, size])
-    back = list(range(len(rows)))
-    back.insert(axis, len(rows))
-    return _C_ops.transpose(slices, back + [len(rows) + 1])
+    """The windows of ``size`` elements of ``x`` along ``axis``, ``step`` apart: axis becomes
+    the number of windows, (n - size) // step + 1, and a last axis of ``size`` is added (op
+    tensor_unfold). The result is a view of ``x``'s buffer when ``x`` is contiguous, as in
+    PaddlePaddle 3.3.1; where windows overlap, the gradient sums over them."""
+    return _C_ops.tensor_unfold(x, axis, size, step)
 
 
 __all__ += ["unfold"]
@@ -2571,3 +2573,25 @@ TENSOR_METHODS += ("fill_diagonal_",)
 from phiops.runtime.common.default_dtype import get_default_dtype, set_default_dtype  # noqa: E402
 
 __all__ += ["get_default_dtype", "set_default_dtype"]
+
+
+def einsum(equation: str, *operands: Tensor) -> Tensor:
+    """Einstein summation over ``operands`` (op einsum): ``equation`` lists each operand's
+    labels, comma-separated, then optionally ``->`` and the output's; a label left out of the
+    output is summed, one repeated in a term takes the diagonal, ``...`` stands for broadcast
+    leading dims. As in PaddlePaddle 3.3.1 the labels are case-insensitive (the equation is
+    lowercased) and spaces are ignored; phiops contracts more than two operands in one op
+    (PaddlePaddle pairwise, in opt_einsum's order), so rounding may differ there."""
+    if not isinstance(equation, str):
+        raise InvalidArgumentError(f"einsum: argument 'equation' must be a str, got {equation!r}")
+    if not operands:
+        raise InvalidArgumentError("einsum: at least one operand is required, got none")
+    for i, operand in enumerate(operands):
+        if not isinstance(operand, (Tensor, Value)):
+            raise InvalidArgumentError(
+                f"einsum: operand {i} must be a Tensor, got {type(operand).__name__}"
+            )
+    return _C_ops.einsum(list(operands), equation.lower().replace(" ", ""))[0]
+
+
+__all__ += ["einsum"]

@@ -39,6 +39,7 @@ from phiops.runtime.infermeta import (
     seq24,
     ternary,
     unary,
+    view24,
 )
 
 __all__ = [
@@ -90,6 +91,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         manip24,
 
         quant24b,
+        view24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -41,9 +41,9 @@ def test_astype_takes_only_the_dtype() -> None:
         paddle.to_tensor(M).astype("int64", None)
 
 
-def test_view_of_a_dtype_is_unimplemented() -> None:
-    with pytest.raises(UnimplementedError, match="dtype view"):
-        paddle.to_tensor(M).view("int32")
+def test_view_of_a_dtype_needs_a_last_extent_the_sizes_divide() -> None:
+    with pytest.raises(InvalidArgumentError, match="must be a multiple of 2"):
+        paddle.to_tensor(np.zeros((2, 3), np.float32)).view("float64")
 
 
 def test_permute_needs_a_list() -> None:

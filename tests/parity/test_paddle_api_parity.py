@@ -473,6 +473,18 @@ CASES += [
         lambda p, t: t(-_RUNS).bitwise_right_shift(t(_RUNS), is_arithmetic=False),
     ),
 ]
+# the view24 ops of issue 24
+CASES += [
+    ("as_strided", lambda p, t: p.as_strided(t(X), [3, 3], [6, 2], 8)),
+    ("as_strided-method", lambda p, t: t(M).as_strided(shape=[2, 2], stride=[1, 1])),
+    ("view-dtype", lambda p, t: p.view(t(M), "int32")),
+    ("view-varargs-method", lambda p, t: t(X).view(4, -1)),
+    ("view_as", lambda p, t: p.view_as(t(X), t(np.zeros((6, 4), np.float32)))),
+    ("view_as-method", lambda p, t: t(M).view_as(t(np.zeros(6, np.float32)))),
+    ("einsum", lambda p, t: p.einsum("bij,jk->bik", t(X[:, :2, :3].copy()), t(M.T.copy()))),
+    ("einsum-implicit", lambda p, t: p.einsum("ij,ij", t(M), t(M))),
+    ("einsum-three", lambda p, t: p.einsum("ij,jk,k->i", t(M), t(M.T.copy()), t(M[:, 0].copy()))),
+]
 RANDOM = {
     "rand",
     "randn",

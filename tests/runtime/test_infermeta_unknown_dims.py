@@ -1543,3 +1543,32 @@ MISMATCHES.update(
         "random_routing_infer_meta": Case((t(-1), t(4, 2), t(4, 3, dtype=I64))),
     }
 )
+
+# the view24 strided views of issue 24 (runtime/infermeta/view24.py)
+CASES.update(
+    {
+        "strided_un_changed_infer_meta": [Case((t(2, 3),))],
+        "as_strided_infer_meta": [Case((t(2, 3),), ((3, 2), (1, 2), 0))],
+        "view_shape_infer_meta": [
+            Case((t(2, 3),), ((3, 2),)),
+            Case((t(2, 3),), ((-1, 2),), label="inferred"),
+        ],
+        "view_dtype_infer_meta": [
+            Case((t(2, 4),), (DataType.UINT8,)),
+            Case((t(2, 4),), (DataType.FLOAT64,), label="wider"),
+        ],
+        "tensor_unfold_infer_meta": [Case((t(2, 7),), (-1, 3, 2))],
+        "index_select_strided_infer_meta": [Case((t(2, 3, 4),), (1, -2))],
+    }
+)
+CASES.update(
+    {
+        "einsum_raw_infer_meta": [
+            Case(([t(2, 3), t(3, 4)],), ("ij,jk->ik",), (0, 2, 2)),
+            Case(([t(2, 2, 3), t(3, 2)],), ("...ij,...jk",), (0, 2, 2), label="ellipsis"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
+)

@@ -657,6 +657,25 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the view24 strided views of issue 24: views that fit a [2, 3] input, out_grads of the views' dims
+ARGUMENTS.update(
+    {
+        "as_strided_grad": lambda f, t: [t((2, 3), "float32"), t((3, 2), "float32"), [3, 2], [1, 2], 0],
+        "index_select_strided_grad": lambda f, t: [t((2, 3), "float32"), t((3,), "float32"), 1, 0],
+        "tensor_unfold": lambda f, t: [t((2, 3), "float32"), 1, 2, 1],
+        "view_dtype": lambda f, t: [t((2, 3), "float32"), "int32"],
+        "view_dtype_grad": lambda f, t: [t((2, 3), "float32"), t((2, 3), "int32"), "int32"],
+        "view_shape": lambda f, t: [t((2, 3), "float32"), [3, 2]],
+        "einsum": lambda f, t: [[t((2, 3), "float32"), t((3, 4), "float32")], "ij,jk->ik"],
+        "einsum_grad": lambda f, t: [
+            [t((2, 3), "float32"), t((3, 4), "float32")],
+            [t((2, 3), "float32"), t((3, 4), "float32")],
+            t((2, 4), "float32"),
+            "ij,jk->ik",
+        ],
+    }
+)  # fmt: skip
+
 # the cumulative losscum ops of issue 24: indices (0 or 1) valid along the last axis
 ARGUMENTS.update(
     {
