@@ -10,7 +10,7 @@ import pytest
 paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
 import phiops  # noqa: E402
-from tests.nn.test_interp24_antialias import RECORDED, assert_matches  # noqa: E402
+from tests.ops.test_interp24_antialias import RECORDED, assert_matches  # noqa: E402
 from tests.tools.make_interp24_fixtures import cases, run  # noqa: E402
 
 CASES = cases()

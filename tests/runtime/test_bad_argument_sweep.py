@@ -503,3 +503,8 @@ _OVERRIDES.update(
         },
     }
 )
+
+# interp_antialias (issue 25/24): a 4-D x, downsampled
+_OVERRIDES["interp_antialias"] = {
+    "x": _tensor(shape=(1, 1, 4, 4)), "size_tensor": [], "out_h": 2, "out_w": 3,
+}  # fmt: skip

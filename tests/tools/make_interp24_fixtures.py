@@ -7,7 +7,7 @@ Tensors, ``recompute_scale_factor``, ``align_corners`` and empty inputs. (Paddle
 
 ``cases()`` describes each case; ``run(lib, case)`` runs it on ``paddle`` or ``phiops`` alike
 and returns the output (and the input's gradient for the output gradient w, fixed where the case
-asks for one), as float64 lists: tests/nn/test_interp24_antialias.py compares phiops with the
+asks for one), as float64 lists: tests/ops/test_interp24_antialias.py compares phiops with the
 recording (no PaddlePaddle needed) and tests/parity/test_interp24_parity_paddle.py runs both live.
 
 Run with the side venv: ``PYTHONPATH=$PWD /work/paddle-venv/bin/python
