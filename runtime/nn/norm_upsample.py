@@ -12,8 +12,8 @@ nn/layer/{norm,common,vision}.py define them, each over its op:
 - ``interpolate``/``upsample`` and Upsample, UpsamplingNearest2D, UpsamplingBilinear2D: modes
   linear (3-D; op ``linear_interp``), nearest (4-D, 5-D; ``nearest_interp``), bilinear (4-D;
   ``bilinear_interp``), bicubic (4-D; ``bicubic_interp``), trilinear (5-D;
-  ``trilinear_interp``) and area (adaptive average pools); ``antialias`` needs the op
-  ``interp_antialias``, which phiops lacks: it raises UnimplementedError;
+  ``trilinear_interp``) and area (adaptive average pools); ``antialias`` with bilinear or
+  bicubic: op ``interp_antialias``;
 - PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold and Fold over the functions of
   runtime/nn/vision_functional.py;
 - ``rrelu`` and RReLU (op ``rrelu``): random slopes in training, drawn from phiops's generator
@@ -659,7 +659,9 @@ def interpolate(
     centres map onto each other; ``align_mode`` 0 uses half-pixel centres for linear, bilinear
     and trilinear, 1 the plain ratio (bicubic always uses half-pixel centres without
     ``align_corners``). ``recompute_scale_factor`` turns the
-    scale into a size (floor(in * scale)) before the op."""
+    scale into a size (floor(in * scale)) before the op. ``antialias`` (bilinear and bicubic
+    only) filters with the method's kernel stretched by the downsampling ratio, as PIL does
+    (op ``interp_antialias``)."""
     where = "interpolate"
     ndim = _check_x(x, where)
     if ndim not in _FORMATS:
@@ -705,13 +707,13 @@ def interpolate(
             f"{where}: argument 'align_corners' can only be set with the modes linear, bilinear, "
             "bicubic and trilinear"
         )
-    if antialias:
-        if mode not in ("bilinear", "bicubic"):
-            raise InvalidArgumentError(
-                f"{where}: argument 'antialias' is only supported for bilinear and bicubic modes"
-            )
-        raise UnimplementedError(
-            f"{where}: antialias needs the op interp_antialias, which phiops does not implement"
+    if not isinstance(antialias, bool):
+        raise InvalidArgumentError(
+            f"{where}: argument 'antialias' must be a bool, got {antialias!r}"
+        )
+    if antialias and mode not in ("bilinear", "bicubic"):
+        raise InvalidArgumentError(
+            f"{where}: argument 'antialias' is only supported for bilinear and bicubic modes"
         )
     if mode == "area":
         if size is None:
@@ -803,7 +805,9 @@ def interpolate(
                 outs[3 - len(sized) :] = sized
             else:
                 scale = factors
-    return op_api(_MODE_OPS[mode])(
+    # antialias: the op interp_antialias, which filters with the bilinear or bicubic kernel
+    # stretched over the input pixels each output pixel covers
+    return op_api("interp_antialias" if antialias else _MODE_OPS[mode])(
         x,
         out_size,
         size_tensor,

@@ -295,6 +295,11 @@ _OVERRIDES.update(
     }
 )
 
+# interp_antialias (issue 25/24): a 4-D x, downsampled
+_OVERRIDES["interp_antialias"] = {
+    "x": _tensor(shape=(1, 1, 4, 4)), "size_tensor": [], "out_h": 2, "out_w": 3,
+}  # fmt: skip
+
 
 # the manip24 ops of issue 24: int64 index dtypes, a 1-D index, a target shape without y
 _OVERRIDES.update(

@@ -1128,3 +1128,17 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# interp_antialias (issue 25/24)
+ARGUMENTS.update(
+    {
+        "interp_antialias": lambda f, t: [
+            *[t((2, 3, 7, 6), "float32"), None, None, None],
+            *["NCHW", 0, 3, 4, [], "bicubic", False],
+        ],
+        "interp_antialias_grad": lambda f, t: [
+            *[t((2, 3, 7, 6), "float32"), None, None, None, t((2, 3, 3, 4), "float32")],
+            *["NCHW", 0, 3, 4, [], "bilinear", False, 0],
+        ],
+    }
+)  # fmt: skip
