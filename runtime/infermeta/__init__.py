@@ -17,6 +17,7 @@ from phiops.runtime.infermeta import (
     detect,
     dist30,
     fftspecial,
+    grad2,
     linalg,
     losscum,
     nnmisc,
@@ -90,6 +91,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         manip24,
 
         quant24b,
+
+        grad2,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -1543,3 +1543,9 @@ MISMATCHES.update(
         "random_routing_infer_meta": Case((t(-1), t(4, 2), t(4, 3, dtype=I64))),
     }
 )
+
+# the grad2 family of issue 24 (runtime/infermeta/grad2.py)
+CASES["general_quinary_grad_infer_meta"] = [
+    Case((t(2, 3), t(3), t(2, 3), t(2, 3), t(3)), (), (0, 0, 0, 0, 0)),
+    Case((t(2, 3), t(3), t(2, 3), None, None), (), (0, 0, 0, 0, 0), label="absent"),
+]

@@ -1,0 +1,27 @@
+"""InferMeta functions of the grad2 family's double and triple grads (issue 24)."""
+
+from __future__ import annotations
+
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
+
+_RUNTIME = MetaConfig()
+
+
+def general_quinary_grad_infer_meta(
+    x: MetaTensor,
+    y: MetaTensor,
+    z: MetaTensor,
+    k: MetaTensor | None,
+    l: MetaTensor | None,  # noqa: E741 (PHI's name)
+    dx: MetaTensor | None,
+    dy: MetaTensor | None,
+    dz: MetaTensor | None,
+    dk: MetaTensor | None,
+    dl: MetaTensor | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's GeneralQuinaryGradInferMeta: each gradient like the input it is the gradient of
+    (``dx`` like ``x``, ... ``dl`` like ``l``); an absent input leaves its gradient as it is."""
+    for grad, source in ((dx, x), (dy, y), (dz, z), (dk, k), (dl, l)):
+        if grad is not None and source is not None:
+            grad.share_meta(source)
