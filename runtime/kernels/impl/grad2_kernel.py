@@ -73,6 +73,11 @@ def _c(xp: ModuleType, value: Array) -> Array:
     return conj_if_complex(xp, value)
 
 
+def _f32(value: float) -> float:
+    """A ``float`` attribute as PHI holds it: rounded to float32 (0.7 is 0.699999988...)."""
+    return float(np.float32(value))
+
+
 # -- unary activations: double grads --------------------------------------------------------------
 
 
@@ -180,6 +185,8 @@ def leaky_relu_double_grad_kernel(
     = grad_x_grad where x > 0, grad_x_grad * negative_slope where x <= 0."""
     xp = ctx.xp
     dtype = grad_x_grad.dtype
+    # negative_slope unrounded: PaddlePaddle 3.3.1 gives grad_x_grad * 0.1 for a slope of 0.1,
+    # where elu's and celu's alpha and softplus's beta act rounded to float32
     slope = xp.where(xp.greater(x, 0), dtype.type(1), dtype.type(negative_slope))
     return grad_x_grad * slope.astype(dtype)
 
@@ -194,7 +201,7 @@ def elu_double_grad_kernel(
     x <= 0 (0 elsewhere), grad_out_grad = grad_x_grad * (1 where x > 0, alpha * exp(x))."""
     xp = ctx.xp
     dtype = x.dtype
-    scaled = dtype.type(alpha) * xp.exp(x)
+    scaled = dtype.type(_f32(alpha)) * xp.exp(x)
     positive = xp.greater(x, 0)
     zero = dtype.type(0)
     x_grad = grad_out_grad = None
@@ -216,7 +223,7 @@ def celu_double_grad_kernel(
     exp(x / alpha))."""
     xp = ctx.xp
     dtype = x.dtype
-    a = dtype.type(alpha)
+    a = dtype.type(_f32(alpha))
     growth = xp.exp(x / a)
     positive = xp.greater(x, 0)
     x_grad = grad_out_grad = None
@@ -244,9 +251,11 @@ def softplus_double_grad_kernel(
     grad_x_grad * s (grad_x_grad above the threshold)."""
     xp = ctx.xp
     dtype = x.dtype
-    b = dtype.type(beta)
+    b = dtype.type(_f32(beta))
     scaled = b * x
-    linear = xp.greater(scaled.real if dtype.kind == "c" else scaled, dtype.type(threshold).real)
+    linear = xp.greater(
+        scaled.real if dtype.kind == "c" else scaled, dtype.type(_f32(threshold)).real
+    )
     one = dtype.type(1)
     s = one / (one + xp.exp(-scaled))
     first = xp.where(linear, one, s).astype(dtype)
@@ -257,7 +266,11 @@ def softplus_double_grad_kernel(
 @register_kernel("pow_double_grad", dtypes=POW_DOUBLE_DTYPES)
 @ieee_results
 def pow_double_grad_kernel(
-    ctx: KernelContext, x: Array, grad_out: Array, grad_x_grad: Array, y: bool | int | float | complex
+    ctx: KernelContext,
+    x: Array,
+    grad_out: Array,
+    grad_x_grad: Array,
+    y: bool | int | float | complex,
 ) -> tuple[Array, Array]:
     """Backward of pow_grad (grad_x = grad_out * y * x**(y - 1)), with y rounded to float32
     as the forward kernel does: x_grad = grad_out * grad_x_grad * y * (y - 1) * x**(y - 2),
@@ -290,8 +303,17 @@ def sin_triple_grad_kernel(
     xp = ctx.xp
     xf = _float(xp, x)
     s, c = xp.sin(xf), xp.cos(xf)
-    return _unary_triple(ctx, x, grad_out_forward, grad_x_grad_forward, grad_x_grad,
-                         grad_out_grad_grad, first=c, second=-s, third=-c)
+    return _unary_triple(
+        ctx,
+        x,
+        grad_out_forward,
+        grad_x_grad_forward,
+        grad_x_grad,
+        grad_out_grad_grad,
+        first=c,
+        second=-s,
+        third=-c,
+    )
 
 
 @register_kernel("cos_triple_grad", dtypes=SIN_COS_DTYPES)
@@ -311,8 +333,17 @@ def cos_triple_grad_kernel(
     xp = ctx.xp
     xf = _float(xp, x)
     s, c = xp.sin(xf), xp.cos(xf)
-    return _unary_triple(ctx, x, grad_out_forward, grad_x_grad_forward, grad_x_grad,
-                         grad_out_grad_grad, first=-s, second=-c, third=s)
+    return _unary_triple(
+        ctx,
+        x,
+        grad_out_forward,
+        grad_x_grad_forward,
+        grad_x_grad,
+        grad_out_grad_grad,
+        first=-s,
+        second=-c,
+        third=s,
+    )
 
 
 def _unary_triple(
@@ -425,8 +456,17 @@ def pow_triple_grad_kernel(
     first = e * xp.power(xf, e - 1)
     second = e * (e - 1) * xp.power(xf, e - 2)
     third = e * (e - 1) * (e - 2) * xp.power(xf, e - 3)
-    return _unary_triple(ctx, x, grad_out, grad_grad_x, grad_x_grad, grad_grad_out_grad,
-                         first=first, second=second, third=third)
+    return _unary_triple(
+        ctx,
+        x,
+        grad_out,
+        grad_grad_x,
+        grad_x_grad,
+        grad_grad_out_grad,
+        first=first,
+        second=second,
+        third=third,
+    )
 
 
 # -- binary elementwise ops -----------------------------------------------------------------------
