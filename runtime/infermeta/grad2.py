@@ -21,7 +21,11 @@ def general_quinary_grad_infer_meta(
     config: MetaConfig = _RUNTIME,
 ) -> None:
     """PHI's GeneralQuinaryGradInferMeta: each gradient like the input it is the gradient of
-    (``dx`` like ``x``, ... ``dl`` like ``l``); an absent input leaves its gradient as it is."""
+    (``dx`` like ``x``, ... ``dl`` like ``l``). Its one user, multiply_triple_grad, passes the
+    optional gradients of its first two inputs as ``k`` and ``l``; where one is absent its
+    gradient (still computed, from the other terms) is shaped like ``x``, resp. ``y``."""
+    k = x if k is None else k
+    l = y if l is None else l  # noqa: E741
     for grad, source in ((dx, x), (dy, y), (dz, z), (dk, k), (dl, l)):
         if grad is not None and source is not None:
             grad.share_meta(source)
