@@ -55,4 +55,11 @@ GRAD2_DOUBLE_CASES: list[Case] = [
     ),
     case("divide", "[2,3]x[2,3]", phi.divide, uniform((2, 3), 215), _positive((2, 3), 216)),
     case("divide", "[2,1]x[3]", phi.divide, uniform((2, 1), 217), -_positive((3,), 218)),
+    case(
+        "reshape",
+        "[2,3]->[3,2]",
+        lambda x: phi.reshape(x, [3, 2]),
+        uniform((2, 3), 219),
+        allow_unused=True,
+    ),
 ]

@@ -72,6 +72,7 @@ CASES: list[tuple[str, Callable[..., Any], tuple[np.ndarray, ...], tuple[int, ..
     ),
     ("add", lambda P, x, y: P.add(x, y), (values((2, 3), 20), values((3,), 21)), (2, 3)),
     ("subtract", lambda P, x, y: P.subtract(x, y), (values((2, 1), 22), values((2, 3), 23)), (2,)),
+    ("reshape", lambda P, x: P.reshape(x, [3, 2]), (values((2, 3), 24),), (2,)),
 ]
 
 

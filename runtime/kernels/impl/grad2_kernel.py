@@ -31,8 +31,8 @@ from phiops.runtime.common import DataType
 from phiops.runtime.kernels.floating_point import ieee_results
 from phiops.runtime.kernels.impl.elementwise_grad_kernel import conj_if_complex, reduce_to_shape
 from phiops.runtime.kernels.impl.scale_kernel import scalar_as
-from phiops.runtime.kernels.kernel import Array, KernelContext
-from phiops.runtime.kernels.registration import register_kernel
+from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
+from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 D = DataType
 
@@ -612,3 +612,19 @@ def multiply_triple_grad_kernel(
     if ctx.wants(4):
         results[4] = summed(dout * _c(xp, a) + c * _c(xp, x), y)
     return tuple(results)  # type: ignore[return-value]
+
+
+# -- shape ops ------------------------------------------------------------------------------------
+
+
+def _shape_only_grad_out(kernel: Kernel) -> None:
+    kernel.input_at(0).set_dtype(DataType.ALL_DTYPE)
+
+
+# PaddlePaddle 3.3.1 registers it, data movement only, for every dtype its CPU build has
+@register_kernel("reshape_double_grad", dtypes=ALL_TYPES, configure=_shape_only_grad_out)
+def reshape_double_grad_kernel(ctx: KernelContext, grad_out: Array, grad_x_grad: Array) -> Array:
+    """Backward of reshape_grad (grad_x = grad_out reshaped to x's dims) in grad_out:
+    grad_out_grad = grad_x_grad reshaped to grad_out's dims, a view (PHI runs it in place).
+    Only grad_out's shape is read (no_need_buffer)."""
+    return grad_x_grad.reshape(grad_out.shape)
