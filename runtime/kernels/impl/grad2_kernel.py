@@ -10,8 +10,9 @@ impl/elementwise_grad_kernel_impl.h ``*DoubleGrad``/``*TripleGrad``). Names foll
 the upstream gradient of the forward op. An absent optional gradient counts as zeros.
 
 Broadcast binary ops sum each gradient back to its input's shape with ``reduce_to_shape``.
-divide_double_grad uses ``grad_out / y`` where PHI reads the saved ``grad_x`` (the same values
-when x is not broadcast; PHI's form is wrong when it is, this one is the derivative).
+divide_double_grad uses ``grad_out / y`` where PHI reads the saved ``grad_x``; the values agree
+with PaddlePaddle 3.3.1's, a broadcast x included (tests/tools/grad2_cases.py and a [2, 1] / [3]
+check in the side venv).
 
 Complex data: the double grads of the unary ops follow the convention of multiply_double_grad
 (elementwise_grad_kernel.py): for ``grad_x = grad_out * conj(f'(x))``, ``grad_out_grad = ddx *
