@@ -17,6 +17,7 @@ from phiops.runtime.infermeta import (
     detect,
     dist30,
     fftspecial,
+    grad2,
     linalg,
     losscum,
     nnmisc,
@@ -92,6 +93,9 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
         quant24b,
         view24,
+
+
+        grad2,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

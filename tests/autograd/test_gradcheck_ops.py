@@ -668,6 +668,10 @@ DOUBLE_CASES: list[Case] = [
     ),
 ]
 
+from tests.autograd.cases_grad2 import GRAD2_DOUBLE_CASES  # noqa: E402
+
+DOUBLE_CASES = DOUBLE_CASES + GRAD2_DOUBLE_CASES
+
 
 @pytest.mark.parametrize("case", DOUBLE_CASES, ids=lambda c: c.id)
 def test_double_gradient_matches_finite_differences(case: Case) -> None:

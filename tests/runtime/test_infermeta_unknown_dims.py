@@ -1544,6 +1544,12 @@ MISMATCHES.update(
     }
 )
 
+# the grad2 family of issue 24 (runtime/infermeta/grad2.py)
+CASES["general_quinary_grad_infer_meta"] = [
+    Case((t(2, 3), t(3), t(2, 3), t(2, 3), t(3)), (), (0, 0, 0, 0, 0)),
+    Case((t(2, 3), t(3), t(2, 3), None, None), (), (0, 0, 0, 0, 0), label="absent"),
+]
+
 # the view24 strided views of issue 24 (runtime/infermeta/view24.py)
 CASES.update(
     {
