@@ -37,6 +37,7 @@ from phiops.runtime.infermeta import (
     detect24,
 
     seq24,
+    legacy24,
     ternary,
     unary,
 )
@@ -90,6 +91,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         manip24,
 
         quant24b,
+
+        legacy24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

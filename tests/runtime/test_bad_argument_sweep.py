@@ -503,3 +503,17 @@ _OVERRIDES.update(
         },
     }
 )
+
+
+# the legacy24 ops of issue 24: gru_unit's [N, 3D] input, [N, D] hidden_prev, [D, 3D] weight
+_OVERRIDES.update(
+    {
+        "gru_unit": {
+            "input": _tensor(shape=(2, 6)),
+            "hidden_prev": _tensor(shape=(2, 2)),
+            "weight": _tensor(shape=(2, 6)),
+            "bias": None,
+        },
+        "im2sequence": {"x": _tensor(shape=(1, 2, 3, 3)), "y": None, "kernels": [2, 2]},
+    }
+)

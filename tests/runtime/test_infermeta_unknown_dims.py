@@ -1543,3 +1543,29 @@ MISMATCHES.update(
         "random_routing_infer_meta": Case((t(-1), t(4, 2), t(4, 3, dtype=I64))),
     }
 )
+
+# the legacy24 ops of issue 24 (runtime/infermeta/legacy24.py)
+CASES.update(
+    {
+        "gru_unit_infer_meta": [
+            Case((t(3, 6), t(3, 2), t(2, 6), t(1, 6)), (2, 1, False), (0, 0, 0)),
+            Case((t(3, 6), t(3, 2), t(2, 6), None), (0, 3, True), (0, 0, 0), label="no-bias"),
+        ],
+        "gru_unit_grad_infer_meta": [
+            Case((t(3, 6), t(3, 2), t(2, 6), t(1, 6)), (), (0, 0, 0, 0)),
+            Case((t(3, 6), t(3, 2), t(2, 6), None), (), (0, 0, 0, 0), label="no-bias"),
+        ],
+        "im2sequence_infer_meta": [
+            Case((t(2, 3, 5, 4), None), ((2, 2), (1, 2), (1, 0, 0, 1), (1, 1))),
+            Case((t(2, 3, 5, 4), t(2, 2)), ((2, 2), (1, 1), (0, 0, 0, 0), (1, 1)), label="real-size"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "gru_unit_infer_meta": Case((t(3, 6), t(4, 2), t(2, 6), None), (2, 1, False), (0, 0, 0)),
+        "im2sequence_infer_meta": Case(
+            (t(2, 3, 5, 4), t(3, 2)), ((2, 2), (1, 1), (0, 0, 0, 0), (1, 1))
+        ),
+    }
+)

@@ -1109,3 +1109,21 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# the legacy24 ops of issue 24
+ARGUMENTS.update(
+    {
+        "gru_unit": lambda f, t: [
+            t((3, 6), "float32"), t((3, 2), "float32"), t((2, 6), "float32"), t((1, 6), "float32"),
+            2, 1, False
+        ],
+        "gru_unit_grad": lambda f, t: [
+            t((3, 6), "float32"), t((3, 2), "float32"), t((2, 6), "float32"), t((1, 6), "float32"),
+            t((3, 6), "float32"), t((3, 2), "float32"), t((3, 2), "float32"), 2, 1, False
+        ],
+        "im2sequence": lambda f, t: [t((2, 2, 4, 3), "float32"), None, [2, 2], [1, 1], [1, 0, 0, 1], [1, 1]],
+        "im2sequence_grad": lambda f, t: [
+            t((2, 2, 4, 3), "float32"), None, t((24, 8), "float32"), [2, 2], [1, 1], [1, 0, 0, 1], [1, 1]
+        ],
+    }
+)  # fmt: skip
