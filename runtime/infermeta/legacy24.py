@@ -14,6 +14,8 @@ __all__ = [
     "gru_unit_infer_meta",
     "gru_unit_grad_infer_meta",
     "im2sequence_infer_meta",
+    "yolo_loss_infer_meta",
+    "yolo_loss_grad_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -178,3 +180,109 @@ def im2sequence_infer_meta(
         rows = batch * out_h * out_w
     patch = channels * kernels[0] * kernels[1] if channels >= 0 else -1
     _set(out, (rows, patch), x.dtype, x)
+
+
+def yolo_loss_infer_meta(
+    x: MetaTensor,
+    gt_box: MetaTensor,
+    gt_label: MetaTensor,
+    gt_score: MetaTensor | None,
+    anchors: tuple[int, ...],
+    anchor_mask: tuple[int, ...],
+    class_num: int,
+    ignore_thresh: float,
+    downsample_ratio: int,
+    use_label_smooth: bool,
+    scale_x_y: float,
+    loss: MetaTensor,
+    objectness_mask: MetaTensor,
+    gt_match_mask: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """loss [N], objectness_mask [N, len(anchor_mask), H, W] and the int32 gt_match_mask [N, B]
+    for x [N, len(anchor_mask) * (5 + class_num), H, W] and gt_box [N, B, 4] (PHI's
+    YoloLossInferMeta)."""
+    _rank(x, "x", 4)
+    _rank(gt_box, "gt_box", 3)
+    _rank(gt_label, "gt_label", 2)
+    if len(anchors) == 0 or len(anchors) % 2:
+        raise InvalidArgumentError(
+            f"argument 'anchors' must hold (width, height) pairs, got {len(anchors)} values"
+        )
+    pairs = len(anchors) // 2
+    if not anchor_mask or any(not 0 <= m < pairs for m in anchor_mask):
+        raise InvalidArgumentError(
+            f"argument 'anchor_mask' must hold indices in [0, {pairs}) (the anchor pairs), "
+            f"got {list(anchor_mask)}"
+        )
+    if class_num <= 0:
+        raise InvalidArgumentError(f"argument 'class_num' must be positive, got {class_num}")
+    if downsample_ratio <= 0:
+        raise InvalidArgumentError(
+            f"argument 'downsample_ratio' must be positive, got {downsample_ratio}"
+        )
+    n, channels, height, width = x.dims
+    wanted = len(anchor_mask) * (5 + class_num)
+    if not extents_match(channels, wanted, config):
+        raise InvalidArgumentError(
+            f"argument 'x' must have len(anchor_mask) * (5 + class_num) = {wanted} channels, "
+            f"got shape {list(x.dims)}"
+        )
+    if not extents_match(height, width, config):
+        raise InvalidArgumentError(
+            f"argument 'x' must have square feature maps (H == W), got shape {list(x.dims)}"
+        )
+    boxes = gt_box.dims[1]
+    if not extents_match(gt_box.dims[0], n, config) or not extents_match(gt_box.dims[2], 4, config):
+        raise InvalidArgumentError(
+            f"argument 'gt_box' must be [{n}, B, 4] (x's batch), got shape {list(gt_box.dims)}"
+        )
+    for name, t in (("gt_label", gt_label), ("gt_score", gt_score)):
+        if t is not None and (
+            not extents_match(t.dims[0], n, config) or not extents_match(t.dims[1], boxes, config)
+        ):
+            raise InvalidArgumentError(
+                f"argument '{name}' must be [{n}, {boxes}] (gt_box's batch and boxes), got "
+                f"shape {list(t.dims)}"
+            )
+    if gt_score is not None:
+        _rank(gt_score, "gt_score", 2)
+        _same_dtype(gt_score, "gt_score", x, "x")
+    _same_dtype(gt_box, "gt_box", x, "x")
+    if gt_label.dtype is not DataType.INT32:
+        raise InvalidArgumentError(
+            f"argument 'gt_label' must be int32, got {gt_label.dtype.name.lower()}"
+        )
+    _set(loss, (n,), x.dtype, x)
+    _set(objectness_mask, (n, len(anchor_mask), height, width), x.dtype, x)
+    _set(gt_match_mask, (n, boxes), DataType.INT32, x)
+
+
+def yolo_loss_grad_infer_meta(
+    x: MetaTensor,
+    gt_box: MetaTensor,
+    gt_label: MetaTensor,
+    gt_score: MetaTensor | None,
+    objectness_mask: MetaTensor,
+    gt_match_mask: MetaTensor,
+    loss_grad: MetaTensor,
+    anchors: tuple[int, ...],
+    anchor_mask: tuple[int, ...],
+    class_num: int,
+    ignore_thresh: float,
+    downsample_ratio: int,
+    use_label_smooth: bool,
+    scale_x_y: float,
+    x_grad: MetaTensor,
+    gt_box_grad: MetaTensor,
+    gt_label_grad: MetaTensor,
+    gt_score_grad: MetaTensor | None,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Each gradient like its input; gt_score_grad only with a gt_score (PHI's
+    YoloLossGradInferMeta)."""
+    _set(x_grad, x.dims, x.dtype, x)
+    _set(gt_box_grad, gt_box.dims, gt_box.dtype, gt_box)
+    _set(gt_label_grad, gt_label.dims, gt_label.dtype, gt_label)
+    if gt_score is not None:
+        _set(gt_score_grad, gt_score.dims, gt_score.dtype, gt_score)

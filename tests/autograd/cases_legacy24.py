@@ -8,6 +8,12 @@ from tests.autograd.cases_base import Case, case, uniform
 
 
 def legacy24_cases() -> list[Case]:
+    import numpy as np
+
+    import phiops
+
+    boxes = phiops.to_tensor(np.array([[[0.3, 0.4, 0.15, 0.2], [0.7, 0.8, 0.25, 0.45]]]))
+    labels = phiops.to_tensor(np.array([[1, 0]], "int32"))
     return [
         case(
             "gru_unit",
@@ -24,6 +30,14 @@ def legacy24_cases() -> list[Case]:
             lambda x: C.im2sequence(C.cast(x, "float32"), None, [2, 2], [1, 2], [1, 0, 0, 1], [1, 1]),
             uniform((2, 2, 4, 3), 2445),
             eps=1e-2, rtol=1e-3, atol=1e-3,
+        ),
+        # yolo_loss through x (the boxes are constants): one box assigned to each anchor of the
+        # head, ignore_thresh 1 so that no objectness term switches off under the steps
+        case(
+            "yolo_loss",
+            "[1,14,2,2]-two-boxes",
+            lambda x: C.yolo_loss(x, boxes, labels, None, [10, 13, 16, 30], [0, 1], 2, 1.0, 32),
+            uniform((1, 14, 2, 2), 2446),
         ),
     ]  # fmt: skip
 

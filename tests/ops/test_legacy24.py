@@ -12,13 +12,14 @@ import pytest
 import phiops
 import phiops._C_ops as C
 import phiops.generated as phi
+import phiops.vision.ops as V
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.kernels.coverage import paddle_data
 from tests.ops.op_testing import cpu_dtypes, op_test
 
-OPS = ("gru_unit", "im2sequence")
-GRADS = ("gru_unit_grad", "im2sequence_grad")
+OPS = ("gru_unit", "im2sequence", "yolo_loss")
+GRADS = ("gru_unit_grad", "im2sequence_grad", "yolo_loss_grad")
 
 
 def t(values, dtype=None) -> phiops.Tensor:
@@ -198,3 +199,137 @@ def test_im2sequence_edges_and_bad_input() -> None:
         C.im2sequence(t(x), None, [7, 2])
     with pytest.raises(InvalidArgumentError, match="im2sequence.*'y' must be \\[2, 2\\]"):
         C.im2sequence(t(x), t([[3, 4]], "float32"), [2, 2])
+
+
+# -- yolo_loss ----------------------------------------------------------------------------------
+
+
+def _sce(x, label):
+    return max(x, 0.0) - x * label + np.log(1 + np.exp(-abs(x)))
+
+
+def _iou(a, b):
+    def overlap(c1, w1, c2, w2):
+        return min(c1 + w1 / 2, c2 + w2 / 2) - max(c1 - w1 / 2, c2 - w2 / 2)
+
+    w, h = overlap(a[0], a[2], b[0], b[2]), overlap(a[1], a[3], b[1], b[3])
+    inter = 0.0 if w < 0 or h < 0 else w * h
+    return inter / (a[2] * a[3] + b[2] * b[3] - inter)
+
+
+def yolo_loss_reference(x, gt_box, gt_label, gt_score, anchors, mask, class_num, thresh, ratio, smooth):
+    """YOLOv3's loss by loops over cells and boxes, in float64, from the definition (scale_x_y 1)."""
+    x, gt_box = np.asarray(x, np.float64), np.asarray(gt_box, np.float64)
+    n, _, h, w = x.shape
+    head = x.reshape(n, len(mask), 5 + class_num, h, w)
+    size = ratio * h
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    s = min(1.0 / class_num, 1.0 / 40) if smooth else 0.0
+    loss = np.zeros(n)
+    for i in range(n):
+        valid = [t for t in range(gt_box.shape[1]) if gt_box[i, t, 2] >= 1e-6 and gt_box[i, t, 3] >= 1e-6]
+        obj = np.zeros((len(mask), h, w))
+        for m, row, col in np.ndindex(obj.shape):
+            a = head[i, m, :, row, col]
+            pred = ((col + sig(a[0])) / h, (row + sig(a[1])) / h,
+                    np.exp(a[2]) * anchors[2 * mask[m]] / size, np.exp(a[3]) * anchors[2 * mask[m] + 1] / size)
+            if max([_iou(pred, gt_box[i, t]) for t in valid], default=0.0) > thresh:
+                obj[m, row, col] = -1
+        for t in valid:
+            gx, gy, gw, gh = gt_box[i, t]
+            score = 1.0 if gt_score is None else float(gt_score[i, t])
+            ious = [_iou((0, 0, anchors[2 * k] / size, anchors[2 * k + 1] / size), (0, 0, gw, gh))
+                    for k in range(len(anchors) // 2)]
+            best = int(np.argmax(ious))
+            if best not in mask:
+                continue
+            m, col, row = mask.index(best), int(gx * w), int(gy * h)
+            a = head[i, m, :, row, col]
+            weight = (2 - gw * gh) * score
+            loss[i] += weight * (_sce(a[0], gx * h - col) + _sce(a[1], gy * h - row))
+            loss[i] += weight * (abs(a[2] - np.log(gw * size / anchors[2 * best]))
+                                 + abs(a[3] - np.log(gh * size / anchors[2 * best + 1])))
+            for c in range(class_num):
+                loss[i] += score * _sce(a[5 + c], 1 - s if c == gt_label[i, t] else s)
+            obj[m, row, col] = score
+        for m, row, col in np.ndindex(obj.shape):
+            conf = head[i, m, 4, row, col]
+            if obj[m, row, col] > 1e-5:
+                loss[i] += _sce(conf, 1.0) * obj[m, row, col]
+            elif obj[m, row, col] > -0.5:
+                loss[i] += _sce(conf, 0.0)
+    return loss  # fmt: skip
+
+
+YOLO_ANCHORS = [10, 13, 16, 30, 33, 23, 30, 61]
+YOLO_BOXES = np.array(
+    [[[0.3, 0.4, 0.2, 0.3], [0.7, 0.2, 0.05, 0.05], [0.5, 0.5, 0.0, 0.2]],
+     [[0.1, 0.9, 0.3, 0.5], [0.12, 0.88, 0.25, 0.45], [0.6, 0.6, 0.1, 0.15]]]
+)  # fmt: skip
+YOLO_LABELS = np.array([[0, 2, 1], [1, 1, 0]], "int32")
+
+
+@op_test("yolo_loss", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("yolo_loss"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize("scored,smooth,thresh", [(False, True, 0.7), (True, False, 0.2)])
+def test_yolo_loss_is_yolov3s_loss(dtype: DataType, scored: bool, smooth: bool, thresh: float) -> None:
+    rng = np.random.default_rng(0)
+    mask = [3, 0, 1]
+    x = rng.uniform(-2, 2, (2, 3 * 8, 4, 4)).astype(dtype.numpy_dtype)
+    boxes = YOLO_BOXES.astype(dtype.numpy_dtype)
+    score = rng.uniform(0.2, 1, (2, 3)).astype(dtype.numpy_dtype) if scored else None
+    out = V.yolo_loss(
+        t(x), t(boxes), t(YOLO_LABELS), YOLO_ANCHORS, mask, 3, thresh, 32,
+        gt_score=None if score is None else t(score), use_label_smooth=smooth,
+    )  # fmt: skip
+    assert out.dtype == dtype and out.shape == [2]
+    want = yolo_loss_reference(x, boxes, YOLO_LABELS, score, YOLO_ANCHORS, mask, 3, thresh, 32, smooth)
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-5 if dtype == DataType.FLOAT32 else 1e-12)
+
+
+@op_test("yolo_loss", kind="edge")
+def test_yolo_loss_edges_and_bad_input() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-2, 2, (2, 2 * 7, 2, 2))
+    # no valid box (zero sizes): the objectness loss alone, every prediction negative
+    empty = np.zeros((2, 1, 4))
+    got = C.yolo_loss(t(x), t(empty), t(np.zeros((2, 1), "int32")), None, [10, 13, 16, 30], [0, 1], 2)
+    conf = x.reshape(2, 2, 7, 2, 2)[:, :, 4]
+    want = (np.maximum(conf, 0) + np.log1p(np.exp(-np.abs(conf)))).reshape(2, -1).sum(axis=1)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+    # no boxes at all: the same
+    got = C.yolo_loss(t(x), t(np.zeros((2, 0, 4))), t(np.zeros((2, 0), "int32")), None,
+                      [10, 13, 16, 30], [0, 1], 2)  # fmt: skip
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+    # a box whose best anchor this head does not predict adds no box or class loss
+    far = np.array([[[0.5, 0.5, 0.9, 0.9]], [[0.5, 0.5, 0.9, 0.9]]])
+    got = C.yolo_loss(t(x), t(far), t(np.zeros((2, 1), "int32")), None,
+                      [10, 13, 16, 30, 60, 60], [0, 1], 2, 1.0)  # fmt: skip
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+    # non-contiguous head
+    wide = np.repeat(x, 2, axis=3)
+    boxes = YOLO_BOXES[:, :2].copy()
+    labels = YOLO_LABELS[:, :2] % 2
+    got = C.yolo_loss(t(wide)[:, :, :, ::2], t(boxes), t(labels), None, [10, 13, 16, 30], [0, 1], 2)
+    np.testing.assert_allclose(
+        got.numpy(),
+        yolo_loss_reference(x, boxes, labels, None, [10, 13, 16, 30], [0, 1], 2, 0.7, 32, True),
+        rtol=1e-12,
+    )
+    ok = (t(x), t(boxes), t(labels), None)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'x' must have len.anchor_mask. \\* .5 \\+ class_num. = 16"):
+        C.yolo_loss(*ok, [10, 13, 16, 30], [0, 1], 3)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'anchors' must hold .width, height. pairs"):
+        C.yolo_loss(*ok, [10, 13, 16], [0, 1], 2)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'anchor_mask' must hold indices in \\[0, 2\\)"):
+        C.yolo_loss(*ok, [10, 13, 16, 30], [0, 2], 2)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'gt_label' must be int32"):
+        C.yolo_loss(t(x), t(boxes), t(labels.astype("int64")), None, [10, 13, 16, 30], [0, 1], 2)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'gt_box' must be \\[2, B, 4\\]"):
+        C.yolo_loss(t(x), t(boxes[:1]), t(labels), None, [10, 13, 16, 30], [0, 1], 2)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'gt_score' must be \\[2, 2\\]"):
+        C.yolo_loss(t(x), t(boxes), t(labels), t(np.ones((2, 3))), [10, 13, 16, 30], [0, 1], 2)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'x' must have square feature maps"):
+        C.yolo_loss(t(x[:, :, :1]), t(boxes), t(labels), None, [10, 13, 16, 30], [0, 1], 2)
+    with pytest.raises(InvalidArgumentError, match="yolo_loss.*'anchors' must be a list or tuple"):
+        V.yolo_loss(t(x), t(boxes), t(labels), 10, [0, 1], 2, 0.7, 32)

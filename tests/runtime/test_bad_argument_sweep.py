@@ -515,5 +515,14 @@ _OVERRIDES.update(
             "bias": None,
         },
         "im2sequence": {"x": _tensor(shape=(1, 2, 3, 3)), "y": None, "kernels": [2, 2]},
+        "yolo_loss": {
+            "x": _tensor(shape=(1, 14, 2, 2)),
+            "gt_box": phi.to_tensor(np.array([[[0.3, 0.4, 0.2, 0.3]]], "float32")),
+            "gt_label": phi.to_tensor(np.array([[1]], "int32")),
+            "gt_score": None,
+            "anchors": [10, 13, 16, 30],
+            "anchor_mask": [0, 1],
+            "class_num": 2,
+        },
     }
 )

@@ -1559,6 +1559,23 @@ CASES.update(
             Case((t(2, 3, 5, 4), None), ((2, 2), (1, 2), (1, 0, 0, 1), (1, 1))),
             Case((t(2, 3, 5, 4), t(2, 2)), ((2, 2), (1, 1), (0, 0, 0, 0), (1, 1)), label="real-size"),
         ],
+        "yolo_loss_infer_meta": [
+            Case(
+                (t(2, 14, 4, 4), t(2, 3, 4), t(2, 3, dtype=DataType.INT32), None),
+                ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0),
+            ),
+            Case(
+                (t(2, 14, 4, 4), t(2, 3, 4), t(2, 3, dtype=DataType.INT32), t(2, 3)),
+                ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0), label="score",
+            ),
+        ],
+        "yolo_loss_grad_infer_meta": [
+            Case(
+                (t(2, 14, 4, 4), t(2, 3, 4), t(2, 3, dtype=DataType.INT32), None, t(2, 2, 4, 4),
+                 t(2, 3, dtype=DataType.INT32), t(2)),
+                ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0, 0),
+            ),
+        ],
     }
 )
 MISMATCHES.update(
@@ -1566,6 +1583,10 @@ MISMATCHES.update(
         "gru_unit_infer_meta": Case((t(3, 6), t(4, 2), t(2, 6), None), (2, 1, False), (0, 0, 0)),
         "im2sequence_infer_meta": Case(
             (t(2, 3, 5, 4), t(3, 2)), ((2, 2), (1, 1), (0, 0, 0, 0), (1, 1))
+        ),
+        "yolo_loss_infer_meta": Case(
+            (t(2, 14, 4, 4), t(3, 3, 4), t(2, 3, dtype=DataType.INT32), None),
+            ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0),
         ),
     }
 )

@@ -1125,5 +1125,14 @@ ARGUMENTS.update(
         "im2sequence_grad": lambda f, t: [
             t((2, 2, 4, 3), "float32"), None, t((24, 8), "float32"), [2, 2], [1, 1], [1, 0, 0, 1], [1, 1]
         ],
+        "yolo_loss": lambda f, t: [
+            t((1, 14, 2, 2), "float32"), t((1, 1, 4), "float32") * 0.5, t((1, 1), "int32"), None,
+            [10, 13, 16, 30], [0, 1], 2, 0.7, 32, True, 1.0
+        ],
+        "yolo_loss_grad": lambda f, t: [
+            t((1, 14, 2, 2), "float32"), t((1, 1, 4), "float32") * 0.5, t((1, 1), "int32"), None,
+            t((1, 2, 2, 2), "float32"), t((1, 1), "int32"), t((1,), "float32"),
+            [10, 13, 16, 30], [0, 1], 2, 0.7, 32, True, 1.0
+        ],
     }
 )  # fmt: skip

@@ -1,5 +1,5 @@
 """Writes tests/data/legacy24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results and gradients of
-the legacy24 ops of issue 24 (gru_unit, im2sequence, ...) through the op (``paddle._C_ops``), for every dtype
+the legacy24 ops of issue 24 (gru_unit, im2sequence, yolo_loss) through the op (``paddle._C_ops``), for every dtype
 PaddlePaddle registers on CPU, on small inputs with their edges (each activation, origin_mode,
 no bias, one row).
 
@@ -82,8 +82,38 @@ def im2sequence_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def yolo_loss_cases() -> dict[str, dict[str, Any]]:
+    """yolo_loss for float32 and float64 (gradients for x only: PaddlePaddle's kernel writes
+    none for the boxes and scores): a box of zero size, two boxes at one cell, a box whose best
+    anchor the head does not predict, scores, label smoothing off, a low ignore_thresh and
+    scale_x_y."""
+    out: dict[str, dict[str, Any]] = {}
+    boxes = [0.3, 0.4, 0.2, 0.3, 0.7, 0.2, 0.05, 0.05, 0.5, 0.5, 0.0, 0.2,
+             0.1, 0.9, 0.3, 0.5, 0.12, 0.88, 0.25, 0.45, 0.6, 0.6, 0.1, 0.15]  # fmt: skip
+    anchors = [10, 13, 16, 30, 33, 23, 30, 61]
+    for dtype in ("float32", "float64"):
+        inputs = [
+            tensor("x", _uniform(2 * 24 * 16, 10, -2.0, 2.0), [2, 24, 4, 4], dtype),
+            tensor("gt_box", boxes, [2, 3, 4], dtype, grad=False),
+            tensor("gt_label", [0, 2, 1, 1, 1, 0], [2, 3], "int32", grad=False),
+            tensor("gt_score", _uniform(6, 11, 0.2, 1.0), [2, 3], dtype, grad=False),
+        ]
+        for mask, score, smooth, thresh, scale in (
+            ([3, 0, 1], False, True, 0.7, 1.0),
+            ([3, 0, 1], True, False, 0.1, 1.2),
+            ([1, 2, 0], True, True, 0.3, 1.0),
+        ):
+            key = f"yolo_loss-{dtype}-mask{mask}-score{int(score)}-smooth{int(smooth)}-t{thresh}-s{scale}"
+            out[key.replace(" ", "")] = case(
+                "op", "yolo_loss", inputs,
+                ["$x", "$gt_box", "$gt_label", "$gt_score" if score else None, anchors, mask, 3,
+                 thresh, 32, smooth, scale],
+            )  # fmt: skip
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**gru_unit_cases(), **im2sequence_cases()}
+    return {**gru_unit_cases(), **im2sequence_cases(), **yolo_loss_cases()}
 
 
 def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:

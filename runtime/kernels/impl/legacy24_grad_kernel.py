@@ -11,10 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from phiops.runtime.backends import to_numpy
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import UnimplementedError
 from phiops.runtime.infermeta.legacy24 import im2sequence_output_size
-from phiops.runtime.kernels.impl.legacy24_kernel import FLOATS, gru_unit_weights
+from phiops.runtime.kernels.impl.legacy24_kernel import (
+    FLOATS,
+    gru_unit_weights,
+    yolo_label_targets,
+    yolo_location_targets,
+)
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -105,3 +113,75 @@ def im2sequence_grad_kernel(
                 c : c + (out_w - 1) * strides[1] + 1 : strides[1],
             ] += grad[:, :, :, :, r, c].transpose(0, 3, 1, 2)  # fmt: skip
     return padded[:, :, paddings[0] : paddings[0] + height, paddings[1] : paddings[1] + width]
+
+
+@register_kernel("yolo_loss_grad", dtypes=FLOATS)
+def yolo_loss_grad_kernel(
+    ctx: KernelContext,
+    x: Array,
+    gt_box: Array,
+    gt_label: Array,
+    gt_score: Array | None,
+    objectness_mask: Array,
+    gt_match_mask: Array,
+    loss_grad: Array,
+    anchors: tuple[int, ...],
+    anchor_mask: tuple[int, ...],
+    class_num: int,
+    ignore_thresh: float,
+    downsample_ratio: int,
+    use_label_smooth: bool,
+    scale_x_y: float,
+) -> tuple[Array, Array, Array, Array]:
+    """PHI's YoloLossGradKernel: the assigned cells' location and class gradients written (a
+    later ground truth at the same cell and anchor replaces an earlier one's, as PHI's kernel
+    writes them), then the objectness gradient of every sample the mask keeps; each image scaled
+    by its loss_grad. gt_box, gt_label and gt_score get zero gradients (PHI's kernel writes
+    none)."""
+    xp = ctx.xp
+    dtype = x.dtype
+    n, channels, height, width = x.shape
+    masks = len(anchor_mask)
+    input_size = downsample_ratio * height
+    head = x.reshape(n, masks, 5 + class_num, height, width)
+    grad = xp.zeros(head.shape, dtype)
+    sig = lambda a: 1 / (1 + xp.exp(-a))  # noqa: E731
+    host_box = to_numpy(gt_box)
+    host_label = to_numpy(gt_label)
+    host_match = to_numpy(gt_match_mask)
+    host_score = None if gt_score is None else to_numpy(gt_score)
+    pos, neg = yolo_label_targets(dtype, class_num, use_label_smooth)
+    classes = np.arange(class_num)
+    with np.errstate(over="ignore"):
+        for i, t in zip(*np.nonzero(host_match >= 0)):
+            mask_idx = int(host_match[i, t])
+            gx, gy = host_box[i, t, 0], host_box[i, t, 1]
+            gi = min(int(gx * dtype.type(width)), width - 1)
+            gj = min(int(gy * dtype.type(height)), height - 1)
+            score = dtype.type(1) if host_score is None else host_score[i, t]
+            tx, ty, tw, th, weight = yolo_location_targets(
+                host_box[i, t], anchor_mask[mask_idx], gi, gj, height, input_size, anchors, score
+            )
+            cell = head[i, mask_idx, :, gj, gi]
+            scale = loss_grad[i]
+            grad[i, mask_idx, 0, gj, gi] = (sig(cell[0]) - tx) * weight * scale
+            grad[i, mask_idx, 1, gj, gi] = (sig(cell[1]) - ty) * weight * scale
+            grad[i, mask_idx, 2, gj, gi] = xp.where(cell[2] > tw, 1, -1).astype(dtype) * weight * scale
+            grad[i, mask_idx, 3, gj, gi] = xp.where(cell[3] > th, 1, -1).astype(dtype) * weight * scale
+            targets = xp.asarray(np.where(classes == host_label[i, t], pos, neg).astype(dtype))
+            grad[i, mask_idx, 5:, gj, gi] = (sig(cell[5:]) - targets) * score * scale
+        conf = head[:, :, 4]
+        scale = loss_grad.reshape(n, 1, 1, 1)
+        positive = objectness_mask > dtype.type(1e-5)
+        negative = ~positive & (objectness_mask > dtype.type(-0.5))
+        grad[:, :, 4] = xp.where(
+            positive, (sig(conf) - 1) * objectness_mask * scale,
+            xp.where(negative, sig(conf) * scale, 0),
+        )  # fmt: skip
+    score_grad = None if gt_score is None else xp.zeros_like(gt_score)
+    return (
+        grad.reshape(n, channels, height, width),
+        xp.zeros_like(gt_box),
+        xp.zeros_like(gt_label),
+        score_grad,
+    )

@@ -129,3 +129,152 @@ def im2sequence_kernel(
         return xp.zeros((0, patch), x.dtype)
     return xp.concatenate(pieces, axis=0)
 
+
+
+# -- yolo_loss ----------------------------------------------------------------------------------
+
+
+def yolo_sce(xp: Any, x: Array, label: Any) -> Array:
+    """PHI's SigmoidCrossEntropy: max(x, 0) - x * label + log(1 + exp(-|x|))."""
+    return xp.maximum(x, 0) - x * label + xp.log1p(xp.exp(-xp.abs(x)))
+
+
+def yolo_box_iou(xp: Any, b1: tuple, b2: tuple) -> Array:
+    """PHI's CalcBoxIoU of (cx, cy, w, h) boxes, broadcast: 0 intersection where they miss."""
+    def overlap(c1, w1, c2, w2):
+        return xp.minimum(c1 + w1 / 2, c2 + w2 / 2) - xp.maximum(c1 - w1 / 2, c2 - w2 / 2)
+
+    iw = overlap(b1[0], b1[2], b2[0], b2[2])
+    ih = overlap(b1[1], b1[3], b2[1], b2[3])
+    inter = xp.where((iw < 0) | (ih < 0), 0, iw * ih)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return inter / (b1[2] * b1[3] + b2[2] * b2[3] - inter)
+
+
+def yolo_label_targets(dtype: Any, class_num: int, use_label_smooth: bool) -> tuple[Any, Any]:
+    """(positive, negative) class targets: 1 - s and s with s = min(1 / class_num, 1 / 40)."""
+    if not use_label_smooth:
+        return dtype.type(1.0), dtype.type(0.0)
+    smooth = min(1.0 / float(dtype.type(class_num)), 1.0 / 40)
+    return dtype.type(1.0 - smooth), dtype.type(smooth)
+
+
+def yolo_assignments(
+    gt_box: np.ndarray, anchors, anchor_mask, height: int, width: int, input_size: int
+) -> list[tuple[int, int, int, int, int, int]]:
+    """For each valid ground truth (image, box): (i, t, mask_idx, best_n, gi, gj) as PHI's kernel
+    assigns them, on host arrays; mask_idx -1 where the best anchor is not in anchor_mask. A
+    center at the image's edge (gi or gj past the grid) is kept on the last cell."""
+    dtype = gt_box.dtype
+    pairs = np.asarray(anchors, np.float64).reshape(-1, 2)
+    out = []
+    for i, t in zip(*np.nonzero(~yolo_invalid(gt_box))):
+        gx, gy, gw, gh = gt_box[i, t]
+        gi = min(int(gx * dtype.type(width)), width - 1)
+        gj = min(int(gy * dtype.type(height)), height - 1)
+        an_w = (pairs[:, 0] / input_size).astype(dtype)
+        an_h = (pairs[:, 1] / input_size).astype(dtype)
+        zero = np.zeros_like(an_w)
+        iou = yolo_box_iou(np, (zero, zero, an_w, an_h), (dtype.type(0), dtype.type(0), gw, gh))
+        iou = iou.astype(np.float32)  # PHI keeps it in a float
+        best_n = int(np.argmax(iou)) if iou.max() > 0 else 0
+        mask_idx = list(anchor_mask).index(best_n) if best_n in anchor_mask else -1
+        out.append((int(i), int(t), mask_idx, best_n, gi, gj))
+    return out
+
+
+def yolo_invalid(gt_box: Array) -> Array:
+    """Boxes of width or height below 1e-6, which PHI's kernel skips."""
+    return (gt_box[..., 2].astype(np.float64) < 1e-6) | (gt_box[..., 3].astype(np.float64) < 1e-6)
+
+
+def yolo_location_targets(gt, best_n: int, gi: int, gj: int, grid: int, input_size: int, anchors, score):
+    """(tx, ty, tw, th, weight) of a ground truth at its cell, as PHI's CalcBoxLocationLoss."""
+    gx, gy, gw, gh = gt
+    dtype = gt.dtype.type
+    tx = gx * dtype(grid) - dtype(gi)
+    ty = gy * dtype(grid) - dtype(gj)
+    tw = np.log(gw * dtype(input_size) / dtype(anchors[2 * best_n]))
+    th = np.log(gh * dtype(input_size) / dtype(anchors[2 * best_n + 1]))
+    weight = dtype((2.0 - float(gw * gh)) * float(score))
+    return tx, ty, tw, th, weight
+
+
+@register_kernel(
+    "yolo_loss",
+    dtypes=FLOATS,
+    configure=lambda k: k.output_at(2).set_dtype(D.INT32),
+)
+def yolo_loss_kernel(
+    ctx: KernelContext,
+    x: Array,
+    gt_box: Array,
+    gt_label: Array,
+    gt_score: Array | None,
+    anchors: tuple[int, ...],
+    anchor_mask: tuple[int, ...],
+    class_num: int,
+    ignore_thresh: float,
+    downsample_ratio: int,
+    use_label_smooth: bool,
+    scale_x_y: float,
+) -> tuple[Array, Array, Array]:
+    xp = ctx.xp
+    dtype = x.dtype
+    n, _, height, width = x.shape
+    masks = len(anchor_mask)
+    boxes = gt_box.shape[1]
+    input_size = downsample_ratio * height
+    head = x.reshape(n, masks, 5 + class_num, height, width)
+    scale = dtype.type(np.float32(scale_x_y))
+    bias = dtype.type(np.float32(-0.5 * (float(np.float32(scale_x_y)) - 1.0)))
+    pairs = np.asarray(anchors, np.int64).reshape(-1, 2)[list(anchor_mask)]
+    cols = xp.arange(width, dtype=dtype).reshape(1, 1, 1, width)
+    rows = xp.arange(height, dtype=dtype).reshape(1, 1, height, 1)
+    sig = lambda a: 1 / (1 + xp.exp(-a))  # noqa: E731
+    with np.errstate(over="ignore"):
+        pred = (
+            (cols + sig(head[:, :, 0]) * scale + bias) / dtype.type(height),
+            (rows + sig(head[:, :, 1]) * scale + bias) / dtype.type(height),
+            xp.exp(head[:, :, 2]) * xp.asarray(pairs[:, 0], dtype).reshape(1, masks, 1, 1) / dtype.type(input_size),
+            xp.exp(head[:, :, 3]) * xp.asarray(pairs[:, 1], dtype).reshape(1, masks, 1, 1) / dtype.type(input_size),
+        )  # fmt: skip
+    invalid = yolo_invalid(gt_box)
+    gt = tuple(gt_box[:, None, None, None, :, k] for k in range(4))  # [N, 1, 1, 1, B]
+    iou = yolo_box_iou(xp, tuple(p[..., None] for p in pred), gt)  # [N, M, H, W, B]
+    iou = xp.where(invalid[:, None, None, None, :] | xp.isnan(iou), 0, iou)
+    best = iou.max(axis=-1) if boxes else xp.zeros(pred[0].shape, dtype)
+    objectness = xp.where(best > dtype.type(np.float32(ignore_thresh)), dtype.type(-1), dtype.type(0))
+    loss = xp.zeros((n,), dtype)
+    match = xp.full((n, boxes), -1, np.int32)
+    host_box = to_numpy(gt_box)
+    host_label = to_numpy(gt_label)
+    host_score = None if gt_score is None else to_numpy(gt_score)
+    pos, neg = yolo_label_targets(dtype, class_num, use_label_smooth)
+    classes = np.arange(class_num)
+    for i, t, mask_idx, best_n, gi, gj in yolo_assignments(
+        host_box, anchors, anchor_mask, height, width, input_size
+    ):
+        match[i, t] = mask_idx
+        if mask_idx < 0:
+            continue
+        score = dtype.type(1) if host_score is None else host_score[i, t]
+        tx, ty, tw, th, weight = yolo_location_targets(
+            host_box[i, t], best_n, gi, gj, height, input_size, anchors, score
+        )
+        cell = head[i, mask_idx, :, gj, gi]
+        targets = xp.asarray(np.where(classes == host_label[i, t], pos, neg).astype(dtype))
+        loss[i] += (
+            (yolo_sce(xp, cell[0], tx) + yolo_sce(xp, cell[1], ty)) * weight
+            + (xp.abs(tw - cell[2]) + xp.abs(th - cell[3])) * weight
+            + (yolo_sce(xp, cell[5:], targets) * score).sum()
+        )
+        objectness[i, mask_idx, gj, gi] = score
+    conf = head[:, :, 4]
+    positive = objectness > dtype.type(1e-5)
+    negative = ~positive & (objectness > dtype.type(-0.5))
+    obj_loss = xp.where(positive, yolo_sce(xp, conf, dtype.type(1)) * objectness, 0) + xp.where(
+        negative, yolo_sce(xp, conf, dtype.type(0)), 0
+    )
+    loss = loss + obj_loss.reshape(n, -1).sum(axis=1).astype(dtype)
+    return loss.astype(dtype, copy=False), objectness, match
