@@ -1,8 +1,9 @@
 """``phiops.vision.ops`` (``paddle.vision.ops``): nms, roi_align, roi_pool and the RoIAlign and
 RoIPool layers, yolo_box, prior_box, box_coder, matrix_nms, generate_proposals, psroi_pool and
 the PSRoIPool layer, with PaddlePaddle 3.3.1's signatures, over the ops of the same names
-(phiops._C_ops). The rest of PaddlePaddle's module (deform_conv2d, distribute_fpn_proposals,
-yolo_loss, read_file, decode_jpeg) is not here yet: their ops are not implemented."""
+(phiops._C_ops). yolo_loss (issue 24, legacy24) is here too. The rest of PaddlePaddle's module (deform_conv2d,
+distribute_fpn_proposals, read_file, decode_jpeg) is not here yet: their ops are not
+implemented."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ __all__ = [
     "generate_proposals",
     "psroi_pool",
     "PSRoIPool",
+    "yolo_loss",
 ]
 
 
@@ -364,3 +366,44 @@ class PSRoIPool(Layer):
 
     def forward(self, x: Tensor, boxes: Tensor, boxes_num: Tensor) -> Tensor:
         return psroi_pool(x, boxes, boxes_num, self.output_size, self.spatial_scale)
+
+
+def yolo_loss(
+    x: Tensor,
+    gt_box: Tensor,
+    gt_label: Tensor,
+    anchors: Sequence[int],
+    anchor_mask: Sequence[int],
+    class_num: int,
+    ignore_thresh: float,
+    downsample_ratio: int,
+    gt_score: Tensor | None = None,
+    use_label_smooth: bool = True,
+    name: str | None = None,
+    scale_x_y: float = 1.0,
+) -> Tensor:
+    """The YOLOv3 loss [N] of each image of the detection head ``x`` [N, len(anchor_mask) *
+    (5 + class_num), H, W] against the ground-truth boxes ``gt_box`` [N, B, 4] (center x, center
+    y, width, height relative to the image), their int32 classes ``gt_label`` [N, B] and their
+    scores ``gt_score`` [N, B] (1 when None) (op yolo_loss, whose docstring says how each term
+    is computed); ``anchors`` are (width, height) pixel pairs, ``anchor_mask`` the indices of
+    this head's anchors among them."""
+    for label, value in (("anchors", anchors), ("anchor_mask", anchor_mask)):
+        if not isinstance(value, (list, tuple)):
+            raise InvalidArgumentError(
+                f"yolo_loss(): argument '{label}' must be a list or tuple of ints, got "
+                f"{type(value).__name__}"
+            )
+    return _phi.yolo_loss(
+        x,
+        gt_box,
+        gt_label,
+        gt_score,
+        list(anchors),
+        list(anchor_mask),
+        class_num,
+        ignore_thresh,
+        downsample_ratio,
+        use_label_smooth,
+        scale_x_y,
+    )

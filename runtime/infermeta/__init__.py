@@ -38,6 +38,7 @@ from phiops.runtime.infermeta import (
     detect24,
 
     seq24,
+    legacy24,
     ternary,
     unary,
     view24,
@@ -96,6 +97,9 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         grad2,
+
+
+        legacy24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

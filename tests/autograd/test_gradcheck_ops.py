@@ -631,6 +631,10 @@ CASES = CASES + INTERP24_CASES
 CASES = CASES + QUANT24_CASES
 
 from tests.autograd.cases_view24 import VIEW24_CASES  # noqa: E402
+from tests.autograd.cases_legacy24 import LEGACY24_CASES  # noqa: E402
+
+CASES = CASES + LEGACY24_CASES
+
 
 CASES = CASES + VIEW24_CASES
 

@@ -295,6 +295,29 @@ _OVERRIDES.update(
     }
 )
 
+
+# the legacy24 ops of issue 24: gru_unit's [N, 3D] input, [N, D] hidden_prev, [D, 3D] weight
+_OVERRIDES.update(
+    {
+        "gru_unit": {
+            "input": _tensor(shape=(2, 6)),
+            "hidden_prev": _tensor(shape=(2, 2)),
+            "weight": _tensor(shape=(2, 6)),
+            "bias": None,
+        },
+        "im2sequence": {"x": _tensor(shape=(1, 2, 3, 3)), "y": None, "kernels": [2, 2]},
+        "yolo_loss": {
+            "x": _tensor(shape=(1, 14, 2, 2)),
+            "gt_box": phi.to_tensor(np.array([[[0.3, 0.4, 0.2, 0.3]]], "float32")),
+            "gt_label": phi.to_tensor(np.array([[1]], "int32")),
+            "gt_score": None,
+            "anchors": [10, 13, 16, 30],
+            "anchor_mask": [0, 1],
+            "class_num": 2,
+        },
+    }
+)
+
 # interp_antialias (issue 25/24): a 4-D x, downsampled
 _OVERRIDES["interp_antialias"] = {
     "x": _tensor(shape=(1, 1, 4, 4)), "size_tensor": [], "out_h": 2, "out_w": 3,

@@ -1544,6 +1544,53 @@ MISMATCHES.update(
     }
 )
 
+# the legacy24 ops of issue 24 (runtime/infermeta/legacy24.py)
+CASES.update(
+    {
+        "gru_unit_infer_meta": [
+            Case((t(3, 6), t(3, 2), t(2, 6), t(1, 6)), (2, 1, False), (0, 0, 0)),
+            Case((t(3, 6), t(3, 2), t(2, 6), None), (0, 3, True), (0, 0, 0), label="no-bias"),
+        ],
+        "gru_unit_grad_infer_meta": [
+            Case((t(3, 6), t(3, 2), t(2, 6), t(1, 6)), (), (0, 0, 0, 0)),
+            Case((t(3, 6), t(3, 2), t(2, 6), None), (), (0, 0, 0, 0), label="no-bias"),
+        ],
+        "im2sequence_infer_meta": [
+            Case((t(2, 3, 5, 4), None), ((2, 2), (1, 2), (1, 0, 0, 1), (1, 1))),
+            Case((t(2, 3, 5, 4), t(2, 2)), ((2, 2), (1, 1), (0, 0, 0, 0), (1, 1)), label="real-size"),
+        ],
+        "yolo_loss_infer_meta": [
+            Case(
+                (t(2, 14, 4, 4), t(2, 3, 4), t(2, 3, dtype=DataType.INT32), None),
+                ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0),
+            ),
+            Case(
+                (t(2, 14, 4, 4), t(2, 3, 4), t(2, 3, dtype=DataType.INT32), t(2, 3)),
+                ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0), label="score",
+            ),
+        ],
+        "yolo_loss_grad_infer_meta": [
+            Case(
+                (t(2, 14, 4, 4), t(2, 3, 4), t(2, 3, dtype=DataType.INT32), None, t(2, 2, 4, 4),
+                 t(2, 3, dtype=DataType.INT32), t(2)),
+                ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0, 0),
+            ),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "gru_unit_infer_meta": Case((t(3, 6), t(4, 2), t(2, 6), None), (2, 1, False), (0, 0, 0)),
+        "im2sequence_infer_meta": Case(
+            (t(2, 3, 5, 4), t(3, 2)), ((2, 2), (1, 1), (0, 0, 0, 0), (1, 1))
+        ),
+        "yolo_loss_infer_meta": Case(
+            (t(2, 14, 4, 4), t(3, 3, 4), t(2, 3, dtype=DataType.INT32), None),
+            ((10, 13, 16, 30), (0, 1), 2, 0.7, 32, True, 1.0), (0, 0, 0),
+        ),
+    }
+)
+
 # the grad2 family of issue 24 (runtime/infermeta/grad2.py)
 CASES["general_quinary_grad_infer_meta"] = [
     Case((t(2, 3), t(3), t(2, 3), t(2, 3), t(3)), (), (0, 0, 0, 0, 0)),

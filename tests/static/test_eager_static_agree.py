@@ -619,6 +619,33 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the legacy24 ops of issue 24
+ARGUMENTS.update(
+    {
+        "gru_unit": lambda f, t: [
+            t((3, 6), "float32"), t((3, 2), "float32"), t((2, 6), "float32"), t((1, 6), "float32"),
+            2, 1, False
+        ],
+        "gru_unit_grad": lambda f, t: [
+            t((3, 6), "float32"), t((3, 2), "float32"), t((2, 6), "float32"), t((1, 6), "float32"),
+            t((3, 6), "float32"), t((3, 2), "float32"), t((3, 2), "float32"), 2, 1, False
+        ],
+        "im2sequence": lambda f, t: [t((2, 2, 4, 3), "float32"), None, [2, 2], [1, 1], [1, 0, 0, 1], [1, 1]],
+        "im2sequence_grad": lambda f, t: [
+            t((2, 2, 4, 3), "float32"), None, t((24, 8), "float32"), [2, 2], [1, 1], [1, 0, 0, 1], [1, 1]
+        ],
+        "yolo_loss": lambda f, t: [
+            t((1, 14, 2, 2), "float32"), t((1, 1, 4), "float32") * 0.5, t((1, 1), "int32"), None,
+            [10, 13, 16, 30], [0, 1], 2, 0.7, 32, True, 1.0
+        ],
+        "yolo_loss_grad": lambda f, t: [
+            t((1, 14, 2, 2), "float32"), t((1, 1, 4), "float32") * 0.5, t((1, 1), "int32"), None,
+            t((1, 2, 2, 2), "float32"), t((1, 1), "int32"), t((1,), "float32"),
+            [10, 13, 16, 30], [0, 1], 2, 0.7, 32, True, 1.0
+        ],
+    }
+)  # fmt: skip
+
 # the manip24 ops of issue 24: index int64 (0 or 1) valid along axis 0, [rows, 1] int32 ids
 ARGUMENTS.update(
     {
