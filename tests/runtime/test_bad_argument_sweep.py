@@ -379,6 +379,9 @@ _OVERRIDES.update(
         "fused_softmax_mask": {"x": _tensor(shape=(1, 2, 3, 4)), "mask": _tensor(shape=(1, 1, 3, 4))},
         "segment_pool": {"segment_ids": _LENGTHS(0, 1)},
         "send_u_recv": {"src_index": _LENGTHS(0, 1), "dst_index": _LENGTHS(1, 1)},
+        "send_ue_recv": {"y": _tensor(shape=(2, 1)), "src_index": _LENGTHS(0, 1),
+                         "dst_index": _LENGTHS(1, 1)},
+        "send_uv": {"src_index": _LENGTHS(0, 1), "dst_index": _LENGTHS(1, 1)},
     }
 )  # fmt: skip
 
