@@ -1,8 +1,9 @@
 """``phiops.geometric`` (``paddle.geometric``): PaddlePaddle 3.3.1's segment pooling,
 ``segment_sum``, ``segment_mean``, ``segment_max`` and ``segment_min`` (op ``segment_pool``;
 ``paddle.incubate`` has the same functions) and message passing ``send_u_recv``,
-``send_ue_recv`` and ``send_uv`` (ops of the same names). PaddlePaddle's sampling functions
-(``reindex_graph``, ``sample_neighbors``, ...) are not in phiops yet."""
+``send_ue_recv`` and ``send_uv`` (ops of the same names), and ``reindex_graph`` and
+``reindex_heter_graph`` (op ``reindex_graph``). PaddlePaddle's sampling functions
+(``sample_neighbors``, ``weighted_sample_neighbors``) are not in phiops yet."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ __all__ = [
     "send_u_recv",
     "send_ue_recv",
     "send_uv",
+    "reindex_graph",
+    "reindex_heter_graph",
 ]
 
 
@@ -140,6 +143,37 @@ def send_uv(
     message_op is a ValueError, as in PaddlePaddle."""
     x, y, op = _message(x, y, message_op)
     return _C_ops.send_uv(x, y, src_index, dst_index, op)
+
+
+def reindex_graph(
+    x: Tensor,
+    neighbors: Tensor,
+    count: Tensor,
+    value_buffer: Tensor | None = None,
+    index_buffer: Tensor | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Renumbers a sampled graph from 0: the center nodes ``x`` first, then the ``neighbors``
+    not among them in the order they first appear; ``count`` (int32) gives each center node's
+    number of neighbors. Returns (reindex_src, reindex_dst, out_nodes). The buffers are the GPU
+    kernel's scratch space and change nothing here."""
+    return _C_ops.reindex_graph(x, neighbors, count, value_buffer, index_buffer)
+
+
+def reindex_heter_graph(
+    x: Tensor,
+    neighbors: list[Tensor],
+    count: list[Tensor],
+    value_buffer: Tensor | None = None,
+    index_buffer: Tensor | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """reindex_graph over several edge types: ``neighbors`` and ``count`` hold one tensor per
+    type (each count one entry per center node), numbered together."""
+    return _C_ops.reindex_graph(
+        x, _phiops.concat(neighbors, axis=0), _phiops.concat(count, axis=0), value_buffer,
+        index_buffer,
+    )  # fmt: skip
 
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -7,12 +7,13 @@ from __future__ import annotations
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.binary import broadcast_dims
-from phiops.runtime.infermeta.dims import extents_match
+from phiops.runtime.infermeta.dims import UNKNOWN, extents_match
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
     "send_ue_recv_infer_meta",
     "send_uv_infer_meta",
+    "graph_reindex_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -128,3 +129,37 @@ def send_uv_infer_meta(
     _same_dtype(x, y)
     _message_op(message_op)
     _set(out, (edges,) + trailing, x.dtype, x)
+
+
+def graph_reindex_infer_meta(
+    x: MetaTensor,
+    neighbors: MetaTensor,
+    count: MetaTensor,
+    hashtable_value: MetaTensor | None,
+    hashtable_index: MetaTensor | None,
+    reindex_src: MetaTensor,
+    reindex_dst: MetaTensor,
+    out_nodes: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """``reindex_src`` and ``reindex_dst`` [neighbors' length], ``out_nodes`` [-1] (the number
+    of distinct nodes is known only when the kernel runs), all of x's dtype (PHI's
+    GraphReindexInferMeta)."""
+    for name, t in (("x", x), ("neighbors", neighbors), ("count", count)):
+        if len(t.dims) != 1:
+            raise InvalidArgumentError(
+                f"argument '{name}' must be a 1-D tensor, got shape {list(t.dims)}"
+            )
+    _dtype_in(x, "x", _INDEX_DTYPES)
+    if neighbors.dtype is not x.dtype:
+        raise InvalidArgumentError(
+            f"argument 'neighbors' must have the dtype of x ({x.dtype.name.lower()}), "
+            f"got {neighbors.dtype.name.lower()}"
+        )
+    _dtype_in(count, "count", (DataType.INT32,))
+    for name, t in (("hashtable_value", hashtable_value), ("hashtable_index", hashtable_index)):
+        if t is not None:
+            _dtype_in(t, name, (DataType.INT32,))
+    _set(reindex_src, (neighbors.dims[0],), x.dtype, x)
+    _set(reindex_dst, (neighbors.dims[0],), x.dtype, x)
+    _set(out_nodes, (UNKNOWN,), x.dtype, x)

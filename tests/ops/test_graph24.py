@@ -131,3 +131,60 @@ def test_send_uv_edges_and_bad_input() -> None:
         C.send_uv(t(x), t(y), t(np.array([0.0, 1.0])), t(np.array([0, 1])), "ADD")
     with pytest.raises(ValueError, match="message_op should be"):
         phiops.geometric.send_uv(t(x), t(x), t(np.array([0])), t(np.array([0])), "pow")
+
+
+# -- reindex_graph ------------------------------------------------------------------------------
+
+
+def reindex_reference(x: np.ndarray, neighbors: np.ndarray, count: np.ndarray):
+    ids = {int(node): i for i, node in enumerate(x)}  # a node held twice keeps its last place
+    nodes = [int(node) for node in x]
+    for node in neighbors:
+        if int(node) not in ids:
+            ids[int(node)] = len(nodes)
+            nodes.append(int(node))
+    src = [ids[int(node)] for node in neighbors]
+    dst = [ids[int(x[i % len(x)])] for i, c in enumerate(count) for _ in range(c)]
+    return src, dst, nodes
+
+
+@op_test("reindex_graph", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("graph_reindex"), ids=lambda d: d.name.lower())
+def test_reindex_graph_numbers_centers_then_new_neighbors(dtype: DataType) -> None:
+    rng = np.random.default_rng(26)
+    x = rng.permutation(20)[:4].astype(dtype.numpy_dtype)
+    count = np.array([3, 0, 2, 4], np.int32)
+    neighbors = rng.integers(0, 20, int(count.sum())).astype(dtype.numpy_dtype)
+    got = C.reindex_graph(t(x), t(neighbors), t(count), None, None)
+    assert [o.dtype for o in got] == [dtype] * 3
+    assert [o.numpy().tolist() for o in got] == list(reindex_reference(x, neighbors, count))
+
+
+@op_test("reindex_graph", kind="edge")
+def test_reindex_graph_edges_and_bad_input() -> None:
+    x, count = np.array([4, 7]), np.array([1, 2], np.int32)
+    heter = phiops.geometric.reindex_heter_graph(
+        t(x), [t(np.array([7, 1, 4])), t(np.array([9, 1]))], [t(count), t(np.ones(2, np.int32))]
+    )
+    expected = reindex_reference(x, np.array([7, 1, 4, 9, 1]), np.array([1, 2, 1, 1]))
+    assert [o.numpy().tolist() for o in heter] == list(expected)
+    empty = C.reindex_graph(t(np.zeros(0, np.int64)), t(np.zeros(0, np.int64)),
+                            t(np.zeros(0, np.int32)), None, None)  # fmt: skip
+    assert [o.shape for o in empty] == [[0], [0], [0]]
+    buffers = t(np.zeros(8, np.int32))
+    with_buffers = phiops.geometric.reindex_graph(t(x), t(np.array([1, 4, 1])), t(count), buffers,
+                                                  buffers)  # fmt: skip
+    assert with_buffers[2].numpy().tolist() == [4, 7, 1]
+    three = t(np.array([1, 4, 1]))
+    with pytest.raises(InvalidArgumentError, match="'count' must sum to the number of neighbors"):
+        C.reindex_graph(t(x), three, t(np.array([1, 1], np.int32)), None, None)
+    with pytest.raises(InvalidArgumentError, match="'count' must hold a multiple of x's 2 nodes"):
+        C.reindex_graph(t(x), three, t(np.array([3], np.int32)), None, None)
+    with pytest.raises(InvalidArgumentError, match="'count' must be >= 0"):
+        C.reindex_graph(t(x), three, t(np.array([4, -1], np.int32)), None, None)
+    with pytest.raises(InvalidArgumentError, match="'count' must be int32"):
+        C.reindex_graph(t(x), three, t(count.astype(np.int64)), None, None)
+    with pytest.raises(InvalidArgumentError, match="'neighbors' must have the dtype of x"):
+        C.reindex_graph(t(x), t(np.array([1, 4, 1], np.int32)), t(count), None, None)
+    with pytest.raises(InvalidArgumentError, match="'x' must be a 1-D tensor"):
+        C.reindex_graph(t(x.reshape(2, 1)), three, t(count), None, None)

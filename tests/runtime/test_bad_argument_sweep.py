@@ -382,6 +382,8 @@ _OVERRIDES.update(
         "send_ue_recv": {"y": _tensor(shape=(2, 1)), "src_index": _LENGTHS(0, 1),
                          "dst_index": _LENGTHS(1, 1)},
         "send_uv": {"src_index": _LENGTHS(0, 1), "dst_index": _LENGTHS(1, 1)},
+        "reindex_graph": {"x": _LENGTHS(3, 5), "neighbors": _LENGTHS(5, 1, 2),
+                          "count": phi.to_tensor(np.array([2, 1], "int32"))},
     }
 )  # fmt: skip
 

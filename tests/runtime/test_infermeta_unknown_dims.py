@@ -1274,6 +1274,9 @@ CASES.update(
         "send_uv_infer_meta": [
             Case((t(4, 3), t(5, 1), t(6, dtype=I64), t(6, dtype=I64)), ("ADD",), (0,)),
         ],
+        "graph_reindex_infer_meta": [
+            Case((t(3, dtype=I64), t(7, dtype=I64), t(3, dtype=I32), None, None), (), (0, 0, 0)),
+        ],
     }
 )  # fmt: skip
 MISMATCHES.update(

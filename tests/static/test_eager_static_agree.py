@@ -1107,6 +1107,8 @@ ARGUMENTS.update(
             t((2, 3), "float32"), t((4, 1), "float32"), t((4,), "int64"), t((4,), "int64"), None,
             None, t((2, 3), "float32"), "MUL", "SUM"
         ],
+        # _array's (4,) int32 counts are [0, 1, 1, 1]: three neighbors
+        "reindex_graph": lambda f, t: [t((4,), "int64"), t((3,), "int64"), t((4,), "int32"), None, None],
         "send_uv": lambda f, t: [t((2, 3), "float32"), t((2, 1), "float32"), t((4,), "int64"), t((4,), "int64"), "MUL"],
         "send_uv_grad": lambda f, t: [
             t((2, 3), "float32"), t((2, 1), "float32"), t((4,), "int64"), t((4,), "int64"),

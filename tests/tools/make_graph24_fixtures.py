@@ -1,5 +1,5 @@
 """Writes tests/data/graph24/paddle_3_3_1.json: PaddlePaddle 3.3.1's results (and gradients,
-for the float dtypes) of the graph24 ops of issue 24 (send_ue_recv, send_uv) through the op
+for the float dtypes) of the graph24 ops of issue 24 (send_ue_recv, send_uv, reindex_graph) through the op
 (``paddle._C_ops``) and ``paddle.geometric``, for every dtype PaddlePaddle registers on CPU, on
 inputs with their edges (ties for MAX/MIN, rows receiving nothing, out_size, [edges, 1]
 indices, broadcast trailing dims).
@@ -100,8 +100,35 @@ def geometric_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def reindex_cases() -> dict[str, dict[str, Any]]:
+    """reindex_graph: both dtypes, a node held twice in x, no neighbors, through
+    paddle.geometric too."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("int32", "int64"):
+        x = tensor("x", [0, 5, 9], [3], dtype)
+        neighbors = tensor("neighbors", [8, 9, 0, 4, 7, 6, 7], [7], dtype)
+        count = tensor("count", [2, 3, 2], [3], "int32")
+        for via in ("op", "geometric"):
+            out[f"reindex_graph-{via}-{dtype}"] = case(
+                via, "reindex_graph", [x, neighbors, count],
+                ["$x", "$neighbors", "$count"] + ([None, None] if via == "op" else []),
+            )  # fmt: skip
+        out[f"reindex_graph-twice-{dtype}"] = case(
+            "op", "reindex_graph",
+            [tensor("x", [3, 3], [2], dtype), tensor("neighbors", [3, 1, 1], [3], dtype),
+             tensor("count", [1, 2], [2], "int32")],
+            ["$x", "$neighbors", "$count", None, None],
+        )  # fmt: skip
+        out[f"reindex_graph-no-neighbors-{dtype}"] = case(
+            "op", "reindex_graph",
+            [x, tensor("neighbors", [], [0], dtype), tensor("count", [0, 0, 0], [3], "int32")],
+            ["$x", "$neighbors", "$count", None, None],
+        )  # fmt: skip
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**send_cases(), **geometric_cases()}
+    return {**send_cases(), **geometric_cases(), **reindex_cases()}
 
 
 def main() -> None:

@@ -12,6 +12,14 @@ PHI's semantics, checked against 3.3.1:
   reshapes both to one rank first, so its results agree).
 - send_uv: one message per edge, x's row at its source combined with y's row at its
   destination.
+- graph_reindex (op reindex_graph): out_nodes is x followed by the neighbors not in x, in the
+  order they first appear; each node's new id is its position there (a node x holds twice
+  takes its last position, as 3.3.1's hash map does). reindex_src holds each neighbor's id;
+  count[i] (i over len(count), a multiple of len(x), as reindex_heter_graph concatenates one
+  count per edge type) gives x[i % len(x)]'s neighbors, so reindex_dst repeats that node's id
+  count[i] times. Counts that do not sum to the neighbors' length are InvalidArgumentErrors
+  (3.3.1 leaves reindex_dst partly unwritten). The hashtable buffers are the GPU kernel's
+  scratch space: the CPU kernel, 3.3.1's too, ignores them.
 """
 
 from __future__ import annotations
@@ -124,3 +132,60 @@ def send_uv_kernel(
     src, dst = edge_ends(xp, src_index, dst_index)
     check_edges(xp, src, dst, x.shape[0], y.shape[0])
     return combine(xp, x[src], y[dst], message_op).astype(x.dtype)
+
+
+def _node_ids(xp: Any, x: Array, neighbors: Array) -> tuple[Array, Array, Array]:
+    """(out_nodes, sorted node values, their ids) for graph_reindex."""
+    n = x.shape[0]
+    reversed_values, reversed_first = xp.unique(x[::-1], return_index=True)
+    x_ids = (n - 1 - reversed_first).astype(xp.int64)
+    values, first = xp.unique(neighbors, return_index=True)
+    new = ~xp.isin(values, reversed_values)
+    new_values, new_first = values[new], first[new]
+    order = xp.argsort(new_first, kind="stable")
+    new_values = new_values[order]
+    new_ids = n + xp.arange(new_values.shape[0], dtype=xp.int64)
+    keys = xp.concatenate([reversed_values, new_values])
+    ids = xp.concatenate([x_ids, new_ids])
+    by_key = xp.argsort(keys, kind="stable")
+    return xp.concatenate([x, new_values]), keys[by_key], ids[by_key]
+
+
+@register_kernel(
+    "graph_reindex", dtypes=(D.INT32, D.INT64), configure=index_inputs(2, 3, 4)
+)
+def graph_reindex_kernel(
+    ctx: KernelContext,
+    x: Array,
+    neighbors: Array,
+    count: Array,
+    hashtable_value: Array | None,
+    hashtable_index: Array | None,
+) -> tuple[Array, Array, Array]:
+    xp = ctx.xp
+    n = x.shape[0]
+    if n == 0 and count.shape[0]:
+        raise InvalidArgumentError(
+            f"argument 'count' must be empty when x is, got {count.shape[0]} counts"
+        )
+    if n and count.shape[0] % n:
+        raise InvalidArgumentError(
+            f"argument 'count' must hold a multiple of x's {n} nodes (one count per node and "
+            f"edge type), got {count.shape[0]}"
+        )
+    counts = count.astype(xp.int64)
+    if counts.size and bool(xp.any(counts < 0)):
+        raise InvalidArgumentError(f"argument 'count' must be >= 0, got {int(xp.min(counts))}")
+    total = int(counts.sum())
+    if total != neighbors.shape[0]:
+        raise InvalidArgumentError(
+            f"argument 'count' must sum to the number of neighbors ({neighbors.shape[0]}), "
+            f"got {total}"
+        )
+    out_nodes, keys, ids = _node_ids(xp, x, neighbors)
+    reindex_src = ids[xp.searchsorted(keys, neighbors)] if total else xp.zeros(0, xp.int64)
+    centers = ids[xp.searchsorted(keys, x)] if n else xp.zeros(0, xp.int64)
+    if counts.size:
+        centers = xp.tile(centers, counts.shape[0] // n)
+    reindex_dst = xp.repeat(centers, counts)
+    return reindex_src.astype(x.dtype), reindex_dst.astype(x.dtype), out_nodes.astype(x.dtype)
