@@ -18,6 +18,8 @@ from phiops.runtime.infermeta import (
     dist30,
     fftspecial,
     grad2,
+
+    graph24,
     linalg,
     losscum,
     nnmisc,
@@ -78,6 +80,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         losscum,
         nnmisc,
         fftspecial,
+        graph24,
         normup,
         convpool,
         search24,

@@ -610,6 +610,7 @@ from tests.autograd.cases_dist30 import DIST30_CASES  # noqa: E402
 
 CASES = CASES + DIST30_CASES
 
+from tests.autograd.cases_graph24 import GRAPH24_CASES  # noqa: E402
 from tests.autograd.cases_quant24 import QUANT24_CASES  # noqa: E402
 from tests.autograd.cases_seq24 import SEQ24_CASES  # noqa: E402
 from tests.autograd.cases_random24 import RANDOM24_CASES  # noqa: E402
@@ -637,6 +638,9 @@ CASES = CASES + LEGACY24_CASES
 
 
 CASES = CASES + VIEW24_CASES
+
+
+CASES = CASES + GRAPH24_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)

@@ -35,6 +35,7 @@ CANNOT_CARRY: dict[tuple[str, str], str] = {
     },
 
     ("gather_tree", "int32"): "parents must have ids' dtype; the baseline's stay int64 (test_seq24)",
+    ("reindex_graph", "int32"): "neighbors must have x's dtype; the baseline's stay int64 (test_graph24)",
     ("ctc_align", "int32"): "input_length must have input's dtype; the baseline's stays int64 (test_seq24)",
     ("chunk_eval", "int64"): "data_type float32 selects the float32 kernel, as PaddlePaddle's (test_seq24)",
     ("fused_softmax_mask", "float64"): "its float mask keeps the baseline's float32 (test_seq24)",

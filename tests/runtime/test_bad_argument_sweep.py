@@ -407,6 +407,11 @@ _OVERRIDES.update(
         "fused_softmax_mask": {"x": _tensor(shape=(1, 2, 3, 4)), "mask": _tensor(shape=(1, 1, 3, 4))},
         "segment_pool": {"segment_ids": _LENGTHS(0, 1)},
         "send_u_recv": {"src_index": _LENGTHS(0, 1), "dst_index": _LENGTHS(1, 1)},
+        "send_ue_recv": {"y": _tensor(shape=(2, 1)), "src_index": _LENGTHS(0, 1),
+                         "dst_index": _LENGTHS(1, 1)},
+        "send_uv": {"src_index": _LENGTHS(0, 1), "dst_index": _LENGTHS(1, 1)},
+        "reindex_graph": {"x": _LENGTHS(3, 5), "neighbors": _LENGTHS(5, 1, 2),
+                          "count": phi.to_tensor(np.array([2, 1], "int32"))},
     }
 )  # fmt: skip
 

@@ -1266,6 +1266,17 @@ CASES.update(
             Case((t(4, 3), t(6, dtype=I64), t(6, dtype=I64)), ("SUM", (0,)), (0, 0)),
             Case((t(4, 3), t(6, dtype=I64), t(6, dtype=I64)), ("MAX", (7,)), (0, 0), label="size"),
         ],
+        "send_ue_recv_infer_meta": [
+            Case((t(4, 3), t(6, 1), t(6, dtype=I64), t(6, dtype=I64)), ("ADD", "SUM", (0,)), (0, 0)),
+            Case((t(4, 1, 3), t(6, 2, 1), t(6, 1, dtype=I64), t(6, 1, dtype=I64)),
+                 ("MUL", "MAX", (7,)), (0, 0), label="size"),
+        ],
+        "send_uv_infer_meta": [
+            Case((t(4, 3), t(5, 1), t(6, dtype=I64), t(6, dtype=I64)), ("ADD",), (0,)),
+        ],
+        "graph_reindex_infer_meta": [
+            Case((t(3, dtype=I64), t(7, dtype=I64), t(3, dtype=I32), None, None), (), (0, 0, 0)),
+        ],
     }
 )  # fmt: skip
 MISMATCHES.update(
@@ -1290,6 +1301,10 @@ MISMATCHES.update(
         "send_u_recv_infer_meta": Case(
             (t(4, 3), t(6, dtype=I64), t(5, dtype=I64)), ("SUM", (0,)), (0, 0)
         ),
+        "send_ue_recv_infer_meta": Case(
+            (t(4, 3), t(6, 1), t(6, dtype=I64), t(5, dtype=I64)), ("ADD", "SUM", (0,)), (0, 0)
+        ),
+        "send_uv_infer_meta": Case((t(4, 3), t(5, 1), t(6, dtype=I64), t(5, dtype=I64)), ("ADD",), (0,)),
     }
 )  # fmt: skip
 

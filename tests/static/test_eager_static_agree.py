@@ -1145,6 +1145,21 @@ ARGUMENTS.update(
         "fused_softmax_mask": lambda f, t: [t((1, 2, 3, 4), "float32"), t((1, 1, 3, 4), "float32")],
         "segment_pool": lambda f, t: [t((2, 3), "float32"), t((2,), "int64") * 0, "MEAN"],
         "send_u_recv": lambda f, t: [t((2, 3), "float32"), t((4,), "int64"), t((4,), "int64"), "MEAN", [0]],
+        "send_ue_recv": lambda f, t: [
+            t((2, 3), "float32"), t((4, 1), "float32"), t((4,), "int64"), t((4,), "int64"), "MUL",
+            "MEAN", [0]
+        ],
+        "send_ue_recv_grad": lambda f, t: [
+            t((2, 3), "float32"), t((4, 1), "float32"), t((4,), "int64"), t((4,), "int64"), None,
+            None, t((2, 3), "float32"), "MUL", "SUM"
+        ],
+        # _array's (4,) int32 counts are [0, 1, 1, 1]: three neighbors
+        "reindex_graph": lambda f, t: [t((4,), "int64"), t((3,), "int64"), t((4,), "int32"), None, None],
+        "send_uv": lambda f, t: [t((2, 3), "float32"), t((2, 1), "float32"), t((4,), "int64"), t((4,), "int64"), "MUL"],
+        "send_uv_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 1), "float32"), t((4,), "int64"), t((4,), "int64"),
+            t((4, 3), "float32"), "MUL"
+        ],
         "send_u_recv_grad": lambda f, t: [
             t((2, 3), "float32"), t((4,), "int64"), t((4,), "int64"), None, None,
             t((2, 3), "float32"), "SUM"
