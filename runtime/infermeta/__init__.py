@@ -34,6 +34,7 @@ from phiops.runtime.infermeta import (
 
     quant24b,
     search24,
+    train24,
     detect24,
 
     seq24,
@@ -90,6 +91,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         manip24,
 
         quant24b,
+
+        train24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
