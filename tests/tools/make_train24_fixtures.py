@@ -249,6 +249,7 @@ def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
     outs = list(result) if isinstance(result, (tuple, list)) else [result]
     picked = [outs[i] for i in case["record"]]
     recorded: dict[str, Any] = {
+        "fn": case["fn"],
         "outs": [
             {
                 "dtype": dtype_name(out.dtype),
