@@ -16,6 +16,7 @@ __all__ = [
     "update_loss_scaling_infer_meta",
     "norm_infer_meta",
     "accuracy_infer_meta",
+    "auc_infer_meta",
 ]
 
 _RUNTIME = MetaConfig()
@@ -157,3 +158,61 @@ def accuracy_infer_meta(
     _set(accuracy, (), DataType.FLOAT32, x)
     _set(correct, (), DataType.INT32, x)
     _set(total, (), DataType.INT32, x)
+
+
+def auc_infer_meta(
+    x: MetaTensor,
+    label: MetaTensor,
+    stat_pos: MetaTensor,
+    stat_neg: MetaTensor,
+    ins_tag_weight: MetaTensor | None,
+    curve: str,
+    num_thresholds: int,
+    slide_steps: int,
+    auc: MetaTensor,
+    stat_pos_out: MetaTensor,
+    stat_neg_out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """auc a float64 0-D; the histograms int64, [1, num_thresholds + 1] without slide_steps,
+    else [(1 + slide_steps) * (num_thresholds + 1) + 1] (3.3.1's shapes)."""
+    if len(x.dims) != 2 or numel(x.dims) == 0:
+        raise InvalidArgumentError(
+            f"argument 'x' must be non-empty predictions [N, 1] or [N, 2], got dims {list(x.dims)}"
+        )
+    if x.dims[1] > 2:
+        raise InvalidArgumentError(
+            f"argument 'x' must have 1 or 2 columns (binary classification), got {x.dims[1]}"
+        )
+    if (
+        numel(label.dims) == 0
+        or not label.dims
+        or not extents_match(label.dims[0], x.dims[0], config)
+    ):
+        raise InvalidArgumentError(
+            f"argument 'label' with dims {list(label.dims)} must have x's {x.dims[0]} rows"
+        )
+    _of_dtype(label, "label", DataType.INT64, "class labels")
+    if num_thresholds < 0:
+        raise InvalidArgumentError(f"argument 'num_thresholds' must be >= 0, got {num_thresholds}")
+    if slide_steps < 0:
+        raise InvalidArgumentError(f"argument 'slide_steps' must be >= 0, got {slide_steps}")
+    buckets = num_thresholds + 1
+    length = (1 + slide_steps) * buckets + (1 if slide_steps else 0)
+    for tensor, name in ((stat_pos, "stat_pos"), (stat_neg, "stat_neg")):
+        _of_dtype(tensor, name, DataType.INT64, "a histogram")
+        count = numel(tensor.dims)
+        if count >= 0 and count < length:
+            raise InvalidArgumentError(
+                f"argument '{name}' must hold at least {length} elements ((1 + slide_steps) * "
+                f"(num_thresholds + 1){' + 1' if slide_steps else ''}), got dims "
+                f"{list(tensor.dims)}"
+            )
+    if ins_tag_weight is not None:
+        _of_dtype(ins_tag_weight, "ins_tag_weight", DataType.FLOAT32, "the fake-data tag")
+        if numel(ins_tag_weight.dims) == 0:
+            raise InvalidArgumentError("argument 'ins_tag_weight' must not be empty")
+    _set(auc, (), DataType.FLOAT64, x)
+    dims = (length,) if slide_steps else (1, buckets)
+    _set(stat_pos_out, dims, DataType.INT64, stat_pos)
+    _set(stat_neg_out, dims, DataType.INT64, stat_neg)

@@ -25,7 +25,7 @@ def test_registrations_are_paddles() -> None:
     kernels = paddle_data()["kernels"]
     for kernel in (
         "check_finite_and_unscale", "update_loss_scaling", "clip_by_norm", "norm", "norm_grad",
-        "accuracy",
+        "accuracy", "accuracy_check", "auc",
     ):  # fmt: skip
         assert sorted(d.name.lower() for d in cpu_dtypes(kernel)) == sorted(kernels[kernel])
 
@@ -357,3 +357,80 @@ def test_accuracy_check_tolerances_nan_and_bad_input() -> None:
         C.accuracy_check(t([1 + 1j, np.nan], "complex64"), t([1 + 1j, 1], "complex64"), "f")
     with pytest.raises(InvalidArgumentError, match="accuracy_check"):
         C.accuracy_check(t([1.0, 2.0], "float32"), t([1.0], "float32"), "f")
+
+
+# -- auc ----------------------------------------------------------------------------------------
+
+
+def ref_auc(scores, labels, pos, neg, thresholds):
+    """PHI's statAuc and calcAuc for slide_steps 0, one sample and one bucket at a time."""
+    pos, neg = list(pos), list(neg)
+    for score, label in zip(scores, labels):
+        bucket = int(np.float32(score) * np.float32(thresholds))
+        if label > 0:
+            pos[bucket] += 1
+        elif label == 0:
+            neg[bucket] += 1
+    area = tot_pos = tot_neg = 0.0
+    for index in range(thresholds, -1, -1):
+        prev_pos, prev_neg = tot_pos, tot_neg
+        tot_pos += pos[index]
+        tot_neg += neg[index]
+        area += abs(tot_neg - prev_neg) * (tot_pos + prev_pos) / 2.0
+    if tot_pos > 0 and tot_neg > 0:
+        area = area / tot_pos / tot_neg
+    return area, pos, neg
+
+
+@op_test("auc", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("auc"), ids=lambda d: d.name.lower())
+def test_auc_matches_numpy(dtype: DataType) -> None:
+    rng = np.random.default_rng(11)
+    scores = rng.uniform(size=12).astype(dtype.name.lower())
+    labels = rng.integers(0, 2, size=12)
+    pos, neg = [1, 0, 2, 0, 3, 1], [0, 2, 1, 1, 0, 4]
+    auc, pos_out, neg_out = C.auc(
+        t(np.stack([1 - scores, scores], 1)), t(labels.reshape(12, 1), "int64"),
+        t([pos], "int64"), t([neg], "int64"), None, "ROC", 5, 0,
+    )  # fmt: skip
+    want, want_pos, want_neg = ref_auc(scores, labels, pos, neg, 5)
+    assert auc.shape == [] and auc.numpy().dtype == np.float64 and float(auc) == want
+    assert pos_out.shape == [1, 6] and pos_out.numpy().tolist() == [want_pos]
+    assert neg_out.numpy().tolist() == [want_neg]
+
+
+@op_test("auc", kind="edge")
+def test_auc_sliding_window_fake_data_and_bad_input() -> None:
+    x, label = t([[0.25], [0.75]], "float32"), t([[0], [1]], "int64")
+    # one slot of 3 buckets, the sum, and the step counter
+    pos, neg = t([5, 0, 0, 9, 0, 1, 7], "int64"), t([0, 0, 4, 0, 0, 8, 7], "int64")
+    auc, pos_out, neg_out = C.auc(x, label, pos, neg, None, "ROC", 2, 1)
+    # the slot's old counts leave the sum and this batch's enter it (0.75 -> bucket 1, 0.25 ->
+    # bucket 0): sum [9, 0, 1] - [5, 0, 0] + [0, 1, 0]; the counter counts the step
+    assert pos_out.numpy().tolist() == [0, 1, 0, 4, 1, 1, 8]
+    assert neg_out.numpy().tolist() == [1, 0, 0, 1, 0, 4, 8]
+    assert float(auc) == ref_auc([], [], [4, 1, 1], [1, 0, 4], 2)[0]
+    fake = t([0.0], "float32")
+    auc, pos_out, _ = C.auc(
+        x, label, t([[1, 2, 3]], "int64"), t([[0, 0, 1]], "int64"), fake, "ROC", 2, 0
+    )
+    assert float(auc) == 0.0 and pos_out.numpy().tolist() == [[1, 2, 3]]
+    with pytest.raises(PreconditionNotMetError, match="auc.*less or equal 1"):
+        C.auc(
+            t([[1.5]], "float32"),
+            t([[1]], "int64"),
+            t([[0, 0, 0]], "int64"),
+            t([[0, 0, 0]], "int64"),
+            None,
+            "ROC",
+            2,
+            0,
+        )
+    with pytest.raises(InvalidArgumentError, match="auc.*'stat_pos'.*at least 7 elements"):
+        C.auc(x, label, t([[0, 0, 0]], "int64"), pos, None, "ROC", 2, 1)
+    with pytest.raises(InvalidArgumentError, match="auc.*'x'.*1 or 2 columns"):
+        C.auc(t(np.full((2, 3), 0.5), "float32"), label, pos, neg, None, "ROC", 2, 1)
+    with pytest.raises(InvalidArgumentError, match="auc.*'label'.*int64"):
+        C.auc(x, t([[0], [1]], "int32"), pos, neg, None, "ROC", 2, 1)
+    with pytest.raises(InvalidArgumentError, match="auc.*'label'.*2 rows"):
+        C.auc(x, t([[0]], "int64"), pos, neg, None, "ROC", 2, 1)

@@ -410,6 +410,9 @@ _OVERRIDES.update(
         "norm_grad": {"norm": _tensor(shape=(1, 3)), "epsilon": 1e-10},
         "accuracy": {"label": _index((2, 1))},
         "accuracy_check": {"fn_name": "matmul"},
+        "auc": {"x": _tensor(shape=(2, 2)) * 0.5, "label": _index((2, 1)),
+                "stat_pos": _index((1, 5)), "stat_neg": _index((1, 5)), "num_thresholds": 4,
+                "slide_steps": 0},
     }
 )  # fmt: skip
 

@@ -1326,6 +1326,13 @@ CASES["norm_infer_meta"] = [
 CASES["accuracy_infer_meta"] = [
     Case((t(5, 2), t(5, 2, dtype=I64), t(5, 1, dtype=I64)), (), (0, 0, 0))
 ]
+CASES["auc_infer_meta"] = [
+    Case((t(5, 2), t(5, 1, dtype=I64), t(1, 5, dtype=I64), t(1, 5, dtype=I64), None), ("ROC", 4, 0), (0, 0, 0)),
+    Case((t(5, 1), t(5, 1, dtype=I64), t(11, dtype=I64), t(11, dtype=I64), t(1)), ("ROC", 4, 1), (0, 0, 0), label="slide"),
+]
+MISMATCHES["auc_infer_meta"] = Case(
+    (t(5, 2), t(4, 1, dtype=I64), t(1, 5, dtype=I64), t(1, 5, dtype=I64), None), ("ROC", 4, 0), (0, 0, 0)
+)
 MISMATCHES["accuracy_infer_meta"] = Case(
     (t(5, 2), t(5, 2, dtype=I64), t(4, 1, dtype=I64)), (), (0, 0, 0)
 )

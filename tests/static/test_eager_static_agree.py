@@ -849,6 +849,10 @@ ARGUMENTS.update(
         ],
         "accuracy": lambda f, t: [t((3, 2), "float32"), t((3, 2), "int64"), t((3, 1), "int64")],
         "accuracy_check": lambda f, t: [t((2, 3), "float32"), t((2, 3), "float32"), "matmul"],
+        "auc": lambda f, t: [
+            t((3, 2), "float32") * 0.5, t((3, 1), "int64"), t((11,), "int64"), t((11,), "int64"),
+            None, "ROC", 4, 1,
+        ],
     }
 )  # fmt: skip
 

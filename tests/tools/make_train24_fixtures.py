@@ -6,7 +6,7 @@ scale; update_loss_scaling_ on both sides of each counter's limit, the factor cl
 and kept when its growth overflows, a ratio float32 cannot hold exactly, stop_update;
 clip_by_norm above, below and at a zero norm, 0-D, empty, infinite; norm along each axis with
 its gradient, a zero row, is_test; accuracy for top-1 and top-2 indices and no samples;
-accuracy_check's passing checks for each dtype.
+accuracy_check's passing checks for each dtype; auc's global and sliding histograms.
 
 A case is tests/tools/make_quant24_fixtures.py's (``case`` is reused): the op, its tensor
 inputs, its arguments (``"$x"`` for input ``x``, also inside a list), the outputs to record and
@@ -241,6 +241,49 @@ def accuracy_check_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def auc_cases() -> dict[str, dict[str, Any]]:
+    """A global histogram (slide_steps 0) and sliding windows of 1 and 2 steps at several step
+    counters, [N, 2] and [N, 1] predictions, a skipped negative label, scores 0 and 1, fake data
+    (ins_tag_weight 0) and real data (1), the default 8191 thresholds."""
+    out: dict[str, dict[str, Any]] = {}
+    scores = [[0.8, 0.2], [0.3, 0.7], [0.6, 0.4], [0.1, 0.9], [0.0, 1.0], [1.0, 0.0]]
+    labels = [1, 0, 1, 1, -1, 0]
+    x2 = tensor("x", [v for row in scores for v in row], [6, 2], "float32", False)
+    x1 = tensor("x", [row[1] for row in scores], [6, 1], "float32", False)
+    label = tensor("label", labels, [6, 1], "int64", False)
+    settings = {
+        "global": (4, 0, None, 0),
+        "global-fake": (4, 0, 0.0, 0),
+        "global-tagged": (4, 0, 1.0, 0),
+        "slide1": (4, 1, None, 10),
+        "slide2-step3": (4, 2, None, 3),
+        "slide2-fake": (4, 2, 0.0, 4),
+        "default-thresholds": (8191, 0, None, 0),
+    }
+    for label_text, (thresholds, slide, weight, counter) in settings.items():
+        buckets = thresholds + 1
+        length = (1 + slide) * buckets + (1 if slide else 0)
+        shape = [length] if slide else [1, buckets]
+        pos = [(i * 7) % 5 for i in range(length)]
+        neg = [(i * 3) % 4 for i in range(length)]
+        if slide:
+            pos[-1], neg[-1] = counter, counter
+        for x in (x2, x1) if label_text == "global" else (x2,):
+            inputs = [
+                x, label, tensor("stat_pos", pos, shape, "int64", False),
+                tensor("stat_neg", neg, shape, "int64", False),
+            ]  # fmt: skip
+            args = ["$x", "$label", "$stat_pos", "$stat_neg", None, "ROC", thresholds, slide]
+            if weight is not None:
+                inputs.append(tensor("weight", [weight], [1], "float32", False))
+                args[4] = "$weight"
+            key = f"auc-float32-{label_text}-{x[2][1]}col"
+            out[key] = case(
+                "auc", inputs, args, [1, 2] if weight == 0.0 and not slide else [0, 1, 2]
+            )
+    return out
+
+
 def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
     """The case's recorded outputs (dtype, shape, values; each tensor of a list output) and x's
     gradient on ``lib``."""
@@ -278,6 +321,7 @@ def cases() -> dict[str, dict[str, Any]]:
         **norm_cases(),
         **accuracy_cases(),
         **accuracy_check_cases(),
+        **auc_cases(),
     }
 
 

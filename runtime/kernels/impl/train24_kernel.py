@@ -33,6 +33,13 @@ PaddlePaddle 3.3.1 registers on CPU, with PHI's semantics:
   that does not agree raises a PreconditionNotMetError naming fn_name and its index; for
   complex inputs PHI's loop only stops at a non-NaN failure and reads a NaN failure from the
   last element alone (index -1), which the kernel here keeps. out is all true.
+- auc (paddle/phi/kernels/cpu/auc_kernel.cc, float32 predictions): the last column's score p
+  (in [0, 1], else PreconditionNotMetError as in PHI) goes to bucket int(p * num_thresholds)
+  of the positive (label > 0) or negative (label 0) histogram; with slide_steps the current
+  step's slot replaces its old counts in the sum; the AUC is PHI's trapezoid sum from the
+  highest bucket down, in double and in order, divided by both totals when they are nonzero.
+  Fake data (ins_tag_weight[0] == 0) with slide_steps 0 leaves the histograms and gives auc 0
+  (PHI leaves auc unset).
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ from types import ModuleType
 
 import numpy as np
 
+from phiops.runtime.backends import to_numpy
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
@@ -241,3 +249,86 @@ def accuracy_check_kernel(
             f"accuracy_check: Accuracy check failed, kernel name {fn_name}, res index {index}"
         )
     return xp.ones(x.shape, dtype=xp.bool_)
+
+
+def _auc_dtypes(kernel: Kernel) -> None:
+    for index in (1, 2, 3, 4):  # label, the histograms (int64), ins_tag_weight (float32)
+        kernel.input_at(index).set_dtype(DataType.ALL_DTYPE)
+    kernel.output_at(0).set_dtype(DataType.FLOAT64)
+    kernel.output_at(1).set_dtype(DataType.INT64)
+    kernel.output_at(2).set_dtype(DataType.INT64)
+
+
+def _roc_area(pos: np.ndarray, neg: np.ndarray) -> float:
+    """PHI's calcAuc: trapezoids from the highest bucket down, summed in order, in double."""
+    cum_pos = np.cumsum(pos[::-1].astype(np.float64))
+    cum_neg = np.cumsum(neg[::-1].astype(np.float64))
+    prev_pos = np.concatenate(([0.0], cum_pos[:-1]))
+    prev_neg = np.concatenate(([0.0], cum_neg[:-1]))
+    area = float(np.cumsum(np.abs(cum_neg - prev_neg) * (cum_pos + prev_pos) / 2.0)[-1])
+    if cum_pos[-1] > 0.0 and cum_neg[-1] > 0.0:
+        area = area / cum_pos[-1] / cum_neg[-1]
+    return area
+
+
+@register_kernel("auc", dtypes=(DataType.FLOAT32,), configure=_auc_dtypes)
+def auc_kernel(
+    ctx: KernelContext,
+    x: Array,
+    label: Array,
+    stat_pos: Array,
+    stat_neg: Array,
+    ins_tag_weight: Array | None,
+    curve: str,
+    num_thresholds: int,
+    slide_steps: int,
+) -> tuple[Array, Array, Array]:
+    xp = ctx.xp
+    buckets = num_thresholds + 1
+    length = (1 + slide_steps) * buckets + (1 if slide_steps else 0)
+    shape = (length,) if slide_steps else (1, buckets)
+    # the histograms are small and read bucket by bucket: kept on the host
+    pos = np.array(to_numpy(stat_pos), dtype=np.int64).reshape(-1)[:length]
+    neg = np.array(to_numpy(stat_neg), dtype=np.int64).reshape(-1)[:length]
+    fake = ins_tag_weight is not None and float(ins_tag_weight.reshape(-1)[0]) == 0.0
+    if slide_steps == 0 and fake:
+        return (
+            xp.zeros((), xp.float64),
+            xp.asarray(pos.reshape(shape)),
+            xp.asarray(neg.reshape(shape)),
+        )
+    predict = x[:, -1]
+    if bool((predict > 1).any()):
+        raise PreconditionNotMetError("auc: The predict data must less or equal 1.")
+    if not bool((predict >= 0).all()):
+        raise PreconditionNotMetError("auc: The predict data must gather or equal 0.")
+    bins = (predict * np.float32(num_thresholds)).astype(xp.int64)
+    labels = label.reshape(-1)[: x.shape[0]]
+    pos_counts = xp.bincount(bins[labels > 0], minlength=buckets)
+    neg_counts = xp.bincount(bins[labels == 0], minlength=buckets)
+    pos_counts, neg_counts = to_numpy(pos_counts), to_numpy(neg_counts)
+    if slide_steps == 0:
+        pos += pos_counts
+        neg += neg_counts
+        summed = 0
+    else:
+        step = int(pos[(slide_steps + 1) * buckets]) % slide_steps
+        current = slice(step * buckets, (step + 1) * buckets)
+        summed = slide_steps * buckets
+        total = slice(summed, summed + buckets)
+        pos[total] -= pos[current]
+        neg[total] -= neg[current]
+        pos[current] = pos_counts
+        neg[current] = neg_counts
+        if not fake:
+            pos[total] += pos[current]
+            neg[total] += neg[current]
+    area = _roc_area(pos[summed : summed + buckets], neg[summed : summed + buckets])
+    if slide_steps:
+        pos[(slide_steps + 1) * buckets] += 1
+        neg[(slide_steps + 1) * buckets] += 1
+    return (
+        xp.asarray(area, dtype=xp.float64),
+        xp.asarray(pos.reshape(shape)),
+        xp.asarray(neg.reshape(shape)),
+    )
