@@ -1,8 +1,8 @@
 """``GradScaler`` and ``AmpScaler``: PaddlePaddle's loss scaling for mixed-precision training.
 
 ``scale(loss)`` multiplies the loss by the scaling factor; the optimizer's step first unscales
-the gradients (multiplies them by 1/scale in float32 and checks them for NaN/Inf, PaddlePaddle's
-``check_finite_and_unscale``) and skips the update when one is not finite. With dynamic loss
+the gradients (PaddlePaddle's ``check_finite_and_unscale_`` op for each dtype: times 1/scale,
+and checked for NaN/Inf) and skips the update when one is not finite. With dynamic loss
 scaling the factor is multiplied by ``decr_ratio`` after ``decr_every_n_nan_or_inf`` steps with
 non-finite gradients, and by ``incr_ratio`` after ``incr_every_n_steps`` finite steps in a row.
 
@@ -23,11 +23,31 @@ import numpy as np
 
 from phiops.runtime.amp.mixed_precision import LAST_AMP_DTYPE, _amp_place
 from phiops.runtime.backends import assign_array, default_place
-from phiops.runtime.device import module_of
+from phiops.runtime.common import DataType
+from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.tensor import Tensor, to_tensor
 from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["AmpScaler", "GradScaler", "OptimizerState"]
+
+
+def _check_finite_and_unscale(grads: list[Any], scale: Any) -> bool:
+    """Unscales ``grads`` (of one dtype) in place with the ``check_finite_and_unscale_`` op, as
+    PaddlePaddle's scaler does for each dtype group; whether one was not finite. float16 and
+    bfloat16 gradients go through float32 copies, which is what PHI's GPU kernels compute (in
+    float32, rounded back), as the op has float32/float64 kernels on the CPU."""
+    unscale = op_api("check_finite_and_unscale_")
+    if grads[0].dtype in (DataType.FLOAT16, DataType.BFLOAT16):
+        cast = op_api("cast")
+        wide = [cast(grad, DataType.FLOAT32) for grad in grads]
+        _, found_infinite = unscale(wide, scale)
+        for grad, unscaled in zip(grads, wide):
+            written = assign_array(grad.array, unscaled.array.astype(grad.array.dtype))
+            if written is not grad.array:
+                grad.array = written
+    else:
+        _, found_infinite = unscale(grads, scale)
+    return bool(found_infinite.numpy().reshape(-1)[0])
 
 
 class OptimizerState(enum.Enum):
@@ -148,21 +168,13 @@ class AmpScaler:
             )
         if state["state"] is OptimizerState.STEPPED:
             raise RuntimeError("unscale_() is being called after step().")
-        scale = np.float32(self._scale.numpy().reshape(-1)[0])
-        inverse = np.float32(1.0) / scale
-        found = False
+        groups: dict[Any, list[Any]] = {}
         for param in _parameters_of(optimizer):
-            grad = param._grad
-            if grad is None:
-                continue
-            array = grad.array
-            xp = module_of(array)
-            unscaled = (array * inverse).astype(array.dtype)
-            if not bool(xp.isfinite(array).all()):
-                found = True
-            written = assign_array(array, unscaled)
-            if written is not array:
-                grad.array = written
+            if param._grad is not None:
+                groups.setdefault(param._grad.dtype, []).append(param._grad)
+        found = False
+        for grads in groups.values():
+            found = _check_finite_and_unscale(grads, self._scale) or found
         self._found_inf = found
         state["state"] = OptimizerState.UNSCALED
 

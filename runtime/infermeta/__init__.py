@@ -37,6 +37,7 @@ from phiops.runtime.infermeta import (
 
     quant24b,
     search24,
+    train24,
     detect24,
 
     seq24,
@@ -103,6 +104,9 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         legacy24,
+
+
+        train24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

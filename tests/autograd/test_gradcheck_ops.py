@@ -633,6 +633,10 @@ CASES = CASES + QUANT24_CASES
 
 from tests.autograd.cases_view24 import VIEW24_CASES  # noqa: E402
 from tests.autograd.cases_legacy24 import LEGACY24_CASES  # noqa: E402
+from tests.autograd.cases_train24 import TRAIN24_CASES  # noqa: E402
+
+CASES = CASES + TRAIN24_CASES
+
 
 CASES = CASES + LEGACY24_CASES
 

@@ -427,6 +427,28 @@ _OVERRIDES.update(
     }
 )
 
+# the train24 ops of issue 24: one-element scales, flags and int32 step counts, a norm of x's
+# dims but 1 along axis, int64 labels, a name for accuracy_check
+_OVERRIDES.update(
+    {
+        "check_finite_and_unscale_": {"scale": _tensor(shape=(1,))},
+        "update_loss_scaling_": {
+            "found_infinite": _tensor("bool", (1,)), "prev_loss_scaling": _tensor(shape=(1,)),
+            "in_good_steps": _tensor("int32", (1,)), "in_bad_steps": _tensor("int32", (1,)),
+            "incr_every_n_steps": 2, "decr_every_n_nan_or_inf": 1, "incr_ratio": 2.0,
+            "decr_ratio": 0.5,
+        },
+        "clip_by_norm": {"max_norm": 1.0},
+        "norm": {"epsilon": 1e-10},
+        "norm_grad": {"norm": _tensor(shape=(1, 3)), "epsilon": 1e-10},
+        "accuracy": {"label": _index((2, 1))},
+        "accuracy_check": {"fn_name": "matmul"},
+        "auc": {"x": _tensor(shape=(2, 2)) * 0.5, "label": _index((2, 1)),
+                "stat_pos": _index((1, 5)), "stat_neg": _index((1, 5)), "num_thresholds": 4,
+                "slide_steps": 0},
+    }
+)  # fmt: skip
+
 
 def _baseline(function: Any) -> list[Any]:
     """Positional arguments for ``function`` that make a call work: float32 [2, 3] tensors for

@@ -1325,6 +1325,33 @@ MISMATCHES["average_accumulates_infer_meta"] = Case(
     (0, 0, 0, 0, 0, 0),
 )
 
+# the train24 ops of issue 24 (runtime/infermeta/train24.py)
+CASES["check_finite_and_unscale_infer_meta"] = [Case(([t(2, 3), t(4)], t(1)), (), (2, 0))]
+CASES["update_loss_scaling_infer_meta"] = [
+    Case(
+        ([t(2, 3), t(4)], t(1, dtype=DataType.BOOL), t(1), t(1, dtype=I32), t(1, dtype=I32)),
+        (),
+        (2, 0, 0, 0),
+    )
+]
+CASES["norm_infer_meta"] = [
+    Case((t(2, 3, 4),), (1, 1e-10, False), (0, 0), label="axis1"),
+    Case((t(2, 3, 4),), (-1, 1e-10, True), (0, 0), label="is_test"),
+]
+CASES["accuracy_infer_meta"] = [
+    Case((t(5, 2), t(5, 2, dtype=I64), t(5, 1, dtype=I64)), (), (0, 0, 0))
+]
+CASES["auc_infer_meta"] = [
+    Case((t(5, 2), t(5, 1, dtype=I64), t(1, 5, dtype=I64), t(1, 5, dtype=I64), None), ("ROC", 4, 0), (0, 0, 0)),
+    Case((t(5, 1), t(5, 1, dtype=I64), t(11, dtype=I64), t(11, dtype=I64), t(1)), ("ROC", 4, 1), (0, 0, 0), label="slide"),
+]
+MISMATCHES["auc_infer_meta"] = Case(
+    (t(5, 2), t(4, 1, dtype=I64), t(1, 5, dtype=I64), t(1, 5, dtype=I64), None), ("ROC", 4, 0), (0, 0, 0)
+)
+MISMATCHES["accuracy_infer_meta"] = Case(
+    (t(5, 2), t(5, 2, dtype=I64), t(4, 1, dtype=I64)), (), (0, 0, 0)
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -879,6 +879,30 @@ ARGUMENTS.update(
 )  # fmt: skip
 
 
+# the train24 ops of issue 24: distinct gradients for the in-place AMP ops, a norm of x's dims
+# but 1 along axis for norm_grad, int64 top-k indices and labels for accuracy
+ARGUMENTS.update(
+    {
+        "check_finite_and_unscale_": lambda f, t: [_distinct(t, 2), t((1,), "float32") * 4],
+        "update_loss_scaling_": lambda f, t: [
+            _distinct(t, 2), t((1,), "bool"), t((1,), "float32") * 4, t((1,), "int32"),
+            t((1,), "int32"), 2, 1, 2.0, 0.5, False,
+        ],
+        "clip_by_norm": lambda f, t: [t((2, 3), "float32"), 0.5],
+        "norm": lambda f, t: [t((2, 3), "float32"), 1, 1e-10, False],
+        "norm_grad": lambda f, t: [
+            t((2, 3), "float32"), t((2, 1), "float32"), t((2, 3), "float32"), 1, 1e-10, False,
+        ],
+        "accuracy": lambda f, t: [t((3, 2), "float32"), t((3, 2), "int64"), t((3, 1), "int64")],
+        "accuracy_check": lambda f, t: [t((2, 3), "float32"), t((2, 3), "float32"), "matmul"],
+        "auc": lambda f, t: [
+            t((3, 2), "float32") * 0.5, t((3, 1), "int64"), t((11,), "int64"), t((11,), "int64"),
+            None, "ROC", 4, 1,
+        ],
+    }
+)  # fmt: skip
+
+
 def _array(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The values of every input of these shape and dtype: integers and bools are 0 or 1 (valid
     indices, masks), floats in [0.5, 1.5)."""
