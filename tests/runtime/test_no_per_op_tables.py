@@ -47,6 +47,24 @@ ALLOWED = {
     # the legacy op types whose translation to PIR is written by hand (PaddlePaddle's special
     # op translators), keyed by the legacy type, some of which spell phiops op names
     ("translate.py", ("assign", "batch_norm", "matmul", "rnn")),
+    # gru_unit's activation attribute codes (0-3), whose names happen to spell op names
+    ("legacy24.py", ("relu", "sigmoid", "tanh")),
+    # the sparse unary kernels' own code (PHI's one-functor-per-op macros of
+    # sparse/cpu/unary_kernel.cc): the function of the stored values each kernel applies, its
+    # derivative, and the kernels PHI registers for real values only (issue 28, sparsegen)
+    (
+        "sparse_unary_kernel.py",
+        (
+            "abs", "asin", "asinh", "atan", "atanh", "expm1", "log1p", "relu", "relu6", "sin",
+            "sinh", "sqrt", "square", "tan", "tanh",
+        ),
+    ),  # fmt: skip
+    ("sparse_unary_kernel.py", ("relu", "relu6", "sqrt")),
+    (
+        "sparse_unary_grad_kernel.py",
+        ("abs", "asin", "asinh", "atan", "atanh", "log1p", "sin", "sinh", "square", "tan"),
+    ),
+    ("sparse_unary_grad_kernel.py", ("expm1", "relu", "relu6", "sqrt", "tanh")),
 }
 
 
