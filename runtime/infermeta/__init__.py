@@ -23,6 +23,7 @@ from phiops.runtime.infermeta import (
     linalg2,
     linalg24,
     manip24,
+    basic24,
     math3,
     vision,
     multiary,
@@ -90,6 +91,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         manip24,
 
         quant24b,
+
+        basic24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -626,6 +626,10 @@ CASES = CASES + SEQ24_CASES
 
 CASES = CASES + QUANT24_CASES
 
+from tests.autograd.cases_basic24 import BASIC24_CASES  # noqa: E402
+
+CASES = CASES + BASIC24_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

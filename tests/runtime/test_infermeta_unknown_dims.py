@@ -1543,3 +1543,14 @@ MISMATCHES.update(
         "random_routing_infer_meta": Case((t(-1), t(4, 2), t(4, 3, dtype=I64))),
     }
 )
+
+# the basic24 ops of issue 24 (runtime/infermeta/basic24.py)
+CASES.update(
+    {
+        "increment_infer_meta": [
+            Case((t(1),), (1.0,)),
+            Case((t(1, 1),), (-2.0,), label="2-d"),
+        ],
+    }
+)
+MISMATCHES.update({"increment_infer_meta": Case((t(2, 1),), (1.0,))})

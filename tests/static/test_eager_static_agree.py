@@ -1109,3 +1109,11 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# the basic24 ops of issue 24: increment takes a one-element x
+ARGUMENTS.update(
+    {
+        "increment": lambda f, t: [t((1,), "float32"), 2.0],
+        "increment_": lambda f, t: [t((1,), "float32") * 1, 2.0],
+    }
+)  # fmt: skip
