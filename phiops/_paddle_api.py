@@ -2571,3 +2571,21 @@ TENSOR_METHODS += ("fill_diagonal_",)
 from phiops.runtime.common.default_dtype import get_default_dtype, set_default_dtype  # noqa: E402
 
 __all__ += ["get_default_dtype", "set_default_dtype"]
+
+
+def crop(
+    x: Tensor,
+    shape: Any = None,
+    offsets: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The box of ``shape`` (x's shape when None; -1 takes the rest of a dimension) cut out of
+    ``x`` at ``offsets`` (zeros when None), op ``crop``."""
+    if shape is None:
+        shape = x.shape
+    if offsets is None:
+        offsets = [0] * len(x.shape)
+    return _C_ops.crop(x, shape, offsets)
+
+
+__all__ += ["crop"]

@@ -1,4 +1,4 @@
-"""Gradient-check cases of the basic24 ops (fill, assign_out_, ...), for CASES in
+"""Gradient-check cases of the basic24 ops (fill, assign_out_, crop, shuffle_channel, ...), for CASES in
 test_gradcheck_ops.py, in float64."""
 
 from __future__ import annotations
@@ -17,6 +17,21 @@ def basic24_cases() -> list[Case]:
             "[2,3]-into-[4]",
             lambda x: C.assign_out_(x, phiops.zeros([4], dtype="float64")),
             uniform((2, 3), 2401),
+        ),
+        case("crop", "[3,4]-[2,-1]-at-[1,1]", lambda x: C.crop(x, [2, -1], [1, 1]), uniform((3, 4), 2402)),
+        # group 3 of 6 channels: a permutation that is not its own inverse
+        case("shuffle_channel", "[1,6,2,1]-3", lambda x: C.shuffle_channel(x, 3), uniform((1, 6, 2, 1), 2403)),
+        case(
+            "temporal_shift",
+            "[4,4,1,2]-2-NCHW",
+            lambda x: C.temporal_shift(x, 2, 0.25, "NCHW"),
+            uniform((4, 4, 1, 2), 2404),
+        ),
+        case(
+            "temporal_shift",
+            "[4,1,2,4]-2-NHWC",
+            lambda x: C.temporal_shift(x, 2, 0.25, "NHWC"),
+            uniform((4, 1, 2, 4), 2405),
         ),
     ]
 

@@ -1117,3 +1117,14 @@ ARGUMENTS.update(
         "increment_": lambda f, t: [t((1,), "float32") * 1, 2.0],
     }
 )  # fmt: skip
+ARGUMENTS.update(
+    {
+        "crop": lambda f, t: [t((3, 4), "float32"), [2, -1], [1, 1]],
+        "crop_grad": lambda f, t: [t((3, 4), "float32"), t((2, 3), "float32"), [1, 1]],
+        "shard_index": lambda f, t: [t((4, 1), "int64"), 20, 2, 0, -1],
+        "shuffle_channel": lambda f, t: [t((2, 6, 1, 2), "float32"), 3],
+        "shuffle_channel_grad": lambda f, t: [t((2, 6, 1, 2), "float32"), 3],
+        "temporal_shift": lambda f, t: [t((4, 4, 1, 2), "float32"), 2, 0.25, "NCHW"],
+        "temporal_shift_grad": lambda f, t: [t((4, 4, 1, 2), "float32"), 2, 0.25, "NCHW"],
+    }
+)  # fmt: skip

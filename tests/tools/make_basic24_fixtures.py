@@ -22,6 +22,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from tests.tools.make_losscum_fixtures import (
     FLOAT_KINDS,
     case,
@@ -112,8 +114,86 @@ def assign_out__cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def crop_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64", "int32", "int64"):
+        x = tensor("x", _values(60, dtype), [3, 4, 5], dtype)
+        out[f"crop-{dtype}"] = case("op", "crop", [x], ["$x", [2, -1, 3], [1, 2, 0]])
+        out[f"crop-api-{dtype}"] = case("api", "crop", [x], ["$x"], {"shape": [2, 2, 2]})
+    x = tensor("x", _values(12, "float64"), [3, 4], "float64")
+    out["crop-whole"] = case("op", "crop", [x], ["$x", [3, 4], [0, 0]])
+    out["crop-zero-extent"] = case("op", "crop", [x], ["$x", [2, 0], [0, 0]])
+    out["crop-api-none"] = case("api", "crop", [x], ["$x"])
+    out["crop-api-offsets"] = case("api", "crop", [x], ["$x", [-1, 2], [1, 1]])
+    out["crop-1d"] = case("op", "crop", [tensor("x", _values(5, "float32"), [5], "float32")], ["$x", [2], [3]])
+    out["crop-empty"] = case(
+        "op", "crop", [tensor("x", [], [0, 3], "float32")], ["$x", [-1, 2], [0, 1]]
+    )
+    return out
+
+
+def shard_index_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    values = [19, 0, 7, 10, 13, 3, 16, 9, 1, 12]
+    for dtype in ("int32", "int64"):
+        x = tensor("input", values, [5, 2, 1], dtype, grad=False)
+        for nshards, shard_id, ignore in ((2, 0, -1), (2, 1, -1), (3, 2, -2), (1, 0, 5), (7, 4, 0)):
+            out[f"shard_index-{dtype}-{nshards}-{shard_id}"] = case(
+                "op", "shard_index", [x], ["$input", 20, nshards, shard_id, ignore]
+            )
+        out[f"shard_index-api-{dtype}"] = case("api", "shard_index", [x], ["$input", 20, 3, 1])
+    out["shard_index-uneven"] = case(
+        "op", "shard_index", [tensor("input", [0, 4, 5, 6], [4, 1], "int64", grad=False)], ["$input", 7, 2, 1, -1]
+    )
+    out["shard_index-empty"] = case(
+        "op", "shard_index", [tensor("input", [], [0, 1], "int64", grad=False)], ["$input", 20, 2, 0, -1]
+    )
+    return out
+
+
+def shuffle_channel_cases() -> dict[str, dict[str, Any]]:
+    """float32 forward only: PaddlePaddle 3.3.1's float64 kernel copies half of each channel's
+    bytes (the rest is uninitialised memory), and its shuffle_channel_grad applies the forward
+    permutation instead of its inverse; phiops computes both correctly (tests/ops/test_basic24.py
+    and the finite-difference check in tests/autograd/cases_basic24.py). Gradients are recorded
+    only where the permutation is its own inverse."""
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32",):
+        x = tensor("x", _values(72, dtype), [2, 6, 2, 3], dtype, grad=False)
+        for group in (1, 2, 3, 6):
+            out[f"shuffle_channel-{dtype}-{group}"] = case("op", "shuffle_channel", [x], ["$x", group])
+    # gradients where the permutation is its own inverse (group 1, C, or group * group == C), so
+    # that 3.3.1's gradient is right
+    for shape, group in (([2, 4, 2, 3], 2), ([1, 9, 1, 2], 3), ([2, 6, 1, 2], 1), ([2, 6, 1, 2], 6)):
+        x = tensor("x", _values(int(np.prod(shape)), "float32"), shape, "float32")
+        key = f"shuffle_channel-grad-{'x'.join(map(str, shape))}-{group}"
+        out[key] = case("op", "shuffle_channel", [x], ["$x", group])
+    return out
+
+
+def temporal_shift_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for dtype in ("float32", "float64"):
+        x = tensor("x", _values(6 * 8 * 4, dtype), [6, 8, 2, 2], dtype)
+        for seg_num, ratio in ((3, 0.25), (2, 0.15), (6, 0.45), (1, 0.3)):
+            for fmt in ("NCHW", "NHWC"):
+                out[f"temporal_shift-{dtype}-{seg_num}-{ratio}-{fmt}"] = case(
+                    "op", "temporal_shift", [x], ["$x", seg_num, ratio, fmt]
+                )
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    return {**fill_cases(), **full__cases(), **increment_cases(), **assign_out__cases()}
+    return {
+        **fill_cases(),
+        **full__cases(),
+        **increment_cases(),
+        **assign_out__cases(),
+        **crop_cases(),
+        **shard_index_cases(),
+        **shuffle_channel_cases(),
+        **temporal_shift_cases(),
+    }
 
 
 def call(lib: ModuleType, case: dict[str, Any], tensors: dict[str, Any]) -> Any:
