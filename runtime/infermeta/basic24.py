@@ -16,6 +16,11 @@ __all__ = [
     "shuffle_channel_infer_meta",
     "temporal_shift_infer_meta",
     "crop_extents",
+    "partial_concat_infer_meta",
+    "partial_sum_infer_meta",
+    "partial_concat_grad_infer_meta",
+    "partial_sum_grad_infer_meta",
+    "partial_range",
 ]
 
 _RUNTIME = MetaConfig()
@@ -182,3 +187,88 @@ def temporal_shift_infer_meta(
             f"argument 'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}"
         )
     out.share_meta(x)
+
+
+def partial_range(columns: int, start_index: int, length: int, negative_start: bool) -> tuple[int, int]:
+    """(first column, column count) of partial_concat/partial_sum on rows of ``columns``; with
+    ``columns`` unknown, (start_index, length or UNKNOWN)."""
+    if not is_known(columns):
+        return start_index, length if length >= 0 else UNKNOWN
+    low = -columns if negative_start else 0
+    if not low <= start_index < max(columns, 1) or (columns == 0 and start_index != 0):
+        raise InvalidArgumentError(
+            f"argument 'start_index' must be in [{low}, {columns}), got {start_index}"
+        )
+    start = start_index + columns if start_index < 0 else start_index
+    if length < -1:
+        raise InvalidArgumentError(f"argument 'length' must be -1 or at least 0, got {length}")
+    count = columns - start if length == -1 else length
+    if start + count > columns:
+        raise InvalidArgumentError(
+            f"start_index + length ({start} + {count}) must be at most the row length {columns}"
+        )
+    return start, count
+
+
+def _partial_inputs(x: list[MetaTensor], config: MetaConfig) -> tuple[int, int]:
+    """(rows, columns) of the 2-D inputs, which must share dims and dtype."""
+    if not x:
+        raise InvalidArgumentError("argument 'x' must hold at least one tensor")
+    first = x[0]
+    for i, item in enumerate(x):
+        if len(item.dims) != 2:
+            raise InvalidArgumentError(
+                f"argument 'x' must hold 2-D tensors, got dims {list(item.dims)} at {i}"
+            )
+        if item.dtype != first.dtype or not all(
+            extents_match(a, b, config) for a, b in zip(item.dims, first.dims)
+        ):
+            raise InvalidArgumentError(
+                f"argument 'x' must hold tensors of one shape and dtype, got {list(first.dims)} "
+                f"{first.dtype.name.lower()} at 0 and {list(item.dims)} {item.dtype.name.lower()} "
+                f"at {i}"
+            )
+    return first.dims[0], first.dims[1]
+
+
+def partial_concat_infer_meta(
+    x: list[MetaTensor],
+    start_index: int,
+    length: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's PartialConcatInferMeta: ``out`` is [rows, len(x) * length] of ``x``'s dtype."""
+    rows, columns = _partial_inputs(x, config)
+    _, count = partial_range(columns, start_index, length, negative_start=True)
+    out.set_dims((rows, count * len(x) if is_known(count) else UNKNOWN))
+    out.set_dtype(x[0].dtype)
+
+
+def partial_sum_infer_meta(
+    x: list[MetaTensor],
+    start_index: int,
+    length: int,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's PartialSumInferMeta: ``out`` is [rows, length] of ``x``'s dtype."""
+    rows, columns = _partial_inputs(x, config)
+    _, count = partial_range(columns, start_index, length, negative_start=False)
+    out.set_dims((rows, count))
+    out.set_dtype(x[0].dtype)
+
+
+def partial_concat_grad_infer_meta(
+    x: list[MetaTensor], x_grad: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """Each ``x_grad[i]`` has ``x[i]``'s meta."""
+    for source, target in zip(x, x_grad):
+        target.share_meta(source)
+
+
+def partial_sum_grad_infer_meta(
+    x: list[MetaTensor], x_grad: list[MetaTensor], config: MetaConfig = _RUNTIME
+) -> None:
+    """Each ``x_grad[i]`` has ``x[i]``'s meta."""
+    partial_concat_grad_infer_meta(x, x_grad, config)

@@ -33,6 +33,20 @@ def basic24_cases() -> list[Case]:
             lambda x: C.temporal_shift(x, 2, 0.25, "NHWC"),
             uniform((4, 1, 2, 4), 2405),
         ),
+        case(
+            "partial_concat",
+            "2x[2,4]-1-2",
+            lambda a, b: C.partial_concat([a, b], 1, 2),
+            uniform((2, 4), 2406),
+            uniform((2, 4), 2407),
+        ),
+        case(
+            "partial_sum",
+            "2x[2,4]-2-rest",
+            lambda a, b: C.partial_sum([a, b], 2, -1),
+            uniform((2, 4), 2408),
+            uniform((2, 4), 2409),
+        ),
     ]
 
 

@@ -19,6 +19,7 @@ from tests.ops.op_testing import cpu_dtypes, op_test, sample
 D = DataType
 KERNELS = ("fill", "fill_grad", "increment", "crop", "crop_grad", "shard_index")
 KERNELS += ("shuffle_channel", "shuffle_channel_grad", "temporal_shift", "temporal_shift_grad")
+KERNELS += ("partial_concat", "partial_concat_grad", "partial_sum", "partial_sum_grad")
 ids = lambda d: d.name.lower()  # noqa: E731
 
 
@@ -346,3 +347,52 @@ def test_temporal_shift_edges() -> None:
             C.temporal_shift(y, *args)
     with pytest.raises(InvalidArgumentError, match="temporal_shift.*'x' must be 4-D"):
         C.temporal_shift(t(np.zeros((4, 4, 2))), 2, 0.25, "NCHW")
+
+
+# -- partial_concat / partial_sum ---------------------------------------------------------------
+
+
+@op_test("partial_concat", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("partial_concat"), ids=ids)
+def test_partial_concat_matches_numpy(dtype: DataType) -> None:
+    a, b = sample((2, 5), dtype, seed=1), sample((2, 5), dtype, seed=2)
+    for start, length, lo, hi in ((1, 2, 1, 3), (0, -1, 0, 5), (-3, 2, 2, 4), (4, 0, 4, 4)):
+        out = C.partial_concat([t(a), t(b)], start, length)
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(out.numpy(), np.concatenate([a[:, lo:hi], b[:, lo:hi]], 1))
+
+
+@op_test("partial_sum", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("partial_sum"), ids=ids)
+def test_partial_sum_matches_numpy(dtype: DataType) -> None:
+    a, b, c = (sample((3, 4), dtype, seed=s) for s in (1, 2, 3))
+    for start, length, lo, hi in ((1, 2, 1, 3), (0, -1, 0, 4), (3, 1, 3, 4)):
+        out = C.partial_sum([t(a), t(b), t(c)], start, length)
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(out.numpy(), a[:, lo:hi] + b[:, lo:hi] + c[:, lo:hi])
+
+
+@op_test("partial_concat", "partial_sum", kind="edge")
+def test_partial_concat_and_sum_edges() -> None:
+    x = np.arange(8.0).reshape(2, 4)
+    assert C.partial_concat([t(x)], 0, 0).shape == [2, 0]
+    assert C.partial_sum([t(np.zeros((0, 4)))], 1, -1).shape == [0, 3]
+    strided = np.arange(16.0).reshape(2, 8)[:, ::2]  # non-contiguous
+    np.testing.assert_array_equal(C.partial_sum([t(strided), t(x)], 1, 2).numpy(), strided[:, 1:3] + x[:, 1:3])
+    for op in (C.partial_concat, C.partial_sum):
+        name = op.__name__
+        with pytest.raises(InvalidArgumentError, match=f"{name}.*start_index \\+ length \\(3 \\+ 2\\)"):
+            op([t(x)], 3, 2)
+        with pytest.raises(InvalidArgumentError, match=f"{name}.*'start_index' must be in"):
+            op([t(x)], 4, -1)
+        with pytest.raises(InvalidArgumentError, match=f"{name}.*'length' must be -1 or at least 0"):
+            op([t(x)], 0, -2)
+        with pytest.raises(InvalidArgumentError, match=f"{name}.*one shape and dtype"):
+            op([t(x), t(np.zeros((2, 3)))], 0, 1)
+        with pytest.raises(InvalidArgumentError, match=f"{name}.*2-D tensors"):
+            op([t(np.zeros((2, 3, 1)))], 0, 1)
+    # a negative start counts from the end for partial_concat only (3.3.1's partial_sum reads
+    # outside the rows)
+    np.testing.assert_array_equal(C.partial_concat([t(x)], -1, 1).numpy(), x[:, 3:])
+    with pytest.raises(InvalidArgumentError, match="partial_sum.*'start_index' must be in \\[0, 4\\)"):
+        C.partial_sum([t(x)], -1, 1)

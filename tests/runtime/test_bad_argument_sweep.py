@@ -518,3 +518,17 @@ _OVERRIDES.update(
         "temporal_shift_grad": {"out_grad": _tensor(shape=(4, 4, 1, 2)), "seg_num": 2, "data_format": "NCHW"},
     }
 )
+_OVERRIDES.update(
+    {
+        "partial_concat": {"x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "start_index": 1, "length": 2},
+        "partial_sum": {"x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "start_index": 1, "length": 2},
+        "partial_concat_grad": {
+            "x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "out_grad": _tensor(shape=(2, 4)),
+            "start_index": 1, "length": 2,
+        },
+        "partial_sum_grad": {
+            "x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "out_grad": _tensor(shape=(2, 2)),
+            "start_index": 1, "length": 2,
+        },
+    }
+)

@@ -1578,3 +1578,20 @@ MISMATCHES.update(
         "temporal_shift_infer_meta": Case((t(5, 4, 2, 2),), (2, 0.25, "NCHW")),
     }
 )
+CASES.update(
+    {
+        "partial_concat_infer_meta": [
+            Case(([t(2, 5), t(2, 5)],), (1, 2)),
+            Case(([t(2, 5)],), (-2, -1), label="rest"),
+        ],
+        "partial_sum_infer_meta": [Case(([t(2, 5), t(2, 5)],), (1, 2))],
+        "partial_concat_grad_infer_meta": [Case(([t(2, 5), t(2, 5)],), (), (2,))],
+        "partial_sum_grad_infer_meta": [Case(([t(2, 5), t(2, 5)],), (), (2,))],
+    }
+)
+MISMATCHES.update(
+    {
+        "partial_concat_infer_meta": Case(([t(2, 5), t(2, 4)],), (1, 2)),
+        "partial_sum_infer_meta": Case(([t(2, 5), t(3, 5)],), (1, 2)),
+    }
+)

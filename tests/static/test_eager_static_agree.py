@@ -1128,3 +1128,11 @@ ARGUMENTS.update(
         "temporal_shift_grad": lambda f, t: [t((4, 4, 1, 2), "float32"), 2, 0.25, "NCHW"],
     }
 )  # fmt: skip
+ARGUMENTS.update(
+    {
+        "partial_concat": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32") * 2], 1, 2],
+        "partial_sum": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32") * 2], 1, 2],
+        "partial_concat_grad": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32")], t((2, 4), "float32"), 1, 2],
+        "partial_sum_grad": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32")], t((2, 2), "float32"), 1, 2],
+    }
+)  # fmt: skip

@@ -183,6 +183,22 @@ def temporal_shift_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def partial_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    kinds = {"partial_concat": ALL[4:6] + ("float32", "float64", "complex64", "complex128")}
+    kinds["partial_sum"] = ("int32", "int64", "float32", "float64")
+    ranges = {"partial_concat": ((1, 2), (0, -1), (-3, 2), (4, 0)), "partial_sum": ((1, 2), (0, -1), (4, 1))}
+    for op, dtypes in kinds.items():
+        for dtype in dtypes:
+            a = tensor("a", _values(10, dtype), [2, 5], dtype)
+            b = tensor("b", _values(15, dtype)[5:], [2, 5], dtype)
+            for start, length in ranges[op]:
+                out[f"{op}-{dtype}-{start}-{length}"] = case("op", op, [a, b], [["$a", "$b"], start, length])
+        one = tensor("a", _values(8, "float64"), [4, 2], "float64")
+        out[f"{op}-one"] = case("op", op, [one], [["$a"], 1, -1])
+    return out
+
+
 def cases() -> dict[str, dict[str, Any]]:
     return {
         **fill_cases(),
@@ -193,6 +209,7 @@ def cases() -> dict[str, dict[str, Any]]:
         **shard_index_cases(),
         **shuffle_channel_cases(),
         **temporal_shift_cases(),
+        **partial_cases(),
     }
 
 

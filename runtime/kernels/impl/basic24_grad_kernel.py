@@ -4,6 +4,8 @@ on CPU (paddle/phi/kernels/cpu/<op>_grad_kernel.cc).
 - fill_grad: zeros of out_grad's shape and dtype (the filled result does not depend on x).
 - crop_grad: zeros of x's shape with out_grad written at offsets.
 - shuffle_channel_grad: the inverse shuffle ([N, C / group, group, H, W], axes 1 and 2 swapped).
+- partial_concat_grad / partial_sum_grad: zeros of each input's shape with its block of
+  out_grad (partial_sum: all of out_grad) in the columns the forward took.
 - temporal_shift_grad: the inverse shift: each out_grad value goes back to the step and
   channel it was taken from; the values shifted out of the sequence get no gradient.
 """
@@ -14,8 +16,11 @@ from phiops.runtime.common import DataType
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.impl.basic24_kernel import (
     CROP_DTYPES,
+    PARTIAL_CONCAT_DTYPES,
+    PARTIAL_SUM_DTYPES,
     SHIFT_DTYPES,
     crop_slices,
+    partial_columns,
     shift_bounds,
     time_major,
 )
@@ -65,3 +70,30 @@ def temporal_shift_grad_kernel(
     x_grad[part(c1, c2, slice(1, None))] = grad[part(c1, c2, slice(None, -1))]
     x_grad[part(c2, None, slice(None))] = grad[part(c2, None, slice(None))]
     return x_grad.reshape(out_grad.shape)
+
+
+@register_kernel("partial_concat_grad", dtypes=PARTIAL_CONCAT_DTYPES)
+def partial_concat_grad_kernel(
+    ctx: KernelContext, x: list[Array], out_grad: Array, start_index: int, length: int
+) -> list[Array]:
+    columns = partial_columns(x[0], start_index, length, negative_start=True)
+    width = columns.stop - columns.start
+    grads = []
+    for i, item in enumerate(x):
+        grad = ctx.xp.zeros(item.shape, dtype=out_grad.dtype)
+        grad[:, columns] = out_grad[:, i * width : (i + 1) * width]
+        grads.append(grad)
+    return grads
+
+
+@register_kernel("partial_sum_grad", dtypes=PARTIAL_SUM_DTYPES)
+def partial_sum_grad_kernel(
+    ctx: KernelContext, x: list[Array], out_grad: Array, start_index: int, length: int
+) -> list[Array]:
+    columns = partial_columns(x[0], start_index, length, negative_start=False)
+    grads = []
+    for item in x:
+        grad = ctx.xp.zeros(item.shape, dtype=out_grad.dtype)
+        grad[:, columns] = out_grad
+        grads.append(grad)
+    return grads

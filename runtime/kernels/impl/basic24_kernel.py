@@ -20,6 +20,9 @@ PHI's semantics, checked against 3.3.1:
   ``c1 = int(C * shift_ratio)`` take the previous step's values and the next up to
   ``c2 = int(C * 2 * shift_ratio)`` the next step's (products in float32, as PHI's int * float),
   zeros where the step would leave the sequence; the rest stay.
+- partial_concat / partial_sum: columns [start, start + length) of each 2-D input (-1: to the
+  end of the row), side by side or added; partial_concat counts a negative start_index from
+  the end, partial_sum refuses one (3.3.1 reads outside the rows).
 - full_ reuses ``full`` and assign_out_ reuses ``assign`` (runtime/kernels/impl/full_kernel.py,
   cast_kernel.py), as PHI's specs do.
 """
@@ -33,7 +36,7 @@ import numpy as np
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.kernel import Array, KernelContext
-from phiops.runtime.infermeta.basic24 import crop_extents
+from phiops.runtime.infermeta.basic24 import crop_extents, partial_range
 from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
 D = DataType
@@ -45,6 +48,8 @@ INCREMENT_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
 CROP_DTYPES = INCREMENT_DTYPES
 SHARD_INDEX_DTYPES = (D.INT32, D.INT64)
 SHIFT_DTYPES = (D.FLOAT32, D.FLOAT64)
+PARTIAL_CONCAT_DTYPES = INCREMENT_DTYPES + (D.COMPLEX64, D.COMPLEX128)
+PARTIAL_SUM_DTYPES = INCREMENT_DTYPES
 
 
 def cast_like_cpp(value: bool | int | float, dtype: np.dtype, op: str, arg: str) -> object:
@@ -157,3 +162,25 @@ def temporal_shift_kernel(
     out[part(c1, c2, slice(None, -1))] = src[part(c1, c2, slice(1, None))]
     out[part(c2, None, slice(None))] = src[part(c2, None, slice(None))]
     return out.reshape(x.shape)
+
+
+def partial_columns(x: Array, start_index: int, length: int, negative_start: bool) -> slice:
+    start, count = partial_range(x.shape[1], start_index, length, negative_start)
+    return slice(start, start + count)
+
+
+@register_kernel("partial_concat", dtypes=PARTIAL_CONCAT_DTYPES)
+def partial_concat_kernel(
+    ctx: KernelContext, x: list[Array], start_index: int, length: int
+) -> Array:
+    columns = partial_columns(x[0], start_index, length, negative_start=True)
+    return ctx.xp.concatenate([item[:, columns] for item in x], axis=1)
+
+
+@register_kernel("partial_sum", dtypes=PARTIAL_SUM_DTYPES)
+def partial_sum_kernel(ctx: KernelContext, x: list[Array], start_index: int, length: int) -> Array:
+    columns = partial_columns(x[0], start_index, length, negative_start=False)
+    out = x[0][:, columns].copy()
+    for item in x[1:]:
+        out += item[:, columns]
+    return out
