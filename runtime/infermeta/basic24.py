@@ -179,9 +179,7 @@ def temporal_shift_infer_meta(
             f"argument 'seg_num' ({seg_num}) must divide x's first extent ({x.dims[0]})"
         )
     if not 0 < shift_ratio < 0.5:
-        raise InvalidArgumentError(
-            f"argument 'shift_ratio' must be in (0, 0.5), got {shift_ratio}"
-        )
+        raise InvalidArgumentError(f"argument 'shift_ratio' must be in (0, 0.5), got {shift_ratio}")
     if data_format not in ("NCHW", "NHWC"):
         raise InvalidArgumentError(
             f"argument 'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}"
@@ -189,7 +187,9 @@ def temporal_shift_infer_meta(
     out.share_meta(x)
 
 
-def partial_range(columns: int, start_index: int, length: int, negative_start: bool) -> tuple[int, int]:
+def partial_range(
+    columns: int, start_index: int, length: int, negative_start: bool
+) -> tuple[int, int]:
     """(first column, column count) of partial_concat/partial_sum on rows of ``columns``; with
     ``columns`` unknown, (start_index, length or UNKNOWN)."""
     if not is_known(columns):

@@ -18,9 +18,19 @@ def basic24_cases() -> list[Case]:
             lambda x: C.assign_out_(x, phiops.zeros([4], dtype="float64")),
             uniform((2, 3), 2401),
         ),
-        case("crop", "[3,4]-[2,-1]-at-[1,1]", lambda x: C.crop(x, [2, -1], [1, 1]), uniform((3, 4), 2402)),
+        case(
+            "crop",
+            "[3,4]-[2,-1]-at-[1,1]",
+            lambda x: C.crop(x, [2, -1], [1, 1]),
+            uniform((3, 4), 2402),
+        ),
         # group 3 of 6 channels: a permutation that is not its own inverse
-        case("shuffle_channel", "[1,6,2,1]-3", lambda x: C.shuffle_channel(x, 3), uniform((1, 6, 2, 1), 2403)),
+        case(
+            "shuffle_channel",
+            "[1,6,2,1]-3",
+            lambda x: C.shuffle_channel(x, 3),
+            uniform((1, 6, 2, 1), 2403),
+        ),
         case(
             "temporal_shift",
             "[4,4,1,2]-2-NCHW",

@@ -200,7 +200,9 @@ def test_crop_edges() -> None:
     np.testing.assert_array_equal(C.crop(t(x[:, ::2]), [2, 1], [1, 1]).numpy(), x[1:3, 2:3])
     np.testing.assert_array_equal(phiops.crop(t(x), shape=[2, 2]).numpy(), x[:2, :2])
     np.testing.assert_array_equal(phiops.crop(t(x)).numpy(), x)
-    np.testing.assert_array_equal(phiops.crop(t(x), [-1, 2], t([1, 1], "int64")).numpy(), x[1:, 1:3])
+    np.testing.assert_array_equal(
+        phiops.crop(t(x), [-1, 2], t([1, 1], "int64")).numpy(), x[1:, 1:3]
+    )
     bad = [
         (([2, 2], [2, 3]), "offsets\\[0\\] \\+ shape\\[0\\] \\(2 \\+ 2\\) must be at most"),
         (([2, 2], [-1, 0]), "'offsets' must be >= 0, got -1"),
@@ -221,7 +223,9 @@ def test_crop_grad_places_out_grad_at_the_offsets() -> None:
     out_grad = np.arange(6.0).reshape(2, 3)
     want = np.zeros((3, 4))
     want[1:3, 1:4] = out_grad
-    np.testing.assert_array_equal(B.crop_grad(t(np.ones((3, 4))), t(out_grad), [1, 1]).numpy(), want)
+    np.testing.assert_array_equal(
+        B.crop_grad(t(np.ones((3, 4))), t(out_grad), [1, 1]).numpy(), want
+    )
 
 
 # -- shard_index --------------------------------------------------------------------------------
@@ -246,7 +250,9 @@ def test_shard_index_matches_numpy(dtype: DataType) -> None:
 @op_test("shard_index", kind="edge")
 def test_shard_index_edges() -> None:
     assert C.shard_index(t(np.zeros((0, 1), "int64")), 20, 2, 0, -1).shape == [0, 1]
-    np.testing.assert_array_equal(t([[13], [19]], "int64").shard_index(20, 3, 2, -2).numpy(), [[-2], [5]])
+    np.testing.assert_array_equal(
+        t([[13], [19]], "int64").shard_index(20, 3, 2, -2).numpy(), [[-2], [5]]
+    )
     x = t([[1], [2]], "int64")
     bad = [
         ((20, 2, 2), "'shard_id' must be in \\[0, nshards\\) = \\[0, 2\\), got 2"),
@@ -280,7 +286,9 @@ def shuffle_reference(x: np.ndarray, group: int) -> np.ndarray:
 def test_shuffle_channel_matches_numpy(dtype: DataType) -> None:
     x = sample((2, 6, 2, 3), dtype)
     for group in (1, 2, 3, 6):
-        np.testing.assert_array_equal(C.shuffle_channel(t(x), group).numpy(), shuffle_reference(x, group))
+        np.testing.assert_array_equal(
+            C.shuffle_channel(t(x), group).numpy(), shuffle_reference(x, group)
+        )
 
 
 @op_test("shuffle_channel", kind="edge")
@@ -289,7 +297,9 @@ def test_shuffle_channel_edges() -> None:
     x = np.arange(96.0).reshape(2, 6, 4, 2)[:, :, ::2]  # non-contiguous
     np.testing.assert_array_equal(C.shuffle_channel(t(x), 2).numpy(), shuffle_reference(x, 2))
     for group in (0, -1, 4):
-        with pytest.raises(InvalidArgumentError, match="shuffle_channel.*'group' must be positive and divide"):
+        with pytest.raises(
+            InvalidArgumentError, match="shuffle_channel.*'group' must be positive and divide"
+        ):
             C.shuffle_channel(t(np.zeros((1, 6, 1, 1))), group)
     with pytest.raises(InvalidArgumentError, match="shuffle_channel.*'x' must be 4-D"):
         C.shuffle_channel(t(np.zeros((2, 6, 2))), 3)
@@ -330,10 +340,16 @@ def test_temporal_shift_matches_the_loop(dtype: DataType) -> None:
 def test_temporal_shift_edges() -> None:
     x = np.arange(40.0).reshape(4, 10, 1, 1)
     # 10 * 0.15f = 1.5 and 20 * 0.15f = 3.0000001: c1 = 1, c2 = 3, as in 3.3.1
-    np.testing.assert_array_equal(C.temporal_shift(t(x), 4, 0.15, "NCHW").numpy(), temporal_shift_reference(x, 4, 0.15, "NCHW"))
+    np.testing.assert_array_equal(
+        C.temporal_shift(t(x), 4, 0.15, "NCHW").numpy(),
+        temporal_shift_reference(x, 4, 0.15, "NCHW"),
+    )
     assert C.temporal_shift(t(np.zeros((0, 4, 1, 1))), 2, 0.25, "NCHW").shape == [0, 4, 1, 1]
     strided = np.arange(64.0).reshape(4, 4, 2, 2)[:, :, ::2]
-    np.testing.assert_array_equal(C.temporal_shift(t(strided), 4, 0.25, "NCHW").numpy(), temporal_shift_reference(strided, 4, 0.25, "NCHW"))
+    np.testing.assert_array_equal(
+        C.temporal_shift(t(strided), 4, 0.25, "NCHW").numpy(),
+        temporal_shift_reference(strided, 4, 0.25, "NCHW"),
+    )
     y = t(np.zeros((4, 4, 1, 1)))
     bad = [
         ((3, 0.25, "NCHW"), "'seg_num' \\(3\\) must divide x's first extent \\(4\\)"),
@@ -378,14 +394,20 @@ def test_partial_concat_and_sum_edges() -> None:
     assert C.partial_concat([t(x)], 0, 0).shape == [2, 0]
     assert C.partial_sum([t(np.zeros((0, 4)))], 1, -1).shape == [0, 3]
     strided = np.arange(16.0).reshape(2, 8)[:, ::2]  # non-contiguous
-    np.testing.assert_array_equal(C.partial_sum([t(strided), t(x)], 1, 2).numpy(), strided[:, 1:3] + x[:, 1:3])
+    np.testing.assert_array_equal(
+        C.partial_sum([t(strided), t(x)], 1, 2).numpy(), strided[:, 1:3] + x[:, 1:3]
+    )
     for op in (C.partial_concat, C.partial_sum):
         name = op.__name__
-        with pytest.raises(InvalidArgumentError, match=f"{name}.*start_index \\+ length \\(3 \\+ 2\\)"):
+        with pytest.raises(
+            InvalidArgumentError, match=f"{name}.*start_index \\+ length \\(3 \\+ 2\\)"
+        ):
             op([t(x)], 3, 2)
         with pytest.raises(InvalidArgumentError, match=f"{name}.*'start_index' must be in"):
             op([t(x)], 4, -1)
-        with pytest.raises(InvalidArgumentError, match=f"{name}.*'length' must be -1 or at least 0"):
+        with pytest.raises(
+            InvalidArgumentError, match=f"{name}.*'length' must be -1 or at least 0"
+        ):
             op([t(x)], 0, -2)
         with pytest.raises(InvalidArgumentError, match=f"{name}.*one shape and dtype"):
             op([t(x), t(np.zeros((2, 3)))], 0, 1)
@@ -394,5 +416,7 @@ def test_partial_concat_and_sum_edges() -> None:
     # a negative start counts from the end for partial_concat only (3.3.1's partial_sum reads
     # outside the rows)
     np.testing.assert_array_equal(C.partial_concat([t(x)], -1, 1).numpy(), x[:, 3:])
-    with pytest.raises(InvalidArgumentError, match="partial_sum.*'start_index' must be in \\[0, 4\\)"):
+    with pytest.raises(
+        InvalidArgumentError, match="partial_sum.*'start_index' must be in \\[0, 4\\)"
+    ):
         C.partial_sum([t(x)], -1, 1)
