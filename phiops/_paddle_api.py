@@ -2595,3 +2595,20 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
 
 
 __all__ += ["einsum"]
+
+def crop(
+    x: Tensor,
+    shape: Any = None,
+    offsets: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """The box of ``shape`` (x's shape when None; -1 takes the rest of a dimension) cut out of
+    ``x`` at ``offsets`` (zeros when None), op ``crop``."""
+    if shape is None:
+        shape = x.shape
+    if offsets is None:
+        offsets = [0] * len(x.shape)
+    return _C_ops.crop(x, shape, offsets)
+
+
+__all__ += ["crop"]

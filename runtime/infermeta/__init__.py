@@ -26,6 +26,7 @@ from phiops.runtime.infermeta import (
     linalg2,
     linalg24,
     manip24,
+    basic24,
     math3,
     vision,
     multiary,
@@ -107,6 +108,9 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         train24,
+
+
+        basic24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -634,6 +634,10 @@ CASES = CASES + QUANT24_CASES
 from tests.autograd.cases_view24 import VIEW24_CASES  # noqa: E402
 from tests.autograd.cases_legacy24 import LEGACY24_CASES  # noqa: E402
 from tests.autograd.cases_train24 import TRAIN24_CASES  # noqa: E402
+from tests.autograd.cases_basic24 import BASIC24_CASES  # noqa: E402
+
+CASES = CASES + BASIC24_CASES
+
 
 CASES = CASES + TRAIN24_CASES
 

@@ -512,6 +512,16 @@ CASES += [
 ]
 RANDOM.add("exponential_-method")
 
+# the basic24 functions of issue 24 (tests/parity/test_basic24_parity_paddle.py has more)
+_SHARDED = np.array([[19], [0], [7], [10], [13]], np.int64)
+CASES += [
+    ("crop", lambda p, t: p.crop(t(X), shape=[1, -1, 2], offsets=[1, 1, 2])),
+    ("crop-defaults", lambda p, t: p.crop(t(X))),
+    ("crop-shape-only", lambda p, t: p.crop(t(M), [2, 2])),
+    ("shard_index", lambda p, t: p.shard_index(t(_SHARDED), 20, 3, 1)),
+    ("shard_index-method", lambda p, t: t(_SHARDED).shard_index(20, 2, 0, ignore_value=-5)),
+]
+
 
 def _structure(value: Any) -> Any:
     """(kind, shape, dtype, values) of a result, recursively for lists and tuples."""

@@ -296,6 +296,35 @@ _OVERRIDES.update(
 )
 
 
+# the basic24 ops of issue 24: increment takes a one-element x
+_OVERRIDES.update({"increment": {"x": _tensor(shape=(1,))}})
+_OVERRIDES.update(
+    {
+        "crop": {"x": _tensor(shape=(3, 4)), "shape": [2, -1], "offsets": [1, 1]},
+        "crop_grad": {"x": _tensor(shape=(3, 4)), "out_grad": _tensor(shape=(2, 3)), "offsets": [1, 1]},
+        "shard_index": {"input": _index((4, 1)), "index_num": 20, "nshards": 2, "shard_id": 0},
+        "shuffle_channel": {"x": _tensor(shape=(2, 6, 1, 2)), "group": 3},
+        "shuffle_channel_grad": {"out_grad": _tensor(shape=(2, 6, 1, 2)), "group": 3},
+        "temporal_shift": {"x": _tensor(shape=(4, 4, 1, 2)), "seg_num": 2},
+        "temporal_shift_grad": {"out_grad": _tensor(shape=(4, 4, 1, 2)), "seg_num": 2, "data_format": "NCHW"},
+    }
+)
+_OVERRIDES.update(
+    {
+        "partial_concat": {"x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "start_index": 1, "length": 2},
+        "partial_sum": {"x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "start_index": 1, "length": 2},
+        "partial_concat_grad": {
+            "x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "out_grad": _tensor(shape=(2, 4)),
+            "start_index": 1, "length": 2,
+        },
+        "partial_sum_grad": {
+            "x": [_tensor(shape=(2, 4)), _tensor(shape=(2, 4))], "out_grad": _tensor(shape=(2, 2)),
+            "start_index": 1, "length": 2,
+        },
+    }
+)
+
+
 # the legacy24 ops of issue 24: gru_unit's [N, 3D] input, [N, D] hidden_prev, [D, 3D] weight
 _OVERRIDES.update(
     {

@@ -1586,6 +1586,58 @@ MISMATCHES.update(
     }
 )
 
+# the basic24 ops of issue 24 (runtime/infermeta/basic24.py)
+CASES.update(
+    {
+        "increment_infer_meta": [
+            Case((t(1),), (1.0,)),
+            Case((t(1, 1),), (-2.0,), label="2-d"),
+        ],
+    }
+)
+MISMATCHES.update({"increment_infer_meta": Case((t(2, 1),), (1.0,))})
+CASES.update(
+    {
+        "crop_infer_meta": [
+            Case((t(3, 4),), ((2, -1), (1, 1))),
+            Case((t(3, 4, 5),), ((2, 4, 0), (0, 0, 1)), label="zero-extent"),
+        ],
+        "crop_grad_infer_meta": [Case((t(3, 4), t(2, 3)), ((1, 1),))],
+        "shard_index_infer_meta": [Case((t(4, 1, dtype=I64),), (20, 2, 0, -1))],
+        "shuffle_channel_infer_meta": [Case((t(2, 6, 2, 2),), (3,))],
+        "temporal_shift_infer_meta": [
+            Case((t(4, 4, 2, 2),), (2, 0.25, "NCHW")),
+            Case((t(4, 2, 2, 4),), (4, 0.25, "NHWC"), label="nhwc"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "crop_infer_meta": Case((t(3, 4),), ((4, 2), (0, 0))),
+        "crop_grad_infer_meta": Case((t(3, 4), t(3, 4)), ((1, 1),)),
+        "shard_index_infer_meta": Case((t(4, 2, dtype=I64),), (20, 2, 0, -1)),
+        "shuffle_channel_infer_meta": Case((t(2, 5, 2, 2),), (3,)),
+        "temporal_shift_infer_meta": Case((t(5, 4, 2, 2),), (2, 0.25, "NCHW")),
+    }
+)
+CASES.update(
+    {
+        "partial_concat_infer_meta": [
+            Case(([t(2, 5), t(2, 5)],), (1, 2)),
+            Case(([t(2, 5)],), (-2, -1), label="rest"),
+        ],
+        "partial_sum_infer_meta": [Case(([t(2, 5), t(2, 5)],), (1, 2))],
+        "partial_concat_grad_infer_meta": [Case(([t(2, 5), t(2, 5)],), (), (2,))],
+        "partial_sum_grad_infer_meta": [Case(([t(2, 5), t(2, 5)],), (), (2,))],
+    }
+)
+MISMATCHES.update(
+    {
+        "partial_concat_infer_meta": Case(([t(2, 5), t(2, 4)],), (1, 2)),
+        "partial_sum_infer_meta": Case(([t(2, 5), t(3, 5)],), (1, 2)),
+    }
+)
+
 # the legacy24 ops of issue 24 (runtime/infermeta/legacy24.py)
 CASES.update(
     {

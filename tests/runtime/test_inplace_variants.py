@@ -332,3 +332,7 @@ def test_arrays_that_do_not_share_memory_keep_their_own_counters() -> None:
         base, copy = DenseTensor(owner), DenseTensor(other)
         share_version(copy, base)
         assert not is_view_of(copy, base)
+
+
+# the basic24 ops of issue 24: increment takes a one-element x
+SAMPLES.update({"increment": (np.float32([1.5]), lambda: ((2.0,), {}))})

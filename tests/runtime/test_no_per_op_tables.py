@@ -46,7 +46,13 @@ ALLOWED = {
     ("backends.py", ("add", "maximum", "minimum")),
     # the legacy op types whose translation to PIR is written by hand (PaddlePaddle's special
     # op translators), keyed by the legacy type, some of which spell phiops op names
-    ("translate.py", ("assign", "batch_norm", "matmul", "rnn")),
+    # (increment is an op since issue 24's basic24 family)
+    ("translate.py", ("assign", "batch_norm", "increment", "matmul", "rnn")),
+    ("translate.py", ("assign", "increment", "matmul")),
+    # the pd_op ops of PaddlePaddle 3.3.1's programs the loader lowers to other ops; increment,
+    # increment_ and assign_out_ are ops since issue 24's basic24 family; runtime/compat/ (not
+    # that family's) still lowers them to scale and assign, as before
+    ("lowering.py", ("assign_out_", "full_with_tensor", "increment")),
     # gru_unit's activation attribute codes (0-3), whose names happen to spell op names
     ("legacy24.py", ("relu", "sigmoid", "tanh")),
     # the sparse unary kernels' own code (PHI's one-functor-per-op macros of

@@ -619,6 +619,33 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the basic24 ops of issue 24: increment takes a one-element x
+ARGUMENTS.update(
+    {
+        "increment": lambda f, t: [t((1,), "float32"), 2.0],
+        "increment_": lambda f, t: [t((1,), "float32") * 1, 2.0],
+    }
+)  # fmt: skip
+ARGUMENTS.update(
+    {
+        "crop": lambda f, t: [t((3, 4), "float32"), [2, -1], [1, 1]],
+        "crop_grad": lambda f, t: [t((3, 4), "float32"), t((2, 3), "float32"), [1, 1]],
+        "shard_index": lambda f, t: [t((4, 1), "int64"), 20, 2, 0, -1],
+        "shuffle_channel": lambda f, t: [t((2, 6, 1, 2), "float32"), 3],
+        "shuffle_channel_grad": lambda f, t: [t((2, 6, 1, 2), "float32"), 3],
+        "temporal_shift": lambda f, t: [t((4, 4, 1, 2), "float32"), 2, 0.25, "NCHW"],
+        "temporal_shift_grad": lambda f, t: [t((4, 4, 1, 2), "float32"), 2, 0.25, "NCHW"],
+    }
+)  # fmt: skip
+ARGUMENTS.update(
+    {
+        "partial_concat": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32") * 2], 1, 2],
+        "partial_sum": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32") * 2], 1, 2],
+        "partial_concat_grad": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32")], t((2, 4), "float32"), 1, 2],
+        "partial_sum_grad": lambda f, t: [[t((2, 4), "float32"), t((2, 4), "float32")], t((2, 2), "float32"), 1, 2],
+    }
+)  # fmt: skip
+
 # the legacy24 ops of issue 24
 ARGUMENTS.update(
     {
