@@ -36,7 +36,7 @@ from phiops.runtime.autograd import GRAD_MODE
 from phiops.runtime.autograd.grad_node import _Hooked
 from phiops.runtime.autograd.record import edge_of
 from phiops.runtime.common import CPUPlace
-from phiops.runtime.random import generator_for
+from phiops.runtime.random import engine_for, generator_for
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import (
     InvalidArgumentError,
@@ -513,13 +513,18 @@ class StaticFunction:
 
 
 def _random_states(places: list[Any]) -> list[tuple[Any, Any]]:
-    """The process generators' states of ``places`` (each created if it was not)."""
-    return [(place, generator_for(place).bit_generator.state) for place in places]
+    """The process generators' states of ``places`` (each created if it was not): numpy's
+    generator and PaddlePaddle's engine (which dropout draws from)."""
+    return [
+        (place, (generator_for(place).bit_generator.state, engine_for(place).copy()))
+        for place in places
+    ]
 
 
 def _restore(states: list[tuple[Any, Any]]) -> None:
-    for place, state in states:
+    for place, (state, engine) in states:
         generator_for(place).bit_generator.state = state
+        engine_for(place)[:] = engine
 
 
 def _as_tensor(value: Any) -> Tensor:

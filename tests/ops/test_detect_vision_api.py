@@ -27,7 +27,7 @@ def test_paddle_vision_ops_is_reachable_as_in_paddle() -> None:
     assert phiops.vision.ops is ops
     assert sorted(ops.__all__) == [
         *("PSRoIPool", "RoIAlign", "RoIPool", "box_coder", "generate_proposals", "matrix_nms"),
-        *("nms", "prior_box", "psroi_pool", "roi_align", "roi_pool", "yolo_box"),
+        *("nms", "prior_box", "psroi_pool", "roi_align", "roi_pool", "yolo_box", "yolo_loss"),
     ]
 
 
