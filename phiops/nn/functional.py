@@ -67,10 +67,12 @@ from phiops.runtime.nn.vision_functional import (
     fold,
     pixel_shuffle,
     pixel_unshuffle,
+    temporal_shift,
     unfold,
 )
 
 __all__ = [
+    "temporal_shift",
     "pixel_shuffle",
     "pixel_unshuffle",
     "channel_shuffle",

@@ -19,7 +19,26 @@ __all__ = [
     "unfold",
     "fold",
     "affine_grid",
+    "temporal_shift",
 ]
+
+
+def temporal_shift(
+    x: Tensor,
+    seg_num: int,
+    shift_ratio: float = 0.25,
+    name: str | None = None,
+    data_format: str = "NCHW",
+) -> Tensor:
+    """TSM's temporal shift of ``x`` [N*T, C, H, W] (or NHWC), T = ``seg_num``: the first
+    ``shift_ratio`` of the channels take the previous segment's values, the next as many the
+    following segment's (zeros at the ends), the rest stay (the temporal_shift op)."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(
+            "Attr(data_format) should be 'NCHW' or 'NHWC'. "
+            f"Received Attr(data_format): {data_format}."
+        )
+    return op_api("temporal_shift")(x, seg_num, float(shift_ratio), data_format)
 
 
 def pixel_shuffle(

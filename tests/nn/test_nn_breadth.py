@@ -166,3 +166,18 @@ def test_gumbel_softmax_samples_sum_to_one_and_hard_is_one_hot_with_the_soft_gra
     np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-12, atol=1e-15)
     with pytest.raises(InvalidArgumentError, match="temperature"):
         F.gumbel_softmax(x, temperature=0.0)
+
+
+def test_temporal_shift_moves_a_channel_share_between_segments() -> None:
+    # N=1, T=3 segments, C=4 channels, shift_ratio 0.25: channel 0 takes the previous segment's
+    # values, channel 1 the next segment's, channels 2-3 stay (numpy reference)
+    x = np.arange(3 * 4 * 1 * 2, dtype="float32").reshape(3, 4, 1, 2)
+    expected = x.copy()
+    expected[:, 0] = np.concatenate([np.zeros_like(x[:1, 0]), x[:-1, 0]])
+    expected[:, 1] = np.concatenate([x[1:, 1], np.zeros_like(x[:1, 1])])
+    out = F.temporal_shift(paddle.to_tensor(x), seg_num=3, shift_ratio=0.25)
+    np.testing.assert_array_equal(out.numpy(), expected)
+    nhwc = F.temporal_shift(paddle.to_tensor(x.transpose(0, 2, 3, 1)), 3, data_format="NHWC")
+    np.testing.assert_array_equal(nhwc.numpy(), expected.transpose(0, 2, 3, 1))
+    with pytest.raises(ValueError, match="should be 'NCHW' or 'NHWC'"):
+        F.temporal_shift(paddle.to_tensor(x), 3, data_format="NCDHW")
