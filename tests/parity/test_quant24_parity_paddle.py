@@ -5,24 +5,8 @@ where PaddlePaddle is installed."""
 
 from __future__ import annotations
 
-import pytest
+from tests.parity.family import family_tests
 
-paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
-
-import phiops  # noqa: E402
-from tests.ops.test_quant24_paddle import RECORDED, assert_matches  # noqa: E402
-from tests.tools.make_quant24_fixtures import cases, run  # noqa: E402
-
-CASES = cases()
-
-
-@pytest.mark.parametrize("key", sorted(CASES))
-def test_phiops_equals_paddle_live(key: str) -> None:
-    case = CASES[key]
-    assert_matches(run(phiops, case), run(paddle, case))
-
-
-@pytest.mark.parametrize("key", sorted(CASES))
-def test_the_recording_is_what_paddle_gives_now(key: str) -> None:
-    case = CASES[key]
-    assert_matches(run(paddle, case), RECORDED[key])
+test_phiops_equals_paddle_live, test_the_recording_is_what_paddle_gives_now = family_tests(
+    "quant24", with_inputs=False
+)

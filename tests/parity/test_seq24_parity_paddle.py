@@ -4,24 +4,6 @@ tests/data/seq24/ checked against a fresh run. Runs only where PaddlePaddle is i
 
 from __future__ import annotations
 
-import pytest
+from tests.parity.family import family_tests
 
-paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
-
-import phiops  # noqa: E402
-from tests.ops.test_seq24_paddle import RECORDED, assert_matches  # noqa: E402
-from tests.tools.make_seq24_fixtures import cases, run  # noqa: E402
-
-CASES = cases()
-
-
-@pytest.mark.parametrize("key", sorted(CASES))
-def test_phiops_equals_paddle_live(key: str) -> None:
-    case = CASES[key]
-    assert_matches(run(phiops, case), run(paddle, case), case["inputs"])
-
-
-@pytest.mark.parametrize("key", sorted(CASES))
-def test_the_recording_is_what_paddle_gives_now(key: str) -> None:
-    case = CASES[key]
-    assert_matches(run(paddle, case), RECORDED[key], case["inputs"])
+test_phiops_equals_paddle_live, test_the_recording_is_what_paddle_gives_now = family_tests("seq24")
