@@ -463,6 +463,12 @@ def build_package_files(project: OpPackageProject) -> FileManager:
                 {op.invoke.name for op in backward if op.invoke is not None}
                 & {op.name for op in specs.ops}
             ),
+            # backward ops a backward op invokes (PaddlePaddle's clip_double_grad: clip_grad),
+            # defined in backward.py itself
+            "backward_invoked": sorted(
+                {op.invoke.name for op in backward if op.invoke is not None}
+                & {op.name for op in specs.backward_ops}
+            ),
             "infer_ops": [views[op.name].infer_meta for op in kernel_ops],
             "signatures": [views[op.name].signature for op in kernel_ops],
             "registrations": [

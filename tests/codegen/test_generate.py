@@ -269,3 +269,57 @@ def test_generated_package_works(project: Path) -> None:
     assert (
         result.stdout.strip() == "[2, 3] phi.float32 [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]"
     ), result.stderr
+
+
+INVOKED_BACKWARD_SPEC = """
+- op : abs
+  args : (Tensor x)
+  output : Tensor(out)
+  infer_meta :
+    func : UnchangedInferMeta
+  kernel :
+    func : abs
+  backward : abs_grad
+"""
+
+INVOKED_BACKWARD_GRADS = """
+- backward_op : abs_grad
+  forward : abs (Tensor x) -> Tensor(out)
+  args : (Tensor x, Tensor out_grad)
+  output : Tensor(x_grad)
+  infer_meta :
+    func : UnchangedInferMeta
+    param : [x]
+  kernel :
+    func : abs_grad
+  backward : abs_double_grad
+
+- backward_op : abs_double_grad
+  forward : abs_grad (Tensor x, Tensor grad_out) -> Tensor(grad_x)
+  args : (Tensor x, Tensor grad_x_grad)
+  output : Tensor(grad_out_grad)
+  invoke : abs_grad(x, grad_x_grad)
+"""
+
+
+def test_a_backward_op_may_invoke_another_backward_op(tmp_path: Path) -> None:
+    # PaddlePaddle's clip_double_grad invokes clip_grad: the generated backward.py calls the
+    # backward op it defines itself (it once named an alias it never made: NameError on call)
+    root = make_project(tmp_path / "proj", INVOKED_BACKWARD_SPEC)
+    (root / "ops" / "backward.yaml").write_text(INVOKED_BACKWARD_GRADS.lstrip("\n"))
+    result = run_codegen(root)
+    assert result.returncode == 0, result.stderr
+    code = (
+        "import generated as phi; from generated import backward as b;"
+        "x = phi.to_tensor([-2.0, 3.0]); g = phi.to_tensor([5.0, 7.0]);"
+        "print(b.abs_double_grad(x, g).numpy().tolist())"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=dict(os.environ, PYTHONPATH=f"{root}{os.pathsep}{REPO}"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.stdout.strip() == "[-5.0, 7.0]", run.stderr[-2000:]
