@@ -21,7 +21,8 @@ from typing import Iterable
 
 from phiops.runtime.errors import InvalidArgumentError
 
-from phiops.runtime.tensor.meta_tensor import MetaConfig
+from phiops.runtime.common import DataType
+from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
     "UNKNOWN",
@@ -89,3 +90,10 @@ def integer_scalar(value: object, name: str) -> int:
     if isinstance(value, float) and not value.is_integer():
         raise InvalidArgumentError(f"argument '{name}' must be an integer, got {value!r}")
     return int(value)
+
+
+def set_output(out: MetaTensor, dims: Iterable[int], dtype: DataType, like: MetaTensor) -> None:
+    """Give ``out`` the dims ``dims``, the dtype ``dtype`` and the layout of ``like``."""
+    out.set_dims(tuple(dims))
+    out.set_dtype(dtype)
+    out.set_layout(like.layout)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.binary import broadcast_dims
-from phiops.runtime.infermeta.dims import UNKNOWN, extents_match
+from phiops.runtime.infermeta.dims import UNKNOWN, extents_match, set_output as _set
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -20,12 +20,6 @@ _RUNTIME = MetaConfig()
 _INDEX_DTYPES = (DataType.INT32, DataType.INT64)
 MESSAGE_OPS = ("ADD", "MUL")
 REDUCE_OPS = ("SUM", "MEAN", "MAX", "MIN")
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def _dtype_in(t: MetaTensor, name: str, dtypes: tuple[DataType, ...]) -> None:

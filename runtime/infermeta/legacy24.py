@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import extents_match
+from phiops.runtime.infermeta.dims import extents_match, set_output
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -24,11 +24,8 @@ GRU_ACTIVATIONS = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
 
 
 def _set(out: MetaTensor | None, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    if out is None:
-        return
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
+    if out is not None:  # an absent optional output
+        set_output(out, dims, dtype, like)
 
 
 def _rank(t: MetaTensor, name: str, rank: int) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.infermeta.binary import broadcast_dims
-from phiops.runtime.infermeta.dims import UNKNOWN, extents_match
+from phiops.runtime.infermeta.dims import UNKNOWN, extents_match, set_output as _set
 from phiops.runtime.infermeta.linalg import square_matrices
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
@@ -53,12 +53,6 @@ def _at_least_2d(x: MetaTensor, name: str) -> None:
         raise InvalidArgumentError(
             f"argument '{name}' must have at least 2 dimensions, got dims {_dims(x.dims)}"
         )
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def _min_extent(a: int, b: int) -> int:

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, is_known, numel
+from phiops.runtime.infermeta.dims import (
+    UNKNOWN,
+    dims_match,
+    extents_match,
+    is_known,
+    numel,
+    set_output as _set,
+)
 from phiops.runtime.infermeta.binary import broadcast_dims
 from phiops.runtime.infermeta.unary import check_axis
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
@@ -34,12 +41,6 @@ __all__ = [
 _RUNTIME = MetaConfig()
 
 INDEX_DTYPES = (DataType.INT32, DataType.INT64)
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def _check_index_dtype(index: MetaTensor, name: str) -> None:
@@ -95,9 +96,7 @@ def _check_index_add_dims(
     if not x_dims:
         raise InvalidArgumentError("argument 'x' must have at least 1 dimension, got 0-D")
     if len(index.dims) != 1:
-        raise InvalidArgumentError(
-            f"argument 'index' must be 1-D, got dims {list(index.dims)}"
-        )
+        raise InvalidArgumentError(f"argument 'index' must be 1-D, got dims {list(index.dims)}")
     if len(value_dims) != len(x_dims):
         raise InvalidArgumentError(
             f"argument '{value_name}' must have the rank {len(x_dims)} of 'x', got dims "
@@ -290,7 +289,12 @@ def _indices_dtype(dtype: DataType) -> None:
 
 
 def tril_indices_infer_meta(
-    rows: int, cols: int, offset: int, dtype: DataType, out: MetaTensor, config: MetaConfig = _RUNTIME
+    rows: int,
+    cols: int,
+    offset: int,
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
 ) -> None:
     """PHI's TrilIndicesInferMeta: [2, count], the row and column indices of the elements of a
     rows x cols matrix on or below diagonal ``offset``; a negative size counts as 0."""
@@ -409,7 +413,11 @@ def numel_infer_meta(x: MetaTensor, size: MetaTensor, config: MetaConfig = _RUNT
 
 
 def bitwise_shift_infer_meta(
-    x: MetaTensor, y: MetaTensor, is_arithmetic: bool, out: MetaTensor, config: MetaConfig = _RUNTIME
+    x: MetaTensor,
+    y: MetaTensor,
+    is_arithmetic: bool,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
 ) -> None:
     """PHI's BitwiseShiftInferMeta: the broadcast of x's and y's dims, in x's dtype, which y
     must share (3.3.1's kernel refuses another)."""

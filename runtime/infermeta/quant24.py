@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
+from phiops.runtime.infermeta.dims import dims_match, extents_match, numel, set_output as _set
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -32,12 +32,6 @@ __all__ = [
 _RUNTIME = MetaConfig()
 
 _FLOATS = (DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64)
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def _check_bit_length(bit_length: int) -> None:

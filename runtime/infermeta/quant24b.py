@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
+from phiops.runtime.infermeta.dims import extents_match, numel, set_output as _set
+from phiops.runtime.infermeta.quant24 import _check_like_param
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -20,25 +21,6 @@ __all__ = [
 ]
 
 _RUNTIME = MetaConfig()
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
-
-
-def _check_like_param(tensor: MetaTensor, name: str, param: MetaTensor, config: MetaConfig) -> None:
-    if not dims_match(tensor.dims, param.dims, config):
-        raise InvalidArgumentError(
-            f"argument '{name}' with dims {list(tensor.dims)} must have the dims of argument "
-            f"'param' {list(param.dims)}"
-        )
-    if tensor.dtype != param.dtype:
-        raise InvalidArgumentError(
-            f"argument '{name}' must have param's dtype {param.dtype.name.lower()}, got "
-            f"{tensor.dtype.name.lower()}"
-        )
 
 
 def _check_counter(tensor: MetaTensor, name: str, config: MetaConfig) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import dims_match, integer_scalar, merge_dims
+from phiops.runtime.infermeta.dims import dims_match, integer_scalar, merge_dims, set_output as _set
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -25,12 +25,6 @@ __all__ = [
 ]
 
 _RUNTIME = MetaConfig()
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def binomial_infer_meta(

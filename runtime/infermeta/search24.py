@@ -12,6 +12,7 @@ from phiops.runtime.infermeta.dims import (
     extents_match,
     is_known,
     merge_extents,
+    set_output as _set,
 )
 from phiops.runtime.infermeta.unary import check_axis, reduce_out_dims
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
@@ -36,12 +37,6 @@ __all__ = [
 _RUNTIME = MetaConfig()
 
 INDEX_DTYPES = (DataType.INT32, DataType.INT64)
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def _without_axis(dims: tuple[int, ...], axis: int, keepdim: bool) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match
+from phiops.runtime.infermeta.dims import UNKNOWN, dims_match, extents_match, set_output as _set
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -29,12 +29,6 @@ __all__ = [
 ]
 
 _RUNTIME = MetaConfig()
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def _rank(t: MetaTensor, name: str, rank: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import dims_match, extents_match, numel
+from phiops.runtime.infermeta.dims import dims_match, extents_match, numel, set_output as _set
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -20,12 +20,6 @@ __all__ = [
 ]
 
 _RUNTIME = MetaConfig()
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def _one_element(tensor: MetaTensor, name: str, config: MetaConfig) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.infermeta.dims import UNKNOWN, is_known, numel
+from phiops.runtime.infermeta.dims import UNKNOWN, is_known, numel, set_output as _set
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
 __all__ = [
@@ -30,12 +30,6 @@ __all__ = [
 ]
 
 _RUNTIME = MetaConfig()
-
-
-def _set(out: MetaTensor, dims: tuple[int, ...], dtype: DataType, like: MetaTensor) -> None:
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    out.set_layout(like.layout)
 
 
 def strided_un_changed_infer_meta(
@@ -236,9 +230,7 @@ class EinsumPlan:
 def _split_terms(equation: str, count: int) -> tuple[list[str], str | None]:
     text = equation.replace(" ", "")
     if text.count("->") > 1:
-        raise InvalidArgumentError(
-            f"argument 'equation' {equation!r} holds more than one '->'"
-        )
+        raise InvalidArgumentError(f"argument 'equation' {equation!r} holds more than one '->'")
     left, arrow, right = text.partition("->")
     terms = left.split(",")
     if len(terms) != count:

@@ -56,13 +56,6 @@ def _fans(shape: Sequence[int]) -> tuple[int, int]:
     return shape[1] * receptive, shape[0] * receptive
 
 
-def _count(shape: Sequence[int]) -> int:
-    count = 1
-    for extent in shape:
-        count *= int(extent)
-    return count
-
-
 def _draw_dtype(dtype: Any) -> type:
     """The dtype PaddlePaddle's uniform and gaussian kernels draw a parameter of ``dtype`` in:
     float64 for float64, else float32 (float16 and bfloat16 round a float32 draw)."""
@@ -133,7 +126,7 @@ class _UniformDraw(Initializer):
         shape = tuple(int(s) for s in shape)
         low, high = self.bounds(shape)
         values = mt19937.uniform(
-            engine_for(CPUPlace()), _count(shape), np.float32(low), np.float32(high),
+            engine_for(CPUPlace()), math.prod(shape), np.float32(low), np.float32(high),
             _draw_dtype(dtype),
         )  # fmt: skip
         return values.reshape(shape).astype(dtype)
@@ -156,7 +149,7 @@ class _NormalDraw(Initializer):
         shape = tuple(int(s) for s in shape)
         mean, std = self.moments(shape)
         values = mt19937.normal(
-            engine_for(CPUPlace()), _count(shape), np.float32(mean), np.float32(std),
+            engine_for(CPUPlace()), math.prod(shape), np.float32(mean), np.float32(std),
             _draw_dtype(dtype),
         )  # fmt: skip
         return values.reshape(shape).astype(dtype)

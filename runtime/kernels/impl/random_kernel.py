@@ -15,6 +15,7 @@ standard deviation is std. Numbers are drawn on the host and moved to the place 
 
 from __future__ import annotations
 
+import math
 import numpy as np
 
 from phiops.runtime.common import DataType
@@ -41,13 +42,6 @@ def _complex_parts(shape: tuple[int, ...], dtype: DataType) -> tuple[int, ...]:
     return (*shape, 2) if dtype.is_complex else tuple(shape)
 
 
-def _count(shape: tuple[int, ...]) -> int:
-    count = 1
-    for extent in shape:
-        count *= int(extent)
-    return count
-
-
 def _as_dtype(values: np.ndarray, dtype: DataType) -> np.ndarray:
     if dtype.is_complex:
         values = values[..., 0] + 1j * values[..., 1]
@@ -60,7 +54,7 @@ def uniform_kernel(
 ) -> Array:
     """Uniform in [min, max) (each part of a complex value)."""
     if not dtype.is_complex:
-        count = _count(shape)
+        count = math.prod(shape)
         draw = _draw_dtype(dtype)
         values = mt19937.uniform(
             engine_for(ctx.place, seed), count, np.float32(min), np.float32(max), draw
@@ -81,7 +75,7 @@ def gaussian_kernel(
     if not dtype.is_complex:
         draw = _draw_dtype(dtype)
         values = mt19937.normal(
-            engine_for(ctx.place, seed), _count(shape), np.float32(mean), np.float32(std), draw
+            engine_for(ctx.place, seed), math.prod(shape), np.float32(mean), np.float32(std), draw
         )
         return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
     rng = draw_generator(ctx.place, seed)
@@ -114,7 +108,7 @@ def randint_kernel(
     ctx: KernelContext, low: int, high: int, shape: tuple[int, ...], dtype: DataType
 ) -> Array:
     """Integers uniform in [low, high)."""
-    values = mt19937.randint(engine_for(ctx.place, 0), _count(shape), low, high)
+    values = mt19937.randint(engine_for(ctx.place, 0), math.prod(shape), low, high)
     return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
 
 
