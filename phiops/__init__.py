@@ -86,6 +86,10 @@ def _load_api() -> frozenset[str]:
 
 
 def __getattr__(name: str) -> object:
+    if name == "_C_ops":  # PaddlePaddle code reaches paddle._C_ops without importing it
+        import importlib
+
+        return importlib.import_module("phiops._C_ops")
     if name.startswith("_"):  # private names and submodules being imported
         raise AttributeError(f"module 'phiops' has no attribute {name!r}")
     if name in _load_api():

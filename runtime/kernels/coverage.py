@@ -9,8 +9,12 @@ kernel, and the kernel functions and backward ops of each op of its ``ops.yaml``
 An op is in scope when PaddlePaddle 3.3.1 registers a CPU kernel for it and it is
 not a communication op. Out of scope, each with its reason: ops whose kernels exist only for GPU,
 XPU, oneDNN or custom devices (flash attention, the fused GPU kernels, ...); communication ops
-(``c_allreduce_sum``, ``all_gather``, ...), which belong to the distributed runtime; and ops with no
-kernel of their own (they invoke another op: ``ones``, ``zeros``, ...), which run when that op runs.
+(``c_allreduce_sum``, ``all_gather``, ...), which belong to the distributed runtime; ops with no
+kernel of their own (they invoke another op: ``ones``, ``zeros``, ...), which run when that op runs;
+and ops whose registered CPU kernel refuses to run (its body raises "only supports GPU now", "Do not
+support ... for cpu kernel now"), so that 3.3.1 has no CPU result to match. Those are recorded with
+3.3.1's error, by calling each one, in ``paddle_3_3_1_cpu_refusals.json`` beside this module
+(``tests/tools/make_paddle_cpu_refusals.py``).
 
 phiops runs an op forward when it has the op (same name) and a CPU kernel for it; it runs a
 backward op likewise. Dtypes compare the op's first (dense) kernel function in PaddlePaddle with
@@ -32,15 +36,18 @@ from phiops.runtime.kernels.kernel_factory import KernelFactory
 
 __all__ = [
     "DATA_FILE",
+    "REFUSALS_FILE",
     "COMMUNICATION_OPS",
     "OpCoverage",
     "Coverage",
     "paddle_data",
+    "paddle_refusals",
     "coverage",
     "format_coverage",
 ]
 
 DATA_FILE = Path(__file__).with_name("paddle_3_3_1_cpu.json")
+REFUSALS_FILE = Path(__file__).with_name("paddle_3_3_1_cpu_refusals.json")
 
 # ops.yaml's communication ops (PaddlePaddle runs them on a communication context, not as math)
 COMMUNICATION_OPS = frozenset("""
@@ -60,13 +67,20 @@ def paddle_data() -> dict[str, Any]:
     return json.loads(DATA_FILE.read_text())
 
 
+@lru_cache(maxsize=1)
+def paddle_refusals() -> dict[str, dict[str, str]]:
+    """op -> the error PaddlePaddle 3.3.1's registered CPU kernel raises when called (``call``,
+    ``error``, ``message``, ``where``), recorded by tests/tools/make_paddle_cpu_refusals.py."""
+    return json.loads(REFUSALS_FILE.read_text())["ops"]
+
+
 @dataclass
 class OpCoverage:
     """One op of PaddlePaddle's ops.yaml and what phiops runs of it."""
 
     op: str
     file: str  # the PaddlePaddle YAML file that defines it: ops.yaml or dygraph_ops.yaml
-    scope: str  # "in", "no-cpu-kernel", "communication", "composite"
+    scope: str  # "in", "no-cpu-kernel", "cpu-refuses", "communication", "composite"
     runs: bool = False
     paddle_dtypes: tuple[str, ...] = ()
     phiops_dtypes: tuple[str, ...] = ()
@@ -75,6 +89,8 @@ class OpCoverage:
     backward_runs: tuple[str, ...] = ()
     # backward op -> dtypes PaddlePaddle registers on CPU that phiops' kernel lacks
     backward_missing_dtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # scope "cpu-refuses": what PaddlePaddle's CPU kernel raises, and where
+    refusal: str = ""
 
     @property
     def missing_dtypes(self) -> tuple[str, ...]:
@@ -100,6 +116,7 @@ class OpCoverage:
             "backward_missing_dtypes": {
                 k: list(v) for k, v in self.backward_missing_dtypes.items()
             },
+            "refusal": self.refusal,
         }
 
 
@@ -120,6 +137,7 @@ class Coverage:
             "in_scope_ops_yaml": sum(op.file == "ops.yaml" for op in scope),
             "forward_runs_ops_yaml": sum(op.runs for op in scope if op.file == "ops.yaml"),
             "no_cpu_kernel": sum(op.scope == "no-cpu-kernel" for op in self.ops),
+            "cpu_refuses": sum(op.scope == "cpu-refuses" for op in self.ops),
             "communication": sum(op.scope == "communication" for op in self.ops),
             "composite": sum(op.scope == "composite" for op in self.ops),
             "forward_runs": sum(op.runs for op in scope),
@@ -167,12 +185,17 @@ def coverage(
     factory: KernelFactory,
     phiops_ops: Mapping[str, str | None],
     data: Mapping[str, Any] | None = None,
+    refusals: Mapping[str, Any] | None = None,
 ) -> Coverage:
     """What phiops runs of PaddlePaddle's ops.yaml.
 
     ``phiops_ops`` maps each op phiops has (forward and backward) to its kernel function, or None
-    for an op that invokes another op instead of running a kernel of its own.
+    for an op that invokes another op instead of running a kernel of its own. ``refusals`` names
+    the ops whose CPU kernel refuses to run (default: the recorded file when ``data`` is the
+    recorded data too, else none).
     """
+    if refusals is None:
+        refusals = paddle_refusals() if data is None else {}
     data = paddle_data() if data is None else data
     kernels: Mapping[str, list[str]] = data["kernels"]
     backward_kernels: Mapping[str, list[str]] = data["backward_ops"]
@@ -196,9 +219,16 @@ def coverage(
             scope = "communication"
         elif not cpu:
             scope = "no-cpu-kernel"
+        elif op in refusals:
+            scope = "cpu-refuses"
         else:
             scope = "in"
         item = OpCoverage(op=op, file=entry["file"], scope=scope)
+        if scope == "cpu-refuses":
+            found = refusals[op]
+            item.refusal = f"{found['error']}: {found['message']}" + (
+                f" ({found['where']})" if found.get("where") else ""
+            )
         if scope == "in":
             item.paddle_dtypes = _sorted(set(kernels[cpu[0]]) - NUMPY_LACKS)
             item.runs, ours = runs(op)
@@ -253,6 +283,7 @@ def format_coverage(report: Coverage, *, missing_only: bool = False) -> str:
     reasons = {
         "no-cpu-kernel": "kernels only for GPU, XPU, oneDNN or custom devices in PaddlePaddle "
         + report.paddle,
+        "cpu-refuses": f"PaddlePaddle {report.paddle} registers a CPU kernel that refuses to run",
         "communication": "communication ops: the distributed runtime's, not math kernels",
         "composite": "no kernel of their own: they invoke another op",
     }
@@ -260,11 +291,12 @@ def format_coverage(report: Coverage, *, missing_only: bool = False) -> str:
         names = [op.op for op in report.ops if op.scope == scope]
         out.append("")
         out.append(f"out of scope, {why} ({len(names)}): {' '.join(names)}")
+        out.extend(f"  {op.op}: {op.refusal}" for op in report.ops if op.scope == scope and op.refusal)
     s = report.summary()
     out.append("")
     out.append(
         f"PaddlePaddle {report.paddle}: {s['ops']} ops ({s['ops_yaml']} in ops.yaml, the rest in "
-        f"dygraph_ops.yaml), {s['in_scope']} in scope (a CPU kernel, not communication), "
+        f"dygraph_ops.yaml), {s['in_scope']} in scope (a CPU kernel that runs, not communication), "
         f"{s['in_scope_ops_yaml']} of them in ops.yaml"
     )
     out.append(

@@ -4,6 +4,7 @@ registry checks behind it (every op phiops specs runs, forward and backward)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -14,7 +15,13 @@ import phiops.generated  # noqa: F401  (registers every op and kernel)
 from phiops.runtime.common import Backend, DataType
 from phiops.runtime.dispatch.op_def import op_defs
 from phiops.runtime.kernels import KERNEL_FACTORY
-from phiops.runtime.kernels.coverage import COMMUNICATION_OPS, coverage, paddle_data
+from phiops.runtime.kernels.coverage import (
+    COMMUNICATION_OPS,
+    coverage,
+    format_coverage,
+    paddle_data,
+    paddle_refusals,
+)
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.kernel_factory import KernelFactory
 from phiops.runtime.kernels.registration import register_kernel
@@ -94,6 +101,7 @@ def test_forward_backward_and_dtypes() -> None:
         "in_scope_ops_yaml": 1,
         "forward_runs_ops_yaml": 1,
         "no_cpu_kernel": 1,
+        "cpu_refuses": 0,
         "communication": 1,
         "composite": 1,
         "forward_runs": 1,
@@ -101,6 +109,44 @@ def test_forward_backward_and_dtypes() -> None:
         "backward_ops": 2,
         "backward_runs": 1,
     }
+
+
+def test_an_op_whose_cpu_kernel_refuses_is_out_of_scope() -> None:
+    refusals = {"bar": {"error": "NotImplementedError", "message": "GPU only", "where": "x.cc:3"}}
+    report = coverage(_factory(), {"foo": "foo"}, DATA, refusals)
+    bar = next(op for op in report.ops if op.op == "bar")
+    assert (bar.scope, bar.refusal) == ("cpu-refuses", "NotImplementedError: GPU only (x.cc:3)")
+    assert [op.op for op in report.in_scope()] == ["foo"]
+    assert report.summary()["cpu_refuses"] == 1
+    assert "  bar: NotImplementedError: GPU only (x.cc:3)" in format_coverage(report).splitlines()
+    # without refusals, bar is in scope (a recorded data set of one's own gets none by default)
+    assert next(op for op in coverage(_factory(), {}, DATA).ops if op.op == "bar").scope == "in"
+
+
+def test_recorded_refusals_are_registered_cpu_ops_phiops_lacks() -> None:
+    """Each recorded refusal names an op PaddlePaddle 3.3.1 registers a CPU kernel for (else the
+    record is stale) and that phiops does not spec (else it would be hidden from the report), and
+    phiops' _C_ops function for it raises with PaddlePaddle's recorded error."""
+    from phiops import _C_ops
+    from phiops.runtime.errors import UnimplementedError
+
+    data, refusals = paddle_data(), paddle_refusals()
+    assert {"batch_fc", "rank_attention", "cudnn_lstm", "number_count"} <= set(refusals)
+    ours = {op.name for op in op_defs()}
+    for op, found in refusals.items():
+        assert any(f in data["kernels"] for f in data["ops"][op]["kernels"]), op
+        assert op not in ours, op
+        assert found["message"] and found["error"] and found["call"].startswith(f"C.{op}("), op
+        with pytest.raises(UnimplementedError, match=re.escape(found["message"])):
+            getattr(_C_ops, op)()
+    with pytest.raises(AttributeError, match="no attribute 'not_an_op'"):
+        _C_ops.not_an_op  # noqa: B018
+
+
+def test_paddle_C_ops_is_reachable_without_importing_it() -> None:
+    import phiops as paddle
+
+    assert paddle._C_ops.add is phiops.generated.api.add
 
 
 def test_an_op_that_invokes_another_counts_as_running() -> None:
@@ -177,6 +223,9 @@ def test_cli_prints_the_table_and_the_summary() -> None:
         f"phiops runs {summary['forward_runs']} of {summary['in_scope']} forward" in result.stdout
     )
     assert "out of scope, communication ops" in result.stdout
+    assert "  batch_fc: NotImplementedError: (Unimplemented) BatchFC only supports GPU now." in (
+        result.stdout
+    )
 
 
 def test_cli_json_and_missing() -> None:
