@@ -1,8 +1,8 @@
 """``phiops.metric`` (``paddle.metric``): the ``Metric`` base class, ``Accuracy`` (top-k),
 ``Precision``, ``Recall``, ``Auc`` (ROC area from PaddlePaddle's bucketed counts) and the
 ``accuracy(input, label, k)`` function, with PaddlePaddle 3.3.1's signatures and results
-(runtime/metric/). ``accuracy`` is built from ops (``topk``, ``equal``, ``any``, ``sum``): phiops
-has no ``accuracy`` op, so ``_C_ops.accuracy`` is missing; ``Auc(curve='PR')`` raises
+(runtime/metric/). ``accuracy`` is ``topk`` then the ``accuracy`` op, in eager and static mode;
+``Auc(curve='PR')`` raises
 ``UnimplementedError`` (PaddlePaddle computes the ROC area for it).
 """
 

@@ -10,8 +10,9 @@ Submodules: ``nn`` (control flow: ``cond``, ``while_loop``; the classic layers `
 PaddlePaddle's ``paddle.static`` also has what phiops lacks: ``Variable`` (phiops's program values
 are PIR ``Value``\\ s), CompiledProgram and BuildStrategy, ExponentialMovingAverage, ``save`` /
 ``load`` of program state, ``serialize_program`` / ``deserialize_program``, ``name_scope``,
-``device_guard``, ``cpu_places`` / ``cuda_places``, ``Print``, ``py_func``, ``create_global_var``,
-``accuracy`` and ``auc``.
+``device_guard``, ``cpu_places`` / ``cuda_places``, ``Print``, ``py_func`` and
+``create_global_var``. ``accuracy`` and ``auc`` are ``paddle.static``'s metric functions
+(runtime/metric/accuracy.py), as PaddlePaddle 3.3.1 builds them in a PIR program.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import phiops.static.initializer as _initializer  # noqa: E402,F401
 import phiops.static.io as _io  # noqa: E402,F401
 import phiops.static.nn as _nn  # noqa: E402,F401
 
-__all__ = list(_runtime_names)
+from phiops.runtime.metric.accuracy import accuracy, auc  # noqa: E402
+
+__all__ = [*_runtime_names, "accuracy", "auc"]
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -57,7 +57,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),
     "phiops.optimizer": ("phiops.runtime.optimizer",),
     "phiops.optimizer.lr": ("phiops.runtime.optimizer.lr",),
-    "phiops.static": ("phiops.runtime.static",),
+    "phiops.static": ("phiops.runtime.static", "phiops.runtime.metric.accuracy"),
     "phiops.static.nn": ("phiops.runtime.static.nn",),
     "phiops.static.initializer": ("phiops.runtime.static.initializer",),
     "phiops.static.io": ("phiops.runtime.static.io",),

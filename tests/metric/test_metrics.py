@@ -212,3 +212,24 @@ def test_a_metric_subclass_must_define_the_abstract_methods() -> None:
 def test_bad_input_is_named(call, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         call()
+
+
+def test_accuracy_function_builds_the_accuracy_op_in_static_mode() -> None:
+    """In a static program ``accuracy`` is ``topk`` then the ``accuracy`` op, and the program
+    gives PaddlePaddle's value for a batch size known only at run time."""
+    x, label = DATA["fn_input"], DATA["fn_label"]
+    phi.enable_static()
+    try:
+        main, startup = phi.static.Program(), phi.static.Program()
+        with phi.static.program_guard(main, startup):
+            scores = phi.static.data("scores", [-1, x.shape[1]], "float32")
+            labels = phi.static.data("labels", [-1, 1], "int64")
+            rate = metric.accuracy(scores, labels, k=2)
+        names = [op.name for op in main.global_block().ops]
+        assert "pd_op.topk" in names and "pd_op.accuracy" in names
+        (got,) = phi.static.Executor().run(
+            main, feed={"scores": x, "labels": label}, fetch_list=[rate]
+        )
+    finally:
+        phi.disable_static()
+    np.testing.assert_array_equal(got, DATA["fn_k2"])
