@@ -11,6 +11,7 @@ has there that phiops lacks):
     phiops.nn.functional       the functions behind the layers
     phiops.nn.initializer      parameter initializers
     phiops.nn.utils            clip_grad_norm_, weight_norm, spectral_norm, parameters_to_vector
+    phiops.nn.clip             the gradient-clipping classes and clip_by_norm
     phiops.optimizer           every optimizer of paddle.optimizer, their base class, state_dict
     phiops.optimizer.lr        learning-rate schedulers
     phiops.static              static programs: build, differentiate, run, save and load

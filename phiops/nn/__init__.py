@@ -7,7 +7,7 @@ the activations ReLU, GELU, Sigmoid, Tanh, Softmax, Hardswish; the losses CrossE
 MSELoss; MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer,
 TransformerDecoder and Transformer; the recurrent cells SimpleRNNCell, LSTMCell, GRUCell (and
 their base RNNCellBase), RNN, BiRNN and the networks SimpleRNN, LSTM, GRU; gradient clipping (ClipGradByValue, ClipGradByNorm,
-ClipGradByGlobalNorm); ParamAttr.
+ClipGradByGlobalNorm, also in the submodule ``clip`` with ``clip_by_norm``); ParamAttr.
 
 Also the activation layers ELU, CELU, SELU, SiLU, Swish, Mish, Softplus, Softsign, Softshrink,
 Hardshrink, Hardsigmoid, Hardtanh, ReLU6, LeakyReLU, LogSoftmax, LogSigmoid, Tanhshrink,
@@ -20,8 +20,8 @@ AdaptiveMaxPool1D/2D/3D, MaxUnPool1D/2D/3D (runtime/nn/conv_pool.py).
 Also the normalization layers InstanceNorm1D/2D/3D, BatchNorm3D, the old-style BatchNorm,
 SyncBatchNorm (one process: the local batch's statistics; ``convert_sync_batchnorm``),
 LocalResponseNorm; the upsampling layers Upsample, UpsamplingNearest2D, UpsamplingBilinear2D
-(modes linear, nearest, bilinear, bicubic, trilinear and area; antialias raises
-UnimplementedError until the op interp_antialias exists); PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random
+(modes linear, nearest, bilinear, bicubic, trilinear and area; antialias on the op
+interp_antialias); PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random
 slopes come from phiops's generator, not PaddlePaddle's) (runtime/nn/norm_upsample.py).
 
 Also the losses L1Loss, MarginRankingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
@@ -108,8 +108,9 @@ from phiops.runtime.nn.losses2 import (  # noqa: E402
 )
 from phiops.runtime.nn.containers import LayerDict, ParameterList  # noqa: E402
 import phiops.nn.utils as utils  # noqa: E402
+import phiops.nn.clip as clip  # noqa: E402
 
-__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils"]
+__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils", "clip"]
 
 # the 1-D and 3-D convolutions and pools and the adaptive pools (runtime/nn/conv_pool.py)
 from phiops.runtime.nn.conv_pool import (  # noqa: E402

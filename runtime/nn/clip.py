@@ -22,7 +22,19 @@ from phiops.runtime.tensor.dense_tensor import DenseTensor
 from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.tensor.selected_rows import SelectedRows
 
-__all__ = ["ClipGradBase", "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
+__all__ = [
+    "ClipGradBase",
+    "ClipGradByValue",
+    "ClipGradByNorm",
+    "ClipGradByGlobalNorm",
+    "clip_by_norm",
+]
+
+
+def clip_by_norm(x: Any, max_norm: float, name: str | None = None) -> Any:
+    """``paddle.nn.clip.clip_by_norm``: ``x`` scaled to L2 norm ``max_norm`` when its norm is
+    larger, else ``x`` itself (the ``clip_by_norm`` op)."""
+    return op_api("clip_by_norm")(x, _positive(max_norm, "clip_by_norm", "max_norm"))
 
 
 def _positive(value: Any, owner: str, name: str) -> float:

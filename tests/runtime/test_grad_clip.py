@@ -91,3 +91,17 @@ def test_a_static_minimize_with_grad_clip_is_refused_by_name() -> None:
                 optimizer.minimize(loss)
     finally:
         phi.disable_static()
+
+
+def test_nn_clip_module_and_clip_by_norm() -> None:
+    """``paddle.nn.clip`` holds the clipping classes and ``clip_by_norm`` (the op): a tensor of
+    norm 5 clipped to 2 is scaled by 2/5; one within the norm is unchanged."""
+    import phiops
+    import phiops.nn.clip as clip
+
+    assert phiops.nn.clip is clip and clip.ClipGradByNorm is phiops.nn.ClipGradByNorm
+    x = np.array([[3.0, 0.0], [0.0, 4.0]], dtype="float32")
+    np.testing.assert_allclose(clip.clip_by_norm(phi.to_tensor(x), 2.0).numpy(), x * 0.4, rtol=1e-6)
+    np.testing.assert_array_equal(clip.clip_by_norm(phi.to_tensor(x), 6.0).numpy(), x)
+    with pytest.raises(InvalidArgumentError, match="clip_by_norm: max_norm must be a positive"):
+        clip.clip_by_norm(phi.to_tensor(x), -1.0)
