@@ -9,24 +9,7 @@ shorthand for static code. What PaddlePaddle has that phiops lacks is listed in
 
 from __future__ import annotations
 
-from phiops.runtime.static.initializer import (
-    Constant,
-    Initializer,
-    KaimingNormal,
-    KaimingUniform,
-    Normal,
-    Uniform,
-    XavierNormal,
-    XavierUniform,
-)
+from phiops.runtime.static.initializer import *  # noqa: F401,F403
+from phiops.runtime.static.initializer import __all__ as _names
 
-__all__ = [
-    "Initializer",
-    "Constant",
-    "Uniform",
-    "Normal",
-    "XavierUniform",
-    "XavierNormal",
-    "KaimingNormal",
-    "KaimingUniform",
-]
+__all__ = list(_names)

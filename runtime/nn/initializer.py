@@ -5,7 +5,14 @@ needs them and runtime/static imports nothing from runtime/nn."""
 from __future__ import annotations
 
 from phiops.runtime.static.initializer import (
+    Assign,
+    Bilinear,
     Constant,
+    Dirac,
+    Orthogonal,
+    TruncatedNormal,
+    calculate_gain,
+    set_global_initializer,
     Initializer,
     KaimingNormal,
     KaimingUniform,
@@ -24,4 +31,11 @@ __all__ = [
     "XavierNormal",
     "KaimingNormal",
     "KaimingUniform",
+    "TruncatedNormal",
+    "Assign",
+    "Bilinear",
+    "Dirac",
+    "Orthogonal",
+    "calculate_gain",
+    "set_global_initializer",
 ]

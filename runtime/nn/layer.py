@@ -128,11 +128,13 @@ class Layer:
         default_initializer: Any = None,
     ) -> Tensor:
         """A parameter as PaddlePaddle's ``Layer.create_parameter`` makes it: the initializer of
-        ``attr`` (a ParamAttr or an initializer), else ``default_initializer``, else
+        ``attr`` (a ParamAttr or an initializer), else the one ``set_global_initializer`` set,
+        else ``default_initializer``, else
         Constant(0) for a bias and XavierUniform for a weight; named by ``attr``'s name, else
         the layer's next (``linear_0.w_0``). Made while static mode is on, it is declared in the
         program at once (its initializer's ops in the startup program), as PaddlePaddle does."""
         from phiops.runtime.nn.initializer import Constant, Initializer, XavierUniform
+        from phiops.runtime.static.initializer import global_initializer
         from phiops.runtime.nn.param_attr import ParamAttr
         from phiops.runtime.regularizer import set_parameter_regularizer
 
@@ -142,8 +144,12 @@ class Layer:
             )
         param_attr = attr if isinstance(attr, ParamAttr) else ParamAttr(initializer=attr)
         initializer = param_attr.initializer
-        if initializer is None:
-            initializer = default_initializer or (Constant(0.0) if is_bias else XavierUniform())
+        if initializer is None:  # set_global_initializer's comes before the layer's default
+            initializer = (
+                global_initializer(is_bias)
+                or default_initializer
+                or (Constant(0.0) if is_bias else XavierUniform())
+            )
         parameter = create_parameter(
             list(shape), dtype or default_data_type(), initializer, param_attr.trainable
         )

@@ -12,7 +12,12 @@ from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.builder import Builder
 from phiops.runtime.ir.core import Value
 from phiops.runtime.static.build import dense_type, dtype_name
-from phiops.runtime.static.initializer import Constant, Initializer, XavierUniform
+from phiops.runtime.static.initializer import (
+    Constant,
+    Initializer,
+    XavierUniform,
+    global_initializer,
+)
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import (
     building_startup,
@@ -101,7 +106,8 @@ def create_parameter(
     is_bias: bool = False,
 ) -> Value:
     """A trainable parameter: `builtin.parameter` at the start of the main program, its value
-    computed in the startup program by ``default_initializer`` (``XavierUniform()`` for a weight,
+    computed in the startup program by ``set_global_initializer``'s initializer, else
+    ``default_initializer`` (``XavierUniform()`` for a weight,
     ``Constant(0.0)`` for a bias when none is given) and stored by `builtin.set_parameter`.
     Without a ``name`` it is ``create_parameter_N.w_0`` (``.b_0`` for a bias)."""
     _require_static("create_parameter")
@@ -109,6 +115,7 @@ def create_parameter(
     dtype = to_data_type(dtype, "create_parameter(): argument 'dtype'")
     if dtype is DataType.UNDEFINED:
         raise InvalidArgumentError("create_parameter(): argument 'dtype' must be a real dtype")
+    default_initializer = global_initializer(is_bias) or default_initializer
     if default_initializer is None:
         if not dtype.is_floating_point:
             raise InvalidArgumentError(

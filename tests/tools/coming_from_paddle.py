@@ -61,8 +61,11 @@ lacks.
   `bernoulli`, `dropout` and the initializers built on uniform and gaussian (the default
   `Linear`/`Conv` weights, `Normal`, `Uniform`, `XavierUniform`, `KaimingNormal`...) draw through
   libstdc++'s distributions as PaddlePaddle 3.3.1's CPU kernels: the same seed gives PaddlePaddle's
-  numbers bit for bit. The other random ops (`randperm`, `multinomial`, `binomial`, `poisson`,
-  `standard_gamma`, `dirichlet`, `exponential`, `truncated_gaussian_random`, complex `uniform` and
+  numbers bit for bit. `truncated_gaussian_random` (and the `TruncatedNormal` initializer) and the
+  `Orthogonal` initializer take the same draws, and give PaddlePaddle's numbers to float rounding
+  (their inverse CDF and QR differ in the last bits). The other random ops (`randperm`,
+  `multinomial`, `binomial`, `poisson`, `standard_gamma`, `dirichlet`, `exponential`, complex
+  `uniform` and
   `gaussian`, ...) draw from phiops's own generator (numpy's PCG64, also replayed by
   `paddle.seed(n)`), so a seed gives other numbers than in PaddlePaddle there; their
   distributions and edges are PaddlePaddle's (tested by their moments against recorded draws). Where PaddlePaddle's sampler never returns or

@@ -25,9 +25,10 @@ differ from PaddlePaddle's for the same seed; the distributions, supports and ed
   infinite weight shares the mass with the other infinite ones), without replacement by
   Gumbel-top-k keys; negative or NaN weights, a zero row, or more samples than nonzero
   categories without replacement are InvalidArgumentErrors, as PaddlePaddle's.
-- truncated_gaussian_random: PaddlePaddle's inverse-CDF sampler (the normal CDF by math.erf, its
-  inverse by erfinv_kernel's erfinv), clamped to [a, b] as its std::clamp (every value a when
-  b < a).
+- truncated_gaussian_random: PaddlePaddle's inverse-CDF sampler on PaddlePaddle's draws (the
+  uniforms of its mt19937_64 engine, as runtime/kernels/impl/random_kernel.py's ops: the same
+  seed gives the same numbers, to float rounding), the normal CDF by math.erf, its inverse by
+  erfinv_kernel's erfinv, clamped to [a, b] as its std::clamp (every value a when b < a).
 - uniform_random_batch_size_like: uniform in [min, max) (in (max, min] for min > max), with
   PaddlePaddle's CPU diagonal (diag_num flat elements i * (diag_step + 1) set to diag_val).
 - gumbel_softmax: softmax((x + g) / temperature) with standard Gumbel noise g; hard gives the
@@ -53,7 +54,8 @@ from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.erfinv_kernel import erfinv
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
-from phiops.runtime.random import draw_generator
+from phiops.runtime.kernels import mt19937
+from phiops.runtime.random import draw_generator, engine_for
 
 D = DataType
 
@@ -252,11 +254,15 @@ def truncated_gaussian_random_kernel(
 ) -> Array:
     """PaddlePaddle's inverse-CDF sampler: p uniform between the normal CDFs of a and b,
     sqrt(2) * erfinv(2p - 1) * std + mean, clamped to [a, b] as std::clamp does (a when b < a)."""
-    rng = draw_generator(ctx.place, seed)
+    # PaddlePaddle's draws: std::uniform_real_distribution<MT>(FLT_MIN, 1) on the place's
+    # mt19937_64 (a new one for a nonzero seed), MT float64 for float64 and float32 otherwise
+    draw = np.float64 if dtype is D.FLOAT64 else np.float32
+    count = math.prod(shape)
+    u = mt19937.uniform(engine_for(ctx.place, seed), count, np.finfo(np.float32).tiny, 1.0, draw)
+    u = u.astype(np.float64).reshape(shape)
     with np.errstate(divide="ignore", invalid="ignore"):
         low = _normal_cdf((a - mean) / std) if std else (0.0 if a <= mean else 1.0)
         high = _normal_cdf((b - mean) / std) if std else (1.0 if b >= mean else 0.0)
-        u = np.maximum(rng.random(shape), np.finfo(np.float32).tiny)
         p = low + (high - low) * u
         values = math.sqrt(2.0) * erfinv(np, 2 * p - 1) * std + mean
         if not std:
