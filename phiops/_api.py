@@ -4,7 +4,8 @@ this module on first use), with PaddlePaddle's submodules (``phiops.nn``, ``phio
 
 The op-level functions of ``phiops.generated`` come first; over them, the names PaddlePaddle's
 Python API spells differently: the one-op functions declared in ops/python_api.yaml
-(generated/python_api.py) and the hand-written ones (phiops/_paddle_api.py). Their Tensor
+(generated/python_api.py) and the hand-written ones (phiops/_paddle_api.py, and
+phiops/_tensor_api.py for PaddlePaddle's own compositions such as ``std`` and ``chunk``). Their Tensor
 methods take PaddlePaddle's signatures too (``x.flatten(1)``, ``x.argmax(axis=1)``), installed
 when this module is loaded: on first use of ``phiops.<name>`` or on import of a facade submodule.
 ``phiops._C_ops`` keeps the op-level functions.
@@ -12,7 +13,7 @@ when this module is loaded: on first use of ``phiops.<name>`` or on import of a 
 
 from __future__ import annotations
 
-from phiops import _paddle_api
+from phiops import _paddle_api, _tensor_api
 from phiops.generated import *  # noqa: F401,F403
 from phiops.generated import __all__ as _generated_names
 from phiops.generated import python_api as _python_api
@@ -21,6 +22,7 @@ from phiops.runtime.common import DataType as _DataType
 from phiops.runtime.eager.tensor import Tensor as _Tensor
 
 from ._paddle_api import *  # noqa: F401,F403
+from ._tensor_api import *  # noqa: F401,F403
 
 # After the star imports: the facades replace the runtime modules that phiops.generated exports
 # under the same names (nn, jit, optimizer, static).
@@ -101,6 +103,7 @@ __all__ = list(
             *_generated_names,
             *_python_api.__all__,
             *_paddle_api.__all__,
+            *_tensor_api.__all__,
             *_DTYPE_NAMES,
             "CustomPlace",
             "set_device",
@@ -117,6 +120,7 @@ __all__ = list(
 PADDLE_TENSOR_METHODS = {
     **{name: getattr(_python_api, name) for name in _python_api.TENSOR_METHODS},
     **{name: getattr(_paddle_api, name) for name in _paddle_api.TENSOR_METHODS},
+    **{name: getattr(_tensor_api, name) for name in _tensor_api.TENSOR_METHODS},
     "clamp": _paddle_api.clip,
     # PaddlePaddle's method aliases (ops/op_traits.yaml's method_aliases give them the ops'
     # signatures): the paddle.* functions they are in 3.3.1, with its alpha=, rounding_mode=, out=

@@ -135,8 +135,14 @@ BINARY_GRADS = {
     "subtract_grad": ("subtract", lambda x, y, out, g: (g, -g)),
     "multiply_grad": ("multiply", lambda x, y, out, g: (g * np.conj(y), g * np.conj(x))),
     "divide_grad": ("divide", lambda x, y, out, g: (g / np.conj(y), -g * np.conj(x / y**2))),
-    "maximum_grad": ("maximum", lambda x, y, out, g: (g * (x > y), g * (x <= y))),
-    "minimum_grad": ("minimum", lambda x, y, out, g: (g * (x < y), g * (x >= y))),
+    "maximum_grad": (
+        "maximum",
+        lambda x, y, out, g: (g * ((x > y) + 0.5 * (x == y)), g * ((x < y) + 0.5 * (x == y))),
+    ),
+    "minimum_grad": (
+        "minimum",
+        lambda x, y, out, g: (g * ((x < y) + 0.5 * (x == y)), g * ((x > y) + 0.5 * (x == y))),
+    ),
     "fmax_grad": ("fmax", lambda x, y, out, g: (g * (x >= y), g * (x < y))),
     "fmin_grad": ("fmin", lambda x, y, out, g: (g * (x <= y), g * (x > y))),
     "elementwise_pow_grad": (
@@ -232,16 +238,23 @@ def test_add_grad_outputs_do_not_alias_out_grad():
 
 
 @pytest.mark.parametrize(
-    "name, x_grad_mask, y_grad_mask",
-    [("maximum_grad", [0, 0, 1], [1, 1, 0]), ("minimum_grad", [1, 0, 0], [0, 1, 1])],
+    "name, dtype, x_grad, y_grad",
+    [
+        # PaddlePaddle 3.3.1's CPU kernels (recorded by hand from _C_ops.maximum_grad and
+        # minimum_grad with x [1, 2, 3, -3], y [1, 1, 4, -3], out_grad [3, 3, 3, -3]): a tie
+        # gives each input half, integers halved toward zero
+        ("maximum_grad", D.FLOAT64, [1.5, 3, 0, -1.5], [1.5, 0, 3, -1.5]),
+        ("minimum_grad", D.FLOAT64, [1.5, 0, 3, -1.5], [1.5, 3, 0, -1.5]),
+        ("maximum_grad", D.INT32, [1, 3, 0, -1], [1, 0, 3, -1]),
+        ("minimum_grad", D.INT64, [1, 0, 3, -1], [1, 3, 0, -1]),
+    ],
 )
-def test_maximum_minimum_grad_give_ties_to_y(name, x_grad_mask, y_grad_mask):
-    x = np.array([1.0, 2.0, 3.0])
-    y = np.array([2.0, 2.0, 2.0])
-    out_grad = np.array([10.0, 20.0, 30.0])
-    x_grad, y_grad = call_binary_grad(name, D.FLOAT64, x, y, out_grad)
-    np.testing.assert_array_equal(x_grad, out_grad * x_grad_mask)
-    np.testing.assert_array_equal(y_grad, out_grad * y_grad_mask)
+def test_maximum_minimum_grad_split_ties_in_halves(name, dtype, x_grad, y_grad):
+    x, y = np.array([1, 2, 3, -3], dtype.numpy_dtype), np.array([1, 1, 4, -3], dtype.numpy_dtype)
+    out_grad = np.array([3, 3, 3, -3], dtype.numpy_dtype)
+    got_x, got_y = call_binary_grad(name, dtype, x, y, out_grad)
+    np.testing.assert_array_equal(got_x, x_grad)
+    np.testing.assert_array_equal(got_y, y_grad)
 
 
 def test_maximum_grad_gives_nothing_where_an_input_is_nan():

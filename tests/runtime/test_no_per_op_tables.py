@@ -53,6 +53,9 @@ ALLOWED = {
     # increment_ and assign_out_ are ops since issue 24's basic24 family; runtime/compat/ (not
     # that family's) still lowers them to scale and assign, as before
     ("lowering.py", ("assign_out_", "full_with_tensor", "increment")),
+    # calculate_gain's nonlinearity names (PaddlePaddle's table of recommended gains), some of
+    # which spell op names
+    ("initializer.py", ("relu", "selu", "tanh")),
     # gru_unit's activation attribute codes (0-3), whose names happen to spell op names
     ("legacy24.py", ("relu", "sigmoid", "tanh")),
     # the sparse unary kernels' own code (PHI's one-functor-per-op macros of

@@ -130,22 +130,38 @@ def divide_grad_kernel(
     return x_grad, y_grad
 
 
+def _half(xp: Any, grad: Array) -> Array:
+    """grad / 2 in grad's dtype, truncated toward zero for integers (C++'s division)."""
+    if grad.dtype.kind in "iu":
+        return xp.where(grad < 0, -((-grad) // 2), grad // 2)
+    return grad * grad.dtype.type(0.5)
+
+
+def _extreme_grads(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array, x_wins: Array, y_wins: Array
+) -> tuple[Array, Array]:
+    """PaddlePaddle 3.3.1's maximum/minimum grads: the winner takes out_grad, a tie gives each
+    half of it (integers: halved toward zero), a nan gives neither anything."""
+    xp = ctx.xp
+    tie = xp.equal(x, y)
+    zero = xp.zeros((), dtype=out_grad.dtype)
+    half = _half(xp, out_grad)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_grad = reduce_to_shape(xp, xp.where(x_wins, out_grad, xp.where(tie, half, zero)), x.shape)
+    if ctx.wants(1):
+        y_grad = reduce_to_shape(xp, xp.where(y_wins, out_grad, xp.where(tie, half, zero)), y.shape)
+    return x_grad, y_grad
+
+
 @register_kernel("maximum_grad", dtypes=MAXIMUM_MINIMUM_GRAD_DTYPES)
 @ieee_results
 def maximum_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array
 ) -> tuple[Array, Array]:
-    """PHI's MaxGradDx/MaxGradDy: x_grad = out_grad * (x > y), y_grad = out_grad * (x <= y).
-    Ties send the whole gradient to y; where x or y is nan neither gets it."""
-    xp = ctx.xp
-    x_grad = y_grad = None
-    if ctx.wants(0):
-        x_wins = xp.greater(x, y)
-        x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
-    if ctx.wants(1):
-        y_wins = xp.less_equal(x, y)
-        y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
-    return x_grad, y_grad
+    """x_grad = out_grad where x > y, y_grad where x < y; a tie splits it in halves, as
+    PaddlePaddle 3.3.1's CPU kernel does; where x or y is nan neither gets it."""
+    return _extreme_grads(ctx, x, y, out_grad, ctx.xp.greater(x, y), ctx.xp.less(x, y))
 
 
 @register_kernel("minimum_grad", dtypes=MAXIMUM_MINIMUM_GRAD_DTYPES)
@@ -153,17 +169,9 @@ def maximum_grad_kernel(
 def minimum_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array
 ) -> tuple[Array, Array]:
-    """PHI's MinGradDx/MinGradDy: x_grad = out_grad * (x < y), y_grad = out_grad * (x >= y).
-    Ties send the whole gradient to y; where x or y is nan neither gets it."""
-    xp = ctx.xp
-    x_grad = y_grad = None
-    if ctx.wants(0):
-        x_wins = xp.less(x, y)
-        x_grad = reduce_to_shape(xp, out_grad * x_wins.astype(out_grad.dtype), x.shape)
-    if ctx.wants(1):
-        y_wins = xp.greater_equal(x, y)
-        y_grad = reduce_to_shape(xp, out_grad * y_wins.astype(out_grad.dtype), y.shape)
-    return x_grad, y_grad
+    """x_grad = out_grad where x < y, y_grad where x > y; a tie splits it in halves, as
+    PaddlePaddle 3.3.1's CPU kernel does; where x or y is nan neither gets it."""
+    return _extreme_grads(ctx, x, y, out_grad, ctx.xp.less(x, y), ctx.xp.greater(x, y))
 
 
 FMAX_FMIN_GRAD_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)

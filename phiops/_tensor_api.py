@@ -1,0 +1,654 @@
+"""PaddlePaddle 3.3.1's ``paddle.*`` tensor functions that are compositions of other functions in
+PaddlePaddle itself (python/paddle/tensor/*.py: ``std``, ``var``, ``chunk``, ``hstack``,
+``moveaxis``, ``outer``, ``nansum``, ...): each follows the dynamic-mode branch of its namesake,
+built from phiops's ``paddle.*`` functions, so it differentiates and builds static programs as
+they do. None of them is an op of PaddlePaddle's ops.yaml (those come from the specs).
+
+``TENSOR_METHODS`` names the ones PaddlePaddle also installs as Tensor methods.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any, Sequence
+
+import numpy as np
+
+from phiops.runtime.common import DataType
+from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.ir.core import Value
+
+__all__ = [
+    "rank",
+    "is_tensor",
+    "is_complex",
+    "is_floating_point",
+    "is_integer",
+    "clone",
+    "positive",
+    "t",
+    "diagflat",
+    "rot90",
+    "broadcast_to",
+    "broadcast_shape",
+    "broadcast_shapes",
+    "moveaxis",
+    "unflatten",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "hstack",
+    "vstack",
+    "dstack",
+    "column_stack",
+    "row_stack",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "chunk",
+    "masked_fill",
+    "logaddexp",
+    "nan_to_num",
+    "nansum",
+    "nanmean",
+    "count_nonzero",
+    "inner",
+    "outer",
+    "rad2deg",
+    "deg2rad",
+    "diff",
+    "var",
+    "std",
+]
+
+# the functions PaddlePaddle 3.3.1 also has as Tensor methods (x.std(), x.chunk(2), ...)
+TENSOR_METHODS = (
+    "rank is_complex is_floating_point is_integer t diagflat rot90 broadcast_to moveaxis "
+    "unflatten hsplit vsplit dsplit tensor_split chunk masked_fill logaddexp nan_to_num nansum "
+    "nanmean count_nonzero inner outer rad2deg deg2rad diff var std"
+).split()
+
+
+def _paddle() -> Any:
+    """phiops's ``paddle.*`` namespace (phiops/_api.py, loaded before any of these is called)."""
+    return sys.modules["phiops._api"]
+
+
+def _tensor(value: Any, function: str, argument: str = "x") -> Tensor | Value:
+    if not isinstance(value, (Tensor, Value)):
+        raise InvalidArgumentError(
+            f"{function}: argument '{argument}' expects a Tensor, got {type(value).__name__}"
+        )
+    return value
+
+
+def _axis(value: Any, ndim: int, function: str, argument: str = "axis") -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidArgumentError(
+            f"{function}: argument '{argument}' expects an int, got {type(value).__name__}"
+        )
+    if not -max(ndim, 1) <= value < max(ndim, 1):
+        raise InvalidArgumentError(
+            f"{function}: {argument} {value} is out of range for a {ndim}-D tensor "
+            f"(expected [{-max(ndim, 1)}, {max(ndim, 1)}))"
+        )
+    return int(value) % max(ndim, 1)
+
+
+# -- attributes -------------------------------------------------------------------------------
+
+
+def rank(input: Tensor) -> Tensor:
+    """The number of dimensions of ``input``, as an int32 0-D tensor."""
+    return _paddle().to_tensor(np.array(len(_tensor(input, "rank", "input").shape), "int32"))
+
+
+def is_tensor(x: Any) -> bool:
+    """Whether ``x`` is a Tensor (or a static program's Value)."""
+    return isinstance(x, (Tensor, Value))
+
+
+def _dtype_is(x: Any, function: str, dtypes: tuple[DataType, ...]) -> bool:
+    if not isinstance(x, (Tensor, Value)):
+        raise InvalidArgumentError(f"{function}: expected a Tensor, got {type(x).__name__}")
+    return x.dtype in dtypes
+
+
+def is_complex(x: Tensor) -> bool:
+    """Whether ``x``'s dtype is complex64 or complex128."""
+    return _dtype_is(x, "is_complex", (DataType.COMPLEX64, DataType.COMPLEX128))
+
+
+def is_floating_point(x: Tensor) -> bool:
+    """Whether ``x``'s dtype is float16, bfloat16, float32 or float64."""
+    return _dtype_is(
+        x,
+        "is_floating_point",
+        (DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64),
+    )
+
+
+def is_integer(x: Tensor) -> bool:
+    """Whether ``x``'s dtype is uint8, int8, int16, int32 or int64."""
+    return _dtype_is(
+        x,
+        "is_integer",
+        (DataType.UINT8, DataType.INT8, DataType.INT16, DataType.INT32, DataType.INT64),
+    )
+
+
+def clone(x: Tensor, name: str | None = None) -> Tensor:
+    """A copy of ``x`` that stays in the autograd graph (``x.clone()``)."""
+    return _tensor(x, "clone").clone()
+
+
+def positive(x: Tensor, name: str | None = None) -> Tensor:
+    """``+x``: ``x`` itself; a bool tensor is an error, as in PaddlePaddle."""
+    if _tensor(x, "positive").dtype == DataType.BOOL:
+        raise InvalidArgumentError("positive: the `+` operator on a bool tensor is not supported")
+    return x
+
+
+# -- shapes and layout ------------------------------------------------------------------------
+
+
+def t(input: Tensor, name: str | None = None) -> Tensor:
+    """The transpose of a matrix; a 0-D or 1-D tensor is returned as it is."""
+    if len(_tensor(input, "t", "input").shape) > 2:
+        raise InvalidArgumentError(
+            f"t: input must have at most 2 dimensions, got {len(input.shape)}; use "
+            "paddle.transpose for more"
+        )
+    return input if len(input.shape) <= 1 else _paddle().transpose(input, [1, 0])
+
+
+def diagflat(x: Tensor, offset: int = 0, name: str | None = None) -> Tensor:
+    """A matrix with ``x`` flattened on its ``offset``-th diagonal."""
+    P = _paddle()
+    if len(_tensor(x, "diagflat").shape) > 1:
+        x = P.flatten(x, 0, -1)
+    return P.diag(x, offset, 0)
+
+
+def rot90(x: Tensor, k: int = 1, axes: Sequence[int] = [0, 1], name: str | None = None) -> Tensor:
+    """``x`` rotated by 90 degrees ``k`` times in the plane of ``axes`` (from the first axis
+    towards the second)."""
+    P = _paddle()
+    ndim = len(_tensor(x, "rot90").shape)
+    axes = list(axes)
+    if len(axes) != 2:
+        raise InvalidArgumentError(f"rot90: expected 2 rotation axes, got axes = {axes}")
+    if ndim < 2:
+        raise InvalidArgumentError(f"rot90: expected a tensor of 2 or more dimensions, got {ndim}")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == ndim:
+        raise InvalidArgumentError(f"rot90: the rotation axes must differ, got {axes}")
+    for i, a in enumerate(axes):
+        if not -ndim <= a < ndim:
+            raise InvalidArgumentError(f"rot90: rotation axis{i} {a} is out of range")
+    k %= 4
+    if k == 0:
+        return x
+    if k == 2:
+        return P.flip(P.flip(x, axes[0]), axes[1])
+    perm = list(range(ndim))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return P.transpose(P.flip(x, axes[1]), perm)
+    return P.flip(P.transpose(x, perm), axes[1])
+
+
+def broadcast_to(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
+    """``x`` broadcast to ``shape`` (``paddle.expand``)."""
+    return _paddle().expand(x, shape, name)
+
+
+def broadcast_shape(x_shape: Sequence[int], y_shape: Sequence[int]) -> list[int]:
+    """The shape two tensors of these shapes broadcast to."""
+    for label, shape in (("x_shape", x_shape), ("y_shape", y_shape)):
+        if not isinstance(shape, (list, tuple)) or not all(
+            isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in shape
+        ):
+            raise InvalidArgumentError(
+                f"broadcast_shape: {label} expects a list or tuple of ints, got {shape!r}"
+            )
+    out = []
+    for i in range(1, max(len(x_shape), len(y_shape)) + 1):
+        a = x_shape[-i] if i <= len(x_shape) else 1
+        b = y_shape[-i] if i <= len(y_shape) else 1
+        if a != b and 1 not in (a, b) and -1 not in (a, b):
+            raise InvalidArgumentError(
+                f"broadcast_shape: shapes {list(x_shape)} and {list(y_shape)} do not broadcast "
+                f"(dimension {-i}: {a} against {b})"
+            )
+        out.append(b if a == 1 else a if b == 1 else max(a, b))
+    return [int(s) for s in reversed(out)]
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> list[int]:
+    """The shape tensors of all these shapes broadcast to."""
+    if not shapes:
+        return []
+    current = list(shapes[0])
+    for shape in shapes[1:]:
+        current = broadcast_shape(current, shape)
+    return current
+
+
+def _axes_list(value: Any) -> list[int]:
+    return [value] if isinstance(value, (int, np.integer)) else list(value)
+
+
+def moveaxis(
+    x: Tensor,
+    source: int | Sequence[int],
+    destination: int | Sequence[int],
+    name: str | None = None,
+) -> Tensor:
+    """``x`` with its ``source`` axes moved to ``destination``, the others in order."""
+    ndim = len(_tensor(x, "moveaxis").shape)
+    src, dst = _axes_list(source), _axes_list(destination)
+    if len(src) != len(dst):
+        raise InvalidArgumentError(
+            f"moveaxis: 'source' ({src}) and 'destination' ({dst}) must have the same length"
+        )
+    src = [_axis(a, ndim, "moveaxis", "source") for a in src]
+    dst = [_axis(a, ndim, "moveaxis", "destination") for a in dst]
+    for label, axes in (("source", src), ("destination", dst)):
+        if len(axes) != len(set(axes)):
+            raise InvalidArgumentError(f"moveaxis: each element of '{label}' must be unique")
+    perm = [0] * ndim
+    rest_src = [a for a in range(ndim) if a not in src]
+    rest_dst = [a for a in range(ndim) if a not in dst]
+    for s, d in zip(src, dst):
+        perm[d] = s
+    for s, d in zip(rest_src, rest_dst):
+        perm[d] = s
+    return _paddle().transpose(x, perm)
+
+
+def unflatten(x: Tensor, axis: int, shape: Any, name: str | None = None) -> Tensor:
+    """``x`` with its ``axis`` split into ``shape`` (one entry may be -1)."""
+    ndim = len(_tensor(x, "unflatten").shape)
+    axis = _axis(axis, ndim, "unflatten")
+    if isinstance(shape, (Tensor, Value)):
+        shape = [int(s) for s in shape.numpy().reshape(-1)]
+    if not isinstance(shape, (list, tuple)):
+        raise InvalidArgumentError(
+            f"unflatten: shape expects a list, tuple or Tensor, got {type(shape).__name__}"
+        )
+    new_shape = list(x.shape[:axis]) + list(shape) + list(x.shape[axis + 1 :])
+    return _paddle().reshape(x, new_shape)
+
+
+def _atleast(inputs: tuple, function: str, shapes: dict[int, Any]) -> Any:
+    P = _paddle()
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+        if any(isinstance(item, (Tensor, Value)) for item in inputs[0]):
+            inputs = tuple(inputs[0])
+    out = []
+    for item in inputs:
+        tensor = item if isinstance(item, (Tensor, Value)) else P.to_tensor(item)
+        reshape = shapes.get(len(tensor.shape))
+        out.append(tensor if reshape is None else reshape(P, tensor))
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*inputs: Any, name: str | None = None) -> Any:
+    """Each input as a tensor of at least 1 dimension (a list for several inputs)."""
+    return _atleast(inputs, "atleast_1d", {0: lambda P, v: P.reshape(v, [1])})
+
+
+def atleast_2d(*inputs: Any, name: str | None = None) -> Any:
+    """Each input as a tensor of at least 2 dimensions (a 1-D one becomes a row)."""
+    return _atleast(
+        inputs,
+        "atleast_2d",
+        {0: lambda P, v: P.reshape(v, [1, 1]), 1: lambda P, v: P.unsqueeze(v, 0)},
+    )
+
+
+def atleast_3d(*inputs: Any, name: str | None = None) -> Any:
+    """Each input as a tensor of at least 3 dimensions ([n] -> [1, n, 1], [m, n] -> [m, n, 1])."""
+    return _atleast(
+        inputs,
+        "atleast_3d",
+        {
+            0: lambda P, v: P.reshape(v, [1, 1, 1]),
+            1: lambda P, v: P.unsqueeze(v, [0, 2]),
+            2: lambda P, v: P.unsqueeze(v, 2),
+        },
+    )
+
+
+def _tensors(x: Any, function: str) -> list:
+    if not isinstance(x, (list, tuple)) or not x:
+        raise InvalidArgumentError(
+            f"{function}: x expects a non-empty list or tuple of Tensors, got {type(x).__name__}"
+        )
+    return [_tensor(item, function, "x") for item in x]
+
+
+def hstack(x: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """The tensors concatenated column-wise (along axis 1; along axis 0 for 1-D tensors)."""
+    arrays = atleast_1d(_tensors(x, "hstack"))
+    arrays = arrays if isinstance(arrays, list) else [arrays]
+    return _paddle().concat(arrays, axis=0 if len(arrays[0].shape) == 1 else 1)
+
+
+def vstack(x: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """The tensors, made at least 2-D, concatenated row-wise (along axis 0)."""
+    arrays = atleast_2d(_tensors(x, "vstack"))
+    return _paddle().concat(arrays if isinstance(arrays, list) else [arrays], axis=0)
+
+
+def dstack(x: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """The tensors, made at least 3-D, concatenated depth-wise (along axis 2)."""
+    arrays = atleast_3d(_tensors(x, "dstack"))
+    return _paddle().concat(arrays if isinstance(arrays, list) else [arrays], axis=2)
+
+
+def column_stack(x: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """The tensors as columns: 0-D and 1-D ones become [n, 1], then concatenated along axis 1."""
+    P = _paddle()
+    arrays = [
+        P.reshape(v, [math.prod(v.shape), 1]) if len(v.shape) < 2 else v
+        for v in _tensors(x, "column_stack")
+    ]
+    return P.concat(arrays, axis=1)
+
+
+def row_stack(x: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """``vstack``."""
+    return vstack(x, name)
+
+
+def tensor_split(
+    x: Tensor, num_or_indices: int | Sequence[int], axis: int = 0, name: str | None = None
+) -> list[Tensor]:
+    """``x`` split along ``axis`` into ``num_or_indices`` parts (the first ``n % parts`` one
+    larger) or at the given indices."""
+    P = _paddle()
+    ndim = len(_tensor(x, "tensor_split").shape)
+    if ndim == 0:
+        raise InvalidArgumentError("tensor_split: x must have at least 1 dimension, got 0")
+    axis = _axis(axis, ndim, "tensor_split")
+    total = x.shape[axis]
+    if isinstance(num_or_indices, (int, np.integer)) and not isinstance(num_or_indices, bool):
+        if num_or_indices <= 0:
+            raise InvalidArgumentError(
+                f"tensor_split: num_or_indices must be positive, got {num_or_indices}"
+            )
+        base, extra = divmod(total, int(num_or_indices))
+        sections = [base + 1] * extra + [base] * (int(num_or_indices) - extra)
+        return P.split(x, sections, axis)
+    if not isinstance(num_or_indices, (list, tuple)):
+        raise InvalidArgumentError(
+            "tensor_split: num_or_indices expects an int, or a list or tuple of ints, got "
+            f"{type(num_or_indices).__name__}"
+        )
+    parts, start = [], 0
+    for end in [*num_or_indices, total]:
+        begin = start if start >= 0 else total + start
+        stop = max(begin, end if end >= 0 else total + end)
+        parts.append(P.slice(x, [axis], [begin], [stop]))
+        start = end
+    return parts
+
+
+def _split_along(x: Tensor, num_or_indices: Any, function: str, least: int, axis: int) -> list:
+    ndim = len(_tensor(x, function).shape)
+    if ndim < least:
+        raise InvalidArgumentError(
+            f"{function}: x must have at least {least} dimensions, got {ndim}"
+        )
+    return tensor_split(x, num_or_indices, axis=axis)
+
+
+def hsplit(x: Tensor, num_or_indices: int | Sequence[int], name: str | None = None) -> list:
+    """``tensor_split`` along axis 1 (axis 0 for a 1-D tensor)."""
+    axis = 1 if len(_tensor(x, "hsplit").shape) > 1 else 0
+    return _split_along(x, num_or_indices, "hsplit", 1, axis)
+
+
+def vsplit(x: Tensor, num_or_indices: int | Sequence[int], name: str | None = None) -> list:
+    """``tensor_split`` along axis 0 of a tensor of 2 or more dimensions."""
+    return _split_along(x, num_or_indices, "vsplit", 2, 0)
+
+
+def dsplit(x: Tensor, num_or_indices: int | Sequence[int], name: str | None = None) -> list:
+    """``tensor_split`` along axis 2 of a tensor of 3 or more dimensions."""
+    return _split_along(x, num_or_indices, "dsplit", 3, 2)
+
+
+def chunk(x: Tensor, chunks: int, axis: int = 0, name: str | None = None) -> list[Tensor]:
+    """``x`` split into ``chunks`` equal parts along ``axis`` (``paddle.split``)."""
+    ndim = len(_tensor(x, "chunk").shape)
+    if isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer)):
+        raise InvalidArgumentError(f"chunk: chunks expects an int, got {type(chunks).__name__}")
+    if isinstance(axis, (int, np.integer)):
+        extent = x.shape[_axis(axis, ndim, "chunk")]
+        if chunks <= 0 or (extent > 0 and chunks > extent):
+            raise InvalidArgumentError(
+                f"chunk: chunks must be in [1, {extent}] (the size of axis {axis}), got {chunks}"
+            )
+    return _paddle().split(x, int(chunks), axis)
+
+
+# -- elementwise and reductions ----------------------------------------------------------------
+
+
+def masked_fill(x: Tensor, mask: Tensor, value: Any, name: str | None = None) -> Tensor:
+    """``x`` with ``value`` where ``mask`` is true (mask and value broadcast against x)."""
+    P = _paddle()
+    _tensor(x, "masked_fill")
+    _tensor(mask, "masked_fill", "mask")
+    if not isinstance(value, (Tensor, Value)):
+        if isinstance(value, (str, bytes)) or not np.isscalar(value):
+            raise InvalidArgumentError(
+                f"masked_fill: value expects a number or a Tensor, got {type(value).__name__}"
+            )
+        value = P.full([], value, x.dtype)
+    if mask.dtype != DataType.BOOL:
+        mask = P.cast(mask, "bool")
+    shape = broadcast_shapes(list(x.shape), list(mask.shape), list(value.shape))
+    if list(x.shape) != shape:
+        raise InvalidArgumentError(
+            f"masked_fill: mask {list(mask.shape)} and value {list(value.shape)} must broadcast "
+            f"to x's shape {list(x.shape)}"
+        )
+    return P.where(mask, P.cast(value, x.dtype) if value.dtype != x.dtype else value, x)
+
+
+def logaddexp(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """log(exp(x) + exp(y)), computed as max(x, y) + log1p(exp(-|x - y|))."""
+    P = _paddle()
+    log_1p = P.log1p(P.exp(-P.abs(_tensor(x, "logaddexp") - _tensor(y, "logaddexp", "y"))))
+    largest = P.maximum(x, y)
+    if largest.dtype in (DataType.INT32, DataType.INT64):
+        largest = P.cast(largest, log_1p.dtype)
+    return log_1p + largest
+
+
+def nan_to_num(
+    x: Tensor,
+    nan: float = 0.0,
+    posinf: float | None = None,
+    neginf: float | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """``x`` with NaN replaced by ``nan``, +inf by ``posinf`` and -inf by ``neginf`` (by default
+    the dtype's largest and smallest finite values); float32 and float64."""
+    P = _paddle()
+    if _tensor(x, "nan_to_num").dtype not in (DataType.FLOAT32, DataType.FLOAT64):
+        raise InvalidArgumentError(f"nan_to_num: x must be float32 or float64, got {x.dtype}")
+    info = np.finfo(np.float32 if x.dtype == DataType.FLOAT32 else np.float64)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    x = P.where(P.isnan(x), P.full_like(x, nan), x)
+    x = P.where(P.equal(x, P.full_like(x, float("inf"))), P.full_like(x, posinf), x)
+    return P.where(P.equal(x, P.full_like(x, float("-inf"))), P.full_like(x, neginf), x)
+
+
+def nansum(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    dtype: Any = None,
+    keepdim: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The sum over ``axis`` with NaNs counted as zero."""
+    P = _paddle()
+    zeros = P.zeros_like(_tensor(x, "nansum"))
+    return P.sum(P.where(P.isnan(x), zeros, x), axis, dtype, keepdim)
+
+
+def nanmean(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The mean over ``axis`` of the values that are not NaN (NaN where all are)."""
+    P = _paddle()
+    axis = [axis] if isinstance(axis, int) else axis
+    count = P.sum(P.logical_not(P.isnan(_tensor(x, "nanmean"))), axis=axis, keepdim=keepdim)
+    return P.divide(nansum(x, axis=axis, keepdim=keepdim), P.cast(count, x.dtype))
+
+
+def count_nonzero(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The number of nonzero elements over ``axis`` (int64)."""
+    P = _paddle()
+    axis = [axis] if isinstance(axis, int) else axis
+    nonzero = P.cast(P.cast(_tensor(x, "count_nonzero"), "bool"), "int64")
+    return P.sum(nonzero, axis=axis, keepdim=keepdim)
+
+
+def inner(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """The inner product over the last axes: shape x.shape[:-1] + y.shape[:-1] (a product with a
+    one-element tensor is elementwise)."""
+    P = _paddle()
+    xs, ys = list(_tensor(x, "inner").shape), list(_tensor(y, "inner", "y").shape)
+    if math.prod(xs) == 1 or math.prod(ys) == 1:
+        return P.multiply(x, y)
+    if xs[-1] != ys[-1]:
+        raise InvalidArgumentError(f"inner: the last dimensions of x {xs} and y {ys} must be equal")
+    out_shape = xs[:-1] + ys[:-1]
+    nx = P.reshape(x, [math.prod(xs[:-1]), xs[-1]])
+    ny = P.reshape(y, [math.prod(ys[:-1]), ys[-1]])
+    return P.reshape(P.matmul(nx, ny, False, True), out_shape)
+
+
+def outer(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """The outer product of ``x`` and ``y`` flattened: [x.numel(), y.numel()]."""
+    P = _paddle()
+    nx = P.reshape(_tensor(x, "outer"), [math.prod(x.shape), 1])
+    ny = P.reshape(_tensor(y, "outer", "y"), [1, math.prod(y.shape)])
+    return P.multiply(nx, ny, out=out)
+
+
+def _scaled_angle(x: Tensor, factor: float, function: str) -> Tensor:
+    P = _paddle()
+    if _tensor(x, function).dtype in (DataType.INT32, DataType.INT64):
+        x = P.cast(x, "float32")
+    return P.scale(x, factor, 0.0, True)
+
+
+def rad2deg(x: Tensor, name: str | None = None) -> Tensor:
+    """Radians to degrees (int32/int64 input gives float32)."""
+    return _scaled_angle(x, 180 / np.pi, "rad2deg")
+
+
+def deg2rad(x: Tensor, name: str | None = None) -> Tensor:
+    """Degrees to radians (int32/int64 input gives float32)."""
+    return _scaled_angle(x, np.pi / 180.0, "deg2rad")
+
+
+def diff(
+    x: Tensor,
+    n: int = 1,
+    axis: int = -1,
+    prepend: Tensor | None = None,
+    append: Tensor | None = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The ``n``-th forward difference along ``axis`` (of ``prepend``, ``x`` and ``append``
+    concatenated); for bool tensors, ``!=`` of neighbours."""
+    P = _paddle()
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InvalidArgumentError(f"diff: n must be a positive int, got {n!r}")
+    ndim = len(_tensor(x, "diff").shape)
+    axis = _axis(axis, ndim, "diff")
+    parts = [v for v in (prepend, x, append) if v is not None]
+    value = P.concat(parts, axis) if len(parts) > 1 else x
+    for _ in range(int(n)):
+        length = value.shape[axis]
+        after = P.slice(value, [axis], [1], [max(length, 1)])
+        before = P.slice(value, [axis], [0], [max(length - 1, 0)])
+        if value.dtype == DataType.BOOL:
+            value = P.logical_xor(after, before)
+        else:
+            value = P.subtract(after, before)
+    if out is not None:
+        out.set_value(value)
+        return out
+    return value
+
+
+def var(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    name: str | None = None,
+    *,
+    correction: float = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The variance over ``axis``: the mean squared deviation times N / (N - correction)
+    (``unbiased`` True or False sets the correction to 1 or 0; degrees of freedom below zero
+    count as zero)."""
+    P = _paddle()
+    if unbiased is not None and correction != 1:
+        raise InvalidArgumentError("var: only one of unbiased and correction may be given")
+    actual = (1.0 if unbiased else 0.0) if unbiased is not None else float(correction)
+    if _tensor(x, "var").dtype not in (
+        DataType.FLOAT16,
+        DataType.BFLOAT16,
+        DataType.FLOAT32,
+        DataType.FLOAT64,
+    ):
+        raise InvalidArgumentError(f"var: x must be a floating-point tensor, got {x.dtype}")
+    dtype = DataType.FLOAT32 if x.dtype == DataType.FLOAT16 else x.dtype
+    mean = P.mean(x, axis, True)
+    total = P.sum(P.pow(x - mean, 2), axis, dtype, keepdim)
+    count = P.cast(P.divide(P.cast(P.numel(x), "int64"), P.cast(P.numel(total), "int64")), dtype)
+    if actual != 0:
+        count = P.maximum(count - actual, P.zeros_like(count))
+    result = P.divide(total, count)
+    if result.dtype != x.dtype:
+        result = P.cast(result, x.dtype)
+    if out is not None:
+        out.set_value(result)
+        return out
+    return result
+
+
+def std(
+    x: Tensor,
+    axis: int | Sequence[int] | None = None,
+    unbiased: bool = True,
+    keepdim: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The standard deviation over ``axis`` (the square root of ``var``)."""
+    return _paddle().sqrt(var(x, axis, unbiased, keepdim))

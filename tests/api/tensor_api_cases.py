@@ -1,0 +1,94 @@
+"""The cases of tests/api/test_tensor_api.py, shared with the script that records PaddlePaddle
+3.3.1's results for them (tests/tools/make_tensor_api_fixtures.py): numpy only, no paddle.
+
+Each case: (id, function name, positional arguments, keyword arguments, options). An ``np.ndarray``
+argument (or one in a list) becomes a tensor; ``T(array)`` too, a plain Python list stays a
+list. Options: ``grad`` records d(sum of the outputs)/d(first tensor), ``method`` calls it as a
+Tensor method, ``error`` expects an error."""
+
+from __future__ import annotations
+
+import numpy as np
+
+R = np.random.default_rng(30)
+F32 = R.standard_normal((3, 4)).astype("float32")
+F64 = R.standard_normal((2, 3, 4))
+NAN = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, 2.0]], dtype="float32")
+INF = np.array([1.0, np.nan, np.inf, -np.inf, -2.0], dtype="float64")
+I64 = np.array([[0, 3, 0], [5, 0, 7]], dtype="int64")
+MASK = np.array([[True, False, True, False]] * 3)
+BOOLS = np.array([True, False, False, True, True])
+
+
+def cases() -> list[tuple]:
+    v3 = np.arange(3, dtype="float32")
+    v4 = np.arange(4, dtype="float32") - 1.5
+    return [
+        ("rank", "rank", [F64], {}, {}),
+        ("is_complex", "is_complex", [F32], {}, {}),
+        ("is_floating_point", "is_floating_point", [F32], {}, {}),
+        ("is_integer", "is_integer", [I64], {}, {}),
+        ("is_tensor_t", "is_tensor", [F32], {}, {}),
+        ("is_tensor_list", "is_tensor", [[1, 2]], {}, {}),
+        ("t_2d", "t", [F32], {}, {"method": True}),
+        ("t_1d", "t", [v3], {}, {}),
+        ("t_3d", "t", [F64], {}, {"error": True}),
+        ("diagflat_2d", "diagflat", [F32[:2, :2]], {"offset": 1}, {}),
+        ("diagflat_1d", "diagflat", [v3], {"offset": -1}, {}),
+        ("rot90_1", "rot90", [F64], {}, {"method": True}),
+        ("rot90_2", "rot90", [F64], {"k": 2, "axes": [1, 2]}, {}),
+        ("rot90_m1", "rot90", [F64], {"k": -1, "axes": [0, 2]}, {}),
+        ("rot90_same", "rot90", [F64], {"axes": [1, 1]}, {"error": True}),
+        ("broadcast_to", "broadcast_to", [v4], {"shape": [3, 4]}, {"grad": True}),
+        ("moveaxis_1", "moveaxis", [F64, 0, -1], {}, {"method": True}),
+        ("moveaxis_2", "moveaxis", [F64, [0, 1], [2, 0]], {}, {}),
+        ("moveaxis_dup", "moveaxis", [F64, [0, 0], [1, 2]], {}, {"error": True}),
+        ("unflatten", "unflatten", [F64, -1, [2, -1]], {}, {"method": True}),
+        ("atleast_1d", "atleast_1d", [np.float32(2.0), v3], {}, {}),
+        ("atleast_2d", "atleast_2d", [np.float32(2.0), v3, F32], {}, {}),
+        ("atleast_3d", "atleast_3d", [np.float32(2.0), v3, F32, F64], {}, {}),
+        ("hstack_2d", "hstack", [[F32, F32[:, :2]]], {}, {"grad": True}),
+        ("hstack_1d", "hstack", [[v3, v4]], {}, {}),
+        ("vstack", "vstack", [[v4, F32]], {}, {}),
+        ("dstack", "dstack", [[F32, F32]], {}, {}),
+        ("column_stack", "column_stack", [[v4, F32.T]], {}, {}),
+        ("row_stack", "row_stack", [[F32, v4]], {}, {}),
+        ("tensor_split_n", "tensor_split", [np.arange(7.0), 3], {}, {"method": True}),
+        ("tensor_split_idx", "tensor_split", [F64, [1, -1]], {"axis": 2}, {}),
+        ("hsplit", "hsplit", [F32, 2], {}, {"method": True}),
+        ("vsplit", "vsplit", [F32, [1]], {}, {}),
+        ("dsplit", "dsplit", [F64, 4], {}, {}),
+        ("vsplit_1d", "vsplit", [v3, 1], {}, {"error": True}),
+        ("chunk", "chunk", [F64, 2], {"axis": 2}, {"method": True, "grad": True}),
+        ("chunk_bad", "chunk", [F32, 5], {}, {"error": True}),
+        ("masked_fill_scalar", "masked_fill", [F32, MASK, 2.5], {}, {"method": True, "grad": True}),
+        ("masked_fill_tensor", "masked_fill", [F32, MASK[:1], np.float32(-1.0)], {}, {}),
+        ("logaddexp", "logaddexp", [F32, F32[::-1].copy()], {}, {"method": True, "grad": True}),
+        ("logaddexp_int", "logaddexp", [I64, I64.T.copy().reshape(2, 3)], {}, {}),
+        ("nan_to_num", "nan_to_num", [INF], {}, {"method": True}),
+        ("nan_to_num_values", "nan_to_num", [INF], {"nan": 9.0, "posinf": 7.0, "neginf": -7.0}, {}),
+        ("nansum", "nansum", [NAN], {}, {"method": True}),
+        ("nansum_axis", "nansum", [NAN], {"axis": 1, "keepdim": True}, {}),
+        ("nanmean", "nanmean", [NAN], {"axis": 0}, {"method": True}),
+        ("count_nonzero", "count_nonzero", [I64], {}, {"method": True}),
+        ("count_nonzero_axis", "count_nonzero", [I64], {"axis": 1, "keepdim": True}, {}),
+        ("inner", "inner", [F64, F32[:2].astype("float64")], {}, {"method": True, "grad": True}),
+        ("inner_scalar", "inner", [F32, np.float32(2.0)], {}, {}),
+        ("outer", "outer", [v3, F32], {}, {"method": True, "grad": True}),
+        ("rad2deg", "rad2deg", [F32], {}, {"method": True}),
+        ("rad2deg_int", "rad2deg", [I64], {}, {}),
+        ("deg2rad", "deg2rad", [F64], {}, {"method": True}),
+        ("diff", "diff", [F32], {}, {"method": True, "grad": True}),
+        ("diff_n2_axis0", "diff", [F64], {"n": 2, "axis": 1}, {}),
+        ("diff_pend", "diff", [v3], {"prepend": v4, "append": v3}, {}),
+        ("diff_bool", "diff", [BOOLS], {}, {}),
+        ("var", "var", [F64], {}, {"method": True, "grad": True}),
+        ("var_axis", "var", [F32], {"axis": 1, "keepdim": True}, {}),
+        ("var_biased", "var", [F32], {"axis": [0, 1], "unbiased": False}, {}),
+        ("var_correction", "var", [F64], {"axis": 2, "correction": 2}, {}),
+        ("var_one", "var", [F32[:1]], {"axis": 0}, {}),
+        ("std", "std", [F32], {}, {"method": True, "grad": True}),
+        ("std_axis", "std", [F64], {"axis": [0, 2], "unbiased": False, "keepdim": True}, {}),
+        ("broadcast_shape", "broadcast_shape", [[2, 1, 3], [4, 1]], {}, {}),
+        ("broadcast_shapes", "broadcast_shapes", [[2, 1, 3], [4, 1], [1]], {}, {}),
+    ]

@@ -1,0 +1,111 @@
+"""PaddlePaddle's composed ``paddle.*`` tensor functions (phiops/_tensor_api.py: ``std``, ``var``,
+``chunk``, ``hstack``, ``moveaxis``, ``outer``, ``nansum``, ...) give PaddlePaddle 3.3.1's
+results, gradients and errors (tests/data/paddle_api/tensor_api.npz, recorded by
+tests/tools/make_tensor_api_fixtures.py for the cases of tests/api/tensor_api_cases.py), as
+functions and as Tensor methods."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import phiops as paddle
+from phiops import _tensor_api
+from phiops.runtime.errors import PhiError
+from tests.api.tensor_api_cases import cases
+
+DATA = np.load(Path(__file__).resolve().parents[1] / "data" / "paddle_api" / "tensor_api.npz")
+CASES = {case[0]: case for case in cases()}
+
+
+def _convert(value, tensors: list):
+    if isinstance(value, (np.ndarray, np.generic)):
+        t = paddle.to_tensor(np.asarray(value))
+        if t.dtype in (paddle.float32, paddle.float64):
+            t.stop_gradient = False
+        tensors.append(t)
+        return t
+    if isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
+        return [_convert(v, tensors) for v in value]
+    return value
+
+
+def _outputs(result) -> list:
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+def _check(got, expected: np.ndarray, where: str) -> None:
+    got = got.numpy() if isinstance(got, paddle.Tensor) else np.array(got)
+    assert got.dtype == expected.dtype and got.shape == expected.shape, (where, got, expected)
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6, err_msg=where)
+
+
+@pytest.mark.parametrize("case_id", sorted(CASES))
+def test_function_equals_paddles(case_id: str) -> None:
+    _, name, args, kwargs, options = CASES[case_id]
+    tensors: list = []
+    call_args = [_convert(a, tensors) for a in args]
+    call_kwargs = {k: _convert(v, tensors) for k, v in kwargs.items()}
+    function = getattr(paddle, name)
+    if int(DATA[f"{case_id}/n"]) == -1:
+        with pytest.raises(PhiError):
+            function(*call_args, **call_kwargs)
+        return
+    results = _outputs(function(*call_args, **call_kwargs))
+    assert len(results) == int(DATA[f"{case_id}/n"])
+    for i, value in enumerate(results):
+        _check(value, DATA[f"{case_id}/{i}"], f"{case_id} output {i}")
+    if options.get("grad"):
+        total = paddle.add_n([paddle.sum(v) for v in results])
+        (grad,) = paddle.grad(total, tensors[0])
+        _check(grad, DATA[f"{case_id}/grad"], f"{case_id} grad")
+    if options.get("method"):
+        first = getattr(call_args[0], name)(*call_args[1:], **call_kwargs)
+        _check(_outputs(first)[0], DATA[f"{case_id}/method"], f"{case_id} method")
+
+
+def test_every_function_has_a_recorded_case() -> None:
+    covered = {case[1] for case in CASES.values()}
+    assert set(_tensor_api.__all__) - {"clone", "positive"} <= covered
+
+
+def test_clone_and_positive() -> None:
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = paddle.clone(x)
+    assert y is not x and np.array_equal(y.numpy(), x.numpy()) and not y.stop_gradient
+    (grad,) = paddle.grad(paddle.sum(y * 3), x)
+    np.testing.assert_array_equal(grad.numpy(), [3.0, 3.0])
+    assert paddle.positive(x) is x
+    with pytest.raises(PhiError, match="positive: the `\\+` operator on a bool tensor"):
+        paddle.positive(paddle.to_tensor([True]))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: paddle.std([1.0, 2.0]), "var: argument 'x' expects a Tensor"),
+        (lambda: paddle.var(paddle.to_tensor([1, 2])), "var: x must be a floating-point"),
+        (lambda: paddle.var(paddle.ones([2]), unbiased=True, correction=0), "only one of"),
+        (lambda: paddle.chunk(paddle.ones([4]), 2.5), "chunk: chunks expects an int"),
+        (lambda: paddle.moveaxis(paddle.ones([2, 3]), 0, 5), "moveaxis: destination 5 is out"),
+        (lambda: paddle.diff(paddle.ones([3]), n=0), "diff: n must be a positive int"),
+        (lambda: paddle.inner(paddle.ones([2, 3]), paddle.ones([2])), "inner: the last dim"),
+        (
+            lambda: paddle.masked_fill(paddle.ones([2]), paddle.ones([3]) > 0, 1.0),
+            "do not broadcast",
+        ),
+        (
+            lambda: paddle.masked_fill(paddle.ones([2]), paddle.ones([3, 2]) > 0, 1.0),
+            "must broadcast",
+        ),
+        (lambda: paddle.broadcast_shape([2, 3], [4]), "do not broadcast"),
+        (lambda: paddle.nan_to_num(paddle.to_tensor([1])), "nan_to_num: x must be float32"),
+        (lambda: paddle.tensor_split(paddle.ones([4]), 0), "num_or_indices must be positive"),
+        (lambda: paddle.hstack([]), "hstack: x expects a non-empty list"),
+    ],
+)
+def test_bad_input_is_named(call, message: str) -> None:
+    with pytest.raises(PhiError, match=message):
+        call()
