@@ -9,6 +9,7 @@ they do. None of them is an op of PaddlePaddle's ops.yaml (those come from the s
 
 from __future__ import annotations
 
+import builtins
 import math
 import sys
 from typing import Any, Sequence
@@ -62,13 +63,43 @@ __all__ = [
     "diff",
     "var",
     "std",
+    "frac",
+    "sgn",
+    "hypot",
+    "ldexp",
+    "gcd",
+    "lcm",
+    "signbit",
+    "isposinf",
+    "isneginf",
+    "isreal",
+    "sinc",
+    "polar",
+    "vecdot",
+    "matrix_transpose",
+    "tensordot",
+    "take",
+    "block_diag",
+    "cartesian_prod",
+    "isin",
+    "scatter_nd",
+    "msort",
+    "rand_like",
+    "randn_like",
+    "randint_like",
+    "range",
+    "swapaxes",
+    "swapdims",
+    "take_along_dim",
 ]
 
 # the functions PaddlePaddle 3.3.1 also has as Tensor methods (x.std(), x.chunk(2), ...)
 TENSOR_METHODS = (
     "rank is_complex is_floating_point is_integer t diagflat rot90 broadcast_to moveaxis "
     "unflatten hsplit vsplit dsplit tensor_split chunk masked_fill logaddexp nan_to_num nansum "
-    "nanmean count_nonzero inner outer rad2deg deg2rad diff var std"
+    "nanmean count_nonzero inner outer rad2deg deg2rad diff var std frac sgn hypot ldexp gcd lcm "
+    "signbit isposinf isneginf isreal sinc matrix_transpose tensordot take isin msort swapaxes "
+    "swapdims take_along_dim"
 ).split()
 
 
@@ -193,7 +224,7 @@ def rot90(x: Tensor, k: int = 1, axes: Sequence[int] = [0, 1], name: str | None 
         return x
     if k == 2:
         return P.flip(P.flip(x, axes[0]), axes[1])
-    perm = list(range(ndim))
+    perm = list(builtins.range(ndim))
     perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
     if k == 1:
         return P.transpose(P.flip(x, axes[1]), perm)
@@ -215,7 +246,7 @@ def broadcast_shape(x_shape: Sequence[int], y_shape: Sequence[int]) -> list[int]
                 f"broadcast_shape: {label} expects a list or tuple of ints, got {shape!r}"
             )
     out = []
-    for i in range(1, max(len(x_shape), len(y_shape)) + 1):
+    for i in builtins.range(1, max(len(x_shape), len(y_shape)) + 1):
         a = x_shape[-i] if i <= len(x_shape) else 1
         b = y_shape[-i] if i <= len(y_shape) else 1
         if a != b and 1 not in (a, b) and -1 not in (a, b):
@@ -260,8 +291,8 @@ def moveaxis(
         if len(axes) != len(set(axes)):
             raise InvalidArgumentError(f"moveaxis: each element of '{label}' must be unique")
     perm = [0] * ndim
-    rest_src = [a for a in range(ndim) if a not in src]
-    rest_dst = [a for a in range(ndim) if a not in dst]
+    rest_src = [a for a in builtins.range(ndim) if a not in src]
+    rest_dst = [a for a in builtins.range(ndim) if a not in dst]
     for s, d in zip(src, dst):
         perm[d] = s
     for s, d in zip(rest_src, rest_dst):
@@ -590,7 +621,7 @@ def diff(
     axis = _axis(axis, ndim, "diff")
     parts = [v for v in (prepend, x, append) if v is not None]
     value = P.concat(parts, axis) if len(parts) > 1 else x
-    for _ in range(int(n)):
+    for _ in builtins.range(int(n)):
         length = value.shape[axis]
         after = P.slice(value, [axis], [1], [max(length, 1)])
         before = P.slice(value, [axis], [0], [max(length - 1, 0)])
@@ -652,3 +683,391 @@ def std(
 ) -> Tensor:
     """The standard deviation over ``axis`` (the square root of ``var``)."""
     return _paddle().sqrt(var(x, axis, unbiased, keepdim))
+
+
+# -- more elementwise functions ----------------------------------------------------------------
+
+
+def frac(x: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """The fractional part, ``x - trunc(x)``."""
+    P = _paddle()
+    if _tensor(x, "frac").dtype not in (
+        DataType.INT32,
+        DataType.INT64,
+        DataType.FLOAT16,
+        DataType.FLOAT32,
+        DataType.FLOAT64,
+    ):
+        raise InvalidArgumentError(
+            f"frac: x must be int32, int64, float16, float32 or float64, got {x.dtype}"
+        )
+    return P.subtract(x, P.trunc(x), out=out)
+
+
+def sgn(x: Tensor, name: str | None = None) -> Tensor:
+    """The sign of a real tensor; x / |x| of a complex one (0 where x is 0)."""
+    P = _paddle()
+    if _tensor(x, "sgn").dtype not in (
+        DataType.FLOAT16,
+        DataType.FLOAT32,
+        DataType.FLOAT64,
+        DataType.COMPLEX64,
+        DataType.COMPLEX128,
+    ):
+        raise InvalidArgumentError(
+            f"sgn: x must be float16, float32, float64, complex64 or complex128, got {x.dtype}"
+        )
+    if x.dtype not in (DataType.COMPLEX64, DataType.COMPLEX128):
+        return P.sign(x)
+    parts = P.as_real(x) / P.unsqueeze(P.abs(x), -1)
+    return P.as_complex(P.where(P.isnan(parts), P.zeros_like(parts), parts))
+
+
+def hypot(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """sqrt(x**2 + y**2), elementwise with broadcasting."""
+    P = _paddle()
+    _tensor(x, "hypot")
+    _tensor(y, "hypot", "y")
+    return P.sqrt(P.pow(x, 2) + P.pow(y, 2))
+
+
+def ldexp(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """x * 2**y, in float64 when either is float64, else in the default dtype."""
+    P = _paddle()
+    _tensor(x, "ldexp")
+    _tensor(y, "ldexp", "y")
+    if DataType.FLOAT64 in (x.dtype, y.dtype):
+        dtype = DataType.FLOAT64
+    else:
+        dtype = P.get_default_dtype()
+    x, y = P.cast(x, dtype), P.cast(y, dtype)
+    return P.multiply(x, P.pow(P.to_tensor(2, dtype=dtype), y))
+
+
+def gcd(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """The greatest common divisor of |x| and |y| (integer tensors, broadcast)."""
+    P = _paddle()
+    shape = broadcast_shape(list(_tensor(x, "gcd").shape), list(_tensor(y, "gcd", "y").shape))
+    x, y = P.abs(P.expand(x, shape)), P.abs(P.expand(y, shape))
+    while bool(P.any(y != 0)):
+        nonzero = y != 0
+        safe = P.where(nonzero, y, P.ones(y.shape, y.dtype))
+        x, y = P.where(nonzero, y, x), P.where(
+            nonzero, P.remainder(x, safe), P.zeros(y.shape, y.dtype)
+        )
+        x, y = P.where(x < y, y, x), P.where(x < y, x, y)
+    return x
+
+
+def lcm(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """The least common multiple of |x| and |y| (0 where either is 0)."""
+    P = _paddle()
+    d = gcd(x, y)
+    zero = P.equal(d, P.zeros([], d.dtype))
+    safe = P.where(zero, P.ones(d.shape, d.dtype), d)
+    return P.where(zero, P.zeros(d.shape, d.dtype), P.floor_divide(P.abs(x * y), safe))
+
+
+def signbit(x: Tensor, name: str | None = None) -> Tensor:
+    """Whether each element's sign bit is set (true for -0.0)."""
+    P = _paddle()
+    _tensor(x, "signbit")
+    ones = P.ones(x.shape, x.dtype)
+    return P.less_than(P.sign(P.copysign(ones, x)), P.zeros([], x.dtype))
+
+
+def isposinf(x: Tensor, name: str | None = None) -> Tensor:
+    """Whether each element is +inf."""
+    P = _paddle()
+    return P.logical_and(P.isinf(_tensor(x, "isposinf")), P.logical_not(signbit(x)))
+
+
+def isneginf(x: Tensor, name: str | None = None) -> Tensor:
+    """Whether each element is -inf."""
+    P = _paddle()
+    return P.logical_and(P.isinf(_tensor(x, "isneginf")), signbit(x))
+
+
+def isreal(x: Tensor, name: str | None = None) -> Tensor:
+    """Whether each element is real (all true for a real dtype; imaginary part 0 for complex)."""
+    P = _paddle()
+    if _tensor(x, "isreal").dtype not in (DataType.COMPLEX64, DataType.COMPLEX128):
+        return P.ones_like(x, dtype="bool")
+    return P.equal(P.imag(x), P.zeros([], P.imag(x).dtype))
+
+
+def sinc(x: Tensor, name: str | None = None) -> Tensor:
+    """sin(pi x) / (pi x), 1 at 0."""
+    P = _paddle()
+    _tensor(x, "sinc")
+    tmp = P.where(x != 0, x, P.full_like(x, 1.0e-20))
+    tmp = P.multiply(tmp, P.to_tensor(math.pi, dtype=x.dtype))
+    tmp = P.divide(P.sin(tmp), tmp)
+    return P.where(P.logical_not(P.isnan(tmp)), tmp, P.full_like(x, 1.0))
+
+
+def polar(
+    abs: Tensor, angle: Tensor, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
+    """The complex tensor abs * (cos(angle) + i sin(angle))."""
+    P = _paddle()
+    _tensor(abs, "polar", "abs")
+    if _tensor(angle, "polar", "angle").dtype not in (DataType.FLOAT32, DataType.FLOAT64):
+        raise InvalidArgumentError(f"polar: angle must be float32 or float64, got {angle.dtype}")
+    return P.complex(abs * P.cos(angle), abs * P.sin(angle), out=out)
+
+
+# -- products, gathers and shapes ----------------------------------------------------------------
+
+
+def vecdot(x: Tensor, y: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
+    """The dot product over ``axis`` (x conjugated): ``(x.conj() * y).sum(axis)``."""
+    P = _paddle()
+    return P.sum(P.conj(_tensor(x, "vecdot")) * _tensor(y, "vecdot", "y"), axis=axis)
+
+
+def matrix_transpose(x: Tensor, name: str | None = None) -> Tensor:
+    """The transpose of the last two axes (``x.mT``)."""
+    return _tensor(x, "matrix_transpose").mT
+
+
+def tensordot(x: Tensor, y: Tensor, axes: Any = 2, name: str | None = None) -> Tensor:
+    """The sum of products over ``axes`` of x and y: an int n (x's last n with y's first n), one
+    list (the same axes of both) or two lists (x's, then y's)."""
+    P = _paddle()
+    _tensor(x, "tensordot")
+    _tensor(y, "tensordot", "y")
+    if isinstance(axes, (Tensor, Value)):
+        axes = axes.tolist()
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
+        if axes < 0:
+            raise InvalidArgumentError(f"tensordot: axes must not be negative, got {axes}")
+        axes_x, axes_y = list(builtins.range(len(x.shape) - axes, len(x.shape))), list(
+            builtins.range(axes)
+        )
+    elif isinstance(axes, (list, tuple)):
+        if not axes or isinstance(axes[0], (int, np.integer)):
+            axes_x, axes_y = list(axes), []
+        else:
+            axes_x = list(axes[0])
+            axes_y = list(axes[1]) if len(axes) > 1 else []
+    else:
+        raise InvalidArgumentError(
+            f"tensordot: axes expects an int, a list or a Tensor, got {type(axes).__name__}"
+        )
+    if len(axes_x) < len(axes_y):
+        axes_x.extend(axes_y[len(axes_x) :])
+    elif len(axes_y) < len(axes_x):
+        axes_y.extend(axes_x[len(axes_y) :])
+    shape_x, shape_y = list(x.shape), list(y.shape)
+    contracted_x, contracted_y = [False] * len(shape_x), [False] * len(shape_y)
+    size = 1
+    for dim_x, dim_y in zip(axes_x, axes_y):
+        sx, sy = shape_x[dim_x], shape_y[dim_y]
+        if sx == 1:
+            shape_y[dim_y] = 1
+            y = P.reshape(P.sum(y, dim_y, y.dtype), shape_y)
+        elif sy == 1:
+            shape_x[dim_x] = 1
+            x = P.reshape(P.sum(x, dim_x, x.dtype), shape_x)
+        elif sx != sy:
+            raise InvalidArgumentError(
+                f"tensordot: x has size {sx} in dim {dim_x} while y has size {sy} in dim {dim_y}"
+            )
+        contracted_x[dim_x] = contracted_y[dim_y] = True
+        size *= shape_x[dim_x]
+    keep_x = [i for i in builtins.range(len(shape_x)) if not contracted_x[i]]
+    keep_y = [i for i in builtins.range(len(shape_y)) if not contracted_y[i]]
+    out_shape = [shape_x[i] for i in keep_x] + [shape_y[i] for i in keep_y]
+    nx = P.reshape(P.transpose(x, keep_x + axes_x), [math.prod(shape_x[i] for i in keep_x), size])
+    ny = P.reshape(P.transpose(y, axes_y + keep_y), [size, math.prod(shape_y[i] for i in keep_y)])
+    return P.reshape(P.matmul(nx, ny), out_shape)
+
+
+def take(x: Tensor, index: Tensor, mode: str = "raise", name: str | None = None) -> Tensor:
+    """The elements of flattened ``x`` at ``index`` (shaped as index). ``mode``: 'raise'
+    (negative indices count from the end), 'wrap' (modulo the size) or 'clip'."""
+    P = _paddle()
+    if mode not in ("raise", "wrap", "clip"):
+        raise InvalidArgumentError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    _tensor(x, "take")
+    if _tensor(index, "take", "index").dtype not in (DataType.INT32, DataType.INT64):
+        raise InvalidArgumentError(f"take: index must be int32 or int64, got {index.dtype}")
+    flat, positions = P.flatten(x), P.flatten(index)
+    size = flat.shape[-1]
+    if mode == "raise":
+        positions = P.where(positions < 0, positions + size, positions)
+    elif mode == "wrap":
+        positions = P.where(
+            positions < 0, P.remainder(positions, P.full([], size, positions.dtype)), positions
+        )
+        positions = P.where(
+            positions >= size, P.remainder(positions, P.full([], size, positions.dtype)), positions
+        )
+    elif size > 0:
+        positions = P.clip(positions, 0, size - 1)
+    return P.reshape(P.index_select(flat, positions), index.shape)
+
+
+def block_diag(inputs: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """A block-diagonal matrix of the inputs (0-D, 1-D as a row, or 2-D)."""
+    P = _paddle()
+    blocks = []
+    for item in _tensors(inputs, "block_diag"):
+        if len(item.shape) > 2:
+            raise InvalidArgumentError(
+                f"block_diag: each input must have 0, 1 or 2 dimensions, got {len(item.shape)}"
+            )
+        blocks.append(P.reshape(item, [1, -1]) if len(item.shape) < 2 else item)
+    columns = [
+        P.concat(
+            [
+                block if i == j else P.zeros([other.shape[0], block.shape[1]], block.dtype)
+                for j, other in enumerate(blocks)
+            ],
+            axis=0,
+        )
+        for i, block in enumerate(blocks)
+    ]
+    return P.concat(columns, axis=1)
+
+
+def cartesian_prod(x: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """The cartesian product of 1-D tensors: one row per combination."""
+    P = _paddle()
+    for item in _tensors(x, "cartesian_prod"):
+        if len(item.shape) != 1:
+            raise InvalidArgumentError(
+                f"cartesian_prod: expected 1-D tensors, got shape {list(item.shape)}"
+            )
+    if len(x) == 1:
+        return x[0]
+    return P.reshape(P.stack(P.meshgrid(list(x)), axis=-1), [-1, len(x)])
+
+
+def isin(
+    x: Tensor,
+    test_x: Tensor,
+    assume_unique: bool = False,
+    invert: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Whether each element of ``x`` is in ``test_x`` (negated with ``invert``)."""
+    P = _paddle()
+    _tensor(x, "isin")
+    _tensor(test_x, "isin", "test_x")
+    shape = list(x.shape)
+    cmp = P.any(P.equal(P.reshape(x, [-1, 1]), P.reshape(test_x, [1, -1])), axis=1)
+    if invert:
+        cmp = P.logical_not(cmp)
+    return P.reshape(cmp, shape)
+
+
+def scatter_nd(index: Tensor, updates: Tensor, shape: Any, name: str | None = None) -> Tensor:
+    """A zero tensor of ``shape`` with ``updates`` added at ``index`` (``scatter_nd_add``)."""
+    P = _paddle()
+    return P.scatter_nd_add(
+        P.zeros(shape, _tensor(updates, "scatter_nd", "updates").dtype), index, updates
+    )
+
+
+def msort(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``input`` sorted along axis 0."""
+    result = _paddle().sort(_tensor(input, "msort", "input"), axis=0)
+    if out is not None:
+        out.set_value(result)
+        return out
+    return result
+
+
+def rand_like(
+    input: Tensor,
+    name: str | None = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Uniform [0, 1) draws of ``input``'s shape (and dtype, unless given)."""
+    P = _paddle()
+    out = P.rand(list(_tensor(input, "rand_like", "input").shape), dtype or input.dtype)
+    out.stop_gradient = not requires_grad
+    return out
+
+
+def randn_like(
+    x: Tensor,
+    dtype: Any = None,
+    name: str | None = None,
+    *,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Standard normal draws of ``x``'s shape (and dtype, unless given)."""
+    P = _paddle()
+    out = P.randn(list(_tensor(x, "randn_like").shape), dtype or x.dtype)
+    out.stop_gradient = not requires_grad
+    return out
+
+
+def randint_like(
+    x: Tensor, low: int = 0, high: int | None = None, dtype: Any = None, name: str | None = None
+) -> Tensor:
+    """Integers drawn uniformly from [low, high) (from [0, low) without ``high``) in ``x``'s
+    shape, cast to ``dtype`` (``x``'s by default)."""
+    P = _paddle()
+    if high is None:
+        if low <= 0:
+            raise InvalidArgumentError(
+                f"randint_like: without high, low must be positive, got low = {low}"
+            )
+        low, high = 0, low
+    if low >= high:
+        raise InvalidArgumentError(f"randint_like: low ({low}) must be less than high ({high})")
+    out = P.randint(low, high, list(_tensor(x, "randint_like").shape), "int64")
+    return P.cast(out, dtype or x.dtype)
+
+
+def range(
+    start: Any = 0,
+    end: Any = None,
+    step: Any = 1,
+    dtype: Any = None,
+    *,
+    out: Tensor | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The values start, start + step, ... up to and including ``end`` (``range(n)``:
+    0 .. n), in the default dtype unless given."""
+    P = _paddle()
+    if end is None:
+        start, end = 0, start
+    dtype = dtype or P.get_default_dtype()
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if values[2] == 0:
+        raise InvalidArgumentError("range: step must not be 0")
+    count = math.floor((values[1] - values[0]) / values[2]) + 1
+    steps = P.arange(0, max(count, 0), 1, dtype)  # start + i * step in dtype, as range_v2
+    result = steps * P.full([], values[2], dtype) + P.full([], values[0], dtype)
+    result.stop_gradient = not requires_grad
+    if out is not None:
+        out.set_value(result)
+        return out
+    return result
+
+
+def swapaxes(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tensor:
+    """``paddle.transpose`` under PaddlePaddle 3.3.1's alias (``perm`` a full permutation)."""
+    return _paddle().transpose(x, perm)
+
+
+swapdims = swapaxes
+
+
+def take_along_dim(
+    arr: Tensor, indices: Tensor, axis: int, broadcast: bool = True, *, out: Tensor | None = None
+) -> Tensor:
+    """``paddle.take_along_axis`` under PaddlePaddle 3.3.1's alias."""
+    return _paddle().take_along_axis(arr, indices, axis, broadcast, out=out)

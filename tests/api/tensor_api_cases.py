@@ -3,13 +3,15 @@
 
 Each case: (id, function name, positional arguments, keyword arguments, options). An ``np.ndarray``
 argument (or one in a list) becomes a tensor; ``T(array)`` too, a plain Python list stays a
-list. Options: ``grad`` records d(sum of the outputs)/d(first tensor), ``method`` calls it as a
+list. Each case runs after ``paddle.seed(SEED)`` (the random ones draw PaddlePaddle's numbers).
+Options: ``grad`` records d(sum of the outputs)/d(first tensor), ``method`` calls it as a
 Tensor method, ``error`` expects an error."""
 
 from __future__ import annotations
 
 import numpy as np
 
+SEED = 2025
 R = np.random.default_rng(30)
 F32 = R.standard_normal((3, 4)).astype("float32")
 F64 = R.standard_normal((2, 3, 4))
@@ -18,6 +20,11 @@ INF = np.array([1.0, np.nan, np.inf, -np.inf, -2.0], dtype="float64")
 I64 = np.array([[0, 3, 0], [5, 0, 7]], dtype="int64")
 MASK = np.array([[True, False, True, False]] * 3)
 BOOLS = np.array([True, False, False, True, True])
+CPLX = (R.standard_normal((2, 3)) + 1j * R.standard_normal((2, 3))).astype("complex64")
+CPLX[0, 1] = 0
+GCD_X = np.array([[12, -18, 0], [7, 0, 100]], dtype="int64")
+GCD_Y = np.array([8, 27, 0], dtype="int64")
+SIGNED = np.array([-1.5, -0.0, 0.0, 2.0, -np.inf], dtype="float32")
 
 
 def cases() -> list[tuple]:
@@ -89,6 +96,47 @@ def cases() -> list[tuple]:
         ("var_one", "var", [F32[:1]], {"axis": 0}, {}),
         ("std", "std", [F32], {}, {"method": True, "grad": True}),
         ("std_axis", "std", [F64], {"axis": [0, 2], "unbiased": False, "keepdim": True}, {}),
+        ("frac", "frac", [F32 * 3], {}, {"method": True, "grad": True}),
+        ("frac_int", "frac", [I64], {}, {}),
+        ("sgn", "sgn", [F32], {}, {"method": True}),
+        ("sgn_complex", "sgn", [CPLX], {}, {}),
+        ("hypot", "hypot", [F32, F32.T.copy().reshape(3, 4)], {}, {"method": True, "grad": True}),
+        ("ldexp", "ldexp", [F32, I64[:1, :1].astype("int32")], {}, {"method": True}),
+        ("ldexp_f64", "ldexp", [F64, np.array([2.0, -1.0, 0.0, 3.0])], {}, {}),
+        ("gcd", "gcd", [GCD_X, GCD_Y], {}, {"method": True}),
+        ("lcm", "lcm", [GCD_X, GCD_Y], {}, {"method": True}),
+        ("signbit", "signbit", [SIGNED], {}, {"method": True}),
+        ("isposinf", "isposinf", [INF], {}, {"method": True}),
+        ("isneginf", "isneginf", [INF], {}, {"method": True}),
+        ("isreal", "isreal", [CPLX], {}, {"method": True}),
+        ("isreal_float", "isreal", [F32], {}, {}),
+        ("sinc", "sinc", [SIGNED], {}, {"method": True, "grad": True}),
+        ("polar", "polar", [np.abs(F32), F32], {}, {}),
+        ("vecdot", "vecdot", [F64, F64[::-1].copy()], {}, {"method": True, "grad": True}),
+        ("vecdot_axis", "vecdot", [F32, F32], {"axis": 0}, {}),
+        ("matrix_transpose", "matrix_transpose", [F64], {}, {"method": True}),
+        ("tensordot_2", "tensordot", [F64, R.standard_normal((3, 4, 2))], {}, {"grad": True}),
+        ("tensordot_list", "tensordot", [F64, F64], {"axes": [[0, 2], [0, 2]]}, {}),
+        ("tensordot_0", "tensordot", [F32, v3], {"axes": 0}, {"method": True}),
+        ("take", "take", [F32, np.array([[0, -1], [5, 11]])], {}, {"method": True, "grad": True}),
+        ("take_wrap", "take", [F32, np.array([13, -14, 2])], {"mode": "wrap"}, {}),
+        ("take_clip", "take", [F32, np.array([13, -14, 2])], {"mode": "clip"}, {}),
+        ("block_diag", "block_diag", [[F32[:2, :3], v3, np.float32(5.0)]], {}, {"grad": True}),
+        ("cartesian_prod", "cartesian_prod", [[v3, v4[:2]]], {}, {}),
+        ("isin", "isin", [I64, np.array([3, 7, 9])], {}, {"method": True}),
+        ("isin_invert", "isin", [F32[0], F32[0, 1:3]], {"invert": True}, {}),
+        ("scatter_nd", "scatter_nd", [np.array([[1], [3], [1]]), v3, [5]], {}, {}),
+        ("msort", "msort", [F32], {}, {"method": True}),
+        ("range_1", "range", [4], {}, {}),
+        ("range_3", "range", [0.0, 1.0, 0.3], {}, {}),
+        ("range_down", "range", [5, 0, -2], {"dtype": "int64"}, {}),
+        ("swapaxes", "swapaxes", [F64, [2, 0, 1]], {}, {"method": True}),
+        ("take_along_dim", "take_along_dim", [F32, np.array([[0], [2], [1]]), 1], {}, {}),
+        ("swapdims", "swapdims", [F32, [1, 0]], {}, {"method": True}),
+        ("rand_like", "rand_like", [F64], {}, {}),
+        ("randn_like", "randn_like", [F32], {"dtype": "float64"}, {}),
+        ("randint_like", "randint_like", [F32, 10], {}, {}),
+        ("randint_like_2", "randint_like", [I64, -5, 5], {"dtype": "int32"}, {}),
         ("broadcast_shape", "broadcast_shape", [[2, 1, 3], [4, 1]], {}, {}),
         ("broadcast_shapes", "broadcast_shapes", [[2, 1, 3], [4, 1], [1]], {}, {}),
     ]
