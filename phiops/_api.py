@@ -87,6 +87,12 @@ _DTYPE_NAMES = {
     "uint32": _DataType.UINT32,
     "uint64": _DataType.UINT64,
     "dtype": _DataType,
+    # PaddlePaddle 3.3.1's torch-style dtype aliases
+    "float": _DataType.FLOAT32,
+    "double": _DataType.FLOAT64,
+    "half": _DataType.FLOAT16,
+    "cfloat": _DataType.COMPLEX64,
+    "cdouble": _DataType.COMPLEX128,
 }
 globals().update(_DTYPE_NAMES)
 

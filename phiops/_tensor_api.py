@@ -91,6 +91,53 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "take_along_dim",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "greater",
+    "less",
+    "mul",
+    "sub",
+    "div",
+    "mod",
+    "floor_mod",
+    "less_",
+    "sub_",
+    "div_",
+    "mod_",
+    "floor_mod_",
+    "e",
+    "pi",
+    "inf",
+    "nan",
+    "newaxis",
+    "finfo",
+    "iinfo",
+    "manual_seed",
+    "get_rng_state",
+    "set_rng_state",
+    "get_cuda_rng_state",
+    "set_cuda_rng_state",
+    "median",
+    "quantile",
+    "nanquantile",
+    "masked_scatter",
+    "scatter_add",
+    "index_fill",
+    "select_scatter",
+    "slice_scatter",
+    "diagonal_scatter",
+    "as_tensor",
+    "asarray",
+    "from_numpy",
+    "create_parameter",
+    "view_as_complex",
+    "view_as_real",
+    "argwhere",
+    "bucketize",
 ]
 
 # the functions PaddlePaddle 3.3.1 also has as Tensor methods (x.std(), x.chunk(2), ...)
@@ -99,7 +146,8 @@ TENSOR_METHODS = (
     "unflatten hsplit vsplit dsplit tensor_split chunk masked_fill logaddexp nan_to_num nansum "
     "nanmean count_nonzero inner outer rad2deg deg2rad diff var std frac sgn hypot ldexp gcd lcm "
     "signbit isposinf isneginf isreal sinc matrix_transpose tensordot take isin msort swapaxes "
-    "swapdims take_along_dim"
+    "swapdims take_along_dim median quantile nanquantile masked_scatter index_fill "
+    "select_scatter slice_scatter diagonal_scatter bucketize"
 ).split()
 
 
@@ -1071,3 +1119,534 @@ def take_along_dim(
 ) -> Tensor:
     """``paddle.take_along_axis`` under PaddlePaddle 3.3.1's alias."""
     return _paddle().take_along_axis(arr, indices, axis, broadcast, out=out)
+
+
+# -- aliases, constants and dtypes PaddlePaddle 3.3.1 exports --------------------------------------
+
+
+def _alias(target: str, name: str) -> Any:
+    def function(*args: Any, **kwargs: Any) -> Any:
+        return getattr(_paddle(), target)(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``paddle.{target}`` under PaddlePaddle 3.3.1's alias ``{name}``."
+    return function
+
+
+def eq(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.equal``."""
+    return _paddle().equal(x, y, out=out)
+
+
+def ne(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.not_equal``."""
+    return _paddle().not_equal(x, y, out=out)
+
+
+def lt(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.less_than``."""
+    return _paddle().less_than(x, y, out=out)
+
+
+def le(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.less_equal``."""
+    return _paddle().less_equal(x, y, out=out)
+
+
+def gt(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.greater_than``."""
+    return _paddle().greater_than(x, y, out=out)
+
+
+def ge(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.greater_equal``."""
+    return _paddle().greater_equal(x, y, out=out)
+
+
+greater = gt
+less = lt
+
+
+def mul(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.multiply``."""
+    return _paddle().multiply(x, y, out=out)
+
+
+def sub(
+    x: Tensor, y: Tensor, name: str | None = None, *, alpha: Any = 1, out: Tensor | None = None
+) -> Tensor:
+    """``paddle.subtract``."""
+    return _paddle().subtract(x, y, alpha=alpha, out=out)
+
+
+def div(
+    x: Tensor,
+    y: Tensor,
+    name: str | None = None,
+    *,
+    rounding_mode: str | None = None,
+    out: Tensor | None = None,
+) -> Tensor:
+    """``paddle.divide``."""
+    return _paddle().divide(x, y, rounding_mode=rounding_mode, out=out)
+
+
+def mod(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
+    """``paddle.remainder``."""
+    return _paddle().remainder(x, y, out=out)
+
+
+floor_mod = mod
+
+
+def less_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """``paddle.less_than_``."""
+    return _paddle().less_than_(x, y)
+
+
+def sub_(x: Tensor, y: Tensor, name: str | None = None, *, alpha: Any = 1) -> Tensor:
+    """``paddle.subtract_``."""
+    return _paddle().subtract_(x, y, alpha=alpha)
+
+
+def div_(
+    x: Tensor, y: Tensor, name: str | None = None, *, rounding_mode: str | None = None
+) -> Tensor:
+    """``paddle.divide_``."""
+    return _paddle().divide_(x, y, rounding_mode=rounding_mode)
+
+
+def mod_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """``paddle.remainder_``."""
+    return _paddle().remainder_(x, y)
+
+
+floor_mod_ = mod_
+
+e = math.e
+pi = math.pi
+inf = math.inf
+nan = math.nan
+newaxis = None
+
+
+class _Info:
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({fields})"
+
+
+def finfo(dtype: Any) -> Any:
+    """The limits of a floating-point dtype: bits, eps, min, max, tiny, smallest_normal,
+    resolution and dtype (its name), as ``paddle.finfo``."""
+    from phiops.runtime.common.data_type import to_data_type
+
+    data_type = to_data_type(dtype, "finfo(dtype)")
+    if not (data_type.is_floating_point or data_type in (DataType.COMPLEX64, DataType.COMPLEX128)):
+        raise InvalidArgumentError(f"finfo: expected a floating-point dtype, got {data_type}")
+    import ml_dtypes
+
+    info = ml_dtypes.finfo(data_type.numpy_dtype)
+    out = _Info()
+    out.dtype = {DataType.COMPLEX64: "float32", DataType.COMPLEX128: "float64"}.get(
+        data_type, np.dtype(data_type.numpy_dtype).name
+    )
+    out.bits = int(info.bits)
+    out.eps = float(info.eps)
+    out.min = float(info.min)
+    out.max = float(info.max)
+    out.tiny = out.smallest_normal = float(info.tiny)
+    out.resolution = float(10.0 ** -int(info.precision))
+    return out
+
+
+def iinfo(dtype: Any) -> Any:
+    """The limits of an integer dtype: bits, min, max and dtype (its name), as ``paddle.iinfo``."""
+    from phiops.runtime.common.data_type import to_data_type
+
+    data_type = to_data_type(dtype, "iinfo(dtype)")
+    if np.dtype(data_type.numpy_dtype).kind not in "iub":
+        raise InvalidArgumentError(f"iinfo: expected an integer dtype, got {data_type}")
+    info = np.iinfo(np.uint8 if data_type == DataType.BOOL else data_type.numpy_dtype)
+    out = _Info()
+    out.dtype = np.dtype(data_type.numpy_dtype).name
+    out.bits, out.min, out.max = int(info.bits), int(info.min), int(info.max)
+    return out
+
+
+# -- random state -------------------------------------------------------------------------------
+
+
+def manual_seed(seed: int) -> None:
+    """``paddle.seed``."""
+    return _paddle().seed(seed)
+
+
+def get_rng_state(device: Any = None) -> list:
+    """The state of the CPU generators (a list of one GeneratorState), for ``set_rng_state``."""
+    from phiops.runtime.common import CPUPlace
+    from phiops.runtime.random import GeneratorState
+
+    return [GeneratorState(CPUPlace())]
+
+
+def set_rng_state(state_list: list, device: Any = None) -> None:
+    """Make the generators continue from states ``get_rng_state`` returned."""
+    from phiops.runtime.random import GeneratorState
+
+    if not isinstance(state_list, (list, tuple)) or not all(
+        isinstance(state, GeneratorState) for state in state_list
+    ):
+        raise InvalidArgumentError(
+            "set_rng_state: state_list expects the list get_rng_state returned, got "
+            f"{type(state_list).__name__}"
+        )
+    for state in state_list:
+        state.restore()
+
+
+def get_cuda_rng_state() -> list:
+    """The GPU generators' states: none without a GPU place (as PaddlePaddle's CPU build)."""
+    return []
+
+
+def set_cuda_rng_state(state_list: list) -> None:
+    """Restore GPU generator states; an empty list (what a CPU run has) does nothing."""
+    if state_list:
+        set_rng_state(state_list)
+
+
+# -- statistics -------------------------------------------------------------------------------------
+
+
+def median(
+    x: Tensor,
+    axis: int | None = None,
+    keepdim: bool = False,
+    mode: str = "avg",
+    name: str | None = None,
+    *,
+    out: Any = None,
+) -> Any:
+    """The median over ``axis`` (all elements when None): the mean of the two middle values for
+    an even count with mode 'avg' (float32, float64 for float64 input), the lower one with
+    'min' (with an int ``axis`` also its int64 index). NaN where the slice holds a NaN."""
+    P = _paddle()
+    ndim = len(_tensor(x, "median").shape)
+    if isinstance(axis, (list, tuple)):
+        raise InvalidArgumentError("median: axis must be None or an int")
+    if axis is not None:
+        axis = _axis(axis, ndim, "median")
+    if mode not in ("avg", "min"):
+        raise InvalidArgumentError(
+            f"median: mode {mode!r} is not supported, expected 'avg' or 'min'"
+        )
+    if mode == "avg" and x.dtype != DataType.FLOAT64:
+        x = P.cast(x, "float32")
+    result = P.nanmedian(x, axis, keepdim, mode)
+    values, indices = result if isinstance(result, tuple) else (result, None)
+    if x.dtype.is_floating_point:
+        has_nan = P.any(P.isnan(x), axis=axis, keepdim=keepdim)
+        values = P.where(has_nan, P.full([], float("nan"), values.dtype), values)
+    if mode == "min" and axis is not None:
+        return values, indices
+    return values
+
+
+def _quantile(
+    x: Tensor, q: Any, axis: Any, keepdim: bool, interpolation: str, ignore_nan: bool, function: str
+) -> Tensor:
+    P = _paddle()
+    _tensor(x, function)
+    if isinstance(q, (int, float)) and not isinstance(q, bool):
+        q = [q]
+    elif isinstance(q, (list, tuple)):
+        if not q:
+            raise InvalidArgumentError(f"{function}: q must not be empty")
+    elif isinstance(q, (Tensor, Value)):
+        if len(q.shape) > 1:
+            raise InvalidArgumentError(f"{function}: q must be a 0-D or 1-D tensor")
+        q = [q] if len(q.shape) == 0 else [q[i] for i in builtins.range(q.shape[0])]
+    else:
+        raise InvalidArgumentError(
+            f"{function}: q expects a number, a list or tuple, or a Tensor, got {type(q).__name__}"
+        )
+    for value in q:
+        number = float(value.item()) if isinstance(value, Tensor) else float(value)
+        if not 0 <= number <= 1:
+            raise InvalidArgumentError(f"{function}: q must be in [0, 1], got {number}")
+    if interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
+        raise InvalidArgumentError(
+            f"{function}: interpolation must be one of 'linear', 'lower', 'higher', 'nearest' or "
+            f"'midpoint', got {interpolation!r}"
+        )
+    ndim = len(x.shape)
+    out_shape = list(x.shape)
+    if axis is None:
+        x, axis, out_shape = P.flatten(x), 0, [1] * ndim
+    elif isinstance(axis, (list, tuple)):
+        source = [_axis(a, ndim, function) for a in axis]
+        for a in source:
+            out_shape[a] = 1
+        target = list(builtins.range(-len(source), 0))
+        x = P.moveaxis(x, source, target)
+        if target:
+            x, axis = P.flatten(x, target[0], target[-1]), target[0] % len(x.shape)
+        else:
+            x, axis = P.flatten(x), 0
+    else:
+        axis = _axis(axis, ndim, function)
+        out_shape[axis] = 1
+    mask = P.isnan(x)
+    valid = P.cast(P.sum(P.logical_not(mask), axis=axis, keepdim=True), x.dtype)
+    indices = []
+    for value in q:
+        q_value = P.to_tensor(value.item() if isinstance(value, Tensor) else value, dtype=x.dtype)
+        index = q_value * (valid - 1)
+        if not ignore_nan:
+            last = P.full_like(index, x.shape[axis] - 1)
+            index = P.where(P.any(mask, axis=axis, keepdim=True), last, index)
+        indices.append(index)
+    ordered = P.sort(x, axis)
+
+    def pick(index: Tensor) -> Tensor:
+        if interpolation == "nearest":
+            return P.take_along_axis(ordered, P.cast(P.round(index), "int32"), axis=axis)
+        below_index = P.cast(P.floor(index), "int32")
+        below = P.take_along_axis(ordered, below_index, axis=axis)
+        if interpolation == "lower":
+            return below
+        upper = P.take_along_axis(ordered, P.cast(P.ceil(index), "int32"), axis=axis)
+        if interpolation == "higher":
+            return upper
+        if interpolation == "midpoint":
+            return (P.cast(upper, x.dtype) + P.cast(below, x.dtype)) / 2
+        weights = P.cast(index - P.cast(below_index, index.dtype), x.dtype)
+        return P.lerp(P.cast(below, x.dtype), P.cast(upper, x.dtype), weights)
+
+    outputs = []
+    for index in indices:
+        result = pick(index)
+        outputs.append(P.reshape(result, out_shape) if keepdim else P.squeeze(result, axis))
+    return P.stack(outputs, 0) if len(outputs) > 1 else outputs[0]
+
+
+def quantile(
+    x: Tensor,
+    q: Any,
+    axis: Any = None,
+    keepdim: bool = False,
+    interpolation: str = "linear",
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The ``q``-quantiles over ``axis`` (NaN where a slice holds a NaN); a list of q stacks
+    them first."""
+    result = _quantile(x, q, axis, keepdim, interpolation, False, "quantile")
+    if out is not None:
+        out.set_value(result)
+        return out
+    return result
+
+
+def nanquantile(
+    x: Tensor, q: Any, axis: Any = None, keepdim: bool = False, interpolation: str = "linear"
+) -> Tensor:
+    """``quantile`` leaving NaNs out (NaN where a slice is all NaN)."""
+    return _quantile(x, q, axis, keepdim, interpolation, True, "nanquantile")
+
+
+# -- scatters ---------------------------------------------------------------------------------------
+
+
+def masked_scatter(x: Tensor, mask: Tensor, value: Tensor, name: str | None = None) -> Tensor:
+    """``x`` with the positions where ``mask`` (broadcast to x) is true filled, in order, from
+    the flattened ``value``."""
+    P = _paddle()
+    _tensor(x, "masked_scatter")
+    if _tensor(value, "masked_scatter", "value").dtype != x.dtype:
+        raise InvalidArgumentError(
+            f"masked_scatter: x and value must have the same dtype, got {x.dtype} and {value.dtype}"
+        )
+    if _tensor(mask, "masked_scatter", "mask").dtype != DataType.BOOL:
+        raise InvalidArgumentError(f"masked_scatter: mask must be bool, got {mask.dtype}")
+    counts = P.add(P.cast(mask, "int64"), P.zeros_like(x, dtype="int64"))
+    prefix = P.clip(P.cumsum(counts) - 1, min=0)
+    if math.prod(prefix.shape) and int(P.sum(counts)) > math.prod(value.shape):
+        raise InvalidArgumentError(
+            f"masked_scatter: mask has {int(P.sum(counts))} true elements, value only "
+            f"{math.prod(value.shape)}"
+        )
+    filled = P.reshape(P.index_select(P.flatten(value), P.flatten(prefix)), counts.shape)
+    return P.where(P.logical_not(P.cast(counts, "bool")), x, filled)
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """``input`` with ``src`` added at ``index`` along ``dim`` (``put_along_axis`` 'add')."""
+    return _paddle().put_along_axis(
+        input, index, src, dim, "add", include_self=True, broadcast=False
+    )
+
+
+def index_fill(x: Tensor, index: Tensor, axis: int, value: Any, name: str | None = None) -> Tensor:
+    """``x`` with ``value`` at the positions ``index`` along ``axis``."""
+    P = _paddle()
+    ndim = len(_tensor(x, "index_fill").shape)
+    _tensor(index, "index_fill", "index")
+    if isinstance(value, (Tensor, Value)):
+        if len(value.shape) > 0:
+            raise InvalidArgumentError("index_fill: value must be a number or a 0-D tensor")
+    else:
+        value = P.to_tensor(value, dtype=x.dtype)
+    axis = _axis(axis, ndim, "index_fill")
+    if math.prod(index.shape) == 0:
+        return x.clone()
+    perm = list(builtins.range(ndim))
+    perm[0], perm[axis] = axis, 0
+    out = P.index_put(P.transpose(x, perm), (index,), P.cast(value, x.dtype))
+    return P.transpose(out, perm)
+
+
+def select_scatter(
+    x: Tensor, values: Tensor, axis: int, index: int, name: str | None = None
+) -> Tensor:
+    """``x`` with its ``index``-th slice along ``axis`` replaced by ``values``."""
+    P = _paddle()
+    shape = list(_tensor(x, "select_scatter").shape)
+    axis = _axis(axis, len(shape), "select_scatter")
+    index = index + shape[axis] if index < 0 else index
+    del shape[axis]
+    if list(_tensor(values, "select_scatter", "values").shape) != shape:
+        raise InvalidArgumentError(
+            f"select_scatter: values has shape {list(values.shape)}, the slice {shape}"
+        )
+    from phiops import _C_ops
+
+    return _C_ops.set_value_with_tensor(
+        x, P.cast(values, x.dtype), [index], [index + 1], [1], [axis], [axis], []
+    )
+
+
+def slice_scatter(
+    x: Tensor,
+    value: Tensor,
+    axes: Sequence[int],
+    starts: Sequence[int],
+    ends: Sequence[int],
+    strides: Sequence[int],
+    name: str | None = None,
+) -> Tensor:
+    """``x`` with the slice ``starts:ends:strides`` over ``axes`` replaced by ``value``."""
+    P = _paddle()
+    _tensor(x, "slice_scatter")
+    value = P.cast(_tensor(value, "slice_scatter", "value"), x.dtype)
+    from phiops import _C_ops
+
+    return _C_ops.set_value_with_tensor(x, value, starts, ends, strides, axes, [], [])
+
+
+def diagonal_scatter(
+    x: Tensor, y: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None
+) -> Tensor:
+    """``x`` with its diagonal (``offset``, between ``axis1`` and ``axis2``) replaced by ``y``
+    (``fill_diagonal_tensor``)."""
+    return _paddle().fill_diagonal_tensor(x, y, offset, axis1, axis2)
+
+
+# -- creation ---------------------------------------------------------------------------------------
+
+
+def as_tensor(
+    data: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """``data`` as a tensor (a tensor of the same dtype and place is returned as it is)."""
+    P = _paddle()
+    if isinstance(data, Tensor) and (
+        dtype is None or P.to_tensor([], dtype=dtype).dtype == data.dtype
+    ):
+        return data
+    return P.to_tensor(data, dtype=dtype, place=device, stop_gradient=not requires_grad)
+
+
+def asarray(
+    obj: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    copy: bool | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``obj`` as a tensor; ``copy=True`` always copies a tensor."""
+    if copy and isinstance(obj, Tensor):
+        obj = obj.clone()
+    return as_tensor(obj, dtype, device, requires_grad)
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """A tensor of a numpy array's values and dtype."""
+    if not isinstance(ndarray, np.ndarray):
+        raise InvalidArgumentError(
+            f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}"
+        )
+    return _paddle().to_tensor(ndarray)
+
+
+def create_parameter(
+    shape: Sequence[int],
+    dtype: Any,
+    name: str | None = None,
+    attr: Any = None,
+    is_bias: bool = False,
+    default_initializer: Any = None,
+) -> Tensor:
+    """A trainable parameter, as ``Layer.create_parameter`` makes one (in a static program while
+    static mode is on): ``attr``'s initializer, else the global one, else
+    ``default_initializer``, else XavierUniform (Constant(0) for a bias)."""
+    P = _paddle()
+    if P.in_dynamic_mode():
+        from phiops.runtime.nn.layer import Layer
+
+        holder = Layer()
+        parameter = holder.create_parameter(list(shape), attr, dtype, is_bias, default_initializer)
+        if name is not None:
+            parameter.name = name
+        return parameter
+    return P.static.create_parameter(shape, dtype, name, default_initializer, is_bias)
+
+
+def view_as_complex(input: Tensor) -> Tensor:
+    """``paddle.as_complex``: [..., 2] real pairs as complex numbers."""
+    return _paddle().as_complex(input)
+
+
+def view_as_real(input: Tensor) -> Tensor:
+    """``paddle.as_real``: complex numbers as [..., 2] real pairs."""
+    return _paddle().as_real(input)
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """The [N, ndim] int64 indices of the nonzero elements (``paddle.nonzero``)."""
+    return _paddle().nonzero(_tensor(input, "argwhere", "input"))
+
+
+def bucketize(
+    x: Tensor,
+    sorted_sequence: Tensor,
+    out_int32: bool = False,
+    right: bool = False,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """The bucket of each element of ``x`` in the 1-D ``sorted_sequence``
+    (``searchsorted``)."""
+    if len(_tensor(sorted_sequence, "bucketize", "sorted_sequence").shape) != 1:
+        raise InvalidArgumentError(
+            f"bucketize: sorted_sequence must be 1-D, got shape {list(sorted_sequence.shape)}"
+        )
+    return _paddle().searchsorted(sorted_sequence, x, out_int32=out_int32, right=right, out=out)

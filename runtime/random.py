@@ -27,7 +27,14 @@ import numpy as np
 from phiops.runtime.common import Place
 from phiops.runtime.errors import InvalidArgumentError
 
-__all__ = ["seed", "generator_for", "draw_generator", "engine_for", "engine_state"]
+__all__ = [
+    "seed",
+    "generator_for",
+    "draw_generator",
+    "engine_for",
+    "engine_state",
+    "GeneratorState",
+]
 
 _SEED: int | None = None
 _GENERATORS: dict[Place, np.random.Generator] = {}
@@ -130,6 +137,31 @@ def engine_for(place: Place, op_seed: int = 0) -> np.ndarray:
         return engine_state(op_seed % 2**64, sequence=False)
     state = _ENGINES.get(place)
     if state is None:
-        value = _SEED if _SEED is not None else int.from_bytes(os.urandom(8), "little") & (2**53 - 1)
+        value = (
+            _SEED if _SEED is not None else int.from_bytes(os.urandom(8), "little") & (2**53 - 1)
+        )
         state = _ENGINES[place] = engine_state(value)
     return state
+
+
+class GeneratorState:
+    """A snapshot of one place's generators (``paddle.get_rng_state``'s items): PaddlePaddle's
+    engine and numpy's generator, and whether ``seed`` had been called."""
+
+    def __init__(self, place: Place) -> None:
+        self.place = place
+        self.seed = _SEED
+        self.engine = engine_for(place).copy()
+        self.generator = generator_for(place).bit_generator.state
+
+    def restore(self) -> None:
+        """Make the place's generators continue from this snapshot."""
+        global _SEED
+        _SEED = self.seed
+        _ENGINES[self.place] = self.engine.copy()
+        generator = np.random.default_rng()
+        generator.bit_generator.state = self.generator
+        _GENERATORS[self.place] = generator
+
+    def __repr__(self) -> str:
+        return f"GeneratorState(place={self.place}, seed={self.seed})"

@@ -5,11 +5,19 @@ Each case: (id, function name, positional arguments, keyword arguments, options)
 argument (or one in a list) becomes a tensor; ``T(array)`` too, a plain Python list stays a
 list. Each case runs after ``paddle.seed(SEED)`` (the random ones draw PaddlePaddle's numbers).
 Options: ``grad`` records d(sum of the outputs)/d(first tensor), ``method`` calls it as a
-Tensor method, ``error`` expects an error."""
+Tensor method, ``error`` expects an error, ``attrs`` records those attributes of the
+result."""
 
 from __future__ import annotations
 
 import numpy as np
+
+class Raw:
+    """An argument passed as it is (a numpy array that must not become a tensor)."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+
 
 SEED = 2025
 R = np.random.default_rng(30)
@@ -137,6 +145,105 @@ def cases() -> list[tuple]:
         ("randn_like", "randn_like", [F32], {"dtype": "float64"}, {}),
         ("randint_like", "randint_like", [F32, 10], {}, {}),
         ("randint_like_2", "randint_like", [I64, -5, 5], {"dtype": "int32"}, {}),
+        ("eq", "eq", [F32, F32[::-1].copy()], {}, {}),
+        ("ne", "ne", [I64, I64[::-1].copy()], {}, {}),
+        ("lt", "lt", [F32, np.float32(0.0)], {}, {}),
+        ("le", "le", [I64, I64[::-1].copy()], {}, {}),
+        ("gt", "gt", [F64, F64[::-1].copy()], {}, {}),
+        ("ge", "ge", [F32, F32.T.copy().reshape(3, 4)], {}, {}),
+        ("greater", "greater", [F32, F32[::-1].copy()], {}, {}),
+        ("less", "less", [F32, F32[::-1].copy()], {}, {}),
+        ("mul", "mul", [F32, F32], {}, {"grad": True}),
+        ("sub", "sub", [F32, F32[::-1].copy()], {"alpha": 2}, {}),
+        ("div", "div", [F32, F32[::-1].copy()], {"rounding_mode": "floor"}, {}),
+        ("mod", "mod", [I64 + 1, np.array([4, 5, 3], dtype="int64")], {}, {}),
+        ("floor_mod", "floor_mod", [F32, np.float32(0.7)], {}, {}),
+        (
+            "finfo",
+            "finfo",
+            ["float32"],
+            {},
+            {"attrs": ("bits", "eps", "min", "max", "tiny", "resolution", "dtype")},
+        ),
+        (
+            "finfo_f16",
+            "finfo",
+            ["float16"],
+            {},
+            {"attrs": ("bits", "eps", "min", "max", "tiny", "dtype")},
+        ),
+        (
+            "finfo_bf16",
+            "finfo",
+            ["bfloat16"],
+            {},
+            {"attrs": ("bits", "eps", "min", "max", "tiny", "dtype")},
+        ),
+        ("iinfo", "iinfo", ["int16"], {}, {"attrs": ("bits", "min", "max", "dtype")}),
+        ("median", "median", [F32], {}, {"method": True, "grad": True}),
+        ("median_axis", "median", [F64], {"axis": 1, "keepdim": True}, {}),
+        ("median_min", "median", [F32], {"axis": 1, "mode": "min"}, {}),
+        ("median_int", "median", [I64], {"axis": 0}, {}),
+        ("median_nan", "median", [NAN], {"axis": 1}, {}),
+        ("quantile", "quantile", [F32, 0.3], {}, {"method": True, "grad": True}),
+        (
+            "quantile_list",
+            "quantile",
+            [F64, [0.1, 0.5, 0.9]],
+            {"axis": [0, 2], "keepdim": True},
+            {},
+        ),
+        ("quantile_lower", "quantile", [F32, 0.4], {"axis": 1, "interpolation": "lower"}, {}),
+        ("quantile_higher", "quantile", [F32, 0.4], {"axis": 0, "interpolation": "higher"}, {}),
+        ("quantile_nearest", "quantile", [F32, 0.4], {"axis": 1, "interpolation": "nearest"}, {}),
+        ("quantile_midpoint", "quantile", [F32, 0.4], {"axis": 1, "interpolation": "midpoint"}, {}),
+        ("quantile_nan", "quantile", [NAN, 0.5], {"axis": 1}, {}),
+        ("nanquantile", "nanquantile", [NAN, [0.25, 0.75]], {"axis": 1}, {"method": True}),
+        ("quantile_bad_q", "quantile", [F32, 1.5], {}, {"error": True}),
+        (
+            "masked_scatter",
+            "masked_scatter",
+            [F32, MASK, np.arange(12, dtype="float32")],
+            {},
+            {"method": True},
+        ),
+        (
+            "scatter_add",
+            "scatter_add",
+            [F32, 1, np.array([[0, 1], [2, 3], [1, 1]]), F32[:, :2].copy()],
+            {},
+            {},
+        ),
+        ("index_fill", "index_fill", [F32, np.array([0, 2]), 1, -1.0], {}, {"method": True}),
+        ("select_scatter", "select_scatter", [F32, v4, 0, 1], {}, {}),
+        (
+            "slice_scatter",
+            "slice_scatter",
+            [F32, np.zeros((3, 2), "float32"), [1], [0], [4], [2]],
+            {},
+            {},
+        ),
+        ("diagonal_scatter", "diagonal_scatter", [F32, v3], {}, {}),
+        ("as_tensor", "as_tensor", [[[1, 2], [3, 4]]], {"dtype": "float64"}, {}),
+        ("asarray", "asarray", [[1.5, 2.5]], {}, {}),
+        ("from_numpy", "from_numpy", [Raw(I64)], {}, {}),
+        ("view_as_real", "view_as_real", [CPLX], {}, {}),
+        ("view_as_complex", "view_as_complex", [F64[0, :, :2].copy()], {}, {}),
+        ("argwhere", "argwhere", [I64], {}, {}),
+        (
+            "bucketize",
+            "bucketize",
+            [F32, np.array([-1.0, 0.0, 1.0], "float32")],
+            {},
+            {"method": True},
+        ),
+        (
+            "bucketize_right",
+            "bucketize",
+            [I64, np.array([0, 3, 5], "int64")],
+            {"right": True, "out_int32": True},
+            {},
+        ),
         ("broadcast_shape", "broadcast_shape", [[2, 1, 3], [4, 1]], {}, {}),
         ("broadcast_shapes", "broadcast_shapes", [[2, 1, 3], [4, 1], [1]], {}, {}),
     ]

@@ -17,12 +17,14 @@ from pathlib import Path
 import numpy as np
 import paddle
 
-from tests.api.tensor_api_cases import SEED, cases
+from tests.api.tensor_api_cases import SEED, Raw, cases
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "paddle_api" / "tensor_api.npz"
 
 
 def convert(value, tensors: list):
+    if isinstance(value, Raw):
+        return value.value
     if isinstance(value, (np.ndarray, np.generic)):
         t = paddle.to_tensor(np.asarray(value))
         if t.dtype in (paddle.float32, paddle.float64):
@@ -52,6 +54,12 @@ def main() -> None:
             out[f"{case_id}/n"] = np.array(-1)
             continue
         assert not options.get("error"), case_id
+        if options.get("attrs"):
+            for attr in options["attrs"]:
+                value = getattr(result, attr)
+                out[f"{case_id}/{attr}"] = np.array(str(value) if attr == "dtype" else value)
+            out[f"{case_id}/n"] = np.array(0)
+            continue
         results = outputs(result)
         out[f"{case_id}/n"] = np.array(len(results))
         for i, value in enumerate(results):
