@@ -138,6 +138,21 @@ __all__ = [
     "view_as_real",
     "argwhere",
     "bucketize",
+    "trapezoid",
+    "cumulative_trapezoid",
+    "combinations",
+    "frexp",
+    "multigammaln",
+    "log_normal",
+    "histogram_bin_edges",
+    "bitwise_invert",
+    "bitwise_invert_",
+    "narrow",
+    "masked_fill_",
+    "nan_to_num_",
+    "index_fill_",
+    "masked_scatter_",
+    "scatter_add_",
 ]
 
 # the functions PaddlePaddle 3.3.1 also has as Tensor methods (x.std(), x.chunk(2), ...)
@@ -147,7 +162,9 @@ TENSOR_METHODS = (
     "nanmean count_nonzero inner outer rad2deg deg2rad diff var std frac sgn hypot ldexp gcd lcm "
     "signbit isposinf isneginf isreal sinc matrix_transpose tensordot take isin msort swapaxes "
     "swapdims take_along_dim median quantile nanquantile masked_scatter index_fill "
-    "select_scatter slice_scatter diagonal_scatter bucketize"
+    "select_scatter slice_scatter diagonal_scatter bucketize trapezoid cumulative_trapezoid "
+    "frexp multigammaln bitwise_invert bitwise_invert_ masked_fill_ nan_to_num_ index_fill_ "
+    "masked_scatter_ scatter_add_ narrow"
 ).split()
 
 
@@ -1650,3 +1667,219 @@ def bucketize(
             f"bucketize: sorted_sequence must be 1-D, got shape {list(sorted_sequence.shape)}"
         )
     return _paddle().searchsorted(sorted_sequence, x, out_int32=out_int32, right=right, out=out)
+
+
+# -- batch 4: integration, combinatorics and in-place forms -----------------------------------------
+
+
+def _trapezoid(y: Tensor, x: Any, dx: Any, axis: int, function: str, cumulative: bool) -> Tensor:
+    P = _paddle()
+    if x is not None and dx is not None:
+        raise InvalidArgumentError(f"{function}: give x or dx, not both")
+    floats = (DataType.FLOAT16, DataType.FLOAT32, DataType.FLOAT64)
+    if _tensor(y, function, "y").dtype not in floats:
+        raise InvalidArgumentError(
+            f"{function}: y must be float16, float32 or float64, got {y.dtype}"
+        )
+    axis = _axis(axis, len(y.shape), function)
+    length = y.shape[axis]
+    if x is None:
+        dx = P.to_tensor(1.0 if dx is None else dx)
+        if len(dx.shape) > 1:
+            raise InvalidArgumentError(f"{function}: dx must be a scalar")
+    else:
+        if _tensor(x, function).dtype not in floats:
+            raise InvalidArgumentError(
+                f"{function}: x must be float16, float32 or float64, got {x.dtype}"
+            )
+        if len(x.shape) == 1:
+            dx = P.diff(x)
+            shape = [1] * len(y.shape)
+            shape[axis] = dx.shape[0]
+            dx = P.reshape(dx, shape)
+        else:
+            dx = P.diff(x, axis=axis)
+    pairs = P.gather(y, P.arange(1, length), axis=axis) + P.gather(
+        y, P.arange(0, length - 1), axis=axis
+    )
+    total = P.cumsum(pairs * dx, axis=axis) if cumulative else P.sum(pairs * dx, axis=axis)
+    return 0.5 * total
+
+
+def trapezoid(
+    y: Tensor,
+    x: Tensor | None = None,
+    dx: float | None = None,
+    axis: int = -1,
+    name: str | None = None,
+) -> Tensor:
+    """The integral of ``y`` along ``axis`` by the trapezoidal rule, at points ``x`` or spacing
+    ``dx`` (1 by default)."""
+    return _trapezoid(y, x, dx, axis, "trapezoid", False)
+
+
+def cumulative_trapezoid(
+    y: Tensor,
+    x: Tensor | None = None,
+    dx: float | None = None,
+    axis: int = -1,
+    name: str | None = None,
+) -> Tensor:
+    """The running trapezoidal integral of ``y`` along ``axis``."""
+    return _trapezoid(y, x, dx, axis, "cumulative_trapezoid", True)
+
+
+def combinations(
+    x: Tensor, r: int = 2, with_replacement: bool = False, name: str | None = None
+) -> Tensor:
+    """The length-``r`` combinations of the 1-D ``x``'s elements, one per row (with
+    replacement when asked)."""
+    P = _paddle()
+    if len(_tensor(x, "combinations").shape) != 1:
+        raise InvalidArgumentError(
+            f"combinations: expected a 1-D tensor, got shape {list(x.shape)}"
+        )
+    if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+        raise InvalidArgumentError(f"combinations: r must be a non-negative int, got {r!r}")
+    if r == 0:
+        return P.empty([0], dtype=x.dtype)
+    grids = P.meshgrid([x] * r) if r > 1 else [x]
+    positions = P.arange(x.shape[0], dtype="int64")
+    index_grids = P.meshgrid([positions] * r) if r > 1 else [positions]
+    mask = P.full([x.shape[0]] * r, True, dtype="bool")
+    for i in builtins.range(r - 1):
+        keep = (
+            index_grids[i] <= index_grids[i + 1]
+            if with_replacement
+            else index_grids[i] < index_grids[i + 1]
+        )
+        mask = P.logical_and(mask, keep)
+    return P.stack([P.masked_select(grid, mask) for grid in grids], 1)
+
+
+def frexp(x: Tensor, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """The mantissas (in [0.5, 1) by magnitude, signed as x) and exponents (floats) with
+    x = mantissa * 2**exponent."""
+    P = _paddle()
+    if _tensor(x, "frexp").dtype not in (DataType.FLOAT32, DataType.FLOAT64):
+        raise InvalidArgumentError(f"frexp: x must be float32 or float64, got {x.dtype}")
+    magnitude = P.abs(x)
+    exponent = P.floor(P.log2(magnitude))
+    exponent = P.where(P.isinf(exponent), P.full_like(exponent, 0), exponent)
+    mantissa = P.divide(magnitude, P.pow(P.full_like(exponent, 2), exponent))
+    exponent = P.where(mantissa >= 1, exponent + 1, exponent)
+    mantissa = P.where(mantissa >= 1, mantissa / 2, mantissa)
+    return P.where(x < 0, mantissa * -1, mantissa), exponent
+
+
+def multigammaln(x: Tensor, p: int, name: str | None = None) -> Tensor:
+    """The log of the multivariate gamma function of dimension ``p``."""
+    P = _paddle()
+    if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+        raise InvalidArgumentError(f"multigammaln: p must be an int >= 1, got {p!r}")
+    c = 0.25 * p * (p - 1) * math.log(math.pi)
+    b = 0.5 * P.arange(1 - p, 1, 1, dtype=_tensor(x, "multigammaln").dtype)
+    return P.sum(P.lgamma(P.unsqueeze(x, -1) + b), axis=-1) + c
+
+
+def log_normal(
+    mean: Any = 1.0, std: Any = 2.0, shape: Any = None, name: str | None = None
+) -> Tensor:
+    """exp of normal draws with ``mean`` and ``std``."""
+    P = _paddle()
+    return P.exp(P.normal(mean=mean, std=std, shape=shape))
+
+
+def histogram_bin_edges(
+    input: Tensor, bins: int = 100, min: float = 0.0, max: float = 0.0, name: str | None = None
+) -> Tensor:
+    """The ``bins + 1`` edges ``paddle.histogram`` uses: over [min, max], or the input's range
+    when both are 0 (widened by 0.5 each way when empty)."""
+    P = _paddle()
+    if _tensor(input, "histogram_bin_edges", "input").dtype not in (
+        DataType.FLOAT32,
+        DataType.FLOAT64,
+        DataType.INT32,
+        DataType.INT64,
+    ):
+        raise InvalidArgumentError(
+            f"histogram_bin_edges: input must be float32, float64, int32 or int64, got {input.dtype}"
+        )
+    low, high = float(min), float(max)
+    if low == 0.0 and high == 0.0:
+        low, high = float(P.min(input)), float(P.max(input))
+    elif high < low:
+        raise InvalidArgumentError(
+            f"histogram_bin_edges: max ({high}) must not be less than min ({low})"
+        )
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return P.linspace(low, high, bins + 1)
+
+
+def bitwise_invert(x: Tensor, out: Tensor | None = None, name: str | None = None) -> Tensor:
+    """``paddle.bitwise_not``."""
+    return _paddle().bitwise_not(x, out=out)
+
+
+def bitwise_invert_(x: Tensor, name: str | None = None) -> Tensor:
+    """``paddle.bitwise_not_``."""
+    return _paddle().bitwise_not_(x)
+
+
+def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
+    """The ``length`` elements of ``input`` from ``start`` along ``dim`` (a slice)."""
+    P = _paddle()
+    ndim = len(_tensor(input, "narrow", "input").shape)
+    if ndim == 0:
+        raise InvalidArgumentError("narrow: input must have at least 1 dimension")
+    if isinstance(start, Tensor):
+        start = int(start.item())
+    dim = _axis(dim, ndim, "narrow", "dim")
+    extent = input.shape[dim]
+    if not -extent <= start <= extent:
+        raise InvalidArgumentError(f"narrow: start {start} is out of range [{-extent}, {extent}]")
+    start = start + extent if start < 0 else start
+    if length < 0 or start + length > extent:
+        raise InvalidArgumentError(
+            f"narrow: start ({start}) + length ({length}) exceeds dimension size ({extent})"
+        )
+    return P.slice(input, [dim], [start], [start + length])
+
+
+def _in_place(x: Tensor, compute: Any, function: str) -> Tensor:
+    from phiops.runtime.eager.inplace import check_inplace, write_inplace
+
+    check_inplace(function, "x", x)
+    return write_inplace(x, compute())
+
+
+def masked_fill_(x: Tensor, mask: Tensor, value: Any, name: str | None = None) -> Tensor:
+    """``masked_fill`` written into ``x``."""
+    return _in_place(x, lambda: masked_fill(x, mask, value), "masked_fill_")
+
+
+def nan_to_num_(
+    x: Tensor,
+    nan: float = 0.0,
+    posinf: float | None = None,
+    neginf: float | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """``nan_to_num`` written into ``x``."""
+    return _in_place(x, lambda: nan_to_num(x, nan, posinf, neginf), "nan_to_num_")
+
+
+def index_fill_(x: Tensor, index: Tensor, axis: int, value: Any, name: str | None = None) -> Tensor:
+    """``index_fill`` written into ``x``."""
+    return _in_place(x, lambda: index_fill(x, index, axis, value), "index_fill_")
+
+
+def masked_scatter_(x: Tensor, mask: Tensor, value: Tensor, name: str | None = None) -> Tensor:
+    """``masked_scatter`` written into ``x``."""
+    return _in_place(x, lambda: masked_scatter(x, mask, value), "masked_scatter_")
+
+
+def scatter_add_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """``scatter_add`` written into ``input``."""
+    return _in_place(input, lambda: scatter_add(input, dim, index, src), "scatter_add_")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+
 class Raw:
     """An argument passed as it is (a numpy array that must not become a tensor)."""
 
@@ -244,6 +245,25 @@ def cases() -> list[tuple]:
             {"right": True, "out_int32": True},
             {},
         ),
+        ("trapezoid", "trapezoid", [F32], {}, {"grad": True}),
+        ("trapezoid_x", "trapezoid", [F64], {"x": np.array([0.0, 0.5, 2.0, 2.5]), "axis": 2}, {}),
+        ("trapezoid_dx", "trapezoid", [F32], {"dx": 0.5, "axis": 0}, {}),
+        ("cumulative_trapezoid", "cumulative_trapezoid", [F64], {"axis": 1}, {"grad": True}),
+        ("combinations", "combinations", [v4], {}, {}),
+        ("combinations_3", "combinations", [v4], {"r": 3, "with_replacement": True}, {}),
+        ("frexp", "frexp", [SIGNED[:4] * 3], {}, {"method": True}),
+        ("multigammaln", "multigammaln", [np.abs(F64) + 2, 3], {}, {"method": True, "grad": True}),
+        ("histogram_bin_edges", "histogram_bin_edges", [F32], {"bins": 4}, {}),
+        (
+            "histogram_bin_edges_range",
+            "histogram_bin_edges",
+            [I64],
+            {"bins": 3, "min": 1, "max": 4},
+            {},
+        ),
+        ("bitwise_invert", "bitwise_invert", [I64], {}, {"method": True}),
+        ("narrow", "narrow", [F64, 2, 1, 2], {}, {"method": True}),
+        ("narrow_neg", "narrow", [F32, -1, -3, 2], {}, {}),
         ("broadcast_shape", "broadcast_shape", [[2, 1, 3], [4, 1]], {}, {}),
         ("broadcast_shapes", "broadcast_shapes", [[2, 1, 3], [4, 1], [1]], {}, {}),
     ]

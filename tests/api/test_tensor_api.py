@@ -95,6 +95,13 @@ UNRECORDED = {
     "get_cuda_rng_state",
     "set_cuda_rng_state",
     "create_parameter",
+    "log_normal",
+    "bitwise_invert_",
+    "masked_fill_",
+    "nan_to_num_",
+    "index_fill_",
+    "masked_scatter_",
+    "scatter_add_",
 }
 
 
@@ -206,3 +213,35 @@ def test_clone_and_positive() -> None:
 def test_bad_input_is_named(call, message: str) -> None:
     with pytest.raises(PhiError, match=message):
         call()
+
+
+def test_in_place_forms_write_into_x_and_refuse_a_leaf_that_needs_grad() -> None:
+    mask = paddle.to_tensor([True, False, True])
+    cases = [
+        ("masked_fill_", (mask, 9.0), lambda x: np.where(mask.numpy(), 9.0, x)),
+        ("nan_to_num_", (), lambda x: np.nan_to_num(x, posinf=np.finfo("float32").max)),
+        ("index_fill_", (paddle.to_tensor([1]), 0, -1.0), lambda x: np.array([x[0], -1, x[2]])),
+        ("masked_scatter_", (mask, paddle.to_tensor([7.0, 8.0])), lambda x: np.array([7, x[1], 8])),
+        (
+            "scatter_add_",
+            (0, paddle.to_tensor([0, 0]), paddle.to_tensor([1.0, 2.0])),
+            lambda x: x + np.array([3.0, 0, 0]),
+        ),
+    ]
+    for name, args, expected in cases:
+        x = paddle.to_tensor([1.0, np.inf, -2.0])
+        want = np.asarray(expected(x.numpy().copy()), dtype="float32")
+        assert getattr(paddle, name)(x, *args) is x, name
+        np.testing.assert_allclose(x.numpy(), want, err_msg=name)
+        leaf = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        with pytest.raises(PhiError, match=name):
+            getattr(paddle, name)(leaf, *args)
+    y = paddle.to_tensor([5], dtype="int64")
+    assert paddle.bitwise_invert_(y) is y and y.item() == -6
+
+
+def test_log_normal_is_exp_of_normal_draws() -> None:
+    paddle.seed(3)
+    normal = paddle.normal(1.0, 0.5, [4]).numpy()
+    paddle.seed(3)
+    np.testing.assert_allclose(paddle.log_normal(1.0, 0.5, [4]).numpy(), np.exp(normal), rtol=1e-6)
