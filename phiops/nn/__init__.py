@@ -139,3 +139,10 @@ __all__ += list(_CONVPOOL_LAYERS)
 from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # noqa: E402
 
 __all__ += list(_SEQ24_LAYERS)
+
+# PaddlePaddle's channel dropouts, distances, padding modes and torch-style aliases (issue 25,
+# runtime/nn/nn25.py)
+import phiops.runtime.nn.nn25 as _nn25  # noqa: E402
+
+globals().update({_name: getattr(_nn25, _name) for _name in _nn25.LAYER_NAMES})
+__all__ += list(_nn25.LAYER_NAMES)

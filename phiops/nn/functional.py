@@ -253,3 +253,15 @@ from phiops.runtime.nn.seq24 import FUNCTIONAL_NAMES as _SEQ24_NAMES  # noqa: E4
 from phiops.runtime.nn.seq24 import bilinear, gather_tree, swiglu  # noqa: E402
 
 __all__ += list(_SEQ24_NAMES)
+
+# the channel dropouts and distances (issue 25, runtime/nn/nn25.py)
+from phiops.runtime.nn.nn25 import FUNCTIONAL_NAMES as _NN25_NAMES  # noqa: E402
+from phiops.runtime.nn.nn25 import (  # noqa: E402
+    cosine_similarity,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    pairwise_distance,
+)
+
+__all__ += list(_NN25_NAMES)

@@ -167,19 +167,43 @@ def dropout(
 ) -> Tensor:
     """Zero each element with probability ``p`` while training (scaling the rest by 1/(1-p) in
     ``upscale_in_train`` mode); in eval, identity (``downscale_in_infer``: times 1-p)."""
-    if axis is not None:
-        raise UnimplementedError("dropout: axis is not implemented; pass None")
     if not 0.0 <= p <= 1.0:
         raise InvalidArgumentError(f"dropout: p must be in [0, 1], got {p}")
     if mode not in ("upscale_in_train", "downscale_in_infer"):
         raise InvalidArgumentError(
             f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', got {mode!r}"
         )
+    if axis is not None:
+        return _dropout_axes(x, p, axis, training, mode)
     if not training and mode == "upscale_in_train":
         return x
     # The op's name for the mode, as PaddlePaddle's F.dropout passes it (and saved programs hold).
     op_mode = "upscale_in_train" if mode == "upscale_in_train" else "downgrade_in_infer"
     return op_api("dropout")(x, None, p, not training, op_mode, 0, False)
+
+
+def _dropout_axes(x: Tensor, p: float, axis: Any, training: bool, mode: str) -> Tensor:
+    """PaddlePaddle's dropout over whole slices: one uniform draw per index of ``axis`` (the
+    others broadcast), kept where it is >= p, as its Python ``dropout_nd`` does."""
+    if p == 0:
+        return x
+    if not training:
+        return op_api("scale")(x, 1.0 - p, 0.0, True) if mode == "downscale_in_infer" else x
+    if p == 1.0:
+        return op_api("scale")(x, 0.0, 0.0, True)
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    shape = list(x.shape)
+    if not axes or min(axes) < 0 or max(axes) > len(shape) - 1:
+        raise InvalidArgumentError(
+            f"dropout: axis values must be in [0, {len(shape) - 1}] (x has {len(shape)} "
+            f"dimensions), got {axis}"
+        )
+    scaled = op_api("scale")(x, 1.0 / (1.0 - p), 0.0, True) if mode == "upscale_in_train" else x
+    mask_shape = [shape[i] if i in axes else 1 for i in range(len(shape))]
+    place = (x.place,) if isinstance(x, Tensor) else ()  # a Value's comes at run time
+    draws = op_api("uniform")(mask_shape, DataType.FLOAT32, 0.0, 1.0, 0, *place)
+    keep = op_api("greater_equal")(draws, op_api("full")([1], p, DataType.FLOAT32, *place))
+    return op_api("multiply")(scaled, op_api("cast")(keep, x.dtype))
 
 
 def _pool(

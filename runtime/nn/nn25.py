@@ -1,0 +1,355 @@
+"""PaddlePaddle 3.3.1's ``paddle.nn`` names that phiops lacked for issue 25, each on functions
+and layers phiops has: the channel dropouts (``dropout1d/2d/3d``, ``Dropout2D/3D``, on
+``dropout``'s ``axis``), ``cosine_similarity``/``CosineSimilarity``,
+``pairwise_distance``/``PairwiseDistance`` (the ``p_norm`` op), ``Silu``, ``Unflatten``, the
+reflection/replication/circular padding layers, and PaddlePaddle's torch-style aliases
+(``Module``, ``ModuleList``, ``ModuleDict``, ``Conv1d``/``2d``/``3d``, ``AdaptiveMaxPool1d``...,
+``ConstantPad1d``..., and the ``...Pad1d`` spellings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.eager.tensor import Tensor
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.nn.activation import silu
+from phiops.runtime.nn.containers import LayerDict
+from phiops.runtime.nn.conv_pool import (
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+    Conv1D,
+    Conv3D,
+)
+from phiops.runtime.nn.functional import dropout
+from phiops.runtime.nn.layer import Layer, LayerList
+from phiops.runtime.nn.layers import Conv2D
+from phiops.runtime.nn.padding import (
+    ConstantPad1D,
+    ConstantPad2D,
+    ConstantPad3D,
+    Pad1D,
+    Pad2D,
+    Pad3D,
+)
+
+FUNCTIONAL_NAMES = [
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
+    "cosine_similarity",
+    "pairwise_distance",
+]
+LAYER_NAMES = [
+    "Dropout2D",
+    "Dropout3D",
+    "CosineSimilarity",
+    "PairwiseDistance",
+    "Silu",
+    "Unflatten",
+    "ReflectionPad1D",
+    "ReflectionPad2D",
+    "ReflectionPad3D",
+    "ReplicationPad1D",
+    "ReplicationPad2D",
+    "ReplicationPad3D",
+    "CircularPad1D",
+    "CircularPad2D",
+    "CircularPad3D",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+    "Module",
+    "ModuleList",
+    "ModuleDict",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+]
+__all__ = FUNCTIONAL_NAMES + LAYER_NAMES
+
+
+def dropout1d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """Zero whole channels of a [C, L] or [N, C, L] input with probability ``p`` (the rest
+    scaled by 1/(1-p)); ``inplace`` is accepted and ignored, as in PaddlePaddle."""
+    if not 0 <= p <= 1:
+        raise InvalidArgumentError(f"dropout1d: p must be in [0, 1], got {p}")
+    if len(input.shape) not in (2, 3):
+        raise InvalidArgumentError(
+            f"dropout1d: expected a 2-D or 3-D input, got {len(input.shape)}-D"
+        )
+    squeeze = len(input.shape) == 2
+    if squeeze:
+        input = op_api("unsqueeze")(input, [0])
+    out = dropout(input, p=p, axis=1, training=training)
+    return op_api("squeeze")(out, [0]) if squeeze else out
+
+
+def _channel_dropout(
+    x: Tensor, p: float, training: bool, data_format: str, formats: tuple[str, str], function: str
+) -> Tensor:
+    ndim = len(formats[0])
+    if len(x.shape) != ndim:
+        raise InvalidArgumentError(f"{function}: x must have {ndim} dimensions, got {len(x.shape)}")
+    if data_format not in formats:
+        raise InvalidArgumentError(
+            f"{function}: data_format must be {formats[0]!r} or {formats[1]!r}, got {data_format!r}"
+        )
+    axis = [0, 1] if data_format == formats[0] else [0, ndim - 1]
+    return dropout(x, p=p, axis=axis, training=training, mode="upscale_in_train")
+
+
+def dropout2d(
+    x: Tensor,
+    p: float = 0.5,
+    training: bool = True,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """Zero whole channels of an NCHW/NHWC input with probability ``p``."""
+    return _channel_dropout(x, p, training, data_format, ("NCHW", "NHWC"), "dropout2d")
+
+
+def dropout3d(
+    x: Tensor,
+    p: float = 0.5,
+    training: bool = True,
+    data_format: str = "NCDHW",
+    name: str | None = None,
+) -> Tensor:
+    """Zero whole channels of an NCDHW/NDHWC input with probability ``p``."""
+    return _channel_dropout(x, p, training, data_format, ("NCDHW", "NDHWC"), "dropout3d")
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-8) -> Tensor:
+    """The cosine of the angle between x1 and x2 along ``axis`` (broadcasting, the norms'
+    product clipped below at eps**2)."""
+    multiply, total = op_api("multiply"), op_api("sum")
+    if x1.shape[axis] == 0 or x2.shape[axis] == 0:
+        return total(multiply(x1, x2), [axis], None, False)
+    size = max(x1.shape[axis], x2.shape[axis])
+    w12 = total(multiply(x1, x2), [axis], None, False)
+    w1 = total(multiply(x1, x1), [axis], None, False)
+    w2 = total(multiply(x2, x2), [axis], None, False)
+    if size != x1.shape[axis]:
+        w1 = op_api("scale")(w1, size / x1.shape[axis], 0.0, True)
+    if size != x2.shape[axis]:
+        w2 = op_api("scale")(w2, size / x2.shape[axis], 0.0, True)
+    norms = op_api("sqrt")(op_api("clip")(multiply(w1, w2), eps * eps, float("inf")))
+    return op_api("divide")(w12, norms)
+
+
+def pairwise_distance(
+    x: Tensor,
+    y: Tensor,
+    p: float = 2.0,
+    epsilon: float = 1e-6,
+    keepdim: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The ``p``-norm of x - y + epsilon over the last axis."""
+    difference = op_api("subtract")(x, y)
+    if epsilon != 0.0:
+        difference = op_api("add")(
+            difference, op_api("full")([1], epsilon, difference.dtype, difference.place)
+        )
+    return op_api("p_norm")(difference, float(p), -1, 0.0, keepdim, False)
+
+
+class Dropout2D(Layer):
+    """``dropout2d`` while training, identity in eval."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: str | None = None) -> None:
+        super().__init__()
+        self.p, self.data_format, self.name = p, data_format, name
+
+    def forward(self, input: Tensor) -> Tensor:
+        return dropout2d(input, self.p, self.training, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, data_format={self.data_format}"
+
+
+class Dropout3D(Layer):
+    """``dropout3d`` while training, identity in eval."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCDHW", name: str | None = None) -> None:
+        super().__init__()
+        self.p, self.data_format, self.name = p, data_format, name
+
+    def forward(self, input: Tensor) -> Tensor:
+        return dropout3d(input, self.p, self.training, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, data_format={self.data_format}"
+
+
+class CosineSimilarity(Layer):
+    """``cosine_similarity`` along ``axis``."""
+
+    def __init__(self, axis: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self._axis, self._eps = axis, eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return cosine_similarity(x1, x2, self._axis, self._eps)
+
+    def extra_repr(self) -> str:
+        return f"axis={self._axis}, eps={self._eps}"
+
+
+class PairwiseDistance(Layer):
+    """``pairwise_distance`` with ``p``, ``epsilon`` and ``keepdim``."""
+
+    def __init__(
+        self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False, name: str | None = None
+    ) -> None:
+        super().__init__()
+        self.p, self.epsilon, self.keepdim, self.name = p, epsilon, keepdim, name
+
+    def forward(self, x: Tensor, y: Tensor) -> Tensor:
+        return pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}"
+
+
+class Silu(Layer):
+    """``silu`` (x * sigmoid(x)), PaddlePaddle's torch-style spelling with ``inplace``."""
+
+    def __init__(self, inplace: bool = False, name: str | None = None) -> None:
+        super().__init__()
+        self._inplace, self._name = inplace, name
+
+    def forward(self, x: Tensor) -> Tensor:
+        return silu(x, self._inplace)
+
+    def extra_repr(self) -> str:
+        return f"inplace={self._inplace}"
+
+
+class Unflatten(Layer):
+    """``paddle.unflatten(input, axis, shape)``."""
+
+    def __init__(self, axis: int, shape: Any, name: str | None = None) -> None:
+        super().__init__()
+        self.axis, self.shape, self.name = axis, shape, name
+
+    def forward(self, input: Tensor) -> Tensor:
+        shape = list(input.shape)
+        axis = self.axis % len(shape)
+        return op_api("reshape")(input, shape[:axis] + list(self.shape) + shape[axis + 1 :])
+
+    def extra_repr(self) -> str:
+        return f"axis={self.axis}, shape={self.shape}"
+
+
+def _mode_pad(base: type, mode: str, data_format: str, doc: str) -> type:
+    def __init__(
+        self: Any, padding: Any, data_format: str = data_format, name: str | None = None
+    ) -> None:
+        base.__init__(self, padding, mode, 0.0, data_format, name)
+
+    return type(base.__name__.replace("Pad", ""), (base,), {"__init__": __init__, "__doc__": doc})
+
+
+def _pad_class(name: str, base: type, mode: str, data_format: str) -> type:
+    cls = _mode_pad(base, mode, data_format, f"``{base.__name__}`` with mode {mode!r}.")
+    cls.__name__ = cls.__qualname__ = name
+    cls.__module__ = __name__
+    return cls
+
+
+ReflectionPad1D = _pad_class("ReflectionPad1D", Pad1D, "reflect", "NCL")
+ReflectionPad2D = _pad_class("ReflectionPad2D", Pad2D, "reflect", "NCHW")
+ReflectionPad3D = _pad_class("ReflectionPad3D", Pad3D, "reflect", "NCDHW")
+ReplicationPad1D = _pad_class("ReplicationPad1D", Pad1D, "replicate", "NCL")
+ReplicationPad2D = _pad_class("ReplicationPad2D", Pad2D, "replicate", "NCHW")
+ReplicationPad3D = _pad_class("ReplicationPad3D", Pad3D, "replicate", "NCDHW")
+CircularPad1D = _pad_class("CircularPad1D", Pad1D, "circular", "NCL")
+CircularPad2D = _pad_class("CircularPad2D", Pad2D, "circular", "NCHW")
+CircularPad3D = _pad_class("CircularPad3D", Pad3D, "circular", "NCDHW")
+
+# PaddlePaddle 3.3.1's torch-style spellings of the same classes
+ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = (
+    ReflectionPad1D,
+    ReflectionPad2D,
+    ReflectionPad3D,
+)
+ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = (
+    ReplicationPad1D,
+    ReplicationPad2D,
+    ReplicationPad3D,
+)
+CircularPad1d, CircularPad2d, CircularPad3d = CircularPad1D, CircularPad2D, CircularPad3D
+ConstantPad1d, ConstantPad2d, ConstantPad3d = ConstantPad1D, ConstantPad2D, ConstantPad3D
+AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+)
+Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
+
+
+def _torch_conv(name: str, base: type, data_format: str) -> type:
+    def __init__(
+        self: Any,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        *,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+        weight_attr: Any = None,
+        bias_attr: Any = None,
+        data_format: str = data_format,
+    ) -> None:
+        if not bias:
+            bias_attr = False
+        base.__init__(
+            self,
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            groups=groups,
+            padding_mode=padding_mode,
+            weight_attr=weight_attr,
+            bias_attr=bias_attr,
+            data_format=data_format,
+        )
+        if dtype is not None:
+            self.to(dtype=dtype)
+
+    doc = f"``{base.__name__}`` with PaddlePaddle's torch-style signature (``bias=False`` for no bias)."
+    cls = type(name, (base,), {"__init__": __init__, "__doc__": doc, "__module__": __name__})
+    cls.__qualname__ = name
+    return cls
+
+
+Conv1d = _torch_conv("Conv1d", Conv1D, "NCL")
+Conv2d = _torch_conv("Conv2d", Conv2D, "NCHW")
+Conv3d = _torch_conv("Conv3d", Conv3D, "NCDHW")

@@ -1,0 +1,57 @@
+"""PaddlePaddle's channel dropouts (``dropout(axis=)``, ``dropout1d/2d/3d``, ``Dropout2D/3D``),
+``cosine_similarity``, ``pairwise_distance``, the reflection/replication/circular padding layers,
+``Silu``, ``Unflatten`` and the torch-style aliases (runtime/nn/nn25.py) give PaddlePaddle 3.3.1's
+results after the same seed (tests/data/nn25/nn25.npz, from tests/tools/make_nn25_fixtures.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import phiops as paddle
+from phiops.runtime.errors import PhiError
+from tests.nn.nn25_cases import SEED, X4, cases
+
+DATA = np.load(Path(__file__).resolve().parents[1] / "data" / "nn25" / "nn25.npz")
+CASES = cases()
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_equals_paddles(key: str) -> None:
+    paddle.seed(SEED)
+    got = CASES[key](paddle).numpy()
+    expected = DATA[key]
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_aliases_are_the_same_classes() -> None:
+    nn = paddle.nn
+    assert nn.Module is nn.Layer and nn.ModuleList is nn.LayerList and nn.ModuleDict is nn.LayerDict
+    assert nn.AdaptiveMaxPool1d is nn.AdaptiveMaxPool1D and nn.ConstantPad3d is nn.ConstantPad3D
+    assert nn.ReflectionPad2d is nn.ReflectionPad2D and issubclass(nn.Conv2d, nn.Conv2D)
+
+
+def test_channel_dropout_gradient_follows_the_mask() -> None:
+    paddle.seed(SEED)
+    x = paddle.to_tensor(X4, stop_gradient=False)
+    out = paddle.nn.functional.dropout2d(x, 0.5)
+    (grad,) = paddle.grad(out.sum(), x)
+    kept = out.numpy() != 0
+    np.testing.assert_allclose(grad.numpy(), np.where(kept, 2.0, 0.0))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda F: F.dropout2d(paddle.ones([2, 3])), "dropout2d: x must have 4 dimensions"),
+        (lambda F: F.dropout3d(paddle.ones([1, 1, 1, 1, 1]), data_format="NCHW"), "data_format"),
+        (lambda F: F.dropout1d(paddle.ones([2]), 0.5), "dropout1d: expected a 2-D or 3-D"),
+        (lambda F: F.dropout(paddle.ones([2, 3]), 0.5, axis=[2]), "dropout: axis values must be"),
+    ],
+)
+def test_bad_input_is_named(call, message: str) -> None:
+    with pytest.raises(PhiError, match=message):
+        call(paddle.nn.functional)
