@@ -325,10 +325,20 @@ def _build(name: str, with_grads: bool) -> tuple[Any, list[Any], list[Any]]:
 
 
 def run_case(name: str) -> dict[str, Any]:
+    """Case ``name`` run in PaddlePaddle: its inputs, outputs (with LoDs) and gradients."""
+    import paddle
+
+    paddle.enable_static()
+    try:
+        return _run_static(name)
+    finally:  # the parity tests run this among dygraph tests
+        paddle.disable_static()
+
+
+def _run_static(name: str) -> dict[str, Any]:
     import paddle
     from paddle.base import core
 
-    paddle.enable_static()
     op_type, inputs, outputs, attrs, wrt, diff_outputs = _cases()[name]
     float_dtype = "float64" if name.endswith("float64") else "float32"
     feed = {}
