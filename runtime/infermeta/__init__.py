@@ -42,6 +42,9 @@ from phiops.runtime.infermeta import (
     detect24,
 
     seq24,
+
+    lod24,
+
     legacy24,
     ternary,
     unary,
@@ -92,6 +95,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         detect24,
 
         seq24,
+
+        lod24,
 
         random24,
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from phiops.runtime.common import DataLayout, DataType, Place
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.tensor.kinds import TensorKind
+from phiops.runtime.tensor.lod import check_lod, lengths_to_lod, lod_of, lod_to_lengths, set_array_lod
 
 __all__ = ["DenseTensorMeta", "DenseTensor", "TensorBase"]
 
@@ -129,3 +130,36 @@ class DenseTensor(TensorBase):
         from phiops.runtime.common import CPUPlace
 
         return to_backend(array, CPUPlace())
+
+    # -- LoD (runtime/tensor/lod.py: kept with the array, which kernels receive) --------------
+    def lod(self) -> list[list[int]]:
+        """The LoD: a list of levels of sequence offsets (``[]`` for none), as PaddlePaddle's
+        ``DenseTensor.lod()``."""
+        return [list(level) for level in lod_of(self.array)]
+
+    def set_lod(self, lod: Sequence[Sequence[int]]) -> None:
+        """Set the LoD (levels of offsets: ``[[0, 2, 5]]``); ``[]`` removes it.
+        InvalidArgumentError unless each level starts at 0, never decreases and ends at the
+        count of the level below it, the last at the tensor's first extent."""
+        self._set_lod(lod, "set_lod()")
+
+    def _set_lod(self, lod: Sequence[Sequence[int]], where: str) -> None:
+        rows = self.meta.dims[0] if self.meta.dims else 0
+        set_array_lod(self.array, check_lod(lod, rows, where))
+
+    def recursive_sequence_lengths(self) -> list[list[int]]:
+        """The LoD as sequence lengths per level (offsets ``[[0, 2, 5]]`` -> ``[[2, 3]]``)."""
+        return lod_to_lengths(lod_of(self.array))
+
+    def set_recursive_sequence_lengths(self, recursive_sequence_lengths: Sequence[Sequence[int]]) -> None:
+        """Set the LoD from sequence lengths per level (``[[2, 3]]`` is the LoD ``[[0, 2, 5]]``);
+        checked as ``set_lod`` checks offsets."""
+        where = "set_recursive_sequence_lengths()"
+        self._set_lod(lengths_to_lod(recursive_sequence_lengths, where), where)
+
+    def has_valid_recursive_sequence_lengths(self) -> bool:
+        """Whether the LoD fits the tensor (always, for one ``set_lod`` accepted, until an
+        in-place change of the first extent); True without LoD."""
+        rows = self.meta.dims[0] if self.meta.dims else 0
+        lod = lod_of(self.array)
+        return not lod or lod[-1][-1] == rows

@@ -598,3 +598,20 @@ _OVERRIDES.update(
         "einsum": {"equation": "ij,ij->ji"},
     }
 )
+
+
+def _sequences(shape: tuple[int, ...] = (2, 3)) -> Any:
+    """A float32 tensor carrying the LoD [[0, 1, 2]]: two sequences of one row."""
+    tensor = _tensor(shape=shape)
+    tensor.set_lod([[0, 1, 2]])
+    return tensor
+
+
+# the lod24 ops of issue 24: x carries a LoD (runtime/tensor/lod.py), sequence_conv's filter has
+# context_length * 3 rows
+_OVERRIDES.update(
+    {
+        "sequence_pool": {"x": _sequences()},
+        "sequence_conv": {"x": _sequences(), "filter": _tensor(shape=(6, 4)), "context_length": 2},
+    }
+)

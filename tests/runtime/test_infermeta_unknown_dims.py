@@ -1719,3 +1719,25 @@ CASES.update(
 MISMATCHES.update(
     {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
 )
+
+# the lod24 sequence ops of issue 24 (runtime/infermeta/lod24.py)
+CASES.update(
+    {
+        "sequence_pool_infer_meta": [
+            Case((t(7, 3),), (False, "MAX", 0.0), (0, 0)),
+            Case((t(7, 3, 2),), (False, "SUM", 0.0), (0, 0), label="sum"),
+        ],
+        "sequence_conv_infer_meta": [
+            Case((t(7, 3), None, t(9, 2)), (3, False, -1, 1)),
+            Case((t(7, 3), t(2, 3), t(9, 2)), (3, True, -1, 1), label="trainable"),
+        ],
+        "sequence_conv_grad_infer_meta": [
+            Case((t(7, 3), t(2, 3), t(9, 2), t(7, 2)), (3, True, -1, 1), (0, 0, 0)),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "sequence_conv_infer_meta": Case((t(7, 3), t(3, 3), t(9, 2)), (3, True, -1, 1)),
+    }
+)

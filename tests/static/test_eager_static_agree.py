@@ -1235,3 +1235,46 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# the lod24 ops of issue 24 read their input's LoD (runtime/tensor/lod.py): eagerly the tensor's
+# (set here on the [2, 3] input), in a program the fed tensor's, so the feeds of these ops' runs
+# whose first extent is 2 are fed as tensors carrying FEED_LODS[op]
+FEED_LODS = {op: [[0, 1, 2]] for op in ("sequence_pool", "sequence_pool_grad", "sequence_conv", "sequence_conv_grad")}
+
+
+def _sequences(value: Any) -> Any:
+    """An eager tensor with the LoD [[0, 1, 2]] (two sequences of one row); a Value as it is."""
+    if isinstance(value, phi.Tensor):
+        value.set_lod([[0, 1, 2]])
+    return value
+
+
+_build_without_lods = _build_with_feeds
+
+
+def _build_with_feeds(op: str) -> tuple[phi.static.Program, list[Any], dict[str, Any]]:  # noqa: F811
+    main, outputs, feeds = _build_without_lods(op)
+    lod = FEED_LODS.get(op)
+    if lod is not None:
+        for name, array in feeds.items():
+            if array.shape[:1] == (lod[-1][-1],):
+                feeds[name] = phi.to_tensor(array)
+                feeds[name].set_lod(lod)
+    return main, outputs, feeds
+
+
+ARGUMENTS.update(
+    {
+        "sequence_pool": lambda f, t: [_sequences(t((2, 3), "float32")), False, "SUM", 0.0],
+        "sequence_pool_grad": lambda f, t: [
+            _sequences(t((2, 3), "float32")), None, t((2, 3), "float32"), False, "AVERAGE", 0.0
+        ],
+        "sequence_conv": lambda f, t: [
+            _sequences(t((2, 3), "float32")), None, t((6, 4), "float32"), 2, False, -1, 1
+        ],
+        "sequence_conv_grad": lambda f, t: [
+            _sequences(t((2, 3), "float32")), None, t((6, 4), "float32"), t((2, 4), "float32"),
+            2, False, -1, 1,
+        ],
+    }
+)  # fmt: skip

@@ -16,6 +16,7 @@ from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.core import Operation, Value
 from phiops.runtime.static.executor.metas import dtype_of
 from phiops.runtime.static.scope import Scope
+from phiops.runtime.tensor.lod import carry_lod
 
 __all__ = ["Feed", "feed_arrays", "scope_arrays"]
 
@@ -101,9 +102,10 @@ def _fed_array(value: Any, spec: Feed, place: Place, scope: Scope) -> Any:
         array = _checked_array(value, spec)
         if array is value or (isinstance(value, Tensor) and array is value.array):
             array = array.copy()  # the caller's array: never written (see feed_arrays)
+    source = value.array if isinstance(value, Tensor) else value
     if place.backend is not Backend.CPU or type(array) is not np.ndarray:
         array = to_backend(array, place)
-    return array
+    return carry_lod(source, array)  # a fed LoD tensor's sequences reach the kernels
 
 
 def _checked_array(value: Any, spec: Feed) -> Any:
