@@ -138,3 +138,14 @@ __all__ += list(_CONVPOOL_LAYERS)
 from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # noqa: E402
 
 __all__ += list(_SEQ24_LAYERS)
+
+# the pooling layers over the pool24 ops of issue 24 (runtime/nn/pool24.py)
+from phiops.runtime.nn.pool24 import (  # noqa: E402
+    LAYER_NAMES as _POOL24_LAYERS,
+    LPPool1D,
+    LPPool2D,
+    FractionalMaxPool2D,
+    FractionalMaxPool3D,
+)
+
+__all__ += list(_POOL24_LAYERS)

@@ -253,3 +253,14 @@ from phiops.runtime.nn.seq24 import FUNCTIONAL_NAMES as _SEQ24_NAMES  # noqa: E4
 from phiops.runtime.nn.seq24 import bilinear, gather_tree, swiglu  # noqa: E402
 
 __all__ += list(_SEQ24_NAMES)
+
+# the pooling functions over the pool24 ops of issue 24 (runtime/nn/pool24.py)
+from phiops.runtime.nn.pool24 import (  # noqa: E402
+    FUNCTIONAL_NAMES as _POOL24_NAMES,
+    lp_pool1d,
+    lp_pool2d,
+    fractional_max_pool2d,
+    fractional_max_pool3d,
+)
+
+__all__ += list(_POOL24_NAMES)
