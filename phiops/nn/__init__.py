@@ -32,7 +32,10 @@ ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``util
 (``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
 vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py).
 
-PaddlePaddle's ``paddle.nn`` has much that phiops lacks: FractionalMaxPool2D/3D, LPPool1D/2D,
+The pooling layers LPPool1D, LPPool2D (and their aliases LPPool1d, LPPool2d), FractionalMaxPool2D
+and FractionalMaxPool3D over the pool24 ops of issue 24 (runtime/nn/pool24.py).
+
+PaddlePaddle's ``paddle.nn`` has much that phiops lacks:
 RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
 HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the spectral_norm op), RMSNorm's
 function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
@@ -142,10 +145,13 @@ __all__ += list(_SEQ24_LAYERS)
 # the pooling layers over the pool24 ops of issue 24 (runtime/nn/pool24.py)
 from phiops.runtime.nn.pool24 import (  # noqa: E402
     LAYER_NAMES as _POOL24_LAYERS,
-    LPPool1D,
-    LPPool2D,
     FractionalMaxPool2D,
     FractionalMaxPool3D,
+    LPPool1D,
+    LPPool2D,
 )
 
-__all__ += list(_POOL24_LAYERS)
+LPPool1d = LPPool1D  # PaddlePaddle 3.3.1's aliases, the same classes
+LPPool2d = LPPool2D
+
+__all__ += [*_POOL24_LAYERS, "LPPool1d", "LPPool2d"]

@@ -247,7 +247,9 @@ def fractional_max_pool2d(
     None keeps the input's); ``kernel_size`` None gives disjoint windows; ``random_u`` None
     draws u from the default generator. With ``return_mask`` also the int32 flat index of each
     maximum in its plane."""
-    return _fractional(x, output_size, kernel_size, random_u, return_mask, 2, where="fractional_max_pool2d")
+    return _fractional(
+        x, output_size, kernel_size, random_u, return_mask, 2, where="fractional_max_pool2d"
+    )
 
 
 def fractional_max_pool3d(
@@ -259,7 +261,9 @@ def fractional_max_pool3d(
     name: str | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
     """Fractional max pooling of an [N, C, D, H, W] x, as fractional_max_pool2d over 3 axes."""
-    return _fractional(x, output_size, kernel_size, random_u, return_mask, 3, where="fractional_max_pool3d")
+    return _fractional(
+        x, output_size, kernel_size, random_u, return_mask, 3, where="fractional_max_pool3d"
+    )
 
 
 class FractionalMaxPool2D(Layer):

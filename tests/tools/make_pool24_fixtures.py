@@ -24,7 +24,9 @@ OUT = Path(__file__).resolve().parents[1] / "data" / "pool24" / "paddle_3_3_1.js
 INF = math.inf
 
 
-def _lp_op(m: ModuleType, x: Any, kernel, strides, paddings, ceil, fmt, pooling, adaptive, p, whole=False):
+def _lp_op(
+    m: ModuleType, x: Any, kernel, strides, paddings, ceil, fmt, pooling, adaptive, p, whole=False
+):
     return m._C_ops.lp_pool2d(
         x, kernel, strides, paddings, ceil, True, fmt, pooling, whole, adaptive, "EXPLICIT", p
     )

@@ -70,9 +70,7 @@ def _adaptive_grad(
 ) -> Array:
     rows, cols = adaptive_indices(xp, geometry)  # [out_d, widest_d]
     valid = [
-        xp.asarray(
-            [[k < end - start for k in range(table.shape[1])] for start, end in bounds]
-        )
+        xp.asarray([[k < end - start for k in range(table.shape[1])] for start, end in bounds])
         for table, bounds in zip(
             (rows, cols),
             (adaptive_bounds(size, out) for size, out in zip(geometry.spatial, geometry.out)),
@@ -82,7 +80,9 @@ def _adaptive_grad(
     row_index = rows[:, :, None, None]  # [oh, kh, 1, 1]
     col_index = cols[None, None, :, :]  # [1, 1, ow, kw]
     part = x[:, :, row_index, col_index]  # [N, C, oh, kh, ow, kw]
-    share = _share(xp, part, y[:, :, :, None, :, None], dy[:, :, :, None, :, None], norm_type, dtype)
+    share = _share(
+        xp, part, y[:, :, :, None, :, None], dy[:, :, :, None, :, None], norm_type, dtype
+    )
     inside = valid[0][:, :, None, None] & valid[1][None, None, :, :]
     share = xp.where(inside, share, xp.zeros((), dtype))
     grad = xp.zeros(x.shape, dtype)
