@@ -598,3 +598,17 @@ _OVERRIDES.update(
         "einsum": {"equation": "ij,ij->ji"},
     }
 )
+
+
+# the pool24 ops of issue 24: 4-D/5-D inputs, output sizes that fit them, a given u
+_OVERRIDES.update(
+    {
+        "lp_pool2d": {**_POOL2D, **_NCHW, "pooling_type": "lp", "norm_type": 2.0},
+        "fractional_max_pool2d": {
+            "x": _tensor(shape=(1, 2, 5, 6)), "output_size": [2, 3], "random_u": 0.5
+        },
+        "fractional_max_pool3d": {
+            "x": _tensor(shape=(1, 1, 4, 4, 5)), "output_size": [2, 2, 3], "random_u": 0.5
+        },
+    }
+)  # fmt: skip
