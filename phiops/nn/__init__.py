@@ -147,11 +147,10 @@ from phiops.runtime.nn.pool24 import (  # noqa: E402
     LAYER_NAMES as _POOL24_LAYERS,
     FractionalMaxPool2D,
     FractionalMaxPool3D,
+    LPPool1d,
     LPPool1D,
+    LPPool2d,
     LPPool2D,
 )
 
-LPPool1d = LPPool1D  # PaddlePaddle 3.3.1's aliases, the same classes
-LPPool2d = LPPool2D
-
-__all__ += [*_POOL24_LAYERS, "LPPool1d", "LPPool2d"]
+__all__ += list(_POOL24_LAYERS)

@@ -30,6 +30,8 @@ __all__ = [
     "LPPool2D",
     "FractionalMaxPool2D",
     "FractionalMaxPool3D",
+    "LPPool1d",
+    "LPPool2d",
 ]
 
 FUNCTIONAL_NAMES = __all__[:4]
@@ -319,3 +321,8 @@ class FractionalMaxPool3D(Layer):
 
     def extra_repr(self) -> str:
         return f"output_size={self._output_size}, return_mask={self._return_mask}"
+
+
+# PaddlePaddle 3.3.1's aliases: the same classes
+LPPool1d = LPPool1D
+LPPool2d = LPPool2D
