@@ -32,7 +32,10 @@ ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``util
 (``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
 vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py).
 
-PaddlePaddle's ``paddle.nn`` has much that phiops lacks: FractionalMaxPool2D/3D, LPPool1D/2D,
+The pooling layers LPPool1D, LPPool2D (and their aliases LPPool1d, LPPool2d), FractionalMaxPool2D
+and FractionalMaxPool3D over the pool24 ops of issue 24 (runtime/nn/pool24.py).
+
+PaddlePaddle's ``paddle.nn`` has much that phiops lacks:
 RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
 HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the spectral_norm op), RMSNorm's
 function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
@@ -140,9 +143,24 @@ from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # no
 
 __all__ += list(_SEQ24_LAYERS)
 
+<<<<<<< HEAD
 # PaddlePaddle's channel dropouts, distances, padding modes and torch-style aliases (issue 25,
 # runtime/nn/nn25.py)
 import phiops.runtime.nn.nn25 as _nn25  # noqa: E402
 
 globals().update({_name: getattr(_nn25, _name) for _name in _nn25.LAYER_NAMES})
 __all__ += list(_nn25.LAYER_NAMES)
+=======
+# the pooling layers over the pool24 ops of issue 24 (runtime/nn/pool24.py)
+from phiops.runtime.nn.pool24 import (  # noqa: E402
+    LAYER_NAMES as _POOL24_LAYERS,
+    FractionalMaxPool2D,
+    FractionalMaxPool3D,
+    LPPool1d,
+    LPPool1D,
+    LPPool2d,
+    LPPool2D,
+)
+
+__all__ += list(_POOL24_LAYERS)
+>>>>>>> pool24

@@ -28,9 +28,11 @@ cosine_embedding_loss, triplet_margin_loss, triplet_margin_with_distance_loss, m
 poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss, ctc_loss
 (runtime/nn/losses2.py).
 
+The pooling functions lp_pool1d, lp_pool2d, fractional_max_pool2d and fractional_max_pool3d
+over the pool24 ops of issue 24 (runtime/nn/pool24.py).
+
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: rnnt_loss (its op warprnnt
-is missing), multi_label_margin_loss, hsigmoid_loss, margin_cross_entropy,
-fractional_max_pool2d/3d, lp_pool1d/2d, rms_norm, pairwise_distance and the fused attention functions
+is missing), multi_label_margin_loss, hsigmoid_loss, margin_cross_entropy, rms_norm, pairwise_distance and the fused attention functions
 (flash_attention, flashmask_attention, sparse_attention).
 """
 
@@ -254,6 +256,7 @@ from phiops.runtime.nn.seq24 import bilinear, gather_tree, swiglu  # noqa: E402
 
 __all__ += list(_SEQ24_NAMES)
 
+<<<<<<< HEAD
 # the channel dropouts and distances (issue 25, runtime/nn/nn25.py)
 from phiops.runtime.nn.nn25 import FUNCTIONAL_NAMES as _NN25_NAMES  # noqa: E402
 from phiops.runtime.nn.nn25 import (  # noqa: E402
@@ -265,3 +268,15 @@ from phiops.runtime.nn.nn25 import (  # noqa: E402
 )
 
 __all__ += list(_NN25_NAMES)
+=======
+# the pooling functions over the pool24 ops of issue 24 (runtime/nn/pool24.py)
+from phiops.runtime.nn.pool24 import (  # noqa: E402
+    FUNCTIONAL_NAMES as _POOL24_NAMES,
+    fractional_max_pool2d,
+    fractional_max_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+)
+
+__all__ += list(_POOL24_NAMES)
+>>>>>>> pool24

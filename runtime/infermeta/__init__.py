@@ -49,6 +49,7 @@ from phiops.runtime.infermeta import (
     ternary,
     unary,
     view24,
+    pool24,
 )
 
 __all__ = [
@@ -116,6 +117,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         basic24,
+        pool24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -39,6 +39,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.conv_pool",
         "phiops.runtime.nn.seq24",
         "phiops.runtime.nn.nn25",
+
+        "phiops.runtime.nn.pool24",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -54,6 +56,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.conv_pool",
         "phiops.runtime.nn.seq24",
         "phiops.runtime.nn.nn25",
+
+        "phiops.runtime.nn.pool24",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),

@@ -651,6 +651,10 @@ CASES = CASES + VIEW24_CASES
 CASES = CASES + GRAPH24_CASES
 
 from tests.autograd.cases_lod24 import LOD24_CASES  # noqa: E402
+from tests.autograd.cases_pool24 import POOL24_CASES  # noqa: E402
+
+CASES = CASES + POOL24_CASES
+
 
 CASES = CASES + LOD24_CASES
 

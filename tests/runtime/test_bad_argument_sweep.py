@@ -600,6 +600,20 @@ _OVERRIDES.update(
 )
 
 
+# the pool24 ops of issue 24: 4-D/5-D inputs, output sizes that fit them, a given u
+_OVERRIDES.update(
+    {
+        "lp_pool2d": {**_POOL2D, **_NCHW, "pooling_type": "lp", "norm_type": 2.0},
+        "fractional_max_pool2d": {
+            "x": _tensor(shape=(1, 2, 5, 6)), "output_size": [2, 3], "random_u": 0.5
+        },
+        "fractional_max_pool3d": {
+            "x": _tensor(shape=(1, 1, 4, 4, 5)), "output_size": [2, 2, 3], "random_u": 0.5
+        },
+    }
+)  # fmt: skip
+
+
 def _sequences(shape: tuple[int, ...] = (2, 3)) -> Any:
     """A float32 tensor carrying the LoD [[0, 1, 2]]: two sequences of one row."""
     tensor = _tensor(shape=shape)

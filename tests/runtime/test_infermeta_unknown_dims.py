@@ -1720,6 +1720,22 @@ MISMATCHES.update(
     {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
 )
 
+# the pool24 ops of issue 24 (runtime/infermeta/pool24.py)
+CASES.update(
+    {
+        "lp_pool2_d_infer_meta": [
+            Case(
+                (t(2, 3, 7, 8),),
+                ((3, 3), (2, 2), (1, 1), True, True, "NCHW", "lp", False, False, "EXPLICIT"),
+            ),
+        ],
+        "fractional_max_pool_infer_meta": [
+            Case((t(2, 3, 7, 8),), ((3, 4), (0, 0), 0.5, True), (0, 0)),
+            Case((t(1, 2, 5, 6, 7),), ((2, 3, 3), (2, 2, 2), 0.0, False), (0, 0), label="3d"),
+        ],
+    }
+)
+
 # the lod24 sequence ops of issue 24 (runtime/infermeta/lod24.py)
 CASES.update(
     {

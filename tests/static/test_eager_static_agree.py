@@ -619,6 +619,32 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the pool24 ops of issue 24: 4-D/5-D inputs, a given u, masks of valid (zero) indices
+ARGUMENTS.update(
+    {
+        "lp_pool2d": lambda f, t: [
+            t((2, 3, 6, 6), "float32"), [2, 2], [2, 2], [0, 0], False, True, "NCHW", "lp",
+            False, False, "EXPLICIT", 2.0,
+        ],
+        "lp_pool2d_grad": lambda f, t: [
+            t((2, 3, 6, 6), "float32"), t((2, 3, 3, 3), "float32"), t((2, 3, 3, 3), "float32"),
+            [2, 2], [2, 2], [0, 0], False, True, "NCHW", "lp", False, False, "EXPLICIT", 2.0,
+        ],
+        "fractional_max_pool2d": lambda f, t: [t((2, 3, 7, 8), "float32"), [3, 4], [0, 0], 0.5, True],
+        "fractional_max_pool2d_grad": lambda f, t: [
+            t((2, 3, 7, 8), "float32"), t((2, 3, 3, 4), "int32") * 0, t((2, 3, 3, 4), "float32"),
+            [3, 4], [0, 0], 0.5, True,
+        ],
+        "fractional_max_pool3d": lambda f, t: [
+            t((1, 2, 5, 6, 7), "float32"), [2, 3, 4], [2, 2, 2], 0.5, True
+        ],
+        "fractional_max_pool3d_grad": lambda f, t: [
+            t((1, 2, 5, 6, 7), "float32"), t((1, 2, 2, 3, 4), "int32") * 0,
+            t((1, 2, 2, 3, 4), "float32"), [2, 3, 4], [2, 2, 2], 0.5, True,
+        ],
+    }
+)  # fmt: skip
+
 # the basic24 ops of issue 24: increment takes a one-element x
 ARGUMENTS.update(
     {
