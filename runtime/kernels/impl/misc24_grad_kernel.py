@@ -4,6 +4,8 @@ fused_softmax_mask_upper_triangle_grad."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from phiops.runtime.common import DataType as D
 from phiops.runtime.kernels.impl.misc24_kernel import (
     SPECTRAL_NORM_DTYPES,
@@ -39,10 +41,10 @@ def spectral_norm_grad_kernel(
     xp = ctx.xp
     matrix = weight_matrix(xp, weight, dim)
     grad = weight_matrix(xp, out_grad, dim)
-    u, v, sigma = power_iteration(xp, matrix, u, v, power_iters, eps)
-    total = xp.sum(matrix / sigma)
-    uv = xp.outer(u, v)
-    weight_grad = grad * (1 - uv * total) / sigma
+    with np.errstate(divide="ignore", invalid="ignore"):  # sigma 0: inf and NaN, as PHI's
+        u, v, sigma = power_iteration(xp, matrix, u, v, power_iters, eps)
+        total = xp.sum(matrix / sigma)
+        weight_grad = grad * (1 - xp.outer(u, v) * total) / sigma
     return from_weight_matrix(xp, weight_grad.astype(weight.dtype, copy=False), weight.shape, dim)
 
 

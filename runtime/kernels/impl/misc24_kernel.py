@@ -66,8 +66,9 @@ def spectral_norm_kernel(
     on weight's [h, w] matrix (``weight_matrix``)."""
     xp = ctx.xp
     matrix = weight_matrix(xp, weight, dim)
-    _, _, sigma = power_iteration(xp, matrix, u, v, power_iters, eps)
-    return from_weight_matrix(xp, matrix / sigma, weight.shape, dim)
+    with np.errstate(divide="ignore", invalid="ignore"):  # sigma 0: inf and NaN, as PHI's
+        _, _, sigma = power_iteration(xp, matrix, u, v, power_iters, eps)
+        return from_weight_matrix(xp, matrix / sigma, weight.shape, dim)
 
 
 def _fpn_dtypes(kernel: Kernel) -> None:
