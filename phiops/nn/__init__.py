@@ -31,7 +31,7 @@ HingeEmbeddingLoss, KLDivLoss, NLLLoss, SmoothL1Loss (runtime/nn/losscum.py); th
 ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``utils``
 (``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
 vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py); and
-SpectralNorm, the layer over the spectral_norm op (defined at the end of this module).
+SpectralNorm, the layer over the spectral_norm op (runtime/nn/misc24.py).
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: FractionalMaxPool2D/3D, LPPool1D/2D,
 RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
@@ -141,61 +141,7 @@ from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # no
 __all__ += list(_SEQ24_LAYERS)
 
 
-# the layer over the spectral_norm op of issue 24 (misc24 family)
-import math as _math  # noqa: E402
-from typing import Any as _Any, Sequence as _Sequence  # noqa: E402
+# the layer over the spectral_norm op of issue 24 (runtime/nn/misc24.py)
+from phiops.runtime.nn.misc24 import LAYER_NAMES as _MISC24_LAYERS, SpectralNorm  # noqa: E402
 
-from phiops.generated import api as _C_ops_misc24  # noqa: E402
-from phiops.runtime.eager.tensor import Tensor as _Tensor  # noqa: E402
-from phiops.runtime.errors import InvalidArgumentError as _InvalidArgumentError  # noqa: E402
-from phiops.runtime.nn.initializer import Normal as _Normal  # noqa: E402
-from phiops.runtime.nn.layer import Layer as _Layer  # noqa: E402
-
-
-class SpectralNorm(_Layer):
-    """PaddlePaddle 3.3.1's ``paddle.nn.SpectralNorm``: ``SpectralNorm(weight_shape)(weight)``
-    divides ``weight`` by its largest singular value, estimated by ``power_iters`` power
-    iterations (op ``spectral_norm``) from the vectors ``weight_u`` [h] and ``weight_v`` [w],
-    parameters drawn from Normal(0, 1) that are not trained (stop_gradient) and not updated by
-    the call (PaddlePaddle's op reads them only). ``h`` is ``weight_shape[dim]``, ``w`` the product
-    of the other extents."""
-
-    def __init__(
-        self,
-        weight_shape: _Sequence[int],
-        dim: int = 0,
-        power_iters: int = 1,
-        eps: float = 1e-12,
-        dtype: _Any = "float32",
-    ) -> None:
-        super().__init__()
-        shape = [int(extent) for extent in weight_shape]
-        if _math.prod(shape) <= 0:
-            raise _InvalidArgumentError(
-                f"SpectralNorm: no extent of weight_shape may be 0, got {shape}"
-            )
-        if not -len(shape) <= dim < len(shape):
-            raise _InvalidArgumentError(
-                f"SpectralNorm: dim must be less than the length of weight_shape ({len(shape)}), "
-                f"got {dim}"
-            )
-        self._power_iters, self._eps, self._dim, self._dtype = power_iters, eps, dim, dtype
-        self._weight_shape = shape
-        h = shape[dim]
-        w = _math.prod(shape) // h
-        self.weight_u = self.create_parameter(
-            [h], dtype=dtype, default_initializer=_Normal(0.0, 1.0)
-        )
-        self.weight_u.stop_gradient = True
-        self.weight_v = self.create_parameter(
-            [w], dtype=dtype, default_initializer=_Normal(0.0, 1.0)
-        )
-        self.weight_v.stop_gradient = True
-
-    def forward(self, x: _Tensor) -> _Tensor:
-        return _C_ops_misc24.spectral_norm(
-            x, self.weight_u, self.weight_v, self._dim, self._power_iters, self._eps
-        )
-
-
-__all__ += ["SpectralNorm"]
+__all__ += list(_MISC24_LAYERS)

@@ -38,6 +38,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
         "phiops.runtime.nn.conv_pool",
         "phiops.runtime.nn.seq24",
+
+        "phiops.runtime.nn.misc24",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
