@@ -37,7 +37,7 @@ def _spectral_norm_check(
     w = numel(dims[:dim] + dims[dim + 1 :])
     for name, vector, extent, what in (
         ("u", u, h, f"weight's extent at dim {dim}"),
-        ("v", v, w, f"the product of weight's other extents"),
+        ("v", v, w, "the product of weight's other extents"),
     ):
         vdims = tuple(vector.dims)
         if len(vdims) != 1:

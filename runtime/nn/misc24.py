@@ -50,9 +50,13 @@ class SpectralNorm(Layer):
         self._weight_shape = shape
         h = shape[dim]
         w = math.prod(shape) // h
-        self.weight_u = self.create_parameter([h], dtype=dtype, default_initializer=Normal(0.0, 1.0))
+        self.weight_u = self.create_parameter(
+            [h], dtype=dtype, default_initializer=Normal(0.0, 1.0)
+        )
         self.weight_u.stop_gradient = True
-        self.weight_v = self.create_parameter([w], dtype=dtype, default_initializer=Normal(0.0, 1.0))
+        self.weight_v = self.create_parameter(
+            [w], dtype=dtype, default_initializer=Normal(0.0, 1.0)
+        )
         self.weight_v.stop_gradient = True
 
     def forward(self, x: Tensor) -> Tensor:

@@ -41,7 +41,9 @@ def spectral_norm_reference(weight, u, v, dim, power_iters, eps):
 
 @op_test("spectral_norm", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("spectral_norm"), ids=lambda d: d.name.lower())
-@pytest.mark.parametrize("shape, dim, iters", [((3, 4), 0, 1), ((2, 3, 2), 1, 2), ((3, 2, 2, 1, 2), 0, 0)])
+@pytest.mark.parametrize(
+    "shape, dim, iters", [((3, 4), 0, 1), ((2, 3, 2), 1, 2), ((3, 2, 2, 1, 2), 0, 0)]
+)
 def test_spectral_norm_divides_by_the_iterated_sigma(dtype, shape, dim, iters) -> None:
     rng = np.random.default_rng(24)
     weight = rng.normal(size=shape).astype(dtype.numpy_dtype)
@@ -131,7 +133,8 @@ def test_spectral_norm_layer_holds_untrained_vectors_of_the_matrix_sides() -> No
 
 
 @pytest.mark.parametrize(
-    "shape, dim, message", [([2, 0, 3], 0, "no extent of weight_shape may be 0"), ([2, 3], 2, "dim")]
+    "shape, dim, message",
+    [([2, 0, 3], 0, "no extent of weight_shape may be 0"), ([2, 3], 2, "dim")],
 )
 def test_spectral_norm_layer_refuses_bad_shapes(shape, dim, message) -> None:
     with pytest.raises(InvalidArgumentError, match=message):
@@ -180,7 +183,9 @@ def assert_fpn(got, want, dtype) -> None:
 
 
 @op_test("distribute_fpn_proposals", kind="dtypes")
-@pytest.mark.parametrize("dtype", cpu_dtypes("distribute_fpn_proposals"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize(
+    "dtype", cpu_dtypes("distribute_fpn_proposals"), ids=lambda d: d.name.lower()
+)
 @pytest.mark.parametrize("offset", [False, True])
 def test_distribute_fpn_proposals_sends_each_roi_to_its_level(dtype, offset) -> None:
     rois = ROIS.astype(dtype.numpy_dtype)
@@ -218,7 +223,11 @@ def test_distribute_fpn_proposals_through_paddle_vision_ops_and_its_checks() -> 
     multi, restore, per_level = phiops.vision.ops.distribute_fpn_proposals(
         t(rois), 1, 3, 2, 56, pixel_offset=True, rois_num=t(counts)
     )
-    assert_fpn((multi, per_level, restore), fpn_reference(rois, counts, 1, 3, 2, 56, True), DataType.FLOAT32)
+    assert_fpn(
+        (multi, per_level, restore),
+        fpn_reference(rois, counts, 1, 3, 2, 56, True),
+        DataType.FLOAT32,
+    )
     with pytest.raises(InvalidArgumentError, match="'rois_num' is required"):
         phiops.vision.ops.distribute_fpn_proposals(t(rois), 1, 3, 2, 56)
     with pytest.raises(InvalidArgumentError, match="2 to 99 levels"):
@@ -323,10 +332,14 @@ def test_fused_softmax_mask_upper_triangle_edges() -> None:
 
 @pytest.mark.parametrize(
     "shape, message",
-    [((3, 3), "must be a 4-D"), ((1, 1, 2, 3), "must have key_len equal to query_len, got key_len 3")],
+    [
+        ((3, 3), "must be a 4-D"),
+        ((1, 1, 2, 3), "must have key_len equal to query_len, got key_len 3"),
+    ],
 )
 def test_fused_softmax_mask_upper_triangle_refuses_bad_shapes(shape, message) -> None:
     with pytest.raises(
-        InvalidArgumentError, match=r"fused_softmax_mask_upper_triangle\(\): argument 'X' " + message
+        InvalidArgumentError,
+        match=r"fused_softmax_mask_upper_triangle\(\): argument 'X' " + message,
     ):
         C.fused_softmax_mask_upper_triangle(t(np.zeros(shape, "float32")))

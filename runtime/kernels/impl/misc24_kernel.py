@@ -36,7 +36,9 @@ def weight_matrix(xp: ModuleType, weight: Array, dim: int) -> Array:
 def from_weight_matrix(xp: ModuleType, matrix: Array, shape: tuple[int, ...], dim: int) -> Array:
     """The inverse of ``weight_matrix``: the [h, w] matrix back in ``shape``."""
     moved = (shape[dim],) + shape[:dim] + shape[dim + 1 :]
-    return xp.ascontiguousarray(xp.moveaxis(matrix.reshape(moved), 0, dim) if dim else matrix.reshape(shape))
+    return xp.ascontiguousarray(
+        xp.moveaxis(matrix.reshape(moved), 0, dim) if dim else matrix.reshape(shape)
+    )
 
 
 def power_iteration(
