@@ -30,14 +30,15 @@ PoissonNLLLoss, GaussianNLLLoss, CTCLoss (runtime/nn/losses2.py) and BCELoss, BC
 HingeEmbeddingLoss, KLDivLoss, NLLLoss, SmoothL1Loss (runtime/nn/losscum.py); the containers
 ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``utils``
 (``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
-vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py).
+vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py); and
+SpectralNorm, the layer over the spectral_norm op (runtime/nn/misc24.py).
 
 The pooling layers LPPool1D, LPPool2D (and their aliases LPPool1d, LPPool2d), FractionalMaxPool2D
 and FractionalMaxPool3D over the pool24 ops of issue 24 (runtime/nn/pool24.py).
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks:
 RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
-HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the spectral_norm op), RMSNorm's
+HSigmoidLoss, PairwiseDistance, RMSNorm's
 function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
 """
 
@@ -144,6 +145,7 @@ from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # no
 __all__ += list(_SEQ24_LAYERS)
 
 <<<<<<< HEAD
+<<<<<<< HEAD
 # PaddlePaddle's channel dropouts, distances, padding modes and torch-style aliases (issue 25,
 # runtime/nn/nn25.py)
 import phiops.runtime.nn.nn25 as _nn25  # noqa: E402
@@ -164,3 +166,10 @@ from phiops.runtime.nn.pool24 import (  # noqa: E402
 
 __all__ += list(_POOL24_LAYERS)
 >>>>>>> pool24
+=======
+
+# the layer over the spectral_norm op of issue 24 (runtime/nn/misc24.py)
+from phiops.runtime.nn.misc24 import LAYER_NAMES as _MISC24_LAYERS, SpectralNorm  # noqa: E402
+
+__all__ += list(_MISC24_LAYERS)
+>>>>>>> misc24

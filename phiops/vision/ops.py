@@ -1,9 +1,9 @@
 """``phiops.vision.ops`` (``paddle.vision.ops``): nms, roi_align, roi_pool and the RoIAlign and
 RoIPool layers, yolo_box, prior_box, box_coder, matrix_nms, generate_proposals, psroi_pool and
 the PSRoIPool layer, with PaddlePaddle 3.3.1's signatures, over the ops of the same names
-(phiops._C_ops). yolo_loss (issue 24, legacy24) is here too. The rest of PaddlePaddle's module (deform_conv2d,
-distribute_fpn_proposals, read_file, decode_jpeg) is not here yet: their ops are not
-implemented."""
+(phiops._C_ops). yolo_loss (issue 24, legacy24) and distribute_fpn_proposals (issue 24, misc24)
+are here too. The rest of PaddlePaddle's module (deform_conv2d, read_file, decode_jpeg) is not
+here yet: their ops are not implemented."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ __all__ = [
     "psroi_pool",
     "PSRoIPool",
     "yolo_loss",
+    "distribute_fpn_proposals",
 ]
 
 
@@ -407,3 +408,40 @@ def yolo_loss(
         use_label_smooth,
         scale_x_y,
     )
+
+
+def distribute_fpn_proposals(
+    fpn_rois: Tensor,
+    min_level: int,
+    max_level: int,
+    refer_level: int,
+    refer_scale: int,
+    pixel_offset: bool = False,
+    rois_num: Tensor | None = None,
+    name: str | None = None,
+) -> tuple[list[Tensor], Tensor, list[Tensor]]:
+    """The rois ``fpn_rois`` [R, 4] of a feature pyramid network distributed among its levels
+    ``min_level`` to ``max_level`` by their scale (op distribute_fpn_proposals): ``(multi_rois,
+    restore_ind, rois_num_per_level)``, the rois of each level, the int32 [R, 1] index that
+    puts the levels' rois concatenated back in fpn_rois's order, and each level's int32 [N]
+    per-image counts. As in PaddlePaddle's dynamic mode, ``rois_num`` (int32 [N], the rois of
+    each image) is required, both levels are positive, and there are 2 to 99 levels."""
+    if min_level <= 0 or max_level <= 0:
+        raise InvalidArgumentError(
+            "distribute_fpn_proposals(): min_level and max_level must be positive, got "
+            f"{min_level} and {max_level}"
+        )
+    if not 1 < max_level - min_level + 1 < 100:
+        raise InvalidArgumentError(
+            "distribute_fpn_proposals(): there must be 2 to 99 levels (max_level - min_level + "
+            f"1), got {max_level - min_level + 1}"
+        )
+    if rois_num is None:
+        raise InvalidArgumentError(
+            "distribute_fpn_proposals(): argument 'rois_num' is required, as PaddlePaddle 3.3.1 "
+            "asserts in dynamic mode: the rois carry no LoD to give each image's count"
+        )
+    multi_rois, rois_num_per_level, restore_ind = _phi.distribute_fpn_proposals(
+        fpn_rois, rois_num, min_level, max_level, refer_level, refer_scale, pixel_offset
+    )
+    return multi_rois, restore_ind, rois_num_per_level

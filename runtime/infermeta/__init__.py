@@ -28,6 +28,7 @@ from phiops.runtime.infermeta import (
     manip24,
     basic24,
     math3,
+    misc24,
     vision,
     multiary,
     normup,
@@ -118,6 +119,10 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
         basic24,
         pool24,
+
+
+
+        misc24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

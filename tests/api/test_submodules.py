@@ -41,6 +41,9 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.nn25",
 
         "phiops.runtime.nn.pool24",
+
+
+        "phiops.runtime.nn.misc24",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",

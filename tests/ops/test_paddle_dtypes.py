@@ -90,6 +90,8 @@ KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
 NOT_IN_PADDLE = {
     "add_n_grad": "PaddlePaddle differentiates add_n by a composite rule; phiops has a kernel",
     "exp_double_grad": "PaddlePaddle 3.3.1 registers exp_double_grad for GPU only",
+    "fused_softmax_mask_upper_triangle_grad": "PaddlePaddle 3.3.1 registers it for GPU only (its "
+    "CPU forward kernel raises); phiops computes the forward on CPU and differentiates it there",
     **{
         name: "PaddlePaddle 3.3.1 registers the legacy c_* collectives for GPU (NCCL) only; "
         "phiops runs them on its MPI context too"

@@ -600,6 +600,24 @@ _OVERRIDES.update(
 )
 
 
+# the misc24 ops of issue 24: u and v of the [2, 3] weight's sides, int32 per-image counts,
+# square attention scores
+_OVERRIDES.update(
+    {
+        "spectral_norm": {"u": _tensor(shape=(2,)), "v": _tensor(shape=(3,))},
+        "spectral_norm_grad": {"u": _tensor(shape=(2,)), "v": _tensor(shape=(3,))},
+        "distribute_fpn_proposals": {
+            "fpn_rois": _tensor(shape=(2, 4)), "rois_num": phi.to_tensor(np.array([2], "int32")),
+            "min_level": 2, "max_level": 3, "refer_level": 2, "refer_scale": 56,
+        },
+        "fused_softmax_mask_upper_triangle": {"X": _tensor(shape=(1, 1, 2, 2))},
+        "fused_softmax_mask_upper_triangle_grad": {
+            "Out": _tensor(shape=(1, 1, 2, 2)), "Out_grad": _tensor(shape=(1, 1, 2, 2)),
+        },
+    }
+)  # fmt: skip
+
+
 # the pool24 ops of issue 24: 4-D/5-D inputs, output sizes that fit them, a given u
 _OVERRIDES.update(
     {

@@ -1720,6 +1720,29 @@ MISMATCHES.update(
     {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
 )
 
+# the misc24 ops of issue 24
+CASES.update(
+    {
+        "spectral_norm_infer_meta": [
+            Case((t(3, 4), t(3), t(4)), (0, 1, 1e-12)),
+            Case((t(2, 3, 4), t(3), t(8)), (1, 2, 1e-12), label="dim 1"),
+        ],
+        "spectral_norm_grad_infer_meta": [
+            Case((t(2, 3, 4), t(3), t(8), t(2, 3, 4)), (1, 2, 1e-12)),
+        ],
+        "distribute_fpn_proposals_infer_meta": [
+            Case((t(5, 4), t(2, dtype=DataType.INT32)), (2, 5, 4, 224, False), (4, 4, 0)),
+            Case((t(5, 4), None), (1, 2, 1, 56, True), (2, 2, 0), label="no rois_num"),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "spectral_norm_infer_meta": Case((t(3, 4), t(4), t(4)), (0, 1, 1e-12)),
+        "spectral_norm_grad_infer_meta": Case((t(3, 4), t(3), t(4), t(4, 3)), (0, 1, 1e-12)),
+    }
+)
+
 # the pool24 ops of issue 24 (runtime/infermeta/pool24.py)
 CASES.update(
     {

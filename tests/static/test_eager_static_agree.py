@@ -619,6 +619,26 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the misc24 ops of issue 24
+ARGUMENTS.update(
+    {
+        "spectral_norm": lambda f, t: [
+            t((2, 3, 2), "float32"), t((3,), "float32"), t((4,), "float32"), 1, 2, 1e-12,
+        ],
+        "spectral_norm_grad": lambda f, t: [
+            t((3, 4), "float32"), t((3,), "float32"), t((4,), "float32"), t((3, 4), "float32"),
+            0, 1, 1e-12,
+        ],
+        "distribute_fpn_proposals": lambda f, t: [
+            t((3, 4), "float32") * 300, t((1,), "int32") * 0 + 3, 2, 4, 3, 112, False,
+        ],
+        "fused_softmax_mask_upper_triangle": lambda f, t: [t((1, 2, 3, 3), "float32")],
+        "fused_softmax_mask_upper_triangle_grad": lambda f, t: [
+            t((1, 2, 3, 3), "float32"), t((1, 2, 3, 3), "float32"),
+        ],
+    }
+)  # fmt: skip
+
 # the pool24 ops of issue 24: 4-D/5-D inputs, a given u, masks of valid (zero) indices
 ARGUMENTS.update(
     {
