@@ -40,6 +40,7 @@ from phiops.runtime.infermeta import (
     search24,
     train24,
     detect24,
+    sample24,
 
     seq24,
     legacy24,
@@ -108,6 +109,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         train24,
+        sample24,
 
 
         basic24,
