@@ -2,8 +2,8 @@
 ``segment_sum``, ``segment_mean``, ``segment_max`` and ``segment_min`` (op ``segment_pool``;
 ``paddle.incubate`` has the same functions) and message passing ``send_u_recv``,
 ``send_ue_recv`` and ``send_uv`` (ops of the same names), and ``reindex_graph`` and
-``reindex_heter_graph`` (op ``reindex_graph``). PaddlePaddle's sampling functions
-(``sample_neighbors``, ``weighted_sample_neighbors``) are not in phiops yet."""
+``reindex_heter_graph`` (op ``reindex_graph``), and neighbour sampling ``sample_neighbors``
+(op ``graph_sample_neighbors``) and ``weighted_sample_neighbors`` (op of that name)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ __all__ = [
     "send_uv",
     "reindex_graph",
     "reindex_heter_graph",
+    "sample_neighbors",
+    "weighted_sample_neighbors",
 ]
 
 
@@ -174,6 +176,54 @@ def reindex_heter_graph(
         x, _phiops.concat(neighbors, axis=0), _phiops.concat(count, axis=0), value_buffer,
         index_buffer,
     )  # fmt: skip
+
+
+def sample_neighbors(
+    row: Tensor,
+    colptr: Tensor,
+    input_nodes: Tensor,
+    sample_size: int = -1,
+    eids: Tensor | None = None,
+    return_eids: bool = False,
+    perm_buffer: Tensor | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor] | tuple[Tensor, Tensor, Tensor]:
+    """Samples up to ``sample_size`` distinct neighbours of each of ``input_nodes`` in the
+    CSC graph (``row``, ``colptr``), uniformly without replacement; -1 takes them all. Returns
+    (out_neighbors, out_count), and out_eids when ``return_eids`` (``eids`` is then required, a
+    ValueError otherwise, as in PaddlePaddle). Nodes with at most sample_size neighbours give
+    PaddlePaddle's result exactly; the draws themselves come from phiops' generator (paddle.seed
+    sets it), as 3.3.1's CPU kernel seeds its own from std::random_device."""
+    if return_eids and eids is None:
+        raise ValueError("`eids` should not be None if `return_eids` is True.")
+    out, count, out_eids = _C_ops.graph_sample_neighbors(
+        row, colptr, input_nodes, eids, perm_buffer, sample_size, return_eids,
+        perm_buffer is not None,
+    )  # fmt: skip
+    return (out, count, out_eids) if return_eids else (out, count)
+
+
+def weighted_sample_neighbors(
+    row: Tensor,
+    colptr: Tensor,
+    edge_weight: Tensor,
+    input_nodes: Tensor,
+    sample_size: int = -1,
+    eids: Tensor | None = None,
+    return_eids: bool = False,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor] | tuple[Tensor, Tensor, Tensor]:
+    """Samples up to ``sample_size`` distinct neighbours of each of ``input_nodes`` in the
+    CSC graph (``row``, ``colptr``) with probabilities by ``edge_weight`` (float32, >= 0);
+    -1 takes them all. Returns (out_neighbors, out_count), and out_eids when ``return_eids``
+    (``eids`` is then required, a ValueError otherwise). Nodes with at most sample_size
+    neighbours give PaddlePaddle's result exactly; the draws come from phiops' generator."""
+    if return_eids and eids is None:
+        raise ValueError("`eids` should not be None if `return_eids` is True.")
+    out, count, out_eids = _C_ops.weighted_sample_neighbors(
+        row, colptr, edge_weight, input_nodes, eids, sample_size, return_eids
+    )
+    return (out, count, out_eids) if return_eids else (out, count)
 
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

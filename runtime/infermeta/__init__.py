@@ -41,6 +41,7 @@ from phiops.runtime.infermeta import (
     search24,
     train24,
     detect24,
+    sample24,
 
     seq24,
 
@@ -115,6 +116,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         train24,
+        sample24,
 
 
         basic24,

@@ -36,6 +36,19 @@ CANNOT_CARRY: dict[tuple[str, str], str] = {
 
     ("gather_tree", "int32"): "parents must have ids' dtype; the baseline's stay int64 (test_seq24)",
     ("reindex_graph", "int32"): "neighbors must have x's dtype; the baseline's stay int64 (test_graph24)",
+    **{
+        (op, "int32"): "the baseline's node ids stay int64 (tests/ops/test_sample24.py runs each dtype)"
+        for op in ("graph_sample_neighbors", "weighted_sample_neighbors", "graph_khop_sampler")
+        + ("tdm_child", "tdm_sampler")
+    },
+    **{
+        (op, dtype): "PaddlePaddle registers float kernels that refuse float ids, as phiops "
+        "(tests/ops/test_sample24.py checks the error)"
+        for op in ("tdm_child", "tdm_sampler")
+        for dtype in ("float32", "float64")
+    },
+    ("weighted_sample_neighbors", "int64"): "edge_weight must stay float32 and the baseline's "
+    "would turn int64 (tests/ops/test_sample24.py runs each dtype)",
     ("ctc_align", "int32"): "input_length must have input's dtype; the baseline's stays int64 (test_seq24)",
     ("chunk_eval", "int64"): "data_type float32 selects the float32 kernel, as PaddlePaddle's (test_seq24)",
     ("fused_softmax_mask", "float64"): "its float mask keeps the baseline's float32 (test_seq24)",

@@ -600,6 +600,22 @@ _OVERRIDES.update(
 )
 
 
+# the sample24 ops of issue 24: a CSC graph of two nodes (0 -> 1, 1 -> 0), node ids, a TDM tree
+_CSC = {"row": _LENGTHS(1, 0), "colptr": _LENGTHS(0, 1, 2)}
+_OVERRIDES.update(
+    {
+        "graph_sample_neighbors": {**_CSC, "x": _LENGTHS(0, 1), "sample_size": 1},
+        "weighted_sample_neighbors": {**_CSC, "input_nodes": _LENGTHS(0, 1),
+                                      "edge_weight": _tensor(shape=(2,)), "sample_size": 1},
+        "graph_khop_sampler": {**_CSC, "x": _LENGTHS(0, 1), "sample_sizes": [1]},
+        "tdm_child": {"x": _LENGTHS(1, 0), "child_nums": 2,
+                      "tree_info": phi.to_tensor(np.array([[0, 0, 0, 1, 0], [5, 1, 0, 0, 0]]))},
+        "tdm_sampler": {"x": _LENGTHS(0, 1), "travel": _index((2, 1)) + 1, "layer": _LENGTHS(1, 2),
+                        "neg_samples_num_list": [1], "layer_offset_lod": [0, 2]},
+    }
+)  # fmt: skip
+
+
 # the misc24 ops of issue 24: u and v of the [2, 3] weight's sides, int32 per-image counts,
 # square attention scores
 _OVERRIDES.update(

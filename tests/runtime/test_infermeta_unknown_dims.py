@@ -1720,6 +1720,31 @@ MISMATCHES.update(
     {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
 )
 
+# the sample24 ops of issue 24 (runtime/infermeta/sample24.py)
+CASES.update(
+    {
+        "graph_sample_neighbors_infer_meta": [
+            Case((t(6, dtype=I64), t(5, dtype=I64), t(3, dtype=I64), None, None), (2, False, False),
+                 (0, 0, 0)),
+            Case((t(6, 1, dtype=I64), t(5, dtype=I64), t(3, 1, dtype=I64), t(6, dtype=I64),
+                  t(4, dtype=I64)), (-1, True, True), (0, 0, 0), label="eids"),
+        ],
+        "weighted_sample_neighbors_infer_meta": [
+            Case((t(6, dtype=I32), t(5, dtype=I32), t(6), t(3, dtype=I32), t(6, dtype=I32)),
+                 (2, True), (0, 0, 0)),
+        ],
+        "graph_khop_sampler_infer_meta": [
+            Case((t(6, dtype=I64), t(5, dtype=I64), t(3, dtype=I64), None), ((2, 1), False),
+                 (0, 0, 0, 0, 0)),
+        ],
+        "tdm_child_infer_meta": [Case((t(2, 3, dtype=I64), t(7, 5, dtype=I32)), (2, DataType.INT64), (0, 0))],
+        "tdm_sampler_infer_meta": [
+            Case((t(4, 1, dtype=I64), t(6, 2, dtype=I64), t(6, dtype=I64)),
+                 (True, (1, 2), (0, 2, 6), 0, 2), (0, 0, 0)),
+        ],
+    }
+)  # fmt: skip
+
 # the misc24 ops of issue 24
 CASES.update(
     {

@@ -619,6 +619,29 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the sample24 ops of issue 24: _array's (3,) int64 colptr is [0, 1, 1] (node 0 -> row[0], node
+# 1 without neighbours), its (2,) node ids [0, 1]; sample sizes that take every neighbour
+ARGUMENTS.update(
+    {
+        "graph_sample_neighbors": lambda f, t: [
+            t((1,), "int64"), t((3,), "int64"), t((2,), "int64"), t((1,), "int64"), None, 2, True,
+            False,
+        ],
+        "weighted_sample_neighbors": lambda f, t: [
+            t((1,), "int64"), t((3,), "int64"), t((1,), "float32"), t((2,), "int64"),
+            t((1,), "int64"), 2, True,
+        ],
+        "graph_khop_sampler": lambda f, t: [
+            t((1,), "int64"), t((3,), "int64"), t((2,), "int64"), t((1,), "int64"), [2], True
+        ],
+        "tdm_child": lambda f, t: [t((2,), "int64"), t((2, 5), "int32"), 2, "int64"],
+        "tdm_sampler": lambda f, t: [
+            t((2,), "int64") * 0, t((1, 1), "int64") * 0 + 1, t((2,), "int64") * 0 + 1, True, [0],
+            [0, 2], 0, 2,
+        ],
+    }
+)  # fmt: skip
+
 # the misc24 ops of issue 24
 ARGUMENTS.update(
     {
