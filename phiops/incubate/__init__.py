@@ -1,18 +1,11 @@
 """``phiops.incubate`` (``paddle.incubate``): the parts of PaddlePaddle 3.3.1's incubating API
 phiops has: ``softmax_mask_fuse`` (op ``fused_softmax_mask``), ``nn.functional.swiglu`` (op
 ``swiglu``) and ``segment_sum``/``segment_mean``/``segment_max``/``segment_min`` (those of
-<<<<<<< HEAD
-``paddle.geometric``, op ``segment_pool``), and ``softmax_mask_fuse_upper_triangle`` (op
-``fused_softmax_mask_upper_triangle``, which PaddlePaddle 3.3.1 runs on GPU only and phiops on CPU
-too). PaddlePaddle's incubate has much more (fused layers and attention, the ``graph_*``
-functions, ``autograd``, ``optimizer``, ``asp``, ...) that phiops lacks."""
-=======
-``paddle.geometric``, op ``segment_pool``) and ``graph_khop_sampler`` (op of that name).
-PaddlePaddle's incubate has much more (fused layers and attention, the
-other ``graph_*`` functions, ``autograd``, ``optimizer``, ``asp``, ...) that phiops
-lacks; ``softmax_mask_fuse_upper_triangle`` is missing as PaddlePaddle's CPU build has no kernel
-for it (it raises "only supports GPU")."""
->>>>>>> sample24
+``paddle.geometric``, op ``segment_pool``), ``graph_khop_sampler`` (op of that name) and
+``softmax_mask_fuse_upper_triangle`` (op ``fused_softmax_mask_upper_triangle``, which
+PaddlePaddle 3.3.1 runs on GPU only and phiops on CPU too). PaddlePaddle's incubate has much more
+(fused layers and attention, the other ``graph_*`` functions, ``autograd``, ``optimizer``,
+``asp``, ...) that phiops lacks."""
 
 from __future__ import annotations
 
@@ -24,19 +17,13 @@ from phiops.runtime.eager.tensor import Tensor
 
 __all__ = [
     "softmax_mask_fuse",
-<<<<<<< HEAD
     "softmax_mask_fuse_upper_triangle",
-=======
->>>>>>> sample24
     "segment_sum",
     "segment_mean",
     "segment_max",
     "segment_min",
     "nn",
-<<<<<<< HEAD
-=======
     "graph_khop_sampler",
->>>>>>> sample24
 ]
 
 
@@ -46,13 +33,13 @@ def softmax_mask_fuse(x: Tensor, mask: Tensor, name: str | None = None) -> Tenso
     return _C_ops.fused_softmax_mask(x, mask)
 
 
-<<<<<<< HEAD
 def softmax_mask_fuse_upper_triangle(x: Tensor) -> Tensor:
     """The causal softmax of attention scores ``x`` [batch, heads, seq_len, seq_len] over the
     last axis: each query sees the keys up to its own position, the later ones get 0 (op
     ``fused_softmax_mask_upper_triangle``)."""
     return _C_ops.fused_softmax_mask_upper_triangle(x)
-=======
+
+
 def graph_khop_sampler(
     row: Tensor,
     colptr: Tensor,
@@ -74,7 +61,6 @@ def graph_khop_sampler(
         return_eids,
     )  # fmt: skip
     return tuple(outs) if return_eids else tuple(outs[:4])
->>>>>>> sample24
 
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

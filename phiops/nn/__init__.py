@@ -144,15 +144,12 @@ from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # no
 
 __all__ += list(_SEQ24_LAYERS)
 
-<<<<<<< HEAD
-<<<<<<< HEAD
 # PaddlePaddle's channel dropouts, distances, padding modes and torch-style aliases (issue 25,
 # runtime/nn/nn25.py)
 import phiops.runtime.nn.nn25 as _nn25  # noqa: E402
 
 globals().update({_name: getattr(_nn25, _name) for _name in _nn25.LAYER_NAMES})
 __all__ += list(_nn25.LAYER_NAMES)
-=======
 # the pooling layers over the pool24 ops of issue 24 (runtime/nn/pool24.py)
 from phiops.runtime.nn.pool24 import (  # noqa: E402
     LAYER_NAMES as _POOL24_LAYERS,
@@ -165,11 +162,8 @@ from phiops.runtime.nn.pool24 import (  # noqa: E402
 )
 
 __all__ += list(_POOL24_LAYERS)
->>>>>>> pool24
-=======
 
 # the layer over the spectral_norm op of issue 24 (runtime/nn/misc24.py)
 from phiops.runtime.nn.misc24 import LAYER_NAMES as _MISC24_LAYERS, SpectralNorm  # noqa: E402
 
 __all__ += list(_MISC24_LAYERS)
->>>>>>> misc24

@@ -256,7 +256,6 @@ from phiops.runtime.nn.seq24 import bilinear, gather_tree, swiglu  # noqa: E402
 
 __all__ += list(_SEQ24_NAMES)
 
-<<<<<<< HEAD
 # the channel dropouts and distances (issue 25, runtime/nn/nn25.py)
 from phiops.runtime.nn.nn25 import FUNCTIONAL_NAMES as _NN25_NAMES  # noqa: E402
 from phiops.runtime.nn.nn25 import (  # noqa: E402
@@ -268,7 +267,6 @@ from phiops.runtime.nn.nn25 import (  # noqa: E402
 )
 
 __all__ += list(_NN25_NAMES)
-=======
 # the pooling functions over the pool24 ops of issue 24 (runtime/nn/pool24.py)
 from phiops.runtime.nn.pool24 import (  # noqa: E402
     FUNCTIONAL_NAMES as _POOL24_NAMES,
@@ -279,4 +277,3 @@ from phiops.runtime.nn.pool24 import (  # noqa: E402
 )
 
 __all__ += list(_POOL24_NAMES)
->>>>>>> pool24
