@@ -34,7 +34,7 @@ vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks: FractionalMaxPool2D/3D, LPPool1D/2D,
 RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
-HSigmoidLoss, PairwiseDistance, SpectralNorm (the layer over the spectral_norm op), RMSNorm's
+PairwiseDistance, SpectralNorm (the layer over the spectral_norm op), RMSNorm's
 function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
 """
 
@@ -138,3 +138,8 @@ __all__ += list(_CONVPOOL_LAYERS)
 from phiops.runtime.nn.seq24 import LAYER_NAMES as _SEQ24_LAYERS, Bilinear  # noqa: E402
 
 __all__ += list(_SEQ24_LAYERS)
+
+# the layers over the loss24b ops of issue 24 (runtime/nn/loss24b.py)
+from phiops.runtime.nn.loss24b import LAYER_NAMES as _LOSS24B_LAYERS, HSigmoidLoss  # noqa: E402
+
+__all__ += list(_LOSS24B_LAYERS)

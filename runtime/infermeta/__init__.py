@@ -43,6 +43,7 @@ from phiops.runtime.infermeta import (
 
     seq24,
     legacy24,
+    loss24b,
     ternary,
     unary,
     view24,
@@ -111,6 +112,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         basic24,
+
+        loss24b,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -38,6 +38,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
         "phiops.runtime.nn.conv_pool",
         "phiops.runtime.nn.seq24",
+        "phiops.runtime.nn.loss24b",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -52,6 +53,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
         "phiops.runtime.nn.conv_pool",
         "phiops.runtime.nn.seq24",
+        "phiops.runtime.nn.loss24b",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),

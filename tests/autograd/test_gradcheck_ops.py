@@ -650,6 +650,10 @@ CASES = CASES + VIEW24_CASES
 
 CASES = CASES + GRAPH24_CASES
 
+from tests.autograd.cases_loss24b import LOSS24B_CASES  # noqa: E402
+
+CASES = CASES + LOSS24B_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:
