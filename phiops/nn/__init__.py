@@ -37,8 +37,7 @@ The pooling layers LPPool1D, LPPool2D (and their aliases LPPool1d, LPPool2d), Fr
 and FractionalMaxPool3D over the pool24 ops of issue 24 (runtime/nn/pool24.py).
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks:
-RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss,
-HSigmoidLoss, PairwiseDistance, RMSNorm's
+RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss, RMSNorm's
 function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
 """
 
@@ -167,3 +166,7 @@ __all__ += list(_POOL24_LAYERS)
 from phiops.runtime.nn.misc24 import LAYER_NAMES as _MISC24_LAYERS, SpectralNorm  # noqa: E402
 
 __all__ += list(_MISC24_LAYERS)
+# the layers over the loss24b ops of issue 24 (runtime/nn/loss24b.py)
+from phiops.runtime.nn.loss24b import LAYER_NAMES as _LOSS24B_LAYERS, HSigmoidLoss  # noqa: E402
+
+__all__ += list(_LOSS24B_LAYERS)

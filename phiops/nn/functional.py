@@ -26,13 +26,15 @@ label_smooth, log_loss, nll_loss, smooth_l1_loss (runtime/nn/losscum.py) and l1_
 square_error_cost, margin_ranking_loss, soft_margin_loss, multi_label_soft_margin_loss,
 cosine_embedding_loss, triplet_margin_loss, triplet_margin_with_distance_loss, multi_margin_loss,
 poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss, ctc_loss
-(runtime/nn/losses2.py).
+(runtime/nn/losses2.py), and hsigmoid_loss and class_center_sample
+(runtime/nn/loss24b.py).
 
 The pooling functions lp_pool1d, lp_pool2d, fractional_max_pool2d and fractional_max_pool3d
 over the pool24 ops of issue 24 (runtime/nn/pool24.py).
 
 PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: rnnt_loss (its op warprnnt
-is missing), multi_label_margin_loss, hsigmoid_loss, margin_cross_entropy, rms_norm, pairwise_distance and the fused attention functions
+is missing), multi_label_margin_loss, margin_cross_entropy (no CPU kernel in PaddlePaddle 3.3.1), rms_norm
+and the fused attention functions
 (flash_attention, flashmask_attention, sparse_attention).
 """
 
@@ -277,3 +279,8 @@ from phiops.runtime.nn.pool24 import (  # noqa: E402
 )
 
 __all__ += list(_POOL24_NAMES)
+# the loss24b ops of issue 24 (runtime/nn/loss24b.py)
+from phiops.runtime.nn.loss24b import FUNCTIONAL_NAMES as _LOSS24B_NAMES  # noqa: E402
+from phiops.runtime.nn.loss24b import class_center_sample, hsigmoid_loss  # noqa: E402
+
+__all__ += list(_LOSS24B_NAMES)

@@ -48,6 +48,7 @@ from phiops.runtime.infermeta import (
     lod24,
 
     legacy24,
+    loss24b,
     ternary,
     unary,
     view24,
@@ -125,6 +126,9 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         misc24,
+
+
+        loss24b,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

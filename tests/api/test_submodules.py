@@ -44,6 +44,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
 
         "phiops.runtime.nn.misc24",
+
+        "phiops.runtime.nn.loss24b",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -61,6 +63,8 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.nn25",
 
         "phiops.runtime.nn.pool24",
+
+        "phiops.runtime.nn.loss24b",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),

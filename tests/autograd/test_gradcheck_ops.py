@@ -653,6 +653,10 @@ CASES = CASES + GRAPH24_CASES
 from tests.autograd.cases_lod24 import LOD24_CASES  # noqa: E402
 from tests.autograd.cases_pool24 import POOL24_CASES  # noqa: E402
 from tests.autograd.cases_misc24 import MISC24_CASES  # noqa: E402
+from tests.autograd.cases_loss24b import LOSS24B_CASES  # noqa: E402
+
+CASES = CASES + LOSS24B_CASES
+
 
 CASES = CASES + MISC24_CASES
 

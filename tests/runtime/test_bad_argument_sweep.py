@@ -600,6 +600,30 @@ _OVERRIDES.update(
 )
 
 
+# the loss24b ops of issue 24: hsigmoid_loss's [N, D] x, int64 [N] label, [num_classes - 1, D] w;
+# class_center_sample's 1-D label, seeded
+_OVERRIDES.update(
+    {
+        "hsigmoid_loss": {
+            "x": _tensor(shape=(2, 3)),
+            "label": _index((2,)),
+            "w": _tensor(shape=(3, 3)),
+            "bias": None,
+            "path": None,
+            "code": None,
+            "num_classes": 4,
+        },
+        "class_center_sample": {
+            "label": _index((3,)),
+            "num_classes": 10,
+            "num_samples": 4,
+            "fix_seed": True,
+            "seed": 7,
+        },
+    }
+)
+
+
 # the sample24 ops of issue 24: a CSC graph of two nodes (0 -> 1, 1 -> 0), node ids, a TDM tree
 _CSC = {"row": _LENGTHS(1, 0), "colptr": _LENGTHS(0, 1, 2)}
 _OVERRIDES.update(

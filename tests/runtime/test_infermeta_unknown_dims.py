@@ -1720,6 +1720,29 @@ MISMATCHES.update(
     {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
 )
 
+# the loss24b ops of issue 24 (runtime/infermeta/loss24b.py)
+CASES.update(
+    {
+        "h_sigmoid_loss_infer_meta": [
+            Case((t(3, 4), t(3, dtype=I64), t(5, 4), t(5, 1), None, None), (6, False), (0, 0, 0)),
+            Case(
+                (t(3, 4), t(3, 1, dtype=I64), t(4, 4), None, t(3, 2, dtype=I64), t(3, 2, dtype=I64)),
+                (5, False), (0, 0, 0), label="custom",
+            ),
+        ],
+        "class_center_sample_infer_meta": [
+            Case((t(4, dtype=I64),), (20, 8, 0, 0, 1, True, 7), (0, 0)),
+        ],
+    }
+)  # fmt: skip
+MISMATCHES.update(
+    {
+        "h_sigmoid_loss_infer_meta": Case(
+            (t(3, 4), t(2, dtype=I64), t(5, 4), None, None, None), (6, False), (0, 0, 0)
+        ),
+    }
+)
+
 # the sample24 ops of issue 24 (runtime/infermeta/sample24.py)
 CASES.update(
     {

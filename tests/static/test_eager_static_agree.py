@@ -619,6 +619,21 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the loss24b ops of issue 24
+ARGUMENTS.update(
+    {
+        "hsigmoid_loss": lambda f, t: [
+            t((2, 3), "float32"), t((2,), "int64"), t((3, 3), "float32"), t((3, 1), "float32"),
+            None, None, 4, False
+        ],
+        "hsigmoid_loss_grad": lambda f, t: [
+            t((2, 3), "float32"), t((3, 3), "float32"), t((2,), "int64"), None, None,
+            t((3, 1), "float32"), t((2, 2), "float32"), t((2, 1), "float32"), 4, False
+        ],
+        "class_center_sample": lambda f, t: [t((4,), "int64"), 10, 5, 0, 0, 1, True, 7],
+    }
+)  # fmt: skip
+
 # the sample24 ops of issue 24: _array's (3,) int64 colptr is [0, 1, 1] (node 0 -> row[0], node
 # 1 without neighbours), its (2,) node ids [0, 1]; sample sizes that take every neighbour
 ARGUMENTS.update(
