@@ -30,6 +30,10 @@ CALLS = {
     "prune_gate_by_capacity": "C.prune_gate_by_capacity(i64([0, 1, 1, 3]), i64([1, 1, 1, 1]), 4, 1)",
     "batch_fc": "C.batch_fc(f32(2, 3, 4), f32(2, 4, 5), f32(2, 5))",
     "rank_attention": "C.rank_attention(f32(2, 4), i32(np.zeros((2, 7))), f32(12, 3), 3, 0)",
+    "margin_cross_entropy": (
+        "C.margin_cross_entropy(f32(4, 5), i64([[0], [1], [2], [3]]), False, 0, 0, 1, 1.0, 0.5, "
+        "0.0, 64.0)"
+    ),
     "cudnn_lstm": (
         "C.cudnn_lstm(f32(3, 2, 4), f32(1, 2, 5), f32(1, 2, 5), None, "
         "[f32(20, 4), f32(20, 5), f32(20), f32(20)], None, 0.0, False, 5, 1, True, 0)"
