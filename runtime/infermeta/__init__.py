@@ -40,6 +40,7 @@ from phiops.runtime.infermeta import (
     search24,
     train24,
     detect24,
+    dgrad24,
 
     seq24,
     legacy24,
@@ -111,6 +112,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         basic24,
+        dgrad24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
