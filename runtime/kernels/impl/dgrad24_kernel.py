@@ -394,8 +394,10 @@ def instance_norm_double_grad_kernel(
         True,
     )
     scale_grad = None
-    if fwd_scale is not None and ctx.wants(1):
-        scale_grad = scale_terms.sum(axis=(0, 2)).astype(fwd_scale.dtype, copy=False)
+    if ctx.wants(1):
+        # the gradient of the scale of ones an absent fwd_scale stands for, as PaddlePaddle's
+        scale_dtype = x.dtype if fwd_scale is None else fwd_scale.dtype
+        scale_grad = scale_terms.sum(axis=(0, 2)).astype(scale_dtype, copy=False)
     return (
         x_grad.reshape(x.shape) if ctx.wants(0) else None,
         scale_grad,
