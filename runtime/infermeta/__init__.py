@@ -43,6 +43,8 @@ from phiops.runtime.infermeta import (
     detect24,
     sample24,
 
+    dgrad24,
+
     seq24,
 
     lod24,
@@ -129,6 +131,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         loss24b,
+
+        dgrad24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

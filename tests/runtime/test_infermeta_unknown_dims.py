@@ -1720,6 +1720,22 @@ MISMATCHES.update(
     {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
 )
 
+# the dgrad24 double grads of issue 24 (runtime/infermeta/dgrad24.py)
+CASES["instance_norm_double_grad_infer_meta"] = [
+    Case(
+        (t(2, 3, 4), t(3), t(6), t(6), t(2, 3, 4), t(2, 3, 4), t(3), t(3)), (1e-5,), (0, 0, 0)
+    ),
+    Case(
+        (t(2, 3, 4), None, t(6), t(6), t(2, 3, 4), None, None, None),
+        (1e-5,),
+        (0, 0, 0),
+        label="absent",
+    ),
+]
+MISMATCHES["instance_norm_double_grad_infer_meta"] = Case(
+    (t(2, 3, 4), t(3), t(6), t(6), t(2, 3, 5), None, None, None), (1e-5,), (0, 0, 0)
+)
+
 # the loss24b ops of issue 24 (runtime/infermeta/loss24b.py)
 CASES.update(
     {

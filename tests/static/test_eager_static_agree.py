@@ -619,6 +619,42 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the dgrad24 double grads (issue 24)
+ARGUMENTS.update(
+    {
+        "pad_double_grad": lambda f, t: [t((2, 3), "float32"), [1, 0, 0, 2], 0.0],
+        "pad3d_double_grad": lambda f, t: [
+            t((1, 2, 3, 3, 3), "float32"), [1, 1, 1, 1, 1, 1], "constant", 0.0, "NCDHW"
+        ],
+        "pool2d_double_grad": lambda f, t: [
+            *[t((2, 3, 6, 6), "float32"), t((2, 3, 6, 6), "float32")],
+            *[[2, 2], [2, 2], [0, 0], False, True, "NCHW", "avg", False, False, "EXPLICIT"],
+        ],
+        "conv2d_grad_grad": lambda f, t: [
+            *[t((2, 3, 8, 8), "float32"), t((4, 3, 3, 3), "float32"), t((2, 4, 6, 6), "float32")],
+            *[t((2, 3, 8, 8), "float32"), t((4, 3, 3, 3), "float32")],
+            *[[1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"],
+        ],
+        "conv3d_double_grad": lambda f, t: [
+            *[t((2, 3, 4, 4, 4), "float32"), t((2, 3, 2, 2, 2), "float32")],
+            *[t((2, 2, 3, 3, 3), "float32"), t((2, 3, 4, 4, 4), "float32")],
+            *[t((2, 3, 2, 2, 2), "float32"), [1, 1, 1], [0, 0, 0], "EXPLICIT", 1, [1, 1, 1]],
+            "NCDHW",
+        ],
+        "batch_norm_double_grad": lambda f, t: [
+            *[t((2, 3, 4, 4), "float32"), *[t((3,), "float32") for _ in range(5)]],
+            *[t((2, 3, 4, 4), "float32"), t((2, 3, 4, 4), "float32")],
+            *[t((3,), "float32"), t((3,), "float32"), 0.9, 1e-5, "NCHW", False, False, False],
+        ],
+        "instance_norm_double_grad": lambda f, t: [
+            *[t((2, 3, 4), "float32"), t((3,), "float32"), t((6,), "float32"), t((6,), "float32")],
+            *[t((2, 3, 4), "float32"), t((2, 3, 4), "float32"), t((3,), "float32")],
+            t((3,), "float32"),
+            1e-5,
+        ],
+    }
+)  # fmt: skip
+
 # the loss24b ops of issue 24
 ARGUMENTS.update(
     {
