@@ -1352,65 +1352,6 @@ MISMATCHES["accuracy_infer_meta"] = Case(
     (t(5, 2), t(5, 2, dtype=I64), t(4, 1, dtype=I64)), (), (0, 0, 0)
 )
 
-ALL_CASES = [
-    pytest.param(name, case, id=f"{name}-{case.label or i}")
-    for name, cases in CASES.items()
-    for i, case in enumerate(cases)
-]
-
-
-def test_every_infer_meta_function_has_an_unknown_dims_case() -> None:
-    missing = sorted(set(INFER_META_FUNCTIONS) - set(CASES))
-    assert not missing, f"add a CASES entry for {missing}"
-    assert set(CASES) <= set(INFER_META_FUNCTIONS)
-    assert set(MISMATCHES) <= set(CASES)
-
-
-# function -> (output index, the meta it has only while building a program): outputs that a
-# program types although the kernel leaves them unset, as PaddlePaddle's programs do
-COMPILE_TIME_ONLY = {"batch_norm_infer_meta": (5, ((-1,), DataType.UINT8))}  # reserve_space
-
-
-@pytest.mark.parametrize("name, case", ALL_CASES)
-def test_known_dims_infer_the_same_meta_at_compile_time_as_at_run_time(
-    name: str, case: Case
-) -> None:
-    compiled, ran = infer(name, case, COMPILE), infer(name, case, RUNTIME)
-    if name in COMPILE_TIME_ONLY:
-        index, meta = COMPILE_TIME_ONLY[name]
-        assert (compiled[index], ran[index]) == (meta, None)
-        compiled[index] = None
-    assert compiled == ran
-
-
-@pytest.mark.parametrize("name, case", ALL_CASES)
-def test_unknown_dims_propagate_to_the_outputs(name: str, case: Case) -> None:
-    concrete = infer(name, case, RUNTIME)
-    for where, variant in _unknown_variants(case):
-        inferred = infer(name, variant, COMPILE)
-        if name in COMPILE_TIME_ONLY:
-            index, meta = COMPILE_TIME_ONLY[name]
-            assert inferred[index] == meta
-            inferred[index] = None
-        assert _consistent(concrete, inferred), (where, variant.inputs, concrete, inferred)
-
-
-@pytest.mark.parametrize("name, case", [param for param in ALL_CASES if param.values[1].known])
-def test_extents_that_decide_an_output_rank_must_be_known_while_building_a_graph(
-    name: str, case: Case
-) -> None:
-    for index, dim in case.known:
-        variant = _with_unknown(Case(case.inputs, case.attrs, case.outputs), (index, None, dim))
-        with pytest.raises(InvalidArgumentError, match="must have a known (last dim|extent)"):
-            infer(name, variant, COMPILE)
-
-
-@pytest.mark.parametrize("name", sorted(MISMATCHES))
-def test_known_extents_that_disagree_are_rejected_while_building_a_graph(name: str) -> None:
-    with pytest.raises(InvalidArgumentError):
-        infer(name, MISMATCHES[name], COMPILE)
-
-
 def test_an_unknown_extent_is_taken_from_the_other_operand_where_known() -> None:
     [(dims, _)] = infer("elementwise_infer_meta", Case((t(-1, 3), t(4, 3))), COMPILE)
     assert dims == (4, 3)
@@ -1844,3 +1785,65 @@ MISMATCHES.update(
         "sequence_conv_infer_meta": Case((t(7, 3), t(3, 3), t(9, 2)), (3, True, -1, 1)),
     }
 )
+
+
+# -- the parametrized tests, at the end so that every CASES and MISMATCHES entry above (the
+# families append theirs) is collected --------------------------------------------------------
+
+ALL_CASES = [
+    pytest.param(name, case, id=f"{name}-{case.label or i}")
+    for name, cases in CASES.items()
+    for i, case in enumerate(cases)
+]
+
+
+def test_every_infer_meta_function_has_an_unknown_dims_case() -> None:
+    missing = sorted(set(INFER_META_FUNCTIONS) - set(CASES))
+    assert not missing, f"add a CASES entry for {missing}"
+    assert set(CASES) <= set(INFER_META_FUNCTIONS)
+    assert set(MISMATCHES) <= set(CASES)
+
+
+# function -> (output index, the meta it has only while building a program): outputs that a
+# program types although the kernel leaves them unset, as PaddlePaddle's programs do
+COMPILE_TIME_ONLY = {"batch_norm_infer_meta": (5, ((-1,), DataType.UINT8))}  # reserve_space
+
+
+@pytest.mark.parametrize("name, case", ALL_CASES)
+def test_known_dims_infer_the_same_meta_at_compile_time_as_at_run_time(
+    name: str, case: Case
+) -> None:
+    compiled, ran = infer(name, case, COMPILE), infer(name, case, RUNTIME)
+    if name in COMPILE_TIME_ONLY:
+        index, meta = COMPILE_TIME_ONLY[name]
+        assert (compiled[index], ran[index]) == (meta, None)
+        compiled[index] = None
+    assert compiled == ran
+
+
+@pytest.mark.parametrize("name, case", ALL_CASES)
+def test_unknown_dims_propagate_to_the_outputs(name: str, case: Case) -> None:
+    concrete = infer(name, case, RUNTIME)
+    for where, variant in _unknown_variants(case):
+        inferred = infer(name, variant, COMPILE)
+        if name in COMPILE_TIME_ONLY:
+            index, meta = COMPILE_TIME_ONLY[name]
+            assert inferred[index] == meta
+            inferred[index] = None
+        assert _consistent(concrete, inferred), (where, variant.inputs, concrete, inferred)
+
+
+@pytest.mark.parametrize("name, case", [param for param in ALL_CASES if param.values[1].known])
+def test_extents_that_decide_an_output_rank_must_be_known_while_building_a_graph(
+    name: str, case: Case
+) -> None:
+    for index, dim in case.known:
+        variant = _with_unknown(Case(case.inputs, case.attrs, case.outputs), (index, None, dim))
+        with pytest.raises(InvalidArgumentError, match="must have a known (last dim|extent)"):
+            infer(name, variant, COMPILE)
+
+
+@pytest.mark.parametrize("name", sorted(MISMATCHES))
+def test_known_extents_that_disagree_are_rejected_while_building_a_graph(name: str) -> None:
+    with pytest.raises(InvalidArgumentError):
+        infer(name, MISMATCHES[name], COMPILE)
