@@ -30,6 +30,7 @@ from phiops.runtime.infermeta import (
     math3,
     vision,
     multiary,
+    nan24,
     normup,
     nullary,
     quant24,
@@ -111,6 +112,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         basic24,
+
+        nan24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
