@@ -650,6 +650,10 @@ CASES = CASES + VIEW24_CASES
 
 CASES = CASES + GRAPH24_CASES
 
+from tests.autograd.cases_nan24 import NAN24_CASES  # noqa: E402
+
+CASES = CASES + NAN24_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

@@ -1352,6 +1352,14 @@ MISMATCHES["accuracy_infer_meta"] = Case(
     (t(5, 2), t(5, 2, dtype=I64), t(4, 1, dtype=I64)), (), (0, 0, 0)
 )
 
+# the nan24 ops of issue 24 (runtime/infermeta/nan24.py)
+CASES["check_numerics_infer_meta"] = [Case((t(2, 3),), ("op", "x", 0, -1, ""), (0, 0))]
+CASES["reduce_as_infer_meta"] = [
+    Case((t(2, 3, 4), t(3, 1)), (), (0,), label="lead-and-ones"),
+    Case((t(2, 3), t(2, 3, dtype=I64)), (), (0,), label="same"),
+]
+MISMATCHES["reduce_as_infer_meta"] = Case((t(2, 3, 4), t(2, 4)), (), (0,))
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()
