@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from phiops.runtime import flags
+from phiops.runtime import flags, runtime_flags  # noqa: F401 (runtime_flags defines check_nan_inf)
 from phiops.runtime.comm import COMM_CONTEXTS
 from phiops.runtime.comm.local import LocalCommContext
 from phiops.runtime.device import gpu_available

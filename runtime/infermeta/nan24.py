@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.infermeta.dims import extents_match, set_output
+from phiops.runtime.infermeta.dims import UNKNOWN, extents_match, numel, set_output
 from phiops.runtime.tensor.meta_tensor import MetaConfig, MetaTensor
 
-__all__ = ["check_numerics_infer_meta", "reduce_as_infer_meta"]
+__all__ = [
+    "check_numerics_infer_meta",
+    "reduce_as_infer_meta",
+    "coalesce_tensor_infer_meta",
+    "coalesced_length",
+]
 
 _RUNTIME = MetaConfig()
 
@@ -53,3 +58,66 @@ def reduce_as_infer_meta(
         )
     dtype = DataType.INT64 if x.dtype in (DataType.BOOL, DataType.INT32) else x.dtype
     set_output(out, target_dims, dtype, x)
+
+
+# PaddlePaddle's CPU chunk size (CpuMinChunkSize), the alignment coalesce_tensor takes when
+# align_size is not positive
+DEFAULT_ALIGNMENT = 4096
+
+
+def coalesced_length(count: int, use_align: bool, align_size: int, size_of_dtype: int) -> int:
+    """The elements coalesce_tensor gives a tensor of ``count`` elements: its bytes rounded up
+    to the alignment, divided by the element size, as PHI's ``Alignment``."""
+    if not use_align:
+        return count
+    alignment = align_size if align_size > 0 else DEFAULT_ALIGNMENT
+    size = count * size_of_dtype
+    return (size + (-size) % alignment) // size_of_dtype
+
+
+def coalesce_tensor_infer_meta(
+    input: list[MetaTensor],
+    dtype: DataType,
+    copy_data: bool,
+    set_constant: bool,
+    persist_output: bool,
+    constant: float,
+    use_align: bool,
+    align_size: int,
+    size_of_dtype: int,
+    concated_shapes: tuple[int, ...],
+    concated_ranks: tuple[int, ...],
+    output: list[MetaTensor],
+    fused_output: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """Each output like its input; fused_output 1-D of dtype, the inputs' aligned lengths
+    added; every input of dtype and not empty, size_of_dtype -1 or positive."""
+    if not input:
+        raise InvalidArgumentError("argument 'input' must hold at least one tensor, got an empty list")
+    if size_of_dtype != -1 and size_of_dtype <= 0:
+        raise InvalidArgumentError(
+            f"argument 'size_of_dtype' must be -1 (dtype's size) or a positive byte count, got "
+            f"{size_of_dtype}"
+        )
+    element_size = size_of_dtype if size_of_dtype > 0 else dtype.numpy_dtype.itemsize
+    total = 0
+    for position, tensor in enumerate(input):
+        if tensor.dtype != dtype:
+            raise InvalidArgumentError(
+                f"argument 'input' must hold tensors of dtype {dtype.name.lower()} (the buffer's), "
+                f"got {tensor.dtype.name.lower()} for input[{position}]"
+            )
+        count = numel(tensor.dims)
+        if count == 0:
+            raise InvalidArgumentError(
+                f"argument 'input' must hold tensors with elements, got dims "
+                f"{list(tensor.dims)} for input[{position}]"
+            )
+        if total != UNKNOWN:
+            total = UNKNOWN if count < 0 else total + coalesced_length(
+                count, use_align, align_size, element_size
+            )
+    for tensor, out in zip(input, output):
+        set_output(out, tensor.dims, dtype, tensor)
+    set_output(fused_output, (total,), dtype, input[0])

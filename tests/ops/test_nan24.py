@@ -278,3 +278,87 @@ def test_reduce_as_grad_broadcasts_out_grad_to_x(dtype: DataType) -> None:
     )
     np.testing.assert_array_equal(grad.numpy(), np.broadcast_to(out_grad, (2, 3)))
     assert grad.numpy().dtype == x.dtype
+
+
+# -- coalesce_tensor --------------------------------------------------------------------------
+
+
+def ref_coalesce(arrays, kind, copy_data, set_constant, constant, use_align, align, size):
+    """PHI's layout: each array at an offset rounded up to ``align`` bytes (4096 when not
+    positive), in elements of ``size`` bytes (dtype's when -1)."""
+    size = size if size > 0 else np.dtype(kind).itemsize
+    align = align if align > 0 else 4096
+    lengths = [
+        -(-a.size * size // align) * align // size if use_align else a.size for a in arrays
+    ]
+    fused = np.zeros(sum(lengths), kind)
+    if not copy_data and set_constant:
+        fused[:] = np.float32(constant).astype(kind)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int)
+    if copy_data:
+        for a, offset in zip(arrays, offsets):
+            fused[offset : offset + a.size] = a.ravel()
+    return [fused[o : o + a.size].reshape(a.shape) for a, o in zip(arrays, offsets)], fused
+
+
+@op_test("coalesce_tensor", kind="dtypes")
+@pytest.mark.parametrize("dtype", cpu_dtypes("coalesce_tensor"), ids=lambda d: d.name.lower())
+@pytest.mark.parametrize(
+    "layout", [(False, -1, -1), (True, -1, -1), (True, 64, -1), (True, 16, 2)],
+    ids=["packed", "default-align", "align-64", "size-of-dtype-2"],
+)  # fmt: skip
+def test_coalesce_tensor_copies_into_an_aligned_buffer(dtype: DataType, layout) -> None:
+    arrays = [sample((2, 3), dtype, seed=1), sample((5,), dtype, seed=2), sample((), dtype, seed=3)]
+    outs, fused = C.coalesce_tensor(
+        [phiops.to_tensor(a) for a in arrays], dtype, True, False, False, 0.0, *layout, [], []
+    )
+    want_outs, want_fused = ref_coalesce(arrays, dtype.numpy_dtype, True, False, 0.0, *layout)
+    np.testing.assert_array_equal(fused.numpy(), want_fused)
+    for out, want in zip(outs, want_outs):
+        assert out.shape == list(want.shape)
+        np.testing.assert_array_equal(out.numpy(), want)
+
+
+@op_test("coalesce_tensor", kind="edge")
+@pytest.mark.parametrize("dtype, constant, want", [("float64", 2.7, np.float32(2.7)), ("int32", -2.7, -2)])
+def test_coalesce_tensor_sets_a_float32_constant_truncated_to_dtype(dtype, constant, want) -> None:
+    x = phiops.to_tensor(np.ones(3, dtype))
+    outs, fused = C.coalesce_tensor([x], dtype, False, True, False, constant, True, 8, -1, [], [])
+    assert fused.shape == [4 if dtype == "int32" else 3]
+    assert fused.numpy().tolist() == [float(want) if dtype == "float64" else want] * fused.shape[0]
+
+
+@op_test("coalesce_tensor", kind="edge")
+def test_coalesce_tensor_outputs_are_views_of_the_buffer() -> None:
+    x = phiops.to_tensor(np.arange(4.0, dtype=np.float32).reshape(2, 2))
+    outs, fused = C.coalesce_tensor([x, x], "float32", True, False, False, 0.0, False, -1, -1, [], [])
+    assert fused.numpy().tolist() == [0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]
+    fused.scale_(2.0)
+    fused[5] = 50.0
+    assert outs[0].numpy().tolist() == [[0.0, 2.0], [4.0, 6.0]]
+    assert outs[1].numpy().tolist() == [[0.0, 50.0], [4.0, 6.0]]
+    assert x.numpy().tolist() == [[0.0, 1.0], [2.0, 3.0]]
+
+
+@op_test("coalesce_tensor", kind="edge")
+def test_coalesce_tensor_copies_a_strided_input_in_order() -> None:
+    base = np.arange(6.0).reshape(2, 3)
+    outs, fused = C.coalesce_tensor(
+        [phiops.to_tensor(base).T], "float64", True, False, False, 0.0, False, -1, -1, [], []
+    )
+    assert fused.numpy().tolist() == base.T.ravel().tolist()
+    assert outs[0].shape == [3, 2]
+
+
+@op_test("coalesce_tensor", kind="edge")
+@pytest.mark.parametrize(
+    "inputs, dtype, size_of_dtype, message",
+    [([], "float32", -1, "at least one tensor"), ([np.ones(2, "float64")], "float32", -1, "dtype float32"),
+     ([np.ones(2, "float32"), np.ones((0, 2), "float32")], "float32", -1, r"input\[1\]"),
+     ([np.ones(2, "float32")], "float32", 0, "size_of_dtype")],
+    ids=["none", "dtype", "empty", "size-of-dtype"],
+)  # fmt: skip
+def test_coalesce_tensor_refuses_bad_input(inputs, dtype, size_of_dtype, message) -> None:
+    tensors = [phiops.to_tensor(a) for a in inputs]
+    with pytest.raises(InvalidArgumentError, match=f"coalesce_tensor.*{message}"):
+        C.coalesce_tensor(tensors, dtype, True, False, False, 0.0, True, -1, size_of_dtype, [], [])

@@ -1,7 +1,8 @@
 """Parity of the nan24 ops with PaddlePaddle 3.3.1, without PaddlePaddle: the outputs (dtype,
 shape, values), recorded gradients and, for the flag ops, FLAGS_check_nan_inf after the forward
 and the backward call, of every case tests/tools/make_nan24_fixtures.py recorded into
-tests/data/nan24/paddle_3_3_1.json, exactly (NaN where PaddlePaddle has NaN)."""
+tests/data/nan24/paddle_3_3_1.json, exactly (NaN where PaddlePaddle has NaN; dtype and dims only
+for a coalesce_tensor buffer with unfilled padding)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ def assert_matches(got: dict, want: dict) -> None:
     assert len(got["outs"]) == len(want["outs"])
     for mine, theirs in zip(got["outs"], want["outs"]):
         assert (mine["dtype"], mine["shape"]) == (theirs["dtype"], theirs["shape"])
+        if theirs["values"] is None:  # a buffer whose padding 3.3.1 leaves as allocated
+            continue
         np.testing.assert_array_equal(
             as_numpy(mine["values"], theirs["dtype"]), as_numpy(theirs["values"], theirs["dtype"])
         )

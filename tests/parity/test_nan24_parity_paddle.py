@@ -67,3 +67,13 @@ def test_reduce_as_refuses_what_paddle_refuses(target: list[int]) -> None:
     for lib in (phiops, paddle):
         with pytest.raises(ValueError):
             lib.reduce_as(lib.ones([1, 3]), lib.zeros(target))
+
+
+@pytest.mark.parametrize("shapes", [[[0]], [[2], [0, 3]]], ids=["only-empty", "second-empty"])
+def test_coalesce_tensor_refuses_an_empty_tensor_as_paddle_does(shapes) -> None:
+    for lib in (phiops, paddle):
+        tensors = [lib.zeros(shape) for shape in shapes]
+        with pytest.raises(ValueError):
+            lib._C_ops.coalesce_tensor(
+                tensors, "float32", True, False, False, 0.0, True, -1, -1, [], []
+            )

@@ -6,7 +6,11 @@ tensors and a long float32 vector whose in-order mean shows the summation order;
 enable_check_model_nan_inf and disable_check_model_nan_inf's outputs, gradients and the value
 of FLAGS_check_nan_inf after the forward and after the backward call; reduce_as for every
 registered dtype (bool and int32 into int64, int8 wrapping) over leading axes, size-1 axes, to
-0-D and from empty tensors, with gradients for the floating ones.
+0-D and from empty tensors, with gradients for the floating ones; coalesce_tensor's views and
+buffer for each dtype, packed, aligned to the default 4096 bytes, to align_size and with a
+size_of_dtype of its own, copying the inputs or setting a constant (3.3.1 leaves the padding
+as allocated: of a buffer with padding that no constant fills, only dtype and dims are
+recorded).
 
 A case is tests/tools/make_quant24_fixtures.py's (``case`` is reused): the op, its tensor
 inputs, its arguments (``"$x"`` for input ``x``), the outputs to record and whether to record
@@ -140,6 +144,36 @@ def reduce_as_cases() -> dict[str, dict[str, Any]]:
     return out
 
 
+def coalesce_tensor_cases() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    layouts = {
+        "packed": (False, -1, -1),
+        "default-align": (True, -1, -1),
+        "align-64": (True, 64, -1),
+        "align-16-size-2": (True, 16, 2),
+        "align-8": (True, 8, -1),
+    }
+    for dtype in ("float32", "float64", "int32"):
+        inputs = [
+            tensor("a", [float(i) for i in range(6)], [2, 3], dtype, False),
+            tensor("b", [10.0 + i for i in range(5)], [5], dtype, False),
+            tensor("c", [-3.0], [], dtype, False),
+        ]
+        for label, (use_align, align_size, size_of_dtype) in layouts.items():
+            for fill, (copy_data, set_constant, constant) in {
+                "copy": (True, False, 0.0),
+                "constant": (False, True, -2.7),
+            }.items():
+                args = [["$a", "$b", "$c"], dtype, copy_data, set_constant, False, constant,
+                        use_align, align_size, size_of_dtype, [], []]  # fmt: skip
+                key = f"coalesce_tensor-{dtype}-{label}-{fill}"
+                padded = fill == "copy" and use_align
+                out[key] = case("coalesce_tensor", inputs, args, [0, 1])
+                if padded:
+                    out[key]["shapes_only"] = [1]
+    return out
+
+
 def _flag(lib: ModuleType) -> bool:
     return bool(lib.get_flags(["FLAGS_check_nan_inf"])["FLAGS_check_nan_inf"])
 
@@ -164,11 +198,12 @@ def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
             "fn": case["fn"],
             "outs": [
                 {
-                    "dtype": dtype_name(outs[i].dtype),
-                    "shape": list(outs[i].shape),
-                    "values": to_json(_numpy(outs[i])),
+                    "dtype": dtype_name(out.dtype),
+                    "shape": list(out.shape),
+                    "values": None if i in case.get("shapes_only", ()) else to_json(_numpy(out)),
                 }
                 for i in case["record"]
+                for out in (outs[i] if isinstance(outs[i], list) else [outs[i]])
             ],
             "grads": {},
         }
@@ -187,7 +222,12 @@ def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
 
 
 def cases() -> dict[str, dict[str, Any]]:
-    return {**check_numerics_cases(), **check_model_nan_inf_cases(), **reduce_as_cases()}
+    return {
+        **check_numerics_cases(),
+        **check_model_nan_inf_cases(),
+        **reduce_as_cases(),
+        **coalesce_tensor_cases(),
+    }
 
 
 def main() -> None:

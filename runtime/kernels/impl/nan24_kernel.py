@@ -17,6 +17,11 @@ dtypes PaddlePaddle 3.3.1 registers on CPU, with PHI's semantics:
 - reduce_as (paddle/phi/kernels/cpu/reduce_as_kernel.cc): the sum of x over its leading axes
   that target lacks and over the axes where target has extent 1, bool and int32 into int64,
   other integers wrapping in their own dtype, float16 and bfloat16 summed in float32.
+- coalesce_tensor (paddle/phi/kernels/coalesce_tensor_kernel.cc; int32, float32, float64): one
+  1-D buffer holding each input at an offset rounded up to the alignment (align_size bytes, or
+  PaddlePaddle's CPU chunk of 4096), the outputs views of it; copy_data copies the inputs in,
+  else set_constant fills the whole buffer with the float32 constant converted to dtype. What
+  neither writes is 0 here; 3.3.1 leaves it as allocated.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import numpy as np
 from phiops.runtime import flags
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import PreconditionNotMetError, ResourceExhaustedError
+from phiops.runtime.infermeta.nan24 import coalesced_length
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.registration import ALL_TYPES, register_kernel
 
@@ -181,3 +187,35 @@ def reduce_as_kernel(ctx: KernelContext, x: Array, target: Array) -> Array:
         summed = xp.sum(x.astype(np.float32), axis=axes, dtype=np.float32)
         return summed.astype(x.dtype).reshape(target.shape)
     return xp.sum(x, axis=axes, dtype=x.dtype).reshape(target.shape)
+
+
+@register_kernel("coalesce_tensor", dtypes=(D.INT32, D.FLOAT32, D.FLOAT64))
+def coalesce_tensor_kernel(
+    ctx: KernelContext,
+    input: list[Array],
+    dtype: DataType,
+    copy_data: bool,
+    set_constant: bool,
+    persist_output: bool,
+    constant: float,
+    use_align: bool,
+    align_size: int,
+    size_of_dtype: int,
+    concated_shapes: list[int],
+    concated_ranks: list[int],
+) -> tuple[list[Array], Array]:
+    xp = ctx.xp
+    kind = dtype.numpy_dtype
+    element_size = size_of_dtype if size_of_dtype > 0 else kind.itemsize
+    lengths = [coalesced_length(x.size, use_align, align_size, element_size) for x in input]
+    fused = xp.zeros(sum(lengths), dtype=kind)
+    if not copy_data and set_constant:
+        fused[...] = np.float32(constant).astype(kind)
+    views, offset = [], 0
+    for x, length in zip(input, lengths):
+        view = fused[offset : offset + x.size]
+        if copy_data:
+            view[...] = x.reshape(-1)
+        views.append(view.reshape(x.shape))
+        offset += length
+    return views, fused
