@@ -94,7 +94,9 @@ def coalesce_tensor_infer_meta(
     """Each output like its input; fused_output 1-D of dtype, the inputs' aligned lengths
     added; every input of dtype and not empty, size_of_dtype -1 or positive."""
     if not input:
-        raise InvalidArgumentError("argument 'input' must hold at least one tensor, got an empty list")
+        raise InvalidArgumentError(
+            "argument 'input' must hold at least one tensor, got an empty list"
+        )
     if size_of_dtype != -1 and size_of_dtype <= 0:
         raise InvalidArgumentError(
             f"argument 'size_of_dtype' must be -1 (dtype's size) or a positive byte count, got "
@@ -115,8 +117,10 @@ def coalesce_tensor_infer_meta(
                 f"{list(tensor.dims)} for input[{position}]"
             )
         if total != UNKNOWN:
-            total = UNKNOWN if count < 0 else total + coalesced_length(
-                count, use_align, align_size, element_size
+            total = (
+                UNKNOWN
+                if count < 0
+                else total + coalesced_length(count, use_align, align_size, element_size)
             )
     for tensor, out in zip(input, output):
         set_output(out, tensor.dims, dtype, tensor)

@@ -58,7 +58,9 @@ def ref_check_numerics(x: np.ndarray) -> tuple[list[int], list[float]]:
 
 @op_test("check_numerics", kind="dtypes")
 @pytest.mark.parametrize(
-    "dtype", [d for d in cpu_dtypes("check_numerics") if not d.is_complex], ids=lambda d: d.name.lower()
+    "dtype",
+    [d for d in cpu_dtypes("check_numerics") if not d.is_complex],
+    ids=lambda d: d.name.lower(),
 )
 def test_check_numerics_matches_numpy(dtype: DataType) -> None:
     x = sample((3, 5), dtype, seed=4, low=-50, high=50)
@@ -92,7 +94,10 @@ def test_check_numerics_edges_at_level_1(values: list[float], capsys) -> None:
     assert stats.numpy().tolist() == counts
     np.testing.assert_array_equal(out.numpy(), np.array(found, np.float32))
     bad = counts[0] + counts[1] > 0
-    assert ("[PRECISION] [ERROR] in [device=cpu, op=op, tensor=x, dtype=fp32]" in capsys.readouterr().out) == bad
+    assert (
+        "[PRECISION] [ERROR] in [device=cpu, op=op, tensor=x, dtype=fp32]"
+        in capsys.readouterr().out
+    ) == bad
 
 
 @op_test("check_numerics", kind="edge")
@@ -120,7 +125,10 @@ def test_check_numerics_levels_2_and_3_report_finite_tensors(capsys) -> None:
     C.check_numerics(phiops.to_tensor(np.array([1.0, 2.0], np.float32)), "op", "x", 2, -1, "")
     assert capsys.readouterr().out == ""
     C.check_numerics(phiops.to_tensor(np.array([7e4, 2.0], np.float32)), "op", "x", 2, -1, "")
-    assert "[PRECISION] in [device=cpu, op=op, tensor=x, dtype=fp32], numel=2, num_zero=0, max=7.000000e+04" in capsys.readouterr().out
+    assert (
+        "[PRECISION] in [device=cpu, op=op, tensor=x, dtype=fp32], numel=2, num_zero=0, max=7.000000e+04"
+        in capsys.readouterr().out
+    )
     C.check_numerics(phiops.to_tensor(np.array(3.0)), "op", "x", 3, -1, "")
     assert "max=3.000000e+00, min=3.000000e+00, mean=3.000000e+00" in capsys.readouterr().out
 
@@ -189,7 +197,10 @@ def test_the_gradients_copy_and_set_the_flag_back() -> None:
     (grad,) = phiops.grad([out * 3.0], [x])
     assert check_nan_inf() is False
     assert grad.numpy().tolist() == [3.0, 3.0]
-    assert phi_backward.disable_check_model_nan_inf_grad(phiops.ones([2]), 1).numpy().tolist() == [1.0, 1.0]
+    assert phi_backward.disable_check_model_nan_inf_grad(phiops.ones([2]), 1).numpy().tolist() == [
+        1.0,
+        1.0,
+    ]
     assert check_nan_inf() is True
 
 
@@ -237,7 +248,10 @@ def test_reduce_as_edges_and_gradient(shape, target) -> None:
     np.testing.assert_allclose(out.numpy(), ref_reduce_as(x, target), rtol=1e-15)
     upstream = np.arange(1.0, 1.0 + np.prod(target, dtype=int)).reshape(target)
     (grad,) = phiops.grad([out], [xt], grad_outputs=[phiops.to_tensor(upstream)])
-    np.testing.assert_array_equal(grad.numpy(), np.broadcast_to(upstream.reshape((1,) * (len(shape) - len(target)) + target), shape))
+    np.testing.assert_array_equal(
+        grad.numpy(),
+        np.broadcast_to(upstream.reshape((1,) * (len(shape) - len(target)) + target), shape),
+    )
 
 
 @op_test("reduce_as", kind="edge")
@@ -288,9 +302,7 @@ def ref_coalesce(arrays, kind, copy_data, set_constant, constant, use_align, ali
     positive), in elements of ``size`` bytes (dtype's when -1)."""
     size = size if size > 0 else np.dtype(kind).itemsize
     align = align if align > 0 else 4096
-    lengths = [
-        -(-a.size * size // align) * align // size if use_align else a.size for a in arrays
-    ]
+    lengths = [-(-a.size * size // align) * align // size if use_align else a.size for a in arrays]
     fused = np.zeros(sum(lengths), kind)
     if not copy_data and set_constant:
         fused[:] = np.float32(constant).astype(kind)
@@ -320,7 +332,9 @@ def test_coalesce_tensor_copies_into_an_aligned_buffer(dtype: DataType, layout) 
 
 
 @op_test("coalesce_tensor", kind="edge")
-@pytest.mark.parametrize("dtype, constant, want", [("float64", 2.7, np.float32(2.7)), ("int32", -2.7, -2)])
+@pytest.mark.parametrize(
+    "dtype, constant, want", [("float64", 2.7, np.float32(2.7)), ("int32", -2.7, -2)]
+)
 def test_coalesce_tensor_sets_a_float32_constant_truncated_to_dtype(dtype, constant, want) -> None:
     x = phiops.to_tensor(np.ones(3, dtype))
     outs, fused = C.coalesce_tensor([x], dtype, False, True, False, constant, True, 8, -1, [], [])
@@ -331,7 +345,9 @@ def test_coalesce_tensor_sets_a_float32_constant_truncated_to_dtype(dtype, const
 @op_test("coalesce_tensor", kind="edge")
 def test_coalesce_tensor_outputs_are_views_of_the_buffer() -> None:
     x = phiops.to_tensor(np.arange(4.0, dtype=np.float32).reshape(2, 2))
-    outs, fused = C.coalesce_tensor([x, x], "float32", True, False, False, 0.0, False, -1, -1, [], [])
+    outs, fused = C.coalesce_tensor(
+        [x, x], "float32", True, False, False, 0.0, False, -1, -1, [], []
+    )
     assert fused.numpy().tolist() == [0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]
     fused.scale_(2.0)
     fused[5] = 50.0
