@@ -31,6 +31,7 @@ from phiops.runtime.infermeta import (
     misc24,
     vision,
     multiary,
+    nan24,
     normup,
     nullary,
     quant24,
@@ -133,6 +134,9 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         loss24b,
 
         dgrad24,
+
+
+        nan24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -1790,6 +1790,18 @@ MISMATCHES.update(
 # -- the parametrized tests, at the end so that every CASES and MISMATCHES entry above (the
 # families append theirs) is collected --------------------------------------------------------
 
+# the nan24 ops of issue 24 (runtime/infermeta/nan24.py)
+CASES["check_numerics_infer_meta"] = [Case((t(2, 3),), ("op", "x", 0, -1, ""), (0, 0))]
+CASES["reduce_as_infer_meta"] = [
+    Case((t(2, 3, 4), t(3, 1)), (), (0,), label="lead-and-ones"),
+    Case((t(2, 3), t(2, 3, dtype=I64)), (), (0,), label="same"),
+]
+MISMATCHES["reduce_as_infer_meta"] = Case((t(2, 3, 4), t(2, 4)), (), (0,))
+CASES["coalesce_tensor_infer_meta"] = [
+    Case(([t(2, 3), t(5)],), (F32, True, False, False, 0.0, True, -1, -1, (), ()), (2, 0)),
+    Case(([t(4)],), (F32, False, True, False, 1.5, False, -1, -1, (), ()), (1, 0), label="packed"),
+]
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

@@ -619,6 +619,17 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+
+# the nan24 ops of issue 24: coalesce_tensor's buffer dtype, inputs copied, a 64-byte alignment
+ARGUMENTS.update(
+    {
+        "coalesce_tensor": lambda f, t: [
+            [t((2, 3), "float32"), t((5,), "float32")], "float32", True, False, False, 0.0,
+            True, 64, -1, [], [],
+        ],
+    }
+)  # fmt: skip
+
 # the dgrad24 double grads (issue 24)
 ARGUMENTS.update(
     {
