@@ -46,6 +46,7 @@ from phiops.runtime.infermeta import (
     ternary,
     unary,
     view24,
+    frame24,
 )
 
 __all__ = [
@@ -111,6 +112,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         basic24,
+
+        frame24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -650,6 +650,10 @@ CASES = CASES + VIEW24_CASES
 
 CASES = CASES + GRAPH24_CASES
 
+from tests.autograd.cases_frame24 import FRAME24_CASES  # noqa: E402
+
+CASES = CASES + FRAME24_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

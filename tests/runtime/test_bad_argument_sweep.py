@@ -598,3 +598,15 @@ _OVERRIDES.update(
         "einsum": {"equation": "ij,ij->ji"},
     }
 )
+
+
+# the frame24 framework ops of issue 24: a file to read, a permutation of the [2, 3] baseline
+from pathlib import Path  # noqa: E402
+
+_FRAME24_SAMPLE = str(Path(__file__).resolve().parents[1] / "data" / "frame24" / "sample.bin")
+_OVERRIDES.update(
+    {
+        "read_file": {"filename": _FRAME24_SAMPLE},
+        "trans_layout": {"perm": [1, 0]},
+    }
+)
