@@ -30,7 +30,7 @@ _PACKAGE_NAMES = frozenset("""
     OpInfo OpTraits OperatorInfo OutputInfo PD_OP_NAMES ParamAttr PhiError Place PlaceLike
     PreconditionNotMetError SCALAR_OPERAND_DTYPES SIGNATURES Scalar ScalarLike Sequence
     TENSOR_METHODS Tensor UnimplementedError annotations assign_inplace bool_ cat check_inplace
-    check_registry complex128 complex64 concatenate disable_static empty empty_like enable_grad
+    check_registry complex128 complex64 concatenate disable_static enable_grad
     enable_static float16 float32 float64 functools get_flags get_infer_meta grad
     in_dynamic_mode install_operators int16 int32 int64 int8 ir is_grad_enabled jit
     keyword_aliases load nn no_grad optimizer rand randn register_generated_mappings

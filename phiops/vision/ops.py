@@ -1,9 +1,10 @@
 """``phiops.vision.ops`` (``paddle.vision.ops``): nms, roi_align, roi_pool and the RoIAlign and
 RoIPool layers, yolo_box, prior_box, box_coder, matrix_nms, generate_proposals, psroi_pool and
 the PSRoIPool layer, with PaddlePaddle 3.3.1's signatures, over the ops of the same names
-(phiops._C_ops). yolo_loss (issue 24, legacy24) and distribute_fpn_proposals (issue 24, misc24)
-are here too. The rest of PaddlePaddle's module (deform_conv2d, read_file, decode_jpeg) is not
-here yet: their ops are not implemented."""
+(phiops._C_ops). yolo_loss (issue 24, legacy24), distribute_fpn_proposals (issue 24, misc24), and
+read_file and decode_jpeg (issue 24, frame24; decode_jpeg raises UnimplementedError, as 3.3.1's
+CPU kernel does) are here too. The rest of PaddlePaddle's module (deform_conv2d, DeformConv2D) is
+not here yet: its op deformable_conv is not implemented."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 
 import phiops.generated as _phi
 from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.nn.layer import Layer
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "PSRoIPool",
     "yolo_loss",
     "distribute_fpn_proposals",
+    "read_file",
+    "decode_jpeg",
 ]
 
 
@@ -445,3 +448,26 @@ def distribute_fpn_proposals(
         fpn_rois, rois_num, min_level, max_level, refer_level, refer_scale, pixel_offset
     )
     return multi_rois, restore_ind, rois_num_per_level
+
+
+def read_file(filename: str, name: str | None = None) -> Tensor:
+    """The bytes of the file ``filename``, as a 1-D uint8 tensor on the CPU (op read_file). A
+    missing file is a NotFoundError; a directory, FIFO or device an InvalidArgumentError."""
+    if not isinstance(filename, str):
+        raise InvalidArgumentError(
+            f"read_file(): argument 'filename' must be a str, got {type(filename).__name__}"
+        )
+    return _phi.read_file(filename, _phi.DataType.UINT8, _phi.CPUPlace())
+
+
+def decode_jpeg(x: Tensor, mode: str = "unchanged", name: str | None = None) -> Tensor:
+    """The [channels, height, width] uint8 image the JPEG bytes ``x`` (1-D uint8, as read_file
+    gives them) hold, with the channels ``mode`` asks for: 'unchanged', 'gray' or 'rgb'.
+    PaddlePaddle 3.3.1 decodes on a GPU only ("DecodeJpeg op only supports GPU now" on the
+    CPU); phiops has no decoder: every call is an UnimplementedError (the op decode_jpeg is not
+    in phiops's specs)."""
+    raise UnimplementedError(
+        "decode_jpeg(): decoding JPEG is not implemented: PaddlePaddle 3.3.1 decodes on a GPU "
+        'only (its CPU kernel raises "DecodeJpeg op only supports GPU now"), and phiops has '
+        "no decoder on any device"
+    )

@@ -56,6 +56,8 @@ from phiops.runtime.infermeta import (
     unary,
     view24,
     pool24,
+
+    frame24,
 )
 
 __all__ = [
@@ -137,6 +139,9 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         nan24,
+
+
+        frame24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -655,6 +655,10 @@ from tests.autograd.cases_pool24 import POOL24_CASES  # noqa: E402
 from tests.autograd.cases_misc24 import MISC24_CASES  # noqa: E402
 from tests.autograd.cases_loss24b import LOSS24B_CASES  # noqa: E402
 from tests.autograd.cases_nan24 import NAN24_CASES  # noqa: E402
+from tests.autograd.cases_frame24 import FRAME24_CASES  # noqa: E402
+
+CASES = CASES + FRAME24_CASES
+
 
 CASES = CASES + NAN24_CASES
 

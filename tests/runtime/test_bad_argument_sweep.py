@@ -600,6 +600,18 @@ _OVERRIDES.update(
 )
 
 
+# the frame24 framework ops of issue 24: a file to read, a permutation of the [2, 3] baseline
+from pathlib import Path  # noqa: E402
+
+_FRAME24_SAMPLE = str(Path(__file__).resolve().parents[1] / "data" / "frame24" / "sample.bin")
+_OVERRIDES.update(
+    {
+        "read_file": {"filename": _FRAME24_SAMPLE},
+        "trans_layout": {"perm": [1, 0]},
+    }
+)
+
+
 # the loss24b ops of issue 24: hsigmoid_loss's [N, D] x, int64 [N] label, [num_classes - 1, D] w;
 # class_center_sample's 1-D label, seeded
 _OVERRIDES.update(

@@ -1661,6 +1661,15 @@ MISMATCHES.update(
     {"einsum_raw_infer_meta": Case(([t(2, 3), t(4, 4)],), ("ij,jk->ik",), (0, 2, 2))}
 )
 
+# the frame24 framework ops of issue 24 (runtime/infermeta/frame24.py)
+CASES.update(
+    {
+        "share_data_infer_meta": [Case((t(2, 3),))],
+        "read_file_infer_meta": [Case((), ("image.jpg",))],
+        "trans_layout_grad_infer_meta": [Case((t(2, 3, 4), t(4, 2, 3)), ((2, 0, 1),))],
+    }
+)
+
 # the dgrad24 double grads of issue 24 (runtime/infermeta/dgrad24.py)
 CASES["instance_norm_double_grad_infer_meta"] = [
     Case(
