@@ -34,6 +34,7 @@ CALLS = {
         "C.margin_cross_entropy(f32(4, 5), i64([[0], [1], [2], [3]]), False, 0, 0, 1, 1.0, 0.5, "
         "0.0, 64.0)"
     ),
+    "decode_jpeg": "C.decode_jpeg(paddle.to_tensor(np.zeros([16], np.uint8)), 'unchanged', paddle.CPUPlace())",
     "cudnn_lstm": (
         "C.cudnn_lstm(f32(3, 2, 4), f32(1, 2, 5), f32(1, 2, 5), None, "
         "[f32(20, 4), f32(20, 5), f32(20), f32(20)], None, 0.0, False, 5, 1, True, 0)"
