@@ -619,19 +619,6 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
-# the frame24 framework ops of issue 24: empty/empty_like leave their memory uninitialised (shapes
-# and dtypes are compared, as for the random ops); read_file reads the committed sample file
-from pathlib import Path  # noqa: E402
-
-_FRAME24_SAMPLE = str(Path(__file__).resolve().parents[1] / "data" / "frame24" / "sample.bin")
-RANDOM = RANDOM | frozenset({"empty", "empty_like"})
-ARGUMENTS.update(
-    {
-        "read_file": lambda f, t: [_FRAME24_SAMPLE, "uint8"],
-        "trans_layout": lambda f, t: [t((2, 3), "float32"), [1, 0]],
-        "trans_layout_grad": lambda f, t: [t((2, 3), "float32"), t((3, 2), "float32"), [1, 0]],
-    }
-)  # fmt: skip
 
 
 # the nan24 ops of issue 24: coalesce_tensor's buffer dtype, inputs copied, a 64-byte alignment
@@ -1421,5 +1408,19 @@ ARGUMENTS.update(
             _sequences(t((2, 3), "float32")), None, t((6, 4), "float32"), t((2, 4), "float32"),
             2, False, -1, 1,
         ],
+    }
+)  # fmt: skip
+
+# the frame24 framework ops of issue 24: empty/empty_like leave their memory uninitialised (shapes
+# and dtypes are compared, as for the random ops); read_file reads the committed sample file
+from pathlib import Path  # noqa: E402
+
+_FRAME24_SAMPLE = str(Path(__file__).resolve().parents[1] / "data" / "frame24" / "sample.bin")
+RANDOM = RANDOM | frozenset({"empty", "empty_like"})
+ARGUMENTS.update(
+    {
+        "read_file": lambda f, t: [_FRAME24_SAMPLE, "uint8"],
+        "trans_layout": lambda f, t: [t((2, 3), "float32"), [1, 0]],
+        "trans_layout_grad": lambda f, t: [t((2, 3), "float32"), t((3, 2), "float32"), [1, 0]],
     }
 )  # fmt: skip
