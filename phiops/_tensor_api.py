@@ -1141,15 +1141,6 @@ def take_along_dim(
 # -- aliases, constants and dtypes PaddlePaddle 3.3.1 exports --------------------------------------
 
 
-def _alias(target: str, name: str) -> Any:
-    def function(*args: Any, **kwargs: Any) -> Any:
-        return getattr(_paddle(), target)(*args, **kwargs)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"``paddle.{target}`` under PaddlePaddle 3.3.1's alias ``{name}``."
-    return function
-
-
 def eq(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
     """``paddle.equal``."""
     return _paddle().equal(x, y, out=out)

@@ -3,13 +3,13 @@ initializers TruncatedNormal, Orthogonal, Dirac, Bilinear and Assign, ``calculat
 ``set_global_initializer``, for tests/nn/test_init25_initializers.py (no paddle).
 
 Each eager case seeds with ``paddle.seed(SEED)`` and makes one layer; its key holds the weight
-(``CASES`` below, in order). ``static_tn`` / ``static_orth``: the weights a static program's
+(tests/nn/init25_cases.py). ``static_tn`` / ``static_orth``: the weights a static program's
 startup makes after ``paddle.seed(SEED)``. ``gain_<name>``: ``calculate_gain(name)``;
 ``gain_leaky_relu_0.2``: with param 0.2. ``global_w`` / ``global_b``: a Linear(2, 3) under
 ``set_global_initializer(Constant(0.5), Constant(0.25))``; ``global_attr_w``: one whose
 weight_attr is Constant(2.0) under the same.
 
-Run from the repository root: ``/work/paddle-venv/bin/python tests/tools/make_init25_fixtures.py``.
+Run from the repository root: ``PYTHONPATH=$PWD /work/paddle-venv/bin/python tests/tools/make_init25_fixtures.py``.
 """
 
 from __future__ import annotations
@@ -19,35 +19,11 @@ from pathlib import Path
 import numpy as np
 import paddle
 
+from tests.nn.init25_cases import SEED, cases
+
 OUT = Path(__file__).resolve().parents[1] / "data" / "init25" / "initializers.npz"
-SEED = 11
 I = paddle.nn.initializer
 nn = paddle.nn
-
-class _Weight(nn.Layer):
-    def __init__(self, shape: list[int], dtype: str, init: I.Initializer) -> None:
-        super().__init__()
-        self.weight = self.create_parameter(shape, dtype=dtype, default_initializer=init)
-
-
-# key -> a function making the layer (under paddle.seed(SEED)); its .weight is recorded
-CASES = {
-    "tn_linear": lambda: nn.Linear(5, 7, weight_attr=I.TruncatedNormal(0.1, 0.5, -0.5, 1.0)),
-    "tn_conv_default": lambda: nn.Conv2D(3, 4, 3, weight_attr=I.TruncatedNormal()),
-    "tn_float64": lambda: _Weight([6, 3], "float64", I.TruncatedNormal(std=2.0)),
-    "orth_wide": lambda: nn.Linear(4, 6, weight_attr=I.Orthogonal()),
-    "orth_tall": lambda: nn.Linear(6, 4, weight_attr=I.Orthogonal(gain=2.0)),
-    "orth_conv": lambda: nn.Conv2D(2, 4, 3, weight_attr=I.Orthogonal()),
-    "dirac_conv2d": lambda: nn.Conv2D(4, 6, 3, groups=2, weight_attr=I.Dirac(groups=2)),
-    "dirac_conv1d": lambda: nn.Conv1D(3, 2, 5, weight_attr=I.Dirac()),
-    "dirac_conv3d": lambda: nn.Conv3D(2, 3, 3, weight_attr=I.Dirac()),
-    "bilinear_4": lambda: nn.Conv2DTranspose(3, 3, 4, weight_attr=I.Bilinear()),
-    "bilinear_3": lambda: nn.Conv2DTranspose(2, 1, 3, weight_attr=I.Bilinear()),
-    "assign_list": lambda: nn.Linear(2, 3, weight_attr=I.Assign([[1, 2, 3], [4, 5, 6]])),
-    "assign_numpy": lambda: nn.Linear(
-        3, 2, weight_attr=I.Assign(np.arange(6, dtype="float64").reshape(3, 2) / 7)
-    ),
-}
 
 GAINS = (
     "sigmoid linear conv1d conv2d conv3d conv1d_transpose conv_transpose1d conv2d_transpose "
@@ -57,7 +33,7 @@ GAINS = (
 
 def main() -> None:
     out: dict[str, np.ndarray] = {}
-    for key, make in CASES.items():
+    for key, make in cases(paddle).items():
         paddle.seed(SEED)
         out[key] = make().weight.numpy()
     for name in GAINS:
