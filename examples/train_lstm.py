@@ -1,5 +1,5 @@
-"""Train an LSTM sequence classifier on synthetic variable-length sequences with phi.io and
-phi.nn.LSTM.
+"""Train an LSTM sequence classifier on synthetic variable-length sequences with phi.io,
+phi.nn.LSTM and phi.Model.fit.
 
     python examples/train_lstm.py [--epochs 6] [--batch-size 64] [--hidden 32] [--seed 0]
 
@@ -8,8 +8,9 @@ padding filled with large noise; its class is the feature whose sum over the val
 largest. The model reads the padded batch with ``sequence_length`` (so the padding cannot reach
 its final state), and classifies the LSTM's final hidden state with a Linear layer. Written as a
 PaddlePaddle user writes it (a ``paddle.io.Dataset`` and ``DataLoader``, ``nn.LSTM``,
-``CrossEntropyLoss``, ``Adam``); prints the loss per epoch and the test accuracy at the end
-(above 0.9 after the default 6 epochs, a few seconds of CPU).
+``paddle.Model`` prepared with ``Adam``, ``CrossEntropyLoss`` and ``Accuracy``, then ``fit`` and
+``evaluate``); prints the loss per epoch and the test accuracy at the end (above 0.9 after the
+default 6 epochs, a few seconds of CPU).
 """
 
 from __future__ import annotations
@@ -58,16 +59,17 @@ class SequenceClassifier(nn.Layer):
         return self.head(h[-1])
 
 
-def evaluate(model: nn.Layer, loader: DataLoader) -> float:
-    model.eval()
-    correct = total = 0
-    with paddle.no_grad():
-        for x, lengths, labels in loader:
-            predicted = model(x, lengths).argmax(1).numpy()
-            correct += int((predicted == labels.numpy()).sum())
-            total += len(predicted)
-    model.train()
-    return correct / total
+class EpochLoss(paddle.callbacks.Callback):
+    """Prints ``epoch N  loss L``: the mean training loss of each epoch."""
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        self.losses: list[float] = []
+
+    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
+        self.losses.append(float(np.asarray(logs["loss"]).reshape(-1)[0]))
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        print(f"epoch {epoch + 1:3d}  loss {float(np.mean(self.losses)):.4f}")
 
 
 def main(argv: list[str] | None = None) -> float:
@@ -81,26 +83,26 @@ def main(argv: list[str] | None = None) -> float:
 
     paddle.seed(options.seed)
     train_loader = DataLoader(
-        PaddedSequences(2048, options.seed), batch_size=options.batch_size, shuffle=True,
+        PaddedSequences(2048, options.seed),
+        batch_size=options.batch_size,
+        shuffle=True,
         drop_last=True,
     )
     test_loader = DataLoader(PaddedSequences(512, options.seed + 1), batch_size=256)
-    model = SequenceClassifier(options.hidden, FEATURES)
-    loss_fn = nn.CrossEntropyLoss()
-    optimizer = paddle.optimizer.Adam(
-        learning_rate=options.learning_rate, parameters=model.parameters()
+    inputs = [
+        paddle.static.InputSpec([None, MAX_STEPS, FEATURES], "float32", "x"),
+        paddle.static.InputSpec([None], "int64", "lengths"),
+    ]
+    labels = [paddle.static.InputSpec([None], "int64", "label")]
+    model = paddle.Model(SequenceClassifier(options.hidden, FEATURES), inputs, labels)
+    model.prepare(
+        paddle.optimizer.Adam(learning_rate=options.learning_rate, parameters=model.parameters()),
+        nn.CrossEntropyLoss(),
+        paddle.metric.Accuracy(),
     )
     started = time.perf_counter()
-    for epoch in range(1, options.epochs + 1):
-        losses = []
-        for x, lengths, labels in train_loader:
-            loss = loss_fn(model(x, lengths), labels)
-            loss.backward()
-            optimizer.step()
-            optimizer.clear_grad()
-            losses.append(loss.item())
-        print(f"epoch {epoch:3d}  loss {float(np.mean(losses)):.4f}")
-    result = evaluate(model, test_loader)
+    model.fit(train_loader, epochs=options.epochs, verbose=0, callbacks=[EpochLoss()])
+    result = float(model.evaluate(test_loader, verbose=0)["acc"])
     print(
         f"test accuracy {result:.4f} ({len(test_loader.dataset)} samples, "
         f"{time.perf_counter() - started:.1f} s training)"
