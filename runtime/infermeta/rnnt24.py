@@ -38,7 +38,9 @@ def warprnnt_infer_meta(
         raise InvalidArgumentError(
             f"argument 'input' must be float32 or float64, got {input.dtype.name.lower()}"
         )
-    for axis, what in enumerate(("batch", "max_input_length", "max_label_length + 1", "num_classes")):
+    for axis, what in enumerate(
+        ("batch", "max_input_length", "max_label_length + 1", "num_classes")
+    ):
         if dims[axis] == 0:
             raise InvalidArgumentError(
                 f"argument 'input': its extent {axis} ({what}) must be greater than 0, got "

@@ -77,7 +77,11 @@ def rnnt_reference(x, labels, times, sizes, blank, lam=0.0):
         loss[b] = -ll
         for tt in range(T):
             for u in range(U):
-                after = 0.0 if (tt, u) == (T - 1, U - 1) else (beta[tt + 1, u] if tt + 1 < T else -np.inf)
+                after = (
+                    0.0
+                    if (tt, u) == (T - 1, U - 1)
+                    else (beta[tt + 1, u] if tt + 1 < T else -np.inf)
+                )
                 grad[b, tt, u, blank] = -np.exp(alpha[tt, u] + x[b, tt, u, blank] + after - ll)
                 if u < U - 1:
                     grad[b, tt, u, lab[u]] = -(1 + lam) * np.exp(

@@ -7,6 +7,4 @@ from __future__ import annotations
 
 from tests.parity.family import family_tests
 
-test_phiops_equals_paddle_live, test_the_recording_is_what_paddle_gives_now = family_tests(
-    "rnnt24"
-)
+test_phiops_equals_paddle_live, test_the_recording_is_what_paddle_gives_now = family_tests("rnnt24")

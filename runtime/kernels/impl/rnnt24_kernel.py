@@ -96,11 +96,9 @@ def rnnt_forward_backward(
     index = xp.broadcast_to(
         xp.maximum(labels, 0)[:, None, :, None], (batch, max_time, width - 1, 1)
     )
-    emit_lp = xp.concatenate(
-        [xp.take_along_axis(x[:, :, : width - 1], index, 3)[..., 0],
-         xp.full((batch, max_time, 1), -xp.inf)],
-        axis=2,
-    )  # [B, T, W]: emit_lp[b, t, u] = x[b, t, u, label[b, u]], -inf at u = W - 1  # fmt: skip
+    # [B, T, W]: emit_lp[b, t, u] = x[b, t, u, label[b, u]], -inf at u = W - 1 (no label left)
+    emitted = xp.take_along_axis(x[:, :, : width - 1], index, 3)[..., 0]
+    emit_lp = xp.concatenate([emitted, xp.full((batch, max_time, 1), -xp.inf)], axis=2)
 
     t_len = xp.asarray(times, dtype=xp.int64)
     u_len = xp.asarray(sizes, dtype=xp.int64)
@@ -132,9 +130,7 @@ def rnnt_forward_backward(
         to_t = xp.where(
             (ts + 1 < max_time)[None], beta[:, t_next, us] + blank_lp[:, ts, us], -xp.inf
         )
-        to_u = xp.where(
-            (us + 1 < width)[None], beta[:, ts, u_next] + emit_lp[:, ts, us], -xp.inf
-        )
+        to_u = xp.where((us + 1 < width)[None], beta[:, ts, u_next] + emit_lp[:, ts, us], -xp.inf)
         cell = xp.where(last[:, ts, us], blank_lp[:, ts, us], _logaddexp(xp, to_t, to_u))
         beta[:, ts, us] = xp.where(valid[:, ts, us], cell, -xp.inf)
 
