@@ -31,13 +31,14 @@ HingeEmbeddingLoss, KLDivLoss, NLLLoss, SmoothL1Loss (runtime/nn/losscum.py); th
 ParameterList and LayerDict (runtime/nn/containers.py); and the submodule ``utils``
 (``paddle.nn.utils``: clip_grad_norm_, clip_grad_value_, parameters_to_vector,
 vector_to_parameters, weight_norm, remove_weight_norm, spectral_norm; runtime/nn/utils.py); and
-SpectralNorm, the layer over the spectral_norm op (runtime/nn/misc24.py).
+SpectralNorm, the layer over the spectral_norm op (runtime/nn/misc24.py); RNNTLoss, the layer
+over the warprnnt op (runtime/nn/rnnt24.py).
 
 The pooling layers LPPool1D, LPPool2D (and their aliases LPPool1d, LPPool2d), FractionalMaxPool2D
 and FractionalMaxPool3D over the pool24 ops of issue 24 (runtime/nn/pool24.py).
 
 PaddlePaddle's ``paddle.nn`` has much that phiops lacks:
-RNNTLoss (its op warprnnt is missing), MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss, RMSNorm's
+MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss, RMSNorm's
 function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
 """
 
@@ -170,3 +171,7 @@ __all__ += list(_MISC24_LAYERS)
 from phiops.runtime.nn.loss24b import LAYER_NAMES as _LOSS24B_LAYERS, HSigmoidLoss  # noqa: E402
 
 __all__ += list(_LOSS24B_LAYERS)
+# the layer over the rnnt24 op warprnnt of issue 24 (runtime/nn/rnnt24.py)
+from phiops.runtime.nn.rnnt24 import LAYER_NAMES as _RNNT24_LAYERS, RNNTLoss  # noqa: E402
+
+__all__ += list(_RNNT24_LAYERS)

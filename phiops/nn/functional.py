@@ -27,13 +27,13 @@ square_error_cost, margin_ranking_loss, soft_margin_loss, multi_label_soft_margi
 cosine_embedding_loss, triplet_margin_loss, triplet_margin_with_distance_loss, multi_margin_loss,
 poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss, ctc_loss
 (runtime/nn/losses2.py), and hsigmoid_loss and class_center_sample
-(runtime/nn/loss24b.py).
+(runtime/nn/loss24b.py), and rnnt_loss over the op warprnnt (runtime/nn/rnnt24.py).
 
 The pooling functions lp_pool1d, lp_pool2d, fractional_max_pool2d and fractional_max_pool3d
 over the pool24 ops of issue 24 (runtime/nn/pool24.py).
 
-PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks: rnnt_loss (its op warprnnt
-is missing), multi_label_margin_loss, margin_cross_entropy (no CPU kernel in PaddlePaddle 3.3.1), rms_norm
+PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks:
+multi_label_margin_loss, margin_cross_entropy (no CPU kernel in PaddlePaddle 3.3.1), rms_norm
 and the fused attention functions
 (flash_attention, flashmask_attention, sparse_attention).
 """
@@ -284,3 +284,7 @@ from phiops.runtime.nn.loss24b import FUNCTIONAL_NAMES as _LOSS24B_NAMES  # noqa
 from phiops.runtime.nn.loss24b import class_center_sample, hsigmoid_loss  # noqa: E402
 
 __all__ += list(_LOSS24B_NAMES)
+# the RNN-T loss over the rnnt24 op warprnnt of issue 24 (runtime/nn/rnnt24.py)
+from phiops.runtime.nn.rnnt24 import FUNCTIONAL_NAMES as _RNNT24_NAMES, rnnt_loss  # noqa: E402
+
+__all__ += list(_RNNT24_NAMES)

@@ -46,6 +46,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.misc24",
 
         "phiops.runtime.nn.loss24b",
+        "phiops.runtime.nn.rnnt24",
     ),
     "phiops.nn.functional": (
         "phiops.runtime.nn.functional",
@@ -65,6 +66,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         "phiops.runtime.nn.pool24",
 
         "phiops.runtime.nn.loss24b",
+        "phiops.runtime.nn.rnnt24",
     ),
     "phiops.nn.initializer": ("phiops.runtime.nn.initializer",),
     "phiops.nn.utils": ("phiops.runtime.nn.utils",),

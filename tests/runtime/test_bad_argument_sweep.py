@@ -699,3 +699,17 @@ _OVERRIDES.update(
         "sequence_conv": {"x": _sequences(), "filter": _tensor(shape=(6, 4)), "context_length": 2},
     }
 )
+
+
+# the rnnt24 op warprnnt of issue 24: [B, T, U + 1, D] log-probabilities, int32 [B, U] labels and
+# int32 lengths within the padded extents
+_OVERRIDES.update(
+    {
+        "warprnnt": {
+            "input": _tensor(shape=(2, 3, 3, 4)),
+            "label": phi.to_tensor(np.ones((2, 2), "int32")),
+            "input_lengths": phi.to_tensor(np.array([3, 2], "int32")),
+            "label_lengths": phi.to_tensor(np.array([2, 1], "int32")),
+        },
+    }
+)

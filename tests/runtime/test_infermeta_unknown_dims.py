@@ -1868,3 +1868,12 @@ def test_extents_that_decide_an_output_rank_must_be_known_while_building_a_graph
 def test_known_extents_that_disagree_are_rejected_while_building_a_graph(name: str) -> None:
     with pytest.raises(InvalidArgumentError):
         infer(name, MISMATCHES[name], COMPILE)
+
+# the rnnt24 op of issue 24 (runtime/infermeta/rnnt24.py)
+_RNNT_LABEL, _RNNT_LENGTH = t(2, 3, dtype=DataType.INT32), t(2, dtype=DataType.INT32)
+CASES["warprnnt_infer_meta"] = [
+    Case((t(2, 5, 4, 6), _RNNT_LABEL, _RNNT_LENGTH, _RNNT_LENGTH), (0, 0.001), (0, 0))
+]
+MISMATCHES["warprnnt_infer_meta"] = Case(
+    (t(2, 5, 4, 6), t(3, 3, dtype=DataType.INT32), _RNNT_LENGTH, _RNNT_LENGTH), (0, 0.0), (0, 0)
+)

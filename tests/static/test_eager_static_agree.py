@@ -619,6 +619,21 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the rnnt24 op of issue 24: warprnnt's int32 labels (0 or 1) and lengths (0 or 1; the input
+# lengths 1 or 2, as they must be at least 1)
+ARGUMENTS.update(
+    {
+        "warprnnt": lambda f, t: [
+            t((2, 3, 3, 4), "float32"), t((2, 2), "int32"), t((2,), "int32") + 1,
+            t((2,), "int32"), 0, 0.001,
+        ],
+        "warprnnt_grad": lambda f, t: [
+            t((2, 3, 3, 4), "float32"), t((2,), "int32") + 1, t((2, 3, 3, 4), "float32"),
+            t((2,), "float32"), 0, 0.001,
+        ],
+    }
+)  # fmt: skip
+
 
 
 # the nan24 ops of issue 24: coalesce_tensor's buffer dtype, inputs copied, a 64-byte alignment
