@@ -50,6 +50,8 @@ from phiops.runtime.infermeta import (
 
     lod24,
 
+    lstm24,
+
     legacy24,
     loss24b,
     ternary,
@@ -107,6 +109,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         seq24,
 
         lod24,
+
+        lstm24,
 
         random24,
 

@@ -675,6 +675,10 @@ CASES = CASES + POOL24_CASES
 CASES = CASES + LOD24_CASES
 
 from tests.autograd.cases_rnnt24 import RNNT24_CASES  # noqa: E402
+from tests.autograd.cases_lstm24 import LSTM24_CASES  # noqa: E402
+
+CASES = CASES + LSTM24_CASES
+
 
 CASES = CASES + RNNT24_CASES
 

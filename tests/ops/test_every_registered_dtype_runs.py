@@ -152,3 +152,12 @@ CANNOT_CARRY.update(
         for dtype in ("float32", "float64")
     }
 )
+
+# the lstm24 ops of issue 24 read input's LoD, which the conversion to each dtype drops
+CANNOT_CARRY.update(
+    {
+        (op, dtype): "input's LoD stays with the baseline's array (tests/ops/test_lstm24.py runs each dtype)"
+        for op in ("lstm", "gru")
+        for dtype in ("float32", "float64")
+    }
+)

@@ -700,6 +700,26 @@ _OVERRIDES.update(
     }
 )
 
+# the lstm24 ops of issue 24: input carries a LoD (two sequences of one row), weight and bias
+# (and h0, c0: one row per sequence) fit a hidden width of 2
+_OVERRIDES.update(
+    {
+        "lstm": {
+            "input": _sequences((2, 8)),
+            "h0": _tensor(shape=(2, 2)),
+            "c0": _tensor(shape=(2, 2)),
+            "weight": _tensor(shape=(2, 8)),
+            "bias": _tensor(shape=(1, 14)),
+        },
+        "gru": {
+            "input": _sequences((2, 6)),
+            "h0": _tensor(shape=(2, 2)),
+            "weight": _tensor(shape=(2, 6)),
+            "bias": _tensor(shape=(1, 6)),
+        },
+    }
+)
+
 
 # the rnnt24 op warprnnt of issue 24: [B, T, U + 1, D] log-probabilities, int32 [B, U] labels and
 # int32 lengths within the padded extents

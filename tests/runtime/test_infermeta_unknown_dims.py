@@ -1869,6 +1869,34 @@ def test_known_extents_that_disagree_are_rejected_while_building_a_graph(name: s
     with pytest.raises(InvalidArgumentError):
         infer(name, MISMATCHES[name], COMPILE)
 
+# the lstm24 recurrent LoD ops of issue 24 (runtime/infermeta/lstm24.py)
+_LSTM_ATTRS = (True, False, False, "sigmoid", "tanh", "tanh")
+_GRU_ATTRS = ("tanh", "sigmoid", False, False, False)
+CASES.update(
+    {
+        "lstm_infer_meta": [
+            Case((t(6, 8), None, None, t(2, 8), t(1, 14)), _LSTM_ATTRS, (0, 0, 0, 0)),
+            Case((t(6, 8), t(3, 2), t(3, 2), t(2, 8), t(1, 8)), (False, *_LSTM_ATTRS[1:]), (0, 0, 0, 0), label="h0"),
+        ],
+        "lstm_grad_infer_meta": [
+            Case((t(6, 8), t(3, 2), t(3, 2), t(2, 8), t(1, 14)), (), (0, 0, 0, 0, 0)),
+        ],
+        "gru_infer_meta": [
+            Case((t(6, 6), None, t(2, 6), t(1, 6)), _GRU_ATTRS, (0, 0, 0, 0)),
+            Case((t(6, 6), t(3, 2), t(2, 6), None), _GRU_ATTRS, (0, 0, 0, 0), label="h0"),
+        ],
+        "gru_grad_infer_meta": [
+            Case((t(6, 6), t(3, 2), t(2, 6), t(1, 6)), (), (0, 0, 0, 0)),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "lstm_infer_meta": Case((t(6, 8), None, None, t(2, 6), t(1, 14)), _LSTM_ATTRS, (0, 0, 0, 0)),
+        "gru_infer_meta": Case((t(6, 6), None, t(2, 6), t(1, 4)), _GRU_ATTRS, (0, 0, 0, 0)),
+    }
+)
+
 # the rnnt24 op of issue 24 (runtime/infermeta/rnnt24.py)
 _RNNT_LABEL, _RNNT_LENGTH = t(2, 3, dtype=DataType.INT32), t(2, dtype=DataType.INT32)
 CASES["warprnnt_infer_meta"] = [
