@@ -674,6 +674,10 @@ CASES = CASES + POOL24_CASES
 
 CASES = CASES + LOD24_CASES
 
+from tests.autograd.cases_deform24 import DEFORM24_CASES  # noqa: E402
+
+CASES = CASES + DEFORM24_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:
