@@ -1,10 +1,10 @@
 """``phiops.vision.ops`` (``paddle.vision.ops``): nms, roi_align, roi_pool and the RoIAlign and
 RoIPool layers, yolo_box, prior_box, box_coder, matrix_nms, generate_proposals, psroi_pool and
 the PSRoIPool layer, with PaddlePaddle 3.3.1's signatures, over the ops of the same names
-(phiops._C_ops). yolo_loss (issue 24, legacy24), distribute_fpn_proposals (issue 24, misc24), and
+(phiops._C_ops). yolo_loss (issue 24, legacy24), distribute_fpn_proposals (issue 24, misc24),
 read_file and decode_jpeg (issue 24, frame24; decode_jpeg raises UnimplementedError, as 3.3.1's
-CPU kernel does) are here too. The rest of PaddlePaddle's module (deform_conv2d, DeformConv2D) is
-not here yet: its op deformable_conv is not implemented."""
+CPU kernel does), and deform_conv2d and the DeformConv2D layer over the op deformable_conv
+(issue 24, deform24) are here too: the module has all of PaddlePaddle 3.3.1's names."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import numpy as np
 import phiops.generated as _phi
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.nn.initializer import Normal
 from phiops.runtime.nn.layer import Layer
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "distribute_fpn_proposals",
     "read_file",
     "decode_jpeg",
+    "deform_conv2d",
+    "DeformConv2D",
 ]
 
 
@@ -471,3 +474,114 @@ def decode_jpeg(x: Tensor, mode: str = "unchanged", name: str | None = None) -> 
         'only (its CPU kernel raises "DecodeJpeg op only supports GPU now"), and phiops has '
         "no decoder on any device"
     )
+
+
+def _deform_pair(value: Any, name: str) -> list[int]:
+    """PaddlePaddle's convert_to_list(value, 2, name) for deform_conv2d's stride, padding and
+    dilation: an int or two ints."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return [int(value), int(value)]
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
+            return [int(v) for v in value]
+    raise InvalidArgumentError(
+        f"deform_conv2d(): argument '{name}' must be an int or a list/tuple of 2 ints, "
+        f"got {value!r}"
+    )
+
+
+def deform_conv2d(
+    x: Tensor,
+    offset: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    deformable_groups: int = 1,
+    groups: int = 1,
+    mask: Tensor | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """Deformable 2-D convolution (op deformable_conv): v2 with ``mask``, v1 without.
+
+    x [N, C, H, W] is sampled bilinearly at each kernel tap's regular position moved by
+    ``offset`` [N, 2 * deformable_groups * kh * kw, Ho, Wo] (and multiplied by ``mask``
+    [N, deformable_groups * kh * kw, Ho, Wo]), then convolved with ``weight``
+    [M, C / groups, kh, kw]; ``bias`` [M] is added per output channel. stride, padding and
+    dilation are an int or (height, width). Returns [N, M, Ho, Wo]."""
+    strides = _deform_pair(stride, "stride")
+    paddings = _deform_pair(padding, "padding")
+    dilations = _deform_pair(dilation, "dilation")
+    out = _phi.deformable_conv(
+        x, offset, weight, mask, strides, paddings, dilations, deformable_groups, groups, 1
+    )
+    if bias is not None:
+        if len(bias.shape) != 1:
+            raise InvalidArgumentError(
+                f"deform_conv2d(): argument 'bias' must be 1-D [out_channels], "
+                f"got shape {list(bias.shape)}"
+            )
+        out = _phi.add(out, _phi.reshape(bias, [1, -1, 1, 1]))
+    return out
+
+
+class DeformConv2D(Layer):
+    """The layer of deform_conv2d: weight [out_channels, in_channels // groups, kh, kw] drawn
+    from Normal(0, sqrt(2 / (kh * kw * in_channels))), bias [out_channels] zeros (none for
+    ``bias_attr=False``); ``forward(x, offset, mask=None)``."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        deformable_groups: int = 1,
+        groups: int = 1,
+        weight_attr: Any = None,
+        bias_attr: Any = None,
+    ) -> None:
+        super().__init__()
+        if weight_attr is False:
+            raise InvalidArgumentError("DeformConv2D: weight_attr must not be False")
+        if in_channels % groups:
+            raise InvalidArgumentError(
+                f"DeformConv2D: in_channels ({in_channels}) must be divisible by groups ({groups})"
+            )
+        kernel = _deform_pair(kernel_size, "kernel_size")
+        self._stride = _deform_pair(stride, "stride")
+        self._padding = _deform_pair(padding, "padding")
+        self._dilation = _deform_pair(dilation, "dilation")
+        self._deformable_groups = deformable_groups
+        self._groups = groups
+        self._in_channels = in_channels
+        self._out_channels = out_channels
+        self._kernel_size = kernel
+        std = (2.0 / (kernel[0] * kernel[1] * in_channels)) ** 0.5
+        self.weight = self.create_parameter(
+            [out_channels, in_channels // groups, *kernel],
+            weight_attr,
+            default_initializer=Normal(0.0, std),
+        )
+        self.bias = (
+            None
+            if bias_attr is False
+            else self.create_parameter([out_channels], bias_attr, is_bias=True)
+        )
+
+    def forward(self, x: Tensor, offset: Tensor, mask: Tensor | None = None) -> Tensor:
+        return deform_conv2d(
+            x,
+            offset,
+            self.weight,
+            self.bias,
+            self._stride,
+            self._padding,
+            self._dilation,
+            self._deformable_groups,
+            self._groups,
+            mask,
+        )

@@ -61,6 +61,8 @@ from phiops.runtime.infermeta import (
 
     frame24,
     rnnt24,
+
+    deform24,
 )
 
 __all__ = [
@@ -148,6 +150,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
         frame24,
         rnnt24,
+
+        deform24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -676,6 +676,10 @@ CASES = CASES + LOD24_CASES
 
 from tests.autograd.cases_rnnt24 import RNNT24_CASES  # noqa: E402
 from tests.autograd.cases_lstm24 import LSTM24_CASES  # noqa: E402
+from tests.autograd.cases_deform24 import DEFORM24_CASES  # noqa: E402
+
+CASES = CASES + DEFORM24_CASES
+
 
 CASES = CASES + LSTM24_CASES
 

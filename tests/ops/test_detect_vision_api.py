@@ -25,9 +25,12 @@ def test_paddle_vision_ops_is_reachable_as_in_paddle() -> None:
     import phiops.vision
 
     assert phiops.vision.ops is ops
+    # PaddlePaddle 3.3.1's sorted(paddle.vision.ops.__all__), all of it
     assert sorted(ops.__all__) == [
-        *("PSRoIPool", "RoIAlign", "RoIPool", "box_coder", "generate_proposals", "matrix_nms"),
-        *("nms", "prior_box", "psroi_pool", "roi_align", "roi_pool", "yolo_box", "yolo_loss"),
+        *("DeformConv2D", "PSRoIPool", "RoIAlign", "RoIPool", "box_coder", "decode_jpeg"),
+        *("deform_conv2d", "distribute_fpn_proposals", "generate_proposals", "matrix_nms"),
+        *("nms", "prior_box", "psroi_pool", "read_file", "roi_align", "roi_pool", "yolo_box"),
+        "yolo_loss",
     ]
 
 

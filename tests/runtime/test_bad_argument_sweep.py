@@ -254,6 +254,17 @@ _OVERRIDES["affine_channel_grad"] = {"scale": _tensor(shape=(3,)), "bias": _tens
 _OVERRIDES["psroi_pool_grad"] = {
     **_OVERRIDES["psroi_pool"], "out_grad": _tensor(shape=(2, 1, 2, 2)), "output_channels": 1,
 }  # fmt: skip
+# deform24 (issue 24): deformable_conv, x [1, 2, 4, 4], a 2x2 kernel, out [1, 2, 3, 3]; no
+# mask (a float mask named "mask" would keep float32 in test_every_registered_dtype_runs)
+_OVERRIDES["deformable_conv"] = {
+    "x": _tensor(shape=(1, 2, 4, 4)), "offset": _tensor(shape=(1, 8, 3, 3)) * 0.5,
+    "filter": _tensor(shape=(2, 2, 2, 2)), "mask": None,
+    "strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1], "deformable_groups": 1,
+    "groups": 1, "im2col_step": 1,
+}  # fmt: skip
+_OVERRIDES["deformable_conv_grad"] = {
+    **_OVERRIDES["deformable_conv"], "out_grad": _tensor(shape=(1, 2, 3, 3)),
+}  # fmt: skip
 
 
 # the fftspecial family: complex inputs where the kernels take them, axes and normalizations

@@ -1811,6 +1811,21 @@ CASES["coalesce_tensor_infer_meta"] = [
     Case(([t(4)],), (F32, False, True, False, 1.5, False, -1, -1, (), ()), (1, 0), label="packed"),
 ]
 
+# the deform24 op of issue 24 (runtime/infermeta/deform24.py)
+CASES["deformable_conv_infer_meta"] = [
+    Case((t(2, 4, 5, 6), t(2, 24, 5, 3), t(6, 2, 3, 2), t(2, 12, 5, 3)),
+         ((1, 2), (1, 0), (1, 1), 2, 2, 1), label="mask"),
+    Case((t(1, 2, 4, 4), t(1, 8, 3, 3), t(2, 2, 2, 2), None), ((1, 1), (0, 0), (1, 1), 1, 1, 1),
+         label="v1"),
+]  # fmt: skip
+CASES["deformable_conv_grad_infer_meta"] = [
+    Case((t(2, 4, 5, 6), t(2, 24, 5, 3), t(6, 2, 3, 2), t(2, 12, 5, 3), t(2, 6, 5, 3)),
+         ((1, 2), (1, 0), (1, 1), 2, 2, 1), (0, 0, 0, 0)),
+]  # fmt: skip
+MISMATCHES["deformable_conv_infer_meta"] = Case(
+    (t(2, 4, 5, 6), t(2, 20, 5, 3), t(6, 2, 3, 2), None), ((1, 2), (1, 0), (1, 1), 2, 2, 1)
+)
+
 ALL_CASES = [
     pytest.param(name, case, id=f"{name}-{case.label or i}")
     for name, cases in CASES.items()

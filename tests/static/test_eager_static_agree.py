@@ -619,6 +619,23 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+
+# deform24 (issue 24): deformable_conv, x [1, 2, 4, 4], a 2x2 kernel, out [1, 2, 3, 3]
+ARGUMENTS.update(
+    {
+        "deformable_conv": lambda f, t: [
+            t((1, 2, 4, 4), "float32"), t((1, 8, 3, 3), "float32") * 0.5,
+            t((2, 2, 2, 2), "float32"), t((1, 4, 3, 3), "float32"),
+            [1, 1], [0, 0], [1, 1], 1, 1, 1,
+        ],
+        "deformable_conv_grad": lambda f, t: [
+            t((1, 2, 4, 4), "float32"), t((1, 8, 3, 3), "float32") * 0.5,
+            t((2, 2, 2, 2), "float32"), t((1, 4, 3, 3), "float32"), t((1, 2, 3, 3), "float32"),
+            [1, 1], [0, 0], [1, 1], 1, 1, 1,
+        ],
+    }
+)  # fmt: skip
+
 # the lstm24 ops of issue 24 read input's LoD as the lod24 ops do: the feeds of [2, ...] are fed
 # carrying [[0, 1, 2]] (two sequences of one row)
 FEED_LODS.update({op: [[0, 1, 2]] for op in ("lstm", "lstm_grad", "gru", "gru_grad")})
