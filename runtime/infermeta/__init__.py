@@ -58,6 +58,7 @@ from phiops.runtime.infermeta import (
     pool24,
 
     frame24,
+    corr24,
 )
 
 __all__ = [
@@ -142,6 +143,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         frame24,
+        corr24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")
