@@ -206,3 +206,17 @@ def test_correlation_grad_edges() -> None:
     np.testing.assert_allclose(got2.numpy(), want2, atol=1e-12)
     with pytest.raises(InvalidArgumentError, match="correlation_grad"):
         B.correlation_grad(x, paddle.to_tensor(np.zeros((1, 2, 3))), g, 1, 1, 1, 1, 1, 1)
+
+
+def test_paddle_incubate_layers_correlation_runs_the_op() -> None:
+    a, b = _inputs((1, 2, 5, 5), seed=10)
+    x, y = paddle.to_tensor(a), paddle.to_tensor(b)
+    got = paddle.incubate.layers.correlation(x, y, 1, 3, 1, 1, 1)
+    np.testing.assert_allclose(got.numpy(), _reference(a, b, 1, 3, 1, 1, 1), atol=1e-12)
+    got = paddle.incubate.layers.correlation(
+        x=x, y=y, pad_size=2, kernel_size=1, max_displacement=2, stride1=2, stride2=2,
+        corr_type_multiply=1,
+    )  # fmt: skip
+    np.testing.assert_allclose(got.numpy(), _reference(a, b, 2, 1, 2, 2, 2), atol=1e-12)
+    with pytest.raises(InvalidArgumentError, match="correlation.*'input1' must be 4-D"):
+        paddle.incubate.layers.correlation(paddle.to_tensor(a[0]), y, 1, 1, 1, 1, 1)

@@ -1,7 +1,7 @@
 """Parity of the corr24 op, ``correlation``, with PaddlePaddle 3.3.1, without PaddlePaddle: the
 output shapes and dtypes, and the kinds of error, of every static case
 tests/tools/make_corr24_fixtures.py recorded into tests/data/corr24/paddle_3_3_1.json (3.3.1's
-``CorrelationInferMeta`` while a program is built; phiops builds the same program).
+``CorrelationInferMeta`` while a program is built; phiops builds the same program), and the signature of ``paddle.incubate.layers.correlation``.
 
 3.3.1's CPU kernel refuses to run (the recording's eager cases, checked here), so there are no
 CPU values to compare: tests/ops/test_corr24.py checks phiops's values against a transcription of
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import phiops
-from tests.tools.make_corr24_fixtures import cases, run
+from tests.tools.make_corr24_fixtures import SIGNATURE_KEY, cases, run, signature
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "corr24" / "paddle_3_3_1.json"
 RECORDED: dict[str, dict] = json.loads(DATA.read_text())
@@ -28,7 +28,11 @@ def assert_matches(got: dict, want: dict) -> None:
 
 
 def test_the_recording_has_every_case() -> None:
-    assert sorted(RECORDED) == sorted(cases())
+    assert sorted(RECORDED) == sorted([*cases(), SIGNATURE_KEY])
+
+
+def test_phiops_incubate_layers_correlation_has_paddles_signature() -> None:
+    assert signature(phiops) == RECORDED[SIGNATURE_KEY]
 
 
 @pytest.mark.parametrize("key", STATIC)

@@ -13,7 +13,7 @@ paddle = pytest.importorskip("paddle", reason="PaddlePaddle is not installed")
 
 import phiops  # noqa: E402
 from tests.ops.test_corr24_paddle import EAGER, RECORDED, STATIC, assert_matches  # noqa: E402
-from tests.tools.make_corr24_fixtures import cases, run  # noqa: E402
+from tests.tools.make_corr24_fixtures import SIGNATURE_KEY, cases, run, signature  # noqa: E402
 
 
 @pytest.mark.parametrize("key", STATIC)
@@ -25,3 +25,7 @@ def test_phiops_builds_what_paddle_builds_live(key: str) -> None:
 @pytest.mark.parametrize("key", STATIC + EAGER)
 def test_the_recording_is_what_paddle_gives_now(key: str) -> None:
     assert_matches(run(paddle, cases()[key]), RECORDED[key])
+
+
+def test_the_recorded_signature_is_paddles_and_phiops_keeps_it() -> None:
+    assert signature(paddle) == RECORDED[SIGNATURE_KEY] == signature(phiops)

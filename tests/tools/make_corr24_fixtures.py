@@ -12,7 +12,9 @@ tests/ops/test_corr24.py. What 3.3.1 decides on the CPU, and this script records
   nothing runs), over pad_size, kernel_size (odd and even), max_displacement, stride1, stride2 and
   float32/float64; and the kind of error for an input that is not 4-D;
 - ``"eager"`` cases: the kind of error of an eager call on the CPU (the refusal), through the op
-  and through ``paddle.incubate.layers.correlation``.
+  and through ``paddle.incubate.layers.correlation``;
+- under ``SIGNATURE_KEY``, the parameters of ``paddle.incubate.layers.correlation`` (name and
+  default, in order), which ``phiops.incubate.layers.correlation`` keeps.
 
 A case is ``{"mode", "via", "shape", "dtype", "args"}``; ``run(lib, case)`` runs one on ``paddle``
 or ``phiops`` alike and returns ``{"shape", "dtype"}`` or ``{"error"}`` (the kind: ValueError,
@@ -33,6 +35,8 @@ from typing import Any
 import numpy as np
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "corr24" / "paddle_3_3_1.json"
+
+SIGNATURE_KEY = "signature:incubate.layers.correlation"
 
 # the kinds of error both libraries raise alike (phiops's errors subclass them)
 ERROR_KINDS = (NotImplementedError, IndexError, ValueError, TypeError, RuntimeError)
@@ -114,6 +118,16 @@ def run(lib: ModuleType, case: dict[str, Any]) -> dict[str, Any]:
     return {"shape": [int(d) for d in out.shape], "dtype": _dtype_name(out.dtype)}
 
 
+def signature(lib: ModuleType) -> list[list[Any]]:
+    """[name, repr of the default or None] of each parameter of ``lib.incubate.layers.correlation``."""
+    import inspect
+
+    params = inspect.signature(lib.incubate.layers.correlation).parameters.values()
+    return [
+        [p.name, None if p.default is inspect.Parameter.empty else repr(p.default)] for p in params
+    ]
+
+
 def _kind(error: BaseException) -> str:
     return next(kind.__name__ for kind in ERROR_KINDS if isinstance(error, kind))
 
@@ -123,6 +137,7 @@ def main() -> None:
 
     paddle.set_device("cpu")
     recorded = {key: run(paddle, case) for key, case in sorted(cases().items())}
+    recorded[SIGNATURE_KEY] = signature(paddle)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(recorded)} cases to {OUT}")
