@@ -699,3 +699,14 @@ _OVERRIDES.update(
         "sequence_conv": {"x": _sequences(), "filter": _tensor(shape=(6, 4)), "context_length": 2},
     }
 )
+
+
+# the corr24 op of issue 24: 4-D NCHW inputs of one shape, attributes that fit them
+_OVERRIDES.update(
+    {
+        "correlation": {
+            "input1": _tensor(shape=(1, 2, 4, 5)), "input2": _tensor(shape=(1, 2, 4, 5)),
+            "pad_size": 1, "kernel_size": 3, "max_displacement": 1, "stride1": 1, "stride2": 1,
+        },
+    }
+)  # fmt: skip
