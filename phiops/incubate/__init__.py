@@ -3,13 +3,15 @@ phiops has: ``softmax_mask_fuse`` (op ``fused_softmax_mask``), ``nn.functional.s
 ``swiglu``) and ``segment_sum``/``segment_mean``/``segment_max``/``segment_min`` (those of
 ``paddle.geometric``, op ``segment_pool``), ``graph_khop_sampler`` (op of that name) and
 ``softmax_mask_fuse_upper_triangle`` (op ``fused_softmax_mask_upper_triangle``, which
-PaddlePaddle 3.3.1 runs on GPU only and phiops on CPU too). PaddlePaddle's incubate has much more
+PaddlePaddle 3.3.1 runs on GPU only and phiops on CPU too) and ``layers.correlation`` (op
+``correlation``, GPU only in 3.3.1 too). PaddlePaddle's incubate has much more
 (fused layers and attention, the other ``graph_*`` functions, ``autograd``, ``optimizer``,
 ``asp``, ...) that phiops lacks."""
 
 from __future__ import annotations
 
 import phiops as _phiops
+import phiops.incubate.layers as layers
 import phiops.incubate.nn as nn
 from phiops.generated import api as _C_ops
 from phiops.geometric import segment_max, segment_mean, segment_min, segment_sum
@@ -23,6 +25,7 @@ __all__ = [
     "segment_max",
     "segment_min",
     "nn",
+    "layers",
     "graph_khop_sampler",
 ]
 

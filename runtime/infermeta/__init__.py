@@ -63,6 +63,8 @@ from phiops.runtime.infermeta import (
     rnnt24,
 
     deform24,
+
+    corr24,
 )
 
 __all__ = [
@@ -152,6 +154,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         rnnt24,
 
         deform24,
+
+        corr24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

@@ -687,6 +687,11 @@ CASES = CASES + LSTM24_CASES
 CASES = CASES + RNNT24_CASES
 
 
+from tests.autograd.cases_corr24 import CORR24_CASES  # noqa: E402
+
+CASES = CASES + CORR24_CASES
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:
     check_gradients(case.fn, list(case.inputs), **case.options)

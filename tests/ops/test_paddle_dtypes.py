@@ -92,6 +92,8 @@ NOT_IN_PADDLE = {
     "exp_double_grad": "PaddlePaddle 3.3.1 registers exp_double_grad for GPU only",
     "fused_softmax_mask_upper_triangle_grad": "PaddlePaddle 3.3.1 registers it for GPU only (its "
     "CPU forward kernel raises); phiops computes the forward on CPU and differentiates it there",
+    "correlation_grad": "PaddlePaddle 3.3.1 registers it for GPU only (its CPU forward kernel "
+    "raises); phiops computes the forward on CPU and differentiates it there",
     **{
         name: "PaddlePaddle 3.3.1 registers the legacy c_* collectives for GPU (NCCL) only; "
         "phiops runs them on its MPI context too"

@@ -711,6 +711,17 @@ _OVERRIDES.update(
     }
 )
 
+
+# the corr24 op of issue 24: 4-D NCHW inputs of one shape, attributes that fit them
+_OVERRIDES.update(
+    {
+        "correlation": {
+            "input1": _tensor(shape=(1, 2, 4, 5)), "input2": _tensor(shape=(1, 2, 4, 5)),
+            "pad_size": 1, "kernel_size": 3, "max_displacement": 1, "stride1": 1, "stride2": 1,
+        },
+    }
+)  # fmt: skip
+
 # the lstm24 ops of issue 24: input carries a LoD (two sequences of one row), weight and bias
 # (and h0, c0: one row per sequence) fit a hidden width of 2
 _OVERRIDES.update(

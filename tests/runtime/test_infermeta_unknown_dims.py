@@ -1810,6 +1810,12 @@ CASES["coalesce_tensor_infer_meta"] = [
     Case(([t(2, 3), t(5)],), (F32, True, False, False, 0.0, True, -1, -1, (), ()), (2, 0)),
     Case(([t(4)],), (F32, False, True, False, 1.5, False, -1, -1, (), ()), (1, 0), label="packed"),
 ]
+# the corr24 op of issue 24 (runtime/infermeta/corr24.py)
+CASES["correlation_infer_meta"] = [
+    Case((t(2, 3, 6, 7), t(2, 3, 6, 7)), (1, 3, 2, 2, 1, 1)),
+    Case((t(1, 2, 5, 5, dtype=F64), t(1, 2, 5, 5, dtype=F64)), (4, 1, 4, 1, 2, 0), label="s2"),
+]
+MISMATCHES["correlation_infer_meta"] = Case((t(2, 3, 6, 7), t(2, 3, 6, 8)), (1, 3, 2, 2, 1, 1))
 
 # the deform24 op of issue 24 (runtime/infermeta/deform24.py)
 CASES["deformable_conv_infer_meta"] = [

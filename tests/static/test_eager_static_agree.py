@@ -619,6 +619,18 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the corr24 op of issue 24: 4-D NCHW inputs of one shape, pad 1, a 3-wide window, displacement 1
+ARGUMENTS.update(
+    {
+        "correlation": lambda f, t: [t((1, 2, 4, 5), "float32"), t((1, 2, 4, 5), "float32"),
+                                     1, 3, 1, 1, 1, 1],
+        "correlation_grad": lambda f, t: [
+            t((1, 2, 4, 5), "float32"), t((1, 2, 4, 5), "float32"), t((1, 9, 2, 3), "float32"),
+            1, 3, 1, 1, 1, 1,
+        ],
+    }
+)  # fmt: skip
+
 
 # deform24 (issue 24): deformable_conv, x [1, 2, 4, 4], a 2x2 kernel, out [1, 2, 3, 3]
 ARGUMENTS.update(
