@@ -56,6 +56,9 @@ ALLOWED = {
     # calculate_gain's nonlinearity names (PaddlePaddle's table of recommended gains), some of
     # which spell op names
     ("initializer.py", ("relu", "selu", "tanh")),
+    # the lstm/gru ops' activation attribute values (PHI's GetActivationType), which happen to
+    # spell op names
+    ("lstm24.py", ("relu", "sigmoid", "tanh")),
     # gru_unit's activation attribute codes (0-3), whose names happen to spell op names
     ("legacy24.py", ("relu", "sigmoid", "tanh")),
     # the sparse unary kernels' own code (PHI's one-functor-per-op macros of

@@ -648,29 +648,6 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
-# the lstm24 ops of issue 24 read input's LoD as the lod24 ops do: the feeds of [2, ...] are fed
-# carrying [[0, 1, 2]] (two sequences of one row)
-FEED_LODS.update({op: [[0, 1, 2]] for op in ("lstm", "lstm_grad", "gru", "gru_grad")})
-_LSTM_ATTRS = [True, False, False, "sigmoid", "tanh", "tanh"]
-_GRU_ATTRS = ["tanh", "sigmoid", False, False, False]
-ARGUMENTS.update(
-    {
-        "lstm": lambda f, t: [
-            _sequences(t((2, 8), "float32")), None, None, t((2, 8), "float32"), t((1, 14), "float32"), *_LSTM_ATTRS
-        ],
-        "lstm_grad": lambda f, t: [
-            _sequences(t((2, 8), "float32")), None, None, t((2, 8), "float32"), t((1, 14), "float32"),
-            t((2, 2), "float32"), t((2, 2), "float32"), t((2, 8), "float32"), t((2, 2), "float32"),
-            t((2, 2), "float32"), *_LSTM_ATTRS,
-        ],
-        "gru": lambda f, t: [_sequences(t((2, 6), "float32")), None, t((2, 6), "float32"), t((1, 6), "float32"), *_GRU_ATTRS],
-        "gru_grad": lambda f, t: [
-            _sequences(t((2, 6), "float32")), None, t((2, 6), "float32"), t((1, 6), "float32"),
-            t((2, 6), "float32"), t((2, 2), "float32"), t((2, 2), "float32"), t((2, 2), "float32"),
-            t((2, 2), "float32"), *_GRU_ATTRS,
-        ],
-    }
-)  # fmt: skip
 
 # the rnnt24 op of issue 24: warprnnt's int32 labels (0 or 1) and lengths (0 or 1; the input
 # lengths 1 or 2, as they must be at least 1)
@@ -1490,5 +1467,29 @@ ARGUMENTS.update(
         "read_file": lambda f, t: [_FRAME24_SAMPLE, "uint8"],
         "trans_layout": lambda f, t: [t((2, 3), "float32"), [1, 0]],
         "trans_layout_grad": lambda f, t: [t((2, 3), "float32"), t((3, 2), "float32"), [1, 0]],
+    }
+)  # fmt: skip
+
+# the lstm24 ops of issue 24 read input's LoD as the lod24 ops do: the feeds of [2, ...] are fed
+# carrying [[0, 1, 2]] (two sequences of one row)
+FEED_LODS.update({op: [[0, 1, 2]] for op in ("lstm", "lstm_grad", "gru", "gru_grad")})
+_LSTM_ATTRS = [True, False, False, "sigmoid", "tanh", "tanh"]
+_GRU_ATTRS = ["tanh", "sigmoid", False, False, False]
+ARGUMENTS.update(
+    {
+        "lstm": lambda f, t: [
+            _sequences(t((2, 8), "float32")), None, None, t((2, 8), "float32"), t((1, 14), "float32"), *_LSTM_ATTRS
+        ],
+        "lstm_grad": lambda f, t: [
+            _sequences(t((2, 8), "float32")), None, None, t((2, 8), "float32"), t((1, 14), "float32"),
+            t((2, 2), "float32"), t((2, 2), "float32"), t((2, 8), "float32"), t((2, 2), "float32"),
+            t((2, 2), "float32"), *_LSTM_ATTRS,
+        ],
+        "gru": lambda f, t: [_sequences(t((2, 6), "float32")), None, t((2, 6), "float32"), t((1, 6), "float32"), *_GRU_ATTRS],
+        "gru_grad": lambda f, t: [
+            _sequences(t((2, 6), "float32")), None, t((2, 6), "float32"), t((1, 6), "float32"),
+            t((2, 6), "float32"), t((2, 2), "float32"), t((2, 2), "float32"), t((2, 2), "float32"),
+            t((2, 2), "float32"), *_GRU_ATTRS,
+        ],
     }
 )  # fmt: skip
