@@ -261,6 +261,8 @@ __all__ += list(_SEQ24_NAMES)
 # the channel dropouts and distances (issue 25, runtime/nn/nn25.py)
 from phiops.runtime.nn.nn25 import FUNCTIONAL_NAMES as _NN25_NAMES  # noqa: E402
 from phiops.runtime.nn.nn25 import (  # noqa: E402
+    alpha_dropout,
+    feature_alpha_dropout,
     cosine_similarity,
     dropout1d,
     dropout2d,

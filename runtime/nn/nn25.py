@@ -1,6 +1,7 @@
 """PaddlePaddle 3.3.1's ``paddle.nn`` names that phiops lacked for issue 25, each on functions
 and layers phiops has: the channel dropouts (``dropout1d/2d/3d``, ``Dropout2D/3D``, on
-``dropout``'s ``axis``), ``cosine_similarity``/``CosineSimilarity``,
+``dropout``'s ``axis``), the alpha dropouts (``alpha_dropout``, ``feature_alpha_dropout``,
+``AlphaDropout``, ``FeatureAlphaDropout``), ``cosine_similarity``/``CosineSimilarity``,
 ``pairwise_distance``/``PairwiseDistance`` (the ``p_norm`` op), ``Silu``, ``Unflatten``, the
 reflection/replication/circular padding layers, and PaddlePaddle's torch-style aliases
 (``Module``, ``ModuleList``, ``ModuleDict``, ``Conv1d``/``2d``/``3d``, ``AdaptiveMaxPool1d``...,
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phiops.runtime.common import DataType
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError
@@ -353,3 +355,86 @@ def _torch_conv(name: str, base: type, data_format: str) -> type:
 Conv1d = _torch_conv("Conv1d", Conv1D, "NCL")
 Conv2d = _torch_conv("Conv2d", Conv2D, "NCHW")
 Conv3d = _torch_conv("Conv3d", Conv3D, "NCDHW")
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _alpha_dropout(x: Tensor, p: float, training: bool, feature: bool, function: str) -> Tensor:
+    """PaddlePaddle's alpha dropout: dropped units take SELU's negative saturation, then an
+    affine map keeps the mean and variance; one uniform draw per element (per channel with
+    ``feature``)."""
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise InvalidArgumentError(f"{function}: p must be a number, got {type(p).__name__}")
+    if not 0 <= p <= 1:
+        raise InvalidArgumentError(f"{function}: p must be in [0, 1], got {p}")
+    if not training:
+        return x
+    if p == 1:
+        return op_api("scale")(x, 0.0, 0.0, True)
+    alpha_p = -_SELU_ALPHA * _SELU_SCALE
+    a = ((1 - p) * (1 + p * alpha_p**2)) ** -0.5
+    b = -a * alpha_p * p
+    shape = list(x.shape)
+    if feature:
+        if len(shape) < 2:
+            raise InvalidArgumentError(f"{function}: x must have at least 2 dimensions")
+        shape = shape[:2] + [1] * (len(shape) - 2)
+    place = (x.place,) if isinstance(x, Tensor) else ()
+    draws = op_api("uniform")(shape, DataType.FLOAT32, 0.0, 1.0, 0, *place)
+    keep = op_api("cast")(
+        op_api("greater_equal")(draws, op_api("full")(shape, p, DataType.FLOAT32, *place)), x.dtype
+    )
+    drop = op_api("subtract")(op_api("full")(shape, 1.0, x.dtype, *place), keep)
+    y = op_api("add")(op_api("multiply")(x, keep), op_api("scale")(drop, alpha_p, 0.0, True))
+    return op_api("add")(
+        op_api("scale")(y, a, 0.0, True), op_api("full")(shape, b, x.dtype, *place)
+    )
+
+
+def alpha_dropout(
+    x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
+) -> Tensor:
+    """Alpha dropout (for SELU networks): each element dropped with probability ``p``."""
+    return _alpha_dropout(x, p, training, False, "alpha_dropout")
+
+
+def feature_alpha_dropout(
+    x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
+) -> Tensor:
+    """Alpha dropout of whole channels (the first two axes drawn, the rest broadcast)."""
+    return _alpha_dropout(x, p, training, True, "feature_alpha_dropout")
+
+
+class AlphaDropout(Layer):
+    """``alpha_dropout`` while training, identity in eval."""
+
+    def __init__(self, p: float = 0.5, name: str | None = None) -> None:
+        super().__init__()
+        self.p, self.name = p, name
+
+    def forward(self, input: Tensor) -> Tensor:
+        return alpha_dropout(input, self.p, self.training)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}"
+
+
+class FeatureAlphaDropout(Layer):
+    """``feature_alpha_dropout`` while training, identity in eval."""
+
+    def __init__(self, p: float = 0.5, name: str | None = None) -> None:
+        super().__init__()
+        self.p, self.name = p, name
+
+    def forward(self, input: Tensor) -> Tensor:
+        return feature_alpha_dropout(input, self.p, self.training)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}"
+
+
+FUNCTIONAL_NAMES += ["alpha_dropout", "feature_alpha_dropout"]
+LAYER_NAMES += ["AlphaDropout", "FeatureAlphaDropout"]
+__all__ += ["alpha_dropout", "feature_alpha_dropout", "AlphaDropout", "FeatureAlphaDropout"]

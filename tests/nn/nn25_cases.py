@@ -1,5 +1,6 @@
 """The cases of tests/nn/test_nn25.py, shared with tests/tools/make_nn25_fixtures.py (numpy only):
-each builds a result from a ``paddle`` module (PaddlePaddle or phiops) after ``paddle.seed(SEED)``."""
+each builds a result from a ``paddle`` module (PaddlePaddle or phiops) after ``paddle.seed(SEED)``.
+"""
 
 from __future__ import annotations
 
@@ -54,4 +55,9 @@ def cases() -> dict:
         "Conv2d": lambda P: P.nn.Conv2d(3, 4, 3, padding=1, bias=False)(t(P, X4)),
         "Conv1d": lambda P: P.nn.Conv1d(3, 2, 2, stride=2)(t(P, X3)),
         "Conv3d_weight": lambda P: P.nn.Conv3d(3, 2, 2).weight,
+        "alpha_dropout": lambda P: P.nn.functional.alpha_dropout(t(P, X4), 0.3),
+        "feature_alpha_dropout": lambda P: P.nn.functional.feature_alpha_dropout(t(P, X5), 0.4),
+        "AlphaDropout": lambda P: P.nn.AlphaDropout(0.5)(t(P, X3)),
+        "FeatureAlphaDropout_eval": lambda P: P.nn.FeatureAlphaDropout(0.5).eval()(t(P, X4)),
+        "alpha_dropout_1": lambda P: P.nn.functional.alpha_dropout(t(P, X3), 1.0),
     }

@@ -50,6 +50,8 @@ def test_channel_dropout_gradient_follows_the_mask() -> None:
         (lambda F: F.dropout3d(paddle.ones([1, 1, 1, 1, 1]), data_format="NCHW"), "data_format"),
         (lambda F: F.dropout1d(paddle.ones([2]), 0.5), "dropout1d: expected a 2-D or 3-D"),
         (lambda F: F.dropout(paddle.ones([2, 3]), 0.5, axis=[2]), "dropout: axis values must be"),
+        (lambda F: F.alpha_dropout(paddle.ones([2, 3]), 1.5), "alpha_dropout: p must be in"),
+        (lambda F: F.feature_alpha_dropout(paddle.ones([3]), 0.5), "at least 2 dimensions"),
     ],
 )
 def test_bad_input_is_named(call, message: str) -> None:
