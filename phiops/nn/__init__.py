@@ -37,9 +37,14 @@ over the warprnnt op (runtime/nn/rnnt24.py).
 The pooling layers LPPool1D, LPPool2D (and their aliases LPPool1d, LPPool2d), FractionalMaxPool2D
 and FractionalMaxPool3D over the pool24 ops of issue 24 (runtime/nn/pool24.py).
 
-PaddlePaddle's ``paddle.nn`` has much that phiops lacks:
-MultiLabelMarginLoss, AdaptiveLogSoftmaxWithLoss, RMSNorm's
-function rms_norm (PaddlePaddle 3.3.1 has no CPU kernel for it), and ``paddle.nn.quant``.
+The channel and alpha dropouts (Dropout2D/3D, AlphaDropout, FeatureAlphaDropout),
+CosineSimilarity, PairwiseDistance, Silu, Unflatten, MultiLabelMarginLoss, ParameterDict, the
+reflection/replication/circular padding layers and PaddlePaddle's torch-style aliases (Module,
+ModuleList, ModuleDict, Conv1d/2d/3d, ...) (runtime/nn/nn25.py).
+
+PaddlePaddle's ``paddle.nn`` has some that phiops lacks: AdaptiveLogSoftmaxWithLoss,
+BeamSearchDecoder and dynamic_decode, Parameter, RMSNorm's function rms_norm (PaddlePaddle 3.3.1
+has no CPU kernel for it), and ``paddle.nn.quant``.
 """
 
 from __future__ import annotations

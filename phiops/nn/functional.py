@@ -32,9 +32,12 @@ poisson_nll_loss, gaussian_nll_loss, sigmoid_focal_loss, dice_loss, npair_loss, 
 The pooling functions lp_pool1d, lp_pool2d, fractional_max_pool2d and fractional_max_pool3d
 over the pool24 ops of issue 24 (runtime/nn/pool24.py).
 
-PaddlePaddle's ``paddle.nn.functional`` has much that phiops lacks:
-multi_label_margin_loss, margin_cross_entropy (no CPU kernel in PaddlePaddle 3.3.1), rms_norm
-and the fused attention functions
+The channel and alpha dropouts, cosine_similarity, pairwise_distance and
+multi_label_margin_loss (runtime/nn/nn25.py).
+
+PaddlePaddle's ``paddle.nn.functional`` has some that phiops lacks: margin_cross_entropy (no CPU
+kernel in PaddlePaddle 3.3.1), adaptive_log_softmax_with_loss, rms_norm and the fused attention
+functions
 (flash_attention, flashmask_attention, sparse_attention).
 """
 
@@ -264,6 +267,7 @@ from phiops.runtime.nn.nn25 import (  # noqa: E402
     alpha_dropout,
     feature_alpha_dropout,
     cosine_similarity,
+    multi_label_margin_loss,
     dropout1d,
     dropout2d,
     dropout3d,

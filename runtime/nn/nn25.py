@@ -1,7 +1,8 @@
 """PaddlePaddle 3.3.1's ``paddle.nn`` names that phiops lacked for issue 25, each on functions
 and layers phiops has: the channel dropouts (``dropout1d/2d/3d``, ``Dropout2D/3D``, on
 ``dropout``'s ``axis``), the alpha dropouts (``alpha_dropout``, ``feature_alpha_dropout``,
-``AlphaDropout``, ``FeatureAlphaDropout``), ``cosine_similarity``/``CosineSimilarity``,
+``AlphaDropout``, ``FeatureAlphaDropout``), ``multi_label_margin_loss``/``MultiLabelMarginLoss``,
+``ParameterDict``, ``cosine_similarity``/``CosineSimilarity``,
 ``pairwise_distance``/``PairwiseDistance`` (the ``p_norm`` op), ``Silu``, ``Unflatten``, the
 reflection/replication/circular padding layers, and PaddlePaddle's torch-style aliases
 (``Module``, ``ModuleList``, ``ModuleDict``, ``Conv1d``/``2d``/``3d``, ``AdaptiveMaxPool1d``...,
@@ -438,3 +439,109 @@ class FeatureAlphaDropout(Layer):
 FUNCTIONAL_NAMES += ["alpha_dropout", "feature_alpha_dropout"]
 LAYER_NAMES += ["AlphaDropout", "FeatureAlphaDropout"]
 __all__ += ["alpha_dropout", "feature_alpha_dropout", "AlphaDropout", "FeatureAlphaDropout"]
+
+
+def multi_label_margin_loss(
+    input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None
+) -> Tensor:
+    """The multi-class multi-label hinge loss: for each sample, the sum over its target classes
+    (``label``'s entries up to the first -1) and its non-target classes j of
+    max(0, 1 - input[target] + input[j]), divided by the number of classes C."""
+    if reduction not in ("sum", "mean", "none"):
+        raise InvalidArgumentError(
+            f"multi_label_margin_loss: reduction must be 'sum', 'mean' or 'none', got {reduction!r}"
+        )
+    if len(input.shape) != 2 or len(label.shape) != 2:
+        raise InvalidArgumentError(
+            "multi_label_margin_loss: input and label must be 2-D, got shapes "
+            f"{list(input.shape)} and {list(label.shape)}"
+        )
+    if label.dtype not in (DataType.INT32, DataType.INT64):
+        raise InvalidArgumentError(
+            f"multi_label_margin_loss: label must be int32 or int64, got {label.dtype}"
+        )
+    n, c = input.shape
+    if isinstance(label, Tensor) and label.size:
+        low, high = int(label.numpy().min()), int(label.numpy().max())
+        if low < -1 or high >= c:
+            raise InvalidArgumentError(
+                f"multi_label_margin_loss: label values must be in [-1, {c}), got [{low}, {high}]"
+            )
+    label = op_api("cast")(label, DataType.INT64)
+    # the targets of a row are its labels up to the first -1
+    valid = op_api("cast")(
+        op_api("not_equal")(label, op_api("full")([], -1, DataType.INT64)), DataType.INT64
+    )
+    valid = op_api("cast")(op_api("cumprod")(valid, 1, False, False), input.dtype)
+    safe = op_api("maximum")(label, op_api("full")([], 0, DataType.INT64))
+    hits = op_api("multiply")(op_api("one_hot")(safe, c), op_api("unsqueeze")(valid, [2]))
+    is_target = op_api("sum")(hits, [1], input.dtype, False)  # [N, C], > 0 for a target class
+    not_target = op_api("cast")(
+        op_api("equal")(is_target, op_api("full")([], 0.0, input.dtype)), input.dtype
+    )
+    target_scores = op_api("take_along_axis")(input, safe, 1, True)  # [N, L]
+    margins = op_api("add")(
+        op_api("scale")(op_api("unsqueeze")(target_scores, [2]), -1.0, 1.0, True),
+        op_api("unsqueeze")(input, [1]),
+    )  # [N, L, C]: 1 - input[target] + input[j]
+    weights = op_api("multiply")(
+        op_api("unsqueeze")(valid, [2]), op_api("unsqueeze")(not_target, [1])
+    )
+    hinge = op_api("multiply")(op_api("relu")(margins), weights)
+    losses = op_api("scale")(op_api("sum")(hinge, [1, 2], None, False), 1.0 / c, 0.0, True)
+    if reduction == "mean":
+        return op_api("mean")(losses, [], False)
+    if reduction == "sum":
+        return op_api("sum")(losses, [], None, False)
+    return losses
+
+
+class MultiLabelMarginLoss(Layer):
+    """``multi_label_margin_loss`` with ``reduction``."""
+
+    def __init__(self, reduction: str = "mean", name: str | None = None) -> None:
+        super().__init__()
+        if reduction not in ("sum", "mean", "none"):
+            raise InvalidArgumentError(
+                f"MultiLabelMarginLoss: reduction must be 'sum', 'mean' or 'none', got {reduction!r}"
+            )
+        self.reduction, self.name = reduction, name
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:
+        return multi_label_margin_loss(input, label, self.reduction)
+
+
+class ParameterDict(Layer):
+    """A dict of parameters, registered under their keys (their ``state_dict`` keys)."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Tensor:
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, param: Tensor) -> None:
+        self.add_parameter(key, param)
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Any:
+        return iter(list(self._parameters))
+
+    def update(self, parameters: Any) -> None:
+        """Add the (key, parameter) pairs of a mapping, a ParameterDict or a sequence of pairs."""
+        items = parameters.items() if hasattr(parameters, "items") else parameters
+        for i, item in enumerate(items):
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise InvalidArgumentError(
+                    f"ParameterDict.update: element {i} must be a (key, parameter) pair, got {item!r}"
+                )
+            self.add_parameter(item[0], item[1])
+
+
+FUNCTIONAL_NAMES += ["multi_label_margin_loss"]
+LAYER_NAMES += ["MultiLabelMarginLoss", "ParameterDict"]
+__all__ += ["multi_label_margin_loss", "MultiLabelMarginLoss", "ParameterDict"]

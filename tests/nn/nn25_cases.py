@@ -13,6 +13,9 @@ X5 = R.standard_normal((2, 3, 2, 3, 3)).astype("float32")
 X3 = R.standard_normal((2, 3, 5)).astype("float32")
 A = R.standard_normal((4, 6)).astype("float32")
 B = R.standard_normal((4, 6)).astype("float32")
+MLM_LABEL = np.array(
+    [[3, 0, -1, 1, 2, 2], [0, 1, 2, 3, 4, 5], [5, -1, 0, 0, 0, 0], [-1, 2, 2, 2, 2, 2]], "int64"
+)
 
 
 def cases() -> dict:
@@ -60,4 +63,17 @@ def cases() -> dict:
         "AlphaDropout": lambda P: P.nn.AlphaDropout(0.5)(t(P, X3)),
         "FeatureAlphaDropout_eval": lambda P: P.nn.FeatureAlphaDropout(0.5).eval()(t(P, X4)),
         "alpha_dropout_1": lambda P: P.nn.functional.alpha_dropout(t(P, X3), 1.0),
+        "multi_label_margin_loss": lambda P: P.nn.functional.multi_label_margin_loss(
+            t(P, A), t(P, MLM_LABEL), reduction="none"
+        ),
+        "multi_label_margin_loss_f64_sum": lambda P: P.nn.functional.multi_label_margin_loss(
+            t(P, A.astype("float64")), t(P, MLM_LABEL.astype("int32")), reduction="sum"
+        ),
+        "MultiLabelMarginLoss": lambda P: P.nn.MultiLabelMarginLoss()(t(P, B), t(P, MLM_LABEL)),
+        "ParameterDict": lambda P: P.nn.ParameterDict(
+            [
+                ("w", P.create_parameter([2, 3], "float32")),
+                ("b", P.create_parameter([3], "float32")),
+            ]
+        )["w"],
     }

@@ -34,6 +34,32 @@ def test_aliases_are_the_same_classes() -> None:
     assert nn.ReflectionPad2d is nn.ReflectionPad2D and issubclass(nn.Conv2d, nn.Conv2D)
 
 
+def test_multi_label_margin_loss_gradient_matches_finite_differences() -> None:
+    from tests.nn.nn25_cases import A, MLM_LABEL
+
+    x = paddle.to_tensor(A.astype("float64"), stop_gradient=False)
+    label = paddle.to_tensor(MLM_LABEL)
+    (grad,) = paddle.grad(paddle.nn.functional.multi_label_margin_loss(x, label), x)
+    loss = lambda v: float(  # noqa: E731
+        paddle.nn.functional.multi_label_margin_loss(paddle.to_tensor(v), label)
+    )
+    numeric = np.zeros_like(A, dtype="float64")
+    for index in np.ndindex(A.shape):
+        step = np.zeros_like(numeric)
+        step[index] = 1e-6
+        numeric[index] = (loss(A + step) - loss(A - step)) / 2e-6
+    np.testing.assert_allclose(grad.numpy(), numeric, atol=1e-6)
+
+
+def test_parameter_dict_registers_its_parameters() -> None:
+    weights = paddle.nn.ParameterDict({"w": paddle.create_parameter([2], "float32")})
+    weights["b"] = paddle.create_parameter([3], "float32", is_bias=True)
+    assert list(weights) == ["w", "b"] and len(weights) == 2
+    assert sorted(weights.state_dict()) == ["b", "w"]
+    with pytest.raises(PhiError, match="element 0 must be a \\(key, parameter\\) pair"):
+        weights.update([1])
+
+
 def test_channel_dropout_gradient_follows_the_mask() -> None:
     paddle.seed(SEED)
     x = paddle.to_tensor(X4, stop_gradient=False)
@@ -52,6 +78,14 @@ def test_channel_dropout_gradient_follows_the_mask() -> None:
         (lambda F: F.dropout(paddle.ones([2, 3]), 0.5, axis=[2]), "dropout: axis values must be"),
         (lambda F: F.alpha_dropout(paddle.ones([2, 3]), 1.5), "alpha_dropout: p must be in"),
         (lambda F: F.feature_alpha_dropout(paddle.ones([3]), 0.5), "at least 2 dimensions"),
+        (
+            lambda F: F.multi_label_margin_loss(paddle.ones([2, 3]), paddle.to_tensor([[3, 0]])),
+            "label values must be in \\[-1, 3\\)",
+        ),
+        (
+            lambda F: F.multi_label_margin_loss(paddle.ones([3]), paddle.to_tensor([0])),
+            "must be 2-D",
+        ),
     ],
 )
 def test_bad_input_is_named(call, message: str) -> None:
