@@ -267,3 +267,24 @@ def cases() -> list[tuple]:
         ("broadcast_shape", "broadcast_shape", [[2, 1, 3], [4, 1]], {}, {}),
         ("broadcast_shapes", "broadcast_shapes", [[2, 1, 3], [4, 1], [1]], {}, {}),
     ]
+
+
+def convert(paddle, value, tensors: list):
+    """A case argument for ``paddle`` (PaddlePaddle or phiops): arrays become tensors (float
+    ones needing a gradient), collected in ``tensors``; ``Raw`` values pass as they are."""
+    if isinstance(value, Raw):
+        return value.value
+    if isinstance(value, (np.ndarray, np.generic)):
+        t = paddle.to_tensor(np.asarray(value))
+        if t.dtype in (paddle.float32, paddle.float64):
+            t.stop_gradient = False
+        tensors.append(t)
+        return t
+    if isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
+        return [convert(paddle, v, tensors) for v in value]
+    return value
+
+
+def outputs(result) -> list:
+    """A function's result as a list of outputs."""
+    return list(result) if isinstance(result, (list, tuple)) else [result]

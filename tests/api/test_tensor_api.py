@@ -14,28 +14,10 @@ import pytest
 import phiops as paddle
 from phiops import _tensor_api
 from phiops.runtime.errors import PhiError
-from tests.api.tensor_api_cases import SEED, Raw, cases
+from tests.api.tensor_api_cases import SEED, cases, convert, outputs
 
 DATA = np.load(Path(__file__).resolve().parents[1] / "data" / "paddle_api" / "tensor_api.npz")
 CASES = {case[0]: case for case in cases()}
-
-
-def _convert(value, tensors: list):
-    if isinstance(value, Raw):
-        return value.value
-    if isinstance(value, (np.ndarray, np.generic)):
-        t = paddle.to_tensor(np.asarray(value))
-        if t.dtype in (paddle.float32, paddle.float64):
-            t.stop_gradient = False
-        tensors.append(t)
-        return t
-    if isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
-        return [_convert(v, tensors) for v in value]
-    return value
-
-
-def _outputs(result) -> list:
-    return list(result) if isinstance(result, (list, tuple)) else [result]
 
 
 def _check(got, expected: np.ndarray, where: str) -> None:
@@ -49,8 +31,8 @@ def test_function_equals_paddles(case_id: str) -> None:
     _, name, args, kwargs, options = CASES[case_id]
     paddle.seed(SEED)
     tensors: list = []
-    call_args = [_convert(a, tensors) for a in args]
-    call_kwargs = {k: _convert(v, tensors) for k, v in kwargs.items()}
+    call_args = [convert(paddle, a, tensors) for a in args]
+    call_kwargs = {k: convert(paddle, v, tensors) for k, v in kwargs.items()}
     function = getattr(paddle, name)
     if int(DATA[f"{case_id}/n"]) == -1:
         with pytest.raises(PhiError):
@@ -62,7 +44,7 @@ def test_function_equals_paddles(case_id: str) -> None:
             got = getattr(result, attr)
             assert np.array(str(got) if attr == "dtype" else got) == DATA[f"{case_id}/{attr}"], attr
         return
-    results = _outputs(result)
+    results = outputs(result)
     assert len(results) == int(DATA[f"{case_id}/n"])
     for i, value in enumerate(results):
         _check(value, DATA[f"{case_id}/{i}"], f"{case_id} output {i}")
@@ -72,7 +54,7 @@ def test_function_equals_paddles(case_id: str) -> None:
         _check(grad, DATA[f"{case_id}/grad"], f"{case_id} grad")
     if f"{case_id}/method" in DATA:  # the cases whose function PaddlePaddle has as a method
         first = getattr(call_args[0], name)(*call_args[1:], **call_kwargs)
-        _check(_outputs(first)[0], DATA[f"{case_id}/method"], f"{case_id} method")
+        _check(outputs(first)[0], DATA[f"{case_id}/method"], f"{case_id} method")
 
 
 # checked by the tests below instead of recorded cases

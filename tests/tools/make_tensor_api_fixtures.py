@@ -17,27 +17,9 @@ from pathlib import Path
 import numpy as np
 import paddle
 
-from tests.api.tensor_api_cases import SEED, Raw, cases
+from tests.api.tensor_api_cases import SEED, cases, convert, outputs
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "paddle_api" / "tensor_api.npz"
-
-
-def convert(value, tensors: list):
-    if isinstance(value, Raw):
-        return value.value
-    if isinstance(value, (np.ndarray, np.generic)):
-        t = paddle.to_tensor(np.asarray(value))
-        if t.dtype in (paddle.float32, paddle.float64):
-            t.stop_gradient = False
-        tensors.append(t)
-        return t
-    if isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
-        return [convert(v, tensors) for v in value]
-    return value
-
-
-def outputs(result) -> list:
-    return list(result) if isinstance(result, (list, tuple)) else [result]
 
 
 def main() -> None:
@@ -45,8 +27,8 @@ def main() -> None:
     for case_id, name, args, kwargs, options in cases():
         paddle.seed(SEED)
         tensors: list = []
-        call_args = [convert(a, tensors) for a in args]
-        call_kwargs = {k: convert(v, tensors) for k, v in kwargs.items()}
+        call_args = [convert(paddle, a, tensors) for a in args]
+        call_kwargs = {k: convert(paddle, v, tensors) for k, v in kwargs.items()}
         try:
             result = getattr(paddle, name)(*call_args, **call_kwargs)
         except Exception as error:  # noqa: BLE001  (recorded: phiops must raise too)
