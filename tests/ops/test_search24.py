@@ -436,6 +436,13 @@ def test_repeat_interleave_edges() -> None:
         C.repeat_interleave_with_tensor_index(x, t([1.0, 1.0, 1.0], "float32"), 1, -1)
     with pytest.raises(InvalidArgumentError, match="'output_size'"):
         C.repeat_interleave_with_tensor_index(x, t([1, 0, 2], "int64"), 1, 4)
+    # every repeat zero: an empty output, and a zero gradient (the GPU test found the grad
+    # kernel's reshape of the empty out_grad failing)
+    zeros = t([0, 0, 0], "int64")
+    empty = C.repeat_interleave_with_tensor_index(x, zeros, 1, -1)
+    assert empty.shape == [2, 0]
+    grad = B.repeat_interleave_with_tensor_index_grad(x, zeros, empty, 1, -1)
+    np.testing.assert_array_equal(grad.numpy(), np.zeros((2, 3)))
 
 
 # -- unstack ------------------------------------------------------------------------------------

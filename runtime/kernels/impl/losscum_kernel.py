@@ -29,8 +29,9 @@ BCE_LOG_FLOOR = -100.0
 
 
 def float_attr(x: Array, value: float) -> Array:
-    """A C++ ``float`` attribute as PHI's kernel of ``x``'s dtype sees it."""
-    return np.asarray(np.float32(value)).astype(x.dtype)
+    """A C++ ``float`` attribute as PHI's kernel of ``x``'s dtype sees it: a numpy scalar (CuPy
+    takes those beside its arrays, not numpy arrays)."""
+    return x.dtype.type(np.float32(value))
 
 
 def label_keeps_its_dtype(kernel: Kernel) -> None:
@@ -188,14 +189,14 @@ def label_smooth_kernel(
         out = keep * label + float_attr(label, epsilon) * prior_dist.reshape(-1)
     else:
         classes = label.shape[-1] if label.ndim else 1
-        uniform = np.asarray(np.float32(epsilon) / np.float32(classes)).astype(label.dtype)
+        uniform = label.dtype.type(np.float32(epsilon) / np.float32(classes))
         out = keep * label + uniform
     return out.astype(label.dtype, copy=False)
 
 
 def label_smooth_keep(label: Array, epsilon: float) -> Array:
     """1 - epsilon, computed in float as PHI's label_smooth kernels do."""
-    return np.asarray(np.float32(1) - np.float32(epsilon)).astype(label.dtype)
+    return label.dtype.type(np.float32(1) - np.float32(epsilon))
 
 
 @register_kernel("identity_loss", dtypes=LOSS_DTYPES)

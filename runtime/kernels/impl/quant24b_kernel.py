@@ -166,7 +166,7 @@ def dpsgd_kernel(
         # PHI adds the squares one by one into a float; numpy's cumsum adds them in order
         # too (a float64 gradient's in float64, rounded to float at the end, where PHI rounds
         # after each addition: the norm may differ in float's last bit)
-        l2_norm = np.float32(np.sqrt(np.float32(xp.cumsum(squares)[-1])))
+        l2_norm = np.float32(np.sqrt(np.float32(float(xp.cumsum(squares)[-1]))))
     else:
         l2_norm = np.float32(0)
     clip_t = kind(np.float32(clip))

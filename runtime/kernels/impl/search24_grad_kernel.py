@@ -12,6 +12,8 @@ truncate toward zero.
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 import numpy as np
@@ -159,7 +161,8 @@ def _segment_sums(xp: Any, x: Array, out_grad: Array, owners: Array, axis: int) 
     axis %= len(shape)
     moved = xp.moveaxis(out_grad, axis, 0)
     rest = moved.shape[1:]
-    wide = moved.reshape(moved.shape[0], -1)
+    # the width spelled out: -1 is ambiguous when out_grad is empty (repeats all zero)
+    wide = moved.reshape(moved.shape[0], math.prod(rest))
     # bfloat16 (numpy kind 'V') is summed in float32
     accumulate = out_grad.dtype if out_grad.dtype.kind in "fciu" else xp.float32
     sums = xp.zeros((shape[axis], wide.shape[1]), dtype=accumulate)

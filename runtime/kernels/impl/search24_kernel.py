@@ -317,7 +317,7 @@ def histogram_kernel(
     low, high = kind(min), kind(max)
     if low == high:
         with np.errstate(invalid="ignore"):
-            low, high = kind(xp.nanmin(values)), kind(xp.nanmax(values))
+            low, high = kind(xp.nanmin(values).item()), kind(xp.nanmax(values).item())
     if low == high:
         low, high = kind(low - 1), kind(high + 1)
     if not (np.isfinite(float(low)) and np.isfinite(float(high))):
@@ -336,7 +336,7 @@ def histogram_kernel(
     chosen = None if weight is None else weight.reshape(-1)[inside].astype(xp.float64)
     sums = xp.bincount(index, weights=chosen, minlength=bins).astype(xp.float32)
     if density:
-        gap = np.float32(bins) / np.float32(high - low) / np.float32(xp.sum(sums))
+        gap = np.float32(bins) / np.float32(high - low) / np.float32(xp.sum(sums).item())
         sums = sums * gap
     return sums
 
