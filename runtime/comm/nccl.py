@@ -3,7 +3,10 @@
 Arrays are passed to NCCL by their device pointers (no copy); each call is enqueued on the
 current CUDA stream and its Work waits for an event recorded after it. The NCCL unique id is
 handed from rank 0 to the others through the MPI world (the processes are started by the MPI
-launcher on GPU machines too); a ring of one process needs no MPI at all. NCCL cannot reduce
+launcher on GPU machines too); a ring of one process needs no MPI at all. Each rank takes the
+GPU of its rank on its node (``gpu:<local rank>``, PaddlePaddle's ``dev_id``); NCCL refuses two
+ranks on one GPU, so more ranks on a node than it has GPUs is a named error on every rank of
+that node before any communicator is made (NCCL's own answer is "invalid usage"). NCCL cannot reduce
 bool, int16, bfloat16 (on the NCCLs CuPy binds) or complex tensors: those are reduced as the MPI
 context does, by gathering their bytes and reducing them on the device in rank order.
 """
@@ -27,9 +30,9 @@ from phiops.runtime.comm.context import (
     reduce_arrays,
     signature_of,
 )
-from phiops.runtime.errors import UnimplementedError
+from phiops.runtime.errors import PreconditionNotMetError, UnimplementedError
 
-__all__ = ["NCCLCommContext"]
+__all__ = ["NCCLCommContext", "device_for_local_rank"]
 
 _NCCL_DTYPES = {
     "int8": "NCCL_INT8",
@@ -51,6 +54,25 @@ _NCCL_OPS = {
 
 def _device_xp() -> Any:
     return array_module(Backend.GPU)
+
+
+def device_for_local_rank(rank: int, local_rank: int, local_size: int, device_count: int) -> int:
+    """The GPU that rank ``rank`` (``local_rank`` of the ``local_size`` ranks on its node) uses:
+    ``gpu:<local_rank>``; a PreconditionNotMetError when the node has fewer GPUs than ranks."""
+    if device_count < 1:
+        raise PreconditionNotMetError(
+            f"NCCL: rank {rank} sees no CUDA device; GPU collectives need one GPU per rank"
+        )
+    if local_size > device_count:
+        raise PreconditionNotMetError(
+            f"NCCL needs one GPU per rank: this node runs {local_size} ranks and has "
+            f"{device_count} GPU{'s' if device_count > 1 else ''}, so rank {rank} (local rank "
+            f"{local_rank}) would share gpu:{local_rank % device_count} with another rank, which "
+            f"NCCL refuses; start at most {device_count} rank{'s' if device_count > 1 else ''} "
+            f"per node (phiops launch --nproc_per_node {device_count}), or keep the tensors on "
+            "the CPU, whose collectives go through MPI"
+        )
+    return local_rank
 
 
 class _EventWork(Work):
@@ -80,17 +102,33 @@ class NCCLCommContext(CommContext):
     def __init__(self, ring_id: int, rank: int, size: int, unique_id: Any) -> None:
         super().__init__(ring_id, rank, size)
         self.nccl = nccl_module()
-        self.comm = self.nccl.NcclCommunicator(size, unique_id, rank)
+        try:
+            self.comm = self.nccl.NcclCommunicator(size, unique_id, rank)
+        except self.nccl.NcclError as error:
+            raise PreconditionNotMetError(
+                f"{self.where('init')}: NCCL could not make the communicator of {size} ranks: "
+                f"{error}"
+            ) from None
 
     @classmethod
     def world(cls, ring_id: int = 0) -> "NCCLCommContext":
-        """The context over every process of the job: one process alone, or the MPI world."""
+        """The context over every process of the job: one process alone, or the MPI world, each
+        rank on the GPU of its rank on its node."""
         nccl = nccl_module()
         from phiops.runtime.comm.mpi import launched_by_mpi, mpi
 
         if not launched_by_mpi():
             return cls(ring_id, 0, 1, nccl.get_unique_id())
-        world = mpi().COMM_WORLD
+        module = mpi()
+        world = module.COMM_WORLD
+        node = world.Split_type(module.COMM_TYPE_SHARED)
+        try:
+            local_rank, local_size = node.Get_rank(), node.Get_size()
+        finally:
+            node.Free()
+        count = _device_xp().cuda.runtime.getDeviceCount()
+        device = device_for_local_rank(world.Get_rank(), local_rank, local_size, count)
+        _device_xp().cuda.Device(device).use()
         unique_id = world.bcast(nccl.get_unique_id() if world.Get_rank() == 0 else None, root=0)
         return cls(ring_id, world.Get_rank(), world.Get_size(), unique_id)
 

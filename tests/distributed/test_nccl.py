@@ -4,6 +4,10 @@ Skipped without a GPU (and CuPy with NCCL)."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Iterator
 
 import numpy as np
@@ -14,6 +18,7 @@ import phiops.distributed as dist
 from phiops import _C_ops
 from phiops.runtime.comm import COMM_CONTEXTS, ReduceOp
 from phiops.runtime.common import Backend
+from tests.distributed.launching import run_ranks
 
 pytestmark = pytest.mark.gpu
 
@@ -75,3 +80,34 @@ def test_the_ops_on_gpu_tensors_use_the_nccl_ring() -> None:
     assert type(COMM_CONTEXTS.get(0, Backend.GPU, "test")).__name__ == "NCCLCommContext"
     dist.all_reduce(x)
     np.testing.assert_array_equal(x.numpy(), np.ones((2, 3)))
+
+
+def _launcher() -> list[str]:
+    """mpiexec -n 2 for this Python: the distributed extra's (MPICH, beside it) or the machine's
+    (GPU machines often have Open MPI, which needs leave to run as root and the variables)."""
+    beside = Path(sys.executable).parent / "mpiexec"
+    path = str(beside) if beside.exists() else shutil.which("mpiexec")
+    if path is None:
+        pytest.skip("no mpiexec (install phiops[distributed])")
+    version = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    extra = ["--allow-run-as-root", "-x", "PYTHONPATH", "-x", "PHIOPS_COMM_TIMEOUT"]
+    return [path, *(extra if "Open MPI" in version else []), "-n", "2", sys.executable]
+
+
+def test_two_ranks_all_reduce_over_nccl_or_are_told_why_not() -> None:
+    """Two ranks on this machine: with two GPUs each rank takes its own and the sum arrives;
+    with one, both ranks get the named error (NCCL refuses two ranks on one GPU), no hang."""
+    import cupy
+
+    result = run_ranks("nccl_ranks.py", 2, timeout=120, launcher=_launcher())
+    lines = sorted(line for line in result.stdout.splitlines() if line.startswith("rank "))
+    if cupy.cuda.runtime.getDeviceCount() >= 2:
+        assert lines == [f"rank {r}: all_reduce [3.0, 3.0, 3.0, 3.0]" for r in (0, 1)], (
+            result.stdout
+        )
+    else:
+        assert len(lines) == 2, result.stdout
+        for rank, line in enumerate(lines):
+            assert line.startswith(f"rank {rank}: PreconditionNotMetError: NCCL needs one GPU"), (
+                result.stdout
+            )
