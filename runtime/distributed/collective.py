@@ -335,15 +335,17 @@ def send(tensor: Tensor, dst: int = 0, group: Group | None = None, sync_op: bool
 
 
 def recv(tensor: Tensor, src: int = 0, group: Group | None = None, sync_op: bool = True) -> task:
-    """Receive into ``tensor`` what global rank ``src`` sends. A static program cannot write
-    into a Value here: build ``_C_ops.p_recv(ring_id, peer, dtype, True)`` and use its result."""
+    """Receive into ``tensor`` what global rank ``src`` sends. In a static program being
+    built, it builds a p_recv op and an assign_out_ of its result into the Value (PaddlePaddle
+    3.3.1's static recv appends a legacy recv_v2 writing the variable, which its PIR builder
+    refuses), and returns None."""
     where = "recv"
     if _building(tensor):
-        raise UnimplementedError(
-            f"{where}: receiving into a Value of a static program is not implemented (phiops "
-            "has no assign_out_); build _C_ops.p_recv(ring_id, peer, dtype, True) and use its "
-            "result instead"
-        )
+        group = resolve(group, where)
+        peer = _group_rank(group, src, "src", where)
+        received = op_api("p_recv")(group.id, peer, tensor.dtype, True)
+        op_api("assign_out_")(received, tensor)
+        return None
     group, ring = _ring(tensor, group, where)
     peer = _group_rank(group, src, "src", where)
     array, write_back = _writable(tensor)

@@ -73,7 +73,8 @@ def static(rank: int) -> None:
         x = paddle.static.data("x", [2, 3], "float32")
         if rank == 0:
             dist.send(x * 2.0, dst=other)  # builds the p_send op, as PaddlePaddle's its send_v2
-            back = _C_ops.p_recv(0, other, paddle.float32, True)
+            back = paddle.zeros([2, 3], "float32")
+            dist.recv(back, src=other)  # builds p_recv and assign_out_ into back
         else:
             received = _C_ops.p_recv(0, other, paddle.float32, True)
             _C_ops.p_send(received + x, 0, other, True)
