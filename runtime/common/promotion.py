@@ -10,7 +10,14 @@ tests/data/dtype_semantics/ records them:
 - a complex dtype with any other promotes to complex, wide enough for both (complex64 with
   float64 gives complex128);
 - any other pair (int32 with int64, an integer with a float, bool with anything but complex)
-  is refused: InvalidArgumentError naming the op, both dtypes and the cast that makes it work.
+  is refused: InvalidArgumentError naming the op, both dtypes and the cast that makes it work;
+- but where one of the two inputs of an elementwise arithmetic or comparison op is a 0-D tensor
+  (``ZERO_D_PROMOTION_OPS``, PHI's ``support_promotion_ops``), every pair promotes, as PHI's
+  ``GetPromoteDtype`` (paddle/phi/common/type_promotion.h) does: a 0-D tensor of the other
+  input's kind (integer, floating, complex) takes that input's dtype, like a Python number;
+  otherwise, and where both are 0-D, PHI's promotion table (``promote_types``) decides
+  (``int32[2] * float64[]`` is float64, ``float32[2] * float64[]`` float32, ``int64[] *
+  int32[]`` int64). Eager and static building alike, as PaddlePaddle 3.3.1's.
 
 Ops whose inputs are ``same_dtype`` (concat, stack, add_n, matmul, bitwise ops) take one dtype;
 a mix is refused the same way, but for the pairs their kernels' data transform takes
@@ -38,6 +45,9 @@ __all__ = [
     "matmul_operator_dtype",
     "kernel_transform",
     "KERNEL_TRANSFORMS",
+    "ZERO_D_PROMOTION_OPS",
+    "promote_types",
+    "zero_d_tensor_dtype",
 ]
 
 D = DataType
@@ -64,6 +74,79 @@ def promote_pair(x: DataType, y: DataType) -> DataType | None:
         wide = D.COMPLEX128 in (x, y) or D.FLOAT64 in (x, y)
         return D.COMPLEX128 if wide else D.COMPLEX64
     return None
+
+
+# PHI's promoteTypes table (paddle/phi/common/type_promotion.h), rows and columns in this order
+_TABLE_ORDER = (
+    D.UINT8, D.INT8, D.INT16, D.INT32, D.INT64, D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64,
+    D.COMPLEX128, D.BOOL, D.BFLOAT16,
+)  # fmt: skip
+_TABLE = """
+u1 i2 i2 i4 i8 f2 f4 f8 c4 c8 u1 bf
+i2 i1 i2 i4 i8 f2 f4 f8 c4 c8 i1 bf
+i2 i2 i2 i4 i8 f2 f4 f8 c4 c8 i2 bf
+i4 i4 i4 i4 i8 f2 f4 f8 c4 c8 i4 bf
+i8 i8 i8 i8 i8 f2 f4 f8 c4 c8 i8 bf
+f2 f2 f2 f2 f2 f2 f4 f8 c4 c8 f2 f4
+f4 f4 f4 f4 f4 f4 f4 f8 c4 c8 f4 f4
+f8 f8 f8 f8 f8 f8 f8 f8 c8 c8 f8 f8
+c4 c4 c4 c4 c4 c4 c4 c8 c4 c8 c4 c4
+c8 c8 c8 c8 c8 c8 c8 c8 c8 c8 c8 c8
+u1 i1 i2 i4 i8 f2 f4 f8 c4 c8 b1 bf
+bf bf bf bf bf f4 f4 f8 c4 c8 bf bf
+"""
+_SHORT = dict(zip("u1 i1 i2 i4 i8 f2 f4 f8 c4 c8 b1 bf".split(), _TABLE_ORDER))
+_PROMOTE_TYPES = {
+    (row, column): _SHORT[cell]
+    for row, line in zip(_TABLE_ORDER, _TABLE.split("\n")[1:-1])
+    for column, cell in zip(_TABLE_ORDER, line.split())
+}
+
+# The ops whose 0-D tensor operand promotes like a number (PHI's support_promotion_ops, by
+# phiops's op names; the inplace variants are not among them there either)
+ZERO_D_PROMOTION_OPS = frozenset(
+    (
+        "add", "subtract", "multiply", "remainder", "divide", "floor_divide",
+        "elementwise_pow", "equal", "not_equal", "less_than", "less_equal", "greater_than",
+        "greater_equal", "copysign",
+    )
+)  # fmt: skip
+
+
+def promote_types(x: DataType, y: DataType) -> DataType:
+    """PHI's ``promoteTypes`` table: the dtype of any pair of its twelve dtypes."""
+    try:
+        return _PROMOTE_TYPES[(x, y)]
+    except KeyError:
+        raise InvalidArgumentError(
+            f"type promotion of {x.name.lower()} and {y.name.lower()}: PaddlePaddle's table "
+            "has no such pair"
+        ) from None
+
+
+def _scalar_kind(dtype: DataType) -> int:
+    """The kinds PHI's is_common_dtype_for_scalar compares (bool is none of them)."""
+    if dtype in _INTEGERS:
+        return 1
+    if dtype in _FLOATS:
+        return 2
+    return 3 if dtype.is_complex else 0
+
+
+def zero_d_tensor_dtype(x: DataType, x_0d: bool, y: DataType, y_0d: bool) -> DataType:
+    """The dtype ``x <op> y`` computes in where ``x_0d`` or ``y_0d`` (a 0-D tensor), for an op
+    of ``ZERO_D_PROMOTION_OPS``: the other input's dtype where the 0-D one is of its kind and
+    only one is 0-D, else PHI's table."""
+    if x_0d != y_0d and _scalar_kind(x) and _scalar_kind(x) == _scalar_kind(y):
+        return y if x_0d else x
+    return promote_types(x, y)
+
+
+def _rank(meta: Any) -> int | None:
+    try:
+        return len(meta.dims)
+    except Exception:  # noqa: BLE001 - a meta without dims takes the tensor-tensor rules
+        return None
 
 
 def _suggestion(x_name: str, x: DataType, y_name: str, y: DataType) -> str:
@@ -212,7 +295,9 @@ def promote_metas(
             named.append((name, meta.dtype))
     if not named or (len(named) < 2 and not true_division):
         return None
-    target = compute_dtype(op, named, promotes, transform, true_division)
+    target = _zero_d_target(op, rule, metas, named) if promotes else None
+    if target is None:
+        target = compute_dtype(op, named, promotes, transform, true_division)
     changed = list(metas)
     for position, _ in inputs:
         meta = metas[position]
@@ -221,6 +306,31 @@ def promote_metas(
         elif meta is not None:
             changed[position] = with_dtype(meta, target)
     return target, tuple(changed)
+
+
+def _zero_d_target(
+    op: str, rule: PromotionRule, metas: Sequence[Any], named: list[tuple[str, DataType]]
+) -> DataType | None:
+    """The compute dtype by PHI's 0-D tensor rule (``zero_d_tensor_dtype``), or None where it
+    does not apply: another op, other than two single inputs, equal dtypes, or no 0-D one."""
+    if op not in ZERO_D_PROMOTION_OPS or len(named) != 2 or len(rule.inputs) != 2:
+        return None
+    (_, x), (_, y) = named
+    if x is y:
+        return None
+    x_rank, y_rank = (_rank(metas[position]) for position, _ in rule.inputs)
+    if x_rank is None or y_rank is None or (x_rank and y_rank):
+        return None
+    if rule.true_division and x in _INTEGERS and y in _INTEGERS:
+        return D.FLOAT32
+    if op == "floor_divide":
+        # 3.3.1's floor_divide takes PHI's table even where the 0-D operand is of the other's
+        # kind (int16[2] // int32[] is int32; tests/data/dtype_semantics/zero_d_promotion.json)
+        return promote_types(x, y)
+    target = zero_d_tensor_dtype(x, x_rank == 0, y, y_rank == 0)
+    if rule.true_division and target in _INTEGERS | {D.BOOL}:
+        return D.FLOAT32
+    return target
 
 
 def scalar_result_dtype(tensor: DataType, number: bool | int | float | complex) -> DataType:
