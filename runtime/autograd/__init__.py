@@ -1,6 +1,6 @@
 """Autograd: grad mode, grad nodes recorded by the generated ops, and the backward engine."""
 
-from phiops.runtime.autograd.engine import grad, run_backward
+from phiops.runtime.autograd.engine import backward, grad, run_backward
 from phiops.runtime.autograd.grad_mode import (
     GRAD_MODE,
     enable_grad,
@@ -9,11 +9,18 @@ from phiops.runtime.autograd.grad_mode import (
     set_grad_enabled,
 )
 from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec
+from phiops.runtime.autograd.py_layer import PyLayer, PyLayerContext
 from phiops.runtime.autograd.record import record
+
+Function = PyLayer
 
 __all__ = [
     "grad",
+    "backward",
     "run_backward",
+    "PyLayer",
+    "PyLayerContext",
+    "Function",
     "GRAD_MODE",
     "enable_grad",
     "is_grad_enabled",

@@ -16,7 +16,7 @@ from phiops.runtime.device import array_module, module_of
 from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.tensor.selected_rows import add_selected_rows
 
@@ -220,6 +220,8 @@ def _filled(node: GradNode, slots: list[Any]) -> list[Any]:
     metas = node.output_metas
     if len(metas) == 1 and slots[0] is not None and type(slots[0]) is not dict:
         return slots  # the common case: one output, its gradient arrived
+    if getattr(node, "fills_own_slots", False):
+        return slots  # a PyLayer's node: zeros or None, as its set_materialize_grads says
     consumed = node.spec.consumed
     filled = []
     for slot, (value, meta) in enumerate(zip(slots, metas)):
@@ -494,6 +496,53 @@ def run_backward(
     _execute(tensors, grad_tensors, retain_graph, False, None)
     for hook in list(_FINAL_HOOKS.values()):
         hook()
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool = False,
+    *,
+    dump_backward_graph_path: str | None = None,
+) -> None:
+    """``paddle.autograd.backward``: accumulate the gradients of ``tensors`` (a Tensor or a list
+    of distinct Tensors) into every leaf's ``.grad``; ``grad_tensors`` are their initial
+    gradients (None, or None entries: ones); the graph is freed unless ``retain_graph``. The
+    arguments are checked as PaddlePaddle 3.3.1 checks them, each a named error."""
+    where = "paddle.autograd.backward"
+    if dump_backward_graph_path is not None:
+        raise UnimplementedError(
+            f"{where}: dump_backward_graph_path (a dot dump of the backward graph) is not "
+            "implemented; pass None"
+        )
+    if tensors is None:
+        raise InvalidArgumentError(f"{where}: tensors must not be None")
+    roots = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
+    if not roots:
+        raise InvalidArgumentError(f"{where}: tensors must not be empty")
+    for position, value in enumerate(roots):
+        if not isinstance(value, TENSOR_TYPE.cls):
+            raise InvalidArgumentError(
+                f"{where}: tensors[{position}] must be a Tensor, got {type(value).__name__}"
+            )
+    if len({id(value) for value in roots}) != len(roots):
+        raise InvalidArgumentError(f"{where}: tensors holds the same Tensor twice")
+    seeds: list[Any] = []
+    if grad_tensors is not None:
+        seeds = list(grad_tensors) if isinstance(grad_tensors, (list, tuple)) else [grad_tensors]
+        for position, value in enumerate(seeds):
+            if value is not None and not isinstance(value, TENSOR_TYPE.cls):
+                raise InvalidArgumentError(
+                    f"{where}: grad_tensors[{position}] must be a Tensor or None, got "
+                    f"{type(value).__name__}"
+                )
+        if seeds and len(seeds) != len(roots):
+            raise InvalidArgumentError(
+                f"{where}: {len(seeds)} grad_tensors for {len(roots)} tensors"
+            )
+    if not isinstance(retain_graph, bool):
+        raise InvalidArgumentError(f"{where}: retain_graph must be a bool, got {retain_graph!r}")
+    run_backward(roots, seeds or [None] * len(roots), retain_graph)
 
 
 def grad(
