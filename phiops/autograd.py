@@ -2,11 +2,11 @@
 inputs, as ``paddle.grad``), ``backward`` (of several tensors at once), ``PyLayer`` /
 ``Function`` and ``PyLayerContext`` (an op with its forward and backward in Python,
 runtime/autograd/py_layer.py), and the grad mode: ``no_grad``, ``enable_grad``,
-``is_grad_enabled`` and ``set_grad_enabled`` (runtime/autograd/). ``Tensor.backward`` runs the
-same engine.
+``is_grad_enabled`` and ``set_grad_enabled`` (runtime/autograd/), ``jacobian`` and ``hessian``
+(lazily evaluated matrices, runtime/autograd/functional.py). ``Tensor.backward`` runs the same
+engine.
 
-PaddlePaddle's ``paddle.autograd`` also has what phiops lacks: ``jacobian``, ``hessian`` and
-``saved_tensors_hooks``.
+PaddlePaddle's ``paddle.autograd`` also has what phiops lacks: ``saved_tensors_hooks``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from phiops.runtime.autograd import (
     backward,
     enable_grad,
     grad,
+    hessian,
     is_grad_enabled,
+    jacobian,
     no_grad,
     set_grad_enabled,
 )
@@ -29,6 +31,8 @@ __all__ = [
     "PyLayer",
     "Function",
     "PyLayerContext",
+    "jacobian",
+    "hessian",
     "no_grad",
     "enable_grad",
     "is_grad_enabled",

@@ -1,6 +1,7 @@
 """Autograd: grad mode, grad nodes recorded by the generated ops, and the backward engine."""
 
 from phiops.runtime.autograd.engine import backward, grad, run_backward
+from phiops.runtime.autograd.functional import hessian, jacobian
 from phiops.runtime.autograd.grad_mode import (
     GRAD_MODE,
     enable_grad,
@@ -21,6 +22,8 @@ __all__ = [
     "PyLayer",
     "PyLayerContext",
     "Function",
+    "jacobian",
+    "hessian",
     "GRAD_MODE",
     "enable_grad",
     "is_grad_enabled",

@@ -733,6 +733,10 @@ from tests.autograd.cases_dgrad24 import DGRAD24_DOUBLE_CASES  # noqa: E402
 
 DOUBLE_CASES = DOUBLE_CASES + DGRAD24_DOUBLE_CASES
 
+from tests.autograd.cases_invoke_double import INVOKE_DOUBLE_CASES  # noqa: E402
+
+DOUBLE_CASES = DOUBLE_CASES + INVOKE_DOUBLE_CASES
+
 
 @pytest.mark.parametrize("case", DOUBLE_CASES, ids=lambda c: c.id)
 def test_double_gradient_matches_finite_differences(case: Case) -> None:

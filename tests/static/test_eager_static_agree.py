@@ -1493,3 +1493,12 @@ ARGUMENTS.update(
         ],
     }
 )  # fmt: skip
+
+# the double grads PaddlePaddle 3.3.1 invokes the forward op for (issue 24)
+ARGUMENTS.update(
+    {
+        "slice_double_grad": lambda f, t: [t((4, 3), "float32"), [0], [1], [3], [1], []],
+        "squeeze_double_grad": lambda f, t: [t((2, 1, 3), "float32"), [1]],
+        "transpose_double_grad": lambda f, t: [t((3, 2), "float32"), [1, 0]],
+    }
+)
