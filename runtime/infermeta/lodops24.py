@@ -101,7 +101,9 @@ def pyramid_hash_infer_meta(
         if value < least:
             raise InvalidArgumentError(f"argument '{name}' must be >= {least}, got {value}")
     if not 0.0 <= drop_out_percent <= 1.0:
-        raise InvalidArgumentError(f"argument 'drop_out_percent' must be in [0, 1], got {drop_out_percent}")
+        raise InvalidArgumentError(
+            f"argument 'drop_out_percent' must be in [0, 1], got {drop_out_percent}"
+        )
     if num_emb % rand_len:
         raise InvalidArgumentError(
             f"argument 'num_emb' must be a multiple of rand_len ({rand_len}), got {num_emb}"
@@ -115,7 +117,9 @@ def pyramid_hash_infer_meta(
             f"shape {list(x.dims)}"
         )
     _check_rank(w, "w", 2)
-    if not extents_match(w.dims[0], space_len + rand_len, config) or not extents_match(w.dims[1], 1, config):
+    if not extents_match(w.dims[0], space_len + rand_len, config) or not extents_match(
+        w.dims[1], 1, config
+    ):
         raise InvalidArgumentError(
             f"argument 'w' must have shape [space_len + rand_len, 1] = [{space_len + rand_len}, 1], "
             f"got {list(w.dims)}"
@@ -129,12 +133,17 @@ def pyramid_hash_infer_meta(
 ATTENTION_LSTM_ACTIVATIONS = ("sigmoid", "tanh", "relu", "identity")
 
 
-def _check_shape(tensor: MetaTensor, name: str, expected: tuple[int, ...], what: str, config: MetaConfig) -> None:
+def _check_shape(
+    tensor: MetaTensor, name: str, expected: tuple[int, ...], what: str, config: MetaConfig
+) -> None:
     if len(tensor.dims) != len(expected) or not all(
-        not is_known(want) or extents_match(got, want, config) for got, want in zip(tensor.dims, expected)
+        not is_known(want) or extents_match(got, want, config)
+        for got, want in zip(tensor.dims, expected)
     ):
         shown = ["?" if not is_known(e) else e for e in expected]
-        raise InvalidArgumentError(f"argument '{name}' must have shape {what} = {shown}, got {list(tensor.dims)}")
+        raise InvalidArgumentError(
+            f"argument '{name}' must have shape {what} = {shown}, got {list(tensor.dims)}"
+        )
 
 
 def attention_lstm_infer_meta(
@@ -193,7 +202,13 @@ def attention_lstm_infer_meta(
     ):
         if tensor is not None:
             _check_shape(tensor, name, (1, 1), "[1, 1]", config)
-    for name, tensor in (("c0", c0), ("h0", h0), ("attention_weight", attention_weight), ("lstm_weight", lstm_weight), ("lstm_bias", lstm_bias)):
+    for name, tensor in (
+        ("c0", c0),
+        ("h0", h0),
+        ("attention_weight", attention_weight),
+        ("lstm_weight", lstm_weight),
+        ("lstm_bias", lstm_bias),
+    ):
         if tensor is not None:
             _check_dtype(tensor, name, x, "x")
     set_output(hidden, (rows, d), x.dtype, x)
@@ -238,7 +253,9 @@ def beam_search_infer_meta(
                 f"{tensor.dtype.name.lower()}"
             )
         if len(tensor.dims) < 1:
-            raise InvalidArgumentError(f"argument '{name}' must have a row per prefix, got a 0-D tensor")
+            raise InvalidArgumentError(
+                f"argument '{name}' must have a row per prefix, got a 0-D tensor"
+            )
     if not extents_match(pre_ids.dims[0], scores.dims[0], config) or not extents_match(
         pre_scores.dims[0], scores.dims[0], config
     ):
@@ -250,7 +267,9 @@ def beam_search_infer_meta(
         len(ids.dims) != len(scores.dims)
         or not all(extents_match(a, b, config) for a, b in zip(ids.dims, scores.dims))
     ):
-        raise InvalidArgumentError(f"argument 'ids' must have scores' shape {list(scores.dims)}, got {list(ids.dims)}")
+        raise InvalidArgumentError(
+            f"argument 'ids' must have scores' shape {list(scores.dims)}, got {list(ids.dims)}"
+        )
     set_output(selected_ids, (UNKNOWN, 1), DataType.INT64, scores)
     set_output(selected_scores, (UNKNOWN, 1), DataType.FLOAT32, scores)
     set_output(parent_idx, (UNKNOWN,), DataType.INT32, scores)

@@ -23,7 +23,9 @@ def _sequences(tensor: Any, lod: list[list[int]]) -> Any:
 
 
 def _match(x: Any, y: Any, w: Any) -> Any:
-    out, _ = C.match_matrix_tensor(_sequences(x, [[0, 2, 2, 3]]), _sequences(y, [[0, 1, 3, 4]]), phi.cast(w, phi.float32), 2)
+    out, _ = C.match_matrix_tensor(
+        _sequences(x, [[0, 2, 2, 3]]), _sequences(y, [[0, 1, 3, 4]]), phi.cast(w, phi.float32), 2
+    )
     return phi.cast(out, phi.float64)
 
 

@@ -20,7 +20,9 @@ LR = 0.25
 
 def _forward(ids: phi.Tensor, w: np.ndarray) -> tuple:
     filters = phi.to_tensor(np.zeros((1, 1), np.float32))
-    return OP_DEFS["pyramid_hash"].dispatcher.call((ids, phi.to_tensor(w), filters, filters), (*ATTRS, LR, ""))
+    return OP_DEFS["pyramid_hash"].dispatcher.call(
+        (ids, phi.to_tensor(w), filters, filters), (*ATTRS, LR, "")
+    )
 
 
 def test_pyramid_hash_grad_steps_w_by_lr_times_the_finite_difference_gradient() -> None:

@@ -27,7 +27,9 @@ OPS = ("match_matrix_tensor", "pyramid_hash", "attention_lstm", "beam_search")
 GRADS = ("match_matrix_tensor_grad", "pyramid_hash_grad")
 
 
-def lod_tensor(values: np.ndarray, lod: list[list[int]] | None, stop_gradient: bool = True) -> phiops.Tensor:
+def lod_tensor(
+    values: np.ndarray, lod: list[list[int]] | None, stop_gradient: bool = True
+) -> phiops.Tensor:
     tensor = phi.to_tensor(values)
     tensor.stop_gradient = stop_gradient
     if lod:
@@ -61,7 +63,11 @@ def match_reference(x, y, w, x_offsets, y_offsets):
             block = np.zeros((len(xs), len(ys)), np.float64)
             for i in range(len(xs)):
                 for j in range(len(ys)):
-                    block[i, j] = xs[i].astype(np.float64) @ w[:, t, :].astype(np.float64) @ ys[j].astype(np.float64)
+                    block[i, j] = (
+                        xs[i].astype(np.float64)
+                        @ w[:, t, :].astype(np.float64)
+                        @ ys[j].astype(np.float64)
+                    )
             blocks.append(block.ravel())
     return np.concatenate(blocks).reshape(-1, 1)
 
@@ -92,21 +98,40 @@ MATCH_CASES = [
 @op_test("match_matrix_tensor", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("match_matrix_tensor"), ids=lambda d: d.name.lower())
 @pytest.mark.parametrize("x_lod, y_lod, width_x, width_y, dim_t", MATCH_CASES)
-def test_match_matrix_tensor_and_its_grad_match_the_definition(dtype, x_lod, y_lod, width_x, width_y, dim_t) -> None:
+def test_match_matrix_tensor_and_its_grad_match_the_definition(
+    dtype, x_lod, y_lod, width_x, width_y, dim_t
+) -> None:
     name = dtype.name.lower()
     x = values((x_lod[0][-1], width_x), 1, name)
     y = values((y_lod[0][-1], width_y), 2, name)
     w = values((width_x, dim_t, width_y), 3, name)
-    out, tmp = all_outputs("match_matrix_tensor", (lod_tensor(x, x_lod), lod_tensor(y, y_lod), lod_tensor(w, None)), (dim_t,))
+    out, tmp = all_outputs(
+        "match_matrix_tensor",
+        (lod_tensor(x, x_lod), lod_tensor(y, y_lod), lod_tensor(w, None)),
+        (dim_t,),
+    )
     want = match_reference(x, y, w, x_lod[0], y_lod[0])
     np.testing.assert_allclose(out.numpy(), want, rtol=1e-5, atol=1e-6)
     assert out.numpy().dtype == np.dtype(name)
-    sizes = [dim_t * (x_lod[0][b + 1] - x_lod[0][b]) * (y_lod[0][b + 1] - y_lod[0][b]) for b in range(len(x_lod[0]) - 1)]
+    sizes = [
+        dim_t * (x_lod[0][b + 1] - x_lod[0][b]) * (y_lod[0][b + 1] - y_lod[0][b])
+        for b in range(len(x_lod[0]) - 1)
+    ]
     assert out.lod() == [list(np.concatenate([[0], np.cumsum(sizes)]).astype(int))]
-    np.testing.assert_allclose(tmp.numpy().reshape(len(x), -1), x.astype(np.float64) @ w.reshape(width_x, -1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        tmp.numpy().reshape(len(x), -1),
+        x.astype(np.float64) @ w.reshape(width_x, -1),
+        rtol=1e-5,
+        atol=1e-6,
+    )
     grad = values(out.shape, 4, name)
     got = backward.match_matrix_tensor_grad(
-        lod_tensor(x, x_lod), lod_tensor(y, y_lod), lod_tensor(w, None), tmp, phi.to_tensor(grad), dim_t
+        lod_tensor(x, x_lod),
+        lod_tensor(y, y_lod),
+        lod_tensor(w, None),
+        tmp,
+        phi.to_tensor(grad),
+        dim_t,
     )
     for g, want_g in zip(got, match_grad_reference(x, y, w, x_lod[0], y_lod[0], grad)):
         np.testing.assert_allclose(g.numpy(), want_g, rtol=1e-5, atol=1e-6)
@@ -119,7 +144,9 @@ def test_match_matrix_tensor_gradients_flow_through_autograd() -> None:
     w = lod_tensor(values((2, 2, 2), 7), None, stop_gradient=False)
     out, _ = phi.match_matrix_tensor(x, y, w, 2)
     grads = phiops.grad([out], [x, y, w])
-    want = match_grad_reference(x.numpy(), y.numpy(), w.numpy(), [0, 1, 3], [0, 2, 3], np.ones(out.shape))
+    want = match_grad_reference(
+        x.numpy(), y.numpy(), w.numpy(), [0, 1, 3], [0, 2, 3], np.ones(out.shape)
+    )
     for g, want_g in zip(grads, want):
         np.testing.assert_allclose(g.numpy(), want_g, rtol=1e-5, atol=1e-6)
 
@@ -129,7 +156,13 @@ def test_match_matrix_tensor_gradients_flow_through_autograd() -> None:
     [
         (None, [[0, 3]], (2, 1, 2), 1, "argument 'x' carries no LoD"),
         ([[0, 3]], None, (2, 1, 2), 1, "argument 'y' carries no LoD"),
-        ([[0, 1, 2], [0, 1, 3]], [[0, 3]], (2, 1, 2), 1, "argument 'x': its LoD's first level ends at 2, but it has 3 rows"),
+        (
+            [[0, 1, 2], [0, 1, 3]],
+            [[0, 3]],
+            (2, 1, 2),
+            1,
+            "argument 'x': its LoD's first level ends at 2, but it has 3 rows",
+        ),
         ([[0, 1, 3]], [[0, 3]], (2, 1, 2), 1, "as many sequences, got 2 and 1"),
         ([[0, 3]], [[0, 3]], (2, 2, 2), 1, "argument 'w' must have shape"),
         ([[0, 3]], [[0, 3]], (2, 1, 2), 0, "argument 'dim_t' must be >= 1"),
@@ -160,7 +193,9 @@ def xxh32_reference(data: bytes, seed: int) -> int:
         acc = [(seed + p1 + p2) & mask, (seed + p2) & mask, seed & mask, (seed - p1) & mask]
         while position + 16 <= length:
             for lane in range(4):
-                acc[lane] = round_(acc[lane], struct.unpack_from("<I", data, position + 4 * lane)[0])
+                acc[lane] = round_(
+                    acc[lane], struct.unpack_from("<I", data, position + 4 * lane)[0]
+                )
             position += 16
         h = (rotl(acc[0], 1) + rotl(acc[1], 7) + rotl(acc[2], 12) + rotl(acc[3], 18)) & mask
     else:
@@ -228,7 +263,9 @@ def pyramid_reference(ids, offsets, w, num_emb, space_len, pyramid_layer, rand_l
     return np.asarray(rows, w.dtype) * scale, top
 
 
-def pyramid_call(x, w, num_emb=4, space_len=16, pyramid_layer=2, rand_len=2, drop=0.0, training=1, seed=0, lr=0.0):
+def pyramid_call(
+    x, w, num_emb=4, space_len=16, pyramid_layer=2, rand_len=2, drop=0.0, training=1, seed=0, lr=0.0
+):
     filters = phi.to_tensor(np.zeros((1, 1), np.float32))
     attrs = (num_emb, space_len, pyramid_layer, rand_len, drop, training, False, 0, 0, seed, lr, "")
     return all_outputs("pyramid_hash", (x, w, filters, filters), attrs)
@@ -238,7 +275,12 @@ def pyramid_call(x, w, num_emb=4, space_len=16, pyramid_layer=2, rand_len=2, dro
 @pytest.mark.parametrize("dtype", cpu_dtypes("pyramid_hash"), ids=lambda d: d.name.lower())
 @pytest.mark.parametrize("training", [1, 0])
 def test_pyramid_hash_matches_the_definition(dtype: DataType, training: int) -> None:
-    ids, offsets = [4, 8, 15, 16, 23, 42, 7], [0, 4, 5, 7]  # the middle sequence has one id: a zero row
+    ids, offsets = [4, 8, 15, 16, 23, 42, 7], [
+        0,
+        4,
+        5,
+        7,
+    ]  # the middle sequence has one id: a zero row
     if dtype is DataType.INT8:
         w = np.random.default_rng(12).integers(-100, 100, (20, 1)).astype(np.int8)
     else:
@@ -252,9 +294,13 @@ def test_pyramid_hash_matches_the_definition(dtype: DataType, training: int) -> 
     scale = 0.5 if training == 0 and dtype is not DataType.INT8 else 1
     want, top = pyramid_reference(ids, offsets, w, 6, 17, 3, 3, 1)
     assert out.numpy().dtype == w.dtype
-    np.testing.assert_allclose(out.numpy().astype(np.float64), want.astype(np.float64) * scale, rtol=1e-6)
+    np.testing.assert_allclose(
+        out.numpy().astype(np.float64), want.astype(np.float64) * scale, rtol=1e-6
+    )
     assert out.lod() == [top]
-    assert drop_pos.numpy().ravel().tolist() == [1] * 6 + [0] * 15  # 5 + 0 + 1 terms, of 7 * 3 places
+    assert (
+        drop_pos.numpy().ravel().tolist() == [1] * 6 + [0] * 15
+    )  # 5 + 0 + 1 terms, of 7 * 3 places
     assert drop_pos.lod() == [[0, 5, 5, 6]]
     np.testing.assert_array_equal(x_temp.numpy().ravel(), np.asarray(ids, np.float32))
 
@@ -275,10 +321,14 @@ def test_pyramid_hash_grad_steps_w_in_place() -> None:
     w = phi.to_tensor(w0.copy())
     out, drop_pos, x_temp = pyramid_call(x, w, lr=0.5)
     grad = values(tuple(out.shape), 15)
-    x_grad = backward.pyramid_hash_grad(x, w, drop_pos, x_temp, phi.to_tensor(grad), 4, 16, 2, 2, 0.0, 1, False, 0, 0, 0, 0.5, "")
+    x_grad = backward.pyramid_hash_grad(
+        x, w, drop_pos, x_temp, phi.to_tensor(grad), 4, 16, 2, 2, 0.0, 1, False, 0, 0, 0, 0.5, ""
+    )
     want = w0.astype(np.float64).copy()
     seq = np.asarray(ids[:3], np.float32)
-    for row, first in enumerate((0, 1)):  # the terms (1, 2) and (2, 3); the one-id sequence has none
+    for row, first in enumerate(
+        (0, 1)
+    ):  # the terms (1, 2) and (2, 3); the one-id sequence has none
         data = seq[first : first + 2].tobytes()
         for j in range(0, 4, 2):
             pos = xxh32_reference(data, j) % 16
@@ -290,13 +340,55 @@ def test_pyramid_hash_grad_steps_w_in_place() -> None:
 @pytest.mark.parametrize(
     "ids, lod, w_rows, kwargs, error, message",
     [
-        (np.zeros((3, 1), np.int32), None, 18, {}, InvalidArgumentError, "argument 'x' carries no LoD"),
-        (np.zeros((3, 1), np.int32), [[0, 1, 2], [0, 2, 3]], 18, {}, InvalidArgumentError, "first level ends at 2, but it has 3 rows"),
-        (np.zeros((3, 1), np.int64), [[0, 3]], 18, {}, InvalidArgumentError, "argument 'x' must hold int32 ids"),
+        (
+            np.zeros((3, 1), np.int32),
+            None,
+            18,
+            {},
+            InvalidArgumentError,
+            "argument 'x' carries no LoD",
+        ),
+        (
+            np.zeros((3, 1), np.int32),
+            [[0, 1, 2], [0, 2, 3]],
+            18,
+            {},
+            InvalidArgumentError,
+            "first level ends at 2, but it has 3 rows",
+        ),
+        (
+            np.zeros((3, 1), np.int64),
+            [[0, 3]],
+            18,
+            {},
+            InvalidArgumentError,
+            "argument 'x' must hold int32 ids",
+        ),
         (np.zeros((3, 2), np.int32), [[0, 3]], 18, {}, InvalidArgumentError, "one id per row"),
-        (np.zeros((3, 1), np.int32), [[0, 3]], 17, {}, InvalidArgumentError, "space_len \\+ rand_len, 1\\] = \\[18, 1\\]"),
-        (np.zeros((3, 1), np.int32), [[0, 3]], 19, {"num_emb": 5, "rand_len": 3}, InvalidArgumentError, "multiple of rand_len"),
-        (np.zeros((3, 1), np.int32), [[0, 3]], 18, {"pyramid_layer": 1}, InvalidArgumentError, "'pyramid_layer' must be >= 2"),
+        (
+            np.zeros((3, 1), np.int32),
+            [[0, 3]],
+            17,
+            {},
+            InvalidArgumentError,
+            "space_len \\+ rand_len, 1\\] = \\[18, 1\\]",
+        ),
+        (
+            np.zeros((3, 1), np.int32),
+            [[0, 3]],
+            19,
+            {"num_emb": 5, "rand_len": 3},
+            InvalidArgumentError,
+            "multiple of rand_len",
+        ),
+        (
+            np.zeros((3, 1), np.int32),
+            [[0, 3]],
+            18,
+            {"pyramid_layer": 1},
+            InvalidArgumentError,
+            "'pyramid_layer' must be >= 2",
+        ),
     ],
 )
 def test_pyramid_hash_refuses_bad_input(ids, lod, w_rows, kwargs, error, message: str) -> None:
@@ -308,14 +400,38 @@ def test_pyramid_hash_bloom_filters_are_unimplemented() -> None:
     x = lod_tensor(np.zeros((2, 1), np.int32), [[0, 2]])
     filters = phi.to_tensor(np.zeros((1, 1), np.float32))
     with pytest.raises(UnimplementedError, match="bloom filters"):
-        C.pyramid_hash(x, phi.to_tensor(values((18, 1), 17)), filters, filters, 4, 16, 2, 2, 0.0, 0, True, 1, 0, 0, 0.0, "")
+        C.pyramid_hash(
+            x,
+            phi.to_tensor(values((18, 1), 17)),
+            filters,
+            filters,
+            4,
+            16,
+            2,
+            2,
+            0.0,
+            0,
+            True,
+            1,
+            0,
+            0,
+            0.0,
+            "",
+        )
 
 
 # -- attention_lstm -----------------------------------------------------------------------------
 
 
-def attention_lstm_reference(x, offsets, c0, h0, att_w, att_b, scalar, scalar_b, lstm_w, lstm_b, acts):
-    act = {"sigmoid": lambda v: 1 / (1 + np.exp(-v)), "tanh": np.tanh, "relu": lambda v: np.maximum(v, 0), "identity": lambda v: v}
+def attention_lstm_reference(
+    x, offsets, c0, h0, att_w, att_b, scalar, scalar_b, lstm_w, lstm_b, acts
+):
+    act = {
+        "sigmoid": lambda v: 1 / (1 + np.exp(-v)),
+        "tanh": np.tanh,
+        "relu": lambda v: np.maximum(v, 0),
+        "identity": lambda v: v,
+    }
     m, d = x.shape[1], lstm_w.shape[1] // 4
     hidden, cell = np.zeros((len(x), d)), np.zeros((len(x), d))
     scores = x @ att_w[:m, 0] + (att_b[0, 0] if att_b is not None else 0)
@@ -324,9 +440,15 @@ def attention_lstm_reference(x, offsets, c0, h0, att_w, att_b, scalar, scalar_b,
         for t in range(start, end):
             e = np.maximum(scores[start:end] + c @ att_w[m:, 0], 0)
             if scalar is not None:
-                e = np.maximum(e * scalar[0, 0] + (scalar_b[0, 0] if scalar_b is not None else 0), 0)
+                e = np.maximum(
+                    e * scalar[0, 0] + (scalar_b[0, 0] if scalar_b is not None else 0), 0
+                )
             a = np.exp(e - e.max()) / np.exp(e - e.max()).sum()
-            z = (a @ x[start:end]) @ lstm_w[d:] + lstm_b[0] + (h @ lstm_w[:d] if h is not None else 0)
+            z = (
+                (a @ x[start:end]) @ lstm_w[d:]
+                + lstm_b[0]
+                + (h @ lstm_w[:d] if h is not None else 0)
+            )
             f, i, o = (act[acts[0]](z[k * d : (k + 1) * d]) for k in range(3))
             c = f * c + i * act[acts[2]](z[3 * d :])
             h = act[acts[1]](c) * o
@@ -343,7 +465,9 @@ ATTENTION_CASES = [
 @op_test("attention_lstm", kind="dtypes")
 @pytest.mark.parametrize("dtype", cpu_dtypes("attention_lstm"), ids=lambda d: d.name.lower())
 @pytest.mark.parametrize("lod, with_h0, with_bias, with_scalar, acts", ATTENTION_CASES)
-def test_attention_lstm_matches_the_definition(dtype, lod, with_h0, with_bias, with_scalar, acts) -> None:
+def test_attention_lstm_matches_the_definition(
+    dtype, lod, with_h0, with_bias, with_scalar, acts
+) -> None:
     name, m, d = dtype.name.lower(), 3, 2
     count = len(lod[0]) - 1
     x = values((lod[0][-1], m), 20, name)
@@ -355,10 +479,22 @@ def test_attention_lstm_matches_the_definition(dtype, lod, with_h0, with_bias, w
     wrap = lambda a: None if a is None else phi.to_tensor(a)  # noqa: E731
     hidden, cell, attentioned, fc_out, lstm_x, lstm_out = all_outputs(
         "attention_lstm",
-        (lod_tensor(x, lod), wrap(c0), wrap(h0), wrap(att_w), wrap(att_b), wrap(scalar), wrap(scalar_b), wrap(lstm_w), wrap(lstm_b)),
+        (
+            lod_tensor(x, lod),
+            wrap(c0),
+            wrap(h0),
+            wrap(att_w),
+            wrap(att_b),
+            wrap(scalar),
+            wrap(scalar_b),
+            wrap(lstm_w),
+            wrap(lstm_b),
+        ),
         acts,
     )
-    want_h, want_c = attention_lstm_reference(x, lod[0], c0, h0, att_w, att_b, scalar, scalar_b, lstm_w, lstm_b, acts)
+    want_h, want_c = attention_lstm_reference(
+        x, lod[0], c0, h0, att_w, att_b, scalar, scalar_b, lstm_w, lstm_b, acts
+    )
     tol = {"rtol": 1e-5, "atol": 1e-6} if name == "float32" else {"rtol": 1e-10, "atol": 1e-12}
     np.testing.assert_allclose(hidden.numpy(), want_h, **tol)
     np.testing.assert_allclose(cell.numpy(), want_c, **tol)
@@ -366,7 +502,11 @@ def test_attention_lstm_matches_the_definition(dtype, lod, with_h0, with_bias, w
     assert hidden.numpy().dtype == np.dtype(name)
     want_scores = x @ att_w[:m] + (att_b[0, 0] if att_b is not None else 0)
     np.testing.assert_allclose(attentioned.numpy(), want_scores, **tol)
-    assert fc_out.shape == [max(np.diff(lod[0])), 1] and lstm_x.shape == [1, m] and lstm_out.shape == [1, 4 * d]
+    assert (
+        fc_out.shape == [max(np.diff(lod[0])), 1]
+        and lstm_x.shape == [1, m]
+        and lstm_out.shape == [1, 4 * d]
+    )
 
 
 @op_test("attention_lstm", kind="edge")
@@ -404,7 +544,11 @@ def beam_reference(pre_ids, pre_scores, ids, scores, sources, beam_size, end_id,
                 candidates.append((pre_scores[p], p, end_id))
             else:
                 for k in range(scores.shape[1]):
-                    score = scores[p, k] if accumulated else np.float32(pre_scores[p] + np.log(scores[p, k]))
+                    score = (
+                        scores[p, k]
+                        if accumulated
+                        else np.float32(pre_scores[p] + np.log(scores[p, k]))
+                    )
                     candidates.append((score, p, ids[p, k]))
         best = sorted(candidates, key=lambda c: (c[0], c[1]), reverse=True)[:beam_size]
         if all(c[2] == end_id and pre_ids[c[1]] == end_id for c in best):
@@ -434,10 +578,20 @@ def test_beam_search_matches_the_definition(dtype, lod, prefix_ids, beam_size, a
     pre_ids = np.asarray(prefix_ids, np.int64).reshape(-1, 1)
     pre_scores = np.asarray([-0.5, -0.2, -1.0, -0.7][:rows], np.float32).reshape(-1, 1)
     ids = np.arange(10, 10 + 3 * rows, dtype=np.int64).reshape(rows, 3)
-    scores = np.random.default_rng(40).permutation(np.linspace(0.05, 0.95, 3 * rows)).astype(np.float32).reshape(rows, 3)
+    scores = (
+        np.random.default_rng(40)
+        .permutation(np.linspace(0.05, 0.95, 3 * rows))
+        .astype(np.float32)
+        .reshape(rows, 3)
+    )
     kernel = OP_DEFS["beam_search"].dispatcher
     selected_ids, selected_scores, parent = kernel.call(
-        (lod_tensor(pre_ids, lod), lod_tensor(pre_scores, lod), lod_tensor(ids, lod), lod_tensor(scores, lod)),
+        (
+            lod_tensor(pre_ids, lod),
+            lod_tensor(pre_scores, lod),
+            lod_tensor(ids, lod),
+            lod_tensor(scores, lod),
+        ),
         (0, beam_size, 0, accumulated),
     )
     sources = [lod[1][o] for o in lod[0]]
@@ -459,7 +613,13 @@ def test_beam_search_without_ids_takes_the_column_as_the_id() -> None:
     lod = [[0, 1], [0, 1]]
     scores = lod_tensor(np.asarray([[0.1, 0.7, 0.2]], np.float32), lod)
     selected_ids, selected_scores, parent = phi.beam_search(
-        lod_tensor(np.asarray([[5]], np.int64), lod), lod_tensor(np.asarray([[0.0]], np.float32), lod), None, scores, 0, 2, 0
+        lod_tensor(np.asarray([[5]], np.int64), lod),
+        lod_tensor(np.asarray([[0.0]], np.float32), lod),
+        None,
+        scores,
+        0,
+        2,
+        0,
     )
     assert selected_ids.numpy().ravel().tolist() == [1, 2]
     np.testing.assert_allclose(selected_scores.numpy().ravel(), [0.7, 0.2])
@@ -501,7 +661,24 @@ def test_a_static_program_runs_the_ops_on_fed_lod_tensors() -> None:
             table_value = phiops.static.data("table", [18, 1], "float32")
             filters = phiops.static.data("filters", [1, 1], "float32")
             matched, _ = C.match_matrix_tensor(xs, ys, ws, 2)
-            hashed, _ = C.pyramid_hash(id_values, table_value, filters, filters, 4, 16, 2, 2, 0.0, 1, False, 0, 0, 0, 0.0, "")
+            hashed, _ = C.pyramid_hash(
+                id_values,
+                table_value,
+                filters,
+                filters,
+                4,
+                16,
+                2,
+                2,
+                0.0,
+                1,
+                False,
+                0,
+                0,
+                0,
+                0.0,
+                "",
+            )
         exe = phiops.static.Executor(phiops.CPUPlace())
         feed = {
             "x": lod_tensor(x, [[0, 1, 3]]), "y": lod_tensor(y, [[0, 2, 4]]), "w": w,
@@ -510,7 +687,9 @@ def test_a_static_program_runs_the_ops_on_fed_lod_tensors() -> None:
         got, hashed_got = exe.run(main, feed=feed, fetch_list=[matched, hashed], return_numpy=False)
     finally:
         phiops.disable_static()
-    np.testing.assert_allclose(got.numpy(), match_reference(x, y, w, [0, 1, 3], [0, 2, 4]), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        got.numpy(), match_reference(x, y, w, [0, 1, 3], [0, 2, 4]), rtol=1e-5, atol=1e-6
+    )
     assert got.lod() == [[0, 4, 12]]
     want, top = pyramid_reference([2, 7, 1, 8], [0, 3, 4], table, 4, 16, 2, 2, 1)
     np.testing.assert_allclose(hashed_got.numpy(), want, rtol=1e-6)

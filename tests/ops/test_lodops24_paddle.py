@@ -22,10 +22,19 @@ from phiops.runtime.dispatch.op_def import OP_DEFS
 from phiops.runtime.kernels.impl.lodops24_kernel import pyramid_terms
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-RECORDED: dict[str, dict[str, Any]] = json.loads((DATA / "lodops24" / "paddle_3_3_1.json").read_text())
+RECORDED: dict[str, dict[str, Any]] = json.loads(
+    (DATA / "lodops24" / "paddle_3_3_1.json").read_text()
+)
 EARLIER = json.loads((DATA / "lod24" / "paddle_3_3_1.json").read_text())
-for _key in ("match_matrix_tensor_float32", "attention_lstm_float32", "pyramid_hash_float32", "beam_search_float32"):
-    _case = dict(EARLIER[_key])  # tests/tools/lod24_probe.py's form: weights and grads by input name
+for _key in (
+    "match_matrix_tensor_float32",
+    "attention_lstm_float32",
+    "pyramid_hash_float32",
+    "beam_search_float32",
+):
+    _case = dict(
+        EARLIER[_key]
+    )  # tests/tools/lod24_probe.py's form: weights and grads by input name
     if _case["grads"]:
         _case["out_grad"] = _case["weights"]["w_Out"]
         _case["grads"] = {f"{name}@GRAD": grad for name, grad in _case["grads"].items()}
@@ -89,7 +98,14 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         grads = {f"{name}@GRAD": g for name, g in zip(LEGACY_INPUTS[op], found)}
     elif op == "pyramid_hash" and "out_grad" in case:
         x, w = inputs[0], inputs[1]
-        backward.pyramid_hash_grad(x, w, outputs["DropPos"], outputs["X_Temp_Out"], phi.to_tensor(array(case["out_grad"])), *attrs)
+        backward.pyramid_hash_grad(
+            x,
+            w,
+            outputs["DropPos"],
+            outputs["X_Temp_Out"],
+            phi.to_tensor(array(case["out_grad"])),
+            *attrs,
+        )
         grads = {"W@AFTER": w}
     return {"outputs": outputs, "grads": grads}
 
@@ -102,7 +118,9 @@ def written(case: dict[str, Any], name: str) -> int | None:
     return None
 
 
-def assert_close(got: phiops.Tensor, want: dict[str, Any], what: str, count: int | None = None, lod: bool = True) -> None:
+def assert_close(
+    got: phiops.Tensor, want: dict[str, Any], what: str, count: int | None = None, lod: bool = True
+) -> None:
     assert str(got.numpy().dtype) == want["dtype"], what
     assert got.shape == want["shape"], what
     if lod:
@@ -119,7 +137,9 @@ def test_phiops_matches_the_recording(key: str) -> None:
     for name, want in case["outputs"].items():
         assert_close(result["outputs"][name], want, f"{key}: {name}", written(case, name))
     for name, want in case.get("grads", {}).items():
-        if want is not None:  # gradients carry no LoD in phiops (their values and shapes are compared)
+        if (
+            want is not None
+        ):  # gradients carry no LoD in phiops (their values and shapes are compared)
             assert_close(result["grads"][name], want, f"{key}: {name}", lod=False)
 
 

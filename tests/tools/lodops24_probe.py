@@ -30,7 +30,9 @@ TIMEOUT_S = 120
 Lod = list[list[int]]
 
 
-def uniform(shape: tuple[int, ...], seed: int, dtype: str = "float32", lo: float = -1.0, hi: float = 1.0) -> np.ndarray:
+def uniform(
+    shape: tuple[int, ...], seed: int, dtype: str = "float32", lo: float = -1.0, hi: float = 1.0
+) -> np.ndarray:
     return np.random.default_rng(seed).uniform(lo, hi, shape).astype(dtype)
 
 
@@ -42,8 +44,13 @@ OUTPUT_DTYPES = {
 }
 
 
-def _case(op: str, inputs: dict[str, tuple[np.ndarray, Lod | None]], outputs: list[str], attrs: dict[str, Any],
-          grad: dict[str, Any] | None = None) -> dict[str, Any]:
+def _case(
+    op: str,
+    inputs: dict[str, tuple[np.ndarray, Lod | None]],
+    outputs: list[str],
+    attrs: dict[str, Any],
+    grad: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """``grad``: {"wrt": the inputs (legacy names) the backward is built for, "fetch_grads":
     whether their gradients are fetched, "fetch": inputs fetched after the backward ran, "of": the
     output whose gradient is fed}."""
@@ -88,11 +95,33 @@ def cases() -> dict[str, dict[str, Any]]:
     for name, ids, lod, attrs in (
         ("pyramid_hash_training", [1, 2, 3, 4, 5, 6], [[0, 4, 6]], _pyramid_attrs()),
         # inference: out scaled by drop_out_percent
-        ("pyramid_hash_inference_scaled", [7, 3, 9, 3, 7], [[0, 3, 5]], _pyramid_attrs(is_training=0, drop_out_percent=0.5, pyramid_layer=3, rand_len=2, num_emb=6, space_len=18)),
+        (
+            "pyramid_hash_inference_scaled",
+            [7, 3, 9, 3, 7],
+            [[0, 3, 5]],
+            _pyramid_attrs(
+                is_training=0,
+                drop_out_percent=0.5,
+                pyramid_layer=3,
+                rand_len=2,
+                num_emb=6,
+                space_len=18,
+            ),
+        ),
         # training with dropout: glibc's rand_r, seeded with seed, drops the terms it draws below 0.4
-        ("pyramid_hash_training_dropout", [3, 1, 4, 1, 5, 9, 2, 6, 5], [[0, 5, 9]], _pyramid_attrs(drop_out_percent=0.4, pyramid_layer=3, seed=12345)),
+        (
+            "pyramid_hash_training_dropout",
+            [3, 1, 4, 1, 5, 9, 2, 6, 5],
+            [[0, 5, 9]],
+            _pyramid_attrs(drop_out_percent=0.4, pyramid_layer=3, seed=12345),
+        ),
         # a sequence of one id has no pair: a zero row; three layers over a long sequence
-        ("pyramid_hash_single_and_layers", [11, 5, 8, 2, 13, 40, 41], [[0, 1, 6, 7]], _pyramid_attrs(pyramid_layer=4, rand_len=3, num_emb=6, space_len=25, seed=7, lr=0.25)),
+        (
+            "pyramid_hash_single_and_layers",
+            [11, 5, 8, 2, 13, 40, 41],
+            [[0, 1, 6, 7]],
+            _pyramid_attrs(pyramid_layer=4, rand_len=3, num_emb=6, space_len=25, seed=7, lr=0.25),
+        ),
     ):
         found[name] = _case(
             "pyramid_hash",
@@ -109,9 +138,25 @@ def cases() -> dict[str, dict[str, Any]]:
     m, d = 3, 2
     for name, lod, with_h0, with_bias, with_scalar, acts, seed in (
         ("attention_lstm_h0_bias", [[0, 2, 5]], True, True, False, ("sigmoid", "tanh", "tanh"), 40),
-        ("attention_lstm_scalar_no_h0", [[0, 3, 4, 6]], False, False, True, ("sigmoid", "tanh", "tanh"), 50),
+        (
+            "attention_lstm_scalar_no_h0",
+            [[0, 3, 4, 6]],
+            False,
+            False,
+            True,
+            ("sigmoid", "tanh", "tanh"),
+            50,
+        ),
         # an empty sequence, one of one row; relu cell, identity candidate
-        ("attention_lstm_empty_relu_identity", [[0, 0, 1, 4]], True, True, True, ("sigmoid", "relu", "identity"), 60),
+        (
+            "attention_lstm_empty_relu_identity",
+            [[0, 0, 1, 4]],
+            True,
+            True,
+            True,
+            ("sigmoid", "relu", "identity"),
+            60,
+        ),
     ):
         rows, count = lod[0][-1], len(lod[0]) - 1
         inputs = {"X": (uniform((rows, m), seed), lod), "C0": (uniform((count, d), seed + 1), None)}
@@ -129,7 +174,11 @@ def cases() -> dict[str, dict[str, Any]]:
             "attention_lstm",
             inputs,
             ["Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT"],
-            {"gate_activation": acts[0], "cell_activation": acts[1], "candidate_activation": acts[2]},
+            {
+                "gate_activation": acts[0],
+                "cell_activation": acts[1],
+                "candidate_activation": acts[2],
+            },
         )
     two = [[0, 1, 2], [0, 1, 2]]
     found["beam_search_accumulated"] = _case(
@@ -151,7 +200,13 @@ def cases() -> dict[str, dict[str, Any]]:
             "pre_ids": (np.array([[3], [0], [5], [6]], dtype="int64"), four),
             "pre_scores": (np.array([[-0.5], [-0.2], [-1.0], [-0.7]], dtype="float32"), four),
             "ids": (np.array([[1, 2, 0], [4, 5, 6], [7, 8, 9], [2, 3, 0]], dtype="int64"), four),
-            "scores": (np.array([[0.5, 0.3, 0.2], [0.1, 0.8, 0.1], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6]], dtype="float32"), four),
+            "scores": (
+                np.array(
+                    [[0.5, 0.3, 0.2], [0.1, 0.8, 0.1], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6]],
+                    dtype="float32",
+                ),
+                four,
+            ),
         },
         ["selected_ids", "selected_scores", "parent_idx"],
         {"level": 0, "beam_size": 3, "end_id": 0, "is_accumulated": False},
@@ -162,9 +217,21 @@ def cases() -> dict[str, dict[str, Any]]:
         "beam_search",
         {
             "pre_ids": (np.array([[0], [0], [4]], dtype="int64"), [[0, 2, 3], [0, 1, 2, 3]]),
-            "pre_scores": (np.array([[0.9], [0.8], [0.3]], dtype="float32"), [[0, 2, 3], [0, 1, 2, 3]]),
-            "ids": (np.array([[0, 1, 2, 3], [0, 1, 2, 3], [7, 8, 9, 10]], dtype="int64"), [[0, 2, 3], [0, 1, 2, 3]]),
-            "scores": (np.array([[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1], [0.25, 0.5, 0.125, 0.75]], dtype="float32"), [[0, 2, 3], [0, 1, 2, 3]]),
+            "pre_scores": (
+                np.array([[0.9], [0.8], [0.3]], dtype="float32"),
+                [[0, 2, 3], [0, 1, 2, 3]],
+            ),
+            "ids": (
+                np.array([[0, 1, 2, 3], [0, 1, 2, 3], [7, 8, 9, 10]], dtype="int64"),
+                [[0, 2, 3], [0, 1, 2, 3]],
+            ),
+            "scores": (
+                np.array(
+                    [[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1], [0.25, 0.5, 0.125, 0.75]],
+                    dtype="float32",
+                ),
+                [[0, 2, 3], [0, 1, 2, 3]],
+            ),
         },
         ["selected_ids", "selected_scores", "parent_idx"],
         {"level": 0, "beam_size": 2, "end_id": 0, "is_accumulated": True},
@@ -175,7 +242,12 @@ def cases() -> dict[str, dict[str, Any]]:
 def _tolist(value: Any) -> dict[str, Any]:
     array = np.array(value)
     lod = [list(level) for level in value.lod()] if hasattr(value, "lod") else []
-    return {"dtype": str(array.dtype), "shape": list(array.shape), "data": array.ravel().tolist(), "lod": lod}
+    return {
+        "dtype": str(array.dtype),
+        "shape": list(array.shape),
+        "data": array.ravel().tolist(),
+        "lod": lod,
+    }
 
 
 def run_case(name: str) -> dict[str, Any]:
@@ -193,7 +265,13 @@ def _run_static(name: str) -> dict[str, Any]:
     from paddle.base import core
 
     case = cases()[name]
-    op_type, inputs, outputs, attrs, grad = case["op"], case["inputs"], case["outputs"], case["attrs"], case["grad"]
+    op_type, inputs, outputs, attrs, grad = (
+        case["op"],
+        case["inputs"],
+        case["outputs"],
+        case["attrs"],
+        case["grad"],
+    )
     float_dtype = "float32"
     result: dict[str, Any] = {"op": op_type, "attrs": attrs}
     result["inputs"] = {k: {**_tolist(a), "lod": lod or []} for k, (a, lod) in inputs.items()}
@@ -208,35 +286,49 @@ def _run_static(name: str) -> dict[str, Any]:
             feed[key] = tensor
         return {**feed, **extra}
 
-    def build(out_grad_shape: list[int] | None) -> tuple[Any, dict[str, Any], dict[str, Any], list[Any]]:
+    def build(
+        out_grad_shape: list[int] | None,
+    ) -> tuple[Any, dict[str, Any], dict[str, Any], list[Any]]:
         main, startup = paddle.static.Program(), paddle.static.Program()
         with paddle.static.program_guard(main, startup):
             block = main.global_block()
             in_vars = {}
             for key, (array, lod) in inputs.items():
-                var = paddle.static.data(key, list(array.shape), str(array.dtype), lod_level=len(lod or []))
+                var = paddle.static.data(
+                    key, list(array.shape), str(array.dtype), lod_level=len(lod or [])
+                )
                 var.stop_gradient = out_grad_shape is None or key not in grad["wrt"]
                 in_vars[key] = var
             out_vars = {
-                key: block.create_var(name=f"out_{key}", dtype=OUTPUT_DTYPES.get((op_type, key), float_dtype))
+                key: block.create_var(
+                    name=f"out_{key}", dtype=OUTPUT_DTYPES.get((op_type, key), float_dtype)
+                )
                 for key in outputs
             }
-            block.append_op(type=op_type, inputs={k: [v] for k, v in in_vars.items()},
-                            outputs={k: [v] for k, v in out_vars.items()}, attrs=dict(attrs))
+            block.append_op(
+                type=op_type,
+                inputs={k: [v] for k, v in in_vars.items()},
+                outputs={k: [v] for k, v in out_vars.items()},
+                attrs=dict(attrs),
+            )
             grad_vars: list[Any] = []
             if out_grad_shape is not None:
                 # the compile-time shape is the op's guess, the fed one the real one
                 weight = paddle.static.data("w_out", list(out_vars[grad["of"]].shape), float_dtype)
                 weight.desc.set_need_check_feed(False)
                 wrt = [in_vars[key] for key in grad["wrt"]]
-                grads = paddle.static.gradients([out_vars[grad["of"]]], wrt, target_gradients=[weight])
+                grads = paddle.static.gradients(
+                    [out_vars[grad["of"]]], wrt, target_gradients=[weight]
+                )
                 grad_vars = [g for g in grads if g is not None] if grad["fetch_grads"] else []
         return main, in_vars, out_vars, grad_vars
 
     with paddle.pir_utils.OldIrGuard():
         exe = paddle.static.Executor(paddle.CPUPlace())
         main, _, out_vars, _ = build(None)
-        values = exe.run(main, feed=feed_of({}), fetch_list=[out_vars[k] for k in outputs], return_numpy=False)
+        values = exe.run(
+            main, feed=feed_of({}), fetch_list=[out_vars[k] for k in outputs], return_numpy=False
+        )
         result["outputs"] = {k: _tolist(v) for k, v in zip(outputs, values)}
         if grad is not None:
             shape = result["outputs"][grad["of"]]["shape"]
@@ -246,7 +338,9 @@ def _run_static(name: str) -> dict[str, Any]:
             fetch = grad_vars + [in_vars[k] for k in grad["fetch"]]
             feed = feed_of({"w_out": weight})
             values = exe.run(main, feed=feed, fetch_list=fetch, return_numpy=False)
-            names = [f"{k}@GRAD" for k in grad["wrt"]] * grad["fetch_grads"] + [f"{k}@AFTER" for k in grad["fetch"]]
+            names = [f"{k}@GRAD" for k in grad["wrt"]] * grad["fetch_grads"] + [
+                f"{k}@AFTER" for k in grad["fetch"]
+            ]
             result["grads"] = {k: _tolist(v) for k, v in zip(names, values)}
     return result
 
@@ -274,10 +368,12 @@ def main() -> None:
         proc = _run(names)
         for line in proc.stdout.splitlines():
             if line.startswith("@@RESULT@@"):
-                record.update(json.loads(line[len("@@RESULT@@"):]))
+                record.update(json.loads(line[len("@@RESULT@@") :]))
         missing = [n for n in names if n not in record]
         if missing:
-            raise SystemExit(f"cases {missing} failed in PaddlePaddle 3.3.1:\n{proc.stderr[-3000:]}")
+            raise SystemExit(
+                f"cases {missing} failed in PaddlePaddle 3.3.1:\n{proc.stderr[-3000:]}"
+            )
         print(f"{', '.join(names)}: recorded", flush=True)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")

@@ -102,11 +102,12 @@ def pyramid_hash_grad_kernel(
         )
     all_unknown = x.shape[0] == len(offsets) - 1 and bool((x_temp_out == -1).all())
     if kept and not all_unknown:
-        positions = pyramid_positions(xp, x_temp_out.reshape(-1), kept, num_emb, rand_len, space_len)
+        positions = pyramid_positions(
+            xp, x_temp_out.reshape(-1), kept, num_emb, rand_len, space_len
+        )
         targets = positions[:, :, None] + xp.arange(rand_len)[None, None, :]
         step = out_grad[xp.asarray(grad_rows, dtype=xp.int64)] * out_grad.dtype.type(-lr)
         flat = w.reshape(-1)
         scatter_at("add", flat, targets.reshape(-1), step.reshape(-1))
         w[...] = flat.reshape(w.shape)  # a no-op where reshape gave a view
     return xp.zeros(x.shape, dtype=x.dtype)
-

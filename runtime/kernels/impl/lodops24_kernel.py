@@ -9,6 +9,31 @@ dtypes 3.3.1 registers on CPU, with the semantics of its CPU kernels
   flattened channel by channel and pair by pair into out [sum_b dim_t * len_x * len_y, 1], whose
   LoD is those blocks' offsets. PHI's kernel reads y and w with x's width h (its result is
   undefined unless h2 == h); phiops computes the bilinear form for any h2.
+- pyramid_hash (float32, int8): the int32 ids x [T, 1] carry a one-level LoD; a sequence of
+  width n has the pyramid terms of 2 .. pyramid_layer consecutive ids (layer by layer, start by
+  start). In training each term is dropped when glibc's rand_r (seeded with seed at each call,
+  one draw per term in that order) / RAND_MAX is below drop_out_percent. Each kept term's row of
+  out is num_emb / rand_len slices of rand_len rows of w, slice j from row XXH32(the term's ids as
+  float32 bytes, seed j * rand_len) % space_len; a sequence without kept terms has one zero row.
+  In inference a float w's output is multiplied by drop_out_percent (PHI's axpy_noadd). out's
+  LoD holds its rows per sequence, drop_pos's the kept terms per sequence; drop_pos holds a flag
+  per term and zeros after them (PHI leaves that tail unwritten). PHI's bloom-filter white and
+  black lists are not read: asking for them is an UnimplementedError.
+- attention_lstm (float32, float64): per sequence of x [T, M] and step, the scores
+  relu(x W_a[:M] + b_a + c_prev . W_a[M:]) (then, with attention_scalar, relu(s * scalar +
+  scalar_bias)) are softmaxed over the sequence's rows, which they pool into the LSTM's input;
+  the gates (forget, input, output, candidate) are that input times lstm_weight[D:] plus h_prev
+  times lstm_weight[:D] (without h0, none at the first step) plus lstm_bias, through PHI's CPU
+  vector activations (sigmoid clipped to [-40, 13], tanh as 2 sigmoid(2x) - 1). hidden and cell
+  carry x's LoD; the intermediates hold the last step's values (attention_fc_out the softmax
+  weights written over a buffer of the longest sequence's length, as PHI's).
+- beam_search (kernels for float32, float64, int32, int64, chosen by pre_ids' dtype, all reading
+  int64 ids and float32 scores): the scores' LoD at level groups the prefixes (rows) by source;
+  per source PHI's insertion into a beam of beam_size ordered by (score, row) keeps the best
+  candidates (a prefix ending in end_id offers only end_id with its pre_score; without
+  is_accumulated a score is pre_score + log(score)); a source whose selections are all end_id
+  after ended prefixes is dropped. The outputs list the selections prefix by prefix with the LoD
+  (the sources' prefix offsets, each prefix's selection offsets).
 """
 
 from __future__ import annotations
@@ -71,11 +96,15 @@ def match_offsets(x: Array, y: Array, dim_t: int) -> tuple[list[int], list[int],
         )
     top = [0]
     for b in range(len(x_offsets) - 1):
-        top.append(top[-1] + dim_t * (x_offsets[b + 1] - x_offsets[b]) * (y_offsets[b + 1] - y_offsets[b]))
+        top.append(
+            top[-1] + dim_t * (x_offsets[b + 1] - x_offsets[b]) * (y_offsets[b + 1] - y_offsets[b])
+        )
     return x_offsets, y_offsets, top
 
 
-def _blocks(xp: Any, tmp: Array, y: Array, x_offsets: list[int], y_offsets: list[int], dim_t: int) -> list[Array]:
+def _blocks(
+    xp: Any, tmp: Array, y: Array, x_offsets: list[int], y_offsets: list[int], dim_t: int
+) -> list[Array]:
     width = y.shape[1]
     blocks = []
     for b in range(len(x_offsets) - 1):
@@ -86,7 +115,9 @@ def _blocks(xp: Any, tmp: Array, y: Array, x_offsets: list[int], y_offsets: list
 
 
 @register_kernel("match_matrix_tensor", dtypes=(DataType.FLOAT32,))
-def match_matrix_tensor_kernel(ctx: KernelContext, x: Array, y: Array, w: Array, dim_t: int) -> tuple[Array, Array]:
+def match_matrix_tensor_kernel(
+    ctx: KernelContext, x: Array, y: Array, w: Array, dim_t: int
+) -> tuple[Array, Array]:
     xp = ctx.xp
     x_offsets, y_offsets, top = match_offsets(x, y, dim_t)
     tmp = x @ w.reshape(x.shape[1], -1)
@@ -124,7 +155,12 @@ def xxh32_words(xp: Any, words: Array, seed: int) -> Array:
         for stripe in range(stripes):
             for lane in range(4):
                 lanes[lane] = _rotl(xp, lanes[lane] + words[:, 4 * stripe + lane] * p2, 13) * p1
-        acc = _rotl(xp, lanes[0], 1) + _rotl(xp, lanes[1], 7) + _rotl(xp, lanes[2], 12) + _rotl(xp, lanes[3], 18)
+        acc = (
+            _rotl(xp, lanes[0], 1)
+            + _rotl(xp, lanes[1], 7)
+            + _rotl(xp, lanes[2], 12)
+            + _rotl(xp, lanes[3], 18)
+        )
     else:
         acc = xp.full((count,), (seed32 + _PRIME32[4]) & _MASK32, dtype=xp.uint32)
     acc = acc + xp.uint32((4 * length) & _MASK32)
@@ -166,7 +202,9 @@ def pyramid_terms(offsets: list[int], pyramid_layer: int) -> list[tuple[int, int
     return terms
 
 
-def pyramid_rows(offsets: list[int], flags: list[int], pyramid_layer: int) -> tuple[list[int], list[int], list[int]]:
+def pyramid_rows(
+    offsets: list[int], flags: list[int], pyramid_layer: int
+) -> tuple[list[int], list[int], list[int]]:
     """The row of out of each kept term (flags 1: kept), drop_pos's LoD (kept terms per sequence)
     and out's (a sequence without kept terms has one zero row)."""
     rows, drop_offsets, top_offsets = [], [0], [0]
@@ -206,7 +244,9 @@ def pyramid_positions(
         windows = words[starts[:, None] + xp.arange(length)[None, :]]
         rows = xp.asarray(chosen, dtype=xp.int64)
         for block in range(blocks):
-            positions[rows, block] = (xxh32_words(xp, windows, block * rand_len) % xp.uint32(space_len)).astype(xp.int64)
+            positions[rows, block] = (
+                xxh32_words(xp, windows, block * rand_len) % xp.uint32(space_len)
+            ).astype(xp.int64)
     return positions
 
 
@@ -225,7 +265,9 @@ def check_pyramid_attrs(use_filter: bool, white_list_len: int, black_list_len: i
         )
 
 
-@register_kernel("pyramid_hash", dtypes=(DataType.FLOAT32, DataType.INT8), configure=_pyramid_dtypes)
+@register_kernel(
+    "pyramid_hash", dtypes=(DataType.FLOAT32, DataType.INT8), configure=_pyramid_dtypes
+)
 def pyramid_hash_kernel(
     ctx: KernelContext,
     x: Array,
@@ -254,8 +296,12 @@ def pyramid_hash_kernel(
     drop_pos = xp.zeros((x.size * pyramid_layer, 1), dtype=xp.int32)
     drop_pos[: len(keep), 0] = xp.asarray(keep, dtype=xp.int32)
     kept_terms = [term for term, flag in zip(terms, keep) if flag]
-    positions = pyramid_positions(xp, x_temp_out.reshape(-1), kept_terms, num_emb, rand_len, space_len)
-    rows = w.reshape(-1)[positions[:, :, None] + xp.arange(rand_len)[None, None, :]].reshape(len(kept_terms), num_emb)
+    positions = pyramid_positions(
+        xp, x_temp_out.reshape(-1), kept_terms, num_emb, rand_len, space_len
+    )
+    rows = w.reshape(-1)[positions[:, :, None] + xp.arange(rand_len)[None, None, :]].reshape(
+        len(kept_terms), num_emb
+    )
     destination, drop_offsets, top_offsets = pyramid_rows(offsets, keep, pyramid_layer)
     out = xp.zeros((top_offsets[-1], num_emb), dtype=w.dtype)
     out[xp.asarray(destination, dtype=xp.int64)] = rows
@@ -345,7 +391,9 @@ def attention_lstm_kernel(
             new_cell = sig[:d] * c_prev + sig[d : 2 * d] * candidate
             squashed = _vec_activation(xp, new_cell, cell_activation)
             new_hidden = squashed * sig[2 * d : 3 * d]
-            lstm_out = xp.concatenate([squashed, sig[d : 2 * d] * candidate, sig[2 * d : 3 * d], candidate]).reshape(1, -1)
+            lstm_out = xp.concatenate(
+                [squashed, sig[d : 2 * d] * candidate, sig[2 * d : 3 * d], candidate]
+            ).reshape(1, -1)
             cell[start + step], hidden[start + step] = new_cell, new_hidden
             c_prev, h_prev = new_cell, new_hidden
     set_array_lod(hidden, lod)
@@ -397,7 +445,9 @@ def beam_search_kernel(
             "two levels, the sources and their prefixes"
         )
     if not 0 <= level < len(lod):
-        raise InvalidArgumentError(f"argument 'level' must be in [0, {len(lod)}) (scores' LoD levels), got {level}")
+        raise InvalidArgumentError(
+            f"argument 'level' must be in [0, {len(lod)}) (scores' LoD levels), got {level}"
+        )
     absolute = _absolute_levels(lod)
     rows = scores.shape[0]
     if absolute[-1][-1] != rows:
@@ -414,7 +464,11 @@ def beam_search_kernel(
             candidate_scores = (
                 xp.asarray(prefix_scores, dtype=np.float32)[:, None] + xp.log(candidate_scores)
             ).astype(np.float32)
-    candidate_ids = ids.reshape(rows, width) if ids is not None else xp.broadcast_to(xp.arange(width), (rows, width))
+    candidate_ids = (
+        ids.reshape(rows, width)
+        if ids is not None
+        else xp.broadcast_to(xp.arange(width), (rows, width))
+    )
     score_list = candidate_scores.tolist()
     id_list = candidate_ids.tolist()
     selected: list[list[tuple[int, int, float]]] = [[] for _ in range(high[-1])]
@@ -424,7 +478,9 @@ def beam_search_kernel(
             if prefix_ids[offset] == end_id:
                 items.append((offset, end_id, prefix_scores[offset]))
             else:
-                items.extend((offset, int(i), s) for i, s in zip(id_list[offset], score_list[offset]))
+                items.extend(
+                    (offset, int(i), s) for i, s in zip(id_list[offset], score_list[offset])
+                )
         for item in _top_items(items, beam_size):
             selected[item[0]].append(item)
         if all(
