@@ -143,7 +143,7 @@ def test_match_matrix_tensor_gradients_flow_through_autograd() -> None:
     y = lod_tensor(values((3, 2), 6), [[0, 2, 3]], stop_gradient=False)
     w = lod_tensor(values((2, 2, 2), 7), None, stop_gradient=False)
     out, _ = phi.match_matrix_tensor(x, y, w, 2)
-    grads = phiops.grad([out], [x, y, w])
+    grads = phi.grad([out], [x, y, w])
     want = match_grad_reference(
         x.numpy(), y.numpy(), w.numpy(), [0, 1, 3], [0, 2, 3], np.ones(out.shape)
     )
