@@ -65,6 +65,8 @@ from phiops.runtime.infermeta import (
     deform24,
 
     corr24,
+
+    lodops24,
 )
 
 __all__ = [
@@ -156,6 +158,8 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
         deform24,
 
         corr24,
+
+        lodops24,
     )
     for name, value in vars(module).items()
     if "infer_meta" in name and callable(value) and not name.startswith("_")

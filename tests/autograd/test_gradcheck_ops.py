@@ -691,6 +691,10 @@ from tests.autograd.cases_corr24 import CORR24_CASES  # noqa: E402
 
 CASES = CASES + CORR24_CASES
 
+from tests.autograd.cases_lodops24 import LODOPS24_CASES  # noqa: E402
+
+CASES = CASES + LODOPS24_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_gradient_matches_finite_differences(case: Case) -> None:

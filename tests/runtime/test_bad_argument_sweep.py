@@ -755,3 +755,46 @@ _OVERRIDES.update(
         },
     }
 )
+
+# the lodops24 ops of issue 24: their sequence inputs carry a LoD (two sequences of one row),
+# pyramid_hash's ids are int32, beam_search's ids int64
+def _int_sequences(dtype: str, shape: tuple[int, ...]) -> Any:
+    tensor = phi.to_tensor(np.ones(shape, dtype))
+    tensor.set_lod([[0, 1, 2]])
+    return tensor
+
+
+_OVERRIDES.update(
+    {
+        "match_matrix_tensor": {"x": _sequences(), "y": _sequences(), "w": _tensor(shape=(3, 1, 3))},
+        "pyramid_hash": {
+            "x": _int_sequences("int32", (2, 1)),
+            "w": _tensor(shape=(6, 1)),
+            "white_list": _tensor(shape=(1, 1)),
+            "black_list": _tensor(shape=(1, 1)),
+            "num_emb": 2,
+            "space_len": 4,
+            "rand_len": 2,
+        },
+        "attention_lstm": {
+            "x": _sequences(),
+            "c0": _tensor(shape=(2, 2)),
+            "h0": _tensor(shape=(2, 2)),
+            "attention_weight": _tensor(shape=(5, 1)),
+            "attention_bias": _tensor(shape=(1, 1)),
+            "attention_scalar": _tensor(shape=(1, 1)),
+            "attention_scalar_bias": _tensor(shape=(1, 1)),
+            "lstm_weight": _tensor(shape=(5, 8)),
+            "lstm_bias": _tensor(shape=(1, 8)),
+        },
+        "beam_search": {
+            "pre_ids": _int_sequences("int64", (2, 1)),
+            "pre_scores": _sequences((2, 1)),
+            "ids": _int_sequences("int64", (2, 3)),
+            "scores": _sequences((2, 3)),
+            "level": 0,
+            "beam_size": 2,
+            "end_id": 0,
+        },
+    }
+)

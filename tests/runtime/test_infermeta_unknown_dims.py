@@ -1926,3 +1926,50 @@ CASES["warprnnt_infer_meta"] = [
 MISMATCHES["warprnnt_infer_meta"] = Case(
     (t(2, 5, 4, 6), t(3, 3, dtype=DataType.INT32), _RNNT_LENGTH, _RNNT_LENGTH), (0, 0.0), (0, 0)
 )
+
+# the lodops24 LoD ops of issue 24 (runtime/infermeta/lodops24.py)
+_PYRAMID_ATTRS = (4, 16, 2, 2, 0.0, 1, False, 0, 0, 0, 0.0, "")
+CASES.update(
+    {
+        "match_matrix_tensor_infer_meta": [Case((t(5, 3), t(4, 2), t(3, 2, 2)), (2,), (0, 0))],
+        "pyramid_hash_infer_meta": [
+            Case((t(6, 1, dtype=DataType.INT32), t(18, 1), t(1, 1), t(1, 1)), _PYRAMID_ATTRS, (0, 0, 0))
+        ],
+        "attention_lstm_infer_meta": [
+            Case(
+                (t(5, 3), t(2, 2), None, t(5, 1), None, None, None, t(5, 8), t(1, 8)),
+                ("sigmoid", "tanh", "tanh"),
+                (0, 0, 0, 0, 0, 0),
+            ),
+            Case(
+                (t(5, 3), t(2, 2), t(2, 2), t(5, 1), t(1, 1), t(1, 1), t(1, 1), t(5, 8), t(1, 8)),
+                ("sigmoid", "relu", "identity"),
+                (0, 0, 0, 0, 0, 0),
+                label="all",
+            ),
+        ],
+        "beam_search_infer_meta": [
+            Case(
+                (t(2, 1, dtype=DataType.INT64), t(2, 1), t(2, 3, dtype=DataType.INT64), t(2, 3)),
+                (0, 2, 0, True),
+                (0, 0, 0),
+            ),
+        ],
+    }
+)
+MISMATCHES.update(
+    {
+        "match_matrix_tensor_infer_meta": Case((t(5, 3), t(4, 2), t(2, 2, 2)), (2,), (0, 0)),
+        "pyramid_hash_infer_meta": Case(
+            (t(6, 1, dtype=DataType.INT32), t(17, 1), t(1, 1), t(1, 1)), _PYRAMID_ATTRS, (0, 0, 0)
+        ),
+        "attention_lstm_infer_meta": Case(
+            (t(5, 3), t(2, 2), None, t(4, 1), None, None, None, t(5, 8), t(1, 8)),
+            ("sigmoid", "tanh", "tanh"),
+            (0, 0, 0, 0, 0, 0),
+        ),
+        "beam_search_infer_meta": Case(
+            (t(3, 1, dtype=DataType.INT64), t(2, 1), None, t(2, 3)), (0, 2, 0, True), (0, 0, 0)
+        ),
+    }
+)

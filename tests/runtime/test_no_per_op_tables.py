@@ -59,6 +59,8 @@ ALLOWED = {
     # the lstm/gru ops' activation attribute values (PHI's GetActivationType), which happen to
     # spell op names
     ("lstm24.py", ("relu", "sigmoid", "tanh")),
+    # attention_lstm's activation attribute values (PHI's VecActivations names), likewise
+    ("lodops24.py", ("relu", "sigmoid", "tanh")),
     # gru_unit's activation attribute codes (0-3), whose names happen to spell op names
     ("legacy24.py", ("relu", "sigmoid", "tanh")),
     # the sparse unary kernels' own code (PHI's one-functor-per-op macros of
