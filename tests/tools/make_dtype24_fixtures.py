@@ -56,7 +56,10 @@ def cases(lib: Any, grads: Any) -> dict[str, Callable[[], Any]]:
 
     for op in UNARY_FLOAT_OUT:
         for dtype in INTEGERS:
-            add(f"{op}-{dtype}", lambda op=op, dtype=dtype: getattr(lib._C_ops, op)(T(_int_x(dtype))))
+            add(
+                f"{op}-{dtype}",
+                lambda op=op, dtype=dtype: getattr(lib._C_ops, op)(T(_int_x(dtype))),
+            )
 
     for dtype in INTEGERS:
         x = np.array([[1, 2, 0, 3], [-3, 4, 7, -1]], dtype)
@@ -64,7 +67,10 @@ def cases(lib: Any, grads: Any) -> dict[str, Callable[[], Any]]:
         for y in (1, 1.9, 2, 2.5, 3):
             add(f"pow_grad-{dtype}-y{y}", lambda x=x, g=g, y=y: grads.pow_grad(T(x), T(g), y))
         big = np.array([1000, -1000, 46341, 3], dtype)
-        add(f"pow_grad-{dtype}-wraps", lambda big=big: grads.pow_grad(T(big), T(np.ones(4, big.dtype)), 3))
+        add(
+            f"pow_grad-{dtype}-wraps",
+            lambda big=big: grads.pow_grad(T(big), T(np.ones(4, big.dtype)), 3),
+        )
 
         xm = np.array([[1, 2, 3], [-4, 5, 6]], dtype)
         for axis, keep, full, og in (
@@ -91,12 +97,18 @@ def cases(lib: Any, grads: Any) -> dict[str, Callable[[], Any]]:
         xe = np.array([[1, 2, 5, 3], [-2, 4, 0, 0], [7, 10, 2, -3]], dtype)
         ye = np.array([[2, 3, 0, 1], [2, -1, 2, 0], [3, 1, 31, 2]], dtype)
         ge = np.array([[5, 7, 3, 2], [3, -9, 4, 4], [1000, 100, 1, 5]], dtype)
-        add(f"elementwise_pow_grad-{dtype}", lambda xe=xe, ye=ye, ge=ge: grads.elementwise_pow_grad(T(xe), T(ye), T(ge)))
+        add(
+            f"elementwise_pow_grad-{dtype}",
+            lambda xe=xe, ye=ye, ge=ge: grads.elementwise_pow_grad(T(xe), T(ye), T(ge)),
+        )
         # x == 0 with every sign of y, and products out of the type's range
         xz = np.array([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, -3, 5, 5], dtype)
         yz = np.array([0, 1, 2, 3, -1, -2, 0, 1, 0, -1, 31, 30, 40, 3, 0, 1], dtype)
         gz = np.array([1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 3, 1, 1, 2, 1], dtype)
-        add(f"elementwise_pow_grad-{dtype}-edges", lambda xz=xz, yz=yz, gz=gz: grads.elementwise_pow_grad(T(xz), T(yz), T(gz)))
+        add(
+            f"elementwise_pow_grad-{dtype}-edges",
+            lambda xz=xz, yz=yz, gz=gz: grads.elementwise_pow_grad(T(xz), T(yz), T(gz)),
+        )
         xb, yb = np.array([[3, -7, 2]], dtype), np.array([[2], [-3]], dtype)
         gb = np.array([[5, 1, -4], [2, 9, 6]], dtype)
         add(
@@ -105,8 +117,14 @@ def cases(lib: Any, grads: Any) -> dict[str, Callable[[], Any]]:
         )
 
     xm = np.array([[True, False, True], [False, False, True]])
-    add("mean_grad-bool", lambda xm=xm: grads.mean_grad(T(xm), T(np.array([True, False])), [1], False, False))
-    add("mean_grad-bool-all", lambda xm=xm: grads.mean_grad(T(xm), T(np.array(True)), [], False, True))
+    add(
+        "mean_grad-bool",
+        lambda xm=xm: grads.mean_grad(T(xm), T(np.array([True, False])), [1], False, False),
+    )
+    add(
+        "mean_grad-bool-all",
+        lambda xm=xm: grads.mean_grad(T(xm), T(np.array(True)), [], False, True),
+    )
 
     for dtype in SMALL_INTEGERS:
         signed = dtype not in ("bool", "uint8")
@@ -116,11 +134,26 @@ def cases(lib: Any, grads: Any) -> dict[str, Callable[[], Any]]:
             o = np.array([[True, False, True], [False, True, False]])
             g = np.array([[True, True, False], [True, False, True]])
         else:
-            x = np.array([[1, 2, 5, 9], [3, 7, 4, 100]] if not signed else [[1, -2, 5, 9], [3, -7, 4, 100]], dtype)
-            y = np.array([[2, 3, 4, 1], [5, 2, 7, 3]] if not signed else [[2, 3, -4, 1], [5, 2, 7, -3]], dtype)
-            o = np.array([[0, 0, 1, 9], [0, 3, 0, 33]] if not signed else [[0, 0, -1, 9], [0, -3, 0, -33]], dtype)
-            g = np.array([[5, 7, 3, 2], [2, 3, 9, 4]] if not signed else [[5, 7, 3, -2], [2, 3, -9, 4]], dtype)
-        add(f"divide_grad-{dtype}", lambda x=x, y=y, o=o, g=g: grads.divide_grad(T(x), T(y), T(o), T(g), -1))
+            x = np.array(
+                [[1, 2, 5, 9], [3, 7, 4, 100]] if not signed else [[1, -2, 5, 9], [3, -7, 4, 100]],
+                dtype,
+            )
+            y = np.array(
+                [[2, 3, 4, 1], [5, 2, 7, 3]] if not signed else [[2, 3, -4, 1], [5, 2, 7, -3]],
+                dtype,
+            )
+            o = np.array(
+                [[0, 0, 1, 9], [0, 3, 0, 33]] if not signed else [[0, 0, -1, 9], [0, -3, 0, -33]],
+                dtype,
+            )
+            g = np.array(
+                [[5, 7, 3, 2], [2, 3, 9, 4]] if not signed else [[5, 7, 3, -2], [2, 3, -9, 4]],
+                dtype,
+            )
+        add(
+            f"divide_grad-{dtype}",
+            lambda x=x, y=y, o=o, g=g: grads.divide_grad(T(x), T(y), T(o), T(g), -1),
+        )
         if dtype != "bool":
             yb = np.array([3] if not signed else [-3], dtype)
             ob = (x // 3).astype(dtype)

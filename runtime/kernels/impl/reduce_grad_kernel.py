@@ -194,5 +194,6 @@ def _integer_prod_grad(
             f"there); cast x to a floating dtype"
         )
     reciprocal = (x == 1).astype(x.dtype) - (x == -1).astype(x.dtype)
-    upstream = _broadcast_back(ctx, x.shape, out_grad, axes) * _broadcast_back(ctx, x.shape, out, axes)
-    return (upstream * reciprocal).astype(x.dtype, copy=False)
+    upstream = _broadcast_back(ctx, x.shape, out_grad, axes)
+    product = _broadcast_back(ctx, x.shape, out, axes)
+    return (upstream * product * reciprocal).astype(x.dtype, copy=False)
