@@ -11,8 +11,11 @@ twice, the lowest entry that reaches their kernels. What 3.3.1 does not return i
 ``pow_grad`` of an integer ``x`` with ``int(y) < 1`` never returns (Eigen's integer power loops
 forever on a negative exponent), ``prod_grad`` of an integer ``x`` holding 0 and ``divide_grad``
 of an integer ``y`` holding 0 die with SIGFPE (integer division by zero); phiops refuses those.
-3.3.1's autograd gives no gradient to integer tensors, so the integer grads are reached only
-through the grad ops, as static programs carry them.
+The integer grads are compared through the grad ops only, as static programs carry them:
+phiops's autograd refuses integer inputs (runtime/autograd), where 3.3.1's eager autograd, given
+an integer tensor with stop_gradient=False, runs mean_grad, prod_grad and pow_grad on it
+(``paddle.grad(paddle.mean(x), x)`` of int64 [1, 2, 3] is [0, 0, 0]) and fails for divide and
+elementwise_pow (it cannot accumulate the int64 gradient of their cast).
 
 Run from the repository root:
 ``PYTHONPATH=$PWD /work/paddle-venv/bin/python tests/tools/make_dtype24_fixtures.py``.
