@@ -25,6 +25,12 @@ CANNOT_CARRY: dict[tuple[str, str], str] = {
     ("divide", "int16"): "integer divides compute in float32 (test_elementwise runs the kernel)",
     ("divide", "int8"): "integer divides compute in float32 (test_elementwise runs the kernel)",
     ("divide", "uint8"): "integer divides compute in float32 (test_elementwise runs the kernel)",
+    **{
+        (op, dtype): "integer inputs compute in float32 (op_traits float_math); "
+        "tests/ops/test_dtype24.py runs the kernel"
+        for op in ("exp", "expm1", "log", "log10", "log1p", "log2")
+        for dtype in ("int32", "int64")
+    },
     ("bincount", "float32"): "x holds integers; float kernels take float weights (test_search24)",
     ("bincount", "float64"): "x holds integers; float kernels take float weights (test_search24)",
     **{

@@ -16,36 +16,15 @@ from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY
 
 TABLE = paddle_data()["kernels"]
 
-_INT = {"int32", "int64"}
-# PaddlePaddle registers these for int32/int64 with a float32 output; phiops computes integer
-# inputs in float32 before the kernel instead (ops/op_traits.yaml float_math), which
-# tests/ops/test_unary_math2.py's test_integer_inputs_compute_in_float32 checks gives
-# PaddlePaddle's dtype and values
-_CAST_INSTEAD = "integer inputs are cast to float32 before the kernel (op_traits float_math)"
-
 # kernel -> (dtypes PaddlePaddle registers that phiops does not, the reverse, why)
 _C = {"complex64", "complex128"}
-_INTEGER_GRAD = (
-    "integer gradients, which phiops' autograd never asks for (integer tensors stop gradients) "
-    "and whose C++ integer arithmetic the numpy formula does not reproduce yet"
-)
-_COMPLEX_GRAD = "complex gradient not written yet (PaddlePaddle conjugates the partial derivative)"
 _FLOAT16_GRAD = (
     "phiops also registers float16, so that its float16 forward kernel can be differentiated"
 )
 _WIDER_COLLECTIVES = "phiops's collective kernels take every dtype its MPI context carries"
 KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
-    **{
-        name: (_INT, set(), _CAST_INSTEAD)
-        for name in ("exp", "expm1", "log", "log10", "log1p", "log2")
-    },
-    "divide_grad": ({"bool", "uint8", "int8", "int16"} | _INT, set(), _INTEGER_GRAD),
-    "elementwise_pow_grad": (_INT, set(), _INTEGER_GRAD),
-    "mean_grad": ({"bool"} | _INT, set(), _INTEGER_GRAD),
-    "prod_grad": (_INT, set(), _INTEGER_GRAD),
-    "pow_grad": (_INT | _C, set(), f"{_INTEGER_GRAD}; {_COMPLEX_GRAD}"),
     "exp_grad": (set(), {"float16"}, _FLOAT16_GRAD),
-    "log_grad": (_C, {"float16"}, f"{_COMPLEX_GRAD}; {_FLOAT16_GRAD}"),
+    "log_grad": (set(), {"float16"}, _FLOAT16_GRAD),
     # the collective kernels (runtime/comm) move every dtype the MPI context carries; PaddlePaddle
     # 3.3.1's CPU (Gloo) registrations are narrower
     **{
@@ -73,16 +52,6 @@ KNOWN_GAPS: dict[str, tuple[set[str], set[str], str]] = {
             "reduce": {"bfloat16", "int16"} | _C,
             "reduce_scatter": {"bfloat16"} | _C,
         }.items()
-    },
-    **{
-        name: (_C, set(), _COMPLEX_GRAD)
-        for name in (
-            "sigmoid_double_grad",
-            "sqrt_grad",
-            "square_double_grad",
-            "square_grad",
-            "tanh_double_grad",
-        )
     },
 }
 

@@ -95,9 +95,13 @@ def test_math_op_matches_numpy_for_each_dtype(op, dtype):
         if op == "abs"
         else dtype
     )
+    if op in ("exp", "log") and dtype.is_integer:  # their integer kernels write float32
+        out_dtype = D.FLOAT32
     assert out.dtype == out_dtype
     assert out.shape == [3, 4]
-    assert_matches(out, reference(wide(x)), out_dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):  # integer samples hold 0 and negatives
+        expected = reference(wide(x))
+    assert_matches(out, expected, out_dtype)
 
 
 @op_test("scale", kind="dtypes")

@@ -4,7 +4,9 @@ exp, relu and square.
 Formulas are PaddlePaddle's functors (paddle/phi/kernels/funcs/activation_functor.h); complex
 gradients use the conjugate of the derivative (TanhGradFunctor<ComplexType<T>>:
 dout * conj(1 - out^2)). Each kernel is registered for the floating and complex dtypes its
-forward kernel has: integer and bool tensors get no gradients. Double grads are real only.
+forward kernel has: integer and bool tensors get no gradients. The double grads of tanh, sigmoid
+and square take complex inputs too, where PaddlePaddle 3.3.1 applies the real formulas as they
+are, without conjugates (recorded in tests/data/dtype24/).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ D = DataType
 REAL = (D.FLOAT32, D.FLOAT64)
 REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 EXP_LOG_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64)
+COMPLEX = (D.COMPLEX64, D.COMPLEX128)
 INT = (D.INT32, D.INT64)
 # PaddlePaddle 3.3.1's CPU registrations of the zero gradients of floor and ceil
 ROUNDING_GRAD_DTYPES = (
@@ -50,18 +53,18 @@ def exp_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
     return out_grad * conj_if_complex(ctx.xp, out)
 
 
-@register_kernel("log_grad", dtypes=EXP_LOG_DTYPES)
+@register_kernel("log_grad", dtypes=EXP_LOG_DTYPES + COMPLEX)
 @ieee_results
 def log_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
-    """x_grad = out_grad / x (inf at x == 0)."""
-    return out_grad / x
+    """x_grad = out_grad / conj(x) (inf at x == 0)."""
+    return out_grad / conj_if_complex(ctx.xp, x)
 
 
-@register_kernel("sqrt_grad", dtypes=REAL)
+@register_kernel("sqrt_grad", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def sqrt_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
-    """x_grad = 0.5 * out_grad / out (inf at out == 0)."""
-    return out_grad * out.dtype.type(0.5) / out
+    """x_grad = 0.5 * out_grad / conj(out) (inf at out == 0)."""
+    return out_grad * out.dtype.type(0.5) / conj_if_complex(ctx.xp, out)
 
 
 @register_kernel("rsqrt_grad", dtypes=REAL)
@@ -71,11 +74,11 @@ def rsqrt_grad_kernel(ctx: KernelContext, out: Array, out_grad: Array) -> Array:
     return out_grad * out.dtype.type(-0.5) * out * out * out
 
 
-@register_kernel("square_grad", dtypes=REAL + INT)
+@register_kernel("square_grad", dtypes=REAL_AND_COMPLEX + INT)
 @ieee_results
 def square_grad_kernel(ctx: KernelContext, x: Array, out_grad: Array) -> Array:
-    """x_grad = 2 * x * out_grad."""
-    return out_grad * x.dtype.type(2) * x
+    """x_grad = out_grad * conj(2 * x)."""
+    return out_grad * x.dtype.type(2) * conj_if_complex(ctx.xp, x)
 
 
 @register_kernel("abs_grad", dtypes=REAL_AND_COMPLEX + INT)
@@ -187,7 +190,7 @@ def leaky_relu_grad_kernel(
     return out_grad * slope
 
 
-@register_kernel("tanh_double_grad", dtypes=(D.FLOAT16,) + REAL)
+@register_kernel("tanh_double_grad", dtypes=(D.FLOAT16,) + REAL_AND_COMPLEX)
 @ieee_results
 def tanh_double_grad_kernel(
     ctx: KernelContext, out: Array, grad_out: Array, grad_x_grad: Array
@@ -199,7 +202,7 @@ def tanh_double_grad_kernel(
     return out_grad, grad_out_grad
 
 
-@register_kernel("sigmoid_double_grad", dtypes=REAL)
+@register_kernel("sigmoid_double_grad", dtypes=REAL_AND_COMPLEX)
 @ieee_results
 def sigmoid_double_grad_kernel(
     ctx: KernelContext, out: Array, fwd_grad_out: Array, grad_x_grad: Array
@@ -230,7 +233,7 @@ def relu_double_grad_kernel(ctx: KernelContext, out: Array, grad_x_grad: Array) 
     return ctx.xp.multiply(grad_x_grad, ctx.xp.greater(out, 0))
 
 
-@register_kernel("square_double_grad", dtypes=(D.FLOAT16,) + REAL + INT)
+@register_kernel("square_double_grad", dtypes=(D.FLOAT16,) + REAL_AND_COMPLEX + INT)
 @ieee_results
 def square_double_grad_kernel(
     ctx: KernelContext, x: Array, grad_out: Array, grad_x_grad: Array

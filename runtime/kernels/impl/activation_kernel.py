@@ -3,9 +3,12 @@ sin, cos, tanh, sigmoid, relu, gelu, silu, leaky_relu.
 
 The dtype lists are PaddlePaddle's CPU registrations (paddle/phi/kernels/cpu/activation_kernel.cc,
 abs_kernel.cc, sign_kernel.cc, gelu_kernel.cc), bfloat16 arrays coming from ml_dtypes. PHI
-registers ``exp`` and ``log`` for int32/int64 with a float32 *output*; here integer inputs of
-exp, log, sqrt, sin... are cast to float32 before the kernel by the dispatcher's promotion rules
-(runtime/common/promotion.py FLOAT_MATH_OPS), which gives the same result.
+registers ``exp`` and ``log`` for int32/int64 with a float32 *output*
+(DEFINE_CPU_ACTIVATION_KERNEL_WITH_INT_IN_FLOAT_OUT: the input cast to float32, then the float32
+functor), and so do we: static programs hand those kernels their integer inputs. Eager calls of
+exp, log, sqrt, sin... cast integer inputs to float32 before the kernel by the dispatcher's
+promotion rules (runtime/common/promotion.py, ops/op_traits.yaml ``float_math``), which gives the
+same result.
 """
 
 from __future__ import annotations
@@ -24,8 +27,16 @@ D = DataType
 
 REAL = (D.FLOAT32, D.FLOAT64)
 REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-EXP_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-LOG_DTYPES = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+INT_IN_FLOAT_OUT = (D.INT32, D.INT64)
+EXP_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128) + INT_IN_FLOAT_OUT
+LOG_DTYPES = (
+    D.FLOAT16,
+    D.BFLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.COMPLEX64,
+    D.COMPLEX128,
+) + INT_IN_FLOAT_OUT
 ROUNDING_DTYPES = INTEGRAL + (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64)
 SQUARE_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 ABS_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
@@ -34,22 +45,36 @@ SIGN_DTYPES = INTEGRAL + (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 _REAL_OF = {D.COMPLEX64: D.FLOAT32, D.COMPLEX128: D.FLOAT64}
 
 
+def float32_for_integers(kernel: Kernel) -> None:
+    """An integer kernel of exp, log, ... writes float32 (PHI: WITH_INT_IN_FLOAT_OUT)."""
+    if kernel.key.dtype in INT_IN_FLOAT_OUT:
+        kernel.output_at(0).set_dtype(D.FLOAT32)
+
+
+def as_float32_if_integer(x: Array) -> Array:
+    """``x`` cast to float32 when it is an integer array, as PHI's integer kernels of exp, log,
+    ... cast it before the float32 functor; any other array unchanged."""
+    return x.astype(np.float32) if x.dtype.kind in "iu" else x
+
+
 def _real_output(kernel: Kernel) -> None:
     """abs of a complex tensor is real (PHI: OutputAt(0).SetDataType(ToReal(dtype)))."""
     kernel.output_at(0).set_dtype(_REAL_OF.get(kernel.key.dtype, kernel.key.dtype))
 
 
-@register_kernel("exp", dtypes=EXP_DTYPES)
+@register_kernel("exp", dtypes=EXP_DTYPES, configure=float32_for_integers)
 @ieee_results
 def exp_kernel(ctx: KernelContext, x: Array) -> Array:
-    return ctx.xp.exp(x)
+    """exp(x); an integer x in float32."""
+    return ctx.xp.exp(as_float32_if_integer(x))
 
 
-@register_kernel("log", dtypes=LOG_DTYPES)
+@register_kernel("log", dtypes=LOG_DTYPES, configure=float32_for_integers)
 @ieee_results
 def log_kernel(ctx: KernelContext, x: Array) -> Array:
-    """Natural log: log(0) is -inf and log of a negative number nan, silently, as in PHI."""
-    return ctx.xp.log(x)
+    """Natural log: log(0) is -inf and log of a negative number nan, silently, as in PHI; an
+    integer x in float32."""
+    return ctx.xp.log(as_float32_if_integer(x))
 
 
 @register_kernel("sqrt", dtypes=REAL_AND_COMPLEX)

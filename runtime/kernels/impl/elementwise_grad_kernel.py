@@ -6,8 +6,11 @@ The formulas are PaddlePaddle's (paddle/phi/kernels/impl/elementwise_grad_kernel
 funcs/elementwise_functor.h): complex gradients use the conjugate of the partial derivative
 (MulGradDX<complex>: dout * conj(y)). phiops' autograd gives integer and bool tensors no
 gradients, but a static program may run these kernels in any dtype PaddlePaddle 3.3.1 registers
-them for on CPU, so they are registered for those (divide_grad's integer ones aside: see
-tests/ops/test_paddle_dtypes.py). Outputs never alias inputs: a gradient that equals ``out_grad`` is returned as a copy.
+them for on CPU, so they are registered for those. Their integer kernels compute what C++ does
+with PHI's functors: divide_grad's quotients truncate toward zero (int8, int16 and uint8 computed
+in int, as C++ promotes them, then wrapped back), elementwise_pow_grad converts its double
+results to the integer type as x86 does (nan and out-of-range values become the type's minimum).
+Outputs never alias inputs: a gradient that equals ``out_grad`` is returned as a copy.
 A gradient the autograd engine does not want (``ctx.wants``) is not computed: None instead.
 """
 
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 from types import ModuleType
 from typing import Any
+
+import numpy as np
 
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError
@@ -34,6 +39,8 @@ ADD_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BOOL, D.UINT8, D.INT8, D.INT16) + INT
 SUBTRACT_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BFLOAT16, D.INT16) + INT
 MULTIPLY_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BFLOAT16, D.BOOL) + INT
 MAXIMUM_MINIMUM_GRAD_DTYPES = REAL + (D.BFLOAT16,) + INT
+DIVIDE_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BOOL, D.UINT8, D.INT8, D.INT16) + INT
+ELEMENTWISE_POW_GRAD_DTYPES = REAL_AND_COMPLEX + (D.BFLOAT16,) + INT
 
 __all__ = ["reduce_to_shape", "conj_if_complex"]
 
@@ -114,14 +121,48 @@ def multiply_grad_kernel(
     return x_grad, y_grad
 
 
-@register_kernel("divide_grad", dtypes=REAL_AND_COMPLEX)
+def _c_divide(xp: Any, a: Array, b: Array) -> Array:
+    """a / b as C++ divides integers: the quotient truncated toward zero."""
+    quotient = xp.floor_divide(a, b)
+    inexact = (quotient * b != a) & ((a < 0) != (b < 0))
+    return quotient + inexact.astype(quotient.dtype)
+
+
+def _integer_divide_grads(
+    ctx: KernelContext, x: Array, y: Array, out: Array, out_grad: Array
+) -> tuple[Array | None, Array | None]:
+    """PHI's DivGradDX/DivGradDY on integers and bool: x_grad = dout / y, y_grad = -dout *
+    out / y, in C++'s arithmetic: bool, uint8, int8 and int16 promoted to int, the quotients
+    truncated, the results converted back to the input type (wrapping; nonzero is true)."""
+    xp = ctx.xp
+    if bool(xp.any(y == 0)):
+        raise InvalidArgumentError(
+            f"divide_grad: argument 'y' of integer type {y.dtype} holds 0, an integer division "
+            f"by zero (PaddlePaddle 3.3.1's kernel dies with SIGFPE there)"
+        )
+    dtype = out_grad.dtype
+    wide = np.int32 if dtype.itemsize < 4 or dtype.kind == "b" else dtype
+    dout, divisor = out_grad.astype(wide), y.astype(wide)
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        x_grad = reduce_to_shape(xp, _c_divide(xp, dout, divisor).astype(dtype), x.shape)
+    if ctx.wants(1):
+        product = -dout * out.astype(wide)
+        y_grad = reduce_to_shape(xp, _c_divide(xp, product, divisor).astype(dtype), y.shape)
+    return x_grad, y_grad
+
+
+@register_kernel("divide_grad", dtypes=DIVIDE_GRAD_DTYPES)
 @ieee_results
 def divide_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out: Array, out_grad: Array, axis: int
 ) -> tuple[Array, Array]:
     """x_grad = out_grad / conj(y), y_grad = -out_grad * conj(out / y) (PHI's DivGradXYFunctor),
-    summed to the inputs' shapes. A zero y gives inf/nan, as the forward op does."""
+    summed to the inputs' shapes. A zero y gives inf/nan, as the forward op does; for integer
+    and bool inputs see ``_integer_divide_grads`` (a zero y raises InvalidArgumentError)."""
     xp = ctx.xp
+    if out_grad.dtype.kind in "biu":
+        return _integer_divide_grads(ctx, x, y, out, out_grad)
     x_grad = y_grad = None
     if ctx.wants(0):
         x_grad = reduce_to_shape(xp, out_grad / conj_if_complex(xp, y), x.shape)
@@ -215,15 +256,55 @@ def _select_grads(
     return x_grad, y_grad
 
 
-@register_kernel("elementwise_pow_grad", dtypes=REAL_AND_COMPLEX + (D.BFLOAT16,))
+def _c_to_integer(xp: Any, value: Array, dtype: np.dtype) -> Array:
+    """float64 ``value`` converted to the integer ``dtype`` as x86's C++ converts: truncated
+    toward zero, with nan and values out of the type's range becoming its minimum."""
+    low = float(np.iinfo(dtype).min)
+    fits = xp.isfinite(value) & (value >= low) & (value < -low)
+    return xp.where(fits, xp.trunc(xp.where(fits, value, 0.0)), low).astype(dtype)
+
+
+def _integer_pow_grads(
+    ctx: KernelContext, x: Array, y: Array, out_grad: Array
+) -> tuple[Array | None, Array | None]:
+    """PHI's PowGradDX/PowGradDY on integers, as PaddlePaddle 3.3.1's CPU kernel computes them
+    (tests/data/dtype24/ records it): the partial derivative in double, converted to the
+    integer type (``_c_to_integer``), then multiplied by dout in the integer type, wrapping:
+    x_grad = dout * int(y * x**(y - 1)), y_grad = dout * int(log(x) * x**y). At x == 0 its
+    results are 0 where y >= 0 (dout for x_grad at y == 1) and the type's minimum where y < 0,
+    whatever dout is, and so are ours."""
+    xp = ctx.xp
+    dtype = out_grad.dtype
+    base = x.astype(np.float64)
+    exponent = y.astype(np.float64)
+    at_zero, negative = x == 0, y < 0
+    lowest = np.iinfo(dtype).min
+    x_grad = y_grad = None
+    if ctx.wants(0):
+        partial = _c_to_integer(xp, exponent * xp.power(base, exponent - 1), dtype)
+        grad = out_grad * partial
+        at_zero_grad = xp.where(negative, lowest, xp.where(y == 1, out_grad, 0)).astype(dtype)
+        x_grad = reduce_to_shape(xp, xp.where(at_zero, at_zero_grad, grad), x.shape)
+    if ctx.wants(1):
+        partial = _c_to_integer(xp, xp.log(base) * xp.power(base, exponent), dtype)
+        at_zero_grad = xp.where(negative, lowest, 0).astype(dtype)
+        grad = xp.where(at_zero, at_zero_grad, out_grad * partial)
+        y_grad = reduce_to_shape(xp, grad, y.shape)
+    return x_grad, y_grad
+
+
+@register_kernel("elementwise_pow_grad", dtypes=ELEMENTWISE_POW_GRAD_DTYPES)
 @ieee_results
 def elementwise_pow_grad_kernel(
     ctx: KernelContext, x: Array, y: Array, out_grad: Array
 ) -> tuple[Array, Array]:
     """PHI's PowGradDX/PowGradDY: x_grad = out_grad * y * x**(y - 1), y_grad = out_grad *
     log(x) * x**y (conjugated for complex), summed to the inputs' shapes. As in PHI,
-    y_grad is nan where a real x is negative and at x == 0 (log(0) * 0)."""
+    y_grad is nan where a real x is negative and at x == 0 (log(0) * 0). Integer inputs:
+    ``_integer_pow_grads``."""
     xp = ctx.xp
+    if out_grad.dtype.kind in "iu":
+        return _integer_pow_grads(ctx, x, y, out_grad)
     x_grad = y_grad = None
     if ctx.wants(0):
         x_partial = y * xp.power(x, y - 1)

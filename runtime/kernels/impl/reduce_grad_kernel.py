@@ -11,11 +11,20 @@ as in the forward kernels. Semantics are PHI's reduce grad functors
 - prod_grad: ``out_grad * out / x`` (ProdGradFunctor), with no special case for zeros: an element
   that is 0 gets nan (0 / 0), the other elements of its reduction get 0 (their ``out`` is 0),
   exactly as PaddlePaddle computes it; for complex inputs no conjugate is taken, as there.
+
+mean_grad and prod_grad also have the integer (and, for mean_grad, bool) kernels PaddlePaddle
+3.3.1 registers on CPU, which phiops' autograd never asks for (integer tensors get no gradients)
+but a static program may run; they compute what C++ does with PHI's functors: mean_grad's
+``out_grad / count`` truncates toward zero (bool: count converts to true, so the gradient is
+``out_grad``), prod_grad's ``out_grad * out * (1 / x)`` takes the integer reciprocal (1 at 1, -1
+at -1, 0 elsewhere), and an integer 0 in x, where PaddlePaddle's kernel dies with SIGFPE, raises
+InvalidArgumentError.
 """
 
 from __future__ import annotations
 
 from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.floating_point import ieee_results
 from phiops.runtime.kernels.impl.reduce_kernel import reduction_axes
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
@@ -37,9 +46,9 @@ SUM_GRAD_DTYPES = (
     D.INT32,
     D.INT64,
 )
-MEAN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+MEAN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128, D.BOOL, D.INT32, D.INT64)
 MAX_MIN_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
-PROD_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+PROD_GRAD_DTYPES = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128, D.INT32, D.INT64)
 
 
 def _shape_only_x(kernel: Kernel) -> None:
@@ -90,7 +99,14 @@ def mean_grad_kernel(
         count *= x.shape[index]
     if count == 0:
         return xp.zeros(x.shape, dtype=x.dtype)
-    scaled = out_grad / xp.asarray(count, dtype=out_grad.dtype)
+    if out_grad.dtype.kind == "b":
+        scaled = out_grad
+    elif out_grad.dtype.kind in "iu":
+        # C++'s integer division truncates toward zero; numpy's // floors
+        magnitude = xp.abs(out_grad) // count
+        scaled = xp.where(out_grad < 0, -magnitude, magnitude)
+    else:
+        scaled = out_grad / xp.asarray(count, dtype=out_grad.dtype)
     return _broadcast_back(ctx, x.shape, scaled, axes).astype(x.dtype)
 
 
@@ -151,6 +167,8 @@ def prod_grad_kernel(
     everywhere else (every other element's product then contains that zero, or two zeros)."""
     xp = ctx.xp
     axes = reduction_axes(axis, x.ndim, reduce_all)
+    if x.dtype.kind in "iu":
+        return _integer_prod_grad(ctx, x, out, out_grad, axes)
     is_zero = x == 0
     zeros = xp.sum(is_zero, axis=axes, keepdims=True)
     product_of_rest = xp.prod(xp.where(is_zero, 1, x), axis=axes, keepdims=True)
@@ -161,3 +179,21 @@ def prod_grad_kernel(
         xp.where(zeros == 0, product_of_rest / xp.where(is_zero, 1, x), 0),
     )
     return (upstream * grad).astype(x.dtype, copy=False)
+
+
+def _integer_prod_grad(
+    ctx: KernelContext, x: Array, out: Array, out_grad: Array, axes: tuple[int, ...]
+) -> Array:
+    """PHI's ProdGradFunctor on integers: ``out_grad * out * (1 / x)`` in x's type, the
+    reciprocal an integer division (1 at 1, -1 at -1, 0 elsewhere), the products wrapping."""
+    xp = ctx.xp
+    if bool(xp.any(x == 0)):
+        raise InvalidArgumentError(
+            f"prod_grad: argument 'x' of integer type {x.dtype} holds 0, whose integer "
+            f"reciprocal is a division by zero (PaddlePaddle 3.3.1's kernel dies with SIGFPE "
+            f"there); cast x to a floating dtype"
+        )
+    reciprocal = (x == 1).astype(x.dtype) - (x == -1).astype(x.dtype)
+    upstream = _broadcast_back(ctx, x.shape, out_grad, axes)
+    product = _broadcast_back(ctx, x.shape, out, axes)
+    return (upstream * product * reciprocal).astype(x.dtype, copy=False)

@@ -5,9 +5,10 @@ sinh, cosh, asinh, acosh, atanh, tan, reciprocal, and the activations celu, hard
 The dtype lists are PaddlePaddle 3.3.1's CPU registrations (paddle/phi/kernels/cpu/
 activation_kernel.cc, round/trunc in activation_kernel.cc and trunc_kernel.cc), bfloat16 arrays
 coming from ml_dtypes. PHI also registers log1p, log2, log10 and expm1 for int32/int64 with a
-float32 output and PaddlePaddle's API casts integer inputs of the trigonometric ops to float32;
-here those integer inputs are cast to float32 before the kernel by the dispatcher's promotion
-rules (ops/op_traits.yaml ``float_math``), which gives the same result.
+float32 output (the input cast to float32, then the float32 functor), and so do we; eager calls
+cast integer inputs of these ops, and PaddlePaddle's API those of the trigonometric ops, to
+float32 before the kernel by the dispatcher's promotion rules (ops/op_traits.yaml
+``float_math``), which gives the same result.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ import numpy as np
 
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels.floating_point import ieee_results
+from phiops.runtime.kernels.impl.activation_kernel import (
+    INT_IN_FLOAT_OUT,
+    as_float32_if_integer,
+    float32_for_integers,
+)
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 
@@ -25,39 +31,50 @@ D = DataType
 
 REAL = (D.FLOAT32, D.FLOAT64)
 REAL_AND_COMPLEX = (D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-LOG_DTYPES = (D.FLOAT16, D.BFLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
-EXPM1_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
+LOG_DTYPES = (
+    D.FLOAT16,
+    D.BFLOAT16,
+    D.FLOAT32,
+    D.FLOAT64,
+    D.COMPLEX64,
+    D.COMPLEX128,
+) + INT_IN_FLOAT_OUT
+EXPM1_DTYPES = (D.FLOAT16, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128) + INT_IN_FLOAT_OUT
 ROUND_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64, D.COMPLEX64, D.COMPLEX128)
 TRUNC_DTYPES = (D.INT32, D.INT64, D.FLOAT32, D.FLOAT64)
 
 _LN2 = math.log(2.0)
 
 
-@register_kernel("log1p", dtypes=LOG_DTYPES)
+@register_kernel("log1p", dtypes=LOG_DTYPES, configure=float32_for_integers)
 @ieee_results
 def log1p_kernel(ctx: KernelContext, x: Array) -> Array:
-    """log(1 + x): -inf at -1, nan below, as in PHI."""
-    return ctx.xp.log1p(x)
+    """log(1 + x): -inf at -1, nan below, as in PHI; an integer x in float32."""
+    return ctx.xp.log1p(as_float32_if_integer(x))
 
 
-@register_kernel("log2", dtypes=LOG_DTYPES)
+@register_kernel("log2", dtypes=LOG_DTYPES, configure=float32_for_integers)
 @ieee_results
 def log2_kernel(ctx: KernelContext, x: Array) -> Array:
-    """log2(x); for complex x PHI's log(x) / ln 2 (-inf + nan*j at 0)."""
+    """log2(x); for complex x PHI's log(x) / ln 2 (-inf + nan*j at 0); an integer x in
+    float32."""
     xp = ctx.xp
+    x = as_float32_if_integer(x)
     return xp.log(x) / _LN2 if x.dtype.kind == "c" else xp.log2(x)
 
 
-@register_kernel("log10", dtypes=LOG_DTYPES)
+@register_kernel("log10", dtypes=LOG_DTYPES, configure=float32_for_integers)
 @ieee_results
 def log10_kernel(ctx: KernelContext, x: Array) -> Array:
-    return ctx.xp.log10(x)
+    """log10(x); an integer x in float32."""
+    return ctx.xp.log10(as_float32_if_integer(x))
 
 
-@register_kernel("expm1", dtypes=EXPM1_DTYPES)
+@register_kernel("expm1", dtypes=EXPM1_DTYPES, configure=float32_for_integers)
 @ieee_results
 def expm1_kernel(ctx: KernelContext, x: Array) -> Array:
-    return ctx.xp.expm1(x)
+    """exp(x) - 1; an integer x in float32."""
+    return ctx.xp.expm1(as_float32_if_integer(x))
 
 
 @register_kernel("round", dtypes=ROUND_DTYPES)
