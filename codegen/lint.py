@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
         dest="python_api",
         action="store_false",
         help="PaddlePaddle's own files: leave out what only phiops' Python API requires "
-        "(argument names such as 'lambda' or 'name')",
+        "(argument names such as 'lambda')",
     )
     return parser
 

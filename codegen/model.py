@@ -407,6 +407,13 @@ class KernelFunc:
         kinds = (self.input_kinds or ()) + (self.output_kinds or ())
         return all(k == "dense" for k in kinds)
 
+    @property
+    def is_selected_rows(self) -> bool:
+        """Whether this is a SelectedRows kernel: its kinds dense or selected_rows, one at least
+        selected_rows (`merge_selected_rows {selected_rows -> selected_rows}`)."""
+        kinds = (self.input_kinds or ()) + (self.output_kinds or ())
+        return "selected_rows" in kinds and all(k in ("dense", "selected_rows") for k in kinds)
+
     def __str__(self) -> str:
         if self.input_kinds is None:
             return self.name
@@ -442,6 +449,17 @@ class KernelSpec:
             if func.input_kinds is None:
                 return func
         return None
+
+    @property
+    def dispatch_func(self) -> KernelFunc | None:
+        """The kernel the op's dispatcher is built on: the dense one, else (an op whose kernels
+        are all for SelectedRows, `merge_selected_rows`) the first SelectedRows kernel; the
+        dispatcher selects the kernel of each call by its inputs' kinds. None for an op whose
+        kernels are for the sparse kinds only (those come from sparse_ops.yaml)."""
+        dense = self.dense_func
+        if dense is not None:
+            return dense
+        return next((func for func in self.funcs if func.is_selected_rows), None)
 
 
 @dataclass(frozen=True)

@@ -42,8 +42,8 @@ def validate_op(op: OpSpec, *, python_api: bool = True) -> list[Diagnostic]:
     """Schema errors, and names that do not resolve (inconsistencies), within one op.
 
     ``python_api``: also what phiops' generated Python API requires of a spec (argument names
-    that can be Python parameters); PaddlePaddle's own files name arguments ``lambda`` and
-    ``name``, so they are checked without it."""
+    that can be Python parameters); PaddlePaddle's own files name arguments ``lambda``, so
+    they are checked without it."""
     found: list[Diagnostic] = []
     err = _Collector(op, found)
     inc = _Collector(op, found, INCONSISTENCY)
@@ -130,8 +130,9 @@ def _choices(names: Iterable[str]) -> str | None:
 
 def is_parameter_name(name: str) -> bool:
     """Whether an argument can be a parameter of the generated Python function: not a keyword,
-    not private, not `name` (every API function has a `name` parameter)."""
-    return not (keyword.iskeyword(name) or name.startswith("_") or name == "name")
+    not private. An argument called `name` (`data`'s) takes the place of the trailing
+    `name=None` every other API function has."""
+    return not (keyword.iskeyword(name) or name.startswith("_"))
 
 
 def _check_args(op: OpSpec, err: _Collector, python_api: bool) -> None:
@@ -146,8 +147,7 @@ def _check_args(op: OpSpec, err: _Collector, python_api: bool) -> None:
             err(
                 arg.loc,
                 f"argument '{arg.name}' cannot be a Python parameter name",
-                "use an identifier that is not a Python keyword, does not start with '_' "
-                "and is not 'name'",
+                "use an identifier that is not a Python keyword and does not start with '_'",
             )
         if arg.type.is_tensor_like:
             if first_attr is not None:

@@ -27,6 +27,9 @@ __all__ = [
     "candidate_names",
     "output_size",
     "identifier",
+    "has_name_arg",
+    "name_params",
+    "NAME_PARAM",
 ]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -48,21 +51,35 @@ def _arg_error(op: OpSpec, arg: Arg, message: str) -> GenerationError:
     return GenerationError(Diagnostic(arg.loc, op.name, message))
 
 
+NAME_PARAM = "name"
+
+
 def identifier(op: OpSpec, name: str, what: str, key: str = "args") -> str:
-    """``name`` if it can be a Python parameter name, else a GenerationError."""
-    if (
-        not _IDENTIFIER.match(name)
-        or keyword.iskeyword(name)
-        or name.startswith("_")
-        or name == "name"
-    ):
+    """``name`` if it can be a Python parameter name, else a GenerationError. An argument may be
+    called ``name`` (``data``'s): it replaces the trailing ``name=None`` of the API function
+    (`name_params`); an output may not, so that a caller's ``name=`` never means one."""
+    taken = name == NAME_PARAM and what != "argument"
+    if not _IDENTIFIER.match(name) or keyword.iskeyword(name) or name.startswith("_") or taken:
+        hint = "use an identifier that is not a Python keyword and does not start with '_'"
         raise _error(
             op,
             key,
             f"{what} '{name}' cannot be a Python parameter name",
-            "use an identifier that is not a Python keyword, does not start with '_' and is not 'name'",
+            hint + (" (an output is never called 'name')" if taken else ""),
         )
     return name
+
+
+def has_name_arg(op: OpSpec) -> bool:
+    """Whether ``op`` has an argument called ``name`` of its own (``data``), which takes the
+    place of PaddlePaddle's trailing, unused ``name=None``."""
+    return NAME_PARAM in op.args.names
+
+
+def name_params(op: OpSpec) -> list[str]:
+    """The trailing ``name`` parameter of ``op``'s API function: PaddlePaddle's unused
+    ``name=None``, or none when the op has an argument of that name."""
+    return [] if has_name_arg(op) else ["name: str | None = None"]
 
 
 _ATTR_ANNOTATIONS = {

@@ -22,10 +22,11 @@ __all__ = ["op_info", "op_info_source", "kernel_name", "kernel_signature"]
 
 
 def kernel_name(op: OpSpec) -> str | None:
-    """The dense kernel of ``op`` (selected-rows and sparse variants are not generated)."""
+    """The kernel ``op``'s dispatcher is built on: its dense kernel, else its first SelectedRows
+    kernel (`KernelSpec.dispatch_func`); the other kinds' variants are selected at run time."""
     if op.kernel is None:
         return None
-    func = op.kernel.dense_func
+    func = op.kernel.dispatch_func
     return None if func is None else func.name
 
 

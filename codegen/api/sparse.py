@@ -18,6 +18,7 @@ from phiops.codegen.api.python import (
     GenerationError,
     default_literal,
     invoke_call,
+    name_params,
     python_args,
     returns_annotation,
 )
@@ -175,7 +176,7 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
     """The view of sparse op ``op`` (``backward``: its backward op, if any); GenerationError when
     it cannot be generated."""
     args = python_args(op)
-    params = ", ".join([a.signature for a in args] + ["name: str | None = None"])
+    params = ", ".join([a.signature for a in args] + name_params(op))
     inputs = tuple(a.name for a in args if a.is_input)
     attrs = tuple(a.name for a in args if not a.is_input)
     normalise = tuple(line for a in args for line in a.normalise)

@@ -9,8 +9,10 @@ from typing import Any
 from phiops.codegen.api.python import (
     GenerationError,
     PyArg,
+    has_name_arg,
     invoke_call,
     key_attrs,
+    name_params,
     output_size,
     python_args,
     returns_annotation,
@@ -113,7 +115,8 @@ def _prose_doc(
         default = "" if arg.default is None else f", default {arg.default}"
         head = f"    {arg.name} ({arg.annotation}{default}): "
         lines += _wrapped(head, doc.arg(arg.name) or "", " " * 8)
-    lines.append("    name (str | None): Unused; accepted for PaddlePaddle compatibility.")
+    if not has_name_arg(op):
+        lines.append("    name (str | None): Unused; accepted for PaddlePaddle compatibility.")
     lines += ["", "Returns:"]
     lines += _wrapped(f"    {returns_annotation(op)}: ", doc.returns, " " * 8)
     outputs = ", ".join(str(o) for o in op.visible_outputs)
@@ -144,7 +147,8 @@ def _doc(
         if arg.optional:
             role = "optional " + role
         lines.append(f"    {arg.name} ({arg.annotation}): {role}{default}.")
-    lines.append("    name (str | None): unused; accepted for PaddlePaddle compatibility.")
+    if not has_name_arg(op):
+        lines.append("    name (str | None): unused; accepted for PaddlePaddle compatibility.")
     lines.append("")
     lines.append("Returns:")
     lines.append(f"    {returns_annotation(op)}: {', '.join(o.name for o in op.visible_outputs)}.")
@@ -159,7 +163,7 @@ def api_view(
     op_doc: OpDoc | None = None,
 ) -> ApiView:
     args = python_args(op)
-    params = ", ".join([a.signature for a in args] + ["name: str | None = None"])
+    params = ", ".join([a.signature for a in args] + name_params(op))
     doc = _doc(op, args, file, op_doc)
     normalise = tuple(line for a in args for line in a.normalise)
     if op.invoke is not None:
@@ -177,13 +181,15 @@ def api_view(
                 op.loc, op.name, "op needs both infer_meta and kernel, or invoke, to be generated"
             )
         )
-    if op.kernel.dense_func is None:
+    if op.kernel.dispatch_func is None:
         kernels = ", ".join(str(f) for f in op.kernel.funcs)
         raise GenerationError(
             Diagnostic(
                 op.loc_of("kernel.func"),
                 op.name,
-                f"kernel.func has no dense kernel ({kernels}); only dense kernels are generated",
+                f"kernel.func has no dense or SelectedRows kernel ({kernels}); the ops of the "
+                "sparse kinds are generated from sparse_ops.yaml",
+                "list a dense kernel, or one whose kinds are dense and selected_rows",
             )
         )
     inputs = [a for a in args if a.is_input]
@@ -557,8 +563,10 @@ def inplace_view(op: OpSpec, op_doc: OpDoc | None = None) -> InplaceView:
     return InplaceView(
         name=f"{op.name}_",
         op=op.name,
-        params=", ".join([a.signature for a in args] + ["name: str | None = None"]),
-        call_args=", ".join([f"{a.name}={a.name}" for a in args] + ["name=name"]),
+        params=", ".join([a.signature for a in args] + name_params(op)),
+        call_args=", ".join(
+            [f"{a.name}={a.name}" for a in args] + ([] if has_name_arg(op) else ["name=name"])
+        ),
         doc=tuple(_doc_escape(line) for line in doc),
         pairs=tuple(pairs),
         returns_many=len(visible) > 1,

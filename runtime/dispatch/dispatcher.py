@@ -322,6 +322,8 @@ class OpDispatcher:
         except NotFoundError as error:
             if kind is not _DENSE and kind not in KERNEL_FACTORY.kinds_of(info.kernel):
                 raise self._no_kernel_of_kind(kind, kind_argument) from None
+            if kind is _DENSE and _DENSE not in KERNEL_FACTORY.kinds_of(info.kernel):
+                raise self._no_dense_kernel() from None
             flag = (
                 ""
                 if runtime_flags.SWITCHES.enable_api_kernel_fallback
@@ -420,6 +422,25 @@ class OpDispatcher:
         return InvalidArgumentError(
             f"{info.name}(): {where}, but kernel '{info.kernel}' has no {kind.title} kernel "
             f"(it has kernels for: {have}); a dense kernel is never handed a {kind.title}"
+        )
+
+    def _no_dense_kernel(self) -> PhiError:
+        """The error for dense inputs to an op whose kernels all take another kind
+        (merge_selected_rows: SelectedRows only), naming the first input they take of it."""
+        info = self.info
+        have = KERNEL_FACTORY.kinds_of(info.kernel)
+        registered = next(iter(KERNEL_FACTORY.kernels.get(info.kernel, {}).values()), None)
+        kinds = (
+            {arg.name: arg.tensor_kind for arg in registered.args_def.inputs} if registered else {}
+        )
+        argument = next(
+            (spec.name for spec in info.inputs if kinds.get(spec.name, _DENSE) is not _DENSE), None
+        )
+        names = ", ".join(k.title for k in have) or "none"
+        where = f"argument '{argument}' is a DenseTensor" if argument else "its inputs are dense"
+        return InvalidArgumentError(
+            f"{info.name}(): {where}, but kernel '{info.kernel}' has kernels for: {names} only; "
+            f"it is never handed a DenseTensor"
         )
 
     def _check_kinds(self, kernel: Kernel, metas: tuple) -> None:

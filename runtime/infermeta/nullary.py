@@ -165,3 +165,21 @@ def linspace_infer_meta(
     if number < 0:
         raise InvalidArgumentError(f"argument 'number' must be >= 0, got {number}")
     create_infer_meta((number,), dtype, out, config)
+
+
+def data_infer_meta(
+    name: str,
+    shape: tuple[int, ...],
+    dtype: DataType,
+    out: MetaTensor,
+    config: MetaConfig = _RUNTIME,
+) -> None:
+    """PHI's DataInferMeta: ``out`` (the program input ``name``) has dims ``shape`` and dtype
+    ``dtype``. An extent may be -1 (unknown) in a program; an eager tensor's are all known."""
+    if config.is_runtime and any(extent < 0 for extent in shape):
+        raise InvalidArgumentError(
+            f"argument 'shape' is {list(shape)}: an unknown (-1) or negative extent is only "
+            f"allowed while a program is built (the feed of input '{name}' gives it), an eager "
+            "tensor's extents are sizes >= 0"
+        )
+    create_infer_meta(shape, dtype, out, config)

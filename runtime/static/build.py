@@ -37,6 +37,8 @@ from phiops.runtime.ir.dialect import OpDef as IrOpDef
 from phiops.runtime.ir.dialect import get_dialect
 from phiops.runtime.ir.dialects.pd_op import scalar_operand_dtype
 from phiops.runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+from phiops.runtime.kernels import KERNEL_FACTORY
+from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
 from phiops.runtime.static.program import current_block
 
@@ -275,6 +277,13 @@ def build_op(
     None for an optional output the op does not produce."""
     name = info.name
     _check_value_attributes(info, attrs)
+    kinds = KERNEL_FACTORY.kinds_of(info.kernel) if info.kernel else ()
+    if TensorKind.SELECTED_ROWS in kinds and TensorKind.DENSE not in kinds:
+        raise UnimplementedError(
+            f"{name}(): its kernel '{info.kernel}' takes SelectedRows only, and building it "
+            "into a program is not implemented (docs/tensor_kinds.md: SelectedRows in static "
+            "programs)"
+        )
     if name == "full" and any(isinstance(a, (Value, IntArrayFromValue)) for a in attrs[:2]):
         return (_build_full_with_tensor(*attrs[:3]),)
     pd_op = _pd_op(name, info.dialect)

@@ -103,18 +103,19 @@ CASES = [
         "  hint: use name.size(), tensor.dims()[i], tensor.dims().size(), an int argument, integers, + and -, and one comparison as the condition of c ? a : b",
     ),
     Case(
-        "argument named name",
-        "- op : add\n  args : (Tensor x, Tensor name)\n  output : Tensor(out)\n"
+        "output named name",
+        "- op : add\n  args : (Tensor x, Tensor y)\n  output : Tensor(name)\n"
         "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add\n",
-        "ops/api.yaml:2:21: op 'add': argument 'name' cannot be a Python parameter name\n"
-        "  hint: use an identifier that is not a Python keyword, does not start with '_' and is not 'name'",
+        "ops/api.yaml:3:12: op 'add': output 'name' cannot be a Python parameter name\n"
+        "  hint: use an identifier that is not a Python keyword and does not start with '_' "
+        "(an output is never called 'name')",
     ),
     Case(
         "argument named with a Python keyword",
         "- op : add\n  args : (Tensor x, Tensor lambda)\n  output : Tensor(out)\n"
         "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add\n",
         "ops/api.yaml:2:21: op 'add': argument 'lambda' cannot be a Python parameter name\n"
-        "  hint: use an identifier that is not a Python keyword, does not start with '_' and is not 'name'",
+        "  hint: use an identifier that is not a Python keyword and does not start with '_'",
     ),
     Case(
         "neither kernel nor invoke",
@@ -122,10 +123,11 @@ CASES = [
         "ops/api.yaml:1:8: op 'add': op needs both infer_meta and kernel, or invoke, to be generated",
     ),
     Case(
-        "only a selected-rows kernel",
+        "only a kernel mixing SelectedRows and a sparse kind",
         ADD_HEAD
-        + "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add_sr {selected_rows, dense -> selected_rows}\n",
-        "ops/api.yaml:7:12: op 'add': kernel.func has no dense kernel (add_sr {selected_rows, dense -> selected_rows}); only dense kernels are generated",
+        + "  infer_meta :\n    func : ElementwiseInferMeta\n  kernel :\n    func : add_sr {selected_rows, sparse_coo -> selected_rows}\n",
+        "ops/api.yaml:7:12: op 'add': kernel.func has no dense or SelectedRows kernel (add_sr {selected_rows, sparse_coo -> selected_rows}); the ops of the sparse kinds are generated from sparse_ops.yaml\n"
+        "  hint: list a dense kernel, or one whose kinds are dense and selected_rows",
     ),
 ]
 

@@ -103,8 +103,9 @@ CASES = {
     ),
     "only a sparse kernel": (
         ADD + "  kernel :\n    func : add_coo_coo {sparse_coo, sparse_coo -> sparse_coo}\n",
-        "api.yaml:7:12: op 'add': kernel.func has no dense kernel (add_coo_coo {sparse_coo, "
-        "sparse_coo -> sparse_coo}); only dense kernels are generated",
+        "api.yaml:7:12: op 'add': kernel.func has no dense or SelectedRows kernel (add_coo_coo "
+        "{sparse_coo, sparse_coo -> sparse_coo}); the ops of the sparse kinds are generated from "
+        "sparse_ops.yaml",
     ),
     "neither kernel nor invoke": (
         ADD,

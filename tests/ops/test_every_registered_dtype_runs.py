@@ -16,7 +16,7 @@ from phiops.generated.registry import OPS
 from phiops.runtime.common import Backend, DataType
 from phiops.runtime.dispatch.dispatcher import clear_dispatch_caches
 from phiops.runtime.kernels import KERNEL_FACTORY
-from tests.runtime.test_bad_argument_sweep import _baseline
+from tests.runtime.test_bad_argument_sweep import _baseline, _selected_rows
 
 # (op, dtype) pairs no API call reaches, with the reason (each is tested another way).
 CANNOT_CARRY: dict[tuple[str, str], str] = {
@@ -101,6 +101,8 @@ def _in_dtype(op: str, parameter: inspect.Parameter, value: Any, dtype: DataType
     key_arguments = {name.removeprefix("complex:") for name in OPS[op].info.data_type}
     if parameter.name in INDEX_PARAMETERS and parameter.name not in key_arguments:
         return value
+    if isinstance(value, phi.Tensor) and value.is_selected_rows():  # merge_selected_rows's x
+        return _selected_rows(dtype.name.lower())
     if isinstance(value, phi.Tensor):
         if key_arguments and parameter.name not in key_arguments and value.dtype.is_integer:
             return value

@@ -496,8 +496,8 @@ def _baseline(function: Any) -> list[Any]:
     False, "float32", [2, 3] or 0 for required attributes, then the op's _OVERRIDES."""
     values = []
     for parameter in inspect.signature(function).parameters.values():
-        if parameter.name == "name":
-            break
+        if parameter.name == "name" and parameter.default is None:
+            break  # PaddlePaddle's trailing name=None (data's own name is an argument)
         annotation = str(parameter.annotation)
         if "list[Tensor]" in annotation:
             values.append([_tensor(), _tensor()])
@@ -798,3 +798,16 @@ _OVERRIDES.update(
         },
     }
 )
+
+# the codegen24 ops: data's own name (an argument; the trailing name=None stands for it), and
+# merge_selected_rows, whose only kernel takes a SelectedRows (rows 2, 0, 2 of a height of 4)
+def _selected_rows(dtype: str = "float32") -> phi.Tensor:
+    from phiops.runtime.eager.tensor import wrap_array
+    from phiops.runtime.tensor.selected_rows import SelectedRows
+
+    storage = SelectedRows(np.array([2, 0, 2], np.int64), 4, np.ones((3, 3), dtype))
+    return wrap_array(storage, storage.meta)
+
+
+_OVERRIDES["data"] = {"name": "x"}
+_OVERRIDES["merge_selected_rows"] = {"x": _selected_rows()}

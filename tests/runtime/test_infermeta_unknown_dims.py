@@ -1927,6 +1927,9 @@ MISMATCHES["warprnnt_infer_meta"] = Case(
     (t(2, 5, 4, 6), t(3, 3, dtype=DataType.INT32), _RNNT_LENGTH, _RNNT_LENGTH), (0, 0.0), (0, 0)
 )
 
+# the codegen24 op data (runtime/infermeta/nullary.py): a program input's dims from its shape
+CASES["data_infer_meta"] = [Case((), ("x", (2, 3), F32))]
+
 # the lodops24 LoD ops of issue 24 (runtime/infermeta/lodops24.py)
 _PYRAMID_ATTRS = (4, 16, 2, 2, 0.0, 1, False, 0, 0, 0, 0.0, "")
 CASES.update(

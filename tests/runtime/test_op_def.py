@@ -53,7 +53,7 @@ def test_op_def_binds_infer_meta_signature_grad_and_api(spec: codegen.OpSpec) ->
         assert callable(op.infer_meta)
         assert isinstance(op.signature, KernelSignature)
         assert op.signature is SIGNATURES[spec.name]
-        assert op.signature.name == spec.kernel.dense_func.name
+        assert op.signature.name == spec.kernel.dispatch_func.name
         assert op.signature.params == spec.kernel_params()
         assert set(op.signature.inputs) <= {a.name for a in spec.inputs}
         assert op.signature.outputs == tuple(o.name for o in spec.outputs)

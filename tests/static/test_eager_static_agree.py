@@ -1233,6 +1233,10 @@ CANNOT_BUILD = {
     "set_value_grad": lambda f, t: [t((4, 3), "float32"), [0], [2], [1], [0], [], []],
 }
 
+# Ops whose kernels take another kind than DenseTensor only: building them is an
+# UnimplementedError (SelectedRows in static programs, docs/tensor_kinds.md)
+BUILT_ON_OTHER_KINDS = frozenset({"merge_selected_rows"})
+
 
 def _eager_works(op: str) -> bool:
     try:
@@ -1272,7 +1276,7 @@ TYPED_ONLY_IN_PROGRAMS = {("batch_norm", 5): ((-1,), "uint8"), ("batch_norm_", 5
 RANK_UNKNOWN_IN_PROGRAMS = frozenset({"p_recv"})
 
 
-@pytest.mark.parametrize("op", sorted(set(_API) - set(CANNOT_BUILD)))
+@pytest.mark.parametrize("op", sorted(set(_API) - set(CANNOT_BUILD) - BUILT_ON_OTHER_KINDS))
 def test_static_result_types_are_the_eager_output_metas(op):
     phi.disable_static()
     eager = _eager_metas(op)
@@ -1303,7 +1307,7 @@ def test_static_result_types_are_the_eager_output_metas(op):
 RANDOM = frozenset("bernoulli dropout gaussian randint randperm uniform".split())
 
 
-@pytest.mark.parametrize("op", sorted(set(_API) - set(CANNOT_BUILD)))
+@pytest.mark.parametrize("op", sorted(set(_API) - set(CANNOT_BUILD) - BUILT_ON_OTHER_KINDS))
 def test_running_the_built_program_gives_the_eager_values(op):
     from phiops.runtime.static import Executor, Scope
 
@@ -1540,3 +1544,33 @@ ARGUMENTS.update(
         "transpose_double_grad": lambda f, t: [t((3, 2), "float32"), [1, 0]],
     }
 )
+
+# the codegen24 ops. data: a program input that reads the feed the test makes for its first
+# Value (input_0), so its value in a program is that feed, and eagerly zeros: shapes and dtypes
+# are compared. merge_selected_rows: eagerly on a SelectedRows; building it is an
+# UnimplementedError (BUILT_ON_OTHER_KINDS).
+def _data_arguments(f: Callable[..., Any], t: Tensor) -> list[Any]:
+    t((2, 3), "float32")
+    return ["input_0", [2, 3], "float32", "cpu"]
+
+
+def _merge_selected_rows_arguments(f: Callable[..., Any], t: Tensor) -> list[Any]:
+    from tests.runtime.test_bad_argument_sweep import _selected_rows
+
+    return [_selected_rows()]
+
+
+ARGUMENTS.update({"data": _data_arguments, "merge_selected_rows": _merge_selected_rows_arguments})
+RANDOM = RANDOM | frozenset({"data"})
+
+
+@pytest.mark.parametrize("op", sorted(BUILT_ON_OTHER_KINDS))
+def test_building_an_op_of_another_kind_is_unimplemented(op):
+    phi.enable_static()
+    try:
+        with phi.static.program_guard(phi.static.Program(), phi.static.Program()):
+            x = phi.static.data("x", [3, 3], "float32")
+            with pytest.raises(UnimplementedError, match=f"{op}\\(\\): its kernel '{op}' takes"):
+                _API[op](x)
+    finally:
+        phi.disable_static()

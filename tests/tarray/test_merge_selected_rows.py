@@ -1,11 +1,8 @@
-"""PHI's ``merge_selected_rows`` kernel (runtime/kernels/impl/selected_rows_kernels.py) on an
-embedding's SelectedRows gradient, against PaddlePaddle 3.3.1's
-``paddle._C_ops.merge_selected_rows`` (tests/data/tarray/merge_selected_rows.json, recorded by
-tests/tools/make_tarray_selected_rows.py).
-
-The op itself is not generated: codegen generates ops with a dense kernel only, and
-merge_selected_rows has a SelectedRows kernel alone (docs/tensor_kinds.md says what codegen
-needs); the kernel is registered and selected by kind."""
+"""The generated ``_C_ops.merge_selected_rows`` (PHI's kernel in
+runtime/kernels/impl/selected_rows_kernels.py, selected by its input's kind) on an embedding's
+SelectedRows gradient, against PaddlePaddle 3.3.1's ``paddle._C_ops.merge_selected_rows``
+(tests/data/tarray/merge_selected_rows.json, recorded by tests/tools/make_tarray_selected_rows.py).
+More cases: tests/tarray/test_codegen24_merge_selected_rows.py."""
 
 from __future__ import annotations
 
@@ -16,14 +13,15 @@ import numpy as np
 import pytest
 
 import phiops as paddle
-from phiops.runtime.common import Backend, CPUPlace, DataLayout, DataType
-from phiops.runtime.kernels.kernel import KernelContext
+from phiops.runtime.common import DataType
+from phiops.runtime.eager.tensor import wrap_array
 from phiops.runtime.kernels.kernel_factory import KERNEL_FACTORY
-from phiops.runtime.kernels.kernel_key import KernelKey
 from phiops.runtime.tensor.kinds import TensorKind
 
 RECORDED = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "tarray" / "merge_selected_rows.json").read_text()
+    (
+        Path(__file__).resolve().parents[1] / "data" / "tarray" / "merge_selected_rows.json"
+    ).read_text()
 )
 
 
@@ -43,14 +41,17 @@ def test_merge_matches_paddles(dtype: str) -> None:
     merged = _merge(grad.array, DataType[dtype.upper()])
     assert merged.rows.tolist() == want["rows"]
     assert merged.value.array.dtype == np.dtype(want["dtype"])
-    np.testing.assert_array_equal(merged.value.array, np.asarray(want["values"], dtype=want["dtype"]))
+    np.testing.assert_array_equal(
+        merged.value.array, np.asarray(want["values"], dtype=want["dtype"])
+    )
     assert merged.height == 6
 
 
 def _merge(selected_rows, dtype: DataType):
-    key = KernelKey(Backend.CPU, DataLayout.NCHW, dtype, TensorKind.SELECTED_ROWS)
-    kernel = KERNEL_FACTORY.select("merge_selected_rows", key)
-    return kernel.fn(KernelContext(np, CPUPlace()), selected_rows)
+    """The SelectedRows ``_C_ops.merge_selected_rows`` gives for ``selected_rows`` (of ``dtype``)."""
+    merged = paddle._C_ops.merge_selected_rows(wrap_array(selected_rows, selected_rows.meta))
+    assert merged.dtype is dtype and merged.is_selected_rows()
+    return merged.array
 
 
 def test_the_kernel_is_registered_for_selected_rows_alone() -> None:
