@@ -18,6 +18,11 @@ logarithm is the float64 log rounded to T, which can differ from the C library's
 - ``randint``: std::uniform_int_distribution over [low, low + range) with libstdc++ 11's
   nearly divisionless method (the high word of ``word * range``, words whose low word falls
   below ``2**64 mod range`` drawn again).
+- ``bounded``: one such draw over [0, range) per given range, in order (the ranges may differ).
+- ``shuffle``: libstdc++'s std::shuffle of 0..n-1 (GCC 10 and later, which PaddlePaddle's
+  manylinux build uses): while n * n fits the engine's range, it swaps two elements per draw
+  (``__gen_two_uniform_ints``: one draw over [0, b * (b + 1)) split into its quotient and
+  remainder by b + 1), after a single draw over [0, 2) when n is even.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import numpy as np
 
 from phiops.runtime.kernels.native import native_kernels
 
-__all__ = ["raw", "uniform", "normal", "randint", "STATE_WORDS"]
+__all__ = ["raw", "uniform", "normal", "randint", "bounded", "shuffle", "STATE_WORDS"]
 
 STATE_WORDS = 313
 _N, _M = 312, 156
@@ -147,3 +152,74 @@ def randint(state: np.ndarray, n: int, low: int, high: int) -> np.ndarray:
         value = (low + (product >> 64)) % 2**64
         out[i] = value - 2**64 if value >= 2**63 else value
     return out
+
+
+def bounded(state: np.ndarray, ranges: np.ndarray) -> np.ndarray:
+    """One draw (int64) of std::uniform_int_distribution over [0, r) for each r of ``ranges``
+    (each >= 1), in order, as libstdc++ draws them one after another from the engine."""
+    ranges = np.asarray(ranges, dtype=np.uint64).reshape(-1)
+    count = int(ranges.size)
+    out = np.empty(count, dtype=np.int64)
+    if count == 0:
+        return out
+    if int(ranges.max()) >= 2**32:
+        for i, span in enumerate(ranges.tolist()):
+            out[i] = randint(state, 1, 0, int(span))[0]
+        return out
+    # ranges below 2**32: the whole 128-bit product from 32-bit halves, vectorised; a word the
+    # method rejects (its low product word below 2**64 mod range, rare) shifts the words after
+    # it, so the draws are redone from there
+    thirty_two = np.uint64(32)
+    thresholds = (np.uint64(0) - ranges) % ranges
+    done = 0
+    while done < count:
+        spans = ranges[done:]
+        trial = state.copy()
+        words = raw(trial, spans.size)
+        low = words * spans
+        rejected = np.flatnonzero(low < thresholds[done:])
+        take = int(rejected[0]) if rejected.size else spans.size
+        high_half = (words[:take] >> thirty_two) * spans[:take]
+        low_half = ((words[:take] & np.uint64(_MASK32_WORD)) * spans[:take]) >> thirty_two
+        out[done : done + take] = ((high_half + low_half) >> thirty_two).astype(np.int64)
+        raw(state, take)
+        done += take
+        if rejected.size:
+            out[done] = randint(state, 1, 0, int(spans[take]))[0]
+            done += 1
+    return out
+
+
+_MASK32_WORD = 0xFFFFFFFF
+
+
+def shuffle(state: np.ndarray, n: int) -> np.ndarray:
+    """libstdc++'s std::shuffle (GCC 10 and later) of 0..n-1 (int64) over the engine."""
+    values = list(range(n))
+    if n <= 1:
+        return np.asarray(values, dtype=np.int64)
+    if (2**64 - 1) // n >= n:
+        start = 1
+        first: list[int] = []
+        if n % 2 == 0:
+            first = [2]
+            start = 2
+        positions = np.arange(start, n, 2, dtype=np.uint64)
+        ranges = np.concatenate(
+            [np.asarray(first, dtype=np.uint64), (positions + np.uint64(1)) * (positions + np.uint64(2))]
+        )
+        draws = bounded(state, ranges).tolist()
+        if first:
+            j = draws[0]
+            values[1], values[j] = values[j], values[1]
+            draws = draws[1:]
+        for i, x in zip(range(start, n, 2), draws):
+            b1 = i + 2
+            j, k = x // b1, x % b1
+            values[i], values[j] = values[j], values[i]
+            values[i + 1], values[k] = values[k], values[i + 1]
+    else:
+        draws = bounded(state, np.arange(2, n + 1, dtype=np.uint64)).tolist()
+        for i, j in zip(range(1, n), draws):
+            values[i], values[j] = values[j], values[i]
+    return np.asarray(values, dtype=np.int64)

@@ -1,13 +1,14 @@
 """Random kernels: uniform, gaussian, bernoulli, randint, randperm.
 
-uniform, gaussian (real dtypes), bernoulli and randint draw PaddlePaddle 3.3.1's numbers: from
+uniform, gaussian (real dtypes), bernoulli, randint and randperm draw PaddlePaddle 3.3.1's numbers: from
 ``phiops.runtime.random.engine_for`` (the place's std::mt19937_64, seeded by ``paddle.seed`` as
 PaddlePaddle seeds its generator, or an engine of the op's nonzero ``seed`` attribute) through
 the libstdc++ distributions PHI's CPU kernels use (runtime/kernels/mt19937.py), so the same seed
 gives the same numbers as PaddlePaddle's CPU kernels, bit for bit. As PHI's: uniform's min and max
 and gaussian's mean and std are rounded to float32 first; float16 and bfloat16 draw float32 and
-round. A complex uniform or gaussian, and randperm, draw from
-``phiops.runtime.random.draw_generator`` (numpy's PCG64): their numbers are not PaddlePaddle's.
+round. randperm is libstdc++'s std::shuffle over the same engine, as PHI's CPU kernel. A complex
+uniform or gaussian draws from ``phiops.runtime.random.draw_generator`` (numpy's PCG64): its
+numbers are not PaddlePaddle's.
 A complex value draws its real and imaginary parts independently, as PaddlePaddle 3.3.1's do: each
 uniform in [min, max); each normal with the mean and std / sqrt(2), so the complex value's
 standard deviation is std. Numbers are drawn on the host and moved to the place (``xp.asarray``).
@@ -114,6 +115,7 @@ def randint_kernel(
 
 @register_kernel("randperm", dtypes=(D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
 def randperm_kernel(ctx: KernelContext, n: int, dtype: DataType) -> Array:
-    """A random permutation of 0..n-1."""
-    rng = draw_generator(ctx.place, 0)
-    return ctx.xp.asarray(rng.permutation(n).astype(dtype.numpy_dtype))
+    """A random permutation of 0..n-1: PHI's CPU kernel, std::shuffle of 0..n-1 over the
+    place's engine (libstdc++'s, runtime/kernels/mt19937.py's ``shuffle``)."""
+    values = mt19937.shuffle(engine_for(ctx.place, 0), int(n))
+    return ctx.xp.asarray(values.astype(dtype.numpy_dtype))
