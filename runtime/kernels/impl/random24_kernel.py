@@ -142,23 +142,34 @@ def dirichlet_kernel(ctx: KernelContext, alpha: Array) -> Array:
 
 @register_kernel("exponential", dtypes=FLOAT)
 def exponential_kernel(ctx: KernelContext, x: Array, lam: float) -> Array:
-    """Exponential draws of rate lam in x's shape and dtype (x's values are not read)."""
-    rng = draw_generator(ctx.place, 0)
-    u = rng.random(x.shape, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = -np.log1p(-u) / np.float64(lam)
-    return ctx.xp.asarray(out.astype(x.dtype))
+    """Exponential draws of rate lam in x's shape and dtype (x's values are not read): PHI's
+    CPU kernel, (-1 / lam) * log(1 - u) in x's dtype for u std::uniform_real_distribution(0, 1)
+    of the place's engine."""
+    real = np.float64 if x.dtype == np.float64 else np.float32
+    u = mt19937.uniform(engine_for(ctx.place, 0), int(x.size), 0.0, 1.0, real)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        scale = real(-1.0) / real(lam)
+        # the C library's log of T stood in for by the float64 log rounded to T
+        out = scale * np.log((real(1.0) - u).astype(np.float64)).astype(real)
+    return ctx.xp.asarray(out.reshape(x.shape).astype(x.dtype, copy=False))
 
 
 @register_kernel("gaussian_inplace", dtypes=FLOAT_AND_COMPLEX)
 def gaussian_inplace_kernel(
     ctx: KernelContext, x: Array, mean: float, std: float, seed: int
 ) -> Array:
-    """Normal draws of mean and std in x's shape and dtype (x's values are not read); a complex
-    element's parts each have mean and std / sqrt(2), as PaddlePaddle's."""
-    rng = draw_generator(ctx.place, seed)
+    """Normal draws of mean and std in x's shape and dtype (x's values are not read): a real
+    dtype as PHI's CPU kernel (std::normal_distribution over the place's engine, or a new one of
+    a nonzero seed); a complex element's parts each have mean and std / sqrt(2), as
+    PaddlePaddle's, drawn from numpy's generator."""
     dtype = from_numpy_dtype(x.dtype)
     real = np.float64 if dtype in (D.FLOAT64, D.COMPLEX128) else np.float32
+    if not dtype.is_complex:
+        values = mt19937.normal(
+            engine_for(ctx.place, seed), int(x.size), np.float32(mean), np.float32(std), real
+        )
+        return ctx.xp.asarray(values.reshape(x.shape).astype(x.dtype, copy=False))
+    rng = draw_generator(ctx.place, seed)
     if dtype.is_complex:
         parts = rng.standard_normal((*x.shape, 2), dtype=real) * real(std / np.sqrt(2.0))
         parts += real(mean)
@@ -179,11 +190,14 @@ def uniform_inplace_kernel(
     diag_step: int,
     diag_val: float,
 ) -> Array:
-    """Uniform draws in [min, max) in x's shape and dtype (x's values are not read)."""
-    rng = draw_generator(ctx.place, seed)
+    """Uniform draws in [min, max) in x's shape and dtype (x's values are not read): PHI's CPU
+    kernel, std::uniform_real_distribution over the place's engine (or a new one of a nonzero
+    seed)."""
     real = np.float64 if x.dtype == np.float64 else np.float32
-    out = rng.random(x.shape, dtype=real) * real(max - min) + real(min)
-    return ctx.xp.asarray(out)
+    out = mt19937.uniform(
+        engine_for(ctx.place, seed), int(x.size), np.float32(min), np.float32(max), real
+    )
+    return ctx.xp.asarray(out.reshape(x.shape))
 
 
 def _check_weights(w: np.ndarray, samples: int, replacement: bool) -> None:
@@ -210,26 +224,44 @@ def _check_weights(w: np.ndarray, samples: int, replacement: bool) -> None:
 
 @register_kernel("multinomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
 def multinomial_kernel(ctx: KernelContext, x: Array, num_samples: int, replacement: bool) -> Array:
-    """num_samples category indices per distribution (row) of x, drawn by its weights."""
-    w = _host(ctx, x).astype(np.float64)
+    """num_samples category indices per distribution (row) of x, drawn by its weights as PHI's
+    CPU MultinomialFunctor: per sample one std::uniform_real_distribution<T>(0, 1) draw of the
+    place's engine, the first category whose normalised running sum (in T, the last set to 1)
+    is >= it; without replacement the drawn category's mass is taken out and the sums
+    renormalised before the next sample."""
+    w = _host(ctx, x)
+    real = w.dtype.type
     rows = w.reshape(-1, w.shape[-1])
     samples = int(num_samples)
     _check_weights(rows, samples, replacement)
     infinite = np.isinf(rows).any(axis=-1, keepdims=True)
-    rows = np.where(infinite, np.isinf(rows).astype(np.float64), rows)
-    rng = draw_generator(ctx.place, 0)
+    rows = np.where(infinite, np.isinf(rows).astype(real), rows)
+    count, categories = rows.shape
+    out = np.empty((count, samples), np.int64)
+    if count * samples == 0:
+        return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
+    u = mt19937.uniform(engine_for(ctx.place, 0), count * samples, 0.0, 1.0, real)
+    u = u.reshape(count, samples)
+    cdf = np.cumsum(rows, axis=-1, dtype=real)
+    cdf = cdf / cdf[:, -1:]
     if replacement:
-        cdf = np.cumsum(rows, axis=-1)
-        cdf /= cdf[:, -1:]
-        u = rng.random((rows.shape[0], samples))
-        out = np.empty((rows.shape[0], samples), np.int64)
-        for r in range(rows.shape[0]):
-            out[r] = np.searchsorted(cdf[r], u[r], side="right")
-        np.minimum(out, rows.shape[-1] - 1, out=out)
-    else:
-        with np.errstate(divide="ignore"):
-            keys = np.log(rows) + rng.gumbel(size=rows.shape)
-        out = np.argsort(-keys, axis=-1, kind="stable")[:, :samples].astype(np.int64)
+        cdf[:, -1] = 1
+        for r in range(count):
+            out[r] = np.searchsorted(cdf[r], u[r], side="left")
+        return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
+    positions = np.arange(categories)
+    for r in range(count):
+        row = cdf[r]
+        for s in range(samples):
+            row[-1] = 1
+            sample = int(np.searchsorted(row, u[r, s], side="left"))
+            out[r, s] = sample
+            if s < samples - 1:
+                before = row[sample - 1] if sample else real(0)
+                mass = row[sample] - before
+                remaining = real(1.0) - mass
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    row = np.where(positions >= sample, row - mass, row) / remaining
     return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
 
 
@@ -290,9 +322,17 @@ def uniform_random_batch_size_like_kernel(
     i * (diag_step + 1) set to diag_val (those past the end are an InvalidArgumentError)."""
     dims = list(shape)
     dims[output_dim_idx] = input.shape[input_dim_idx]
-    rng = draw_generator(ctx.place, seed)
+    # PHI: std::uniform_real_distribution<T>(min, max) (float for bfloat16) over the place's
+    # engine, or one seeded with the seed cast to unsigned int
+    real = np.float64 if dtype is D.FLOAT64 else np.float32
     with np.errstate(invalid="ignore", over="ignore"):
-        values = rng.random(dims) * (max - min) + min
+        values = mt19937.uniform(
+            engine_for(ctx.place, int(seed) % 2**32),
+            math.prod(dims),
+            np.float32(min),
+            np.float32(max),
+            real,
+        ).reshape(dims)
     if diag_num:
         positions = np.arange(diag_num) * (diag_step + 1)
         if positions[-1] >= values.size:
@@ -316,17 +356,22 @@ def _softmax(xp: Any, z: Array, axis: int) -> Array:
 def gumbel_softmax_kernel(
     ctx: KernelContext, x: Array, temperature: float, hard: bool, axis: int
 ) -> Array:
-    """softmax((x + g) / temperature) along axis with g standard Gumbel noise; hard gives the
-    one-hot vector of its first largest entry."""
+    """softmax((x + g) / temperature) along axis with g standard Gumbel noise drawn as PHI's CPU
+    kernel draws it; hard gives the one-hot vector of its first largest entry."""
     xp = ctx.xp
     if x.ndim == 0:
         return xp.ones_like(x)
     axis = axis % x.ndim
     if x.size == 0:
         return xp.zeros_like(x)
-    rng = draw_generator(ctx.place, 0)
-    noise = xp.asarray(rng.gumbel(size=x.shape).astype(x.dtype))
-    soft = _softmax(xp, (x + noise) / x.dtype.type(temperature), axis)
+    # PHI's CPU noise: u std::uniform_real_distribution<T>(1e-5, 1) over the place's engine, in
+    # flat order, and -log(-log(u)) in T (the logarithms as float64 rounded to T)
+    real = x.dtype.type
+    u = mt19937.uniform(engine_for(ctx.place, 0), int(x.size), 0.00001, 1.0, real)
+    inner = (-np.log(u.astype(np.float64)).astype(real)).astype(np.float64)
+    noise = xp.asarray((-np.log(inner).astype(real)).reshape(x.shape))
+    divisor = real(np.float32(temperature))
+    soft = _softmax(xp, (x + noise) / divisor, axis)
     if not hard:
         return soft
     index = xp.expand_dims(xp.argmax(soft, axis=axis), axis)
