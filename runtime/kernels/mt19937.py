@@ -27,11 +27,26 @@ logarithm is the float64 log rounded to T, which can differ from the C library's
 
 from __future__ import annotations
 
+import math
+import struct
+
 import numpy as np
 
 from phiops.runtime.kernels.native import native_kernels
 
-__all__ = ["raw", "uniform", "normal", "randint", "bounded", "shuffle", "STATE_WORDS"]
+__all__ = [
+    "raw",
+    "uniform",
+    "normal",
+    "randint",
+    "bounded",
+    "shuffle",
+    "Stream",
+    "gamma",
+    "poisson",
+    "binomial",
+    "STATE_WORDS",
+]
 
 STATE_WORDS = 313
 _N, _M = 312, 156
@@ -223,3 +238,349 @@ def shuffle(state: np.ndarray, n: int) -> np.ndarray:
         for i, j in zip(range(1, n), draws):
             values[i], values[j] = values[j], values[i]
     return np.asarray(values, dtype=np.int64)
+
+
+# --- scalar draws, for the samplers that loop (rejection methods) ---------------------------------
+
+_FLOAT32 = struct.Struct("f")
+
+
+def round32(value: float) -> float:
+    """``value`` rounded to float32 (as a Python float): after a float64 +, -, *, / or sqrt of
+    float32 operands, the float32 operation's result."""
+    try:
+        return _FLOAT32.unpack(_FLOAT32.pack(value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def same(value: float) -> float:
+    """float64's rounding: none."""
+    return value
+
+
+def c_log(value: float) -> float:
+    """The C library's log: -inf at 0, NaN below 0 or at NaN (Python's math.log raises)."""
+    if value > 0:
+        return math.log(value)
+    return -math.inf if value == 0 else math.nan
+
+
+def c_sqrt(value: float) -> float:
+    """The C library's sqrt: NaN below 0."""
+    return math.sqrt(value) if value >= 0 else math.nan
+
+
+def c_pow(base: float, exponent: float) -> float:
+    """The C library's pow for a base in (0, 1]: inf on overflow."""
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        return math.nan
+
+
+class Stream:
+    """An engine's draws one by one, as std::generate_canonical<float or double> values (one
+    word each), for the kernels whose samplers loop: read a block of words at a time from the
+    state without advancing it; ``close`` stores the position of the next unread word."""
+
+    def __init__(self, state: np.ndarray, dtype: type) -> None:
+        self.state = state
+        self.dtype = dtype
+        self.round = round32 if dtype == np.float32 else same
+        self._load()
+
+    def _load(self) -> None:
+        position = int(self.state[_N])
+        if position >= _N:
+            _twist(self.state[:_N])
+            position = 0
+        self.state[_N] = position
+        self._start = position
+        self._values = _canonical(_temper(self.state[position:_N]), self.dtype).tolist()
+        self._next = 0
+
+    def uniform(self) -> float:
+        """The next std::generate_canonical value, in [0, 1)."""
+        if self._next >= len(self._values):
+            self.state[_N] = _N
+            self._load()
+        value = self._values[self._next]
+        self._next += 1
+        return value
+
+    def normal_pair(self) -> tuple[float, float]:
+        """One accepted pair of std::normal_distribution's polar method: (the value it
+        returns, the value it saves), each of mean 0 and standard deviation 1."""
+        r = self.round
+        while True:
+            x = r(r(2.0 * self.uniform()) - 1.0)
+            y = r(r(2.0 * self.uniform()) - 1.0)
+            r2 = r(r(x * x) + r(y * y))
+            if not (r2 > 1.0 or r2 == 0.0):
+                break
+        mult = r(c_sqrt(r(r(-2.0 * r(c_log(r2))) / r2)))
+        return r(y * mult), r(x * mult)
+
+    def normal(self) -> float:
+        """One draw of a new std::normal_distribution(0, 1) (its saved value dropped)."""
+        return self.normal_pair()[0]
+
+    def close(self) -> None:
+        """Store the position of the next unread word in the state."""
+        self.state[_N] = self._start + self._next
+
+
+class SavedNormal:
+    """One std::normal_distribution<double>(0, 1) that lives across draws (a distribution's
+    member, as poisson_distribution's): every other draw is the saved value."""
+
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
+        self.saved: float | None = None
+
+    def __call__(self) -> float:
+        if self.saved is not None:
+            value, self.saved = self.saved, None
+            return value
+        value, self.saved = self.stream.normal_pair()
+        return value
+
+
+def gamma(state: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """PHI's CPU gamma sampler (standard_gamma, dirichlet): per element in flat order,
+    sample_gamma (Marsaglia and Tsang, alpha < 1 boosted by u ** (1 / alpha)) in alpha's dtype
+    T, its uniforms std::uniform_real_distribution<T>(0, 1) and its normals a new
+    std::normal_distribution<T>(0, 1) each, then max(the smallest normal T, sample) (a NaN
+    sample gives that smallest number). The float constants are float literals (1.0f / 3.0f,
+    0.0331f) in T; T's log and pow are the float64 ones rounded to T."""
+    dtype = np.float64 if alpha.dtype == np.float64 else np.float32
+    stream = Stream(state, dtype)
+    r = stream.round
+    uniform, normal = stream.uniform, stream.normal
+    third = float(np.float32(1.0) / np.float32(3.0))
+    k0331 = float(np.float32(0.0331))
+    tiny = float(np.finfo(dtype).tiny)
+    out = []
+    for a in alpha.reshape(-1).tolist():
+        sample = 0.0
+        scale = 1.0
+        if a < 1.0 and a == 0.0:
+            out.append(tiny)
+            continue
+        if a < 1.0:
+            scale = r(c_pow(r(1.0 - uniform()), r(1.0 / a)))
+            a = r(a + 1.0)
+        d = r(a - third)
+        c = r(1.0 / r(c_sqrt(r(9.0 * d))))
+        while True:
+            while True:
+                x = normal()
+                y = r(1.0 + r(c * x))
+                if not y <= 0:
+                    break
+            v = r(r(y * y) * y)
+            u = r(1.0 - uniform())
+            xx = r(x * x)
+            if u < r(1.0 - r(r(k0331 * xx) * xx)):
+                sample = r(r(scale * d) * v)
+                break
+            bound = r(r(0.5 * xx) + r(d * r(r(1.0 - v) + r(c_log(v)))))
+            if r(c_log(u)) < bound:
+                sample = r(r(scale * d) * v)
+                break
+        out.append(sample if tiny < sample else tiny)
+    stream.close()
+    return np.asarray(out, dtype=dtype).reshape(alpha.shape)
+
+
+def _c_round(value: float) -> float:
+    """std::round: half away from zero."""
+    return math.copysign(math.floor(abs(value) + 0.5), value)
+
+
+_INT_MAX = 2**31 - 1
+_NAF = (1 - 2.0**-52) / 2
+_PI_4 = 0.7853981633974483096156608458198757
+_SPI_2 = 1.2533141373155002512078826424055226
+_E178 = 1.0129030479320018583185514777512983
+
+
+def _poisson_one(stream: Stream, mean: float) -> int:
+    uniform = stream.uniform
+    if not mean >= 12:
+        threshold = math.exp(-mean) if mean == mean else math.nan
+        x, product = 0, 1.0
+        while True:
+            product *= uniform()
+            x += 1
+            if not product > threshold:
+                return x - 1
+    normal = SavedNormal(stream)
+    m = math.floor(mean)
+    lm_thr = math.log(mean)
+    lfm = math.lgamma(m + 1)
+    sm = math.sqrt(m)
+    dx = math.sqrt(2 * m * math.log(32 * m / _PI_4))
+    d = _c_round(max(6.0, min(m, dx)))
+    cx = 2 * m + d
+    scx = math.sqrt(cx / 2)
+    one_cx = 1 / cx
+    c2b = math.sqrt(_PI_4 * cx) * math.exp(one_cx)
+    cb = 2 * cx * math.exp(-d * one_cx * (1 + d / 2)) / d
+    thr = _INT_MAX + _NAF
+    c1 = sm * _SPI_2
+    c2 = c2b + c1
+    c3 = c2 + 1
+    c4 = c3 + 1
+    c5 = c4 + _E178
+    c = cb + c5
+    two_cx = 2 * (2 * m + d)
+    while True:
+        u = c * uniform()
+        e = -c_log(1.0 - uniform())
+        w = 0.0
+        if u <= c1:
+            n = normal()
+            y = -abs(n) * sm - 1
+            x = math.floor(y)
+            w = -n * n / 2
+            if x < -m:
+                continue
+        elif u <= c2:
+            n = normal()
+            y = 1 + abs(n) * scx
+            x = math.ceil(y)
+            w = y * (2 - y) * one_cx
+            if x > d:
+                continue
+        elif u <= c3:
+            x = -1
+        elif u <= c4:
+            x = 0
+        elif u <= c5:
+            x = 1
+        else:
+            v = -c_log(1.0 - uniform())
+            y = d + v * two_cx / d
+            x = math.ceil(y)
+            w = -d * one_cx * (1 + y / 2)
+        reject = w - e - x * lm_thr > lfm - math.lgamma(x + m + 1)
+        reject = reject or x + m >= thr
+        if not reject:
+            return int(x + m + _NAF)
+
+
+def poisson(state: np.ndarray, rates: np.ndarray) -> np.ndarray:
+    """PHI's CPU poisson: per element in flat order, a new std::poisson_distribution<int> of
+    the rate (as double) drawn once (libstdc++: the product of uniforms below exp(-mean) for a
+    mean below 12, else Devroye's rejection method with the distribution's own normal, its
+    exponentials -log(1 - u) as in the libstdc++ PaddlePaddle 3.3.1 was built with; recorded
+    draws tell this from later releases' -log(u)), its uniforms
+    std::generate_canonical<double> of one word each. A rate <= 0 or NaN draws one
+    word and gives 0, as libstdc++'s product method does. int64 results."""
+    stream = Stream(state, np.float64)
+    out = [_poisson_one(stream, rate) for rate in rates.reshape(-1).astype(np.float64).tolist()]
+    stream.close()
+    return np.asarray(out, dtype=np.int64).reshape(rates.shape)
+
+
+def _stirling_tail(k: int, r) -> float:  # noqa: ANN001
+    """PHI's stirling_approx_tail<T>(k): its table of T below 10, else the series in double
+    rounded to T."""
+    if k <= 9:
+        return r(_TAILS[k])
+    kp1sq = r(float((k + 1) * (k + 1)))
+    return r((1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1))
+
+
+_TAILS = (
+    0.0810614667953272,
+    0.0413406959554092,
+    0.0276779256849983,
+    0.02079067210376509,
+    0.0166446911898211,
+    0.0138761288230707,
+    0.0118967099458917,
+    0.0104112652619720,
+    0.00925546218271273,
+    0.00833056343336287,
+)
+
+
+def _btrs(stream: Stream, n: float, p: float) -> int:
+    """PHI's btrs<T> (Hormann's BTRS), T's arithmetic where PHI's is T's and double's where
+    its literals are double."""
+    r, uniform = stream.round, stream.uniform
+    stddev = r(c_sqrt(r(r(n * p) * r(1 - p))))
+    b = r(1.15 + 2.53 * stddev)
+    a = r(-0.0873 + 0.0248 * b + 0.01 * p)
+    c = r(r(n * p) + 0.5)
+    v_r = r(0.92 - 4.2 / b)
+    ratio = r(p / r(1 - p))
+    alpha = r((2.83 + 5.1 / b) * stddev)
+    m = r(math.floor(r(r(n + 1) * p)))
+    while True:
+        u = r(uniform() - 0.5)
+        v = uniform()
+        us = r(0.5 - abs(u))
+        k = int(math.floor(r(r(r(r(r(2 * a) / us) + b) * u) + c)))
+        if k < 0 or k > n:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = r(c_log(r(r(v * alpha) / r(r(a / r(us * us)) + b))))
+        kt = r(float(k))
+        n_k1 = r(r(n - kt) + 1)
+        upper = (
+            (m + 0.5) * r(c_log(r(r(m + 1) / r(ratio * r(r(n - m) + 1)))))
+            + r(r(n + 1) * r(c_log(r(r(r(n - m) + 1) / n_k1))))
+            + (k + 0.5) * r(c_log(r(r(ratio * n_k1) / r(float(k + 1)))))
+            + _stirling_tail(int(m), r)
+            + _stirling_tail(int(r(n - m)), r)
+            - _stirling_tail(k, r)
+            - _stirling_tail(int(r(n - kt)), r)
+        )
+        if v <= r(upper):
+            return k
+
+
+def _inversion(stream: Stream, n: float, p: float) -> int:
+    """PHI's binomial_inversion<T>: geometric waiting times until their sum passes n."""
+    r, uniform = stream.round, stream.uniform
+    geom_sum, count = 0.0, 0
+    logprob = r(math.log1p(-p))
+    while True:
+        geom = r(math.ceil(r(r(c_log(uniform())) / logprob)))
+        geom_sum = r(geom_sum + geom)
+        if geom_sum > n:
+            return count
+        count += 1
+
+
+def binomial(state: np.ndarray, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
+    """PHI's CPU BinomialFunctor<T> per element in flat order (int64): 0 where count <= 0 or
+    prob <= 0, trunc(count) where prob >= 1, else BTRS where count * min(p, 1 - p) >= 10 and
+    inversion otherwise (on 1 - p, subtracted from trunc(count), above 0.5), their uniforms
+    std::uniform_real_distribution<T>(0, 1) of the engine. The caller refuses a NaN or
+    infinite count or a NaN prob where a draw is needed (PHI's loops never end there)."""
+    dtype = np.float64 if count.dtype == np.float64 else np.float32
+    stream = Stream(state, dtype)
+    r = stream.round
+    out = []
+    for n, p in zip(count.reshape(-1).tolist(), prob.reshape(-1).tolist()):
+        if n <= 0.0 or p <= 0.0:
+            out.append(0)
+        elif p >= 1.0:
+            out.append(int(n))
+        elif p <= 0.5:
+            draw = _btrs if r(n * p) >= 10.0 else _inversion
+            out.append(draw(stream, n, p))
+        else:
+            q = r(1.0 - p)
+            draw = _btrs if r(n * q) >= 10.0 else _inversion
+            out.append(int(n) - draw(stream, n, q))
+    stream.close()
+    return np.asarray(out, dtype=np.int64).reshape(count.shape)

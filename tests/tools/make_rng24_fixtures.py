@@ -66,6 +66,25 @@ def cases(paddle: Any) -> dict[str, np.ndarray]:
         steps = paddle.to_tensor(np.linspace(-1, 1, 2 * 5 * 3).reshape(2, 5, 3).astype("float32"))
         rnn_out, rnn_state = rnn(steps)
         out[f"{seed}/rnn_dropout"] = rnn_out.numpy()
+        alpha = paddle.to_tensor(np.array([0.3, 1.0, 2.5, 0.0, -1.0, 9.0, 0.05], "float32"))
+        out[f"{seed}/standard_gamma"] = paddle.standard_gamma(alpha).numpy()
+        out[f"{seed}/standard_gamma_f64"] = paddle.standard_gamma(
+            paddle.to_tensor(np.array([[0.7, 4.0], [100.0, 1.5]]))
+        ).numpy()
+        out[f"{seed}/dirichlet"] = paddle._C_ops.dirichlet(
+            paddle.to_tensor(np.array([[0.5, 2.0, 3.5], [1.0, 1.0, 1.0]], "float32"))
+        ).numpy()
+        rates = np.concatenate([[0.0, -1.0, 0.5, 3.0, 11.9], np.geomspace(12, 5e5, 27)])
+        out[f"{seed}/poisson"] = paddle.poisson(paddle.to_tensor(rates.astype("float32"))).numpy()
+        out[f"{seed}/poisson_f64"] = paddle.poisson(paddle.to_tensor(rates[::3])).numpy()
+        count = np.array([10, 100, 5, 20.7, 1000, 50, 7, 40, 0, 3, 1e4, 30], "float32")
+        prob = np.array([0.3, 0.5, 0.9, 0.6, 0.02, 0.95, 0.5, 0.6, 0.5, 1.0, 0.3, 0.1], "float32")
+        out[f"{seed}/binomial"] = paddle.binomial(
+            paddle.to_tensor(count), paddle.to_tensor(prob)
+        ).numpy()
+        out[f"{seed}/binomial_f64"] = paddle.binomial(
+            paddle.to_tensor(count.astype("float64")), paddle.to_tensor(prob.astype("float64"))
+        ).numpy()
         out[f"{seed}/after"] = paddle.rand([3]).numpy()
         out[f"{seed}/uniform_seed"] = paddle.empty([3]).uniform_(0.0, 1.0, seed=seed * 5).numpy()
     return out

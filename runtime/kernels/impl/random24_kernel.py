@@ -68,20 +68,10 @@ def _host(ctx: KernelContext, x: Array) -> np.ndarray:
     return to_numpy(x)
 
 
-def _gamma(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
-    """Standard gamma draws of alpha's dtype, clamped below to its smallest normal number."""
-    tiny = np.finfo(alpha.dtype).tiny
-    positive = alpha > 0
-    finite = positive & np.isfinite(alpha)
-    draws = np.zeros(alpha.shape, np.float64)
-    draws[finite] = rng.standard_gamma(alpha[finite].astype(np.float64))
-    draws[positive & ~finite] = np.inf
-    return np.maximum(draws.astype(alpha.dtype), tiny)
-
-
 @register_kernel("binomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
 def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
-    """Successes in count trials of probability prob, element by element, as int64."""
+    """Successes in count trials of probability prob, element by element, as int64: PHI's CPU
+    BinomialFunctor over the place's engine (runtime/kernels/mt19937.py's ``binomial``)."""
     n = _host(ctx, count)
     p = _host(ctx, prob)
     out = np.zeros(n.shape, np.int64)
@@ -100,41 +90,44 @@ def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
                 f"needed, got count {n.reshape(-1)[index]} and prob {p.reshape(-1)[index]} at "
                 f"flat index {index}"
             )
-        rng = draw_generator(ctx.place, 0)
-        out[drawn] = rng.binomial(np.floor(n[drawn]).astype(np.int64), p[drawn].astype(np.float64))
-    return ctx.xp.asarray(out)
+    return ctx.xp.asarray(mt19937.binomial(engine_for(ctx.place, 0), n, p))
+
+
+# std::poisson_distribution<int> rejects every value past INT_MAX, so PHI's loop never ends for
+# a rate near 2**31; below this its draws stay many standard deviations inside int's range
+POISSON_LIMIT = 2e9
 
 
 @register_kernel("poisson", dtypes=FLOAT)
 def poisson_kernel(ctx: KernelContext, x: Array) -> Array:
-    """A Poisson draw of rate x per element, in x's dtype (0 for a rate <= 0 or NaN)."""
+    """A Poisson draw of rate x per element, in x's dtype (0 for a rate <= 0 or NaN): PHI's
+    CPU kernel, a std::poisson_distribution<int> per element over the place's engine
+    (runtime/kernels/mt19937.py's ``poisson``)."""
     lam = _host(ctx, x)
-    out = np.zeros(lam.shape, lam.dtype)
-    drawn = lam > 0
-    if drawn.any():
-        rates = lam[drawn].astype(np.float64)
-        too_large = ~(rates < 1e15)
-        if too_large.any():
-            raise InvalidArgumentError(
-                f"poisson(): argument 'x' holds a rate of {rates[too_large][0]}; rates up to "
-                "1e15 can be drawn"
-            )
-        out[drawn] = draw_generator(ctx.place, 0).poisson(rates)
-    return ctx.xp.asarray(out)
+    too_large = lam >= POISSON_LIMIT
+    if too_large.any():
+        raise InvalidArgumentError(
+            f"poisson(): argument 'x' holds a rate of {lam[too_large].reshape(-1)[0]}; rates "
+            f"below {POISSON_LIMIT:g} can be drawn (PaddlePaddle's std::poisson_distribution<int> "
+            "never returns for a rate past int's range)"
+        )
+    out = mt19937.poisson(engine_for(ctx.place, 0), lam)
+    return ctx.xp.asarray(out.astype(lam.dtype))
 
 
 @register_kernel("standard_gamma", dtypes=FLOAT)
 def standard_gamma_kernel(ctx: KernelContext, x: Array) -> Array:
-    """A gamma draw of shape x and scale 1 per element, in x's dtype."""
-    rng = draw_generator(ctx.place, 0)
-    return ctx.xp.asarray(_gamma(rng, _host(ctx, x)))
+    """A gamma draw of shape x and scale 1 per element, in x's dtype: PHI's CPU sampler over
+    the place's engine (runtime/kernels/mt19937.py's ``gamma``)."""
+    return ctx.xp.asarray(mt19937.gamma(engine_for(ctx.place, 0), _host(ctx, x)))
 
 
 @register_kernel("dirichlet", dtypes=FLOAT)
 def dirichlet_kernel(ctx: KernelContext, alpha: Array) -> Array:
-    """A Dirichlet draw per row of the last axis: gamma draws divided by their sum."""
+    """A Dirichlet draw per row of the last axis: PHI's CPU gamma draws (as standard_gamma's)
+    divided by their sum."""
     a = _host(ctx, alpha)
-    gammas = _gamma(draw_generator(ctx.place, 0), a)
+    gammas = mt19937.gamma(engine_for(ctx.place, 0), a)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         out = gammas / gammas.sum(axis=-1, keepdims=True, dtype=a.dtype)
     return ctx.xp.asarray(out.astype(a.dtype, copy=False))
