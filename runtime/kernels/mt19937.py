@@ -282,55 +282,93 @@ def c_pow(base: float, exponent: float) -> float:
 
 
 class Stream:
-    """An engine's draws one by one, as std::generate_canonical<float or double> values (one
-    word each), for the kernels whose samplers loop: read a block of words at a time from the
-    state without advancing it; ``close`` stores the position of the next unread word."""
+    """An engine's draws one by one, for the kernels whose samplers loop (rejection methods):
+    std::generate_canonical<float or double> values of one word each, and values derived from
+    them computed ahead for every position at once in numpy (``draw``: 1 - u, log u,
+    log(1 - u) in the dtype; ``normal_pair``: the polar method's accepted pair from any
+    position). The words are read ahead from a copy of the engine; ``close`` advances the
+    engine by the words used."""
 
-    def __init__(self, state: np.ndarray, dtype: type) -> None:
+    _TABLES = ("uniform", "one_minus", "log", "log_one_minus", "neg_log_one_minus")
+
+    def __init__(self, state: np.ndarray, dtype: type, expected: int = 0) -> None:
         self.state = state
         self.dtype = dtype
         self.round = round32 if dtype == np.float32 else same
-        self._load()
-
-    def _load(self) -> None:
-        position = int(self.state[_N])
-        if position >= _N:
-            _twist(self.state[:_N])
-            position = 0
-        self.state[_N] = position
-        self._start = position
-        self._values = _canonical(_temper(self.state[position:_N]), self.dtype).tolist()
+        self._ahead = state.copy()
+        self._u = np.empty(0, dtype)
         self._next = 0
+        self._extend(max(int(expected), 256))
+
+    def _extend(self, count: int) -> None:
+        dtype, f64 = self.dtype, np.float64
+        self._u = np.concatenate([self._u, _canonical(raw(self._ahead, count), dtype)])
+        u = self._u
+        with np.errstate(divide="ignore", invalid="ignore"):
+            one_minus = dtype(1) - u
+            tables = {
+                "uniform": u,
+                "one_minus": one_minus,
+                "log": np.log(u.astype(f64)).astype(dtype),
+                "log_one_minus": np.log(one_minus.astype(f64)).astype(dtype),
+                "neg_log_one_minus": -np.log(1.0 - u.astype(f64)),
+            }
+            # the polar method from each position p: x of word p, y of word p + 1
+            t = ((u * dtype(2)).astype(f64) - 1.0).astype(dtype)
+            x, y = t[:-1], t[1:]
+            r2 = x * x + y * y
+            accepted = ~((r2 > 1) | (r2 == 0))
+            mult = np.sqrt(dtype(-2) * np.log(r2.astype(f64)).astype(dtype) / r2)
+        self._tables = {name: tables[name].tolist() for name in self._TABLES}
+        self._returned = (y * mult).tolist()
+        self._saved = (x * mult).tolist()
+        # the first accepted pair at p, p + 2, p + 4, ... (len(u) where there is none yet)
+        starts = np.where(accepted, np.arange(x.size), u.size)
+        following = np.empty(x.size, np.int64)
+        for parity in (0, 1):
+            run = starts[parity::2]
+            following[parity::2] = np.minimum.accumulate(run[::-1])[::-1]
+        self._following = following.tolist()
+
+    def draw(self, table: str = "uniform") -> float:
+        """The value ``table`` (one of _TABLES) of the next word."""
+        index = self._next
+        if index >= len(self._u):
+            self._extend(len(self._u))
+        self._next = index + 1
+        return self._tables[table][index]
+
+    def take(self) -> tuple[int, dict[str, list[float]]]:
+        """The next word's index and the tables to read it in."""
+        index = self._next
+        if index >= len(self._u):
+            self._extend(len(self._u))
+        self._next = index + 1
+        return index, self._tables
 
     def uniform(self) -> float:
         """The next std::generate_canonical value, in [0, 1)."""
-        if self._next >= len(self._values):
-            self.state[_N] = _N
-            self._load()
-        value = self._values[self._next]
-        self._next += 1
-        return value
+        return self.draw("uniform")
 
     def normal_pair(self) -> tuple[float, float]:
         """One accepted pair of std::normal_distribution's polar method: (the value it
         returns, the value it saves), each of mean 0 and standard deviation 1."""
-        r = self.round
         while True:
-            x = r(r(2.0 * self.uniform()) - 1.0)
-            y = r(r(2.0 * self.uniform()) - 1.0)
-            r2 = r(r(x * x) + r(y * y))
-            if not (r2 > 1.0 or r2 == 0.0):
-                break
-        mult = r(c_sqrt(r(r(-2.0 * r(c_log(r2))) / r2)))
-        return r(y * mult), r(x * mult)
+            index = self._next
+            if index < len(self._following):
+                pair = self._following[index]
+                if pair < len(self._u):
+                    self._next = pair + 2
+                    return self._returned[pair], self._saved[pair]
+            self._extend(len(self._u))
 
     def normal(self) -> float:
         """One draw of a new std::normal_distribution(0, 1) (its saved value dropped)."""
         return self.normal_pair()[0]
 
     def close(self) -> None:
-        """Store the position of the next unread word in the state."""
-        self.state[_N] = self._start + self._next
+        """Advance the engine by the words drawn."""
+        raw(self.state, self._next)
 
 
 class SavedNormal:
@@ -357,9 +395,9 @@ def gamma(state: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     sample gives that smallest number). The float constants are float literals (1.0f / 3.0f,
     0.0331f) in T; T's log and pow are the float64 ones rounded to T."""
     dtype = np.float64 if alpha.dtype == np.float64 else np.float32
-    stream = Stream(state, dtype)
+    stream = Stream(state, dtype, 5 * alpha.size + 64)
     r = stream.round
-    uniform, normal = stream.uniform, stream.normal
+    draw, take, normal = stream.draw, stream.take, stream.normal
     third = float(np.float32(1.0) / np.float32(3.0))
     k0331 = float(np.float32(0.0331))
     tiny = float(np.finfo(dtype).tiny)
@@ -371,7 +409,7 @@ def gamma(state: np.ndarray, alpha: np.ndarray) -> np.ndarray:
             out.append(tiny)
             continue
         if a < 1.0:
-            scale = r(c_pow(r(1.0 - uniform()), r(1.0 / a)))
+            scale = r(c_pow(draw("one_minus"), r(1.0 / a)))
             a = r(a + 1.0)
         d = r(a - third)
         c = r(1.0 / r(c_sqrt(r(9.0 * d))))
@@ -382,13 +420,14 @@ def gamma(state: np.ndarray, alpha: np.ndarray) -> np.ndarray:
                 if not y <= 0:
                     break
             v = r(r(y * y) * y)
-            u = r(1.0 - uniform())
+            index, tables = take()
+            u = tables["one_minus"][index]
             xx = r(x * x)
             if u < r(1.0 - r(r(k0331 * xx) * xx)):
                 sample = r(r(scale * d) * v)
                 break
             bound = r(r(0.5 * xx) + r(d * r(r(1.0 - v) + r(c_log(v)))))
-            if r(c_log(u)) < bound:
+            if tables["log_one_minus"][index] < bound:
                 sample = r(r(scale * d) * v)
                 break
         out.append(sample if tiny < sample else tiny)
@@ -409,7 +448,7 @@ _E178 = 1.0129030479320018583185514777512983
 
 
 def _poisson_one(stream: Stream, mean: float) -> int:
-    uniform = stream.uniform
+    uniform, draw = stream.uniform, stream.draw
     if not mean >= 12:
         threshold = math.exp(-mean) if mean == mean else math.nan
         x, product = 0, 1.0
@@ -440,7 +479,7 @@ def _poisson_one(stream: Stream, mean: float) -> int:
     two_cx = 2 * (2 * m + d)
     while True:
         u = c * uniform()
-        e = -c_log(1.0 - uniform())
+        e = draw("neg_log_one_minus")
         w = 0.0
         if u <= c1:
             n = normal()
@@ -463,7 +502,7 @@ def _poisson_one(stream: Stream, mean: float) -> int:
         elif u <= c5:
             x = 1
         else:
-            v = -c_log(1.0 - uniform())
+            v = draw("neg_log_one_minus")
             y = d + v * two_cx / d
             x = math.ceil(y)
             w = -d * one_cx * (1 + y / 2)
@@ -481,7 +520,9 @@ def poisson(state: np.ndarray, rates: np.ndarray) -> np.ndarray:
     draws tell this from later releases' -log(u)), its uniforms
     std::generate_canonical<double> of one word each. A rate <= 0 or NaN draws one
     word and gives 0, as libstdc++'s product method does. int64 results."""
-    stream = Stream(state, np.float64)
+    with np.errstate(invalid="ignore"):
+        small = np.nan_to_num(np.clip(rates.astype(np.float64), 0, 12)).sum()
+    stream = Stream(state, np.float64, int(small) + 4 * rates.size + 64)
     out = [_poisson_one(stream, rate) for rate in rates.reshape(-1).astype(np.float64).tolist()]
     stream.close()
     return np.asarray(out, dtype=np.int64).reshape(rates.shape)
@@ -547,14 +588,26 @@ def _btrs(stream: Stream, n: float, p: float) -> int:
             return k
 
 
+_EXACT = float(2**24)
+
+
 def _inversion(stream: Stream, n: float, p: float) -> int:
     """PHI's binomial_inversion<T>: geometric waiting times until their sum passes n."""
-    r, uniform = stream.round, stream.uniform
+    r, draw = stream.round, stream.draw
     geom_sum, count = 0.0, 0
     logprob = r(math.log1p(-p))
     while True:
-        geom = r(math.ceil(r(r(c_log(uniform())) / logprob)))
-        geom_sum = r(geom_sum + geom)
+        quotient = r(draw("log") / logprob)
+        # whole numbers below 2**24 are exact in float32: only larger ones need rounding
+        if quotient < _EXACT:
+            geom = float(math.ceil(quotient))
+        elif math.isfinite(quotient):
+            geom = r(float(math.ceil(quotient)))
+        else:
+            geom = quotient
+        geom_sum = geom_sum + geom
+        if geom_sum >= _EXACT:
+            geom_sum = r(geom_sum)
         if geom_sum > n:
             return count
         count += 1
@@ -567,7 +620,7 @@ def binomial(state: np.ndarray, count: np.ndarray, prob: np.ndarray) -> np.ndarr
     std::uniform_real_distribution<T>(0, 1) of the engine. The caller refuses a NaN or
     infinite count or a NaN prob where a draw is needed (PHI's loops never end there)."""
     dtype = np.float64 if count.dtype == np.float64 else np.float32
-    stream = Stream(state, dtype)
+    stream = Stream(state, dtype, 4 * count.size + 64)
     r = stream.round
     out = []
     for n, p in zip(count.reshape(-1).tolist(), prob.reshape(-1).tolist()):
