@@ -2,28 +2,32 @@
 exponential, gaussian_inplace, uniform_inplace, multinomial, truncated_gaussian_random,
 uniform_random_batch_size_like, gumbel_softmax, shuffle_batch and random_routing.
 
-Every kernel draws from ``phiops.runtime.random.draw_generator`` (numpy's PCG64 on the host, the
-process generator of the op's place or, for a nonzero ``seed`` attribute, a generator of that
-seed alone) and moves the result to the place, as ``random_kernel.py``'s kernels do. PaddlePaddle
-3.3.1's CPU kernels draw from a std::mt19937_64 through libstdc++'s distributions and its own
-samplers (binomial's BTRS and inversion, dirichlet's Marsaglia-Tsang gamma), so the numbers
-differ from PaddlePaddle's for the same seed; the distributions, supports and edges are its:
+The kernels draw as PaddlePaddle 3.3.1's CPU kernels do: from
+``phiops.runtime.random.engine_for`` (the place's std::mt19937_64, seeded by ``paddle.seed`` as
+PaddlePaddle seeds it, or a new engine of a nonzero ``seed`` attribute) through libstdc++'s
+distributions and PHI's own samplers (runtime/kernels/mt19937.py: binomial's BTRS and
+inversion, the Marsaglia-Tsang gamma of standard_gamma and dirichlet, std::poisson_distribution,
+std::normal_distribution, std::uniform_real_distribution), on the host, and move the result to
+the place; the same seed gives PaddlePaddle's numbers (tests/ops/test_rng24.py). Three do not:
+a complex gaussian_inplace and shuffle_batch draw from ``draw_generator`` (numpy's PCG64:
+PaddlePaddle's complex normals and shuffle_batch's std::random_device permutation are not
+replayed), and random_routing draws nothing. The distributions, supports and edges:
 
-- binomial: 0 where count <= 0 or prob <= 0, trunc(count) where prob >= 1; otherwise a draw with
-  floor(count) trials (PaddlePaddle's samplers take a real count; a whole count, the usual case,
-  is the same distribution). A NaN or infinite count, or a NaN prob, where a draw is needed is
+- binomial: 0 where count <= 0 or prob <= 0, trunc(count) where prob >= 1; otherwise PHI's
+  samplers on the real count, as PaddlePaddle. A NaN or infinite count, or a NaN prob, where a draw is needed is
   an InvalidArgumentError (PaddlePaddle's sampler never returns there).
-- poisson: 0 where the rate is <= 0 or NaN, as PaddlePaddle gives.
+- poisson: 0 where the rate is <= 0 or NaN, as PaddlePaddle gives (one draw taken, as its);
+  a rate of 2e9 or more is an InvalidArgumentError (PaddlePaddle's sampler never returns).
 - standard_gamma and dirichlet's gammas: at least the dtype's smallest normal number (a
   concentration <= 0 or NaN gives it), as PaddlePaddle's gamma sampler clamps; dirichlet then
   divides by the sum along the last axis, so a row of zero concentrations is uniform.
-- exponential: -log1p(-u) / lam for u uniform in [0, 1); lam 0 gives inf, a negative lam
+- exponential: (-1 / lam) * log(1 - u) for u uniform in [0, 1); lam 0 gives inf, a negative lam
   negative values, as PaddlePaddle's.
 - uniform_inplace: uniform in [min, max); diag_num, diag_step and diag_val are not read, as
   PaddlePaddle's CPU kernel does not.
 - multinomial: categories drawn with the row's weights (not necessarily summing to 1; an
   infinite weight shares the mass with the other infinite ones), without replacement by
-  Gumbel-top-k keys; negative or NaN weights, a zero row, or more samples than nonzero
+  PHI's renormalised running sums; negative or NaN weights, a zero row, or more samples than nonzero
   categories without replacement are InvalidArgumentErrors, as PaddlePaddle's.
 - truncated_gaussian_random: PaddlePaddle's inverse-CDF sampler on PaddlePaddle's draws (the
   uniforms of its mt19937_64 engine, as runtime/kernels/impl/random_kernel.py's ops: the same
