@@ -28,7 +28,7 @@ def drawn() -> dict[str, np.ndarray]:
 
 def test_every_recorded_case_is_drawn(drawn: dict[str, np.ndarray]) -> None:
     assert str(DATA["paddle_version"]) == "3.3.1"
-    assert sorted(drawn) == sorted(KEYS) and len(KEYS) == 28 * len(SEEDS)
+    assert sorted(drawn) == sorted(KEYS) and len(KEYS) == 31 * len(SEEDS)
 
 
 @pytest.mark.parametrize("case", sorted({k.split("/", 1)[1] for k in KEYS}))

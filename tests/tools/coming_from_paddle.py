@@ -67,8 +67,9 @@ lacks.
   `multinomial`, `binomial`, `poisson`, `standard_gamma`, `dirichlet`, `exponential_`,
   `uniform_`, `normal_`, `gumbel_softmax`, `rrelu`, `uniform_random_batch_size_like` and the
   dropout between `rnn` layers also give PaddlePaddle's CPU numbers after the same seed
-  (integers exactly, floats to float rounding). The remaining random ops (complex `uniform`,
-  `gaussian` and `normal_`, `shuffle_batch`, the graph sampling ops) draw from phiops's own
+  (integers exactly, floats to float rounding). So do complex `uniform`, `gaussian` and
+  `normal_`. The remaining random ops (`shuffle_batch`, the graph sampling ops: PaddlePaddle
+  seeds theirs from std::random_device) draw from phiops's own
   generator (numpy's PCG64, also replayed by `paddle.seed(n)`), so a seed gives other numbers
   than in PaddlePaddle there; their distributions and edges are PaddlePaddle's. Where
   PaddlePaddle's sampler never returns or overflows, phiops raises InvalidArgumentError:

@@ -85,6 +85,13 @@ def cases(paddle: Any) -> dict[str, np.ndarray]:
         out[f"{seed}/binomial_f64"] = paddle.binomial(
             paddle.to_tensor(count.astype("float64")), paddle.to_tensor(prob.astype("float64"))
         ).numpy()
+        out[f"{seed}/randn_complex64"] = paddle.randn([2, 3], dtype="complex64").numpy()
+        out[f"{seed}/uniform_complex128"] = paddle.uniform(
+            [5], dtype="complex128", min=-1.0, max=2.0
+        ).numpy()
+        out[f"{seed}/normal_complex128"] = (
+            paddle.empty([3], dtype="complex128").normal_(0.5, 3.0).numpy()
+        )
         out[f"{seed}/after"] = paddle.rand([3]).numpy()
         out[f"{seed}/uniform_seed"] = paddle.empty([3]).uniform_(0.0, 1.0, seed=seed * 5).numpy()
     return out

@@ -8,10 +8,9 @@ PaddlePaddle seeds it, or a new engine of a nonzero ``seed`` attribute) through 
 distributions and PHI's own samplers (runtime/kernels/mt19937.py: binomial's BTRS and
 inversion, the Marsaglia-Tsang gamma of standard_gamma and dirichlet, std::poisson_distribution,
 std::normal_distribution, std::uniform_real_distribution), on the host, and move the result to
-the place; the same seed gives PaddlePaddle's numbers (tests/ops/test_rng24.py). Three do not:
-a complex gaussian_inplace and shuffle_batch draw from ``draw_generator`` (numpy's PCG64:
-PaddlePaddle's complex normals and shuffle_batch's std::random_device permutation are not
-replayed), and random_routing draws nothing. The distributions, supports and edges:
+the place; the same seed gives PaddlePaddle's numbers (tests/ops/test_rng24.py). Two do not:
+shuffle_batch draws from ``draw_generator`` (numpy's PCG64: PaddlePaddle's std::random_device
+permutation is not replayed by any seed), and random_routing draws nothing. The distributions, supports and edges:
 
 - binomial: 0 where count <= 0 or prob <= 0, trunc(count) where prob >= 1; otherwise PHI's
   samplers on the real count, as PaddlePaddle. A NaN or infinite count, or a NaN prob, where a draw is needed is
@@ -56,6 +55,7 @@ from phiops.runtime.common import DataType
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.erfinv_kernel import erfinv
+from phiops.runtime.kernels.impl.random_kernel import normal_values
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 from phiops.runtime.kernels import mt19937
@@ -155,25 +155,13 @@ def exponential_kernel(ctx: KernelContext, x: Array, lam: float) -> Array:
 def gaussian_inplace_kernel(
     ctx: KernelContext, x: Array, mean: float, std: float, seed: int
 ) -> Array:
-    """Normal draws of mean and std in x's shape and dtype (x's values are not read): a real
-    dtype as PHI's CPU kernel (std::normal_distribution over the place's engine, or a new one of
-    a nonzero seed); a complex element's parts each have mean and std / sqrt(2), as
-    PaddlePaddle's, drawn from numpy's generator."""
+    """Normal draws of mean and std in x's shape and dtype (x's values are not read), as PHI's
+    CPU kernel: std::normal_distribution over the place's engine (or a new one of a nonzero
+    seed); a complex element's parts are consecutive draws with mean and float32(std / sqrt(2))
+    (random_kernel.normal_values)."""
     dtype = from_numpy_dtype(x.dtype)
-    real = np.float64 if dtype in (D.FLOAT64, D.COMPLEX128) else np.float32
-    if not dtype.is_complex:
-        values = mt19937.normal(
-            engine_for(ctx.place, seed), int(x.size), np.float32(mean), np.float32(std), real
-        )
-        return ctx.xp.asarray(values.reshape(x.shape).astype(x.dtype, copy=False))
-    rng = draw_generator(ctx.place, seed)
-    if dtype.is_complex:
-        parts = rng.standard_normal((*x.shape, 2), dtype=real) * real(std / np.sqrt(2.0))
-        parts += real(mean)
-        out = parts[..., 0] + 1j * parts[..., 1]
-    else:
-        out = rng.standard_normal(x.shape, dtype=real) * real(std) + real(mean)
-    return ctx.xp.asarray(out.astype(x.dtype, copy=False))
+    values = normal_values(engine_for(ctx.place, seed), int(x.size), mean, std, dtype)
+    return ctx.xp.asarray(values.reshape(x.shape))
 
 
 @register_kernel("uniform_inplace", dtypes=FLOAT)
