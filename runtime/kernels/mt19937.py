@@ -572,7 +572,10 @@ def _btrs(stream: Stream, n: float, p: float) -> int:
         u = r(uniform() - 0.5)
         v = uniform()
         us = r(0.5 - abs(u))
-        k = int(math.floor(r(r(r(r(r(2 * a) / us) + b) * u) + c)))
+        position = r(r(r(r(r(2 * a) / us) + b) * u) + c)
+        if not math.isfinite(position):
+            continue  # C++'s int64 cast of inf or NaN: INT64_MIN, below 0
+        k = int(math.floor(position))
         if k < 0 or k > n:
             continue
         if us >= 0.07 and v <= v_r:
@@ -618,6 +621,13 @@ def _inversion(stream: Stream, n: float, p: float) -> int:
         count += 1
 
 
+def _int64(value: float) -> int:
+    """C++'s static_cast<int64_t> on x86: truncation, INT64_MIN for NaN and out of range."""
+    if math.isfinite(value) and -(2.0**63) <= value < 2.0**63:
+        return int(value)
+    return -(2**63)
+
+
 def binomial(state: np.ndarray, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
     """PHI's CPU BinomialFunctor<T> per element in flat order (int64): 0 where count <= 0 or
     prob <= 0, trunc(count) where prob >= 1, else BTRS where count * min(p, 1 - p) >= 10 and
@@ -632,13 +642,13 @@ def binomial(state: np.ndarray, count: np.ndarray, prob: np.ndarray) -> np.ndarr
         if n <= 0.0 or p <= 0.0:
             out.append(0)
         elif p >= 1.0:
-            out.append(int(n))
+            out.append(_int64(n))
         elif p <= 0.5:
             draw = _btrs if r(n * p) >= 10.0 else _inversion
             out.append(draw(stream, n, p))
         else:
             q = r(1.0 - p)
             draw = _btrs if r(n * q) >= 10.0 else _inversion
-            out.append(int(n) - draw(stream, n, q))
+            out.append(_int64(n) - draw(stream, n, q))
     stream.close()
     return np.asarray(out, dtype=np.int64).reshape(count.shape)

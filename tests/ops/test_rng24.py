@@ -69,3 +69,20 @@ def test_shuffle_and_bounded_draws() -> None:
     words = [int(w) for w in mt19937.raw(state, 5)]
     assert got == [(w * int(r)) >> 64 for w, r in zip(words, ranges.tolist())]
     assert (copy == state).all()
+
+
+def test_samplers_that_would_never_return_are_refused() -> None:
+    from phiops import _C_ops
+    from phiops.runtime.errors import InvalidArgumentError
+
+    f32 = "float32"
+    with pytest.raises(InvalidArgumentError, match="'count' must be below 2\\*\\*63"):
+        _C_ops.binomial(paddle.to_tensor(np.array([1e30], f32)), paddle.to_tensor(np.array([0.5], f32)))
+    with pytest.raises(InvalidArgumentError, match="rates below 2e\\+09 can be drawn"):
+        _C_ops.poisson(paddle.to_tensor(np.array([1.0, 3e9], f32)))
+    # where no draw is needed, PHI's int64 cast: trunc(count), INT64_MIN past int64's range
+    # (PaddlePaddle 3.3.1 gives [-2**63, 7] for these, checked in the side venv)
+    huge = _C_ops.binomial(
+        paddle.to_tensor(np.array([1e30, 7.9], f32)), paddle.to_tensor(np.array([1.0, 1.0], f32))
+    )
+    assert huge.numpy().tolist() == [-(2**63), 7]

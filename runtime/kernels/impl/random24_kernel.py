@@ -78,13 +78,10 @@ def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
     BinomialFunctor over the place's engine (runtime/kernels/mt19937.py's ``binomial``)."""
     n = _host(ctx, count)
     p = _host(ctx, prob)
-    out = np.zeros(n.shape, np.int64)
     with np.errstate(invalid="ignore"):
-        sure = (n > 0) & (p >= 1)
         drawn = (n > 0) & (p > 0) & ~(p >= 1)
         drawn |= np.isnan(p) & ~(n <= 0)
         drawn |= np.isnan(n) & (p > 0)
-    out[sure] = np.trunc(n[sure]).astype(np.int64)
     if drawn.any():
         bad = ~np.isfinite(n[drawn]) | np.isnan(p[drawn])
         if bad.any():
@@ -93,6 +90,12 @@ def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
                 f"binomial(): arguments 'count' and 'prob' must be finite where a draw is "
                 f"needed, got count {n.reshape(-1)[index]} and prob {p.reshape(-1)[index]} at "
                 f"flat index {index}"
+            )
+        huge = n[drawn] >= 2.0**63
+        if huge.any():
+            raise InvalidArgumentError(
+                f"binomial(): argument 'count' must be below 2**63 where a draw is needed, got "
+                f"{n[drawn][huge][0]} (PaddlePaddle's sampler never returns there)"
             )
     return ctx.xp.asarray(mt19937.binomial(engine_for(ctx.place, 0), n, p))
 
