@@ -226,7 +226,10 @@ def shuffle(state: np.ndarray, n: int) -> np.ndarray:
             start = 2
         positions = np.arange(start, n, 2, dtype=np.uint64)
         ranges = np.concatenate(
-            [np.asarray(first, dtype=np.uint64), (positions + np.uint64(1)) * (positions + np.uint64(2))]
+            [
+                np.asarray(first, dtype=np.uint64),
+                (positions + np.uint64(1)) * (positions + np.uint64(2)),
+            ]
         )
         draws = bounded(state, ranges).tolist()
         if first:

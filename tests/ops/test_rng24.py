@@ -77,7 +77,9 @@ def test_samplers_that_would_never_return_are_refused() -> None:
 
     f32 = "float32"
     with pytest.raises(InvalidArgumentError, match="'count' must be below 2\\*\\*63"):
-        _C_ops.binomial(paddle.to_tensor(np.array([1e30], f32)), paddle.to_tensor(np.array([0.5], f32)))
+        _C_ops.binomial(
+            paddle.to_tensor(np.array([1e30], f32)), paddle.to_tensor(np.array([0.5], f32))
+        )
     with pytest.raises(InvalidArgumentError, match="rates below 2e\\+09 can be drawn"):
         _C_ops.poisson(paddle.to_tensor(np.array([1.0, 3e9], f32)))
     # where no draw is needed, PHI's int64 cast: trunc(count), INT64_MIN past int64's range

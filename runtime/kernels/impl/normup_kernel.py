@@ -47,7 +47,9 @@ def rrelu_kernel(
         # PHI: one std::uniform_real_distribution<float>(lower, upper) draw of the place's
         # engine per element that is not >= 0 (NaN included), in flat order
         negative = ~(to_numpy(x) >= 0).reshape(-1)
-        draws = mt19937.uniform(engine_for(ctx.place, 0), int(negative.sum()), low, high, np.float32)
+        draws = mt19937.uniform(
+            engine_for(ctx.place, 0), int(negative.sum()), low, high, np.float32
+        )
         flat = np.zeros(negative.shape, np.float32)
         flat[negative] = draws
         slopes = xp.asarray(flat.reshape(x.shape).astype(x.dtype))

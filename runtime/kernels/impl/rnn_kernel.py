@@ -357,7 +357,9 @@ def rnn_kernel(
         if np.float32(dropout_prob) == np.float32(1.0):
             keep = np.zeros(out_shape, dtype=bool)
         else:
-            u = mt19937.uniform(engine_for(ctx.place, seed), math.prod(out_shape), 0.0, 1.0, np.float32)
+            u = mt19937.uniform(
+                engine_for(ctx.place, seed), math.prod(out_shape), 0.0, 1.0, np.float32
+            )
             keep = ~(u < np.float32(dropout_prob)).reshape(out_shape)
         mask = dropout_state = xp.asarray(keep).astype(xp.uint8)
     else:
