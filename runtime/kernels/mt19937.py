@@ -251,6 +251,7 @@ def shuffle(state: np.ndarray, n: int) -> np.ndarray:
 # --- scalar draws, for the samplers that loop (rejection methods) ---------------------------------
 
 _FLOAT32 = struct.Struct("f")
+_K0331 = float(np.float32(0.0331))  # PHI's 0.0331f
 
 
 def round32(value: float) -> float:
@@ -328,8 +329,13 @@ class Stream:
             accepted = ~((r2 > 1) | (r2 == 0))
             mult = np.sqrt(dtype(-2) * np.log(r2.astype(f64)).astype(dtype) / r2)
         self._tables = {name: tables[name].tolist() for name in self._TABLES}
-        self._returned = (y * mult).tolist()
+        returned = y * mult
+        self._returned = returned.tolist()
         self._saved = (x * mult).tolist()
+        # for the gamma sampler: x * x and 1 - 0.0331f * xx * xx of each returned value
+        squares = returned * returned
+        self.squares = squares.tolist()
+        self.squeezes = (dtype(1) - dtype(_K0331) * squares * squares).tolist()
         # the first accepted pair at p, p + 2, p + 4, ... (len(u) where there is none yet)
         starts = np.where(accepted, np.arange(x.size), u.size)
         following = np.empty(x.size, np.int64)
@@ -374,6 +380,22 @@ class Stream:
         """One draw of a new std::normal_distribution(0, 1) (its saved value dropped)."""
         return self.normal_pair()[0]
 
+    def normal_index(self) -> int:
+        """As ``normal``, the position of its pair (``returned[i]`` is the value)."""
+        while True:
+            index = self._next
+            if index < len(self._following):
+                pair = self._following[index]
+                if pair < len(self._u):
+                    self._next = pair + 2
+                    return pair
+            self._extend(len(self._u))
+
+    @property
+    def returned(self) -> list[float]:
+        """The value each pair position's normal returns."""
+        return self._returned
+
     def close(self) -> None:
         """Advance the engine by the words drawn."""
         raw(self.state, self._next)
@@ -405,35 +427,37 @@ def gamma(state: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     dtype = np.float64 if alpha.dtype == np.float64 else np.float32
     stream = Stream(state, dtype, 5 * alpha.size + 64)
     r = stream.round
-    draw, take, normal = stream.draw, stream.take, stream.normal
+    draw, take, normal_index = stream.draw, stream.take, stream.normal_index
     third = float(np.float32(1.0) / np.float32(3.0))
-    k0331 = float(np.float32(0.0331))
     tiny = float(np.finfo(dtype).tiny)
+    constants: dict[float, tuple[float, float, float]] = {}
     out = []
     for a in alpha.reshape(-1).tolist():
         sample = 0.0
-        scale = 1.0
         if a < 1.0 and a == 0.0:
             out.append(tiny)
             continue
-        if a < 1.0:
-            scale = r(c_pow(draw("one_minus"), r(1.0 / a)))
-            a = r(a + 1.0)
-        d = r(a - third)
-        c = r(1.0 / r(c_sqrt(r(9.0 * d))))
+        known = constants.get(a)
+        if known is None:
+            # d and c of alpha (boosted by 1 below 1), and the boost's exponent
+            boosted = r(a + 1.0) if a < 1.0 else a
+            d = r(boosted - third)
+            known = constants[a] = (d, r(1.0 / r(c_sqrt(r(9.0 * d)))), r(1.0 / a))
+        d, c, exponent = known
+        scale = r(c_pow(draw("one_minus"), exponent)) if a < 1.0 else 1.0
         while True:
             while True:
-                x = normal()
+                pair = normal_index()
+                x = stream.returned[pair]
                 y = r(1.0 + r(c * x))
                 if not y <= 0:
                     break
             v = r(r(y * y) * y)
             index, tables = take()
-            u = tables["one_minus"][index]
-            xx = r(x * x)
-            if u < r(1.0 - r(r(k0331 * xx) * xx)):
+            if tables["one_minus"][index] < stream.squeezes[pair]:
                 sample = r(r(scale * d) * v)
                 break
+            xx = stream.squares[pair]
             bound = r(r(0.5 * xx) + r(d * r(r(1.0 - v) + r(c_log(v)))))
             if tables["log_one_minus"][index] < bound:
                 sample = r(r(scale * d) * v)
