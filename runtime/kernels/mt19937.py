@@ -32,6 +32,7 @@ logarithm is the float64 log rounded to T, which can differ from the C library's
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 
@@ -479,17 +480,10 @@ _SPI_2 = 1.2533141373155002512078826424055226
 _E178 = 1.0129030479320018583185514777512983
 
 
-def _poisson_one(stream: Stream, mean: float) -> int:
-    uniform, draw = stream.uniform, stream.draw
-    if not mean >= 12:
-        threshold = math.exp(-mean) if mean == mean else math.nan
-        x, product = 0, 1.0
-        while True:
-            product *= uniform()
-            x += 1
-            if not product > threshold:
-                return x - 1
-    normal = SavedNormal(stream)
+@functools.lru_cache(maxsize=4096)
+def _poisson_constants(mean: float) -> tuple[float, ...]:
+    """libstdc++'s poisson_distribution constants of a mean >= 12 (its param_type and the
+    operator's locals)."""
     m = math.floor(mean)
     lm_thr = math.log(mean)
     lfm = math.lgamma(m + 1)
@@ -509,6 +503,23 @@ def _poisson_one(stream: Stream, mean: float) -> int:
     c5 = c4 + _E178
     c = cb + c5
     two_cx = 2 * (2 * m + d)
+    return m, lm_thr, lfm, sm, d, scx, one_cx, thr, c1, c2, c3, c4, c5, c, two_cx
+
+
+def _poisson_one(stream: Stream, mean: float) -> int:
+    uniform, draw = stream.uniform, stream.draw
+    if not mean >= 12:
+        threshold = math.exp(-mean) if mean == mean else math.nan
+        x, product = 0, 1.0
+        while True:
+            product *= uniform()
+            x += 1
+            if not product > threshold:
+                return x - 1
+    normal = SavedNormal(stream)
+    m, lm_thr, lfm, sm, d, scx, one_cx, thr, c1, c2, c3, c4, c5, c, two_cx = _poisson_constants(
+        mean
+    )
     while True:
         u = c * uniform()
         e = draw("neg_log_one_minus")
@@ -583,10 +594,10 @@ _TAILS = (
 )
 
 
-def _btrs(stream: Stream, n: float, p: float) -> int:
-    """PHI's btrs<T> (Hormann's BTRS), T's arithmetic where PHI's is T's and double's where
-    its literals are double."""
-    r, uniform = stream.round, stream.uniform
+@functools.lru_cache(maxsize=4096)
+def _btrs_constants(n: float, p: float, single: bool) -> tuple[float, ...]:
+    """BTRS's a, b, c, v_r, p / (1 - p), alpha and m of (n, p), in float32 when ``single``."""
+    r = round32 if single else same
     stddev = r(c_sqrt(r(r(n * p) * r(1 - p))))
     b = r(1.15 + 2.53 * stddev)
     a = r(-0.0873 + 0.0248 * b + 0.01 * p)
@@ -595,6 +606,14 @@ def _btrs(stream: Stream, n: float, p: float) -> int:
     ratio = r(p / r(1 - p))
     alpha = r((2.83 + 5.1 / b) * stddev)
     m = r(math.floor(r(r(n + 1) * p)))
+    return a, b, c, v_r, ratio, alpha, m
+
+
+def _btrs(stream: Stream, n: float, p: float) -> int:
+    """PHI's btrs<T> (Hormann's BTRS), T's arithmetic where PHI's is T's and double's where
+    its literals are double."""
+    r, uniform = stream.round, stream.uniform
+    a, b, c, v_r, ratio, alpha, m = _btrs_constants(n, p, r is round32)
     while True:
         u = r(uniform() - 0.5)
         v = uniform()
