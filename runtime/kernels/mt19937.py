@@ -291,6 +291,18 @@ def c_pow(base: float, exponent: float) -> float:
         return math.nan
 
 
+class _Tables(dict):
+    """Stream's tables by name, each made on first use."""
+
+    def __init__(self, make) -> None:  # noqa: ANN001
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, name: str) -> list[float]:
+        values = self[name] = self._make(name)
+        return values
+
+
 class Stream:
     """An engine's draws one by one, for the kernels whose samplers loop (rejection methods):
     std::generate_canonical<float or double> values of one word each, and values derived from
@@ -298,8 +310,6 @@ class Stream:
     log(1 - u) in the dtype; ``normal_pair``: the polar method's accepted pair from any
     position). The words are read ahead from a copy of the engine; ``close`` advances the
     engine by the words used."""
-
-    _TABLES = ("uniform", "one_minus", "log", "log_one_minus", "neg_log_one_minus")
 
     def __init__(self, state: np.ndarray, dtype: type, expected: int = 0) -> None:
         self.state = state
@@ -311,47 +321,80 @@ class Stream:
         self._extend(max(int(expected), 256))
 
     def _extend(self, count: int) -> None:
-        dtype, f64 = self.dtype, np.float64
-        self._u = np.concatenate([self._u, _canonical(raw(self._ahead, count), dtype)])
-        u = self._u
+        self._u = np.concatenate([self._u, _canonical(raw(self._ahead, count), self.dtype)])
+        # each table is computed for every word read ahead the first time it is asked for
+        self._tables = _Tables(self._table_values)
+        self._pairs_ready = False
+
+    def _table_values(self, name: str) -> list[float]:
+        dtype, f64, u = self.dtype, np.float64, self._u
         with np.errstate(divide="ignore", invalid="ignore"):
-            one_minus = dtype(1) - u
-            tables = {
-                "uniform": u,
-                "one_minus": one_minus,
-                "log": np.log(u.astype(f64)).astype(dtype),
-                "log_one_minus": np.log(one_minus.astype(f64)).astype(dtype),
-                "neg_log_one_minus": -np.log(1.0 - u.astype(f64)),
-            }
-            # the polar method from each position p: x of word p, y of word p + 1
+            if name == "uniform":
+                values = u
+            elif name == "one_minus":
+                values = dtype(1) - u
+            elif name == "log":
+                values = np.log(u.astype(f64)).astype(dtype)
+            elif name == "log_one_minus":
+                values = np.log((dtype(1) - u).astype(f64)).astype(dtype)
+            elif name == "neg_log_one_minus":
+                values = -np.log(1.0 - u.astype(f64))
+            else:
+                raise KeyError(name)
+        return values.tolist()
+
+    def _pairs(self) -> None:
+        """The polar method from every position p (x of word p, y of word p + 1): the values
+        an accepted pair returns and saves, and the first accepted pair at p, p + 2, ..."""
+        if self._pairs_ready:
+            return
+        dtype, f64, u = self.dtype, np.float64, self._u
+        with np.errstate(divide="ignore", invalid="ignore"):
             t = ((u * dtype(2)).astype(f64) - 1.0).astype(dtype)
             x, y = t[:-1], t[1:]
             r2 = x * x + y * y
             accepted = ~((r2 > 1) | (r2 == 0))
             mult = np.sqrt(dtype(-2) * np.log(r2.astype(f64)).astype(dtype) / r2)
-        self._tables = {name: tables[name].tolist() for name in self._TABLES}
-        returned = y * mult
+            returned = y * mult
+            # for the gamma sampler: x * x and 1 - 0.0331f * xx * xx of each returned value
+            squares = returned * returned
+            squeezes = dtype(1) - dtype(_K0331) * squares * squares
         self._returned = returned.tolist()
         self._saved = (x * mult).tolist()
-        # for the gamma sampler: x * x and 1 - 0.0331f * xx * xx of each returned value
-        squares = returned * returned
         self.squares = squares.tolist()
-        self.squeezes = (dtype(1) - dtype(_K0331) * squares * squares).tolist()
-        # the first accepted pair at p, p + 2, p + 4, ... (len(u) where there is none yet)
+        self.squeezes = squeezes.tolist()
+        # len(u) where no accepted pair has been read ahead yet
         starts = np.where(accepted, np.arange(x.size), u.size)
         following = np.empty(x.size, np.int64)
         for parity in (0, 1):
             run = starts[parity::2]
             following[parity::2] = np.minimum.accumulate(run[::-1])[::-1]
         self._following = following.tolist()
+        self._pairs_ready = True
 
     def draw(self, table: str = "uniform") -> float:
-        """The value ``table`` (one of _TABLES) of the next word."""
+        """The value ``table`` (uniform, one_minus, log, log_one_minus or neg_log_one_minus) of the next word."""
         index = self._next
         if index >= len(self._u):
             self._extend(len(self._u))
         self._next = index + 1
         return self._tables[table][index]
+
+    @property
+    def position(self) -> int:
+        """The index of the next unread word."""
+        return self._next
+
+    @position.setter
+    def position(self, index: int) -> None:
+        self._next = index
+
+    def table(self, name: str, more: bool = False) -> list[float]:
+        """The values ``name`` (uniform, one_minus, log, log_one_minus or neg_log_one_minus) of every word read ahead, indexed by position;
+        with ``more``, after reading as many words again."""
+        if more:
+            self._extend(len(self._u))
+        return self._tables[name]
 
     def take(self) -> tuple[int, dict[str, list[float]]]:
         """The next word's index and the tables to read it in."""
@@ -369,6 +412,7 @@ class Stream:
         """One accepted pair of std::normal_distribution's polar method: (the value it
         returns, the value it saves), each of mean 0 and standard deviation 1."""
         while True:
+            self._pairs()
             index = self._next
             if index < len(self._following):
                 pair = self._following[index]
@@ -384,6 +428,7 @@ class Stream:
     def normal_index(self) -> int:
         """As ``normal``, the position of its pair (``returned[i]`` is the value)."""
         while True:
+            self._pairs()
             index = self._next
             if index < len(self._following):
                 pair = self._following[index]
@@ -511,10 +556,17 @@ def _poisson_one(stream: Stream, mean: float) -> int:
     if not mean >= 12:
         threshold = math.exp(-mean) if mean == mean else math.nan
         x, product = 0, 1.0
+        # the uniforms read in place (the loop's hot path), the position stored back
+        uniforms, index = stream.table("uniform"), stream.position
         while True:
-            product *= uniform()
+            if index >= len(uniforms):
+                stream.position = index
+                uniforms = stream.table("uniform", more=True)
+            product *= uniforms[index]
+            index += 1
             x += 1
             if not product > threshold:
+                stream.position = index
                 return x - 1
     normal = SavedNormal(stream)
     m, lm_thr, lfm, sm, d, scx, one_cx, thr, c1, c2, c3, c4, c5, c, two_cx = _poisson_constants(
@@ -647,11 +699,17 @@ _EXACT = float(2**24)
 
 def _inversion(stream: Stream, n: float, p: float) -> int:
     """PHI's binomial_inversion<T>: geometric waiting times until their sum passes n."""
-    r, draw = stream.round, stream.draw
+    r = stream.round
     geom_sum, count = 0.0, 0
     logprob = r(math.log1p(-p))
+    # the words' logarithms read in place (the loop's hot path), the position stored back
+    logs, index = stream.table("log"), stream.position
     while True:
-        quotient = r(draw("log") / logprob)
+        if index >= len(logs):
+            stream.position = index
+            logs = stream.table("log", more=True)
+        quotient = r(logs[index] / logprob)
+        index += 1
         # whole numbers below 2**24 are exact in float32: only larger ones need rounding
         if quotient < _EXACT:
             geom = float(math.ceil(quotient))
@@ -663,6 +721,7 @@ def _inversion(stream: Stream, n: float, p: float) -> int:
         if geom_sum >= _EXACT:
             geom_sum = r(geom_sum)
         if geom_sum > n:
+            stream.position = index
             return count
         count += 1
 
