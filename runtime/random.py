@@ -11,11 +11,19 @@ GPU op gives the same numbers as the CPU op seeded alike):
 
 - ``engine_for``: PaddlePaddle's engine, a std::mt19937_64 per place that ``seed(n)`` seeds as
   ``paddle.seed(n)`` seeds PaddlePaddle's (through std::seed_seq), or one of an op's own nonzero
-  ``seed`` attribute. uniform, gaussian, randint, bernoulli, dropout and the initializers draw
-  from it through PaddlePaddle's distributions (runtime/kernels/mt19937.py), so they give
-  PaddlePaddle 3.3.1's CPU numbers.
-- ``generator_for`` / ``draw_generator``: numpy's PCG64, which the other random ops draw from
-  (their numbers are not PaddlePaddle's; their distributions are).
+  ``seed`` attribute. These ops draw from it through PaddlePaddle's distributions and samplers
+  (runtime/kernels/mt19937.py), so they give PaddlePaddle 3.3.1's CPU numbers (integers
+  exactly, floats to float rounding where PHI calls the C library's log): uniform, gaussian
+  (complex ones included), randint, bernoulli, dropout, truncated_gaussian_random and the
+  initializers; randperm (std::shuffle), exponential_, uniform_ (uniform_inplace), normal_
+  (gaussian_inplace), uniform_random_batch_size_like, multinomial, gumbel_softmax, rrelu, the
+  rnn op's dropout between layers; standard_gamma, dirichlet, poisson
+  (std::poisson_distribution) and binomial (tests/ops/test_mt24_random.py and
+  tests/ops/test_rng24.py).
+- ``generator_for`` / ``draw_generator``: numpy's PCG64, which the remaining random ops draw
+  from (their numbers are not PaddlePaddle's; their distributions are): shuffle_batch and the
+  graph sampling ops of runtime/kernels/impl/sample24_kernel.py (PaddlePaddle seeds theirs from
+  std::random_device, which no seed replays), and the data loader's shuffling.
 """
 
 from __future__ import annotations

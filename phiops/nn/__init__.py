@@ -22,7 +22,7 @@ SyncBatchNorm (one process: the local batch's statistics; ``convert_sync_batchno
 LocalResponseNorm; the upsampling layers Upsample, UpsamplingNearest2D, UpsamplingBilinear2D
 (modes linear, nearest, bilinear, bicubic, trilinear and area; antialias on the op
 interp_antialias); PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold; RReLU (its random
-slopes come from phiops's generator, not PaddlePaddle's) (runtime/nn/norm_upsample.py).
+slopes are PaddlePaddle's after the same seed) (runtime/nn/norm_upsample.py).
 
 Also the losses L1Loss, MarginRankingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
 CosineEmbeddingLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiMarginLoss,

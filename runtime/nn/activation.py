@@ -170,8 +170,8 @@ def gumbel_softmax(
     """A sample of the Gumbel-Softmax distribution of the logits ``x`` along ``axis``:
     ``softmax((x + g) / temperature)`` with standard Gumbel noise ``g``; ``hard`` gives its
     one-hot argmax. The gradient is the softmax's through the returned sample, as PaddlePaddle
-    3.3.1's kernel computes it (so zero for a hard sample). The noise comes from phiops's
-    generator (``paddle.seed``), not PaddlePaddle's stream."""
+    3.3.1's kernel computes it (so zero for a hard sample). The noise is drawn as
+    PaddlePaddle's CPU kernel draws it: after the same ``paddle.seed``, PaddlePaddle's."""
     return op_api("gumbel_softmax")(x, float(temperature), bool(hard), int(axis))
 
 

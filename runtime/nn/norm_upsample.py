@@ -16,8 +16,8 @@ nn/layer/{norm,common,vision}.py define them, each over its op:
   bicubic: op ``interp_antialias``;
 - PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold and Fold over the functions of
   runtime/nn/vision_functional.py;
-- ``rrelu`` and RReLU (op ``rrelu``): random slopes in training, drawn from phiops's generator
-  (``paddle.seed`` makes them reproducible, but they are not PaddlePaddle's numbers; see
+- ``rrelu`` and RReLU (op ``rrelu``): random slopes in training, drawn as PaddlePaddle's CPU
+  kernel draws them (after the same ``paddle.seed``, PaddlePaddle's numbers; see
   runtime/kernels/impl/normup_kernel.py), their mean in eval mode.
 
 Bad input raises InvalidArgumentError naming the function or layer and the argument, where

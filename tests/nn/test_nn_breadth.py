@@ -139,7 +139,7 @@ def test_bad_arguments_name_what_was_wrong(call: Any, error: type, match: str) -
 
 
 def test_gumbel_softmax_samples_sum_to_one_and_hard_is_one_hot_with_the_soft_gradient() -> None:
-    # random: phiops's generator, not PaddlePaddle's stream, so properties rather than values
+    # random: properties here (tests/ops/test_rng24.py compares the values with PaddlePaddle's)
     paddle.seed(7)
     logits = np.log(np.array([[0.05, 0.05, 0.9]] * 400, dtype="float32"))
     soft = F.gumbel_softmax(paddle.to_tensor(logits), temperature=0.5).numpy()

@@ -1,11 +1,11 @@
 """The random24 random ops (issue 24): binomial, poisson, standard_gamma, dirichlet,
 exponential_, gaussian_inplace, uniform_inplace and multinomial.
 
-phiops draws from its own generator (numpy's PCG64), not PaddlePaddle's mt19937_64 through
-libstdc++'s distributions, so the tests check each distribution (support, mean and variance
-within six standard errors of numpy's formulas, for every registered dtype), the edges
-PaddlePaddle 3.3.1 gives (recorded in tests/parity/test_random24_paddle.py), seeded
-reproducibility and bad input."""
+The tests check each distribution (support, mean and variance within six standard errors of
+numpy's formulas, for every registered dtype), the edges PaddlePaddle 3.3.1 gives (recorded in
+tests/parity/test_random24_paddle.py), seeded reproducibility and bad input. That the real-dtype
+ops draw PaddlePaddle's own numbers after the same seed (its mt19937_64 through libstdc++'s
+distributions and PHI's samplers) is tests/ops/test_rng24.py's."""
 
 from __future__ import annotations
 

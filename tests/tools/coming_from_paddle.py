@@ -63,16 +63,19 @@ lacks.
   libstdc++'s distributions as PaddlePaddle 3.3.1's CPU kernels: the same seed gives PaddlePaddle's
   numbers bit for bit. `truncated_gaussian_random` (and the `TruncatedNormal` initializer) and the
   `Orthogonal` initializer take the same draws, and give PaddlePaddle's numbers to float rounding
-  (their inverse CDF and QR differ in the last bits). The other random ops (`randperm`,
-  `multinomial`, `binomial`, `poisson`, `standard_gamma`, `dirichlet`, `exponential`, complex
-  `uniform` and
-  `gaussian`, ...) draw from phiops's own generator (numpy's PCG64, also replayed by
-  `paddle.seed(n)`), so a seed gives other numbers than in PaddlePaddle there; their
-  distributions and edges are PaddlePaddle's (tested by their moments against recorded draws). Where PaddlePaddle's sampler never returns or
-  overflows, phiops raises InvalidArgumentError: `binomial` with a NaN or infinite count or a NaN
-  probability where a draw is needed, `poisson` with a rate of 1e15 or more. `binomial` draws
-  floor(count) trials for a fractional count, and `uniform_inplace` does not read `diag_*`, as
-  PaddlePaddle's CPU kernel does not.
+  (their inverse CDF and QR differ in the last bits). `randperm` (libstdc++'s std::shuffle),
+  `multinomial`, `binomial`, `poisson`, `standard_gamma`, `dirichlet`, `exponential_`,
+  `uniform_`, `normal_`, `gumbel_softmax`, `rrelu`, `uniform_random_batch_size_like` and the
+  dropout between `rnn` layers also give PaddlePaddle's CPU numbers after the same seed
+  (integers exactly, floats to float rounding). So do complex `uniform`, `gaussian` and
+  `normal_`. The remaining random ops (`shuffle_batch`, the graph sampling ops: PaddlePaddle
+  seeds theirs from std::random_device) draw from phiops's own
+  generator (numpy's PCG64, also replayed by `paddle.seed(n)`), so a seed gives other numbers
+  than in PaddlePaddle there; their distributions and edges are PaddlePaddle's. Where
+  PaddlePaddle's sampler never returns or overflows, phiops raises InvalidArgumentError:
+  `binomial` with a NaN or infinite count or a NaN probability where a draw is needed, `poisson`
+  with a rate of 2e9 or more. `uniform_inplace` does not read `diag_*`, as PaddlePaddle's CPU
+  kernel does not.
 """
 
 

@@ -3,8 +3,8 @@ ops of issue 24 (binomial, poisson, standard_gamma, dirichlet, exponential_, gau
 uniform_inplace, multinomial) through the op (``paddle._C_ops``), the ``paddle.*`` functions and
 the Tensor methods, for every dtype PaddlePaddle registers on CPU.
 
-Random draws cannot be compared number by number (PaddlePaddle draws from a std::mt19937_64
-through libstdc++'s distributions, phiops from numpy's PCG64), so a case is one of two kinds:
+These cases do not compare draws number by number (tests/ops/test_rng24.py does, for the ops
+that draw PaddlePaddle's numbers), so a case is one of two kinds:
 ``exact``: inputs whose result is decided (probability 0 or 1, rate 0, a single category, the
 samplers' clamps): dtype, shape and values are recorded and compared exactly; ``moments``: many
 draws of one distribution, of which the dtype, shape, mean, variance and minimum are

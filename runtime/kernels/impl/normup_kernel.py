@@ -4,10 +4,9 @@ computes it: out = x where x >= 0, else x * slope, with ``noise`` holding each e
 drawn in float32 as PHI's ``std::uniform_real_distribution<float>``; with ``is_test`` they are
 (lower + upper) / 2, computed in float32.
 
-The draws differ from PaddlePaddle's: PHI takes one number per negative element from its CPU
-engine (an mt19937_64), phiops takes one per element from its own generator
-(``phiops.runtime.random``, numpy's PCG64, seeded by ``paddle.seed``), so a seed reproduces
-phiops's numbers, not PaddlePaddle's. The distribution is the same.
+The draws are PaddlePaddle's: as PHI, one number per element that is not >= 0 (NaN included),
+in flat order, from the place's engine (``phiops.runtime.random.engine_for``, the mt19937_64
+``paddle.seed`` seeds), so after the same seed the slopes are PaddlePaddle 3.3.1's CPU ones.
 
 Also ``linear_interp``, ``bicubic_interp`` and ``trilinear_interp`` (see their section below).
 """
@@ -18,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from phiops.runtime.backends import scatter_at
+from phiops.runtime.backends import scatter_at, to_numpy
 from phiops.runtime.common import DataType
 from phiops.runtime.infermeta.sizes import check_scratch_size
 from phiops.runtime.kernels.impl.interp_kernel import (
@@ -31,7 +30,8 @@ from phiops.runtime.kernels.impl.interp_kernel import (
 )
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
-from phiops.runtime.random import draw_generator
+from phiops.runtime.kernels import mt19937
+from phiops.runtime.random import engine_for
 
 
 # PaddlePaddle 3.3.1 registers rrelu on CPU for float16, float32 and float64.
@@ -44,8 +44,15 @@ def rrelu_kernel(
     if is_test:
         slopes = xp.asarray((low + high) / np.float32(2.0), dtype=x.dtype)
     else:
-        draws = draw_generator(ctx.place, 0).random(x.shape, dtype=np.float32)
-        slopes = xp.asarray((draws * (high - low) + low).astype(x.dtype))
+        # PHI: one std::uniform_real_distribution<float>(lower, upper) draw of the place's
+        # engine per element that is not >= 0 (NaN included), in flat order
+        negative = ~(to_numpy(x) >= 0).reshape(-1)
+        draws = mt19937.uniform(
+            engine_for(ctx.place, 0), int(negative.sum()), low, high, np.float32
+        )
+        flat = np.zeros(negative.shape, np.float32)
+        flat[negative] = draws
+        slopes = xp.asarray(flat.reshape(x.shape).astype(x.dtype))
     noise = xp.where(x >= 0, xp.asarray(1, dtype=x.dtype), slopes).astype(x.dtype, copy=False)
     return x * noise, noise
 

@@ -2,28 +2,31 @@
 exponential, gaussian_inplace, uniform_inplace, multinomial, truncated_gaussian_random,
 uniform_random_batch_size_like, gumbel_softmax, shuffle_batch and random_routing.
 
-Every kernel draws from ``phiops.runtime.random.draw_generator`` (numpy's PCG64 on the host, the
-process generator of the op's place or, for a nonzero ``seed`` attribute, a generator of that
-seed alone) and moves the result to the place, as ``random_kernel.py``'s kernels do. PaddlePaddle
-3.3.1's CPU kernels draw from a std::mt19937_64 through libstdc++'s distributions and its own
-samplers (binomial's BTRS and inversion, dirichlet's Marsaglia-Tsang gamma), so the numbers
-differ from PaddlePaddle's for the same seed; the distributions, supports and edges are its:
+The kernels draw as PaddlePaddle 3.3.1's CPU kernels do: from
+``phiops.runtime.random.engine_for`` (the place's std::mt19937_64, seeded by ``paddle.seed`` as
+PaddlePaddle seeds it, or a new engine of a nonzero ``seed`` attribute) through libstdc++'s
+distributions and PHI's own samplers (runtime/kernels/mt19937.py: binomial's BTRS and
+inversion, the Marsaglia-Tsang gamma of standard_gamma and dirichlet, std::poisson_distribution,
+std::normal_distribution, std::uniform_real_distribution), on the host, and move the result to
+the place; the same seed gives PaddlePaddle's numbers (tests/ops/test_rng24.py). Two do not:
+shuffle_batch draws from ``draw_generator`` (numpy's PCG64: PaddlePaddle's std::random_device
+permutation is not replayed by any seed), and random_routing draws nothing. The distributions, supports and edges:
 
-- binomial: 0 where count <= 0 or prob <= 0, trunc(count) where prob >= 1; otherwise a draw with
-  floor(count) trials (PaddlePaddle's samplers take a real count; a whole count, the usual case,
-  is the same distribution). A NaN or infinite count, or a NaN prob, where a draw is needed is
+- binomial: 0 where count <= 0 or prob <= 0, trunc(count) where prob >= 1; otherwise PHI's
+  samplers on the real count, as PaddlePaddle. A NaN or infinite count, or a NaN prob, where a draw is needed is
   an InvalidArgumentError (PaddlePaddle's sampler never returns there).
-- poisson: 0 where the rate is <= 0 or NaN, as PaddlePaddle gives.
+- poisson: 0 where the rate is <= 0 or NaN, as PaddlePaddle gives (one draw taken, as its);
+  a rate of 2e9 or more is an InvalidArgumentError (PaddlePaddle's sampler never returns).
 - standard_gamma and dirichlet's gammas: at least the dtype's smallest normal number (a
   concentration <= 0 or NaN gives it), as PaddlePaddle's gamma sampler clamps; dirichlet then
   divides by the sum along the last axis, so a row of zero concentrations is uniform.
-- exponential: -log1p(-u) / lam for u uniform in [0, 1); lam 0 gives inf, a negative lam
+- exponential: (-1 / lam) * log(1 - u) for u uniform in [0, 1); lam 0 gives inf, a negative lam
   negative values, as PaddlePaddle's.
 - uniform_inplace: uniform in [min, max); diag_num, diag_step and diag_val are not read, as
   PaddlePaddle's CPU kernel does not.
 - multinomial: categories drawn with the row's weights (not necessarily summing to 1; an
   infinite weight shares the mass with the other infinite ones), without replacement by
-  Gumbel-top-k keys; negative or NaN weights, a zero row, or more samples than nonzero
+  PHI's renormalised running sums; negative or NaN weights, a zero row, or more samples than nonzero
   categories without replacement are InvalidArgumentErrors, as PaddlePaddle's.
 - truncated_gaussian_random: PaddlePaddle's inverse-CDF sampler on PaddlePaddle's draws (the
   uniforms of its mt19937_64 engine, as runtime/kernels/impl/random_kernel.py's ops: the same
@@ -52,6 +55,7 @@ from phiops.runtime.common import DataType
 from phiops.runtime.common.data_type import from_numpy_dtype
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.kernels.impl.erfinv_kernel import erfinv
+from phiops.runtime.kernels.impl.random_kernel import normal_values
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 from phiops.runtime.kernels import mt19937
@@ -68,29 +72,16 @@ def _host(ctx: KernelContext, x: Array) -> np.ndarray:
     return to_numpy(x)
 
 
-def _gamma(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
-    """Standard gamma draws of alpha's dtype, clamped below to its smallest normal number."""
-    tiny = np.finfo(alpha.dtype).tiny
-    positive = alpha > 0
-    finite = positive & np.isfinite(alpha)
-    draws = np.zeros(alpha.shape, np.float64)
-    draws[finite] = rng.standard_gamma(alpha[finite].astype(np.float64))
-    draws[positive & ~finite] = np.inf
-    return np.maximum(draws.astype(alpha.dtype), tiny)
-
-
 @register_kernel("binomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
 def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
-    """Successes in count trials of probability prob, element by element, as int64."""
+    """Successes in count trials of probability prob, element by element, as int64: PHI's CPU
+    BinomialFunctor over the place's engine (runtime/kernels/mt19937.py's ``binomial``)."""
     n = _host(ctx, count)
     p = _host(ctx, prob)
-    out = np.zeros(n.shape, np.int64)
     with np.errstate(invalid="ignore"):
-        sure = (n > 0) & (p >= 1)
         drawn = (n > 0) & (p > 0) & ~(p >= 1)
         drawn |= np.isnan(p) & ~(n <= 0)
         drawn |= np.isnan(n) & (p > 0)
-    out[sure] = np.trunc(n[sure]).astype(np.int64)
     if drawn.any():
         bad = ~np.isfinite(n[drawn]) | np.isnan(p[drawn])
         if bad.any():
@@ -100,41 +91,50 @@ def binomial_kernel(ctx: KernelContext, count: Array, prob: Array) -> Array:
                 f"needed, got count {n.reshape(-1)[index]} and prob {p.reshape(-1)[index]} at "
                 f"flat index {index}"
             )
-        rng = draw_generator(ctx.place, 0)
-        out[drawn] = rng.binomial(np.floor(n[drawn]).astype(np.int64), p[drawn].astype(np.float64))
-    return ctx.xp.asarray(out)
+        huge = n[drawn] >= 2.0**63
+        if huge.any():
+            raise InvalidArgumentError(
+                f"binomial(): argument 'count' must be below 2**63 where a draw is needed, got "
+                f"{n[drawn][huge][0]} (PaddlePaddle's sampler never returns there)"
+            )
+    return ctx.xp.asarray(mt19937.binomial(engine_for(ctx.place, 0), n, p))
+
+
+# std::poisson_distribution<int> rejects every value past INT_MAX, so PHI's loop never ends for
+# a rate near 2**31; below this its draws stay many standard deviations inside int's range
+POISSON_LIMIT = 2e9
 
 
 @register_kernel("poisson", dtypes=FLOAT)
 def poisson_kernel(ctx: KernelContext, x: Array) -> Array:
-    """A Poisson draw of rate x per element, in x's dtype (0 for a rate <= 0 or NaN)."""
+    """A Poisson draw of rate x per element, in x's dtype (0 for a rate <= 0 or NaN): PHI's
+    CPU kernel, a std::poisson_distribution<int> per element over the place's engine
+    (runtime/kernels/mt19937.py's ``poisson``)."""
     lam = _host(ctx, x)
-    out = np.zeros(lam.shape, lam.dtype)
-    drawn = lam > 0
-    if drawn.any():
-        rates = lam[drawn].astype(np.float64)
-        too_large = ~(rates < 1e15)
-        if too_large.any():
-            raise InvalidArgumentError(
-                f"poisson(): argument 'x' holds a rate of {rates[too_large][0]}; rates up to "
-                "1e15 can be drawn"
-            )
-        out[drawn] = draw_generator(ctx.place, 0).poisson(rates)
-    return ctx.xp.asarray(out)
+    too_large = lam >= POISSON_LIMIT
+    if too_large.any():
+        raise InvalidArgumentError(
+            f"poisson(): argument 'x' holds a rate of {lam[too_large].reshape(-1)[0]}; rates "
+            f"below {POISSON_LIMIT:g} can be drawn (PaddlePaddle's std::poisson_distribution<int> "
+            "never returns for a rate past int's range)"
+        )
+    out = mt19937.poisson(engine_for(ctx.place, 0), lam)
+    return ctx.xp.asarray(out.astype(lam.dtype))
 
 
 @register_kernel("standard_gamma", dtypes=FLOAT)
 def standard_gamma_kernel(ctx: KernelContext, x: Array) -> Array:
-    """A gamma draw of shape x and scale 1 per element, in x's dtype."""
-    rng = draw_generator(ctx.place, 0)
-    return ctx.xp.asarray(_gamma(rng, _host(ctx, x)))
+    """A gamma draw of shape x and scale 1 per element, in x's dtype: PHI's CPU sampler over
+    the place's engine (runtime/kernels/mt19937.py's ``gamma``)."""
+    return ctx.xp.asarray(mt19937.gamma(engine_for(ctx.place, 0), _host(ctx, x)))
 
 
 @register_kernel("dirichlet", dtypes=FLOAT)
 def dirichlet_kernel(ctx: KernelContext, alpha: Array) -> Array:
-    """A Dirichlet draw per row of the last axis: gamma draws divided by their sum."""
+    """A Dirichlet draw per row of the last axis: PHI's CPU gamma draws (as standard_gamma's)
+    divided by their sum."""
     a = _host(ctx, alpha)
-    gammas = _gamma(draw_generator(ctx.place, 0), a)
+    gammas = mt19937.gamma(engine_for(ctx.place, 0), a)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         out = gammas / gammas.sum(axis=-1, keepdims=True, dtype=a.dtype)
     return ctx.xp.asarray(out.astype(a.dtype, copy=False))
@@ -142,30 +142,29 @@ def dirichlet_kernel(ctx: KernelContext, alpha: Array) -> Array:
 
 @register_kernel("exponential", dtypes=FLOAT)
 def exponential_kernel(ctx: KernelContext, x: Array, lam: float) -> Array:
-    """Exponential draws of rate lam in x's shape and dtype (x's values are not read)."""
-    rng = draw_generator(ctx.place, 0)
-    u = rng.random(x.shape, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = -np.log1p(-u) / np.float64(lam)
-    return ctx.xp.asarray(out.astype(x.dtype))
+    """Exponential draws of rate lam in x's shape and dtype (x's values are not read): PHI's
+    CPU kernel, (-1 / lam) * log(1 - u) in x's dtype for u std::uniform_real_distribution(0, 1)
+    of the place's engine."""
+    real = np.float64 if x.dtype == np.float64 else np.float32
+    u = mt19937.uniform(engine_for(ctx.place, 0), int(x.size), 0.0, 1.0, real)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        scale = real(-1.0) / real(lam)
+        # the C library's log of T stood in for by the float64 log rounded to T
+        out = scale * np.log((real(1.0) - u).astype(np.float64)).astype(real)
+    return ctx.xp.asarray(out.reshape(x.shape).astype(x.dtype, copy=False))
 
 
 @register_kernel("gaussian_inplace", dtypes=FLOAT_AND_COMPLEX)
 def gaussian_inplace_kernel(
     ctx: KernelContext, x: Array, mean: float, std: float, seed: int
 ) -> Array:
-    """Normal draws of mean and std in x's shape and dtype (x's values are not read); a complex
-    element's parts each have mean and std / sqrt(2), as PaddlePaddle's."""
-    rng = draw_generator(ctx.place, seed)
+    """Normal draws of mean and std in x's shape and dtype (x's values are not read), as PHI's
+    CPU kernel: std::normal_distribution over the place's engine (or a new one of a nonzero
+    seed); a complex element's parts are consecutive draws with mean and float32(std / sqrt(2))
+    (random_kernel.normal_values)."""
     dtype = from_numpy_dtype(x.dtype)
-    real = np.float64 if dtype in (D.FLOAT64, D.COMPLEX128) else np.float32
-    if dtype.is_complex:
-        parts = rng.standard_normal((*x.shape, 2), dtype=real) * real(std / np.sqrt(2.0))
-        parts += real(mean)
-        out = parts[..., 0] + 1j * parts[..., 1]
-    else:
-        out = rng.standard_normal(x.shape, dtype=real) * real(std) + real(mean)
-    return ctx.xp.asarray(out.astype(x.dtype, copy=False))
+    values = normal_values(engine_for(ctx.place, seed), int(x.size), mean, std, dtype)
+    return ctx.xp.asarray(values.reshape(x.shape))
 
 
 @register_kernel("uniform_inplace", dtypes=FLOAT)
@@ -179,11 +178,14 @@ def uniform_inplace_kernel(
     diag_step: int,
     diag_val: float,
 ) -> Array:
-    """Uniform draws in [min, max) in x's shape and dtype (x's values are not read)."""
-    rng = draw_generator(ctx.place, seed)
+    """Uniform draws in [min, max) in x's shape and dtype (x's values are not read): PHI's CPU
+    kernel, std::uniform_real_distribution over the place's engine (or a new one of a nonzero
+    seed)."""
     real = np.float64 if x.dtype == np.float64 else np.float32
-    out = rng.random(x.shape, dtype=real) * real(max - min) + real(min)
-    return ctx.xp.asarray(out)
+    out = mt19937.uniform(
+        engine_for(ctx.place, seed), int(x.size), np.float32(min), np.float32(max), real
+    )
+    return ctx.xp.asarray(out.reshape(x.shape))
 
 
 def _check_weights(w: np.ndarray, samples: int, replacement: bool) -> None:
@@ -210,26 +212,44 @@ def _check_weights(w: np.ndarray, samples: int, replacement: bool) -> None:
 
 @register_kernel("multinomial", dtypes=FLOAT, configure=lambda k: k.output_at(0).set_dtype(D.INT64))
 def multinomial_kernel(ctx: KernelContext, x: Array, num_samples: int, replacement: bool) -> Array:
-    """num_samples category indices per distribution (row) of x, drawn by its weights."""
-    w = _host(ctx, x).astype(np.float64)
+    """num_samples category indices per distribution (row) of x, drawn by its weights as PHI's
+    CPU MultinomialFunctor: per sample one std::uniform_real_distribution<T>(0, 1) draw of the
+    place's engine, the first category whose normalised running sum (in T, the last set to 1)
+    is >= it; without replacement the drawn category's mass is taken out and the sums
+    renormalised before the next sample."""
+    w = _host(ctx, x)
+    real = w.dtype.type
     rows = w.reshape(-1, w.shape[-1])
     samples = int(num_samples)
     _check_weights(rows, samples, replacement)
     infinite = np.isinf(rows).any(axis=-1, keepdims=True)
-    rows = np.where(infinite, np.isinf(rows).astype(np.float64), rows)
-    rng = draw_generator(ctx.place, 0)
+    rows = np.where(infinite, np.isinf(rows).astype(real), rows)
+    count, categories = rows.shape
+    out = np.empty((count, samples), np.int64)
+    if count * samples == 0:
+        return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
+    u = mt19937.uniform(engine_for(ctx.place, 0), count * samples, 0.0, 1.0, real)
+    u = u.reshape(count, samples)
+    cdf = np.cumsum(rows, axis=-1, dtype=real)
+    cdf = cdf / cdf[:, -1:]
     if replacement:
-        cdf = np.cumsum(rows, axis=-1)
-        cdf /= cdf[:, -1:]
-        u = rng.random((rows.shape[0], samples))
-        out = np.empty((rows.shape[0], samples), np.int64)
-        for r in range(rows.shape[0]):
-            out[r] = np.searchsorted(cdf[r], u[r], side="right")
-        np.minimum(out, rows.shape[-1] - 1, out=out)
-    else:
-        with np.errstate(divide="ignore"):
-            keys = np.log(rows) + rng.gumbel(size=rows.shape)
-        out = np.argsort(-keys, axis=-1, kind="stable")[:, :samples].astype(np.int64)
+        cdf[:, -1] = 1
+        for r in range(count):
+            out[r] = np.searchsorted(cdf[r], u[r], side="left")
+        return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
+    positions = np.arange(categories)
+    for r in range(count):
+        row = cdf[r]
+        for s in range(samples):
+            row[-1] = 1
+            sample = int(np.searchsorted(row, u[r, s], side="left"))
+            out[r, s] = sample
+            if s < samples - 1:
+                before = row[sample - 1] if sample else real(0)
+                mass = row[sample] - before
+                remaining = real(1.0) - mass
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    row = np.where(positions >= sample, row - mass, row) / remaining
     return ctx.xp.asarray(out.reshape(*w.shape[:-1], samples))
 
 
@@ -290,9 +310,17 @@ def uniform_random_batch_size_like_kernel(
     i * (diag_step + 1) set to diag_val (those past the end are an InvalidArgumentError)."""
     dims = list(shape)
     dims[output_dim_idx] = input.shape[input_dim_idx]
-    rng = draw_generator(ctx.place, seed)
+    # PHI: std::uniform_real_distribution<T>(min, max) (float for bfloat16) over the place's
+    # engine, or one seeded with the seed cast to unsigned int
+    real = np.float64 if dtype is D.FLOAT64 else np.float32
     with np.errstate(invalid="ignore", over="ignore"):
-        values = rng.random(dims) * (max - min) + min
+        values = mt19937.uniform(
+            engine_for(ctx.place, int(seed) % 2**32),
+            math.prod(dims),
+            np.float32(min),
+            np.float32(max),
+            real,
+        ).reshape(dims)
     if diag_num:
         positions = np.arange(diag_num) * (diag_step + 1)
         if positions[-1] >= values.size:
@@ -316,17 +344,22 @@ def _softmax(xp: Any, z: Array, axis: int) -> Array:
 def gumbel_softmax_kernel(
     ctx: KernelContext, x: Array, temperature: float, hard: bool, axis: int
 ) -> Array:
-    """softmax((x + g) / temperature) along axis with g standard Gumbel noise; hard gives the
-    one-hot vector of its first largest entry."""
+    """softmax((x + g) / temperature) along axis with g standard Gumbel noise drawn as PHI's CPU
+    kernel draws it; hard gives the one-hot vector of its first largest entry."""
     xp = ctx.xp
     if x.ndim == 0:
         return xp.ones_like(x)
     axis = axis % x.ndim
     if x.size == 0:
         return xp.zeros_like(x)
-    rng = draw_generator(ctx.place, 0)
-    noise = xp.asarray(rng.gumbel(size=x.shape).astype(x.dtype))
-    soft = _softmax(xp, (x + noise) / x.dtype.type(temperature), axis)
+    # PHI's CPU noise: u std::uniform_real_distribution<T>(1e-5, 1) over the place's engine, in
+    # flat order, and -log(-log(u)) in T (the logarithms as float64 rounded to T)
+    real = x.dtype.type
+    u = mt19937.uniform(engine_for(ctx.place, 0), int(x.size), 0.00001, 1.0, real)
+    inner = (-np.log(u.astype(np.float64)).astype(real)).astype(np.float64)
+    noise = xp.asarray((-np.log(inner).astype(real)).reshape(x.shape))
+    divisor = real(np.float32(temperature))
+    soft = _softmax(xp, (x + noise) / divisor, axis)
     if not hard:
         return soft
     index = xp.expand_dims(xp.argmax(soft, axis=axis), axis)

@@ -1,16 +1,15 @@
 """Random kernels: uniform, gaussian, bernoulli, randint, randperm.
 
-uniform, gaussian (real dtypes), bernoulli and randint draw PaddlePaddle 3.3.1's numbers: from
+uniform, gaussian, bernoulli, randint and randperm draw PaddlePaddle 3.3.1's numbers: from
 ``phiops.runtime.random.engine_for`` (the place's std::mt19937_64, seeded by ``paddle.seed`` as
 PaddlePaddle seeds its generator, or an engine of the op's nonzero ``seed`` attribute) through
 the libstdc++ distributions PHI's CPU kernels use (runtime/kernels/mt19937.py), so the same seed
 gives the same numbers as PaddlePaddle's CPU kernels, bit for bit. As PHI's: uniform's min and max
 and gaussian's mean and std are rounded to float32 first; float16 and bfloat16 draw float32 and
-round. A complex uniform or gaussian, and randperm, draw from
-``phiops.runtime.random.draw_generator`` (numpy's PCG64): their numbers are not PaddlePaddle's.
-A complex value draws its real and imaginary parts independently, as PaddlePaddle 3.3.1's do: each
-uniform in [min, max); each normal with the mean and std / sqrt(2), so the complex value's
-standard deviation is std. Numbers are drawn on the host and moved to the place (``xp.asarray``).
+round. randperm is libstdc++'s std::shuffle over the same engine, as PHI's CPU kernel. A complex
+uniform draws its real parts, then its imaginary parts; a complex gaussian draws real and
+imaginary parts one after the other, each with the mean and std float32(std / sqrt(2)) (so the
+complex value's standard deviation is std), as PaddlePaddle's. Numbers are drawn on the host and moved to the place (``xp.asarray``).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from phiops.runtime.errors import OutOfRangeError
 from phiops.runtime.kernels.kernel import Array, KernelContext
 from phiops.runtime.kernels.registration import register_kernel
 from phiops.runtime.kernels import mt19937
-from phiops.runtime.random import draw_generator, engine_for
+from phiops.runtime.random import engine_for
 
 D = DataType
 
@@ -37,33 +36,21 @@ def _draw_dtype(dtype: DataType) -> type:
     return np.float64 if dtype in (D.FLOAT64, D.COMPLEX128) else np.float32
 
 
-def _complex_parts(shape: tuple[int, ...], dtype: DataType) -> tuple[int, ...]:
-    """The shape to draw: a trailing 2 (real, imaginary) for a complex dtype."""
-    return (*shape, 2) if dtype.is_complex else tuple(shape)
-
-
-def _as_dtype(values: np.ndarray, dtype: DataType) -> np.ndarray:
-    if dtype.is_complex:
-        values = values[..., 0] + 1j * values[..., 1]
-    return values.astype(dtype.numpy_dtype, copy=False)
-
-
 @register_kernel("uniform", dtypes=FLOATS_AND_COMPLEX)
 def uniform_kernel(
     ctx: KernelContext, shape: tuple[int, ...], dtype: DataType, min: float, max: float, seed: int
 ) -> Array:
     """Uniform in [min, max) (each part of a complex value)."""
-    if not dtype.is_complex:
-        count = math.prod(shape)
-        draw = _draw_dtype(dtype)
-        values = mt19937.uniform(
-            engine_for(ctx.place, seed), count, np.float32(min), np.float32(max), draw
-        )
-        return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
-    rng = draw_generator(ctx.place, seed)
+    count = math.prod(shape)
     draw = _draw_dtype(dtype)
-    values = rng.random(_complex_parts(shape, dtype), dtype=draw) * draw(max - min) + draw(min)
-    return ctx.xp.asarray(_as_dtype(values, dtype))
+    # a complex value: the real parts drawn first, then the imaginary parts, as PHI's
+    parts = 2 if dtype.is_complex else 1
+    values = mt19937.uniform(
+        engine_for(ctx.place, seed), parts * count, np.float32(min), np.float32(max), draw
+    )
+    if dtype.is_complex:
+        values = values[:count] + 1j * values[count:]
+    return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
 
 
 @register_kernel("gaussian", dtypes=FLOATS_AND_COMPLEX)
@@ -72,17 +59,24 @@ def gaussian_kernel(
 ) -> Array:
     """Normal with ``mean`` and standard deviation ``std`` (each part of a complex value with
     ``mean`` and ``std / sqrt(2)``)."""
-    if not dtype.is_complex:
-        draw = _draw_dtype(dtype)
-        values = mt19937.normal(
-            engine_for(ctx.place, seed), math.prod(shape), np.float32(mean), np.float32(std), draw
-        )
-        return ctx.xp.asarray(values.reshape(shape).astype(dtype.numpy_dtype, copy=False))
-    rng = draw_generator(ctx.place, seed)
+    values = normal_values(engine_for(ctx.place, seed), math.prod(shape), mean, std, dtype)
+    return ctx.xp.asarray(values.reshape(shape))
+
+
+def normal_values(
+    state: np.ndarray, count: int, mean: float, std: float, dtype: DataType
+) -> np.ndarray:
+    """``count`` values of PHI's CPU NormalDistribution in ``dtype``: one
+    std::normal_distribution of the real type (float32 for float16 and bfloat16) with the mean
+    and std rounded to float32; for a complex dtype its std is float32(std / sqrt(2)) and the
+    real and imaginary parts are consecutive draws."""
     draw = _draw_dtype(dtype)
-    scale = std / np.sqrt(2.0) if dtype.is_complex else std
-    values = rng.standard_normal(_complex_parts(shape, dtype), dtype=draw) * draw(scale)
-    return ctx.xp.asarray(_as_dtype(values + draw(mean), dtype))
+    if not dtype.is_complex:
+        values = mt19937.normal(state, count, np.float32(mean), np.float32(std), draw)
+        return values.astype(dtype.numpy_dtype, copy=False)
+    scale = np.float32(std / math.sqrt(2.0))
+    values = mt19937.normal(state, 2 * count, np.float32(mean), scale, draw)
+    return (values[0::2] + 1j * values[1::2]).astype(dtype.numpy_dtype, copy=False)
 
 
 @register_kernel("bernoulli", dtypes=(D.FLOAT32, D.FLOAT64))
@@ -114,6 +108,7 @@ def randint_kernel(
 
 @register_kernel("randperm", dtypes=(D.INT32, D.INT64, D.FLOAT32, D.FLOAT64))
 def randperm_kernel(ctx: KernelContext, n: int, dtype: DataType) -> Array:
-    """A random permutation of 0..n-1."""
-    rng = draw_generator(ctx.place, 0)
-    return ctx.xp.asarray(rng.permutation(n).astype(dtype.numpy_dtype))
+    """A random permutation of 0..n-1: PHI's CPU kernel, std::shuffle of 0..n-1 over the
+    place's engine (libstdc++'s, runtime/kernels/mt19937.py's ``shuffle``)."""
+    values = mt19937.shuffle(engine_for(ctx.place, 0), int(n))
+    return ctx.xp.asarray(values.astype(dtype.numpy_dtype))

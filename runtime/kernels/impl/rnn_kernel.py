@@ -19,7 +19,8 @@ forward, layer 0 reverse, layer 1 forward, ..., then [b_ih, b_hh] in the same or
 ``sequence_length``: step t of sequence b is valid when t < length[b]; at an invalid step the
 output is 0 and the state stays what it was, so the last state is that of the last valid step
 (the reverse direction starts at the last valid step). Between layers, when training with
-``dropout_prob`` > 0, one uint8 mask of ``out``'s dims is drawn once and applied (scaled by
+``dropout_prob`` > 0, one uint8 mask of ``out``'s dims is drawn once (as PHI's CPU kernel, from
+the place's mt19937_64 engine, so the same seed gives PaddlePaddle 3.3.1's mask) and applied (scaled by
 1 / (1 - p)) to every layer's input but the first; it is the ``dropout_state_out`` output (all
 ones when no dropout is drawn, empty at inference). ``reserve`` has the extents PaddlePaddle
 gives it; phiops's grad kernel recomputes the forward steps from the inputs and the mask instead
@@ -37,6 +38,7 @@ agree within a stated tolerance).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -46,7 +48,8 @@ from phiops.runtime.infermeta.multiary import rnn_reserve_rows
 from phiops.runtime.kernels.kernel import Array, Kernel, KernelContext
 from phiops.runtime.kernels.native import native_function
 from phiops.runtime.kernels.registration import register_kernel
-from phiops.runtime.random import draw_generator
+from phiops.runtime.kernels import mt19937
+from phiops.runtime.random import engine_for
 
 RNN_DTYPES = (DataType.FLOAT32, DataType.FLOAT64)
 
@@ -348,8 +351,16 @@ def rnn_kernel(
     if is_test:
         dropout_state = xp.empty((0,), dtype=xp.uint8)
     elif dropout_prob != 0.0 and num_layers > 1:
-        rng = draw_generator(ctx.place, seed)
-        keep = rng.random(out_shape, dtype=np.float32) >= np.float32(dropout_prob)
+        # PHI's DropoutCpuFunctionInplace: one mask for every layer, 0 where a
+        # std::uniform_real_distribution<float>(0, 1) draw of the place's engine (or a new
+        # one of a nonzero seed) is below dropout_prob; all 0 without draws when it is 1
+        if np.float32(dropout_prob) == np.float32(1.0):
+            keep = np.zeros(out_shape, dtype=bool)
+        else:
+            u = mt19937.uniform(
+                engine_for(ctx.place, seed), math.prod(out_shape), 0.0, 1.0, np.float32
+            )
+            keep = ~(u < np.float32(dropout_prob)).reshape(out_shape)
         mask = dropout_state = xp.asarray(keep).astype(xp.uint8)
     else:
         dropout_state = xp.ones(out_shape, dtype=xp.uint8)
