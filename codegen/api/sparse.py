@@ -68,6 +68,7 @@ class SparseOpView:
     normalise: tuple[str, ...]
     inputs: tuple[str, ...]
     attrs: tuple[str, ...]
+    output_count: int
     kernels: tuple[SparseKernelView, ...]
     infer_meta: InferMetaView | None
     invoke: str | None
@@ -75,6 +76,12 @@ class SparseOpView:
     saves_out: bool  # whether the backward call takes the forward output
     backward_call: str | None  # the backward op's call, on ``_grad`` (and ``_saved_out``)
     input_grads: str | None  # Python source: which forward input each backward output is for
+
+    @property
+    def unpack(self) -> str:
+        """The target of the dispatcher's outputs: ``(_out,)`` for one, ``_out`` (the tuple,
+        which the function returns) for several."""
+        return "(_out,)" if self.output_count == 1 else "_out"
 
     @property
     def inputs_tuple(self) -> str:
@@ -188,11 +195,17 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
         normalise=normalise,
         inputs=inputs,
         attrs=attrs,
+        output_count=len(op.outputs),
     )
     outputs = list(op.outputs)
-    if len(outputs) != 1 or outputs[0].type.is_list:
+    if not outputs or any(o.type.is_list for o in outputs):
+        raise _error(op, "output", "a sparse op has Tensor outputs here (Tensor[]: not generated)")
+    if len(outputs) > 1 and backward is not None:
         raise _error(
-            op, "output", "a sparse op has one Tensor output here (more: not generated yet)"
+            op,
+            "output",
+            "a sparse op with a backward op has one output here (its grad node takes one "
+            "output gradient)",
         )
     if op.invoke is not None:
         return SparseOpView(

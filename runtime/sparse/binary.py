@@ -2,15 +2,16 @@
 of one kind, the matrix products (``matmul``, ``masked_matmul``, ``addmm``, ``mv``) and
 ``mask_as``, with their gradients (PaddlePaddle's sparse_ops.yaml / sparse_backward.yaml).
 
-The elementwise ops work in key space (runtime/sparse/arrays.py): the output's pattern is the
-union of the inputs' (every position for ``divide``, as PaddlePaddle's CPU kernel gives), each
-input's values looked up there, missing ones zero.
+The elementwise ops are generated from PaddlePaddle's sparse_ops.yaml entries
+(ops/sparse_ops.yaml -> generated/sparse_api.py; kernels ``add_coo_coo``, ``add_csr_csr``, ...
+in runtime/kernels/impl/sparse_binary_*.py); these are ``paddle.sparse``'s functions over them,
+which check their arguments first as PaddlePaddle's Python does.
 """
 
 from __future__ import annotations
 
 from math import prod
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -18,9 +19,16 @@ from phiops.runtime.backends import module_of, scatter_at
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.sparse.arrays import coo_parts, key_space, keys_of, lookup, make_coo, make_csr
+from phiops.runtime.kernels.impl.sparse_arrays import (
+    coo_parts,
+    key_space,
+    keys_of,
+    make_coo,
+    make_csr,
+)
 from phiops.runtime.sparse.autograd import attach
 from phiops.runtime.sparse.creation import dense, grad_values, storage_of, with_values, wrap_sparse
+from phiops.runtime.sparse.registry import sparse_op_api
 from phiops.runtime.sparse.unary import scale
 from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
@@ -36,8 +44,6 @@ __all__ = [
     "mv",
     "mask_as",
 ]
-
-_SPARSE = (TensorKind.SPARSE_COO, TensorKind.SPARSE_CSR)
 
 
 def _check_pair(op: str, x: Tensor, y: Tensor) -> tuple[Any, Any]:
@@ -71,83 +77,34 @@ def _check_pair(op: str, x: Tensor, y: Tensor) -> tuple[Any, Any]:
     return sx, sy
 
 
-Combine = Callable[[Any, Any], Any]
-Grads = Callable[[Any, Any, Any, Any], tuple[Any, Any]]
-
-
-def _elementwise(
-    op: str, x: Tensor, y: Tensor, combine: Combine, grads: Grads, every: bool = False
-) -> Tensor:
-    sx, sy = _check_pair(op, x, y)
-    values = sx.values.array
-    xp = module_of(values)
-    kx, ky = keys_of(sx), keys_of(sy)
-    space = key_space(sx)
-    if every:
-        union = xp.arange(prod(space), dtype=xp.int64)
-    else:
-        union = xp.unique(xp.concatenate([kx, ky]))
-    xu, yu = lookup(sx, union), lookup(sy, union)
-    result = combine(xu, yu).astype(values.dtype)
-    if isinstance(sx, SparseCsrTensor):
-        storage: Any = make_csr(union, result, sx.shape)
-    else:
-        storage = make_coo(union, result, sx.shape, sx.sparse_dim, True)
-    out = wrap_sparse(storage)
-
-    def backward(grad: Tensor) -> list[Any]:
-        upstream = grad_values(grad, storage)
-        with _errstate(x):
-            gx, gy = grads(upstream, xu, yu, result)
-        at_x = xp.searchsorted(union, kx)
-        at_y = xp.searchsorted(union, ky)
-        return [
-            wrap_sparse(with_values(sx, gx[at_x].astype(values.dtype))),
-            wrap_sparse(with_values(sy, gy[at_y].astype(values.dtype))),
-        ]
-
-    return attach(op, [x, y], out, backward)
-
-
 def add(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x + y`` of two sparse tensors of one kind, shape and dtype: the union of their
-    patterns, coalesced."""
-    return _elementwise("add", x, y, lambda a, b: a + b, lambda g, a, b, r: (g, g))
+    patterns, coalesced (sparse op ``add``, ops/sparse_ops.yaml)."""
+    _check_pair("add", x, y)
+    return sparse_op_api("add")(x, y)
 
 
 def subtract(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x - y`` of two sparse tensors of one kind, shape and dtype (the union of their
-    patterns)."""
-    return _elementwise("subtract", x, y, lambda a, b: a - b, lambda g, a, b, r: (g, -g))
+    patterns; sparse op ``subtract``)."""
+    _check_pair("subtract", x, y)
+    return sparse_op_api("subtract")(x, y)
 
 
 def multiply(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x * y`` of two sparse tensors of one kind, shape and dtype (on the union of their
-    patterns, as PaddlePaddle's kernel: an entry of one only is a stored zero)."""
-    return _elementwise("multiply", x, y, lambda a, b: a * b, lambda g, a, b, r: (g * b, g * a))
+    patterns, as PaddlePaddle's kernel: an entry of one only is a stored zero; sparse op
+    ``multiply``)."""
+    _check_pair("multiply", x, y)
+    return sparse_op_api("multiply")(x, y)
 
 
 def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x / y`` of two sparse tensors of one kind, shape and dtype, at every position (a zero
-    divided by a zero is NaN there, as PaddlePaddle 3.3.1's CPU kernel stores it)."""
-    xp_errstate = _errstate(x)
-    with xp_errstate:
-        return _elementwise(
-            "divide",
-            x,
-            y,
-            lambda a, b: a / b,
-            lambda g, a, b, r: (g / b, -g * r / b),
-            every=True,
-        )
-
-
-def _errstate(x: Tensor) -> Any:
-    import contextlib
-
-    if isinstance(x, Tensor) and x.meta.kind in _SPARSE and module_of(x.array.values.array) is np:
-        return np.errstate(divide="ignore", invalid="ignore")
-    return contextlib.nullcontext()
+    divided by a zero is NaN there, as PaddlePaddle 3.3.1's CPU kernel stores it; sparse op
+    ``divide``)."""
+    _check_pair("divide", x, y)
+    return sparse_op_api("divide")(x, y)
 
 
 def _matrix_dims(op: str, argument: str, shape: tuple[int, ...]) -> None:

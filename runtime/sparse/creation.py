@@ -17,7 +17,7 @@ from phiops.runtime.backends import to_backend
 from phiops.runtime.common import to_data_type
 from phiops.runtime.eager.tensor import Tensor, to_tensor, wrap_array
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.sparse.arrays import (
+from phiops.runtime.kernels.impl.sparse_arrays import (
     coalesce_parts,
     coo_to_csr,
     csr_to_coo,

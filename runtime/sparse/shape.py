@@ -1,6 +1,6 @@
 """The sparse ops that move entries: ``sum``, ``transpose``, ``reshape``, ``slice``, and the
 softmax along the last axis; each with its gradient, the output gradient's values looked up at
-each input entry's key in the output (runtime/sparse/arrays.py).
+each input entry's key in the output (runtime/kernels/impl/sparse_arrays.py).
 
 They take a COO tensor whose every dim is sparse (UnimplementedError for one with dense dims)
 or a CSR tensor, which they handle as its COO entries and give back as CSR.
@@ -15,7 +15,7 @@ from phiops.runtime.backends import module_of, scatter_at
 from phiops.runtime.common import to_data_type
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.sparse.arrays import (
+from phiops.runtime.kernels.impl.sparse_arrays import (
     coalesce_parts,
     coo_parts,
     flat_keys,

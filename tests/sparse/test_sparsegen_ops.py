@@ -20,6 +20,8 @@ from phiops.runtime.kernels import KERNEL_FACTORY
 from phiops.runtime.sparse.registry import sparse_op_api, sparse_op_def
 from phiops.runtime.tensor.kinds import TensorKind
 
+from tests.sparse.sparse28_cases import CASES as SPARSE28_CASES
+
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = {
     "dense": TensorKind.DENSE,
@@ -128,7 +130,9 @@ _POSITIVE = {"sqrt", "log1p", "asin", "atanh"}
 
 
 def test_every_forward_op_has_a_reference():
-    assert set(REFERENCES) == set(FORWARD)
+    # the unary ops here, the ops issue 28 moved onto the spec in sparse28_cases.py
+    assert not set(REFERENCES) & set(SPARSE28_CASES)
+    assert set(REFERENCES) | set(SPARSE28_CASES) == set(FORWARD)
 
 
 def _input(name: str, kind: str, grad: bool) -> tuple[Any, np.ndarray]:

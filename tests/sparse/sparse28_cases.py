@@ -1,0 +1,70 @@
+"""The sparse ops issue 28 moved onto ops/sparse_ops.yaml (binary, products, shape ops, softmax,
+conversions): for each, inputs of each kind its kernels take and the numpy function of the
+dense inputs it equals. tests/sparse/test_sparse28_ops.py runs them through the generated
+functions (``sparse_op_api``), and tests/sparse/test_sparsegen_ops.py checks that every
+forward op of the spec has a reference here or in its own table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+A = np.array([[0.0, 1.5, 0.0, -2.0], [0.5, 0.0, 0.0, 0.0], [0.0, -1.0, 3.0, 0.0]])
+B = np.array([[1.0, 0.0, 0.0, 2.0], [0.0, 0.0, -0.5, 0.0], [0.0, 2.5, 0.0, 1.0]])
+# nonzero everywhere: a divisor
+D = np.array([[1.0, 2.0, -1.5, 0.5], [2.0, -1.0, 1.25, 4.0], [0.75, 1.5, -2.0, 1.0]])
+Y = np.array([[0.5, -1.0], [1.0, 2.0], [-0.5, 0.25], [1.5, 1.0]])  # dense right operand
+V = np.array([1.0, -0.5, 2.0, 0.25])  # a vector over A's columns
+M = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]])  # a mask of A @ A.T's shape
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call: the arguments (``"coo:A"``, ``"csr:A"``, ``"dense:Y"`` or a plain value), the
+    numpy function of the dense arrays it equals, the kind of its result, and the arguments a
+    gradient check perturbs (their positions)."""
+
+    args: tuple[Any, ...]
+    reference: Callable[..., np.ndarray]
+    out_kind: str
+    grads: tuple[int, ...] = ()
+
+
+C = np.array([[1.0, 0.0], [0.0, -2.0], [0.5, 1.0]])  # an addend of A @ Y's shape
+ARRAYS = {"A": A, "B": B, "D": D, "Y": Y, "V": V, "M": M, "C": C, "AT": A.T.copy(), "BB": B @ B.T}
+
+
+def _softmax_of_stored(x: np.ndarray) -> np.ndarray:
+    """The softmax of each row's nonzero entries (the absent ones left zero)."""
+    stored = x != 0
+    shifted = np.where(stored, np.exp(x - np.where(stored, x, -np.inf).max(-1, keepdims=True)), 0)
+    return shifted / shifted.sum(-1, keepdims=True)
+
+
+# op -> its cases, one per kernel it has at least
+CASES: dict[str, tuple[Case, ...]] = {
+    "add": (
+        Case(("coo:A", "coo:B"), np.add, "coo", (0, 1)),
+        Case(("csr:A", "csr:B"), np.add, "csr", (0, 1)),
+    ),
+    "subtract": (
+        Case(("coo:A", "coo:B"), np.subtract, "coo", (0, 1)),
+        Case(("csr:A", "csr:B"), np.subtract, "csr", (0, 1)),
+    ),
+    "multiply": (
+        Case(("coo:A", "coo:B"), np.multiply, "coo", (0, 1)),
+        Case(("csr:A", "csr:B"), np.multiply, "csr", (0, 1)),
+    ),
+    "divide": (
+        Case(("coo:A", "coo:D"), np.divide, "coo", (0, 1)),
+        Case(("csr:A", "csr:D"), np.divide, "csr", (0, 1)),
+    ),
+}
+
+
+def reference_of(case: Case) -> np.ndarray:
+    """The numpy result of ``case`` on its dense arrays."""
+    arrays = [ARRAYS[a.split(":")[1]] if isinstance(a, str) else a for a in case.args]
+    return case.reference(*arrays)
