@@ -222,7 +222,7 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
         raise _error(op, "kernel", "a sparse op needs infer_meta and kernel, or invoke")
     kernels = tuple(_kernel_view(op, func) for func in op.kernel.funcs)
     infer_meta = replace(
-        infer_meta_view(op),
+        _infer_meta_view(op),
         name=f"_infer_{op.name}",
         function=infer_meta_variable(op.infer_meta.func),
     )
@@ -239,6 +239,34 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
         backward_call=call,
         input_grads=input_grads,
     )
+
+
+def _infer_meta_view(op: OpSpec) -> InferMetaView:
+    """The dense ops' InferMeta view (codegen/api/views.py), with the literal items of
+    ``infer_meta.param`` (``false`` in matmul's ``[x, y, false, false]``) passed as Python
+    literals in their places."""
+    spec = op.infer_meta
+    assert spec is not None
+    literals = spec.param_literals
+    if spec.param is None or literals is None or all(item is None for item in literals):
+        return infer_meta_view(op)
+    names = tuple(name for name, item in zip(spec.param, literals) if item is None)
+    view = infer_meta_view(replace(op, infer_meta=replace(spec, param=names, param_literals=None)))
+    arguments = []
+    for name, item in zip(spec.param, literals):
+        if item is None:
+            arguments.append(name)
+        elif item.kind in ("bool", "int", "float"):
+            arguments.append(repr(item.value))
+        else:
+            raise _error(
+                op,
+                "infer_meta.param",
+                f"infer_meta param '{item}' is a {item.kind} literal; a sparse op passes only "
+                "bool, int and float literals",
+            )
+    outputs = [variable for variable, _ in view.outputs]
+    return replace(view, call_args=", ".join(arguments + outputs + ["config"]))
 
 
 def _backward_call(op: OpSpec, backward: OpSpec) -> tuple[str, bool, str]:

@@ -61,6 +61,42 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case(("coo:A", "coo:D"), np.divide, "coo", (0, 1)),
         Case(("csr:A", "csr:D"), np.divide, "csr", (0, 1)),
     ),
+    "matmul": (
+        Case(("coo:A", "dense:Y"), np.matmul, "dense", (0, 1)),
+        Case(("coo:A", "coo:AT"), np.matmul, "coo", (0, 1)),
+        Case(("csr:A", "csr:AT"), np.matmul, "csr", (0, 1)),
+        Case(("csr:A", "dense:Y"), np.matmul, "dense", (0, 1)),
+    ),
+    "masked_matmul": (
+        Case(("dense:A", "dense:AT", "csr:M"), lambda x, y, m: (x @ y) * (m != 0), "csr", (0, 1)),
+    ),
+    "addmm": (
+        Case(
+            ("dense:C", "csr:A", "dense:Y", 2.0, 0.5),
+            lambda i, x, y, b, a: b * i + a * (x @ y),
+            "dense",
+        ),
+        Case(
+            ("coo:BB", "coo:A", "coo:AT", 2.0, 0.5),
+            lambda i, x, y, b, a: b * i + a * (x @ y),
+            "coo",
+        ),
+        Case(
+            ("csr:BB", "csr:A", "csr:AT", 2.0, 0.5),
+            lambda i, x, y, b, a: b * i + a * (x @ y),
+            "csr",
+        ),
+        Case(
+            ("dense:C", "coo:A", "dense:Y", 2.0, 0.5),
+            lambda i, x, y, b, a: b * i + a * (x @ y),
+            "dense",
+            (0, 1, 2),
+        ),
+    ),
+    "mv": (
+        Case(("csr:A", "dense:V"), np.matmul, "dense"),
+        Case(("coo:A", "dense:V"), np.matmul, "dense", (0, 1)),
+    ),
 }
 
 
