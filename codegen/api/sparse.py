@@ -32,6 +32,7 @@ from phiops.codegen.errors import Diagnostic
 from phiops.codegen.model import KernelFunc, OpSpec
 from phiops.runtime.dispatch.op_info import OpInfo
 from phiops.runtime.dispatch.signature import KernelSignature
+from phiops.runtime.sparse.infermeta import KERNEL_SET_DIMS
 
 __all__ = [
     "SparseKernelView",
@@ -221,10 +222,18 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
     if op.kernel is None or op.infer_meta is None:
         raise _error(op, "kernel", "a sparse op needs infer_meta and kernel, or invoke")
     kernels = tuple(_kernel_view(op, func) for func in op.kernel.funcs)
+    # PHI's sum and slice kernels set their output's dims themselves: those ops plan with the
+    # sparse function that gives them (runtime/sparse/infermeta.py), on every argument of the
+    # op, as the kernel takes them
+    phi_name = KERNEL_SET_DIMS.get(op.name, op.infer_meta.func)
+    planned = op
+    if op.name in KERNEL_SET_DIMS:
+        planned = replace(op, infer_meta=replace(op.infer_meta, param=None, param_literals=None))
     infer_meta = replace(
-        _infer_meta_view(op),
+        _infer_meta_view(planned),
         name=f"_infer_{op.name}",
-        function=infer_meta_variable(op.infer_meta.func),
+        function=infer_meta_variable(phi_name),
+        phi_name=phi_name,
     )
     call = saves_out = input_grads = None
     if backward is not None:

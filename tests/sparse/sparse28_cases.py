@@ -97,6 +97,27 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case(("csr:A", "dense:V"), np.matmul, "dense"),
         Case(("coo:A", "dense:V"), np.matmul, "dense", (0, 1)),
     ),
+    "transpose": (
+        Case(("coo:A", [1, 0]), lambda x, p: x.transpose(p), "coo"),
+        Case(("csr:A", [1, 0]), lambda x, p: x.transpose(p), "csr", (0,)),
+    ),
+    "reshape": (
+        Case(("csr:A", [2, 6]), lambda x, s: x.reshape(s), "csr"),
+        Case(("coo:A", [6, -1]), lambda x, s: x.reshape(s), "coo", (0,)),
+    ),
+    "sum": (
+        Case(("coo:A", [], None, False), lambda x, *_: x.sum().reshape(1), "coo"),
+        Case(("csr:A", [-1], None, False), lambda x, *_: x.sum(-1, keepdims=True), "csr"),
+        Case(("coo:A", [0], None, False), lambda x, *_: x.sum(0), "coo", (0,)),
+    ),
+    "slice": (
+        Case(("csr:A", [0, 1], [0, 1], [2, 3]), lambda x, *_: x[0:2, 1:3], "csr"),
+        Case(("coo:A", [1], [1], [-1]), lambda x, *_: x[:, 1:3], "coo", (0,)),
+    ),
+    "softmax": (
+        Case(("coo:A", -1), lambda x, _: _softmax_of_stored(x), "coo"),
+        Case(("csr:A", -1), lambda x, _: _softmax_of_stored(x), "csr", (0,)),
+    ),
 }
 
 
