@@ -55,6 +55,19 @@ class SparseKernelView:
     spec: str  # as the YAML spells it, for messages
     info: OpInfo
     info_source: str
+    # the kind the kernel is selected by when its inputs are all dense and its output is not
+    # (``dense_to_coo{dense -> sparse_coo}``: a TensorKind variable), else None
+    output_kind: str | None = None
+
+    @property
+    def dispatcher(self) -> str:
+        """The dispatcher class the generated module constructs for this kernel."""
+        return "_OpDispatcher" if self.output_kind is None else "_OutputKindDispatcher"
+
+    @property
+    def dispatcher_extra(self) -> str:
+        """The dispatcher's arguments after the OpInfo and the InferMeta function."""
+        return "" if self.output_kind is None else f", {self.output_kind}"
 
 
 @dataclass(frozen=True)
@@ -166,7 +179,12 @@ def _kernel_view(op: OpSpec, func: KernelFunc) -> SparseKernelView:
         f"{_names(signature.attrs)}, {_names(signature.outputs)})",
     )
     kinds = _tuple(tuple(f"_{KINDS[kind]}" for kind in func.input_kinds))
-    return SparseKernelView(func.name, kinds, str(func), info, source)
+    output_kind = None
+    if all(kind == "dense" for kind in func.input_kinds):
+        sparse_outputs = [kind for kind in func.output_kinds or () if kind != "dense"]
+        if sparse_outputs:
+            output_kind = f"_{KINDS[sparse_outputs[0]]}"
+    return SparseKernelView(func.name, kinds, str(func), info, source, output_kind)
 
 
 def _sparse_doc(op: OpSpec, args: tuple, file: str) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ __all__ = [
     "sparse_cast_infer_meta",
     "sparse_sum_infer_meta",
     "sparse_slice_infer_meta",
+    "sparse_values_infer_meta",
 ]
 
 _RUNTIME = MetaConfig(is_runtime=True)
@@ -82,11 +83,21 @@ def sparse_slice_infer_meta(
     out.set_dims(tuple(dims))
 
 
+def sparse_values_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME) -> None:
+    """``out``: x's values, dense, of x's dtype; their count (nnz) is the data's, so the dims
+    are ``[-1]``, which dispatch takes from the kernel's result (PHI's
+    ``sparse::ValuesInferMeta`` reads nnz off the tensor, which a meta does not hold)."""
+    out.set_dims((-1,))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
 # the YAML name (``infer_meta.func``) -> the function
 SPARSE_INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
     "sparse::CastInferMeta": sparse_cast_infer_meta,
     "sparse::SumInferMeta": sparse_sum_infer_meta,
     "sparse::SliceInferMeta": sparse_slice_infer_meta,
+    "sparse::ValuesInferMeta": sparse_values_infer_meta,
 }
 
 # The ops whose PHI kernels set their output's dims themselves, unlike the InferMeta their spec

@@ -118,6 +118,20 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case(("coo:A", -1), lambda x, _: _softmax_of_stored(x), "coo"),
         Case(("csr:A", -1), lambda x, _: _softmax_of_stored(x), "csr", (0,)),
     ),
+    "to_dense": (
+        Case(("csr:A",), lambda x: x, "dense"),
+        Case(("coo:A",), lambda x: x, "dense", (0,)),
+    ),
+    # from dense: the kernel its output's kind selects (dense_to_csr)
+    "to_sparse_csr": (
+        Case(("dense:A",), lambda x: x, "csr"),
+        Case(("coo:A",), lambda x: x, "csr"),
+    ),
+    "values": (
+        Case(("csr:A",), lambda x: x[x != 0], "dense"),
+        Case(("coo:A",), lambda x: x[x != 0], "dense", (0,)),
+    ),
+    "coalesce": (Case(("coo:A",), lambda x: x, "coo"),),
 }
 
 

@@ -1,0 +1,122 @@
+"""The sparse conversion kernels (PHI's ``paddle/phi/kernels/sparse/sparse_utils_kernel.h`` and
+``coalesce_kernel.h``): ``dense_to_csr``, ``coo_to_csr``,
+``coo_to_dense``, ``csr_to_dense``, ``values_{coo,csr}``, ``coalesce_coo``, and the grads of
+``to_dense`` and ``values`` PHI has (``coo_to_dense_grad``, ``values_coo_grad``).
+
+A kernel from dense tensors to a sparse one is selected by its output's kind
+(runtime/sparse/registry.py, ``OutputKindDispatcher``): its input cannot say which.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phiops.runtime.common import DataType
+from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels.impl.sparse_arrays import (
+    coalesce_parts,
+    coo_to_csr,
+    dense_to_coo,
+    keys_of,
+    make_coo,
+)
+from phiops.runtime.kernels.impl.sparse_unary_kernel import with_values
+from phiops.runtime.kernels.kernel import KernelContext
+from phiops.runtime.kernels.registration import COMPLEX, register_kernel
+from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
+
+__all__: list[str] = []
+
+Array = Any
+
+_D = DataType
+_NUMBERS = (
+    _D.FLOAT16,
+    _D.FLOAT32,
+    _D.FLOAT64,
+    _D.INT8,
+    _D.UINT8,
+    _D.INT16,
+    _D.INT32,
+    _D.INT64,
+) + COMPLEX
+# the value dtypes of PHI's CPU conversion kernels (runtime/kernels/paddle_3_3_1_cpu.json)
+FROM_DENSE = _NUMBERS
+FROM_SPARSE = (_D.BOOL,) + _NUMBERS
+COALESCE = tuple(d for d in _NUMBERS if d is not _D.INT8)
+# the grads of to_dense and values: no float16
+SPARSE_GRAD = tuple(d for d in FROM_SPARSE if d is not _D.FLOAT16)
+
+
+def _check_csr_rank(x: Any) -> None:
+    if len(x.shape) not in (2, 3):
+        raise InvalidArgumentError(
+            f"to_sparse_csr(): argument 'x' must be 2-D or 3-D, got shape {list(x.shape)}"
+        )
+
+
+@register_kernel("dense_to_csr", dtypes=FROM_DENSE)
+def dense_to_csr_kernel(ctx: KernelContext, x: Array) -> SparseCsrTensor:
+    """PHI's ``dense_to_csr``: the nonzeros of a 2-D or 3-D ``x``."""
+    _check_csr_rank(x)
+    return coo_to_csr(dense_to_coo(x, len(x.shape)))
+
+
+@register_kernel("coo_to_csr", dtypes=FROM_SPARSE)
+def coo_to_csr_kernel(ctx: KernelContext, x: SparseCooTensor) -> SparseCsrTensor:
+    """PHI's ``coo_to_csr``: a 2-D or 3-D COO tensor whose every dim is sparse, coalesced."""
+    _check_csr_rank(x)
+    if x.sparse_dim != len(x.shape):
+        raise InvalidArgumentError(
+            f"to_sparse_csr(): argument 'x' must have every dim sparse (sparse_dim "
+            f"{x.sparse_dim}, rank {len(x.shape)})"
+        )
+    return coo_to_csr(x)
+
+
+@register_kernel("coo_to_dense", dtypes=FROM_SPARSE)
+def coo_to_dense_kernel(ctx: KernelContext, x: SparseCooTensor) -> Array:
+    """PHI's ``coo_to_dense``: the dense tensor (repeated entries added)."""
+    return x.to_dense().array
+
+
+@register_kernel("csr_to_dense", dtypes=FROM_SPARSE)
+def csr_to_dense_kernel(ctx: KernelContext, x: SparseCsrTensor) -> Array:
+    """PHI's ``csr_to_dense``."""
+    return x.to_dense().array
+
+
+@register_kernel("coo_to_dense_grad", dtypes=SPARSE_GRAD)
+def coo_to_dense_grad_kernel(
+    ctx: KernelContext, x: SparseCooTensor, out_grad: Array
+) -> SparseCooTensor:
+    """PHI's ``coo_to_dense_grad``: the dense gradient at x's entries, x's pattern."""
+    rows = out_grad.reshape((-1,) + tuple(x.values.array.shape[1:]))
+    return with_values(x, rows[keys_of(x)])
+
+
+@register_kernel("values_coo", dtypes=FROM_SPARSE)
+def values_coo_kernel(ctx: KernelContext, x: SparseCooTensor) -> Array:
+    """PHI's ``values_coo``: the stored values ``[nnz, *dense dims]``, in entry order."""
+    return x.values.array
+
+
+@register_kernel("values_csr", dtypes=FROM_SPARSE)
+def values_csr_kernel(ctx: KernelContext, x: SparseCsrTensor) -> Array:
+    """PHI's ``values_csr``."""
+    return x.values.array
+
+
+@register_kernel("values_coo_grad", dtypes=SPARSE_GRAD)
+def values_coo_grad_kernel(
+    ctx: KernelContext, x: SparseCooTensor, out_grad: Array
+) -> SparseCooTensor:
+    """PHI's ``values_coo_grad``: the values' gradient in x's pattern."""
+    return with_values(x, out_grad)
+
+
+@register_kernel("coalesce_coo", dtypes=COALESCE)
+def coalesce_coo_kernel(ctx: KernelContext, x: SparseCooTensor) -> SparseCooTensor:
+    """PHI's ``coalesce_coo``: the indices sorted and each once, a repeated one's values added."""
+    keys, values = coalesce_parts(keys_of(x), x.values.array)
+    return make_coo(keys, values, x.shape, x.sparse_dim, True)
