@@ -2,31 +2,22 @@
 of one kind, the matrix products (``matmul``, ``masked_matmul``, ``addmm``, ``mv``) and
 ``mask_as``, with their gradients (PaddlePaddle's sparse_ops.yaml / sparse_backward.yaml).
 
-The elementwise ops are generated from PaddlePaddle's sparse_ops.yaml entries
-(ops/sparse_ops.yaml -> generated/sparse_api.py; kernels ``add_coo_coo``, ``add_csr_csr``, ...
-in runtime/kernels/impl/sparse_binary_*.py); these are ``paddle.sparse``'s functions over them,
-which check their arguments first as PaddlePaddle's Python does.
+The ops are generated from PaddlePaddle's sparse_ops.yaml entries
+(ops/sparse_ops.yaml -> generated/sparse_api.py; kernels ``add_coo_coo``, ``matmul_csr_dense``,
+``mask_as_coo``, ... in runtime/kernels/impl/sparse_{binary,matmul,convert}_*.py); these are
+``paddle.sparse``'s functions over them, which check their arguments first as PaddlePaddle's
+Python does.
 """
 
 from __future__ import annotations
 
-from math import prod
 from typing import Any
 
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
-from phiops.runtime.kernels.impl.sparse_arrays import key_space, keys_of
+from phiops.runtime.kernels.impl.sparse_arrays import key_space
 from phiops.runtime.kernels.impl.sparse_matmul_kernel import check_all_sparse
-from phiops.runtime.sparse.autograd import attach
-from phiops.runtime.sparse.creation import (
-    dense,
-    grad_values,
-    storage_of,
-    to_sparse_coo,
-    to_sparse_csr,
-    with_values,
-    wrap_sparse,
-)
+from phiops.runtime.sparse.creation import storage_of, to_sparse_coo, to_sparse_csr
 from phiops.runtime.sparse.registry import sparse_op_api
 from phiops.runtime.tensor.kinds import TensorKind
 
@@ -235,7 +226,7 @@ def mv(x: Tensor, vec: Tensor, name: str | None = None) -> Tensor:
 
 def mask_as(x: Tensor, mask: Tensor, name: str | None = None) -> Tensor:
     """The entries of dense ``x`` at the pattern of sparse ``mask`` (a sparse tensor of mask's
-    kind and pattern)."""
+    kind and pattern; sparse op ``mask_as``)."""
     op = "mask_as"
     sm = storage_of(mask, op, "mask")
     if not isinstance(x, Tensor) or x.meta.kind is not TensorKind.DENSE:
@@ -244,13 +235,4 @@ def mask_as(x: Tensor, mask: Tensor, name: str | None = None) -> Tensor:
         raise InvalidArgumentError(
             f"{op}(): arguments 'x' {x.shape} and 'mask' {list(sm.shape)} must have the same shape"
         )
-    xa = x.array
-    space = key_space(sm)
-    picked = xa.reshape((prod(space),) + tuple(xa.shape[len(space) :]))[keys_of(sm)]
-    storage = with_values(sm, picked)
-
-    def backward(grad: Tensor) -> list[Any]:
-        full = with_values(storage, grad_values(grad, storage)).to_dense().array
-        return [dense(full), None]
-
-    return attach(op, [x, None], wrap_sparse(storage), backward)
+    return sparse_op_api(op)(x, mask)

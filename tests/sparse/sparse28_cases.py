@@ -132,6 +132,10 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case(("coo:A",), lambda x: x[x != 0], "dense", (0,)),
     ),
     "coalesce": (Case(("coo:A",), lambda x: x, "coo"),),
+    "mask_as": (
+        Case(("dense:D", "csr:A"), lambda x, m: np.where(m != 0, x, 0.0), "csr"),
+        Case(("dense:D", "coo:A"), lambda x, m: np.where(m != 0, x, 0.0), "coo", (0,)),
+    ),
 }
 
 

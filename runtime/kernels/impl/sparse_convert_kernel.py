@@ -1,7 +1,9 @@
 """The sparse conversion kernels (PHI's ``paddle/phi/kernels/sparse/sparse_utils_kernel.h`` and
 ``coalesce_kernel.h``): ``dense_to_csr``, ``coo_to_csr``,
-``coo_to_dense``, ``csr_to_dense``, ``values_{coo,csr}``, ``coalesce_coo``, and the grads of
-``to_dense`` and ``values`` PHI has (``coo_to_dense_grad``, ``values_coo_grad``).
+``coo_to_dense``, ``csr_to_dense``, ``values_{coo,csr}``, ``coalesce_coo``, the grads of
+``to_dense`` and ``values`` PHI has (``coo_to_dense_grad``, ``values_coo_grad``), and
+``mask_as_{coo,csr}`` (``mask_kernel.h``: a dense tensor's entries at a sparse pattern) with
+their grads.
 
 A kernel from dense tensors to a sparse one is selected by its output's kind
 (runtime/sparse/registry.py, ``OutputKindDispatcher``): its input cannot say which.
@@ -9,6 +11,7 @@ A kernel from dense tensors to a sparse one is selected by its output's kind
 
 from __future__ import annotations
 
+from math import prod
 from typing import Any
 
 from phiops.runtime.common import DataType
@@ -17,6 +20,7 @@ from phiops.runtime.kernels.impl.sparse_arrays import (
     coalesce_parts,
     coo_to_csr,
     dense_to_coo,
+    key_space,
     keys_of,
     make_coo,
 )
@@ -46,6 +50,8 @@ FROM_SPARSE = (_D.BOOL,) + _NUMBERS
 COALESCE = tuple(d for d in _NUMBERS if d is not _D.INT8)
 # the grads of to_dense and values: no float16
 SPARSE_GRAD = tuple(d for d in FROM_SPARSE if d is not _D.FLOAT16)
+# mask_as's: no float16 (its grads have it)
+MASK_AS = SPARSE_GRAD
 
 
 def _check_csr_rank(x: Any) -> None:
@@ -120,3 +126,46 @@ def coalesce_coo_kernel(ctx: KernelContext, x: SparseCooTensor) -> SparseCooTens
     """PHI's ``coalesce_coo``: the indices sorted and each once, a repeated one's values added."""
     keys, values = coalesce_parts(keys_of(x), x.values.array)
     return make_coo(keys, values, x.shape, x.sparse_dim, True)
+
+
+def _mask_as(x: Array, mask: Any) -> Any:
+    if tuple(x.shape) != tuple(mask.shape):
+        raise InvalidArgumentError(
+            f"mask_as(): arguments 'x' {list(x.shape)} and 'mask' {list(mask.shape)} must have "
+            "the same shape"
+        )
+    space = key_space(mask)
+    rows = x.reshape((prod(space),) + tuple(x.shape[len(space) :]))
+    return with_values(mask, rows[keys_of(mask)])
+
+
+def _mask_as_grad(x: Array, mask: Any, out_grad: Any) -> Array:
+    return with_values(mask, out_grad.values.array).to_dense().array.astype(x.dtype, copy=False)
+
+
+@register_kernel("mask_as_coo", dtypes=MASK_AS)
+def mask_as_coo_kernel(ctx: KernelContext, x: Array, mask: SparseCooTensor) -> SparseCooTensor:
+    """PHI's ``mask_as_coo``: dense ``x``'s entries at ``mask``'s pattern."""
+    return _mask_as(x, mask)
+
+
+@register_kernel("mask_as_csr", dtypes=MASK_AS)
+def mask_as_csr_kernel(ctx: KernelContext, x: Array, mask: SparseCsrTensor) -> SparseCsrTensor:
+    """PHI's ``mask_as_csr``."""
+    return _mask_as(x, mask)
+
+
+@register_kernel("mask_as_coo_grad", dtypes=FROM_SPARSE)
+def mask_as_coo_grad_kernel(
+    ctx: KernelContext, x: Array, mask: SparseCooTensor, out_grad: SparseCooTensor
+) -> Array:
+    """PHI's ``mask_as_coo_grad``: the output gradient made dense (zero off the pattern)."""
+    return _mask_as_grad(x, mask, out_grad)
+
+
+@register_kernel("mask_as_csr_grad", dtypes=FROM_SPARSE)
+def mask_as_csr_grad_kernel(
+    ctx: KernelContext, x: Array, mask: SparseCsrTensor, out_grad: SparseCsrTensor
+) -> Array:
+    """PHI's ``mask_as_csr_grad``."""
+    return _mask_as_grad(x, mask, out_grad)
