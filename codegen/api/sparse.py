@@ -33,6 +33,7 @@ from phiops.codegen.errors import Diagnostic
 from phiops.codegen.model import KernelFunc, OpSpec
 from phiops.runtime.dispatch.op_info import OpInfo
 from phiops.runtime.dispatch.signature import KernelSignature
+from phiops.runtime.sparse.infermeta import KERNEL_SET_DIMS
 
 __all__ = [
     "SparseKernelView",
@@ -55,6 +56,19 @@ class SparseKernelView:
     spec: str  # as the YAML spells it, for messages
     info: OpInfo
     info_source: str
+    # the kind the kernel is selected by when its inputs are all dense and its output is not
+    # (``dense_to_coo{dense -> sparse_coo}``: a TensorKind variable), else None
+    output_kind: str | None = None
+
+    @property
+    def dispatcher(self) -> str:
+        """The dispatcher class the generated module constructs for this kernel."""
+        return "_OpDispatcher" if self.output_kind is None else "_OutputKindDispatcher"
+
+    @property
+    def dispatcher_extra(self) -> str:
+        """The dispatcher's arguments after the OpInfo and the InferMeta function."""
+        return "" if self.output_kind is None else f", {self.output_kind}"
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,7 @@ class SparseOpView:
     normalise: tuple[str, ...]
     inputs: tuple[str, ...]
     attrs: tuple[str, ...]
+    output_count: int
     kernels: tuple[SparseKernelView, ...]
     infer_meta: InferMetaView | None
     invoke: str | None
@@ -76,6 +91,12 @@ class SparseOpView:
     saves_out: bool  # whether the backward call takes the forward output
     backward_call: str | None  # the backward op's call, on ``_grad`` (and ``_saved_out``)
     input_grads: str | None  # Python source: which forward input each backward output is for
+
+    @property
+    def unpack(self) -> str:
+        """The target of the dispatcher's outputs: ``(_out,)`` for one, ``_out`` (the tuple,
+        which the function returns) for several."""
+        return "(_out,)" if self.output_count == 1 else "_out"
 
     @property
     def inputs_tuple(self) -> str:
@@ -159,7 +180,12 @@ def _kernel_view(op: OpSpec, func: KernelFunc) -> SparseKernelView:
         f"{_names(signature.attrs)}, {_names(signature.outputs)})",
     )
     kinds = _tuple(tuple(f"_{KINDS[kind]}" for kind in func.input_kinds))
-    return SparseKernelView(func.name, kinds, str(func), info, source)
+    output_kind = None
+    if all(kind == "dense" for kind in func.input_kinds):
+        sparse_outputs = [kind for kind in func.output_kinds or () if kind != "dense"]
+        if sparse_outputs:
+            output_kind = f"_{KINDS[sparse_outputs[0]]}"
+    return SparseKernelView(func.name, kinds, str(func), info, source, output_kind)
 
 
 def _sparse_doc(op: OpSpec, args: tuple, file: str) -> tuple[str, ...]:
@@ -189,11 +215,17 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
         normalise=normalise,
         inputs=inputs,
         attrs=attrs,
+        output_count=len(op.outputs),
     )
     outputs = list(op.outputs)
-    if len(outputs) != 1 or outputs[0].type.is_list:
+    if not outputs or any(o.type.is_list for o in outputs):
+        raise _error(op, "output", "a sparse op has Tensor outputs here (Tensor[]: not generated)")
+    if len(outputs) > 1 and backward is not None:
         raise _error(
-            op, "output", "a sparse op has one Tensor output here (more: not generated yet)"
+            op,
+            "output",
+            "a sparse op with a backward op has one output here (its grad node takes one "
+            "output gradient)",
         )
     if op.invoke is not None:
         return SparseOpView(
@@ -209,10 +241,18 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
     if op.kernel is None or op.infer_meta is None:
         raise _error(op, "kernel", "a sparse op needs infer_meta and kernel, or invoke")
     kernels = tuple(_kernel_view(op, func) for func in op.kernel.funcs)
+    # PHI's sum and slice kernels set their output's dims themselves: those ops plan with the
+    # sparse function that gives them (runtime/sparse/infermeta.py), on every argument of the
+    # op, as the kernel takes them
+    phi_name = KERNEL_SET_DIMS.get(op.name, op.infer_meta.func)
+    planned = op
+    if op.name in KERNEL_SET_DIMS:
+        planned = replace(op, infer_meta=replace(op.infer_meta, param=None, param_literals=None))
     infer_meta = replace(
-        infer_meta_view(op),
+        _infer_meta_view(planned),
         name=f"_infer_{op.name}",
-        function=infer_meta_variable(op.infer_meta.func),
+        function=infer_meta_variable(phi_name),
+        phi_name=phi_name,
     )
     call = saves_out = input_grads = None
     if backward is not None:
@@ -227,6 +267,34 @@ def sparse_op_view(op: OpSpec, backward: OpSpec | None, file: str) -> SparseOpVi
         backward_call=call,
         input_grads=input_grads,
     )
+
+
+def _infer_meta_view(op: OpSpec) -> InferMetaView:
+    """The dense ops' InferMeta view (codegen/api/views.py), with the literal items of
+    ``infer_meta.param`` (``false`` in matmul's ``[x, y, false, false]``) passed as Python
+    literals in their places."""
+    spec = op.infer_meta
+    assert spec is not None
+    literals = spec.param_literals
+    if spec.param is None or literals is None or all(item is None for item in literals):
+        return infer_meta_view(op)
+    names = tuple(name for name, item in zip(spec.param, literals) if item is None)
+    view = infer_meta_view(replace(op, infer_meta=replace(spec, param=names, param_literals=None)))
+    arguments = []
+    for name, item in zip(spec.param, literals):
+        if item is None:
+            arguments.append(name)
+        elif item.kind in ("bool", "int", "float"):
+            arguments.append(repr(item.value))
+        else:
+            raise _error(
+                op,
+                "infer_meta.param",
+                f"infer_meta param '{item}' is a {item.kind} literal; a sparse op passes only "
+                "bool, int and float literals",
+            )
+    outputs = [variable for variable, _ in view.outputs]
+    return replace(view, call_args=", ".join(arguments + outputs + ["config"]))
 
 
 def _backward_call(op: OpSpec, backward: OpSpec) -> tuple[str, bool, str]:

@@ -3,10 +3,10 @@ their ops, with autograd (docs/tensor_kinds.md).
 
 creation.py makes and converts them and gives Tensor its sparse methods
 (``install_sparse_methods``, which the facade phiops/sparse/ calls once the API has given Tensor
-its own); unary.py, binary.py and shape.py hold the ops (the unary ones over the sparse ops
-generated from ops/sparse_ops.yaml, registry.py); infermeta.py the sparse InferMeta functions;
-nn.py the activations as functions and layers; arrays.py the array helpers they share (numpy on
-CPU, CuPy on GPU); autograd.py the grad node of a sparse op.
+its own); unary.py, binary.py and shape.py hold the ops, over the sparse ops generated from
+ops/sparse_ops.yaml (registry.py; their kernels in runtime/kernels/impl/sparse_*.py, with the
+array helpers they share, sparse_arrays.py); infermeta.py the sparse InferMeta functions; nn.py
+the activations as functions and layers; autograd.py the grad node of a sparse op.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 from phiops.runtime.backends import module_of, scatter_at
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.sparse.arrays import flat_keys, make_coo
+from phiops.runtime.kernels.impl.sparse_arrays import flat_keys, make_coo
 from phiops.runtime.sparse.autograd import attach
 from phiops.runtime.sparse.creation import (
     dense,

@@ -13,20 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from phiops.runtime.autograd.grad_mode import set_grad_enabled
 from phiops.runtime.backends import to_backend
 from phiops.runtime.common import to_data_type
 from phiops.runtime.eager.tensor import Tensor, to_tensor, wrap_array
 from phiops.runtime.errors import InvalidArgumentError
-from phiops.runtime.sparse.arrays import (
-    coalesce_parts,
-    coo_to_csr,
-    csr_to_coo,
-    dense_to_coo,
-    keys_of,
-    lookup,
-    make_coo,
-)
+from phiops.runtime.kernels.impl.sparse_arrays import csr_to_coo, dense_to_coo, keys_of, lookup
 from phiops.runtime.sparse.autograd import attach
+from phiops.runtime.sparse.registry import sparse_op_api
 from phiops.runtime.tensor.dense_tensor import DenseTensor
 from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
@@ -275,21 +269,42 @@ def sparse_csr_tensor(
     return out
 
 
+def _recorded_by_hand(op: str, inputs: list[Any], call: Any, backward: Any) -> Tensor:
+    """The generated ``call()`` run without recording, and ``backward`` attached as its grad
+    node: for the calls whose gradient PaddlePaddle's spec has no kernel for (to_sparse_csr and
+    coalesce have no backward op; to_dense_grad and values_grad take COO only)."""
+    with set_grad_enabled(False):
+        out = call()
+    return attach(op, inputs, out, backward)
+
+
 def to_dense(x: Tensor) -> Tensor:
     """The dense tensor of sparse ``x`` (repeated entries added); its gradient flows back to
-    ``x``'s entries."""
+    ``x``'s entries (sparse op ``to_dense``)."""
     storage = storage_of(x, "to_dense")
-    out = dense(storage.to_dense().array)
+    if x.meta.kind is _COO:
+        return sparse_op_api("to_dense")(x)
 
     def backward(grad: Tensor) -> list[Any]:
         return [wrap_sparse(with_values(storage, grad_values(grad, storage)))]
 
-    return attach("to_dense", [x], out, backward)
+    return _recorded_by_hand("to_dense", [x], lambda: sparse_op_api("to_dense")(x), backward)
+
+
+def _dense_grad(grad: Tensor) -> list[Any]:
+    """A dense input's gradient from its sparse conversion's (sparse or dense) gradient."""
+    if grad.meta.kind is not TensorKind.DENSE:
+        return [dense(grad.array.to_dense().array)]
+    return [dense(grad.array)]
 
 
 def to_sparse_coo(x: Tensor, sparse_dim: int) -> Tensor:
     """A COO tensor of ``x``: from a dense tensor, an entry for each nonzero slice over the first
-    ``sparse_dim`` dims; from a CSR tensor, its entries."""
+    ``sparse_dim`` dims; from a CSR tensor, its entries.
+
+    Hand-written, not the sparse op: its backward op ``to_sparse_coo_grad`` runs the kernel
+    ``coo_to_dense`` on an argument named ``out_grad``, which ``to_dense`` passes as ``x``, and
+    phiops's kernels take their arguments by name."""
     op = "to_sparse_coo"
     if not isinstance(x, Tensor):
         raise InvalidArgumentError(f"{op}(): argument 'x' must be a Tensor, got {type(x).__name__}")
@@ -313,21 +328,12 @@ def to_sparse_coo(x: Tensor, sparse_dim: int) -> Tensor:
             f"x), got {sparse_dim!r}"
         )
     storage = dense_to_coo(x.array, int(sparse_dim))
-
-    def from_dense(grad: Tensor) -> list[Any]:
-        return [
-            dense(
-                grad.array.to_dense().array
-                if grad.meta.kind is not TensorKind.DENSE
-                else grad.array
-            )
-        ]
-
-    return attach(op, [x], wrap_sparse(storage), from_dense)
+    return attach(op, [x], wrap_sparse(storage), _dense_grad)
 
 
 def to_sparse_csr(x: Tensor) -> Tensor:
-    """A CSR tensor of a 2-D or 3-D ``x`` (dense, or COO with every dim sparse)."""
+    """A CSR tensor of a 2-D or 3-D ``x`` (dense, or COO with every dim sparse; sparse op
+    ``to_sparse_csr``)."""
     op = "to_sparse_csr"
     if not isinstance(x, Tensor):
         raise InvalidArgumentError(f"{op}(): argument 'x' must be a Tensor, got {type(x).__name__}")
@@ -343,50 +349,38 @@ def to_sparse_csr(x: Tensor) -> Tensor:
                 f"{op}(): argument 'x' must have every dim sparse (sparse_dim "
                 f"{source.sparse_dim}, rank {len(source.shape)})"
             )
-        storage = coo_to_csr(source)
 
         def from_coo(grad: Tensor) -> list[Any]:
             return [wrap_sparse(with_values(source, grad_values(grad, source)))]
 
-        return attach(op, [x], wrap_sparse(storage), from_coo)
+        return _recorded_by_hand(op, [x], lambda: sparse_op_api(op)(x), from_coo)
     if kind is not TensorKind.DENSE:
         raise InvalidArgumentError(f"{op}(): argument 'x' is a {kind.title}")
-    storage = coo_to_csr(dense_to_coo(x.array, len(x.shape)))
-
-    def from_dense(grad: Tensor) -> list[Any]:
-        return [
-            dense(
-                grad.array.to_dense().array
-                if grad.meta.kind is not TensorKind.DENSE
-                else grad.array
-            )
-        ]
-
-    return attach(op, [x], wrap_sparse(storage), from_dense)
+    return _recorded_by_hand(op, [x], lambda: sparse_op_api(op)(x), _dense_grad)
 
 
 def coalesce(x: Tensor, name: str | None = None) -> Tensor:
-    """``x`` (COO) with its indices sorted and each once, a repeated index's values added."""
+    """``x`` (COO) with its indices sorted and each once, a repeated index's values added
+    (sparse op ``coalesce``)."""
     source = storage_of(x, "coalesce", kinds=(_COO,))
-    keys, vals = coalesce_parts(keys_of(source), source.values.array)
-    storage = make_coo(keys, vals, source.shape, source.sparse_dim, True)
 
     def backward(grad: Tensor) -> list[Any]:
         return [wrap_sparse(with_values(source, lookup(grad.array, keys_of(source))))]
 
-    return attach("coalesce", [x], wrap_sparse(storage), backward)
+    return _recorded_by_hand("coalesce", [x], lambda: sparse_op_api("coalesce")(x), backward)
 
 
 def values(x: Tensor) -> Tensor:
     """The values of sparse ``x`` (``[nnz, *dense dims]``), in its entries' order; the gradient
-    flows back to them."""
+    flows back to them (sparse op ``values``)."""
     storage = storage_of(x, "values")
-    out = dense(storage.values.array)
+    if x.meta.kind is _COO:
+        return sparse_op_api("values")(x)
 
     def backward(grad: Tensor) -> list[Any]:
         return [wrap_sparse(with_values(storage, grad.array))]
 
-    return attach("values", [x], out, backward)
+    return _recorded_by_hand("values", [x], lambda: sparse_op_api("values")(x), backward)
 
 
 def indices(x: Tensor) -> Tensor:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping
 
+from phiops.runtime.dispatch.dispatcher import OpDispatcher
 from phiops.runtime.errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = [
     "SparseOpDef",
+    "OutputKindDispatcher",
     "SPARSE_OP_DEFS",
     "register_sparse_op",
     "sparse_op_def",
@@ -57,6 +59,23 @@ class SparseOpDef:
 
     def __repr__(self) -> str:
         return f"SparseOpDef({self.name!r}, {self.location})"
+
+
+class OutputKindDispatcher(OpDispatcher):
+    """The dispatcher of a sparse kernel whose inputs are all dense and whose output is sparse
+    (``dense_to_coo{dense -> sparse_coo}``): its inputs cannot say which kind of kernel to
+    select, as a sparse input does, so the kind is its output's, from the kernel signature (a
+    kernel is registered under the first kind other than dense among its inputs, then its
+    outputs: runtime/kernels/kernel.py ``kernel_kind``)."""
+
+    __slots__ = ("output_kind",)
+
+    def __init__(self, info: Any, infer_meta: Callable[..., Any], output_kind: TensorKind) -> None:
+        super().__init__(info, infer_meta)
+        self.output_kind = output_kind
+
+    def _key_kind(self, metas: tuple, attrs: tuple) -> tuple[TensorKind, str | None]:
+        return self.output_kind, None
 
 
 SPARSE_OP_DEFS: dict[str, SparseOpDef] = {}

@@ -75,6 +75,22 @@ NOT_IN_PADDLE = {
             "c_broadcast",
         )
     },
+    **{
+        name: "PaddlePaddle 3.3.1 registers these sparse products for GPU only (cuSPARSE); phiops "
+        "computes them on CPU too (runtime/kernels/impl/sparse_matmul_kernel.py)"
+        for name in (
+            "addmm_coo_coo",
+            "addmm_coo_coo_grad",
+            "addmm_csr_csr",
+            "addmm_csr_csr_grad",
+            "matmul_coo_coo",
+            "matmul_coo_coo_grad",
+            "matmul_coo_dense",
+            "matmul_coo_dense_grad",
+            "matmul_csr_csr",
+            "matmul_csr_csr_grad",
+        )
+    },
 }
 
 

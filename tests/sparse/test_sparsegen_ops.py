@@ -20,6 +20,8 @@ from phiops.runtime.kernels import KERNEL_FACTORY
 from phiops.runtime.sparse.registry import sparse_op_api, sparse_op_def
 from phiops.runtime.tensor.kinds import TensorKind
 
+from tests.sparse.sparse28_cases import CASES as SPARSE28_CASES
+
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = {
     "dense": TensorKind.DENSE,
@@ -81,7 +83,9 @@ def test_every_spec_op_is_registered_with_its_kernels_kinds(name):
     assert funcs, spec["kernel"]["func"]
     assert op.kernel_names == {tuple(KINDS[k] for k in ins): kernel for kernel, ins, _ in funcs}
     for kernel, ins, outs in funcs:
-        assert KERNEL_FACTORY.kinds_of(kernel) == [KINDS[ins[0]]]
+        # registered under its first kind other than dense, inputs then outputs (kernel_kind)
+        kind = next((k for k in (*ins, *outs) if k != "dense"), "dense")
+        assert KERNEL_FACTORY.kinds_of(kernel) == [KINDS[kind]]
         for registered in KERNEL_FACTORY.kernels_of(kernel).values():
             args = registered.args_def
             assert [a.tensor_kind for a in args.inputs] == [KINDS[k] for k in ins], kernel
@@ -128,7 +132,9 @@ _POSITIVE = {"sqrt", "log1p", "asin", "atanh"}
 
 
 def test_every_forward_op_has_a_reference():
-    assert set(REFERENCES) == set(FORWARD)
+    # the unary ops here, the ops issue 28 moved onto the spec in sparse28_cases.py
+    assert not set(REFERENCES) & set(SPARSE28_CASES)
+    assert set(REFERENCES) | set(SPARSE28_CASES) == set(FORWARD)
 
 
 def _input(name: str, kind: str, grad: bool) -> tuple[Any, np.ndarray]:

@@ -1,5 +1,6 @@
 """Array helpers on the parts of sparse tensors: flat keys, coalescing, the COO/CSR conversions
-and look-ups of values by key. Written once against the array module of the values (numpy on
+and look-ups of values by key. The sparse kernels (runtime/kernels/impl/sparse_*.py) and the
+sparse ops above them (runtime/sparse/) share them. Written once against the array module of the values (numpy on
 CPU, CuPy on GPU: only functions both have; scatters through ``backends.scatter_at``).
 
 A *key* is the flat (row-major) index of an entry over the sparse dims: for a COO tensor the
@@ -19,6 +20,8 @@ from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
 
 __all__ = [
     "keys_of",
+    "flat_keys",
+    "unflat_keys",
     "coalesce_parts",
     "coo_parts",
     "make_coo",
