@@ -141,6 +141,8 @@ def _cpu_arguments(op: str, dtype: DataType | None, requires_grad: bool) -> list
     seed = iter(range(1000))
 
     def prepare(tensor: phi.Tensor) -> phi.Tensor:
+        if _selected_rows(tensor) is not None:
+            return tensor  # merge_selected_rows's SelectedRows, as the baseline makes it
         array = tensor.numpy()
         if array.size and np.all(array == 1):
             array = _data(op, array, next(seed))
@@ -170,6 +172,20 @@ def _on_gpu(arguments: list[Any], parameters: list[inspect.Parameter]) -> list[A
     """The same arguments with every tensor copied to gpu:0 and the place attribute gpu:0."""
 
     def move(tensor: phi.Tensor) -> phi.Tensor:
+        storage = _selected_rows(tensor)
+        if storage is not None:  # its rows and value arrays on the GPU, as one SelectedRows
+            from phiops.runtime.backends import to_backend
+            from phiops.runtime.common import Backend, Place
+            from phiops.runtime.eager.tensor import wrap_array
+            from phiops.runtime.tensor.selected_rows import SelectedRows
+
+            gpu = Place(Backend.GPU, 0)
+            moved = SelectedRows(
+                to_backend(storage.rows, gpu),
+                storage.height,
+                to_backend(storage.value.array, gpu),
+            )
+            return wrap_array(moved, moved.meta)
         return phi.to_tensor(tensor.numpy(), place="gpu", stop_gradient=tensor.stop_gradient)
 
     moved = []
@@ -182,6 +198,14 @@ def _on_gpu(arguments: list[Any], parameters: list[inspect.Parameter]) -> list[A
             value = "gpu"
         moved.append(value)
     return moved
+
+
+def _selected_rows(tensor: phi.Tensor) -> Any:
+    """The SelectedRows a tensor holds, or None for a dense one."""
+    from phiops.runtime.tensor.selected_rows import SelectedRows
+
+    storage = tensor._impl.array if hasattr(tensor, "_impl") else None
+    return storage if isinstance(storage, SelectedRows) else None
 
 
 def _flat(result: Any) -> list[Any]:
