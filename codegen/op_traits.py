@@ -51,6 +51,7 @@ OP_TRAITS_KEYS = (
     "float_math",
     "true_division",
     "kernel_transform",
+    "zero_d_promotion",
     "integer_kernel",
     "results_stop_gradient",
     "value_attributes",
@@ -104,6 +105,9 @@ _BOOL_KEYS = (
 # the data transforms a no-promotion op's kernel applies to mixed dtypes
 # (runtime/common/promotion.py kernel_transform)
 KERNEL_TRANSFORMS = ("into_complex", "matmul")
+# how a promoting op's 0-D tensor operand promotes (runtime/common/promotion.py
+# zero_d_tensor_dtype): like a number (PHI's GetPromoteDtype), or always by PHI's table
+ZERO_D_PROMOTIONS = ("number", "table")
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,7 @@ class OpTraitsEntry:
     float_math: tuple[str, ...] = ()
     true_division: bool = False
     kernel_transform: str | None = None
+    zero_d_promotion: str | None = None
     integer_kernel: bool = False
     results_stop_gradient: bool = False
     value_attributes: tuple[str, ...] = ()
@@ -184,7 +189,7 @@ class _TraitsParser(_EntryParser):
                 found = self.pairs(key, values[key], strings=False)
                 ok &= found is not None
                 fields[key] = found
-        for key in ("legacy_elementwise", "kernel_transform"):
+        for key in ("legacy_elementwise", "kernel_transform", "zero_d_promotion"):
             if key in values:
                 found = self.identifier(key, values[key])
                 ok &= found is not None
@@ -280,6 +285,20 @@ class _TraitsParser(_EntryParser):
             self.error(
                 self.loc_of("kernel_transform"),
                 "kernel_transform: only an op whose inputs are 'same_dtype' has one",
+            )
+            ok = False
+        zero_d = fields.get("zero_d_promotion")
+        if zero_d is not None and zero_d not in ZERO_D_PROMOTIONS:
+            self.error(
+                self.loc_of("zero_d_promotion"),
+                f"zero_d_promotion: '{zero_d}' is not a 0-D promotion rule",
+                suggest(zero_d, ZERO_D_PROMOTIONS) or f"one of {', '.join(ZERO_D_PROMOTIONS)}",
+            )
+            ok = False
+        if zero_d is not None and "promotes" not in fields:
+            self.error(
+                self.loc_of("zero_d_promotion"),
+                "zero_d_promotion: only an op whose inputs 'promote' has one",
             )
             ok = False
         known = BINARY_OPERATORS + REFLECTED_OPERATORS

@@ -167,6 +167,7 @@ def op_traits_source(entry: OpTraitsEntry) -> str:
         ("float_math", literal(entry.float_math), bool(entry.float_math)),
         ("true_division", "True", entry.true_division),
         ("kernel_transform", repr(entry.kernel_transform), entry.kernel_transform),
+        ("zero_d_promotion", repr(entry.zero_d_promotion), entry.zero_d_promotion),
         ("integer_kernel", "True", entry.integer_kernel),
         ("results_stop_gradient", "True", entry.results_stop_gradient),
         ("value_attributes", literal(entry.value_attributes), bool(entry.value_attributes)),

@@ -41,6 +41,7 @@ def register_backward_final_hook(hook: Any) -> Any:
     _FINAL_HOOKS[key] = hook
     return lambda: _FINAL_HOOKS.pop(key, None)
 
+
 # Threads may run backward on one graph (retain_graph=True) into the same leaf: the read of
 # ``.grad``, the add and the write back happen under this lock, so no update is lost.
 _LEAF_LOCK = threading.Lock()

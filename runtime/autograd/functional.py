@@ -116,9 +116,7 @@ class Jacobian:
                 index = (index, slice(None))
             elif isinstance(index, tuple) and len(index) == 2:
                 index = (
-                    (index[0], 0, index[1])
-                    if len(self._ys_shape) == 1
-                    else (index[0], index[1], 0)
+                    (index[0], 0, index[1]) if len(self._ys_shape) == 1 else (index[0], index[1], 0)
                 )
         index = index if isinstance(index, tuple) else (index,)
         if any(part is Ellipsis for part in index):

@@ -12,12 +12,14 @@ tests/data/dtype_semantics/ records them:
 - any other pair (int32 with int64, an integer with a float, bool with anything but complex)
   is refused: InvalidArgumentError naming the op, both dtypes and the cast that makes it work;
 - but where one of the two inputs of an elementwise arithmetic or comparison op is a 0-D tensor
-  (``ZERO_D_PROMOTION_OPS``, PHI's ``support_promotion_ops``), every pair promotes, as PHI's
+  (the ops whose traits give ``zero_d_promotion``: PHI's ``support_promotion_ops``), every pair
+  promotes, as PHI's
   ``GetPromoteDtype`` (paddle/phi/common/type_promotion.h) does: a 0-D tensor of the other
   input's kind (integer, floating, complex) takes that input's dtype, like a Python number;
   otherwise, and where both are 0-D, PHI's promotion table (``promote_types``) decides
   (``int32[2] * float64[]`` is float64, ``float32[2] * float64[]`` float32, ``int64[] *
-  int32[]`` int64). Eager and static building alike, as PaddlePaddle 3.3.1's.
+  int32[]`` int64); ``zero_d_promotion: table`` (floor_divide) takes the table for every pair.
+  Eager and static building alike, as PaddlePaddle 3.3.1's.
 
 Ops whose inputs are ``same_dtype`` (concat, stack, add_n, matmul, bitwise ops) take one dtype;
 a mix is refused the same way, but for the pairs their kernels' data transform takes
@@ -45,7 +47,6 @@ __all__ = [
     "matmul_operator_dtype",
     "kernel_transform",
     "KERNEL_TRANSFORMS",
-    "ZERO_D_PROMOTION_OPS",
     "promote_types",
     "zero_d_tensor_dtype",
 ]
@@ -102,16 +103,6 @@ _PROMOTE_TYPES = {
     for column, cell in zip(_TABLE_ORDER, line.split())
 }
 
-# The ops whose 0-D tensor operand promotes like a number (PHI's support_promotion_ops, by
-# phiops's op names; the inplace variants are not among them there either)
-ZERO_D_PROMOTION_OPS = frozenset(
-    (
-        "add", "subtract", "multiply", "remainder", "divide", "floor_divide",
-        "elementwise_pow", "equal", "not_equal", "less_than", "less_equal", "greater_than",
-        "greater_equal", "copysign",
-    )
-)  # fmt: skip
-
 
 def promote_types(x: DataType, y: DataType) -> DataType:
     """PHI's ``promoteTypes`` table: the dtype of any pair of its twelve dtypes."""
@@ -135,8 +126,8 @@ def _scalar_kind(dtype: DataType) -> int:
 
 def zero_d_tensor_dtype(x: DataType, x_0d: bool, y: DataType, y_0d: bool) -> DataType:
     """The dtype ``x <op> y`` computes in where ``x_0d`` or ``y_0d`` (a 0-D tensor), for an op
-    of ``ZERO_D_PROMOTION_OPS``: the other input's dtype where the 0-D one is of its kind and
-    only one is 0-D, else PHI's table."""
+    with ``zero_d_promotion: number``: the other input's dtype where the 0-D one is of its kind
+    and only one is 0-D, else PHI's table."""
     if x_0d != y_0d and _scalar_kind(x) and _scalar_kind(x) == _scalar_kind(y):
         return y if x_0d else x
     return promote_types(x, y)
@@ -242,13 +233,15 @@ class PromotionRule(NamedTuple):
     """The rule ``promote_metas`` applies to one op: the participating inputs (positions and
     names), whether they promote (else they must share one dtype, but for the kernel's data
     ``transform``), the integer dtypes a unary op computes in float32 (empty for any other op),
-    and whether integer inputs compute in float32 (``true_division``)."""
+    whether integer inputs compute in float32 (``true_division``), and how a 0-D operand
+    promotes (``zero_d``: the traits' ``zero_d_promotion``, number or table; None: as any)."""
 
     inputs: tuple[tuple[int, str], ...]
     promotes: bool
     float_math: frozenset[DataType] = frozenset()
     transform: str | None = None
     true_division: bool = False
+    zero_d: str | None = None
 
 
 def promotion_rule(info: Any) -> PromotionRule | None:
@@ -266,6 +259,7 @@ def promotion_rule(info: Any) -> PromotionRule | None:
         promotes,
         transform=traits.kernel_transform,
         true_division=traits.true_division,
+        zero_d=traits.zero_d_promotion,
     )
 
 
@@ -279,7 +273,7 @@ def promote_metas(
     ``with_dtype(meta, dtype)``, or None for an op with fewer than two participating inputs and
     no unary float32 rule. ``metas`` hold anything with a ``dtype`` (a tuple of them for a
     Tensor[] input, None for an absent optional one); InvalidArgumentError for a refused mix."""
-    inputs, promotes, float_math, transform, true_division = rule
+    inputs, promotes, float_math, transform, true_division, _ = rule
     if float_math:
         meta = metas[0]
         target = unary_compute_dtype(float_math, meta.dtype)
@@ -295,7 +289,7 @@ def promote_metas(
             named.append((name, meta.dtype))
     if not named or (len(named) < 2 and not true_division):
         return None
-    target = _zero_d_target(op, rule, metas, named) if promotes else None
+    target = _zero_d_target(rule, metas, named) if rule.zero_d else None
     if target is None:
         target = compute_dtype(op, named, promotes, transform, true_division)
     changed = list(metas)
@@ -309,11 +303,11 @@ def promote_metas(
 
 
 def _zero_d_target(
-    op: str, rule: PromotionRule, metas: Sequence[Any], named: list[tuple[str, DataType]]
+    rule: PromotionRule, metas: Sequence[Any], named: list[tuple[str, DataType]]
 ) -> DataType | None:
     """The compute dtype by PHI's 0-D tensor rule (``zero_d_tensor_dtype``), or None where it
-    does not apply: another op, other than two single inputs, equal dtypes, or no 0-D one."""
-    if op not in ZERO_D_PROMOTION_OPS or len(named) != 2 or len(rule.inputs) != 2:
+    does not apply: other than two single inputs, equal dtypes, or no 0-D one."""
+    if len(named) != 2 or len(rule.inputs) != 2:
         return None
     (_, x), (_, y) = named
     if x is y:
@@ -323,7 +317,7 @@ def _zero_d_target(
         return None
     if rule.true_division and x in _INTEGERS and y in _INTEGERS:
         return D.FLOAT32
-    if op == "floor_divide":
+    if rule.zero_d == "table":
         # 3.3.1's floor_divide takes PHI's table even where the 0-D operand is of the other's
         # kind (int16[2] // int32[] is int32; tests/data/dtype_semantics/zero_d_promotion.json)
         return promote_types(x, y)

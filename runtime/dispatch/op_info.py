@@ -88,6 +88,7 @@ class OpTraits:
     float_math: tuple[str, ...] = ()
     true_division: bool = False
     kernel_transform: str | None = None
+    zero_d_promotion: str | None = None
     integer_kernel: bool = False
     results_stop_gradient: bool = False
     value_attributes: tuple[str, ...] = ()

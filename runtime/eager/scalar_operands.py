@@ -24,7 +24,11 @@ import numpy as np
 
 from phiops.runtime.common import DataType
 from phiops.runtime.common.data_type import from_numpy_dtype
-from phiops.runtime.common.promotion import scalar_result_dtype, zero_d_result_dtype
+from phiops.runtime.common.promotion import (
+    compute_dtype,
+    scalar_result_dtype,
+    zero_d_result_dtype,
+)
 from phiops.runtime.errors import InvalidArgumentError
 
 __all__ = ["python_number", "ScalarOperators"]
@@ -123,7 +127,16 @@ class ScalarOperators:
                     f"{tensor.dtype.name.lower()} is refused (as PaddlePaddle 3.3.1 refuses it); "
                     "use a Python number or a Tensor"
                 )
-            other = self.wrap_number(value.item(), tensor, from_numpy_dtype(kind))
+            own = from_numpy_dtype(kind)
+            # numpy answers these itself in PaddlePaddle 3.3.1 and refuses what tensor-tensor
+            # promotion refuses; a 0-D tensor's looser promotion (promote_metas) does not apply
+            named = (
+                [("y", own), ("x", tensor.dtype)]
+                if reflected
+                else [("x", tensor.dtype), ("y", own)]
+            )
+            compute_dtype(op, named)
+            other = self.wrap_number(value.item(), tensor, own)
             return fn(other, tensor) if reflected else fn(tensor, other)
         # An op that some operator computes with one scale or pow (ops/op_traits.yaml
         # scalar_operators: + - * / **) takes numpy integer scalars by their number.

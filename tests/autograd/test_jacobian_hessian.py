@@ -55,7 +55,7 @@ def test_jacobian_values_rows_and_blocks() -> None:
 
 def test_tuples_give_nested_tuples() -> None:
     x, y = _inputs()
-    (jx, jy) = paddle.autograd.jacobian(_f(x, y), (x, y))
+    jx, jy = paddle.autograd.jacobian(_f(x, y), (x, y))
     assert (jx.shape, jy.shape) == ([4, 3], [4, 2])
     np.testing.assert_allclose(jy[:].numpy(), _df_dy())
     out = _f(x, y)

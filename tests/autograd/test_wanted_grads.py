@@ -115,3 +115,16 @@ def test_matmul_double_grad_skips_gradients_nobody_wants(monkeypatch: pytest.Mon
     ones = np.ones((3, 5))
     expected = 2 * (ones.T @ (ones @ w.numpy().T)).T
     np.testing.assert_allclose(w_grad.numpy(), expected, rtol=1e-12)
+
+
+def test_backward_ops_are_the_ops_named_grad() -> None:
+    """record() prunes the nodes of backward ops recorded under create_graph by their names
+    (runtime/autograd/grad_node.py ``pruned_positions``): no forward op's name ends in _grad."""
+    from phiops.generated.registry import OPS
+
+    assert not [name for name, op in OPS.items() if name.endswith("_grad") and not op.is_backward]
+    assert not [
+        name
+        for name, op in OPS.items()
+        if op.is_backward and not name.endswith(("_grad", "_grad_"))
+    ]

@@ -115,6 +115,18 @@ def diagnostics_of(tmp_path: Path, traits: str, *, with_specs: bool = True) -> l
             id="kernel_transform_without_same_dtype",
         ),
         pytest.param(
+            "- op : foo\n  promotes : [x, y]\n  zero_d_promotion : numbers\n",
+            "ops/op_traits.yaml:3:22: op 'foo': zero_d_promotion: 'numbers' is not a 0-D "
+            "promotion rule\n  hint: did you mean 'number'?",
+            id="unknown_zero_d_promotion",
+        ),
+        pytest.param(
+            "- op : foo\n  same_dtype : [x, y]\n  zero_d_promotion : table\n",
+            "ops/op_traits.yaml:3:22: op 'foo': zero_d_promotion: only an op whose inputs "
+            "'promote' has one",
+            id="zero_d_promotion_without_promotes",
+        ),
+        pytest.param(
             "- op : foo\n  operators : [__plus__]\n",
             "ops/op_traits.yaml:2:16: op 'foo': operators: '__plus__' is not a binary operator "
             "method\n  hint: did you mean '__lt__'?",

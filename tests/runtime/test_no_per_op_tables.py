@@ -42,6 +42,9 @@ ALLOWED = {
     ("gather_scatter_kernel.py", ("add", "amax", "amin", "assign", "mean", "multiply")),
     # and the numpy/CuPy ufunc each `reduce` value scatters with
     ("gather_scatter_kernel.py", ("add", "amax", "amin", "maximum", "minimum", "multiply")),
+    # the value function PHI's elementwise sparse kernels apply at each position (its functors),
+    # keyed by the kernel's own op: one kernel module shared by the four sparse binary ops
+    ("sparse_binary_kernel.py", ("add", "divide", "multiply", "subtract")),
     # CuPy's scatter ufuncs (add.at, maximum.at, minimum.at) and the dtypes they take
     ("backends.py", ("add", "maximum", "minimum")),
     # the legacy op types whose translation to PIR is written by hand (PaddlePaddle's special

@@ -1,5 +1,6 @@
 """A 0-D tensor operand of an elementwise arithmetic or comparison op promotes as PaddlePaddle
-3.3.1's GetPromoteDtype makes it (runtime/common/promotion.py ``zero_d_tensor_dtype``): every
+3.3.1's GetPromoteDtype makes it (runtime/common/promotion.py ``zero_d_tensor_dtype``, for the
+ops whose traits give ``zero_d_promotion``): every
 pair of dtypes, both orders and two 0-D operands, for seven ops (maximum, outside PHI's list,
 keeps refusing mixes), eager and in static programs, against 3.3.1's recorded dtypes
 (tests/tools/make_zero_d_promotion_fixtures.py)."""
@@ -15,11 +16,8 @@ import pytest
 
 import phiops as paddle
 from phiops.runtime.common import DataType
-from phiops.runtime.common.promotion import (
-    ZERO_D_PROMOTION_OPS,
-    promote_types,
-    zero_d_tensor_dtype,
-)
+from phiops.generated.registry import OPS
+from phiops.runtime.common.promotion import promote_types, zero_d_tensor_dtype
 from phiops.runtime.errors import InvalidArgumentError
 
 DATA = json.loads(
@@ -83,7 +81,9 @@ def test_the_rule_in_words() -> None:
     assert zero_d_tensor_dtype(D.INT64, True, D.INT32, True) is D.INT64
     assert promote_types(D.FLOAT16, D.BFLOAT16) is D.FLOAT32
     assert promote_types(D.UINT8, D.INT8) is D.INT16
-    assert "add_" not in ZERO_D_PROMOTION_OPS and "maximum" not in ZERO_D_PROMOTION_OPS
+    # which ops: their traits (ops/op_traits.yaml zero_d_promotion), PHI's support_promotion_ops
+    traits = {op: OPS[op].info.traits.zero_d_promotion for op in ("add", "floor_divide", "maximum")}
+    assert traits == {"add": "number", "floor_divide": "table", "maximum": None}
 
 
 def test_tensor_with_tensor_still_refuses_mixed_kinds() -> None:

@@ -619,43 +619,6 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
-# the lodops24 ops of issue 24 read their inputs' LoD as the lod24 ops do: the feeds of [2, ...]
-# are fed carrying [[0, 1, 2]] (two sequences of one row); pyramid_hash's int32 ids are 0 or 1,
-# beam_search's prefix ids 0 (ended) or 1
-FEED_LODS.update(
-    {
-        op: [[0, 1, 2]]
-        for op in ("match_matrix_tensor", "match_matrix_tensor_grad", "pyramid_hash", "pyramid_hash_grad", "attention_lstm", "beam_search")
-    }
-)
-_PYRAMID_ATTRS = [2, 4, 2, 2, 0.0, 1, False, 0, 0, 0, 0.0, ""]
-ARGUMENTS.update(
-    {
-        "match_matrix_tensor": lambda f, t: [
-            _sequences(t((2, 3), "float32")), _sequences(t((2, 3), "float32")), t((3, 1, 3), "float32"), 1
-        ],
-        "match_matrix_tensor_grad": lambda f, t: [
-            _sequences(t((2, 3), "float32")), _sequences(t((2, 3), "float32")), t((3, 1, 3), "float32"),
-            t((6, 1), "float32"), t((2, 1), "float32"), 1,
-        ],
-        "pyramid_hash": lambda f, t: [
-            _sequences(t((2, 1), "int32")), t((6, 1), "float32"), t((1, 1), "float32"), t((1, 1), "float32"),
-            *_PYRAMID_ATTRS,
-        ],
-        "pyramid_hash_grad": lambda f, t: [
-            _sequences(t((2, 1), "int32")), t((6, 1), "float32"), t((4, 1), "int32"), t((2, 1), "float32"),
-            t((2, 2), "float32"), *_PYRAMID_ATTRS,
-        ],
-        "attention_lstm": lambda f, t: [
-            _sequences(t((2, 3), "float32")), t((2, 2), "float32"), None, t((5, 1), "float32"), None, None,
-            None, t((5, 8), "float32"), t((1, 8), "float32"), "sigmoid", "tanh", "tanh",
-        ],
-        "beam_search": lambda f, t: [
-            _sequences(t((2, 1), "int64")), _sequences(t((2, 1), "float32")), _sequences(t((2, 3), "int64")),
-            _sequences(t((2, 3), "float32")), 0, 2, 0, True,
-        ],
-    }
-)  # fmt: skip
 
 # the corr24 op of issue 24: 4-D NCHW inputs of one shape, pad 1, a 3-wide window, displacement 1
 ARGUMENTS.update(
@@ -1532,6 +1495,44 @@ ARGUMENTS.update(
             _sequences(t((2, 6), "float32")), None, t((2, 6), "float32"), t((1, 6), "float32"),
             t((2, 6), "float32"), t((2, 2), "float32"), t((2, 2), "float32"), t((2, 2), "float32"),
             t((2, 2), "float32"), *_GRU_ATTRS,
+        ],
+    }
+)  # fmt: skip
+
+# the lodops24 ops of issue 24 read their inputs' LoD as the lod24 ops do: the feeds of [2, ...]
+# are fed carrying [[0, 1, 2]] (two sequences of one row); pyramid_hash's int32 ids are 0 or 1,
+# beam_search's prefix ids 0 (ended) or 1
+FEED_LODS.update(
+    {
+        op: [[0, 1, 2]]
+        for op in ("match_matrix_tensor", "match_matrix_tensor_grad", "pyramid_hash", "pyramid_hash_grad", "attention_lstm", "beam_search")
+    }
+)
+_PYRAMID_ATTRS = [2, 4, 2, 2, 0.0, 1, False, 0, 0, 0, 0.0, ""]
+ARGUMENTS.update(
+    {
+        "match_matrix_tensor": lambda f, t: [
+            _sequences(t((2, 3), "float32")), _sequences(t((2, 3), "float32")), t((3, 1, 3), "float32"), 1
+        ],
+        "match_matrix_tensor_grad": lambda f, t: [
+            _sequences(t((2, 3), "float32")), _sequences(t((2, 3), "float32")), t((3, 1, 3), "float32"),
+            t((6, 1), "float32"), t((2, 1), "float32"), 1,
+        ],
+        "pyramid_hash": lambda f, t: [
+            _sequences(t((2, 1), "int32")), t((6, 1), "float32"), t((1, 1), "float32"), t((1, 1), "float32"),
+            *_PYRAMID_ATTRS,
+        ],
+        "pyramid_hash_grad": lambda f, t: [
+            _sequences(t((2, 1), "int32")), t((6, 1), "float32"), t((4, 1), "int32"), t((2, 1), "float32"),
+            t((2, 2), "float32"), *_PYRAMID_ATTRS,
+        ],
+        "attention_lstm": lambda f, t: [
+            _sequences(t((2, 3), "float32")), t((2, 2), "float32"), None, t((5, 1), "float32"), None, None,
+            None, t((5, 8), "float32"), t((1, 8), "float32"), "sigmoid", "tanh", "tanh",
+        ],
+        "beam_search": lambda f, t: [
+            _sequences(t((2, 1), "int64")), _sequences(t((2, 1), "float32")), _sequences(t((2, 3), "int64")),
+            _sequences(t((2, 3), "float32")), 0, 2, 0, True,
         ],
     }
 )  # fmt: skip
