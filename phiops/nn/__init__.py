@@ -120,7 +120,7 @@ import phiops.nn.utils as utils  # noqa: E402
 import phiops.nn.clip as clip  # noqa: E402
 import phiops.nn.quant as quant  # noqa: E402  (paddle.nn.quant: weight_quantize)
 
-__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils", "clip"]
+__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils", "clip", "quant"]
 
 # the 1-D and 3-D convolutions and pools and the adaptive pools (runtime/nn/conv_pool.py)
 from phiops.runtime.nn.conv_pool import (  # noqa: E402

@@ -6,6 +6,8 @@ whose tiles do not fit)."""
 
 from __future__ import annotations
 
+import math
+
 from phiops.runtime.common import DataType
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.infermeta.binary import require_index_dtype
@@ -143,6 +145,10 @@ def dgc_momentum_infer_meta(
     (PaddlePaddle 3.3.1 leaves grad_out without dims, so that its eager kernel cannot write it),
     master_param_out master_param's; grad and velocity must have param's dims, learning_rate,
     current_step_tensor and nranks_tensor one element."""
+    if not math.isfinite(rampup_begin_step):
+        raise InvalidArgumentError(
+            f"argument 'rampup_begin_step' must be a finite number, got {rampup_begin_step}"
+        )
     if regularization_method not in ("", "l2_decay"):
         raise InvalidArgumentError(
             f"argument 'regularization_method' must be '' or 'l2_decay', got "

@@ -165,7 +165,12 @@ def dgc_momentum_kernel(
     master_out = None if master_param is None else master_param.copy()
     if int(rampup_begin_step) < 0:
         return param.copy(), velocity.copy(), master_out, grad.copy()
-    nranks = int(np.float32(nranks_tensor.reshape(-1)[0]))
+    ranks = float(np.float32(nranks_tensor.reshape(-1)[0]))
+    if not np.isfinite(ranks):
+        raise InvalidArgumentError(
+            f"dgc_momentum: argument 'nranks_tensor' must hold a finite count, got {ranks}"
+        )
+    nranks = int(ranks)
     if nranks <= 1:
         raise InvalidArgumentError(
             f"dgc_momentum: DGC is not useful when num_trainers <= 1, but now nranks={nranks}"
@@ -174,6 +179,10 @@ def dgc_momentum_kernel(
     grad_out = dtype.type(1.0 / nranks) * grad
     rate = learning_rate.reshape(-1)[0].astype(dtype)
     step = float(np.float32(current_step_tensor.reshape(-1)[0]))
+    if not np.isfinite(step):
+        raise InvalidArgumentError(
+            f"dgc_momentum: argument 'current_step_tensor' must hold a finite step, got {step}"
+        )
     if int(step) < int(rampup_begin_step):
         g = grad_out  # PHI's CPU momentum kernel ignores rescale_grad
         if regularization_method == "l2_decay":
