@@ -44,7 +44,7 @@ ModuleList, ModuleDict, Conv1d/2d/3d, ...) (runtime/nn/nn25.py).
 
 PaddlePaddle's ``paddle.nn`` has some that phiops lacks: AdaptiveLogSoftmaxWithLoss,
 BeamSearchDecoder and dynamic_decode, Parameter, RMSNorm's function rms_norm (PaddlePaddle 3.3.1
-has no CPU kernel for it), and ``paddle.nn.quant``.
+has no CPU kernel for it), and of ``paddle.nn.quant`` all but weight_quantize (phiops/nn/quant.py).
 """
 
 from __future__ import annotations
@@ -118,8 +118,9 @@ from phiops.runtime.nn.losses2 import (  # noqa: E402
 from phiops.runtime.nn.containers import LayerDict, ParameterList  # noqa: E402
 import phiops.nn.utils as utils  # noqa: E402
 import phiops.nn.clip as clip  # noqa: E402
+import phiops.nn.quant as quant  # noqa: E402  (paddle.nn.quant: weight_quantize)
 
-__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils", "clip"]
+__all__ += list(_LOSSES2_LAYERS) + ["LayerDict", "ParameterList", "utils", "clip", "quant"]
 
 # the 1-D and 3-D convolutions and pools and the adaptive pools (runtime/nn/conv_pool.py)
 from phiops.runtime.nn.conv_pool import (  # noqa: E402

@@ -29,6 +29,7 @@ from phiops.runtime.infermeta import (
     basic24,
     math3,
     misc24,
+    misc24c,
     vision,
     multiary,
     nan24,
@@ -142,6 +143,7 @@ INFER_META_FUNCTIONS: dict[str, Callable[..., None]] = {
 
 
         misc24,
+        misc24c,
 
 
         loss24b,

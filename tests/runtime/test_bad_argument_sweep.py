@@ -306,6 +306,26 @@ _OVERRIDES.update(
     }
 )
 
+# the misc24c ops of issue 24: ids within weight's rows and out_grad of ids' shape + [width]; a
+# float16 [64, 16] weight to quantize; one-element learning rate, step and nranks (2) for dgc
+_OVERRIDES.update(
+    {
+        "embedding_grad_dense": {
+            "x": phi.to_tensor(np.array([[0, 2, 1], [1, 1, 0]], "int64")),
+            "weight": _tensor(shape=(3, 4)),
+            "out_grad": _tensor(shape=(2, 3, 4)),
+        },
+        "weight_quantize": {"x": _tensor("float16", (64, 16))},
+        "dgc_momentum": {
+            "learning_rate": _tensor(shape=(1,)),
+            "current_step_tensor": _tensor(shape=(1,)),
+            "nranks_tensor": phi.to_tensor(np.array([2.0], "float32")),
+            "mu": 0.9,
+            "rampup_begin_step": 3.0,
+        },
+    }
+)
+
 
 # the basic24 ops of issue 24: increment takes a one-element x
 _OVERRIDES.update({"increment": {"x": _tensor(shape=(1,))}})

@@ -1927,6 +1927,28 @@ MISMATCHES["warprnnt_infer_meta"] = Case(
     (t(2, 5, 4, 6), t(3, 3, dtype=DataType.INT32), _RNNT_LENGTH, _RNNT_LENGTH), (0, 0.0), (0, 0)
 )
 
+# misc24c (issue 24)
+CASES["embedding_grad_dense_infer_meta"] = [Case((t(2, 3, dtype=I64), t(10, 4), t(2, 3, 4)), (-1,))]
+CASES["weight_quantize_infer_meta"] = [
+    Case((t(128, 16, dtype=DataType.FLOAT16),), ("weight_only_int4", 80, 64), (0, 0)),
+    Case((t(64, 32, dtype=DataType.BFLOAT16),), ("llm.int8", 75, -1), (0, 0), label="llm"),
+]
+CASES["dgc_momentum_infer_meta"] = [
+    Case(
+        (t(2, 3), t(2, 3), t(2, 3), t(1), None, t(1), t(1)),
+        (0.9, False, "", 0.0, False, 1.0, 2.0),
+        (0, 0, 0, 0),
+    )
+]
+MISMATCHES["embedding_grad_dense_infer_meta"] = Case(
+    (t(2, 3, dtype=I64), t(10, 4), t(2, 3, 5)), (-1,)
+)
+MISMATCHES["dgc_momentum_infer_meta"] = Case(
+    (t(-1, 3), t(-1, 3), t(-1, 4), t(1), None, t(1), t(1)),
+    (0.9, False, "", 0.0, False, 1.0, 2.0),
+    (0, 0, 0, 0),
+)
+
 # the codegen24 op data (runtime/infermeta/nullary.py): a program input's dims from its shape
 CASES["data_infer_meta"] = [Case((), ("x", (2, 3), F32))]
 

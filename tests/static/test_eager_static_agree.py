@@ -619,6 +619,22 @@ ARGUMENTS.update(
     }
 )  # fmt: skip
 
+# the misc24c ops of issue 24: ids in [0, 4), a [64, 16] float16 weight for weight_quantize, one
+# element learning rate, step and nranks (> 1) for dgc_momentum with a rampup of 3
+ARGUMENTS.update(
+    {
+        "embedding_grad_dense": lambda f, t: [
+            t((2, 3), "int64"), t((4, 5), "float32"), t((2, 3, 5), "float32"), 1,
+        ],
+        "weight_quantize": lambda f, t: [t((64, 16), "float16"), "weight_only_int4", 80, 64],
+        "dgc_momentum": lambda f, t: [
+            t((2, 3), "float32"), t((2, 3), "float32"), t((2, 3), "float32"), t((1,), "float32"),
+            None, t((1,), "float32"), t((1,), "float32") + 2, 0.9, True, "l2_decay", 0.1, False,
+            1.0, 3.0,
+        ],
+    }
+)  # fmt: skip
+
 
 # the corr24 op of issue 24: 4-D NCHW inputs of one shape, pad 1, a 3-wide window, displacement 1
 ARGUMENTS.update(
