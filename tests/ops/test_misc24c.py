@@ -85,6 +85,10 @@ def test_embedding_grad_dense_of_a_non_contiguous_out_grad_ignores_sparse() -> N
         (np.array([0]), (3, 2, 1), (1, 2), -1, "argument 'weight' must be a 2-D table"),
         (np.array([0, 1]), (3, 2), (1, 2), -1, r"argument 'out_grad' must have dims .*\[2, 2\]"),
         (np.array([0]), (3, 2), (1, 2), 3, r"argument 'padding_idx' must be in \[-3, 3\)"),
+        # ids outside the table: named, as 3.3.1 refuses them (not numpy's IndexError, and a
+        # negative id does not wrap to a row from the end)
+        (np.array([3]), (3, 2), (1, 2), -1, r"embedding_grad: index 3 is out of range .*\[0, 3\)"),
+        (np.array([-1]), (3, 2), (1, 2), -1, r"embedding_grad: index -1 is out of range"),
     ],
 )
 def test_embedding_grad_dense_bad_input_is_named(

@@ -23,6 +23,7 @@ from phiops.runtime.kernels.impl.gather_scatter_kernel import (
     SCATTER_DTYPES,
     SCATTER_ND_ADD_DTYPES,
     along_axis_index,
+    check_non_negative_index,
     check_reduce,
     flat_index,
     index_put_positions,
@@ -63,6 +64,9 @@ def embedding_grad_kernel(
     rows, width = weight.shape
     grad = xp.zeros((rows, width), dtype=out_grad.dtype)
     ids = x.reshape(-1)
+    # as the forward op and PaddlePaddle 3.3.1's grad kernel: ids in [0, rows), else a named
+    # error (not numpy's IndexError, nor a negative id wrapping to a row from the end)
+    check_non_negative_index(xp, ids, rows, "embedding_grad", 0)
     scatter_at("add", grad, ids, out_grad.reshape(-1, width))
     if padding_idx != -1:
         grad[padding_idx + rows if padding_idx < 0 else padding_idx] = 0
