@@ -57,11 +57,6 @@ class GradSpec:
     tensor_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
     # Whether backward output i is the gradient of forward input i, for every i.
     grads_in_order: bool = field(init=False, compare=False, repr=False)
-    # For a backward op recorded under create_graph (its name ends in _grad: no forward op's
-    # does, tests/autograd/test_wanted_grads.py checks it), the forward inputs its own backward
-    # gives gradients for, when that is not every input: record() makes no node where none of
-    # them needs a gradient (sum_grad's seed with x needing one: nothing can flow back).
-    pruned_positions: tuple[int, ...] | None = field(init=False, compare=False, repr=False)
     # What record() saves for each argument: (SAVE_* kind, index or value, the saved tensor's
     # name for error messages, whether only its meta is kept).
     save_plan: tuple[tuple[int, Any, tuple, bool], ...] = field(
@@ -82,12 +77,6 @@ class GradSpec:
         object.__setattr__(self, "tensor_args", tensor_args)
         in_order = self.input_grads == tuple(range(len(self.input_grads)))
         object.__setattr__(self, "grads_in_order", in_order)
-        positions = tuple(sorted({i for i in self.input_grads if i is not None}))
-        object.__setattr__(
-            self,
-            "pruned_positions",
-            positions if self.op.endswith(("_grad", "_grad_")) else None,
-        )
         plan = tuple(
             (_SAVE_KINDS[kind], value, (kind, value), kind == "input" and value in self.meta_only)
             for kind, value in self.args

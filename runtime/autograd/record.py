@@ -77,10 +77,6 @@ def record(
             needed = True
     if not needed:
         return
-    positions = spec.pruned_positions
-    if positions is not None and len(positions) < len(edges):
-        if not any(_leads_somewhere(edges[i]) for i in positions if i < len(edges)):
-            return
     tensor = TENSOR_TYPE.cls
     if len(outputs) == 1 and type(outputs[0]) is tensor:
         # The common case, one Tensor output: no per-output dispatch on its kind.
@@ -113,12 +109,6 @@ def record(
             saved.append(index)
         else:
             saved.append(None)
-
-
-def _leads_somewhere(edge: Any) -> bool:
-    if type(edge) is list:
-        return any(item is not None for item in edge)
-    return edge is not None
 
 
 def _node_for_outputs(

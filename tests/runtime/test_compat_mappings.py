@@ -75,7 +75,13 @@ class Oracle:
         self.mutable = {**(self.raw.get("scalar") or {}), **(self.raw.get("int_array") or {})}
 
     def tensor(self, name: str) -> str:
-        if name.endswith("_grad") and name[:-5] in self.forward_inputs | self.forward_outputs:
+        # only a backward op's gradients are spelled @GRAD (a forward op's output named
+        # weight_grad, embedding_grad_dense's, keeps its name, as codegen/api/compat.py does)
+        if (
+            self.is_grad
+            and name.endswith("_grad")
+            and name[:-5] in self.forward_inputs | self.forward_outputs
+        ):
             return self.tensor(name[:-5]) + "@GRAD"
         if name in self.forward_inputs or name in (self.raw.get("inputs") or {}):
             return (self.raw.get("inputs") or {}).get(name, name)
