@@ -165,7 +165,7 @@ def dgc_momentum_kernel(
     master_out = None if master_param is None else master_param.copy()
     if int(rampup_begin_step) < 0:
         return param.copy(), velocity.copy(), master_out, grad.copy()
-    ranks = float(np.float32(nranks_tensor.reshape(-1)[0]))
+    ranks = float(np.float32(nranks_tensor.reshape(-1)[0].item()))  # .item(): CuPy too
     if not np.isfinite(ranks):
         raise InvalidArgumentError(
             f"dgc_momentum: argument 'nranks_tensor' must hold a finite count, got {ranks}"
@@ -178,7 +178,7 @@ def dgc_momentum_kernel(
     dtype = param.dtype
     grad_out = dtype.type(1.0 / nranks) * grad
     rate = learning_rate.reshape(-1)[0].astype(dtype)
-    step = float(np.float32(current_step_tensor.reshape(-1)[0]))
+    step = float(np.float32(current_step_tensor.reshape(-1)[0].item()))
     if not np.isfinite(step):
         raise InvalidArgumentError(
             f"dgc_momentum: argument 'current_step_tensor' must hold a finite step, got {step}"
