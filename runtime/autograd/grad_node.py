@@ -24,7 +24,15 @@ from phiops.runtime.kernels.kernel import swap_wanted_outputs
 if TYPE_CHECKING:
     from phiops.runtime.eager.tensor import Tensor
 
-__all__ = ["GradSpec", "GradNode", "AccumulationNode", "TensorWrapper", "Edge"]
+__all__ = [
+    "GradSpec",
+    "GradNode",
+    "AccumulationNode",
+    "TensorWrapper",
+    "Edge",
+    "NodeSpec",
+    "PythonGradNode",
+]
 
 
 Edge = tuple[
@@ -191,6 +199,44 @@ class _Hooked:
         if hooks is None:
             hooks = self._hooks = {}
         return hooks
+
+
+class NodeSpec:
+    """What the engine reads of a Python-defined node's spec (``PythonGradNode``): a name for
+    the op, its backward's name, and the output slots that take a gradient (all of them)."""
+
+    __slots__ = ("op", "backward", "consumed")
+
+    def __init__(self, op: str, backward: str, slots: int) -> None:
+        self.op = op
+        self.backward = backward
+        self.consumed = frozenset(range(slots))
+
+
+class PythonGradNode(_Hooked):
+    """The engine's interface for nodes whose backward is Python code rather than a backward op
+    (PyLayer's, the sparse ops', to_static's program): subclasses set ``spec`` (a NodeSpec),
+    ``edges``, ``output_metas``, ``slot_count``, ``_hooks`` and ``released``, and define
+    ``release`` and ``apply``."""
+
+    __slots__ = ()
+    spec: NodeSpec
+    edges: list[Any]
+    slot_count: int
+
+    @property
+    def name(self) -> str:
+        return self.spec.backward
+
+    @property
+    def output_count(self) -> int:
+        return self.slot_count
+
+    def next_nodes(self) -> list[Any]:
+        return [edge[0] for edge in self.edges if edge is not None]
+
+    def check_arrivals(self, slots: list[Any]) -> None:
+        return None
 
 
 class GradNode(_Hooked):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from phiops.runtime.autograd.grad_mode import GRAD_MODE
-from phiops.runtime.autograd.grad_node import _Hooked
+from phiops.runtime.autograd.grad_node import NodeSpec, PythonGradNode
 from phiops.runtime.autograd.record import edge_of
 from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
@@ -91,18 +91,7 @@ class PyLayerContext:
         self._grad_in_dtype_consistent = flag
 
 
-class _Spec:
-    """What the engine reads of a node's spec: names and the result gradients it takes."""
-
-    __slots__ = ("op", "backward", "consumed")
-
-    def __init__(self, name: str, count: int) -> None:
-        self.op = name
-        self.backward = f"{name}_backward"
-        self.consumed = frozenset(range(count))
-
-
-class PyLayerNode(_Hooked):
+class PyLayerNode(PythonGradNode):
     """The grad node of one ``PyLayer.apply``: its slots are the Tensor results, its edges the
     Tensor arguments. It fills the slots no gradient reached itself (``fills_own_slots``)."""
 
@@ -130,7 +119,8 @@ class PyLayerNode(_Hooked):
         output_metas: list[Any],
         frozen: set[int],
     ) -> None:
-        self.spec = _Spec(f"PyLayer_{layer.__name__}", len(output_metas))
+        name = f"PyLayer_{layer.__name__}"
+        self.spec = NodeSpec(name, f"{name}_backward", len(output_metas))
         self.edges = [edge_of(tensor) for tensor in inputs]
         self.output_metas = output_metas
         self.slot_count = len(output_metas)
@@ -141,23 +131,9 @@ class PyLayerNode(_Hooked):
         self._inputs = [(tensor.meta, tensor.stop_gradient) for tensor in inputs]
         self._frozen = frozen
 
-    @property
-    def name(self) -> str:
-        return self.spec.backward
-
-    @property
-    def output_count(self) -> int:
-        return self.slot_count
-
-    def next_nodes(self) -> list[Any]:
-        return [edge[0] for edge in self.edges if edge is not None]
-
     def release(self) -> None:
         self._ctx = None
         self.released = True
-
-    def check_arrivals(self, slots: list[Any]) -> None:
-        return None
 
     def apply(self, grads: list[Any], keep_graph: bool, retain: bool = True) -> list[Any]:
         where = f"{self._layer.__name__}.backward"

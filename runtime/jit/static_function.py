@@ -33,7 +33,7 @@ import types
 from typing import Any, Callable, Sequence
 
 from phiops.runtime.autograd import GRAD_MODE
-from phiops.runtime.autograd.grad_node import _Hooked
+from phiops.runtime.autograd.grad_node import NodeSpec, PythonGradNode
 from phiops.runtime.autograd.record import edge_of
 from phiops.runtime.common import CPUPlace
 from phiops.runtime.random import engine_for, generator_for
@@ -535,19 +535,7 @@ def _as_tensor(value: Any) -> Tensor:
     return to_tensor(value)
 
 
-class _Spec:
-    """What the autograd engine reads of a node's spec: the op's name and which output slots
-    take a gradient (all of them)."""
-
-    __slots__ = ("op", "backward", "consumed")
-
-    def __init__(self, op: str, slots: int) -> None:
-        self.op = op
-        self.backward = f"{op} (backward program)"
-        self.consumed = frozenset(range(slots))
-
-
-class _ProgramGradNode(_Hooked):
+class _ProgramGradNode(PythonGradNode):
     """The one grad node of a ``to_static`` call: runs the traced backward program with the
     call's inputs and the output gradients; its edges are the Tensor inputs' and then the
     parameters'."""
@@ -575,7 +563,8 @@ class _ProgramGradNode(_Hooked):
         leaves: list[Any],
         states: list[tuple[Any, Any]],
     ) -> None:
-        self.spec = _Spec(f"to_static({_describe(function._function)})", len(traced.differentiable))
+        op = f"to_static({_describe(function._function)})"
+        self.spec = NodeSpec(op, f"{op} (backward program)", len(traced.differentiable))
         self.edges = edges
         self.output_metas = [leaves[i].meta for i in traced.differentiable]
         self.slot_count = len(self.output_metas)
@@ -586,20 +575,10 @@ class _ProgramGradNode(_Hooked):
         self._inputs = inputs
         self._states = states
 
-    @property
-    def name(self) -> str:
-        return self.spec.backward
-
-    def next_nodes(self) -> list[Any]:
-        return [edge[0] for edge in self.edges if edge is not None]
-
     def release(self) -> None:
         self._inputs = []
         self._states = []
         self.released = True
-
-    def check_arrivals(self, slots: list[Any]) -> None:
-        return None
 
     def apply(self, grads: list[Any], keep_graph: bool, retain: bool = True) -> list[Any]:
         if self.released:

@@ -12,26 +12,14 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from phiops.runtime.autograd.grad_mode import GRAD_MODE
-from phiops.runtime.autograd.grad_node import _Hooked
+from phiops.runtime.autograd.grad_node import NodeSpec, PythonGradNode
 from phiops.runtime.autograd.record import edge_of
 from phiops.runtime.errors import PreconditionNotMetError, UnimplementedError
 
 __all__ = ["attach", "detached"]
 
 
-class _Spec:
-    """What the engine reads of a node's spec: the op's name, its backward's, the output
-    gradients it takes."""
-
-    __slots__ = ("op", "backward", "consumed")
-
-    def __init__(self, op: str) -> None:
-        self.op = op
-        self.backward = f"{op}_grad"
-        self.consumed = frozenset({0})
-
-
-class SparseGradNode(_Hooked):
+class SparseGradNode(PythonGradNode):
     """The grad node of one sparse op call with one output."""
 
     __slots__ = (
@@ -48,7 +36,7 @@ class SparseGradNode(_Hooked):
     def __init__(
         self, op: str, edges: list[Any], meta: Any, backward: Callable[[Any], Sequence[Any]]
     ) -> None:
-        self.spec = _Spec(op)
+        self.spec = NodeSpec(op, f"{op}_grad", 1)
         self.edges = edges
         self.output_metas = [meta]
         self.slot_count = 1
@@ -56,23 +44,9 @@ class SparseGradNode(_Hooked):
         self.released = False
         self._backward = backward
 
-    @property
-    def name(self) -> str:
-        return self.spec.backward
-
-    @property
-    def output_count(self) -> int:
-        return 1
-
-    def next_nodes(self) -> list[Any]:
-        return [edge[0] for edge in self.edges if edge is not None]
-
     def release(self) -> None:
         self._backward = None
         self.released = True
-
-    def check_arrivals(self, slots: list[Any]) -> None:
-        return None
 
     def apply(self, grads: list[Any], keep_graph: bool, retain: bool = True) -> list[Any]:
         if self.released or self._backward is None:
