@@ -23,11 +23,14 @@ logarithm is the float64 log rounded to T, which can differ from the C library's
   manylinux build uses): while n * n fits the engine's range, it swaps two elements per draw
   (``__gen_two_uniform_ints``: one draw over [0, b * (b + 1)) split into its quotient and
   remainder by b + 1), after a single draw over [0, 2) when n is even.
-- ``gamma``, ``poisson``, ``binomial``: the samplers that loop, one element after another over a
-  ``Stream`` of the engine's words (PHI's Marsaglia-Tsang gamma, libstdc++'s
-  poisson_distribution<int>, PHI's BTRS and inversion binomial), float32 arithmetic rounded
-  step by step as the C++ float arithmetic rounds it. They run in Python, about ten times
-  numpy's own samplers' time.
+- ``gamma``, ``poisson``, ``binomial``: the samplers that loop, one element after another (PHI's
+  Marsaglia-Tsang gamma, libstdc++'s poisson_distribution<int>, PHI's BTRS and inversion
+  binomial). The compiled extension runs them in C (runtime/kernels/csrc/mt_samplers.h), in
+  about PaddlePaddle's own time (bench/rng.py); without it they run here in Python over a
+  ``Stream`` of the engine's words, float32 arithmetic rounded step by step as the C++ float
+  arithmetic rounds it, about a hundred times slower. Both consume the same words and give the
+  same integers; gamma's float32 values can differ in the last bits, where C's logf and powf
+  (PaddlePaddle's) differ from the float64 ones rounded to float32 that Python uses.
 """
 
 from __future__ import annotations
@@ -471,6 +474,12 @@ def gamma(state: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     sample gives that smallest number). The float constants are float literals (1.0f / 3.0f,
     0.0331f) in T; T's log and pow are the float64 ones rounded to T."""
     dtype = np.float64 if alpha.dtype == np.float64 else np.float32
+    function = _native("mt_gamma")
+    if function is not None:
+        values = np.asarray(alpha, dtype=dtype, order="C")
+        out = np.empty(values.shape, dtype=dtype)
+        function(state, values, out)
+        return out
     stream = Stream(state, dtype, 5 * alpha.size + 64)
     r = stream.round
     draw, take, normal_index = stream.draw, stream.take, stream.normal_index
@@ -615,6 +624,12 @@ def poisson(state: np.ndarray, rates: np.ndarray) -> np.ndarray:
     draws tell this from later releases' -log(u)), its uniforms
     std::generate_canonical<double> of one word each. A rate <= 0 or NaN draws one
     word and gives 0, as libstdc++'s product method does. int64 results."""
+    function = _native("mt_poisson")
+    if function is not None:
+        values = np.asarray(rates, dtype=np.float64, order="C")
+        out = np.empty(values.shape, dtype=np.int64)
+        function(state, values, out)
+        return out
     with np.errstate(invalid="ignore"):
         small = np.nan_to_num(np.clip(rates.astype(np.float64), 0, 12)).sum()
     stream = Stream(state, np.float64, int(small) + 4 * rates.size + 64)
@@ -740,6 +755,12 @@ def binomial(state: np.ndarray, count: np.ndarray, prob: np.ndarray) -> np.ndarr
     std::uniform_real_distribution<T>(0, 1) of the engine. The caller refuses a NaN or
     infinite count or a NaN prob where a draw is needed (PHI's loops never end there)."""
     dtype = np.float64 if count.dtype == np.float64 else np.float32
+    function = _native("mt_binomial")
+    if function is not None:
+        n = np.asarray(count, dtype=dtype, order="C")
+        out = np.empty(n.shape, dtype=np.int64)
+        function(state, n, np.asarray(prob, dtype=dtype, order="C").reshape(n.shape), out)
+        return out
     stream = Stream(state, dtype, 4 * count.size + 64)
     r = stream.round
     out = []

@@ -10,6 +10,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -37,9 +38,22 @@ struct conv2d {
 #include "nms.h"
 #define LOG logf
 #define NEXTAFTER nextafterf
+#define MANT_DIG FLT_MANT_DIG
+#define POW powf
+#define LOG1P log1pf
+#define FLOOR floorf
+#define CEIL ceilf
+#define FABS fabsf
 #include "mt19937.h"
+#include "mt_samplers.h"
 #undef LOG
 #undef NEXTAFTER
+#undef MANT_DIG
+#undef POW
+#undef LOG1P
+#undef FLOOR
+#undef CEIL
+#undef FABS
 #undef T
 #undef ACC
 #undef SQRT
@@ -57,9 +71,22 @@ struct conv2d {
 #include "nms.h"
 #define LOG log
 #define NEXTAFTER nextafter
+#define MANT_DIG DBL_MANT_DIG
+#define POW pow
+#define LOG1P log1p
+#define FLOOR floor
+#define CEIL ceil
+#define FABS fabs
 #include "mt19937.h"
+#include "mt_samplers.h"
 #undef LOG
 #undef NEXTAFTER
+#undef MANT_DIG
+#undef POW
+#undef LOG1P
+#undef FLOOR
+#undef CEIL
+#undef FABS
 #undef T
 #undef ACC
 #undef SQRT
@@ -1160,6 +1187,220 @@ static PyObject *mt_randint(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* libstdc++'s std::poisson_distribution<int> of one mean, a new distribution (and so a new
+ * normal_distribution<double> member) per element as PHI's CPU poisson kernel makes them:
+ * the product of uniforms below exp(-mean) for a mean below 12, else Devroye's rejection
+ * method, its exponentials -log(1 - u) as in the libstdc++ PaddlePaddle 3.3.1 was built with
+ * (runtime/kernels/mt19937.py's _poisson_one is the Python form). */
+static int64_t mt_poisson_one(uint64_t *state, double mean)
+{
+    if (!(mean >= 12)) {
+        const double threshold = exp(-mean);
+        int64_t x = 0;
+        double product = 1.0;
+        do {
+            product *= mt_canonical_float64(state);
+            x += 1;
+        } while (product > threshold);
+        return x - 1;
+    }
+    const double pi_4 = 0.7853981633974483096156608458198757;
+    const double spi_2 = 1.2533141373155002512078826424055226;
+    const double e178 = 1.0129030479320018583185514777512983;
+    const double naf = (1 - 2.220446049250313080847263336181640625e-16) / 2;
+    const double m = floor(mean);
+    const double lm_thr = log(mean);
+    const double lfm = lgamma(m + 1);
+    const double sm = sqrt(m);
+    const double dx = sqrt(2 * m * log(32 * m / pi_4));
+    const double smaller = dx < m ? dx : m;
+    const double d = round(6.0 < smaller ? smaller : 6.0);
+    const double cx = 2 * m + d;
+    const double scx = sqrt(cx / 2);
+    const double one_cx = 1 / cx;
+    const double c2b = sqrt(pi_4 * cx) * exp(one_cx);
+    const double cb = 2 * cx * exp(-d * one_cx * (1 + d / 2)) / d;
+    const double thr = 2147483647.0 + naf;
+    const double c1 = sm * spi_2;
+    const double c2 = c2b + c1;
+    const double c3 = c2 + 1;
+    const double c4 = c3 + 1;
+    const double c5 = c4 + e178;
+    const double c = cb + c5;
+    const double two_cx = 2 * (2 * m + d);
+    int saved_available = 0;
+    double saved = 0;
+    for (;;) {
+        const double u = c * mt_canonical_float64(state);
+        const double e = -log(1.0 - mt_canonical_float64(state));
+        double w = 0.0, x, n, y;
+        if (u <= c1) {
+            if (saved_available) {
+                n = saved;
+                saved_available = 0;
+            } else {
+                n = mt_polar_float64(state, &saved);
+                saved_available = 1;
+            }
+            y = -fabs(n) * sm - 1;
+            x = floor(y);
+            w = -n * n / 2;
+            if (x < -m)
+                continue;
+        } else if (u <= c2) {
+            if (saved_available) {
+                n = saved;
+                saved_available = 0;
+            } else {
+                n = mt_polar_float64(state, &saved);
+                saved_available = 1;
+            }
+            y = 1 + fabs(n) * scx;
+            x = ceil(y);
+            w = y * (2 - y) * one_cx;
+            if (x > d)
+                continue;
+        } else if (u <= c3) {
+            x = -1;
+        } else if (u <= c4) {
+            x = 0;
+        } else if (u <= c5) {
+            x = 1;
+        } else {
+            const double v = -log(1.0 - mt_canonical_float64(state));
+            y = d + v * two_cx / d;
+            x = ceil(y);
+            w = -d * one_cx * (1 + y / 2);
+        }
+        int reject = w - e - x * lm_thr > lfm - lgamma(x + m + 1);
+        reject |= x + m >= thr;
+        if (!reject)
+            return (int64_t)(int)(x + m + naf);
+    }
+}
+
+/* The samplers' arguments: state, the input arrays (float32 or float64, n each; `second` may
+ * be NULL), out (float32/float64 like the input when `out_like_input`, else int64). */
+static int mt_sampler_views(PyObject *state_obj, PyObject *x_obj, PyObject *y_obj,
+                            PyObject *out_obj, const char *format, int out_like_input,
+                            Py_ssize_t *n, Py_buffer *v)
+{
+    memset(v, 0, 4 * sizeof(Py_buffer));
+    Py_buffer probe;
+    if (PyObject_GetBuffer(x_obj, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    *n = probe.len / probe.itemsize;
+    PyBuffer_Release(&probe);
+    if (get_uint64_array(state_obj, "state", MT_N + 1, &v[0]) < 0 ||
+        get_array(x_obj, "x", format, *n, 0, 0, &v[1]) < 0 ||
+        (y_obj && get_array(y_obj, "y", format, *n, 0, 0, &v[2]) < 0) ||
+        get_array(out_obj, "out", out_like_input ? format : "l", *n, 1, 0, &v[3]) < 0) {
+        release_all(v, 4);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_gamma_doc,
+             "mt_gamma(state, alpha, out)\n\n"
+             "Fill out (alpha's dtype, float32 or float64) with PHI's CPU gamma draws of shape\n"
+             "alpha (scale 1), one element after another over the engine state.");
+
+static PyObject *mt_gamma(PyObject *self, PyObject *args)
+{
+    PyObject *state_obj, *alpha_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OOO:mt_gamma", &state_obj, &alpha_obj, &out_obj))
+        return NULL;
+    const char *format;
+    if (!(format = float_format(alpha_obj)))
+        return NULL;
+    Py_buffer v[4];
+    Py_ssize_t n;
+    if (mt_sampler_views(state_obj, alpha_obj, NULL, out_obj, format, 1, &n, v) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        mt_gamma_float32(v[0].buf, v[1].buf, v[3].buf, n, FLT_MIN);
+    else
+        mt_gamma_float64(v[0].buf, v[1].buf, v[3].buf, n, DBL_MIN);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 4);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(mt_poisson_doc,
+             "mt_poisson(state, rates, out)\n\n"
+             "Fill out (int64) with a std::poisson_distribution<int> draw of each rate\n"
+             "(float64; each below 2**31), one element after another over the engine state.");
+
+static PyObject *mt_poisson(PyObject *self, PyObject *args)
+{
+    PyObject *state_obj, *rates_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OOO:mt_poisson", &state_obj, &rates_obj, &out_obj))
+        return NULL;
+    Py_buffer v[4];
+    Py_ssize_t n;
+    if (mt_sampler_views(state_obj, rates_obj, NULL, out_obj, "d", 0, &n, v) < 0)
+        return NULL;
+    const double *rates = v[1].buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (rates[i] >= 2147483647.0) {
+            release_all(v, 4);
+            PyErr_Format(PyExc_ValueError, "rates: expected each below 2**31, got %g", rates[i]);
+            return NULL;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    uint64_t *state = v[0].buf;
+    int64_t *out = v[3].buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = mt_poisson_one(state, rates[i]);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 4);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(mt_binomial_doc,
+             "mt_binomial(state, count, prob, out)\n\n"
+             "Fill out (int64) with PHI's CPU BinomialFunctor draw of each (count, prob) pair\n"
+             "(both float32 or both float64; count finite and below 2**63 and prob not NaN\n"
+             "where a draw is needed), one element after another over the engine state.");
+
+static PyObject *mt_binomial(PyObject *self, PyObject *args)
+{
+    PyObject *state_obj, *count_obj, *prob_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OOOO:mt_binomial", &state_obj, &count_obj, &prob_obj, &out_obj))
+        return NULL;
+    const char *format;
+    if (!(format = float_format(count_obj)))
+        return NULL;
+    Py_buffer v[4];
+    Py_ssize_t n;
+    if (mt_sampler_views(state_obj, count_obj, prob_obj, out_obj, format, 0, &n, v) < 0)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double count = format[0] == 'f' ? ((float *)v[1].buf)[i] : ((double *)v[1].buf)[i];
+        double prob = format[0] == 'f' ? ((float *)v[2].buf)[i] : ((double *)v[2].buf)[i];
+        int drawn = !(count <= 0) && !(prob <= 0) && !(prob >= 1);
+        if (drawn && !(count < 9223372036854775808.0 && prob == prob)) {
+            release_all(v, 4);
+            PyErr_Format(PyExc_ValueError,
+                         "count and prob: expected a finite count below 2**63 and a prob that "
+                         "is not NaN where a draw is needed, got %g and %g at %zd",
+                         count, prob, i);
+            return NULL;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        mt_binomial_float32(v[0].buf, v[1].buf, v[2].buf, v[3].buf, n);
+    else
+        mt_binomial_float64(v[0].buf, v[1].buf, v[2].buf, v[3].buf, n);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 4);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
@@ -1187,6 +1428,9 @@ static PyMethodDef methods[] = {
     {"mt_uniform", mt_uniform, METH_VARARGS, mt_real_doc},
     {"mt_normal", mt_normal, METH_VARARGS, mt_real_doc},
     {"mt_randint", mt_randint, METH_VARARGS, mt_randint_doc},
+    {"mt_gamma", mt_gamma, METH_VARARGS, mt_gamma_doc},
+    {"mt_poisson", mt_poisson, METH_VARARGS, mt_poisson_doc},
+    {"mt_binomial", mt_binomial, METH_VARARGS, mt_binomial_doc},
     {NULL, NULL, 0, NULL},
 };
 
