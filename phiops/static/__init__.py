@@ -7,12 +7,16 @@ Submodules: ``nn`` (control flow: ``cond``, ``while_loop``; the classic layers `
 ``conv2d``, ``batch_norm``, ``embedding``, ``layer_norm``), ``initializer`` (the initializers of
 ``phiops.nn.initializer``) and ``io`` (the saved-model functions).
 
-PaddlePaddle's ``paddle.static`` also has what phiops lacks: ``Variable`` (phiops's program values
-are PIR ``Value``\\ s), CompiledProgram and BuildStrategy, ExponentialMovingAverage, ``save`` /
-``load`` of program state, ``serialize_program`` / ``deserialize_program``, ``name_scope``,
-``device_guard``, ``cpu_places`` / ``cuda_places``, ``Print``, ``py_func`` and
-``create_global_var``. ``accuracy`` and ``auc`` are ``paddle.static``'s metric functions
-(runtime/metric/accuracy.py), as PaddlePaddle 3.3.1 builds them in a PIR program.
+Programs' state: ``save`` / ``load`` (``PREFIX.pdparams``, ``.pdopt``, ``.json``, as
+PaddlePaddle writes them), ``load_program_state`` / ``set_program_state``, ``serialize_program`` /
+``deserialize_program``, ``serialize_persistables`` / ``deserialize_persistables``,
+``save_to_file`` / ``load_from_file`` (runtime/static/persist.py); ``CompiledProgram`` and
+``BuildStrategy`` (runtime/static/compiled.py); ``name_scope``, ``device_guard``, ``cpu_places`` /
+``cuda_places`` / ``xpu_places``, ``create_global_var`` and ``Variable`` (phiops's program values
+are PIR ``Value``\\ s; runtime/static/framework_api.py). Still missing: ExponentialMovingAverage,
+``Print``, ``py_func``, WeightNormParamAttr and the IPU names. ``accuracy`` and ``auc`` are
+``paddle.static``'s metric functions (runtime/metric/accuracy.py), as PaddlePaddle 3.3.1 builds
+them in a PIR program.
 """
 
 from __future__ import annotations

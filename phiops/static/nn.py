@@ -3,15 +3,16 @@
 ``fc``, ``conv2d``, ``batch_norm``, ``embedding`` and ``layer_norm`` with PaddlePaddle 3.3.1's signatures and
 parameter names (``fc_0.w_0``, ...), from runtime/static/nn_layers.py.
 
-PaddlePaddle's ``paddle.static.nn`` also has what phiops lacks: the control flow ``case`` and
-``switch_case``, and the other static layers (``group_norm``, ``instance_norm``,
-``conv2d_transpose``, ``conv3d``, ``prelu``, ``sequence_*``, ...); in phiops, ``phiops.nn``'s
-layers build static programs too, when made and called in static mode.
+``case`` and ``switch_case`` nest ``cond``\\ s as PaddlePaddle's do (the same program text).
+PaddlePaddle's ``paddle.static.nn`` also has what phiops lacks: the other static layers
+(``group_norm``, ``instance_norm``, ``conv2d_transpose``, ``conv3d``, ``prelu``, ``sequence_*``,
+...); in phiops, ``phiops.nn``'s layers build static programs too, when made and called in static
+mode.
 """
 
 from __future__ import annotations
 
-from phiops.runtime.static.control_flow import cond, while_loop
+from phiops.runtime.static.control_flow import case, cond, switch_case, while_loop
 from phiops.runtime.static.nn_layers import batch_norm, conv2d, embedding, fc, layer_norm
 
-__all__ = ["cond", "while_loop", "fc", "conv2d", "batch_norm", "embedding", "layer_norm"]
+__all__ = ["cond", "while_loop", "case", "switch_case", "fc", "conv2d", "batch_norm", "embedding", "layer_norm"]

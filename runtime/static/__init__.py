@@ -15,9 +15,31 @@ from __future__ import annotations
 from phiops.runtime.ir.core import Program, Value
 from phiops.runtime.static import initializer, nn
 from phiops.runtime.static.backward import append_backward, gradients
+from phiops.runtime.static.compiled import BuildStrategy, CompiledProgram
 from phiops.runtime.static.executor import Executor
+from phiops.runtime.static.framework_api import (
+    Variable,
+    cpu_places,
+    create_global_var,
+    cuda_places,
+    device_guard,
+    name_scope,
+    xpu_places,
+)
 from phiops.runtime.static.input_spec import InputSpec
 from phiops.runtime.static.io import load_inference_model, normalize_program, save_inference_model
+from phiops.runtime.static.persist import (
+    deserialize_persistables,
+    deserialize_program,
+    load,
+    load_from_file,
+    load_program_state,
+    save,
+    save_to_file,
+    serialize_persistables,
+    serialize_program,
+    set_program_state,
+)
 from phiops.runtime.static.mode import (
     disable_static,
     enable_static,
@@ -61,4 +83,23 @@ __all__ = [
     "save_inference_model",
     "load_inference_model",
     "normalize_program",
+    "save",
+    "load",
+    "load_program_state",
+    "set_program_state",
+    "serialize_program",
+    "deserialize_program",
+    "serialize_persistables",
+    "deserialize_persistables",
+    "save_to_file",
+    "load_from_file",
+    "BuildStrategy",
+    "CompiledProgram",
+    "Variable",
+    "name_scope",
+    "device_guard",
+    "cpu_places",
+    "cuda_places",
+    "xpu_places",
+    "create_global_var",
 ]

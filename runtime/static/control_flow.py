@@ -16,6 +16,7 @@ code prints the same text.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Sequence
 
 from phiops.runtime.common import DataType, Place
@@ -29,7 +30,7 @@ from phiops.runtime.static.build import dtype_of_type
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import building_block, current_block
 
-__all__ = ["cond", "while_loop", "flatten", "pack_sequence_as"]
+__all__ = ["cond", "while_loop", "case", "switch_case", "flatten", "pack_sequence_as"]
 
 _CONSTANTS = (bool, int, float)
 _RESULT = object()  # marks a cond output that is a result of the if
@@ -415,3 +416,111 @@ def _next_value(position: int, current: Value, next_value: Any) -> Value:
             f"while_loop(): loop variable {position} is {first}, but body returns {second}"
         )
     return next_value
+
+
+def _check_branch(function: str, what: str, fn: Any) -> None:
+    if not callable(fn):
+        raise InvalidArgumentError(f"{function}(): {what} must be callable, got {fn!r}")
+
+
+def case(
+    pred_fn_pairs: Sequence[tuple[Value, Callable[[], Any]]],
+    default: Callable[[], Any] | None = None,
+    name: str | None = None,
+) -> Any:
+    """The function of the first pair whose predicate is true, else ``default`` (PaddlePaddle's
+    ``paddle.static.nn.case``): nested `pd_op.if`s, the first pair outermost. Without
+    ``default`` the last pair's function is the default (its predicate unused)."""
+    _require_static("case")
+    if not isinstance(pred_fn_pairs, (list, tuple)):
+        raise InvalidArgumentError(
+            f"case(): argument 'pred_fn_pairs' must be a list or tuple of (pred, fn) tuples, got "
+            f"{type(pred_fn_pairs).__name__}"
+        )
+    if not pred_fn_pairs:
+        raise InvalidArgumentError("case(): argument 'pred_fn_pairs' must not be empty")
+    for position, pair in enumerate(pred_fn_pairs):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise InvalidArgumentError(
+                f"case(): pred_fn_pairs[{position}] must be a (pred, fn) tuple, got "
+                f"{_describe(pair) if isinstance(pair, Value) else repr(pair)}"
+            )
+        _check_predicate("case", f"the predicate of pred_fn_pairs[{position}]", pair[0])
+        _check_branch("case", f"the function of pred_fn_pairs[{position}]", pair[1])
+    pairs = list(pred_fn_pairs)
+    if default is None:
+        default = pairs.pop()[1]
+    else:
+        _check_branch("case", "argument 'default'", default)
+    build = default
+    for pred, fn in reversed(pairs):
+        build = functools.partial(cond, pred, fn, build)
+    return build()
+
+
+def switch_case(
+    branch_index: Value,
+    branch_fns: Any,
+    default: Callable[[], Any] | None = None,
+    name: str | None = None,
+) -> Any:
+    """The function of ``branch_fns`` keyed by ``branch_index`` (an int Value of one element),
+    else ``default`` (PaddlePaddle's ``paddle.static.nn.switch_case``). ``branch_fns`` is a dict
+    {int: fn}, a list of (int, fn) tuples, or a list of functions keyed 0, 1, ...; without
+    ``default`` the function of the largest key is the default. Built as PaddlePaddle builds
+    it: the index cast to int64, an ``equal`` with each key, nested `pd_op.if`s, the last key
+    (in the given order; sorted when there is no default) outermost."""
+    _require_static("switch_case")
+    if not isinstance(branch_index, Value):
+        raise InvalidArgumentError(
+            f"switch_case(): argument 'branch_index' must be an int Value, got "
+            f"{type(branch_index).__name__} {branch_index!r}"
+        )
+    dtype = dtype_of_type(branch_index.type)
+    if dtype not in (DataType.UINT8, DataType.INT32, DataType.INT64):
+        raise InvalidArgumentError(
+            f"switch_case(): argument 'branch_index' must be uint8, int32 or int64, got "
+            f"{_describe(branch_index)}"
+        )
+    if dtype is not DataType.INT64:
+        branch_index = op_api("cast")(branch_index, DataType.INT64)
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise InvalidArgumentError(
+            f"switch_case(): argument 'branch_fns' must be a dict, list or tuple, got "
+            f"{type(branch_fns).__name__}"
+        )
+    items = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if not items:
+        raise InvalidArgumentError("switch_case(): argument 'branch_fns' must not be empty")
+    if all(callable(fn) for fn in items):
+        items = list(enumerate(items))
+    seen: set[int] = set()
+    for pair in items:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise InvalidArgumentError(
+                f"switch_case(): each element of 'branch_fns' must be an (int, fn) tuple, got "
+                f"{pair!r}"
+            )
+        key, fn = pair
+        if isinstance(key, bool) or not isinstance(key, int):
+            raise InvalidArgumentError(
+                f"switch_case(): the keys of 'branch_fns' must be ints, got "
+                f"{type(key).__name__} {key!r}"
+            )
+        if key in seen:
+            raise InvalidArgumentError(
+                f"switch_case(): the key {key} appears more than once in 'branch_fns'"
+            )
+        seen.add(key)
+        _check_branch("switch_case", f"the function of key {key}", fn)
+    if default is None:
+        items.sort(key=lambda pair: pair[0])
+        default = items.pop()[1]
+    else:
+        _check_branch("switch_case", "argument 'default'", default)
+    full, equal = op_api("full"), op_api("equal")
+    build = default
+    for key, fn in items:
+        pred = equal(branch_index, full([1], key, DataType.INT64, Place()))
+        build = functools.partial(cond, pred, fn, build)
+    return build()

@@ -29,6 +29,7 @@ from phiops.runtime.eager.tensor import wrap_array
 from phiops.runtime.device import check_place_available
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.core import Program, Value
+from phiops.runtime.static.compiled import CompiledProgram
 from phiops.runtime.static.executor.arrays import meta_of_array, to_numpy
 from phiops.runtime.static.executor.feeds import feed_arrays, scope_arrays
 from phiops.runtime.static.executor.plan import Plan, compile_plan
@@ -96,7 +97,7 @@ class Executor:
 
     def run(
         self,
-        program: Program,
+        program: Program | None = None,
         feed: dict[str, Any] | None = None,
         fetch_list: Sequence[Value | str] | Value | str | None = None,
         scope: Scope | None = None,
@@ -108,6 +109,12 @@ class Executor:
         numpy arrays or, with ``return_numpy=False``, Tensors. Without ``fetch_list`` the
         program's own ``pd_op.fetch`` ops are fetched. Parameters are read from and written to
         ``scope`` (the global scope when None)."""
+        if program is None:
+            from phiops.runtime.static.program import default_main_program
+
+            program = default_main_program()
+        if isinstance(program, CompiledProgram):
+            program = program.program
         if not isinstance(program, Program):
             raise InvalidArgumentError(
                 f"Executor.run(): program must be a Program, got {type(program).__name__}"
