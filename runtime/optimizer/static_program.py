@@ -34,35 +34,12 @@ from phiops.runtime.optimizer.rule import Accumulator, OpCall
 from phiops.runtime.static.backward import gradients
 from phiops.runtime.static.build import building_without_gradients, dense_type, dtype_name
 from phiops.runtime.static.program import building_startup, current_block, unique_name
+from phiops.runtime.static.variables import persistable_value
 
 if TYPE_CHECKING:
     from phiops.runtime.optimizer.optimizer import Optimizer
 
 __all__ = ["minimize", "persistable_value", "accumulator", "scalar_operand", "build"]
-
-
-def persistable_value(name: str, shape: Sequence[int], dtype: DataType, fill: float) -> Value:
-    """A value kept in the scope between runs: ``full`` + ``builtin.shadow_output`` named
-    ``name`` in the startup program, a persistable ``pd_op.data`` at the start of the main one
-    (PaddlePaddle's ``create_persistable_value``)."""
-    with building_startup() as startup:
-        initial = op_api("full")(list(shape), fill, dtype, Place())
-        initial.define_op.attributes["persistable"] = Attribute("array", (Attribute("bool", True),))
-        Builder(startup.block).create("builtin.shadow_output", [initial], [], {"output_name": name})
-    op = Builder(current_block(), 0).create(
-        "pd_op.data",
-        (),
-        [dense_type(shape, dtype)],
-        {
-            "dtype": dtype_name(dtype),
-            "name": name,
-            "persistable": [True],
-            "place": "undefined:0",
-            "shape": list(shape),
-            "stop_gradient": [True],
-        },
-    )
-    return op.results[0]
 
 
 def _parameters(loss: Value) -> list[Value]:

@@ -24,6 +24,7 @@ from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.core import Value
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import unique_name
+from phiops.runtime.static.variables import persistable_value
 
 __all__ = [
     "Variable",
@@ -165,8 +166,6 @@ def create_global_var(
     ``name`` or ``global_var_N``; it stops the gradient and keeps its value in the scope
     between runs (whatever ``persistable`` says: a value the startup program sets must
     persist). ``force_cpu`` is accepted: phiops's static programs run on one place."""
-    from phiops.runtime.optimizer.static_program import persistable_value
-
     if not in_static_mode():
         raise PreconditionNotMetError(
             "create_global_var() builds a static program: call phi.enable_static() first"

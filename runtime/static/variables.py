@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from phiops.runtime.common import DataType, to_data_type
+from phiops.runtime.common import DataType, Place, to_data_type
+from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.errors import AlreadyExistsError, InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.builder import Builder
@@ -26,7 +27,7 @@ from phiops.runtime.static.program import (
     unique_name,
 )
 
-__all__ = ["data", "create_parameter"]
+__all__ = ["data", "create_parameter", "persistable_value"]
 
 
 def _require_static(function: str) -> None:
@@ -154,5 +155,29 @@ def create_parameter(
         (),
         [dense_type(dims, dtype)],
         {"parameter_name": name, "stop_gradient": [False], **flags},
+    )
+    return op.results[0]
+
+
+def persistable_value(name: str, shape: Sequence[int], dtype: DataType, fill: float) -> Value:
+    """A value kept in the scope between runs: ``full`` + ``builtin.shadow_output`` named
+    ``name`` in the startup program, a persistable ``pd_op.data`` at the start of the main one
+    (PaddlePaddle's ``create_persistable_value``)."""
+    with building_startup() as startup:
+        initial = op_api("full")(list(shape), fill, dtype, Place())
+        initial.define_op.attributes["persistable"] = Attribute("array", (Attribute("bool", True),))
+        Builder(startup.block).create("builtin.shadow_output", [initial], [], {"output_name": name})
+    op = Builder(current_block(), 0).create(
+        "pd_op.data",
+        (),
+        [dense_type(shape, dtype)],
+        {
+            "dtype": dtype_name(dtype),
+            "name": name,
+            "persistable": [True],
+            "place": "undefined:0",
+            "shape": list(shape),
+            "stop_gradient": [True],
+        },
     )
     return op.results[0]
