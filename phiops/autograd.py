@@ -3,10 +3,9 @@ inputs, as ``paddle.grad``), ``backward`` (of several tensors at once), ``PyLaye
 ``Function`` and ``PyLayerContext`` (an op with its forward and backward in Python,
 runtime/autograd/py_layer.py), and the grad mode: ``no_grad``, ``enable_grad``,
 ``is_grad_enabled`` and ``set_grad_enabled`` (runtime/autograd/), ``jacobian`` and ``hessian``
-(lazily evaluated matrices, runtime/autograd/functional.py). ``Tensor.backward`` runs the same
-engine.
-
-PaddlePaddle's ``paddle.autograd`` also has what phiops lacks: ``saved_tensors_hooks``.
+(lazily evaluated matrices, runtime/autograd/functional.py), and ``saved_tensors_hooks``
+(pack and unpack the tensors saved for backward, runtime/autograd/saved_hooks.py).
+``Tensor.backward`` runs the same engine.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from phiops.runtime.autograd import (
     no_grad,
     set_grad_enabled,
 )
+from phiops.runtime.autograd.saved_hooks import saved_tensors_hooks
 
 __all__ = [
     "grad",
@@ -37,4 +37,5 @@ __all__ = [
     "enable_grad",
     "is_grad_enabled",
     "set_grad_enabled",
+    "saved_tensors_hooks",
 ]

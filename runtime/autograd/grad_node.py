@@ -18,7 +18,7 @@ from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
 from phiops.runtime.tensor.version import detached_storage, version_of
 from phiops.runtime.device import module_of
 from phiops.runtime.dispatch.op_def import OP_DEFS, op_api
-from phiops.runtime.errors import PreconditionNotMetError, UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
 from phiops.runtime.kernels.kernel import swap_wanted_outputs
 
 if TYPE_CHECKING:
@@ -121,24 +121,43 @@ def meta_placeholder(impl: DenseTensor) -> DenseTensor:
     return placeholder
 
 
+# The innermost ``saved_tensors_hooks`` (pack, unpack) pair, None outside any
+# (runtime/autograd/saved_hooks.py sets it).
+_SAVED_HOOKS: tuple[Callable[[Tensor], Any], Callable[[Any], Any]] | None = None
+
+
+def set_saved_tensors_hooks(hooks: tuple[Callable, Callable] | None) -> None:
+    global _SAVED_HOOKS
+    _SAVED_HOOKS = hooks
+
+
 class TensorWrapper:
     """A saved tensor: its DenseTensor (the Tensor itself for an input, a DenseTensor sharing its
     storage and version counter for an output), the version it had, and (weakly, for outputs)
-    its node."""
+    its node. Under ``saved_tensors_hooks`` it keeps what the pack hook returned instead, and
+    the unpack hook gives the tensor back."""
 
-    __slots__ = ("impl", "version", "stop_gradient", "grad_node", "weak_node", "op", "name")
+    __slots__ = ("impl", "version", "stop_gradient", "grad_node", "weak_node", "op", "name", "unpack")
 
     def __init__(
         self, tensor: Tensor, op: str, name: tuple, meta_only: bool, is_output: bool
     ) -> None:
         """``name``: ("input" or "output", index) of the saved tensor, plus its position in a
         Tensor[] argument; spelled out only in an error message."""
-        impl = detached_storage(tensor) if is_output else tensor
+        hooks = _SAVED_HOOKS
         if meta_only:
-            impl = meta_placeholder(impl)
+            impl = meta_placeholder(detached_storage(tensor) if is_output else tensor)
             self.version = -1
+            self.unpack = None
+        elif hooks is not None:
+            # the pack hook's object stands for the tensor: no version to check
+            impl = hooks[0](tensor)
+            self.version = -1
+            self.unpack = hooks[1]
         else:
+            impl = detached_storage(tensor) if is_output else tensor
             self.version = version_of(impl)
+            self.unpack = None
         self.impl = impl
         self.stop_gradient = tensor.stop_gradient
         self.op = op
@@ -159,7 +178,15 @@ class TensorWrapper:
     def unwrap(self, keep_graph: bool) -> Tensor:
         """The saved tensor; with ``keep_graph`` it still leads to its grad node (double grad)."""
         impl = self.impl
-        if self.version >= 0 and version_of(impl) != self.version:
+        if self.unpack is not None:
+            impl = self.unpack(impl)
+            if not isinstance(impl, TENSOR_TYPE.cls):
+                raise InvalidArgumentError(
+                    f"backward of '{self.op}': saved_tensors_hooks' unpack_hook must return a "
+                    f"Tensor for its saved tensor '{self.spelled_name}', got "
+                    f"{type(impl).__name__}"
+                )
+        elif self.version >= 0 and version_of(impl) != self.version:
             raise PreconditionNotMetError(
                 f"backward of '{self.op}': its saved tensor '{self.spelled_name}' was modified in place after "
                 f"the forward pass (version {version_of(impl)}, saved at version "
