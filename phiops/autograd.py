@@ -5,7 +5,8 @@ runtime/autograd/py_layer.py), and the grad mode: ``no_grad``, ``enable_grad``,
 ``is_grad_enabled`` and ``set_grad_enabled`` (runtime/autograd/), ``jacobian`` and ``hessian``
 (lazily evaluated matrices, runtime/autograd/functional.py), and ``saved_tensors_hooks``
 (pack and unpack the tensors saved for backward, runtime/autograd/saved_hooks.py).
-``Tensor.backward`` runs the same engine.
+``Tensor.backward`` runs the same engine. It has every name of PaddlePaddle 3.3.1's
+``paddle.autograd``.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from phiops.runtime.autograd import (
     is_grad_enabled,
     jacobian,
     no_grad,
+    saved_tensors_hooks,
     set_grad_enabled,
 )
-from phiops.runtime.autograd.saved_hooks import saved_tensors_hooks
 
 __all__ = [
     "grad",

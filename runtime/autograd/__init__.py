@@ -12,6 +12,7 @@ from phiops.runtime.autograd.grad_mode import (
 from phiops.runtime.autograd.grad_node import AccumulationNode, GradNode, GradSpec
 from phiops.runtime.autograd.py_layer import PyLayer, PyLayerContext
 from phiops.runtime.autograd.record import record
+from phiops.runtime.autograd.saved_hooks import saved_tensors_hooks
 
 Function = PyLayer
 
@@ -33,4 +34,5 @@ __all__ = [
     "GradNode",
     "GradSpec",
     "record",
+    "saved_tensors_hooks",
 ]

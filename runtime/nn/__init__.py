@@ -2,7 +2,7 @@
 
 from phiops.runtime.nn import functional, initializer
 from phiops.runtime.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
-from phiops.runtime.nn.layer import Layer, LayerList, Sequential
+from phiops.runtime.nn.layer import Layer, LayerList, Parameter, Sequential
 from phiops.runtime.nn.param_attr import ParamAttr
 from phiops.runtime.nn.layers import (
     AdaptiveAvgPool2D,
@@ -48,6 +48,7 @@ from phiops.runtime.nn.transformer import (
 )
 
 __all__ = [
+    "Parameter",
     "functional",
     "initializer",
     "ClipGradByGlobalNorm",

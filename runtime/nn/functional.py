@@ -31,6 +31,7 @@ __all__ = [
     "embedding",
     "flatten",
     "cross_entropy",
+    "softmax_with_cross_entropy",
     "mse_loss",
     "scaled_dot_product_attention",
     "sequence_mask",
@@ -390,31 +391,131 @@ def cross_entropy(
     name: str | None = None,
 ) -> Tensor:
     """Softmax cross entropy of logits ``input`` against class indices (or, with
-    ``soft_label``, probabilities) ``label``; ``reduction`` over the batch. A mean ignores the
-    entries whose label is ``ignore_index``, as PaddlePaddle's does."""
-    if weight is not None or label_smoothing:
-        raise UnimplementedError("cross_entropy: weight and label_smoothing are not implemented")
-    hard = not soft_label
-    if hard and label.ndim == input.ndim - 1:
+    ``soft_label``, probabilities) ``label``, PaddlePaddle 3.3.1's ``F.cross_entropy`` op for op:
+    ``weight`` ([C]) scales each entry by its class's weight (a mean then divides by the
+    weights' sum), ``label_smoothing`` mixes hard labels, one-hot, with the uniform
+    distribution, ``ignore_index`` entries count as zero (a mean with ``ignore_index >= 0``
+    divides by the count of the others), ``reduction`` 'mean', 'sum' or 'none' (the loss
+    without the class axis when the label has none)."""
+    if reduction not in ("sum", "mean", "none"):
+        raise InvalidArgumentError(
+            f"cross_entropy: reduction must be 'mean', 'sum' or 'none', got {reduction!r}"
+        )
+    if ignore_index > 0 and soft_label:
+        raise InvalidArgumentError(
+            f"cross_entropy: with soft_label=True, ignore_index must be -100, got {ignore_index}"
+        )
+    input_dims, label_dims = input.ndim, label.ndim
+    if input_dims == 0:
+        raise InvalidArgumentError("cross_entropy: input must have at least one dimension")
+    if input_dims - 1 == label_dims:
         label = op_api("unsqueeze")(label, [axis])
-    _, loss = op_api("cross_entropy_with_softmax")(
+    if input_dims - 1 != label_dims and input_dims != label_dims:
+        raise InvalidArgumentError(
+            f"cross_entropy: label must have input's rank ({input_dims}) or one less, got "
+            f"rank {label_dims}"
+        )
+    if label_smoothing > 0.0:
+        soft_label = True
+        if input_dims - 1 == label_dims:
+            label = op_api("squeeze")(label, [axis])
+            label = op_api("one_hot")(label, input.shape[-1])
+        label = op_api("label_smooth")(label, None, float(label_smoothing))
+        label = op_api("cast")(label, input.dtype)
+        label_dims = label.ndim
+    _, out = op_api("cross_entropy_with_softmax")(
         input, label, soft_label, use_softmax, True, ignore_index, axis
     )
-    if reduction == "mean" and ignore_index >= 0 and 0 not in input.shape:
-        # PaddlePaddle's mean with an ignore_index of 0 or more: the losses' sum over the count
-        # of labels that are not ignore_index (1 when there is none); a negative ignore_index
-        # (the default -100) takes the plain mean, ignored entries counting as zero losses
-        total = op_api("sum")(loss)
-        mask = op_api("cast")(
-            op_api("not_equal")(label, op_api("full_like")(label, ignore_index)), total.dtype
+    weight_gather = None
+    if weight is not None:
+        if soft_label:
+            gathered = op_api("matmul")(op_api("cast")(label, weight.dtype), weight, False, True)
+            weight_gather = op_api("reshape")(gathered, list(out.shape))
+        else:
+            if input.shape[axis] != weight.shape[-1]:
+                raise InvalidArgumentError(
+                    f"cross_entropy: input's class dimension ({input.shape[axis]}) must equal "
+                    f"weight's ({weight.shape[-1]})"
+                )
+            valid_label = op_api("multiply")(
+                op_api("cast")(_not_equal_scalar(label, ignore_index), label.dtype), label
+            )
+            mask = op_api("cast")(_not_equal_scalar(label, ignore_index), out.dtype)
+            if mask.ndim > 1 and mask.shape[axis] == 1:
+                mask = op_api("squeeze")(mask, [axis])
+            rank = valid_label.ndim
+            if axis not in (-1, rank - 1):
+                last = axis % rank
+                perm = list(range(last)) + list(range(last + 1, rank)) + [last]
+                gathered = op_api("gather_nd")(weight, op_api("transpose")(valid_label, perm))
+            else:
+                gathered = op_api("gather_nd")(weight, valid_label)
+            gathered = op_api("multiply")(gathered, mask)
+            weight_gather = op_api("reshape")(gathered, list(label.shape))
+        out = op_api("multiply")(op_api("cast")(out, weight_gather.dtype), weight_gather)
+    if reduction == "sum":
+        return op_api("sum")(out)
+    if reduction == "mean":
+        if 0 in input.shape:
+            return op_api("mean")(op_api("scale")(out, 1.0, float("nan"), True))
+        if ignore_index >= 0:
+            float16 = out.dtype == DataType.FLOAT16
+            out_sum = op_api("sum")(out, [], DataType.FLOAT32 if float16 else None)
+            keep = _not_equal_scalar(label, ignore_index)
+            if weight_gather is None:
+                count = op_api("sum")(op_api("cast")(keep, out_sum.dtype))
+                ret = op_api("divide")(out_sum, _nonzero(count))
+            else:
+                kept = op_api("multiply")(op_api("cast")(keep, weight_gather.dtype), weight_gather)
+                ret = op_api("divide")(out_sum, _nonzero(op_api("sum")(kept)))
+            return op_api("cast")(ret, out.dtype) if float16 else ret
+        if weight_gather is not None:
+            total = op_api("sum")(weight_gather)
+            return op_api("divide")(op_api("sum")(out), _nonzero(total))
+        return op_api("mean")(out)
+    if input_dims - 1 == label_dims:
+        out = op_api("squeeze")(out, [axis])
+    return out
+
+
+def _not_equal_scalar(x: Tensor, value: int) -> Tensor:
+    return op_api("not_equal")(x, op_api("full_like")(x, value))
+
+
+def _nonzero(total: Tensor) -> Tensor:
+    """total + (total == 0): a divisor that is 1 where the total is 0."""
+    zero = op_api("equal")(total, op_api("full_like")(total, 0.0))
+    return op_api("add")(total, op_api("cast")(zero, total.dtype))
+
+
+def softmax_with_cross_entropy(
+    logits: Tensor,
+    label: Tensor,
+    soft_label: bool = False,
+    ignore_index: int = -100,
+    numeric_stable_mode: bool = True,
+    return_softmax: bool = False,
+    axis: int = -1,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """The cross entropy of softmax(logits) against ``label`` per entry (the class axis kept,
+    of extent 1), and with ``return_softmax`` the softmax too: PaddlePaddle's legacy
+    ``F.softmax_with_cross_entropy`` (its op ``cross_entropy_with_softmax``)."""
+    input_dims, label_dims = logits.ndim, label.ndim
+    if input_dims == 0:
+        raise InvalidArgumentError(
+            "softmax_with_cross_entropy: logits must have at least one dimension"
         )
-        count = op_api("sum")(mask)
-        nonzero = op_api("add")(
-            count,
-            op_api("cast")(op_api("equal")(count, op_api("full_like")(count, 0.0)), count.dtype),
+    if input_dims - 1 != label_dims and input_dims != label_dims:
+        raise InvalidArgumentError(
+            f"softmax_with_cross_entropy: label must have logits' rank ({input_dims}) or one "
+            f"less, got rank {label_dims}"
         )
-        return op_api("divide")(total, nonzero)
-    return _reduce(loss, reduction, "cross_entropy")
+    if input_dims - 1 == label_dims:
+        label = op_api("reshape")(label, [label.shape[0], logits.shape[1]])
+    softmax, loss = op_api("cross_entropy_with_softmax")(
+        logits, label, soft_label, True, numeric_stable_mode, ignore_index, axis
+    )
+    return (loss, softmax) if return_softmax else loss
 
 
 def mse_loss(

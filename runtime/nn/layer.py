@@ -18,7 +18,7 @@ from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.static.mode import in_static_mode
 from phiops.runtime.static.program import unique_name
 
-__all__ = ["Layer", "Sequential", "LayerList", "create_parameter"]
+__all__ = ["Layer", "Sequential", "LayerList", "create_parameter", "Parameter"]
 
 _FIRST_CAP = re.compile("(.)([A-Z][a-z]+)")
 _ALL_CAP = re.compile("([a-z])([A-Z])")
@@ -50,6 +50,73 @@ def create_parameter(
     key = id(parameter)
     _PARAMETERS[key] = weakref.ref(parameter, lambda _: _PARAMETERS.pop(key, None))
     return parameter
+
+
+class _ParameterType(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor) and _is_parameter(obj)
+
+
+class Parameter(metaclass=_ParameterType):
+    """``paddle.nn.Parameter`` (PaddlePaddle's EagerParamBase): ``Parameter(data=None,
+    requires_grad=True, name=None, ...)`` is a parameter Tensor sharing ``data``'s storage (an
+    empty one for None); ``Parameter(shape, dtype, trainable=True, name=None, ...)`` a
+    parameter of zeros. Assigned to a Layer's attribute it is registered as the layer's
+    parameter (trainable or not), and ``isinstance(t, Parameter)`` tells whether a Tensor is a
+    parameter. ``regularizer`` takes an L1Decay/L2Decay as ParamAttr's does; ``optimize_attr``
+    other than a learning rate of 1.0 and ``need_clip=False`` are UnimplementedErrors, as in
+    ParamAttr."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:  # type: ignore[misc]
+        from phiops.runtime.dispatch.tensor_type import TENSOR_TYPE
+        from phiops.runtime.errors import UnimplementedError
+        from phiops.runtime.regularizer import set_parameter_regularizer
+
+        known = {"name", "trainable", "requires_grad", "optimize_attr", "regularizer",
+                 "do_model_average", "need_clip", "is_distributed", "shape", "dtype", "data"}
+        unknown = sorted(set(kwargs) - known)
+        if unknown:
+            raise InvalidArgumentError(f"Parameter(): unexpected argument {unknown[0]!r}")
+        by_shape = (args and isinstance(args[0], (list, tuple))) or "shape" in kwargs
+        if by_shape:
+            names = ("shape", "dtype")
+            values = dict(zip(names, args))
+            values.update({k: kwargs[k] for k in names if k in kwargs})
+            shape, dtype = values.get("shape"), values.get("dtype")
+            if shape is None or dtype is None:
+                raise InvalidArgumentError("Parameter(): the shape and dtype must not be None")
+            dims = [int(d) for d in shape]
+            if any(d < 0 for d in dims):
+                raise InvalidArgumentError(
+                    f"Parameter(): each dimension of the shape must be >= 0, got {dims}"
+                )
+            numpy_dtype = to_data_type(dtype, "Parameter(dtype)").numpy_dtype
+            parameter = to_tensor(np.zeros(dims, numpy_dtype))
+            trainable = kwargs.get("trainable", True)
+        else:
+            data = args[0] if args else kwargs.get("data")
+            requires_grad = args[1] if len(args) > 1 else kwargs.get("requires_grad", True)
+            if data is None:
+                data = to_tensor(np.zeros([0], default_data_type().numpy_dtype))
+            if not isinstance(data, Tensor):
+                raise InvalidArgumentError(
+                    f"Parameter(): argument 'data' must be a Tensor, got {type(data).__name__}"
+                )
+            parameter = TENSOR_TYPE.wrap(data.array, data.meta)
+            trainable = requires_grad
+        optimize_attr = kwargs.get("optimize_attr", {"learning_rate": 1.0})
+        if optimize_attr != {"learning_rate": 1.0} or not kwargs.get("need_clip", True):
+            raise UnimplementedError(
+                "Parameter(): a per-parameter learning rate (optimize_attr) and need_clip=False "
+                "are not implemented: phiops's optimizers do not read them"
+            )
+        parameter.stop_gradient = not trainable
+        parameter.name = kwargs.get("name") or unique_name("_eager_param_base")
+        if kwargs.get("regularizer") is not None:
+            set_parameter_regularizer(parameter, kwargs["regularizer"])
+        key = id(parameter)
+        _PARAMETERS[key] = weakref.ref(parameter, lambda _: _PARAMETERS.pop(key, None))
+        return parameter
 
 
 class _HookHandle:
