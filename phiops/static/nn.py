@@ -8,9 +8,8 @@ runtime/static/nn_layers.py.
 
 ``case`` and ``switch_case`` nest ``cond``\\ s as PaddlePaddle's do (the same program text).
 PaddlePaddle's ``paddle.static.nn`` also has what phiops lacks: the LoD sequence layers
-(``sequence_*``), ``data_norm``, ``nce``, ``sparse_embedding`` and the other layers of
-parameter-server training; in phiops, ``phiops.nn``'s layers build static programs too, when made and called in static
-mode.
+(``sequence_*``), ``nce``, ``sparse_embedding``, ``py_func`` and ``static_pylayer``; in phiops,
+``phiops.nn``'s layers build static programs too, when made and called in static mode.
 """
 
 from __future__ import annotations
