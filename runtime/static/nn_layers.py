@@ -1135,7 +1135,7 @@ def spectral_norm(
             f"spectral_norm(): argument 'weight' must be float32 or float64, got "
             f"{dtype.name.lower()}"
         )
-    if dim not in (0, 1) or isinstance(dim, bool):
+    if isinstance(dim, bool) or not isinstance(dim, int) or dim not in (0, 1):
         raise InvalidArgumentError(
             f"spectral_norm(): argument 'dim' must be 0 (an fc weight) or 1 (a conv filter), got "
             f"{dim!r}"

@@ -128,6 +128,24 @@ def test_conv_paddings_per_side_and_per_axis(programs) -> None:
     assert list(out.type.dims) == [-1, 4, 3, 4, 4]
 
 
+def test_row_conv_with_an_unknown_time_length(programs) -> None:
+    """Steps past the end of each sequence count as zeros whatever its length (numpy
+    reference)."""
+    main, startup = programs
+    seq = paddle.static.data("seq", [-1, -1, 3], "float32")
+    out = paddle.static.nn.row_conv(seq, 2)
+    scope = paddle.static.Scope()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup, scope=scope)
+    weight = np.asarray(scope.find_var("row_conv_0.w_0"))
+    for steps in (1, 4):
+        x = cases.fixed_value([2, steps, 3], steps)
+        (got,) = exe.run(main, feed={"seq": x}, fetch_list=[out], scope=scope)
+        padded = np.concatenate([x, np.zeros((2, 2, 3), "float32")], axis=1)
+        expected = sum(padded[:, j : j + steps] * weight[j] for j in range(3))
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-7)
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -157,6 +175,7 @@ def test_conv_paddings_per_side_and_per_axis(programs) -> None:
         (lambda nn, i, v, x: nn.bilinear_tensor_product(x, i, 3), "must be 2-D"),
         (lambda nn, i, v, x: nn.bilinear_tensor_product(x, x, 0), "'size'"),
         (lambda nn, i, v, x: nn.spectral_norm(i, dim=2), "spectral_norm(): argument 'dim'"),
+        (lambda nn, i, v, x: nn.spectral_norm(i, dim=0.0), "spectral_norm(): argument 'dim'"),
         (lambda nn, i, v, x: nn.spectral_norm(i, power_iters=0), "'power_iters'"),
         (lambda nn, i, v, x: nn.deform_conv2d(i, np.ones(3), None, 2, 2), "'offset' expects"),
         (lambda nn, i, v, x: nn.deform_conv2d(i, i, None, 2, 2, padding="SAME"), "'padding'"),
