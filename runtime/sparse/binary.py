@@ -17,7 +17,7 @@ from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.kernels.impl.sparse_arrays import key_space
 from phiops.runtime.kernels.impl.sparse_matmul_kernel import check_all_sparse
-from phiops.runtime.sparse.creation import storage_of, to_sparse_coo, to_sparse_csr
+from phiops.runtime.sparse.creation import static_call, storage_of, to_sparse_coo, to_sparse_csr
 from phiops.runtime.sparse.registry import sparse_op_api
 from phiops.runtime.tensor.kinds import TensorKind
 
@@ -68,14 +68,16 @@ def _check_pair(op: str, x: Tensor, y: Tensor) -> tuple[Any, Any]:
 def add(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x + y`` of two sparse tensors of one kind, shape and dtype: the union of their
     patterns, coalesced (sparse op ``add``, ops/sparse_ops.yaml)."""
-    _check_pair("add", x, y)
+    if not static_call(x, y):
+        _check_pair("add", x, y)
     return sparse_op_api("add")(x, y)
 
 
 def subtract(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x - y`` of two sparse tensors of one kind, shape and dtype (the union of their
     patterns; sparse op ``subtract``)."""
-    _check_pair("subtract", x, y)
+    if not static_call(x, y):
+        _check_pair("subtract", x, y)
     return sparse_op_api("subtract")(x, y)
 
 
@@ -83,7 +85,8 @@ def multiply(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x * y`` of two sparse tensors of one kind, shape and dtype (on the union of their
     patterns, as PaddlePaddle's kernel: an entry of one only is a stored zero; sparse op
     ``multiply``)."""
-    _check_pair("multiply", x, y)
+    if not static_call(x, y):
+        _check_pair("multiply", x, y)
     return sparse_op_api("multiply")(x, y)
 
 
@@ -91,7 +94,8 @@ def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x / y`` of two sparse tensors of one kind, shape and dtype, at every position (a zero
     divided by a zero is NaN there, as PaddlePaddle 3.3.1's CPU kernel stores it; sparse op
     ``divide``)."""
-    _check_pair("divide", x, y)
+    if not static_call(x, y):
+        _check_pair("divide", x, y)
     return sparse_op_api("divide")(x, y)
 
 
@@ -124,6 +128,8 @@ def matmul(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     ``y`` of ``x``'s kind a sparse result (its pattern: the nonzeros of the product; sparse op
     ``matmul``)."""
     op = "matmul"
+    if static_call(x, y):
+        return sparse_op_api(op)(x, y)
     sx = storage_of(x, op, "x")
     check_all_sparse(op, sx)
     if not isinstance(y, Tensor):
@@ -210,6 +216,8 @@ def mv(x: Tensor, vec: Tensor, name: str | None = None) -> Tensor:
     """``x @ vec`` of a sparse 2-D ``x`` [M, N] and a dense 1-D ``vec`` [N]: dense [M] (sparse op
     ``mv``)."""
     op = "mv"
+    if static_call(x, vec):
+        return sparse_op_api(op)(x, vec)
     sx = storage_of(x, op, "x")
     if len(sx.shape) != 2:
         raise InvalidArgumentError(f"{op}(): argument 'x' must be 2-D, got shape {list(sx.shape)}")
