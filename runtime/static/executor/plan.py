@@ -29,6 +29,7 @@ from phiops.runtime.static.executor.program_info import ProgramInfo
 from phiops.runtime.static.executor.steps.builtin import BUILTIN_STEPS
 from phiops.runtime.static.executor.steps.control_flow import CONTROL_FLOW_STEPS
 from phiops.runtime.static.executor.steps.kernel import compile_kernel_op
+from phiops.runtime.static.executor.steps.sparse import compile_sparse_op, is_sparse_op
 from phiops.runtime.static.executor.steps.tensor_array import TENSOR_ARRAY_STEPS
 from phiops.runtime.static.executor.steps.step import SCOPE_SLOT, OpStep, kernel_text, run_checked
 from phiops.runtime.static.passes.config import INFERENCE_PASSES
@@ -287,6 +288,9 @@ def _compile_op_steps(builder: PlanBuilder, op: Operation, where: str) -> None:
     builtin = BUILTIN_STEPS.get(name) or TENSOR_ARRAY_STEPS.get(name)
     if builtin is not None:
         builtin(builder, op, where)
+        return
+    if is_sparse_op(name):
+        compile_sparse_op(builder, op, where)
         return
     if not name.startswith("pd_op.") and not is_op_package_dialect(op.dialect):
         raise UnimplementedError(
