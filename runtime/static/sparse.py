@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from phiops.runtime.common import CPUPlace, DataType
+import numpy as np
+
+from phiops.runtime.common import CPUPlace, DataLayout, DataType
 from phiops.runtime.dispatch.op_def import op_api
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.infermeta import get_infer_meta
@@ -86,11 +88,26 @@ def is_sparse_value(value: Any) -> bool:
     )
 
 
-def sparse_type(kind: TensorKind, dims: Sequence[int], dtype: DataType) -> Type:
-    """The IR type of a result of ``kind`` with dense ``dims`` and ``dtype``."""
+# a layout as PaddlePaddle's JSON writes it: an InferMeta that sets none leaves it undefined
+_LAYOUT_NAMES = {DataLayout.UNDEFINED: "Undefined(AnyLayout)", DataLayout.NCHW: "NCHW"}
+_LAYOUTS = {name: layout for layout, name in _LAYOUT_NAMES.items()}
+# the sparse ops whose InferMeta in PHI sets no layout (TransposeInferMeta, IsnanInferMeta), so
+# 3.3.1's JSON writes their results' layout undefined; phiops's InferMeta functions set one
+_LAYOUT_UNSET = frozenset(("transpose", "isnan"))
+
+
+def sparse_type(
+    kind: TensorKind, dims: Sequence[int], dtype: DataType, layout: DataLayout = DataLayout.NCHW
+) -> Type:
+    """The IR type of a result of ``kind`` with dense ``dims``, ``dtype`` and ``layout``."""
     dense = dense_type(dims, dtype)
     make = SPARSE_TYPES.get(kind)
-    return dense if make is None else make(dense.dims, dense.element)
+    layout_name = _LAYOUT_NAMES.get(layout, dense.layout)
+    if make is None:
+        return DenseTensorType(dense.dims, dense.element, layout_name)
+    if make is SparseCooTensorType:
+        return make(dense.dims, dense.element, layout=layout_name)
+    return make(dense.dims, dense.element, layout_name)
 
 
 def sparse_pd_op_name(op: Any, kernel: str) -> str:
@@ -120,6 +137,7 @@ def _value_meta(value: Value, op: str, name: str) -> MetaTensor:
     meta = MetaTensor(name=name)
     meta.set_dims(value.type.dims)
     meta.set_dtype(dtype_of_type(value.type))
+    meta.set_layout(_LAYOUTS.get(value.type.layout, DataLayout.NCHW))
     return meta
 
 
@@ -133,10 +151,14 @@ def _pd_op(name: str) -> IrOpDef:
     return found
 
 
-def _attribute_value(value: Any) -> Any:
-    """An attribute as the IR builder takes it: a DataType its spelling, a sequence a list."""
+def _attribute_value(value: Any, kind: str) -> Any:
+    """An attribute as the IR builder takes it: a DataType its spelling, a sequence a list, a
+    number of kind ``float`` rounded to float32 (PaddlePaddle holds a FloatAttribute so, and
+    its JSON writes that value: 0.10000000149011612 for 0.1)."""
     if isinstance(value, DataType):
         return dtype_name(value)
+    if kind == "float":
+        return float(np.float32(value))
     if isinstance(value, (str, bool, int, float)):
         return value
     return [int(item) for item in value]
@@ -165,7 +187,11 @@ def _static_infer(op_name: str, dispatcher: Any, metas: list, attrs: tuple) -> t
         out.set_dims((-1, metas[0].dims[-1]))
         out.set_dtype(metas[0].dtype)
         return (out,)
-    return tuple(dispatcher.infer_meta(*metas, *attrs, COMPILE_TIME))
+    outs = tuple(dispatcher.infer_meta(*metas, *attrs, COMPILE_TIME))
+    if op_name in _LAYOUT_UNSET:
+        for out in outs:
+            out.set_layout(DataLayout.UNDEFINED)
+    return outs
 
 
 class _SparseBuild:
@@ -209,9 +235,11 @@ class _SparseBuild:
                     f"{self.op.name}(): pd_op.{name} has attribute '{key}', which phiops' "
                     f"sparse {self.op.name} does not have"
                 )
-            attributes[key] = _attribute_value(by_attr[key])
+            attributes[key] = _attribute_value(by_attr[key], row.attributes[key])
         kinds = output_kinds(self.op, self.kernel)
-        result_types = [sparse_type(k, m.dims, m.dtype) for k, m in zip(kinds, out_metas)]
+        result_types = [
+            sparse_type(k, m.dims, m.dtype, m.layout) for k, m in zip(kinds, out_metas)
+        ]
         return tuple(_create(name, operands, result_types, attributes).results)
 
 
