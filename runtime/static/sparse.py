@@ -237,9 +237,7 @@ class _SparseBuild:
                 )
             attributes[key] = _attribute_value(by_attr[key], row.attributes[key])
         kinds = output_kinds(self.op, self.kernel)
-        result_types = [
-            sparse_type(k, m.dims, m.dtype, m.layout) for k, m in zip(kinds, out_metas)
-        ]
+        result_types = [sparse_type(k, m.dims, m.dtype, m.layout) for k, m in zip(kinds, out_metas)]
         return tuple(_create(name, operands, result_types, attributes).results)
 
 
@@ -302,7 +300,9 @@ def build_to_sparse_coo(x: Value, sparse_dim: int) -> Value:
         return x
     rank = len(x.type.dims)
     if kind is TensorKind.DENSE and (
-        isinstance(sparse_dim, bool) or not isinstance(sparse_dim, int) or not 0 < sparse_dim <= rank
+        isinstance(sparse_dim, bool)
+        or not isinstance(sparse_dim, int)
+        or not 0 < sparse_dim <= rank
     ):
         raise InvalidArgumentError(
             f"{op}(): argument 'sparse_dim' must be an int in [1, {rank}] (the rank of x), got "

@@ -165,7 +165,12 @@ def test_json_keeps_the_sparse_types_parts() -> None:
         if result["TT"]["#"] == "1.t_sparse_coo_tensor"
     ]
     program = program_from_json(data)
-    coo = [r.type for op in program.block.ops for r in op.results if r.type.__class__ is SparseCooTensorType]
+    coo = [
+        r.type
+        for op in program.block.ops
+        for r in op.results
+        if r.type.__class__ is SparseCooTensorType
+    ]
     assert len(coo) == len(types) == 4
     assert coo[0] == SparseCooTensorType((3, 4), "f32")
     assert str(coo[0]) == "pd_op.sparsecootensor<3x4xf32>"
@@ -280,16 +285,12 @@ def test_program_runs_as_eager_phiops_sparse(static_mode, case: str) -> None:
     phiops.sparse."""
     shapes, function = EAGER_CASES[case]
     rng = np.random.default_rng(0)
-    arrays = [
-        (rng.standard_normal(s) * (rng.random(s) < 0.6)).astype("float32") for s in shapes
-    ]
+    arrays = [(rng.standard_normal(s) * (rng.random(s) < 0.6)).astype("float32") for s in shapes]
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         values = [paddle.static.data(f"a{i}", list(s), "float32") for i, s in enumerate(shapes)]
         out = function(*values)
-    (got,) = paddle.static.Executor().run(
-        main, {f"a{i}": a for i, a in enumerate(arrays)}, [out]
-    )
+    (got,) = paddle.static.Executor().run(main, {f"a{i}": a for i, a in enumerate(arrays)}, [out])
     want = _eager(function, *arrays)
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
@@ -329,7 +330,9 @@ def test_csr_program_round_trips_in_phiops_spelling(static_mode) -> None:
         "#": "1.t_sparse_csr_tensor",
         "D": [{"#": "0.t_f32"}, [3, 4], "NCHW", part, part, part],
     }
-    assert program_from_json(data).block.ops[1].results[0].type == SparseCsrTensorType((3, 4), "f32")
+    assert program_from_json(data).block.ops[1].results[0].type == SparseCsrTensorType(
+        (3, 4), "f32"
+    )
 
 
 # -- errors -------------------------------------------------------------------------------------
@@ -352,11 +355,17 @@ def test_sparse_op_given_a_kind_it_has_no_kernel_for_names_the_kinds(static_mode
             F.relu(x)
         assert "relu(): no kernel of sparse op 'relu' takes 'x' a DenseTensor" in str(error.value)
         assert "relu_coo {sparse_coo -> sparse_coo}" in str(error.value)
-        with pytest.raises(InvalidArgumentError, match="'x' a SparseCooTensor, 'y' a SparseCsrTensor"):
+        with pytest.raises(
+            InvalidArgumentError, match="'x' a SparseCooTensor, 'y' a SparseCsrTensor"
+        ):
             SPARSE.add(x.to_sparse_coo(2), x.to_sparse_csr())
-        with pytest.raises(InvalidArgumentError, match=r"indices\(\): argument 'x' must be a SparseCooTensor"):
+        with pytest.raises(
+            InvalidArgumentError, match=r"indices\(\): argument 'x' must be a SparseCooTensor"
+        ):
             x.indices()
-        with pytest.raises(InvalidArgumentError, match=r"argument 'sparse_dim' must be an int in \[1, 2\]"):
+        with pytest.raises(
+            InvalidArgumentError, match=r"argument 'sparse_dim' must be an int in \[1, 2\]"
+        ):
             x.to_sparse_coo(3)
         with pytest.raises(InvalidArgumentError, match="'shape' is required"):
             SPARSE.sparse_coo_tensor(paddle.static.data("i", [2, 3], "int64"), x, None)
@@ -385,7 +394,9 @@ def test_backward_through_sparse_ops_is_unimplemented(static_mode, how: str) -> 
         x = paddle.static.data("x", [3, 4], "float32")
         x.stop_gradient = False
         loss = paddle.sum(SPARSE.sin(x.to_sparse_coo(2)).to_dense())
-        with pytest.raises(UnimplementedError, match="pd_op.coo_to_dense_sp: the backward of sparse ops"):
+        with pytest.raises(
+            UnimplementedError, match="pd_op.coo_to_dense_sp: the backward of sparse ops"
+        ):
             if how == "gradients":
                 paddle.static.gradients([loss], [x])
             else:

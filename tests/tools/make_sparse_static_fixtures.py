@@ -45,9 +45,7 @@ def _save(name, main, feed, fetch, run=True):
     exe = paddle.static.Executor(paddle.CPUPlace())
     results = exe.run(main, feed=feed, fetch_list=fetch)
     arrays = {f"feed_{k}": v for k, v in feed.items()}
-    arrays.update(
-        {f"fetch_{n}": np.asarray(r) for n, r in zip(_names(main, fetch), results)}
-    )
+    arrays.update({f"fetch_{n}": np.asarray(r) for n, r in zip(_names(main, fetch), results)})
     np.savez(OUT / f"{name}.npz", **arrays)
 
 

@@ -149,13 +149,15 @@ def compile_sparse_op(builder: PlanBuilder, op: Operation, where: str) -> None:
     def run(s: list) -> None:
         arrays = tuple(s[slot] for slot in input_slots)
         attrs = tuple(
-            constants[i](
-                [int(v) for v in np.asarray(s[operand_slots[i]]).reshape(-1)],
-                sparse_op.name,
-                info.attrs[i].name,
+            (
+                constants[i](
+                    [int(v) for v in np.asarray(s[operand_slots[i]]).reshape(-1)],
+                    sparse_op.name,
+                    info.attrs[i].name,
+                )
+                if i in operand_slots
+                else constants[i]
             )
-            if i in operand_slots
-            else constants[i]
             for i in range(len(constants))
         )
         metas = tuple(_runtime_meta(a) for a in arrays)
@@ -193,7 +195,9 @@ def _compile_hand_written(builder: PlanBuilder, op: Operation, short: str, where
         def run(s: list) -> None:
             source = s[slots[0]]
             indices, values = csr_to_coo(source)
-            s[target] = SparseCooTensor(DenseTensor(indices), DenseTensor(values), source.shape, True)
+            s[target] = SparseCooTensor(
+                DenseTensor(indices), DenseTensor(values), source.shape, True
+            )
 
     elif short == "indices_sp":
 
