@@ -378,6 +378,15 @@ def test_sparse_op_infer_meta_error_names_the_op(static_mode) -> None:
             SPARSE.reshape(c, [5, 3])
 
 
+def test_fetching_a_sparse_value_is_refused(static_mode) -> None:
+    """As PaddlePaddle 3.3.1's executor refuses it: only dense tensors are fetched."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        c = paddle.static.data("x", [3, 4], "float32").to_sparse_coo(2)
+    with pytest.raises(InvalidArgumentError, match="is a sparse tensor; fetch a dense Value"):
+        paddle.static.Executor().run(main, {"x": X}, [c])
+
+
 def test_sparse_values_outside_static_mode_are_refused() -> None:
     paddle.enable_static()
     with paddle.static.program_guard(paddle.static.Program()):

@@ -29,7 +29,11 @@ from phiops.runtime.static.executor.program_info import ProgramInfo
 from phiops.runtime.static.executor.steps.builtin import BUILTIN_STEPS
 from phiops.runtime.static.executor.steps.control_flow import CONTROL_FLOW_STEPS
 from phiops.runtime.static.executor.steps.kernel import compile_kernel_op
-from phiops.runtime.static.executor.steps.sparse import compile_sparse_op, is_sparse_op
+from phiops.runtime.static.executor.steps.sparse import (
+    compile_sparse_op,
+    is_sparse_op,
+    is_sparse_value,
+)
 from phiops.runtime.static.executor.steps.tensor_array import TENSOR_ARRAY_STEPS
 from phiops.runtime.static.executor.steps.step import SCOPE_SLOT, OpStep, kernel_text, run_checked
 from phiops.runtime.static.passes.config import INFERENCE_PASSES
@@ -259,6 +263,12 @@ def _fetch_target(info: ProgramInfo, target: Any) -> Value:
             )
         return found
     if isinstance(target, Value):
+        if is_sparse_value(target):
+            raise InvalidArgumentError(
+                f"Executor.run(): fetch_list item of type {target.type} is a sparse tensor; "
+                "fetch a dense Value (its to_dense(), values() or indices()), as PaddlePaddle "
+                "3.3.1 fetches dense tensors only"
+            )
         return target
     raise InvalidArgumentError(
         f"Executor.run(): fetch_list items must be Values or names, got "

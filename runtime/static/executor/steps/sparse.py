@@ -40,7 +40,7 @@ from phiops.runtime.tensor.sparse import (
     SparseCsrTensor,
 )
 
-__all__ = ["is_sparse_op", "compile_sparse_op"]
+__all__ = ["is_sparse_op", "is_sparse_value", "compile_sparse_op"]
 
 _PLAN_LIMIT = 64  # kernel plans kept per op; more clears them
 _META_OF_TYPE = {SparseCooTensorType: SparseCooMeta, SparseCsrTensorType: SparseCsrMeta}
@@ -70,6 +70,11 @@ def _table() -> dict[str, tuple[Any, Any]]:
 
 
 _HAND_WRITTEN = ("dense_to_coo_sp", "csr_to_coo_sp", "indices_sp", "sparse_coo_tensor_sp")
+
+
+def is_sparse_value(value: Value) -> bool:
+    """Whether ``value`` has a sparse COO or CSR type (its slot holds no array)."""
+    return type(value.type) in _META_OF_TYPE
 
 
 def is_sparse_op(name: str) -> bool:
