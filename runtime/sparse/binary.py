@@ -155,6 +155,8 @@ def masked_matmul(x: Tensor, y: Tensor, mask: Tensor, name: str | None = None) -
     (a sparse tensor of mask's kind and pattern; sparse op ``masked_matmul``, whose one kernel
     takes a CSR mask: a COO one goes through CSR and back)."""
     op = "masked_matmul"
+    if static_call(x, y, mask):  # the one kernel takes a CSR mask, as 3.3.1's static API
+        return sparse_op_api(op)(x, y, mask)
     for argument, value in (("x", x), ("y", y)):
         if not isinstance(value, Tensor) or value.meta.kind is not TensorKind.DENSE:
             raise InvalidArgumentError(f"{op}(): argument '{argument}' must be a dense Tensor")
@@ -189,6 +191,8 @@ def addmm(
     """``beta * input + alpha * (x @ y)`` for sparse ``x``: with dense ``input`` and ``y`` a
     dense result, with all three sparse (of one kind) a sparse one (sparse op ``addmm``)."""
     op = "addmm"
+    if static_call(input, x, y):
+        return sparse_op_api(op)(input, x, y, float(beta), float(alpha))
     if not isinstance(input, Tensor):
         raise InvalidArgumentError(
             f"{op}(): argument 'input' must be a Tensor, got {type(input).__name__}"
@@ -236,6 +240,8 @@ def mask_as(x: Tensor, mask: Tensor, name: str | None = None) -> Tensor:
     """The entries of dense ``x`` at the pattern of sparse ``mask`` (a sparse tensor of mask's
     kind and pattern; sparse op ``mask_as``)."""
     op = "mask_as"
+    if static_call(x, mask):
+        return sparse_op_api(op)(x, mask)
     sm = storage_of(mask, op, "mask")
     if not isinstance(x, Tensor) or x.meta.kind is not TensorKind.DENSE:
         raise InvalidArgumentError(f"{op}(): argument 'x' must be a dense Tensor")

@@ -17,7 +17,7 @@ from phiops.runtime.autograd.grad_mode import set_grad_enabled
 from phiops.runtime.backends import to_backend
 from phiops.runtime.common import to_data_type
 from phiops.runtime.eager.tensor import Tensor, to_tensor, wrap_array
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 from phiops.runtime.kernels.impl.sparse_arrays import csr_to_coo, dense_to_coo, keys_of, lookup
 from phiops.runtime.sparse.autograd import attach
@@ -73,7 +73,14 @@ def storage_of(
     x: Any, op: str, argument: str = "x", kinds: tuple[TensorKind, ...] = (_COO, _CSR)
 ) -> Any:
     """``x``'s sparse storage; InvalidArgumentError naming ``op`` and ``argument`` when ``x`` is
-    not a Tensor of one of ``kinds``."""
+    not a Tensor of one of ``kinds``; UnimplementedError for a Value of a static program (the
+    functions that build into one, runtime/static/sparse.py, never read storage)."""
+    if isinstance(x, Value):
+        raise UnimplementedError(
+            f"{op}(): building it into a static program is not implemented (argument "
+            f"'{argument}' is a Value of type {x.type}; docs/tensor_kinds.md lists the sparse "
+            "ops built)"
+        )
     if not isinstance(x, Tensor):
         raise InvalidArgumentError(
             f"{op}(): argument '{argument}' must be a sparse Tensor, got {type(x).__name__}"
@@ -226,6 +233,12 @@ def sparse_csr_tensor(
     indices ``cols`` and ``values``; ``shape`` defaults to the smallest 2-D one that holds
     them."""
     op = "sparse_csr_tensor"
+    if static_call(crows, cols, values):
+        raise UnimplementedError(
+            f"{op}(): building a CSR tensor from Values into a static program is not "
+            "implemented (PaddlePaddle 3.3.1 has no static sparse_csr_tensor either); build a "
+            "COO one with sparse_coo_tensor and convert it with to_sparse_csr()"
+        )
     crow = _index_array(crows, op, "crows")
     col = _index_array(cols, op, "cols")
     for name, part in (("crows", crow), ("cols", col)):
@@ -438,7 +451,7 @@ def is_coalesced(x: Tensor) -> bool:
 def is_same_shape(x: Tensor, y: Tensor) -> bool:
     """Whether ``x`` and ``y`` (dense or sparse) have the same shape."""
     for argument, value in (("x", x), ("y", y)):
-        if not isinstance(value, Tensor):
+        if not isinstance(value, (Tensor, Value)):
             raise InvalidArgumentError(
                 f"is_same_shape(): argument '{argument}' must be a Tensor, got {type(value).__name__}"
             )

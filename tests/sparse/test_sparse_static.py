@@ -276,6 +276,29 @@ EAGER_CASES = {
     "csr_matmul_dense": ([(3, 4), (4, 2)], lambda x, y: SPARSE.matmul(x.to_sparse_csr(), y)),
     "coo_mv": ([(3, 4), (4,)], lambda x, v: SPARSE.mv(x.to_sparse_coo(2), v)),
     "coo_dense_dims": ([(3, 4)], lambda x: F.relu(x.to_sparse_coo(1)).values()),
+    "coo_addmm_dense": (
+        [(3, 3), (3, 4), (4, 3)],
+        lambda i, x, y: SPARSE.addmm(i, x.to_sparse_coo(2), y, 0.5, 2.0),
+    ),
+    "csr_addmm_csr": (
+        [(3, 3), (3, 4), (4, 3)],
+        lambda i, x, y: SPARSE.addmm(
+            i.to_sparse_csr(), x.to_sparse_csr(), y.to_sparse_csr()
+        ).to_dense(),
+    ),
+    "csr_masked_matmul": (
+        [(3, 4), (4, 3), (3, 3)],
+        lambda x, y, m: SPARSE.masked_matmul(x, y, m.to_sparse_csr()).to_dense(),
+    ),
+    "coo_mask_as": (
+        [(3, 4), (3, 4)],
+        lambda x, m: SPARSE.mask_as(x, m.to_sparse_coo(2)).to_dense(),
+    ),
+    "coo_matmul_coo": (
+        [(3, 4), (4, 3)],
+        lambda x, y: SPARSE.matmul(x.to_sparse_coo(2), y.to_sparse_coo(2)).to_dense(),
+    ),
+    "coo_rad2deg": ([(3, 4)], lambda x: SPARSE.rad2deg(x.to_sparse_coo(2)).to_dense()),
 }
 
 
@@ -369,6 +392,21 @@ def test_sparse_op_given_a_kind_it_has_no_kernel_for_names_the_kinds(static_mode
             x.to_sparse_coo(3)
         with pytest.raises(InvalidArgumentError, match="'shape' is required"):
             SPARSE.sparse_coo_tensor(paddle.static.data("i", [2, 3], "int64"), x, None)
+
+
+def test_sparse_functions_not_built_are_unimplemented(static_mode) -> None:
+    with paddle.static.program_guard(paddle.static.Program()):
+        p = paddle.static.data("p", [1, 2, 2, 2, 1], "float32").to_sparse_coo(4)
+        w = paddle.static.data("w", [1, 1, 1, 1, 1], "float32")
+        with pytest.raises(
+            UnimplementedError, match=r"conv3d\(\): building it into a static program"
+        ):
+            F.conv3d(p, w)
+        crows = paddle.static.data("crows", [4], "int64")
+        cols = paddle.static.data("cols", [3], "int64")
+        values = paddle.static.data("values", [3], "float32")
+        with pytest.raises(UnimplementedError, match=r"sparse_csr_tensor\(\): building a CSR"):
+            SPARSE.sparse_csr_tensor(crows, cols, values, [3, 4])
 
 
 def test_sparse_op_infer_meta_error_names_the_op(static_mode) -> None:
