@@ -319,6 +319,22 @@ def test_program_runs_as_eager_phiops_sparse(static_mode, case: str) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
+def test_dense_ops_on_values_run_though_typed_as_paddle_types_them(static_mode) -> None:
+    """values_coo_sp is typed [-1, 4] (3.3.1's sparse::ValuesInferMeta) but gives [nnz]: the
+    dense ops reading it are planned when they run, their declared types not checked."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        c = paddle.static.data("x", [3, 4], "float32").to_sparse_coo(2)
+        doubled = paddle.scale(c.values(), 2.0)
+        total = paddle.sum(doubled)
+        count = paddle.sum(paddle.ones_like(c.indices()))
+    assert str(doubled.type) == "tensor<-1x4xf32>"
+    got = paddle.static.Executor().run(main, {"x": X}, [doubled, total, count])
+    np.testing.assert_allclose(got[0], 2 * X[X != 0])
+    np.testing.assert_allclose(got[1], 2 * X.sum())
+    assert int(got[2]) == 2 * np.count_nonzero(X)
+
+
 def test_coo_plus_a_dense_bias_runs_as_numpy(static_mode) -> None:
     """add_coo_dense_sp (3.3.1 builds it, its CPU kernel takes a 1-D bias over the dense dim):
     the bias added to each stored row; eager phiops.sparse.add refuses a dense y."""

@@ -121,6 +121,8 @@ def compile_sparse_op(builder: PlanBuilder, op: Operation, where: str) -> None:
     short = op.name[6:]
     for result in op.results:
         builder.meta_of[result] = _meta(builder, result, where)
+        if isinstance(result.type, DenseTensorType):  # planned late, typed as 3.3.1 types it
+            builder.rank_unknown.add(result)
     if short in _HAND_WRITTEN:
         _compile_hand_written(builder, op, short, where)
         return
