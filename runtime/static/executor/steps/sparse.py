@@ -26,13 +26,12 @@ from phiops.runtime.ir.core import Operation, Value
 from phiops.runtime.ir.dialect import get_dialect
 from phiops.runtime.ir.types import DenseTensorType, SparseCooTensorType, SparseCsrTensorType
 from phiops.runtime.kernels.impl.sparse_arrays import csr_to_coo, dense_to_coo
-from phiops.runtime.static.executor.arrays import array_meta
+from phiops.runtime.static.executor.arrays import array_meta, to_numpy
 from phiops.runtime.static.executor.attributes import attribute_value
 from phiops.runtime.static.executor.builder import PlanBuilder
 from phiops.runtime.static.executor.metas import dtype_of
 from phiops.runtime.static.executor.steps.step import OpStep
 from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
-
 from phiops.runtime.tensor.sparse import (
     SparseCooMeta,
     SparseCooTensor,
@@ -136,14 +135,14 @@ def compile_sparse_op(builder: PlanBuilder, op: Operation, where: str) -> None:
         if value is None:
             raise InvalidArgumentError(f"{where}: input '{spec.name}' is missing")
         input_slots.append(builder.slot_of[value])
-    # each attribute: a constant from the op's attributes, or the slot of its operand
+    # each attribute: a constant from the op's attributes, or read from its operand's slot
     constants: list[Any] = []
-    operand_slots: dict[int, int] = {}
+    from_slots: list[tuple[int, int, Callable[[Any, str, str], Any]]] = []
     for position, spec in enumerate(info.attrs):
         normaliser = _NORMALISERS.get(spec.type, lambda value, _op, _arg: value)
         if spec.name in operand_of:
-            operand_slots[position] = builder.slot_of[operand_of[spec.name]]
-            constants.append(normaliser)
+            from_slots.append((position, builder.slot_of[operand_of[spec.name]], normaliser))
+            constants.append(None)
         elif spec.name in op.attributes:
             raw = attribute_value(op.attributes[spec.name], spec.type, builder.place, where)
             constants.append(normaliser(raw, sparse_op.name, spec.name))
@@ -155,18 +154,11 @@ def compile_sparse_op(builder: PlanBuilder, op: Operation, where: str) -> None:
 
     def run(s: list) -> None:
         arrays = tuple(s[slot] for slot in input_slots)
-        attrs = tuple(
-            (
-                constants[i](
-                    [int(v) for v in np.asarray(s[operand_slots[i]]).reshape(-1)],
-                    sparse_op.name,
-                    info.attrs[i].name,
-                )
-                if i in operand_slots
-                else constants[i]
-            )
-            for i in range(len(constants))
-        )
+        attrs = list(constants)
+        for position, slot, normaliser in from_slots:
+            ints = [int(v) for v in np.asarray(to_numpy(s[slot])).reshape(-1)]
+            attrs[position] = normaliser(ints, sparse_op.name, info.attrs[position].name)
+        attrs = tuple(attrs)
         metas = tuple(_runtime_meta(a) for a in arrays)
         key = (metas, attrs)
         plan = plans.get(key)
