@@ -25,6 +25,8 @@ from phiops.runtime.ir.types import (
     NullType,
     SelectedRowsType,
     SimpleDialectType,
+    SparseCooTensorType,
+    SparseCsrTensorType,
     TensorArrayType,
     Type,
     VectorType,
@@ -171,7 +173,35 @@ def _read_type(data: dict) -> Type:
         )
     if tag in ("2.t_stack", "2.t_inlet", "2.t_outlet"):
         return SimpleDialectType("cf." + tag[4:])
+    if tag == "1.t_sparse_coo_tensor":
+        element, dims, non_zero_dims, layout, indices, values = data["D"]
+        return SparseCooTensorType(
+            tuple(dims),
+            _element(element),
+            tuple(non_zero_dims),
+            layout,
+            _read_part(indices),
+            _read_part(values),
+        )
+    if tag == "1.t_sparse_csr_tensor":
+        element, dims, layout, crows, cols, values = data["D"]
+        return SparseCsrTensorType(
+            tuple(dims),
+            _element(element),
+            layout,
+            _read_part(crows),
+            _read_part(cols),
+            _read_part(values),
+        )
     raise UnimplementedError(f"type tag {tag!r} is not supported")
+
+
+def _read_part(data: dict) -> DenseTensorType:
+    """A part (indices, values, ...) of a sparse tensor type: a dense tensor type."""
+    part = _read_type(data)
+    if not isinstance(part, DenseTensorType):
+        raise _Error(f"a sparse tensor type's part must be a 0.t_dtensor, got {data.get('#')!r}")
+    return part
 
 
 def _element(data: dict) -> str:
@@ -320,6 +350,30 @@ def _write_type(type_: Type) -> dict:
                 type_.layout,
                 [list(l) for l in type_.lod],
                 type_.offset,
+            ],
+        }
+    if isinstance(type_, SparseCooTensorType):
+        return {
+            "#": "1.t_sparse_coo_tensor",
+            "D": [
+                _element_tag(type_.element),
+                list(type_.dims),
+                list(type_.non_zero_dims),
+                type_.layout,
+                _write_type(type_.indices),
+                _write_type(type_.values),
+            ],
+        }
+    if isinstance(type_, SparseCsrTensorType):
+        return {
+            "#": "1.t_sparse_csr_tensor",
+            "D": [
+                _element_tag(type_.element),
+                list(type_.dims),
+                type_.layout,
+                _write_type(type_.crows),
+                _write_type(type_.cols),
+                _write_type(type_.values),
             ],
         }
     if isinstance(type_, SimpleDialectType) and type_.name in ("cf.stack", "cf.inlet", "cf.outlet"):

@@ -12,6 +12,8 @@ __all__ = [
     "VectorType",
     "SelectedRowsType",
     "TensorArrayType",
+    "SparseCooTensorType",
+    "SparseCsrTensorType",
     "SimpleDialectType",
     "ELEMENT_TYPES",
     "format_dims",
@@ -112,6 +114,52 @@ class TensorArrayType(Type):
 
     def __str__(self) -> str:
         return f"pd_op.tensor_array<{self.element}>"
+
+
+# the type PaddlePaddle 3.3.1 gives the parts of a sparse tensor type it builds (its JSON writes
+# them; neither the text nor phiops reads them)
+_SPARSE_PART = DenseTensorType((), "f32", "Undefined(AnyLayout)")
+
+
+@dataclass(frozen=True)
+class SparseCooTensorType(Type):
+    """`pd_op.sparsecootensor<3x4xf32>`: a COO tensor's dense dims and element type; the JSON
+    also keeps `non_zero_dims`, the layout and the types of its indices and values."""
+
+    dims: tuple[int, ...]
+    element: str
+    non_zero_dims: tuple[int, ...] = ()
+    layout: str = "NCHW"
+    indices: DenseTensorType = _SPARSE_PART
+    values: DenseTensorType = _SPARSE_PART
+
+    def __str__(self) -> str:
+        return f"pd_op.sparsecootensor<{format_dims(self.dims, self.element)}>"
+
+    @property
+    def dtype(self) -> str:
+        return ELEMENT_TYPES[self.element]
+
+
+@dataclass(frozen=True)
+class SparseCsrTensorType(Type):
+    """`pd_op.sparsecsrtensor<3x4xf32>` (phiops's spelling: PaddlePaddle 3.3.1 has the type and
+    writes it to JSON, but its printer has no text for it); the JSON also keeps the layout and
+    the types of its crows, cols and values."""
+
+    dims: tuple[int, ...]
+    element: str
+    layout: str = "NCHW"
+    crows: DenseTensorType = _SPARSE_PART
+    cols: DenseTensorType = _SPARSE_PART
+    values: DenseTensorType = _SPARSE_PART
+
+    def __str__(self) -> str:
+        return f"pd_op.sparsecsrtensor<{format_dims(self.dims, self.element)}>"
+
+    @property
+    def dtype(self) -> str:
+        return ELEMENT_TYPES[self.element]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.kernels.impl.sparse_arrays import key_space
 from phiops.runtime.kernels.impl.sparse_matmul_kernel import check_all_sparse
-from phiops.runtime.sparse.creation import storage_of, to_sparse_coo, to_sparse_csr
+from phiops.runtime.sparse.creation import static_call, storage_of, to_sparse_coo, to_sparse_csr
 from phiops.runtime.sparse.registry import sparse_op_api
 from phiops.runtime.tensor.kinds import TensorKind
 
@@ -68,14 +68,16 @@ def _check_pair(op: str, x: Tensor, y: Tensor) -> tuple[Any, Any]:
 def add(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x + y`` of two sparse tensors of one kind, shape and dtype: the union of their
     patterns, coalesced (sparse op ``add``, ops/sparse_ops.yaml)."""
-    _check_pair("add", x, y)
+    if not static_call(x, y):
+        _check_pair("add", x, y)
     return sparse_op_api("add")(x, y)
 
 
 def subtract(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x - y`` of two sparse tensors of one kind, shape and dtype (the union of their
     patterns; sparse op ``subtract``)."""
-    _check_pair("subtract", x, y)
+    if not static_call(x, y):
+        _check_pair("subtract", x, y)
     return sparse_op_api("subtract")(x, y)
 
 
@@ -83,7 +85,8 @@ def multiply(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x * y`` of two sparse tensors of one kind, shape and dtype (on the union of their
     patterns, as PaddlePaddle's kernel: an entry of one only is a stored zero; sparse op
     ``multiply``)."""
-    _check_pair("multiply", x, y)
+    if not static_call(x, y):
+        _check_pair("multiply", x, y)
     return sparse_op_api("multiply")(x, y)
 
 
@@ -91,7 +94,8 @@ def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """``x / y`` of two sparse tensors of one kind, shape and dtype, at every position (a zero
     divided by a zero is NaN there, as PaddlePaddle 3.3.1's CPU kernel stores it; sparse op
     ``divide``)."""
-    _check_pair("divide", x, y)
+    if not static_call(x, y):
+        _check_pair("divide", x, y)
     return sparse_op_api("divide")(x, y)
 
 
@@ -124,6 +128,8 @@ def matmul(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     ``y`` of ``x``'s kind a sparse result (its pattern: the nonzeros of the product; sparse op
     ``matmul``)."""
     op = "matmul"
+    if static_call(x, y):
+        return sparse_op_api(op)(x, y)
     sx = storage_of(x, op, "x")
     check_all_sparse(op, sx)
     if not isinstance(y, Tensor):
@@ -149,6 +155,8 @@ def masked_matmul(x: Tensor, y: Tensor, mask: Tensor, name: str | None = None) -
     (a sparse tensor of mask's kind and pattern; sparse op ``masked_matmul``, whose one kernel
     takes a CSR mask: a COO one goes through CSR and back)."""
     op = "masked_matmul"
+    if static_call(x, y, mask):  # the one kernel takes a CSR mask, as 3.3.1's static API
+        return sparse_op_api(op)(x, y, mask)
     for argument, value in (("x", x), ("y", y)):
         if not isinstance(value, Tensor) or value.meta.kind is not TensorKind.DENSE:
             raise InvalidArgumentError(f"{op}(): argument '{argument}' must be a dense Tensor")
@@ -183,6 +191,8 @@ def addmm(
     """``beta * input + alpha * (x @ y)`` for sparse ``x``: with dense ``input`` and ``y`` a
     dense result, with all three sparse (of one kind) a sparse one (sparse op ``addmm``)."""
     op = "addmm"
+    if static_call(input, x, y):
+        return sparse_op_api(op)(input, x, y, float(beta), float(alpha))
     if not isinstance(input, Tensor):
         raise InvalidArgumentError(
             f"{op}(): argument 'input' must be a Tensor, got {type(input).__name__}"
@@ -210,6 +220,8 @@ def mv(x: Tensor, vec: Tensor, name: str | None = None) -> Tensor:
     """``x @ vec`` of a sparse 2-D ``x`` [M, N] and a dense 1-D ``vec`` [N]: dense [M] (sparse op
     ``mv``)."""
     op = "mv"
+    if static_call(x, vec):
+        return sparse_op_api(op)(x, vec)
     sx = storage_of(x, op, "x")
     if len(sx.shape) != 2:
         raise InvalidArgumentError(f"{op}(): argument 'x' must be 2-D, got shape {list(sx.shape)}")
@@ -228,6 +240,8 @@ def mask_as(x: Tensor, mask: Tensor, name: str | None = None) -> Tensor:
     """The entries of dense ``x`` at the pattern of sparse ``mask`` (a sparse tensor of mask's
     kind and pattern; sparse op ``mask_as``)."""
     op = "mask_as"
+    if static_call(x, mask):
+        return sparse_op_api(op)(x, mask)
     sm = storage_of(mask, op, "mask")
     if not isinstance(x, Tensor) or x.meta.kind is not TensorKind.DENSE:
         raise InvalidArgumentError(f"{op}(): argument 'x' must be a dense Tensor")

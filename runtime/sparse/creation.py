@@ -17,7 +17,8 @@ from phiops.runtime.autograd.grad_mode import set_grad_enabled
 from phiops.runtime.backends import to_backend
 from phiops.runtime.common import to_data_type
 from phiops.runtime.eager.tensor import Tensor, to_tensor, wrap_array
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.ir.core import Value
 from phiops.runtime.kernels.impl.sparse_arrays import csr_to_coo, dense_to_coo, keys_of, lookup
 from phiops.runtime.sparse.autograd import attach
 from phiops.runtime.sparse.registry import sparse_op_api
@@ -62,11 +63,24 @@ def dense(array: Any) -> Tensor:
     return wrap_array(array, DenseTensor(array).meta)
 
 
+def static_call(*arguments: Any) -> bool:
+    """Whether a call builds into a static program: one of its tensor ``arguments`` is a Value
+    (runtime/static/sparse.py types and builds it; the eager checks here read storage)."""
+    return any(isinstance(argument, Value) for argument in arguments)
+
+
 def storage_of(
     x: Any, op: str, argument: str = "x", kinds: tuple[TensorKind, ...] = (_COO, _CSR)
 ) -> Any:
     """``x``'s sparse storage; InvalidArgumentError naming ``op`` and ``argument`` when ``x`` is
-    not a Tensor of one of ``kinds``."""
+    not a Tensor of one of ``kinds``; UnimplementedError for a Value of a static program (the
+    functions that build into one, runtime/static/sparse.py, never read storage)."""
+    if isinstance(x, Value):
+        raise UnimplementedError(
+            f"{op}(): building it into a static program is not implemented (argument "
+            f"'{argument}' is a Value of type {x.type}; docs/tensor_kinds.md lists the sparse "
+            "ops built)"
+        )
     if not isinstance(x, Tensor):
         raise InvalidArgumentError(
             f"{op}(): argument '{argument}' must be a sparse Tensor, got {type(x).__name__}"
@@ -153,6 +167,10 @@ def sparse_coo_tensor(
     """A sparse COO tensor from ``indices`` (``[sparse_dim, nnz]``) and ``values``
     (``[nnz, *dense dims]``); ``shape`` defaults to the smallest that holds every index. The
     entries are kept as given (``coalesce`` sorts them and adds repeats)."""
+    if static_call(indices, values):
+        from phiops.runtime.static.sparse import build_sparse_coo_tensor
+
+        return build_sparse_coo_tensor(indices, values, shape)
     op = "sparse_coo_tensor"
     index = _index_array(indices, op, "indices")
     if index.ndim == 1:
@@ -215,6 +233,12 @@ def sparse_csr_tensor(
     indices ``cols`` and ``values``; ``shape`` defaults to the smallest 2-D one that holds
     them."""
     op = "sparse_csr_tensor"
+    if static_call(crows, cols, values):
+        raise UnimplementedError(
+            f"{op}(): building a CSR tensor from Values into a static program is not "
+            "implemented (PaddlePaddle 3.3.1 has no static sparse_csr_tensor either); build a "
+            "COO one with sparse_coo_tensor and convert it with to_sparse_csr()"
+        )
     crow = _index_array(crows, op, "crows")
     col = _index_array(cols, op, "cols")
     for name, part in (("crows", crow), ("cols", col)):
@@ -281,6 +305,8 @@ def _recorded_by_hand(op: str, inputs: list[Any], call: Any, backward: Any) -> T
 def to_dense(x: Tensor) -> Tensor:
     """The dense tensor of sparse ``x`` (repeated entries added); its gradient flows back to
     ``x``'s entries (sparse op ``to_dense``)."""
+    if static_call(x):
+        return sparse_op_api("to_dense")(x)
     storage = storage_of(x, "to_dense")
     if x.meta.kind is _COO:
         return sparse_op_api("to_dense")(x)
@@ -305,6 +331,10 @@ def to_sparse_coo(x: Tensor, sparse_dim: int) -> Tensor:
     Hand-written, not the sparse op: its backward op ``to_sparse_coo_grad`` runs the kernel
     ``coo_to_dense`` on an argument named ``out_grad``, which ``to_dense`` passes as ``x``, and
     phiops's kernels take their arguments by name."""
+    if static_call(x):
+        from phiops.runtime.static.sparse import build_to_sparse_coo
+
+        return build_to_sparse_coo(x, sparse_dim)
     op = "to_sparse_coo"
     if not isinstance(x, Tensor):
         raise InvalidArgumentError(f"{op}(): argument 'x' must be a Tensor, got {type(x).__name__}")
@@ -334,6 +364,8 @@ def to_sparse_coo(x: Tensor, sparse_dim: int) -> Tensor:
 def to_sparse_csr(x: Tensor) -> Tensor:
     """A CSR tensor of a 2-D or 3-D ``x`` (dense, or COO with every dim sparse; sparse op
     ``to_sparse_csr``)."""
+    if static_call(x):
+        return sparse_op_api("to_sparse_csr")(x)
     op = "to_sparse_csr"
     if not isinstance(x, Tensor):
         raise InvalidArgumentError(f"{op}(): argument 'x' must be a Tensor, got {type(x).__name__}")
@@ -362,6 +394,8 @@ def to_sparse_csr(x: Tensor) -> Tensor:
 def coalesce(x: Tensor, name: str | None = None) -> Tensor:
     """``x`` (COO) with its indices sorted and each once, a repeated index's values added
     (sparse op ``coalesce``)."""
+    if static_call(x):
+        return sparse_op_api("coalesce")(x)
     source = storage_of(x, "coalesce", kinds=(_COO,))
 
     def backward(grad: Tensor) -> list[Any]:
@@ -373,6 +407,8 @@ def coalesce(x: Tensor, name: str | None = None) -> Tensor:
 def values(x: Tensor) -> Tensor:
     """The values of sparse ``x`` (``[nnz, *dense dims]``), in its entries' order; the gradient
     flows back to them (sparse op ``values``)."""
+    if static_call(x):
+        return sparse_op_api("values")(x)
     storage = storage_of(x, "values")
     if x.meta.kind is _COO:
         return sparse_op_api("values")(x)
@@ -385,6 +421,10 @@ def values(x: Tensor) -> Tensor:
 
 def indices(x: Tensor) -> Tensor:
     """The indices of COO ``x`` (int64 ``[sparse_dim, nnz]``)."""
+    if static_call(x):
+        from phiops.runtime.static.sparse import build_indices
+
+        return build_indices(x)
     return dense(storage_of(x, "indices", kinds=(_COO,)).indices.array)
 
 
@@ -411,7 +451,7 @@ def is_coalesced(x: Tensor) -> bool:
 def is_same_shape(x: Tensor, y: Tensor) -> bool:
     """Whether ``x`` and ``y`` (dense or sparse) have the same shape."""
     for argument, value in (("x", x), ("y", y)):
-        if not isinstance(value, Tensor):
+        if not isinstance(value, (Tensor, Value)):
             raise InvalidArgumentError(
                 f"is_same_shape(): argument '{argument}' must be a Tensor, got {type(value).__name__}"
             )

@@ -24,6 +24,7 @@ __all__ = [
     "sparse_op_defs",
     "sparse_op_api",
     "no_sparse_kernel",
+    "static_or_no_kernel",
 ]
 
 
@@ -133,6 +134,19 @@ def no_sparse_kernel(op: SparseOpDef, inputs: tuple[Any, ...]) -> InvalidArgumen
         f"{op.name}(): no kernel of sparse op '{op.name}' takes {got}; its kernels: "
         + ", ".join(op.specs)
     )
+
+
+def static_or_no_kernel(op: SparseOpDef, inputs: tuple[Any, ...]) -> Any:
+    """For inputs that select none of ``op``'s kernels: where one is a Value of a static
+    program, the builder of the op's ``*_sp`` op (runtime/static/sparse.py), whose ``call``
+    builds it; otherwise `no_sparse_kernel`'s error, raised."""
+    from phiops.runtime.ir.core import Value
+
+    if any(isinstance(value, Value) for value in inputs):
+        from phiops.runtime.static.sparse import sparse_builder
+
+        return sparse_builder(op, inputs)
+    raise no_sparse_kernel(op, inputs) from None
 
 
 def _load() -> None:

@@ -17,7 +17,7 @@ from phiops.runtime.common import DataType, to_data_type
 from phiops.runtime.eager.tensor import Tensor
 from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.kernels.impl.sparse_shape_kernel import reshape_dims, sum_shape
-from phiops.runtime.sparse.creation import storage_of
+from phiops.runtime.sparse.creation import static_call, storage_of
 from phiops.runtime.sparse.registry import sparse_op_api
 from phiops.runtime.tensor.sparse import SparseCooTensor, SparseCsrTensor
 
@@ -68,10 +68,13 @@ def sum(
     (COO: shape ``[1]`` for the total without keepdim; CSR keeps its rank and sums only over
     the last axis, or all; sparse op ``sum``)."""
     op = "sum"
+    value_dtype = DataType.UNDEFINED if dtype is None else to_data_type(dtype)
+    if static_call(x):  # the axes as given, as PaddlePaddle's full_int_array holds them
+        axes = [] if axis is None else _ints(op, "axis", axis)
+        return sparse_op_api(op)(x, axes, value_dtype, bool(keepdim))
     storage = _storage(op, x)
     axes = [] if axis is None else _axes(op, "axis", axis, len(storage.shape))
     sum_shape(storage.shape, axes, keepdim, isinstance(storage, SparseCsrTensor))  # checks axis
-    value_dtype = DataType.UNDEFINED if dtype is None else to_data_type(dtype)
     return sparse_op_api(op)(x, axes, value_dtype, bool(keepdim))
 
 
@@ -79,6 +82,8 @@ def transpose(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tensor
     """Sparse ``x`` with its dims permuted by ``perm`` (COO: the entries in their order; CSR:
     2-D, or 3-D permutations, rebuilt sorted; sparse op ``transpose``)."""
     op = "transpose"
+    if static_call(x):
+        return sparse_op_api(op)(x, _ints(op, "perm", perm))
     storage = _storage(op, x)
     rank = len(storage.shape)
     order = _axes(op, "perm", perm, rank)
@@ -93,6 +98,8 @@ def reshape(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
     """Sparse ``x`` with the same entries in a new ``shape`` (one -1 inferred, a 0 copies x's
     dim); a CSR result must be 2-D or 3-D (sparse op ``reshape``)."""
     op = "reshape"
+    if static_call(x):
+        return sparse_op_api(op)(x, _ints(op, "shape", shape))
     storage = _storage(op, x)
     wanted = _ints(op, "shape", shape)
     new_shape = reshape_dims(op, storage.shape, wanted)
@@ -108,6 +115,10 @@ def slice(x: Tensor, axes: Any, starts: Any, ends: Any, name: str | None = None)
     (negative bounds count from the end, bounds clipped to the dim), shifted to start at 0
     (sparse op ``slice``)."""
     op = "slice"
+    if static_call(x):
+        return sparse_op_api(op)(
+            x, _ints(op, "axes", axes), _ints(op, "starts", starts), _ints(op, "ends", ends)
+        )
     storage = _storage(op, x)
     axis_list = _axes(op, "axes", axes, len(storage.shape))
     bounds = []
@@ -127,6 +138,8 @@ def softmax(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
     entries; an absent entry is not a zero but left out), the pattern kept (sparse op
     ``softmax``)."""
     op = "softmax"
+    if static_call(x):
+        return sparse_op_api(op)(x, int(axis))
     storage = _storage(op, x)
     if axis not in (-1, len(storage.shape) - 1):
         raise UnimplementedError(

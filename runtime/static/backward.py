@@ -323,6 +323,13 @@ class _Builder:
                 for value in op.results:
                     if len(self.state.grads.get(value, ())) > 1:
                         _add_n(value, self.state)
+            elif not all(r.stop_gradient for r in op.results) and op.name.endswith("_sp"):
+                raise UnimplementedError(
+                    f"{op.name}: the backward of sparse ops in static programs is not "
+                    "implemented (PaddlePaddle 3.3.1 builds none either: its backward takes "
+                    "dense tensor types only); mark the sparse op's inputs stop_gradient, or "
+                    "train sparse ops eagerly (docs/tensor_kinds.md)"
+                )
             elif not all(r.stop_gradient for r in op.results) and op.dialect != "builtin":
                 raise UnimplementedError(
                     f"{op.name} has no backward op in ops/backward.yaml, so no gradient flows "

@@ -37,6 +37,7 @@ from phiops.runtime.ir.dialect import OpDef as IrOpDef
 from phiops.runtime.ir.dialect import get_dialect
 from phiops.runtime.ir.dialects.pd_op import scalar_operand_dtype
 from phiops.runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
+from phiops.runtime.ir.types import SparseCooTensorType, SparseCsrTensorType
 from phiops.runtime.kernels import KERNEL_FACTORY
 from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
@@ -58,6 +59,9 @@ __all__ = [
 COMPILE_TIME = MetaConfig(is_runtime=False)
 _ELEMENTS = {name: element for element, name in ELEMENT_TYPES.items()}
 _WITHOUT_GRADIENTS: list[bool] = []
+# the sparse types' classes (runtime/ir/types.py) -> their tensor kinds' names, for the error a
+# dense op given one raises
+_SPARSE_KINDS = {SparseCooTensorType: "SparseCooTensor", SparseCsrTensorType: "SparseCsrTensor"}
 
 
 @contextlib.contextmanager
@@ -100,6 +104,12 @@ def place_text(place: Place) -> str:
 def value_meta(value: Value, name: str) -> MetaTensor:
     """A MetaTensor with ``value``'s dims (-1 where unknown) and dtype."""
     type = value.type
+    if type.__class__ in _SPARSE_KINDS:
+        raise InvalidArgumentError(
+            f"argument '{name}' is a {_SPARSE_KINDS[type.__class__]} ({type}), but the "
+            "op takes a DenseTensor; phiops.sparse's functions take sparse tensors (or make it "
+            "dense with to_dense())"
+        )
     if not isinstance(type, DenseTensorType):
         raise UnimplementedError(
             f"argument '{name}' has type {type}; building ops on it is not implemented "

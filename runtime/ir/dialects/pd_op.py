@@ -14,7 +14,14 @@ from phiops.runtime.ir.dialects.control_flow import (
     print_while,
 )
 from phiops.runtime.ir.dialects.table import op_def_from_row
-from phiops.runtime.ir.types import SelectedRowsType, TensorArrayType, Type, ELEMENT_TYPES
+from phiops.runtime.ir.types import (
+    ELEMENT_TYPES,
+    SelectedRowsType,
+    SparseCooTensorType,
+    SparseCsrTensorType,
+    TensorArrayType,
+    Type,
+)
 
 __all__ = ["PaddleDialect", "register_op_table", "has_op_table", "scalar_operand_dtype"]
 
@@ -89,4 +96,8 @@ class PaddleDialect(Dialect):
             return TensorArrayType(inner)
         if head == "pd_op.selectedrows" and rest:
             return parse_dense(parser, inner, pos, SelectedRowsType)
+        if head == "pd_op.sparsecootensor" and rest:
+            return parse_dense(parser, inner, pos, SparseCooTensorType)
+        if head == "pd_op.sparsecsrtensor" and rest:
+            return parse_dense(parser, inner, pos, SparseCsrTensorType)
         raise parser.error(f"dialect 'pd_op' has no type '{text}'", pos)

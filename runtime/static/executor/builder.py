@@ -56,6 +56,10 @@ class PlanBuilder:
         # PaddlePaddle types the body's ops before it knows the extents change, so the declared
         # extents of ops planned when they run are not checked there (dtype and rank are)
         self.loose_extents = 0
+        # values whose declared type may have another rank than the data (a sparse op's values or
+        # indices, typed as PaddlePaddle types them: runtime/static/sparse.py), and the results
+        # of ops planned when they run from them: their declared types are not checked
+        self.rank_unknown: set[Value] = set()
         # memory planning (runtime/static/passes/memory_planning.py): the slots emptied so far,
         # which new values take before the list grows; None: every value gets a slot of its own
         self.free_slots: list[int] | None = None

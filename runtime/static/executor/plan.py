@@ -29,6 +29,11 @@ from phiops.runtime.static.executor.program_info import ProgramInfo
 from phiops.runtime.static.executor.steps.builtin import BUILTIN_STEPS
 from phiops.runtime.static.executor.steps.control_flow import CONTROL_FLOW_STEPS
 from phiops.runtime.static.executor.steps.kernel import compile_kernel_op
+from phiops.runtime.static.executor.steps.sparse import (
+    compile_sparse_op,
+    is_sparse_op,
+    is_sparse_value,
+)
 from phiops.runtime.static.executor.steps.tensor_array import TENSOR_ARRAY_STEPS
 from phiops.runtime.static.executor.steps.step import SCOPE_SLOT, OpStep, kernel_text, run_checked
 from phiops.runtime.static.passes.config import INFERENCE_PASSES
@@ -258,6 +263,12 @@ def _fetch_target(info: ProgramInfo, target: Any) -> Value:
             )
         return found
     if isinstance(target, Value):
+        if is_sparse_value(target):
+            raise InvalidArgumentError(
+                f"Executor.run(): fetch_list item of type {target.type} is a sparse tensor; "
+                "fetch a dense Value (its to_dense(), values() or indices()), as PaddlePaddle "
+                "3.3.1 fetches dense tensors only"
+            )
         return target
     raise InvalidArgumentError(
         f"Executor.run(): fetch_list items must be Values or names, got "
@@ -287,6 +298,9 @@ def _compile_op_steps(builder: PlanBuilder, op: Operation, where: str) -> None:
     builtin = BUILTIN_STEPS.get(name) or TENSOR_ARRAY_STEPS.get(name)
     if builtin is not None:
         builtin(builder, op, where)
+        return
+    if is_sparse_op(name):
+        compile_sparse_op(builder, op, where)
         return
     if not name.startswith("pd_op.") and not is_op_package_dialect(op.dialect):
         raise UnimplementedError(

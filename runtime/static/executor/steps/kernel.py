@@ -122,6 +122,9 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
             None if n in unchecked and isinstance(t, DenseTensorType) and not t.dims else t
             for n, t in zip(output_names, declared)
         ]
+        if builder.rank_unknown and any(v in builder.rank_unknown for v in inputs):
+            declared = [None] * len(declared)
+            builder.rank_unknown.update(results)
         step = late_step(op_def, where, input_slots, attrs, out_slots, many, declared)
         if runtime_flags.SWITCHES.check_nan_inf:
             step = _checking_nan_inf(step, out_slots, info, where)
