@@ -90,3 +90,18 @@ __all__ = [
     "reshape",
     "slice",
 ]
+
+
+def _install_into_static() -> None:
+    """The static layer below builds and runs sparse ops through this library: give ``Value``
+    its sparse methods and the executor the sparse ops' definitions."""
+    from phiops.runtime.sparse import creation as _creation
+    from phiops.runtime.sparse.registry import sparse_op_defs
+    from phiops.runtime.static.executor.steps.sparse import register_sparse_op_defs
+    from phiops.runtime.static.sparse import install_sparse_value_methods
+
+    install_sparse_value_methods(_creation)
+    register_sparse_op_defs(sparse_op_defs)
+
+
+_install_into_static()

@@ -53,12 +53,10 @@ from phiops.runtime.static.program import (
     unique_name_guard,
 )
 from phiops.runtime.static.scope import Scope, global_scope, scope_guard
-from phiops.runtime.static.sparse import install_sparse_value_methods
 from phiops.runtime.static.value_api import install_value_api
 from phiops.runtime.static.variables import create_parameter, data
 
 install_value_api()
-install_sparse_value_methods()
 
 __all__ = [
     "Program",

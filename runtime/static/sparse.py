@@ -347,13 +347,12 @@ def build_sparse_coo_tensor(indices: Value, values: Value, shape: Sequence[int])
     return _create("sparse_coo_tensor_sp", [values, indices], [result], {"shape": dims}).results[0]
 
 
-def install_sparse_value_methods() -> None:
+def install_sparse_value_methods(creation: Any) -> None:
     """Give ``Value`` PaddlePaddle 3.3.1's sparse methods (``to_dense``, ``values``,
     ``indices``, ``is_sparse_coo_tensor_type``, ``is_sparse_csr_tensor_type``) and the
     conversions phiops's eager Tensor has (``to_sparse_coo``, ``to_sparse_csr``,
-    ``coalesce``), each building through ``phiops.sparse``."""
-    from phiops.runtime.sparse import creation
-
+    ``coalesce``), each building through ``creation`` (runtime/sparse/creation.py, whose
+    package calls this when it loads: the sparse library sits above the static layer)."""
     Value.to_dense = lambda self: creation.to_dense(self)
     Value.values = lambda self: creation.values(self)
     Value.indices = lambda self: creation.indices(self)

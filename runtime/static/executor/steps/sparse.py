@@ -21,7 +21,12 @@ import numpy as np
 from phiops.runtime.common import DataLayout
 from phiops.runtime.dispatch import attributes as normalise
 from phiops.runtime.dispatch.dispatcher import check_outputs, execute
-from phiops.runtime.errors import InvalidArgumentError, PhiError, UnimplementedError
+from phiops.runtime.errors import (
+    InvalidArgumentError,
+    PhiError,
+    PreconditionNotMetError,
+    UnimplementedError,
+)
 from phiops.runtime.ir.core import Operation, Value
 from phiops.runtime.ir.dialect import get_dialect
 from phiops.runtime.ir.types import DenseTensorType, SparseCooTensorType, SparseCsrTensorType
@@ -54,15 +59,28 @@ _NORMALISERS: dict[str, Callable[[Any, str, str], Any]] = {
     "bool": normalise.to_bool,
 }
 _TABLE: dict[str, tuple[Any, Any]] = {}
+# the sparse library's op definitions (runtime/sparse/registry.py's ``sparse_op_defs``), which it
+# registers here when it loads: the library sits above the static layer
+_OP_DEFS: list[Callable[[], Any]] = []
+
+
+def register_sparse_op_defs(provider: Callable[[], Any]) -> None:
+    """Give the executor the sparse ops' definitions (runtime/sparse calls this on import)."""
+    _OP_DEFS[:] = [provider]
+    _TABLE.clear()
 
 
 def _table() -> dict[str, tuple[Any, Any]]:
     """``*_sp`` name -> (SparseOpDef, the kernel's dispatcher), from the sparse registry."""
     if not _TABLE:
-        from phiops.runtime.sparse.registry import sparse_op_defs
         from phiops.runtime.static.sparse import sparse_pd_op_name
 
-        for op in sparse_op_defs():
+        if not _OP_DEFS:
+            raise PreconditionNotMetError(
+                "Executor: the program holds sparse ops, but phiops's sparse library is not "
+                "loaded: import phiops (or phiops.sparse) first"
+            )
+        for op in _OP_DEFS[0]():
             for dispatcher in op.kernels.values():
                 _TABLE[sparse_pd_op_name(op, dispatcher.info.kernel)] = (op, dispatcher)
     return _TABLE
