@@ -1,0 +1,9 @@
+"""``phiops.vision.models`` (``paddle.vision.models``): LeNet, AlexNet, VGG, ResNet (ResNeXt,
+wide ResNet), MobileNetV2 and SqueezeNet with PaddlePaddle 3.3.1's parameter names and seeded
+weights (runtime/nn/vision_models.py). PaddlePaddle's ``paddle.vision.models`` also has what
+phiops lacks: MobileNetV1 and V3, ShuffleNetV2, DenseNet, GoogLeNet and InceptionV3."""
+
+from __future__ import annotations
+
+from phiops.runtime.nn.vision_models import *  # noqa: F401,F403
+from phiops.runtime.nn.vision_models import __all__  # noqa: F401

@@ -1,0 +1,626 @@
+"""``paddle.vision.models``' classic architectures as phiops Layers: LeNet, AlexNet, VGG,
+ResNet (with ResNeXt and the wide ResNets), MobileNetV2 and SqueezeNet.
+
+Each keeps PaddlePaddle 3.3.1's sublayer names and creation order, so that its ``state_dict``
+has PaddlePaddle's keys in PaddlePaddle's order (``set_state_dict`` of a PaddlePaddle state
+dict works) and, since phiops's initializers draw PaddlePaddle's numbers, a model built right
+after ``paddle.seed(n)`` has PaddlePaddle's initial weights (tests/vision/test_models.py, against the records of tests/tools/make_vision_models_fixtures.py). The
+layer code is phiops's own; the architectures (channel tables, strides, initializers) are the
+published ones PaddlePaddle implements. ``pretrained=True`` is an UnimplementedError: phiops
+downloads nothing (load a state dict with ``set_state_dict`` instead).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Sequence
+
+from phiops.runtime.dispatch.op_def import op_api
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
+from phiops.runtime.nn import functional as F
+from phiops.runtime.nn.layer import Layer, Sequential
+from phiops.runtime.nn.param_attr import ParamAttr
+
+__all__ = [
+    "LeNet",
+    "AlexNet",
+    "alexnet",
+    "VGG",
+    "vgg11",
+    "vgg13",
+    "vgg16",
+    "vgg19",
+    "ResNet",
+    "resnet18",
+    "resnet34",
+    "resnet50",
+    "resnet101",
+    "resnet152",
+    "resnext50_32x4d",
+    "resnext50_64x4d",
+    "resnext101_32x4d",
+    "resnext101_64x4d",
+    "resnext152_32x4d",
+    "resnext152_64x4d",
+    "wide_resnet50_2",
+    "wide_resnet101_2",
+    "MobileNetV2",
+    "mobilenet_v2",
+    "SqueezeNet",
+    "squeezenet1_0",
+    "squeezenet1_1",
+]
+
+
+def _nn() -> Any:
+    # the layer classes live in phiops.nn, which imports this module's package first
+    import phiops.nn as nn
+
+    return nn
+
+
+def _no_download(arch: str, pretrained: bool) -> None:
+    if pretrained:
+        raise UnimplementedError(
+            f"{arch}(pretrained=True): phiops does not download weights; build the model and "
+            "load PaddlePaddle's state dict with set_state_dict(paddle.load(path))"
+        )
+
+
+def _head(x: Any, num_classes: int, classifier: Callable[[Any], Any]) -> Any:
+    return classifier(x.flatten(1)) if num_classes > 0 else x
+
+
+# --- LeNet ----------------------------------------------------------------------------------------
+
+
+class LeNet(Layer):
+    """LeNet-5 for 1x28x28 images: two conv/ReLU/max-pool stages, then three Linear layers."""
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        nn = _nn()
+        self.num_classes = num_classes
+        self.features = Sequential(
+            nn.Conv2D(1, 6, 3, stride=1, padding=1),
+            nn.ReLU(),
+            nn.MaxPool2D(2, 2),
+            nn.Conv2D(6, 16, 5, stride=1, padding=0),
+            nn.ReLU(),
+            nn.MaxPool2D(2, 2),
+        )
+        if num_classes > 0:
+            self.fc = Sequential(
+                nn.Linear(400, 120), nn.Linear(120, 84), nn.Linear(84, num_classes)
+            )
+
+    def forward(self, inputs: Any) -> Any:
+        return _head(self.features(inputs), self.num_classes, lambda x: self.fc(x))
+
+
+# --- AlexNet --------------------------------------------------------------------------------------
+
+
+def _uniform_attrs(fan_in: int) -> dict[str, ParamAttr]:
+    """Weight and bias both Uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)), as AlexNet's layers."""
+    bound = 1.0 / math.sqrt(fan_in)
+    init = _nn().initializer.Uniform
+    return {
+        "weight_attr": ParamAttr(initializer=init(-bound, bound)),
+        "bias_attr": ParamAttr(initializer=init(-bound, bound)),
+    }
+
+
+class _ConvPool(Layer):
+    """A convolution, an optional ReLU and a 3x3 stride-2 max pool (AlexNet's ConvPoolLayer)."""
+
+    def __init__(
+        self, cin: int, cout: int, kernel: int, stride: int, padding: int, fan_in: int, relu: bool
+    ) -> None:
+        super().__init__()
+        nn = _nn()
+        self.relu = nn.ReLU() if relu else None
+        self._conv = nn.Conv2D(cin, cout, kernel, stride, padding, **_uniform_attrs(fan_in))
+        self._pool = nn.MaxPool2D(kernel_size=3, stride=2, padding=0)
+
+    def forward(self, x: Any) -> Any:
+        x = self._conv(x)
+        return self._pool(x if self.relu is None else self.relu(x))
+
+
+class AlexNet(Layer):
+    """AlexNet (the one-tower variant) for 3x224x224 images."""
+
+    def __init__(self, num_classes: int = 1000) -> None:
+        super().__init__()
+        nn = _nn()
+        self.num_classes = num_classes
+        self._conv1 = _ConvPool(3, 64, 11, 4, 2, 3 * 11 * 11, True)
+        self._conv2 = _ConvPool(64, 192, 5, 1, 2, 64 * 5 * 5, True)
+        self._conv3 = nn.Conv2D(192, 384, 3, 1, 1, **_uniform_attrs(192 * 9))
+        self._conv4 = nn.Conv2D(384, 256, 3, 1, 1, **_uniform_attrs(384 * 9))
+        self._conv5 = _ConvPool(256, 256, 3, 1, 1, 256 * 9, True)
+        if num_classes > 0:
+            fan_in = 256 * 6 * 6  # all three Linear layers use the first one's bound
+            self._drop1 = nn.Dropout(p=0.5, mode="downscale_in_infer")
+            self._fc6 = nn.Linear(fan_in, 4096, **_uniform_attrs(fan_in))
+            self._drop2 = nn.Dropout(p=0.5, mode="downscale_in_infer")
+            self._fc7 = nn.Linear(4096, 4096, **_uniform_attrs(fan_in))
+            self._fc8 = nn.Linear(4096, num_classes, **_uniform_attrs(fan_in))
+
+    def forward(self, inputs: Any) -> Any:
+        x = self._conv2(self._conv1(inputs))
+        x = F.relu(self._conv4(F.relu(self._conv3(x))))
+        x = self._conv5(x)
+        if self.num_classes <= 0:
+            return x
+        x = F.relu(self._fc6(self._drop1(x.flatten(1))))
+        return self._fc8(F.relu(self._fc7(self._drop2(x))))
+
+
+def alexnet(pretrained: bool = False, **kwargs: Any) -> AlexNet:
+    _no_download("alexnet", pretrained)
+    return AlexNet(**kwargs)
+
+
+# --- VGG ------------------------------------------------------------------------------------------
+
+_VGG_CONFIGS = {
+    11: [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    13: [64, 64, "M", 128, 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    16: [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"],
+    19: [64, 64, "M", 128, 128, "M"] + [256] * 4 + ["M"] + ([512] * 4 + ["M"]) * 2,
+}
+
+
+def _vgg_features(config: Sequence[Any], batch_norm: bool) -> Sequential:
+    nn = _nn()
+    layers: list[Layer] = []
+    channels = 3
+    for item in config:
+        if item == "M":
+            layers.append(nn.MaxPool2D(kernel_size=2, stride=2))
+            continue
+        layers.append(nn.Conv2D(channels, item, kernel_size=3, padding=1))
+        if batch_norm:
+            layers.append(nn.BatchNorm2D(item))
+        layers.append(nn.ReLU())
+        channels = item
+    return Sequential(*layers)
+
+
+class VGG(Layer):
+    """VGG over ``features`` (3x3 convolutions and max pools), then a 7x7 adaptive average pool
+    (``with_pool``) and three Linear layers with dropout."""
+
+    def __init__(self, features: Layer, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        nn = _nn()
+        self.features = features
+        self.num_classes = num_classes
+        self.with_pool = with_pool
+        if with_pool:
+            self.avgpool = nn.AdaptiveAvgPool2D((7, 7))
+        if num_classes > 0:
+            self.classifier = Sequential(
+                nn.Linear(512 * 7 * 7, 4096),
+                nn.ReLU(),
+                nn.Dropout(),
+                nn.Linear(4096, 4096),
+                nn.ReLU(),
+                nn.Dropout(),
+                nn.Linear(4096, num_classes),
+            )
+
+    def forward(self, x: Any) -> Any:
+        x = self.features(x)
+        if self.with_pool:
+            x = self.avgpool(x)
+        return _head(x, self.num_classes, lambda y: self.classifier(y))
+
+
+def _vgg(depth: int, pretrained: bool, batch_norm: bool, **kwargs: Any) -> VGG:
+    _no_download(f"vgg{depth}{'_bn' if batch_norm else ''}", pretrained)
+    return VGG(_vgg_features(_VGG_CONFIGS[depth], batch_norm), **kwargs)
+
+
+def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg(11, pretrained, batch_norm, **kwargs)
+
+
+def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg(13, pretrained, batch_norm, **kwargs)
+
+
+def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg(16, pretrained, batch_norm, **kwargs)
+
+
+def vgg19(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg(19, pretrained, batch_norm, **kwargs)
+
+
+# --- ResNet ---------------------------------------------------------------------------------------
+
+
+class BasicBlock(Layer):
+    """Two 3x3 convolutions with batch norm and a residual connection (ResNet-18/34)."""
+
+    expansion = 1
+
+    def __init__(
+        self,
+        inplanes: int,
+        planes: int,
+        stride: int = 1,
+        downsample: Layer | None = None,
+        groups: int = 1,
+        base_width: int = 64,
+        dilation: int = 1,
+        norm_layer: Callable[..., Layer] | None = None,
+    ) -> None:
+        super().__init__()
+        nn = _nn()
+        norm = norm_layer or nn.BatchNorm2D
+        if dilation > 1:
+            raise UnimplementedError("BasicBlock: dilation > 1 is not supported (nor in PaddlePaddle)")
+        self.conv1 = nn.Conv2D(inplanes, planes, 3, padding=1, stride=stride, bias_attr=False)
+        self.bn1 = norm(planes)
+        self.relu = nn.ReLU()
+        self.conv2 = nn.Conv2D(planes, planes, 3, padding=1, bias_attr=False)
+        self.bn2 = norm(planes)
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x: Any) -> Any:
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        identity = x if self.downsample is None else self.downsample(x)
+        return self.relu(out + identity)
+
+
+class BottleneckBlock(Layer):
+    """1x1, 3x3 (grouped for ResNeXt) and 1x1 convolutions with batch norm and a residual
+    connection, widening by 4 (ResNet-50 and deeper)."""
+
+    expansion = 4
+
+    def __init__(
+        self,
+        inplanes: int,
+        planes: int,
+        stride: int = 1,
+        downsample: Layer | None = None,
+        groups: int = 1,
+        base_width: int = 64,
+        dilation: int = 1,
+        norm_layer: Callable[..., Layer] | None = None,
+    ) -> None:
+        super().__init__()
+        nn = _nn()
+        norm = norm_layer or nn.BatchNorm2D
+        width = int(planes * (base_width / 64.0)) * groups
+        self.conv1 = nn.Conv2D(inplanes, width, 1, bias_attr=False)
+        self.bn1 = norm(width)
+        self.conv2 = nn.Conv2D(
+            width, width, 3, padding=dilation, stride=stride, groups=groups,
+            dilation=dilation, bias_attr=False,
+        )
+        self.bn2 = norm(width)
+        self.conv3 = nn.Conv2D(width, planes * self.expansion, 1, bias_attr=False)
+        self.bn3 = norm(planes * self.expansion)
+        self.relu = nn.ReLU()
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x: Any) -> Any:
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        identity = x if self.downsample is None else self.downsample(x)
+        return self.relu(out + identity)
+
+
+_RESNET_DEPTHS = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3], 101: [3, 4, 23, 3],
+                  152: [3, 8, 36, 3]}
+
+
+class ResNet(Layer):
+    """ResNet of ``block`` (BasicBlock or BottleneckBlock) and ``depth`` (18, 34, 50, 101, 152);
+    ``width`` and ``groups`` make the ResNeXt and wide variants; ``with_pool`` and
+    ``num_classes`` (<= 0: no classifier) as PaddlePaddle's."""
+
+    def __init__(
+        self,
+        block: type,
+        depth: int = 50,
+        width: int = 64,
+        num_classes: int = 1000,
+        with_pool: bool = True,
+        groups: int = 1,
+    ) -> None:
+        super().__init__()
+        if depth not in _RESNET_DEPTHS:
+            raise InvalidArgumentError(
+                f"ResNet: depth must be one of {sorted(_RESNET_DEPTHS)}, got {depth!r}"
+            )
+        nn = _nn()
+        layers = _RESNET_DEPTHS[depth]
+        self.groups, self.base_width = groups, width
+        self.num_classes, self.with_pool = num_classes, with_pool
+        self._norm_layer = nn.BatchNorm2D
+        self.inplanes, self.dilation = 64, 1
+        self.conv1 = nn.Conv2D(3, 64, kernel_size=7, stride=2, padding=3, bias_attr=False)
+        self.bn1 = self._norm_layer(64)
+        self.relu = nn.ReLU()
+        self.maxpool = nn.MaxPool2D(kernel_size=3, stride=2, padding=1)
+        self.layer1 = self._make_layer(block, 64, layers[0])
+        self.layer2 = self._make_layer(block, 128, layers[1], stride=2)
+        self.layer3 = self._make_layer(block, 256, layers[2], stride=2)
+        self.layer4 = self._make_layer(block, 512, layers[3], stride=2)
+        if with_pool:
+            self.avgpool = nn.AdaptiveAvgPool2D((1, 1))
+        if num_classes > 0:
+            self.fc = nn.Linear(512 * block.expansion, num_classes)
+
+    def _make_layer(self, block: type, planes: int, blocks: int, stride: int = 1) -> Sequential:
+        nn = _nn()
+        out_channels = planes * block.expansion
+        downsample = None
+        if stride != 1 or self.inplanes != out_channels:
+            downsample = Sequential(
+                nn.Conv2D(self.inplanes, out_channels, 1, stride=stride, bias_attr=False),
+                self._norm_layer(out_channels),
+            )
+        stage = [
+            block(self.inplanes, planes, stride, downsample, self.groups, self.base_width,
+                  self.dilation, self._norm_layer)
+        ]
+        self.inplanes = out_channels
+        stage += [
+            block(self.inplanes, planes, groups=self.groups, base_width=self.base_width,
+                  norm_layer=self._norm_layer)
+            for _ in range(1, blocks)
+        ]
+        return Sequential(*stage)
+
+    def forward(self, x: Any) -> Any:
+        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+        if self.with_pool:
+            x = self.avgpool(x)
+        return _head(x, self.num_classes, lambda y: self.fc(y))
+
+
+def _resnet(arch: str, block: type, depth: int, pretrained: bool, **kwargs: Any) -> ResNet:
+    _no_download(arch, pretrained)
+    return ResNet(block, depth, **kwargs)
+
+
+def resnet18(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnet("resnet18", BasicBlock, 18, pretrained, **kwargs)
+
+
+def resnet34(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnet("resnet34", BasicBlock, 34, pretrained, **kwargs)
+
+
+def resnet50(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnet("resnet50", BottleneckBlock, 50, pretrained, **kwargs)
+
+
+def resnet101(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnet("resnet101", BottleneckBlock, 101, pretrained, **kwargs)
+
+
+def resnet152(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnet("resnet152", BottleneckBlock, 152, pretrained, **kwargs)
+
+
+def _resnext(depth: int, groups: int, pretrained: bool, **kwargs: Any) -> ResNet:
+    kwargs.update(groups=groups, width=4)
+    return _resnet(f"resnext{depth}_{groups}x4d", BottleneckBlock, depth, pretrained, **kwargs)
+
+
+def resnext50_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnext(50, 32, pretrained, **kwargs)
+
+
+def resnext50_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnext(50, 64, pretrained, **kwargs)
+
+
+def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnext(101, 32, pretrained, **kwargs)
+
+
+def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnext(101, 64, pretrained, **kwargs)
+
+
+def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnext(152, 32, pretrained, **kwargs)
+
+
+def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    return _resnext(152, 64, pretrained, **kwargs)
+
+
+def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    kwargs["width"] = 128
+    return _resnet("wide_resnet50_2", BottleneckBlock, 50, pretrained, **kwargs)
+
+
+def wide_resnet101_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    kwargs["width"] = 128
+    return _resnet("wide_resnet101_2", BottleneckBlock, 101, pretrained, **kwargs)
+
+
+# --- MobileNetV2 ----------------------------------------------------------------------------------
+
+
+def _divisible(value: float, divisor: int = 8) -> int:
+    """``value`` rounded to a multiple of ``divisor`` (at least ``divisor``), never more than 10%
+    below it."""
+    rounded = max(divisor, int(value + divisor / 2) // divisor * divisor)
+    return rounded + divisor if rounded < 0.9 * value else rounded
+
+
+def _conv_bn_relu6(cin: int, cout: int, kernel: int = 3, stride: int = 1, groups: int = 1) -> Sequential:
+    """Conv2D (no bias, 'same' padding), BatchNorm2D and ReLU6 (paddle.vision.ops'
+    ConvNormActivation with those layers)."""
+    nn = _nn()
+    return Sequential(
+        nn.Conv2D(cin, cout, kernel, stride, (kernel - 1) // 2, groups=groups, bias_attr=False),
+        nn.BatchNorm2D(cout),
+        nn.ReLU6(),
+    )
+
+
+class _InvertedResidual(Layer):
+    def __init__(self, cin: int, cout: int, stride: int, expand_ratio: float) -> None:
+        super().__init__()
+        nn = _nn()
+        hidden = int(round(cin * expand_ratio))
+        self.stride = stride
+        self.use_res_connect = stride == 1 and cin == cout
+        layers: list[Layer] = []
+        if expand_ratio != 1:
+            layers.append(_conv_bn_relu6(cin, hidden, kernel=1))
+        layers += [
+            _conv_bn_relu6(hidden, hidden, stride=stride, groups=hidden),
+            nn.Conv2D(hidden, cout, 1, 1, 0, bias_attr=False),
+            nn.BatchNorm2D(cout),
+        ]
+        self.conv = Sequential(*layers)
+
+    def forward(self, x: Any) -> Any:
+        return x + self.conv(x) if self.use_res_connect else self.conv(x)
+
+
+# expansion t, channels c, repeats n, first stride s
+_MOBILENET_V2_STAGES = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                        (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
+
+
+class MobileNetV2(Layer):
+    """MobileNetV2: inverted residual blocks of depthwise convolutions, widths scaled by
+    ``scale`` (rounded to multiples of 8)."""
+
+    def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        nn = _nn()
+        self.num_classes, self.with_pool = num_classes, with_pool
+        channels = _divisible(32 * scale)
+        self.last_channel = _divisible(1280 * max(1.0, scale))
+        features: list[Layer] = [_conv_bn_relu6(3, channels, stride=2)]
+        for t, c, n, s in _MOBILENET_V2_STAGES:
+            out = _divisible(c * scale)
+            for i in range(n):
+                features.append(_InvertedResidual(channels, out, s if i == 0 else 1, t))
+                channels = out
+        features.append(_conv_bn_relu6(channels, self.last_channel, kernel=1))
+        self.features = Sequential(*features)
+        if with_pool:
+            self.pool2d_avg = nn.AdaptiveAvgPool2D(1)
+        if num_classes > 0:
+            self.classifier = Sequential(
+                nn.Dropout(0.2), nn.Linear(self.last_channel, num_classes)
+            )
+
+    def forward(self, x: Any) -> Any:
+        x = self.features(x)
+        if self.with_pool:
+            x = self.pool2d_avg(x)
+        return _head(x, self.num_classes, lambda y: self.classifier(y))
+
+
+def mobilenet_v2(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV2:
+    _no_download("mobilenet_v2", pretrained)
+    return MobileNetV2(scale=scale, **kwargs)
+
+
+# --- SqueezeNet -----------------------------------------------------------------------------------
+
+
+def _attrs() -> dict[str, ParamAttr]:
+    return {"weight_attr": ParamAttr(), "bias_attr": ParamAttr()}
+
+
+class _FireConv(Layer):
+    def __init__(self, cin: int, cout: int, kernel: int, padding: int = 0) -> None:
+        super().__init__()
+        self._conv = _nn().Conv2D(cin, cout, kernel, padding=padding, **_attrs())
+
+    def forward(self, x: Any) -> Any:
+        return F.relu(self._conv(x))
+
+
+class _Fire(Layer):
+    """A 1x1 squeeze, then 1x1 and 3x3 expansions concatenated along the channels."""
+
+    def __init__(self, cin: int, squeeze: int, expand1: int, expand3: int) -> None:
+        super().__init__()
+        self._conv = _FireConv(cin, squeeze, 1)
+        self._conv_path1 = _FireConv(squeeze, expand1, 1)
+        self._conv_path2 = _FireConv(squeeze, expand3, 3, padding=1)
+
+    def forward(self, x: Any) -> Any:
+        x = self._conv(x)
+        return op_api("concat")([self._conv_path1(x), self._conv_path2(x)], 1)
+
+
+# version -> (first conv: out channels, kernel, padding), the fire modules' channels, and after
+# which fire modules (1-based) a max pool runs
+_SQUEEZENET = {
+    "1.0": ((96, 7, 0), (3, 7)),
+    "1.1": ((64, 3, 1), (2, 4)),
+}
+_FIRES = [(16, 64, 64), (16, 64, 64), (32, 128, 128), (32, 128, 128), (48, 192, 192),
+          (48, 192, 192), (64, 256, 256), (64, 256, 256)]
+
+
+class SqueezeNet(Layer):
+    """SqueezeNet ``version`` '1.0' or '1.1': a convolution, eight fire modules with max pools
+    between them, and a 1x1 convolution classifier averaged over the image."""
+
+    def __init__(self, version: str, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        if version not in _SQUEEZENET:
+            raise InvalidArgumentError(
+                f"SqueezeNet: version must be '1.0' or '1.1', got {version!r}"
+            )
+        nn = _nn()
+        self.version, self.num_classes, self.with_pool = version, num_classes, with_pool
+        (first, kernel, padding), self._pools_after = _SQUEEZENET[version]
+        self._conv = nn.Conv2D(3, first, kernel, stride=2, padding=padding, **_attrs())
+        self._pool = nn.MaxPool2D(kernel_size=3, stride=2, padding=0)
+        channels = first
+        for i, (squeeze, e1, e3) in enumerate(_FIRES, start=1):
+            setattr(self, f"_conv{i}", _Fire(channels, squeeze, e1, e3))
+            channels = e1 + e3
+        self._drop = nn.Dropout(p=0.5, mode="downscale_in_infer")
+        self._conv9 = nn.Conv2D(512, num_classes, 1, **_attrs())
+        self._avg_pool = nn.AdaptiveAvgPool2D(1)
+
+    def forward(self, inputs: Any) -> Any:
+        x = self._pool(F.relu(self._conv(inputs)))
+        for i in range(1, len(_FIRES) + 1):
+            x = getattr(self, f"_conv{i}")(x)
+            if i in self._pools_after:
+                x = self._pool(x)
+        if self.num_classes > 0:
+            x = self._conv9(self._drop(x))
+        if self.with_pool:
+            x = self._avg_pool(F.relu(x)).squeeze([2, 3])
+        return x
+
+
+def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
+    _no_download("squeezenet1_0", pretrained)
+    return SqueezeNet("1.0", **kwargs)
+
+
+def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
+    _no_download("squeezenet1_1", pretrained)
+    return SqueezeNet("1.1", **kwargs)
