@@ -1,7 +1,7 @@
 """``phiops.vision.models`` (``paddle.vision.models``): LeNet, AlexNet, VGG, ResNet (ResNeXt,
-wide ResNet), MobileNetV2 and SqueezeNet with PaddlePaddle 3.3.1's parameter names and seeded
-weights (runtime/nn/vision_models.py). PaddlePaddle's ``paddle.vision.models`` also has what
-phiops lacks: MobileNetV1 and V3, ShuffleNetV2, DenseNet, GoogLeNet and InceptionV3."""
+wide ResNet), MobileNetV1/V2/V3, ShuffleNetV2 and SqueezeNet with PaddlePaddle 3.3.1's parameter
+names and seeded weights (runtime/nn/vision_models.py). PaddlePaddle's ``paddle.vision.models``
+also has what phiops lacks: DenseNet, GoogLeNet and InceptionV3."""
 
 from __future__ import annotations
 

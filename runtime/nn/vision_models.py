@@ -1,5 +1,6 @@
 """``paddle.vision.models``' classic architectures as phiops Layers: LeNet, AlexNet, VGG,
-ResNet (with ResNeXt and the wide ResNets), MobileNetV2 and SqueezeNet.
+ResNet (with ResNeXt and the wide ResNets), MobileNetV1, V2 and V3, ShuffleNetV2 and SqueezeNet
+(not yet: DenseNet, GoogLeNet, InceptionV3).
 
 Each keeps PaddlePaddle 3.3.1's sublayer names and creation order, so that its ``state_dict``
 has PaddlePaddle's keys in PaddlePaddle's order (``set_state_dict`` of a PaddlePaddle state
@@ -624,3 +625,356 @@ def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
 def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
     _no_download("squeezenet1_1", pretrained)
     return SqueezeNet("1.1", **kwargs)
+
+
+# --- MobileNetV1, MobileNetV3, ShuffleNetV2 -------------------------------------------------------
+
+
+def _conv_norm_act(
+    cin: int,
+    cout: int,
+    kernel: int = 3,
+    stride: int = 1,
+    padding: int | None = None,
+    groups: int = 1,
+    norm: Callable[[int], Layer] | None = None,
+    activation: Callable[[], Layer] | None = None,
+) -> Sequential:
+    """Conv2D (biased only without a norm; 'same' padding by default), a norm and an
+    activation, as paddle.vision.ops.ConvNormActivation stacks them (sublayers 0, 1, 2)."""
+    nn = _nn()
+    norm = nn.BatchNorm2D if norm is None else norm
+    layers: list[Layer] = [
+        nn.Conv2D(cin, cout, kernel, stride, (kernel - 1) // 2 if padding is None else padding,
+                  groups=groups, bias_attr=False)
+    ]
+    layers.append(norm(cout))
+    if activation is not None:
+        layers.append(activation())
+    return Sequential(*layers)
+
+
+class _DepthwiseSeparable(Layer):
+    def __init__(self, cin: int, depthwise: int, pointwise: int, stride: int, scale: float) -> None:
+        super().__init__()
+        relu = _nn().ReLU
+        self._depthwise_conv = _conv_norm_act(
+            cin, int(depthwise * scale), 3, stride, 1, int(depthwise * scale), activation=relu
+        )
+        self._pointwise_conv = _conv_norm_act(
+            int(depthwise * scale), int(pointwise * scale), 1, 1, 0, activation=relu
+        )
+
+    def forward(self, x: Any) -> Any:
+        return self._pointwise_conv(self._depthwise_conv(x))
+
+
+# sublayer name, depthwise channels, pointwise channels, stride
+_MOBILENET_V1_BLOCKS = (
+    [("conv2_1", 32, 64, 1), ("conv2_2", 64, 128, 2), ("conv3_1", 128, 128, 1),
+     ("conv3_2", 128, 256, 2), ("conv4_1", 256, 256, 1), ("conv4_2", 256, 512, 2)]
+    + [(f"conv5_{i}", 512, 512, 1) for i in range(1, 6)]
+    + [("conv5_6", 512, 1024, 2), ("conv6", 1024, 1024, 1)]
+)
+
+
+class MobileNetV1(Layer):
+    """MobileNetV1: a convolution and 13 depthwise-separable blocks, widths times ``scale``."""
+
+    def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        nn = _nn()
+        self.scale, self.num_classes, self.with_pool = scale, num_classes, with_pool
+        self.conv1 = _conv_norm_act(3, int(32 * scale), 3, 2, 1, activation=nn.ReLU)
+        self.dwsl = []
+        channels = int(32 * scale)
+        for name, depthwise, pointwise, stride in _MOBILENET_V1_BLOCKS:
+            block = _DepthwiseSeparable(channels, depthwise, pointwise, stride, scale)
+            self.dwsl.append(self.add_sublayer(name, block))
+            channels = int(pointwise * scale)
+        if with_pool:
+            self.pool2d_avg = nn.AdaptiveAvgPool2D(1)
+        if num_classes > 0:
+            self.fc = nn.Linear(int(1024 * scale), num_classes)
+
+    def forward(self, x: Any) -> Any:
+        x = self.conv1(x)
+        for block in self.dwsl:
+            x = block(x)
+        if self.with_pool:
+            x = self.pool2d_avg(x)
+        return _head(x, self.num_classes, lambda y: self.fc(y))
+
+
+def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV1:
+    _no_download("mobilenet_v1", pretrained)
+    return MobileNetV1(scale=scale, **kwargs)
+
+
+class _SqueezeExcitation(Layer):
+    def __init__(self, channels: int, squeeze: int) -> None:
+        super().__init__()
+        nn = _nn()
+        self.avgpool = nn.AdaptiveAvgPool2D(1)
+        self.fc1 = nn.Conv2D(channels, squeeze, 1)
+        self.fc2 = nn.Conv2D(squeeze, channels, 1)
+        self.activation = nn.ReLU()
+        self.scale_activation = nn.Hardsigmoid()
+
+    def forward(self, x: Any) -> Any:
+        scale = self.fc2(self.activation(self.fc1(self.avgpool(x))))
+        return self.scale_activation(scale) * x
+
+
+class _V3Block(Layer):
+    def __init__(self, cin: int, expanded: int, cout: int, kernel: int, stride: int, se: bool,
+                 activation: Callable[[], Layer], norm: Callable[[int], Layer]) -> None:
+        super().__init__()
+        self.use_res_connect = stride == 1 and cin == cout
+        self.use_se = se
+        self.expand = cin != expanded
+        if self.expand:
+            self.expand_conv = _conv_norm_act(cin, expanded, 1, 1, 0, norm=norm, activation=activation)
+        self.bottleneck_conv = _conv_norm_act(
+            expanded, expanded, kernel, stride, (kernel - 1) // 2, expanded, norm, activation
+        )
+        if se:
+            self.mid_se = _SqueezeExcitation(expanded, _divisible(expanded // 4))
+        self.linear_conv = _conv_norm_act(expanded, cout, 1, 1, 0, norm=norm)
+
+    def forward(self, x: Any) -> Any:
+        y = self.expand_conv(x) if self.expand else x
+        y = self.bottleneck_conv(y)
+        if self.use_se:
+            y = self.mid_se(y)
+        y = self.linear_conv(y)
+        return x + y if self.use_res_connect else y
+
+
+# in channels, kernel, expanded channels, out channels, squeeze-excitation, hardswish, stride
+_V3_SMALL = [(16, 3, 16, 16, True, False, 2), (16, 3, 72, 24, False, False, 2),
+             (24, 3, 88, 24, False, False, 1), (24, 5, 96, 40, True, True, 2),
+             (40, 5, 240, 40, True, True, 1), (40, 5, 240, 40, True, True, 1),
+             (40, 5, 120, 48, True, True, 1), (48, 5, 144, 48, True, True, 1),
+             (48, 5, 288, 96, True, True, 2), (96, 5, 576, 96, True, True, 1),
+             (96, 5, 576, 96, True, True, 1)]
+_V3_LARGE = [(16, 3, 16, 16, False, False, 1), (16, 3, 64, 24, False, False, 2),
+             (24, 3, 72, 24, False, False, 1), (24, 5, 72, 40, True, False, 2),
+             (40, 5, 120, 40, True, False, 1), (40, 5, 120, 40, True, False, 1),
+             (40, 3, 240, 80, False, True, 2), (80, 3, 200, 80, False, True, 1),
+             (80, 3, 184, 80, False, True, 1), (80, 3, 184, 80, False, True, 1),
+             (80, 3, 480, 112, True, True, 1), (112, 3, 672, 112, True, True, 1),
+             (112, 5, 672, 160, True, True, 2), (160, 5, 960, 160, True, True, 1),
+             (160, 5, 960, 160, True, True, 1)]
+
+
+class MobileNetV3(Layer):
+    """MobileNetV3 over a block table (MobileNetV3Small / MobileNetV3Large give theirs):
+    inverted residuals with squeeze-excitation and hardswish, batch norm of epsilon 1e-3 and
+    momentum 0.99, channels times ``scale`` rounded to multiples of 8."""
+
+    def __init__(self, config: Sequence[tuple], last_channel: int, scale: float = 1.0,
+                 num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        nn = _nn()
+        self.scale, self.last_channel = scale, last_channel
+        self.num_classes, self.with_pool = num_classes, with_pool
+
+        def norm(channels: int) -> Layer:
+            return nn.BatchNorm2D(channels, epsilon=0.001, momentum=0.99)
+
+        first = _divisible(config[0][0] * scale)
+        last_in = _divisible(config[-1][0] * scale)
+        # created in PaddlePaddle's order (the seeded initial weights follow it)
+        self.conv = _conv_norm_act(3, first, 3, 2, 1, norm=norm, activation=nn.Hardswish)
+        blocks = []
+        for cin, kernel, expanded, cout, se, hardswish, stride in config:
+            blocks.append(_V3Block(
+                _divisible(cin * scale), _divisible(expanded * scale), _divisible(cout * scale),
+                kernel, stride, se, nn.Hardswish if hardswish else nn.ReLU, norm,
+            ))
+        self.blocks = Sequential(*blocks)
+        self.lastconv = _conv_norm_act(last_in, last_in * 6, 1, 1, 0, norm=norm,
+                                       activation=nn.Hardswish)
+        if with_pool:
+            self.avgpool = nn.AdaptiveAvgPool2D(1)
+        if num_classes > 0:
+            self.classifier = Sequential(
+                nn.Linear(last_in * 6, last_channel),
+                nn.Hardswish(),
+                nn.Dropout(p=0.2),
+                nn.Linear(last_channel, num_classes),
+            )
+
+    def forward(self, x: Any) -> Any:
+        x = self.lastconv(self.blocks(self.conv(x)))
+        if self.with_pool:
+            x = self.avgpool(x)
+        return _head(x, self.num_classes, lambda y: self.classifier(y))
+
+
+class MobileNetV3Small(MobileNetV3):
+    def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__(_V3_SMALL, _divisible(1024 * scale), scale, num_classes, with_pool)
+
+
+class MobileNetV3Large(MobileNetV3):
+    def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__(_V3_LARGE, _divisible(1280 * scale), scale, num_classes, with_pool)
+
+
+def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3Small:
+    _no_download("mobilenet_v3_small", pretrained)
+    return MobileNetV3Small(scale=scale, **kwargs)
+
+
+def mobilenet_v3_large(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3Large:
+    _no_download("mobilenet_v3_large", pretrained)
+    return MobileNetV3Large(scale=scale, **kwargs)
+
+
+def _channel_shuffle(x: Any, groups: int) -> Any:
+    n, c, h, w = x.shape[0:4]
+    x = x.reshape([n, groups, c // groups, h, w]).transpose([0, 2, 1, 3, 4])
+    return x.reshape([n, c, h, w])
+
+
+class _ShuffleBlock(Layer):
+    """ShuffleNetV2's unit: half the channels through 1x1, depthwise 3x3 and 1x1 convolutions,
+    concatenated with the other half and shuffled."""
+
+    def __init__(self, channels: int, activation: Callable[[], Layer] | None) -> None:
+        super().__init__()
+        half = channels // 2
+        self._conv_pw = _conv_norm_act(half, half, 1, 1, 0, activation=activation)
+        self._conv_dw = _conv_norm_act(half, half, 3, 1, 1, half)
+        self._conv_linear = _conv_norm_act(half, half, 1, 1, 0, activation=activation)
+
+    def forward(self, x: Any) -> Any:
+        half = x.shape[1] // 2
+        x1, x2 = op_api("split")(x, [half, half], 1)
+        x2 = self._conv_linear(self._conv_dw(self._conv_pw(x2)))
+        return _channel_shuffle(op_api("concat")([x1, x2], 1), 2)
+
+
+class _ShuffleDownBlock(Layer):
+    """ShuffleNetV2's downsampling unit: two strided branches over all the channels."""
+
+    def __init__(self, cin: int, cout: int, activation: Callable[[], Layer] | None) -> None:
+        super().__init__()
+        half = cout // 2
+        self._conv_dw_1 = _conv_norm_act(cin, cin, 3, 2, 1, cin)
+        self._conv_linear_1 = _conv_norm_act(cin, half, 1, 1, 0, activation=activation)
+        self._conv_pw_2 = _conv_norm_act(cin, half, 1, 1, 0, activation=activation)
+        self._conv_dw_2 = _conv_norm_act(half, half, 3, 2, 1, half)
+        self._conv_linear_2 = _conv_norm_act(half, half, 1, 1, 0, activation=activation)
+
+    def forward(self, x: Any) -> Any:
+        x1 = self._conv_linear_1(self._conv_dw_1(x))
+        x2 = self._conv_linear_2(self._conv_dw_2(self._conv_pw_2(x)))
+        return _channel_shuffle(op_api("concat")([x1, x2], 1), 2)
+
+
+_SHUFFLENET_CHANNELS = {0.25: [24, 24, 48, 96, 512], 0.33: [24, 32, 64, 128, 512],
+                        0.5: [24, 48, 96, 192, 1024], 1.0: [24, 116, 232, 464, 1024],
+                        1.5: [24, 176, 352, 704, 1024], 2.0: [24, 224, 488, 976, 2048]}
+
+
+class ShuffleNetV2(Layer):
+    """ShuffleNetV2 of width ``scale`` (0.25, 0.33, 0.5, 1.0, 1.5 or 2.0) and activation
+    ``act`` ('relu', 'swish' or None)."""
+
+    def __init__(self, scale: float = 1.0, act: str | None = "relu", num_classes: int = 1000,
+                 with_pool: bool = True) -> None:
+        super().__init__()
+        nn = _nn()
+        if scale not in _SHUFFLENET_CHANNELS:
+            raise UnimplementedError(
+                f"ShuffleNetV2: scale {scale!r} is not implemented; choose one of "
+                f"{sorted(_SHUFFLENET_CHANNELS)}"
+            )
+        activations = {"relu": nn.ReLU, "swish": nn.Swish, None: None}
+        if act not in activations:
+            raise InvalidArgumentError(
+                f"ShuffleNetV2: act must be 'relu', 'swish' or None, got {act!r}"
+            )
+        activation = activations[act]
+        self.scale, self.num_classes, self.with_pool = scale, num_classes, with_pool
+        channels = _SHUFFLENET_CHANNELS[scale]
+        self._conv1 = _conv_norm_act(3, channels[0], 3, 2, 1, activation=activation)
+        self._max_pool = nn.MaxPool2D(kernel_size=3, stride=2, padding=1)
+        self._block_list = []
+        for stage, repeats in enumerate([4, 8, 4]):
+            for i in range(repeats):
+                block = (
+                    _ShuffleDownBlock(channels[stage], channels[stage + 1], activation)
+                    if i == 0
+                    else _ShuffleBlock(channels[stage + 1], activation)
+                )
+                self._block_list.append(self.add_sublayer(f"{stage + 2}_{i + 1}", block))
+        self._last_conv = _conv_norm_act(channels[-2], channels[-1], 1, 1, 0, activation=activation)
+        if with_pool:
+            self._pool2d_avg = nn.AdaptiveAvgPool2D(1)
+        if num_classes > 0:
+            self._out_c = channels[-1]
+            self._fc = nn.Linear(channels[-1], num_classes)
+
+    def forward(self, x: Any) -> Any:
+        x = self._max_pool(self._conv1(x))
+        for block in self._block_list:
+            x = block(x)
+        x = self._last_conv(x)
+        if self.with_pool:
+            x = self._pool2d_avg(x)
+        return _head(x, self.num_classes, lambda y: self._fc(y))
+
+
+def _shufflenet(arch: str, scale: float, pretrained: bool, act: str = "relu", **kwargs: Any) -> ShuffleNetV2:
+    _no_download(arch, pretrained)
+    return ShuffleNetV2(scale=scale, act=act, **kwargs)
+
+
+def shufflenet_v2_x0_25(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    return _shufflenet("shufflenet_v2_x0_25", 0.25, pretrained, **kwargs)
+
+
+def shufflenet_v2_x0_33(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    return _shufflenet("shufflenet_v2_x0_33", 0.33, pretrained, **kwargs)
+
+
+def shufflenet_v2_x0_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    return _shufflenet("shufflenet_v2_x0_5", 0.5, pretrained, **kwargs)
+
+
+def shufflenet_v2_x1_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    return _shufflenet("shufflenet_v2_x1_0", 1.0, pretrained, **kwargs)
+
+
+def shufflenet_v2_x1_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    return _shufflenet("shufflenet_v2_x1_5", 1.5, pretrained, **kwargs)
+
+
+def shufflenet_v2_x2_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    return _shufflenet("shufflenet_v2_x2_0", 2.0, pretrained, **kwargs)
+
+
+def shufflenet_v2_swish(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    return _shufflenet("shufflenet_v2_swish", 1.0, pretrained, act="swish", **kwargs)
+
+
+__all__ += [
+    "MobileNetV1",
+    "mobilenet_v1",
+    "MobileNetV3Small",
+    "MobileNetV3Large",
+    "mobilenet_v3_small",
+    "mobilenet_v3_large",
+    "ShuffleNetV2",
+    "shufflenet_v2_x0_25",
+    "shufflenet_v2_x0_33",
+    "shufflenet_v2_x0_5",
+    "shufflenet_v2_x1_0",
+    "shufflenet_v2_x1_5",
+    "shufflenet_v2_x2_0",
+    "shufflenet_v2_swish",
+]

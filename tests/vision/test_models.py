@@ -21,16 +21,14 @@ DATA = json.loads(
 )
 # the recorded models phiops has (the others are listed as missing in phiops/vision/models.py)
 RECORDED = sorted(name for name in DATA if name != "__all__" and name in models.__all__)
-MISSING = {"MobileNetV1", "mobilenet_v1", "MobileNetV3Small", "MobileNetV3Large",
-           "mobilenet_v3_small", "mobilenet_v3_large", "ShuffleNetV2", "DenseNet", "GoogLeNet",
-           "InceptionV3", "googlenet", "inception_v3"}
+MISSING = {"DenseNet", "GoogLeNet", "InceptionV3", "googlenet", "inception_v3"}
 
 
 def test_names_are_paddles() -> None:
     assert set(models.__all__) <= set(DATA["__all__"])
     missing = set(DATA["__all__"]) - set(models.__all__)
-    assert {n for n in missing if not n.startswith(("densenet", "shufflenet"))} == MISSING
-    assert len(RECORDED) == 4  # LeNet, resnet18, mobilenet_v2, squeezenet1_1
+    assert {n for n in missing if not n.startswith("densenet")} == MISSING
+    assert len(RECORDED) == 6  # every model recorded
 
 
 @pytest.mark.parametrize("name", RECORDED)
@@ -80,6 +78,10 @@ def test_set_state_dict_of_a_seeded_model_reproduces_its_output() -> None:
         (lambda: models.mobilenet_v2(scale=0.5, num_classes=4), [1, 3, 32, 32], [1, 4]),
         (lambda: models.squeezenet1_0(num_classes=4), [1, 3, 64, 64], [1, 4]),
         (lambda: models.LeNet(num_classes=0), [1, 1, 28, 28], [1, 16, 5, 5]),
+        (lambda: models.mobilenet_v1(scale=0.25, num_classes=4), [1, 3, 32, 32], [1, 4]),
+        (lambda: models.mobilenet_v3_large(scale=0.5, num_classes=4), [1, 3, 32, 32], [1, 4]),
+        (lambda: models.shufflenet_v2_swish(num_classes=4), [1, 3, 32, 32], [1, 4]),
+        (lambda: models.shufflenet_v2_x0_33(num_classes=-1, with_pool=False), [1, 3, 32, 32], [1, 512, 1, 1]),
     ],
 )
 def test_architectures_build_and_run(build, shape: list[int], out_shape: list[int]) -> None:
@@ -96,6 +98,9 @@ def test_parameter_counts_are_the_published_ones() -> None:
     assert count(models.resnet50()) == 25_557_032
     assert count(models.vgg16()) == 138_357_544
     assert count(models.mobilenet_v2()) == 3_504_872
+    assert count(models.mobilenet_v1()) == 4_231_976
+    assert count(models.mobilenet_v3_large()) == 5_483_032
+    assert count(models.shufflenet_v2_x1_0()) == 2_278_604
 
 
 @pytest.mark.parametrize("factory", [models.squeezenet1_1, models.resnet18, models.vgg11,
@@ -110,3 +115,7 @@ def test_bad_arguments() -> None:
         models.ResNet(BasicBlock, depth=20)
     with pytest.raises(InvalidArgumentError, match="version"):
         models.SqueezeNet("2.0")
+    with pytest.raises(InvalidArgumentError, match="act"):
+        models.ShuffleNetV2(act="gelu")
+    with pytest.raises(UnimplementedError, match="scale"):
+        models.ShuffleNetV2(scale=0.75)
