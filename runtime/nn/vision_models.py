@@ -1,6 +1,6 @@
 """``paddle.vision.models``' classic architectures as phiops Layers: LeNet, AlexNet, VGG,
 ResNet (with ResNeXt and the wide ResNets), MobileNetV1, V2 and V3, ShuffleNetV2 and SqueezeNet
-(not yet: DenseNet, GoogLeNet, InceptionV3).
+and DenseNet (not yet: GoogLeNet, InceptionV3).
 
 Each keeps PaddlePaddle 3.3.1's sublayer names and creation order, so that its ``state_dict``
 has PaddlePaddle's keys in PaddlePaddle's order (``set_state_dict`` of a PaddlePaddle state
@@ -978,3 +978,160 @@ __all__ += [
     "shufflenet_v2_x2_0",
     "shufflenet_v2_swish",
 ]
+
+
+# --- DenseNet -------------------------------------------------------------------------------------
+
+
+class _BNReLUConv(Layer):
+    """Batch norm with ReLU, then a convolution without bias (DenseNet's pre-activation unit)."""
+
+    def __init__(self, cin: int, cout: int, kernel: int, padding: int) -> None:
+        super().__init__()
+        nn = _nn()
+        self._batch_norm = nn.BatchNorm(cin, act="relu")
+        self._conv = nn.Conv2D(cin, cout, kernel, 1, padding, weight_attr=ParamAttr(),
+                               bias_attr=False)
+
+    def forward(self, x: Any) -> Any:
+        return self._conv(self._batch_norm(x))
+
+
+class _DenseLayer(Layer):
+    def __init__(self, cin: int, growth: int, bn_size: int, dropout: float) -> None:
+        super().__init__()
+        self.dropout = dropout
+        self.bn_ac_func1 = _BNReLUConv(cin, bn_size * growth, 1, 0)
+        self.bn_ac_func2 = _BNReLUConv(bn_size * growth, growth, 3, 1)
+        if dropout:
+            self.dropout_func = _nn().Dropout(p=dropout, mode="downscale_in_infer")
+
+    def forward(self, x: Any) -> Any:
+        y = self.bn_ac_func2(self.bn_ac_func1(x))
+        if self.dropout:
+            y = self.dropout_func(y)
+        return op_api("concat")([x, y], 1)
+
+
+class _DenseBlock(Layer):
+    def __init__(self, cin: int, layers: int, bn_size: int, growth: int, dropout: float,
+                 name: str) -> None:
+        super().__init__()
+        self.dropout = dropout
+        self.dense_layer_func = [
+            self.add_sublayer(f"{name}_{i + 1}",
+                              _DenseLayer(cin + i * growth, growth, bn_size, dropout))
+            for i in range(layers)
+        ]
+
+    def forward(self, x: Any) -> Any:
+        for layer in self.dense_layer_func:
+            x = layer(x)
+        return x
+
+
+class _Transition(Layer):
+    def __init__(self, cin: int, cout: int) -> None:
+        super().__init__()
+        self.conv_ac_func = _BNReLUConv(cin, cout, 1, 0)
+        self.pool2d_avg = _nn().AvgPool2D(kernel_size=2, stride=2, padding=0)
+
+    def forward(self, x: Any) -> Any:
+        return self.pool2d_avg(self.conv_ac_func(x))
+
+
+class _ConvBNReLU(Layer):
+    def __init__(self, cin: int, cout: int, kernel: int, stride: int, padding: int) -> None:
+        super().__init__()
+        nn = _nn()
+        self._conv = nn.Conv2D(cin, cout, kernel, stride, padding, weight_attr=ParamAttr(),
+                               bias_attr=False)
+        self._batch_norm = nn.BatchNorm(cout, act="relu")
+
+    def forward(self, x: Any) -> Any:
+        return self._batch_norm(self._conv(x))
+
+
+# depth -> (initial features, growth rate, layers per dense block)
+_DENSENETS = {121: (64, 32, [6, 12, 24, 16]), 161: (96, 48, [6, 12, 36, 24]),
+              169: (64, 32, [6, 12, 32, 32]), 201: (64, 32, [6, 12, 48, 32]),
+              264: (64, 32, [6, 12, 64, 48])}
+
+
+class DenseNet(Layer):
+    """DenseNet-``layers`` (121, 161, 169, 201 or 264): dense blocks of BN-ReLU-conv units,
+    each concatenating its ``growth`` new channels, with halving transitions between them."""
+
+    def __init__(self, layers: int = 121, bn_size: int = 4, dropout: float = 0.0,
+                 num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        if layers not in _DENSENETS:
+            raise InvalidArgumentError(
+                f"DenseNet: layers must be one of {sorted(_DENSENETS)}, got {layers!r}"
+            )
+        nn = _nn()
+        self.num_classes, self.with_pool = num_classes, with_pool
+        features, growth, config = _DENSENETS[layers]
+        self.block_config = config
+        self.conv1_func = _ConvBNReLU(3, features, 7, 2, 3)
+        self.pool2d_max = nn.MaxPool2D(kernel_size=3, stride=2, padding=1)
+        self.dense_block_func_list, self.transition_func_list = [], []
+        for i, count in enumerate(config):
+            block = _DenseBlock(features, count, bn_size, growth, dropout, f"conv{i + 2}")
+            self.dense_block_func_list.append(self.add_sublayer(f"db_conv_{i + 2}", block))
+            features += count * growth
+            if i != len(config) - 1:
+                transition = _Transition(features, features // 2)
+                self.transition_func_list.append(
+                    self.add_sublayer(f"tr_conv{i + 2}_blk", transition)
+                )
+                features //= 2
+        self.batch_norm = nn.BatchNorm(features, act="relu")
+        if with_pool:
+            self.pool2d_avg = nn.AdaptiveAvgPool2D(1)
+        if num_classes > 0:
+            bound = 1.0 / math.sqrt(features * 1.0)
+            self.out = nn.Linear(
+                features, num_classes,
+                weight_attr=ParamAttr(initializer=nn.initializer.Uniform(-bound, bound)),
+                bias_attr=ParamAttr(),
+            )
+
+    def forward(self, x: Any) -> Any:
+        x = self.pool2d_max(self.conv1_func(x))
+        for i, block in enumerate(self.dense_block_func_list):
+            x = block(x)
+            if i < len(self.transition_func_list):
+                x = self.transition_func_list[i](x)
+        x = self.batch_norm(x)
+        if self.with_pool:
+            x = self.pool2d_avg(x)
+        return _head(x, self.num_classes, lambda y: self.out(y))
+
+
+def _densenet(depth: int, pretrained: bool, **kwargs: Any) -> DenseNet:
+    _no_download(f"densenet{depth}", pretrained)
+    return DenseNet(layers=depth, **kwargs)
+
+
+def densenet121(pretrained: bool = False, **kwargs: Any) -> DenseNet:
+    return _densenet(121, pretrained, **kwargs)
+
+
+def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
+    return _densenet(161, pretrained, **kwargs)
+
+
+def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
+    return _densenet(169, pretrained, **kwargs)
+
+
+def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
+    return _densenet(201, pretrained, **kwargs)
+
+
+def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
+    return _densenet(264, pretrained, **kwargs)
+
+
+__all__ += ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201", "densenet264"]

@@ -27,6 +27,7 @@ MODELS = {
     "squeezenet1_1": ({"num_classes": 10}, [1, 3, 64, 64]),
     "shufflenet_v2_x0_25": ({"num_classes": 10}, [1, 3, 32, 32]),
     "mobilenet_v3_small": ({"num_classes": 10}, [1, 3, 32, 32]),
+    "densenet121": ({"num_classes": 10}, [1, 3, 32, 32]),
 }
 
 
