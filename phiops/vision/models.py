@@ -1,7 +1,7 @@
 """``phiops.vision.models`` (``paddle.vision.models``): LeNet, AlexNet, VGG, ResNet (ResNeXt,
-wide ResNet), MobileNetV1/V2/V3, ShuffleNetV2, SqueezeNet and DenseNet with PaddlePaddle 3.3.1's parameter
+wide ResNet), MobileNetV1/V2/V3, ShuffleNetV2, SqueezeNet, DenseNet and GoogLeNet with PaddlePaddle 3.3.1's parameter
 names and seeded weights (runtime/nn/vision_models.py). PaddlePaddle's ``paddle.vision.models``
-also has what phiops lacks: GoogLeNet and InceptionV3."""
+also has what phiops lacks: InceptionV3."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``paddle.vision.models``' classic architectures as phiops Layers: LeNet, AlexNet, VGG,
 ResNet (with ResNeXt and the wide ResNets), MobileNetV1, V2 and V3, ShuffleNetV2 and SqueezeNet
-and DenseNet (not yet: GoogLeNet, InceptionV3).
+DenseNet and GoogLeNet (not yet: InceptionV3).
 
 Each keeps PaddlePaddle 3.3.1's sublayer names and creation order, so that its ``state_dict``
 has PaddlePaddle's keys in PaddlePaddle's order (``set_state_dict`` of a PaddlePaddle state
@@ -1135,3 +1135,107 @@ def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 
 
 __all__ += ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201", "densenet264"]
+
+
+# --- GoogLeNet ------------------------------------------------------------------------------------
+
+
+def _xavier(fan: int) -> ParamAttr:
+    """Uniform(-sqrt(3 / fan), sqrt(3 / fan)) weights (GoogLeNet's Linear layers)."""
+    bound = (3.0 / fan) ** 0.5
+    return ParamAttr(initializer=_nn().initializer.Uniform(-bound, bound))
+
+
+class _PlainConv(Layer):
+    """A 'same'-padded convolution without bias or activation (GoogLeNet's ConvLayer)."""
+
+    def __init__(self, cin: int, cout: int, kernel: int, stride: int = 1) -> None:
+        super().__init__()
+        self._conv = _nn().Conv2D(cin, cout, kernel, stride, (kernel - 1) // 2, bias_attr=False)
+
+    def forward(self, x: Any) -> Any:
+        return self._conv(x)
+
+
+class _Inception(Layer):
+    """1x1, 1x1-3x3, 1x1-5x5 and pool-1x1 branches concatenated, then ReLU."""
+
+    def __init__(self, cin: int, f1: int, f3r: int, f3: int, f5r: int, f5: int, proj: int) -> None:
+        super().__init__()
+        self._conv1 = _PlainConv(cin, f1, 1)
+        self._conv3r = _PlainConv(cin, f3r, 1)
+        self._conv3 = _PlainConv(f3r, f3, 3)
+        self._conv5r = _PlainConv(cin, f5r, 1)
+        self._conv5 = _PlainConv(f5r, f5, 5)
+        self._pool = _nn().MaxPool2D(kernel_size=3, stride=1, padding=1)
+        self._convprj = _PlainConv(cin, proj, 1)
+
+    def forward(self, x: Any) -> Any:
+        branches = [
+            self._conv1(x),
+            self._conv3(self._conv3r(x)),
+            self._conv5(self._conv5r(x)),
+            self._convprj(self._pool(x)),
+        ]
+        return F.relu(op_api("concat")(branches, 1))
+
+
+# name, in channels, 1x1, 3x3 reduce, 3x3, 5x5 reduce, 5x5, pool projection
+_INCEPTIONS = [("_ince3a", 192, 64, 96, 128, 16, 32, 32), ("_ince3b", 256, 128, 128, 192, 32, 96, 64),
+               ("_ince4a", 480, 192, 96, 208, 16, 48, 64), ("_ince4b", 512, 160, 112, 224, 24, 64, 64),
+               ("_ince4c", 512, 128, 128, 256, 24, 64, 64), ("_ince4d", 512, 112, 144, 288, 32, 64, 64),
+               ("_ince4e", 528, 256, 160, 320, 32, 128, 128), ("_ince5a", 832, 256, 160, 320, 32, 128, 128),
+               ("_ince5b", 832, 384, 192, 384, 48, 128, 128)]
+
+
+class GoogLeNet(Layer):
+    """GoogLeNet (Inception v1) for 3x224x224 images; returns the main output and the two
+    auxiliary classifiers' (after inception 4a and 4d), as PaddlePaddle's does."""
+
+    def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        nn = _nn()
+        self.num_classes, self.with_pool = num_classes, with_pool
+        self._conv = _PlainConv(3, 64, 7, 2)
+        self._pool = nn.MaxPool2D(kernel_size=3, stride=2)
+        self._conv_1 = _PlainConv(64, 64, 1)
+        self._conv_2 = _PlainConv(64, 192, 3)
+        for name, *channels in _INCEPTIONS:
+            setattr(self, name, _Inception(*channels))
+        if with_pool:
+            self._pool_5 = nn.AdaptiveAvgPool2D(1)
+            self._pool_o1 = nn.AvgPool2D(kernel_size=5, stride=3)
+            self._pool_o2 = nn.AvgPool2D(kernel_size=5, stride=3)
+        if num_classes > 0:
+            self._drop = nn.Dropout(p=0.4, mode="downscale_in_infer")
+            self._fc_out = nn.Linear(1024, num_classes, weight_attr=_xavier(1024))
+            for i, cin in ((1, 512), (2, 528)):
+                setattr(self, f"_conv_o{i}", _PlainConv(cin, 128, 1))
+                setattr(self, f"_fc_o{i}", nn.Linear(1152, 1024, weight_attr=_xavier(2048)))
+                setattr(self, f"_drop_o{i}", nn.Dropout(p=0.7, mode="downscale_in_infer"))
+                setattr(self, f"_out{i}", nn.Linear(1024, num_classes, weight_attr=_xavier(1024)))
+
+    def forward(self, inputs: Any) -> tuple[Any, Any, Any]:
+        x = self._pool(self._conv_2(self._conv_1(self._pool(self._conv(inputs)))))
+        x = self._pool(self._ince3b(self._ince3a(x)))
+        out1 = self._ince4a(x)
+        out2 = self._ince4d(self._ince4c(self._ince4b(out1)))
+        out = self._ince5b(self._ince5a(self._pool(self._ince4e(out2))))
+        if self.with_pool:
+            out, out1, out2 = self._pool_5(out), self._pool_o1(out1), self._pool_o2(out2)
+        if self.num_classes > 0:
+            out = self._fc_out(self._drop(out).squeeze([2, 3]))
+            out1 = self._fc_o1(self._conv_o1(out1).flatten(1))
+            out1 = self._out1(self._drop_o1(F.relu(out1)))
+            # the second auxiliary head has no ReLU in PaddlePaddle's model
+            out2 = self._fc_o2(self._conv_o2(out2).flatten(1))
+            out2 = self._out2(self._drop_o2(out2))
+        return out, out1, out2
+
+
+def googlenet(pretrained: bool = False, **kwargs: Any) -> GoogLeNet:
+    _no_download("googlenet", pretrained)
+    return GoogLeNet(**kwargs)
+
+
+__all__ += ["GoogLeNet", "googlenet"]

@@ -4,7 +4,8 @@ tests/vision/test_models.py (run in the side venv:
 
 For each model in ``MODELS``, built right after ``paddle.seed(0)``: every parameter and buffer
 of ``state_dict()`` in order (name, shape, sum, abs-sum, the first four values), then the
-eval-mode output for a fixed input drawn from numpy (seed 1) after the model is built; and
+eval-mode output (each output, for GoogLeNet's three) for a fixed input drawn from numpy (seed 1)
+after the model is built; and
 ``paddle.vision.models.__all__`` under ``"__all__"``. Writes tests/data/vision/models.json."""
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ MODELS = {
     "shufflenet_v2_x0_25": ({"num_classes": 10}, [1, 3, 32, 32]),
     "mobilenet_v3_small": ({"num_classes": 10}, [1, 3, 32, 32]),
     "densenet121": ({"num_classes": 10}, [1, 3, 32, 32]),
+    "googlenet": ({"num_classes": 10}, [1, 3, 224, 224]),
 }
 
 
@@ -48,8 +50,16 @@ def record(name: str, kwargs: dict, shape: list[int]) -> dict:
             }
         )
     x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
-    out = model(paddle.to_tensor(x)).numpy()
-    return {"kwargs": kwargs, "input_shape": shape, "params": params, "output": out.tolist()}
+    out = model(paddle.to_tensor(x))
+    # GoogLeNet returns its auxiliary classifiers' outputs too: a list of outputs then
+    output = [o.numpy().tolist() for o in out] if isinstance(out, tuple) else out.numpy().tolist()
+    return {
+        "kwargs": kwargs,
+        "input_shape": shape,
+        "params": params,
+        "output": output,
+        "outputs": len(out) if isinstance(out, tuple) else 1,
+    }
 
 
 def main() -> None:
