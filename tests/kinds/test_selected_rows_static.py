@@ -202,3 +202,49 @@ def test_adamw_on_a_selected_rows_gradient_is_unimplemented() -> None:
     """PaddlePaddle 3.3.1's dialect has no adamw_dense_param_sparse_grad_."""
     with pytest.raises(UnimplementedError, match="pd_op.adamw_dense_param_sparse_grad_"):
         _training_program(paddle.optimizer.AdamW(learning_rate=0.1))
+
+
+@pytest.mark.parametrize("form", ["txt", "json"])
+def test_paddles_get_tensor_from_selected_rows_program_runs(form: str) -> None:
+    """3.3.1's translated program: the gradient's value, then merged and its value."""
+    path = DATA / f"rows_ops.{form}"
+    if form == "txt":
+        text = path.read_text(encoding="utf-8")
+        program = parse_program(text, str(path))
+        assert str(program) + "\n" == text
+    else:
+        program = load_program_json(path)
+        assert program_to_json(program) == json.loads(path.read_text())
+    recorded = np.load(DATA / "rows_ops.npz")
+    scope = paddle.static.Scope()
+    (name,) = re.findall(r'parameter_name:"([^"]+)"', str(program))
+    scope.set(name, recorded["weight"])
+    fetched = paddle.static.Executor().run(
+        program, {"ids": recorded["ids"]}, [program.value(n) for n in ("%5", "%14", "%16")], scope
+    )
+    for index, got in enumerate(fetched):
+        want = recorded[f"fetch_{index}"]
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_get_tensor_from_selected_rows_is_built_as_paddle_builds_it() -> None:
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        ids = paddle.static.data("ids", [-1, 3], "int64")
+        out = paddle.nn.Embedding(10, 4, sparse=True)(ids)
+        ((_, grad),) = paddle.static.append_backward(paddle.mean(out * out))
+        values = paddle._C_ops.get_tensor_from_selected_rows(grad)
+        merged = paddle._C_ops.get_tensor_from_selected_rows(
+            paddle._C_ops.merge_selected_rows(grad)
+        )
+    theirs = _op_lines((DATA / "rows_ops.txt").read_text(), "get_tensor_from_selected_rows")
+    ours = _op_lines(main, "get_tensor_from_selected_rows")
+    assert [_form(line)[1] for line in ours] == [_form(line)[1] for line in theirs]
+    executor = paddle.static.Executor()
+    scope = paddle.static.Scope()
+    executor.run(startup, scope=scope)
+    feed = {"ids": LOOKUP["ids"]}
+    grad_rows, got, got_merged = executor.run(main, feed, [grad, values, merged], scope)
+    np.testing.assert_array_equal(got, grad_rows.value.array)
+    assert got_merged.shape == (len(np.unique(grad_rows.rows)), 4)

@@ -1215,7 +1215,7 @@ CANNOT_BUILD = {
 # Ops whose kernels take another kind than DenseTensor only: a program's data are dense Values,
 # on which building them is an InvalidArgumentError; tests/kinds/test_selected_rows_static.py
 # builds them on SelectedRows Values (docs/tensor_kinds.md)
-BUILT_ON_OTHER_KINDS = frozenset({"merge_selected_rows"})
+BUILT_ON_OTHER_KINDS = frozenset({"merge_selected_rows", "get_tensor_from_selected_rows"})
 
 
 def _eager_works(op: str) -> bool:
@@ -1578,7 +1578,13 @@ def _merge_selected_rows_arguments(f: Callable[..., Any], t: Tensor) -> list[Any
     return [_selected_rows()]
 
 
-ARGUMENTS.update({"data": _data_arguments, "merge_selected_rows": _merge_selected_rows_arguments})
+ARGUMENTS.update(
+    {
+        "data": _data_arguments,
+        "merge_selected_rows": _merge_selected_rows_arguments,
+        "get_tensor_from_selected_rows": _merge_selected_rows_arguments,
+    }
+)
 RANDOM = RANDOM | frozenset({"data"})
 
 
