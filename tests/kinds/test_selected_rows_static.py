@@ -167,9 +167,7 @@ def test_merge_selected_rows_builds_and_runs() -> None:
         ((_, grad),) = paddle.static.append_backward(loss)
         merged = paddle._C_ops.merge_selected_rows(grad)
     (line,) = _op_lines(main, "merge_selected_rows")
-    assert line.endswith(
-        ": (pd_op.selectedrows<10x4xf32>) -> pd_op.selectedrows<10x4xf32>"
-    )
+    assert line.endswith(": (pd_op.selectedrows<10x4xf32>) -> pd_op.selectedrows<10x4xf32>")
     executor = paddle.static.Executor()
     scope = paddle.static.Scope()
     executor.run(startup, scope=scope)

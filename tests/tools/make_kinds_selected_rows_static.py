@@ -133,9 +133,7 @@ def rows_ops() -> None:
     with paddle.static.scope_guard(scope):
         executor.run(startup)
         scope.find_var(embedding.weight.name).get_tensor().set(weight, paddle.CPUPlace())
-        fetched = executor.run(
-            main, feed={"ids": feed}, fetch_list=[loss, values, merged_values]
-        )
+        fetched = executor.run(main, feed={"ids": feed}, fetch_list=[loss, values, merged_values])
     np.savez(
         OUT / "rows_ops.npz",
         ids=feed,
