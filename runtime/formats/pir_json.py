@@ -166,7 +166,7 @@ def _read_type(data: dict) -> Type:
     if tag == "1.t_dense_tensor_array":
         element, dims, layout = data["D"]
         return TensorArrayType(_element(element), tuple(dims), layout)
-    if tag == "1.t_selectedrows":
+    if tag == "1.t_selected_rows":
         element, dims, layout, lod, offset = data["D"]
         return SelectedRowsType(
             tuple(dims), _element(element), layout, tuple(tuple(l) for l in lod), offset
@@ -343,7 +343,7 @@ def _write_type(type_: Type) -> dict:
         }
     if isinstance(type_, SelectedRowsType):
         return {
-            "#": "1.t_selectedrows",
+            "#": "1.t_selected_rows",
             "D": [
                 _element_tag(type_.element),
                 list(type_.dims),

@@ -23,6 +23,17 @@ def unchanged_infer_meta(x: MetaTensor, out: MetaTensor, config: MetaConfig = _R
     out.share_meta(x)
 
 
+def get_tensor_from_selected_rows_infer_meta(
+    x: MetaTensor, out: MetaTensor, config: MetaConfig = _RUNTIME
+) -> None:
+    """``out`` is x's value: while a program is built, x's complete dims (PaddlePaddle's
+    UnchangedInferMeta, as 3.3.1 types the result); when it runs, its first extent is the
+    data's, one per row of x (PHI's kernel sets the dims), and the rest are x's."""
+    out.share_meta(x)
+    if config.is_runtime and x.dims:
+        out.set_dims((UNKNOWN, *tuple(x.dims)[1:]))
+
+
 def unchanged_infer_meta_check_axis(
     x: MetaTensor, axis: int, out: MetaTensor, config: MetaConfig = _RUNTIME
 ) -> None:

@@ -29,11 +29,12 @@ from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.builder import Builder
 from phiops.runtime.ir.core import Value
-from phiops.runtime.ir.types import NULL_TYPE
+from phiops.runtime.ir.types import NULL_TYPE, SelectedRowsType
 from phiops.runtime.optimizer.rule import Accumulator, OpCall
 from phiops.runtime.static.backward import gradients
 from phiops.runtime.static.build import building_without_gradients, dense_type, dtype_name
 from phiops.runtime.static.program import building_startup, current_block, unique_name
+from phiops.runtime.static.selected_rows import rows_grad_pd_op
 from phiops.runtime.static.variables import persistable_value
 
 if TYPE_CHECKING:
@@ -123,7 +124,8 @@ def scalar_operand(value: float) -> Value:
 def build_adam(call: OpCall) -> None:
     """``pd_op.adam_`` / ``pd_op.adamw_`` as PaddlePaddle 3.3.1 builds them: ``beta1``,
     ``beta2`` and ``epsilon`` as ``full`` operands; ``moment2_max`` (operand and result) absent
-    without amsgrad."""
+    without amsgrad; with a SelectedRows gradient, ``pd_op.adam_dense_param_sparse_grad_`` (the
+    same operands; 3.3.1 has no such form of ``adamw_``)."""
     args = call.named()
     betas = [scalar_operand(args[name]) for name in ("beta1", "beta2", "epsilon")]
     parameter, moment1, moment2 = args["param"], args["moment1"], args["moment2"]
@@ -146,7 +148,10 @@ def build_adam(call: OpCall) -> None:
         attributes.update(
             coeff=args["coeff"], lr_ratio=args["lr_ratio"], with_decay=args["with_decay"]
         )
-    Builder(current_block()).create(f"pd_op.{call.op}", operands + betas, types, attributes)
+    name = call.op
+    if isinstance(args["grad"].type, SelectedRowsType):
+        name = rows_grad_pd_op(call.op)
+    Builder(current_block()).create(f"pd_op.{name}", operands + betas, types, attributes)
 
 
 def build_scale_(call: OpCall) -> None:

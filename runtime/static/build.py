@@ -37,11 +37,11 @@ from phiops.runtime.ir.dialect import OpDef as IrOpDef
 from phiops.runtime.ir.dialect import get_dialect
 from phiops.runtime.ir.dialects.pd_op import scalar_operand_dtype
 from phiops.runtime.ir.types import ELEMENT_TYPES, NULL_TYPE, DenseTensorType, Type, VectorType
-from phiops.runtime.ir.types import SparseCooTensorType, SparseCsrTensorType
-from phiops.runtime.kernels import KERNEL_FACTORY
+from phiops.runtime.ir.types import SelectedRowsType, SparseCooTensorType, SparseCsrTensorType
 from phiops.runtime.tensor.kinds import TensorKind
 from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
 from phiops.runtime.static.program import current_block
+from phiops.runtime.static.selected_rows import kind_form, selected_rows_type
 
 __all__ = [
     "build_call",
@@ -110,7 +110,7 @@ def value_meta(value: Value, name: str) -> MetaTensor:
             "op takes a DenseTensor; phiops.sparse's functions take sparse tensors (or make it "
             "dense with to_dense())"
         )
-    if not isinstance(type, DenseTensorType):
+    if not isinstance(type, (DenseTensorType, SelectedRowsType)):
         raise UnimplementedError(
             f"argument '{name}' has type {type}; building ops on it is not implemented "
             "(dense tensors only)"
@@ -287,16 +287,11 @@ def build_op(
     None for an optional output the op does not produce."""
     name = info.name
     _check_value_attributes(info, attrs)
-    kinds = KERNEL_FACTORY.kinds_of(info.kernel) if info.kernel else ()
-    if TensorKind.SELECTED_ROWS in kinds and TensorKind.DENSE not in kinds:
-        raise UnimplementedError(
-            f"{name}(): its kernel '{info.kernel}' takes SelectedRows only, and building it "
-            "into a program is not implemented (docs/tensor_kinds.md: SelectedRows in static "
-            "programs)"
-        )
+    # a call on SelectedRows builds the pd_op of its SelectedRows kernel (runtime/static/selected_rows.py)
+    form = kind_form(info, inputs, attrs)
     if name == "full" and any(isinstance(a, (Value, IntArrayFromValue)) for a in attrs[:2]):
         return (_build_full_with_tensor(*attrs[:3]),)
-    pd_op = _pd_op(name, info.dialect)
+    pd_op = _pd_op(form.pd_op if form else name, info.dialect)
     metas = _input_metas(info, inputs)
     rule = promotion_rule(info)
     try:
@@ -315,7 +310,10 @@ def build_op(
     by_attr = dict(zip(info.attr_names, attrs))
     attr_specs = {spec.name: spec for spec in info.attrs}
     names = pd_op_names(name)
-    _check_phiops_only_attributes(name, pd_op, names, by_attr)
+    fixed = form.fixed if form else {}
+    _check_phiops_only_attributes(
+        name, pd_op, names, {k: v for k, v in by_attr.items() if k not in fixed}
+    )
     # As PaddlePaddle: the operands of mutable attributes first (its Python binding builds them
     # while reading the arguments), then the combines of Tensor[] inputs (its op builder's).
     operands: list[Any] = []
@@ -346,8 +344,10 @@ def build_op(
             )
     positions = result_positions(name, pd_op, [output.name for output in info.outputs])
     result_types = [NULL_TYPE] * max(len(pd_op.results), len(out_metas))
-    for position, meta in zip(positions, out_metas):
+    for index, (position, meta) in enumerate(zip(positions, out_metas)):
         result_types[position] = _result_type(meta)
+        if form is not None and form.out_kinds[index] is TensorKind.SELECTED_ROWS:
+            result_types[position] = selected_rows_type(result_types[position])
     if _WITHOUT_GRADIENTS:
         attributes["stop_gradient"] = [t is not NULL_TYPE for t in result_types]
     else:

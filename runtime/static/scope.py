@@ -36,8 +36,11 @@ class Variable:
         self.array: Any = None
 
     def set(self, value: Any, place: Place | None = None) -> None:
-        """Hold ``value`` (an array, a Tensor or anything ``numpy.asarray`` takes), moved to
-        ``place`` when one is given."""
+        """Hold a copy of ``value`` (an array, a Tensor or anything ``numpy.asarray`` takes),
+        moved to ``place`` when one is given. A copy, as PaddlePaddle's ``set`` copies: the
+        Executor's in-place ops (``momentum_``, the SelectedRows updates) write into the array
+        held, which must not be the caller's."""
+        given = value
         if isinstance(value, Tensor):
             value = value.array
         elif not hasattr(value, "__array_interface__") and not hasattr(
@@ -46,6 +49,8 @@ class Variable:
             value = np.asarray(value)
         if place is not None:
             value = to_backend(value, place)
+        if value is given or isinstance(given, Tensor) and value is given.array:
+            value = value.copy()
         self.array = value
 
     def get(self) -> Any:

@@ -60,7 +60,7 @@ def inputs() -> dict[str, np.ndarray]:
 def train(paddle: Any, name: str, data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Train case ``name`` for STEPS steps; the final parameters."""
     optimizer_name, options, clip, passes = CASES[name]
-    embedding = paddle.nn.Embedding(VOCAB, WIDTH, sparse=True)
+    embedding = paddle.nn.Embedding(VOCAB, WIDTH, sparse=SPARSE)
     linear = paddle.nn.Linear(WIDTH, 1)
     embedding.weight.set_value(data["embedding"])
     linear.weight.set_value(data["weight"])
@@ -111,3 +111,44 @@ def sparse_gradients(paddle: Any) -> dict[str, Any]:
     }
     embedding.weight.clear_grad()
     return {"first": first, "second": second, "after_clear_grad_is_none": embedding.weight.grad is None}
+
+
+# The cases a static program trains (tests/kinds/test_selected_rows_static.py): one backward
+# pass per step, no gradient clipping; AdamW is absent, as PaddlePaddle 3.3.1's PIR dialect has
+# no SelectedRows form of adamw_.
+STATIC_CASES = ("sgd", "momentum", "momentum_nesterov", "adam", "adam_lazy", "adagrad")
+
+
+def train_static(paddle: Any, name: str, data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Case ``name`` trained for STEPS steps in a static program (``minimize``, then an
+    Executor run per step on the first batch of each step); the final parameters, read from
+    a scope of its own (set there after the startup program ran). The caller has called ``paddle.enable_static()``."""
+    optimizer_name, options, clip, passes = CASES[name]
+    assert clip is None and passes == 1, name
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        ids = paddle.static.data("ids", [BATCH, LENGTH], "int64")
+        target = paddle.static.data("target", [BATCH, 1], "float32")
+        embedding = paddle.nn.Embedding(VOCAB, WIDTH, sparse=SPARSE)
+        linear = paddle.nn.Linear(WIDTH, 1)
+        hidden = embedding(ids).mean(axis=1)
+        loss = ((linear(hidden) - target) ** 2).mean()
+        getattr(paddle.optimizer, optimizer_name)(**options).minimize(loss)
+    executor = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    names = {
+        "embedding": embedding.weight.name,
+        "weight": linear.weight.name,
+        "bias": linear.bias.name,
+    }
+    with paddle.static.scope_guard(scope):
+        executor.run(startup)
+        for key, var in names.items():
+            scope.find_var(var).get_tensor().set(data[key], paddle.CPUPlace())
+        for step in range(STEPS):
+            feed = {"ids": data["ids"][step, 0], "target": data["targets"][step, 0]}
+            executor.run(main, feed=feed, fetch_list=[loss])
+        return {
+            key: np.array(scope.find_var(var).get_tensor()) for key, var in names.items()
+        }
+SPARSE = True

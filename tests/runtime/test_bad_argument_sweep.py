@@ -820,7 +820,8 @@ _OVERRIDES.update(
 )
 
 # the codegen24 ops: data's own name (an argument; the trailing name=None stands for it), and
-# merge_selected_rows, whose only kernel takes a SelectedRows (rows 2, 0, 2 of a height of 4)
+# merge_selected_rows and get_tensor_from_selected_rows, whose only kernel takes a SelectedRows
+# (rows 2, 0, 2 of a height of 4)
 def _selected_rows(dtype: str = "float32") -> phi.Tensor:
     from phiops.runtime.eager.tensor import wrap_array
     from phiops.runtime.tensor.selected_rows import SelectedRows
@@ -831,3 +832,4 @@ def _selected_rows(dtype: str = "float32") -> phi.Tensor:
 
 _OVERRIDES["data"] = {"name": "x"}
 _OVERRIDES["merge_selected_rows"] = {"x": _selected_rows()}
+_OVERRIDES["get_tensor_from_selected_rows"] = {"x": _selected_rows()}

@@ -24,7 +24,7 @@ import pytest
 
 import phiops.generated as phi
 from phiops.runtime.dispatch.op_def import op_defs
-from phiops.runtime.errors import UnimplementedError
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 
 Tensor = Callable[[tuple[int, ...], str], Any]
 
@@ -1212,9 +1212,10 @@ CANNOT_BUILD = {
     "set_value_grad": lambda f, t: [t((4, 3), "float32"), [0], [2], [1], [0], [], []],
 }
 
-# Ops whose kernels take another kind than DenseTensor only: building them is an
-# UnimplementedError (SelectedRows in static programs, docs/tensor_kinds.md)
-BUILT_ON_OTHER_KINDS = frozenset({"merge_selected_rows"})
+# Ops whose kernels take another kind than DenseTensor only: a program's data are dense Values,
+# on which building them is an InvalidArgumentError; tests/kinds/test_selected_rows_static.py
+# builds them on SelectedRows Values (docs/tensor_kinds.md)
+BUILT_ON_OTHER_KINDS = frozenset({"merge_selected_rows", "get_tensor_from_selected_rows"})
 
 
 def _eager_works(op: str) -> bool:
@@ -1564,8 +1565,8 @@ ARGUMENTS.update(
 
 # the codegen24 ops. data: a program input that reads the feed the test makes for its first
 # Value (input_0), so its value in a program is that feed, and eagerly zeros: shapes and dtypes
-# are compared. merge_selected_rows: eagerly on a SelectedRows; building it is an
-# UnimplementedError (BUILT_ON_OTHER_KINDS).
+# are compared. merge_selected_rows: eagerly on a SelectedRows; building it on a dense Value is
+# an InvalidArgumentError (BUILT_ON_OTHER_KINDS).
 def _data_arguments(f: Callable[..., Any], t: Tensor) -> list[Any]:
     t((2, 3), "float32")
     return ["input_0", [2, 3], "float32", "cpu"]
@@ -1577,17 +1578,25 @@ def _merge_selected_rows_arguments(f: Callable[..., Any], t: Tensor) -> list[Any
     return [_selected_rows()]
 
 
-ARGUMENTS.update({"data": _data_arguments, "merge_selected_rows": _merge_selected_rows_arguments})
+ARGUMENTS.update(
+    {
+        "data": _data_arguments,
+        "merge_selected_rows": _merge_selected_rows_arguments,
+        "get_tensor_from_selected_rows": _merge_selected_rows_arguments,
+    }
+)
 RANDOM = RANDOM | frozenset({"data"})
 
 
 @pytest.mark.parametrize("op", sorted(BUILT_ON_OTHER_KINDS))
-def test_building_an_op_of_another_kind_is_unimplemented(op):
+def test_building_an_op_of_another_kind_on_a_dense_value_is_an_error(op):
     phi.enable_static()
     try:
         with phi.static.program_guard(phi.static.Program(), phi.static.Program()):
             x = phi.static.data("x", [3, 3], "float32")
-            with pytest.raises(UnimplementedError, match=f"{op}\\(\\): its kernel '{op}' takes"):
+            with pytest.raises(
+                InvalidArgumentError, match=f"{op}\\(\\): argument 'x' is a DenseTensor Value"
+            ):
                 _API[op](x)
     finally:
         phi.disable_static()

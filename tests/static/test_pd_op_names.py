@@ -53,9 +53,13 @@ def test_built_unique_is_the_sorted_one(programs) -> None:
     assert "is_sorted:true" in str(programs[0])
 
 
-def test_building_a_sparse_embedding_grad_is_an_error(programs) -> None:
+def test_building_a_sparse_embedding_grad_builds_embedding_sparse_grad(programs) -> None:
+    """3.3.1's pd_op.embedding_grad is the dense one; sparse=True is its embedding_sparse_grad
+    (docs/tensor_kinds.md)."""
     x = phi.static.data("x", [2, 3], "int64")
     weight = phi.static.data("w", [4, 5], "float32")
     out_grad = phi.static.data("g", [2, 3, 5], "float32")
-    with pytest.raises(UnimplementedError, match="sparse=False only"):
-        op_api("embedding_grad")(x, weight, out_grad, -1, True)
+    op_api("embedding_grad")(x, weight, out_grad, -1, True)
+    (line,) = [l for l in str(programs[0]).splitlines() if "embedding" in l]
+    assert '"pd_op.embedding_sparse_grad"' in line and "{padding_idx:-1," in line
+    assert line.endswith("-> pd_op.selectedrows<4x5xf32>")

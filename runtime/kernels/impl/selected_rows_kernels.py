@@ -395,6 +395,16 @@ def adagrad_dense_param_sparse_grad_kernel(
     return param, moment, None
 
 
+# PaddlePaddle 3.3.1 registers get_tensor_from_selected_rows on CPU for these
+@register_kernel(
+    "get_tensor_from_selected_rows", dtypes=(D.FLOAT32, D.FLOAT64, D.INT32, D.INT64)
+)
+def get_tensor_from_selected_rows_kernel(ctx: KernelContext, x: SelectedRows) -> Array:
+    """PHI's ``get_tensor_from_selected_rows``: a copy of x's value, one row per entry of its
+    rows (repeats kept, nothing merged or placed)."""
+    return x.value.array.copy()
+
+
 # PaddlePaddle 3.3.1 registers merge_selected_rows on CPU for float32 and float64
 @register_kernel("merge_selected_rows", dtypes=(D.FLOAT32, D.FLOAT64))
 def merge_selected_rows_kernel(ctx: KernelContext, x: SelectedRows) -> SelectedRows:

@@ -26,6 +26,7 @@ import numpy as np
 from phiops.runtime import runtime_flags
 from phiops.runtime.common import CPUPlace, Place, to_place
 from phiops.runtime.eager.tensor import wrap_array
+from phiops.runtime.tensor.selected_rows import SelectedRows
 from phiops.runtime.device import check_place_available
 from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.core import Program, Value
@@ -106,7 +107,7 @@ class Executor:
         """Run ``program`` with the arrays of ``feed`` (data name -> array, Tensor or nested
         list) and return the arrays of ``fetch_list`` (Values of the program, or names: a
         ``pd_op.fetch`` name, a ``shadow_output`` name, a ``data`` name or a parameter name), as
-        numpy arrays or, with ``return_numpy=False``, Tensors. Without ``fetch_list`` the
+        numpy arrays (a SelectedRows as it is) or, with ``return_numpy=False``, Tensors. Without ``fetch_list`` the
         program's own ``pd_op.fetch`` ops are fetched. Parameters are read from and written to
         ``scope`` (the global scope when None)."""
         if program is None:
@@ -163,8 +164,17 @@ class Executor:
         else:
             results = plan.run(scope, fed, param_arrays)
         if return_numpy:
-            return [r if type(r) is np.ndarray else to_numpy(r) for r in results]
+            # numpy cannot hold a SelectedRows: it comes as it is (rows, height, value)
+            return [
+                r if type(r) is np.ndarray or type(r) is SelectedRows else to_numpy(r)
+                for r in results
+            ]
         return [
-            wrap_array(r, meta if r.shape == meta.dims else meta_of_array(r, meta))
+            wrap_array(
+                r,
+                meta
+                if type(r) is SelectedRows or r.shape == meta.dims
+                else meta_of_array(r, meta),
+            )
             for r, meta in zip(results, plan.fetch_metas)
         ]

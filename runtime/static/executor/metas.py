@@ -8,7 +8,8 @@ from typing import Any
 from phiops.runtime.common import DataType, to_data_type
 from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError, UnimplementedError
-from phiops.runtime.ir.types import ELEMENT_TYPES, DenseTensorType, VectorType
+from phiops.runtime.ir.types import ELEMENT_TYPES, DenseTensorType, SelectedRowsType, VectorType
+from phiops.runtime.tensor.kinds import TensorKind
 
 __all__ = [
     "check_fits",
@@ -51,8 +52,14 @@ def check_fits(meta: Any, declared: Any, where: str) -> None:
         for item, item_type in zip(meta, declared.types):
             check_fits(item, item_type, where)
         return
-    if not isinstance(declared, DenseTensorType) or not isinstance(meta, DenseTensorMeta):
+    if not isinstance(declared, (DenseTensorType, SelectedRowsType)) or not isinstance(
+        meta, DenseTensorMeta
+    ):
         return
+    if (meta.kind is TensorKind.SELECTED_ROWS) != isinstance(declared, SelectedRowsType):
+        raise PreconditionNotMetError(
+            f"{where}: computed a {meta.kind.title}, but the program declares {declared}"
+        )
     dims = meta.dims
     dims_unknown = tuple(declared.dims) == (-1,)
     if (

@@ -32,6 +32,7 @@ from phiops.runtime.static.executor.metas import extents_unknown, has_unknown_di
 from phiops.runtime.static.executor.steps.late import late_step
 from phiops.runtime.static.executor.steps.step import Fuse, OpStep
 from phiops.runtime.static.pd_op_names import PdOpNames, pd_op_names, result_positions
+from phiops.runtime.static.selected_rows import executor_form
 
 __all__ = ["compile_kernel_op"]
 
@@ -40,7 +41,7 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
     """The step of a ``pd_op`` op that runs a kernel: planned now, or when it runs where its
     input dims or attributes depend on the data. An in-place op's output takes its input's slot
     (later readers of the input see it) and, for a scope variable, is stored in the scope."""
-    op_def, inplace = _op_def_for(op.name, where)
+    op_def, inplace, fixed = _op_def_for(op.name, where)
     info = op_def.info
     row = get_dialect(op.dialect).lookup(op.name)
     names = pd_op_names(info.name)
@@ -59,7 +60,12 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
         inputs.append(value)
         metas.append(None if value is None else builder.meta_of[value])
     attrs = tuple(
-        _attribute(builder, op, op_def, spec, operand_index, names, where) for spec in info.attrs
+        (
+            fixed[spec.name]
+            if spec.name in fixed
+            else _attribute(builder, op, op_def, spec, operand_index, names, where)
+        )
+        for spec in info.attrs
     )
     output_names = [output.name for output in info.outputs]
     if row is not None and not row.variadic_results and len(row.results) == len(op.results):
@@ -215,10 +221,19 @@ def _attribute(
     return value
 
 
-def _op_def_for(name: str, where: str) -> tuple[OpDef, tuple[tuple[str, str], ...]]:
-    """The OpDef that runs pd_op ``name`` and its in-place pairs: the op's own OpDef, or for an
-    in-place variant ``x_`` without one, ``x``'s OpDef and its declared in-place pairs."""
+def _op_def_for(
+    name: str, where: str
+) -> tuple[OpDef, tuple[tuple[str, str], ...], dict[str, Any]]:
+    """The OpDef that runs pd_op ``name``, its in-place pairs and the attributes the pd_op fixes:
+    the op's own OpDef, for an in-place variant ``x_`` without one, ``x``'s OpDef and its
+    declared in-place pairs, and for the pd_op of a SelectedRows kernel
+    (``sgd_dense_param_sparse_grad_``) the op whose kernel it is (runtime/static/selected_rows.py)."""
     dialect, _, short = name.partition(".")
+    rows_form = executor_form(short) if dialect == "pd_op" and short not in OP_DEFS else None
+    if rows_form is not None:
+        op_def = OP_DEFS[rows_form[0]]
+        inplace = op_def.info.inplace if rows_form[0].endswith("_") else ()
+        return op_def, inplace, rows_form[1]
     op_def = OP_DEFS.get(short)
     if op_def is not None and op_def.info.dialect != dialect:
         op_def = None  # pd_op.x is not an op package's x, nor the reverse
@@ -236,7 +251,7 @@ def _op_def_for(name: str, where: str) -> tuple[OpDef, tuple[tuple[str, str], ..
             )
     if op_def is None or op_def.dispatcher is None:
         raise UnimplementedError(f"Executor: {where}: phiops has no op '{short}' with a kernel")
-    return op_def, inplace
+    return op_def, inplace, {}
 
 
 def _check_pd_op_only(op: Operation, row: Any, names: PdOpNames, where: str) -> None:
