@@ -1,7 +1,8 @@
-"""``phiops.vision.models`` (``paddle.vision.models``): LeNet, AlexNet, VGG, ResNet (ResNeXt,
-wide ResNet), MobileNetV1/V2/V3, ShuffleNetV2, SqueezeNet, DenseNet and GoogLeNet with PaddlePaddle 3.3.1's parameter
-names and seeded weights (runtime/nn/vision_models.py). PaddlePaddle's ``paddle.vision.models``
-also has what phiops lacks: InceptionV3."""
+"""``phiops.vision.models`` (``paddle.vision.models``): every architecture of PaddlePaddle
+3.3.1's (LeNet, AlexNet, VGG, ResNet/ResNeXt/wide ResNet, MobileNetV1/V2/V3, ShuffleNetV2,
+SqueezeNet, DenseNet, GoogLeNet, InceptionV3) with its parameter names and, after the same
+``paddle.seed``, its initial weights (runtime/nn/vision_models.py). PaddlePaddle downloads
+pretrained weights, which phiops does not (``pretrained=True`` is an UnimplementedError)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``paddle.vision.models``' classic architectures as phiops Layers: LeNet, AlexNet, VGG,
-ResNet (with ResNeXt and the wide ResNets), MobileNetV1, V2 and V3, ShuffleNetV2 and SqueezeNet
-DenseNet and GoogLeNet (not yet: InceptionV3).
+ResNet (with ResNeXt and the wide ResNets), MobileNetV1, V2 and V3, ShuffleNetV2, SqueezeNet,
+DenseNet, GoogLeNet and InceptionV3: every name of PaddlePaddle 3.3.1's module.
 
 Each keeps PaddlePaddle 3.3.1's sublayer names and creation order, so that its ``state_dict``
 has PaddlePaddle's keys in PaddlePaddle's order (``set_state_dict`` of a PaddlePaddle state
@@ -1239,3 +1239,179 @@ def googlenet(pretrained: bool = False, **kwargs: Any) -> GoogLeNet:
 
 
 __all__ += ["GoogLeNet", "googlenet"]
+
+
+# --- InceptionV3 ----------------------------------------------------------------------------------
+
+
+def _pair_of(value: Any) -> tuple[int, int]:
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+class _Mixed(Layer):
+    """An Inception block from its branches, each a list of steps run one after another on the
+    block's input, the branches' outputs concatenated along the channels: ``(name, channels,
+    kernel, stride, padding)`` a convolution with batch norm and ReLU; ``("avg" | "max", name,
+    kernel, stride, padding)`` a pool; a list of convolution steps, run side by side on the
+    step's input and concatenated (InceptionE's 1x3 / 3x1 pairs). Sublayers are created in the
+    order the branches list them (PaddlePaddle's, so seeded weights follow it)."""
+
+    def __init__(self, cin: int, branches: Sequence[Sequence[Any]]) -> None:
+        super().__init__()
+        nn = _nn()
+        self._branches: list[list[Any]] = []
+        for branch in branches:
+            steps, channels = [], cin
+            for step in branch:
+                if isinstance(step, list):
+                    names = []
+                    for name, cout, kernel, stride, padding in step:
+                        setattr(self, name, self._conv(channels, cout, kernel, stride, padding))
+                        names.append(name)
+                    steps.append(names)
+                    channels = sum(s[1] for s in step)
+                elif step[0] in ("avg", "max"):
+                    kind, name, kernel, stride, padding = step
+                    pool = (nn.AvgPool2D(kernel, stride, padding, exclusive=False)
+                            if kind == "avg" else nn.MaxPool2D(kernel, stride, padding))
+                    setattr(self, name, pool)
+                    steps.append(name)
+                else:
+                    name, cout, kernel, stride, padding = step
+                    setattr(self, name, self._conv(channels, cout, kernel, stride, padding))
+                    steps.append(name)
+                    channels = cout
+            self._branches.append(steps)
+
+    @staticmethod
+    def _conv(cin: int, cout: int, kernel: Any, stride: int, padding: Any) -> Sequential:
+        nn = _nn()
+        return Sequential(
+            nn.Conv2D(cin, cout, _pair_of(kernel), stride, _pair_of(padding), bias_attr=False),
+            nn.BatchNorm2D(cout),
+            nn.ReLU(),
+        )
+
+    def forward(self, x: Any) -> Any:
+        outputs = []
+        for steps in self._branches:
+            y = x
+            for step in steps:
+                if isinstance(step, list):
+                    y = op_api("concat")([getattr(self, name)(y) for name in step], 1)
+                else:
+                    y = getattr(self, step)(y)
+            outputs.append(y)
+        return op_api("concat")(outputs, 1)
+
+
+def _inception_a(cin: int, pool_features: int) -> _Mixed:
+    return _Mixed(cin, [
+        [("branch1x1", 64, 1, 1, 0)],
+        [("branch5x5_1", 48, 1, 1, 0), ("branch5x5_2", 64, 5, 1, 2)],
+        [("branch3x3dbl_1", 64, 1, 1, 0), ("branch3x3dbl_2", 96, 3, 1, 1),
+         ("branch3x3dbl_3", 96, 3, 1, 1)],
+        [("avg", "branch_pool", 3, 1, 1), ("branch_pool_conv", pool_features, 1, 1, 0)],
+    ])
+
+
+def _inception_b(cin: int) -> _Mixed:
+    return _Mixed(cin, [
+        [("branch3x3", 384, 3, 2, 0)],
+        [("branch3x3dbl_1", 64, 1, 1, 0), ("branch3x3dbl_2", 96, 3, 1, 1),
+         ("branch3x3dbl_3", 96, 3, 2, 0)],
+        [("max", "branch_pool", 3, 2, 0)],
+    ])
+
+
+def _inception_c(cin: int, c7: int) -> _Mixed:
+    row, col = ((1, 7), (0, 3)), ((7, 1), (3, 0))
+    return _Mixed(cin, [
+        [("branch1x1", 192, 1, 1, 0)],
+        [("branch7x7_1", c7, 1, 1, 0), ("branch7x7_2", c7, row[0], 1, row[1]),
+         ("branch7x7_3", 192, col[0], 1, col[1])],
+        [("branch7x7dbl_1", c7, 1, 1, 0), ("branch7x7dbl_2", c7, col[0], 1, col[1]),
+         ("branch7x7dbl_3", c7, row[0], 1, row[1]), ("branch7x7dbl_4", c7, col[0], 1, col[1]),
+         ("branch7x7dbl_5", 192, row[0], 1, row[1])],
+        [("avg", "branch_pool", 3, 1, 1), ("branch_pool_conv", 192, 1, 1, 0)],
+    ])
+
+
+def _inception_d(cin: int) -> _Mixed:
+    return _Mixed(cin, [
+        [("branch3x3_1", 192, 1, 1, 0), ("branch3x3_2", 320, 3, 2, 0)],
+        [("branch7x7x3_1", 192, 1, 1, 0), ("branch7x7x3_2", 192, (1, 7), 1, (0, 3)),
+         ("branch7x7x3_3", 192, (7, 1), 1, (3, 0)), ("branch7x7x3_4", 192, 3, 2, 0)],
+        [("max", "branch_pool", 3, 2, 0)],
+    ])
+
+
+def _inception_e(cin: int) -> _Mixed:
+    return _Mixed(cin, [
+        [("branch1x1", 320, 1, 1, 0)],
+        [("branch3x3_1", 384, 1, 1, 0),
+         [("branch3x3_2a", 384, (1, 3), 1, (0, 1)), ("branch3x3_2b", 384, (3, 1), 1, (1, 0))]],
+        [("branch3x3dbl_1", 448, 1, 1, 0), ("branch3x3dbl_2", 384, 3, 1, 1),
+         [("branch3x3dbl_3a", 384, (1, 3), 1, (0, 1)),
+          ("branch3x3dbl_3b", 384, (3, 1), 1, (1, 0))]],
+        [("avg", "branch_pool", 3, 1, 1), ("branch_pool_conv", 192, 1, 1, 0)],
+    ])
+
+
+class _InceptionStem(Layer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv_1a_3x3 = _Mixed._conv(3, 32, 3, 2, 0)
+        self.conv_2a_3x3 = _Mixed._conv(32, 32, 3, 1, 0)
+        self.conv_2b_3x3 = _Mixed._conv(32, 64, 3, 1, 1)
+        self.max_pool = _nn().MaxPool2D(kernel_size=3, stride=2, padding=0)
+        self.conv_3b_1x1 = _Mixed._conv(64, 80, 1, 1, 0)
+        self.conv_4a_3x3 = _Mixed._conv(80, 192, 3, 1, 0)
+
+    def forward(self, x: Any) -> Any:
+        x = self.max_pool(self.conv_2b_3x3(self.conv_2a_3x3(self.conv_1a_3x3(x))))
+        return self.max_pool(self.conv_4a_3x3(self.conv_3b_1x1(x)))
+
+
+class InceptionV3(Layer):
+    """Inception v3 for 3x299x299 images: a stem, then blocks A (x3), B, C (x4), D, E (x2)."""
+
+    def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        nn = _nn()
+        self.num_classes, self.with_pool = num_classes, with_pool
+        self.inception_stem = _InceptionStem()
+        blocks = [_inception_a(c, p) for c, p in ((192, 32), (256, 64), (288, 64))]
+        blocks.append(_inception_b(288))
+        blocks += [_inception_c(768, c7) for c7 in (128, 160, 160, 192)]
+        blocks.append(_inception_d(768))
+        blocks += [_inception_e(c) for c in (1280, 2048)]
+        self.inception_block_list = nn.LayerList(blocks)
+        if with_pool:
+            self.avg_pool = nn.AdaptiveAvgPool2D(1)
+        if num_classes > 0:
+            bound = 1.0 / math.sqrt(2048.0)
+            self.dropout = nn.Dropout(p=0.2, mode="downscale_in_infer")
+            self.fc = nn.Linear(
+                2048, num_classes,
+                weight_attr=ParamAttr(initializer=nn.initializer.Uniform(-bound, bound)),
+                bias_attr=ParamAttr(),
+            )
+
+    def forward(self, x: Any) -> Any:
+        x = self.inception_stem(x)
+        for block in self.inception_block_list:
+            x = block(x)
+        if self.with_pool:
+            x = self.avg_pool(x)
+        if self.num_classes > 0:
+            x = self.fc(self.dropout(x.reshape([-1, 2048])))
+        return x
+
+
+def inception_v3(pretrained: bool = False, **kwargs: Any) -> InceptionV3:
+    _no_download("inception_v3", pretrained)
+    return InceptionV3(**kwargs)
+
+
+__all__ += ["InceptionV3", "inception_v3"]

@@ -30,6 +30,7 @@ MODELS = {
     "mobilenet_v3_small": ({"num_classes": 10}, [1, 3, 32, 32]),
     "densenet121": ({"num_classes": 10}, [1, 3, 32, 32]),
     "googlenet": ({"num_classes": 10}, [1, 3, 224, 224]),
+    "inception_v3": ({"num_classes": 10}, [1, 3, 75, 75]),
 }
 
 
