@@ -13,7 +13,7 @@ when this module is loaded: on first use of ``phiops.<name>`` or on import of a 
 
 from __future__ import annotations
 
-from phiops import _paddle_api, _tensor_api
+from phiops import _inplace_api, _paddle_api, _tensor_api, _tensor_conveniences
 from phiops.generated import *  # noqa: F401,F403
 from phiops.generated import __all__ as _generated_names
 from phiops.generated import python_api as _python_api
@@ -23,6 +23,7 @@ from phiops.runtime.eager.tensor import Tensor as _Tensor
 
 from ._paddle_api import *  # noqa: F401,F403
 from ._tensor_api import *  # noqa: F401,F403
+from ._inplace_api import *  # noqa: F401,F403
 
 # After the star imports: the facades replace the runtime modules that phiops.generated exports
 # under the same names (nn, jit, optimizer, static).
@@ -110,6 +111,7 @@ __all__ = list(
             *_python_api.__all__,
             *_paddle_api.__all__,
             *_tensor_api.__all__,
+            *_inplace_api.__all__,
             *_DTYPE_NAMES,
             "CustomPlace",
             "set_device",
@@ -127,6 +129,8 @@ PADDLE_TENSOR_METHODS = {
     **{name: getattr(_python_api, name) for name in _python_api.TENSOR_METHODS},
     **{name: getattr(_paddle_api, name) for name in _paddle_api.TENSOR_METHODS},
     **{name: getattr(_tensor_api, name) for name in _tensor_api.TENSOR_METHODS},
+    **{name: getattr(_inplace_api, name) for name in _inplace_api.TENSOR_METHODS},
+    **_tensor_conveniences.TENSOR_ATTRIBUTES,
     "clamp": _paddle_api.clip,
     # PaddlePaddle's method aliases (ops/op_traits.yaml's method_aliases give them the ops'
     # signatures): the paddle.* functions they are in 3.3.1, with its alpha=, rounding_mode=, out=

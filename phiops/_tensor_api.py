@@ -164,7 +164,7 @@ TENSOR_METHODS = (
     "swapdims take_along_dim median quantile nanquantile masked_scatter index_fill "
     "select_scatter slice_scatter diagonal_scatter bucketize trapezoid cumulative_trapezoid "
     "frexp multigammaln bitwise_invert bitwise_invert_ masked_fill_ nan_to_num_ index_fill_ "
-    "masked_scatter_ scatter_add_ narrow"
+    "masked_scatter_ scatter_add_ narrow less_ less greater"
 ).split()
 
 
