@@ -14,6 +14,7 @@ intermediate grad nodes saves the storage being overwritten.
 
 from __future__ import annotations
 
+import math
 import numbers
 import sys
 from typing import Any, Callable
@@ -209,3 +210,52 @@ def t_(input: Tensor, name: str | None = None) -> Tensor:
     check_inplace("t_", "input", input)
     return _inplace.transpose_(input, [1, 0])
 
+
+
+# -- random fills: PaddlePaddle's compositions of uniform_/normal_, so that a seed gives its numbers
+
+
+def bernoulli_(x: Tensor, p: float | Tensor = 0.5, name: str | None = None) -> Tensor:
+    """Fill ``x`` with 1 with probability ``p`` (a number or a Tensor broadcast to ``x``), else
+    0: ``uniform_`` draws, then 1 where a draw is below ``p`` and 0 where above."""
+    P = _paddle()
+    x.uniform_(0.0, 1.0)
+    ones_mask = x < p
+    zeros_mask = x > p
+    P.masked_fill_(x, ones_mask, 1.0)
+    P.masked_fill_(x, zeros_mask, 0.0)
+    return x
+
+
+def cauchy_(x: Tensor, loc: Any = 0, scale: Any = 1, name: str | None = None) -> Tensor:
+    """Fill ``x`` with ``loc + scale * tan(pi * (d - 0.5))`` of draws ``d``; as in PaddlePaddle
+    3.3.1, the draws come from ``normal_`` (not a uniform one), so a seed gives its numbers."""
+    P = _paddle()
+    x.normal_()
+    loc = P.to_tensor(loc).astype(x.dtype)
+    half = P.to_tensor(0.5).astype(x.dtype)
+    P.subtract_(x, half)
+    _inplace.scale_(x, float(math.pi), 0.0, True)
+    _inplace.tan_(x)
+    _inplace.scale_(x, float(scale), 0.0, True)
+    return P.add_(x, loc)
+
+
+def geometric_(x: Tensor, probs: float | Tensor, name: str | None = None) -> Tensor:
+    """Fill ``x`` with ``log(u) / log1p(-probs)`` of uniform draws ``u`` in [tiny, 1)."""
+    P = _paddle()
+    tiny = float(P.finfo(x.dtype).tiny)
+    probs = P.to_tensor(probs).astype(x.dtype)
+    x.uniform_(min=tiny, max=1.0)
+    _inplace.log_(x)
+    return P.divide_(x, P.log1p(-probs))
+
+
+def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0, name: str | None = None) -> Tensor:
+    """Fill ``x`` with ``exp`` of normal draws of ``mean`` and ``std``."""
+    _paddle().normal_(x, mean=mean, std=std)
+    return _inplace.exp_(x)
+
+
+__all__ += ["bernoulli_", "cauchy_", "geometric_", "log_normal_"]
+TENSOR_METHODS += ("bernoulli_", "cauchy_", "geometric_", "log_normal_")
