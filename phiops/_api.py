@@ -176,6 +176,35 @@ PADDLE_TENSOR_METHODS = {
 }
 
 
+# paddle.* functions PaddlePaddle 3.3.1 also installs as Tensor methods whatever their first
+# argument is (``x.add_n()`` is ``add_n(x)``, ``x.stack()`` is ``stack(x)``)
+_FUNCTIONS_AS_METHODS = (
+    "add_n",
+    "argwhere",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "block_diag",
+    "broadcast_shape",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "combinations",
+    "concat",
+    "stack",
+    "histogram_bin_edges",
+    "multiplex",
+    "polar",
+    "scatter_add",
+    "scatter_nd",
+    "view_as_complex",
+    "view_as_real",
+    "is_tensor",
+    "create_parameter",
+)
+PADDLE_TENSOR_METHODS.update({name: globals()[name] for name in _FUNCTIONS_AS_METHODS})
+PADDLE_TENSOR_METHODS.update(multi_dot=linalg.multi_dot, istft=signal.istft)
+
+
 def _install_paddle_methods() -> None:
     for name, function in PADDLE_TENSOR_METHODS.items():
         setattr(_Tensor, name, function)

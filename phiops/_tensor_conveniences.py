@@ -428,6 +428,31 @@ def set_(
     return _raw_write(x, _C_ops.reshape(flat[: int(np.prod(shape, dtype=np.int64))], shape))
 
 
+def _no_gradient_needed(self: Tensor) -> None:
+    if not self.stop_gradient:
+        raise RuntimeError("Cannot apply function on a tensor that required gradient.")
+
+
+def apply(self: Tensor, func: Callable[[Tensor], Tensor]) -> Tensor:
+    """``func(self)``, for a tensor that needs no gradient."""
+    _no_gradient_needed(self)
+    return func(self)
+
+
+def apply_(self: Tensor, func: Callable[[Tensor], Tensor]) -> Tensor:
+    """Write ``func(self)`` into this tensor (which needs no gradient) and return it."""
+    _no_gradient_needed(self)
+    return _raw_write(self, func(self))
+
+
+def _get_data(self: Tensor) -> Tensor:
+    return self.detach()
+
+
+def _set_data(self: Tensor, value: Tensor) -> None:
+    _raw_write(self, value)
+
+
 TENSOR_ATTRIBUTES: dict[str, Any] = {
     "new_full": new_full,
     "new_empty": new_empty,
@@ -472,4 +497,12 @@ TENSOR_ATTRIBUTES: dict[str, Any] = {
     "copy_": copy_,
     "resize_": resize_,
     "set_": set_,
+    "apply": apply,
+    "apply_": apply_,
+    "data": property(
+        _get_data,
+        _set_data,
+        doc="This tensor's values outside autograd (sharing its storage); setting it copies "
+        "the given tensor's values and shape in.",
+    ),
 }

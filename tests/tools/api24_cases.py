@@ -246,6 +246,58 @@ def _paddle_cases(paddle: Any, out: dict[str, np.ndarray]) -> None:
     weight = paddle.to_tensor(np.linspace(-1, 1, 12, dtype="float32").reshape(3, 2, 2))
     out["conv1d"] = paddle.conv1d(signal, weight, stride=2, padding=1).numpy()
     out["adaptive_avg_pool1d"] = paddle.adaptive_avg_pool1d(signal, 4).numpy()
+    rng = np.random.default_rng(5)
+    points = paddle.to_tensor(np.round(rng.normal(size=(4, 5, 2)), 3).astype("float32"))
+    weights = paddle.to_tensor(np.round(rng.random((4, 5)), 3).astype("float32"))
+    for key, kwargs in {
+        "default": {},
+        "bins": {"bins": [3, 4]},
+        "ranges/density/weights": {
+            "bins": 3,
+            "ranges": [-1.0, 1.0, -2.0, 2.0],
+            "density": True,
+            "weights": weights,
+        },
+        "edges": {
+            "bins": (
+                paddle.to_tensor([-2.0, 0.0, 0.5, 2.0]),
+                paddle.to_tensor([-1.0, 1.0]),
+            )
+        },
+    }.items():
+        hist, edges = points.histogramdd(**kwargs)
+        out[f"histogramdd/{key}"] = hist.numpy()
+        out[f"histogramdd/{key}/edges"] = np.concatenate([edge.numpy() for edge in edges])
+
+
+def _function_method_cases(paddle: Any, out: dict[str, np.ndarray]) -> None:
+    """``paddle.*`` functions PaddlePaddle 3.3.1 also has as Tensor methods, and ``apply``/``data``."""
+    a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    b = paddle.to_tensor([[0.5, -1.0], [2.0, 0.0]])
+    out["method/add_n"] = paddle.Tensor.add_n([a, b]).numpy()
+    out["method/stack"] = paddle.Tensor.stack([a, b], 1).numpy()
+    out["method/concat"] = paddle.Tensor.concat([a, b], 1).numpy()
+    out["method/argwhere"] = b.argwhere().numpy()
+    out["method/atleast_3d"] = np.array(a.atleast_3d().shape)
+    out["method/block_diag"] = paddle.Tensor.block_diag([a, b]).numpy()
+    out["method/broadcast_tensors"] = np.array(
+        [t.shape for t in paddle.Tensor.broadcast_tensors([a, paddle.ones([1, 2])])]
+    )
+    out["method/combinations"] = paddle.to_tensor([1, 2, 3]).combinations(2).numpy()
+    out["method/multi_dot"] = paddle.Tensor.multi_dot([a, b, a]).numpy()
+    out["method/polar"] = a.polar(b).numpy()
+    out["method/view_as_real"] = a.astype("complex64").view_as_real().numpy()
+    out["method/histogram_bin_edges"] = a.histogram_bin_edges(4).numpy()
+    out["method/is_tensor"] = np.array(a.is_tensor())
+    out["method/scatter_add"] = a.scatter_add(0, paddle.to_tensor([[1, 0]]), b[:1]).numpy()
+    out["apply"] = a.apply(lambda t: t * 2).numpy()
+    applied = paddle.to_tensor([1.0, 2.0])
+    applied.apply_(lambda t: t * 3)
+    out["apply_"] = applied.numpy()
+    held = paddle.to_tensor([1.0, 2.0])
+    view = held.data
+    held.data = paddle.to_tensor([7.0, 8.0, 9.0])
+    out["data"] = np.concatenate([view.numpy(), held.numpy()])
 
 
 def cases(paddle: Any) -> dict[str, np.ndarray]:
@@ -254,4 +306,5 @@ def cases(paddle: Any) -> dict[str, np.ndarray]:
     _random_cases(paddle, out)
     _tensor_cases(paddle, out)
     _paddle_cases(paddle, out)
+    _function_method_cases(paddle, out)
     return out
