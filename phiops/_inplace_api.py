@@ -93,9 +93,7 @@ def polygamma_(x: Tensor, n: int, name: str | None = None) -> Tensor:
     if not isinstance(n, int):
         raise TypeError(f"The input of n must be int type, but received: {type(n)} ")
     if n < 0:
-        raise ValueError(
-            f"The input of n must be greater than or equal to 0. But received n = {n}"
-        )
+        raise ValueError(f"The input of n must be greater than or equal to 0. But received n = {n}")
     check_inplace("polygamma_", "x", x)
     return _inplace.digamma_(x) if n == 0 else _inplace.polygamma_(x, n)
 
@@ -130,7 +128,13 @@ def neg_(x: Tensor, name: str | None = None) -> Tensor:
     return _inplace.scale_(x, -1.0, 0.0, True)
 
 
-_FRAC_DTYPES = (DataType.INT32, DataType.INT64, DataType.FLOAT32, DataType.FLOAT64, DataType.FLOAT16)
+_FRAC_DTYPES = (
+    DataType.INT32,
+    DataType.INT64,
+    DataType.FLOAT32,
+    DataType.FLOAT64,
+    DataType.FLOAT16,
+)
 
 
 def frac_(x: Tensor, name: str | None = None) -> Tensor:
@@ -209,7 +213,6 @@ def t_(input: Tensor, name: str | None = None) -> Tensor:
         return input
     check_inplace("t_", "input", input)
     return _inplace.transpose_(input, [1, 0])
-
 
 
 # -- random fills: PaddlePaddle's compositions of uniform_/normal_, so that a seed gives its numbers

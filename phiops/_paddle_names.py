@@ -109,7 +109,13 @@ def ger(x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = N
     return _paddle().outer(x, y, out=out)
 
 
-_SCATTER_REDUCTIONS = {"sum": "add", "prod": "multiply", "mean": "mean", "amin": "amin", "amax": "amax"}
+_SCATTER_REDUCTIONS = {
+    "sum": "add",
+    "prod": "multiply",
+    "mean": "mean",
+    "amin": "amin",
+    "amax": "amax",
+}
 
 
 def scatter_reduce(
@@ -147,7 +153,9 @@ _DLPACK_CPU = 1
 def to_dlpack(x: Tensor) -> Any:
     """A DLPack capsule of ``x``'s storage (shared, not copied)."""
     if not isinstance(x, Tensor):
-        raise TypeError(f"The type of 'x' in to_dlpack must be paddle.Tensor, but received {type(x)}.")
+        raise TypeError(
+            f"The type of 'x' in to_dlpack must be paddle.Tensor, but received {type(x)}."
+        )
     return x.array.__dlpack__()
 
 
@@ -198,8 +206,7 @@ def batch(reader: Callable, batch_size: int, drop_last: bool = False) -> Callabl
     batch_size = int(batch_size)
     if batch_size <= 0:
         raise ValueError(
-            "batch_size should be a positive integer value, "
-            f"but got batch_size={batch_size}"
+            "batch_size should be a positive integer value, " f"but got batch_size={batch_size}"
         )
 
     def batch_reader() -> Any:

@@ -12,7 +12,6 @@ a property.
 
 from __future__ import annotations
 
-import functools
 import sys
 from typing import Any, Callable, Sequence
 
@@ -59,7 +58,9 @@ def new_full(
 ) -> Tensor:
     """A tensor of shape ``size`` filled with ``fill_value``, of this tensor's dtype and place
     unless given."""
-    return _new(var, size, fill_value, dtype, device, requires_grad=requires_grad, pin_memory=pin_memory)
+    return _new(
+        var, size, fill_value, dtype, device, requires_grad=requires_grad, pin_memory=pin_memory
+    )
 
 
 @_sizes_as_varargs("size")
@@ -378,7 +379,9 @@ def copy_(self: Tensor, src: Tensor, blocking: bool = True, /) -> Tensor:
     return _raw_write(self, src)
 
 
-def resize_(x: Tensor, shape: Sequence[int], fill_zero: bool = False, name: str | None = None) -> Tensor:
+def resize_(
+    x: Tensor, shape: Sequence[int], fill_zero: bool = False, name: str | None = None
+) -> Tensor:
     """Give ``x`` the shape ``shape``: its elements in row-major order, cut off or followed by
     zeros (PaddlePaddle leaves new elements unset unless ``fill_zero``; phiops zeros them)."""
     shape = [int(s) for s in shape]

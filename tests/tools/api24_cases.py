@@ -221,7 +221,9 @@ def _paddle_cases(paddle: Any, out: dict[str, np.ndarray]) -> None:
                 paddle.ones([2, 3]) * 2, 0, index, source, reduce, include_self=include_self
             )
             out[f"scatter_reduce/{reduce}/{include_self}"] = result.numpy()
-    out["scatter_reduce/method"] = (paddle.ones([2, 3])).scatter_reduce(1, index, source, "sum").numpy()
+    out["scatter_reduce/method"] = (
+        (paddle.ones([2, 3])).scatter_reduce(1, index, source, "sum").numpy()
+    )
     x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
     out["dlpack/roundtrip"] = paddle.from_dlpack(paddle.to_dlpack(x)).numpy()
     out["dlpack/numpy"] = paddle.from_dlpack(np.arange(3, dtype="int32")).numpy()
