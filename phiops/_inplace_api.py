@@ -19,13 +19,15 @@ import numbers
 import sys
 from typing import Any, Callable
 
+import numpy as np
+
 from phiops.generated import api as _C_ops
 from phiops.generated import inplace as _inplace
 from phiops.runtime.autograd import GRAD_MODE
 from phiops.runtime.common import DataType
 from phiops.runtime.eager.inplace import check_inplace, write_inplace
-from phiops.runtime.eager.tensor import Tensor
-from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.eager.tensor import Tensor, to_tensor
+from phiops.runtime.errors import InvalidArgumentError, UnimplementedError
 from phiops.runtime.ir.core import Value
 
 __all__ = [
@@ -262,3 +264,60 @@ def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0, name: str | None
 
 __all__ += ["bernoulli_", "cauchy_", "geometric_", "log_normal_"]
 TENSOR_METHODS += ("bernoulli_", "cauchy_", "geometric_", "log_normal_")
+
+
+# bits of the significand (with the implicit one) of the floating dtypes random_ fills
+_SIGNIFICAND_BITS = {
+    DataType.FLOAT16: 11,
+    DataType.BFLOAT16: 8,
+    DataType.FLOAT32: 24,
+    DataType.FLOAT64: 53,
+}
+_INTEGERS = (DataType.INT32, DataType.INT64)
+
+
+def random_(x: Tensor, from_: int = 0, to: int | None = None, *, generator: None = None) -> Tensor:
+    """Fill ``x`` with integers uniform in [from_, to): ``to=None`` is the dtype's largest
+    integer every smaller one is exact below (2**24 for float32) or its max for an integer
+    dtype, and ``random_(n)`` is [0, n). As PaddlePaddle 3.3.1's CPU kernel: each value is one
+    engine word (its low 32 bits below a range of 2**28) modulo the range, plus ``from_``, so
+    a seed gives its numbers (on any place: drawn on the host from the place's engine)."""
+    from phiops.runtime.kernels import mt19937
+    from phiops.runtime.random import engine_for
+
+    dtype = x.dtype
+    if dtype not in _INTEGERS and dtype not in _SIGNIFICAND_BITS:
+        raise InvalidArgumentError(
+            f"random_: x must be int32, int64, float16, bfloat16, float32 or float64, got {dtype}"
+        )
+    if generator is not None:
+        raise UnimplementedError("random_: generator= is not implemented; pass None")
+    if to is None:
+        if from_ == 0:
+            to = (
+                2 ** _SIGNIFICAND_BITS[dtype]
+                if dtype in _SIGNIFICAND_BITS
+                else int(np.iinfo(dtype.numpy_dtype).max)
+            )
+        else:
+            from_, to = 0, from_
+    if from_ >= to:
+        raise ValueError(
+            f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
+        )
+    if dtype in _SIGNIFICAND_BITS and max(abs(from_), abs(to)) > 2 ** _SIGNIFICAND_BITS[dtype]:
+        raise UnimplementedError(
+            f"random_: bounds beyond ±2**{_SIGNIFICAND_BITS[dtype]} for {dtype} (PaddlePaddle "
+            "moves them to representable values first) are not implemented"
+        )
+    check_inplace("random_", "x", x)
+    span = np.uint64((to - from_) % 2**64)
+    words = mt19937.raw(engine_for(x.place, 0), int(np.prod(x.shape, dtype=np.int64)))
+    if span < np.uint64(2**28):
+        words = words & np.uint64(0xFFFFFFFF)
+    values = ((words % span) + np.uint64(from_ % 2**64)).view(np.int64)
+    drawn = _C_ops.cast(to_tensor(values.reshape(x.shape)), dtype)
+    return write_inplace(x, drawn.to(x.place) if drawn.place != x.place else drawn)
+
+
+TENSOR_METHODS += ("random_",)

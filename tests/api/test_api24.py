@@ -35,7 +35,7 @@ def test_every_recorded_case_is_computed(computed: dict[str, np.ndarray]) -> Non
     # the gradients PaddlePaddle 3.3.1 refuses (its gammaincc has no gradient for x)
     refused = {k.split("/", 1)[1] for k in DATA.files if k.startswith("grad_refused/")}
     assert refused == {"gammaincc_", "gammainc_"}
-    assert len(KEYS) == 268
+    assert len(KEYS) == 276
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -151,6 +151,15 @@ def test_paddle_names_are_the_functions_paddle_keeps_elsewhere() -> None:
         paddle.Size([1.5])
     with pytest.raises(InvalidArgumentError, match="reduce must be one of"):
         paddle.scatter_reduce(paddle.ones([2]), 0, paddle.to_tensor([0]), paddle.ones([1]), "max")
+
+
+def test_random_refuses_an_empty_range_and_an_unset_dtype() -> None:
+    with pytest.raises(ValueError, match="less than 'to'"):
+        paddle.zeros([2], dtype="int64").random_(5, 5)
+    with pytest.raises(InvalidArgumentError, match="random_: x must be"):
+        paddle.zeros([2], dtype="bool").random_()
+    with pytest.raises(InvalidArgumentError, match="leaf Tensor"):
+        paddle.zeros([2]).requires_grad_().random_()
 
 
 def test_to_dlpack_shares_the_storage() -> None:

@@ -110,6 +110,20 @@ def _random_cases(paddle: Any, out: dict[str, np.ndarray]) -> None:
         "log_normal_": lambda x: x.log_normal_(0.5, 0.25),
         "log_normal_/default": lambda x: paddle.log_normal_(x),
     }
+    for name, dtype, fill in (
+        ("random_/3,50", "int64", lambda x: x.random_(3, 50)),
+        ("random_/default", "int32", lambda x: x.random_()),
+        ("random_/default", "int64", lambda x: x.random_()),
+        ("random_/default", "float32", lambda x: x.random_()),
+        ("random_/default", "float64", lambda x: x.random_()),
+        ("random_/2**40", "int64", lambda x: x.random_(0, 2**40)),
+        ("random_/-5,5", "int64", lambda x: x.random_(-5, 5)),
+        ("random_/to", "float32", lambda x: x.random_(10)),
+    ):
+        paddle.seed(7)
+        x = paddle.zeros([3, 4], dtype=dtype)
+        fill(x)
+        out[f"random/{name}/{dtype}"] = x.numpy()
     for name, fill in fills.items():
         for dtype in ("float32", "float64"):
             paddle.seed(7)
