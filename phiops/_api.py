@@ -202,7 +202,9 @@ _FUNCTIONS_AS_METHODS = (
     "create_parameter",
 )
 PADDLE_TENSOR_METHODS.update({name: globals()[name] for name in _FUNCTIONS_AS_METHODS})
-PADDLE_TENSOR_METHODS.update(multi_dot=linalg.multi_dot, istft=signal.istft)
+PADDLE_TENSOR_METHODS.update(
+    multi_dot=linalg.multi_dot, cholesky_inverse=linalg.cholesky_inverse, istft=signal.istft
+)
 
 
 def _install_paddle_methods() -> None:
