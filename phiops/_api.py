@@ -13,7 +13,7 @@ when this module is loaded: on first use of ``phiops.<name>`` or on import of a 
 
 from __future__ import annotations
 
-from phiops import _paddle_api, _tensor_api
+from phiops import _inplace_api, _paddle_api, _paddle_names, _tensor_api, _tensor_conveniences
 from phiops.generated import *  # noqa: F401,F403
 from phiops.generated import __all__ as _generated_names
 from phiops.generated import python_api as _python_api
@@ -23,6 +23,8 @@ from phiops.runtime.eager.tensor import Tensor as _Tensor
 
 from ._paddle_api import *  # noqa: F401,F403
 from ._tensor_api import *  # noqa: F401,F403
+from ._inplace_api import *  # noqa: F401,F403
+from ._paddle_names import *  # noqa: F401,F403
 
 # After the star imports: the facades replace the runtime modules that phiops.generated exports
 # under the same names (nn, jit, optimizer, static).
@@ -103,6 +105,28 @@ from phiops.hapi import Model, flops, summary  # noqa: E402
 
 _HAPI_NAMES = ("Model", "summary", "flops")
 
+# paddle.* names PaddlePaddle 3.3.1 imports from its submodules
+from phiops.amp import (  # noqa: E402
+    autocast,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_enabled,
+)
+from phiops.nn.functional import adaptive_avg_pool1d, conv1d  # noqa: E402
+from phiops.runtime.common import GPUPlace as CUDAPlace  # noqa: E402
+
+_SUBMODULE_NAMES = (
+    "autocast",
+    "get_autocast_cpu_dtype",
+    "get_autocast_dtype",
+    "get_autocast_gpu_dtype",
+    "is_autocast_enabled",
+    "adaptive_avg_pool1d",
+    "conv1d",
+    "CUDAPlace",
+)
+
 __all__ = list(
     dict.fromkeys(
         [
@@ -110,11 +134,14 @@ __all__ = list(
             *_python_api.__all__,
             *_paddle_api.__all__,
             *_tensor_api.__all__,
+            *_inplace_api.__all__,
+            *_paddle_names.__all__,
             *_DTYPE_NAMES,
             "CustomPlace",
             "set_device",
             "get_device",
             *_HAPI_NAMES,
+            *_SUBMODULE_NAMES,
             "ir",
             *_SUBMODULES,
             "DataParallel",
@@ -127,6 +154,9 @@ PADDLE_TENSOR_METHODS = {
     **{name: getattr(_python_api, name) for name in _python_api.TENSOR_METHODS},
     **{name: getattr(_paddle_api, name) for name in _paddle_api.TENSOR_METHODS},
     **{name: getattr(_tensor_api, name) for name in _tensor_api.TENSOR_METHODS},
+    **{name: getattr(_inplace_api, name) for name in _inplace_api.TENSOR_METHODS},
+    **{name: getattr(_paddle_names, name) for name in _paddle_names.TENSOR_METHODS},
+    **_tensor_conveniences.TENSOR_ATTRIBUTES,
     "clamp": _paddle_api.clip,
     # PaddlePaddle's method aliases (ops/op_traits.yaml's method_aliases give them the ops'
     # signatures): the paddle.* functions they are in 3.3.1, with its alpha=, rounding_mode=, out=
@@ -144,6 +174,37 @@ PADDLE_TENSOR_METHODS = {
     "gt": _python_api.greater_than,
     "ge": _python_api.greater_equal,
 }
+
+
+# paddle.* functions PaddlePaddle 3.3.1 also installs as Tensor methods whatever their first
+# argument is (``x.add_n()`` is ``add_n(x)``, ``x.stack()`` is ``stack(x)``)
+_FUNCTIONS_AS_METHODS = (
+    "add_n",
+    "argwhere",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "block_diag",
+    "broadcast_shape",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "combinations",
+    "concat",
+    "stack",
+    "histogram_bin_edges",
+    "multiplex",
+    "polar",
+    "scatter_add",
+    "scatter_nd",
+    "view_as_complex",
+    "view_as_real",
+    "is_tensor",
+    "create_parameter",
+)
+PADDLE_TENSOR_METHODS.update({name: globals()[name] for name in _FUNCTIONS_AS_METHODS})
+PADDLE_TENSOR_METHODS.update(
+    multi_dot=linalg.multi_dot, cholesky_inverse=linalg.cholesky_inverse, istft=signal.istft
+)
 
 
 def _install_paddle_methods() -> None:

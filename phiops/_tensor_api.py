@@ -164,7 +164,7 @@ TENSOR_METHODS = (
     "swapdims take_along_dim median quantile nanquantile masked_scatter index_fill "
     "select_scatter slice_scatter diagonal_scatter bucketize trapezoid cumulative_trapezoid "
     "frexp multigammaln bitwise_invert bitwise_invert_ masked_fill_ nan_to_num_ index_fill_ "
-    "masked_scatter_ scatter_add_ narrow"
+    "masked_scatter_ scatter_add_ narrow less_ less greater"
 ).split()
 
 
@@ -1874,3 +1874,89 @@ def masked_scatter_(x: Tensor, mask: Tensor, value: Tensor, name: str | None = N
 def scatter_add_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """``scatter_add`` written into ``input``."""
     return _in_place(input, lambda: scatter_add(input, dim, index, src), "scatter_add_")
+
+
+def _histogramdd_check(condition: bool, message: str) -> None:
+    if not condition:
+        raise InvalidArgumentError(f"histogramdd: {message}")
+
+
+def histogramdd(
+    x: Tensor,
+    bins: Any = 10,
+    ranges: Sequence[float] | None = None,
+    density: bool = False,
+    weights: Tensor | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, list[Tensor]]:
+    """The D-dimensional histogram of the points in the last dim of ``x`` (float32/64, at
+    least 2-D) and its bin edges: ``bins`` an int or D ints (equal bins over ``ranges``, the
+    data's [min, max] per dim when None: D pairs) or a tuple of D edge tensors; ``weights``
+    (``x``'s shape without its last dim) weight each point; ``density`` divides by the bin
+    volumes and the total. PaddlePaddle's composition: searchsorted into the edges, bincount
+    of the flattened indices."""
+    P = _paddle()
+    _histogramdd_check(isinstance(density, bool), f"density must be a bool, got {density!r}")
+    _histogramdd_check(
+        len(_tensor(x, "histogramdd").shape) >= 2, "x must be a tensor of at least 2 dims"
+    )
+    _histogramdd_check(
+        x.dtype in (DataType.FLOAT32, DataType.FLOAT64), f"x must be float32 or float64, got {x.dtype}"
+    )
+    D = x.shape[-1]
+    points = P.reshape(x, [-1, D])
+    N = points.shape[0]
+    if weights is not None:
+        _histogramdd_check(
+            list(weights.shape) == list(x.shape[:-1]) and weights.dtype == x.dtype,
+            "weights must have x's shape without its last dim and x's dtype, got "
+            f"{list(weights.shape)} {weights.dtype}",
+        )
+        weights = P.reshape(weights, [N])
+    if ranges is None:
+        bounds = [(P.min(points[:, i]), P.max(points[:, i])) for i in builtins.range(D)]
+    else:
+        _histogramdd_check(
+            isinstance(ranges, (list, tuple)) and len(ranges) == 2 * D,
+            f"ranges must be a list of {2 * D} numbers, got {ranges!r}",
+        )
+        bounds = [(float(ranges[2 * i]), float(ranges[2 * i + 1])) for i in builtins.range(D)]
+    edges: list[Tensor] = []
+    if isinstance(bins, (int, list)):
+        counts = [bins] * D if isinstance(bins, int) else bins
+        _histogramdd_check(len(counts) == D, f"bins must be {D} ints, got {bins!r}")
+        for index, (low, high) in enumerate(bounds):
+            if not isinstance(counts[index], int):
+                raise ValueError(f"The type of {index}-th element in bins list must be int.")
+            edges.append(P.linspace(low, high, counts[index] + 1, x.dtype))
+    elif isinstance(bins, tuple):
+        for edge in bins:
+            edge = P.to_tensor(edge) if not isinstance(edge, Tensor) else edge
+            _histogramdd_check(edge.dtype == x.dtype, "edge tensors in bins must have x's dtype")
+            edges.append(edge)
+        _histogramdd_check(len(edges) == D, f"bins must hold {D} edge tensors, got {len(edges)}")
+    else:
+        raise ValueError("Input bins must be Tensor[], int[], or int.")
+    hist_shape = [int(edge.shape[0]) + 1 for edge in edges]
+    indices = []
+    for i, edge in enumerate(edges):
+        column = points[:, i]
+        index = P.searchsorted(edge, column, right=True)
+        indices.append(P.where(column == edge[-1], index - 1, index))
+    strides = [int(np.prod(hist_shape[i + 1 :], dtype=np.int64)) for i in builtins.range(D)]
+    flat = P.sum(P.stack(indices, axis=-1) * P.to_tensor(strides, dtype="int64"), axis=-1)
+    hist = P.bincount(flat, weights, minlength=int(np.prod(hist_shape, dtype=np.int64)))
+    hist = P.reshape(hist, hist_shape).astype(x.dtype)
+    hist = hist[tuple(builtins.slice(1, -1) for _ in builtins.range(D))]
+    if density:
+        total = P.sum(hist)
+        for i in builtins.range(D):
+            shape = [1] * D
+            shape[i] = hist_shape[i] - 2
+            hist = hist / P.reshape(P.diff(edges[i]), shape)
+        hist = hist / total
+    return hist, edges
+
+
+__all__ += ["histogramdd"]
+TENSOR_METHODS += ["histogramdd"]

@@ -8,9 +8,10 @@ are runtime/kernels/impl/linalg*_kernel.py).
 
 With ``lu``, ``lu_unpack``, ``eig`` and ``lstsq`` (the linalg24 ops,
 runtime/kernels/impl/linalg24_kernel.py) and ``cov``, ``corrcoef``, ``householder_product``
-and ``matrix_exp`` (composites, as PaddlePaddle's are). PaddlePaddle has more that phiops
-lacks: ``cholesky_inverse``, ``vecdot``, ``matrix_transpose``, ``svdvals``, ``pca_lowrank``,
-``svd_lowrank``, ``lu_solve``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``; the
+and ``matrix_exp`` (composites, as PaddlePaddle's are). With ``cholesky_inverse`` (PaddlePaddle's
+composition) and the top level's ``vecdot`` and ``matrix_transpose``. PaddlePaddle has more that
+phiops lacks: ``svdvals``, ``pca_lowrank``, ``svd_lowrank``, ``lu_solve``, ``ormqr`` and
+``fp8_fp8_half_gemm_fused``; the
 gradient of ``svd`` for complex input raises
 UnimplementedError. ``matrix_rank``'s ``atol``/``rtol`` run the matrix_rank_atol_rtol op.
 """
@@ -93,5 +94,24 @@ __all__ += [
     "householder_product",
     "matrix_exp",
 ]
+
+# the top level's vecdot and matrix_transpose, which 3.3.1 also has here
+from phiops._api import matrix_transpose, vecdot  # noqa: E402
+
+
+def cholesky_inverse(
+    x: _phiops.Tensor, upper: bool = False, name: str | None = None
+) -> _phiops.Tensor:
+    """The inverse of the matrix whose Cholesky factor is ``x`` (lower, or upper when
+    ``upper``): ``inv(x @ x.T)`` (``inv(x.T @ x)``), PaddlePaddle 3.3.1's composition."""
+    if x.ndim != 2:
+        raise ValueError("The input tensor must be 2-dimensional")
+    if x.shape[0] != x.shape[1]:
+        raise ValueError("The input tensor must be square matrix")
+    product = matmul(x, x, transpose_x=True) if upper else matmul(x, x, transpose_y=True)
+    return inv(product)
+
+
+__all__ += ["vecdot", "matrix_transpose", "cholesky_inverse"]
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

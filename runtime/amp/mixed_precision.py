@@ -49,7 +49,9 @@ __all__ = [
     "decorate",
     "amp_decorate",
     "is_autocast_enabled",
+    "get_autocast_cpu_dtype",
     "get_autocast_dtype",
+    "get_autocast_gpu_dtype",
     "is_float16_supported",
     "is_bfloat16_supported",
 ]
@@ -344,8 +346,15 @@ def is_autocast_enabled(device_type: Any = None) -> bool:
 
 
 def get_autocast_dtype(device_type: Any = None) -> str:
-    """The low-precision dtype of the auto_cast context in force ("float32" outside one)."""
+    """The low-precision dtype of the auto_cast context in force; outside one (or where it does
+    not act), the default AMP dtype "float16", as PaddlePaddle 3.3.1's."""
+    if not is_autocast_enabled():
+        return "float16"
     return amp_settings().dtype
+
+
+get_autocast_cpu_dtype = get_autocast_dtype
+get_autocast_gpu_dtype = get_autocast_dtype
 
 
 def is_float16_supported(device: Any = None) -> bool:

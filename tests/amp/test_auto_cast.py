@@ -45,7 +45,7 @@ def test_bfloat16_casts_to_bfloat16(half_matmul: None) -> None:
     with paddle.amp.auto_cast(dtype="bfloat16"):
         out = paddle.matmul(t(X), t(W))
     assert dt(out) is BF16
-    assert paddle.amp.get_autocast_dtype() == "float32"
+    assert paddle.amp.get_autocast_dtype() == "float16"  # PaddlePaddle 3.3.1: the default AMP dtype outside
 
 
 def test_a_black_listed_op_runs_in_float32(half_matmul: None) -> None:

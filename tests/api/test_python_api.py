@@ -42,7 +42,18 @@ def test_signature_is_paddles(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(_api.PADDLE_TENSOR_METHODS))
 def test_tensor_method_signature_is_paddles(name: str) -> None:
-    assert _ours(getattr(paddle.Tensor, name)) == _theirs(f"paddle.Tensor.{name}")
+    """The parameters after the tensor's own (``self`` on both sides is not compared); a
+    property where 3.3.1 has one; a callable where 3.3.1's builtin has no signature."""
+    recorded = paddle_api.entry(f"paddle.Tensor.{name}")
+    if recorded["kind"] == "property":
+        assert isinstance(inspect.getattr_static(paddle.Tensor, name), property)
+        return
+    method = getattr(paddle.Tensor, name)
+    if recorded["signature"] is None:
+        assert callable(method)
+        return
+    ours = [p for p in _ours(method) if p[0] != "self"]
+    assert ours == _theirs(f"paddle.Tensor.{name}")
 
 
 def t(data, dtype=None):

@@ -92,6 +92,13 @@ SAMPLES: dict[str, tuple[np.ndarray, Callable[[], tuple[tuple, dict]]]] = {
     "fill_diagonal_tensor": (_f(2, 3), lambda: ((_t(_f(2, low=7)),), {})),
     "bitwise_left_shift": (_INT, lambda: ((_t(np.full((2, 3), 2, np.int32)),), {})),
     "bitwise_right_shift": (_INT, lambda: ((_t(np.full((2, 3), 1, np.int32)),), {})),
+    # issue 24's in-place variants of the elementwise math ops
+    "polygamma": (_f(2, 3), lambda: ((1,), {})),
+    "gammaincc": (_f(2, 3), lambda: ((_t(_f(2, 3, low=1)),), {})),
+    "copysign": (_f(2, 3), lambda: ((_t(_f(2, 3, low=-1)),), {})),
+    "lerp": (_f(2, 3), lambda: ((_t(_f(2, 3, low=1)), _t(_f(2, 3, low=0))), {})),
+    "baddbmm": (_f(2, 3, 4), lambda: ((_t(_f(2, 3, 5)), _t(_f(2, 5, 4))), {})),
+    "round": (_f(2, 3), lambda: ((2,), {})),
 }
 # where_ writes its second argument, cross_entropy_with_softmax_ its first of two outputs
 SPECIAL = {"where", "cross_entropy_with_softmax"}

@@ -79,25 +79,30 @@ lacks.
 """
 
 
-def _phiops_object(qualname: str) -> object | None:
-    """The phiops object for PaddlePaddle's ``qualname`` (``paddle.nn.functional.relu``), or None."""
+# what _phiops_object returns for a name phiops lacks (None is a value: paddle.newaxis)
+MISSING = object()
+
+
+def _phiops_object(qualname: str) -> object:
+    """The phiops object for PaddlePaddle's ``qualname`` (``paddle.nn.functional.relu``), or
+    ``MISSING``."""
     parts = qualname.split(".")
     parts[0] = "phiops"
     if parts[1:2] == ["Tensor"]:
         import phiops
 
-        return getattr(phiops.Tensor, parts[2], None) if len(parts) == 3 else phiops.Tensor
+        return getattr(phiops.Tensor, parts[2], MISSING) if len(parts) == 3 else phiops.Tensor
     for split in range(len(parts), 0, -1):
         try:
             target: object = importlib.import_module(".".join(parts[:split]))
         except ImportError:
             continue
         for name in parts[split:]:
-            target = getattr(target, name, None)
-            if target is None:
-                return None
+            target = getattr(target, name, MISSING)
+            if target is MISSING:
+                return MISSING
         return target
-    return None
+    return MISSING
 
 
 def _parameters(target: object) -> list[dict] | None:
@@ -155,7 +160,7 @@ def _section(title: str, qualnames: list[str]) -> list[str]:
     for qualname in qualnames:
         name = qualname.rsplit(".", 1)[1]
         target = _phiops_object(qualname)
-        if target is None:
+        if target is MISSING:
             missing.append(name)
             continue
         difference = _compare(qualname, target)
