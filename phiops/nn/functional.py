@@ -10,7 +10,7 @@ pixel_shuffle, pixel_unshuffle, channel_shuffle, unfold, fold, affine_grid
 Also the activations elu, celu, selu, silu, swish, mish, softplus, softsign, softshrink,
 gumbel_softmax, hardshrink, hardsigmoid, hardtanh, relu6, leaky_relu, log_softmax, log_sigmoid,
 tanhshrink, thresholded_relu, prelu, glu (and the in-place elu_, relu_, leaky_relu_, hardtanh_,
-softmax_; runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py);
+softmax_, tanh_, thresholded_relu_; runtime/nn/activation.py) and pad, zeropad2d, one_hot (runtime/nn/padding.py);
 conv1d, conv3d, conv1d_transpose, conv3d_transpose, max_pool1d, max_pool3d, avg_pool1d, avg_pool3d,
 adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d/2d/3d, max_unpool1d/2d/3d
 (runtime/nn/conv_pool.py).
@@ -141,8 +141,10 @@ from phiops.runtime.nn.activation import (
     softshrink,
     softsign,
     swish,
+    tanh_,
     tanhshrink,
     thresholded_relu,
+    thresholded_relu_,
 )
 from phiops.runtime.nn.padding import (
     one_hot,
@@ -160,6 +162,8 @@ __all__ += [
     "hardsigmoid",
     "hardtanh",
     "hardtanh_",
+    "tanh_",
+    "thresholded_relu_",
     "leaky_relu",
     "leaky_relu_",
     "log_sigmoid",

@@ -30,6 +30,8 @@ __all__ = [
     "hardsigmoid",
     "hardtanh",
     "hardtanh_",
+    "tanh_",
+    "thresholded_relu_",
     "leaky_relu",
     "leaky_relu_",
     "log_sigmoid",
@@ -252,6 +254,20 @@ def thresholded_relu(
 ) -> Tensor:
     """x where x > threshold, else ``value``."""
     return op_api("thresholded_relu")(x, threshold, value)
+
+
+def thresholded_relu_(
+    x: Tensor, threshold: float = 1.0, value: float = 0.0, name: str | None = None
+) -> Tensor:
+    """thresholded_relu, in place on x."""
+    return _in_place(
+        "thresholded_relu_", x, lambda: op_api("thresholded_relu")(x, threshold, value)
+    )
+
+
+def tanh_(x: Tensor, name: str | None = None) -> Tensor:
+    """tanh, in place on x (``paddle.nn.functional.tanh_``, PaddlePaddle's ``paddle.tanh_``)."""
+    return _in_place("tanh_", x, lambda: op_api("tanh")(x))
 
 
 _PRELU_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")

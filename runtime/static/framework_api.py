@@ -116,7 +116,7 @@ def cuda_places(device_ids: Sequence[int] | None = None) -> list[Place]:
     ``gpu`` extra)."""
     if not gpu_available():
         raise PreconditionNotMetError(
-            "cuda_places(): no GPU is available (phiops runs on NVIDIA GPUs through CuPy: "
+            "cuda_places(): no GPU is available (phiops runs on NVIDIA GPUs with its GPU backend: "
             "install phiops with its 'gpu' extra on a machine with a GPU)"
         )
     if device_ids is None:
