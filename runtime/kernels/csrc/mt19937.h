@@ -102,8 +102,24 @@ static void NAME(mt_uniform)(uint64_t *state, T *out, Py_ssize_t n, T a, T b)
         out[i] = NAME(mt_canonical)(state) * (b - a) + a;
 }
 
+/* One accepted pair of std::normal_distribution<T>'s polar method (Marsaglia's): the value it
+ * returns, the one it saves in *saved. */
+static inline T NAME(mt_polar)(uint64_t *state, T *saved)
+{
+    T x, y, r2;
+    do {
+        /* result_type(2.0) * u - 1.0: the subtraction in double, stored as T */
+        x = (T)((double)((T)2 * NAME(mt_canonical)(state)) - 1.0);
+        y = (T)((double)((T)2 * NAME(mt_canonical)(state)) - 1.0);
+        r2 = x * x + y * y;
+    } while (r2 > (T)1 || r2 == (T)0);
+    T mult = SQRT((T)-2 * LOG(r2) / r2);
+    *saved = x * mult;
+    return y * mult;
+}
+
 /* std::normal_distribution<T>(mean, stddev), one object per call as PHI's NormalDistribution:
- * Marsaglia's polar method, the second value of each pair kept for the next element. */
+ * the polar method, the second value of each pair kept for the next element. */
 static void NAME(mt_normal)(uint64_t *state, T *out, Py_ssize_t n, T mean, T stddev)
 {
     int saved_available = 0;
@@ -114,17 +130,8 @@ static void NAME(mt_normal)(uint64_t *state, T *out, Py_ssize_t n, T mean, T std
             saved_available = 0;
             value = saved;
         } else {
-            T x, y, r2;
-            do {
-                /* result_type(2.0) * u - 1.0: the subtraction in double, stored as T */
-                x = (T)((double)((T)2 * NAME(mt_canonical)(state)) - 1.0);
-                y = (T)((double)((T)2 * NAME(mt_canonical)(state)) - 1.0);
-                r2 = x * x + y * y;
-            } while (r2 > (T)1 || r2 == (T)0);
-            T mult = SQRT((T)-2 * LOG(r2) / r2);
-            saved = x * mult;
+            value = NAME(mt_polar)(state, &saved);
             saved_available = 1;
-            value = y * mult;
         }
         out[i] = value * stddev + mean;
     }

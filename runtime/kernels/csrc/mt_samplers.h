@@ -6,22 +6,7 @@
  * type T with NAME(f); the arithmetic is T's where PHI's is T's and double's where PHI's
  * literals are double, as C rounds it on x86-64 (FLT_EVAL_METHOD 0, no contraction into FMA at
  * the portable flags setup.py uses); LOG, POW, LOG1P are T's C library functions, as std::log
- * of a T is. */
-
-/* One accepted pair of std::normal_distribution<T>'s polar method: the value it returns, the
- * one it saves in *saved. */
-static inline T NAME(mt_polar)(uint64_t *state, T *saved)
-{
-    T x, y, r2;
-    do {
-        x = (T)((double)((T)2 * NAME(mt_canonical)(state)) - 1.0);
-        y = (T)((double)((T)2 * NAME(mt_canonical)(state)) - 1.0);
-        r2 = x * x + y * y;
-    } while (r2 > (T)1 || r2 == (T)0);
-    T mult = SQRT((T)-2 * LOG(r2) / r2);
-    *saved = x * mult;
-    return y * mult;
-}
+ * of a T is. The normals are mt19937.h's polar pairs (mt_polar). */
 
 /* sample_gamma<T, T>: its uniforms std::uniform_real_distribution<T>(0, 1), its normals a new
  * std::normal_distribution<T>(0, 1) each (the saved value dropped); then
