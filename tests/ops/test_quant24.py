@@ -520,7 +520,10 @@ def test_decayed_adagrad_edges() -> None:
 def ref_ftrl(param, squared, linear, grad, lr, l1, l2, power):
     l1, l2 = F32(l1) + F32(1e-10), F32(l2) + F32(1e-10)
     new = squared + grad * grad
-    grow = (lambda a: np.sqrt(a)) if power == -0.5 else (lambda a: np.power(a, F32(-power)))
+    # PaddlePaddle's powf: the float64 power rounded to float32
+    grow = (lambda a: np.sqrt(a)) if power == -0.5 else (
+        lambda a: np.power(a.astype(np.float64), -float(F32(power))).astype(F32)
+    )
     linear_out = linear + grad - ((grow(new) - grow(squared)) / lr) * param
     shrunk = (l1 * np.sign(linear_out) - linear_out) / (grow(new) / lr + F32(2) * l2)
     return np.where(np.abs(linear_out) > l1, shrunk, F32(0)), new, linear_out

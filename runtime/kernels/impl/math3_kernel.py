@@ -39,10 +39,14 @@ REAL = (D.FLOAT32, D.FLOAT64)
 @ieee_results
 def atan2_kernel(ctx: KernelContext, x: Array, y: Array) -> Array:
     """atan2(x, y); int32/int64 inputs return float64 holding the float32 result, as
-    PaddlePaddle 3.3.1's CPU kernel gives (atan2(1, 2) is 0.46364760398864746)."""
+    PaddlePaddle 3.3.1's CPU kernel gives (atan2(1, 2) is 0.46364760398864746). That float32
+    result is the float64 atan2 of the float32 inputs rounded to float32 (the C library's
+    atan2f, PaddlePaddle's, is correctly rounded here), not numpy's float32 arctan2, whose
+    SIMD loops on AVX-512 machines are a unit in the last place off in places."""
     xp = ctx.xp
     if x.dtype.kind in "iu":
-        return xp.arctan2(x.astype(xp.float32), y.astype(xp.float32)).astype(xp.float64)
+        as_float32 = (x.astype(xp.float32).astype(xp.float64), y.astype(xp.float32).astype(xp.float64))
+        return xp.arctan2(*as_float32).astype(xp.float32).astype(xp.float64)
     return xp.arctan2(x, y)
 
 

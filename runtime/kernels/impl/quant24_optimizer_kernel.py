@@ -102,8 +102,11 @@ def ftrl_kernel(
         if power == kind(-0.5):
             grown_new, grown_old = xp.sqrt(new_accum), xp.sqrt(squared_accumulator)
         else:
-            grown_new = xp.power(new_accum, -power)
-            grown_old = xp.power(squared_accumulator, -power)
+            # the C library's powf (PaddlePaddle's): float64 pow rounded to float32, not numpy's
+            # float32 loop, whose SIMD form on AVX-512 machines is a last-place unit off in places
+            wide = xp.float64
+            grown_new = xp.power(new_accum.astype(wide), -float(power)).astype(param.dtype)
+            grown_old = xp.power(squared_accumulator.astype(wide), -float(power)).astype(param.dtype)
         linear_out = linear_accumulator + grad - ((grown_new - grown_old) / lr) * param
         x = l1_t * xp.sign(linear_out) - linear_out
         y = (grown_new / lr) + kind(2) * l2_t
