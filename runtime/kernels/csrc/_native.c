@@ -35,6 +35,7 @@ struct conv2d {
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
+#include "roi_align.h"
 #define LOG logf
 #define NEXTAFTER nextafterf
 #include "mt19937.h"
@@ -55,6 +56,7 @@ struct conv2d {
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
+#include "roi_align.h"
 #define LOG log
 #define NEXTAFTER nextafter
 #include "mt19937.h"
@@ -1024,6 +1026,96 @@ static PyObject *nms_greedy(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(count);
 }
 
+/* ---- roi_align (runtime/kernels/impl/detect_kernel.py roi_align_kernel) ---- */
+
+PyDoc_STRVAR(roi_align_doc,
+             "roi_align(x, boxes, images, rois, channels, height, width, pooled_h, pooled_w,\n"
+             "          spatial_scale, sampling_ratio, aligned, out)\n\n"
+             "roi_align's forward: x [N, C, H, W] and boxes [rois, 4] float32 or float64\n"
+             "(one format), images [rois] int64 (each box's image), out [rois, C, pooled_h,\n"
+             "pooled_w] written.");
+
+static PyObject *roi_align(PyObject *self, PyObject *args)
+{
+    PyObject *x_obj, *boxes_obj, *images_obj, *out_obj;
+    Py_ssize_t rois, channels, height, width, pooled_h, pooled_w;
+    double spatial_scale;
+    long long sampling_ratio;
+    int aligned;
+    if (!PyArg_ParseTuple(args, "OOOnnnnnndLpO:roi_align", &x_obj, &boxes_obj, &images_obj,
+                          &rois, &channels, &height, &width, &pooled_h, &pooled_w,
+                          &spatial_scale, &sampling_ratio, &aligned, &out_obj))
+        return NULL;
+    if (rois < 0 || channels < 0 || height < 0 || width < 0 || pooled_h < 1 || pooled_w < 1) {
+        PyErr_SetString(PyExc_ValueError, "roi_align: expected non-negative extents and pooled "
+                                          "sizes of at least 1");
+        return NULL;
+    }
+    const char *format;
+    if (!(format = float_format(x_obj)))
+        return NULL;
+    Py_buffer v[4];
+    memset(v, 0, sizeof v);
+    /* x holds whole images: its batch is its element count over one image's */
+    Py_buffer probe;
+    if (PyObject_GetBuffer(x_obj, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    Py_ssize_t plane = channels * height * width;
+    Py_ssize_t batch = plane > 0 ? probe.len / probe.itemsize / plane : 0;
+    PyBuffer_Release(&probe);
+    if (get_array(x_obj, "x", format, batch * plane, 0, 0, &v[0]) < 0 ||
+        get_array(boxes_obj, "boxes", format, 4 * rois, 0, 0, &v[1]) < 0 ||
+        ((get_array(images_obj, "images", "q", rois, 0, 0, &v[2]) < 0) &&
+         (PyErr_Clear(), get_array(images_obj, "images", "l", rois, 0, 0, &v[2]) < 0)) ||
+        get_array(out_obj, "out", format, rois * channels * pooled_h * pooled_w, 1, 0, &v[3]) <
+            0) {
+        release_all(v, 4);
+        return NULL;
+    }
+    if (v[2].itemsize != (Py_ssize_t)sizeof(long long)) {
+        PyErr_SetString(PyExc_TypeError, "images: expected an int64 buffer");
+        release_all(v, 4);
+        return NULL;
+    }
+    const long long *images = v[2].buf;
+    for (Py_ssize_t r = 0; r < rois; r++)
+        if (images[r] < 0 || images[r] >= batch) {
+            PyErr_Format(PyExc_ValueError, "images: box %zd names image %lld of %zd", r,
+                         images[r], batch);
+            release_all(v, 4);
+            return NULL;
+        }
+    Py_ssize_t sums_count = pooled_h * height > pooled_w * width ? pooled_h * height
+                                                                 : pooled_w * width;
+    Py_ssize_t scratch_count = (pooled_h + pooled_w) * (height + width);
+    double *sums = PyMem_RawMalloc((size_t)(sums_count > 0 ? sums_count : 1) * sizeof(double));
+    void *scratch = PyMem_RawMalloc((size_t)(scratch_count > 0 ? scratch_count : 1) *
+                                    (size_t)v[0].itemsize);
+    Py_ssize_t *used = PyMem_RawMalloc((size_t)(height + width + 1) * sizeof(Py_ssize_t));
+    if (!sums || !scratch || !used) {
+        PyMem_RawFree(sums);
+        PyMem_RawFree(scratch);
+        PyMem_RawFree(used);
+        release_all(v, 4);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        roi_align_float32(v[0].buf, v[1].buf, images, rois, channels, height, width, pooled_h,
+                          pooled_w, spatial_scale, sampling_ratio, aligned, v[3].buf, sums,
+                          scratch, used);
+    else
+        roi_align_float64(v[0].buf, v[1].buf, images, rois, channels, height, width, pooled_h,
+                          pooled_w, spatial_scale, sampling_ratio, aligned, v[3].buf, sums,
+                          scratch, used);
+    Py_END_ALLOW_THREADS;
+    PyMem_RawFree(sums);
+    PyMem_RawFree(scratch);
+    PyMem_RawFree(used);
+    release_all(v, 4);
+    Py_RETURN_NONE;
+}
+
 /* ---- mt19937_64 (runtime/kernels/mt19937.py) ---- */
 
 /* Fill `view` from `obj`, a C-contiguous writable buffer of `items` 8-byte unsigned ints
@@ -1182,6 +1274,7 @@ static PyMethodDef methods[] = {
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     /* issue 26: multiclass_nms3's greedy walk */
     {"nms_greedy", nms_greedy, METH_VARARGS, nms_greedy_doc},
+    {"roi_align", roi_align, METH_VARARGS, roi_align_doc},
     /* issue 24: PaddlePaddle's CPU random numbers */
     {"mt_raw", mt_raw, METH_VARARGS, mt_raw_doc},
     {"mt_uniform", mt_uniform, METH_VARARGS, mt_real_doc},
