@@ -175,6 +175,58 @@ static PyObject *gelu(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* hardswish: PHI's HardSwishFunctor, x * min(max(x + 3, 0), 6) / 6 in the element type, in one
+ * pass where the numpy path makes five. max and min as numpy's maximum and minimum (a NaN wins;
+ * x + 3 is never -0.0), and no product is followed by an add, so nothing fuses into an FMA: the
+ * same bits as the numpy path. */
+#define HARDSWISH(T, NAME_)                                                                     \
+    static void NAME_(const T *x, T *out, Py_ssize_t n)                                        \
+    {                                                                                          \
+        for (Py_ssize_t i = 0; i < n; i++) {                                                   \
+            T shifted = x[i] + (T)3;                                                           \
+            T low = (shifted >= (T)0 || shifted != shifted) ? shifted : (T)0;                  \
+            T clipped = (low <= (T)6 || low != low) ? low : (T)6;                              \
+            out[i] = x[i] * clipped / (T)6;                                                    \
+        }                                                                                      \
+    }
+HARDSWISH(float, hardswish_float32)
+HARDSWISH(double, hardswish_float64)
+#undef HARDSWISH
+
+PyDoc_STRVAR(hardswish_doc,
+             "hardswish(x, out, n)\n\n"
+             "Write the hardswish of the n elements of x (float32 or float64) into out.");
+
+static PyObject *hardswish(PyObject *self, PyObject *args)
+{
+    PyObject *x, *out;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "OOn:hardswish", &x, &out, &n))
+        return NULL;
+    const char *format;
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
+        return NULL;
+    }
+    if (!(format = float_format(x)))
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n, 0, 0, &v[0]) < 0 ||
+        get_array(out, "out", format, n, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        hardswish_float32(v[0].buf, v[1].buf, n);
+    else
+        hardswish_float64(v[0].buf, v[1].buf, n);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
 PyDoc_STRVAR(layer_norm_doc,
              "layer_norm(x, scale, bias, epsilon, rows, n, out, mean, variance)\n\n"
              "Normalise each of the `rows` rows of length `n` of x into out, writing each row's\n"
@@ -1267,6 +1319,7 @@ static PyMethodDef methods[] = {
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
     {"gelu", gelu, METH_VARARGS, gelu_doc},
+    {"hardswish", hardswish, METH_VARARGS, hardswish_doc},
     /* issue 26: the rnn op's recurrent steps */
     {"rnn_cell", rnn_cell, METH_VARARGS, rnn_cell_doc},
     {"rnn_sequence", rnn_sequence, METH_VARARGS, rnn_sequence_doc},
@@ -1285,7 +1338,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, gelu, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, roi_align, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 
