@@ -173,6 +173,8 @@ def _constant_fold(builder: PlanBuilder, op: Operation, attrs: tuple, info: Any)
 _SHAPE_OPS = frozenset(("pd_op.shape", "pd_op.shape64"))
 # the most elements of a constant computed while compiling (shape arithmetic is a few numbers)
 _FOLD_LIMIT = 64
+# the dtypes shape arithmetic computes in: bool, signed and unsigned integers
+_INTEGRAL_KINDS = "biu"
 
 
 def _shape_fold(
@@ -190,11 +192,14 @@ def _shape_fold(
     constants (the ``slice`` of a shape, the ``stack`` or ``scale`` of its pieces), computed
     now by the planned kernel, as the step computes it each run. So a ``reshape`` or an
     ``arange`` sized from the feed's shape is planned ahead, not when it runs. Only on CPU, for
-    a few elements, and never for an op with effects (random: a ``seed`` attribute)."""
+    a few elements, integers or bools in and out (a random op draws from floats: multinomial,
+    bernoulli; or has a ``seed`` attribute), never for an op with effects."""
     if builder.place.backend is not Backend.CPU:
         return
     out_meta = kernel_plan.out_metas
     if type(out_meta) is not DenseTensorMeta or _numel(out_meta.dims) > _FOLD_LIMIT:
+        return
+    if out_meta.dtype.numpy_dtype.kind not in _INTEGRAL_KINDS:
         return
     result_value = op.results[0] if len(op.results) == 1 else None
     if result_value is None:
@@ -228,13 +233,15 @@ def _shape_fold(
 def _constant_array(constant: Any, meta: Any) -> Any:
     """The array of a constant (a flat list or a number) with ``meta``; a list of them for a
     list of metas (a ``builtin.combine`` of 1-element constants); None when it is too big or
-    does not fit."""
+    does not fit, or is no integer or bool."""
     if isinstance(meta, tuple):
         if not isinstance(constant, list) or len(constant) != len(meta):
             return None
         members = [_constant_array(item, member) for item, member in zip(constant, meta)]
         return None if any(m is None for m in members) else members
     if type(meta) is not DenseTensorMeta or _numel(meta.dims) > _FOLD_LIMIT:
+        return None
+    if meta.dtype.numpy_dtype.kind not in _INTEGRAL_KINDS:
         return None
     flat = constant if isinstance(constant, list) else [constant]
     if len(flat) != _numel(meta.dims):
