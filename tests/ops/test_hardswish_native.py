@@ -32,9 +32,13 @@ def test_the_native_hardswish_gives_the_numpy_paths_bits(dtype: str) -> None:
     compiled, numpy_path = _hardswish(x, True), _hardswish(x, False)
     assert compiled.dtype == np.dtype(dtype) and compiled.shape == x.shape
     assert compiled.tobytes() == numpy_path.tobytes()
-    # the formula itself: x * min(max(x + 3, 0), 6) / 6, so about x for x >= 3, 0 for x <= -3 (-0.0
-    # below it), -0.0 for -0.0, NaN for -inf (-inf * 0) and NaN
-    assert compiled[-3, 1] == pytest.approx(x[-3, 1], rel=1e-6) and compiled[-6, 1] == 3 and compiled[-6, 0] == 0
+    # the formula itself: x * min(max(x + 3, 0), 6) / 6, so about x for x >= 3, 0 for x <= -3
+    # (-0.0 below it), -0.0 for -0.0, NaN for -inf (-inf * 0) and NaN
+    assert (
+        compiled[-3, 1] == pytest.approx(x[-3, 1], rel=1e-6)
+        and compiled[-6, 1] == 3
+        and compiled[-6, 0] == 0
+    )
     assert np.signbit(compiled[-7, 1]) and np.signbit(compiled[-4, 1]) and compiled[-4, 1] == 0
     assert np.isnan(compiled[-1]).all()
 

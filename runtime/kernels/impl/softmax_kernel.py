@@ -31,7 +31,9 @@ def softmax_kernel(ctx: KernelContext, x: Array, axis: int) -> Array:
     if native is not None:  # each row in one compiled pass (the same values to rounding)
         out = np.empty(x.shape, x.dtype)
         length = x.shape[-1]
-        native(x if x.flags.c_contiguous else np.ascontiguousarray(x), out, x.size // length, length)
+        native(
+            x if x.flags.c_contiguous else np.ascontiguousarray(x), out, x.size // length, length
+        )
         return out
     # one new array, then exp and the division in place (the same values as out-of-place)
     out = x - xp.max(x, axis=axis, keepdims=True)
