@@ -531,6 +531,19 @@ def test_shape_arithmetic_on_the_feeds_dims_is_folded_into_its_readers_plans() -
             assert kernels[name], f"{name} was planned when it ran"
 
 
+def test_the_ops_run_while_compiling_are_registered_pure_ops() -> None:
+    # _shape_fold runs these kernels while compiling: each must be an op of the registry
+    # (no misspelt name), and none draws random numbers or writes its input
+    from phiops.runtime.dispatch.op_def import OP_DEFS
+    from phiops.runtime.static.executor.steps.kernel import SHAPE_ARITHMETIC_OPS
+
+    for name in sorted(SHAPE_ARITHMETIC_OPS):
+        short = name.partition(".")[2]
+        assert short in OP_DEFS, name
+        info = OP_DEFS[short].info
+        assert "seed" not in info.attr_names and not short.endswith("_"), name
+
+
 def test_a_shape_of_data_dependent_dims_is_read_when_its_reader_runs() -> None:
     t = "tensor<4xf32>"
     p = text_program(

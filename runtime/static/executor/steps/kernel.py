@@ -149,7 +149,7 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
     )
     _constant_fold(builder, op, attrs, info)
     if not inplace and not many and not builder.loose_extents:
-        _shape_fold(builder, op, op_def, kernel_plan, inputs, metas, attrs)
+        _shape_fold(builder, op, kernel_plan, inputs, metas, attrs)
 
 
 def _constant_fold(builder: PlanBuilder, op: Operation, attrs: tuple, info: Any) -> None:
@@ -175,12 +175,23 @@ _SHAPE_OPS = frozenset(("pd_op.shape", "pd_op.shape64"))
 _FOLD_LIMIT = 64
 # the dtypes shape arithmetic computes in: bool, signed and unsigned integers
 _INTEGRAL_KINDS = "biu"
+# the pure, deterministic ops shape arithmetic is made of, which _shape_fold runs while
+# compiling (never a random, printing, communicating or in-place op)
+SHAPE_ARITHMETIC_OPS = frozenset(
+    f"pd_op.{name}"
+    for name in (
+        "abs add arange assign cast clip concat divide equal expand flatten floor_divide "
+        "full_like gather greater_equal greater_than index_select less_equal less_than "
+        "logical_and logical_not logical_or max maximum min minimum multiply not_equal prod "
+        "remainder reshape scale slice squeeze stack strided_slice subtract sum tile "
+        "unsqueeze where"
+    ).split()
+)
 
 
 def _shape_fold(
     builder: PlanBuilder,
     op: Operation,
-    op_def: OpDef,
     kernel_plan: Any,
     inputs: list[Value | None],
     metas: list[Any],
@@ -192,8 +203,8 @@ def _shape_fold(
     constants (the ``slice`` of a shape, the ``stack`` or ``scale`` of its pieces), computed
     now by the planned kernel, as the step computes it each run. So a ``reshape`` or an
     ``arange`` sized from the feed's shape is planned ahead, not when it runs. Only on CPU, for
-    a few elements, integers or bools in and out (a random op draws from floats: multinomial,
-    bernoulli; or has a ``seed`` attribute), never for an op with effects."""
+    a few elements, integers or bools in and out, and only the ops of
+    ``SHAPE_ARITHMETIC_OPS``."""
     if builder.place.backend is not Backend.CPU:
         return
     out_meta = kernel_plan.out_metas
@@ -209,7 +220,7 @@ def _shape_fold(
         if type(meta) is DenseTensorMeta and all(extent >= 0 for extent in meta.dims):
             builder.constant_of[result_value] = list(meta.dims)
         return
-    if "seed" in op_def.info.attr_names or "seed" in op.attributes:
+    if op.name not in SHAPE_ARITHMETIC_OPS:
         return
     present = [(v, m) for v, m in zip(inputs, metas) if v is not None]
     if not present or any(v not in builder.constant_of for v, _ in present):
