@@ -19,6 +19,10 @@
  * ones. */
 #define LANES 16
 
+/* The kernel widths whose column spans the depthwise convolution works out once per call (any
+ * wider kernel, rare, works them out per plane). */
+#define DEPTHWISE_SPANS 16
+
 /* The geometry of a 2-D convolution: input h x w, kernel kh x kw, output oh x ow, strides,
  * dilations and the leading (top, left) paddings. */
 struct conv2d {
