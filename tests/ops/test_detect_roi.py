@@ -13,7 +13,9 @@ import pytest
 
 import phiops.generated as phi
 from phiops.runtime.common import DataType
+from phiops.runtime import flags
 from phiops.runtime.errors import InvalidArgumentError
+from phiops.runtime.kernels import native
 from phiops.runtime.kernels.coverage import paddle_data
 from tests.ops.op_testing import cpu_dtypes, op_test, sample, tolerance
 
@@ -115,6 +117,34 @@ def test_roi_align_matches_the_reference_for_each_dtype(dtype, pooled, scale, ra
     assert out.dtype is dtype
     expected = roi_align_reference(x, boxes, COUNTS, *pooled, scale, ratio, aligned)
     np.testing.assert_allclose(out.numpy(), expected, **tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("aligned", [True, False])
+@pytest.mark.parametrize("ratio", [-1, 2])
+def test_roi_align_compiled_and_numpy_paths_agree(dtype, aligned, ratio) -> None:
+    # the extension's roi_align (runtime/kernels/csrc/roi_align.h) computes the numpy path's
+    # geometry and weights, and sums the product in its own order: equal to float rounding,
+    # NaN (an aligned box without sample points) in the same places
+    if not native.NATIVE_BUILT:
+        pytest.skip("the native extension is not built here")
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 9, 11)).astype(dtype)
+    corners = rng.uniform(-6.0, 50.0, (12, 2))
+    boxes = np.concatenate([corners, corners + rng.uniform(-2.0, 30.0, (12, 2))], axis=1)
+    boxes[0] = [8.0, 8.0, 8.0, 8.0]  # a point: aligned, no sample points
+    tensors = _tensors(x, boxes.astype(dtype), np.array([7, 5], np.int32))
+    results = []
+    for use_native in (True, False):
+        # the numpy path's 0 * inf (no sample points) warns
+        with flags.flags_guard({"use_native_kernels": use_native}), np.errstate(invalid="ignore"):
+            results.append(phi.roi_align(*tensors, 3, 4, 0.5, ratio, aligned).numpy())
+    compiled, numpy_path = results
+    np.testing.assert_array_equal(np.isnan(compiled), np.isnan(numpy_path))
+    assert np.isnan(compiled).any() == (aligned and ratio < 0)
+    scale = np.nanmax(np.abs(numpy_path))
+    eps = np.finfo(dtype).eps
+    np.testing.assert_allclose(compiled, numpy_path, rtol=0, atol=8 * eps * scale)
 
 
 def test_roi_align_of_int32_truncates_as_phi_does() -> None:

@@ -139,6 +139,10 @@ CASES = {
     "depthwise_dilated": ((1, 4, 8, 8), (4, 1, 3, 3), (1, 1), [2, 2], "EXPLICIT", (2, 2), 4, "depthwise_conv2d", None),
     "depthwise_same": ((2, 4, 7, 8), (4, 1, 5, 5), (2, 2), [0, 0], "SAME", (1, 1), 4, "depthwise_conv2d", None),
     "depthwise_valid": ((2, 4, 7, 8), (4, 1, 3, 3), (1, 1), [3, 3], "VALID", (1, 1), 4, "depthwise_conv2d", None),
+    # many tiny planes (MobileNet's last layers), and a kernel wider than the 16 columns whose
+    # spans the compiled kernel works out once per call (DEPTHWISE_SPANS): per plane instead
+    "depthwise_tiny_planes": ((1, 40, 2, 2), (40, 1, 3, 3), (1, 1), [1, 1], "EXPLICIT", (1, 1), 40, "depthwise_conv2d", None),
+    "depthwise_wide": ((1, 3, 4, 21), (3, 1, 1, 17), (1, 2), [0, 8], "EXPLICIT", (1, 1), 3, "depthwise_conv2d", None),
     "empty_batch": ((0, 3, 6, 7), (4, 3, 3, 3), (1, 1), [1, 1], "EXPLICIT", (1, 1), 1, None, None),
     "empty_batch_1x1": ((0, 3, 6, 7), (4, 3, 1, 1), (1, 1), [0, 0], "EXPLICIT", (1, 1), 1, None, None),
     "empty_batch_depthwise": ((0, 3, 6, 7), (3, 1, 3, 3), (1, 1), [1, 1], "EXPLICIT", (1, 1), 3, None, None),

@@ -374,3 +374,17 @@ def test_pool2d_global_and_adaptive_as_paddle(
     np.testing.assert_array_equal(out.numpy().ravel(), expected)
     (grad,) = phi.grad([out], [x], [phi.to_tensor(np.arange(9, dtype="float32").reshape(x.shape))])
     np.testing.assert_array_equal(grad.numpy().ravel(), expected_grad)
+
+
+def test_geometries_made_once_per_shape_keep_max_and_average_apart() -> None:
+    # pool2d_kernel keeps one geometry per shape and attributes; global + adaptive max changes
+    # its windows (PHI's functor), so max and average of the same call each keep their own
+    x = sample((1, 2, 3, 4), D.FLOAT32, seed=5)
+    args = ([1, 1], [1, 1], [0, 0], False, True, "NCHW")
+    tail_max = np.array(
+        [[[[x[0, c, i:, j:].max() for j in range(4)] for i in range(3)] for c in range(2)]]
+    )
+    for _ in range(2):
+        for kind, expected in (("max", tail_max), ("avg", x)):
+            out = phi.pool2d(phi.to_tensor(x), *args, kind, True, True, "EXPLICIT").numpy()
+            np.testing.assert_array_equal(out, expected)

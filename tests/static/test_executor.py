@@ -489,6 +489,81 @@ def test_late_planned_op_checks_the_declared_type() -> None:
         exe.run(p, feed, [p.value("%2")])
 
 
+INT64_0D = "{{dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:{value}}}"
+
+
+def shape_arithmetic_program():
+    """x [-1, 6] -> reshape(x, stack([shape64(x)[0], 2, 3])) -> exp, and arange(0,
+    shape64(x)[0], 1): the shape PaddlePaddle's exported transformers compute from the feed."""
+    return text_program(
+        data_op(0, "x", "[-1,6]", "tensor<-1x6xf32>")
+        + f"""
+    (%1) = "pd_op.shape64" (%0) {{stop_gradient:[true]}} : (tensor<-1x6xf32>) -> tensor<2xi64>
+    (%2) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:[0]}} : () -> tensor<1xi64>
+    (%3) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1]}} : () -> tensor<1xi64>
+    (%4) = "pd_op.slice" (%1, %2, %3) {{axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]}} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+    (%5) = "pd_op.full" () {INT64_0D.format(value=2)} : () -> tensor<i64>
+    (%6) = "pd_op.full" () {INT64_0D.format(value=3)} : () -> tensor<i64>
+    (%7) = "builtin.combine" (%4, %5, %6) {{stop_gradient:[true]}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> vec[tensor<i64>,tensor<i64>,tensor<i64>]
+    (%8) = "pd_op.stack" (%7) {{axis:0,stop_gradient:[true]}} : (vec[tensor<i64>,tensor<i64>,tensor<i64>]) -> tensor<3xi64>
+    (%9) = "pd_op.reshape" (%0, %8) {{stop_gradient:[true]}} : (tensor<-1x6xf32>, tensor<3xi64>) -> tensor<-1x2x3xf32>
+    (%10) = "pd_op.exp" (%9) {{stop_gradient:[true]}} : (tensor<-1x2x3xf32>) -> tensor<-1x2x3xf32>
+    (%11) = "pd_op.full" () {INT64_0D.format(value=0)} : () -> tensor<i64>
+    (%12) = "pd_op.full" () {INT64_0D.format(value=1)} : () -> tensor<i64>
+    (%13) = "pd_op.arange" (%11, %4, %12) {{dtype:int64,place:Place(undefined:0),stop_gradient:[true]}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<-1xi64>
+"""
+    )
+
+
+def test_shape_arithmetic_on_the_feeds_dims_is_folded_into_its_readers_plans() -> None:
+    # a plan is made for the feed's shape, so shape64's result and the slice and stack of it
+    # are known when compiling: reshape, exp and arange are planned ahead (a kernel selected:
+    # run_profiled names it), not when they run
+    p = shape_arithmetic_program()
+    exe = Executor()
+    for batch in (2, 4, 2):
+        x = np.arange(batch * 6, dtype="float32").reshape(batch, 6)
+        (out, steps), timings = exe.run_profiled(p, {"x": x}, [p.value("%10"), p.value("%13")])
+        np.testing.assert_allclose(out, np.exp(x.reshape(batch, 2, 3)), rtol=1e-6)
+        np.testing.assert_array_equal(steps, np.arange(batch))
+        kernels = {label.split(" ")[0]: kernel for label, kernel, _ in timings}
+        for name in ("pd_op.reshape", "pd_op.exp", "pd_op.arange"):
+            assert kernels[name], f"{name} was planned when it ran"
+
+
+def test_the_ops_run_while_compiling_are_registered_pure_ops() -> None:
+    # _shape_fold runs these kernels while compiling: each must be an op of the registry
+    # (no misspelt name), and none draws random numbers or writes its input
+    from phiops.runtime.dispatch.op_def import OP_DEFS
+    from phiops.runtime.static.executor.steps.kernel import SHAPE_ARITHMETIC_OPS
+
+    for name in sorted(SHAPE_ARITHMETIC_OPS):
+        short = name.partition(".")[2]
+        assert short in OP_DEFS, name
+        info = OP_DEFS[short].info
+        assert "seed" not in info.attr_names and not short.endswith("_"), name
+
+
+def test_a_shape_of_data_dependent_dims_is_read_when_its_reader_runs() -> None:
+    t = "tensor<4xf32>"
+    p = text_program(
+        data_op(0, "x", "[4]", t)
+        + f"""
+    (%1) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0}} : () -> tensor<1xf32>
+    (%2) = "pd_op.greater_than" (%0, %1) {{stop_gradient:[true]}} : ({t}, tensor<1xf32>) -> tensor<4xb>
+    (%3) = "pd_op.masked_select" (%0, %2) {{stop_gradient:[true]}} : ({t}, tensor<4xb>) -> tensor<-1xf32>
+    (%4) = "pd_op.shape64" (%3) {{stop_gradient:[true]}} : (tensor<-1xf32>) -> tensor<1xi64>
+    (%5) = "pd_op.full" () {INT64_0D.format(value=0)} : () -> tensor<i64>
+    (%6) = "pd_op.full" () {INT64_0D.format(value=1)} : () -> tensor<i64>
+    (%7) = "pd_op.arange" (%5, %4, %6) {{dtype:int64,place:Place(undefined:0),stop_gradient:[true]}} : (tensor<i64>, tensor<1xi64>, tensor<i64>) -> tensor<-1xi64>
+"""
+    )
+    exe = Executor()
+    for x in ([1.0, -1.0, 2.0, -3.0], [1.0, 1.0, 1.0, -1.0], [-1.0, -1.0, -1.0, -1.0]):
+        (out,) = exe.run(p, {"x": np.array(x, "float32")}, [p.value("%7")])
+        np.testing.assert_array_equal(out, np.arange(sum(v > 0 for v in x)))
+
+
 def masked_select_program(then_exp: bool):
     t = "tensor<4xf32>"
     body = data_op(0, "x", "[4]", t) + f"""

@@ -20,6 +20,10 @@
  * ones. */
 #define LANES 16
 
+/* The kernel widths whose column spans the depthwise convolution works out once per call (any
+ * wider kernel, rare, works them out per plane). */
+#define DEPTHWISE_SPANS 16
+
 /* The geometry of a 2-D convolution: input h x w, kernel kh x kw, output oh x ow, strides,
  * dilations and the leading (top, left) paddings. */
 struct conv2d {
@@ -36,6 +40,7 @@ struct conv2d {
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
+#include "roi_align.h"
 #define LOG logf
 #define NEXTAFTER nextafterf
 #define MANT_DIG FLT_MANT_DIG
@@ -69,6 +74,7 @@ struct conv2d {
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
+#include "roi_align.h"
 #define LOG log
 #define NEXTAFTER nextafter
 #define MANT_DIG DBL_MANT_DIG
@@ -195,6 +201,121 @@ static PyObject *gelu(PyObject *self, PyObject *args)
         gelu_float32(v[0].buf, v[1].buf, n);
     else
         gelu_float64(v[0].buf, v[1].buf, n);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+/* hardswish: PHI's HardSwishFunctor, x * min(max(x + 3, 0), 6) / 6 in the element type, in one
+ * pass where the numpy path makes five. max and min as numpy's maximum and minimum (a NaN wins;
+ * x + 3 is never -0.0), and no product is followed by an add, so nothing fuses into an FMA: the
+ * same bits as the numpy path. */
+#define HARDSWISH(T, NAME_)                                                                     \
+    static void NAME_(const T *x, T *out, Py_ssize_t n)                                        \
+    {                                                                                          \
+        for (Py_ssize_t i = 0; i < n; i++) {                                                   \
+            T shifted = x[i] + (T)3;                                                           \
+            T low = (shifted >= (T)0 || shifted != shifted) ? shifted : (T)0;                  \
+            T clipped = (low <= (T)6 || low != low) ? low : (T)6;                              \
+            out[i] = x[i] * clipped / (T)6;                                                    \
+        }                                                                                      \
+    }
+HARDSWISH(float, hardswish_float32)
+HARDSWISH(double, hardswish_float64)
+#undef HARDSWISH
+
+PyDoc_STRVAR(hardswish_doc,
+             "hardswish(x, out, n)\n\n"
+             "Write the hardswish of the n elements of x (float32 or float64) into out.");
+
+static PyObject *hardswish(PyObject *self, PyObject *args)
+{
+    PyObject *x, *out;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "OOn:hardswish", &x, &out, &n))
+        return NULL;
+    const char *format;
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
+        return NULL;
+    }
+    if (!(format = float_format(x)))
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n, 0, 0, &v[0]) < 0 ||
+        get_array(out, "out", format, n, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        hardswish_float32(v[0].buf, v[1].buf, n);
+    else
+        hardswish_float64(v[0].buf, v[1].buf, n);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+/* softmax along the last axis of C-contiguous rows: each row's maximum (a NaN wins, as numpy's
+ * max), exp(x - max) in the element type with the C library's exp, their sum in double, each
+ * exponential divided by the sum rounded to the element type: one pass per step over a row in
+ * L1, where the numpy path makes five passes and four arrays. The C library's exp and the
+ * numpy path's SIMD one, and the double sum and numpy's pairwise one in the element type, round
+ * differently: the results agree to a few units of the element type's epsilon. */
+#define SOFTMAX_ROWS(T, EXP, NAME_)                                                              \
+    static void NAME_(const T *x, T *out, Py_ssize_t rows, Py_ssize_t n)                         \
+    {                                                                                           \
+        for (Py_ssize_t r = 0; r < rows; r++) {                                                 \
+            const T *in = x + r * n;                                                            \
+            T *o = out + r * n;                                                                 \
+            T top = in[0];                                                                      \
+            for (Py_ssize_t i = 1; i < n; i++)                                                  \
+                if (in[i] > top || in[i] != in[i])                                              \
+                    top = top != top ? top : in[i];                                             \
+            double sum = 0;                                                                     \
+            for (Py_ssize_t i = 0; i < n; i++) {                                                \
+                o[i] = EXP(in[i] - top);                                                        \
+                sum += o[i];                                                                    \
+            }                                                                                   \
+            const T total = (T)sum;                                                             \
+            for (Py_ssize_t i = 0; i < n; i++)                                                  \
+                o[i] /= total;                                                                  \
+        }                                                                                       \
+    }
+SOFTMAX_ROWS(float, expf, softmax_rows_float32)
+SOFTMAX_ROWS(double, exp, softmax_rows_float64)
+#undef SOFTMAX_ROWS
+
+PyDoc_STRVAR(softmax_rows_doc,
+             "softmax_rows(x, out, rows, n)\n\n"
+             "Write the softmax of each of the `rows` rows of length `n` of x (float32 or\n"
+             "float64) into out.");
+
+static PyObject *softmax_rows(PyObject *self, PyObject *args)
+{
+    PyObject *x, *out;
+    Py_ssize_t rows, n;
+    if (!PyArg_ParseTuple(args, "OOnn:softmax_rows", &x, &out, &rows, &n))
+        return NULL;
+    if (check_shape(rows, n) < 0)
+        return NULL;
+    const char *format;
+    if (!(format = float_format(x)))
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, rows * n, 0, 0, &v[0]) < 0 ||
+        get_array(out, "out", format, rows * n, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        softmax_rows_float32(v[0].buf, v[1].buf, rows, n);
+    else
+        softmax_rows_float64(v[0].buf, v[1].buf, rows, n);
     Py_END_ALLOW_THREADS;
     release_all(v, 2);
     Py_RETURN_NONE;
@@ -1051,6 +1172,96 @@ static PyObject *nms_greedy(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(count);
 }
 
+/* ---- roi_align (runtime/kernels/impl/detect_kernel.py roi_align_kernel) ---- */
+
+PyDoc_STRVAR(roi_align_doc,
+             "roi_align(x, boxes, images, rois, channels, height, width, pooled_h, pooled_w,\n"
+             "          spatial_scale, sampling_ratio, aligned, out)\n\n"
+             "roi_align's forward: x [N, C, H, W] and boxes [rois, 4] float32 or float64\n"
+             "(one format), images [rois] int64 (each box's image), out [rois, C, pooled_h,\n"
+             "pooled_w] written.");
+
+static PyObject *roi_align(PyObject *self, PyObject *args)
+{
+    PyObject *x_obj, *boxes_obj, *images_obj, *out_obj;
+    Py_ssize_t rois, channels, height, width, pooled_h, pooled_w;
+    double spatial_scale;
+    long long sampling_ratio;
+    int aligned;
+    if (!PyArg_ParseTuple(args, "OOOnnnnnndLpO:roi_align", &x_obj, &boxes_obj, &images_obj,
+                          &rois, &channels, &height, &width, &pooled_h, &pooled_w,
+                          &spatial_scale, &sampling_ratio, &aligned, &out_obj))
+        return NULL;
+    if (rois < 0 || channels < 0 || height < 0 || width < 0 || pooled_h < 1 || pooled_w < 1) {
+        PyErr_SetString(PyExc_ValueError, "roi_align: expected non-negative extents and pooled "
+                                          "sizes of at least 1");
+        return NULL;
+    }
+    const char *format;
+    if (!(format = float_format(x_obj)))
+        return NULL;
+    Py_buffer v[4];
+    memset(v, 0, sizeof v);
+    /* x holds whole images: its batch is its element count over one image's */
+    Py_buffer probe;
+    if (PyObject_GetBuffer(x_obj, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    Py_ssize_t plane = channels * height * width;
+    Py_ssize_t batch = plane > 0 ? probe.len / probe.itemsize / plane : 0;
+    PyBuffer_Release(&probe);
+    if (get_array(x_obj, "x", format, batch * plane, 0, 0, &v[0]) < 0 ||
+        get_array(boxes_obj, "boxes", format, 4 * rois, 0, 0, &v[1]) < 0 ||
+        ((get_array(images_obj, "images", "q", rois, 0, 0, &v[2]) < 0) &&
+         (PyErr_Clear(), get_array(images_obj, "images", "l", rois, 0, 0, &v[2]) < 0)) ||
+        get_array(out_obj, "out", format, rois * channels * pooled_h * pooled_w, 1, 0, &v[3]) <
+            0) {
+        release_all(v, 4);
+        return NULL;
+    }
+    if (v[2].itemsize != (Py_ssize_t)sizeof(long long)) {
+        PyErr_SetString(PyExc_TypeError, "images: expected an int64 buffer");
+        release_all(v, 4);
+        return NULL;
+    }
+    const long long *images = v[2].buf;
+    for (Py_ssize_t r = 0; r < rois; r++)
+        if (images[r] < 0 || images[r] >= batch) {
+            PyErr_Format(PyExc_ValueError, "images: box %zd names image %lld of %zd", r,
+                         images[r], batch);
+            release_all(v, 4);
+            return NULL;
+        }
+    Py_ssize_t sums_count = pooled_h * height > pooled_w * width ? pooled_h * height
+                                                                 : pooled_w * width;
+    Py_ssize_t scratch_count = (pooled_h + pooled_w) * (height + width);
+    double *sums = PyMem_RawMalloc((size_t)(sums_count > 0 ? sums_count : 1) * sizeof(double));
+    void *scratch = PyMem_RawMalloc((size_t)(scratch_count > 0 ? scratch_count : 1) *
+                                    (size_t)v[0].itemsize);
+    Py_ssize_t *used = PyMem_RawMalloc((size_t)(height + width + 1) * sizeof(Py_ssize_t));
+    if (!sums || !scratch || !used) {
+        PyMem_RawFree(sums);
+        PyMem_RawFree(scratch);
+        PyMem_RawFree(used);
+        release_all(v, 4);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        roi_align_float32(v[0].buf, v[1].buf, images, rois, channels, height, width, pooled_h,
+                          pooled_w, spatial_scale, sampling_ratio, aligned, v[3].buf, sums,
+                          scratch, used);
+    else
+        roi_align_float64(v[0].buf, v[1].buf, images, rois, channels, height, width, pooled_h,
+                          pooled_w, spatial_scale, sampling_ratio, aligned, v[3].buf, sums,
+                          scratch, used);
+    Py_END_ALLOW_THREADS;
+    PyMem_RawFree(sums);
+    PyMem_RawFree(scratch);
+    PyMem_RawFree(used);
+    release_all(v, 4);
+    Py_RETURN_NONE;
+}
+
 /* ---- mt19937_64 (runtime/kernels/mt19937.py) ---- */
 
 /* Fill `view` from `obj`, a C-contiguous writable buffer of `items` 8-byte unsigned ints
@@ -1416,6 +1627,8 @@ static PyMethodDef methods[] = {
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
     {"gelu", gelu, METH_VARARGS, gelu_doc},
+    {"hardswish", hardswish, METH_VARARGS, hardswish_doc},
+    {"softmax_rows", softmax_rows, METH_VARARGS, softmax_rows_doc},
     /* issue 26: the rnn op's recurrent steps */
     {"rnn_cell", rnn_cell, METH_VARARGS, rnn_cell_doc},
     {"rnn_sequence", rnn_sequence, METH_VARARGS, rnn_sequence_doc},
@@ -1423,6 +1636,7 @@ static PyMethodDef methods[] = {
     {"layer_norm_grad", layer_norm_grad, METH_VARARGS, layer_norm_grad_doc},
     /* issue 26: multiclass_nms3's greedy walk */
     {"nms_greedy", nms_greedy, METH_VARARGS, nms_greedy_doc},
+    {"roi_align", roi_align, METH_VARARGS, roi_align_doc},
     /* issue 24: PaddlePaddle's CPU random numbers */
     {"mt_raw", mt_raw, METH_VARARGS, mt_raw_doc},
     {"mt_uniform", mt_uniform, METH_VARARGS, mt_real_doc},
@@ -1436,7 +1650,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, gelu, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, softmax, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, roi_align, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

@@ -91,6 +91,12 @@ static void NAME(depthwise)(const T *restrict x, const T *restrict filter, Py_ss
                             const struct conv2d *g, T *restrict out)
 {
     const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow, m = c * mult;
+    /* each kernel column's span of output columns, worked out once for all planes (two
+     * divisions per tap and plane cost more than a small plane's products) */
+    Py_ssize_t spans[2 * DEPTHWISE_SPANS];
+    const int hoisted = g->kw <= DEPTHWISE_SPANS;
+    for (Py_ssize_t kx = 0; hoisted && kx < g->kw; kx++)
+        NAME(column_span)(g, kx * g->dx - g->px, &spans[2 * kx], &spans[2 * kx + 1]);
     for (Py_ssize_t r = r0; r < r1; r++) {
         const Py_ssize_t b = r / m, ch = (r % m) / mult;
         const T *in = x + (b * c + ch) * plane;
@@ -103,7 +109,12 @@ static void NAME(depthwise)(const T *restrict x, const T *restrict filter, Py_ss
                 const T weight = k[ky * g->kw + kx];
                 const Py_ssize_t x0 = kx * g->dx - g->px;
                 Py_ssize_t lo, hi;
-                NAME(column_span)(g, x0, &lo, &hi);
+                if (hoisted) {
+                    lo = spans[2 * kx];
+                    hi = spans[2 * kx + 1];
+                } else {
+                    NAME(column_span)(g, x0, &lo, &hi);
+                }
                 for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
                     const Py_ssize_t iy = oy * g->sy + ky * g->dy - g->py;
                     if (iy < 0 || iy >= g->h)

@@ -386,6 +386,18 @@ def roi_align_kernel(
     images = roi_batch_ids(xp, boxes_num, rois, batch)
     host_boxes = finite_boxes(boxes)
     dtype = x.dtype
+    native = native_function(x, "roi_align")
+    if native is not None and _native_grid_fits(host_boxes, spatial_scale, sampling_ratio):
+        # the same geometry and axis weights in one compiled pass over the boxes (the product
+        # sums in its own order: the same numbers to float rounding)
+        native(
+            np.ascontiguousarray(x),
+            np.ascontiguousarray(host_boxes, dtype=dtype),
+            np.asarray(images, dtype=np.int64),
+            rois, channels, height, width, pooled_height, pooled_width,
+            float(spatial_scale), int(sampling_ratio), bool(aligned), out,
+        )  # fmt: skip
+        return out
     for r in range(rois):
         xmin, ymin, bin_w, bin_h, grid_h, grid_w = roi_align_geometry(
             host_boxes[r],
@@ -402,6 +414,20 @@ def roi_align_kernel(
         count = _sample_share(grid_h * grid_w, dtype)
         out[r] = _separable(xp, x[images[r]], along_y, along_x) * count
     return out
+
+
+# the most sample points per bin and axis the compiled roi_align walks; beyond it the numpy
+# path runs (and refuses a sample grid larger than FLAGS_max_alloc_bytes)
+_NATIVE_GRID_MAX = 1 << 20
+
+
+def _native_grid_fits(boxes: np.ndarray, spatial_scale: float, sampling_ratio: int) -> bool:
+    """Whether every box's sample grid stays within `_NATIVE_GRID_MAX` points per axis (a grid
+    is at most the box's scaled extent, at most twice its largest scaled coordinate, plus 1)."""
+    if sampling_ratio > 0:
+        return sampling_ratio <= _NATIVE_GRID_MAX
+    reach = float(np.abs(boxes).max()) * abs(float(spatial_scale)) if boxes.size else 0.0
+    return 2 * reach + 2 <= _NATIVE_GRID_MAX
 
 
 def _sample_share(points: int, dtype: Any) -> Any:

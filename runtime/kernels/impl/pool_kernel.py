@@ -241,6 +241,10 @@ def covers_whole_input(geometry: PoolGeometry) -> bool:
 WHOLE_INPUT_NATIVE_MAX = 256
 
 
+# dtype -> its lowest finite value, where a max starts
+_LOWEST: dict[Any, float] = {}
+
+
 def pool_native(
     pool2d: Any,
     x: Array,
@@ -255,7 +259,9 @@ def pool_native(
     x = numpy.ascontiguousarray(x)
     n, c, h, w = x.shape
     out = numpy.empty((n, c) + out_size, x.dtype)
-    low = float(numpy.finfo(x.dtype).min)
+    low = _LOWEST.get(x.dtype)
+    if low is None:
+        low = _LOWEST[x.dtype] = float(numpy.finfo(x.dtype).min)
     args = (
         h,
         w,
@@ -316,6 +322,13 @@ def pool(xp: Any, x: Array, geometry: PoolGeometry, pooling_type: str, exclusive
     return (result / geometry.inclusive_counts(xp, x.dtype)).astype(x.dtype, copy=False)
 
 
+# (shape, attributes, whether max) -> the PoolGeometry pool2d_kernel uses, made once: a model
+# pools the same shapes every run, and working a geometry out costs more than a small pooling
+# (the cached geometries are never changed)
+_GEOMETRIES: dict[tuple, PoolGeometry] = {}
+_GEOMETRIES_MAX = 4096
+
+
 @register_kernel("pool2d", dtypes=POOL_DTYPES)
 @register_kernel("pool3d", dtypes=POOL_DTYPES)
 def pool2d_kernel(
@@ -333,19 +346,18 @@ def pool2d_kernel(
     padding_algorithm: str,
 ) -> Array:
     xp = ctx.xp
-    geometry = PoolGeometry(
-        x.shape,
-        kernel_size,
-        strides,
-        paddings,
-        ceil_mode,
-        data_format,
-        global_pooling,
-        adaptive,
-        padding_algorithm,
-    )
-    if global_pooling and adaptive and pooling_type == "max":
-        geometry.as_phi_global_adaptive_max()
+    key = (
+        x.shape, tuple(kernel_size), tuple(strides), tuple(paddings), ceil_mode, data_format,
+        global_pooling, adaptive, padding_algorithm, pooling_type == "max",
+    )  # fmt: skip
+    geometry = _GEOMETRIES.get(key)
+    if geometry is None:
+        geometry = PoolGeometry(*key[:-1])
+        if global_pooling and adaptive and pooling_type == "max":
+            geometry.as_phi_global_adaptive_max()
+        if len(_GEOMETRIES) >= _GEOMETRIES_MAX:
+            _GEOMETRIES.clear()
+        _GEOMETRIES[key] = geometry
     geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
     result = pool(
         xp, channels_first(xp, x, geometry.channel_last), geometry, pooling_type, exclusive

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import OP_DEFS
 from phiops.runtime.errors import PhiError
 from phiops.runtime.ir.core import Block, Operation, Value
@@ -22,7 +23,16 @@ from phiops.runtime.static.executor.metas import dtype_of
 from phiops.runtime.static.executor.steps.step import OpStep, run_checked
 from phiops.runtime.static.passes.patterns import Uses, broadcasts_into, producer_of
 
-__all__ = ["FusedStep", "Fusion", "Stage", "in_place_add", "in_place_add_value", "match_fusions"]
+__all__ = [
+    "FusedStep",
+    "Fusion",
+    "Stage",
+    "in_place_add",
+    "in_place_add_value",
+    "in_place_relu",
+    "match_fusions",
+    "relu_runs_in_place",
+]
 
 
 @dataclass(frozen=True)
@@ -183,6 +193,46 @@ def in_place_add_value(slot: int, other: int, on_cpu: bool) -> Callable[[list], 
             s[slot] = np.add(y, z)
 
     return added_in_place
+
+
+def in_place_relu(slot: int, planned: OpStep) -> OpStep:
+    """``planned``, the relu step of a chain, computing in place where the array in ``slot`` may
+    be written: the relu kernel's own ufuncs (``fmax(y, 0)`` then ``+ 0``, which makes nan and
+    -0.0 +0.0) with ``out=y``, so the same numbers without a new array; else its kernel."""
+    run = planned.core
+    zero = planned.check[1].out_metas.dtype.numpy_dtype.type(0)
+
+    def relu_in_place(s: list) -> None:
+        y = s[slot]
+        if type(y) is np.ndarray and y.flags.writeable:
+            np.fmax(y, zero, out=y)
+            np.add(y, zero, out=y)
+        else:
+            run(s)
+
+    step = OpStep(relu_in_place, planned.out_slots, planned.many, planned.check, planned.writes)
+    step.label = f"{planned.label} [in place]"
+    return step
+
+
+def relu_runs_in_place(op: Operation, steps: list[OpStep]) -> bool:
+    """Whether a chain's one-input ``op``, compiled into ``steps``, is a relu whose planned
+    kernel runs on a float array of its own dtype (no cast around it): it may run in place
+    (not while FLAGS_check_nan_inf has each kernel step check its output)."""
+    if op.name not in ("pd_op.relu", "pd_op.relu_") or len(steps) != 1:
+        return False
+    if runtime_flags.SWITCHES.check_nan_inf:
+        return False
+    check = steps[0].check
+    if check is None or steps[0].writes:
+        return False
+    kernel_plan = check[1]
+    return (
+        not kernel_plan.transforms
+        and kernel_plan.fallback_from is None
+        and kernel_plan.kernel.fn.__name__ == "relu_kernel"
+        and kernel_plan.out_metas.dtype.numpy_dtype.kind == "f"
+    )
 
 
 class FusedStep(OpStep):

@@ -26,7 +26,9 @@ from phiops.runtime.static.passes.fusion import (
     Fusion,
     in_place_add,
     in_place_add_value,
+    in_place_relu,
     match_fusions,
+    relu_runs_in_place,
 )
 from phiops.runtime.static.passes.memory_planning import MemoryReport
 from phiops.runtime.static.passes.patterns import Uses
@@ -210,8 +212,11 @@ class InferenceRewrite:
             else:
                 first = len(builder.ops)
                 compile_op(builder, stage.index, stage_op)
-                members.extend(builder.ops[first:])
+                compiled = builder.ops[first:]
                 del builder.ops[first:]
+                if on_cpu and relu_runs_in_place(stage_op, compiled):
+                    compiled = [in_place_relu(slot, compiled[0])]
+                members.extend(compiled)
         if len(members) == 1:
             builder.ops.append(members[0])
             return

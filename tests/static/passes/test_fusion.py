@@ -54,6 +54,24 @@ def test_conv_bias_relu_fuse_with_the_unfused_numbers() -> None:
     assert len(plan.report.fused) == 1 and "pd_op.conv2d" in plan.report.fused[0]
 
 
+def test_a_fused_relu_runs_in_place_with_the_kernels_numbers() -> None:
+    # relu's kernel is fmax(y, 0) + 0: nan and -0.0 give +0.0; in a chain it writes into the
+    # producer's array instead of a new one, with the same ufuncs
+    def build_fn():
+        x = phi.static.data("x", [None, 6], "float32")
+        return [F.relu(phi.nn.Linear(6, 5)(x))]
+
+    main, startup, fetches = build(build_fn)
+    x = RNG.standard_normal((4, 6)).astype(np.float32) * 3
+    x[1, 2] = np.nan
+    (on,), (off,), plan = run_with_and_without(main, {"x": x}, fetches, started_scope(startup))
+    np.testing.assert_array_equal(on, off)
+    assert not np.isnan(on).any() and not np.signbit(on).any() and (on > 0).any()
+    (step,) = plan.ops
+    assert [m.label.endswith("[in place]") for m in step.members] == [False, True, True]
+    assert "pd_op.relu" in step.members[2].label
+
+
 def test_a_value_read_twice_is_not_fused_away() -> None:
     def build_fn():
         x = phi.static.data("x", [None, 6], "float32")

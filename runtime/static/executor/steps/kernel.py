@@ -7,7 +7,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
+import numpy as np
+
 from phiops.runtime import runtime_flags
+from phiops.runtime.common import Backend
+from phiops.runtime.dispatch.dispatcher import execute
 from phiops.runtime.device import module_of
 from phiops.runtime.dispatch.op_def import OP_DEFS, OpDef
 from phiops.runtime.errors import (
@@ -19,6 +23,7 @@ from phiops.runtime.errors import (
 from phiops.runtime.ir.core import Operation, Value
 from phiops.runtime.ir.dialect import get_dialect
 from phiops.runtime.ir.types import DenseTensorType, NullType
+from phiops.runtime.tensor.dense_tensor import DenseTensorMeta
 from phiops.runtime.static.executor.attributes import (
     NORMALISERS,
     TENSOR_ATTRIBUTE_TYPES,
@@ -152,6 +157,8 @@ def compile_kernel_op(builder: PlanBuilder, op: Operation, where: str) -> None:
         OpStep(step, out_slots, many, (where, kernel_plan, info), tuple(writes_scope), fuse)
     )
     _constant_fold(builder, op, attrs, info)
+    if not inplace and not many and not builder.loose_extents:
+        _shape_fold(builder, op, kernel_plan, inputs, metas, attrs)
 
 
 def _constant_fold(builder: PlanBuilder, op: Operation, attrs: tuple, info: Any) -> None:
@@ -169,6 +176,104 @@ def _constant_fold(builder: PlanBuilder, op: Operation, attrs: tuple, info: Any)
         for extent in shape:
             count *= extent
         builder.constant_of[op.results[0]] = [number] * count if shape else number
+
+
+# the ops whose result is their input's dims
+_SHAPE_OPS = frozenset(("pd_op.shape", "pd_op.shape64"))
+# the most elements of a constant computed while compiling (shape arithmetic is a few numbers)
+_FOLD_LIMIT = 64
+# the dtypes shape arithmetic computes in: bool, signed and unsigned integers
+_INTEGRAL_KINDS = "biu"
+# the pure, deterministic ops shape arithmetic is made of, which _shape_fold runs while
+# compiling (never a random, printing, communicating or in-place op)
+SHAPE_ARITHMETIC_OPS = frozenset(
+    f"pd_op.{name}"
+    for name in (
+        "abs add arange assign cast clip concat divide equal expand flatten floor_divide "
+        "full_like gather greater_equal greater_than index_select less_equal less_than "
+        "logical_and logical_not logical_or max maximum min minimum multiply not_equal prod "
+        "remainder reshape scale slice squeeze stack strided_slice subtract sum tile "
+        "unsqueeze where"
+    ).split()
+)
+
+
+def _shape_fold(
+    builder: PlanBuilder,
+    op: Operation,
+    kernel_plan: Any,
+    inputs: list[Value | None],
+    metas: list[Any],
+    attrs: tuple,
+) -> None:
+    """Remember, as constants other ops fold as attributes, what the plan's metas already fix:
+    the dims a ``shape``/``shape64`` returns when its input's are all known (the plan is made
+    for these feed shapes), and the result of a kernel whose tensor inputs are all such
+    constants (the ``slice`` of a shape, the ``stack`` or ``scale`` of its pieces), computed
+    now by the planned kernel, as the step computes it each run. So a ``reshape`` or an
+    ``arange`` sized from the feed's shape is planned ahead, not when it runs. Only on CPU, for
+    a few elements, integers or bools in and out, and only the ops of
+    ``SHAPE_ARITHMETIC_OPS``."""
+    if builder.place.backend is not Backend.CPU:
+        return
+    out_meta = kernel_plan.out_metas
+    if type(out_meta) is not DenseTensorMeta or _numel(out_meta.dims) > _FOLD_LIMIT:
+        return
+    if out_meta.dtype.numpy_dtype.kind not in _INTEGRAL_KINDS:
+        return
+    result_value = op.results[0] if len(op.results) == 1 else None
+    if result_value is None:
+        return
+    if op.name in _SHAPE_OPS:
+        (meta,) = metas
+        if type(meta) is DenseTensorMeta and all(extent >= 0 for extent in meta.dims):
+            builder.constant_of[result_value] = list(meta.dims)
+        return
+    if op.name not in SHAPE_ARITHMETIC_OPS:
+        return
+    present = [(v, m) for v, m in zip(inputs, metas) if v is not None]
+    if not present or any(v not in builder.constant_of for v, _ in present):
+        return
+    arrays: list[Any] = []
+    for value, meta in zip(inputs, metas):
+        array = None if value is None else _constant_array(builder.constant_of[value], meta)
+        if value is not None and array is None:
+            return
+        arrays.append(array)
+    try:
+        result = execute(kernel_plan, tuple(arrays), attrs)
+    except PhiError:
+        return  # the step raises it, naming the op, when it runs
+    if type(result) is not np.ndarray or result.shape != out_meta.dims:
+        return
+    items = result.reshape(-1).tolist()
+    builder.constant_of[result_value] = items if result.ndim else items[0]
+
+
+def _constant_array(constant: Any, meta: Any) -> Any:
+    """The array of a constant (a flat list or a number) with ``meta``; a list of them for a
+    list of metas (a ``builtin.combine`` of 1-element constants); None when it is too big or
+    does not fit, or is no integer or bool."""
+    if isinstance(meta, tuple):
+        if not isinstance(constant, list) or len(constant) != len(meta):
+            return None
+        members = [_constant_array(item, member) for item, member in zip(constant, meta)]
+        return None if any(m is None for m in members) else members
+    if type(meta) is not DenseTensorMeta or _numel(meta.dims) > _FOLD_LIMIT:
+        return None
+    if meta.dtype.numpy_dtype.kind not in _INTEGRAL_KINDS:
+        return None
+    flat = constant if isinstance(constant, list) else [constant]
+    if len(flat) != _numel(meta.dims):
+        return None
+    return np.asarray(flat, dtype=meta.dtype.numpy_dtype).reshape(meta.dims)
+
+
+def _numel(dims: tuple[int, ...]) -> int:
+    count = 1
+    for extent in dims:
+        count *= extent
+    return count
 
 
 def _attribute(
