@@ -10,8 +10,8 @@ With ``lu``, ``lu_unpack``, ``eig`` and ``lstsq`` (the linalg24 ops,
 runtime/kernels/impl/linalg24_kernel.py) and ``cov``, ``corrcoef``, ``householder_product``
 and ``matrix_exp`` (composites, as PaddlePaddle's are). With ``cholesky_inverse`` (PaddlePaddle's
 composition) and the top level's ``vecdot`` and ``matrix_transpose``. PaddlePaddle has more that
-phiops lacks: ``svdvals``, ``pca_lowrank``, ``svd_lowrank``, ``lu_solve``, ``ormqr`` and
-``fp8_fp8_half_gemm_fused``; the
+phiops lacks: ``pca_lowrank``, ``svd_lowrank``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``;
+``svdvals`` and ``lu_solve`` compose svd, lu_unpack and triangular_solve; the
 gradient of ``svd`` for complex input raises
 UnimplementedError. ``matrix_rank``'s ``atol``/``rtol`` run the matrix_rank_atol_rtol op.
 """
@@ -113,5 +113,69 @@ def cholesky_inverse(
 
 
 __all__ += ["vecdot", "matrix_transpose", "cholesky_inverse"]
+
+
+def svdvals(x: _phiops.Tensor, name: str | None = None) -> _phiops.Tensor:
+    """The singular values of ``x`` (``[..., M, N]``), largest first, ``[..., min(M, N)]``:
+    ``svd``'s second result (PaddlePaddle 3.3.1 runs its own ``svdvals`` op, whose gradient,
+    ``U diag(ds) Vh``, is what svd's gives for a gradient on the singular values alone)."""
+    from phiops.runtime.errors import InvalidArgumentError
+
+    if not isinstance(x, _phiops.Tensor):
+        raise InvalidArgumentError(f"svdvals(): x must be a Tensor, got {type(x).__name__}")
+    if x.ndim < 2:
+        raise InvalidArgumentError(
+            f"svdvals(): x must have at least 2 dimensions, got shape {list(x.shape)}"
+        )
+    return svd(x, full_matrices=False)[1]
+
+
+def lu_solve(
+    b: _phiops.Tensor,
+    lu: _phiops.Tensor,
+    pivots: _phiops.Tensor,
+    trans: str = "N",
+    name: str | None = None,
+) -> _phiops.Tensor:
+    """The solution X of ``A X = b`` (``trans`` 'N') or ``A^T X = b`` ('T' or 'C') from A's
+    LU factorization as ``paddle.linalg.lu`` returns it (``lu`` and 1-based ``pivots``), batch
+    dimensions broadcast: ``P, L, U = lu_unpack(lu, pivots)`` and two triangular solves (L
+    with a unit diagonal). PaddlePaddle 3.3.1 runs its own ``lu_solve`` op; the results agree
+    to rounding, and the gradient flows to ``b`` and ``lu`` (not the pivots)."""
+    from phiops.runtime.errors import InvalidArgumentError
+
+    for argument, value, rank in (("b", b, 2), ("lu", lu, 2), ("pivots", pivots, 1)):
+        if not isinstance(value, _phiops.Tensor) or value.ndim < rank:
+            raise InvalidArgumentError(
+                f"lu_solve(): '{argument}' must be a Tensor of at least {rank} dimensions, got "
+                f"{getattr(value, 'shape', type(value).__name__)}"
+            )
+    if trans not in ("N", "T", "C"):
+        raise InvalidArgumentError(f"lu_solve(): trans must be 'N', 'T' or 'C', got {trans!r}")
+    if lu.shape[-1] != lu.shape[-2]:
+        raise InvalidArgumentError(f"lu_solve(): lu must be square, got shape {list(lu.shape)}")
+    if b.shape[-2] != lu.shape[-2] or pivots.shape[-1] != lu.shape[-1]:
+        raise InvalidArgumentError(
+            f"lu_solve(): b's rows ({b.shape[-2]}) and pivots' length ({pivots.shape[-1]}) must "
+            f"equal lu's order ({lu.shape[-1]})"
+        )
+    batch = list(_phiops.broadcast_shape(list(b.shape[:-2]), list(lu.shape[:-2])))
+    batch = list(_phiops.broadcast_shape(batch, list(pivots.shape[:-1])))
+    b = b if list(b.shape[:-2]) == batch else b.broadcast_to(batch + list(b.shape[-2:]))
+    lu = lu if list(lu.shape[:-2]) == batch else lu.broadcast_to(batch + list(lu.shape[-2:]))
+    if list(pivots.shape[:-1]) != batch:
+        pivots = pivots.broadcast_to(batch + list(pivots.shape[-1:]))
+    permutation, lower, upper = lu_unpack(lu, pivots)
+    permutation = permutation.detach()  # a function of the pivots alone: no gradient
+    if trans == "N":
+        y = triangular_solve(lower, matmul(permutation, b, transpose_x=True), upper=False,
+                             unitriangular=True)
+        return triangular_solve(upper, y, upper=True)
+    y = triangular_solve(upper, b, upper=True, transpose=True)
+    y = triangular_solve(lower, y, upper=False, transpose=True, unitriangular=True)
+    return matmul(permutation, y)
+
+
+__all__ += ["svdvals", "lu_solve"]
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them
