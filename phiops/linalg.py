@@ -10,13 +10,16 @@ With ``lu``, ``lu_unpack``, ``eig`` and ``lstsq`` (the linalg24 ops,
 runtime/kernels/impl/linalg24_kernel.py) and ``cov``, ``corrcoef``, ``householder_product``
 and ``matrix_exp`` (composites, as PaddlePaddle's are). With ``cholesky_inverse`` (PaddlePaddle's
 composition) and the top level's ``vecdot`` and ``matrix_transpose``. PaddlePaddle has more that
-phiops lacks: ``pca_lowrank``, ``svd_lowrank``, ``ormqr`` and ``fp8_fp8_half_gemm_fused``;
-``svdvals`` and ``lu_solve`` compose svd, lu_unpack and triangular_solve; the
+phiops lacks: ``ormqr`` and ``fp8_fp8_half_gemm_fused``; ``svdvals`` and ``lu_solve``
+compose svd, lu_unpack and triangular_solve, ``svd_lowrank`` and ``pca_lowrank`` the randomized
+range finder (its sketch drawn as PaddlePaddle's); the
 gradient of ``svd`` for complex input raises
 UnimplementedError. ``matrix_rank``'s ``atol``/``rtol`` run the matrix_rank_atol_rtol op.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import phiops as _phiops
 from phiops._api import (
@@ -177,5 +180,105 @@ def lu_solve(
 
 
 __all__ += ["svdvals", "lu_solve"]
+
+
+def _t(x: _phiops.Tensor) -> _phiops.Tensor:
+    """x with its last two axes swapped."""
+    perm = list(range(x.ndim))
+    perm[-2], perm[-1] = perm[-1], perm[-2]
+    return _phiops.transpose(x, perm)
+
+
+def _conj(x: _phiops.Tensor) -> _phiops.Tensor:
+    return x.conj() if x.is_complex() else x
+
+
+def _range_basis(
+    a: _phiops.Tensor, q: int, niter: int, shift: _phiops.Tensor | None
+) -> _phiops.Tensor:
+    """An orthonormal basis (``[..., m, q]``) approximating the range of ``a - shift``: a
+    Gaussian sketch ``randn([n, q])`` (drawn as PaddlePaddle draws it, so the same seed gives
+    the same basis), then ``niter`` power iterations, each step re-orthonormalised by QR
+    (Halko, Martinsson and Tropp's randomized range finder)."""
+
+    def times(x: _phiops.Tensor, adjoint: bool) -> _phiops.Tensor:
+        left = _conj(_t(a)) if adjoint else a
+        out = matmul(left, x)
+        if shift is not None:
+            out = out - matmul(_conj(_t(shift)) if adjoint else shift, x)
+        return out
+
+    sketch = _phiops.randn((a.shape[-1], q), dtype=a.dtype)
+    basis = qr(times(sketch, False))[0]
+    for _ in range(niter):
+        basis = qr(times(basis, True))[0]
+        basis = qr(times(basis, False))[0]
+    return basis
+
+
+def _lowrank_arguments(api: str, x: Any, q: int | None, niter: int) -> int:
+    from phiops.runtime.errors import InvalidArgumentError
+
+    if not isinstance(x, _phiops.Tensor) or x.ndim < 2:
+        raise InvalidArgumentError(f"{api}(): x must be a Tensor of at least 2 dimensions")
+    m, n = x.shape[-2:]
+    if q is None:
+        return min(6, m, n)
+    if min(m, n) != 0 and not 0 <= q <= min(m, n):
+        raise InvalidArgumentError(
+            f"{api}(): q ({q}) must be a non-negative int not greater than min(m, n) = "
+            f"{min(m, n)}"
+        )
+    if not niter >= 0:
+        raise InvalidArgumentError(f"{api}(): niter ({niter}) must be a non-negative int")
+    return q
+
+
+def svd_lowrank(
+    x: _phiops.Tensor,
+    q: int | None = None,
+    niter: int = 2,
+    M: _phiops.Tensor | None = None,
+    name: str | None = None,
+) -> tuple[_phiops.Tensor, _phiops.Tensor, _phiops.Tensor]:
+    """A rank-``q`` SVD ``(U, S, V)`` of ``x - M`` (``x``: ``[..., m, n]``; ``q`` defaults to
+    min(6, m, n)) by the randomized range finder with ``niter`` power iterations, as
+    PaddlePaddle 3.3.1's: its Gaussian sketch comes from the global generator, so after the
+    same ``paddle.seed`` the result is PaddlePaddle's to rounding. ``x ~= U diag(S) V^H``."""
+    q = _lowrank_arguments("svd_lowrank", x, q, niter)
+    m, n = x.shape[-2:]
+    shift = None if M is None else M.broadcast_to(x.shape)
+
+    def project(left: _phiops.Tensor, shifted: _phiops.Tensor | None, basis: _phiops.Tensor):
+        out = matmul(left, _conj(basis))
+        return out if shifted is None else out - matmul(shifted, _conj(basis))
+
+    if m < n or n > q:
+        # a basis of x^T's range, then the SVD of the small (x - M) conj(Q)
+        basis = _range_basis(_t(x), q, niter, None if shift is None else _t(shift))
+        u, s, vh = svd(project(x, shift, basis), full_matrices=False)
+        return u, s, matmul(basis, _conj(_t(vh)))
+    basis = _range_basis(x, q, niter, shift)
+    small = project(_t(x), None if shift is None else _t(shift), basis)
+    u, s, vh = svd(_t(small), full_matrices=False)
+    return matmul(basis, u), s, _conj(_t(vh))
+
+
+def pca_lowrank(
+    x: _phiops.Tensor,
+    q: int | None = None,
+    center: bool = True,
+    niter: int = 2,
+    name: str | None = None,
+) -> tuple[_phiops.Tensor, _phiops.Tensor, _phiops.Tensor]:
+    """Principal components of ``x`` (``[..., m, n]``, rows the samples): ``svd_lowrank`` of
+    ``x`` minus its column means (``center``), rank ``q`` (default min(6, m, n))."""
+    q = _lowrank_arguments("pca_lowrank", x, q, niter)
+    if not center:
+        return svd_lowrank(x, q, niter=niter)
+    return svd_lowrank(x - x.mean(axis=-2, keepdim=True), q, niter=niter)
+
+
+__all__ += ["svd_lowrank", "pca_lowrank"]
 
 _phiops._load_api()  # the ops and paddle's Tensor methods, as `import phiops` gives them

@@ -1,4 +1,5 @@
-"""paddle.linalg.svdvals and lu_solve (phiops/linalg.py's compositions) give PaddlePaddle
+"""paddle.linalg.svdvals, lu_solve, svd_lowrank and pca_lowrank (phiops/linalg.py's
+compositions) give PaddlePaddle
 3.3.1's values and gradients (tests/data/linalg_extra, recorded by
 tests/tools/make_linalg_extra_fixtures.py), and name bad arguments."""
 
@@ -24,7 +25,7 @@ def results() -> dict[str, np.ndarray]:
 
 def test_every_recorded_result_is_computed(results) -> None:
     assert str(DATA["paddle_version"]) == "3.3.1"
-    assert sorted(results) == KEYS and len(KEYS) == 13
+    assert sorted(results) == KEYS and len(KEYS) == 28
 
 
 # PaddlePaddle 3.3.1's lu_solve_grad with trans='T' gives a wrong gradient for lu (off by up to
@@ -69,3 +70,14 @@ def test_bad_arguments() -> None:
         paddle.linalg.lu_solve(paddle.to_tensor([1.0, 2.0]), lu, pivots)
     with pytest.raises(InvalidArgumentError, match="at least 2 dimensions"):
         paddle.linalg.svdvals(paddle.to_tensor([1.0, 2.0]))
+    with pytest.raises(InvalidArgumentError, match=r"q \(9\)"):
+        paddle.linalg.svd_lowrank(paddle.to_tensor(A), q=9)
+    with pytest.raises(InvalidArgumentError, match="niter"):
+        paddle.linalg.pca_lowrank(paddle.to_tensor(A), niter=-1)
+
+
+def test_low_rank_svd_reconstructs_a_low_rank_matrix() -> None:
+    rng = np.random.default_rng(3)
+    low = rng.standard_normal((8, 3)) @ rng.standard_normal((3, 6))
+    u, s, v = paddle.linalg.svd_lowrank(paddle.to_tensor(low), q=3)
+    np.testing.assert_allclose((u.numpy() * s.numpy()) @ v.numpy().T, low, atol=1e-10)

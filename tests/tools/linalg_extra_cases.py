@@ -1,6 +1,7 @@
-"""paddle.linalg.svdvals and lu_solve cases, run by tests/tools/make_linalg_extra_fixtures.py
+"""paddle.linalg.svdvals, lu_solve, svd_lowrank and pca_lowrank cases, run by tests/tools/make_linalg_extra_fixtures.py
 with PaddlePaddle 3.3.1 (recorded) and by tests/ops/test_linalg_extra.py with phiops: each case's
-result and the gradients of sum(result * weight) with respect to its float inputs."""
+result and the gradients of sum(result * weight) with respect to its float inputs (the low-rank
+SVDs' values only, each after the same ``seed``: their sketch is a draw of the generator)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ A = RNG.standard_normal((2, 4, 4))
 B = RNG.standard_normal((2, 4, 3))
 B_SHARED = RNG.standard_normal((4, 2))  # broadcast over lu's batch
 WIDE = RNG.standard_normal((3, 5))
+TALL = RNG.standard_normal((2, 9, 5))
+SHIFT = RNG.standard_normal((9, 5))
 
 
 def _grads(lib: Any, out: Any, inputs: list[Any]) -> list[np.ndarray]:
@@ -37,4 +40,19 @@ def run(lib: Any) -> dict[str, np.ndarray]:
         x = lib.linalg.lu_solve(b, lu, pivots, trans=trans)
         out[f"{name}/value"] = x.numpy()
         out[f"{name}/grad_b"], out[f"{name}/grad_lu"] = _grads(lib, x, [b, lu])
+    lowrank = {
+        "svd_lowrank_tall": lambda: lib.linalg.svd_lowrank(lib.to_tensor(TALL), q=4, niter=2),
+        "svd_lowrank_wide": lambda: lib.linalg.svd_lowrank(lib.to_tensor(WIDE)),
+        "svd_lowrank_shift": lambda: lib.linalg.svd_lowrank(
+            lib.to_tensor(TALL), q=3, niter=1, M=lib.to_tensor(SHIFT)
+        ),
+        "pca_lowrank": lambda: lib.linalg.pca_lowrank(lib.to_tensor(TALL), q=4),
+        "pca_lowrank_uncentered": lambda: lib.linalg.pca_lowrank(
+            lib.to_tensor(TALL[0]), center=False, niter=0
+        ),
+    }
+    for name, call in lowrank.items():
+        lib.seed(5)
+        for part, tensor in zip("usv", call()):
+            out[f"{name}/{part}"] = tensor.numpy()
     return out
