@@ -182,13 +182,6 @@ def lu_solve(
 __all__ += ["svdvals", "lu_solve"]
 
 
-def _t(x: _phiops.Tensor) -> _phiops.Tensor:
-    """x with its last two axes swapped."""
-    perm = list(range(x.ndim))
-    perm[-2], perm[-1] = perm[-1], perm[-2]
-    return _phiops.transpose(x, perm)
-
-
 def _conj(x: _phiops.Tensor) -> _phiops.Tensor:
     return x.conj() if x.is_complex() else x
 
@@ -202,10 +195,10 @@ def _range_basis(
     (Halko, Martinsson and Tropp's randomized range finder)."""
 
     def times(x: _phiops.Tensor, adjoint: bool) -> _phiops.Tensor:
-        left = _conj(_t(a)) if adjoint else a
+        left = _conj(matrix_transpose(a)) if adjoint else a
         out = matmul(left, x)
         if shift is not None:
-            out = out - matmul(_conj(_t(shift)) if adjoint else shift, x)
+            out = out - matmul(_conj(matrix_transpose(shift)) if adjoint else shift, x)
         return out
 
     sketch = _phiops.randn((a.shape[-1], q), dtype=a.dtype)
@@ -255,13 +248,13 @@ def svd_lowrank(
 
     if m < n or n > q:
         # a basis of x^T's range, then the SVD of the small (x - M) conj(Q)
-        basis = _range_basis(_t(x), q, niter, None if shift is None else _t(shift))
+        basis = _range_basis(matrix_transpose(x), q, niter, None if shift is None else matrix_transpose(shift))
         u, s, vh = svd(project(x, shift, basis), full_matrices=False)
-        return u, s, matmul(basis, _conj(_t(vh)))
+        return u, s, matmul(basis, _conj(matrix_transpose(vh)))
     basis = _range_basis(x, q, niter, shift)
-    small = project(_t(x), None if shift is None else _t(shift), basis)
-    u, s, vh = svd(_t(small), full_matrices=False)
-    return matmul(basis, u), s, _conj(_t(vh))
+    small = project(matrix_transpose(x), None if shift is None else matrix_transpose(shift), basis)
+    u, s, vh = svd(matrix_transpose(small), full_matrices=False)
+    return matmul(basis, u), s, _conj(matrix_transpose(vh))
 
 
 def pca_lowrank(

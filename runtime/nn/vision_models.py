@@ -468,14 +468,8 @@ def _divisible(value: float, divisor: int = 8) -> int:
 
 
 def _conv_bn_relu6(cin: int, cout: int, kernel: int = 3, stride: int = 1, groups: int = 1) -> Sequential:
-    """Conv2D (no bias, 'same' padding), BatchNorm2D and ReLU6 (paddle.vision.ops'
-    ConvNormActivation with those layers)."""
-    nn = _nn()
-    return Sequential(
-        nn.Conv2D(cin, cout, kernel, stride, (kernel - 1) // 2, groups=groups, bias_attr=False),
-        nn.BatchNorm2D(cout),
-        nn.ReLU6(),
-    )
+    """Conv2D (no bias, 'same' padding), BatchNorm2D and ReLU6 (MobileNetV2's blocks)."""
+    return _conv_norm_act(cin, cout, kernel, stride, None, groups, activation=_nn().ReLU6)
 
 
 class _InvertedResidual(Layer):
@@ -1285,11 +1279,8 @@ class _Mixed(Layer):
 
     @staticmethod
     def _conv(cin: int, cout: int, kernel: Any, stride: int, padding: Any) -> Sequential:
-        nn = _nn()
-        return Sequential(
-            nn.Conv2D(cin, cout, _pair_of(kernel), stride, _pair_of(padding), bias_attr=False),
-            nn.BatchNorm2D(cout),
-            nn.ReLU(),
+        return _conv_norm_act(
+            cin, cout, _pair_of(kernel), stride, _pair_of(padding), activation=_nn().ReLU
         )
 
     def forward(self, x: Any) -> Any:

@@ -31,7 +31,15 @@ from phiops.runtime.formats import pdparams
 from phiops.runtime.formats.pdiparams import read_tensor, tensor_to_bytes
 from phiops.runtime.formats.pir_json import program_from_json, program_to_json
 from phiops.runtime.ir.core import Program, Value
-from phiops.runtime.static.io import _as_values, _owning_program, normalize_program
+from phiops.runtime.static.compiled import CompiledProgram
+from phiops.runtime.formats.inference_model import _persistable
+from phiops.runtime.static.io import (
+    _as_values,
+    _default_scope,
+    _owning_program,
+    _scope_get,
+    normalize_program,
+)
 
 __all__ = [
     "save",
@@ -47,32 +55,14 @@ __all__ = [
 ]
 
 
-def _scope(scope: Any = None) -> Any:
-    from phiops.runtime.static.scope import global_scope
-
-    return global_scope() if scope is None else scope
-
-
 def _program(api: str, program: Any) -> Program:
-    from phiops.runtime.static.compiled import CompiledProgram
-
     if isinstance(program, CompiledProgram):
-        program = program._program
+        program = program.program
     if not isinstance(program, Program):
         raise InvalidArgumentError(
             f"{api}(): argument 'program' must be a Program, got {type(program).__name__}"
         )
     return program
-
-
-def _flag(op: Any, key: str) -> bool:
-    attr = op.attributes.get(key)
-    if attr is None:
-        return False
-    value = attr.value
-    if isinstance(value, list):
-        return bool(value) and bool(getattr(value[0], "value", value[0]))
-    return bool(value)
 
 
 def program_variables(program: Program) -> tuple[dict[str, Value], dict[str, Value]]:
@@ -81,25 +71,21 @@ def program_variables(program: Program) -> tuple[dict[str, Value], dict[str, Val
     parameters: dict[str, Value] = {}
     optimizer: dict[str, Value] = {}
     for op in program.walk():
-        if op.name == "builtin.parameter" and _flag_or_true(op, "persistable"):
+        if op.name == "builtin.parameter" and _persistable(op):
             parameters[op.attributes["parameter_name"].value] = op.results[0]
-        elif op.name == "pd_op.data" and _flag(op, "persistable"):
+        elif op.name == "pd_op.data" and "persistable" in op.attributes and _persistable(op):
             optimizer[op.attributes["name"].value] = op.results[0]
     return parameters, optimizer
 
 
-def _flag_or_true(op: Any, key: str) -> bool:
-    return key not in op.attributes or _flag(op, key)
-
-
 def _value_of(scope: Any, name: str, api: str) -> np.ndarray:
-    variable = scope.find_var(name)
-    if variable is None or not variable.is_initialized():
+    value = _scope_get(scope, name)
+    if value is None:
         raise PreconditionNotMetError(
             f"{api}(): variable '{name}' has no value in the scope; run the startup program "
             "(Executor.run(startup_program)) first"
         )
-    return np.asarray(variable.get())
+    return value
 
 
 def _prefix(api: str, model_path: Any) -> str:
@@ -142,7 +128,7 @@ def save(program: Program, model_path: Any, protocol: int = 4, **configs: Any) -
         raise InvalidArgumentError(
             f"save(): argument 'protocol' must be an int in [2, 4], got {protocol!r}"
         )
-    scope = _scope()
+    scope = _default_scope()
     parameters, optimizer = program_variables(program)
     directory = os.path.dirname(prefix)
     if directory:
@@ -224,7 +210,7 @@ def set_program_state(program: Program, state_dict: dict) -> None:
             f"set_program_state(): argument 'state_dict' must be a dict of name -> array, got "
             f"{type(state_dict).__name__}"
         )
-    scope = _scope()
+    scope = _default_scope()
     parameters, optimizer = program_variables(program)
     declared = {**parameters, **optimizer}
     used = set()
@@ -255,7 +241,7 @@ def load(
     dtype."""
     program = _program("load", program)
     prefix = _strip_suffix(_prefix("load", model_path))
-    scope = _scope()
+    scope = _default_scope()
     parameters, optimizer = program_variables(program)
     for names, path in ((parameters, prefix + ".pdparams"), (optimizer, prefix + ".pdopt")):
         if not names:
@@ -311,7 +297,7 @@ def serialize_persistables(feed_vars: Any, fetch_vars: Any, executor: Any, **kwa
     reads, from the global scope: ``.pdiparams`` tensors sorted by name, each preceded here by
     its name (a length and UTF-8 bytes) so that the bytes say which is which."""
     program = _feeds_and_fetches("serialize_persistables", feed_vars, fetch_vars, kwargs)
-    scope = _scope()
+    scope = _default_scope()
     parameters, optimizer = program_variables(program)
     chunks = []
     for name in sorted({**parameters, **optimizer}):
@@ -355,7 +341,7 @@ def deserialize_persistables(program: Program, data: bytes, executor: Any) -> Pr
         )
     parameters, optimizer = program_variables(program)
     declared = {**parameters, **optimizer}
-    scope = _scope()
+    scope = _default_scope()
     for name, array in values.items():
         _set("deserialize_persistables", scope, name, array, declared.get(name))
     return program

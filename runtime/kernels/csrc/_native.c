@@ -176,15 +176,21 @@ static void gelu_float64(const double *x, double *out, Py_ssize_t n)
 PyDoc_STRVAR(gelu_doc, "gelu(x, out, n)\n\n"
                        "Write the exact GELU of the n elements of x (float32 or float64) into out.");
 
-static PyObject *gelu(PyObject *self, PyObject *args)
+/* The binding of an elementwise kernel f(x, out, n) over float32 or float64 buffers, named
+ * `name` in argument errors (gelu, hardswish). */
+typedef void (*unary_float32)(const float *, float *, Py_ssize_t);
+typedef void (*unary_float64)(const double *, double *, Py_ssize_t);
+
+static PyObject *elementwise_unary(PyObject *args, const char *name, unary_float32 f32,
+                                   unary_float64 f64)
 {
     PyObject *x, *out;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "OOn:gelu", &x, &out, &n))
+    if (!PyArg_ParseTuple(args, "OOn", &x, &out, &n))
         return NULL;
     const char *format;
     if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
+        PyErr_Format(PyExc_ValueError, "%s: expected n >= 0, got %zd", name, n);
         return NULL;
     }
     if (!(format = float_format(x)))
@@ -198,12 +204,17 @@ static PyObject *gelu(PyObject *self, PyObject *args)
     }
     Py_BEGIN_ALLOW_THREADS;
     if (format[0] == 'f')
-        gelu_float32(v[0].buf, v[1].buf, n);
+        f32(v[0].buf, v[1].buf, n);
     else
-        gelu_float64(v[0].buf, v[1].buf, n);
+        f64(v[0].buf, v[1].buf, n);
     Py_END_ALLOW_THREADS;
     release_all(v, 2);
     Py_RETURN_NONE;
+}
+
+static PyObject *gelu(PyObject *self, PyObject *args)
+{
+    return elementwise_unary(args, "gelu", gelu_float32, gelu_float64);
 }
 
 /* hardswish: PHI's HardSwishFunctor, x * min(max(x + 3, 0), 6) / 6 in the element type, in one
@@ -230,32 +241,7 @@ PyDoc_STRVAR(hardswish_doc,
 
 static PyObject *hardswish(PyObject *self, PyObject *args)
 {
-    PyObject *x, *out;
-    Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "OOn:hardswish", &x, &out, &n))
-        return NULL;
-    const char *format;
-    if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "expected n >= 0, got %zd", n);
-        return NULL;
-    }
-    if (!(format = float_format(x)))
-        return NULL;
-    Py_buffer v[2];
-    memset(v, 0, sizeof v);
-    if (get_array(x, "x", format, n, 0, 0, &v[0]) < 0 ||
-        get_array(out, "out", format, n, 1, 0, &v[1]) < 0) {
-        release_all(v, 2);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS;
-    if (format[0] == 'f')
-        hardswish_float32(v[0].buf, v[1].buf, n);
-    else
-        hardswish_float64(v[0].buf, v[1].buf, n);
-    Py_END_ALLOW_THREADS;
-    release_all(v, 2);
-    Py_RETURN_NONE;
+    return elementwise_unary(args, "hardswish", hardswish_float32, hardswish_float64);
 }
 
 /* softmax along the last axis of C-contiguous rows: each row's maximum (a NaN wins, as numpy's
