@@ -2,8 +2,10 @@
 compiled kernels (runtime.kernels._native, FLAGS_use_native_kernels on) and without them: 1x1
 convolutions as GEMMs on the input (strided, grouped, the batch folded in), KxK convolutions
 through the compiled im2col with the batch folded into the columns (channels first) or the
-channels-last im2col, depthwise convolutions as a direct kernel; every padding mode, both data
-formats, dilations, groups, an empty batch; split between threads or not."""
+channels-last im2col, float32 channels-first convolutions with few output channels by the
+direct kernel (where the CPU runs it; tests/ops/test_conv_direct.py tests it further),
+depthwise convolutions as a direct kernel; every padding mode, both data formats, dilations,
+groups, an empty batch; split between threads or not."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import phiops.generated.backward as phi_backward
 from phiops.runtime import flags
 from phiops.runtime.common import DataType
 from phiops.runtime.kernels import native
+from phiops.runtime.kernels.impl import conv_kernel
 from tests.ops.op_testing import sample, tolerance
 
 D = DataType
@@ -37,7 +40,8 @@ class NativeSpy:
         function = getattr(self.module, name)
 
         def record(*args: Any) -> Any:
-            self.calls.append(name)
+            if name != "conv_direct_available":  # asked once per process: not a kernel run
+                self.calls.append(name)
             return function(*args)
 
         return record
@@ -172,13 +176,41 @@ def expected_of(case: tuple[Any, ...], dtype: DataType) -> np.ndarray:
     return reference_conv(x, w, strides, pads, dilations, groups)
 
 
+def direct_runs() -> bool:
+    """Whether the compiled direct convolution runs on this machine (AVX2 and FMA)."""
+    return native.NATIVE_BUILT and bool(native._native.conv_direct_available())
+
+
+def expected_kernel(case: tuple[Any, ...], dtype: DataType, data_format: str, out_width: int):
+    """The compiled kernel the case takes: the direct one for a float32 channels-first KxK
+    convolution (groups 1) with at most DIRECT_MAX_CHANNELS outputs, rows of at least
+    DIRECT_MIN_WIDTH pixels, where the CPU runs it; else the one the case names."""
+    kernel = case[7] if data_format == "NCHW" else case[8]
+    if (
+        kernel in ("im2col_folded_2d", "im2col_2d")
+        and dtype == D.FLOAT32
+        and case[6] == 1
+        and case[1][0] <= conv_kernel.DIRECT_MAX_CHANNELS
+        and out_width >= conv_kernel.DIRECT_MIN_WIDTH
+        and direct_runs()
+    ):
+        return "conv_direct_2d"
+    return kernel
+
+
+@pytest.mark.parametrize("direct", [True, False], ids=["direct", "im2col"])
 @pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
 @pytest.mark.parametrize("dtype", [D.FLOAT32, D.FLOAT64], ids=["float32", "float64"])
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
-def test_conv2d_matches_the_float64_reference(spy, case, dtype, data_format):
+def test_conv2d_matches_the_float64_reference(spy, monkeypatch, case, dtype, data_format, direct):
+    if not direct:  # the im2col + GEMM paths, which the direct kernel would take over
+        monkeypatch.setattr(conv_kernel, "DIRECT_MAX_CHANNELS", 0)
     out = run_case(case, dtype, data_format, "conv2d")
-    assert_close(out, expected_of(case, dtype), dtype)
+    expected = expected_of(case, dtype)
+    assert_close(out, expected, dtype)
     kernel = case[7] if data_format == "NCHW" else case[8]
+    if direct:
+        kernel = expected_kernel(case, dtype, data_format, expected.shape[3])
     if flags.flag_value("use_native_kernels"):
         # the path the case is meant to take ran (and no other compiled conv kernel)
         assert spy.calls == ([kernel] if kernel else []), spy.calls

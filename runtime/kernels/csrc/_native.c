@@ -12,6 +12,7 @@
 #include <structmember.h>
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Partial sums along a row: 16 float32 lanes hold 4 SSE or 2 AVX registers; each lane sums
@@ -63,6 +64,8 @@ struct conv2d {
 #undef ACC
 #undef SQRT
 #undef NAME
+
+#include "conv_direct.h"
 
 #define T double
 #define ACC double
@@ -812,6 +815,72 @@ static PyObject *depthwise_conv2d(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS;
     release_all(v, 3);
     Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(conv_direct_doc,
+             "conv_direct_2d(x, filter, n, c, m, h, w, kh, kw, oh, ow, sy, sx, dy, dx, py, px,\n"
+             "               r0, r1, out)\n\n"
+             "Write rows [r0, r1) ((image, block of 4 output channels) pairs b * ceil(m / 4) +\n"
+             "block) of out (n x m x oh x ow), the convolution (groups 1) of the float32 batch x\n"
+             "(n x c x h x w) with filter (m x c x kh x kw), computed directly (conv_direct.h).\n"
+             "Only where conv_direct_available() is true.");
+
+static PyObject *conv_direct_2d(PyObject *self, PyObject *args)
+{
+    PyObject *x, *filter, *out;
+    Py_ssize_t n, c, m, r0, r1;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OOnnnnnnnnnnnnnnnnnO:conv_direct_2d", &x, &filter, &n, &c, &m,
+                          &g.h, &g.w, &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.dy, &g.dx,
+                          &g.py, &g.px, &r0, &r1, &out))
+        return NULL;
+#if CONV_DIRECT
+    if (!conv_direct_supported()) {
+#endif
+        PyErr_SetString(PyExc_RuntimeError,
+                        "conv_direct_2d: this CPU (or build) has no AVX2 and FMA; check "
+                        "conv_direct_available() first");
+        return NULL;
+#if CONV_DIRECT
+    }
+    if (n < 0 || c < 1 || m < 1 || g.oh < 1 || g.ow < 1 || g.py < 0 || g.px < 0 ||
+        check_fast_geometry(&g, r0, r1, n * ((m + 3) / 4)) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "negative n, no channels, an empty output or negative paddings");
+        return NULL;
+    }
+    Py_buffer v[3];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", "f", n * c * g.h * g.w, 0, 0, &v[0]) < 0 ||
+        get_array(filter, "filter", "f", m * c * g.kh * g.kw, 0, 0, &v[1]) < 0 ||
+        get_array(out, "out", "f", n * m * g.oh * g.ow, 1, 0, &v[2]) < 0) {
+        release_all(v, 3);
+        return NULL;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    status = conv_direct_f32(v[0].buf, v[1].buf, n, c, m, &g, r0, r1, v[2].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 3);
+    if (status < 0)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+#endif
+}
+
+PyDoc_STRVAR(conv_direct_available_doc,
+             "conv_direct_available()\n\n"
+             "Whether conv_direct_2d runs here (an x86 CPU with AVX2 and FMA, a GCC or Clang "
+             "build).");
+
+static PyObject *conv_direct_available(PyObject *self, PyObject *unused)
+{
+#if CONV_DIRECT
+    return PyBool_FromLong(conv_direct_supported());
+#else
+    Py_RETURN_FALSE;
+#endif
 }
 
 PyDoc_STRVAR(pool2d_doc,
@@ -1607,6 +1676,8 @@ static PyMethodDef methods[] = {
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
     /* issue 26: forward convolution and pooling over row ranges */
     {"depthwise_conv2d", depthwise_conv2d, METH_VARARGS, depthwise_doc},
+    {"conv_direct_2d", conv_direct_2d, METH_VARARGS, conv_direct_doc},
+    {"conv_direct_available", conv_direct_available, METH_NOARGS, conv_direct_available_doc},
     {"im2col_folded_2d", im2col_folded_2d, METH_VARARGS, im2col_folded_doc},
     {"im2col_nhwc_2d", im2col_nhwc_2d, METH_VARARGS, im2col_nhwc_doc},
     {"pool2d", pool2d, METH_VARARGS, pool2d_doc},

@@ -167,11 +167,20 @@ static void NAME(pool2d)(const T *restrict x, int is_max, int exclusive, T low, 
                         continue;
                     const T *row = in + iy * g->w + x0;
                     T *dst = o + oy * g->ow;
-                    if (is_max)
+                    /* a unit stride spelled out, so that the loops vectorise */
+                    if (is_max && g->sx == 1)
+                        for (Py_ssize_t ox = lo; ox < hi; ox++) {
+                            const T v = row[ox], d = dst[ox];
+                            dst[ox] = (d != d || d >= v) ? d : v;
+                        }
+                    else if (is_max)
                         for (Py_ssize_t ox = lo; ox < hi; ox++) {
                             const T v = row[ox * g->sx], d = dst[ox];
                             dst[ox] = (d != d || d >= v) ? d : v;
                         }
+                    else if (g->sx == 1)
+                        for (Py_ssize_t ox = lo; ox < hi; ox++)
+                            dst[ox] += row[ox];
                     else
                         for (Py_ssize_t ox = lo; ox < hi; ox++)
                             dst[ox] += row[ox * g->sx];

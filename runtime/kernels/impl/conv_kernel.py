@@ -21,6 +21,10 @@ Fast paths (issue 26), each equal to the general one within float32 rounding:
   one GEMM per image; channels last: the compiled channels-last im2col and one GEMM; without
   the extension a channels-first batch of small images folds through ``as_strided`` windows,
   `convolve_folded_windows`);
+- a 2-D channels-first float32 convolution (groups 1) with few output channels takes the
+  compiled direct kernel where the CPU has AVX2 and FMA (`convolve_direct`, csrc/conv_direct.h):
+  no column matrix, the sums in registers, which im2col + GEMM cannot match when the GEMM is
+  skinny (`direct_pays`);
 - a depthwise convolution (groups == C > 1, any channel multiplier) is a direct kernel: the
   compiled one for 2-D channels-first numpy float arrays, otherwise prod(kernel) vectorised
   multiply-adds of shifted views (`depthwise`), never a GEMM per group.
@@ -33,6 +37,8 @@ from __future__ import annotations
 
 import itertools
 from typing import Any
+
+import numpy
 
 from phiops.runtime.common import DataType
 from phiops.runtime.infermeta.sizes import check_scratch_size
@@ -287,6 +293,16 @@ def _prod(values: tuple[int, ...]) -> int:
 # MobileNetV2's first layers at batch 8, 0.4-0.6x).
 FOLD_BATCH_MAX_PIXELS = 256
 
+# The direct kernel computes 4 output channels x 8-24 pixels of a row per register tile at
+# 25-31 GFLOP/s on one core; im2col + OpenBLAS wins once the product has enough output channels
+# to run at BLAS speed. Timed on the zoo's 121 channels-first KxK convolution shapes
+# (bench/conv_direct.py, 2 cores): with up to 16 output channels direct is 1.0-2.4x faster in
+# 23 of 27 (U-Net's 16 -> 8 at 64x64 1.9x; the 4 others, strided and short, lose up to 0.78x),
+# with 32 it wins 8 of 18, beyond that 2 of 76 (ResNet's 64 -> 64 at 56x56: 2x slower).
+DIRECT_MAX_CHANNELS = 16
+DIRECT_MIN_WIDTH = 4  # output rows narrower than this waste most of the 8 lanes
+_direct_available: bool | None = None
+
 
 def is_pointwise(geometry: ConvGeometry) -> bool:
     """Whether the convolution is 1x1 (any rank) without padding: each output pixel reads one
@@ -364,6 +380,54 @@ def pointwise(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array
         return xp.ascontiguousarray(xp.transpose(out, (1, 0, 2))).reshape((n, m) + geometry.out)
     out = blas.matmul(xp, weights, x.reshape(n, g, c // g, pixels))
     return out.reshape((n, m) + geometry.out)
+
+
+def direct_pays(m: int, geometry: ConvGeometry) -> bool:
+    """Whether the direct kernel beats im2col + GEMM for ``m`` output channels (the thresholds
+    above); it takes no negative (cropping) padding."""
+    return (
+        m <= DIRECT_MAX_CHANNELS
+        and geometry.out[1] >= DIRECT_MIN_WIDTH
+        and all(before >= 0 for before, _ in geometry.pads)
+    )
+
+
+def direct_kernel(x: Array) -> Any:
+    """The compiled direct convolution for the numpy float32 array ``x`` where the extension
+    has it and the CPU runs it, else None."""
+    global _direct_available
+    if x.dtype != numpy.float32:
+        return None
+    kernel = native_function(x, "conv_direct_2d")
+    if kernel is None:
+        return None
+    if _direct_available is None:
+        _direct_available = bool(native_kernels(x).conv_direct_available())
+    return kernel if _direct_available else None
+
+
+def convolve_direct(kernel: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
+    """A 2-D channels-first float32 convolution (groups 1) by the compiled direct kernel, split
+    between threads by (image, block of 4 output channels)."""
+    x = numpy.ascontiguousarray(x)
+    weights = numpy.ascontiguousarray(filter, dtype=numpy.float32)
+    n, c = x.shape[:2]
+    m = weights.shape[0]
+    out = numpy.empty((n, m) + geometry.out, numpy.float32)
+    args = (
+        *x.shape[2:],
+        *geometry.kernel,
+        *geometry.out,
+        *geometry.strides,
+        *geometry.dilations,
+        *(before for before, _ in geometry.pads),
+    )
+    rows = n * ((m + 3) // 4)
+    macs = out.size * c * _prod(geometry.kernel)
+    # a worker's range pays from about a million multiply-adds (PARALLEL_MIN_WORK counts
+    # elements moved, 8 multiply-adds each here)
+    parallel_rows(lambda r0, r1: kernel(x, weights, n, c, m, *args, r0, r1, out), rows, macs // 8)
+    return out
 
 
 def convolve_folded(
@@ -528,6 +592,10 @@ def convolve(
         return depthwise(xp, input, filter, geometry)
     if is_pointwise(geometry):
         return pointwise(xp, input, filter, geometry)
+    if len(geometry.kernel) == 2 and groups == 1 and not geometry.channel_last:
+        kernel = direct_kernel(input) if direct_pays(filter.shape[0], geometry) else None
+        if kernel is not None:
+            return convolve_direct(kernel, input, filter, geometry)
     # channels first, a batch of large images takes one GEMM per image (the columns' layout is
     # the output's): folding it in would cost a transposing copy of the output and gain nothing
     folds = n == 1 or _prod(geometry.out) < FOLD_BATCH_MAX_PIXELS
