@@ -106,10 +106,10 @@ conv_direct_store(const __m256 acc[CD_MB][3], int nv, const struct conv_direct *
 #define CD_TILE(NV)                                                                              \
     static inline __attribute__((always_inline, target("avx2,fma"))) void conv_direct_tile##NV(  \
         const float *restrict buf, const float *restrict w, const struct conv_direct *d,         \
-        Py_ssize_t mb, Py_ssize_t oy, Py_ssize_t ox, float *restrict out)                        \
+        Py_ssize_t mb, Py_ssize_t oy, Py_ssize_t ox, float *restrict out, const Py_ssize_t kw)   \
     {                                                                                            \
         const struct conv2d *g = d->g;                                                           \
-        const Py_ssize_t row = g->sx * d->width, kh = g->kh, kw = g->kw;                         \
+        const Py_ssize_t row = g->sx * d->width, kh = g->kh;                                     \
         const Py_ssize_t *restrict xoff = d->xoff;                                               \
         __m256 a00 = _mm256_setzero_ps(), a10 = a00, a20 = a00, a30 = a00;                       \
         __m256 a01 = a00, a11 = a00, a21 = a00, a31 = a00;                                       \
@@ -165,16 +165,28 @@ conv_direct_rows(const float *buf, const float *packed, const struct conv_direct
 {
     const struct conv2d *g = d->g;
     const float *w = packed + mb * d->c * g->kh * g->kw * CD_MB;
+    /* a kernel 3 wide (most are) gets its loop over kx unrolled */
+    const int three = g->kw == 3;
     for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
         Py_ssize_t ox = 0;
         for (; ox + 24 <= d->owr; ox += 24)
-            conv_direct_tile3(buf, w, d, mb, oy, ox, out);
+            if (three)
+                conv_direct_tile3(buf, w, d, mb, oy, ox, out, 3);
+            else
+                conv_direct_tile3(buf, w, d, mb, oy, ox, out, g->kw);
         if (ox + 16 <= d->owr) {
-            conv_direct_tile2(buf, w, d, mb, oy, ox, out);
+            if (three)
+                conv_direct_tile2(buf, w, d, mb, oy, ox, out, 3);
+            else
+                conv_direct_tile2(buf, w, d, mb, oy, ox, out, g->kw);
             ox += 16;
         }
-        if (ox < d->owr)
-            conv_direct_tile1(buf, w, d, mb, oy, ox, out);
+        if (ox < d->owr) {
+            if (three)
+                conv_direct_tile1(buf, w, d, mb, oy, ox, out, 3);
+            else
+                conv_direct_tile1(buf, w, d, mb, oy, ox, out, g->kw);
+        }
     }
 }
 
