@@ -294,11 +294,11 @@ def _prod(values: tuple[int, ...]) -> int:
 FOLD_BATCH_MAX_PIXELS = 256
 
 # The direct kernel computes 4 output channels x 8-24 pixels of a row per register tile at
-# 25-31 GFLOP/s on one core; im2col + OpenBLAS wins once the product has enough output channels
-# to run at BLAS speed. Timed on the zoo's 121 channels-first KxK convolution shapes
-# (bench/conv_direct.py, 2 cores): with up to 16 output channels direct is 1.0-2.4x faster in
-# 23 of 27 (U-Net's 16 -> 8 at 64x64 1.9x; the 4 others, strided and short, lose up to 0.78x),
-# with 32 it wins 8 of 18, beyond that 2 of 76 (ResNet's 64 -> 64 at 56x56: 2x slower).
+# 30-40 GFLOP/s on one core; im2col + OpenBLAS wins once the product has enough output channels
+# to run at BLAS speed. Timed on the zoo's 130 channels-first KxK convolution shapes
+# (bench/conv_direct.py, 2 cores): with up to 16 output channels direct was faster in 26 of 27
+# (1.1-3.2x; U-Net's 16 -> 8 at 64x64 1.6x), with 17-32 in 11 of 21 (0.55-1.7x), beyond that in
+# 17 of 82 (ResNet's 64 -> 64 at 37x37 2.2x slower).
 DIRECT_MAX_CHANNELS = 16
 DIRECT_MIN_WIDTH = 4  # output rows narrower than this waste most of the 8 lanes
 _direct_available: bool | None = None
