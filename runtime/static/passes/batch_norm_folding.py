@@ -8,7 +8,9 @@ producer with a rescaled weight followed by one bias add:
 The folded weight and bias are computed in float64 on the host and stored in the weight's dtype
 (on the plan's place); results
 differ from the unfolded program by rounding only (within 1e-5 relative to the output's scale
-on the models of tests/static/passes)."""
+on the models of tests/static/passes). A test-mode batch_norm that folds into no producer (after
+a concat, an add, a feed) runs as one per-channel affine step instead (batch_norm_affine.py),
+under the same pass name; `affine_of_batch_norm` is the map both take from the batch_norm."""
 
 from __future__ import annotations
 
