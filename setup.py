@@ -58,11 +58,16 @@ NATIVE = Extension(
         "runtime/kernels/csrc/rnn.h",
         "runtime/kernels/csrc/nms.h",
         "runtime/kernels/csrc/mt19937.h",
+        "runtime/kernels/csrc/channel_affine.h",
     ],
     # portable flags only: the loops are written so that -O3 vectorises them with the baseline
     # instruction set of the target (SSE2 on x86-64), for wheels that run on any CPU of it;
-    # -fno-math-errno lets sqrt vectorise (no errno to set; the results are the same)
-    extra_compile_args=["-O3", "-fno-math-errno"] if sys.platform != "win32" else ["/O2"],
+    # -fno-math-errno lets sqrt vectorise (no errno to set; the results are the same);
+    # -ffp-contract=off: no product and sum fused into one FMA (GCC would on targets that have
+    # it, such as aarch64), so kernels that promise numpy's bits (channel_affine.h) keep them
+    extra_compile_args=(
+        ["-O3", "-fno-math-errno", "-ffp-contract=off"] if sys.platform != "win32" else ["/O2"]
+    ),
     optional=True,
 )
 

@@ -116,6 +116,7 @@ def _passes_lines(report: Any) -> list[str]:
         ("dead ops removed", report.dead),
         (f"constants folded ({report.folded_bytes:,} bytes)", report.folded),
         ("batch norms folded", report.batch_norms),
+        ("batch norms as affine steps", report.affine),
         ("fused steps", report.fused),
     )
     for title, items in sections:

@@ -1667,6 +1667,73 @@ static PyObject *mt_binomial(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- a test-mode batch_norm as a per-channel affine map (channel_affine.h) ---- */
+
+#define T float
+#define NAME(f) f##_float32
+#include "channel_affine.h"
+#undef T
+#undef NAME
+
+#define T double
+#define NAME(f) f##_float64
+#include "channel_affine.h"
+#undef T
+#undef NAME
+
+PyDoc_STRVAR(channel_affine_doc,
+             "channel_affine(x, scale, shift, rows, n, channels, columns, relu, r0, r1, out)\n\n"
+             "Write rows [r0, r1) of out (rows x n) as x * scale + shift per channel, then\n"
+             "max(y, 0) (NaN and -0.0 giving +0.0) when relu: with columns, each row of x holds\n"
+             "the n == channels channels; without, row r is one plane of channel r % channels.\n"
+             "x, scale, shift (channels elements) and out are float32 or float64.");
+
+static PyObject *channel_affine(PyObject *self, PyObject *args)
+{
+    PyObject *x, *scale, *shift, *out;
+    Py_ssize_t rows, n, channels, r0, r1;
+    int columns, relu;
+    if (!PyArg_ParseTuple(args, "OOOnnnppnnO:channel_affine", &x, &scale, &shift, &rows, &n,
+                          &channels, &columns, &relu, &r0, &r1, &out))
+        return NULL;
+    if (check_shape(rows, n) < 0)
+        return NULL;
+    if (channels < 1 || (columns && channels != n)) {
+        PyErr_Format(PyExc_ValueError,
+                     "channel_affine: expected channels >= 1%s, got %zd channels and rows of %zd",
+                     columns ? " and equal to the row length" : "", channels, n);
+        return NULL;
+    }
+    if (r0 < 0 || r0 > r1 || r1 > rows) {
+        PyErr_Format(PyExc_ValueError,
+                     "channel_affine: expected 0 <= r0 <= r1 <= rows (%zd), got r0 %zd, r1 %zd",
+                     rows, r0, r1);
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[4];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, rows * n, 0, 0, &v[0]) < 0 ||
+        get_array(scale, "scale", format, channels, 0, 0, &v[1]) < 0 ||
+        get_array(shift, "shift", format, channels, 0, 0, &v[2]) < 0 ||
+        get_array(out, "out", format, rows * n, 1, 0, &v[3]) < 0) {
+        release_all(v, 4);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        channel_affine_float32(v[0].buf, v[1].buf, v[2].buf, n, channels, columns, relu, r0, r1,
+                               v[3].buf);
+    else
+        channel_affine_float64(v[0].buf, v[1].buf, v[2].buf, n, channels, columns, relu, r0, r1,
+                               v[3].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 4);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
@@ -1686,6 +1753,8 @@ static PyMethodDef methods[] = {
     {"gelu", gelu, METH_VARARGS, gelu_doc},
     {"hardswish", hardswish, METH_VARARGS, hardswish_doc},
     {"softmax_rows", softmax_rows, METH_VARARGS, softmax_rows_doc},
+    /* a test-mode batch_norm that folds into no producer (runtime/static/passes) */
+    {"channel_affine", channel_affine, METH_VARARGS, channel_affine_doc},
     /* issue 26: the rnn op's recurrent steps */
     {"rnn_cell", rnn_cell, METH_VARARGS, rnn_cell_doc},
     {"rnn_sequence", rnn_sequence, METH_VARARGS, rnn_sequence_doc},
@@ -1707,7 +1776,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, softmax, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, roi_align, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, softmax, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, roi_align, the per-channel affine map of a test-mode batch_norm, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

@@ -8,7 +8,9 @@ producer with a rescaled weight followed by one bias add:
 The folded weight and bias are computed in float64 on the host and stored in the weight's dtype
 (on the plan's place); results
 differ from the unfolded program by rounding only (within 1e-5 relative to the output's scale
-on the models of tests/static/passes)."""
+on the models of tests/static/passes). A test-mode batch_norm that folds into no producer (after
+a concat, an add, a feed) runs as one per-channel affine step instead (batch_norm_affine.py),
+under the same pass name; `affine_of_batch_norm` is the map both take from the batch_norm."""
 
 from __future__ import annotations
 
@@ -19,9 +21,15 @@ import numpy as np
 
 from phiops.runtime.backends import to_numpy
 from phiops.runtime.ir.core import Block, Operation, Value
+from phiops.runtime.ir.types import DenseTensorType
+from phiops.runtime.kernels.impl.norm_kernel import (
+    CHANNEL_LAST_FORMATS,
+    float32_attribute,
+    uses_global_stats,
+)
 from phiops.runtime.static.passes.patterns import Producer, Uses, producer_of
 
-__all__ = ["BatchNormFold", "match_batch_norm_folds"]
+__all__ = ["BatchNormAffine", "BatchNormFold", "match_batch_norm_folds", "affine_of_batch_norm"]
 
 _BATCH_NORMS = ("pd_op.batch_norm", "pd_op.batch_norm_")
 
@@ -157,35 +165,73 @@ def _batch_norm_step(
     constants: dict[Value, Any],
     uses: Uses,
 ) -> tuple[Any, Any, bool] | None:
-    is_test = op.attributes.get("is_test")
-    global_stats = op.attributes.get("use_global_stats")
-    if not (is_test is not None and is_test.value) and not (
-        global_stats is not None and global_stats.value
-    ):
+    affine = affine_of_batch_norm(op, uses, constants)
+    if affine is None or op.operands[0] is not value or affine.axis != axis:
         return None
-    if len(op.operands) != 5 or op.operands[0] is not value:
+    if affine.multiplier.shape != (channels,):
+        return None
+    return affine.multiplier, affine.addend, True
+
+
+@dataclass(frozen=True)
+class BatchNormAffine:
+    """The per-channel map a test-mode batch_norm applies to its input:
+    ``y = x * multiplier + addend`` along ``axis`` (float64 vectors, one number per channel)."""
+
+    axis: int
+    multiplier: Any
+    addend: Any
+
+
+def affine_of_batch_norm(
+    op: Operation, uses: Uses, constants: dict[Value, Any]
+) -> BatchNormAffine | None:
+    """``op`` as the affine map it applies, when it is a batch_norm normalising with its running
+    statistics (``is_test`` without ``trainable_statistics``, or ``use_global_stats``: the
+    kernel's test), whose mean and variance (and scale and bias, where present) are float
+    constants of one shape [C], and whose results other than the first are unread; else None.
+    The map is ``gamma / sqrt(variance + epsilon)`` and ``beta - mean * that``, computed in
+    float64, epsilon rounded to float32 as the kernel rounds it."""
+    if op.name not in _BATCH_NORMS or len(op.operands) != 5:
+        return None
+    if not uses_global_stats(
+        _flag(op, "is_test"), _flag(op, "use_global_stats"), _flag(op, "trainable_statistics")
+    ):
         return None
     if not all(uses.unread(result) for result in op.results[1:]):
         return None
-    layout = op.attributes.get("data_format")
-    rank = len(value.type.dims)
-    bn_axis = rank - 1 if layout is not None and layout.value == "NHWC" else 1
-    if bn_axis != axis:
+    declared = op.operands[0].type
+    if not isinstance(declared, DenseTensorType) or len(declared.dims) < 2:
         return None
+    layout = op.attributes.get("data_format")
+    channels_last = layout is not None and layout.value in CHANNEL_LAST_FORMATS
+    axis = len(declared.dims) - 1 if channels_last else 1
     arrays = []
     for operand in op.operands[1:]:
         array = None if operand is None else constants.get(operand)
-        if operand is not None and (array is None or array.shape != (channels,)):
+        if operand is not None and (
+            array is None or array.ndim != 1 or np.dtype(array.dtype).kind != "f"
+        ):
             return None
-        arrays.append(None if array is None else to_numpy(array))
+        arrays.append(None if array is None else to_numpy(array).astype(np.float64))
     mean, variance, gamma, beta = arrays
     if mean is None or variance is None:
         return None
-    epsilon = float(op.attributes["epsilon"].value) if "epsilon" in op.attributes else 1e-5
-    gamma = np.ones(channels) if gamma is None else gamma.astype(np.float64)
-    beta = np.zeros(channels) if beta is None else beta.astype(np.float64)
-    factor = gamma / np.sqrt(variance.astype(np.float64) + epsilon)
-    return factor, beta - mean.astype(np.float64) * factor, True
+    channels = mean.shape[0]
+    if any(array is not None and array.shape != (channels,) for array in arrays):
+        return None
+    epsilon = (
+        float32_attribute(op.attributes["epsilon"].value) if "epsilon" in op.attributes else 1e-5
+    )
+    gamma = np.ones(channels) if gamma is None else gamma
+    beta = np.zeros(channels) if beta is None else beta
+    multiplier = gamma / np.sqrt(variance + epsilon)
+    return BatchNormAffine(axis, multiplier, beta - mean * multiplier)
+
+
+def _flag(op: Operation, name: str) -> bool:
+    attribute = op.attributes.get(name)
+    return attribute is not None and bool(attribute.value)
 
 
 def _per_channel(array: Any, axis: int, value: Value, channels: int) -> Any | None:

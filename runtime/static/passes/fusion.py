@@ -16,12 +16,15 @@ import numpy as np
 
 from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import OP_DEFS
-from phiops.runtime.errors import PhiError
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.ir.types import DenseTensorType
-from phiops.runtime.static.executor.metas import dtype_of
 from phiops.runtime.static.executor.steps.step import OpStep, run_checked
-from phiops.runtime.static.passes.patterns import Uses, broadcasts_into, producer_of
+from phiops.runtime.static.passes.patterns import (
+    Uses,
+    broadcasts_into,
+    declared_numpy_dtype,
+    producer_of,
+)
 
 __all__ = [
     "FusedStep",
@@ -60,12 +63,15 @@ def match_fusions(
     uses: Uses,
     constants: dict[Value, Any],
     start: dict[int, Value],
+    heads: frozenset[int] = frozenset(),
 ) -> list[Fusion]:
-    """The fusions after each producer; ``start`` gives, for a producer whose batch_norm was
-    folded, the value its chain continues from (the batch_norm's result)."""
+    """The fusions after each producer, and after the ops ``heads`` (batch norms run as affine
+    steps, whose result is a new array as a producer's is); ``start`` gives, for a producer
+    whose batch_norm was folded, the value its chain continues from (the batch_norm's
+    result)."""
     fusions = []
     for index, op in enumerate(block.ops):
-        if index in uses.dead or producer_of(op, constants) is None:
+        if index in uses.dead or (index not in heads and producer_of(op, constants) is None):
             continue
         fusion = Fusion(index)
         value = start.get(index, op.results[0])
@@ -107,7 +113,7 @@ def _add_stage(
         array = constants[operand]
         if (
             hasattr(array, "dtype")
-            and array.dtype == _declared_numpy_dtype(value)
+            and array.dtype == declared_numpy_dtype(value)
             and broadcasts_into(value, array)
         ):
             return Stage(index, constant=array)
@@ -120,15 +126,6 @@ def _add_stage(
     if operand.type.dims != value.type.dims or operand.type.element != value.type.element:
         return None
     return Stage(index, operand=operand)
-
-
-def _declared_numpy_dtype(value: Value) -> Any:
-    if not isinstance(value.type, DenseTensorType):
-        return None
-    try:
-        return dtype_of(value.type.element, "fusion").numpy_dtype
-    except PhiError:  # a dtype numpy lacks: no fusion
-        return None
 
 
 def is_unary(op: Operation, value: Value) -> bool:

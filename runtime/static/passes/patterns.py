@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from phiops.runtime.errors import PhiError
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.ir.types import DenseTensorType
+from phiops.runtime.static.executor.metas import dtype_of
 
-__all__ = ["Producer", "Uses", "broadcasts_into", "producer_of"]
+__all__ = ["Producer", "Uses", "broadcasts_into", "declared_numpy_dtype", "producer_of"]
 
 _CONVOLUTIONS = ("pd_op.conv2d", "pd_op.depthwise_conv2d")
 
@@ -58,6 +60,17 @@ def broadcasts_into(value: Value, array: Any) -> bool:
         return False
     dims = declared.dims[len(declared.dims) - array.ndim :]
     return all(extent == 1 or extent == dim for extent, dim in zip(array.shape, dims))
+
+
+def declared_numpy_dtype(value: Value) -> Any:
+    """The numpy dtype of the dense tensor ``value`` is declared as; None for another type or a
+    dtype numpy lacks."""
+    if not isinstance(value.type, DenseTensorType):
+        return None
+    try:
+        return dtype_of(value.type.element, "inference passes").numpy_dtype
+    except PhiError:  # a dtype numpy lacks
+        return None
 
 
 class Uses:

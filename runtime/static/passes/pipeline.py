@@ -6,6 +6,7 @@ what they report (``PassReport``, which `phiops run --plan` prints)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable
 
 from phiops.runtime.common import Backend
@@ -13,6 +14,12 @@ from phiops.runtime.device import to_backend
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.static.executor.builder import PlanBuilder
 from phiops.runtime.static.executor.steps.step import OpStep
+from phiops.runtime.static.passes.batch_norm_affine import (
+    AffineBatchNorm,
+    affine_step,
+    match_affine_batch_norms,
+    runs_as_affine,
+)
 from phiops.runtime.static.passes.batch_norm_folding import BatchNormFold, match_batch_norm_folds
 from phiops.runtime.static.passes.config import (
     enabled_passes,
@@ -42,7 +49,8 @@ CompileOp = Callable[[PlanBuilder, int, Operation], None]
 class PassReport:
     """What the passes did to one plan: the passes run (none, with ``skipped`` saying why, on a
     training program), the ops removed as dead, the constants folded (op labels and bytes),
-    the batch norms folded and the fused steps (their labels), and the memory report."""
+    the batch norms folded, the batch norms run as affine steps and the fused steps (their
+    labels), and the memory report."""
 
     passes: tuple[str, ...] = ()
     skipped: str | None = None
@@ -50,8 +58,15 @@ class PassReport:
     folded: list[str] = field(default_factory=list)
     folded_bytes: int = 0
     batch_norms: list[str] = field(default_factory=list)
+    affine: list[str] = field(default_factory=list)
     fused: list[str] = field(default_factory=list)
     memory: MemoryReport | None = None
+
+    @property
+    def changes_rounding(self) -> bool:
+        """Whether the plan's results may differ from the unpassed program's by rounding (a
+        batch norm folded or run as an affine step); else they are the same bit for bit."""
+        return bool(self.batch_norms or self.affine)
 
 
 def inference_rewrite(
@@ -86,7 +101,7 @@ class InferenceRewrite:
         self.consumed: set[Value] = set()  # the parameters the folded constants were made from
         self.folded_values: set[Value] = set()
         self._folded: set[int] = set()
-        self._heads: dict[int, tuple[BatchNormFold | None, Fusion | None]] = {}
+        self._heads: dict[int, _Head] = {}
         self._absorbed: set[int] = set()
 
     @property
@@ -121,6 +136,7 @@ class InferenceRewrite:
             constants.update(folded)
         uses = Uses(block, self.dead, self.fetched)
         folds: dict[int, BatchNormFold] = {}
+        affine: dict[int, AffineBatchNorm] = {}
         if "batch_norm_folding" in self.passes:
             for fold in match_batch_norm_folds(block, uses, constants):
                 fold.weight = to_backend(fold.weight, builder.place)
@@ -130,16 +146,21 @@ class InferenceRewrite:
                 self._note_consumed(fold.producer, fold.chain, parameters)
                 labels = [builder.where(i, block.ops[i]) for i in [fold.producer, *fold.chain]]
                 self.report.batch_norms.append(" + ".join(labels))
+            for item in match_affine_batch_norms(block, uses, constants, self._absorbed):
+                item.scale = to_backend(item.scale, builder.place)
+                item.shift = to_backend(item.shift, builder.place)
+                affine[item.index] = item
+                self._note_consumed(item.index, [], parameters)
         fusions: dict[int, Fusion] = {}
         if "bias_activation_fusion" in self.passes:
             start = {index: fold.values[-1] for index, fold in folds.items()}
-            for fusion in match_fusions(block, uses, constants, start):
+            for fusion in match_fusions(block, uses, constants, start, frozenset(affine)):
                 fusions[fusion.producer] = fusion
                 members = [stage.index for stage in fusion.stages]
                 self._absorbed.update(members)
                 self._note_consumed(fusion.producer, members, parameters)
-        for index in sorted(set(folds) | set(fusions)):
-            self._heads[index] = (folds.get(index), fusions.get(index))
+        for index in sorted(set(folds) | set(fusions) | set(affine)):
+            self._heads[index] = _Head(folds.get(index), fusions.get(index), affine.get(index))
 
     def _note_consumed(self, producer: int, chain: list[int], parameters: dict) -> None:
         for index in [producer, *chain]:
@@ -150,12 +171,12 @@ class InferenceRewrite:
     ) -> bool:
         """Compile op ``index`` as the passes have it (True), or leave it to the executor
         (False): a dead or folded op is skipped, an absorbed one only releases its slots, a
-        producer is compiled with its fold and fusion."""
+        producer is compiled with its fold and fusion, a batch norm as its affine step."""
         if index in self.dead or index in self._folded:
             return True
         head = self._heads.get(index)
         if head is not None:
-            self._compile_fused(builder, index, op, head[0], head[1], compile_op)
+            self._compile_fused(builder, index, op, head, compile_op)
             builder.release(index, op)
             return True
         if index in self._absorbed:
@@ -168,10 +189,10 @@ class InferenceRewrite:
         builder: PlanBuilder,
         index: int,
         op: Operation,
-        fold: BatchNormFold | None,
-        fusion: Fusion | None,
+        head: _Head,
         compile_op: CompileOp,
     ) -> None:
+        fold, fusion, affine = head.fold, head.fusion, head.affine
         first = len(builder.ops)
         if fold is not None:
             weight = op.operands[fold.weight_operand]
@@ -201,7 +222,15 @@ class InferenceRewrite:
                     in_place_add(slot, fold.bias, on_cpu), builder, fold.chain[-1], last, "folded"
                 )
             )
-        for stage in fusion.stages if fusion is not None else ():
+        # the batch norm's affine step, which a relu reading its result may still join
+        as_affine: Callable[..., OpStep] | None = None
+        if affine is not None:
+            x = op.operands[0]
+            source, x_meta = builder.slot_of[x], builder.meta_of[x]
+            if runs_as_affine(members, x_meta):
+                as_affine = partial(affine_step, affine, source, slot, x_meta, builder.place)
+                members = [_relabelled(as_affine(), f"{builder.where(index, op)} [affine]")]
+        for position, stage in enumerate(fusion.stages if fusion is not None else ()):
             stage_op = self.block.ops[stage.index]
             if stage.constant is not None:
                 core = in_place_add(slot, stage.constant, on_cpu)
@@ -215,14 +244,35 @@ class InferenceRewrite:
                 compiled = builder.ops[first:]
                 del builder.ops[first:]
                 if on_cpu and relu_runs_in_place(stage_op, compiled):
+                    if as_affine is not None and position == 0:
+                        label = f"{members[0].label} + {compiled[0].label} [in place]"
+                        members = [_relabelled(as_affine(relu=compiled[0]), label)]
+                        continue
                     compiled = [in_place_relu(slot, compiled[0])]
                 members.extend(compiled)
+        if as_affine is not None:
+            self.report.affine.append(members[0].label)
         if len(members) == 1:
             builder.ops.append(members[0])
             return
         fused = FusedStep(members)
         builder.ops.append(fused)
         self.report.fused.append(fused.label)
+
+
+@dataclass(frozen=True)
+class _Head:
+    """What op compiles as the head of a chain: the batch norm folded into it, the chain fused
+    after it, and (for a batch norm that folds into no producer) its affine map."""
+
+    fold: BatchNormFold | None
+    fusion: Fusion | None
+    affine: AffineBatchNorm | None
+
+
+def _relabelled(step: OpStep, label: str) -> OpStep:
+    step.label = label
+    return step
 
 
 def _labelled(

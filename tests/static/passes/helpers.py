@@ -76,3 +76,22 @@ def started_scope(startup: Any) -> Callable[[], Any]:
         return new
 
     return fresh
+
+
+def randomised_statistics(fresh: Callable[[], Any], rng: np.random.Generator) -> Callable[[], Any]:
+    """``fresh`` with the 1-D parameters (a batch norm's mean, variance, scale and bias, a
+    conv's bias) drawn once from [0.5, 1.5), the same for every scope it gives."""
+    drawn = {}
+    template = fresh()
+    for name in template.local_var_names():
+        array = np.array(template.get(name))
+        if array.ndim == 1:
+            drawn[name] = (rng.random(array.shape) + 0.5).astype(array.dtype)
+
+    def scope() -> Any:
+        new = fresh()
+        for name, array in drawn.items():
+            new.var(name).set(array.copy())
+        return new
+
+    return scope

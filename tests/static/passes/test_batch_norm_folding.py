@@ -11,8 +11,15 @@ import numpy as np
 import pytest
 
 import phiops.generated as phi
+from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.static.passes.batch_norm_folding import match_batch_norm_folds
-from tests.static.passes.helpers import build, plan_of, run_with_and_without, started_scope
+from tests.static.passes.helpers import (
+    build,
+    plan_of,
+    randomised_statistics,
+    run_with_and_without,
+    started_scope,
+)
 
 F = phi.nn.functional
 RNG = np.random.default_rng(5)
@@ -38,31 +45,12 @@ def _conv_bn(data_format: str = "NCHW", bias: bool = True):
     return build_fn
 
 
-def _randomise_statistics(fresh):
-    """``fresh`` with the 1-D parameters (the batch norm's mean, variance, scale and bias, the
-    conv's bias) drawn once from [0.5, 1.5), the same for every scope it gives."""
-    drawn = {}
-    template = fresh()
-    for name in template.local_var_names():
-        array = np.array(template.get(name))
-        if array.ndim == 1:
-            drawn[name] = (RNG.random(array.shape) + 0.5).astype(array.dtype)
-
-    def scope():
-        new = fresh()
-        for name, array in drawn.items():
-            new.var(name).set(array.copy())
-        return new
-
-    return scope
-
-
 @pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
 def test_conv_bias_batch_norm_relu_fold_into_one_step(data_format: str) -> None:
     main, startup, fetches = build(_conv_bn(data_format))
     shape = (2, 3, 6, 6) if data_format == "NCHW" else (2, 6, 6, 3)
     feed = {"x": RNG.standard_normal(shape).astype(np.float32)}
-    statistics = _randomise_statistics(started_scope(startup))
+    statistics = randomised_statistics(started_scope(startup), RNG)
     (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
     _close(on, off)
     assert len(plan.report.batch_norms) == 1
@@ -71,7 +59,7 @@ def test_conv_bias_batch_norm_relu_fold_into_one_step(data_format: str) -> None:
 
 def test_folded_conv_matches_a_numpy_reference() -> None:
     main, startup, fetches = build(_conv_bn(bias=False))
-    scope = _randomise_statistics(started_scope(startup))()
+    scope = randomised_statistics(started_scope(startup), RNG)()
     names = {n: np.array(scope.get(n)) for n in scope.local_var_names()}
     weight = next(a for a in names.values() if a.ndim == 4)
     x = RNG.standard_normal((1, 3, 6, 6)).astype(np.float32)
@@ -103,7 +91,7 @@ def test_linear_batch_norm_folds_into_the_matmul() -> None:
 
     main, startup, fetches = build(build_fn)
     feed = {"x": RNG.standard_normal((4, 6)).astype(np.float32)}
-    statistics = _randomise_statistics(started_scope(startup))
+    statistics = randomised_statistics(started_scope(startup), RNG)
     (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
     _close(on, off)
     assert len(plan.report.batch_norms) == 1 and "pd_op.matmul" in plan.report.batch_norms[0]
@@ -118,7 +106,7 @@ def test_a_scale_between_conv_and_batch_norm_folds_too() -> None:
 
     main, startup, fetches = build(build_fn)
     feed = {"x": RNG.standard_normal((2, 3, 6, 6)).astype(np.float32)}
-    statistics = _randomise_statistics(started_scope(startup))
+    statistics = randomised_statistics(started_scope(startup), RNG)
     (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
     _close(on, off)
     (folded,) = plan.report.batch_norms
@@ -178,7 +166,7 @@ def test_a_depthwise_conv_folds_its_batch_norm() -> None:
 
     main, startup, fetches = build(build_fn)
     feed = {"x": RNG.standard_normal((2, 4, 6, 6)).astype(np.float32)}
-    statistics = _randomise_statistics(started_scope(startup))
+    statistics = randomised_statistics(started_scope(startup), RNG)
     (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
     _close(on, off)
     assert len(plan.report.batch_norms) == 1
@@ -194,7 +182,26 @@ def test_a_matmul_by_a_transposed_weight_folds_along_its_rows() -> None:
 
     main, startup, fetches = build(build_fn)
     feed = {"x": RNG.standard_normal((4, 6)).astype(np.float32)}
-    statistics = _randomise_statistics(started_scope(startup))
+    statistics = randomised_statistics(started_scope(startup), RNG)
     (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
     _close(on, off)
     assert len(plan.report.batch_norms) == 1
+
+
+def test_a_test_mode_batch_norm_with_trainable_statistics_is_not_folded() -> None:
+    # is_test with trainable_statistics normalises with the batch's statistics (the kernel's
+    # uses_global_stats): no map of constants to fold
+    def build_fn():
+        x = phi.static.data("x", [None, 3, 6, 6], "float32")
+        norm = phi.nn.BatchNorm2D(4, use_global_stats=False)
+        norm.eval()
+        return [norm(phi.nn.Conv2D(3, 4, 3)(x))]
+
+    main, startup, fetches = build(build_fn)
+    (op,) = [op for op in main.block.ops if op.name.startswith("pd_op.batch_norm")]
+    op.attributes["trainable_statistics"] = Attribute("bool", True)
+    feed = {"x": RNG.standard_normal((2, 3, 6, 6)).astype(np.float32)}
+    statistics = randomised_statistics(started_scope(startup), RNG)
+    (on,), (off,), plan = run_with_and_without(main, feed, fetches, statistics)
+    assert plan.report.batch_norms == [] and plan.report.skipped is None
+    np.testing.assert_array_equal(on, off)

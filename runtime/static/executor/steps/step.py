@@ -108,10 +108,14 @@ class RegionSteps:
 
 def kernel_text(op: OpStep) -> str:
     """The kernel a step runs, as ``module.function [backend, layout, dtype]``; "" for a step
-    that runs none; a fused step's kernels joined by " + "."""
+    that runs none; a fused step's kernels joined by " + "; the ``kernel_label`` of a step that
+    runs a kernel of its own (a batch_norm run as an affine step)."""
     members = getattr(op, "members", None)
     if members is not None:
         return " + ".join(text for text in (kernel_text(member) for member in members) if text)
+    label = getattr(op, "kernel_label", None)
+    if label is not None:
+        return label
     if op.check is None:
         return ""
     kernel = op.check[1].kernel
