@@ -394,3 +394,52 @@ def test_conv3d_fast_paths_match_the_float64_reference(spy, case, data_format):
     expected = reference_conv_nd(x, w, strides, pads, dilations, groups)
     assert_close(out, expected, D.FLOAT32)
     assert spy.calls == []  # the compiled kernels are 2-D only
+
+
+def taps_in_order(x, w, strides, pads, dilations, mult):
+    """Depthwise convolution in float32 numpy, as the compiled kernels sum it: from 0, the taps
+    in (ky, kx) order, each product rounded and added (taps outside the input skipped)."""
+    n, c, h, width = x.shape
+    m, _, kh, kw = w.shape
+    oh = (h + sum(pads[0]) - dilations[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (width + sum(pads[1]) - dilations[1] * (kw - 1) - 1) // strides[1] + 1
+    out = np.zeros((n, m, oh, ow), np.float32)
+    source = x[:, np.arange(m) // mult]
+    for ky in range(kh):
+        for kx in range(kw):
+            iy = np.arange(oh) * strides[0] + ky * dilations[0] - pads[0][0]
+            ix = np.arange(ow) * strides[1] + kx * dilations[1] - pads[1][0]
+            rows, cols = (iy >= 0) & (iy < h), (ix >= 0) & (ix < width)
+            window = source[:, :, iy[rows]][:, :, :, ix[cols]]
+            product = window * w[:, 0, ky, kx].reshape(1, m, 1, 1)
+            out[:, :, np.flatnonzero(rows)[:, None], np.flatnonzero(cols)] += product
+    return out
+
+
+@pytest.mark.parametrize(
+    "x_shape, w_shape, strides, pads, dilations",
+    [
+        ((1, 40, 2, 2), (40, 1, 3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),  # pixel-major
+        ((2, 24, 9, 11), (48, 1, 3, 3), (2, 2), ((1, 1), (1, 1)), (1, 1)),  # strided, mult 2
+        ((1, 16, 7, 7), (16, 1, 5, 3), (1, 1), ((2, 0), (1, 2)), (2, 1)),  # dilated, asymmetric
+        ((1, 8, 20, 20), (8, 1, 3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),  # plane by plane
+    ],
+)
+def test_depthwise_kernels_sum_the_taps_in_order_bit_for_bit(
+    x_shape, w_shape, strides, pads, dilations
+):
+    """Both compiled depthwise loops (pixel-major for small or strided planes, plane by plane
+    otherwise) give exactly the float32 sums of the taps in (ky, kx) order."""
+    if not native.NATIVE_BUILT:
+        pytest.skip(NOT_BUILT)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    n, c, h, width = x_shape
+    m, _, kh, kw = w_shape
+    expected = taps_in_order(x, w, strides, pads, dilations, m // c)
+    out = np.full(expected.shape, np.nan, np.float32)
+    geometry = (h, width, kh, kw, *expected.shape[2:], *strides, *dilations, pads[0][0], pads[1][0])
+    for r0, r1 in ((0, n * m), (0, 5), (5, n * m)):  # a split writes its rows only
+        native._native.depthwise_conv2d(x, w, n, c, m // c, *geometry, r0, r1, out)
+    assert np.array_equal(out, expected)

@@ -25,6 +25,10 @@
  * wider kernel, rare, works them out per plane). */
 #define DEPTHWISE_SPANS 16
 
+/* Output rows narrower than this (or any strided depthwise convolution) take the pixel-major
+ * depthwise kernel (conv_fast.h's depthwise_pixels) */
+#define DEPTHWISE_PIXELS_WIDTH 16
+
 /* The geometry of a 2-D convolution: input h x w, kernel kh x kw, output oh x ow, strides,
  * dilations and the leading (top, left) paddings. */
 struct conv2d {

@@ -86,11 +86,72 @@ static void NAME(im2col_nhwc)(const T *restrict x, Py_ssize_t c, Py_ssize_t r0, 
     }
 }
 
+/* The depthwise convolution of rows [r0, r1) with the planes' pixels outermost: the rows'
+ * input planes and filters are first transposed into scratch (pixel-major, the rows
+ * contiguous), so that every output pixel sums its taps, in (ky, kx) order and skipping the taps
+ * outside the input as `depthwise` does (the same sums, the same bits), one vectorised pass over
+ * the rows per tap, at any stride. For small planes or strides above 1, where `depthwise`'s
+ * rows are too short (or strided) to vectorise: MobileNets' later layers. 0 when the scratch
+ * cannot be had (the caller then runs `depthwise`). */
+static int NAME(depthwise_pixels)(const T *restrict x, const T *restrict filter, Py_ssize_t c,
+                                  Py_ssize_t mult, Py_ssize_t r0, Py_ssize_t r1,
+                                  const struct conv2d *g, T *restrict out)
+{
+    const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow, m = c * mult;
+    const Py_ssize_t taps = g->kh * g->kw, rows = r1 - r0;
+    T *xt = malloc((size_t)(plane * rows) * sizeof(T));
+    T *wt = malloc((size_t)(taps * rows) * sizeof(T));
+    T *acc = malloc((size_t)rows * sizeof(T));
+    if (!xt || !wt || !acc) {
+        free(xt);
+        free(wt);
+        free(acc);
+        return 0;
+    }
+    for (Py_ssize_t r = r0; r < r1; r++) {
+        const Py_ssize_t b = r / m, ch = (r % m) / mult;
+        const T *in = x + (b * c + ch) * plane, *k = filter + (r % m) * taps;
+        for (Py_ssize_t e = 0; e < plane; e++)
+            xt[e * rows + (r - r0)] = in[e];
+        for (Py_ssize_t t = 0; t < taps; t++)
+            wt[t * rows + (r - r0)] = k[t];
+    }
+    for (Py_ssize_t oy = 0; oy < g->oh; oy++)
+        for (Py_ssize_t ox = 0; ox < g->ow; ox++) {
+            for (Py_ssize_t j = 0; j < rows; j++)
+                acc[j] = 0;
+            for (Py_ssize_t ky = 0; ky < g->kh; ky++) {
+                const Py_ssize_t iy = oy * g->sy + ky * g->dy - g->py;
+                if (iy < 0 || iy >= g->h)
+                    continue;
+                for (Py_ssize_t kx = 0; kx < g->kw; kx++) {
+                    const Py_ssize_t ix = ox * g->sx + kx * g->dx - g->px;
+                    if (ix < 0 || ix >= g->w)
+                        continue;
+                    const T *restrict xs = xt + (iy * g->w + ix) * rows;
+                    const T *restrict ws = wt + (ky * g->kw + kx) * rows;
+                    for (Py_ssize_t j = 0; j < rows; j++)
+                        acc[j] += ws[j] * xs[j];
+                }
+            }
+            T *o = out + r0 * out_plane + oy * g->ow + ox;
+            for (Py_ssize_t j = 0; j < rows; j++)
+                o[j * out_plane] = acc[j];
+        }
+    free(xt);
+    free(wt);
+    free(acc);
+    return 1;
+}
+
 static void NAME(depthwise)(const T *restrict x, const T *restrict filter, Py_ssize_t c,
                             Py_ssize_t mult, Py_ssize_t r0, Py_ssize_t r1,
                             const struct conv2d *g, T *restrict out)
 {
     const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow, m = c * mult;
+    if ((g->ow < DEPTHWISE_PIXELS_WIDTH || g->sx > 1) &&
+        NAME(depthwise_pixels)(x, filter, c, mult, r0, r1, g, out))
+        return;
     /* each kernel column's span of output columns, worked out once for all planes (two
      * divisions per tap and plane cost more than a small plane's products) */
     Py_ssize_t spans[2 * DEPTHWISE_SPANS];
