@@ -108,13 +108,18 @@ static int NAME(depthwise_pixels)(const T *restrict x, const T *restrict filter,
         free(acc);
         return 0;
     }
-    for (Py_ssize_t r = r0; r < r1; r++) {
-        const Py_ssize_t b = r / m, ch = (r % m) / mult;
-        const T *in = x + (b * c + ch) * plane, *k = filter + (r % m) * taps;
+    /* (image, output channel) of row r0, then counted on: no division per row */
+    Py_ssize_t b = r0 / m, om = r0 % m;
+    for (Py_ssize_t j = 0; j < rows; j++) {
+        const T *in = x + (b * c + om / mult) * plane, *k = filter + om * taps;
         for (Py_ssize_t e = 0; e < plane; e++)
-            xt[e * rows + (r - r0)] = in[e];
+            xt[e * rows + j] = in[e];
         for (Py_ssize_t t = 0; t < taps; t++)
-            wt[t * rows + (r - r0)] = k[t];
+            wt[t * rows + j] = k[t];
+        if (++om == m) {
+            om = 0;
+            b++;
+        }
     }
     for (Py_ssize_t oy = 0; oy < g->oh; oy++)
         for (Py_ssize_t ox = 0; ox < g->ow; ox++) {
