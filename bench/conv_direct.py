@@ -12,7 +12,7 @@ it) and the im2col + GEMM path conv2d takes otherwise, one after the other in th
 It prints each shape (output channels M, C * kh * kw, output pixels, output row width, strides),
 the two median times, their ratio, whether conv2d now picks the direct kernel
 (``direct_pays``), and per range of M how often each path wins: the evidence behind
-``DIRECT_MAX_CHANNELS`` in runtime/kernels/impl/conv_kernel.py.
+``DIRECT_MAX_CHANNELS`` and ``DIRECT_MID_*`` in runtime/kernels/impl/conv_kernel.py.
 
 OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE must be unset (they halve numpy's GEMM on this machine).
 Timings are medians of ``--repeats`` runs (wall clock). Not a test.
@@ -121,19 +121,20 @@ def main() -> None:
         x = rng.standard_normal(x_shape).astype(np.float32)
         w = rng.standard_normal(w_shape).astype(np.float32)
         args = (list(strides), list(paddings), algorithm, list(dilations), groups, layout)
-        chosen = conv_kernel.direct_pays(w_shape[0], geometry)
-        limit = conv_kernel.DIRECT_MAX_CHANNELS
-        conv_kernel.DIRECT_MAX_CHANNELS = 0  # conv2d's other path
+        depth = w_shape[1] * w_shape[2] * w_shape[3]
+        chosen = conv_kernel.direct_pays(w_shape[0], depth, geometry)
+        limits = conv_kernel.DIRECT_MAX_CHANNELS, conv_kernel.DIRECT_MID_CHANNELS
+        conv_kernel.DIRECT_MAX_CHANNELS = conv_kernel.DIRECT_MID_CHANNELS = 0  # the other path
         try:
             gemm = median_us(lambda: conv_kernel.conv2d_kernel(ctx, x, w, *args), options.repeats)
         finally:
-            conv_kernel.DIRECT_MAX_CHANNELS = limit
+            conv_kernel.DIRECT_MAX_CHANNELS, conv_kernel.DIRECT_MID_CHANNELS = limits
         direct = median_us(
             lambda: conv_kernel.convolve_direct(kernel, x, w, geometry), options.repeats
         )
         row = {
             "m": w_shape[0],
-            "depth": w_shape[1] * w_shape[2] * w_shape[3],
+            "depth": depth,
             "pixels": geometry.out[0] * geometry.out[1],
             "width": geometry.out[1],
             "strides": list(strides),

@@ -103,7 +103,10 @@ def conv2d(x, w, strides=(1, 1), paddings=(1, 1), groups=1, data_format="NCHW"):
     [
         ((1, 8, 12, 12), (16, 8, 3, 3), np.float32, 1, "NCHW", True),
         ((2, 3, 12, 9), (5, 3, 3, 3), np.float32, 1, "NCHW", True),
-        ((1, 8, 12, 12), (17, 8, 3, 3), np.float32, 1, "NCHW", False),  # beyond 16 outputs
+        ((1, 4, 12, 12), (17, 4, 3, 3), np.float32, 1, "NCHW", False),  # 17 outputs, sums of 36
+        ((1, 16, 12, 12), (24, 16, 3, 3), np.float32, 1, "NCHW", True),  # 24, sums of 144
+        ((1, 32, 12, 12), (24, 32, 3, 3), np.float32, 1, "NCHW", False),  # 24, sums of 288
+        ((1, 16, 12, 12), (33, 16, 3, 3), np.float32, 1, "NCHW", False),  # beyond 32 outputs
         ((1, 8, 12, 1), (4, 8, 3, 3), np.float32, 1, "NCHW", False),  # rows of 1 pixel
         ((1, 8, 12, 12), (4, 8, 3, 3), np.float64, 1, "NCHW", False),  # float64: GEMM
         ((1, 8, 12, 12), (4, 4, 3, 3), np.float32, 2, "NCHW", False),  # grouped

@@ -205,6 +205,7 @@ def expected_kernel(case: tuple[Any, ...], dtype: DataType, data_format: str, ou
 def test_conv2d_matches_the_float64_reference(spy, monkeypatch, case, dtype, data_format, direct):
     if not direct:  # the im2col + GEMM paths, which the direct kernel would take over
         monkeypatch.setattr(conv_kernel, "DIRECT_MAX_CHANNELS", 0)
+        monkeypatch.setattr(conv_kernel, "DIRECT_MID_CHANNELS", 0)
     out = run_case(case, dtype, data_format, "conv2d")
     expected = expected_of(case, dtype)
     assert_close(out, expected, dtype)

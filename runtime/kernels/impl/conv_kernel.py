@@ -298,8 +298,12 @@ FOLD_BATCH_MAX_PIXELS = 256
 # to run at BLAS speed. Timed on the zoo's 130 channels-first KxK convolution shapes
 # (bench/conv_direct.py, 2 cores): with up to 16 output channels direct was faster in 26 of 27
 # (1.1-3.2x; U-Net's 16 -> 8 at 64x64 1.6x), with 17-32 in 11 of 21 (0.55-1.7x), beyond that in
-# 17 of 82 (ResNet's 64 -> 64 at 37x37 2.2x slower).
+# 17 of 82 (ResNet's 64 -> 64 at 37x37 2.2x slower). With 17-32 it won each time the sum was
+# short, C * kh * kw between 64 and 160 (5 of 5, 1.2-1.7x: the CRNNs' 16 -> 32 at 16x32), and
+# lost from about 400 up.
 DIRECT_MAX_CHANNELS = 16
+DIRECT_MID_CHANNELS = 32
+DIRECT_MID_DEPTH = (64, 160)  # C * kh * kw above the first, at most the second
 DIRECT_MIN_WIDTH = 4  # output rows narrower than this waste most of the 8 lanes
 _direct_available: bool | None = None
 
@@ -382,14 +386,16 @@ def pointwise(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array
     return out.reshape((n, m) + geometry.out)
 
 
-def direct_pays(m: int, geometry: ConvGeometry) -> bool:
-    """Whether the direct kernel beats im2col + GEMM for ``m`` output channels (the thresholds
-    above); it takes no negative (cropping) padding."""
-    return (
-        m <= DIRECT_MAX_CHANNELS
-        and geometry.out[1] >= DIRECT_MIN_WIDTH
-        and all(before >= 0 for before, _ in geometry.pads)
-    )
+def direct_pays(m: int, depth: int, geometry: ConvGeometry) -> bool:
+    """Whether the direct kernel beats im2col + GEMM for ``m`` output channels, each the sum of
+    ``depth`` = C * kh * kw products (the thresholds above); it takes no negative (cropping)
+    padding."""
+    if geometry.out[1] < DIRECT_MIN_WIDTH or any(before < 0 for before, _ in geometry.pads):
+        return False
+    if m <= DIRECT_MAX_CHANNELS:
+        return True
+    low, high = DIRECT_MID_DEPTH
+    return m <= DIRECT_MID_CHANNELS and low < depth <= high
 
 
 def direct_kernel(x: Array) -> Any:
@@ -593,7 +599,9 @@ def convolve(
     if is_pointwise(geometry):
         return pointwise(xp, input, filter, geometry)
     if len(geometry.kernel) == 2 and groups == 1 and not geometry.channel_last:
-        kernel = direct_kernel(input) if direct_pays(filter.shape[0], geometry) else None
+        depth = channels * _prod(geometry.kernel)
+        pays = direct_pays(filter.shape[0], depth, geometry)
+        kernel = direct_kernel(input) if pays else None
         if kernel is not None:
             return convolve_direct(kernel, input, filter, geometry)
     # channels first, a batch of large images takes one GEMM per image (the columns' layout is
