@@ -430,8 +430,7 @@ def convolve_direct(kernel: Any, x: Array, filter: Array, geometry: ConvGeometry
     )
     rows = n * ((m + 3) // 4)
     macs = out.size * c * _prod(geometry.kernel)
-    # a worker's range pays from about a million multiply-adds (PARALLEL_MIN_WORK counts
-    # elements moved, 8 multiply-adds each here)
+    # counted as 8 multiply-adds an element moved: split from 16 million (PARALLEL_MIN_WORK)
     parallel_rows(lambda r0, r1: kernel(x, weights, n, c, m, *args, r0, r1, out), rows, macs // 8)
     return out
 
