@@ -1738,7 +1738,58 @@ static PyObject *channel_affine(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(bias_activation_doc,
+             "bias_activation(y, bias, rows, n, channels, columns, act, r0, r1)\n\n"
+             "In place, rows [r0, r1) of y (rows x n): y + bias per channel, then act (0 none,\n"
+             "1 relu, 2 relu6, with numpy's fmax/maximum/minimum semantics for NaN and -0.0):\n"
+             "with columns, each row holds the n == channels channels; without, row r is one\n"
+             "plane of channel r % channels. y and bias (channels elements) float32 or float64.");
+
+static PyObject *bias_activation(PyObject *self, PyObject *args)
+{
+    PyObject *y, *bias;
+    Py_ssize_t rows, n, channels, r0, r1;
+    int columns, act;
+    if (!PyArg_ParseTuple(args, "OOnnnpinn:bias_activation", &y, &bias, &rows, &n, &channels,
+                          &columns, &act, &r0, &r1))
+        return NULL;
+    if (check_shape(rows, n) < 0)
+        return NULL;
+    if (channels < 1 || (columns && channels != n) || act < 0 || act > 2) {
+        PyErr_Format(PyExc_ValueError,
+                     "bias_activation: expected channels >= 1 (the row length with columns) and "
+                     "act 0, 1 or 2, got %zd channels, rows of %zd, act %d",
+                     channels, n, act);
+        return NULL;
+    }
+    if (r0 < 0 || r0 > r1 || r1 > rows) {
+        PyErr_Format(PyExc_ValueError,
+                     "bias_activation: expected 0 <= r0 <= r1 <= rows (%zd), got r0 %zd, r1 %zd",
+                     rows, r0, r1);
+        return NULL;
+    }
+    const char *format = float_format(y);
+    if (!format)
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(y, "y", format, rows * n, 1, 0, &v[0]) < 0 ||
+        get_array(bias, "bias", format, channels, 0, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        bias_act_float32(v[0].buf, v[1].buf, n, channels, columns, act, r0, r1);
+    else
+        bias_act_float64(v[0].buf, v[1].buf, n, channels, columns, act, r0, r1);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"bias_activation", bias_activation, METH_VARARGS, bias_activation_doc},
     {"configure_tensor", configure_tensor, METH_VARARGS, configure_tensor_doc},
     {"wrap_tensor", (PyCFunction)(void (*)(void))wrap_tensor, METH_FASTCALL, wrap_tensor_doc},
     {"adam_step", adam_step, METH_VARARGS, adam_step_doc},

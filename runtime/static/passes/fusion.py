@@ -18,6 +18,7 @@ from phiops.runtime import runtime_flags
 from phiops.runtime.dispatch.op_def import OP_DEFS
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.ir.types import DenseTensorType
+from phiops.runtime.kernels.native import native_function
 from phiops.runtime.static.executor.steps.step import OpStep, run_checked
 from phiops.runtime.static.passes.patterns import (
     Uses,
@@ -32,7 +33,9 @@ __all__ = [
     "Stage",
     "in_place_add",
     "in_place_add_value",
+    "in_place_bias_activation",
     "in_place_relu",
+    "activation_in_place",
     "match_fusions",
     "relu_runs_in_place",
 ]
@@ -230,6 +233,86 @@ def relu_runs_in_place(op: Operation, steps: list[OpStep]) -> bool:
         and kernel_plan.kernel.fn.__name__ == "relu_kernel"
         and kernel_plan.out_metas.dtype.numpy_dtype.kind == "f"
     )
+
+
+# the activations a bias add and its activation run as in one compiled pass, by the code
+# runtime/kernels/csrc/channel_affine.h's bias_act knows them by
+_NATIVE_ACTIVATIONS = {"relu": 1, "relu6": 2}
+
+
+def activation_in_place(op: Operation, steps: list[OpStep]) -> str | None:
+    """ "relu" or "relu6" where a chain's one-input ``op``, compiled into ``steps``, is that
+    activation planned on a float array of its own dtype (no cast around it, not while
+    FLAGS_check_nan_inf checks each kernel's output): its bias add may run with it in one
+    pass; else None."""
+    if relu_runs_in_place(op, steps):
+        return "relu"
+    if op.name not in ("pd_op.relu6", "pd_op.relu6_") or len(steps) != 1:
+        return None
+    if runtime_flags.SWITCHES.check_nan_inf or steps[0].check is None or steps[0].writes:
+        return None
+    kernel_plan = steps[0].check[1]
+    if (
+        not kernel_plan.transforms
+        and kernel_plan.fallback_from is None
+        and kernel_plan.kernel.fn.__name__ == "relu6_kernel"
+        and kernel_plan.out_metas.dtype.numpy_dtype.kind == "f"
+    ):
+        return "relu6"
+    return None
+
+
+def channel_vector(constant: Any, rank: int) -> tuple[Any, bool] | None:
+    """A constant of a chain's adds as one number per channel: (the vector, whether the
+    channels are the last axis), when it broadcasts along axis 1 alone (channels first, rank
+    above 2) or along the last axis alone; else None."""
+    if type(constant) is not np.ndarray or constant.ndim == 0 or constant.ndim > rank:
+        return None
+    shape = (1,) * (rank - constant.ndim) + constant.shape
+    wide = [axis for axis, extent in enumerate(shape) if extent != 1]
+    if len(wide) != 1:
+        return None
+    vector = np.ascontiguousarray(constant.reshape(-1))
+    if wide[0] == rank - 1:
+        return vector, True
+    if wide[0] == 1 and rank > 2:
+        return vector, False
+    return None
+
+
+def in_place_bias_activation(
+    slot: int, vector: Any, columns: bool, kind: str, add: OpStep, activation: OpStep
+) -> OpStep:
+    """``add`` (a per-channel constant's in-place add, ``vector`` its numbers, channels last
+    when ``columns``) and ``activation`` (the relu or relu6 after it) as one step: one
+    compiled pass over the array in ``slot`` (`bias_activation`) where it is a writable,
+    contiguous numpy array of the vector's dtype and the extension runs; else the two steps.
+    The same bits either way."""
+    act = _NATIVE_ACTIVATIONS[kind]
+    run_add, run_activation = add.core, activation.core
+    channels = vector.shape[0]
+
+    def bias_activation(s: list) -> None:
+        y = s[slot]
+        native = native_function(y, "bias_activation")
+        if (
+            native is not None
+            and y.flags.writeable
+            and y.flags.c_contiguous
+            and y.dtype == vector.dtype
+            and y.shape[-1 if columns else 1] == channels
+        ):
+            n = channels if columns else y.size // (y.shape[0] * channels)
+            native(y, vector, y.size // n, n, channels, columns, act, 0, y.size // n)
+        else:
+            run_add(s)
+            run_activation(s)
+
+    step = OpStep(
+        bias_activation, activation.out_slots, activation.many, activation.check, activation.writes
+    )
+    step.label = f"{add.label} + {activation.label}"
+    return step
 
 
 class FusedStep(OpStep):

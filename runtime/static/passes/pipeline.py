@@ -33,9 +33,11 @@ from phiops.runtime.static.passes.fusion import (
     Fusion,
     in_place_add,
     in_place_add_value,
+    activation_in_place,
+    channel_vector,
+    in_place_bias_activation,
     in_place_relu,
     match_fusions,
-    relu_runs_in_place,
 )
 from phiops.runtime.static.passes.memory_planning import MemoryReport
 from phiops.runtime.static.passes.patterns import Uses
@@ -162,6 +164,21 @@ class InferenceRewrite:
         for index in sorted(set(folds) | set(fusions) | set(affine)):
             self._heads[index] = _Head(folds.get(index), fusions.get(index), affine.get(index))
 
+    @staticmethod
+    def _bias_member(
+        members: list[OpStep], stage_op: Operation | None, constant: Any, result: Value, cpu: bool
+    ) -> tuple[OpStep, Any, bool] | None:
+        """(the last member, its constant as a per-channel vector, channels last) when the last
+        member adds a per-channel constant in place (a folded batch norm's bias, a constant
+        stage) on CPU: an activation after it may run in the same pass."""
+        if not cpu or constant is None or not members:
+            return None
+        if stage_op is not None and not members[-1].label.endswith("[in place]"):
+            return None
+        rank = len(getattr(result.type, "dims", ()))
+        found = channel_vector(constant, rank) if rank else None
+        return None if found is None else (members[-1], *found)
+
     def _note_consumed(self, producer: int, chain: list[int], parameters: dict) -> None:
         for index in [producer, *chain]:
             self.consumed.update(v for v in self.block.ops[index].operands if v in parameters)
@@ -230,6 +247,8 @@ class InferenceRewrite:
             if runs_as_affine(members, x_meta):
                 as_affine = partial(affine_step, affine, source, slot, x_meta, builder.place)
                 members = [_relabelled(as_affine(), f"{builder.where(index, op)} [affine]")]
+        # (the step, the vector, channels last) of the per-channel bias add members ends with
+        bias = self._bias_member(members, None, fold.bias if fold else None, result, on_cpu)
         for position, stage in enumerate(fusion.stages if fusion is not None else ()):
             stage_op = self.block.ops[stage.index]
             if stage.constant is not None:
@@ -243,13 +262,22 @@ class InferenceRewrite:
                 compile_op(builder, stage.index, stage_op)
                 compiled = builder.ops[first:]
                 del builder.ops[first:]
-                if on_cpu and relu_runs_in_place(stage_op, compiled):
+                kind = activation_in_place(stage_op, compiled) if on_cpu else None
+                if kind == "relu":
                     if as_affine is not None and position == 0:
                         label = f"{members[0].label} + {compiled[0].label} [in place]"
                         members = [_relabelled(as_affine(relu=compiled[0]), label)]
                         continue
                     compiled = [in_place_relu(slot, compiled[0])]
+                if kind is not None and bias is not None and bias[0] is members[-1]:
+                    # the bias add just before it and this activation in one pass
+                    _, vector, columns = bias
+                    members[-1] = in_place_bias_activation(
+                        slot, vector, columns, kind, members[-1], compiled[0]
+                    )
+                    continue
                 members.extend(compiled)
+            bias = self._bias_member(members, stage_op, stage.constant, result, on_cpu)
         if as_affine is not None:
             self.report.affine.append(members[0].label)
         if len(members) == 1:

@@ -68,8 +68,62 @@ def test_a_fused_relu_runs_in_place_with_the_kernels_numbers() -> None:
     np.testing.assert_array_equal(on, off)
     assert not np.isnan(on).any() and not np.signbit(on).any() and (on > 0).any()
     (step,) = plan.ops
-    assert [m.label.endswith("[in place]") for m in step.members] == [False, True, True]
-    assert "pd_op.relu" in step.members[2].label
+    # the bias add and the relu: one step (one compiled pass, `in_place_bias_activation`)
+    assert [m.label.endswith("[in place]") for m in step.members] == [False, True]
+    assert "pd_op.add" in step.members[1].label and "pd_op.relu" in step.members[1].label
+
+
+def _conv_bias_act(activation, channels_last: bool = False):
+    def build_fn():
+        shape = [None, 8, 8, 3] if channels_last else [None, 3, 8, 8]
+        x = phi.static.data("x", shape, "float32")
+        layout = "NHWC" if channels_last else "NCHW"
+        return [activation(phi.nn.Conv2D(3, 5, 3, padding=1, data_format=layout)(x))]
+
+    return build_fn
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["native", "numpy"])
+@pytest.mark.parametrize("channels_last", [False, True], ids=["NCHW", "NHWC"])
+@pytest.mark.parametrize("name", ["relu", "relu6"])
+def test_bias_and_relu_or_relu6_run_in_one_pass_with_the_kernels_bits(
+    monkeypatch, name, channels_last, native
+):
+    """A per-channel bias add and the relu/relu6 after it: one compiled pass where the extension
+    runs (the two steps without it), bit for bit the unfused kernels' numbers, NaN and -0.0
+    included (relu gives +0.0 for both, relu6 keeps NaN)."""
+    from phiops.runtime import flags
+    from phiops.runtime.kernels.native import NATIVE_BUILT
+
+    if native and not NATIVE_BUILT:
+        pytest.skip("the extension is not built")
+    from phiops.runtime.static.passes import fusion
+
+    found = fusion.native_function
+    ran: list[str] = []
+
+    def spying(x, function_name):
+        kernel = found(x, function_name)
+        if kernel is not None:
+            ran.append(function_name)
+        return kernel
+
+    monkeypatch.setattr(fusion, "native_function", spying)
+    main, startup, fetches = build(_conv_bias_act(ACTIVATIONS[name], channels_last))
+    x = RNG.standard_normal((2, 8, 8, 3) if channels_last else (2, 3, 8, 8)).astype(np.float32)
+    x *= 4
+    x[0, 1, 2] = np.nan
+    with flags.flags_guard({"use_native_kernels": native}):
+        (on,), (off,), plan = run_with_and_without(main, {"x": x}, fetches, started_scope(startup))
+    np.testing.assert_array_equal(on, off)  # NaN where NaN
+    assert np.array_equal(np.signbit(on), np.signbit(off))
+    assert (on == 6).any() if name == "relu6" else (on > 6).any()
+    assert bool(np.isnan(on).any()) == (name == "relu6")
+    (step,) = plan.ops
+    last = step.members[-1]
+    assert "pd_op.add" in last.label and f"pd_op.{name}" in last.label, last.label
+    # the compiled pass ran in both runs (the checked one and the fast one), or never
+    assert ran == (["bias_activation"] * 2 if native else [])
 
 
 def test_a_value_read_twice_is_not_fused_away() -> None:
