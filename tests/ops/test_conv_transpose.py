@@ -238,3 +238,50 @@ def test_conv2d_transpose_of_an_integer_tensor_has_no_cpu_kernel_as_in_paddle():
     x, w = t(np.zeros((1, 2, 3, 3), np.int32)), t(np.zeros((2, 3, 2, 2), np.int32))
     with pytest.raises(NotFoundError):
         phi.conv2d_transpose(x, w)
+
+
+@pytest.mark.parametrize(
+    "n, c_in, c_out, spatial, k, s, pads, output_padding, d, algorithm",
+    [
+        (1, 3, 3, (2, 2), 4, 2, [1, 1], [], 1, "EXPLICIT"),  # FCN's 2x upsampling
+        (1, 3, 3, (8, 8), 16, 8, [4, 4], [], 1, "EXPLICIT"),  # FCN's 8x upsampling
+        (1, 8, 8, (16, 16), 2, 2, [0, 0], [], 1, "EXPLICIT"),  # U-Net's
+        (2, 5, 4, (3, 4), 3, 2, [1, 1], [1, 1], 1, "EXPLICIT"),
+        (2, 4, 6, (5, 5), 3, 1, [0, 0], [], 2, "EXPLICIT"),
+        (1, 4, 2, (5, 6), 3, 2, [0, 0], [], 1, "SAME"),
+        (1, 2, 3, (4, 4), 3, 3, [1, 2], [2, 1], 1, "EXPLICIT"),
+    ],
+)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_compiled_channels_first_path_gives_the_numpy_paths_bits(
+    monkeypatch, n, c_in, c_out, spatial, k, s, pads, output_padding, d, algorithm, dtype
+):
+    """conv2d_transpose of NCHW float arrays (groups 1) through the compiled col2im: the numpy
+    (channels-last) path's numbers to the bit, and the reference's."""
+    from phiops.runtime import flags
+    from phiops.runtime.kernels import native
+
+    if not native.NATIVE_BUILT:
+        pytest.skip("the extension is not built")
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((n, c_in) + spatial).astype(dtype)
+    w = rng.standard_normal((c_in, c_out, k, k)).astype(dtype)
+    args = ([s, s], pads, output_padding, [], algorithm, 1, [d, d], "NCHW")
+    calls: list[str] = []
+    module = native._native
+
+    class Spy:
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(module, name)
+
+    monkeypatch.setattr(native, "_native", Spy())
+    compiled = phi.conv2d_transpose(phi.to_tensor(x), phi.to_tensor(w), *args).numpy()
+    assert calls == ["col2im_2d"]
+    with flags.flags_guard({"use_native_kernels": False}):
+        plain = phi.conv2d_transpose(phi.to_tensor(x), phi.to_tensor(w), *args).numpy()
+    assert compiled.dtype == dtype and np.array_equal(compiled, plain)
+    if algorithm == "EXPLICIT":
+        both = [(pads[0], pads[0]), (pads[1], pads[1])] if len(pads) == 2 else None
+        expected = reference_conv_transpose(x, w, (s, s), both, (d, d), 1, compiled.shape[2:])
+        np.testing.assert_allclose(compiled, expected, **tolerance(DataType.FLOAT32))
