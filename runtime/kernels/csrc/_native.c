@@ -29,6 +29,10 @@
  * depthwise kernel (conv_fast.h's depthwise_pixels) */
 #define DEPTHWISE_PIXELS_WIDTH 16
 
+/* Output planes of at most this many pixels take im2col through a table of source offsets
+ * (conv_fast.h's im2col_folded_table) */
+#define IM2COL_TABLE_PIXELS 256
+
 /* The geometry of a 2-D convolution: input h x w, kernel kh x kw, output oh x ow, strides,
  * dilations and the leading (top, left) paddings. */
 struct conv2d {
