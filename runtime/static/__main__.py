@@ -117,6 +117,7 @@ def _passes_lines(report: Any) -> list[str]:
         (f"constants folded ({report.folded_bytes:,} bytes)", report.folded),
         ("batch norms folded", report.batch_norms),
         ("batch norms as affine steps", report.affine),
+        ("convolutions cut to the taps that read their input", report.pruned),
         ("fused steps", report.fused),
     )
     for title, items in sections:

@@ -24,6 +24,7 @@ PASS_NAMES = (
     "dead_code_elimination",
     "constant_folding",
     "batch_norm_folding",
+    "tap_pruning",
     "bias_activation_fusion",
     "memory_planning",
 )

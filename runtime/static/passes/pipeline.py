@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
 
+import numpy as np
+
 from phiops.runtime.common import Backend
 from phiops.runtime.device import to_backend
 from phiops.runtime.ir.core import Block, Operation, Value
@@ -41,6 +43,7 @@ from phiops.runtime.static.passes.fusion import (
 )
 from phiops.runtime.static.passes.memory_planning import MemoryReport
 from phiops.runtime.static.passes.patterns import Uses
+from phiops.runtime.static.passes.tap_pruning import CONVOLUTIONS, TapCut, tap_cut
 
 __all__ = ["InferenceRewrite", "PassReport", "inference_rewrite"]
 
@@ -51,8 +54,9 @@ CompileOp = Callable[[PlanBuilder, int, Operation], None]
 class PassReport:
     """What the passes did to one plan: the passes run (none, with ``skipped`` saying why, on a
     training program), the ops removed as dead, the constants folded (op labels and bytes),
-    the batch norms folded, the batch norms run as affine steps and the fused steps (their
-    labels), and the memory report."""
+    the batch norms folded, the batch norms run as affine steps, the convolutions whose kernels
+    were cut to the taps that read their input, the fused steps (their labels), and the memory
+    report."""
 
     passes: tuple[str, ...] = ()
     skipped: str | None = None
@@ -61,14 +65,16 @@ class PassReport:
     folded_bytes: int = 0
     batch_norms: list[str] = field(default_factory=list)
     affine: list[str] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)
     fused: list[str] = field(default_factory=list)
     memory: MemoryReport | None = None
 
     @property
     def changes_rounding(self) -> bool:
         """Whether the plan's results may differ from the unpassed program's by rounding (a
-        batch norm folded or run as an affine step); else they are the same bit for bit."""
-        return bool(self.batch_norms or self.affine)
+        batch norm folded or run as an affine step, a convolution's kernel cut); else they are
+        the same bit for bit."""
+        return bool(self.batch_norms or self.affine or self.pruned)
 
 
 def inference_rewrite(
@@ -104,6 +110,8 @@ class InferenceRewrite:
         self.folded_values: set[Value] = set()
         self._folded: set[int] = set()
         self._heads: dict[int, _Head] = {}
+        # convolution op -> (its constant weight, whether a parameter): tap pruning's candidates
+        self._convolutions: dict[int, tuple[Any, bool]] = {}
         self._absorbed: set[int] = set()
 
     @property
@@ -163,6 +171,11 @@ class InferenceRewrite:
                 self._note_consumed(fusion.producer, members, parameters)
         for index in sorted(set(folds) | set(fusions) | set(affine)):
             self._heads[index] = _Head(folds.get(index), fusions.get(index), affine.get(index))
+        if "tap_pruning" in self.passes and builder.place.backend is Backend.CPU:
+            for index, op in enumerate(block.ops):
+                weight = op.operands[1] if len(op.operands) > 1 else None
+                if op.name in CONVOLUTIONS and index not in self.dead and weight in constants:
+                    self._convolutions[index] = (constants[weight], weight in parameters)
 
     @staticmethod
     def _bias_member(
@@ -179,6 +192,26 @@ class InferenceRewrite:
         found = channel_vector(constant, rank) if rank else None
         return None if found is None else (members[-1], *found)
 
+    def _cut(
+        self, builder: PlanBuilder, index: int, op: Operation, weight: Any = None
+    ) -> TapCut | None:
+        """The cut of convolution ``index`` for its input's extents in this plan, when tap
+        pruning runs and every weight it drops is finite (a NaN or infinity there would have
+        made its products of padding NaN); ``weight`` the folded weight, else its constant."""
+        candidate = self._convolutions.get(index)
+        meta = builder.meta_of.get(op.operands[0])
+        if candidate is None or meta is None:
+            return None
+        array = candidate[0] if weight is None else weight
+        if type(array) is not np.ndarray or array.ndim != 4:
+            return None
+        cut = tap_cut(op, tuple(meta.dims), array.shape)
+        if cut is None:
+            return None
+        kept = np.zeros(array.shape[2:], bool)
+        kept[cut.y0 : cut.y1, cut.x0 : cut.x1] = True
+        return cut if np.isfinite(array[:, :, ~kept]).all() else None
+
     def _note_consumed(self, producer: int, chain: list[int], parameters: dict) -> None:
         for index in [producer, *chain]:
             self.consumed.update(v for v in self.block.ops[index].operands if v in parameters)
@@ -192,6 +225,8 @@ class InferenceRewrite:
         if index in self.dead or index in self._folded:
             return True
         head = self._heads.get(index)
+        if head is None and index in self._convolutions and self._cut(builder, index, op):
+            head = _Head(None, None, None)
         if head is not None:
             self._compile_fused(builder, index, op, head, compile_op)
             builder.release(index, op)
@@ -211,16 +246,37 @@ class InferenceRewrite:
     ) -> None:
         fold, fusion, affine = head.fold, head.fusion, head.affine
         first = len(builder.ops)
-        if fold is not None:
-            weight = op.operands[fold.weight_operand]
+        cut = self._cut(builder, index, op, fold.weight if fold is not None else None)
+        if fold is not None or cut is not None:
+            weight = op.operands[fold.weight_operand if fold is not None else 1]
+            array = fold.weight if fold is not None else self._convolutions[index][0]
+            if cut is not None:
+                array = cut.weight(array)
+                shape = op.operands[1].type.dims
+                self.report.pruned.append(
+                    f"{builder.where(index, op)}: {shape[2]}x{shape[3]} -> "
+                    f"{cut.y1 - cut.y0}x{cut.x1 - cut.x0}"
+                )
+                if fold is None and self._convolutions[index][1]:
+                    self.consumed.add(weight)  # recut when the scope's parameter is replaced
             slot = builder.bare_slot()
-            self.constant_slots.append((slot, fold.weight))
+            self.constant_slots.append((slot, array))
             original = builder.slot_of[weight]
             builder.slot_of[weight] = slot
+            paddings = op.attributes.get("paddings")
+            weight_meta = builder.meta_of.get(weight)
+            if cut is not None:  # the kernel is planned for the cut weight and paddings
+                op.attributes["paddings"] = cut.attribute()
+                if weight_meta is not None:
+                    builder.meta_of[weight] = builder.meta(array, weight_meta.dtype)
             try:
                 compile_op(builder, index, op)
             finally:
                 builder.slot_of[weight] = original
+                if cut is not None:
+                    op.attributes["paddings"] = paddings
+                    if weight_meta is not None:
+                        builder.meta_of[weight] = weight_meta
         else:
             compile_op(builder, index, op)
         members = builder.ops[first:]
