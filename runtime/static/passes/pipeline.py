@@ -33,10 +33,10 @@ from phiops.runtime.static.passes.dead_code import dead_ops
 from phiops.runtime.static.passes.fusion import (
     FusedStep,
     Fusion,
-    in_place_add,
-    in_place_add_value,
     activation_in_place,
     channel_vector,
+    in_place_add,
+    in_place_add_value,
     in_place_bias_activation,
     in_place_relu,
     match_fusions,
