@@ -229,3 +229,65 @@ def test_splitting_between_threads_gives_the_same_values(monkeypatch, threads):
             )
             expected = reference_pool(x, ksize, strides, pads, out_shape, False, kind)
             assert_close(out, expected, D.FLOAT32)
+
+
+def first_max_in_order(x, kernel, strides, pads, out_shape):
+    """Max pooling as the compiled kernel defines it, walked in Python: from the lowest finite
+    value, the window's pixels in (ky, kx) order, each kept when it is NaN or greater (so the
+    first of equal values stays: -0.0 before +0.0 keeps -0.0), the window clipped to the input."""
+    n, c, h, w = x.shape
+    low = np.finfo(x.dtype).min
+    out = np.empty((n, c) + out_shape, x.dtype)
+    for b, ch, oy, ox in np.ndindex(n, c, *out_shape):
+        best = x.dtype.type(low)
+        for ky in range(kernel[0]):
+            for kx in range(kernel[1]):
+                iy, ix = oy * strides[0] + ky - pads[0], ox * strides[1] + kx - pads[1]
+                if 0 <= iy < h and 0 <= ix < w:
+                    v = x[b, ch, iy, ix]
+                    if not (best != best or best >= v):
+                        best = v
+        out[b, ch, oy, ox] = best
+    return out
+
+
+@pytest.mark.parametrize(
+    "shape, kernel, strides, pads",
+    [
+        ((1, 3, 7, 9), (3, 3), (1, 1), (1, 1)),
+        ((2, 2, 9, 8), (3, 3), (2, 2), (0, 0)),
+        ((1, 2, 8, 11), (3, 2), (2, 3), (1, 1)),
+        ((1, 1, 5, 5), (5, 5), (1, 1), (2, 2)),
+    ],
+)
+def test_max_pooling_keeps_the_first_of_equal_values_bit_for_bit(shape, kernel, strides, pads):
+    """The compiled max pooling gives exactly the window walk in (ky, kx) order: ties of -0.0
+    and +0.0 resolved to the first, NaN wherever a window has one."""
+    if not native.NATIVE_BUILT:
+        pytest.skip(NOT_BUILT)
+    rng = np.random.default_rng(9)
+    x = rng.choice(
+        np.array([-0.0, 0.0, -1.0, 1.0, np.nan], np.float32),
+        size=shape,
+        p=[0.3, 0.3, 0.15, 0.2, 0.05],
+    )
+    out_shape = tuple(
+        (size + 2 * p - k) // s + 1 for size, k, s, p in zip(shape[2:], kernel, strides, pads)
+    )
+    expected = first_max_in_order(x, kernel, strides, pads, out_shape)
+    got = np.empty_like(expected)
+    module = native._native
+    planes = shape[0] * shape[1]
+    args = (
+        *shape[2:],
+        *kernel,
+        *out_shape,
+        *strides,
+        *pads,
+        True,
+        False,
+        float(np.finfo(np.float32).min),
+    )
+    module.pool2d(x, planes, *args, 0, planes, got)
+    assert np.array_equal(got, expected, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(expected))
