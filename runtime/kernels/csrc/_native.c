@@ -33,6 +33,10 @@
  * (conv_fast.h's im2col_folded_table) */
 #define IM2COL_TABLE_PIXELS 256
 
+/* Unit-stride pooling of planes whose padded copy has at most this many pixels runs tap by
+ * tap over the whole plane (conv_fast.h's pool_plane_flat) */
+#define POOL_FLAT_PIXELS 65536
+
 /* The geometry of a 2-D convolution: input h x w, kernel kh x kw, output oh x ow, strides,
  * dilations and the leading (top, left) paddings. */
 struct conv2d {

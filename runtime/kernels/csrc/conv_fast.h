@@ -236,15 +236,103 @@ static void NAME(depthwise)(const T *restrict x, const T *restrict filter, Py_ss
     }
 }
 
+/* An average pooling's sums in o (one plane) divided by each window's size: the clipped window
+ * (exclusive) or the window from its unclamped start up to the input's end plus the leading
+ * padding. The divisor is separable: rows of the window times its columns. */
+static void NAME(pool_divide)(const struct conv2d *g, int exclusive, T *restrict o)
+{
+    for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
+        const Py_ssize_t ys = oy * g->sy - g->py;
+        Py_ssize_t rows;
+        if (exclusive) {
+            const Py_ssize_t y0 = ys < 0 ? 0 : ys, y1 = ys + g->kh < g->h ? ys + g->kh : g->h;
+            rows = y1 > y0 ? y1 - y0 : 0;
+        } else {
+            rows = (ys + g->kh < g->h + g->py ? ys + g->kh : g->h + g->py) - ys;
+        }
+        T *dst = o + oy * g->ow;
+        for (Py_ssize_t ox = 0; ox < g->ow; ox++) {
+            const Py_ssize_t xs = ox * g->sx - g->px;
+            Py_ssize_t cols;
+            if (exclusive) {
+                const Py_ssize_t x0 = xs < 0 ? 0 : xs;
+                const Py_ssize_t x1 = xs + g->kw < g->w ? xs + g->kw : g->w;
+                cols = x1 > x0 ? x1 - x0 : 0;
+            } else {
+                cols = (xs + g->kw < g->w + g->px ? xs + g->kw : g->w + g->px) - xs;
+            }
+            dst[ox] = dst[ox] / (T)(rows * cols);
+        }
+    }
+}
+
+/* The window sums or maxima of one plane for unit strides, tap by tap over the whole plane at
+ * once: the plane copied into `pad` ((oh + kh - 1) x wp, wp = ow + kw - 1) with the pooling's
+ * start value (low, or 0) outside the input, then each tap one flat pass over `acc` ((oh - 1) *
+ * wp + ow elements, the output rows at the padded width), then the ow columns of each row into
+ * o. The taps in (ky, kx) order as pool2d's loops take them, and a padding cell never changes
+ * what it meets (max: low keeps the first, as a clipped window would; sum: + 0 changes nothing,
+ * the sums starting from +0.0 are never -0.0), so the same bits; kh * kw long loops instead of
+ * kh * kw * oh short ones. */
+static void NAME(pool_plane_flat)(const T *restrict in, int is_max, T low, const struct conv2d *g,
+                                  T *restrict pad, T *restrict acc, T *restrict o)
+{
+    const Py_ssize_t wp = g->ow + g->kw - 1, rows = g->oh + g->kh - 1;
+    const Py_ssize_t n = (g->oh - 1) * wp + g->ow;
+    const T start = is_max ? low : (T)0;
+    for (Py_ssize_t p = 0; p < rows; p++) {
+        const Py_ssize_t iy = p - g->py;
+        T *dst = pad + p * wp;
+        for (Py_ssize_t q = 0; q < wp; q++) {
+            const Py_ssize_t ix = q - g->px;
+            dst[q] = iy >= 0 && iy < g->h && ix >= 0 && ix < g->w ? in[iy * g->w + ix] : start;
+        }
+    }
+    for (Py_ssize_t e = 0; e < n; e++)
+        acc[e] = start;
+    for (Py_ssize_t ky = 0; ky < g->kh; ky++)
+        for (Py_ssize_t kx = 0; kx < g->kw; kx++) {
+            const T *restrict src = pad + ky * wp + kx;
+            if (is_max)
+                for (Py_ssize_t e = 0; e < n; e++) {
+                    const T v = src[e], d = acc[e];
+                    acc[e] = (d != d || d >= v) ? d : v;
+                }
+            else
+                for (Py_ssize_t e = 0; e < n; e++)
+                    acc[e] += src[e];
+        }
+    for (Py_ssize_t oy = 0; oy < g->oh; oy++)
+        memcpy(o + oy * g->ow, acc + oy * wp, (size_t)g->ow * sizeof(T));
+}
+
 static void NAME(pool2d)(const T *restrict x, int is_max, int exclusive, T low, Py_ssize_t r0,
                          Py_ssize_t r1, const struct conv2d *g, T *restrict out)
 {
     const Py_ssize_t plane = g->h * g->w, out_plane = g->oh * g->ow;
     const int whole = g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->py == 0 &&
                       g->px == 0;
+    /* unit strides over planes small enough: whole-plane passes (pool_plane_flat) */
+    T *pad = NULL, *acc = NULL;
+    if (!whole && g->sy == 1 && g->sx == 1 && g->oh > 0 && g->ow > 0 &&
+        (g->oh + g->kh - 1) * (g->ow + g->kw - 1) <= POOL_FLAT_PIXELS) {
+        pad = malloc((size_t)((g->oh + g->kh - 1) * (g->ow + g->kw - 1)) * sizeof(T));
+        acc = malloc((size_t)(g->oh * (g->ow + g->kw - 1)) * sizeof(T));
+        if (!pad || !acc) {
+            free(pad);
+            free(acc);
+            pad = acc = NULL;
+        }
+    }
     for (Py_ssize_t r = r0; r < r1; r++) {
         const T *in = x + r * plane;
         T *o = out + r * out_plane;
+        if (pad) {
+            NAME(pool_plane_flat)(in, is_max, low, g, pad, acc, o);
+            if (!is_max)
+                NAME(pool_divide)(g, exclusive, o);
+            continue;
+        }
         if (whole) { /* one window, the whole plane: a plain pass over it */
             T acc = is_max ? low : 0;
             for (Py_ssize_t e = 0; e < plane; e++) {
@@ -292,29 +380,8 @@ static void NAME(pool2d)(const T *restrict x, int is_max, int exclusive, T low, 
             }
         if (is_max)
             continue;
-        /* the divisor is separable: rows of the window times its columns */
-        for (Py_ssize_t oy = 0; oy < g->oh; oy++) {
-            const Py_ssize_t ys = oy * g->sy - g->py;
-            Py_ssize_t rows;
-            if (exclusive) {
-                const Py_ssize_t y0 = ys < 0 ? 0 : ys, y1 = ys + g->kh < g->h ? ys + g->kh : g->h;
-                rows = y1 > y0 ? y1 - y0 : 0;
-            } else {
-                rows = (ys + g->kh < g->h + g->py ? ys + g->kh : g->h + g->py) - ys;
-            }
-            T *dst = o + oy * g->ow;
-            for (Py_ssize_t ox = 0; ox < g->ow; ox++) {
-                const Py_ssize_t xs = ox * g->sx - g->px;
-                Py_ssize_t cols;
-                if (exclusive) {
-                    const Py_ssize_t x0 = xs < 0 ? 0 : xs;
-                    const Py_ssize_t x1 = xs + g->kw < g->w ? xs + g->kw : g->w;
-                    cols = x1 > x0 ? x1 - x0 : 0;
-                } else {
-                    cols = (xs + g->kw < g->w + g->px ? xs + g->kw : g->w + g->px) - xs;
-                }
-                dst[ox] = dst[ox] / (T)(rows * cols);
-            }
-        }
+        NAME(pool_divide)(g, exclusive, o);
     }
+    free(pad);
+    free(acc);
 }
