@@ -1693,6 +1693,28 @@ static PyObject *mt_binomial(PyObject *self, PyObject *args)
 #undef T
 #undef NAME
 
+/* The row arguments of channel_affine and bias_activation: rows of n elements (rows x n valid),
+ * channels >= 1 (the row length itself with columns), 0 <= r0 <= r1 <= rows. */
+static int check_channel_rows(const char *name, Py_ssize_t rows, Py_ssize_t n,
+                              Py_ssize_t channels, int columns, Py_ssize_t r0, Py_ssize_t r1)
+{
+    if (check_shape(rows, n) < 0)
+        return -1;
+    if (channels < 1 || (columns && channels != n)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: expected channels >= 1%s, got %zd channels and rows of %zd", name,
+                     columns ? " and equal to the row length" : "", channels, n);
+        return -1;
+    }
+    if (r0 < 0 || r0 > r1 || r1 > rows) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: expected 0 <= r0 <= r1 <= rows (%zd), got r0 %zd, r1 %zd", name, rows,
+                     r0, r1);
+        return -1;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(channel_affine_doc,
              "channel_affine(x, scale, shift, rows, n, channels, columns, relu, r0, r1, out)\n\n"
              "Write rows [r0, r1) of out (rows x n) as x * scale + shift per channel, then\n"
@@ -1708,20 +1730,8 @@ static PyObject *channel_affine(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOnnnppnnO:channel_affine", &x, &scale, &shift, &rows, &n,
                           &channels, &columns, &relu, &r0, &r1, &out))
         return NULL;
-    if (check_shape(rows, n) < 0)
+    if (check_channel_rows("channel_affine", rows, n, channels, columns, r0, r1) < 0)
         return NULL;
-    if (channels < 1 || (columns && channels != n)) {
-        PyErr_Format(PyExc_ValueError,
-                     "channel_affine: expected channels >= 1%s, got %zd channels and rows of %zd",
-                     columns ? " and equal to the row length" : "", channels, n);
-        return NULL;
-    }
-    if (r0 < 0 || r0 > r1 || r1 > rows) {
-        PyErr_Format(PyExc_ValueError,
-                     "channel_affine: expected 0 <= r0 <= r1 <= rows (%zd), got r0 %zd, r1 %zd",
-                     rows, r0, r1);
-        return NULL;
-    }
     const char *format = float_format(x);
     if (!format)
         return NULL;
@@ -1761,19 +1771,10 @@ static PyObject *bias_activation(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOnnnpinn:bias_activation", &y, &bias, &rows, &n, &channels,
                           &columns, &act, &r0, &r1))
         return NULL;
-    if (check_shape(rows, n) < 0)
+    if (check_channel_rows("bias_activation", rows, n, channels, columns, r0, r1) < 0)
         return NULL;
-    if (channels < 1 || (columns && channels != n) || act < 0 || act > 2) {
-        PyErr_Format(PyExc_ValueError,
-                     "bias_activation: expected channels >= 1 (the row length with columns) and "
-                     "act 0, 1 or 2, got %zd channels, rows of %zd, act %d",
-                     channels, n, act);
-        return NULL;
-    }
-    if (r0 < 0 || r0 > r1 || r1 > rows) {
-        PyErr_Format(PyExc_ValueError,
-                     "bias_activation: expected 0 <= r0 <= r1 <= rows (%zd), got r0 %zd, r1 %zd",
-                     rows, r0, r1);
+    if (act < 0 || act > 2) {
+        PyErr_Format(PyExc_ValueError, "bias_activation: expected act 0, 1 or 2, got %d", act);
         return NULL;
     }
     const char *format = float_format(y);

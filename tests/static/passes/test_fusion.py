@@ -198,3 +198,27 @@ def test_a_residual_add_fuses_when_its_operand_is_computed_before_the_conv(short
     np.testing.assert_array_equal(on, off)
     (fused,) = plan.report.fused
     assert ("pd_op.relu" in fused) is shortcut_first
+
+
+def test_the_extension_rejects_bad_bias_activation_calls() -> None:
+    from phiops.runtime.kernels import native
+
+    if not native.NATIVE_BUILT:
+        pytest.skip("the extension is not built")
+    module = native._native
+    y = np.zeros((2, 3, 4), np.float32)  # rows of 4, channel r % 3
+    bias = np.zeros(3, np.float32)
+    with pytest.raises(ValueError, match="act 0, 1 or 2, got 3"):
+        module.bias_activation(y, bias, 6, 4, 3, False, 3, 0, 6)
+    with pytest.raises(ValueError, match="equal to the row length"):
+        module.bias_activation(y, bias, 6, 4, 3, True, 1, 0, 6)
+    with pytest.raises(ValueError, match=r"0 <= r0 <= r1 <= rows \(6\), got r0 2, r1 1"):
+        module.bias_activation(y, bias, 6, 4, 3, False, 1, 2, 1)
+    with pytest.raises(ValueError, match="bias: expected 3 elements, got 4"):
+        module.bias_activation(y, np.zeros(4, np.float32), 6, 4, 3, False, 1, 0, 6)
+    with pytest.raises(TypeError, match="bias: expected buffer format 'f', got 'd'"):
+        module.bias_activation(y, bias.astype(np.float64), 6, 4, 3, False, 1, 0, 6)
+    readonly = y.copy()
+    readonly.flags.writeable = False
+    with pytest.raises((BufferError, ValueError, TypeError)):
+        module.bias_activation(readonly, bias, 6, 4, 3, False, 1, 0, 6)
