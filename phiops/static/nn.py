@@ -14,43 +14,5 @@ PaddlePaddle's ``paddle.static.nn`` also has what phiops lacks: the LoD sequence
 
 from __future__ import annotations
 
-from phiops.runtime.static.control_flow import case, cond, switch_case, while_loop
-from phiops.runtime.static.nn_layers import (
-    batch_norm,
-    bilinear_tensor_product,
-    conv2d,
-    conv2d_transpose,
-    conv3d,
-    conv3d_transpose,
-    deform_conv2d,
-    embedding,
-    fc,
-    group_norm,
-    instance_norm,
-    layer_norm,
-    prelu,
-    row_conv,
-    spectral_norm,
-)
-
-__all__ = [
-    "cond",
-    "while_loop",
-    "case",
-    "switch_case",
-    "fc",
-    "conv2d",
-    "batch_norm",
-    "embedding",
-    "layer_norm",
-    "conv2d_transpose",
-    "conv3d",
-    "conv3d_transpose",
-    "group_norm",
-    "instance_norm",
-    "prelu",
-    "bilinear_tensor_product",
-    "spectral_norm",
-    "deform_conv2d",
-    "row_conv",
-]
+from phiops.runtime.static.nn import *  # noqa: F401,F403
+from phiops.runtime.static.nn import __all__  # noqa: F401 (the one list of these names)

@@ -179,14 +179,13 @@ class InferenceRewrite:
 
     @staticmethod
     def _bias_member(
-        members: list[OpStep], stage_op: Operation | None, constant: Any, result: Value, cpu: bool
+        members: list[OpStep], constant: Any, result: Value, cpu: bool
     ) -> tuple[OpStep, Any, bool] | None:
         """(the last member, its constant as a per-channel vector, channels last) when the last
-        member adds a per-channel constant in place (a folded batch norm's bias, a constant
-        stage) on CPU: an activation after it may run in the same pass."""
+        member is the in-place add of ``constant`` (a folded batch norm's bias, a constant
+        stage; None: it is not) and that is a per-channel vector on CPU: an activation after
+        it may run in the same pass."""
         if not cpu or constant is None or not members:
-            return None
-        if stage_op is not None and not members[-1].label.endswith("[in place]"):
             return None
         rank = len(getattr(result.type, "dims", ()))
         found = channel_vector(constant, rank) if rank else None
@@ -304,7 +303,7 @@ class InferenceRewrite:
                 as_affine = partial(affine_step, affine, source, slot, x_meta, builder.place)
                 members = [_relabelled(as_affine(), f"{builder.where(index, op)} [affine]")]
         # (the step, the vector, channels last) of the per-channel bias add members ends with
-        bias = self._bias_member(members, None, fold.bias if fold else None, result, on_cpu)
+        bias = self._bias_member(members, fold.bias if fold else None, result, on_cpu)
         for position, stage in enumerate(fusion.stages if fusion is not None else ()):
             stage_op = self.block.ops[stage.index]
             if stage.constant is not None:
@@ -333,7 +332,7 @@ class InferenceRewrite:
                     )
                     continue
                 members.extend(compiled)
-            bias = self._bias_member(members, stage_op, stage.constant, result, on_cpu)
+            bias = self._bias_member(members, stage.constant, result, on_cpu)
         if as_affine is not None:
             self.report.affine.append(members[0].label)
         if len(members) == 1:
