@@ -55,7 +55,8 @@ def compile_combine(builder: PlanBuilder, op: Operation, where: str) -> None:
     # a list of 1-element constants may be an IntArray; constant weights (an rnn op's
     # weight_list, all parameters) are not, and stay arrays only
     if all(v in builder.constant_of for v in op.operands) and all(
-        not isinstance(c, list) or len(c) == 1 for c in (builder.constant_of[v] for v in op.operands)
+        not isinstance(c, list) or len(c) == 1
+        for c in (builder.constant_of[v] for v in op.operands)
     ):
         builder.constant_of[value] = [scalar_of(builder.constant_of[v]) for v in op.operands]
     builder.ops.append(OpStep(_combine_step(sources, builder.new_slot(value))))

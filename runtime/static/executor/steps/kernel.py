@@ -326,13 +326,12 @@ def _attribute(
     return value
 
 
-def _op_def_for(
-    name: str, where: str
-) -> tuple[OpDef, tuple[tuple[str, str], ...], dict[str, Any]]:
+def _op_def_for(name: str, where: str) -> tuple[OpDef, tuple[tuple[str, str], ...], dict[str, Any]]:
     """The OpDef that runs pd_op ``name``, its in-place pairs and the attributes the pd_op fixes:
     the op's own OpDef, for an in-place variant ``x_`` without one, ``x``'s OpDef and its
     declared in-place pairs, and for the pd_op of a SelectedRows kernel
-    (``sgd_dense_param_sparse_grad_``) the op whose kernel it is (runtime/static/selected_rows.py)."""
+    (``sgd_dense_param_sparse_grad_``) the op whose kernel it is (runtime/static/selected_rows.py).
+    """
     dialect, _, short = name.partition(".")
     rows_form = executor_form(short) if dialect == "pd_op" and short not in OP_DEFS else None
     if rows_form is not None:
@@ -345,8 +344,10 @@ def _op_def_for(
     inplace: tuple[tuple[str, str], ...] = ()
     if op_def is not None:
         inplace = op_def.info.inplace if short.endswith("_") else ()
-    elif short.endswith("_") and short[:-1] in OP_DEFS and (
-        OP_DEFS[short[:-1]].info.dialect == dialect
+    elif (
+        short.endswith("_")
+        and short[:-1] in OP_DEFS
+        and (OP_DEFS[short[:-1]].info.dialect == dialect)
     ):
         op_def = OP_DEFS[short[:-1]]
         inplace = op_def.info.inplace

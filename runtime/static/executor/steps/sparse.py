@@ -23,7 +23,6 @@ from phiops.runtime.dispatch import attributes as normalise
 from phiops.runtime.dispatch.dispatcher import check_outputs, execute
 from phiops.runtime.errors import (
     InvalidArgumentError,
-    PhiError,
     PreconditionNotMetError,
     UnimplementedError,
 )
@@ -35,7 +34,7 @@ from phiops.runtime.static.executor.arrays import array_meta, to_numpy
 from phiops.runtime.static.executor.attributes import attribute_value
 from phiops.runtime.static.executor.builder import PlanBuilder
 from phiops.runtime.static.executor.metas import dtype_of
-from phiops.runtime.static.executor.steps.step import OpStep
+from phiops.runtime.static.executor.steps.step import OpStep, named
 from phiops.runtime.tensor.dense_tensor import DenseTensor, DenseTensorMeta
 from phiops.runtime.tensor.sparse import (
     SparseCooMeta,
@@ -123,16 +122,6 @@ def _runtime_meta(item: Any) -> Any:
     return array_meta(item)
 
 
-def _named(where: str, run: Callable[[list], None]) -> Callable[[list], None]:
-    def step(s: list) -> None:
-        try:
-            run(s)
-        except PhiError as error:
-            raise type(error)(f"{where}: {error}") from None
-
-    return step
-
-
 def compile_sparse_op(builder: PlanBuilder, op: Operation, where: str) -> None:
     """Append the step of sparse op ``op``."""
     short = op.name[6:]
@@ -195,7 +184,7 @@ def compile_sparse_op(builder: PlanBuilder, op: Operation, where: str) -> None:
         else:
             s[out_slots[0]] = result
 
-    builder.ops.append(OpStep(_named(where, run), out_slots, many))
+    builder.ops.append(OpStep(named(where, run), out_slots, many))
 
 
 def _compile_hand_written(builder: PlanBuilder, op: Operation, short: str, where: str) -> None:
@@ -230,4 +219,4 @@ def _compile_hand_written(builder: PlanBuilder, op: Operation, short: str, where
                 indices = indices.reshape(1, -1)
             s[target] = SparseCooTensor(DenseTensor(indices), DenseTensor(s[slots[0]]), shape)
 
-    builder.ops.append(OpStep(_named(where, run), (target,)))
+    builder.ops.append(OpStep(named(where, run), (target,)))

@@ -10,7 +10,7 @@ from typing import Callable
 from phiops.runtime.dispatch.dispatcher import check_outputs
 from phiops.runtime.errors import PhiError
 
-__all__ = ["SCOPE_SLOT", "OpStep", "RegionSteps", "kernel_text", "run_checked"]
+__all__ = ["SCOPE_SLOT", "OpStep", "RegionSteps", "kernel_text", "named", "run_checked"]
 
 SCOPE_SLOT = 0  # slot 0 holds the scope of the current run, for the steps that write to it
 
@@ -57,6 +57,18 @@ class OpStep:
         if self.releases:
             step = _with_release(step, self.releases)
         return step
+
+
+def named(where: str, run: Callable[[list], None]) -> Callable[[list], None]:
+    """``run`` with the PhiErrors it raises prefixed by ``where`` (the op, as errors name it)."""
+
+    def step(s: list) -> None:
+        try:
+            run(s)
+        except PhiError as error:
+            raise type(error)(f"{where}: {error}") from None
+
+    return step
 
 
 def run_checked(

@@ -16,13 +16,13 @@ from typing import Any, Callable
 
 from phiops.runtime.backends import array_module
 from phiops.runtime.common import DataLayout
-from phiops.runtime.errors import InvalidArgumentError, PhiError, PreconditionNotMetError
+from phiops.runtime.errors import InvalidArgumentError, PreconditionNotMetError
 from phiops.runtime.ir.core import Operation, Value
 from phiops.runtime.ir.types import TensorArrayType
 from phiops.runtime.kernels.impl import tensor_array_kernels as kernels
 from phiops.runtime.static.executor.builder import PlanBuilder
 from phiops.runtime.static.executor.metas import dtype_of
-from phiops.runtime.static.executor.steps.step import OpStep
+from phiops.runtime.static.executor.steps.step import OpStep, named
 from phiops.runtime.tensor.sparse import TensorArrayMeta
 
 __all__ = ["TENSOR_ARRAY_STEPS"]
@@ -32,7 +32,9 @@ def _array_meta(builder: PlanBuilder, value: Value, where: str) -> TensorArrayMe
     type_ = value.type
     if not isinstance(type_, TensorArrayType):
         raise PreconditionNotMetError(f"{where}: expects a pd_op.tensor_array, got {type_}")
-    return TensorArrayMeta.get(dtype_of(type_.element, where), (-1,), DataLayout.NCHW, builder.place)
+    return TensorArrayMeta.get(
+        dtype_of(type_.element, where), (-1,), DataLayout.NCHW, builder.place
+    )
 
 
 def _operand_array(builder: PlanBuilder, op: Operation, where: str) -> Value:
@@ -42,16 +44,6 @@ def _operand_array(builder: PlanBuilder, op: Operation, where: str) -> Value:
             f"{where}: operand 0 must be a pd_op.tensor_array, got {array.type}"
         )
     return array
-
-
-def _named(where: str, run: Callable[[list], None]) -> Callable[[list], None]:
-    def step(s: list) -> None:
-        try:
-            run(s)
-        except PhiError as error:
-            raise type(error)(f"{where}: {error}") from None
-
-    return step
 
 
 def compile_create_array(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -67,7 +59,7 @@ def compile_create_array(builder: PlanBuilder, op: Operation, where: str) -> Non
     def run(s: list) -> None:
         s[target] = kernels.create_array_kernel(None, dtype)
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_create_array_like(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -81,7 +73,7 @@ def compile_create_array_like(builder: PlanBuilder, op: Operation, where: str) -
     def run(s: list) -> None:
         s[target] = kernels.create_array_like_kernel(xp, s[source_slot], fill)
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_array_length(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -94,7 +86,7 @@ def compile_array_length(builder: PlanBuilder, op: Operation, where: str) -> Non
     def run(s: list) -> None:
         s[target] = kernels.array_length_kernel(xp, s[source_slot])
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_array_read(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -108,7 +100,7 @@ def compile_array_read(builder: PlanBuilder, op: Operation, where: str) -> None:
     def run(s: list) -> None:
         s[target] = kernels.array_read_kernel(xp, s[source_slot], s[index_slot])
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_array_write(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -117,13 +109,17 @@ def compile_array_write(builder: PlanBuilder, op: Operation, where: str) -> None
     builder.meta_of[value] = _array_meta(builder, value, where)
     x, index = op.operands[1], op.operands[2]
     builder.share_slot(value, source)
-    array_slot, x_slot, index_slot = builder.slot_of[source], builder.slot_of[x], builder.slot_of[index]
+    array_slot, x_slot, index_slot = (
+        builder.slot_of[source],
+        builder.slot_of[x],
+        builder.slot_of[index],
+    )
     xp = array_module(builder.place.backend)
 
     def run(s: list) -> None:
         kernels.array_write_kernel(xp, s[array_slot], s[x_slot], s[index_slot])
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_array_to_tensor(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -142,7 +138,7 @@ def compile_array_to_tensor(builder: PlanBuilder, op: Operation, where: str) -> 
             xp, s[source_slot], axis, use_stack
         )
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_array_pop(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -158,7 +154,7 @@ def compile_array_pop(builder: PlanBuilder, op: Operation, where: str) -> None:
     def run(s: list) -> None:
         s[out_slot] = kernels.array_pop_kernel(xp, s[array_slot], index)[1]
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_slice_array(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -173,7 +169,7 @@ def compile_slice_array(builder: PlanBuilder, op: Operation, where: str) -> None
     def run(s: list) -> None:
         s[target] = kernels.slice_array_kernel(xp, s[source_slot], s[starts_slot], s[ends_slot])
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_slice_array_dense(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -187,7 +183,7 @@ def compile_slice_array_dense(builder: PlanBuilder, op: Operation, where: str) -
     def run(s: list) -> None:
         s[target] = kernels.slice_array_dense_kernel(xp, s[source_slot], s[starts_slot])
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def compile_tensor_to_array(builder: PlanBuilder, op: Operation, where: str) -> None:
@@ -205,7 +201,7 @@ def compile_tensor_to_array(builder: PlanBuilder, op: Operation, where: str) -> 
             xp, s[source_slot], s[grad_slot], axis, use_stack
         )
 
-    builder.ops.append(OpStep(_named(where, run)))
+    builder.ops.append(OpStep(named(where, run)))
 
 
 def _unknown_extents(meta: Any) -> Any:
