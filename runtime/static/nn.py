@@ -8,42 +8,7 @@ and ``row_conv`` (runtime/static/nn_layers.py)."""
 from __future__ import annotations
 
 from phiops.runtime.static.control_flow import case, cond, switch_case, while_loop
-from phiops.runtime.static.nn_layers import (
-    batch_norm,
-    bilinear_tensor_product,
-    conv2d,
-    conv2d_transpose,
-    conv3d,
-    conv3d_transpose,
-    deform_conv2d,
-    embedding,
-    fc,
-    group_norm,
-    instance_norm,
-    layer_norm,
-    prelu,
-    row_conv,
-    spectral_norm,
-)
+from phiops.runtime.static.nn_layers import *  # noqa: F401,F403
+from phiops.runtime.static.nn_layers import __all__ as _layers
 
-__all__ = [
-    "cond",
-    "while_loop",
-    "case",
-    "switch_case",
-    "fc",
-    "conv2d",
-    "batch_norm",
-    "embedding",
-    "layer_norm",
-    "conv2d_transpose",
-    "conv3d",
-    "conv3d_transpose",
-    "group_norm",
-    "instance_norm",
-    "prelu",
-    "bilinear_tensor_product",
-    "spectral_norm",
-    "deform_conv2d",
-    "row_conv",
-]
+__all__ = ["cond", "while_loop", "case", "switch_case", *_layers]
