@@ -123,6 +123,7 @@ def _passes_lines(report: Any) -> list[str]:
     for title, items in sections:
         lines.append(f"{title}: {len(items)}")
         lines.extend(f"  {item}" for item in items)
+    lines.extend(_layout_lines(report.layout))
     memory = report.memory
     if memory is not None:
         lines.append(
@@ -132,6 +133,28 @@ def _passes_lines(report: Any) -> list[str]:
             + (f"; {memory.unknown} of sizes known when they run" if memory.unknown else "")
             + ")"
         )
+    return lines
+
+
+def _layout_lines(layout: Any) -> list[str]:
+    """What the layout_choice pass did (runtime/static/passes/layout.py), for ``--plan``."""
+    if layout is None:
+        return []
+    timed = (
+        f"; a run took {layout.chosen_seconds * 1e3:.2f} ms, channels first "
+        f"{layout.first_seconds * 1e3:.2f} ms"
+        if layout.first_seconds is not None
+        else ""
+    )
+    if layout.kept_because is not None:
+        return [f"layout ({layout.mode}): channels first, as exported: {layout.kept_because}"]
+    lines = [
+        f"layout ({layout.mode}): {len(layout.chains)} convolution chain(s) channels last, "
+        f"{layout.transposes} transposes in and out{timed}"
+    ]
+    for chain in layout.chains:
+        ends = chain[0] if len(chain) == 1 else f"{chain[0]} .. {chain[-1]}"
+        lines.append(f"  {ends}: {len(chain)} ops")
     return lines
 
 

@@ -21,7 +21,7 @@ from phiops.runtime.errors import (
     UnimplementedError,
 )
 from phiops.runtime.formats.program_verify import verify_program
-from phiops.runtime.ir.core import Operation, Value
+from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.ir.verify import ProgramVerifyError
 from phiops.runtime.static.executor.builder import PlanBuilder, value_numbering
 from phiops.runtime.static.executor.liveness import Lifetimes
@@ -36,7 +36,8 @@ from phiops.runtime.static.executor.steps.sparse import (
 )
 from phiops.runtime.static.executor.steps.tensor_array import TENSOR_ARRAY_STEPS
 from phiops.runtime.static.executor.steps.step import SCOPE_SLOT, OpStep, kernel_text, run_checked
-from phiops.runtime.static.passes.config import INFERENCE_PASSES
+from phiops.runtime.static.passes.config import passes_key
+from phiops.runtime.static.passes.layout_plan import choose_layout, layout_applies
 from phiops.runtime.static.passes.memory_planning import memory_report
 from phiops.runtime.static.passes.pipeline import InferenceRewrite, PassReport, inference_rewrite
 from phiops.runtime.static.scope import Scope
@@ -95,7 +96,7 @@ class Plan:
             last is not None
             and len(last) == len(param_arrays)
             and all(map(operator.is_, param_arrays, last))
-            and (self.passes_flag is None or self.passes_flag == INFERENCE_PASSES.value)
+            and (self.passes_flag is None or self.passes_flag == passes_key())
         ):
             return True
         if not self._fits(param_arrays):
@@ -110,7 +111,7 @@ class Plan:
         if self.passes_flag is not None:
             # constants folded from parameters are made anew when a parameter is replaced,
             # and the plan is compiled anew when the passes the flag names change
-            if self.passes_flag != INFERENCE_PASSES.value:
+            if self.passes_flag != passes_key():
                 return False
             for position, array in self.consumed_params:
                 if param_arrays[position] is not array:
@@ -177,36 +178,77 @@ class Plan:
 
 
 def compile_plan(
-    info: ProgramInfo, place: Place, feed_arrays: list, param_arrays: list, fetch_key: tuple
+    info: ProgramInfo,
+    place: Place,
+    feed_arrays: list,
+    param_arrays: list,
+    fetch_key: tuple,
 ) -> Plan:
     """Plan every operation of ``info``'s program for these feed and parameter arrays (their
     shapes select the plan) and the fetch targets ``fetch_key`` (the program's own fetch ops
     when empty). The block is verified first (`verify_program`): a program the verifier refuses
-    never reaches a kernel."""
+    never reaches a kernel. Where the layout_choice pass runs, the plan may be that of a copy of
+    the block with some convolution chains channels last (`choose_layout`)."""
     try:
         verify_program(info.block)
     except ProgramVerifyError as error:
         raise InvalidArgumentError(
             f"Executor.run(): the program does not verify: {error}"
         ) from None
-    plan = Plan()
     block = info.block
     numbering = value_numbering(block)
     fetched = [_fetch_target(info, target) for target in fetch_key] or list(info.fetch_ops)
-    parameters = {value: array for (_, value), array in zip(info.params, param_arrays)}
+    plan, compiled = _compile_block(
+        info, block, None, numbering, place, feed_arrays, param_arrays, fetched
+    )
+    if compiled is not None and layout_applies(compiled[0], block, place):
+
+        def compile_copy(copy: Block, values: dict, names: dict) -> tuple:
+            return _compile_block(
+                info, copy, values, names, place, feed_arrays, param_arrays, fetched
+            )
+
+        plan = choose_layout(
+            compile_copy, block, feed_arrays, param_arrays, fetched, numbering, plan, compiled
+        )
+    return plan
+
+
+def _compile_block(
+    info: ProgramInfo,
+    block: Block,
+    values: dict[Value, Value] | None,
+    numbering: dict[Value, str],
+    place: Place,
+    feed_arrays: list,
+    param_arrays: list,
+    fetched: list[Value],
+) -> tuple[Plan, tuple[InferenceRewrite, PlanBuilder] | None]:
+    """The plan of ``block``: the program's own, or (``values``: the program's values -> the
+    block's) the layout pass's copy of it, named by ``numbering``; with the passes' rewrite and
+    the builder when the inference passes ran."""
+
+    def mapped(value: Value) -> Value:
+        return value if values is None else values.get(value, value)
+
+    plan = Plan()
+    fetched = [mapped(value) for value in fetched]
+    parameters = {mapped(value): array for (_, value), array in zip(info.params, param_arrays)}
     rewrite = inference_rewrite(info.module, block, fetched, set(parameters))
     passes = rewrite if isinstance(rewrite, InferenceRewrite) else None
     if rewrite is not None:
-        plan.passes_flag = INFERENCE_PASSES.value
+        plan.passes_flag = passes_key()
         plan.report = rewrite if isinstance(rewrite, PassReport) else rewrite.report
     lifetimes = Lifetimes(block, fetched, passes.dead if passes else frozenset())
     builder = PlanBuilder(place, numbering, lifetimes, _compile_op_steps)
     for feed, array in zip(info.feeds, feed_arrays):
-        builder.meta_of[feed.value] = builder.meta(array, feed.dtype)
-        plan.feed_slots.append(builder.new_slot(feed.value))
+        value = mapped(feed.value)
+        builder.meta_of[value] = builder.meta(array, feed.dtype)
+        plan.feed_slots.append(builder.new_slot(value))
         if feed.persistable:
-            builder.scope_name_of[feed.value] = feed.name
-    for (name, value), array in zip(info.params, param_arrays):
+            builder.scope_name_of[value] = feed.name
+    for (name, original), array in zip(info.params, param_arrays):
+        value = mapped(original)
         builder.meta_of[value] = builder.meta(array, from_numpy_dtype(array.dtype))
         builder.check_declared(value, builder.meta_of[value], f"parameter '{name}'")
         plan.param_slots.append(builder.new_slot(value))
@@ -237,20 +279,25 @@ def compile_plan(
         plan.fetch_copies.append(value in builder.scope_name_of)
     plan.num_slots = builder.num_slots
     plan.ops = builder.ops
-    if passes is not None:
-        for slot, array in passes.constant_slots:
-            plan.constant_slots.append(slot)
-            plan.constant_arrays.append(array)
-        plan.consumed_params = tuple(
-            (position, array)
-            for position, ((_, value), array) in enumerate(zip(info.params, param_arrays))
-            if value in passes.consumed
-        )
-        resident = {*(feed.value for feed in info.feeds), *parameters, *passes.folded_values}
-        passes.report.memory = memory_report(
-            block, builder.slot_of, builder.meta_of, lifetimes.last_use, resident
-        )
-    return plan
+    if passes is None:
+        return plan, None
+    for slot, array in passes.constant_slots:
+        plan.constant_slots.append(slot)
+        plan.constant_arrays.append(array)
+    plan.consumed_params = tuple(
+        (position, array)
+        for position, ((_, value), array) in enumerate(zip(info.params, param_arrays))
+        if mapped(value) in passes.consumed
+    )
+    resident = {
+        *(mapped(feed.value) for feed in info.feeds),
+        *parameters,
+        *passes.folded_values,
+    }
+    passes.report.memory = memory_report(
+        block, builder.slot_of, builder.meta_of, lifetimes.last_use, resident
+    )
+    return plan, (passes, builder)
 
 
 def _fetch_target(info: ProgramInfo, target: Any) -> Value:

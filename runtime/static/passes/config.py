@@ -12,15 +12,20 @@ from phiops.runtime.errors import InvalidArgumentError
 from phiops.runtime.ir.core import Block, Operation, Program
 
 __all__ = [
+    "LAYOUT_CHOICE",
+    "LAYOUT_MODES",
     "PASS_NAMES",
     "enabled_passes",
     "is_marked_for_inference",
+    "layout_mode",
     "mark_inference_program",
+    "passes_key",
     "training_reason",
 ]
 
 # in the order they run
 PASS_NAMES = (
+    "layout_choice",
     "dead_code_elimination",
     "constant_folding",
     "batch_norm_folding",
@@ -36,6 +41,15 @@ INFERENCE_PASSES = flags.define_string(
     "it compiles them, comma-separated (runtime/static/passes, docs/executor.md): "
     + ", ".join(PASS_NAMES)
     + "; empty: none.",
+)
+
+LAYOUT_MODES = ("auto", "NHWC", "NCHW")
+LAYOUT_CHOICE = flags.define_string(
+    "layout_choice",
+    "auto",
+    "How the layout_choice inference pass picks the convolution chains that run channels last "
+    "(runtime/static/passes/layout.py): auto (where timed faster), NHWC (every chain, untimed), "
+    "NCHW (none).",
 )
 
 _MARKED: weakref.WeakSet = weakref.WeakSet()
@@ -55,6 +69,21 @@ def mark_inference_program(program: Program) -> None:
 def is_marked_for_inference(module: Operation) -> bool:
     """Whether the program whose module op is ``module`` was marked for the passes."""
     return module in _MARKED
+
+
+def layout_mode() -> str:
+    """The ``layout_choice`` flag's mode; another value is an InvalidArgumentError."""
+    value = LAYOUT_CHOICE.value
+    if value not in LAYOUT_MODES:
+        raise InvalidArgumentError(
+            f"FLAGS_layout_choice: {value!r} is not one of {list(LAYOUT_MODES)}"
+        )
+    return value
+
+
+def passes_key() -> str:
+    """The flags a plan compiled by the passes depends on (a change compiles it anew)."""
+    return f"{INFERENCE_PASSES.value}|{LAYOUT_CHOICE.value}"
 
 
 def enabled_passes() -> tuple[str, ...]:

@@ -68,6 +68,7 @@ class PassReport:
     pruned: list[str] = field(default_factory=list)
     fused: list[str] = field(default_factory=list)
     memory: MemoryReport | None = None
+    layout: Any = None  # the layout_choice pass's LayoutReport (layout.py), when it ran
 
     @property
     def changes_rounding(self) -> bool:

@@ -25,12 +25,15 @@ def run_with_and_without(
     fetch_list: list,
     scope_of: Callable[[], Any],
     passes: str = ALL_PASSES,
+    layout: str = "NCHW",
 ) -> tuple[list[np.ndarray], list[np.ndarray], Any]:
     """(fetches with ``passes``, fetches without passes, the plan with them), each run on a
     fresh scope from ``scope_of`` by an executor of its own, the program marked for inference.
     Each is run twice, the first run checking each step, the second running the fast steps
     (fused closures): both must give the same arrays (unless the program trains: its second
-    run starts from updated parameters), and the second run's are returned."""
+    run starts from updated parameters), and the second run's are returned. The layout pass
+    runs in mode ``layout`` (tests/static/passes/test_layout.py tests it; its default timing
+    runs would run the plan more often than these tests count)."""
     mark_inference_program(program)
     parameters = {op.results[0] for op in program.block.ops if op.name == "builtin.parameter"}
     trains = training_reason(program.block, parameters) is not None
@@ -38,7 +41,7 @@ def run_with_and_without(
     plans = []
     for setting in (passes, ""):
         executor = phi.static.Executor()
-        with flags.flags_guard({"inference_passes": setting}):
+        with flags.flags_guard({"inference_passes": setting, "layout_choice": layout}):
             scope = scope_of()
             first = executor.run(program, feed, fetch_list, scope=scope)
             second = executor.run(program, feed, fetch_list, scope=scope)

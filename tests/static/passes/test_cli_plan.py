@@ -35,7 +35,9 @@ def _plan(env: dict[str, str] | None = None) -> str:
 
 def test_plan_prints_the_passes_work() -> None:
     out = _plan()
-    assert "passes: dead_code_elimination, constant_folding, batch_norm_folding" in out
+    assert (
+        "passes: layout_choice, dead_code_elimination, constant_folding, batch_norm_folding" in out
+    )
     assert "batch norms folded: 1" in out
     assert "fused steps: 2" in out
     fused = [line for line in out.splitlines() if " us  pd_op.conv2d" in line]
