@@ -33,6 +33,7 @@ would draw or print)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -40,6 +41,7 @@ from typing import Any, Callable
 import numpy as np
 
 from phiops.runtime.common import DataType
+from phiops.runtime.dispatch.op_def import OP_DEFS
 from phiops.runtime.ir.attributes import Attribute
 from phiops.runtime.ir.core import Block, Operation, Value
 from phiops.runtime.ir.types import DenseTensorType, VectorType
@@ -57,13 +59,31 @@ TO_LAST = (0, 2, 3, 1)
 TO_FIRST = (0, 3, 1, 2)
 
 _CONVOLUTIONS = ("pd_op.conv2d", "pd_op.depthwise_conv2d")
-_FORMATTED = _CONVOLUTIONS + ("pd_op.pool2d", "pd_op.batch_norm", "pd_op.batch_norm_")
-# ops computing each element of their 4-D results from the same element of their 4-D operands
-# (broadcast alike), whatever the order of the axes
-_ELEMENTWISE = frozenset(
-    "relu relu6 sigmoid hardswish hardsigmoid swish silu tanh leaky_relu gelu elu clip scale "
-    "exp abs sqrt square softplus mish add subtract multiply divide maximum minimum".split()
-)
+# attribute names of ops that address axes (softmax's axis, flip's axis, reshape-like shapes,
+# diagonals): such an op is not elementwise whatever its InferMeta
+_AXES = re.compile(r"axis|axes|dim|perm|shape|shift|index|size|offset|diag")
+
+
+def formatted(op: Operation) -> bool:
+    """Whether ``op`` takes a ``data_format`` attribute (it then computes the same on
+    channels-last data with ``data_format`` NHWC: conv2d, pool2d, batch_norm, interpolation,
+    ...), by the registry's attribute names."""
+    op_def = OP_DEFS.get(_short(op)) if op.name.startswith("pd_op.") else None
+    return op_def is not None and "data_format" in op_def.info.attr_names
+
+
+def elementwise(op: Operation) -> bool:
+    """Whether ``op`` computes each element of its results from the same element of its
+    operands (broadcast alike), whatever the order of the axes: by the registry, an op with
+    ElementwiseInferMeta (add, multiply, maximum, ...) or UnchangedInferMeta (the activations,
+    scale, clip, ...) and no attribute naming axes."""
+    op_def = OP_DEFS.get(_short(op)) if op.name.startswith("pd_op.") else None
+    if op_def is None or op_def.info.infer_meta not in _ELEMENTWISE_METAS:
+        return False
+    return not any(_AXES.search(name) for name in op_def.info.attr_names)
+
+
+_ELEMENTWISE_METAS = frozenset({"ElementwiseInferMeta", "UnchangedInferMeta"})
 # a candidate must gain this share of the channels-first time to be switched (timing noise)
 MIN_GAIN = 0.05
 TIMING_RUNS = 3
@@ -115,16 +135,18 @@ def candidates(block: Block, metas: dict[Value, Any], dead: frozenset[int]) -> s
     for index, op in enumerate(block.ops):
         if index in dead or op.regions or not op.results:
             continue
-        if op.name in _FORMATTED:
+        if formatted(op):
             if _attr(op, "data_format") != "NCHW" or not _is_4d_float32(metas.get(op.operands[0])):
                 continue
-            if op.name.startswith("pd_op.batch_norm"):
+            if "is_test" in op.attributes or "use_global_stats" in op.attributes:
                 if not (_attr(op, "is_test") or _attr(op, "use_global_stats")):
-                    continue
+                    continue  # a batch norm computing its batch's statistics
+            if any(len(getattr(metas.get(v), "dims", ())) == 4 for v in op.results[1:]):
+                continue  # one 4-D result: the data
             if not _is_4d_float32(metas.get(op.results[0])):
                 continue
             found.add(index)
-        elif op.name in ("pd_op.concat",):
+        elif op.name == "pd_op.concat":
             combine = op.operands[0].define_op if op.operands[0] is not None else None
             if combine is None or combine.name != "builtin.combine" or len(op.operands) != 2:
                 continue
@@ -141,7 +163,7 @@ def candidates(block: Block, metas: dict[Value, Any], dead: frozenset[int]) -> s
             if _is_4d_float32(metas.get(op.results[0])):
                 found.add(index)
                 found.add(index_of[combine])
-        elif op.name.startswith("pd_op.") and _short(op) in _ELEMENTWISE:
+        elif elementwise(op):
             data = [v for v in op.operands if v is not None]
             results_ok = all(
                 _is_4d_float32(metas.get(r)) or _scalar(metas.get(r)) for r in op.results
@@ -155,7 +177,7 @@ def candidates(block: Block, metas: dict[Value, Any], dead: frozenset[int]) -> s
 
 def _data_operands(op: Operation, metas: dict[Value, Any]) -> list[int]:
     """The operand positions of a candidate that hold channels-last data."""
-    if op.name in _FORMATTED or op.name == "pd_op.concat":
+    if formatted(op) or op.name == "pd_op.concat":
         return [0]
     return [i for i, v in enumerate(op.operands) if v is not None and _is_4d_float32(metas.get(v))]
 
@@ -311,7 +333,7 @@ def rewrite(
             else:
                 operands.append(as_first(value))
         attributes = dict(op.attributes)
-        if op.name in _FORMATTED:
+        if formatted(op):
             attributes["data_format"] = Attribute("str", "NHWC")
         if op.name == "pd_op.concat":
             axis_op = op.operands[1].define_op

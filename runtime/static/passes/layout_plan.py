@@ -37,6 +37,9 @@ __all__ = ["choose_layout", "layout_applies"]
 AGREEMENT = 1e-4
 # the final plans are timed over this many runs each, alternating
 FINAL_RUNS = 5
+# a program whose run takes less keeps its layout: what it could gain is less than the timing
+# costs at its first run (about 15 runs)
+MIN_RUN_SECONDS = 2e-3
 
 
 def layout_applies(passes: Any, block: Block, place: Place) -> bool:
@@ -97,7 +100,15 @@ def choose_layout(
         return candidate.run(scope, feeds, param_arrays)
 
     expected = run(plan)  # the first run checks each kernel
-    first_times = best_times([op_times(run(plan, True)[1], None) for _ in range(TIMING_RUNS)])
+    first_runs = [run(plan, True)[1] for _ in range(TIMING_RUNS)]
+    first_seconds = min(sum(seconds for _, _, seconds in timings) for timings in first_runs)
+    if first_seconds < MIN_RUN_SECONDS:
+        report.kept_because = (
+            f"a run takes {first_seconds * 1e3:.2f} ms, under the "
+            f"{MIN_RUN_SECONDS * 1e3:.0f} ms worth timing layouts for"
+        )
+        return plan
+    first_times = best_times([op_times(timings, None) for timings in first_runs])
     try:
         last_plan, rewritten = _switched(
             compile_block, block, chains, metas, fetched, numbering, LayoutReport(mode=mode)

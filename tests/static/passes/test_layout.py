@@ -212,6 +212,7 @@ def _timed_mode(monkeypatch, dense_block, race):
     main, fresh, fetches, feed = dense_block
     monkeypatch.setattr(layout_plan, "choose", lambda block, chains, *rest: chains)
     monkeypatch.setattr(layout_plan, "_race", lambda first, second: race)
+    monkeypatch.setattr(layout_plan, "MIN_RUN_SECONDS", 0.0)
     return _run(main, fresh, feed, fetches, "auto")
 
 
@@ -239,6 +240,13 @@ def test_auto_keeps_the_program_when_the_outputs_differ(monkeypatch, dense_block
     assert (
         plan.report.layout.kept_because == "the channels-last plan's outputs differ: fetch 0: off"
     )
+    assert not any(".nhwc" in step.label for step in plan.ops)
+
+
+def test_a_program_that_runs_in_under_2_ms_keeps_its_layout(dense_block):
+    main, fresh, fetches, feed = dense_block
+    _, plan = _run(main, fresh, feed, fetches, "auto")
+    assert "ms worth timing layouts for" in plan.report.layout.kept_because
     assert not any(".nhwc" in step.label for step in plan.ops)
 
 
