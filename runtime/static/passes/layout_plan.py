@@ -135,7 +135,10 @@ def choose_layout(
             compile_block, block, kept, metas, fetched, numbering, LayoutReport(mode=mode)
         )
         chosen_report = chosen.report.layout
-        run(chosen)
+        disagreement = _disagreement(expected, run(chosen))
+        if disagreement is not None:
+            report.kept_because = f"the channels-last plan's outputs differ: {disagreement}"
+            return plan
     first_seconds, chosen_seconds = _race(lambda: run(plan), lambda: run(chosen))
     report.first_seconds, report.chosen_seconds = first_seconds, chosen_seconds
     if chosen_seconds >= first_seconds:
