@@ -77,11 +77,11 @@ class Plan:
         self.fetch_copies: list[bool] = []
         self.param_metas: list[tuple[tuple[int, ...], np.dtype]] = []
         # the inference passes (runtime/static/passes): constants folded when compiling, placed
-        # like parameters before each run; the flag's text they ran under (None: the program is
+        # like parameters before each run; the passes_key() they ran under (None: the program is
         # not marked for them); the parameters (position, array) the constants were made from
         self.constant_slots: list[int] = []
         self.constant_arrays: list[Any] = []
-        self.passes_flag: str | None = None
+        self.passes_flag: tuple[str, str] | None = None
         self.consumed_params: tuple[tuple[int, Any], ...] = ()
         self.report: PassReport | None = None
         # the parameter arrays fits() last accepted

@@ -81,9 +81,10 @@ def layout_mode() -> str:
     return value
 
 
-def passes_key() -> str:
-    """The flags a plan compiled by the passes depends on (a change compiles it anew)."""
-    return f"{INFERENCE_PASSES.value}|{LAYOUT_CHOICE.value}"
+def passes_key() -> tuple[str, str]:
+    """The flags a plan compiled by the passes depends on (a change compiles it anew); checked
+    at every run of a plan, so a tuple of the two values, not text made from them."""
+    return INFERENCE_PASSES.value, LAYOUT_CHOICE.value
 
 
 def enabled_passes() -> tuple[str, ...]:

@@ -176,7 +176,8 @@ def candidates(block: Block, metas: dict[Value, Any], dead: frozenset[int]) -> s
 
 
 def _data_operands(op: Operation, metas: dict[Value, Any]) -> list[int]:
-    """The operand positions of a candidate that hold channels-last data."""
+    """The operand positions of a candidate that hold channels-last data (a combine's: all of
+    them, the 4-D values it gathers for its concat)."""
     if formatted(op) or op.name == "pd_op.concat":
         return [0]
     return [i for i, v in enumerate(op.operands) if v is not None and _is_4d_float32(metas.get(v))]
@@ -319,17 +320,13 @@ def rewrite(
             for result, new in zip(op.results, clone.results):
                 values[result] = new
             continue
-        data = (
-            set(_data_operands(op, metas))
-            if op.name != "builtin.combine"
-            else set(range(len(op.operands)))
-        )
+        data = set(_data_operands(op, metas))
         operands = []
         for position, value in enumerate(op.operands):
             if value is None:
                 operands.append(None)
             elif position in data:
-                operands.append(as_last(value) if value not in last else last[value])
+                operands.append(as_last(value))
             else:
                 operands.append(as_first(value))
         attributes = dict(op.attributes)
@@ -489,10 +486,7 @@ def boundary_shapes(
     leaving: dict[Value, tuple] = {}
     for index in members:
         op = block.ops[index]
-        positions = (
-            range(len(op.operands)) if op.name == "builtin.combine" else _data_operands(op, metas)
-        )
-        for position in positions:
+        for position in _data_operands(op, metas):
             value = op.operands[position]
             source = index_of.get(value.define_op) if value.define_op is not None else None
             if source not in members and not _is_constant(value):
