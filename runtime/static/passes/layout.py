@@ -105,6 +105,11 @@ class LayoutReport:
     first_seconds: float | None = None
     chosen_seconds: float | None = None
 
+    @property
+    def switched(self) -> bool:
+        """Whether the plan runs chains channels last."""
+        return bool(self.chains) and self.kept_because is None
+
 
 def _short(op: Operation) -> str:
     short = op.name.partition(".")[2]

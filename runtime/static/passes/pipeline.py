@@ -73,9 +73,10 @@ class PassReport:
     @property
     def changes_rounding(self) -> bool:
         """Whether the plan's results may differ from the unpassed program's by rounding (a
-        batch norm folded or run as an affine step, a convolution's kernel cut); else they are
-        the same bit for bit."""
-        return bool(self.batch_norms or self.affine or self.pruned)
+        batch norm folded or run as an affine step, a convolution's kernel cut, chains run
+        channels last); else they are the same bit for bit."""
+        switched = self.layout is not None and self.layout.switched
+        return bool(self.batch_norms or self.affine or self.pruned or switched)
 
 
 def inference_rewrite(

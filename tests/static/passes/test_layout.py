@@ -193,6 +193,17 @@ def test_an_op_that_runs_slower_channels_last_splits_the_chain(chain_program):
     ]
 
 
+def test_a_plan_with_chains_channels_last_says_its_rounding_changes():
+    main, startup, fetches = build(_chain_program)
+    fresh = started_scope(startup)
+    feed = {"x": np.random.default_rng(4).standard_normal((1, 4, 8, 8)).astype(np.float32)}
+    (first,), first_plan = _run(main, fresh, feed, fetches, "NCHW")
+    (last,), last_plan = _run(main, fresh, feed, fetches, "NHWC")
+    assert not first_plan.report.changes_rounding  # no batch norm, no cut: the same bits
+    assert last_plan.report.layout.switched and last_plan.report.changes_rounding
+    np.testing.assert_allclose(last, first, rtol=1e-5, atol=1e-5)
+
+
 def test_op_times_come_from_the_steps_labels():
     timings = [
         ("pd_op.conv2d (op 3, %3) + pd_op.relu (op 4, %4) [in place]", "k", 2e-3),
