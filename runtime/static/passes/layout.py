@@ -57,6 +57,8 @@ __all__ = [
 
 TO_LAST = (0, 2, 3, 1)
 TO_FIRST = (0, 3, 1, 2)
+PACKED = (2, 3, 1, 0)  # a conv2d weight [M, C, kh, kw] stored as [kh, kw, C, M]
+UNPACKED = (3, 2, 0, 1)  # and viewed as [M, C, kh, kw] again
 
 _CONVOLUTIONS = ("pd_op.conv2d", "pd_op.depthwise_conv2d")
 # attribute names of ops that address axes (softmax's axis, flip's axis, reshape-like shapes,
@@ -227,14 +229,15 @@ def with_convolution(block: Block, chains: list[list[int]]) -> list[list[int]]:
 class Rewritten:
     """The block with ``members`` channels last: the copy, the map from the program's values to
     the copy's (``values``), the program's op index of each op of the copy (None for the
-    transposes and axes it adds), the names its new values print as, and the number of
-    transposes."""
+    transposes and axes it adds), the names its new values print as, the number of
+    transposes, and the number of conv2d weights packed for the channels-last GEMM."""
 
     block: Block
     values: dict[Value, Value]
     origin: list[int | None]
     names: dict[Value, str]
     transposes: int
+    packed: int = 0
 
 
 def _permuted(declared: Any, perm: tuple[int, ...]) -> Any:
@@ -273,7 +276,9 @@ def rewrite(
     first: dict[Value, Value] = {}  # channels-last program value -> its channels-first copy
     count = 0
 
-    def transpose(value: Value, perm: tuple[int, ...], name: str) -> Value:
+    packed: dict[Value, Value] = {}  # a conv2d's weight -> its packed view
+
+    def transpose(value: Value, perm: tuple[int, ...], name: str, counted: bool = True) -> Value:
         """``value`` of the copy in the other layout, a contiguous array (a transpose, which is
         a view, then a copy: the kernels after it take their fast paths on contiguous data)."""
         nonlocal count
@@ -289,7 +294,7 @@ def rewrite(
         for op in (view, copied):
             copy.append(op)
             origin.append(None)
-        count += 1
+        count += counted
         new_names[view.results[0]] = f"{name}.view"
         new_names[copied.results[0]] = name
         return copied.results[0]
@@ -299,6 +304,26 @@ def rewrite(
         if found is None:
             name = f"{names.get(value, '%?')}.nhwc"
             found = last[value] = transpose(values[value], TO_LAST, name)
+        return found
+
+    def packed_weight(value: Value) -> Value:
+        """A conv2d's constant weight [M, C, kh, kw] as a view of the same values stored
+        [kh, kw, C, M]: the channels-last GEMM reads its [kh * kw * C, M] matrix from it without
+        a copy at each run (conv_kernel.filter_matrix; the three ops fold as constants)."""
+        found = packed.get(value)
+        if found is None:
+            name = f"{names.get(value, '%?')}.packed"
+            stored = transpose(values[value], PACKED, name, counted=False)
+            view = Operation(
+                "pd_op.transpose",
+                [stored],
+                [values[value].type],
+                {"perm": _perm_attribute(UNPACKED), "stop_gradient": _STOP},
+            )
+            copy.append(view)
+            origin.append(None)
+            found = packed[value] = view.results[0]
+            new_names[found] = f"{name}.oihw"
         return found
 
     def as_first(value: Value) -> Value:
@@ -332,6 +357,8 @@ def rewrite(
                 operands.append(None)
             elif position in data:
                 operands.append(as_last(value))
+            elif position == 1 and _packs_weight(op, metas):
+                operands.append(packed_weight(value))
             else:
                 operands.append(as_first(value))
         attributes = dict(op.attributes)
@@ -376,7 +403,20 @@ def rewrite(
     for value, new in values.items():
         if new not in new_names and value in names:
             new_names[new] = names[value]
-    return Rewritten(copy, values, origin, new_names, count)
+    return Rewritten(copy, values, origin, new_names, count, len(packed))
+
+
+def _packs_weight(op: Operation, metas: dict[Value, Any]) -> bool:
+    """Whether the channels-last ``op`` reads its weight packed: a conv2d of one group whose
+    weight is a parameter (a depthwise convolution reads its weight per channel)."""
+    weight = op.operands[1] if len(op.operands) > 1 else None
+    return (
+        op.name == "pd_op.conv2d"
+        and _attr(op, "groups") == 1
+        and weight is not None
+        and _is_constant(weight)
+        and len(getattr(metas.get(weight), "dims", ())) == 4
+    )
 
 
 # -- the choice ---------------------------------------------------------------------------------

@@ -95,7 +95,9 @@ def test_the_copy_runs_the_chain_channels_last(dense_block):
     (chain,) = layout.with_convolution(block, layout.chains_of(block, members, metas))
     rewritten = layout.rewrite(block, set(chain), metas, fetches, names)
     ops = rewritten.block.ops
-    assert len(ops) == len(block.ops) + 2 * rewritten.transposes + 1  # + the concat's new axis
+    # two ops a transpose (a view, a copy), one the concat's new axis, three a packed weight
+    assert rewritten.packed == 3
+    assert len(ops) == len(block.ops) + 2 * rewritten.transposes + 1 + 3 * rewritten.packed
     for op in ops:
         if op.name in ("pd_op.conv2d", "pd_op.pool2d", "pd_op.batch_norm_"):
             if op.attributes["data_format"].value == "NHWC":
@@ -354,3 +356,23 @@ def test_zoo_models_channels_last_give_their_outputs(name):
             np.testing.assert_array_equal(got, expected)
     if has_conv:
         assert report.chains
+
+
+def test_packed_weights_reach_the_kernel_without_a_copy(monkeypatch, dense_block):
+    """Channels last, a conv2d's weight is a view of the same values stored [kh, kw, C, M]
+    (folded once): the GEMM's [kh * kw * C, M] matrix is that memory, not a copy made at each
+    run; channels first the kernel still copies (the weight's own layout)."""
+    from phiops.runtime.kernels.impl import conv_kernel
+
+    matrix = conv_kernel.filter_matrix
+    shared = []
+
+    def spy(xp, filter, groups):
+        result = matrix(xp, filter, groups)
+        shared.append(np.shares_memory(result, filter))
+        return result
+
+    monkeypatch.setattr(conv_kernel, "filter_matrix", spy)
+    main, fresh, fetches, feed = dense_block
+    _run(main, fresh, feed, fetches, "NHWC")
+    assert shared and all(shared)  # both 3x3 convolutions, at every run
