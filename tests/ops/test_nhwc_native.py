@@ -1,10 +1,11 @@
-"""The compiled channels-last (NHWC) pooling kernel, pool2d_nhwc
+"""The compiled channels-last (NHWC) kernels, pool2d_nhwc and depthwise_conv2d_nhwc
 (runtime/kernels/csrc/channels_last.h), over seeded random geometries: strides 1-3, asymmetric
-paddings 0-3, kernels 1-7, channel counts that leave vector tails (1, 3, 7, 33, 67), float32 and
-float64, max and average pooling (exclusive or not), NaN and -0.0 in the input. Each result is
-checked bit for bit against the channels-first compiled kernel's (the same taps in the same
-order) and against a Python walk of the windows in (ky, kx) order, and by value against the
-numpy channels-last path (FLAGS_use_native_kernels off), split between threads or not."""
+paddings 0-3, kernels 1-7, dilations (depthwise), channel counts that leave vector tails (1, 3,
+7, 33, 67), float32 and float64, max and average pooling (exclusive or not), NaN and -0.0 in the
+input. Each result is checked bit for bit against the channels-first compiled kernel's (the
+same taps in the same order), against a Python walk of the windows in (ky, kx) order, and by
+value against the numpy channels-last path (FLAGS_use_native_kernels off), split between
+threads or not."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 import phiops.generated as phi
 from phiops.runtime import flags
 from phiops.runtime.kernels import native
-from tests.ops.test_fastconv_conv import NOT_BUILT, NativeSpy
+from tests.ops.test_fastconv_conv import NOT_BUILT, NativeSpy, taps_in_order
 
 DTYPES = [np.float32, np.float64]
 CHANNELS = (1, 3, 7, 33, 67)
@@ -213,3 +214,102 @@ def test_adaptive_nhwc_pooling_keeps_the_numpy_path(spy):
     out = phi.pool2d(phi.to_tensor(to_last(x)), [3, 2], [1, 1], [0, 0], *args).numpy()
     assert out.shape == (1, 3, 2, 5)
     assert spy.calls == []
+
+
+def depthwise_geometries(seed: int, count: int) -> list[dict[str, Any]]:
+    """Seeded random depthwise convolutions: kernels 1-7, strides 1-3, dilations 1-2,
+    asymmetric paddings 0-3, channel multipliers 1-3."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(count):
+        kernel = (int(rng.integers(1, 8)), int(rng.integers(1, 8)))
+        dilations = [int(rng.integers(1, 3)), int(rng.integers(1, 3))]
+        c = int(rng.choice(CHANNELS[1:]))  # groups == C > 1
+        cases.append(
+            {
+                "shape": (
+                    int(rng.integers(1, 3)),
+                    c,
+                    int(rng.integers(dilations[0] * (kernel[0] - 1) + 1, 14)),
+                    int(rng.integers(dilations[1] * (kernel[1] - 1) + 1, 14)),
+                ),
+                "filter": (c * int(rng.choice([1, 1, 2, 3])), 1) + kernel,
+                "strides": [int(rng.integers(1, 4)), int(rng.integers(1, 4))],
+                "paddings": [int(rng.integers(0, 4)) for _ in range(4)],
+                "dilations": dilations,
+            }
+        )
+    return cases
+
+
+def run_depthwise(x: np.ndarray, w: np.ndarray, case: dict[str, Any], fmt: str) -> np.ndarray:
+    c = x.shape[-1] if fmt == "NHWC" else x.shape[1]
+    return phi.depthwise_conv2d(
+        phi.to_tensor(x),
+        phi.to_tensor(w),
+        case["strides"],
+        case["paddings"],
+        "EXPLICIT",
+        c,
+        case["dilations"],
+        fmt,
+    ).numpy()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+def test_depthwise_nhwc_equals_the_channels_first_kernel_bit_for_bit(spy, dtype):
+    """The same products summed in the same order as the channels-first kernel: the same
+    bits, which a reversed tap order would not give."""
+    rng = np.random.default_rng(12)
+    for case in depthwise_geometries(seed=6, count=40):
+        x = rng.standard_normal(case["shape"]).astype(dtype)
+        w = rng.standard_normal(case["filter"]).astype(dtype)
+        spy.calls.clear()
+        got = run_depthwise(to_last(x), w, case, "NHWC")
+        assert spy.calls == ["depthwise_conv2d_nhwc"]
+        expected = run_depthwise(x, w, case, "NCHW")
+        assert spy.calls == ["depthwise_conv2d_nhwc", "depthwise_conv2d"]
+        assert bits_equal(to_first(got), expected), case
+
+
+def test_depthwise_nhwc_sums_the_taps_in_order_bit_for_bit(spy):
+    rng = np.random.default_rng(13)
+    for case in depthwise_geometries(seed=7, count=12):
+        x = rng.standard_normal(case["shape"]).astype(np.float32)
+        w = rng.standard_normal(case["filter"]).astype(np.float32)
+        got = to_first(run_depthwise(to_last(x), w, case, "NHWC"))
+        p = case["paddings"]
+        pads = ((p[0], p[1]), (p[2], p[3]))
+        mult = case["filter"][0] // case["shape"][1]
+        expected = taps_in_order(x, w, case["strides"], pads, case["dilations"], mult)
+        assert bits_equal(got, expected), case
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+def test_depthwise_nhwc_gives_the_numpy_paths_bits(dtype):
+    """The numpy channels-last path adds each tap's product (a padding tap's product is a zero,
+    which changes no sum): the same bits for finite weights."""
+    rng = np.random.default_rng(14)
+    for case in depthwise_geometries(seed=8, count=25):
+        x = rng.standard_normal(case["shape"]).astype(dtype)
+        w = rng.standard_normal(case["filter"]).astype(dtype)
+        got = run_depthwise(to_last(x), w, case, "NHWC")
+        with flags.flags_guard({"use_native_kernels": False}):
+            expected = run_depthwise(to_last(x), w, case, "NHWC")
+        assert bits_equal(got, expected), case
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_depthwise_nhwc_split_between_threads_gives_the_same_bits(monkeypatch, threads):
+    if not native.NATIVE_BUILT:
+        pytest.skip(NOT_BUILT)
+    rng = np.random.default_rng(9)
+    case = {"strides": [2, 1], "paddings": [1, 2, 0, 1], "dilations": [1, 2]}
+    x = to_last(rng.standard_normal((2, 33, 11, 9)).astype(np.float32))
+    w = rng.standard_normal((66, 1, 3, 3)).astype(np.float32)
+    with flags.flags_guard({"intra_op_threads": 1}):
+        expected = run_depthwise(x, w, case, "NHWC")
+    monkeypatch.setattr(native, "PARALLEL_MIN_WORK", 0)  # split even this small call
+    with flags.flags_guard({"intra_op_threads": threads}):
+        got = run_depthwise(x, w, case, "NHWC")
+    assert bits_equal(got, expected)

@@ -986,6 +986,49 @@ static PyObject *pool2d_nhwc(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(depthwise_nhwc_doc,
+             "depthwise_conv2d_nhwc(x, weights, n, c, mult, h, w, kh, kw, oh, ow, sy, sx, dy, dx,\n"
+             "                      py, px, r0, r1, out)\n\n"
+             "Write output rows [r0, r1) (b * oh + oy) of out (n x oh x ow x c*mult), the\n"
+             "convolution of the channels-last batch x (n x h x w x c) with groups == c and the\n"
+             "filter packed tap-major, weights (kh*kw x c*mult): output channel m reads input\n"
+             "channel m / mult. The same sums in the same order as depthwise_conv2d's.");
+
+static PyObject *depthwise_conv2d_nhwc(PyObject *self, PyObject *args)
+{
+    PyObject *x, *weights, *out;
+    Py_ssize_t n, c, mult, r0, r1;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OOnnnnnnnnnnnnnnnnnO:depthwise_conv2d_nhwc", &x, &weights, &n,
+                          &c, &mult, &g.h, &g.w, &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx,
+                          &g.dy, &g.dx, &g.py, &g.px, &r0, &r1, &out))
+        return NULL;
+    if (n < 0 || c < 0 || mult < 1 || check_fast_geometry(&g, r0, r1, n * g.oh) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "negative n or c, or mult below 1");
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[3];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n * g.h * g.w * c, 0, 0, &v[0]) < 0 ||
+        get_array(weights, "weights", format, g.kh * g.kw * c * mult, 0, 0, &v[1]) < 0 ||
+        get_array(out, "out", format, n * g.oh * g.ow * c * mult, 1, 0, &v[2]) < 0) {
+        release_all(v, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        depthwise_nhwc_float32(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    else
+        depthwise_nhwc_float64(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 3);
+    Py_RETURN_NONE;
+}
+
 /* ---- end issue 26 kernels ---- */
 
 /* ---- issue 26: the rnn op's recurrent steps (rnn.h) ---- */
@@ -1853,6 +1896,7 @@ static PyMethodDef methods[] = {
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
     /* issue 26: forward convolution and pooling over row ranges */
     {"depthwise_conv2d", depthwise_conv2d, METH_VARARGS, depthwise_doc},
+    {"depthwise_conv2d_nhwc", depthwise_conv2d_nhwc, METH_VARARGS, depthwise_nhwc_doc},
     {"conv_direct_2d", conv_direct_2d, METH_VARARGS, conv_direct_doc},
     {"conv_direct_available", conv_direct_available, METH_NOARGS, conv_direct_available_doc},
     {"im2col_folded_2d", im2col_folded_2d, METH_VARARGS, im2col_folded_doc},
@@ -1887,7 +1931,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, softmax, conv2d columns, depthwise conv2d, pool2d (channels first or last), Adam, rnn steps, NMS, roi_align, the per-channel affine map of a test-mode batch_norm, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, softmax, conv2d columns, depthwise conv2d and pool2d (channels first or last), Adam, rnn steps, NMS, roi_align, the per-channel affine map of a test-mode batch_norm, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 
