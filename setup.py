@@ -52,6 +52,7 @@ NATIVE = Extension(
         "runtime/kernels/csrc/layer_norm.h",
         "runtime/kernels/csrc/conv2d.h",
         "runtime/kernels/csrc/conv_fast.h",
+        "runtime/kernels/csrc/channels_last.h",
         "runtime/kernels/csrc/conv_direct.h",
         "runtime/kernels/csrc/adam.h",
         "runtime/kernels/csrc/adam_scalars.h",

@@ -2,7 +2,7 @@
 
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE .venv/bin/python bench/conv.py \
         [--size 64] [--batches 1 8] [--repeats 7] [--models resnet50 mobilenet_v2 shufflenet_v2] \
-        [--end-to-end] [--json out.json]
+        [--end-to-end] [--json out.json] [--layouts]
 
 For every distinct convolution of each model (input ``size`` x ``size``) at each batch size it
 prints the median time and the GFLOP/s (2 * multiply-adds / time) of
@@ -17,6 +17,10 @@ beside numpy's float32 GEMM rate on this machine (a 1024^3 product: the floor no
 and the pooling layers the models have (max 3x3/2, global average). ``--end-to-end`` times an eager
 forward pass of ResNet50 and MobileNetV2 built from phiops's functional ops (conv2d, batch_norm in
 inference mode, relu/relu6, pooling, linear) with seeded weights.
+``--layouts`` times, instead of the tables, the pooling and depthwise convolutions that have
+compiled kernels for both layouts (a max pool of [N,64,40,40] 3x3/2, depthwise [N,144,16,16]
+3x3 at strides 1 and 2) channels first, channels last, and channels last on the numpy path
+(FLAGS_use_native_kernels off).
 
 OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE must be unset (see issue 26: they halve numpy's GEMM speed on
 this machine): the bench warns when they are set. Timings are medians of ``--repeats`` runs
@@ -279,6 +283,37 @@ def bench_pools(args: argparse.Namespace, torch: Any) -> None:
             print(line, flush=True)
 
 
+def bench_layouts(args: argparse.Namespace) -> None:
+    """NCHW against NHWC (compiled, and numpy's path) for the ops with kernels for both."""
+    rng = np.random.default_rng(0)
+    w = phi.to_tensor(rng.standard_normal((144, 1, 3, 3)).astype(np.float32))
+    cases = [
+        ("max pool 3x3/2 pad 1", 64, 40, lambda t, f: F.max_pool2d(t, 3, 2, 1, data_format=f)),
+        ("avg pool 3x3/2 pad 1", 64, 40, lambda t, f: F.avg_pool2d(t, 3, 2, 1, data_format=f)),
+        ("depthwise 3x3/1", 144, 16, lambda t, f: F.conv2d(t, w, None, 1, 1, 1, 144, f)),
+        ("depthwise 3x3/2", 144, 16, lambda t, f: F.conv2d(t, w, None, 2, 1, 1, 144, f)),
+    ]
+    print(f"\n{'op':<22}{'input (NCHW)':<18}{'NCHW ms':>9}{'NHWC ms':>9}{'NHWC numpy ms':>15}")
+    for name, c, h, call in cases:
+        for n in args.batches:
+            x = rng.standard_normal((n, c, h, h)).astype(np.float32)
+            first = phi.to_tensor(x)
+            last = phi.to_tensor(np.ascontiguousarray(x.transpose(0, 2, 3, 1)))
+            t_first = median_time(lambda: call(first, "NCHW"), args.repeats)
+            t_last = median_time(lambda: call(last, "NHWC"), args.repeats)
+            phi.set_flags({"use_native_kernels": False})
+            try:
+                t_numpy = median_time(lambda: call(last, "NHWC"), args.repeats)
+            finally:
+                phi.set_flags({"use_native_kernels": True})
+            shape = str([n, c, h, h])
+            print(
+                f"{name:<22}{shape:<18}{t_first * 1e3:>9.3f}{t_last * 1e3:>9.3f}"
+                f"{t_numpy * 1e3:>15.3f}",
+                flush=True,
+            )
+
+
 def end_to_end(args: argparse.Namespace) -> None:
     """Eager forward passes of ResNet50 and MobileNetV2 from functional ops."""
     rng = np.random.default_rng(0)
@@ -520,6 +555,11 @@ def main() -> None:
     parser.add_argument("--no-layers", action="store_true", help="skip the per-layer table")
     parser.add_argument("--json", help="write the per-layer rows to this file")
     parser.add_argument(
+        "--layouts",
+        action="store_true",
+        help="instead of the tables, time pooling and depthwise convolution NCHW against NHWC",
+    )
+    parser.add_argument(
         "--compare-with",
         metavar="REV",
         help="instead of the tables, time this checkout's conv/pool kernels against those at git "
@@ -545,6 +585,10 @@ def main() -> None:
     torch = try_torch()
     rate = gemm_rate(args.repeats)
     print(f"numpy float32 GEMM 1024^3: {rate:.1f} GFLOP/s")
+    if args.layouts:
+        bench_layouts(args)
+        print(f"load average: {os.getloadavg()}")
+        return
     if args.compare_with:
         compare_with(args, rate)
         print(f"load average: {os.getloadavg()}")

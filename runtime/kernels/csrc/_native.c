@@ -50,6 +50,7 @@ struct conv2d {
 #include "layer_norm.h"
 #include "conv2d.h"
 #include "conv_fast.h"
+#include "channels_last.h"
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
@@ -86,6 +87,7 @@ struct conv2d {
 #include "layer_norm.h"
 #include "conv2d.h"
 #include "conv_fast.h"
+#include "channels_last.h"
 #include "adam.h"
 #include "adam_scalars.h"
 #include "nms.h"
@@ -937,6 +939,93 @@ static PyObject *pool2d(PyObject *self, PyObject *args)
         pool2d_float64(v[0].buf, is_max, exclusive, low, r0, r1, &g, v[1].buf);
     Py_END_ALLOW_THREADS;
     release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(pool2d_nhwc_doc,
+             "pool2d_nhwc(x, n, c, h, w, kh, kw, oh, ow, sy, sx, py, px, is_max, exclusive, low,\n"
+             "            r0, r1, out)\n\n"
+             "Write output rows [r0, r1) (b * oh + oy) of out (n x oh x ow x c): pool2d of the\n"
+             "channels-last batch x (n x h x w x c), each output pixel's c channels at once, the\n"
+             "same windows, order and bits as pool2d's.");
+
+static PyObject *pool2d_nhwc(PyObject *self, PyObject *args)
+{
+    PyObject *x, *out;
+    Py_ssize_t n, c, r0, r1;
+    int is_max, exclusive;
+    double low;
+    struct conv2d g;
+    g.dy = g.dx = 1;
+    if (!PyArg_ParseTuple(args, "OnnnnnnnnnnnnppdnnO:pool2d_nhwc", &x, &n, &c, &g.h, &g.w,
+                          &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.py, &g.px, &is_max,
+                          &exclusive, &low, &r0, &r1, &out))
+        return NULL;
+    if (n < 0 || c < 0 || check_fast_geometry(&g, r0, r1, n * g.oh) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "negative n or c");
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[2];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n * g.h * g.w * c, 0, 0, &v[0]) < 0 ||
+        get_array(out, "out", format, n * g.oh * g.ow * c, 1, 0, &v[1]) < 0) {
+        release_all(v, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        pool2d_nhwc_float32(v[0].buf, c, is_max, exclusive, (float)low, r0, r1, &g, v[1].buf);
+    else
+        pool2d_nhwc_float64(v[0].buf, c, is_max, exclusive, low, r0, r1, &g, v[1].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 2);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(depthwise_nhwc_doc,
+             "depthwise_conv2d_nhwc(x, weights, n, c, mult, h, w, kh, kw, oh, ow, sy, sx, dy, dx,\n"
+             "                      py, px, r0, r1, out)\n\n"
+             "Write output rows [r0, r1) (b * oh + oy) of out (n x oh x ow x c*mult), the\n"
+             "convolution of the channels-last batch x (n x h x w x c) with groups == c and the\n"
+             "filter packed tap-major, weights (kh*kw x c*mult): output channel m reads input\n"
+             "channel m / mult. The same sums in the same order as depthwise_conv2d's.");
+
+static PyObject *depthwise_conv2d_nhwc(PyObject *self, PyObject *args)
+{
+    PyObject *x, *weights, *out;
+    Py_ssize_t n, c, mult, r0, r1;
+    struct conv2d g;
+    if (!PyArg_ParseTuple(args, "OOnnnnnnnnnnnnnnnnnO:depthwise_conv2d_nhwc", &x, &weights, &n,
+                          &c, &mult, &g.h, &g.w, &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx,
+                          &g.dy, &g.dx, &g.py, &g.px, &r0, &r1, &out))
+        return NULL;
+    if (n < 0 || c < 0 || mult < 1 || check_fast_geometry(&g, r0, r1, n * g.oh) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "negative n or c, or mult below 1");
+        return NULL;
+    }
+    const char *format = float_format(x);
+    if (!format)
+        return NULL;
+    Py_buffer v[3];
+    memset(v, 0, sizeof v);
+    if (get_array(x, "x", format, n * g.h * g.w * c, 0, 0, &v[0]) < 0 ||
+        get_array(weights, "weights", format, g.kh * g.kw * c * mult, 0, 0, &v[1]) < 0 ||
+        get_array(out, "out", format, n * g.oh * g.ow * c * mult, 1, 0, &v[2]) < 0) {
+        release_all(v, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    if (format[0] == 'f')
+        depthwise_nhwc_float32(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    else
+        depthwise_nhwc_float64(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    Py_END_ALLOW_THREADS;
+    release_all(v, 3);
     Py_RETURN_NONE;
 }
 
@@ -1807,11 +1896,13 @@ static PyMethodDef methods[] = {
     {"col2im_2d", col2im_2d, METH_VARARGS, col2im_doc},
     /* issue 26: forward convolution and pooling over row ranges */
     {"depthwise_conv2d", depthwise_conv2d, METH_VARARGS, depthwise_doc},
+    {"depthwise_conv2d_nhwc", depthwise_conv2d_nhwc, METH_VARARGS, depthwise_nhwc_doc},
     {"conv_direct_2d", conv_direct_2d, METH_VARARGS, conv_direct_doc},
     {"conv_direct_available", conv_direct_available, METH_NOARGS, conv_direct_available_doc},
     {"im2col_folded_2d", im2col_folded_2d, METH_VARARGS, im2col_folded_doc},
     {"im2col_nhwc_2d", im2col_nhwc_2d, METH_VARARGS, im2col_nhwc_doc},
     {"pool2d", pool2d, METH_VARARGS, pool2d_doc},
+    {"pool2d_nhwc", pool2d_nhwc, METH_VARARGS, pool2d_nhwc_doc},
     {"im2col_2d", im2col_2d, METH_VARARGS, im2col_doc},
     {"layer_norm", layer_norm, METH_VARARGS, layer_norm_doc},
     {"gelu", gelu, METH_VARARGS, gelu_doc},
@@ -1840,7 +1931,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "runtime.kernels._native",
-    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, softmax, conv2d columns, depthwise conv2d, pool2d, Adam, rnn steps, NMS, roi_align, the per-channel affine map of a test-mode batch_norm, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
+    "Optional compiled kernels for phiops (layer_norm, gelu, hardswish, softmax, conv2d columns, depthwise conv2d and pool2d (channels first or last), Adam, rnn steps, NMS, roi_align, the per-channel affine map of a test-mode batch_norm, mt19937_64, the Tensor wrap); see runtime/kernels/native.py.", -1,
     methods,
 };
 

@@ -26,8 +26,10 @@ Fast paths (issue 26), each equal to the general one within float32 rounding:
   no column matrix, the sums in registers, which im2col + GEMM cannot match when the GEMM is
   skinny (`direct_pays`);
 - a depthwise convolution (groups == C > 1, any channel multiplier) is a direct kernel: the
-  compiled one for 2-D channels-first numpy float arrays, otherwise prod(kernel) vectorised
-  multiply-adds of shifted views (`depthwise`), never a GEMM per group.
+  compiled ones for 2-D numpy float arrays, channels first or last (`depthwise_nhwc`: each
+  output pixel's channels one vector, the same sums in the same order as the channels-first
+  kernel's, so the same bits), otherwise prod(kernel) vectorised multiply-adds of shifted views
+  (`depthwise`), never a GEMM per group.
 
 The compiled loops split large calls between threads (``FLAGS_intra_op_threads``) and the GEMMs
 run on ``FLAGS_blas_threads``'s threads (`phiops.runtime.kernels.blas`).
@@ -499,18 +501,47 @@ def convolve_folded_windows(xp: Any, x: Array, filter: Array, geometry: ConvGeom
     return xp.ascontiguousarray(xp.transpose(out, (1, 0, 2))).reshape((n, m) + geometry.out)
 
 
+def depthwise_nhwc(kernel: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
+    """A 2-D depthwise convolution of a channels-last numpy float array [N, H, W, C] by the
+    compiled ``depthwise_conv2d_nhwc``: each output pixel's channels at once, the filter [M, 1,
+    kh, kw] packed tap-major ([kh * kw, M]) for the call; the sums of ``depthwise_conv2d``'s
+    channels-first kernel, in the same order (the same bits)."""
+    x = numpy.ascontiguousarray(x)
+    n, h, w, c = x.shape
+    m = filter.shape[0]
+    weights = numpy.ascontiguousarray(filter.reshape(m, -1).T, dtype=x.dtype)
+    out = numpy.empty((n,) + geometry.out + (m,), x.dtype)
+    args = (
+        h,
+        w,
+        *geometry.kernel,
+        *geometry.out,
+        *geometry.strides,
+        *geometry.dilations,
+        *(before for before, _ in geometry.pads),
+    )
+    parallel_rows(
+        lambda r0, r1: kernel(x, weights, n, c, m // c, *args, r0, r1, out),
+        n * geometry.out[0],
+        x.size + 2 * out.size,
+    )
+    return out
+
+
 def depthwise(xp: Any, x: Array, filter: Array, geometry: ConvGeometry) -> Array:
     """The convolution with groups == C: output channel ``c * mult + j`` is input channel ``c``
-    convolved with its own filter [1, *kernel]. 2-D channels-first numpy float arrays take the
-    compiled kernel (one output plane in cache at a time); everything else adds prod(kernel)
-    products of a shifted (strided) view of the padded input and one weight per channel."""
+    convolved with its own filter [1, *kernel]. 2-D numpy float arrays take the compiled
+    kernels (channels first: one output plane in cache at a time; channels last: one output
+    pixel's channels at a time, `depthwise_nhwc`); everything else adds prod(kernel) products of
+    a shifted (strided) view of the padded input and one weight per channel."""
     n, rank = x.shape[0], len(geometry.kernel)
     c = x.shape[-1] if geometry.channel_last else x.shape[1]
     m = filter.shape[0]
     mult = m // c
-    kernel = (
-        native_function(x, "depthwise_conv2d") if rank == 2 and not geometry.channel_last else None
-    )
+    name = "depthwise_conv2d_nhwc" if geometry.channel_last else "depthwise_conv2d"
+    kernel = native_function(x, name) if rank == 2 else None
+    if kernel is not None and geometry.channel_last:
+        return depthwise_nhwc(kernel, x, filter, geometry)
     if kernel is not None:
         x = xp.ascontiguousarray(x)
         weights = xp.ascontiguousarray(filter, dtype=x.dtype)

@@ -13,7 +13,10 @@ pooling to 1x1) is a ``mean``/``max`` over the spatial axes (the compiled kernel
 for small 2-D planes); regular 2-D pooling of numpy
 float32/float64 arrays runs the compiled kernel (`phiops.runtime.kernels.native`: each output
 row combined from the input rows its windows clip to, one pass, split between
-``FLAGS_intra_op_threads`` threads when large). Both give the numpy path's values.
+``FLAGS_intra_op_threads`` threads when large). Channels-last 2-D arrays take the compiled
+channels-last kernel (`pool_native_nhwc`: each output pixel's channels one vector, no
+transposing copy in or out), whose results are the channels-first kernel's bit for bit. All give
+the numpy path's values.
 """
 
 from __future__ import annotations
@@ -245,6 +248,14 @@ WHOLE_INPUT_NATIVE_MAX = 256
 _LOWEST: dict[Any, float] = {}
 
 
+def lowest(dtype: Any) -> float:
+    """The lowest finite value of ``dtype``, where PHI's max pooling starts."""
+    low = _LOWEST.get(dtype)
+    if low is None:
+        low = _LOWEST[dtype] = float(numpy.finfo(dtype).min)
+    return low
+
+
 def pool_native(
     pool2d: Any,
     x: Array,
@@ -259,9 +270,6 @@ def pool_native(
     x = numpy.ascontiguousarray(x)
     n, c, h, w = x.shape
     out = numpy.empty((n, c) + out_size, x.dtype)
-    low = _LOWEST.get(x.dtype)
-    if low is None:
-        low = _LOWEST[x.dtype] = float(numpy.finfo(x.dtype).min)
     args = (
         h,
         w,
@@ -271,9 +279,56 @@ def pool_native(
         *(before for before, _ in pads),
         is_max,
         exclusive,
-        low,
+        lowest(x.dtype),
     )
     parallel_rows(lambda r0, r1: pool2d(x, n * c, *args, r0, r1, out), n * c, x.size + out.size)
+    return out
+
+
+def native_pool_nhwc(x: Array, geometry: PoolGeometry) -> Any:
+    """The compiled channels-last ``pool2d_nhwc`` for pooling ``x`` [N, H, W, C] where it
+    applies (a numpy float array, the extension on and built with it; regular windows, or one
+    window over a whole input small enough for `WHOLE_INPUT_NATIVE_MAX`), else None."""
+    if not geometry.channel_last or len(geometry.spatial) != 2:
+        return None
+    if covers_whole_input(geometry):
+        if geometry.spatial[0] * geometry.spatial[1] > WHOLE_INPUT_NATIVE_MAX:
+            return None
+    elif geometry.adaptive:
+        return None
+    return native_function(x, "pool2d_nhwc")
+
+
+def pool_native_nhwc(
+    pool2d_nhwc: Any, x: Array, geometry: PoolGeometry, is_max: bool, exclusive: bool
+) -> Array:
+    """2-D pooling of a numpy float array [N, H, W, C] by the compiled ``pool2d_nhwc``: each
+    output pixel's channels at once, no transposing copy; the bits of `pool_native`'s."""
+    x = numpy.ascontiguousarray(x)
+    n, h, w, c = x.shape
+    if covers_whole_input(geometry):  # global or adaptive-to-1x1: one window, the input
+        kernel, out_size, strides, pads = (h, w), (1, 1), (1, 1), ((0, 0), (0, 0))
+        exclusive = True
+    else:
+        kernel, out_size = geometry.kernel, geometry.out
+        strides, pads = geometry.strides, geometry.pads
+    out = numpy.empty((n,) + out_size + (c,), x.dtype)
+    args = (
+        h,
+        w,
+        *kernel,
+        *out_size,
+        *strides,
+        *(before for before, _ in pads),
+        is_max,
+        exclusive,
+        lowest(x.dtype),
+    )
+    parallel_rows(
+        lambda r0, r1: pool2d_nhwc(x, n, c, *args, r0, r1, out),
+        n * out_size[0],
+        x.size + out.size,
+    )
     return out
 
 
@@ -359,6 +414,9 @@ def pool2d_kernel(
             _GEOMETRIES.clear()
         _GEOMETRIES[key] = geometry
     geometry.check_scratch(x, geometry.adaptive and pooling_type == "max")
+    pool2d_nhwc = native_pool_nhwc(x, geometry)
+    if pool2d_nhwc is not None:
+        return pool_native_nhwc(pool2d_nhwc, x, geometry, pooling_type == "max", exclusive)
     result = pool(
         xp, channels_first(xp, x, geometry.channel_last), geometry, pooling_type, exclusive
     )
