@@ -4,8 +4,8 @@ inside the plan, where that is measured faster.
 PaddlePaddle's CNNs are exported channels first (NCHW). Some convolutions run faster on
 channels-last data (im2col then copies runs of C contiguous values: DenseNet's and ResNet's 3x3
 convolutions of 64-128 channels, Inception's 1x5 and 5x1 ones), others slower (1x1 convolutions
-of small planes, where the product's orientation suits OpenBLAS less; depthwise ones). So the
-choice is made per chain, from timings of the model itself:
+of small planes, where the product's orientation suits OpenBLAS less; the first convolution of
+a 3-channel image). So the choice is made per chain, from timings of the model itself:
 
 1. ``candidates``: the ops that can run on channels-last data with their attributes changed
    (conv2d and depthwise_conv2d, pool2d, test-mode batch_norm: ``data_format``; concat of
