@@ -22,8 +22,9 @@ a 3-channel image). So the choice is made per chain, from timings of the model i
    the connected sets of candidates without the convolutions that lost, and a chain is kept
    where its convolutions and other ops gain more than its transposes cost (timed on arrays
    of their shapes). The plan with the kept chains is compiled, and used only where a whole
-   run of it (the best of 3) is at least 2% faster than the channels-first plan's and gives
-   the same outputs (up to rounding); else the program runs as it is.
+   run of it (the best of 3, alternating with the channels-first plan's) is at least 2%
+   faster than the channels-first plan's and gives the same outputs (up to rounding); else
+   the program runs as it is.
 
 The ``layout_choice`` flag: "auto" (the above), "NHWC" (every candidate chain with a
 convolution, untimed; for tests and experiments), "NCHW" (none). The pass runs on CPU, on

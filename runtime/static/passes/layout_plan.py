@@ -5,6 +5,7 @@ the plans of its copies with convolution chains channels last (``choose_layout``
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 import numpy as np
@@ -36,7 +37,7 @@ AGREEMENT = 1e-4
 # the chosen plan's whole run must be this share faster than the program's own (timing noise)
 SWITCH_MARGIN = 0.02
 # a program whose run takes less keeps its layout: what it could gain is less than the timing
-# costs at its first run (8 to 12 runs)
+# costs at its first run (14 to 15 runs)
 MIN_RUN_SECONDS = 2e-3
 
 
@@ -126,7 +127,7 @@ def choose_layout(
         report.kept_because = "no chain ran faster channels last"
         return plan
     if kept == chains:
-        chosen, chosen_report, chosen_runs = last_plan, last_plan.report.layout, last_runs
+        chosen, chosen_report = last_plan, last_plan.report.layout
     else:
         chosen, _ = _switched(
             compile_block, block, kept, metas, fetched, numbering, LayoutReport(mode=mode)
@@ -136,8 +137,7 @@ def choose_layout(
         if disagreement is not None:
             report.kept_because = f"the channels-last plan's outputs differ: {disagreement}"
             return plan
-        chosen_runs = [run(chosen, True)[1] for _ in range(TIMING_RUNS)]
-    first_seconds, chosen_seconds = _compare(first_runs, chosen_runs)
+    first_seconds, chosen_seconds = _compare(lambda: run(plan), lambda: run(chosen))
     report.first_seconds, report.chosen_seconds = first_seconds, chosen_seconds
     if chosen_seconds >= first_seconds * (1 - SWITCH_MARGIN):
         report.kept_because = (
@@ -195,10 +195,16 @@ def _disagreement(expected: list, outputs: list) -> str | None:
     return None
 
 
-def _compare(first_runs: list, chosen_runs: list) -> tuple[float, float]:
-    """The seconds of a whole run of the program's own plan and of the chosen one: the best of
-    their timed runs (each a list of step timings)."""
-    return _best_total(first_runs), _best_total(chosen_runs)
+def _compare(first: Callable[[], Any], chosen: Callable[[], Any]) -> tuple[float, float]:
+    """The seconds of a whole run of the program's own plan (``first`` runs it) and of the
+    chosen one: the best of TIMING_RUNS runs each, alternating (the machine's speed drifts)."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(TIMING_RUNS):
+        for position, call in enumerate((first, chosen)):
+            start = time.perf_counter()
+            call()
+            times[position].append(time.perf_counter() - start)
+    return min(times[0]), min(times[1])
 
 
 def _best_total(runs: list) -> float:
