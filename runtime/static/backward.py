@@ -522,6 +522,7 @@ class _Builder:
                 result = None
             self.state.grads[value].append(result)
 
+
     def array_gradient(self, array: Value) -> Value:
         """The tensor array holding the gradients of ``array``'s items: made by
         `create_array_like(array, 0)` when first needed, as PaddlePaddle's VJPs make it."""
@@ -530,16 +531,12 @@ class _Builder:
             return known[0]
         block = current_block()
         first = len(block.ops)
-        grad = (
-            Builder(block)
-            .create(
-                "pd_op.create_array_like",
-                [array],
-                [array.type],
-                {"stop_gradient": [False], "val": 0.0},
-            )
-            .results[0]
-        )
+        grad = Builder(block).create(
+            "pd_op.create_array_like",
+            [array],
+            [array.type],
+            {"stop_gradient": [False], "val": 0.0},
+        ).results[0]
         self.state.record(block, first)
         self.state.grads[array] = [grad]
         return grad
@@ -592,20 +589,16 @@ class _Builder:
             )
         block = current_block()
         first = len(block.ops)
-        grad = (
-            Builder(block)
-            .create(
-                "pd_op.tensor_to_array",
-                [array, grads[0]],
-                [array.type],
-                {
-                    "axis": op.attributes["axis"].value,
-                    "use_stack": op.attributes["use_stack"].value,
-                    "stop_gradient": [False],
-                },
-            )
-            .results[0]
-        )
+        grad = Builder(block).create(
+            "pd_op.tensor_to_array",
+            [array, grads[0]],
+            [array.type],
+            {
+                "axis": op.attributes["axis"].value,
+                "use_stack": op.attributes["use_stack"].value,
+                "stop_gradient": [False],
+            },
+        ).results[0]
         self.state.record(block, first)
         self.state.grads[array] = [grad]
 

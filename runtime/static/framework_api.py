@@ -131,7 +131,9 @@ def cuda_places(device_ids: Sequence[int] | None = None) -> list[Place]:
     places = []
     for device_id in device_ids:
         if isinstance(device_id, bool) or not isinstance(device_id, (int, np.integer)):
-            raise InvalidArgumentError(f"cuda_places(): device ids must be ints, got {device_id!r}")
+            raise InvalidArgumentError(
+                f"cuda_places(): device ids must be ints, got {device_id!r}"
+            )
         if not 0 <= device_id < gpu_count():
             raise InvalidArgumentError(
                 f"cuda_places(): device id {device_id} is out of range: this machine has "
@@ -147,18 +149,8 @@ def xpu_places(device_ids: Sequence[int] | None = None) -> list[Place]:
     raise PreconditionNotMetError("xpu_places(): phiops has no XPU backend (no XPU device)")
 
 
-_GLOBAL_DTYPES = (
-    "bool",
-    "float16",
-    "float32",
-    "float64",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-)
+_GLOBAL_DTYPES = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
+                  "uint8", "uint16")
 
 
 def create_global_var(

@@ -189,7 +189,8 @@ def _set(api: str, scope: Any, name: str, array: np.ndarray, declared: Value | N
     elif declared is not None:
         shape = getattr(declared.type, "dims", None)
         if shape is not None and (
-            len(shape) != array.ndim or any(d >= 0 and d != a for d, a in zip(shape, array.shape))
+            len(shape) != array.ndim
+            or any(d >= 0 and d != a for d, a in zip(shape, array.shape))
         ):
             raise InvalidArgumentError(
                 f"{api}(): variable '{name}' is declared with shape {list(shape)} in the "

@@ -172,7 +172,9 @@ class Executor:
         return [
             wrap_array(
                 r,
-                meta if type(r) is SelectedRows or r.shape == meta.dims else meta_of_array(r, meta),
+                meta
+                if type(r) is SelectedRows or r.shape == meta.dims
+                else meta_of_array(r, meta),
             )
             for r, meta in zip(results, plan.fetch_metas)
         ]
