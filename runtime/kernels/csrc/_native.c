@@ -796,16 +796,20 @@ PyDoc_STRVAR(depthwise_doc,
              "convolution of x (n x c x h x w) with groups == c and filter (c*mult x kh x kw):\n"
              "output channel m reads input channel m / mult.");
 
-static PyObject *depthwise_conv2d(PyObject *self, PyObject *args)
+/* The body of depthwise_conv2d and depthwise_conv2d_nhwc, which take the same arguments (parsed
+ * by `parse`, which names the function): channels first the rows are output planes (image,
+ * output channel), channels last output rows (image, oy); `weights` names the filter argument. */
+static PyObject *depthwise_call(PyObject *args, const char *parse, int channels_last,
+                                const char *weights)
 {
     PyObject *x, *filter, *out;
     Py_ssize_t n, c, mult, r0, r1;
     struct conv2d g;
-    if (!PyArg_ParseTuple(args, "OOnnnnnnnnnnnnnnnnnO:depthwise_conv2d", &x, &filter, &n, &c,
-                          &mult, &g.h, &g.w, &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx, &g.dy,
-                          &g.dx, &g.py, &g.px, &r0, &r1, &out))
+    if (!PyArg_ParseTuple(args, parse, &x, &filter, &n, &c, &mult, &g.h, &g.w, &g.kh, &g.kw,
+                          &g.oh, &g.ow, &g.sy, &g.sx, &g.dy, &g.dx, &g.py, &g.px, &r0, &r1, &out))
         return NULL;
-    if (n < 0 || c < 0 || mult < 1 || check_fast_geometry(&g, r0, r1, n * c * mult) < 0) {
+    const Py_ssize_t rows = channels_last ? n * g.oh : n * c * mult;
+    if (n < 0 || c < 0 || mult < 1 || check_fast_geometry(&g, r0, r1, rows) < 0) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "negative n or c, or mult below 1");
         return NULL;
@@ -816,19 +820,28 @@ static PyObject *depthwise_conv2d(PyObject *self, PyObject *args)
     Py_buffer v[3];
     memset(v, 0, sizeof v);
     if (get_array(x, "x", format, n * c * g.h * g.w, 0, 0, &v[0]) < 0 ||
-        get_array(filter, "filter", format, c * mult * g.kh * g.kw, 0, 0, &v[1]) < 0 ||
+        get_array(filter, weights, format, c * mult * g.kh * g.kw, 0, 0, &v[1]) < 0 ||
         get_array(out, "out", format, n * c * mult * g.oh * g.ow, 1, 0, &v[2]) < 0) {
         release_all(v, 3);
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS;
-    if (format[0] == 'f')
+    if (channels_last && format[0] == 'f')
+        depthwise_nhwc_float32(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    else if (channels_last)
+        depthwise_nhwc_float64(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
+    else if (format[0] == 'f')
         depthwise_float32(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
     else
         depthwise_float64(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
     Py_END_ALLOW_THREADS;
     release_all(v, 3);
     Py_RETURN_NONE;
+}
+
+static PyObject *depthwise_conv2d(PyObject *self, PyObject *args)
+{
+    return depthwise_call(args, "OOnnnnnnnnnnnnnnnnnO:depthwise_conv2d", 0, "filter");
 }
 
 PyDoc_STRVAR(conv_direct_doc,
@@ -996,37 +1009,7 @@ PyDoc_STRVAR(depthwise_nhwc_doc,
 
 static PyObject *depthwise_conv2d_nhwc(PyObject *self, PyObject *args)
 {
-    PyObject *x, *weights, *out;
-    Py_ssize_t n, c, mult, r0, r1;
-    struct conv2d g;
-    if (!PyArg_ParseTuple(args, "OOnnnnnnnnnnnnnnnnnO:depthwise_conv2d_nhwc", &x, &weights, &n,
-                          &c, &mult, &g.h, &g.w, &g.kh, &g.kw, &g.oh, &g.ow, &g.sy, &g.sx,
-                          &g.dy, &g.dx, &g.py, &g.px, &r0, &r1, &out))
-        return NULL;
-    if (n < 0 || c < 0 || mult < 1 || check_fast_geometry(&g, r0, r1, n * g.oh) < 0) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "negative n or c, or mult below 1");
-        return NULL;
-    }
-    const char *format = float_format(x);
-    if (!format)
-        return NULL;
-    Py_buffer v[3];
-    memset(v, 0, sizeof v);
-    if (get_array(x, "x", format, n * g.h * g.w * c, 0, 0, &v[0]) < 0 ||
-        get_array(weights, "weights", format, g.kh * g.kw * c * mult, 0, 0, &v[1]) < 0 ||
-        get_array(out, "out", format, n * g.oh * g.ow * c * mult, 1, 0, &v[2]) < 0) {
-        release_all(v, 3);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS;
-    if (format[0] == 'f')
-        depthwise_nhwc_float32(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
-    else
-        depthwise_nhwc_float64(v[0].buf, v[1].buf, c, mult, r0, r1, &g, v[2].buf);
-    Py_END_ALLOW_THREADS;
-    release_all(v, 3);
-    Py_RETURN_NONE;
+    return depthwise_call(args, "OOnnnnnnnnnnnnnnnnnO:depthwise_conv2d_nhwc", 1, "weights");
 }
 
 /* ---- end issue 26 kernels ---- */
